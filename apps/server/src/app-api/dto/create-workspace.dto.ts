@@ -1,0 +1,24 @@
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import type { CreateWorkspaceInput } from '#domain';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** `POST /api/workspaces/` (reference plane-app-auth-instance-public.md §1.2). */
+export class CreateWorkspaceDto implements CreateWorkspaceInput {
+  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(80)
+  name: string;
+
+  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(48)
+  @Matches(/^[-a-zA-Z0-9_]+$/, { message: 'Slug may contain only letters, digits, "-" and "_".' })
+  slug: string;
+
+  @IsOptional() @IsString() @MaxLength(20)
+  organization_size?: string;
+
+  @IsOptional() @IsString() @MaxLength(255)
+  timezone?: string;
+
+  @IsOptional() @IsString() @MaxLength(255)
+  company_role?: string;
+}

@@ -1,0 +1,85 @@
+import {
+  AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
+  BearerTokenStrategy, PageEnvelopeInterceptor, RateLimitGuard, RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
+} from '#common';
+import { DatabaseModule, ReadyDatabase } from '#database';
+import { DomainModule } from '#domain';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { LoggerModule } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import { AppApiModule } from './app-api/app-api.module';
+import { AuthModule } from './auth/auth.module';
+import { ExternalV1Module } from './external-v1/external-v1.module';
+import { HealthModule } from './health/health.module';
+import { InstanceModule } from './instance/instance.module';
+import { PublicModule } from './public/public.module';
+
+/** The five HTTP modules and their base paths (spec part 4). */
+const API_MODULES = [
+  { path: 'api/v1', module: ExternalV1Module },
+  { path: 'api/public', module: PublicModule },
+  { path: 'api/instances', module: InstanceModule },
+  { path: 'api', module: AppApiModule },
+  { path: 'auth', module: AuthModule },
+];
+
+/**
+ * The HTTP service. Cross-cutting behaviour is bound here as global providers, so tests that
+ * build this module run exactly the production pipeline: rate limit → authentication →
+ * workspace scope → validation → handler → page envelope, and one exception filter.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, database: ReadyDatabase): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: (req, res) => {
+              const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+              res.setHeader('X-Request-Id', id);
+              return id;
+            },
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+              censor: '[redacted]',
+            },
+            serializers: { req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }) },
+          },
+        }),
+        DatabaseModule.forRoot(database),
+        ThrottlerModule.forRoot({
+          throttlers: [
+            {
+              name: THROTTLER.API_KEY,
+              ttl: config.rateLimits.apiKey.ttlMs,
+              limit: config.rateLimits.apiKey.limit,
+              getTracker: (req) => apiKeyTracker(req as never),
+            },
+          ],
+        }),
+        PassportModule,
+        DomainModule,
+        HealthModule,
+        ...API_MODULES.map((m) => m.module),
+        RouterModule.register(API_MODULES),
+      ],
+      providers: [
+        BearerTokenStrategy,
+        ApiKeyStrategy,
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useClass: WorkspaceAccessGuard },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: PageEnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

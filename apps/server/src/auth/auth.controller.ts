@@ -1,0 +1,32 @@
+import { Public } from '#common';
+import { AccountService, SignInResult } from '#domain';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { SignInDto, SignUpDto } from './dto/credentials.dto';
+
+function clientOf(req: Request) {
+  return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };
+}
+
+/**
+ * Email and password sign-up and sign-in (`/auth/`). JSON in and out; both answer
+ * `{access_token, refresh_token, token_type: "Bearer", expires_in, user}`.
+ */
+@Controller()
+@Public()
+export class AuthController {
+  constructor(private readonly accounts: AccountService) {}
+
+  /** 201 with tokens; 409 `USER_ALREADY_EXIST`; 422 on a bad email or a short password. */
+  @Post('sign-up')
+  signUp(@Body() body: SignUpDto, @Req() req: Request): Promise<SignInResult> {
+    return this.accounts.signUp(body, clientOf(req));
+  }
+
+  /** 200 with tokens; 401 `AUTHENTICATION_FAILED_SIGN_IN` for any wrong email/password pair. */
+  @Post('sign-in')
+  @HttpCode(200)
+  signIn(@Body() body: SignInDto, @Req() req: Request): Promise<SignInResult> {
+    return this.accounts.signIn(body, clientOf(req));
+  }
+}

@@ -1,0 +1,40 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Request } from 'express';
+import { MeridianError } from '../errors/meridian.error';
+import type { CredentialKind, Principal, WorkspaceAccess } from './principal';
+
+export const AUTH_SCHEME = 'meridian:auth-scheme';
+export const WORKSPACE_ROLE = 'meridian:workspace-role';
+
+/** Route or controller needs no credentials (health, sign-in, public boards). */
+export const Public = () => SetMetadata(AUTH_SCHEME, 'public');
+/** Controller authenticates with `Authorization: Bearer <access token>` (App API, spec part 5). */
+export const BearerAuth = () => SetMetadata(AUTH_SCHEME, 'session' satisfies CredentialKind);
+/** Controller authenticates with `X-API-Key` (External API v1, spec part 5). */
+export const ApiKeyAuth = () => SetMetadata(AUTH_SCHEME, 'api-key' satisfies CredentialKind);
+
+export type AuthScheme = CredentialKind | 'public';
+
+/** Role values shared by workspaces and projects (Plane: Admin 20, Member 15, Guest 5). */
+export const ROLE = { ADMIN: 20, MEMBER: 15, GUEST: 5 } as const;
+export type Role = (typeof ROLE)[keyof typeof ROLE];
+
+/**
+ * The least workspace role the route needs; the workspace is the route's `:slug`.
+ * Without it, any active member passes. A caller below the role gets 403.
+ */
+export const WorkspaceRole = (minimum: Role) => SetMetadata(WORKSPACE_ROLE, minimum);
+
+/** The authenticated caller. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
+  const user = ctx.switchToHttp().getRequest<Request>().user as Principal | undefined;
+  if (!user) throw new MeridianError('AUTHENTICATION_REQUIRED');
+  return user;
+});
+
+/** The workspace of the route's `:slug`, as resolved and authorised by `WorkspaceAccessGuard`. */
+export const CurrentWorkspace = createParamDecorator((_: unknown, ctx: ExecutionContext): WorkspaceAccess => {
+  const access = ctx.switchToHttp().getRequest<Request & { workspaceAccess?: WorkspaceAccess }>().workspaceAccess;
+  if (!access) throw new Error('CurrentWorkspace used on a route without :slug');
+  return access;
+});

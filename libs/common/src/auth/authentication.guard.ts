@@ -1,0 +1,56 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard, IAuthGuard } from '@nestjs/passport';
+import type { Request, Response } from 'express';
+import { MeridianError } from '../errors/meridian.error';
+import { AUTH_SCHEME, AuthScheme } from './auth.decorators';
+
+/**
+ * Passport guard for one strategy that answers failures with Meridian's error codes:
+ * no credential → 401 `AUTHENTICATION_REQUIRED`; a wrong, expired or revoked one → 401
+ * `INVALID_ACCESS_TOKEN` / `INVALID_API_KEY` (spec part 5, rule 4).
+ */
+function strategyGuard(strategy: 'bearer' | 'api-key') {
+  @Injectable()
+  class StrategyGuard extends AuthGuard(strategy) {
+    override handleRequest<T>(err: unknown, user: T, _info: unknown, context: ExecutionContext): T {
+      if (err) throw err;
+      if (user) return user;
+      const req = context.switchToHttp().getRequest<Request>();
+      if (strategy === 'bearer') {
+        context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer');
+        const header = req.headers.authorization;
+        throw new MeridianError(header ? 'INVALID_ACCESS_TOKEN' : 'AUTHENTICATION_REQUIRED');
+      }
+      throw new MeridianError(req.headers['x-api-key'] ? 'INVALID_API_KEY' : 'AUTHENTICATION_REQUIRED');
+    }
+  }
+  return StrategyGuard;
+}
+
+export const BearerGuard = strategyGuard('bearer');
+export const ApiKeyGuard = strategyGuard('api-key');
+
+/**
+ * Default-deny authentication, bound as a global guard. Every route must declare its scheme
+ * (`@BearerAuth()`, `@ApiKeyAuth()` or `@Public()`) on the handler or its controller; a route that
+ * declares none is refused with 401, and a test lists every route's scheme.
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  private readonly guards: Record<'session' | 'api-key', IAuthGuard>;
+
+  constructor(private readonly reflector: Reflector) {
+    this.guards = { session: new BearerGuard(), 'api-key': new ApiKeyGuard() };
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const scheme = this.reflector.getAllAndOverride<AuthScheme | undefined>(AUTH_SCHEME, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (scheme === 'public') return true;
+    if (scheme === undefined) throw new MeridianError('AUTHENTICATION_REQUIRED');
+    return (await this.guards[scheme].canActivate(context)) as boolean;
+  }
+}

@@ -1,0 +1,42 @@
+/** How the caller proved who it is. */
+export type CredentialKind = 'session' | 'api-key';
+
+/**
+ * The authenticated caller, attached to the request as `req.user` by the authentication guard.
+ * `sessionId` is set for session (Bearer) credentials, `apiToken` for API keys.
+ */
+export interface Principal {
+  userId: string;
+  email: string;
+  via: CredentialKind;
+  sessionId?: string;
+  apiToken?: { id: string; workspaceId: string };
+}
+
+/**
+ * Turns presented credentials into a principal. Implemented by the domain (token digests live
+ * there) and bound to `CREDENTIAL_VERIFIER` by the server, so `libs/common` stays domain-free.
+ * Both methods return `null` for unknown, expired, revoked or deactivated credentials.
+ */
+export interface CredentialVerifier {
+  verifyAccessToken(token: string): Promise<Principal | null>;
+  verifyApiKey(key: string): Promise<Principal | null>;
+}
+export const CREDENTIAL_VERIFIER = Symbol('CREDENTIAL_VERIFIER');
+
+/** The caller's standing in the workspace named by the route's `:slug`. */
+export interface WorkspaceAccess {
+  workspaceId: string;
+  slug: string;
+  /** 20 Admin, 15 Member, 5 Guest */
+  role: number;
+}
+
+/**
+ * Resolves a workspace slug and the caller's active membership in it. Implemented by the domain.
+ * `workspaceId` is null when no live workspace has the slug; `role` is null for non-members.
+ */
+export interface WorkspaceAccessResolver {
+  resolve(slug: string, userId: string): Promise<{ workspaceId: string | null; role: number | null }>;
+}
+export const WORKSPACE_ACCESS_RESOLVER = Symbol('WORKSPACE_ACCESS_RESOLVER');

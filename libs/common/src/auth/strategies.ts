@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
+import { CREDENTIAL_VERIFIER, CredentialVerifier, Principal } from './principal';
+
+/** passport-http-bearer: `Authorization: Bearer <opaque access token>` → session principal. */
+@Injectable()
+export class BearerTokenStrategy extends PassportStrategy(BearerStrategy, 'bearer') {
+  constructor(@Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier) {
+    super();
+  }
+
+  async validate(token: string): Promise<Principal | false> {
+    return (await this.verifier.verifyAccessToken(token)) ?? false;
+  }
+}
+
+/** passport-headerapikey: `X-API-Key: plane_api_…` → API-key principal. */
+@Injectable()
+export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-key') {
+  constructor(@Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier) {
+    // passport-headerapikey reads req.headers[header] as given: Node lower-cases header names
+    super({ header: 'x-api-key', prefix: '' }, false);
+  }
+
+  async validate(apiKey: string): Promise<Principal | false> {
+    return (await this.verifier.verifyApiKey(apiKey)) ?? false;
+  }
+}

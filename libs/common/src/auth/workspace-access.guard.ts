@@ -1,0 +1,49 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { MeridianError } from '../errors/meridian.error';
+import { WORKSPACE_ROLE } from './auth.decorators';
+import { Principal, WORKSPACE_ACCESS_RESOLVER, WorkspaceAccess, WorkspaceAccessResolver } from './principal';
+
+/**
+ * Scopes every route with a `:slug` to the caller's workspace (runs after authentication).
+ *
+ * - Session callers: an unknown slug or a workspace they are not an active member of is a 404
+ *   `WORKSPACE_NOT_FOUND` (never a leak that it exists).
+ * - API keys: a key works only in the workspace it was created in; any other slug is a 403
+ *   `API_KEY_WORKSPACE_MISMATCH`.
+ * - `@WorkspaceRole(n)`: a member below role n gets a 403 `PERMISSION_DENIED`.
+ *
+ * The resolved access is stored as `req.workspaceAccess` (see `@CurrentWorkspace()`).
+ */
+@Injectable()
+export class WorkspaceAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(WORKSPACE_ACCESS_RESOLVER) private readonly resolver: WorkspaceAccessResolver,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request & { workspaceAccess?: WorkspaceAccess }>();
+    const slug = req.params?.slug;
+    const principal = req.user as Principal | undefined;
+    if (typeof slug !== 'string' || !principal) return true;
+
+    const minimum = this.reflector.getAllAndOverride<number | undefined>(WORKSPACE_ROLE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const { workspaceId, role } = await this.resolver.resolve(slug, principal.userId);
+    if (principal.via === 'api-key') {
+      if (!workspaceId || workspaceId !== principal.apiToken?.workspaceId) {
+        throw new MeridianError('API_KEY_WORKSPACE_MISMATCH');
+      }
+      if (role === null) throw new MeridianError('INVALID_API_KEY');
+    } else if (!workspaceId || role === null) {
+      throw new MeridianError('WORKSPACE_NOT_FOUND');
+    }
+    if (minimum !== undefined && role < minimum) throw new MeridianError('PERMISSION_DENIED');
+    req.workspaceAccess = { workspaceId, slug, role };
+    return true;
+  }
+}

@@ -1,0 +1,123 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import * as path from 'node:path';
+
+const toBool = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
+
+/** The environment variables Meridian reads; `.env.example` documents each one. */
+class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 8000;
+
+  @IsOptional() @IsString()
+  HOST = '0.0.0.0';
+
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500)
+  DATABASE_POOL_SIZE = 10;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  DATABASE_CONNECT_TIMEOUT_MS = 10_000;
+
+  @IsOptional() @IsString()
+  DATA_DIR = './data';
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  MIGRATIONS_RUN = true;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  ACCESS_TOKEN_TTL = 3600;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  REFRESH_TOKEN_TTL = 30 * 24 * 3600;
+
+  @IsOptional() @Matches(/^\d+(\/(s|sec|second|m|min|minute|h|hour|d|day))?$/, {
+    message: 'API_KEY_RATE_LIMIT must be a number of requests per minute, or N/second|minute|hour|day',
+  })
+  API_KEY_RATE_LIMIT = '60/minute';
+
+  @IsOptional() @Matches(/^\d+(b|kb|mb)?$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576' })
+  BODY_LIMIT = '1mb';
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  TRUST_PROXY = false;
+}
+
+export interface RateLimit {
+  limit: number;
+  /** window length in milliseconds */
+  ttlMs: number;
+}
+
+/** Typed, validated configuration; built once from the environment (fail fast on bad values). */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  http: { host: string; port: number; bodyLimit: string; trustProxy: boolean };
+  database: {
+    /** PostgreSQL URL; undefined means the embedded PGlite database under `dataDir`. */
+    url?: string;
+    poolSize: number;
+    connectTimeoutMs: number;
+    dataDir: string;
+    migrationsRun: boolean;
+  };
+  auth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
+  rateLimits: { apiKey: RateLimit };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const UNIT_MS: Record<string, number> = {
+  s: 1000, sec: 1000, second: 1000,
+  m: 60_000, min: 60_000, minute: 60_000,
+  h: 3_600_000, hour: 3_600_000,
+  d: 86_400_000, day: 86_400_000,
+};
+
+/** Parses Plane's `N/unit` rate format; a bare number means per minute. */
+export function parseRate(value: string): RateLimit {
+  const [count, unit = 'minute'] = value.split('/');
+  return { limit: Number(count), ttlMs: UNIT_MS[unit] };
+}
+
+/**
+ * Reads and validates the environment. Throws `ConfigError` naming every bad variable.
+ * Empty strings count as unset, so `.env` lines like `DATABASE_URL=` fall back to the default.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const env = plainToInstance(EnvironmentVariables, raw);
+  const errors = validateSync(env, { whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  return {
+    env: env.NODE_ENV,
+    http: { host: env.HOST, port: env.PORT, bodyLimit: env.BODY_LIMIT, trustProxy: env.TRUST_PROXY },
+    database: {
+      url: env.DATABASE_URL,
+      poolSize: env.DATABASE_POOL_SIZE,
+      connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      dataDir: path.resolve(env.DATA_DIR),
+      migrationsRun: env.MIGRATIONS_RUN,
+    },
+    auth: { accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL, refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL },
+    rateLimits: { apiKey: parseRate(env.API_KEY_RATE_LIMIT) },
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+/** Injection token for the `AppConfig` object. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

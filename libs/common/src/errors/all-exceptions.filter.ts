@@ -1,0 +1,82 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { ErrorCode } from './error-catalog';
+import { errorBody } from './error-body';
+import { MeridianError } from './meridian.error';
+import { allowedMethods } from '../http/allowed-methods';
+
+const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'MALFORMED_REQUEST',
+  401: 'AUTHENTICATION_REQUIRED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_ERROR',
+  429: 'RATE_LIMIT_EXCEEDED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * The single global filter (spec part 7): every error leaves as `{detail, error_code}`.
+ *
+ * - `MeridianError`: its catalog status and body.
+ * - Nest's "no route" 404: `ROUTE_NOT_FOUND`, or `METHOD_NOT_ALLOWED` (405, with `Allow`) when the
+ *   path exists under another method.
+ * - Other `HttpException`s: the generic code for their status.
+ * - A unique violation that escaped the domain: 409 `CONFLICT`.
+ * - Anything else: 500 `INTERNAL_ERROR`, logged with the request id; no stack or SQL is sent.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request & { id?: unknown }>();
+    const res = http.getResponse<Response>();
+    if (res.headersSent) return;
+    const { status, body } = this.toResponse(exception, req, res);
+    res.status(status).json(body);
+  }
+
+  private toResponse(exception: unknown, req: Request & { id?: unknown }, res: Response) {
+    if (exception instanceof MeridianError) {
+      return { status: exception.status, body: errorBody(exception.code, exception.detail, exception.extra) };
+    }
+    if (exception instanceof ThrottlerException) {
+      return { status: 429, body: errorBody('RATE_LIMIT_EXCEEDED') };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404 && isNoRouteMatch(req)) {
+        const allow = allowedMethods(req);
+        if (allow.length > 0) {
+          res.setHeader('Allow', allow.join(', '));
+          return { status: 405, body: errorBody('METHOD_NOT_ALLOWED', `Method "${req.method}" not allowed.`) };
+        }
+        return { status: 404, body: errorBody('ROUTE_NOT_FOUND') };
+      }
+      const code = GENERIC_BY_STATUS[status];
+      if (code) return { status, body: errorBody(code) };
+    }
+    if (exception instanceof QueryFailedError && (exception.driverError as { code?: string })?.code === '23505') {
+      return { status: 409, body: errorBody('CONFLICT') };
+    }
+    this.logger.error(
+      { err: exception, req_id: req.id, method: req.method, url: req.originalUrl },
+      'Unhandled exception',
+    );
+    return { status: 500, body: errorBody('INTERNAL_ERROR') };
+  }
+}
+
+/** Nest answers unmatched paths from a catch-all route (`{/*splat}`); real routes have no wildcard. */
+function isNoRouteMatch(req: Request): boolean {
+  const route = req.route as { path?: string } | undefined;
+  return !route || (typeof route.path === 'string' && route.path.includes('*'));
+}

@@ -1,0 +1,5 @@
+export * from './cursor';
+export * from './page';
+export * from './keyset-paginator';
+export * from './page-query.decorator';
+export * from './page-envelope.interceptor';

@@ -1,0 +1,125 @@
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { Cursor, formatCursor } from './cursor';
+import { Page, PageRequest } from './page';
+
+export interface KeysetOptions {
+  /** timestamptz property to order by, as `alias.property` (default `<alias>.createdAt`) */
+  key?: string;
+  /** unique tie-breaker property (default `<alias>.id`) */
+  id?: string;
+  order?: 'ASC' | 'DESC';
+}
+
+const KEY_ALIAS = '__cursor_key';
+
+/**
+ * Keyset pagination over a timestamp column (spec part 8). Each page is one indexed range scan
+ * (`key >= boundary` plus a small OFFSET inside the boundary's ties), so a deep page costs what
+ * the first one does. Rows inserted during a walk never repeat or hide an existing row: a cursor
+ * names a position between rows, not a page number.
+ *
+ * Queries per page: the page itself, the total count, and one `EXISTS`-style probe for the
+ * direction the page fetch does not answer, plus a tie count for each cursor built.
+ */
+export async function paginate<T extends ObjectLiteral>(
+  base: SelectQueryBuilder<T>,
+  page: PageRequest,
+  options: KeysetOptions = {},
+): Promise<Page<T>> {
+  const alias = base.alias;
+  const key = options.key ?? `${alias}.createdAt`;
+  const id = options.id ?? `${alias}.id`;
+  const order = options.order ?? 'ASC';
+  const micros = `FLOOR(EXTRACT(EPOCH FROM ${key}) * 1000000)::bigint`;
+  const at = (param: string) => `(TIMESTAMPTZ 'epoch' + :${param}::bigint * INTERVAL '1 microsecond')`;
+  const flip = (o: 'ASC' | 'DESC') => (o === 'ASC' ? 'DESC' : 'ASC');
+  // "after" in list order
+  const after = order === 'ASC' ? '>' : '<';
+  const before = order === 'ASC' ? '<' : '>';
+
+  const cursor = page.cursor;
+  const readOrder = cursor?.isPrev ? flip(order) : order;
+  const qb = base.clone().addSelect(micros, KEY_ALIAS).orderBy(key, readOrder).addOrderBy(id, readOrder);
+
+  if (cursor) {
+    // rows of the boundary's tie group that lie on the far side of the position are skipped by OFFSET
+    const skip = cursor.isPrev ? (await tieCount(base, key, at, cursor.value)) - cursor.offset : cursor.offset;
+    qb.andWhere(`${key} ${cursor.isPrev ? before : after}= ${at('cursor_value')}`, { cursor_value: cursor.value })
+      .offset(Math.max(0, skip));
+  }
+  qb.limit(page.perPage + 1);
+
+  const { entities, raw } = await qb.getRawAndEntities();
+  const more = entities.length > page.perPage;
+  let rows = entities.slice(0, page.perPage);
+  let keys = raw.slice(0, page.perPage).map((r) => Number(r[KEY_ALIAS]));
+  if (cursor?.isPrev) {
+    rows = rows.reverse();
+    keys = keys.reverse();
+  }
+
+  const total = await base.clone().getCount();
+  if (rows.length === 0) {
+    // past either end: offer the way back only if rows exist on that side
+    const position = cursor ?? null;
+    const back = position ? formatCursor({ ...position, isPrev: !position.isPrev }) : null;
+    return new Page([], page.perPage, total, position?.isPrev ? back : null, position && !position.isPrev && total > 0 ? back : null);
+  }
+
+  const first = { key: keys[0], id: (rows[0] as ObjectLiteral).id as string };
+  const last = { key: keys[keys.length - 1], id: (rows[rows.length - 1] as ObjectLiteral).id as string };
+  const idBefore = order === 'ASC' ? '<' : '>';
+
+  const positionBefore = async (row: { key: number; id: string }): Promise<Cursor> => ({
+    value: row.key,
+    offset: await tieCount(base, key, at, row.key, `${id} ${idBefore} :row_id`, row.id),
+    isPrev: true,
+  });
+  const positionAfter = async (row: { key: number; id: string }): Promise<Cursor> => ({
+    value: row.key,
+    offset: await tieCount(base, key, at, row.key, `${id} ${idBefore}= :row_id`, row.id),
+    isPrev: false,
+  });
+
+  const hasNext = cursor?.isPrev ? await exists(base, key, id, at, after, last) : more;
+  const hasPrev = cursor?.isPrev ? more : cursor ? await exists(base, key, id, at, before, first) : false;
+
+  return new Page(
+    rows,
+    page.perPage,
+    total,
+    hasNext ? formatCursor(await positionAfter(last)) : null,
+    hasPrev ? formatCursor(await positionBefore(first)) : null,
+  );
+}
+
+async function tieCount<T extends ObjectLiteral>(
+  base: SelectQueryBuilder<T>,
+  key: string,
+  at: (p: string) => string,
+  value: number,
+  extra?: string,
+  rowId?: string,
+): Promise<number> {
+  const qb = base.clone().andWhere(`${key} = ${at('tie_value')}`, { tie_value: value });
+  if (extra) qb.andWhere(extra, { row_id: rowId });
+  return qb.getCount();
+}
+
+/** Is there a row strictly on the `cmp` side (`>` or `<` on both key and id) of the given row? */
+async function exists<T extends ObjectLiteral>(
+  base: SelectQueryBuilder<T>,
+  key: string,
+  id: string,
+  at: (p: string) => string,
+  cmp: '>' | '<',
+  row: { key: number; id: string },
+): Promise<boolean> {
+  return base
+    .clone()
+    .andWhere(`(${key} ${cmp} ${at('probe_value')} OR (${key} = ${at('probe_value')} AND ${id} ${cmp} :probe_id))`, {
+      probe_value: row.key,
+      probe_id: row.id,
+    })
+    .getExists();
+}

@@ -1,0 +1,56 @@
+/** What a list request asks for: page size and an optional cursor (spec part 8). */
+export interface PageRequest {
+  perPage: number;
+  cursor?: import('./cursor').Cursor;
+}
+
+/**
+ * One page of results, before it is written as the envelope. Controllers return it and the
+ * `PageEnvelopeInterceptor` turns it into Plane's paginator body.
+ */
+export class Page<T> {
+  constructor(
+    readonly results: T[],
+    readonly perPage: number,
+    readonly totalCount: number,
+    readonly nextCursor: string | null,
+    readonly prevCursor: string | null,
+  ) {}
+
+  map<U>(fn: (item: T) => U): Page<U> {
+    return new Page(this.results.map(fn), this.perPage, this.totalCount, this.nextCursor, this.prevCursor);
+  }
+}
+
+/** Plane's envelope: spec part 2 (`next_cursor`, `prev_cursor`, `results`) plus the keys its clients read. */
+export interface PageEnvelope<T> {
+  grouped_by: null;
+  sub_grouped_by: null;
+  total_count: number;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+  next_page_results: boolean;
+  prev_page_results: boolean;
+  count: number;
+  total_pages: number;
+  total_results: number;
+  extra_stats: null;
+  results: T[];
+}
+
+export function toEnvelope<T>(page: Page<T>): PageEnvelope<T> {
+  return {
+    grouped_by: null,
+    sub_grouped_by: null,
+    total_count: page.totalCount,
+    next_cursor: page.nextCursor,
+    prev_cursor: page.prevCursor,
+    next_page_results: page.nextCursor !== null,
+    prev_page_results: page.prevCursor !== null,
+    count: page.results.length,
+    total_pages: Math.ceil(page.totalCount / page.perPage),
+    total_results: page.totalCount,
+    extra_stats: null,
+    results: page.results,
+  };
+}

@@ -1,0 +1,163 @@
+import { AppConfig } from '#common';
+import { ENTITIES } from '#domain';
+import * as path from 'node:path';
+import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
+
+import { lockDataDir } from './data-dir-lock';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+/** Options for a DataSource plus the handle that releases what the embedded engine holds. */
+export interface OpenedDatabase {
+  engine: 'postgres' | 'embedded';
+  options: DataSourceOptions;
+  /** Closes PGlite and releases the data-directory lock (no-op for PostgreSQL). */
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
+
+/** What both engines share: one schema, generated migrations, no `synchronize`. */
+function commonOptions() {
+  return {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: [MIGRATIONS_GLOB],
+    migrationsTableName: 'typeorm_migrations',
+    migrationsRun: false,
+    synchronize: false,
+    namingStrategy: new SnakeNamingStrategy(),
+    uuidExtension: 'pgcrypto' as const,
+    installExtensions: false,
+    logging: ['migration' as const],
+  };
+}
+
+/**
+ * Builds the one data-source definition used by the server, the ops CLI and the TypeORM CLI
+ * (`ormconfig.ts`).
+ *
+ * - `DATABASE_URL` set: PostgreSQL with a pool of `DATABASE_POOL_SIZE` (default 10).
+ * - Not set: PGlite in this process through its node-postgres adapter, pool 1, data under
+ *   `DATA_DIR`, after taking the directory's lock (embedded-db-spike.md "Recommended shape").
+ */
+export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
+  const db = config.database;
+  if (db.url) {
+    return {
+      engine: 'postgres',
+      options: {
+        ...commonOptions(),
+        url: db.url,
+        poolSize: db.poolSize,
+        connectTimeoutMS: db.connectTimeoutMs,
+        applicationName: 'meridian',
+      },
+      close: async () => undefined,
+    };
+  }
+
+  const release = lockDataDir(db.dataDir);
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+    const pglite = await PGlite.create({ dataDir: path.join(db.dataDir, 'pg') });
+    let closed = false;
+    return {
+      engine: 'embedded',
+      options: {
+        ...commonOptions(),
+        poolSize: 1,
+        connectTimeoutMS: db.connectTimeoutMs,
+        extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0 },
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        try {
+          await pglite.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** Arbitrary constant naming Meridian's migration lock among PostgreSQL advisory locks. */
+const MIGRATION_LOCK_KEY = 7_245_310_861;
+
+/**
+ * Applies pending migrations inside a PostgreSQL advisory lock, so several server processes
+ * starting together migrate once. The lock and the migrations share one connection, which also
+ * suits the embedded engine's pool of 1. Returns the names of the migrations applied.
+ */
+export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'each';
+      const applied = await executor.executePendingMigrations();
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+/** A short, secret-free description of where the data lives, for logs and errors. */
+export function describeDatabase(config: AppConfig): string {
+  if (!config.database.url) return `embedded PGlite in ${config.database.dataDir}`;
+  try {
+    const url = new URL(config.database.url);
+    return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+export class DatabaseUnavailableError extends Error {}
+
+/** An initialised (and, unless disabled, migrated) data source and how to shut it down. */
+export interface ReadyDatabase {
+  engine: OpenedDatabase['engine'];
+  dataSource: DataSource;
+  /** Destroys the data source, then closes the embedded engine and releases its lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, connects, and applies pending migrations unless `MIGRATIONS_RUN=false`.
+ * A database that cannot be reached raises `DatabaseUnavailableError` with one clear sentence
+ * (no retry loop); the server prints it and exits non-zero.
+ */
+export async function startDatabase(config: AppConfig): Promise<ReadyDatabase> {
+  const opened = await openDatabase(config);
+  const dataSource = new DataSource(opened.options);
+  const close = async () => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await opened.close();
+  };
+  try {
+    await dataSource.initialize();
+  } catch (err) {
+    await opened.close();
+    throw new DatabaseUnavailableError(
+      `Cannot connect to ${describeDatabase(config)}: ${(err as Error).message || String(err)}`,
+    );
+  }
+  try {
+    if (config.database.migrationsRun) await runMigrationsLocked(dataSource);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { engine: opened.engine, dataSource, close };
+}

@@ -1,0 +1,53 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Workspace } from '../workspace/workspace.entity';
+import { User } from '../user/user.entity';
+import { BaseEntity } from '../shared/base.entity';
+
+/**
+ * An API key for the External API (reference plane-app-auth-instance-public.md §1.8), bound to
+ * one workspace. Unlike Plane, the key itself is never stored: only its SHA-256 `tokenDigest`.
+ */
+@Entity({ name: 'api_tokens' })
+export class ApiToken extends BaseEntity {
+  @Column({ type: 'varchar', length: 255 })
+  label: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Index('uq_api_tokens_digest', { unique: true })
+  @Column({ type: 'char', length: 64 })
+  tokenDigest: string;
+
+  @Column({ type: 'boolean', default: true })
+  isActive: boolean;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsed: Date | null;
+
+  /** 0 human, 1 bot */
+  @Column({ type: 'smallint', default: 0 })
+  userType: number;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  expiredAt: Date | null;
+
+  @Column({ type: 'boolean', default: false })
+  isService: boolean;
+
+  @Index('ix_api_tokens_user')
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  @Index('ix_api_tokens_workspace')
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Workspace;
+}

@@ -1,0 +1,98 @@
+import { Page, PageRequest, paginate, Principal, randomHex, sha256, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { User } from '../user/user.entity';
+import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { ApiToken } from './api-token.entity';
+import { apiTokenView } from './api-token.view';
+
+export interface CreateApiTokenInput {
+  label?: string;
+  description?: string;
+  expired_at?: Date | null;
+}
+
+export type ApiTokenJson = ReturnType<typeof apiTokenView>;
+
+/** `last_used` is written at most this often per token, not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Prefix of every API key; Plane's format is `plane_api_` + 32 hex characters. */
+export const API_KEY_PREFIX = 'plane_api_';
+
+/** API keys for the External API. Keys are shown once; the database holds only their SHA-256. */
+@Injectable()
+export class ApiTokenService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The caller's own non-service keys in the workspace, oldest first, without the secret. */
+  async list(workspaceId: string, userId: string, page: PageRequest): Promise<Page<ApiTokenJson>> {
+    const qb = this.dataSource
+      .getRepository(ApiToken)
+      .createQueryBuilder('t')
+      .where('t.workspaceId = :workspaceId AND t.userId = :userId AND t.isService = false', { workspaceId, userId });
+    return (await paginate(qb, page)).map(apiTokenView);
+  }
+
+  /** Creates a key bound to `workspaceId`; the response is the only place the key appears. */
+  async create(
+    workspaceId: string,
+    user: { id: string; isBot?: boolean },
+    input: CreateApiTokenInput,
+  ): Promise<ApiTokenJson & { token: string }> {
+    if (input.expired_at && input.expired_at.getTime() <= Date.now()) {
+      throw validationError({ expired_at: ['The expiry must be in the future.'] });
+    }
+    const token = `${API_KEY_PREFIX}${randomHex(16)}`;
+    const saved = await this.dataSource.getRepository(ApiToken).save({
+      label: input.label?.trim() || randomHex(16),
+      description: input.description ?? '',
+      tokenDigest: sha256(token),
+      expiredAt: input.expired_at ?? null,
+      userId: user.id,
+      userType: user.isBot ? 1 : 0,
+      workspaceId,
+      createdById: user.id,
+      updatedById: user.id,
+    });
+    const fresh = await this.dataSource.getRepository(ApiToken).findOneByOrFail({ id: saved.id });
+    return { ...apiTokenView(fresh), token };
+  }
+
+  /**
+   * The principal behind an `X-API-Key`, or null when the key is unknown, deleted, inactive or
+   * expired, or its user is deactivated or no longer an active member of the key's workspace.
+   */
+  async verify(key: string): Promise<Principal | null> {
+    const row = await this.dataSource
+      .getRepository(ApiToken)
+      .createQueryBuilder('t')
+      .innerJoin(User, 'u', 'u.id = t.userId AND u.isActive = true')
+      .innerJoin(
+        WorkspaceMember,
+        'm',
+        'm.workspaceId = t.workspaceId AND m.memberId = t.userId AND m.isActive = true AND m.deletedAt IS NULL',
+      )
+      .select('t.id', 'id')
+      .addSelect('t.workspaceId', 'workspace_id')
+      .addSelect('t.lastUsed', 'last_used')
+      .addSelect('u.id', 'user_id')
+      .addSelect('u.email', 'email')
+      .where('t.tokenDigest = :digest', { digest: sha256(key) })
+      .andWhere('t.isActive = true')
+      .andWhere('(t.expiredAt IS NULL OR t.expiredAt > now())')
+      .getRawOne<{ id: string; workspace_id: string; last_used: Date | null; user_id: string; email: string }>();
+    if (!row) return null;
+    if (!row.last_used || Date.now() - new Date(row.last_used).getTime() > LAST_USED_RESOLUTION_MS) {
+      // a plain statement, so that bookkeeping does not move updated_at
+      await this.dataSource.query('UPDATE api_tokens SET last_used = now() WHERE id = $1', [row.id]);
+    }
+    return {
+      userId: row.user_id,
+      email: row.email,
+      via: 'api-key',
+      apiToken: { id: row.id, workspaceId: row.workspace_id },
+    };
+  }
+}

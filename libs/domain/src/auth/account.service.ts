@@ -1,0 +1,64 @@
+import { MeridianError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../shared/db-errors';
+import { User } from '../user/user.entity';
+import { userMeView } from '../user/user.view';
+import { hashPassword, verifyPassword } from './password';
+import { ClientInfo, IssuedTokens, SessionService } from './session.service';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export type SignInResult = IssuedTokens & { user: ReturnType<typeof userMeView> };
+
+/** Email and password accounts: sign-up and sign-in (reference plane-app-auth-instance-public.md §3). */
+@Injectable()
+export class AccountService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: SessionService,
+  ) {}
+
+  /** Creates the account and signs it in. A taken email is a 409 `USER_ALREADY_EXIST`. */
+  async signUp(input: Credentials, client: ClientInfo): Promise<SignInResult> {
+    const email = normaliseEmail(input.email);
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        const user = await em.save(
+          em.create(User, { email, passwordHash, displayName: defaultDisplayName(email), isActive: true }),
+        );
+        const tokens = await this.sessions.open(user, 'email', client, em);
+        return { ...tokens, user: userMeView(user) };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_users_email')) throw new MeridianError('USER_ALREADY_EXIST');
+      throw err;
+    }
+  }
+
+  /**
+   * Signs in with email and password. An unknown email, a wrong password and a deactivated
+   * account all get the same 401 `AUTHENTICATION_FAILED_SIGN_IN`, in the same time.
+   */
+  async signIn(input: Credentials, client: ClientInfo): Promise<SignInResult> {
+    const email = normaliseEmail(input.email);
+    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
+    if (!user || !ok || !user.isActive) throw new MeridianError('AUTHENTICATION_FAILED_SIGN_IN');
+    const tokens = await this.sessions.open(user, 'email', client);
+    return { ...tokens, user: userMeView(user) };
+  }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function defaultDisplayName(email: string): string {
+  return email.split('@')[0].slice(0, 255);
+}

@@ -1,0 +1,21 @@
+import { CredentialVerifier, Principal } from '#common';
+import { Injectable } from '@nestjs/common';
+import { ApiTokenService } from '../api-token/api-token.service';
+import { SessionService } from './session.service';
+
+/** The domain's `CredentialVerifier`: session access tokens and API keys. */
+@Injectable()
+export class CredentialVerifierService implements CredentialVerifier {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly apiTokens: ApiTokenService,
+  ) {}
+
+  verifyAccessToken(token: string): Promise<Principal | null> {
+    return this.sessions.verifyAccessToken(token);
+  }
+
+  verifyApiKey(key: string): Promise<Principal | null> {
+    return this.apiTokens.verify(key);
+  }
+}

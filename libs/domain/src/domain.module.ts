@@ -1,0 +1,25 @@
+import { CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER } from '#common';
+import { Module } from '@nestjs/common';
+import { ApiTokenService } from './api-token/api-token.service';
+import { AccountService } from './auth/account.service';
+import { CredentialVerifierService } from './auth/credential-verifier.service';
+import { SessionService } from './auth/session.service';
+import { ProjectService } from './project/project.service';
+import { WorkspaceService } from './workspace/workspace.service';
+
+const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService];
+
+/**
+ * The domain: entities' rules and services, shared by every API module. Also binds the
+ * cross-cutting guards' ports (`CREDENTIAL_VERIFIER`, `WORKSPACE_ACCESS_RESOLVER`).
+ */
+@Module({
+  providers: [
+    ...SERVICES,
+    CredentialVerifierService,
+    { provide: CREDENTIAL_VERIFIER, useExisting: CredentialVerifierService },
+    { provide: WORKSPACE_ACCESS_RESOLVER, useExisting: WorkspaceService },
+  ],
+  exports: [...SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER],
+})
+export class DomainModule {}

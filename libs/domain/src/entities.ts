@@ -1,0 +1,12 @@
+import { ApiToken } from './api-token/api-token.entity';
+import { AuthSession } from './auth/auth-session.entity';
+import { AuthToken } from './auth/auth-token.entity';
+import { ProjectMember } from './project/project-member.entity';
+import { Project } from './project/project.entity';
+import { State } from './state/state.entity';
+import { User } from './user/user.entity';
+import { WorkspaceMember } from './workspace/workspace-member.entity';
+import { Workspace } from './workspace/workspace.entity';
+
+/** Every entity; the data source (libs/database) registers exactly these. */
+export const ENTITIES = [User, AuthSession, AuthToken, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State];

@@ -1,0 +1,48 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { User } from '../user/user.entity';
+import { Project } from './project.entity';
+import { BaseEntity } from '../shared/base.entity';
+
+/** A user's membership of a project (reference plane-v1-api.md §8.1, `ProjectMember`). */
+@Entity({ name: 'project_members' })
+@Index('uq_project_members_live', ['projectId', 'memberId'], { unique: true, where: '"deleted_at" IS NULL' })
+export class ProjectMember extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Index('ix_project_members_member')
+  @Column({ type: 'uuid' })
+  memberId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'member_id' })
+  member?: User;
+
+  @Column({ type: 'smallint', default: 5 })
+  role: number;
+
+  @Column({ type: 'boolean', default: true })
+  isActive: boolean;
+
+  @Column({ type: 'double precision', default: 65535 })
+  sortOrder: number;
+
+  @Column({ type: 'text', nullable: true })
+  comment: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  viewProps: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  defaultProps: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => `'{"pages":{"block_display":true}}'` })
+  preferences: Record<string, unknown>;
+}

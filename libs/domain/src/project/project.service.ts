@@ -1,0 +1,224 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { isUniqueViolation } from '../shared/db-errors';
+import { DEFAULT_STATES, slugify } from '../state/default-states';
+import { State } from '../state/state.entity';
+import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { NETWORK, Project } from './project.entity';
+import { ProjectMember } from './project-member.entity';
+import { projectView } from './project.view';
+
+/** Writable project fields on create, with Plane's names (reference plane-v1-api.md §8.1). */
+export interface CreateProjectInput {
+  name: string;
+  identifier: string;
+  description?: string;
+  network?: number;
+  project_lead?: string | null;
+  default_assignee?: string | null;
+  emoji?: string | null;
+  icon_prop?: unknown;
+  logo_props?: Record<string, unknown>;
+  cover_image?: string | null;
+  module_view?: boolean;
+  cycle_view?: boolean;
+  issue_views_view?: boolean;
+  page_view?: boolean;
+  intake_view?: boolean;
+  is_time_tracking_enabled?: boolean;
+  guest_view_all_features?: boolean;
+  archive_in?: number;
+  close_in?: number;
+  timezone?: string;
+}
+
+/** The caller as far as project rules need it. */
+export interface Actor {
+  userId: string;
+  /** the caller's workspace role (20, 15 or 5) */
+  workspaceRole: number;
+}
+
+export type ProjectJson = ReturnType<typeof projectView>;
+
+/** Projects of a workspace: visibility, creation with its default states and memberships. */
+@Injectable()
+export class ProjectService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Projects the caller may see, oldest first: those they are an active member of, and public
+   * ones (network 2). Plane v1's list rule (reference plane-v1-api.md §8.1 "List").
+   */
+  async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<ProjectJson>> {
+    const qb = this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.workspaceId = :workspaceId', { workspaceId })
+      .andWhere(
+        new Brackets((w) =>
+          w.where('p.network = :public', { public: NETWORK.PUBLIC }).orWhere(
+            `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+               AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+            { userId: actor.userId },
+          ),
+        ),
+      );
+    const result = await paginate(qb, page);
+    const extras = await this.extras(result.results.map((p) => p.id), actor.userId, true);
+    return result.map((p) => projectView(p, extras.get(p.id)!));
+  }
+
+  /**
+   * Creates a project with Plane's side effects, in one transaction: the creator (and the lead,
+   * if another user) become project Admins, and the five default states are created.
+   *
+   * Errors: workspace Guests 403 `PERMISSION_DENIED`; an identifier that is empty or longer than
+   * 12 characters after trimming, or a lead/default assignee who is not a workspace member, 422;
+   * a taken identifier 409 `PROJECT_IDENTIFIER_TAKEN`; a taken name 409 `PROJECT_NAME_TAKEN`.
+   */
+  async create(workspaceId: string, actor: Actor, input: CreateProjectInput): Promise<ProjectJson> {
+    if (actor.workspaceRole < ROLE.MEMBER) throw new MeridianError('PERMISSION_DENIED');
+    const identifier = input.identifier.trim().toUpperCase();
+    const name = input.name.trim();
+    const errors: Record<string, string[]> = {};
+    if (!identifier) errors.identifier = ['This field may not be blank.'];
+    else if (identifier.length > 12) errors.identifier = ['Ensure this field has no more than 12 characters.'];
+    if (!name) errors.name = ['This field may not be blank.'];
+    if (Object.keys(errors).length) throw validationError(errors);
+
+    try {
+      const project = await this.dataSource.transaction(async (em) => {
+        await this.assertWorkspaceMembers(em, workspaceId, {
+          project_lead: input.project_lead,
+          default_assignee: input.default_assignee,
+        });
+        const project = await em.save(
+          em.create(Project, {
+            workspaceId,
+            name,
+            identifier,
+            description: input.description ?? '',
+            network: input.network ?? NETWORK.PUBLIC,
+            projectLeadId: input.project_lead ?? null,
+            defaultAssigneeId: input.default_assignee ?? null,
+            emoji: input.emoji ?? null,
+            iconProp: input.icon_prop ?? null,
+            logoProps: input.logo_props ?? {},
+            coverImage: input.cover_image ?? null,
+            moduleView: input.module_view ?? true,
+            cycleView: input.cycle_view ?? true,
+            issueViewsView: input.issue_views_view ?? true,
+            pageView: input.page_view ?? true,
+            intakeView: input.intake_view ?? false,
+            isTimeTrackingEnabled: input.is_time_tracking_enabled ?? false,
+            guestViewAllFeatures: input.guest_view_all_features ?? false,
+            archiveIn: input.archive_in ?? 0,
+            closeIn: input.close_in ?? 0,
+            timezone: input.timezone ?? 'UTC',
+            createdById: actor.userId,
+            updatedById: actor.userId,
+          }),
+        );
+        const admins = [actor.userId];
+        if (input.project_lead && input.project_lead !== actor.userId) admins.push(input.project_lead);
+        for (const memberId of admins) {
+          await em.insert(ProjectMember, {
+            workspaceId,
+            projectId: project.id,
+            memberId,
+            role: ROLE.ADMIN,
+            sortOrder: await this.nextSortOrder(em, workspaceId, memberId),
+            createdById: actor.userId,
+            updatedById: actor.userId,
+          });
+        }
+        await em.insert(
+          State,
+          DEFAULT_STATES.map((s) => ({
+            ...s,
+            slug: slugify(s.name),
+            workspaceId,
+            projectId: project.id,
+            createdById: actor.userId,
+            updatedById: actor.userId,
+          })),
+        );
+        return project;
+      });
+      const extras = await this.extras([project.id], actor.userId, false);
+      return projectView(project, extras.get(project.id)!);
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_projects_identifier_live')) throw new MeridianError('PROJECT_IDENTIFIER_TAKEN');
+      if (isUniqueViolation(err, 'uq_projects_name_live')) throw new MeridianError('PROJECT_NAME_TAKEN');
+      throw err;
+    }
+  }
+
+  private async assertWorkspaceMembers(em: EntityManager, workspaceId: string, users: Record<string, string | null | undefined>) {
+    const ids = Object.values(users).filter((v): v is string => !!v);
+    if (!ids.length) return;
+    const found = await em.getRepository(WorkspaceMember).find({
+      select: { memberId: true },
+      where: { workspaceId, memberId: In(ids), isActive: true },
+    });
+    const members = new Set(found.map((m) => m.memberId));
+    const errors: Record<string, string[]> = {};
+    for (const [field, id] of Object.entries(users)) {
+      if (id && !members.has(id)) errors[field] = ['This user is not a member of the workspace.'];
+    }
+    if (Object.keys(errors).length) throw validationError(errors);
+  }
+
+  /** Plane: a new membership sorts before the user's others (min − 10000), or 65535 for the first. */
+  private async nextSortOrder(em: EntityManager, workspaceId: string, memberId: string): Promise<number> {
+    const row = await em
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .select('MIN(pm.sortOrder)', 'min')
+      .where('pm.workspaceId = :workspaceId AND pm.memberId = :memberId', { workspaceId, memberId })
+      .getRawOne<{ min: number | null }>();
+    return row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
+  }
+
+  /** Counts and the caller's membership for a set of projects: two queries, whatever the count. */
+  private async extras(projectIds: string[], userId: string, withSortOrder: boolean) {
+    const result = new Map<string, ReturnType<typeof emptyExtras>>();
+    for (const id of projectIds) result.set(id, emptyExtras(withSortOrder));
+    if (!projectIds.length) return result;
+    const members = await this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .select('pm.projectId', 'project_id')
+      .addSelect('COUNT(*)::int', 'total')
+      .addSelect('MAX(CASE WHEN pm.memberId = :userId THEN pm.role END)::int', 'role')
+      .addSelect('MIN(CASE WHEN pm.memberId = :userId THEN pm.sortOrder END)', 'sort_order')
+      .where('pm.projectId IN (:...projectIds)', { projectIds })
+      .andWhere('pm.isActive = true')
+      .setParameter('userId', userId)
+      .groupBy('pm.projectId')
+      .getRawMany<{ project_id: string; total: number; role: number | null; sort_order: number | null }>();
+    for (const row of members) {
+      const extras = result.get(row.project_id)!;
+      extras.total_members = row.total;
+      extras.is_member = row.role !== null;
+      extras.member_role = row.role;
+      if (withSortOrder) extras.sort_order = row.sort_order === null ? null : Number(row.sort_order);
+    }
+    return result;
+  }
+}
+
+function emptyExtras(withSortOrder: boolean) {
+  return {
+    total_members: 0,
+    total_cycles: 0,
+    total_modules: 0,
+    is_member: false,
+    member_role: null as number | null,
+    is_deployed: false,
+    ...(withSortOrder ? { sort_order: null as number | null } : {}),
+  };
+}

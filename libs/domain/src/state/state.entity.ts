@@ -1,0 +1,51 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Project } from '../project/project.entity';
+import { BaseEntity } from '../shared/base.entity';
+
+export const STATE_GROUPS = ['backlog', 'unstarted', 'started', 'completed', 'cancelled', 'triage'] as const;
+export type StateGroup = (typeof STATE_GROUPS)[number];
+
+/** A work item state of a project (reference plane-v1-api.md §8.2); names are unique per project. */
+@Entity({ name: 'states' })
+@Index('uq_states_name_live', ['projectId', 'name'], { unique: true, where: '"deleted_at" IS NULL' })
+export class State extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  color: string;
+
+  @Column({ type: 'varchar', length: 100, default: '' })
+  slug: string;
+
+  @Column({ type: 'double precision', default: 65535 })
+  sequence: number;
+
+  @Column({ type: 'varchar', length: 20, default: 'backlog' })
+  group: StateGroup;
+
+  @Column({ type: 'boolean', default: false })
+  isTriage: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  default: boolean;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+}

@@ -1,0 +1,37 @@
+import { iso } from '../shared/time';
+import { User } from './user.entity';
+
+/** The signed-in user's own record (Plane's `UserMeSerializer` subset). Never carries secrets. */
+export function userMeView(user: User) {
+  return {
+    id: user.id,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    display_name: user.displayName,
+    avatar: user.avatar,
+    avatar_url: user.avatar,
+    is_active: user.isActive,
+    is_bot: user.isBot,
+    is_email_verified: user.isEmailVerified,
+    is_password_autoset: user.passwordHash === null,
+    user_timezone: user.userTimezone,
+    last_login_medium: user.lastLoginMedium,
+    date_joined: iso(user.createdAt),
+    created_at: iso(user.createdAt),
+    updated_at: iso(user.updatedAt),
+  };
+}
+
+/** Plane's UserLite: what other members may see of a user. */
+export function userLiteView(user: User) {
+  return {
+    id: user.id,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    email: user.email,
+    avatar: user.avatar,
+    avatar_url: user.avatar,
+    display_name: user.displayName,
+  };
+}

@@ -1,0 +1,102 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError, WorkspaceAccessResolver } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../shared/db-errors';
+import { isRestrictedSlug } from './slug-rules';
+import { WorkspaceMember } from './workspace-member.entity';
+import { Workspace } from './workspace.entity';
+import { workspaceView } from './workspace.view';
+
+export interface CreateWorkspaceInput {
+  name: string;
+  slug: string;
+  organization_size?: string | null;
+  timezone?: string;
+  company_role?: string | null;
+}
+
+export type WorkspaceJson = ReturnType<typeof workspaceView>;
+
+/** Workspaces and the caller's standing in them. */
+@Injectable()
+export class WorkspaceService implements WorkspaceAccessResolver {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The live workspaces where `userId` is an active member, oldest first, with the caller's `role`. */
+  async listForUser(userId: string, page: PageRequest): Promise<Page<WorkspaceJson>> {
+    const qb = this.dataSource
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId });
+    const result = await paginate(qb, page);
+    const ids = result.results.map((w) => w.id);
+    const stats = ids.length
+      ? await this.dataSource
+          .getRepository(WorkspaceMember)
+          .createQueryBuilder('m')
+          .select('m.workspaceId', 'workspace_id')
+          .addSelect('COUNT(*)::int', 'total_members')
+          .addSelect(`MAX(CASE WHEN m.memberId = :userId THEN m.role END)::int`, 'role')
+          .where('m.workspaceId IN (:...ids)', { ids })
+          .andWhere('m.isActive = true')
+          .setParameter('userId', userId)
+          .groupBy('m.workspaceId')
+          .getRawMany<{ workspace_id: string; total_members: number; role: number }>()
+      : [];
+    const byId = new Map(stats.map((s) => [s.workspace_id, s]));
+    return result.map((w) =>
+      workspaceView(w, { role: byId.get(w.id)?.role, total_members: byId.get(w.id)?.total_members ?? 0 }),
+    );
+  }
+
+  /**
+   * Creates a workspace and makes the creator its Admin (role 20), in one transaction.
+   * A restricted slug is a 422; a slug already used, even by a deleted workspace, is a 409
+   * `WORKSPACE_SLUG_TAKEN`.
+   */
+  async create(userId: string, input: CreateWorkspaceInput): Promise<WorkspaceJson> {
+    if (isRestrictedSlug(input.slug)) throw validationError({ slug: ['Slug is not valid'] });
+    try {
+      const workspace = await this.dataSource.transaction(async (em) => {
+        const created = await em.save(
+          em.create(Workspace, {
+            name: input.name,
+            slug: input.slug,
+            ownerId: userId,
+            organizationSize: input.organization_size ?? null,
+            timezone: input.timezone ?? 'UTC',
+            createdById: userId,
+            updatedById: userId,
+          }),
+        );
+        await em.insert(WorkspaceMember, {
+          workspaceId: created.id,
+          memberId: userId,
+          role: ROLE.ADMIN,
+          companyRole: input.company_role ?? null,
+          createdById: userId,
+          updatedById: userId,
+        });
+        return created;
+      });
+      return workspaceView(workspace, { role: ROLE.ADMIN, total_members: 1 });
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_workspaces_slug')) throw new MeridianError('WORKSPACE_SLUG_TAKEN');
+      throw err;
+    }
+  }
+
+  /** `WorkspaceAccessResolver`: the live workspace with this exact slug and the user's active role in it. */
+  async resolve(slug: string, userId: string): Promise<{ workspaceId: string | null; role: number | null }> {
+    const row = await this.dataSource
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .leftJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId })
+      .select('w.id', 'workspace_id')
+      .addSelect('m.role', 'role')
+      .where('w.slug = :slug', { slug })
+      .getRawOne<{ workspace_id: string; role: number | null }>();
+    return { workspaceId: row?.workspace_id ?? null, role: row?.role ?? null };
+  }
+}
