@@ -19,8 +19,8 @@ function strategyGuard(strategy: 'bearer' | 'api-key') {
       const req = context.switchToHttp().getRequest<Request>();
       if (strategy === 'bearer') {
         context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer');
-        const header = req.headers.authorization;
-        throw new MeridianError(header ? 'INVALID_ACCESS_TOKEN' : 'AUTHENTICATION_REQUIRED');
+        const bearer = /^bearer\s+\S/i.test(req.headers.authorization ?? '');
+        throw new MeridianError(bearer ? 'INVALID_ACCESS_TOKEN' : 'AUTHENTICATION_REQUIRED');
       }
       throw new MeridianError(req.headers['x-api-key'] ? 'INVALID_API_KEY' : 'AUTHENTICATION_REQUIRED');
     }

@@ -178,7 +178,7 @@ export class Initial1795266269108 implements MigrationInterface {
                 "comment" text,
                 "view_props" jsonb NOT NULL DEFAULT '{}',
                 "default_props" jsonb NOT NULL DEFAULT '{}',
-                "preferences" jsonb NOT NULL DEFAULT '{"pages":{"block_display":true}}',
+                "preferences" jsonb NOT NULL DEFAULT '{"pages": {"block_display": true}}',
                 CONSTRAINT "PK_0b2f46f804be4aea9234c78bcc9" PRIMARY KEY ("id")
             )
         `);

@@ -43,6 +43,6 @@ export class ProjectMember extends BaseEntity {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   defaultProps: Record<string, unknown>;
 
-  @Column({ type: 'jsonb', default: () => `'{"pages":{"block_display":true}}'` })
+  @Column({ type: 'jsonb', default: () => `'{"pages": {"block_display": true}}'` })
   preferences: Record<string, unknown>;
 }

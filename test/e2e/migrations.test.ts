@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from 'pg';
+import * as path from 'node:path';
+import { CLI, ROOT, runNode, TYPEORM } from '../support/processes';
+import { freshDatabaseEnv } from '../support/test-app';
+
+describe('migrations through the CLIs (ormconfig.ts), on the engine under test', () => {
+  let db: Awaited<ReturnType<typeof freshDatabaseEnv>>;
+  before(async () => (db = await freshDatabaseEnv()));
+  after(() => db.drop());
+
+  /** Is the initial migration applied? Asks the ops CLI, and on PostgreSQL also the catalogue. */
+  const applied = async (): Promise<boolean> => {
+    const out = await runNode([CLI, 'migration:show'], db.env);
+    assert.equal(out.code, 0, out.stderr);
+    const shown = /\[X\] Initial/.test(out.stdout);
+    if (db.env.DATABASE_URL) {
+      const c = new Client({ connectionString: db.env.DATABASE_URL });
+      await c.connect();
+      const r = await c.query(`SELECT to_regclass('public.projects') IS NOT NULL AS present`);
+      await c.end();
+      assert.equal(r.rows[0].present, shown);
+    }
+    return shown;
+  };
+
+  it('runs, shows, reverts and re-runs migrations; the schema matches the entities', async () => {
+    const run = await runNode([CLI, 'migration:run'], db.env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /Applied: Initial\d+/);
+    assert.equal(await applied(), true);
+
+    const show = await runNode([TYPEORM, '-d', path.join(ROOT, 'dist', 'ormconfig.js'), 'migration:show'], db.env);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /\[X\] \d+ Initial\d+/);
+
+    const drift = await runNode(
+      [TYPEORM, '-d', path.join(ROOT, 'dist', 'ormconfig.js'), 'migration:generate', '--check', path.join(ROOT, 'dist', 'drift-check')],
+      db.env,
+    );
+    assert.equal(drift.code, 0, `entities and migrations differ:\n${drift.stdout}\n${drift.stderr}`);
+
+    const revert = await runNode([CLI, 'migration:revert'], db.env);
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.equal(await applied(), false);
+
+    const again = await runNode([TYPEORM, '-d', path.join(ROOT, 'dist', 'ormconfig.js'), 'migration:run'], db.env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(await applied(), true);
+  });
+});

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runNode, SERVER, startServer, waitExit } from '../support/processes';
+
+describe('server process: the embedded database lock and start-up failures', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-lock-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a second process on the same DATA_DIR, and a crash leaves no lock that blocks a restart', async () => {
+    const first = await startServer({ DATA_DIR: dir });
+    try {
+      const second = await runNode([SERVER], { DATA_DIR: dir, PORT: '0' }, 60_000);
+      assert.equal(second.code, 1);
+      assert.match(second.stderr, /is in use by process \d+/);
+      assert.equal(second.stderr.trim().split('\n').length, 1, 'one clear line');
+    } finally {
+      first.child.kill('SIGKILL');
+      await waitExit(first.child);
+    }
+    assert.ok(fs.existsSync(path.join(dir, 'meridian.lock')), 'the crashed process left its lock behind');
+
+    const restarted = await startServer({ DATA_DIR: dir });
+    restarted.child.kill('SIGTERM');
+    const stopped = await waitExit(restarted.child);
+    // Nest closes the application, then re-raises the signal
+    assert.ok(stopped.code === 0 || stopped.signal === 'SIGTERM', JSON.stringify(stopped));
+    assert.ok(!fs.existsSync(path.join(dir, 'meridian.lock')), 'a clean stop releases the lock');
+  });
+
+  it('exits non-zero with one clear line when PostgreSQL cannot be reached', async () => {
+    const res = await runNode([SERVER], { DATABASE_URL: 'postgres://meridian@127.0.0.1:1/none', DATABASE_CONNECT_TIMEOUT_MS: '2000' });
+    assert.equal(res.code, 1);
+    const lines = res.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, res.stderr);
+    assert.match(lines[0], /^meridian: Cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none/);
+  });
+
+  it('exits non-zero with one clear line on invalid configuration', async () => {
+    const res = await runNode([SERVER], { DATA_DIR: dir, PORT: 'eighty' });
+    assert.equal(res.code, 1);
+    assert.match(res.stderr.trim(), /^meridian: Invalid configuration: .*PORT/);
+  });
+});

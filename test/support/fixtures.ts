@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { TestApp } from './test-app';
+
+export const unique = (prefix = 'x') => `${prefix}${randomBytes(4).toString('hex')}`;
+
+export interface SignedUp {
+  token: string;
+  userId: string;
+  email: string;
+  password: string;
+}
+
+export async function signUp(t: TestApp, email = `${unique('user')}@example.com`, password = 'correct horse 1'): Promise<SignedUp> {
+  const res = await t.api.post('/auth/sign-up/').send({ email, password });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return { token: res.body.access_token, userId: res.body.user.id, email, password };
+}
+
+export async function createWorkspace(t: TestApp, token: string, slug = unique('ws-')): Promise<{ id: string; slug: string }> {
+  const res = await t.api.post('/api/workspaces/').auth(token, { type: 'bearer' }).send({ name: `Workspace ${slug}`, slug });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return { id: res.body.id, slug };
+}
+
+export async function createApiKey(t: TestApp, token: string, slug: string, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await t.api.post(`/api/workspaces/${slug}/api-tokens/`).auth(token, { type: 'bearer' }).send({ label: 'ci', ...body });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.token;
+}
+
+export async function createProject(t: TestApp, key: string, slug: string, body: Record<string, unknown> = {}) {
+  const identifier = (body.identifier as string | undefined) ?? unique('P').slice(0, 8).toUpperCase();
+  const res = await t.api
+    .post(`/api/v1/workspaces/${slug}/projects/`)
+    .set('X-API-Key', key)
+    .send({ name: `Project ${identifier}`, identifier, ...body });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string; identifier: string; name: string };
+}
+
+/** Adds an existing user to a workspace with a role (the invitation flow comes with the App API issue). */
+export async function addMember(t: TestApp, workspaceId: string, userId: string, role: number): Promise<void> {
+  await t.sql('INSERT INTO workspace_members (workspace_id, member_id, role) VALUES ($1, $2, $3)', [workspaceId, userId, role]);
+}
+
+/** Asserts Meridian's error shape and returns the body. */
+export function assertError(res: { status: number; body: unknown }, status: number, code: string) {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  const body = res.body as { detail?: unknown; error_code?: unknown };
+  assert.equal(body.error_code, code, JSON.stringify(res.body));
+  assert.equal(typeof body.detail, 'string');
+  return body as { detail: string; error_code: string; [k: string]: unknown };
+}

@@ -1,0 +1,82 @@
+import 'reflect-metadata';
+import { AppConfig, loadConfig } from '#common';
+import { ReadyDatabase, startDatabase } from '#database';
+import type { INestApplication } from '@nestjs/common';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { createApp } from '../../apps/server/src/bootstrap';
+
+export interface TestApp {
+  app: INestApplication;
+  api: TestAgent;
+  /** base URL of the listening server, e.g. http://127.0.0.1:41234 */
+  url: string;
+  config: AppConfig;
+  database: ReadyDatabase;
+  /** raw SQL against the test database */
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export const ENGINE = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
+
+/**
+ * A fresh database for one test file: with `TEST_DATABASE_URL`, a new PostgreSQL database
+ * created for this run and dropped after; otherwise an embedded PGlite in a temporary directory.
+ * Returns the environment that points the server at it and a cleanup function.
+ */
+export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-test-'));
+    return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `meridian_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = new Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Builds the production application on a fresh database and listens on a free loopback port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await freshDatabaseEnv();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...db.env,
+    ...env,
+  });
+  const database = await startDatabase(config);
+  const app = await createApp(config, database);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    api: request(app.getHttpServer()),
+    url,
+    config,
+    database,
+    sql: (text, params) => database.dataSource.query(text, params),
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
