@@ -1,0 +1,59 @@
+import { AUTH_SCHEME, ERROR_CATALOG } from '#common';
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { ModulesContainer } from '@nestjs/core';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ROOT } from '../support/processes';
+import { startTestApp, TestApp } from '../support/test-app';
+
+interface RouteInfo {
+  route: string;
+  scheme: string | undefined;
+}
+
+/** Every handler of every controller, with the auth scheme it declares (handler first, then class). */
+function collectRoutes(t: TestApp): RouteInfo[] {
+  const routes: RouteInfo[] = [];
+  for (const moduleRef of t.app.get(ModulesContainer).values()) {
+    for (const wrapper of moduleRef.controllers.values()) {
+      const controller = wrapper.metatype as new (...args: never[]) => object;
+      const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = controller.prototype[name as keyof object] as unknown;
+        if (typeof handler !== 'function' || name === 'constructor') continue;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (method === undefined) continue;
+        const sub = Reflect.getMetadata(PATH_METADATA, handler) as string;
+        const scheme = (Reflect.getMetadata(AUTH_SCHEME, handler) ?? Reflect.getMetadata(AUTH_SCHEME, controller)) as string | undefined;
+        routes.push({ route: `${RequestMethod[method]} ${controller.name}.${name} (${base}/${sub})`, scheme });
+      }
+    }
+  }
+  return routes;
+}
+
+describe('route declarations', () => {
+  let t: TestApp;
+  before(async () => (t = await startTestApp()));
+  after(() => t.close());
+
+  it('every route declares how it authenticates (default deny)', () => {
+    const routes = collectRoutes(t);
+    assert.ok(routes.length >= 7, `found ${routes.length} routes`);
+    const undeclared = routes.filter((r) => !['public', 'session', 'api-key'].includes(r.scheme ?? ''));
+    assert.deepEqual(undeclared, []);
+    const publicRoutes = routes.filter((r) => r.scheme === 'public').map((r) => r.route.split(' ')[1].split(' ')[0]).sort();
+    assert.deepEqual(publicRoutes, ['AuthController.signIn', 'AuthController.signUp', 'HealthController.check']);
+  });
+
+  it('docs/errors.md lists every error_code, and only those', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'errors.md'), 'utf8');
+    const documented = new Set([...doc.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => `${m[1]}:${m[2]}`));
+    const catalog = new Set(Object.entries(ERROR_CATALOG).map(([code, { status }]) => `${code}:${status}`));
+    assert.deepEqual([...catalog].filter((c) => !documented.has(c)), [], 'missing from docs/errors.md');
+    assert.deepEqual([...documented].filter((c) => !catalog.has(c)), [], 'documented but not in the catalog');
+  });
+});
