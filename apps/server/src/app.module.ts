@@ -1,6 +1,6 @@
 import {
   AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
-  BearerTokenStrategy, PageEnvelopeInterceptor, RateLimitGuard, RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
+  BearerTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard, RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
@@ -29,7 +29,7 @@ const API_MODULES = [
 /**
  * The HTTP service. Cross-cutting behaviour is bound here as global providers, so tests that
  * build this module run exactly the production pipeline: rate limit → authentication →
- * workspace scope → validation → handler → page envelope, and one exception filter.
+ * workspace scope → project scope → validation → handler → page envelope, and one exception filter.
  */
 @Module({})
 export class AppModule {
@@ -76,6 +76,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AuthenticationGuard },
         { provide: APP_GUARD, useClass: WorkspaceAccessGuard },
+        { provide: APP_GUARD, useClass: ProjectAccessGuard },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: PageEnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

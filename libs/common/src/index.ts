@@ -11,6 +11,7 @@ export * from './auth/auth.decorators';
 export * from './auth/strategies';
 export * from './auth/authentication.guard';
 export * from './auth/workspace-access.guard';
+export * from './auth/project-access.guard';
 export * from './throttling/rate-limit.guard';
 export * from './validation/validation.pipe';
 export * from './http/body-parsing';

@@ -21,3 +21,4 @@ export * from './project/project-member.entity';
 export * from './project/project.service';
 export * from './state/state.entity';
 export * from './state/default-states';
+export * from './mail/mail.service';

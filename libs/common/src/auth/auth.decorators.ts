@@ -1,10 +1,11 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
-import type { CredentialKind, Principal, WorkspaceAccess } from './principal';
+import type { CredentialKind, Principal, ProjectAccess, WorkspaceAccess } from './principal';
 
 export const AUTH_SCHEME = 'meridian:auth-scheme';
 export const WORKSPACE_ROLE = 'meridian:workspace-role';
+export const PROJECT_ROLE = 'meridian:project-role';
 
 /** Route or controller needs no credentials (health, sign-in, public boards). */
 export const Public = () => SetMetadata(AUTH_SCHEME, 'public');
@@ -25,6 +26,15 @@ export type Role = (typeof ROLE)[keyof typeof ROLE];
  */
 export const WorkspaceRole = (minimum: Role) => SetMetadata(WORKSPACE_ROLE, minimum);
 
+/**
+ * What a route with `:project_id` needs of the caller's project membership:
+ * - a role (20, 15, 5): at least that project role, for every method;
+ * - `'visible'`: any workspace member who may see the project (a member, or the project is public).
+ * Without it, Plane's ProjectEntity rule applies: reads need an active project membership,
+ * writes at least Member (15).
+ */
+export const ProjectRole = (minimum: Role | 'visible') => SetMetadata(PROJECT_ROLE, minimum);
+
 /** The authenticated caller. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
   const user = ctx.switchToHttp().getRequest<Request>().user as Principal | undefined;
@@ -36,5 +46,12 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: Execution
 export const CurrentWorkspace = createParamDecorator((_: unknown, ctx: ExecutionContext): WorkspaceAccess => {
   const access = ctx.switchToHttp().getRequest<Request & { workspaceAccess?: WorkspaceAccess }>().workspaceAccess;
   if (!access) throw new Error('CurrentWorkspace used on a route without :slug');
+  return access;
+});
+
+/** The project of the route's `:project_id`, as resolved and authorised by `ProjectAccessGuard`. */
+export const CurrentProject = createParamDecorator((_: unknown, ctx: ExecutionContext): ProjectAccess => {
+  const access = ctx.switchToHttp().getRequest<Request & { projectAccess?: ProjectAccess }>().projectAccess;
+  if (!access) throw new Error('CurrentProject used on a route without :project_id');
   return access;
 });

@@ -40,3 +40,20 @@ export interface WorkspaceAccessResolver {
   resolve(slug: string, userId: string): Promise<{ workspaceId: string | null; role: number | null }>;
 }
 export const WORKSPACE_ACCESS_RESOLVER = Symbol('WORKSPACE_ACCESS_RESOLVER');
+
+/** The caller's standing in the project named by the route's `:project_id`. */
+export interface ProjectAccess {
+  projectId: string;
+  /** the caller's active project role (20, 15, 5), or null for a non-member of a public project */
+  role: number | null;
+}
+
+/**
+ * Resolves a project inside a workspace and the caller's active membership. Implemented by the
+ * domain. `visible` is false when the project does not exist in the workspace, is deleted, or is
+ * secret (network 0) and the caller is not a member.
+ */
+export interface ProjectAccessResolver {
+  resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null }>;
+}
+export const PROJECT_ACCESS_RESOLVER = Symbol('PROJECT_ACCESS_RESOLVER');

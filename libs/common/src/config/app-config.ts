@@ -51,6 +51,30 @@ class EnvironmentVariables {
 
   @IsOptional() @Transform(toBool) @IsBoolean()
   TRUST_PROXY = false;
+
+  @IsOptional() @Matches(/^https?:\/\//, { message: 'WEB_URL must be an http(s) URL' })
+  WEB_URL = 'http://localhost:3000';
+
+  @IsOptional() @IsString()
+  EMAIL_HOST?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  EMAIL_PORT = 587;
+
+  @IsOptional() @IsString()
+  EMAIL_HOST_USER?: string;
+
+  @IsOptional() @IsString()
+  EMAIL_HOST_PASSWORD?: string;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  EMAIL_USE_TLS = true;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  EMAIL_USE_SSL = false;
+
+  @IsOptional() @IsString()
+  EMAIL_FROM = 'Meridian <no-reply@localhost>';
 }
 
 export interface RateLimit {
@@ -74,6 +98,20 @@ export interface AppConfig {
   auth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
   rateLimits: { apiKey: RateLimit };
   logLevel: string;
+  /** public address of the web app, used in links sent by email and OAuth redirects */
+  webUrl: string;
+  /** SMTP settings; without `host`, emails are written to the log instead of being sent */
+  mail: {
+    host?: string;
+    port: number;
+    user?: string;
+    password?: string;
+    /** STARTTLS */
+    useTls: boolean;
+    /** implicit TLS (port 465) */
+    useSsl: boolean;
+    from: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +154,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     auth: { accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL, refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL },
     rateLimits: { apiKey: parseRate(env.API_KEY_RATE_LIMIT) },
     logLevel: env.LOG_LEVEL,
+    webUrl: env.WEB_URL.replace(/\/+$/, ''),
+    mail: {
+      host: env.EMAIL_HOST,
+      port: env.EMAIL_PORT,
+      user: env.EMAIL_HOST_USER,
+      password: env.EMAIL_HOST_PASSWORD,
+      useTls: env.EMAIL_USE_TLS,
+      useSsl: env.EMAIL_USE_SSL,
+      from: env.EMAIL_FROM,
+    },
   };
 }
 

@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
   NOT_FOUND: { status: 404, detail: 'The requested resource does not exist.' },
   ROUTE_NOT_FOUND: { status: 404, detail: 'Page not found.' },
   WORKSPACE_NOT_FOUND: { status: 404, detail: 'Workspace not found.' },
+  PROJECT_NOT_FOUND: { status: 404, detail: 'Project not found.' },
   // 405
   METHOD_NOT_ALLOWED: { status: 405, detail: 'Method not allowed.' },
   // 409

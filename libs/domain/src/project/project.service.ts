@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, paginate, ProjectAccessResolver, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In } from 'typeorm';
@@ -45,8 +45,23 @@ export type ProjectJson = ReturnType<typeof projectView>;
 
 /** Projects of a workspace: visibility, creation with its default states and memberships. */
 @Injectable()
-export class ProjectService {
+export class ProjectService implements ProjectAccessResolver {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** `ProjectAccessResolver`: is the live project visible to the user in this workspace, and their active role. */
+  async resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null }> {
+    const row = await this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .leftJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
+      .select('p.network', 'network')
+      .addSelect('pm.role', 'role')
+      .where('p.id = :projectId AND p.workspaceId = :workspaceId', { projectId, workspaceId })
+      .getRawOne<{ network: number; role: number | null }>();
+    if (!row) return { visible: false, role: null };
+    const role = row.role === null ? null : Number(row.role);
+    return { visible: role !== null || Number(row.network) === NETWORK.PUBLIC, role };
+  }
 
   /**
    * Projects the caller may see, oldest first: those they are an active member of, and public

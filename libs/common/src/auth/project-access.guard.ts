@@ -1,0 +1,47 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { MeridianError } from '../errors/meridian.error';
+import { isUuid } from '../http/uuid.pipe';
+import { PROJECT_ROLE, ROLE } from './auth.decorators';
+import {
+  Principal, PROJECT_ACCESS_RESOLVER, ProjectAccess, ProjectAccessResolver, WorkspaceAccess,
+} from './principal';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Scopes every route with a `:project_id` to a project of the route's workspace (runs after
+ * `WorkspaceAccessGuard`). A project that does not exist there, is deleted, or is secret and the
+ * caller not a member is a 404 `PROJECT_NOT_FOUND`; a visible project the caller lacks the role
+ * for is a 403 `PERMISSION_DENIED` (see `@ProjectRole`). The resolved access is stored as
+ * `req.projectAccess` (see `@CurrentProject()`).
+ */
+@Injectable()
+export class ProjectAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(PROJECT_ACCESS_RESOLVER) private readonly resolver: ProjectAccessResolver,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context
+      .switchToHttp()
+      .getRequest<Request & { workspaceAccess?: WorkspaceAccess; projectAccess?: ProjectAccess }>();
+    const projectId = req.params?.project_id;
+    const principal = req.user as Principal | undefined;
+    if (typeof projectId !== 'string' || !principal || !req.workspaceAccess) return true;
+    if (!isUuid(projectId)) throw new MeridianError('PROJECT_NOT_FOUND');
+
+    const { visible, role } = await this.resolver.resolve(req.workspaceAccess.workspaceId, projectId.toLowerCase(), principal.userId);
+    if (!visible) throw new MeridianError('PROJECT_NOT_FOUND');
+    const rule = this.reflector.getAllAndOverride<number | 'visible' | undefined>(PROJECT_ROLE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const needed = rule === 'visible' ? null : (rule ?? (SAFE_METHODS.has(req.method) ? ROLE.GUEST : ROLE.MEMBER));
+    if (needed !== null && (role === null || role < needed)) throw new MeridianError('PERMISSION_DENIED');
+    req.projectAccess = { projectId: projectId.toLowerCase(), role };
+    return true;
+  }
+}
