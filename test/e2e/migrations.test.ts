@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from 'pg';
 import * as path from 'node:path';
+import { loadConfig } from '#common';
+import { startDatabase } from '#database';
 import { CLI, ROOT, runNode, TYPEORM } from '../support/processes';
 import { freshDatabaseEnv } from '../support/test-app';
 
@@ -48,5 +50,40 @@ describe('migrations through the CLIs (ormconfig.ts), on the engine under test',
     const again = await runNode([TYPEORM, '-d', path.join(ROOT, 'dist', 'ormconfig.js'), 'migration:run'], db.env);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(await applied(), true);
+  });
+});
+
+describe('migrations at server start', () => {
+  it('MIGRATIONS_RUN=false leaves the schema alone', async () => {
+    const db = await freshDatabaseEnv();
+    try {
+      const database = await startDatabase(loadConfig({ NODE_ENV: 'test', MIGRATIONS_RUN: 'false', ...db.env }));
+      try {
+        const [row] = await database.dataSource.query(`SELECT to_regclass('public.projects') IS NULL AS absent`);
+        assert.equal(row.absent, true);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('several servers starting together on one PostgreSQL database migrate it once (advisory lock)', { skip: !process.env.TEST_DATABASE_URL && 'PostgreSQL only' }, async () => {
+    const db = await freshDatabaseEnv();
+    try {
+      const config = loadConfig({ NODE_ENV: 'test', ...db.env });
+      const started = await Promise.all([startDatabase(config), startDatabase(config), startDatabase(config)]);
+      try {
+        const rows = await started[0].dataSource.query(`SELECT name FROM typeorm_migrations`);
+        const names = rows.map((r: { name: string }) => r.name);
+        assert.equal(new Set(names).size, names.length, 'each migration recorded once');
+        assert.ok(names.some((n: string) => n.startsWith('Initial')));
+      } finally {
+        await Promise.all(started.map((d) => d.close()));
+      }
+    } finally {
+      await db.drop();
+    }
   });
 });
