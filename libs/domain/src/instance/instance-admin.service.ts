@@ -187,7 +187,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   }
 
   private tokens(access: string, refresh: string, expiresAt: Date): AdminTokens {
-    const left = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+    const left = Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000));
     return {
       access_token: access,
       refresh_token: refresh,
