@@ -53,6 +53,16 @@ describe('instance admins: sign-in, tokens of their own kind, sign-out, refresh'
     assertError(await t.api.get('/api/instances/admins/me/').auth(token, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
   });
 
+  it('stops accepting the tokens of an admin whose user is deactivated', async () => {
+    const user = await signUp(t);
+    await t.api.post('/api/instances/admins/').auth(await adminToken(t), { type: 'bearer' }).send({ email: user.email });
+    const theirs = (await t.api.post('/api/instances/admins/sign-in/').send({ email: user.email, password: user.password })).body.access_token;
+    assert.equal((await t.api.get('/api/instances/admins/me/').auth(theirs, { type: 'bearer' })).status, 200);
+    await t.sql('UPDATE users SET is_active = false WHERE id = $1', [user.userId]);
+    assertError(await t.api.get('/api/instances/admins/me/').auth(theirs, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
+    assertError(await t.api.post('/api/instances/admins/sign-in/').send({ email: user.email, password: user.password }), 401, 'ADMIN_AUTHENTICATION_FAILED');
+  });
+
   it('signs out with 204: the session’s tokens stop working, other sessions do not', async () => {
     const a = await adminToken(t);
     const b = await adminToken(t);
@@ -96,6 +106,16 @@ describe('instance admins: me, list, add, remove', () => {
     assert.equal(list.body[0].user, t.admin!.userId);
     assert.equal(list.body[0].role, 20);
     assert.equal(list.body[0].user_detail.email, t.admin!.email);
+  });
+
+  it('renames the instance with PATCH /api/instances/ (admins only; read-only fields refused)', async () => {
+    const res = await t.api.patch('/api/instances/').auth(token, { type: 'bearer' }).send({ instance_name: '  Renamed  ', is_telemetry_enabled: false });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual([res.body.instance_name, res.body.is_telemetry_enabled], ['Renamed', false]);
+    assert.equal((await t.api.get('/api/instances/')).body.instance.instance_name, 'Renamed');
+    assertError(await t.api.patch('/api/instances/').auth(token, { type: 'bearer' }).send({ is_setup_done: false }), 422, 'VALIDATION_ERROR');
+    assertError(await t.api.patch('/api/instances/').send({ instance_name: 'x' }), 401, 'AUTHENTICATION_REQUIRED');
+    assert.equal((await t.api.get('/api/instances/')).body.instance.is_setup_done, true);
   });
 
   it('adds an existing user by email (201), refuses unknown emails (404) and duplicates (409)', async () => {

@@ -4,7 +4,7 @@ import {
 import { ConfigurationEntry, InstanceAdminService, InstanceService, InstanceSettings } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { AddInstanceAdminDto, AdminRefreshDto, AdminSignInDto, AdminSignUpDto } from './dto/instance.dto';
+import { AddInstanceAdminDto, AdminRefreshDto, AdminSignInDto, AdminSignUpDto, UpdateInstanceDto } from './dto/instance.dto';
 
 function clientOf(req: Request) {
   return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };
@@ -71,6 +71,12 @@ export class InstanceAdminController {
     private readonly admins: InstanceAdminService,
     private readonly settings: InstanceSettings,
   ) {}
+
+  /** 200: updates `instance_name`, `domain`, `is_telemetry_enabled`, `is_support_required`; returns the instance. */
+  @Patch()
+  update(@Body() body: UpdateInstanceDto) {
+    return this.instances.update(body);
+  }
 
   /** 204: ends the caller's admin session (its access and refresh tokens). */
   @Post('admins/sign-out')

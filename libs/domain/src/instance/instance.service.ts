@@ -13,6 +13,14 @@ import { ensureInstance } from './instance-setup';
 import { InstanceSettings } from './instance-settings.service';
 import { instanceView } from './instance.view';
 
+/** `PATCH /api/instances/` input (Plane's read-only fields are not accepted). */
+export interface UpdateInstanceInput {
+  instance_name?: string;
+  domain?: string | null;
+  is_telemetry_enabled?: boolean;
+  is_support_required?: boolean;
+}
+
 /** How a user is about to be created: the sign-up gates depend on it. */
 export type SignUpMedium = 'email' | 'magic-code' | 'oauth';
 
@@ -73,6 +81,22 @@ export class InstanceService {
         instance_changelog_url: 'https://github.com/makeplane/plane/releases/tag/v0.25.3',
       },
     };
+  }
+
+  /**
+   * `PATCH /api/instances/`: the instance's editable fields (`instance_name`, `domain`,
+   * `is_telemetry_enabled`, `is_support_required`); returns the instance as `GET` shows it.
+   */
+  async update(input: UpdateInstanceInput) {
+    const instance = await this.instance();
+    const changes: Partial<Instance> = {};
+    if (input.instance_name !== undefined) changes.instanceName = input.instance_name;
+    if (input.domain !== undefined) changes.domain = input.domain;
+    if (input.is_telemetry_enabled !== undefined) changes.isTelemetryEnabled = input.is_telemetry_enabled;
+    if (input.is_support_required !== undefined) changes.isSupportRequired = input.is_support_required;
+    if (Object.keys(changes).length) await this.dataSource.getRepository(Instance).update({ id: instance.id }, changes);
+    const workspacesExist = await this.dataSource.getRepository(Workspace).exists();
+    return instanceView(await this.instance(), workspacesExist);
   }
 
   /**

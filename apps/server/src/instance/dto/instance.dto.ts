@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import type { InstanceSetupInput } from '#domain';
+import type { InstanceSetupInput, UpdateInstanceInput } from '#domain';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -27,6 +27,21 @@ export class AdminSignUpDto implements InstanceSetupInput {
   /** accepted for Plane compatibility; Meridian sends no telemetry */
   @IsOptional() @IsBoolean()
   is_telemetry_enabled?: boolean;
+}
+
+/** `PATCH /api/instances/`: the editable instance fields; `id`, `is_setup_done` and the rest are read-only (422). */
+export class UpdateInstanceDto implements UpdateInstanceInput {
+  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  instance_name?: string;
+
+  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  domain?: string | null;
+
+  @IsOptional() @IsBoolean()
+  is_telemetry_enabled?: boolean;
+
+  @IsOptional() @IsBoolean()
+  is_support_required?: boolean;
 }
 
 /** `POST /api/instances/admins/sign-in/`: `{email, password}`. */
