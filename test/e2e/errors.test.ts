@@ -9,7 +9,7 @@ describe('one error shape for every failure (spec part 7)', () => {
   after(() => t.close());
 
   it('answers unknown paths in every module with 404 ROUTE_NOT_FOUND', async () => {
-    for (const path of ['/nope', '/api/nope/', '/api/v1/nope/', '/api/public/anchors/x/', '/api/instances/', '/auth/nope/']) {
+    for (const path of ['/nope', '/api/nope/', '/api/v1/nope/', '/api/public/anchors/x/', '/api/instances/nope/', '/auth/nope/']) {
       assertError(await t.api.get(path), 404, 'ROUTE_NOT_FOUND');
     }
   });

@@ -43,10 +43,17 @@ describe('route declarations', () => {
   it('every route declares how it authenticates (default deny)', () => {
     const routes = collectRoutes(t);
     assert.ok(routes.length >= 7, `found ${routes.length} routes`);
-    const undeclared = routes.filter((r) => !['public', 'session', 'api-key'].includes(r.scheme ?? ''));
+    const undeclared = routes.filter((r) => !['public', 'session', 'api-key', 'instance-admin'].includes(r.scheme ?? ''));
     assert.deepEqual(undeclared, []);
     const publicRoutes = routes.filter((r) => r.scheme === 'public').map((r) => r.route.split(' ')[1].split(' ')[0]).sort();
-    assert.deepEqual(publicRoutes, ['AuthController.signIn', 'AuthController.signUp', 'HealthController.check']);
+    assert.deepEqual(publicRoutes, [
+      'AuthController.signIn', 'AuthController.signUp', 'HealthController.check',
+      'InstanceController.info', 'InstanceController.refresh', 'InstanceController.signIn', 'InstanceController.signUp',
+    ]);
+    // instance admin tokens are accepted only under /api/instances/
+    const adminRoutes = routes.filter((r) => r.scheme === 'instance-admin').map((r) => r.route.split(' ')[1]);
+    assert.ok(adminRoutes.length >= 8, adminRoutes.join(', '));
+    assert.ok(adminRoutes.every((r) => r.startsWith('InstanceAdminController.')), adminRoutes.join(', '));
   });
 
   it('docs/errors.md lists every error_code, and only those', () => {

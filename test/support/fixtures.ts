@@ -52,3 +52,18 @@ export function assertError(res: { status: number; body: unknown }, status: numb
   assert.equal(typeof body.detail, 'string');
   return body as { detail: string; error_code: string; [k: string]: unknown };
 }
+
+/** Signs in as the test app's instance admin (`startTestApp()` sets one up) and returns the admin access token. */
+export async function adminToken(t: TestApp): Promise<string> {
+  assert.ok(t.admin, 'this test app was started with { setup: false }');
+  const res = await t.api.post('/api/instances/admins/sign-in/').send({ email: t.admin.email, password: t.admin.password });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.access_token;
+}
+
+/** PATCHes instance configuration values with an admin token and asserts 200. */
+export async function configure(t: TestApp, token: string, values: Record<string, string | null>) {
+  const res = await t.api.patch('/api/instances/configurations/').auth(token, { type: 'bearer' }).send(values);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { key: string; value: string; is_set: boolean; source: string }[];
+}

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import { setUpInstance } from '#domain';
 import { createApp } from '../../apps/server/src/bootstrap';
 
 export interface TestApp {
@@ -20,7 +21,20 @@ export interface TestApp {
   /** raw SQL against the test database */
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
+  /** the first instance admin created by the default set-up; null with `{ setup: false }` */
+  admin: { email: string; password: string; userId: string } | null;
 }
+
+export interface TestAppOptions {
+  /**
+   * Perform the instance's first set-up (as `meridian admin create` does) so users can sign up;
+   * default true. `false` leaves a fresh, unclaimed instance.
+   */
+  setup?: boolean;
+}
+
+/** The instance admin the default set-up creates. */
+export const TEST_ADMIN = { email: 'instance-admin@meridian.test', password: 'instance admin password' } as const;
 
 export const ENGINE = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
 
@@ -53,8 +67,12 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
   };
 }
 
-/** Builds the production application on a fresh database and listens on a free loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Builds the production application on a fresh database and listens on a free loopback port.
+ * By default the instance is set up first (`TEST_ADMIN` is its admin): pass `{ setup: false }` as
+ * the second argument for an unclaimed instance.
+ */
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const db = await freshDatabaseEnv();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -63,6 +81,13 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const database = await startDatabase(config);
+  let admin: TestApp['admin'] = null;
+  if (options.setup !== false) {
+    const { user } = await database.dataSource.transaction((em) =>
+      setUpInstance(em, { ...TEST_ADMIN, first_name: 'Instance', last_name: 'Admin', company_name: 'Meridian tests' }),
+    );
+    admin = { ...TEST_ADMIN, userId: user.id };
+  }
   const app = await createApp(config, database);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
@@ -73,6 +98,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     url,
     config,
     database,
+    admin,
     sql: (text, params) => database.dataSource.query(text, params),
     close: async () => {
       await app.close();

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, loadDotEnv } from '#common';
+import { ConfigError, loadConfig, loadDotEnv, MeridianError } from '#common';
+import { setUpInstance } from '#domain';
 import { DataDirLockedError, DatabaseUnavailableError, openDatabase, runMigrationsLocked } from '#database';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -12,6 +13,12 @@ Commands:
   migration:revert           undo the most recent migration
   migration:show             list migrations and whether each is applied
   migration:generate NAME    write libs/database/src/migrations/<timestamp>-NAME.ts from entity changes
+  admin create --email EMAIL --password PASSWORD [--first-name NAME] [--last-name NAME] [--company-name NAME]
+                             the instance's first set-up, as POST /api/instances/admins/sign-up/ does:
+                             creates the user (or uses the existing one with that email and password),
+                             makes it the first instance admin and marks the instance set up. Works
+                             once, while no instance admin exists. Applies pending migrations first.
+                             The password may come from MERIDIAN_ADMIN_PASSWORD instead of --password.
 
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
 (stop the server first: the embedded database allows one process at a time).`;
@@ -75,9 +82,67 @@ async function run(argv: string[]): Promise<number> {
       );
       return result.status ?? 1;
     }
+    case 'admin': {
+      if (args[0] !== 'create') {
+        console.error('Usage: meridian admin create --email EMAIL --password PASSWORD [--first-name NAME]');
+        return 2;
+      }
+      return adminCreate(args.slice(1));
+    }
     default:
       console.log(USAGE);
       return command ? 2 : 0;
+  }
+}
+
+/** `--name value` and `--name=value` options; null when an argument is not an option or lacks its value. */
+function parseOptions(args: string[]): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!m) return null;
+    const value = m[2] ?? args[++i];
+    if (value === undefined) return null;
+    out[m[1]] = value;
+  }
+  return out;
+}
+
+async function adminCreate(args: string[]): Promise<number> {
+  const options = parseOptions(args);
+  const known = ['email', 'password', 'first-name', 'last-name', 'company-name'];
+  const unknown = options ? Object.keys(options).filter((k) => !known.includes(k)) : [];
+  const email = options?.email?.trim() ?? '';
+  const password = options?.password ?? process.env.MERIDIAN_ADMIN_PASSWORD ?? '';
+  if (!options || unknown.length || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || password.length < 8 || password.length > 128) {
+    console.error(
+      unknown.length
+        ? `admin create: unknown option --${unknown[0]}`
+        : 'admin create needs --email with a valid address and --password (8 to 128 characters)',
+    );
+    return 2;
+  }
+  try {
+    const { user, created } = await withDataSource(async (ds) => {
+      await runMigrationsLocked(ds);
+      return ds.transaction((em) =>
+        setUpInstance(em, {
+          email,
+          password,
+          first_name: options['first-name'] ?? '',
+          last_name: options['last-name'] ?? '',
+          company_name: options['company-name'] ?? null,
+        }),
+      );
+    });
+    console.log(`Instance set up: ${user.email} (${created ? 'new user' : 'existing user'}) is the first instance admin.`);
+    return 0;
+  } catch (err) {
+    if (err instanceof MeridianError) {
+      console.error(`meridian: ${err.code}: ${err.detail}`);
+      return 1;
+    }
+    throw err;
   }
 }
 

@@ -1,6 +1,6 @@
 import {
   AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
-  BearerTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard, RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
+  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard, RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
@@ -73,6 +73,7 @@ export class AppModule {
       providers: [
         BearerTokenStrategy,
         ApiKeyStrategy,
+        InstanceAdminTokenStrategy,
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AuthenticationGuard },
         { provide: APP_GUARD, useClass: WorkspaceAccessGuard },

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, loadDotEnv } from '#common';
+import { ConfigError, describeSecretKeyProblem, loadConfig, loadDotEnv } from '#common';
 import { DataDirLockedError, DatabaseUnavailableError, describeDatabase, startDatabase } from '#database';
 import { createApp } from './bootstrap';
 
@@ -17,6 +17,12 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
+  }
+  const secretKeyProblem = describeSecretKeyProblem(config);
+  if (secretKeyProblem && config.env === 'production') fail(secretKeyProblem);
+  if (secretKeyProblem) {
+    const using = config.secret.problem === 'missing' ? ' Using the fixed development key.' : '';
+    process.stdout.write(`meridian: warning: ${secretKeyProblem}${using} The server refuses to start like this with NODE_ENV=production.\n`);
   }
   let database;
   try {

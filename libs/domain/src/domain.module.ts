@@ -1,19 +1,25 @@
-import { CREDENTIAL_VERIFIER, PROJECT_ACCESS_RESOLVER, WORKSPACE_ACCESS_RESOLVER } from '#common';
+import { CREDENTIAL_VERIFIER, INSTANCE_ADMIN_VERIFIER, PROJECT_ACCESS_RESOLVER, WORKSPACE_ACCESS_RESOLVER } from '#common';
 import { Module } from '@nestjs/common';
 import { ApiTokenService } from './api-token/api-token.service';
 import { AccountService } from './auth/account.service';
 import { CredentialVerifierService } from './auth/credential-verifier.service';
 import { SessionService } from './auth/session.service';
+import { InstanceAdminService } from './instance/instance-admin.service';
+import { InstanceSettings } from './instance/instance-settings.service';
+import { InstanceService } from './instance/instance.service';
 import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
 import { WorkspaceService } from './workspace/workspace.service';
 
-const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService];
+const SERVICES = [
+  AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
+  InstanceSettings, InstanceService, InstanceAdminService,
+];
 
 /**
  * The domain: entities' rules and services, shared by every API module. Also binds the
  * cross-cutting guards' ports (`CREDENTIAL_VERIFIER`, `WORKSPACE_ACCESS_RESOLVER`,
- * `PROJECT_ACCESS_RESOLVER`).
+ * `PROJECT_ACCESS_RESOLVER`, `INSTANCE_ADMIN_VERIFIER`).
  */
 @Module({
   providers: [
@@ -22,7 +28,8 @@ const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenServ
     { provide: CREDENTIAL_VERIFIER, useExisting: CredentialVerifierService },
     { provide: WORKSPACE_ACCESS_RESOLVER, useExisting: WorkspaceService },
     { provide: PROJECT_ACCESS_RESOLVER, useExisting: ProjectService },
+    { provide: INSTANCE_ADMIN_VERIFIER, useExisting: InstanceAdminService },
   ],
-  exports: [...SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER],
+  exports: [...SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER, INSTANCE_ADMIN_VERIFIER],
 })
 export class DomainModule {}

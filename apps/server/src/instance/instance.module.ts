@@ -1,5 +1,10 @@
+import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
+import { InstanceAdminController, InstanceController } from './instance.controller';
 
-/** Instance API, mounted at `/api/instances/`: instance set-up and administration. No routes yet. */
-@Module({})
+/**
+ * Instance API, mounted at `/api/instances/`: the public instance description, the first set-up,
+ * instance admin sign-in and sessions, admins, configuration and the instance's workspaces.
+ */
+@Module({ imports: [DomainModule], controllers: [InstanceController, InstanceAdminController] })
 export class InstanceModule {}

@@ -14,6 +14,13 @@ export const BearerAuth = () => SetMetadata(AUTH_SCHEME, 'session' satisfies Cre
 /** Controller authenticates with `X-API-Key` (External API v1, spec part 5). */
 export const ApiKeyAuth = () => SetMetadata(AUTH_SCHEME, 'api-key' satisfies CredentialKind);
 
+/**
+ * Controller authenticates with `Authorization: Bearer <instance admin access token>`: tokens
+ * issued by `/api/instances/admins/sign-in/` (or the first set-up), valid only on `/api/instances/`
+ * routes. User access tokens are refused here, and admin tokens everywhere else.
+ */
+export const InstanceAdminAuth = () => SetMetadata(AUTH_SCHEME, 'instance-admin' satisfies CredentialKind);
+
 export type AuthScheme = CredentialKind | 'public';
 
 /** Role values shared by workspaces and projects (Plane: Admin 20, Member 15, Guest 5). */

@@ -10,14 +10,14 @@ import { AUTH_SCHEME, AuthScheme } from './auth.decorators';
  * no credential → 401 `AUTHENTICATION_REQUIRED`; a wrong, expired or revoked one → 401
  * `INVALID_ACCESS_TOKEN` / `INVALID_API_KEY` (spec part 5, rule 4).
  */
-function strategyGuard(strategy: 'bearer' | 'api-key') {
+function strategyGuard(strategy: 'bearer' | 'api-key' | 'instance-admin') {
   @Injectable()
   class StrategyGuard extends AuthGuard(strategy) {
     override handleRequest<T>(err: unknown, user: T, _info: unknown, context: ExecutionContext): T {
       if (err) throw err;
       if (user) return user;
       const req = context.switchToHttp().getRequest<Request>();
-      if (strategy === 'bearer') {
+      if (strategy === 'bearer' || strategy === 'instance-admin') {
         context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer');
         const bearer = /^bearer\s+\S/i.test(req.headers.authorization ?? '');
         throw new MeridianError(bearer ? 'INVALID_ACCESS_TOKEN' : 'AUTHENTICATION_REQUIRED');
@@ -30,18 +30,19 @@ function strategyGuard(strategy: 'bearer' | 'api-key') {
 
 export const BearerGuard = strategyGuard('bearer');
 export const ApiKeyGuard = strategyGuard('api-key');
+export const InstanceAdminGuard = strategyGuard('instance-admin');
 
 /**
  * Default-deny authentication, bound as a global guard. Every route must declare its scheme
- * (`@BearerAuth()`, `@ApiKeyAuth()` or `@Public()`) on the handler or its controller; a route that
+ * (`@BearerAuth()`, `@ApiKeyAuth()`, `@InstanceAdminAuth()` or `@Public()`) on the handler or its controller; a route that
  * declares none is refused with 401, and a test lists every route's scheme.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
-  private readonly guards: Record<'session' | 'api-key', IAuthGuard>;
+  private readonly guards: Record<'session' | 'api-key' | 'instance-admin', IAuthGuard>;
 
   constructor(private readonly reflector: Reflector) {
-    this.guards = { session: new BearerGuard(), 'api-key': new ApiKeyGuard() };
+    this.guards = { session: new BearerGuard(), 'api-key': new ApiKeyGuard(), 'instance-admin': new InstanceAdminGuard() };
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -1,9 +1,10 @@
 /** How the caller proved who it is. */
-export type CredentialKind = 'session' | 'api-key';
+export type CredentialKind = 'session' | 'api-key' | 'instance-admin';
 
 /**
  * The authenticated caller, attached to the request as `req.user` by the authentication guard.
- * `sessionId` is set for session (Bearer) credentials, `apiToken` for API keys.
+ * `sessionId` is set for session (Bearer) credentials and instance admin tokens (then the id of
+ * the instance admin session), `apiToken` for API keys.
  */
 export interface Principal {
   userId: string;
@@ -57,3 +58,13 @@ export interface ProjectAccessResolver {
   resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null }>;
 }
 export const PROJECT_ACCESS_RESOLVER = Symbol('PROJECT_ACCESS_RESOLVER');
+
+/**
+ * Turns an instance admin Bearer token (`/api/instances/` only) into a principal with
+ * `via: 'instance-admin'`. Implemented by the domain; null for unknown, expired or revoked
+ * tokens, deactivated users, and users who are no longer instance admins.
+ */
+export interface InstanceAdminVerifier {
+  verifyInstanceAdminToken(token: string): Promise<Principal | null>;
+}
+export const INSTANCE_ADMIN_VERIFIER = Symbol('INSTANCE_ADMIN_VERIFIER');

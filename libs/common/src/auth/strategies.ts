@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
-import { CREDENTIAL_VERIFIER, CredentialVerifier, Principal } from './principal';
+import { CREDENTIAL_VERIFIER, CredentialVerifier, INSTANCE_ADMIN_VERIFIER, InstanceAdminVerifier, Principal } from './principal';
 
 /** passport-http-bearer: `Authorization: Bearer <opaque access token>` → session principal. */
 @Injectable()
@@ -26,5 +26,17 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
 
   async validate(apiKey: string): Promise<Principal | false> {
     return (await this.verifier.verifyApiKey(apiKey)) ?? false;
+  }
+}
+
+/** passport-http-bearer under the name `instance-admin`: an instance admin token → admin principal. */
+@Injectable()
+export class InstanceAdminTokenStrategy extends PassportStrategy(BearerStrategy, 'instance-admin') {
+  constructor(@Inject(INSTANCE_ADMIN_VERIFIER) private readonly verifier: InstanceAdminVerifier) {
+    super();
+  }
+
+  async validate(token: string): Promise<Principal | false> {
+    return (await this.verifier.verifyInstanceAdminToken(token)) ?? false;
   }
 }

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
 import * as path from 'node:path';
+import { INSTANCE_CONFIG_KEY_NAMES, INSTANCE_ENV_ONLY_KEYS } from './instance-keys';
 
 const toBool = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
@@ -37,6 +38,18 @@ class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   REFRESH_TOKEN_TTL = 30 * 24 * 3600;
+
+  @IsOptional() @IsString()
+  SECRET_KEY?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  INSTANCE_ADMIN_ACCESS_TOKEN_TTL = 3600;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  INSTANCE_ADMIN_SESSION_TTL = 8 * 3600;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  FILE_SIZE_LIMIT = 5_242_880;
 
   @IsOptional() @Matches(/^\d+(\/(s|sec|second|m|min|minute|h|hour|d|day))?$/, {
     message: 'API_KEY_RATE_LIMIT must be a number of requests per minute, or N/second|minute|hour|day',
@@ -96,6 +109,19 @@ export interface AppConfig {
     migrationsRun: boolean;
   };
   auth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
+  /**
+   * `SECRET_KEY`, from which the key that encrypts stored secrets is derived. `problem` says when it
+   * is missing, a placeholder or too short; the server refuses to start in production then (see
+   * `describeSecretKeyProblem`). When it is missing, `key` is the fixed `DEVELOPMENT_SECRET_KEY`.
+   */
+  secret: { key: string; problem: 'missing' | 'placeholder' | 'too-short' | null };
+  /** instance admin tokens (`/api/instances/`): access token and session lifetimes, in seconds */
+  instanceAdmin: { accessTokenTtlSeconds: number; sessionTtlSeconds: number };
+  /**
+   * The environment's values of Plane's instance configuration keys (`INSTANCE_CONFIG_KEYS`) and
+   * `FILE_SIZE_LIMIT`: the fallback `InstanceSettings` uses when the database holds no value.
+   */
+  instanceEnv: Readonly<Record<string, string>>;
   rateLimits: { apiKey: RateLimit };
   logLevel: string;
   /** public address of the web app, used in links sent by email and OAuth redirects */
@@ -115,6 +141,38 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+/** Used outside production when `SECRET_KEY` is not set. Public: it protects nothing. */
+export const DEVELOPMENT_SECRET_KEY = 'meridian-development-secret-key-not-for-production-use';
+
+/** Values that are known placeholders or published defaults (Plane's sample `.env` key included). */
+const PLACEHOLDER_SECRET_KEYS = new Set([
+  'changeme', 'change-me', 'change_me', 'secret', 'secret-key', 'your-secret-key', 'placeholder',
+  '60gp0byfz2dvffa45cxl20p1scy9xbpf6d8c5y0geejgkyp1b5', DEVELOPMENT_SECRET_KEY,
+]);
+
+function secretKeyProblem(value: string | undefined): AppConfig['secret']['problem'] {
+  if (value === undefined || value.trim() === '') return 'missing';
+  const v = value.trim().toLowerCase();
+  if (PLACEHOLDER_SECRET_KEYS.has(v) || /change[-_ ]?me|replace[-_ ]?me|placeholder|<.*>/.test(v)) return 'placeholder';
+  if (value.length < 32) return 'too-short';
+  return null;
+}
+
+/** One line telling the operator what is wrong with `SECRET_KEY` and what to set; null when it is fine. */
+export function describeSecretKeyProblem(config: AppConfig): string | null {
+  const fix = 'set SECRET_KEY to a random string of at least 32 characters (for example the output of `openssl rand -hex 32`)';
+  switch (config.secret.problem) {
+    case 'missing':
+      return `SECRET_KEY is not set: ${fix}.`;
+    case 'placeholder':
+      return `SECRET_KEY is a placeholder value: ${fix}.`;
+    case 'too-short':
+      return `SECRET_KEY is too short: ${fix}.`;
+    default:
+      return null;
+  }
+}
 
 const UNIT_MS: Record<string, number> = {
   s: 1000, sec: 1000, second: 1000,
@@ -152,6 +210,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       migrationsRun: env.MIGRATIONS_RUN,
     },
     auth: { accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL, refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL },
+    secret: (() => {
+      const problem = secretKeyProblem(env.SECRET_KEY);
+      return { key: problem === 'missing' ? DEVELOPMENT_SECRET_KEY : env.SECRET_KEY!, problem };
+    })(),
+    instanceAdmin: {
+      accessTokenTtlSeconds: env.INSTANCE_ADMIN_ACCESS_TOKEN_TTL,
+      sessionTtlSeconds: env.INSTANCE_ADMIN_SESSION_TTL,
+    },
+    instanceEnv: Object.freeze(
+      Object.fromEntries(
+        Object.entries(source).filter(
+          ([name, v]) => v !== undefined && v !== '' && (INSTANCE_CONFIG_KEY_NAMES.has(name) || (INSTANCE_ENV_ONLY_KEYS as readonly string[]).includes(name)),
+        ) as [string, string][],
+      ),
+    ),
     rateLimits: { apiKey: parseRate(env.API_KEY_RATE_LIMIT) },
     logLevel: env.LOG_LEVEL,
     webUrl: env.WEB_URL.replace(/\/+$/, ''),

@@ -16,14 +16,23 @@ export const ERROR_CATALOG = {
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
   INVALID_API_KEY: { status: 401, detail: 'Given API token is not valid.' },
   AUTHENTICATION_FAILED_SIGN_IN: { status: 401, detail: 'The email or the password is not correct.' },
+  ADMIN_AUTHENTICATION_FAILED: { status: 401, detail: 'The email or the password is not correct, or the user is not an instance admin.' },
+  INVALID_REFRESH_TOKEN: { status: 401, detail: 'The refresh token is invalid, already used, or has expired.' },
   // 403
   PERMISSION_DENIED: { status: 403, detail: 'You do not have permission to perform this action.' },
   API_KEY_WORKSPACE_MISMATCH: { status: 403, detail: 'This API key does not belong to this workspace.' },
+  INSTANCE_NOT_CONFIGURED: { status: 403, detail: 'Instance not configured. Please contact your administrator.' },
+  ADMIN_ALREADY_EXIST: { status: 403, detail: 'The instance is already set up: an instance admin exists. Sign in instead.' },
+  SIGNUP_DISABLED: { status: 403, detail: 'Sign up disabled. Please contact your administrator.' },
+  EMAIL_PASSWORD_AUTHENTICATION_DISABLED: { status: 403, detail: 'Email and password authentication is disabled on this instance.' },
+  MAGIC_LINK_LOGIN_DISABLED: { status: 403, detail: 'Magic link login disabled. Please contact your administrator.' },
+  WORKSPACE_CREATION_DISABLED: { status: 403, detail: 'Workspace creation is disabled on this instance.' },
   // 404
   NOT_FOUND: { status: 404, detail: 'The requested resource does not exist.' },
   ROUTE_NOT_FOUND: { status: 404, detail: 'Page not found.' },
   WORKSPACE_NOT_FOUND: { status: 404, detail: 'Workspace not found.' },
   PROJECT_NOT_FOUND: { status: 404, detail: 'Project not found.' },
+  USER_DOES_NOT_EXIST: { status: 404, detail: 'No account found with this email.' },
   // 405
   METHOD_NOT_ALLOWED: { status: 405, detail: 'Method not allowed.' },
   // 409
@@ -32,6 +41,8 @@ export const ERROR_CATALOG = {
   WORKSPACE_SLUG_TAKEN: { status: 409, detail: 'The workspace with the slug already exists.' },
   PROJECT_IDENTIFIER_TAKEN: { status: 409, detail: 'The project identifier is already taken.' },
   PROJECT_NAME_TAKEN: { status: 409, detail: 'The project name is already taken.' },
+  ADMIN_USER_ALREADY_EXIST: { status: 409, detail: 'This user is already an instance admin.' },
+  LAST_INSTANCE_ADMIN: { status: 409, detail: 'The last instance admin cannot be removed.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415

@@ -2,6 +2,7 @@ import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { InstanceService } from '../instance/instance.service';
 import { isUniqueViolation } from '../shared/db-errors';
 import { User } from '../user/user.entity';
 import { userMeView } from '../user/user.view';
@@ -21,10 +22,16 @@ export class AccountService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sessions: SessionService,
+    private readonly instance: InstanceService,
   ) {}
 
-  /** Creates the account and signs it in. A taken email is a 409 `USER_ALREADY_EXIST`. */
+  /**
+   * Creates the account and signs it in. A taken email is a 409 `USER_ALREADY_EXIST`. Refused with
+   * 403 `INSTANCE_NOT_CONFIGURED` before the instance's first set-up, `EMAIL_PASSWORD_AUTHENTICATION_DISABLED`
+   * or `SIGNUP_DISABLED` when the instance configuration says so (`InstanceService.assertSignUpAllowed`).
+   */
   async signUp(input: Credentials, client: ClientInfo): Promise<SignInResult> {
+    await this.instance.assertSignUpAllowed('email');
     const email = normaliseEmail(input.email);
     const passwordHash = await hashPassword(input.password);
     try {
@@ -43,9 +50,11 @@ export class AccountService {
 
   /**
    * Signs in with email and password. An unknown email, a wrong password and a deactivated
-   * account all get the same 401 `AUTHENTICATION_FAILED_SIGN_IN`, in the same time.
+   * account all get the same 401 `AUTHENTICATION_FAILED_SIGN_IN`, in the same time. 403
+   * `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` while `ENABLE_EMAIL_PASSWORD` is "0".
    */
   async signIn(input: Credentials, client: ClientInfo): Promise<SignInResult> {
+    await this.instance.assertPasswordLoginAllowed();
     const email = normaliseEmail(input.email);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);

@@ -2,6 +2,7 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError, Work
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { InstanceSettings } from '../instance/instance-settings.service';
 import { isUniqueViolation } from '../shared/db-errors';
 import { isRestrictedSlug } from './slug-rules';
 import { WorkspaceMember } from './workspace-member.entity';
@@ -21,7 +22,10 @@ export type WorkspaceJson = ReturnType<typeof workspaceView>;
 /** Workspaces and the caller's standing in them. */
 @Injectable()
 export class WorkspaceService implements WorkspaceAccessResolver {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly settings: InstanceSettings,
+  ) {}
 
   /** The live workspaces where `userId` is an active member, oldest first, with the caller's `role`. */
   async listForUser(userId: string, page: PageRequest): Promise<Page<WorkspaceJson>> {
@@ -53,9 +57,11 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   /**
    * Creates a workspace and makes the creator its Admin (role 20), in one transaction.
    * A restricted slug is a 422; a slug already used, even by a deleted workspace, is a 409
-   * `WORKSPACE_SLUG_TAKEN`.
+   * `WORKSPACE_SLUG_TAKEN`; 403 `WORKSPACE_CREATION_DISABLED` while the instance configuration
+   * `DISABLE_WORKSPACE_CREATION` is "1".
    */
   async create(userId: string, input: CreateWorkspaceInput): Promise<WorkspaceJson> {
+    if (await this.settings.getBool('DISABLE_WORKSPACE_CREATION')) throw new MeridianError('WORKSPACE_CREATION_DISABLED');
     if (isRestrictedSlug(input.slug)) throw validationError({ slug: ['Slug is not valid'] });
     try {
       const workspace = await this.dataSource.transaction(async (em) => {

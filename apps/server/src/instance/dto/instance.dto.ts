@@ -1,0 +1,69 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import type { InstanceSetupInput, UpdateInstanceInput } from '#domain';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/**
+ * `POST /api/instances/admins/sign-up/` (Plane's admin sign-up, JSON here): `email`, `password`
+ * (8 to 128 characters, as for user sign-up) and `first_name` are required.
+ */
+export class AdminSignUpDto implements InstanceSetupInput {
+  @Transform(trim) @IsEmail({}, { message: 'Enter a valid email address.' }) @MaxLength(255)
+  email: string;
+
+  @IsString() @MinLength(8) @MaxLength(128)
+  password: string;
+
+  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  first_name: string;
+
+  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  last_name?: string;
+
+  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  company_name?: string;
+
+  /** accepted for Plane compatibility; Meridian sends no telemetry */
+  @IsOptional() @IsBoolean()
+  is_telemetry_enabled?: boolean;
+}
+
+/** `PATCH /api/instances/`: the editable instance fields; `id`, `is_setup_done` and the rest are read-only (422). */
+export class UpdateInstanceDto implements UpdateInstanceInput {
+  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  instance_name?: string;
+
+  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  domain?: string | null;
+
+  @IsOptional() @IsBoolean()
+  is_telemetry_enabled?: boolean;
+
+  @IsOptional() @IsBoolean()
+  is_support_required?: boolean;
+}
+
+/** `POST /api/instances/admins/sign-in/`: `{email, password}`. */
+export class AdminSignInDto {
+  @Transform(trim) @IsEmail({}, { message: 'Enter a valid email address.' }) @MaxLength(255)
+  email: string;
+
+  @IsString() @MinLength(1) @MaxLength(128)
+  password: string;
+}
+
+/** `POST /api/instances/admins/token/refresh/`: `{refresh_token}`. */
+export class AdminRefreshDto {
+  @IsString() @IsNotEmpty() @MaxLength(256)
+  refresh_token: string;
+}
+
+/** `POST /api/instances/admins/`: `{email, role?}`; role 20 is the only one (Plane's instance admin role). */
+export class AddInstanceAdminDto {
+  @Transform(trim) @IsEmail({}, { message: 'Enter a valid email address.' }) @MaxLength(255)
+  email: string;
+
+  @IsOptional() @IsIn([20], { message: 'role must be 20 (instance admin).' })
+  role?: number;
+}

@@ -1,0 +1,151 @@
+import {
+  APP_PAGING, CurrentPrincipal, InstanceAdminAuth, MeridianError, PageQuery, PageRequest, Principal, Public, UuidPipe,
+} from '#common';
+import { ConfigurationEntry, InstanceAdminService, InstanceService, InstanceSettings } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { AddInstanceAdminDto, AdminRefreshDto, AdminSignInDto, AdminSignUpDto, UpdateInstanceDto } from './dto/instance.dto';
+
+function clientOf(req: Request) {
+  return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };
+}
+
+/**
+ * The instance (`/api/instances/`, reference plane-app-auth-instance-public.md §4): its public
+ * description and first set-up. Admin tokens come from the set-up or `admins/sign-in/`.
+ */
+@Controller()
+export class InstanceController {
+  constructor(
+    private readonly instances: InstanceService,
+    private readonly admins: InstanceAdminService,
+  ) {}
+
+  /**
+   * Public. 200 `{instance: {id, instance_name, current_version: "0.25.3", edition, is_setup_done,
+   * workspaces_exist, …}, config: {enable_signup, is_email_password_enabled, is_magic_login_enabled,
+   * is_google_enabled, is_github_enabled, is_gitlab_enabled, is_workspace_creation_disabled,
+   * is_smtp_configured, file_size_limit, …}}`: flags computed from the configuration, no secrets.
+   */
+  @Get()
+  @Public()
+  info() {
+    return this.instances.info();
+  }
+
+  /**
+   * Public, once: the first set-up. 201 `{access_token, refresh_token, token_type, expires_in,
+   * refresh_expires_in, user, instance}` (admin tokens). 403 `ADMIN_ALREADY_EXIST` once an instance
+   * admin exists; 401 `ADMIN_AUTHENTICATION_FAILED` for an existing user's email with another password;
+   * 422 on bad input.
+   */
+  @Post('admins/sign-up')
+  @Public()
+  signUp(@Body() body: AdminSignUpDto, @Req() req: Request) {
+    return this.admins.setUp(body, clientOf(req));
+  }
+
+  /** Public. 200 with admin tokens and `user`; 401 `ADMIN_AUTHENTICATION_FAILED`; 403 `INSTANCE_NOT_CONFIGURED` before set-up. */
+  @Post('admins/sign-in')
+  @Public()
+  @HttpCode(200)
+  signIn(@Body() body: AdminSignInDto, @Req() req: Request) {
+    return this.admins.signIn(body, clientOf(req));
+  }
+
+  /** Public. 200 with a new admin token pair (both rotate); 401 `INVALID_REFRESH_TOKEN`. */
+  @Post('admins/token/refresh')
+  @Public()
+  @HttpCode(200)
+  refresh(@Body() body: AdminRefreshDto) {
+    return this.admins.refresh(body.refresh_token);
+  }
+}
+
+/** Instance administration (`/api/instances/`): admin tokens only (`@InstanceAdminAuth()`). */
+@Controller()
+@InstanceAdminAuth()
+export class InstanceAdminController {
+  constructor(
+    private readonly instances: InstanceService,
+    private readonly admins: InstanceAdminService,
+    private readonly settings: InstanceSettings,
+  ) {}
+
+  /** 200: updates `instance_name`, `domain`, `is_telemetry_enabled`, `is_support_required`; returns the instance. */
+  @Patch()
+  update(@Body() body: UpdateInstanceDto) {
+    return this.instances.update(body);
+  }
+
+  /** 204: ends the caller's admin session (its access and refresh tokens). */
+  @Post('admins/sign-out')
+  @HttpCode(204)
+  async signOut(@CurrentPrincipal() me: Principal): Promise<void> {
+    await this.admins.signOut(me.sessionId!);
+  }
+
+  /** 200: the signed-in admin's user `{id, email, first_name, last_name, display_name, …}`. */
+  @Get('admins/me')
+  me(@CurrentPrincipal() me: Principal) {
+    return this.admins.me(me.userId);
+  }
+
+  /** 200: every instance admin `[{id, user, instance, role, is_verified, user_detail, …}]` (a bare array, as Plane). */
+  @Get('admins')
+  listAdmins() {
+    return this.admins.list();
+  }
+
+  /** 201: makes an existing user an instance admin; 404 `USER_DOES_NOT_EXIST`; 409 `ADMIN_USER_ALREADY_EXIST`. */
+  @Post('admins')
+  addAdmin(@CurrentPrincipal() me: Principal, @Body() body: AddInstanceAdminDto) {
+    return this.admins.add(body.email, me.userId);
+  }
+
+  /** 204; 404 `NOT_FOUND`; 409 `LAST_INSTANCE_ADMIN`. The removed admin's tokens stop working at once. */
+  @Delete('admins/:admin_id')
+  @HttpCode(204)
+  async removeAdmin(@Param('admin_id', UuidPipe) adminId: string): Promise<void> {
+    await this.admins.remove(adminId);
+  }
+
+  /**
+   * 200: every configuration key `[{id, key, value, category, is_encrypted, is_set, source, …}]`;
+   * secrets read `"********"` once set.
+   */
+  @Get('configurations')
+  configurations(): Promise<ConfigurationEntry[]> {
+    return this.settings.list();
+  }
+
+  /**
+   * `{"KEY": "value" | null, …}`: sets values (null = back to the environment / default), effective
+   * from the next request. 200 with the changed keys as GET shows them; 422 `VALIDATION_ERROR` for
+   * an unknown key or a bad value (nothing is changed then).
+   */
+  @Patch('configurations')
+  updateConfigurations(@CurrentPrincipal() me: Principal, @Body() body: unknown): Promise<ConfigurationEntry[]> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new MeridianError('MALFORMED_REQUEST');
+    return this.settings.update(body as Record<string, unknown>, me.userId);
+  }
+
+  /**
+   * Every workspace of the instance in the cursor envelope, with `owner`, `total_members` and
+   * `total_projects`; `?search=` filters by name or slug.
+   */
+  @Get('workspaces')
+  workspaces(@PageQuery(APP_PAGING) page: PageRequest, @Query('search') search?: unknown) {
+    if (search !== undefined && typeof search !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER');
+    return this.instances.listWorkspaces(page, search);
+  }
+
+  /** 200 `{status: true}` when `?slug=` is free for a new workspace; 400 `INVALID_QUERY_PARAMETER` without one. */
+  @Get('workspace-slug-check')
+  async slugCheck(@Query('slug') slug?: unknown) {
+    if (typeof slug !== 'string' || slug.trim() === '') {
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'The slug query parameter is required.');
+    }
+    return { status: await this.instances.isSlugAvailable(slug.trim()) };
+  }
+}

@@ -1,0 +1,199 @@
+import { APP_CONFIG, AppConfig, InstanceAdminVerifier, MeridianError, Principal, randomToken, sha256 } from '#common';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { verifyPassword } from '../auth/password';
+import { ClientInfo } from '../auth/session.service';
+import { isUniqueViolation } from '../shared/db-errors';
+import { User } from '../user/user.entity';
+import { Workspace } from '../workspace/workspace.entity';
+import { Instance, InstanceAdmin, InstanceAdminSession } from './instance.entity';
+import { ensureInstance, InstanceSetupInput, setUpInstance } from './instance-setup';
+import { adminUserView, instanceAdminView, instanceView } from './instance.view';
+
+/** Tokens of an instance admin session; valid only on `/api/instances/`. */
+export interface AdminTokens {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  /** seconds until the access token expires (`INSTANCE_ADMIN_ACCESS_TOKEN_TTL`, default 3600) */
+  expires_in: number;
+  /** seconds until the session ends and the refresh token stops working (`INSTANCE_ADMIN_SESSION_TTL`, default 8 hours) */
+  refresh_expires_in: number;
+}
+
+export type AdminSignInResult = AdminTokens & { user: ReturnType<typeof adminUserView> };
+
+/**
+ * Instance admins ("god mode", reference plane-app-auth-instance-public.md §4): the first set-up,
+ * admin sign-in and sessions, and the list of admins. Admin tokens are a separate kind from user
+ * tokens (table `instance_admin_sessions`): shorter-lived, accepted only by `@InstanceAdminAuth()`
+ * routes, and dead as soon as their user is no longer an instance admin or is deactivated.
+ */
+@Injectable()
+export class InstanceAdminService implements InstanceAdminVerifier {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * `POST /api/instances/admins/sign-up/`: the first set-up (see `setUpInstance`), then an admin
+   * session. 201 `{…tokens, user, instance}`; 403 `ADMIN_ALREADY_EXIST` once an admin exists.
+   */
+  async setUp(input: InstanceSetupInput, client: ClientInfo) {
+    return this.dataSource.transaction(async (em) => {
+      const { user, instance } = await setUpInstance(em, input);
+      const tokens = await this.open(em, user, client);
+      const workspacesExist = await em.getRepository(Workspace).exists();
+      return { ...tokens, user: adminUserView(user), instance: instanceView(instance, workspacesExist) };
+    });
+  }
+
+  /**
+   * `POST /api/instances/admins/sign-in/`: 200 with admin tokens. A wrong password, an unknown
+   * email, a deactivated user and a user who is not an instance admin all get the same 401
+   * `ADMIN_AUTHENTICATION_FAILED`. Before the first set-up: 403 `INSTANCE_NOT_CONFIGURED`.
+   */
+  async signIn(input: { email: string; password: string }, client: ClientInfo): Promise<AdminSignInResult> {
+    const instance = await ensureInstance(this.dataSource.manager);
+    if (!instance.isSetupDone) throw new MeridianError('INSTANCE_NOT_CONFIGURED');
+    const user = await this.dataSource.getRepository(User).findOneBy({ email: input.email.trim().toLowerCase() });
+    const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
+    const isAdmin = user ? await this.dataSource.getRepository(InstanceAdmin).existsBy({ userId: user.id }) : false;
+    if (!user || !ok || !user.isActive || !isAdmin) throw new MeridianError('ADMIN_AUTHENTICATION_FAILED');
+    const tokens = await this.dataSource.transaction((em) => this.open(em, user, client));
+    return { ...tokens, user: adminUserView(user) };
+  }
+
+  /**
+   * `POST /api/instances/admins/token/refresh/`: rotates both tokens of a live admin session.
+   * An unknown, used, expired or revoked refresh token is a 401 `INVALID_REFRESH_TOKEN`.
+   */
+  async refresh(refreshToken: string): Promise<AdminTokens> {
+    return this.dataSource.transaction(async (em) => {
+      const session = await em
+        .getRepository(InstanceAdminSession)
+        .createQueryBuilder('s')
+        .setLock('pessimistic_write')
+        .where('s.refreshDigest = :digest', { digest: sha256(refreshToken) })
+        .andWhere('s.revokedAt IS NULL')
+        .andWhere('s.expiresAt > now()')
+        .getOne();
+      if (!session || !(await this.stillAdmin(em, session.userId))) throw new MeridianError('INVALID_REFRESH_TOKEN');
+      const access = randomToken(32);
+      const refresh = randomToken(32);
+      const accessTtl = this.config.instanceAdmin.accessTokenTtlSeconds;
+      await em.update(InstanceAdminSession, { id: session.id }, {
+        accessDigest: sha256(access),
+        refreshDigest: sha256(refresh),
+        accessExpiresAt: new Date(Math.min(Date.now() + accessTtl * 1000, session.expiresAt.getTime())),
+      });
+      return this.tokens(access, refresh, session.expiresAt);
+    });
+  }
+
+  /** `POST /api/instances/admins/sign-out/`: ends the caller's admin session (both tokens). */
+  async signOut(sessionId: string): Promise<void> {
+    await this.dataSource.getRepository(InstanceAdminSession).update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /** `INSTANCE_ADMIN_VERIFIER`: the admin principal behind an admin access token, or null. */
+  async verifyInstanceAdminToken(token: string): Promise<Principal | null> {
+    const row = await this.dataSource
+      .getRepository(InstanceAdminSession)
+      .createQueryBuilder('s')
+      .innerJoin(User, 'u', 'u.id = s.userId')
+      .innerJoin(InstanceAdmin, 'a', 'a.userId = s.userId')
+      .select('s.id', 'session_id')
+      .addSelect('u.id', 'user_id')
+      .addSelect('u.email', 'email')
+      .where('s.accessDigest = :digest', { digest: sha256(token) })
+      .andWhere('s.accessExpiresAt > now()')
+      .andWhere('s.expiresAt > now()')
+      .andWhere('s.revokedAt IS NULL')
+      .andWhere('u.isActive = true')
+      .getRawOne<{ session_id: string; user_id: string; email: string }>();
+    if (!row) return null;
+    return { userId: row.user_id, email: row.email, via: 'instance-admin', sessionId: row.session_id };
+  }
+
+  /** `GET /api/instances/admins/me/`: the signed-in admin's user. */
+  async me(userId: string) {
+    return adminUserView(await this.dataSource.getRepository(User).findOneByOrFail({ id: userId }));
+  }
+
+  /** `GET /api/instances/admins/`: every instance admin, oldest first, with `user_detail`. */
+  async list() {
+    const admins = await this.dataSource.getRepository(InstanceAdmin).find({ relations: { user: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return admins.map((a) => instanceAdminView(a, a.user!));
+  }
+
+  /**
+   * `POST /api/instances/admins/` `{email}`: makes an existing, active user an instance admin.
+   * 201 with the admin; 404 `USER_DOES_NOT_EXIST`; 409 `ADMIN_USER_ALREADY_EXIST`.
+   */
+  async add(email: string, actorId: string) {
+    const user = await this.dataSource.getRepository(User).findOneBy({ email: email.trim().toLowerCase(), isActive: true });
+    if (!user) throw new MeridianError('USER_DOES_NOT_EXIST');
+    const instance = await ensureInstance(this.dataSource.manager);
+    try {
+      const admin = await this.dataSource.getRepository(InstanceAdmin).save(
+        this.dataSource.getRepository(InstanceAdmin).create({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: actorId }),
+      );
+      return instanceAdminView(admin, user);
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_instance_admins_user')) throw new MeridianError('ADMIN_USER_ALREADY_EXIST');
+      throw err;
+    }
+  }
+
+  /**
+   * `DELETE /api/instances/admins/{id}/`: removes an instance admin and ends their admin sessions.
+   * 404 `NOT_FOUND` for an unknown id; 409 `LAST_INSTANCE_ADMIN` for the only one left.
+   */
+  async remove(adminId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const instance = await ensureInstance(em);
+      await em.getRepository(Instance).createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id', { id: instance.id }).getOne();
+      const admin = await em.getRepository(InstanceAdmin).findOneBy({ id: adminId });
+      if (!admin) throw new MeridianError('NOT_FOUND');
+      if ((await em.getRepository(InstanceAdmin).count()) <= 1) throw new MeridianError('LAST_INSTANCE_ADMIN');
+      await em.delete(InstanceAdmin, { id: admin.id });
+      await em.update(InstanceAdminSession, { userId: admin.userId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    });
+  }
+
+  private async stillAdmin(em: EntityManager, userId: string): Promise<boolean> {
+    const user = await em.getRepository(User).findOneBy({ id: userId });
+    return !!user?.isActive && (await em.getRepository(InstanceAdmin).existsBy({ userId }));
+  }
+
+  private async open(em: EntityManager, user: User, client: ClientInfo): Promise<AdminTokens> {
+    const access = randomToken(32);
+    const refresh = randomToken(32);
+    const now = Date.now();
+    const expiresAt = new Date(now + this.config.instanceAdmin.sessionTtlSeconds * 1000);
+    await em.insert(InstanceAdminSession, {
+      userId: user.id,
+      accessDigest: sha256(access),
+      accessExpiresAt: new Date(Math.min(now + this.config.instanceAdmin.accessTokenTtlSeconds * 1000, expiresAt.getTime())),
+      refreshDigest: sha256(refresh),
+      expiresAt,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+      ipAddress: client.ipAddress ?? null,
+    });
+    return this.tokens(access, refresh, expiresAt);
+  }
+
+  private tokens(access: string, refresh: string, expiresAt: Date): AdminTokens {
+    const left = Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000));
+    return {
+      access_token: access,
+      refresh_token: refresh,
+      token_type: 'Bearer',
+      expires_in: Math.min(this.config.instanceAdmin.accessTokenTtlSeconds, left),
+      refresh_expires_in: left,
+    };
+  }
+}

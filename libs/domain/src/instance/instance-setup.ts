@@ -1,0 +1,72 @@
+import { MeridianError, randomHex } from '#common';
+import { EntityManager } from 'typeorm';
+import { hashPassword, verifyPassword } from '../auth/password';
+import { User } from '../user/user.entity';
+import { Instance, InstanceAdmin } from './instance.entity';
+
+/** Plane's instance version, reported by `GET /api/instances/`. */
+export const INSTANCE_VERSION = '0.25.3';
+
+/** The instance row, created on first use (concurrent callers end with the same row). */
+export async function ensureInstance(em: EntityManager): Promise<Instance> {
+  const repo = em.getRepository(Instance);
+  const found = await repo.findOneBy({ singleton: true });
+  if (found) return found;
+  await repo
+    .createQueryBuilder()
+    .insert()
+    .values({ singleton: true, instanceName: 'Meridian', instanceKey: randomHex(12) })
+    .orIgnore()
+    .execute();
+  return repo.findOneByOrFail({ singleton: true });
+}
+
+export interface InstanceSetupInput {
+  email: string;
+  password: string;
+  first_name: string;
+  last_name?: string | null;
+  company_name?: string | null;
+}
+
+/**
+ * The first set-up (Plane's admin sign-up, reference plane-app-auth-instance-public.md §4), in the
+ * caller's transaction: while no instance admin exists, makes the user with this email (created,
+ * or an existing one whose password matches) the first instance admin, marks the instance set up
+ * and names it after `company_name` (if given). Used by `POST /api/instances/admins/sign-up/` and
+ * by the CLI's `admin create`.
+ *
+ * Errors: 403 `ADMIN_ALREADY_EXIST` once an admin exists; 401 `ADMIN_AUTHENTICATION_FAILED` when
+ * the email belongs to a user whose password does not match (or who is deactivated).
+ */
+export async function setUpInstance(em: EntityManager, input: InstanceSetupInput): Promise<{ user: User; instance: Instance; created: boolean }> {
+  const instance = await ensureInstance(em);
+  // serialise concurrent set-ups on the instance row
+  await em.getRepository(Instance).createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id', { id: instance.id }).getOne();
+  if ((await em.getRepository(InstanceAdmin).count()) > 0) throw new MeridianError('ADMIN_ALREADY_EXIST');
+
+  const email = input.email.trim().toLowerCase();
+  const users = em.getRepository(User);
+  let user = await users.findOneBy({ email });
+  const created = !user;
+  if (user) {
+    if (!(await verifyPassword(user.passwordHash, input.password)) || !user.isActive) {
+      throw new MeridianError('ADMIN_AUTHENTICATION_FAILED', 'A user with this email exists and the password does not match it.');
+    }
+  } else {
+    user = await users.save(
+      users.create({
+        email,
+        passwordHash: await hashPassword(input.password),
+        firstName: input.first_name.trim(),
+        lastName: input.last_name?.trim() ?? '',
+        displayName: email.split('@')[0].slice(0, 255),
+        isActive: true,
+      }),
+    );
+  }
+  await em.getRepository(InstanceAdmin).insert({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: user.id });
+  const name = input.company_name?.trim();
+  await em.getRepository(Instance).update({ id: instance.id }, { isSetupDone: true, ...(name ? { instanceName: name } : {}) });
+  return { user, instance: await em.getRepository(Instance).findOneByOrFail({ id: instance.id }), created };
+}

@@ -1,0 +1,57 @@
+import { iso } from '../shared/time';
+import { User } from '../user/user.entity';
+import { Instance, InstanceAdmin } from './instance.entity';
+import { INSTANCE_VERSION } from './instance-setup';
+
+/** Plane's `InstanceSerializer` subset, plus `workspaces_exist` (reference §4, `GET /api/instances/`). */
+export function instanceView(instance: Instance, workspacesExist: boolean) {
+  return {
+    id: instance.id,
+    instance_id: instance.instanceKey,
+    instance_name: instance.instanceName,
+    current_version: INSTANCE_VERSION,
+    latest_version: INSTANCE_VERSION,
+    edition: instance.edition,
+    domain: instance.domain,
+    is_setup_done: instance.isSetupDone,
+    is_signup_screen_visited: instance.isSignupScreenVisited,
+    is_telemetry_enabled: instance.isTelemetryEnabled,
+    is_support_required: instance.isSupportRequired,
+    is_verified: false,
+    is_test: false,
+    workspaces_exist: workspacesExist,
+    created_at: iso(instance.createdAt),
+    updated_at: iso(instance.updatedAt),
+  };
+}
+
+/** Plane's `UserAdminLiteSerializer`: the admin's user as instance admin pages show it. */
+export function adminUserView(user: User) {
+  return {
+    id: user.id,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    avatar: user.avatar,
+    avatar_url: user.avatar,
+    is_bot: user.isBot,
+    display_name: user.displayName,
+    email: user.email,
+    is_active: user.isActive,
+    last_login_medium: user.lastLoginMedium,
+  };
+}
+
+/** Plane's `InstanceAdminSerializer`: `{id, user, instance, role, is_verified, user_detail, …}`. */
+export function instanceAdminView(admin: InstanceAdmin, user: User) {
+  return {
+    id: admin.id,
+    user: admin.userId,
+    instance: admin.instanceId,
+    role: admin.role,
+    is_verified: admin.isVerified,
+    user_detail: adminUserView(user),
+    created_at: iso(admin.createdAt),
+    updated_at: iso(admin.updatedAt),
+    created_by: admin.createdById,
+  };
+}
