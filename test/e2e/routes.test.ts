@@ -46,7 +46,24 @@ describe('route declarations', () => {
     const undeclared = routes.filter((r) => !['public', 'session', 'api-key'].includes(r.scheme ?? ''));
     assert.deepEqual(undeclared, []);
     const publicRoutes = routes.filter((r) => r.scheme === 'public').map((r) => r.route.split(' ')[1].split(' ')[0]).sort();
-    assert.deepEqual(publicRoutes, ['AuthController.signIn', 'AuthController.signUp', 'HealthController.check']);
+    assert.deepEqual(publicRoutes, [
+      'AuthController.signIn',
+      'AuthController.signUp',
+      'HealthController.check',
+      'OAuthController.github',
+      'OAuthController.githubCallback',
+      'OAuthController.gitlab',
+      'OAuthController.gitlabCallback',
+      'OAuthController.google',
+      'OAuthController.googleCallback',
+      'PasswordlessController.emailCheck',
+      'PasswordlessController.exchange',
+      'PasswordlessController.forgotPassword',
+      'PasswordlessController.magicGenerate',
+      'PasswordlessController.magicSignIn',
+      'PasswordlessController.resetPassword',
+      'SessionsController.refresh',
+    ]);
   });
 
   it('docs/errors.md lists every error_code, and only those', () => {

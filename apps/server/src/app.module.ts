@@ -1,5 +1,5 @@
 import {
-  AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
+  addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
   BearerTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard, RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
@@ -61,6 +61,12 @@ export class AppModule {
               ttl: config.rateLimits.apiKey.ttlMs,
               limit: config.rateLimits.apiKey.limit,
               getTracker: (req) => apiKeyTracker(req as never),
+            },
+            {
+              name: THROTTLER.AUTH,
+              ttl: config.rateLimits.auth.ttlMs,
+              limit: config.rateLimits.auth.limit,
+              getTracker: (req) => addressTracker(req as never),
             },
           ],
         }),

@@ -2,13 +2,15 @@ import { CREDENTIAL_VERIFIER, PROJECT_ACCESS_RESOLVER, WORKSPACE_ACCESS_RESOLVER
 import { Module } from '@nestjs/common';
 import { ApiTokenService } from './api-token/api-token.service';
 import { AccountService } from './auth/account.service';
+import { AuthFlowService } from './auth/auth-flow.service';
+import { OAuthService } from './auth/oauth.service';
 import { CredentialVerifierService } from './auth/credential-verifier.service';
 import { SessionService } from './auth/session.service';
 import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
 import { WorkspaceService } from './workspace/workspace.service';
 
-const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService];
+const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService, AuthFlowService, OAuthService];
 
 /**
  * The domain: entities' rules and services, shared by every API module. Also binds the

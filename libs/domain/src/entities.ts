@@ -1,4 +1,6 @@
 import { ApiToken } from './api-token/api-token.entity';
+import { AuthCode } from './auth/auth-code.entity';
+import { UserAccount } from './auth/user-account.entity';
 import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 import { ProjectMember } from './project/project-member.entity';
@@ -9,4 +11,4 @@ import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
 /** Every entity; the data source (libs/database) registers exactly these. */
-export const ENTITIES = [User, AuthSession, AuthToken, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State];
+export const ENTITIES = [User, AuthSession, AuthToken, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State, AuthCode, UserAccount];

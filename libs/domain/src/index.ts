@@ -22,3 +22,7 @@ export * from './project/project.service';
 export * from './state/state.entity';
 export * from './state/default-states';
 export * from './mail/mail.service';
+export * from './auth/auth-code.entity';
+export * from './auth/user-account.entity';
+export * from './auth/auth-flow.service';
+export * from './auth/oauth.service';
