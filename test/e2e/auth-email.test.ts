@@ -50,6 +50,7 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
     assert.equal(res.body.user.email, email);
     assert.equal(res.body.user.is_password_autoset, true);
     assert.equal(res.body.user.is_email_verified, true);
+    assert.equal(res.body.user.last_login_medium, 'magic-code');
     assert.equal((await t.api.get('/auth/sessions/').auth(res.body.access_token, bearer)).body[0].medium, 'magic-code');
     assertError(await magicSignIn(email, code), 401, 'EXPIRED_MAGIC_CODE');
   });
@@ -173,5 +174,15 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
     assertError(await t.api.get('/auth/sessions/').auth(other.body.access_token, bearer), 401, 'INVALID_ACCESS_TOKEN');
     assert.equal((await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'changed password 1' })).status, 200);
     assertError(await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password }), 401, 'AUTHENTICATION_FAILED_SIGN_IN');
+  });
+});
+
+describe('auth: an SMTP server that does not answer', () => {
+  let t: TestApp;
+  before(async () => (t = await startTestApp({ EMAIL_HOST: '127.0.0.1', EMAIL_PORT: '1', EMAIL_USE_TLS: 'false' })));
+  after(() => t.close());
+
+  it('answers magic-generate with 503 SERVICE_UNAVAILABLE, not a 500', async () => {
+    assertError(await t.api.post('/auth/magic-generate/').send({ email: `${unique('down')}@example.com` }), 503, 'SERVICE_UNAVAILABLE');
   });
 });

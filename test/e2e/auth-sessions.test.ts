@@ -67,6 +67,17 @@ describe('auth: sign-out, refresh rotation and sessions', () => {
     assert.ok(row.revoked_at);
   });
 
+  it('lets only one of two concurrent refreshes with the same token win; the loser revokes the session', async () => {
+    const u = await signUpFull(t);
+    const [a, b] = await Promise.all([
+      t.api.post('/auth/token/refresh/').send({ refresh_token: u.refresh }),
+      t.api.post('/auth/token/refresh/').send({ refresh_token: u.refresh }),
+    ]);
+    assert.deepEqual([a.status, b.status].sort(), [200, 401]);
+    const winner = a.status === 200 ? a : b;
+    assertError(await t.api.get('/auth/sessions/').auth(winner.body.access_token, bearer), 401, 'INVALID_ACCESS_TOKEN');
+  });
+
   it('refuses unknown, access-kind, expired and deactivated-user refresh tokens with 401', async () => {
     assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: 'nope' }), 401, 'INVALID_REFRESH_TOKEN');
     const u = await signUpFull(t);

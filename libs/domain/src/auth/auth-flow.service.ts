@@ -1,5 +1,5 @@
 import { APP_CONFIG, AppConfig, MeridianError, Principal, randomToken, sha256 } from '#common';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
 import { randomInt, timingSafeEqual } from 'node:crypto';
@@ -51,6 +51,8 @@ export function checkedEmail(email: string): string {
  */
 @Injectable()
 export class AuthFlowService {
+  private readonly logger = new Logger('AuthFlow');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -85,7 +87,7 @@ export class AuthFlowService {
         expiresAt: new Date(Date.now() + MAGIC_CODE_TTL * 1000),
       });
     });
-    await this.mail.send({
+    await this.sendMail({
       to: email,
       subject: `Your unique Meridian login code is ${code}`,
       text: `Your sign-in code is:\n\n${code}\n\nIt is valid for 10 minutes and can be used once. If you did not ask for it, ignore this email.\n`,
@@ -179,7 +181,7 @@ export class AuthFlowService {
         });
       });
       const link = `${this.config.webUrl}/accounts/reset-password/?token=${token}`;
-      await this.mail.send({
+      await this.sendMail({
         to: email,
         subject: 'Reset your Meridian password',
         text: `Someone asked to reset the password of your Meridian account.\n\nReset token:\n${token}\n\nOr open:\n${link}\n\nThe token is valid for 1 hour and can be used once. If you did not ask for it, ignore this email.\n`,
@@ -274,6 +276,16 @@ export class AuthFlowService {
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const tokens = await this.sessions.open(user, row.medium ?? 'oauth', client);
     return { ...tokens, user: userMeView(user) };
+  }
+
+  /** Sends a mail; an SMTP failure is a 503 `SERVICE_UNAVAILABLE` (logged without the message). */
+  private async sendMail(mail: { to: string; subject: string; text: string }): Promise<void> {
+    try {
+      await this.mail.send(mail);
+    } catch (err) {
+      this.logger.error({ err: (err as Error)?.message }, 'Sending an auth email failed');
+      throw new MeridianError('SERVICE_UNAVAILABLE', 'The email could not be sent. Please try again later.');
+    }
   }
 
   /** Marks a code used unless it already is; false when another request used it first. */

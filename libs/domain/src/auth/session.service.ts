@@ -48,6 +48,8 @@ export class SessionService {
         }),
       );
       await em.update(User, { id: user.id }, { lastLoginAt: new Date(now), lastLoginMedium: medium });
+      user.lastLoginAt = new Date(now);
+      user.lastLoginMedium = medium;
       return this.issue(em, session, now);
     };
     return manager ? run(manager) : this.dataSource.transaction(run);
