@@ -3,7 +3,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, valida
 import * as path from 'node:path';
 
 /** `N/unit` or `N/Munit` (e.g. 30/minute, 10/15minute, 5/2h) */
-const WINDOW_RATE = /^\d+(\/\d*(s|sec|second|m|min|minute|h|hour|d|day))?$/;
+const WINDOW_RATE = /^\d+(\/([1-9]\d*)?(s|sec|second|m|min|minute|h|hour|d|day))?$/;
 const HTTP_URL = /^https?:\/\//;
 
 const toBool = ({ value }: { value: unknown }) =>
