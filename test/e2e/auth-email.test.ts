@@ -182,7 +182,14 @@ describe('auth: an SMTP server that does not answer', () => {
   before(async () => (t = await startTestApp({ EMAIL_HOST: '127.0.0.1', EMAIL_PORT: '1', EMAIL_USE_TLS: 'false' })));
   after(() => t.close());
 
-  it('answers magic-generate with 503 SERVICE_UNAVAILABLE, not a 500', async () => {
+  it('answers magic-generate with 503 SERVICE_UNAVAILABLE, not a 500; issuing a code purges codes expired over a day ago', async () => {
+    await t.sql(
+      `INSERT INTO auth_codes (kind, email, digest, expires_at) VALUES
+         ('magic', 'old@example.com', repeat('a', 64), now() - interval '2 days'),
+         ('magic', 'recent@example.com', repeat('b', 64), now() - interval '1 hour')`,
+    );
     assertError(await t.api.post('/auth/magic-generate/').send({ email: `${unique('down')}@example.com` }), 503, 'SERVICE_UNAVAILABLE');
+    const left = await t.sql<{ email: string }>(`SELECT email FROM auth_codes WHERE email IN ('old@example.com', 'recent@example.com')`);
+    assert.deepEqual(left.map((r) => r.email), ['recent@example.com']);
   });
 });

@@ -52,6 +52,7 @@ export function checkedEmail(email: string): string {
 @Injectable()
 export class AuthFlowService {
   private readonly logger = new Logger('AuthFlow');
+  private lastPurge = 0;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -78,6 +79,7 @@ export class AuthFlowService {
   async magicGenerate(rawEmail: string): Promise<{ key: string }> {
     const email = checkedEmail(rawEmail);
     const code = magicCode();
+    await this.purgeExpired();
     await this.dataSource.transaction(async (em) => {
       await this.retire(em, 'magic', { email });
       await em.insert(AuthCode, {
@@ -251,6 +253,7 @@ export class AuthFlowService {
   /** Issues the one-time code an OAuth callback hands to the web app (2 minutes, single use). */
   async issueOAuthCode(userId: string, provider: string): Promise<string> {
     const code = randomToken(32);
+    await this.purgeExpired();
     await this.dataSource.getRepository(AuthCode).insert({
       kind: 'oauth',
       userId,
@@ -297,6 +300,21 @@ export class AuthFlowService {
       .where('id = :id AND used_at IS NULL', { id })
       .execute();
     return !!result.affected;
+  }
+
+  /**
+   * Deletes codes that expired over a day ago, at most once an hour per process, so the table
+   * holds only recent codes. Called when a code is issued.
+   */
+  private async purgeExpired(): Promise<void> {
+    if (Date.now() - this.lastPurge < 3_600_000) return;
+    this.lastPurge = Date.now();
+    await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(AuthCode)
+      .where("expires_at < now() - interval '1 day'")
+      .execute();
   }
 
   /** Ends the live codes of a kind for an email or a user (a new one replaces them). */
