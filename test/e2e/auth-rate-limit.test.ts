@@ -120,6 +120,16 @@ describe('auth rate limits: configurable, per email and per address', () => {
     assert.equal(refused.headers['x-ratelimit-limit'], '2');
   });
 
+  it('wrong magic codes count as failed sign-ins too', async () => {
+    const e = email();
+    const from = { 'X-Forwarded-For': '10.4.0.1' };
+    assert.equal((await t.api.post('/auth/magic-generate/').set(from).send({ email: e })).status, 200);
+    for (let i = 0; i < 2; i++) assertError(await t.api.post('/auth/magic-sign-in/').set(from).send({ email: e, code: 'aaaa-aaaa-aaaa' }), 401, 'INVALID_MAGIC_CODE');
+    const refused = await t.api.post('/auth/magic-sign-in/').set({ 'X-Forwarded-For': '10.4.0.2' }).send({ email: e, code: 'aaaa-aaaa-aaaa' });
+    assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
+    assert.equal(refused.headers['x-ratelimit-limit'], '2');
+  });
+
   it('AUTH_RATE_LIMIT: counted per client address', async () => {
     const a = { 'X-Forwarded-For': '10.3.0.1' };
     for (let i = 0; i < 4; i++) assert.equal((await t.api.post('/auth/email-check/').set(a).send({ email: email() })).status, 200);
