@@ -47,8 +47,26 @@ describe('route declarations', () => {
     assert.deepEqual(undeclared, []);
     const publicRoutes = routes.filter((r) => r.scheme === 'public').map((r) => r.route.split(' ')[1].split(' ')[0]).sort();
     assert.deepEqual(publicRoutes, [
-      'AuthController.signIn', 'AuthController.signUp', 'HealthController.check',
-      'InstanceController.info', 'InstanceController.refresh', 'InstanceController.signIn', 'InstanceController.signUp',
+      'AuthController.signIn',
+      'AuthController.signUp',
+      'HealthController.check',
+      'InstanceController.info',
+      'InstanceController.refresh',
+      'InstanceController.signIn',
+      'InstanceController.signUp',
+      'OAuthController.github',
+      'OAuthController.githubCallback',
+      'OAuthController.gitlab',
+      'OAuthController.gitlabCallback',
+      'OAuthController.google',
+      'OAuthController.googleCallback',
+      'PasswordlessController.emailCheck',
+      'PasswordlessController.exchange',
+      'PasswordlessController.forgotPassword',
+      'PasswordlessController.magicGenerate',
+      'PasswordlessController.magicSignIn',
+      'PasswordlessController.resetPassword',
+      'SessionsController.refresh',
     ]);
     // instance admin tokens are accepted only under /api/instances/
     const adminRoutes = routes.filter((r) => r.scheme === 'instance-admin').map((r) => r.route.split(' ')[1]);

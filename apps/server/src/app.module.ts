@@ -1,6 +1,7 @@
 import {
-  AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
-  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard, RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
+  addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
+  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard,
+  RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
@@ -61,6 +62,12 @@ export class AppModule {
               ttl: config.rateLimits.apiKey.ttlMs,
               limit: config.rateLimits.apiKey.limit,
               getTracker: (req) => apiKeyTracker(req as never),
+            },
+            {
+              name: THROTTLER.AUTH,
+              ttl: config.rateLimits.auth.ttlMs,
+              limit: config.rateLimits.auth.limit,
+              getTracker: (req) => addressTracker(req as never),
             },
           ],
         }),

@@ -19,3 +19,4 @@ export * from './http/body-parsing';
 export * from './http/uuid.pipe';
 export * from './http/allowed-methods';
 export * from './util/secrets';
+export * from './throttling/sliding-window';

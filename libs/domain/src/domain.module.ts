@@ -2,6 +2,8 @@ import { CREDENTIAL_VERIFIER, INSTANCE_ADMIN_VERIFIER, PROJECT_ACCESS_RESOLVER, 
 import { Module } from '@nestjs/common';
 import { ApiTokenService } from './api-token/api-token.service';
 import { AccountService } from './auth/account.service';
+import { AuthFlowService } from './auth/auth-flow.service';
+import { OAuthService } from './auth/oauth.service';
 import { CredentialVerifierService } from './auth/credential-verifier.service';
 import { SessionService } from './auth/session.service';
 import { InstanceAdminService } from './instance/instance-admin.service';
@@ -13,7 +15,7 @@ import { WorkspaceService } from './workspace/workspace.service';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
-  InstanceSettings, InstanceService, InstanceAdminService,
+  InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
 ];
 
 /**

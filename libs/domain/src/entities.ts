@@ -1,4 +1,6 @@
 import { ApiToken } from './api-token/api-token.entity';
+import { AuthCode } from './auth/auth-code.entity';
+import { UserAccount } from './auth/user-account.entity';
 import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance/instance.entity';
@@ -10,5 +12,7 @@ import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
 /** Every entity; the data source (libs/database) registers exactly these. */
-export const ENTITIES = [User, AuthSession, AuthToken, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State,
-  Instance, InstanceAdmin, InstanceConfiguration, InstanceAdminSession];
+export const ENTITIES = [
+  User, AuthSession, AuthToken, AuthCode, UserAccount, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State,
+  Instance, InstanceAdmin, InstanceConfiguration, InstanceAdminSession,
+];

@@ -29,3 +29,7 @@ export * from './instance/instance.view';
 export * from './instance/instance-settings.service';
 export * from './instance/instance.service';
 export * from './instance/instance-admin.service';
+export * from './auth/auth-code.entity';
+export * from './auth/user-account.entity';
+export * from './auth/auth-flow.service';
+export * from './auth/oauth.service';

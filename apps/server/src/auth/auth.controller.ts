@@ -1,12 +1,9 @@
-import { Public } from '#common';
+import { AuthRateLimit, Public } from '#common';
 import { AccountService, SignInResult } from '#domain';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
+import { clientOf } from './client-info';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
-
-function clientOf(req: Request) {
-  return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };
-}
 
 /**
  * Email and password sign-up and sign-in (`/auth/`). JSON in and out; both answer
@@ -23,9 +20,14 @@ export class AuthController {
     return this.accounts.signUp(body, clientOf(req));
   }
 
-  /** 200 with tokens; 401 `AUTHENTICATION_FAILED_SIGN_IN` for any wrong email/password pair. */
+  /**
+   * 200 with tokens; 401 `AUTHENTICATION_FAILED_SIGN_IN` for any wrong email/password pair;
+   * 403 `USER_ACCOUNT_DEACTIVATED` with the right password of a deactivated account. Limited per
+   * address (`AUTH_RATE_LIMIT`) and per email (`AUTH_FAILED_SIGN_IN_LIMIT` failures): 429.
+   */
   @Post('sign-in')
   @HttpCode(200)
+  @AuthRateLimit('sign-in')
   signIn(@Body() body: SignInDto, @Req() req: Request): Promise<SignInResult> {
     return this.accounts.signIn(body, clientOf(req));
   }

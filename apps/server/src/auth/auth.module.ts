@@ -1,7 +1,10 @@
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { AuthController } from './auth.controller';
+import { OAuthController } from './oauth.controller';
+import { PasswordlessController } from './passwordless.controller';
+import { SessionsController } from './sessions.controller';
 
 /** Authentication module, mounted at `/auth/`. */
-@Module({ imports: [DomainModule], controllers: [AuthController] })
+@Module({ imports: [DomainModule], controllers: [AuthController, SessionsController, PasswordlessController, OAuthController] })
 export class AuthModule {}

@@ -3,6 +3,10 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, valida
 import * as path from 'node:path';
 import { INSTANCE_CONFIG_KEY_NAMES, INSTANCE_ENV_ONLY_KEYS } from './instance-keys';
 
+/** `N/unit` or `N/Munit` (e.g. 30/minute, 10/15minute, 5/2h) */
+const WINDOW_RATE = /^\d+(\/([1-9]\d*)?(s|sec|second|m|min|minute|h|hour|d|day))?$/;
+const HTTP_URL = /^https?:\/\//;
+
 const toBool = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
@@ -88,6 +92,54 @@ class EnvironmentVariables {
 
   @IsOptional() @IsString()
   EMAIL_FROM = 'Meridian <no-reply@localhost>';
+
+  // Auth rate limits (per address on the throttled auth routes, per email for failures and mail)
+  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_RATE_LIMIT must look like 30/minute or 10/15minute' })
+  AUTH_RATE_LIMIT = '30/minute';
+
+  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_FAILED_SIGN_IN_LIMIT must look like 10/15minute' })
+  AUTH_FAILED_SIGN_IN_LIMIT = '10/15minute';
+
+  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_EMAIL_RATE_LIMIT must look like 10/15minute' })
+  AUTH_EMAIL_RATE_LIMIT = '10/15minute';
+
+  // OAuth providers (Plane's names for the client credentials); endpoints overridable
+  @IsOptional() @IsString() GITHUB_CLIENT_ID?: string;
+  @IsOptional() @IsString() GITHUB_CLIENT_SECRET?: string;
+  @IsOptional() @Matches(HTTP_URL) GITHUB_AUTHORIZE_URL = 'https://github.com/login/oauth/authorize';
+  @IsOptional() @Matches(HTTP_URL) GITHUB_TOKEN_URL = 'https://github.com/login/oauth/access_token';
+  @IsOptional() @Matches(HTTP_URL) GITHUB_USERINFO_URL = 'https://api.github.com/user';
+  @IsOptional() @Matches(HTTP_URL) GITHUB_EMAILS_URL = 'https://api.github.com/user/emails';
+
+  @IsOptional() @IsString() GOOGLE_CLIENT_ID?: string;
+  @IsOptional() @IsString() GOOGLE_CLIENT_SECRET?: string;
+  @IsOptional() @Matches(HTTP_URL) GOOGLE_AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+  @IsOptional() @Matches(HTTP_URL) GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+  @IsOptional() @Matches(HTTP_URL) GOOGLE_USERINFO_URL = 'https://openidconnect.googleapis.com/v1/userinfo';
+
+  @IsOptional() @IsString() GITLAB_CLIENT_ID?: string;
+  @IsOptional() @IsString() GITLAB_CLIENT_SECRET?: string;
+  @IsOptional() @Matches(HTTP_URL) GITLAB_HOST = 'https://gitlab.com';
+  @IsOptional() @Matches(HTTP_URL) GITLAB_AUTHORIZE_URL?: string;
+  @IsOptional() @Matches(HTTP_URL) GITLAB_TOKEN_URL?: string;
+  @IsOptional() @Matches(HTTP_URL) GITLAB_USERINFO_URL?: string;
+}
+
+/** An OAuth provider's client credentials and endpoints; absent when its id or secret is unset. */
+export interface OAuthProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  userInfoUrl: string;
+  /** GitHub only: the list of the user's addresses with their `verified` flags */
+  emailsUrl?: string;
+}
+
+export type OAuthProviderName = 'github' | 'google' | 'gitlab';
+
+function oauthProvider(id: string | undefined, secret: string | undefined, urls: Omit<OAuthProviderConfig, 'clientId' | 'clientSecret'>) {
+  return id && secret ? { clientId: id, clientSecret: secret, ...urls } : undefined;
 }
 
 export interface RateLimit {
@@ -122,7 +174,17 @@ export interface AppConfig {
    * `FILE_SIZE_LIMIT`: the fallback `InstanceSettings` uses when the database holds no value.
    */
   instanceEnv: Readonly<Record<string, string>>;
-  rateLimits: { apiKey: RateLimit };
+  rateLimits: {
+    apiKey: RateLimit;
+    /** per client address, shared by the throttled auth routes */
+    auth: RateLimit;
+    /** failed sign-ins (password or magic code) per email */
+    authFailedSignIn: RateLimit;
+    /** requests per email on magic-generate, forgot-password and email-check */
+    authEmail: RateLimit;
+  };
+  /** configured OAuth providers (id and secret both set) */
+  oauth: Partial<Record<OAuthProviderName, OAuthProviderConfig>>;
   logLevel: string;
   /** public address of the web app, used in links sent by email and OAuth redirects */
   webUrl: string;
@@ -181,6 +243,14 @@ const UNIT_MS: Record<string, number> = {
   d: 86_400_000, day: 86_400_000,
 };
 
+/** Parses `N/Munit` (a window of M units, e.g. `10/15minute`); `N/unit` and a bare N as `parseRate`. */
+export function parseWindowRate(value: string): RateLimit {
+  const m = /^(\d+)(?:\/(\d*)([a-z]+))?$/.exec(value);
+  if (!m) return parseRate(value);
+  const units = m[2] ? Number(m[2]) : 1;
+  return { limit: Number(m[1]), ttlMs: units * (m[3] ? UNIT_MS[m[3]] : UNIT_MS.minute) };
+}
+
 /** Parses Plane's `N/unit` rate format; a bare number means per minute. */
 export function parseRate(value: string): RateLimit {
   const [count, unit = 'minute'] = value.split('/');
@@ -225,7 +295,30 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         ) as [string, string][],
       ),
     ),
-    rateLimits: { apiKey: parseRate(env.API_KEY_RATE_LIMIT) },
+    rateLimits: {
+      apiKey: parseRate(env.API_KEY_RATE_LIMIT),
+      auth: parseWindowRate(env.AUTH_RATE_LIMIT),
+      authFailedSignIn: parseWindowRate(env.AUTH_FAILED_SIGN_IN_LIMIT),
+      authEmail: parseWindowRate(env.AUTH_EMAIL_RATE_LIMIT),
+    },
+    oauth: {
+      github: oauthProvider(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET, {
+        authorizeUrl: env.GITHUB_AUTHORIZE_URL,
+        tokenUrl: env.GITHUB_TOKEN_URL,
+        userInfoUrl: env.GITHUB_USERINFO_URL,
+        emailsUrl: env.GITHUB_EMAILS_URL,
+      }),
+      google: oauthProvider(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
+        authorizeUrl: env.GOOGLE_AUTHORIZE_URL,
+        tokenUrl: env.GOOGLE_TOKEN_URL,
+        userInfoUrl: env.GOOGLE_USERINFO_URL,
+      }),
+      gitlab: oauthProvider(env.GITLAB_CLIENT_ID, env.GITLAB_CLIENT_SECRET, {
+        authorizeUrl: env.GITLAB_AUTHORIZE_URL ?? `${env.GITLAB_HOST.replace(/\/+$/, '')}/oauth/authorize`,
+        tokenUrl: env.GITLAB_TOKEN_URL ?? `${env.GITLAB_HOST.replace(/\/+$/, '')}/oauth/token`,
+        userInfoUrl: env.GITLAB_USERINFO_URL ?? `${env.GITLAB_HOST.replace(/\/+$/, '')}/api/v4/user`,
+      }),
+    },
     logLevel: env.LOG_LEVEL,
     webUrl: env.WEB_URL.replace(/\/+$/, ''),
     mail: {

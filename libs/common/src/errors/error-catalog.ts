@@ -54,6 +54,23 @@ export const ERROR_CATALOG = {
   // 500 / 503
   INTERNAL_ERROR: { status: 500, detail: 'Something went wrong, please try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'The service is not available right now.' },
+  // Auth (/auth/): Plane's authentication error names (authentication/adapter/error.py)
+  INVALID_EMAIL: { status: 422, detail: 'Invalid email. Please try again.' },
+  USER_ACCOUNT_DEACTIVATED: { status: 403, detail: 'User account deactivated. Please contact your administrator.' },
+  INVALID_MAGIC_CODE: { status: 401, detail: 'Invalid magic code. Please try again.' },
+  EXPIRED_MAGIC_CODE: { status: 401, detail: 'Expired magic code. Please try again.' },
+  EMAIL_CODE_ATTEMPT_EXHAUSTED: { status: 401, detail: 'Too many wrong codes. Request a new magic code.' },
+  INVALID_PASSWORD_TOKEN: { status: 400, detail: 'Invalid password token.' },
+  EXPIRED_PASSWORD_TOKEN: { status: 400, detail: 'Expired password token. Please try again.' },
+  INCORRECT_OLD_PASSWORD: { status: 400, detail: 'Incorrect old password. Please try again.' },
+  PASSWORD_ALREADY_SET: { status: 400, detail: 'Password already set. Please try again.' },
+  INVALID_AUTHORIZATION_CODE: { status: 401, detail: 'The sign-in code is invalid, expired or already used.' },
+  GITHUB_NOT_CONFIGURED: { status: 404, detail: 'GitHub not configured. Please contact your administrator.' },
+  GOOGLE_NOT_CONFIGURED: { status: 404, detail: 'Google not configured. Please contact your administrator.' },
+  GITLAB_NOT_CONFIGURED: { status: 404, detail: 'GitLab not configured. Please contact your administrator.' },
+  GITHUB_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'GitHub OAuth provider error. Please try again.' },
+  GOOGLE_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'Google OAuth provider error. Please try again.' },
+  GITLAB_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'GitLab OAuth provider error. Please try again.' },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

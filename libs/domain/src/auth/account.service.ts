@@ -49,8 +49,9 @@ export class AccountService {
   }
 
   /**
-   * Signs in with email and password. An unknown email, a wrong password and a deactivated
-   * account all get the same 401 `AUTHENTICATION_FAILED_SIGN_IN`, in the same time. 403
+   * Signs in with email and password. An unknown email and a wrong password get the same 401
+   * `AUTHENTICATION_FAILED_SIGN_IN`, in the same time. A deactivated account is never reactivated
+   * (Plane silently does): with the right password it gets 403 `USER_ACCOUNT_DEACTIVATED`. 403
    * `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` while `ENABLE_EMAIL_PASSWORD` is "0".
    */
   async signIn(input: Credentials, client: ClientInfo): Promise<SignInResult> {
@@ -58,7 +59,8 @@ export class AccountService {
     const email = normaliseEmail(input.email);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-    if (!user || !ok || !user.isActive) throw new MeridianError('AUTHENTICATION_FAILED_SIGN_IN');
+    if (!user || !ok) throw new MeridianError('AUTHENTICATION_FAILED_SIGN_IN');
+    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const tokens = await this.sessions.open(user, 'email', client);
     return { ...tokens, user: userMeView(user) };
   }

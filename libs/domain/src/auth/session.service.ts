@@ -1,7 +1,8 @@
-import { APP_CONFIG, AppConfig, Principal, randomToken, sha256 } from '#common';
+import { APP_CONFIG, AppConfig, MeridianError, Principal, randomToken, sha256 } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { iso } from '../shared/time';
 import { User } from '../user/user.entity';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
@@ -47,6 +48,8 @@ export class SessionService {
         }),
       );
       await em.update(User, { id: user.id }, { lastLoginAt: new Date(now), lastLoginMedium: medium });
+      user.lastLoginAt = new Date(now);
+      user.lastLoginMedium = medium;
       return this.issue(em, session, now);
     };
     return manager ? run(manager) : this.dataSource.transaction(run);
@@ -84,14 +87,116 @@ export class SessionService {
       .select('s.id', 'session_id')
       .addSelect('u.id', 'user_id')
       .addSelect('u.email', 'email')
+      .addSelect('s.lastUsedAt', 'last_used_at')
       .where('t.digest = :digest', { digest: sha256(token) })
       .andWhere("t.kind = 'access'")
       .andWhere('t.expiresAt > now()')
       .andWhere('s.revokedAt IS NULL')
       .andWhere('s.expiresAt > now()')
       .andWhere('u.isActive = true')
-      .getRawOne<{ session_id: string; user_id: string; email: string }>();
+      .getRawOne<{ session_id: string; user_id: string; email: string; last_used_at: Date | string | null }>();
     if (!row) return null;
+    await this.touch(row.session_id, row.last_used_at);
     return { userId: row.user_id, email: row.email, via: 'session', sessionId: row.session_id };
+  }
+
+  /** Keeps `last_used_at` to the minute without a write on every request. */
+  private async touch(sessionId: string, lastUsedAt: Date | string | null): Promise<void> {
+    const last = lastUsedAt ? new Date(lastUsedAt).getTime() : 0;
+    if (Date.now() - last < 60_000) return;
+    await this.dataSource
+      .createQueryBuilder()
+      .update(AuthSession)
+      .set({ lastUsedAt: () => 'now()' })
+      .where('id = :id', { id: sessionId })
+      .execute();
+  }
+
+  /**
+   * Rotates a refresh token: marks it used, ends the session's current access token and issues a
+   * new pair. A refresh token is single use; presenting one that was already rotated is taken as a
+   * theft and revokes the whole session at once. 401 `INVALID_REFRESH_TOKEN` for an unknown, expired
+   * or reused token, a revoked or expired session, or a deactivated user.
+   */
+  async refresh(refreshToken: string): Promise<IssuedTokens> {
+    const token = await this.dataSource.getRepository(AuthToken).findOneBy({ digest: sha256(refreshToken), kind: 'refresh' });
+    if (!token) throw new MeridianError('INVALID_REFRESH_TOKEN');
+    const session = await this.dataSource.getRepository(AuthSession).findOneBy({ id: token.sessionId });
+    const user = session ? await this.dataSource.getRepository(User).findOneBy({ id: session.userId }) : null;
+    const now = Date.now();
+    if (!session || !user || session.revokedAt || session.expiresAt.getTime() <= now || token.expiresAt.getTime() <= now || !user.isActive) {
+      throw new MeridianError('INVALID_REFRESH_TOKEN');
+    }
+    // single use, also under concurrency: only one caller can flip used_at from NULL
+    const marked = await this.dataSource
+      .createQueryBuilder()
+      .update(AuthToken)
+      .set({ usedAt: () => 'now()' })
+      .where('id = :id AND used_at IS NULL', { id: token.id })
+      .execute();
+    if (!marked.affected) {
+      await this.revoke(session.id);
+      throw new MeridianError('INVALID_REFRESH_TOKEN');
+    }
+    return this.dataSource.transaction(async (em) => {
+      await em
+        .createQueryBuilder()
+        .update(AuthToken)
+        .set({ expiresAt: () => 'now()' })
+        .where("session_id = :sid AND kind = 'access' AND expires_at > now()", { sid: session.id })
+        .execute();
+      await em.update(AuthSession, { id: session.id }, { lastUsedAt: new Date(now) });
+      return this.issue(em, session, now);
+    });
+  }
+
+  /** Revokes one session: its access and refresh tokens stop working at once. */
+  async revoke(sessionId: string, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /** Revokes every live session of a user, except `keepSessionId` when given. */
+  async revokeAllOfUser(userId: string, keepSessionId?: string, manager?: EntityManager): Promise<void> {
+    const where = keepSessionId
+      ? { userId, revokedAt: IsNull(), id: Not(keepSessionId) }
+      : { userId, revokedAt: IsNull() };
+    await (manager ?? this.dataSource.manager).update(AuthSession, where, { revokedAt: new Date() });
+  }
+
+  /**
+   * The user's live sessions (not revoked, not expired), newest first:
+   * `[{id, medium, user_agent, ip_address, created_at, last_used_at, expires_at, is_current}]`.
+   */
+  async list(userId: string, currentSessionId?: string) {
+    const rows = await this.dataSource
+      .getRepository(AuthSession)
+      .createQueryBuilder('s')
+      .where('s.userId = :userId', { userId })
+      .andWhere('s.revokedAt IS NULL')
+      .andWhere('s.expiresAt > now()')
+      .orderBy('s.createdAt', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .getMany();
+    return rows.map((s) => ({
+      id: s.id,
+      medium: s.medium,
+      user_agent: s.userAgent,
+      ip_address: s.ipAddress,
+      created_at: iso(s.createdAt),
+      last_used_at: iso(s.lastUsedAt),
+      expires_at: iso(s.expiresAt),
+      is_current: s.id === currentSessionId,
+    }));
+  }
+
+  /** Ends one of the user's own live sessions; another user's or an unknown id is a 404 `NOT_FOUND`. */
+  async revokeOwn(userId: string, sessionId: string): Promise<void> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(AuthSession)
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :id AND user_id = :userId AND revoked_at IS NULL AND expires_at > now()', { id: sessionId, userId })
+      .execute();
+    if (!result.affected) throw new MeridianError('NOT_FOUND', 'Session not found.');
   }
 }

@@ -1,0 +1,95 @@
+import { AuthRateLimit, BearerAuth, CurrentPrincipal, Principal, Public } from '#common';
+import { AuthFlowService, SignInResult } from '#domain';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { clientOf } from './client-info';
+import {
+  ChangePasswordDto, EmailDto, ExchangeCodeDto, MagicSignInDto, ResetPasswordDto, SetPasswordDto,
+} from './dto/auth-flows.dto';
+
+/**
+ * Email check, magic code, password management and the OAuth code exchange (`/auth/`).
+ * Sign-in answers are `{access_token, refresh_token, token_type: "Bearer", expires_in, user}`.
+ * Email check, magic-generate and forgot-password are limited per address (`AUTH_RATE_LIMIT`) and
+ * per email (`AUTH_EMAIL_RATE_LIMIT`); magic sign-in as password sign-in; reset per address.
+ */
+@Controller()
+export class PasswordlessController {
+  constructor(private readonly flows: AuthFlowService) {}
+
+  /** `{email}` → 200 `{existing, status: "MAGIC_CODE"|"CREDENTIAL"}` (Plane). 422 `INVALID_EMAIL`; 429. */
+  @Post('email-check')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('email')
+  emailCheck(@Body() body: EmailDto) {
+    return this.flows.emailCheck(body.email);
+  }
+
+  /** `{email}` → 200 `{key: "magic_<email>"}`; emails a code valid 10 minutes. 422 `INVALID_EMAIL`; 429. */
+  @Post('magic-generate')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('email')
+  magicGenerate(@Body() body: EmailDto) {
+    return this.flows.magicGenerate(body.email);
+  }
+
+  /**
+   * `{email, code}` → 200 with tokens; creates the account on first use. 401 `INVALID_MAGIC_CODE`,
+   * `EXPIRED_MAGIC_CODE`, `EMAIL_CODE_ATTEMPT_EXHAUSTED`; 403 `USER_ACCOUNT_DEACTIVATED`; 429.
+   */
+  @Post('magic-sign-in')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('sign-in')
+  magicSignIn(@Body() body: MagicSignInDto, @Req() req: Request): Promise<SignInResult> {
+    return this.flows.magicSignIn(body.email, body.code, clientOf(req));
+  }
+
+  /** `{email}` → 200 `{message}` whether or not the account exists; emails a reset token valid 1 hour. */
+  @Post('forgot-password')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('email')
+  forgotPassword(@Body() body: EmailDto) {
+    return this.flows.forgotPassword(body.email);
+  }
+
+  /**
+   * `{token, password}` → 200 `{message}`; every session of the user is revoked.
+   * 400 `INVALID_PASSWORD_TOKEN`, `EXPIRED_PASSWORD_TOKEN`; 422 for a short password.
+   */
+  @Post('reset-password')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('address')
+  resetPassword(@Body() body: ResetPasswordDto) {
+    return this.flows.resetPassword(body.token, body.password);
+  }
+
+  /** `{old_password, new_password}` → 200 `{message}`; the caller's other sessions are revoked. 400 `INCORRECT_OLD_PASSWORD`. */
+  @Post('change-password')
+  @BearerAuth()
+  @HttpCode(200)
+  changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto) {
+    return this.flows.changePassword(principal, body.old_password, body.new_password);
+  }
+
+  /** `{password}` → 200, the user; for accounts without a password (magic code, OAuth). 400 `PASSWORD_ALREADY_SET`. */
+  @Post('set-password')
+  @BearerAuth()
+  @HttpCode(200)
+  setPassword(@CurrentPrincipal() principal: Principal, @Body() body: SetPasswordDto) {
+    return this.flows.setPassword(principal, body.password);
+  }
+
+  /** `{code}` → 200 with tokens: the one-time code of an OAuth callback. 401 `INVALID_AUTHORIZATION_CODE`. */
+  @Post('token')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('address')
+  exchange(@Body() body: ExchangeCodeDto, @Req() req: Request): Promise<SignInResult> {
+    return this.flows.exchangeCode(body.code, clientOf(req));
+  }
+}

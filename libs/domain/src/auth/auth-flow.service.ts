@@ -1,0 +1,324 @@
+import { APP_CONFIG, AppConfig, MeridianError, Principal, randomToken, sha256 } from '#common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isEmail } from 'class-validator';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { MailService } from '../mail/mail.service';
+import { isUniqueViolation } from '../shared/db-errors';
+import { User } from '../user/user.entity';
+import { userMeView } from '../user/user.view';
+import { normaliseEmail, SignInResult } from './account.service';
+import { AuthCode, AuthCodeKind } from './auth-code.entity';
+import { hashPassword, verifyPassword } from './password';
+import { ClientInfo, SessionService } from './session.service';
+
+/** Lifetimes of the one-time secrets, in seconds (issue 3: 10 minutes, 1 hour). */
+export const MAGIC_CODE_TTL = 600;
+export const MAGIC_CODE_MAX_TRIES = 5;
+export const PASSWORD_RESET_TTL = 3600;
+export const OAUTH_CODE_TTL = 120;
+
+/** `xxxx-xxxx-xxxx` of random lower-case letters, Plane's magic code format (≈ 56 bits). */
+function magicCode(): string {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const part = () => Array.from({ length: 4 }, () => letters[randomInt(26)]).join('');
+  return `${part()}-${part()}-${part()}`;
+}
+
+function magicDigest(email: string, code: string): string {
+  return sha256(`magic:${email}:${code.trim().toLowerCase()}`);
+}
+
+function sameDigest(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/** Validates and normalises an email for the email-only routes: 422 `INVALID_EMAIL` when malformed. */
+export function checkedEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (!isEmail(normalised) || normalised.length > 255) {
+    throw new MeridianError('INVALID_EMAIL', undefined, { errors: { email: ['Enter a valid email address.'] } });
+  }
+  return normalised;
+}
+
+/**
+ * The passwordless and password-management flows of `/auth/` (reference
+ * plane-app-auth-instance-public.md §3.2–3.3), with JSON answers and Bearer tokens: email check,
+ * magic code, forgot/reset/change/set password, and the exchange of an OAuth one-time code.
+ * Every secret (code, token) is stored only as a SHA-256 digest and is single use.
+ */
+@Injectable()
+export class AuthFlowService {
+  private readonly logger = new Logger('AuthFlow');
+  private lastPurge = 0;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sessions: SessionService,
+    private readonly mail: MailService,
+  ) {}
+
+  /**
+   * Which method the email can use, as Plane's `email-check`: `{existing, status}` where status is
+   * `CREDENTIAL` for an account with a password and `MAGIC_CODE` otherwise (no account yet, or a
+   * magic-code/OAuth account). Reveals whether an account exists, as Plane does, and nothing more.
+   */
+  async emailCheck(rawEmail: string): Promise<{ existing: boolean; status: 'MAGIC_CODE' | 'CREDENTIAL' }> {
+    const email = checkedEmail(rawEmail);
+    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    return { existing: !!user, status: user?.passwordHash ? 'CREDENTIAL' : 'MAGIC_CODE' };
+  }
+
+  /**
+   * Emails a magic code valid 10 minutes (replacing any earlier one for the email). Answers
+   * `{key: "magic_<email>"}` as Plane, whether or not an account exists.
+   */
+  async magicGenerate(rawEmail: string): Promise<{ key: string }> {
+    const email = checkedEmail(rawEmail);
+    const code = magicCode();
+    await this.purgeExpired();
+    await this.dataSource.transaction(async (em) => {
+      await this.retire(em, 'magic', { email });
+      await em.insert(AuthCode, {
+        kind: 'magic',
+        email,
+        digest: magicDigest(email, code),
+        expiresAt: new Date(Date.now() + MAGIC_CODE_TTL * 1000),
+      });
+    });
+    await this.sendMail({
+      to: email,
+      subject: `Your unique Meridian login code is ${code}`,
+      text: `Your sign-in code is:\n\n${code}\n\nIt is valid for 10 minutes and can be used once. If you did not ask for it, ignore this email.\n`,
+    });
+    return { key: `magic_${email}` };
+  }
+
+  /**
+   * Exchanges a magic code for tokens (200, as sign-in), creating the account on first use
+   * (no password, email verified). 401 `EXPIRED_MAGIC_CODE` when no live code exists,
+   * `INVALID_MAGIC_CODE` for a wrong one (each counts; after 5 the code is dead:
+   * `EMAIL_CODE_ATTEMPT_EXHAUSTED`); 403 `USER_ACCOUNT_DEACTIVATED` for a deactivated account.
+   */
+  async magicSignIn(rawEmail: string, code: string, client: ClientInfo): Promise<SignInResult> {
+    const email = normaliseEmail(rawEmail);
+    const repo = this.dataSource.getRepository(AuthCode);
+    const row = await repo
+      .createQueryBuilder('c')
+      .where("c.kind = 'magic' AND c.email = :email AND c.usedAt IS NULL AND c.expiresAt > now()", { email })
+      .orderBy('c.createdAt', 'DESC')
+      .getOne();
+    if (!row) throw new MeridianError('EXPIRED_MAGIC_CODE');
+    if (row.attempts >= MAGIC_CODE_MAX_TRIES) throw new MeridianError('EMAIL_CODE_ATTEMPT_EXHAUSTED');
+    if (!sameDigest(row.digest, magicDigest(email, code))) {
+      await repo.increment({ id: row.id }, 'attempts', 1);
+      throw new MeridianError('INVALID_MAGIC_CODE');
+    }
+    const used = await this.dataSource
+      .createQueryBuilder()
+      .update(AuthCode)
+      .set({ usedAt: () => 'now()' })
+      .where('id = :id AND used_at IS NULL AND attempts < :max', { id: row.id, max: MAGIC_CODE_MAX_TRIES })
+      .execute();
+    if (!used.affected) throw new MeridianError('EXPIRED_MAGIC_CODE');
+    const user = await this.findOrCreateVerified(email);
+    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
+    const tokens = await this.sessions.open(user, 'magic-code', client);
+    return { ...tokens, user: userMeView(user) };
+  }
+
+  /**
+   * Finds the account of a verified email, or creates it without a password (magic code, OAuth).
+   * Marks an existing account's email verified. Never touches `is_active`.
+   */
+  async findOrCreateVerified(email: string, profile: { displayName?: string | null; avatar?: string | null } = {}, manager?: EntityManager): Promise<User> {
+    const em = manager ?? this.dataSource.manager;
+    const existing = await em.findOneBy(User, { email });
+    if (existing) {
+      if (!existing.isEmailVerified) {
+        await em.update(User, { id: existing.id }, { isEmailVerified: true });
+        existing.isEmailVerified = true;
+      }
+      return existing;
+    }
+    try {
+      return await em.save(
+        em.create(User, {
+          email,
+          passwordHash: null,
+          displayName: (profile.displayName?.trim() || email.split('@')[0]).slice(0, 255),
+          avatar: profile.avatar ?? null,
+          isActive: true,
+          isEmailVerified: true,
+        }),
+      );
+    } catch (err) {
+      // created meanwhile by a concurrent sign-up
+      if (!manager && isUniqueViolation(err, 'uq_users_email')) return em.findOneByOrFail(User, { email });
+      throw err;
+    }
+  }
+
+  /**
+   * Emails a single-use password reset token valid 1 hour to an active account with that email
+   * (earlier tokens stop working). Always answers the same, so it does not tell whether the
+   * account exists. The link is `WEB_URL/accounts/reset-password/?token=…`.
+   */
+  async forgotPassword(rawEmail: string): Promise<{ message: string }> {
+    const email = checkedEmail(rawEmail);
+    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    if (user?.isActive) {
+      const token = randomToken(32);
+      await this.dataSource.transaction(async (em) => {
+        await this.retire(em, 'password_reset', { userId: user.id });
+        await em.insert(AuthCode, {
+          kind: 'password_reset',
+          email,
+          userId: user.id,
+          digest: sha256(token),
+          expiresAt: new Date(Date.now() + PASSWORD_RESET_TTL * 1000),
+        });
+      });
+      const link = `${this.config.webUrl}/accounts/reset-password/?token=${token}`;
+      await this.sendMail({
+        to: email,
+        subject: 'Reset your Meridian password',
+        text: `Someone asked to reset the password of your Meridian account.\n\nReset token:\n${token}\n\nOr open:\n${link}\n\nThe token is valid for 1 hour and can be used once. If you did not ask for it, ignore this email.\n`,
+      });
+    }
+    return { message: 'Check your email to reset your password' };
+  }
+
+  /**
+   * Sets a new password with a reset token and signs the user out everywhere (every session
+   * revoked). 400 `INVALID_PASSWORD_TOKEN` (unknown or used), `EXPIRED_PASSWORD_TOKEN` (over 1 hour);
+   * 403 `USER_ACCOUNT_DEACTIVATED`.
+   */
+  async resetPassword(token: string, password: string): Promise<{ message: string }> {
+    const row = await this.dataSource.getRepository(AuthCode).findOneBy({ digest: sha256(token), kind: 'password_reset' });
+    if (!row || row.usedAt || !row.userId) throw new MeridianError('INVALID_PASSWORD_TOKEN');
+    if (row.expiresAt.getTime() <= Date.now()) throw new MeridianError('EXPIRED_PASSWORD_TOKEN');
+    const user = await this.dataSource.getRepository(User).findOneBy({ id: row.userId });
+    if (!user) throw new MeridianError('INVALID_PASSWORD_TOKEN');
+    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
+    const passwordHash = await hashPassword(password);
+    await this.dataSource.transaction(async (em) => {
+      const used = await this.markUsed(em, row.id);
+      if (!used) throw new MeridianError('INVALID_PASSWORD_TOKEN');
+      await em.update(User, { id: user.id }, { passwordHash, isEmailVerified: true });
+      await this.retire(em, 'password_reset', { userId: user.id });
+      await this.sessions.revokeAllOfUser(user.id, undefined, em);
+    });
+    return { message: 'Password reset successfully. Sign in with the new password.' };
+  }
+
+  /**
+   * Changes the signed-in user's password and revokes their other sessions (the calling one
+   * stays). 400 `INCORRECT_OLD_PASSWORD` for a wrong old password or an account without one.
+   */
+  async changePassword(principal: Principal, oldPassword: string, newPassword: string): Promise<{ message: string }> {
+    const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.userId });
+    const ok = await verifyPassword(user.passwordHash, oldPassword);
+    if (!ok || !user.passwordHash) throw new MeridianError('INCORRECT_OLD_PASSWORD');
+    const passwordHash = await hashPassword(newPassword);
+    await this.dataSource.transaction(async (em) => {
+      await em.update(User, { id: user.id }, { passwordHash });
+      await this.sessions.revokeAllOfUser(user.id, principal.sessionId, em);
+    });
+    return { message: 'Password updated successfully' };
+  }
+
+  /**
+   * Sets the first password of an account created by magic code or OAuth; answers the user
+   * (`is_password_autoset` false from now on). 400 `PASSWORD_ALREADY_SET` when it has one.
+   */
+  async setPassword(principal: Principal, password: string) {
+    const repo = this.dataSource.getRepository(User);
+    const user = await repo.findOneByOrFail({ id: principal.userId });
+    if (user.passwordHash) throw new MeridianError('PASSWORD_ALREADY_SET');
+    const passwordHash = await hashPassword(password);
+    const result = await repo
+      .createQueryBuilder()
+      .update(User)
+      .set({ passwordHash })
+      .where('id = :id AND password_hash IS NULL', { id: user.id })
+      .execute();
+    if (!result.affected) throw new MeridianError('PASSWORD_ALREADY_SET');
+    return userMeView(await repo.findOneByOrFail({ id: user.id }));
+  }
+
+  /** Issues the one-time code an OAuth callback hands to the web app (2 minutes, single use). */
+  async issueOAuthCode(userId: string, provider: string): Promise<string> {
+    const code = randomToken(32);
+    await this.purgeExpired();
+    await this.dataSource.getRepository(AuthCode).insert({
+      kind: 'oauth',
+      userId,
+      medium: provider,
+      digest: sha256(code),
+      expiresAt: new Date(Date.now() + OAUTH_CODE_TTL * 1000),
+    });
+    return code;
+  }
+
+  /**
+   * `POST /auth/token/`: exchanges an OAuth one-time code for tokens (as sign-in). 401
+   * `INVALID_AUTHORIZATION_CODE` for an unknown, expired or used code; 403 `USER_ACCOUNT_DEACTIVATED`.
+   */
+  async exchangeCode(code: string, client: ClientInfo): Promise<SignInResult> {
+    const row = await this.dataSource.getRepository(AuthCode).findOneBy({ digest: sha256(code), kind: 'oauth' });
+    if (!row || row.usedAt || !row.userId || row.expiresAt.getTime() <= Date.now()) {
+      throw new MeridianError('INVALID_AUTHORIZATION_CODE');
+    }
+    if (!(await this.markUsed(this.dataSource.manager, row.id))) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
+    const user = await this.dataSource.getRepository(User).findOneBy({ id: row.userId });
+    if (!user) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
+    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
+    const tokens = await this.sessions.open(user, row.medium ?? 'oauth', client);
+    return { ...tokens, user: userMeView(user) };
+  }
+
+  /** Sends a mail; an SMTP failure is a 503 `SERVICE_UNAVAILABLE` (logged without the message). */
+  private async sendMail(mail: { to: string; subject: string; text: string }): Promise<void> {
+    try {
+      await this.mail.send(mail);
+    } catch (err) {
+      this.logger.error({ err: (err as Error)?.message }, 'Sending an auth email failed');
+      throw new MeridianError('SERVICE_UNAVAILABLE', 'The email could not be sent. Please try again later.');
+    }
+  }
+
+  /** Marks a code used unless it already is; false when another request used it first. */
+  private async markUsed(em: EntityManager, id: string): Promise<boolean> {
+    const result = await em
+      .createQueryBuilder()
+      .update(AuthCode)
+      .set({ usedAt: () => 'now()' })
+      .where('id = :id AND used_at IS NULL', { id })
+      .execute();
+    return !!result.affected;
+  }
+
+  /**
+   * Deletes codes that expired over a day ago, at most once an hour per process, so the table
+   * holds only recent codes. Called when a code is issued.
+   */
+  private async purgeExpired(): Promise<void> {
+    if (Date.now() - this.lastPurge < 3_600_000) return;
+    this.lastPurge = Date.now();
+    await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(AuthCode)
+      .where("expires_at < now() - interval '1 day'")
+      .execute();
+  }
+
+  /** Ends the live codes of a kind for an email or a user (a new one replaces them). */
+  private async retire(em: EntityManager, kind: AuthCodeKind, by: { email?: string; userId?: string }): Promise<void> {
+    await em.update(AuthCode, { kind, ...by, usedAt: IsNull() }, { usedAt: new Date() });
+  }
+}

@@ -1,0 +1,242 @@
+import { APP_CONFIG, AppConfig, ErrorCode, MeridianError, OAuthProviderConfig, OAuthProviderName, randomToken } from '#common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request, Response } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import { Passport, Strategy } from 'passport';
+import { Strategy as GitHubStrategy } from 'passport-github2';
+import { Strategy as GitLabStrategy } from 'passport-gitlab2';
+import { Strategy as GoogleStrategy } from 'passport-google-oauth20';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../shared/db-errors';
+import { User } from '../user/user.entity';
+import { normaliseEmail } from './account.service';
+import { AuthFlowService } from './auth-flow.service';
+import { UserAccount } from './user-account.entity';
+
+export const OAUTH_PROVIDERS: readonly OAuthProviderName[] = ['github', 'google', 'gitlab'];
+
+/** What Meridian keeps of a provider's profile. */
+export interface OAuthProfile {
+  provider: OAuthProviderName;
+  id: string;
+  email: string | null;
+  emailVerified: boolean;
+  displayName: string | null;
+  avatar: string | null;
+}
+
+const NOT_CONFIGURED: Record<OAuthProviderName, ErrorCode> = {
+  github: 'GITHUB_NOT_CONFIGURED',
+  google: 'GOOGLE_NOT_CONFIGURED',
+  gitlab: 'GITLAB_NOT_CONFIGURED',
+};
+const PROVIDER_ERROR: Record<OAuthProviderName, ErrorCode> = {
+  github: 'GITHUB_OAUTH_PROVIDER_ERROR',
+  google: 'GOOGLE_OAUTH_PROVIDER_ERROR',
+  gitlab: 'GITLAB_OAUTH_PROVIDER_ERROR',
+};
+/** Plane's scopes (§3.3); Google through OpenID Connect's userinfo, which carries `email_verified`. */
+const SCOPES: Record<OAuthProviderName, string[]> = {
+  github: ['read:user', 'user:email'],
+  google: ['openid', 'email', 'profile'],
+  gitlab: ['read_user'],
+};
+
+const STATE_COOKIE = 'meridian_oauth_state';
+const STATE_TTL_SECONDS = 600;
+
+interface RawProfile {
+  id?: string | number;
+  displayName?: string;
+  username?: string;
+  emails?: { value?: string; verified?: boolean | string; primary?: boolean }[];
+  photos?: { value?: string }[];
+  avatarUrl?: string;
+}
+
+function truthy(v: unknown): boolean {
+  return v === true || v === 'true';
+}
+
+/** Picks the email to match accounts by: GitHub's primary verified one; Google's if verified; GitLab's primary (confirmed by GitLab). */
+function toProfile(provider: OAuthProviderName, raw: RawProfile): OAuthProfile {
+  const emails = (raw.emails ?? []).filter((e) => typeof e.value === 'string' && e.value !== '');
+  let chosen: { value?: string } | undefined;
+  let verified = false;
+  if (provider === 'github') {
+    chosen = emails.find((e) => e.primary && truthy(e.verified)) ?? emails.find((e) => truthy(e.verified));
+    verified = !!chosen;
+  } else if (provider === 'google') {
+    chosen = emails[0];
+    verified = !!chosen && truthy(emails[0].verified);
+  } else {
+    chosen = emails[0];
+    verified = !!chosen;
+  }
+  return {
+    provider,
+    id: String(raw.id ?? ''),
+    email: chosen?.value ? normaliseEmail(chosen.value) : null,
+    emailVerified: verified,
+    displayName: raw.displayName || raw.username || null,
+    avatar: raw.photos?.[0]?.value ?? raw.avatarUrl ?? null,
+  };
+}
+
+function readCookie(req: Request, name: string): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return null;
+}
+
+function sameString(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * OAuth sign-in with GitHub, Google and GitLab through passport strategies (passport-github2,
+ * passport-google-oauth20, passport-gitlab2). A provider is enabled when its client id and secret
+ * are set; its endpoints come from the configuration, so they can be pointed elsewhere (GitHub
+ * Enterprise, a self-managed GitLab, a test provider).
+ *
+ * Instead of Plane's session cookie, the `state` is bound to the browser by a short-lived
+ * HttpOnly cookie (`meridian_oauth_state`, 10 minutes, path /auth/) and checked on the callback.
+ * The callback never shows tokens: it redirects to `WEB_URL/auth/callback/?code=<one-time code>`,
+ * which `POST /auth/token/` exchanges (2 minutes, single use). Failures redirect to
+ * `WEB_URL/sign-in?error_code=<CODE>&error_message=<text>`.
+ */
+@Injectable()
+export class OAuthService {
+  private readonly logger = new Logger('OAuth');
+  private readonly passport = new Passport();
+  private readonly registered = new Set<OAuthProviderName>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly flows: AuthFlowService,
+  ) {}
+
+  /** The names of the enabled providers. */
+  enabledProviders(): OAuthProviderName[] {
+    return OAUTH_PROVIDERS.filter((p) => !!this.config.oauth[p]);
+  }
+
+  /** 404 `<PROVIDER>_NOT_CONFIGURED` when the provider's id or secret is unset. */
+  private settings(provider: OAuthProviderName): OAuthProviderConfig {
+    const settings = this.config.oauth[provider];
+    if (!settings) throw new MeridianError(NOT_CONFIGURED[provider]);
+    if (!this.registered.has(provider)) {
+      this.passport.use(provider, this.strategy(provider, settings));
+      this.registered.add(provider);
+    }
+    return settings;
+  }
+
+  private strategy(provider: OAuthProviderName, s: OAuthProviderConfig): Strategy {
+    const verify = (_at: string, _rt: string, profile: unknown, done: (err: unknown, user?: unknown) => void) =>
+      done(null, toProfile(provider, profile as RawProfile));
+    const base = { clientID: s.clientId, clientSecret: s.clientSecret, authorizationURL: s.authorizeUrl, tokenURL: s.tokenUrl };
+    switch (provider) {
+      case 'github':
+        return new GitHubStrategy(
+          { ...base, callbackURL: '', userProfileURL: s.userInfoUrl, userEmailURL: s.emailsUrl, allRawEmails: true, scope: SCOPES.github } as never,
+          verify,
+        ) as unknown as Strategy;
+      case 'google':
+        return new GoogleStrategy({ ...base, callbackURL: '', userProfileURL: s.userInfoUrl, scope: SCOPES.google } as never, verify as never) as unknown as Strategy;
+      case 'gitlab':
+        return new GitLabStrategy({ ...base, callbackURL: '', profileURL: s.userInfoUrl, scope: SCOPES.gitlab }, verify) as unknown as Strategy;
+    }
+  }
+
+  private callbackUrl(provider: OAuthProviderName, req: Request): string {
+    return `${req.protocol}://${req.get('host')}/auth/${provider}/callback/`;
+  }
+
+  /** `GET /auth/{provider}/`: sets the state cookie and redirects (302) to the provider's authorize URL. */
+  async begin(provider: OAuthProviderName, req: Request, res: Response): Promise<void> {
+    this.settings(provider);
+    const state = randomToken(24);
+    res.append(
+      'Set-Cookie',
+      `${STATE_COOKIE}=${state}; Max-Age=${STATE_TTL_SECONDS}; Path=/auth/; HttpOnly; SameSite=Lax${req.secure ? '; Secure' : ''}`,
+    );
+    await new Promise<void>((resolve, reject) => {
+      res.once('finish', () => resolve());
+      this.passport.authenticate(
+        provider,
+        { session: false, state, callbackURL: this.callbackUrl(provider, req), scope: SCOPES[provider] } as never,
+        (err: unknown) => reject(err ?? new Error('OAuth start did not redirect')),
+      )(req, res, (err?: unknown) => reject(err ?? new Error('OAuth start did not redirect')));
+    });
+  }
+
+  /**
+   * `GET /auth/{provider}/callback/`: checks the state against the cookie, lets the strategy
+   * exchange the code and read the profile, signs the user in (matched by provider account, then
+   * by verified email; created when new) and returns where to redirect the browser.
+   */
+  async finish(provider: OAuthProviderName, req: Request, res: Response): Promise<string> {
+    this.settings(provider);
+    res.append('Set-Cookie', `${STATE_COOKIE}=; Max-Age=0; Path=/auth/; HttpOnly; SameSite=Lax`);
+    try {
+      const state = typeof req.query.state === 'string' ? req.query.state : '';
+      const expected = readCookie(req, STATE_COOKIE) ?? '';
+      if (!state || !expected || !sameString(state, expected)) throw new MeridianError(PROVIDER_ERROR[provider], 'The OAuth state does not match.');
+      if (typeof req.query.code !== 'string' || req.query.code === '') throw new MeridianError(PROVIDER_ERROR[provider]);
+      const profile = await new Promise<OAuthProfile | false>((resolve, reject) => {
+        this.passport.authenticate(
+          provider,
+          { session: false, callbackURL: this.callbackUrl(provider, req) } as never,
+          (err: unknown, user: OAuthProfile | false) => (err ? reject(err) : resolve(user)),
+        )(req, res, (err?: unknown) => reject(err ?? new Error('OAuth callback did not finish')));
+      });
+      if (!profile || !profile.id) throw new MeridianError(PROVIDER_ERROR[provider]);
+      const user = await this.signIn(profile);
+      const code = await this.flows.issueOAuthCode(user.id, provider);
+      return `${this.config.webUrl}/auth/callback/?code=${encodeURIComponent(code)}`;
+    } catch (err) {
+      const error =
+        err instanceof MeridianError ? err : new MeridianError(PROVIDER_ERROR[provider]);
+      if (!(err instanceof MeridianError)) this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
+      const query = new URLSearchParams({ error_code: error.code, error_message: error.detail });
+      return `${this.config.webUrl}/sign-in?${query.toString()}`;
+    }
+  }
+
+  /**
+   * The user behind a provider profile: the linked account, else the account with the same
+   * verified email (then linked), else a new account without password (email verified).
+   * 422 `INVALID_EMAIL` when the provider gives no verified email; 403 `USER_ACCOUNT_DEACTIVATED`.
+   */
+  async signIn(profile: OAuthProfile): Promise<User> {
+    const users = this.dataSource.getRepository(User);
+    const accounts = this.dataSource.getRepository(UserAccount);
+    const linked = await accounts.findOneBy({ provider: profile.provider, providerAccountId: profile.id });
+    let user = linked ? await users.findOneBy({ id: linked.userId }) : null;
+    if (!user) {
+      if (!profile.email || !profile.emailVerified) {
+        throw new MeridianError('INVALID_EMAIL', 'The provider did not give a verified email address.');
+      }
+      const existing = await users.findOneBy({ email: profile.email });
+      if (existing && !existing.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
+      user = existing ?? (await this.flows.findOrCreateVerified(profile.email, { displayName: profile.displayName, avatar: profile.avatar }));
+      try {
+        await accounts.insert({ userId: user.id, provider: profile.provider, providerAccountId: profile.id, lastLoginAt: new Date() });
+      } catch (err) {
+        if (!isUniqueViolation(err, 'uq_user_accounts_provider_account')) throw err;
+      }
+    } else {
+      await accounts.update({ id: linked!.id }, { lastLoginAt: new Date() });
+    }
+    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
+    if (!user.isEmailVerified && profile.emailVerified && profile.email === user.email) {
+      await users.update({ id: user.id }, { isEmailVerified: true });
+    }
+    return user;
+  }
+}
