@@ -61,7 +61,23 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
     const res = await magicSignIn(u.email, code);
     assert.equal(res.status, 200);
     assert.equal(res.body.user.id, u.userId);
-    assert.equal(res.body.user.is_password_autoset, false);
+  });
+
+  it('hands an unverified password account to the verified owner of the address (no pre-hijacking)', async () => {
+    // someone registered this address with a password before its owner: the owner proves the address
+    const squatter = await signUp(t);
+    const code = await requestCode(squatter.email);
+    const owner = await magicSignIn(squatter.email, code);
+    assert.equal(owner.status, 200);
+    assert.equal(owner.body.user.id, squatter.userId);
+    assert.equal(owner.body.user.is_password_autoset, true, 'the unverified password is cleared');
+    assertError(await t.api.get('/api/workspaces/').auth(squatter.token, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
+    assertError(await t.api.post('/auth/sign-in/').send({ email: squatter.email, password: squatter.password }), 401, 'AUTHENTICATION_FAILED_SIGN_IN');
+    assert.equal((await t.api.get('/api/workspaces/').auth(owner.body.access_token, { type: 'bearer' })).status, 200);
+    // once verified, a later code leaves the account's password alone
+    await t.api.post('/auth/set-password/').auth(owner.body.access_token, { type: 'bearer' }).send({ password: 'owner passphrase' });
+    const again = await magicSignIn(squatter.email, await requestCode(squatter.email));
+    assert.equal(again.body.user.is_password_autoset, false);
   });
 
   it('allows at most 5 wrong tries, then the right code is refused too', async () => {

@@ -95,7 +95,7 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     assert.equal(got.body.user.id, u.userId);
     const [row] = await t.sql<{ is_email_verified: boolean; password_hash: string | null }>('SELECT is_email_verified, password_hash FROM users WHERE id = $1', [u.userId]);
     assert.equal(row.is_email_verified, true);
-    assert.ok(row.password_hash, 'the password stays');
+    assert.equal(row.password_hash, null, 'a password set before the address was verified is cleared');
   });
 
   it('refuses an unverified email: no account is created or matched', async () => {

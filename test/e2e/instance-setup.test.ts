@@ -34,7 +34,7 @@ describe('instance: GET /api/instances/ and the first set-up, once', () => {
         file_size_limit: config.file_size_limit,
       },
       {
-        enable_signup: true, is_email_password_enabled: true, is_magic_login_enabled: false, is_google_enabled: false,
+        enable_signup: true, is_email_password_enabled: true, is_magic_login_enabled: true, is_google_enabled: false,
         is_github_enabled: false, is_gitlab_enabled: false, is_workspace_creation_disabled: false, is_smtp_configured: false,
         file_size_limit: 5242880,
       },

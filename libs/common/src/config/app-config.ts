@@ -125,10 +125,8 @@ class EnvironmentVariables {
   @IsOptional() @Matches(HTTP_URL) GITLAB_USERINFO_URL?: string;
 }
 
-/** An OAuth provider's client credentials and endpoints; absent when its id or secret is unset. */
-export interface OAuthProviderConfig {
-  clientId: string;
-  clientSecret: string;
+/** An OAuth provider's endpoints (the provider's defaults unless overridden by environment). */
+export interface OAuthEndpoints {
   authorizeUrl: string;
   tokenUrl: string;
   userInfoUrl: string;
@@ -136,11 +134,13 @@ export interface OAuthProviderConfig {
   emailsUrl?: string;
 }
 
-export type OAuthProviderName = 'github' | 'google' | 'gitlab';
-
-function oauthProvider(id: string | undefined, secret: string | undefined, urls: Omit<OAuthProviderConfig, 'clientId' | 'clientSecret'>) {
-  return id && secret ? { clientId: id, clientSecret: secret, ...urls } : undefined;
+/** A usable OAuth application: credentials (from the instance configuration) and endpoints. */
+export interface OAuthProviderConfig extends OAuthEndpoints {
+  clientId: string;
+  clientSecret: string;
 }
+
+export type OAuthProviderName = 'github' | 'google' | 'gitlab';
 
 export interface RateLimit {
   limit: number;
@@ -183,8 +183,17 @@ export interface AppConfig {
     /** requests per email on magic-generate, forgot-password and email-check */
     authEmail: RateLimit;
   };
-  /** configured OAuth providers (id and secret both set) */
-  oauth: Partial<Record<OAuthProviderName, OAuthProviderConfig>>;
+  /**
+   * OAuth endpoints per provider. The client ids and secrets are instance configuration
+   * (`InstanceSettings`: database over environment), so a provider is switched on without a
+   * restart. GitLab's endpoints, unless overridden, derive from the configured `GITLAB_HOST`
+   * (then they are undefined here).
+   */
+  oauthEndpoints: {
+    github: OAuthEndpoints;
+    google: OAuthEndpoints;
+    gitlab: Partial<OAuthEndpoints>;
+  };
   logLevel: string;
   /** public address of the web app, used in links sent by email and OAuth redirects */
   webUrl: string;
@@ -301,23 +310,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       authFailedSignIn: parseWindowRate(env.AUTH_FAILED_SIGN_IN_LIMIT),
       authEmail: parseWindowRate(env.AUTH_EMAIL_RATE_LIMIT),
     },
-    oauth: {
-      github: oauthProvider(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET, {
+    oauthEndpoints: {
+      github: {
         authorizeUrl: env.GITHUB_AUTHORIZE_URL,
         tokenUrl: env.GITHUB_TOKEN_URL,
         userInfoUrl: env.GITHUB_USERINFO_URL,
         emailsUrl: env.GITHUB_EMAILS_URL,
-      }),
-      google: oauthProvider(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
-        authorizeUrl: env.GOOGLE_AUTHORIZE_URL,
-        tokenUrl: env.GOOGLE_TOKEN_URL,
-        userInfoUrl: env.GOOGLE_USERINFO_URL,
-      }),
-      gitlab: oauthProvider(env.GITLAB_CLIENT_ID, env.GITLAB_CLIENT_SECRET, {
-        authorizeUrl: env.GITLAB_AUTHORIZE_URL ?? `${env.GITLAB_HOST.replace(/\/+$/, '')}/oauth/authorize`,
-        tokenUrl: env.GITLAB_TOKEN_URL ?? `${env.GITLAB_HOST.replace(/\/+$/, '')}/oauth/token`,
-        userInfoUrl: env.GITLAB_USERINFO_URL ?? `${env.GITLAB_HOST.replace(/\/+$/, '')}/api/v4/user`,
-      }),
+      },
+      google: { authorizeUrl: env.GOOGLE_AUTHORIZE_URL, tokenUrl: env.GOOGLE_TOKEN_URL, userInfoUrl: env.GOOGLE_USERINFO_URL },
+      gitlab: { authorizeUrl: env.GITLAB_AUTHORIZE_URL, tokenUrl: env.GITLAB_TOKEN_URL, userInfoUrl: env.GITLAB_USERINFO_URL },
     },
     logLevel: env.LOG_LEVEL,
     webUrl: env.WEB_URL.replace(/\/+$/, ''),

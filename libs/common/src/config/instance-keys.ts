@@ -24,7 +24,7 @@ export const INSTANCE_CONFIG_KEYS: readonly InstanceKeySpec[] = [
   k('ENABLE_SIGNUP', 'AUTHENTICATION', 'bool', '1'),
   k('DISABLE_WORKSPACE_CREATION', 'WORKSPACE_MANAGEMENT', 'bool', '0'),
   k('ENABLE_EMAIL_PASSWORD', 'AUTHENTICATION', 'bool', '1'),
-  k('ENABLE_MAGIC_LINK_LOGIN', 'AUTHENTICATION', 'bool', '0'),
+  k('ENABLE_MAGIC_LINK_LOGIN', 'AUTHENTICATION', 'bool', '1'),
   k('IS_GOOGLE_ENABLED', 'AUTHENTICATION', 'bool', null),
   k('IS_GITHUB_ENABLED', 'AUTHENTICATION', 'bool', null),
   k('IS_GITLAB_ENABLED', 'AUTHENTICATION', 'bool', null),

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { InstanceService } from '../instance/instance.service';
 import { MailService } from '../mail/mail.service';
 import { isUniqueViolation } from '../shared/db-errors';
 import { User } from '../user/user.entity';
@@ -59,6 +60,7 @@ export class AuthFlowService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: SessionService,
     private readonly mail: MailService,
+    private readonly instance: InstanceService,
   ) {}
 
   /**
@@ -78,6 +80,7 @@ export class AuthFlowService {
    */
   async magicGenerate(rawEmail: string): Promise<{ key: string }> {
     const email = checkedEmail(rawEmail);
+    await this.instance.assertMagicLoginAllowed();
     const code = magicCode();
     await this.purgeExpired();
     await this.dataSource.transaction(async (em) => {
@@ -105,6 +108,7 @@ export class AuthFlowService {
    */
   async magicSignIn(rawEmail: string, code: string, client: ClientInfo): Promise<SignInResult> {
     const email = normaliseEmail(rawEmail);
+    await this.instance.assertMagicLoginAllowed();
     const repo = this.dataSource.getRepository(AuthCode);
     const row = await repo
       .createQueryBuilder('c')
@@ -124,26 +128,39 @@ export class AuthFlowService {
       .where('id = :id AND used_at IS NULL AND attempts < :max', { id: row.id, max: MAGIC_CODE_MAX_TRIES })
       .execute();
     if (!used.affected) throw new MeridianError('EXPIRED_MAGIC_CODE');
-    const user = await this.findOrCreateVerified(email);
+    const user = await this.findOrCreateVerified(email, {}, undefined, 'magic-code');
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const tokens = await this.sessions.open(user, 'magic-code', client);
     return { ...tokens, user: userMeView(user) };
   }
 
   /**
-   * Finds the account of a verified email, or creates it without a password (magic code, OAuth).
-   * Marks an existing account's email verified. Never touches `is_active`.
+   * Finds the account of a verified email, or creates it without a password (magic code, OAuth)
+   * when the instance allows sign-up by that medium (`InstanceService.assertSignUpAllowed`).
+   * Never touches `is_active`.
+   *
+   * An existing account whose email was never verified is taken over by the verified owner of the
+   * address: its password is cleared and its sessions are revoked, so whoever registered someone
+   * else's address with a password before them loses access (account pre-hijacking).
    */
-  async findOrCreateVerified(email: string, profile: { displayName?: string | null; avatar?: string | null } = {}, manager?: EntityManager): Promise<User> {
+  async findOrCreateVerified(
+    email: string,
+    profile: { displayName?: string | null; avatar?: string | null } = {},
+    manager?: EntityManager,
+    medium: 'magic-code' | 'oauth' = 'oauth',
+  ): Promise<User> {
     const em = manager ?? this.dataSource.manager;
     const existing = await em.findOneBy(User, { email });
     if (existing) {
       if (!existing.isEmailVerified) {
-        await em.update(User, { id: existing.id }, { isEmailVerified: true });
+        await em.update(User, { id: existing.id }, { isEmailVerified: true, passwordHash: null });
+        if (existing.passwordHash !== null) await this.sessions.revokeAllOfUser(existing.id, undefined, manager);
         existing.isEmailVerified = true;
+        existing.passwordHash = null;
       }
       return existing;
     }
+    await this.instance.assertSignUpAllowed(medium);
     try {
       return await em.save(
         em.create(User, {

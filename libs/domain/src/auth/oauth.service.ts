@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
 import { User } from '../user/user.entity';
 import { normaliseEmail } from './account.service';
+import { InstanceSettings } from '../instance/instance-settings.service';
 import { AuthFlowService } from './auth-flow.service';
 import { UserAccount } from './user-account.entity';
 
@@ -98,8 +99,9 @@ function sameString(a: string, b: string): boolean {
 
 /**
  * OAuth sign-in with GitHub, Google and GitLab through passport strategies (passport-github2,
- * passport-google-oauth20, passport-gitlab2). A provider is enabled when its client id and secret
- * are set; its endpoints come from the configuration, so they can be pointed elsewhere (GitHub
+ * passport-google-oauth20, passport-gitlab2). A provider is enabled when the instance configuration
+ * (database over environment) has its client id and secret and its `IS_<PROVIDER>_ENABLED` flag is
+ * not "0"; its endpoints come from the environment, so they can be pointed elsewhere (GitHub
  * Enterprise, a self-managed GitLab, a test provider).
  *
  * Instead of Plane's session cookie, the `state` is bound to the browser by a short-lived
@@ -112,26 +114,38 @@ function sameString(a: string, b: string): boolean {
 export class OAuthService {
   private readonly logger = new Logger('OAuth');
   private readonly passport = new Passport();
-  private readonly registered = new Set<OAuthProviderName>();
+  /** the settings each provider's registered strategy was built from, to rebuild it when they change */
+  private readonly registered = new Map<OAuthProviderName, string>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly flows: AuthFlowService,
+    private readonly instanceSettings: InstanceSettings,
   ) {}
 
-  /** The names of the enabled providers. */
-  enabledProviders(): OAuthProviderName[] {
-    return OAUTH_PROVIDERS.filter((p) => !!this.config.oauth[p]);
-  }
-
-  /** 404 `<PROVIDER>_NOT_CONFIGURED` when the provider's id or secret is unset. */
-  private settings(provider: OAuthProviderName): OAuthProviderConfig {
-    const settings = this.config.oauth[provider];
-    if (!settings) throw new MeridianError(NOT_CONFIGURED[provider]);
-    if (!this.registered.has(provider)) {
+  /**
+   * The provider's application, read from the instance configuration on every request (so an
+   * admin's change applies at once), with its endpoints. 404 `<PROVIDER>_NOT_CONFIGURED` when the
+   * provider is off or its id or secret is unset.
+   */
+  private async settings(provider: OAuthProviderName): Promise<OAuthProviderConfig> {
+    const credentials = await this.instanceSettings.providerCredentials(provider);
+    if (!credentials) throw new MeridianError(NOT_CONFIGURED[provider]);
+    const endpoints = this.config.oauthEndpoints[provider];
+    const host = credentials.host ?? 'https://gitlab.com';
+    const settings: OAuthProviderConfig = {
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      authorizeUrl: endpoints.authorizeUrl ?? `${host}/oauth/authorize`,
+      tokenUrl: endpoints.tokenUrl ?? `${host}/oauth/token`,
+      userInfoUrl: endpoints.userInfoUrl ?? `${host}/api/v4/user`,
+      emailsUrl: endpoints.emailsUrl,
+    };
+    const fingerprint = JSON.stringify(settings);
+    if (this.registered.get(provider) !== fingerprint) {
       this.passport.use(provider, this.strategy(provider, settings));
-      this.registered.add(provider);
+      this.registered.set(provider, fingerprint);
     }
     return settings;
   }
@@ -159,7 +173,7 @@ export class OAuthService {
 
   /** `GET /auth/{provider}/`: sets the state cookie and redirects (302) to the provider's authorize URL. */
   async begin(provider: OAuthProviderName, req: Request, res: Response): Promise<void> {
-    this.settings(provider);
+    await this.settings(provider);
     const state = randomToken(24);
     res.append(
       'Set-Cookie',
@@ -181,7 +195,7 @@ export class OAuthService {
    * by verified email; created when new) and returns where to redirect the browser.
    */
   async finish(provider: OAuthProviderName, req: Request, res: Response): Promise<string> {
-    this.settings(provider);
+    await this.settings(provider);
     res.append('Set-Cookie', `${STATE_COOKIE}=; Max-Age=0; Path=/auth/; HttpOnly; SameSite=Lax`);
     try {
       const state = typeof req.query.state === 'string' ? req.query.state : '';
@@ -224,7 +238,7 @@ export class OAuthService {
       }
       const existing = await users.findOneBy({ email: profile.email });
       if (existing && !existing.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
-      user = existing ?? (await this.flows.findOrCreateVerified(profile.email, { displayName: profile.displayName, avatar: profile.avatar }));
+      user = await this.flows.findOrCreateVerified(profile.email, { displayName: profile.displayName, avatar: profile.avatar }, undefined, 'oauth');
       try {
         await accounts.insert({ userId: user.id, provider: profile.provider, providerAccountId: profile.id, lastLoginAt: new Date() });
       } catch (err) {

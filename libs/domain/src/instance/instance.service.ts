@@ -116,6 +116,11 @@ export class InstanceService {
     if (!(await this.settings.getBool('ENABLE_SIGNUP'))) throw new MeridianError('SIGNUP_DISABLED');
   }
 
+  /** Gate for magic-code sign-in: 403 `MAGIC_LINK_LOGIN_DISABLED` when `ENABLE_MAGIC_LINK_LOGIN` is "0". */
+  async assertMagicLoginAllowed(): Promise<void> {
+    if (!(await this.settings.getBool('ENABLE_MAGIC_LINK_LOGIN'))) throw new MeridianError('MAGIC_LINK_LOGIN_DISABLED');
+  }
+
   /** Gate for email/password sign-in: 403 `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` when `ENABLE_EMAIL_PASSWORD` is "0". */
   async assertPasswordLoginAllowed(): Promise<void> {
     if (!(await this.settings.getBool('ENABLE_EMAIL_PASSWORD'))) throw new MeridianError('EMAIL_PASSWORD_AUTHENTICATION_DISABLED');
