@@ -46,7 +46,10 @@ describe('route declarations', () => {
     const undeclared = routes.filter((r) => !['public', 'session', 'api-key'].includes(r.scheme ?? ''));
     assert.deepEqual(undeclared, []);
     const publicRoutes = routes.filter((r) => r.scheme === 'public').map((r) => r.route.split(' ')[1].split(' ')[0]).sort();
-    assert.deepEqual(publicRoutes, ['AuthController.signIn', 'AuthController.signUp', 'HealthController.check']);
+    assert.deepEqual(publicRoutes, [
+      'AuthController.signIn', 'AuthController.signUp', 'HealthController.check',
+      'InvitationJoinController.join', 'InvitationJoinController.retrieve',
+    ]);
   });
 
   it('docs/errors.md lists every error_code, and only those', () => {

@@ -7,8 +7,18 @@ import { SessionService } from './auth/session.service';
 import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
 import { WorkspaceService } from './workspace/workspace.service';
+import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
+import { WorkspaceMemberService } from './workspace/workspace-member.service';
+import { WorkspaceInvitationService } from './invitation/workspace-invitation.service';
+import { UserProfileService } from './user/user-profile.service';
+import { AppProjectService } from './project/app-project.service';
+import { ProjectMemberService } from './project/project-member.service';
 
 const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService];
+/** App API services (users, workspace settings, members, invitations, projects). */
+const APP_API_SERVICES = [
+  UserProfileService, WorkspaceSettingsService, WorkspaceMemberService, WorkspaceInvitationService, AppProjectService, ProjectMemberService,
+];
 
 /**
  * The domain: entities' rules and services, shared by every API module. Also binds the
@@ -18,11 +28,12 @@ const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenServ
 @Module({
   providers: [
     ...SERVICES,
+    ...APP_API_SERVICES,
     CredentialVerifierService,
     { provide: CREDENTIAL_VERIFIER, useExisting: CredentialVerifierService },
     { provide: WORKSPACE_ACCESS_RESOLVER, useExisting: WorkspaceService },
     { provide: PROJECT_ACCESS_RESOLVER, useExisting: ProjectService },
   ],
-  exports: [...SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER],
+  exports: [...SERVICES, ...APP_API_SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER],
 })
 export class DomainModule {}

@@ -1,6 +1,7 @@
 import { ApiToken } from './api-token/api-token.entity';
 import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
+import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
 import { ProjectMember } from './project/project-member.entity';
 import { Project } from './project/project.entity';
 import { State } from './state/state.entity';
@@ -9,4 +10,7 @@ import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
 /** Every entity; the data source (libs/database) registers exactly these. */
-export const ENTITIES = [User, AuthSession, AuthToken, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State];
+export const ENTITIES = [
+  User, AuthSession, AuthToken, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State,
+  WorkspaceInvitation,
+];

@@ -11,6 +11,11 @@ export const ERROR_CATALOG = {
   INVALID_CURSOR: { status: 400, detail: 'Invalid cursor parameter.' },
   INVALID_PER_PAGE: { status: 400, detail: 'Invalid per_page parameter.' },
   INVALID_QUERY_PARAMETER: { status: 400, detail: 'A query parameter is not valid.' },
+  LAST_WORKSPACE_ADMIN: { status: 400, detail: 'The workspace must keep at least one Admin.' },
+  LAST_PROJECT_ADMIN: { status: 400, detail: 'The project must keep at least one Admin.' },
+  CANNOT_REMOVE_SELF: { status: 400, detail: 'You cannot remove yourself; leave instead.' },
+  PROJECT_ARCHIVED: { status: 400, detail: 'Archived projects cannot be updated.' },
+  INVITATION_ALREADY_RESPONDED: { status: 400, detail: 'You have already responded to the invitation request.' },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -19,11 +24,13 @@ export const ERROR_CATALOG = {
   // 403
   PERMISSION_DENIED: { status: 403, detail: 'You do not have permission to perform this action.' },
   API_KEY_WORKSPACE_MISMATCH: { status: 403, detail: 'This API key does not belong to this workspace.' },
+  INVITATION_EMAIL_MISMATCH: { status: 403, detail: 'This invitation is addressed to another email.' },
   // 404
   NOT_FOUND: { status: 404, detail: 'The requested resource does not exist.' },
   ROUTE_NOT_FOUND: { status: 404, detail: 'Page not found.' },
   WORKSPACE_NOT_FOUND: { status: 404, detail: 'Workspace not found.' },
   PROJECT_NOT_FOUND: { status: 404, detail: 'Project not found.' },
+  INVITATION_NOT_FOUND: { status: 404, detail: 'Invitation not found.' },
   // 405
   METHOD_NOT_ALLOWED: { status: 405, detail: 'Method not allowed.' },
   // 409
@@ -32,6 +39,7 @@ export const ERROR_CATALOG = {
   WORKSPACE_SLUG_TAKEN: { status: 409, detail: 'The workspace with the slug already exists.' },
   PROJECT_IDENTIFIER_TAKEN: { status: 409, detail: 'The project identifier is already taken.' },
   PROJECT_NAME_TAKEN: { status: 409, detail: 'The project name is already taken.' },
+  ALREADY_WORKSPACE_MEMBER: { status: 409, detail: 'Some users are already members of the workspace.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415
