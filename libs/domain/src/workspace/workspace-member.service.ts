@@ -1,7 +1,8 @@
 import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
+import { ApiToken } from '../api-token/api-token.entity';
 import { ProjectMember } from '../project/project-member.entity';
 import { lockWorkspace } from '../shared/locks';
 import { WorkspaceMember } from './workspace-member.entity';
@@ -17,8 +18,8 @@ export interface MemberActor {
 /**
  * Workspace memberships (reference plane-app-auth-instance-public.md §1.3): list, retrieve, change
  * role, remove, leave. Removal and leaving deactivate the membership (`is_active = false`) and
- * every project membership of the user in the workspace; the user's API keys for the workspace
- * then fail with 401 and their sessions see the workspace as unknown (404).
+ * every project membership of the user in the workspace, and revoke the user's API keys for the
+ * workspace (401 from then on, even if they rejoin); their sessions see the workspace as unknown (404).
  */
 @Injectable()
 export class WorkspaceMemberService {
@@ -108,7 +109,7 @@ export class WorkspaceMemberService {
 
   /**
    * Makes `userId` an active member with `role`: reactivates a former membership or creates one
-   * (used by invitations). Returns whether a membership was created or reactivated.
+   * (used by invitations).
    */
   static async activate(em: EntityManager, workspaceId: string, userId: string, role: number, actorId: string | null): Promise<void> {
     const existing = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
@@ -123,6 +124,8 @@ export class WorkspaceMemberService {
   private async deactivate(em: EntityManager, workspaceId: string, userId: string, actorId: string) {
     await em.update(WorkspaceMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
     await em.update(ProjectMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
+    // their keys for this workspace are revoked for good, so that coming back does not revive them
+    await em.update(ApiToken, { workspaceId, userId, deletedAt: IsNull() }, { isActive: false, deletedAt: new Date() });
   }
 
   private async assertAnotherAdmin(em: EntityManager, workspaceId: string, userId: string) {
