@@ -14,7 +14,7 @@ describe('App API: /api/users/me/ and one workspace', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.id, u.userId);
     assert.equal(res.body.email, u.email);
-    assert.match(res.body.username, /^[0-9a-f]{32}$/);
+    assert.match(res.body.username, /^[0-9a-f-]{36}$/);
     for (const field of ['avatar', 'cover_image', 'avatar_url', 'cover_image_url', 'date_joined', 'display_name', 'first_name', 'last_name',
       'is_active', 'is_bot', 'is_email_verified', 'user_timezone', 'is_password_autoset', 'last_login_medium']) {
       assert.ok(field in res.body, field);

@@ -35,7 +35,7 @@ export class AppApiUsersInvitations1795267126507 implements MigrationInterface {
         `);
         await queryRunner.query(`
             ALTER TABLE "users"
-            ADD "username" character varying(128) NOT NULL DEFAULT md5((random())::text)
+            ADD "username" character varying(128) NOT NULL DEFAULT gen_random_uuid()
         `);
         await queryRunner.query(`
             ALTER TABLE "users"

@@ -30,9 +30,9 @@ export class User {
   @Column({ type: 'text', nullable: true })
   coverImage: string | null;
 
-  /** Plane's `username`: unique, 32 random hex characters unless changed */
+  /** Plane's `username`: unique; a random UUID unless the user changes it */
   @Index('uq_users_username', { unique: true })
-  @Column({ type: 'varchar', length: 128, default: () => 'md5((random())::text)' })
+  @Column({ type: 'varchar', length: 128, default: () => 'gen_random_uuid()' })
   username: string;
 
   @Column({ type: 'varchar', length: 255, nullable: true })
