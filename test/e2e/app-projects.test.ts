@@ -171,6 +171,10 @@ describe('App API: projects and project members', () => {
     assert.equal((await t.api.delete(`${base}${rowOf(guest.userId)}/`).auth(member.token, { type: 'bearer' })).status, 204);
     // no longer a member of this public project: it is visible, but reading it needs a membership
     assertError(await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(guest.token, { type: 'bearer' }), 403, 'PERMISSION_DENIED');
+    // leaving: the other Admin may go, the last Admin may not
+    assert.equal((await t.api.post(`${base}leave/`).auth(other.token, { type: 'bearer' })).status, 204);
+    assert.equal((await t.api.post(`${base}leave/`).auth(admin.token, { type: 'bearer' })).status, 204);
+    assertError(await t.api.post(`${base}leave/`).auth(member.token, { type: 'bearer' }), 400, 'LAST_PROJECT_ADMIN');
     // a membership row of another project is a 404 here
     const q = await createAppProject(t, member.token, w.slug);
     const qRows = await t.api.get(`/api/workspaces/${w.slug}/projects/${q.id}/members/`).auth(member.token, { type: 'bearer' });

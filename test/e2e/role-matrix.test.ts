@@ -215,6 +215,8 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({ path: `${proj(x)}/members/`, body: { members: [{ member_id: (await wsMember(x, 15)).userId, role: 15 }] } }),
       expect: [401, 404, 403, 403, 201],
     },
+    // the Guest and the Member leave; the Admin is the project's only Admin
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/members/leave/', prepare: (x) => ({ path: `${proj(x)}/members/leave/` }), expect: [401, 404, 204, 204, 400] },
     {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/members/{member_id}/',
       prepare: async (x) => ({ path: `${proj(x)}/members/${await projectMemberRow(x, 15)}/` }),

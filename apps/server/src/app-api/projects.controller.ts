@@ -116,6 +116,14 @@ export class ProjectMembersController {
     return this.members.add(p.projectId, { userId: me.userId, projectRole: p.role, workspaceRole: ws.role }, body.members);
   }
 
+  /** Any project member: 204, the caller leaves the project; 400 `LAST_PROJECT_ADMIN` for its only Admin. */
+  @Post('leave')
+  @ProjectRole(ROLE.GUEST)
+  @HttpCode(204)
+  async leave(@CurrentPrincipal() me: Principal, @CurrentProject() p: ProjectAccess): Promise<void> {
+    await this.members.leave(p.projectId, me.userId);
+  }
+
   @Get(':member_id')
   retrieve(@CurrentProject() p: ProjectAccess, @Param('member_id', UuidPipe) id: string): Promise<ProjectMemberJson> {
     return this.members.get(p.projectId, id);

@@ -130,6 +130,17 @@ export class ProjectMemberService {
     });
   }
 
+  /** The caller leaves the project; 400 `LAST_PROJECT_ADMIN` if they are its only active Admin. */
+  async leave(projectId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await lockProject(em, projectId);
+      const row = await em.getRepository(ProjectMember).findOneBy({ projectId, memberId: userId, isActive: true });
+      if (!row) throw new MeridianError('PROJECT_NOT_FOUND');
+      if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, userId);
+      await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: userId });
+    });
+  }
+
   private async workspaceRoles(em: EntityManager, workspaceId: string, userIds: string[]): Promise<Map<string, number>> {
     if (!userIds.length) return new Map();
     const rows = await em.getRepository(WorkspaceMember).findBy({ workspaceId, memberId: In(userIds), isActive: true });
