@@ -95,37 +95,42 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     assert.ok(row.body.responded_at);
   });
 
-  it('an invitee without an account signs up, sees the invitations and accepts several at once', async () => {
+  it('an invitee without an account: accepted by link joins at sign-up; others are accepted several at once', async () => {
     const a = await signUp(t);
     const w1 = await createWorkspace(t, a.token);
     const w2 = await createWorkspace(t, a.token);
     const w3 = await createWorkspace(t, a.token);
+    const w4 = await createWorkspace(t, a.token);
     const email = `${unique('dave')}@example.com`;
     const l1 = await invite(a.token, w1.slug, email, 15);
     const l2 = await invite(a.token, w2.slug, email, 5);
+    const l4 = await invite(a.token, w4.slug, email, 20);
     await invite(a.token, w3.slug, `${unique('other')}@example.com`, 5);
-    // accepted through the link before the account exists: kept, joins later
+    // accepted through the link before the account exists: kept, and joined when the account is created
     const early = await t.api.post(`/api/workspaces/${w1.slug}/invitations/${l1.id}/join/`).send({ email, accepted: true, token: l1.token });
     assert.equal(early.status, 200);
+    assert.deepEqual(early.body, { message: 'Workspace Invitation Accepted' });
 
     const dave = await signUp(t, email);
+    const joined = await t.api.get('/api/users/me/workspaces/').auth(dave.token, { type: 'bearer' });
+    assert.deepEqual(joined.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]), [[w1.slug, 15]]);
     const mine = await t.api.get('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' });
     assert.equal(mine.status, 200);
-    assert.deepEqual(mine.body.results.map((i: { id: string }) => i.id).sort(), [l1.id, l2.id].sort());
+    assert.deepEqual(mine.body.results.map((i: { id: string }) => i.id).sort(), [l2.id, l4.id].sort());
     assert.ok(mine.body.results.every((i: { email: string }) => i.email === email));
 
     // someone else's invitation cannot be accepted, and nothing is accepted then
     const foreign = await t.sql<{ id: string }>('SELECT id FROM workspace_member_invites WHERE workspace_id = $1', [w3.id]);
     assertError(
-      await t.api.post('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' }).send({ invitations: [l1.id, foreign[0].id] }),
+      await t.api.post('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' }).send({ invitations: [l2.id, foreign[0].id] }),
       404,
       'INVITATION_NOT_FOUND',
     );
-    const accepted = await t.api.post('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' }).send({ invitations: [l1.id, l2.id] });
+    const accepted = await t.api.post('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' }).send({ invitations: [l2.id, l4.id] });
     assert.equal(accepted.status, 204, JSON.stringify(accepted.body));
     const workspaces = await t.api.get('/api/users/me/workspaces/').auth(dave.token, { type: 'bearer' });
     const roles = Object.fromEntries(workspaces.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]));
-    assert.deepEqual(roles, { [w1.slug]: 15, [w2.slug]: 5 });
+    assert.deepEqual(roles, { [w1.slug]: 15, [w2.slug]: 5, [w4.slug]: 20 });
     const after = await t.api.get('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' });
     assert.equal(after.body.results.length, 0);
   });

@@ -2,6 +2,7 @@ import { APP_CONFIG, AppConfig, Principal, randomToken, sha256 } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { joinAcceptedInvitations } from '../invitation/workspace-invitation.service';
 import { User } from '../user/user.entity';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
@@ -47,6 +48,7 @@ export class SessionService {
         }),
       );
       await em.update(User, { id: user.id }, { lastLoginAt: new Date(now), lastLoginMedium: medium });
+      await joinAcceptedInvitations(em, user.id, user.email);
       return this.issue(em, session, now);
     };
     return manager ? run(manager) : this.dataSource.transaction(run);

@@ -1,8 +1,7 @@
 import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate, randomToken, sha256, validationError } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
-import { normaliseEmail } from '../auth/account.service';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { MailService } from '../mail/mail.service';
 import { User } from '../user/user.entity';
 import { WorkspaceMember } from '../workspace/workspace-member.entity';
@@ -10,6 +9,9 @@ import { WorkspaceMemberService } from '../workspace/workspace-member.service';
 import { Workspace } from '../workspace/workspace.entity';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 import { InvitationJson, invitationView } from './workspace-invitation.view';
+
+/** As `normaliseEmail` of the account service (not imported: that module imports the session service, which imports this one). */
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export interface InviteInput {
   emails: Array<{ email: string; role?: number }>;
@@ -236,5 +238,25 @@ export class WorkspaceInvitationService {
       // the invitation stands; the inviter can send it again
       this.logger.error({ invitation: invitation.id, err: (err as Error).message }, 'Could not send the invitation email');
     }
+  }
+}
+
+/**
+ * Plane's sign-in effect (reference §3.4): invitations to `email` that were accepted through their
+ * link before the account existed become active memberships with their role, and are deleted.
+ * Called when a session opens (sign-up and every sign-in), in that transaction.
+ */
+export async function joinAcceptedInvitations(em: EntityManager, userId: string, email: string): Promise<void> {
+  const accepted = await em
+    .getRepository(WorkspaceInvitation)
+    .createQueryBuilder('i')
+    .innerJoin('i.workspace', 'w')
+    .where('i.email = :email AND i.accepted = true', { email: normaliseEmail(email) })
+    .andWhere('w.deletedAt IS NULL')
+    .getMany();
+  const now = new Date();
+  for (const inv of accepted) {
+    await WorkspaceMemberService.activate(em, inv.workspaceId, userId, inv.role, inv.createdById);
+    await em.update(WorkspaceInvitation, { id: inv.id }, { deletedAt: now });
   }
 }
