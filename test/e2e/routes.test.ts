@@ -54,6 +54,8 @@ describe('route declarations', () => {
       'InstanceController.refresh',
       'InstanceController.signIn',
       'InstanceController.signUp',
+      'InvitationJoinController.join',
+      'InvitationJoinController.retrieve',
       'OAuthController.github',
       'OAuthController.githubCallback',
       'OAuthController.gitlab',

@@ -67,3 +67,31 @@ export async function configure(t: TestApp, token: string, values: Record<string
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body as { key: string; value: string; is_set: boolean; source: string }[];
 }
+
+/** Sets a role on an existing membership row (test setup). */
+export async function setWorkspaceRole(t: TestApp, workspaceId: string, userId: string, role: number): Promise<void> {
+  await t.sql('UPDATE workspace_members SET role = $3 WHERE workspace_id = $1 AND member_id = $2', [workspaceId, userId, role]);
+}
+
+/** Creates a project through the App API as `token`'s user. */
+export async function createAppProject(t: TestApp, token: string, slug: string, body: Record<string, unknown> = {}) {
+  const identifier = (body.identifier as string | undefined) ?? unique('P').slice(0, 8).toUpperCase();
+  const res = await t.api
+    .post(`/api/workspaces/${slug}/projects/`)
+    .auth(token, { type: 'bearer' })
+    .send({ name: `Project ${identifier}`, identifier, ...body });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string; identifier: string; name: string; network: number };
+}
+
+/** Adds an existing workspace member to a project with a role (test setup). */
+export async function addProjectMember(t: TestApp, workspaceId: string, projectId: string, userId: string, role: number): Promise<void> {
+  await t.sql('INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, $4)', [workspaceId, projectId, userId, role]);
+}
+
+/** The id of a user's workspace membership row. */
+export async function membershipId(t: TestApp, workspaceId: string, userId: string): Promise<string> {
+  const rows = await t.sql<{ id: string }>('SELECT id FROM workspace_members WHERE workspace_id = $1 AND member_id = $2', [workspaceId, userId]);
+  assert.equal(rows.length, 1);
+  return rows[0].id;
+}

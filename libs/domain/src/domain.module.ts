@@ -12,10 +12,20 @@ import { InstanceService } from './instance/instance.service';
 import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
 import { WorkspaceService } from './workspace/workspace.service';
+import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
+import { WorkspaceMemberService } from './workspace/workspace-member.service';
+import { WorkspaceInvitationService } from './invitation/workspace-invitation.service';
+import { UserProfileService } from './user/user-profile.service';
+import { AppProjectService } from './project/app-project.service';
+import { ProjectMemberService } from './project/project-member.service';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
+];
+/** App API services (users, workspace settings, members, invitations, projects). */
+const APP_API_SERVICES = [
+  UserProfileService, WorkspaceSettingsService, WorkspaceMemberService, WorkspaceInvitationService, AppProjectService, ProjectMemberService,
 ];
 
 /**
@@ -26,12 +36,13 @@ const SERVICES = [
 @Module({
   providers: [
     ...SERVICES,
+    ...APP_API_SERVICES,
     CredentialVerifierService,
     { provide: CREDENTIAL_VERIFIER, useExisting: CredentialVerifierService },
     { provide: WORKSPACE_ACCESS_RESOLVER, useExisting: WorkspaceService },
     { provide: PROJECT_ACCESS_RESOLVER, useExisting: ProjectService },
     { provide: INSTANCE_ADMIN_VERIFIER, useExisting: InstanceAdminService },
   ],
-  exports: [...SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER, INSTANCE_ADMIN_VERIFIER],
+  exports: [...SERVICES, ...APP_API_SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER, INSTANCE_ADMIN_VERIFIER],
 })
 export class DomainModule {}

@@ -4,6 +4,7 @@ import { UserAccount } from './auth/user-account.entity';
 import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance/instance.entity';
+import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
 import { ProjectMember } from './project/project-member.entity';
 import { Project } from './project/project.entity';
 import { State } from './state/state.entity';
@@ -15,4 +16,5 @@ import { Workspace } from './workspace/workspace.entity';
 export const ENTITIES = [
   User, AuthSession, AuthToken, AuthCode, UserAccount, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State,
   Instance, InstanceAdmin, InstanceConfiguration, InstanceAdminSession,
+  WorkspaceInvitation,
 ];

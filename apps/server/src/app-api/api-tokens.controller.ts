@@ -1,9 +1,10 @@
 import {
   APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, ROLE,
-  WorkspaceAccess, WorkspaceRole,
+  UuidPipe, WorkspaceAccess, WorkspaceRole,
 } from '#common';
 import { ApiTokenJson, ApiTokenService } from '#domain';
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { UpdateApiTokenDto } from './dto/app-api.dto';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
 
 /**
@@ -34,5 +35,37 @@ export class ApiTokensController {
     @Body() body: CreateApiTokenDto,
   ): Promise<ApiTokenJson & { token: string }> {
     return this.tokens.create(ws.workspaceId, { id: me.userId }, body);
+  }
+
+  /** 200 one of the caller's keys, without the secret; anyone else's (or another workspace's) is a 404. */
+  @Get(':token_id')
+  retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('token_id', UuidPipe) id: string,
+  ): Promise<ApiTokenJson> {
+    return this.tokens.get(ws.workspaceId, me.userId, id);
+  }
+
+  /** `{label?, description?, is_active?, expired_at?}` → 200 without the secret; other fields 422. */
+  @Patch(':token_id')
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('token_id', UuidPipe) id: string,
+    @Body() body: UpdateApiTokenDto,
+  ): Promise<ApiTokenJson> {
+    return this.tokens.update(ws.workspaceId, me.userId, id, body);
+  }
+
+  /** 204: the key stops working at once (401). */
+  @Delete(':token_id')
+  @HttpCode(204)
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('token_id', UuidPipe) id: string,
+  ): Promise<void> {
+    await this.tokens.remove(ws.workspaceId, me.userId, id);
   }
 }

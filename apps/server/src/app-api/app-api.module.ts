@@ -1,8 +1,19 @@
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { ApiTokensController } from './api-tokens.controller';
-import { WorkspacesController } from './workspaces.controller';
+import { InvitationJoinController, InvitationsController } from './invitations.controller';
+import { MembersController } from './members.controller';
+import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
+import { UsersController } from './users.controller';
+import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 
 /** App API, mounted at `/api/`: the web app's operations, authenticated with Bearer access tokens. */
-@Module({ imports: [DomainModule], controllers: [WorkspacesController, ApiTokensController] })
+@Module({
+  imports: [DomainModule],
+  controllers: [
+    WorkspacesController, ApiTokensController,
+    UsersController, WorkspaceSlugCheckController, MembersController, InvitationsController, InvitationJoinController,
+    AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
+  ],
+})
 export class AppApiModule {}

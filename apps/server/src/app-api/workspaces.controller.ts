@@ -1,13 +1,20 @@
-import { APP_PAGING, BearerAuth, CurrentPrincipal, Page, PageQuery, PageRequest, Principal } from '#common';
-import { WorkspaceJson, WorkspaceService } from '#domain';
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal, ROLE,
+  WorkspaceAccess, WorkspaceRole,
+} from '#common';
+import { WorkspaceJson, WorkspaceService, WorkspaceSettingsService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { UpdateWorkspaceDto } from './dto/app-api.dto';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
 
 /** Workspaces in the App API (spec part 4; reference plane-app-auth-instance-public.md §1.2). */
 @Controller('workspaces')
 @BearerAuth()
 export class WorkspacesController {
-  constructor(private readonly workspaces: WorkspaceService) {}
+  constructor(
+    private readonly workspaces: WorkspaceService,
+    private readonly settings: WorkspaceSettingsService,
+  ) {}
 
   /** The caller's workspaces, oldest first, in the page-of-results envelope, each with the caller's `role`. */
   @Get()
@@ -19,5 +26,40 @@ export class WorkspacesController {
   @Post()
   create(@CurrentPrincipal() me: Principal, @Body() body: CreateWorkspaceDto): Promise<WorkspaceJson> {
     return this.workspaces.create(me.userId, body);
+  }
+
+  /** 200 the workspace with the caller's `role`; non-members 404 `WORKSPACE_NOT_FOUND`. */
+  @Get(':slug')
+  retrieve(@CurrentWorkspace() ws: WorkspaceAccess): Promise<WorkspaceJson> {
+    return this.settings.retrieve(ws.workspaceId, ws.role);
+  }
+
+  /** Admins: 200 the updated workspace; 409 `WORKSPACE_SLUG_TAKEN`; 422 on a bad slug or time zone. */
+  @Patch(':slug')
+  @WorkspaceRole(ROLE.ADMIN)
+  update(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: UpdateWorkspaceDto): Promise<WorkspaceJson> {
+    return this.settings.update(ws.workspaceId, me.userId, ws.role, body);
+  }
+
+  /** Admins: 204, soft delete (projects and API keys too); the slug stays reserved. */
+  @Delete(':slug')
+  @WorkspaceRole(ROLE.ADMIN)
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess): Promise<void> {
+    await this.settings.remove(ws.workspaceId, me.userId);
+  }
+}
+
+/** `GET /api/workspace-slug-check/?slug=` (reference §1.2). */
+@Controller('workspace-slug-check')
+@BearerAuth()
+export class WorkspaceSlugCheckController {
+  constructor(private readonly settings: WorkspaceSettingsService) {}
+
+  /** 200 `{status: true}` when the slug is free; 400 `INVALID_QUERY_PARAMETER` without a single `slug`. */
+  @Get()
+  check(@Query('slug') slug: unknown): Promise<{ status: boolean }> {
+    if (typeof slug !== 'string' || !slug.trim()) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Workspace Slug is required.');
+    return this.settings.slugAvailable(slug.trim());
   }
 }

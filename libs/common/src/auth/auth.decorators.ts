@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import type { CredentialKind, Principal, ProjectAccess, WorkspaceAccess } from './principal';
@@ -6,6 +6,7 @@ import type { CredentialKind, Principal, ProjectAccess, WorkspaceAccess } from '
 export const AUTH_SCHEME = 'meridian:auth-scheme';
 export const WORKSPACE_ROLE = 'meridian:workspace-role';
 export const PROJECT_ROLE = 'meridian:project-role';
+export const PROJECT_ROLE_WORKSPACE_OVERRIDE = 'meridian:project-role-workspace-override';
 
 /** Route or controller needs no credentials (health, sign-in, public boards). */
 export const Public = () => SetMetadata(AUTH_SCHEME, 'public');
@@ -40,7 +41,18 @@ export const WorkspaceRole = (minimum: Role) => SetMetadata(WORKSPACE_ROLE, mini
  * Without it, Plane's ProjectEntity rule applies: reads need an active project membership,
  * writes at least Member (15).
  */
-export const ProjectRole = (minimum: Role | 'visible') => SetMetadata(PROJECT_ROLE, minimum);
+export const ProjectRole = (minimum: Role | 'visible', options: ProjectRoleOptions = {}) =>
+  options.orWorkspaceRole === undefined
+    ? SetMetadata(PROJECT_ROLE, minimum)
+    : applyDecorators(SetMetadata(PROJECT_ROLE, minimum), SetMetadata(PROJECT_ROLE_WORKSPACE_OVERRIDE, options.orWorkspaceRole));
+
+export interface ProjectRoleOptions {
+  /**
+   * A workspace role that passes too, whatever the caller's project membership, and even for a
+   * secret project they are not a member of (Plane: a workspace Admin may delete any project).
+   */
+  orWorkspaceRole?: Role;
+}
 
 /** The authenticated caller. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {

@@ -52,10 +52,11 @@ export interface ProjectAccess {
 /**
  * Resolves a project inside a workspace and the caller's active membership. Implemented by the
  * domain. `visible` is false when the project does not exist in the workspace, is deleted, or is
- * secret (network 0) and the caller is not a member.
+ * secret (network 0) and the caller is not a member. `exists` tells a live project of the workspace
+ * from none at all (used by `@ProjectRole(…, { orWorkspaceRole })`).
  */
 export interface ProjectAccessResolver {
-  resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null }>;
+  resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null; exists?: boolean }>;
 }
 export const PROJECT_ACCESS_RESOLVER = Symbol('PROJECT_ACCESS_RESOLVER');
 

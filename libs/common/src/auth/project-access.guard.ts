@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import { isUuid } from '../http/uuid.pipe';
-import { PROJECT_ROLE, ROLE } from './auth.decorators';
+import { PROJECT_ROLE, PROJECT_ROLE_WORKSPACE_OVERRIDE, ROLE } from './auth.decorators';
 import {
   Principal, PROJECT_ACCESS_RESOLVER, ProjectAccess, ProjectAccessResolver, WorkspaceAccess,
 } from './principal';
@@ -33,7 +33,15 @@ export class ProjectAccessGuard implements CanActivate {
     if (typeof projectId !== 'string' || !principal || !req.workspaceAccess) return true;
     if (!isUuid(projectId)) throw new MeridianError('PROJECT_NOT_FOUND');
 
-    const { visible, role } = await this.resolver.resolve(req.workspaceAccess.workspaceId, projectId.toLowerCase(), principal.userId);
+    const { visible, role, exists } = await this.resolver.resolve(req.workspaceAccess.workspaceId, projectId.toLowerCase(), principal.userId);
+    const override = this.reflector.getAllAndOverride<number | undefined>(PROJECT_ROLE_WORKSPACE_OVERRIDE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (override !== undefined && req.workspaceAccess.role >= override && (visible || exists)) {
+      req.projectAccess = { projectId: projectId.toLowerCase(), role };
+      return true;
+    }
     if (!visible) throw new MeridianError('PROJECT_NOT_FOUND');
     const rule = this.reflector.getAllAndOverride<number | 'visible' | undefined>(PROJECT_ROLE, [
       context.getHandler(),

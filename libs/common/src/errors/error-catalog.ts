@@ -11,6 +11,11 @@ export const ERROR_CATALOG = {
   INVALID_CURSOR: { status: 400, detail: 'Invalid cursor parameter.' },
   INVALID_PER_PAGE: { status: 400, detail: 'Invalid per_page parameter.' },
   INVALID_QUERY_PARAMETER: { status: 400, detail: 'A query parameter is not valid.' },
+  LAST_WORKSPACE_ADMIN: { status: 400, detail: 'The workspace must keep at least one Admin.' },
+  LAST_PROJECT_ADMIN: { status: 400, detail: 'The project must keep at least one Admin.' },
+  CANNOT_REMOVE_SELF: { status: 400, detail: 'You cannot remove yourself; leave instead.' },
+  PROJECT_ARCHIVED: { status: 400, detail: 'Archived projects cannot be updated.' },
+  INVITATION_ALREADY_RESPONDED: { status: 400, detail: 'You have already responded to the invitation request.' },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -27,12 +32,14 @@ export const ERROR_CATALOG = {
   EMAIL_PASSWORD_AUTHENTICATION_DISABLED: { status: 403, detail: 'Email and password authentication is disabled on this instance.' },
   MAGIC_LINK_LOGIN_DISABLED: { status: 403, detail: 'Magic link login disabled. Please contact your administrator.' },
   WORKSPACE_CREATION_DISABLED: { status: 403, detail: 'Workspace creation is disabled on this instance.' },
+  INVITATION_EMAIL_MISMATCH: { status: 403, detail: 'This invitation is addressed to another email.' },
   // 404
   NOT_FOUND: { status: 404, detail: 'The requested resource does not exist.' },
   ROUTE_NOT_FOUND: { status: 404, detail: 'Page not found.' },
   WORKSPACE_NOT_FOUND: { status: 404, detail: 'Workspace not found.' },
   PROJECT_NOT_FOUND: { status: 404, detail: 'Project not found.' },
   USER_DOES_NOT_EXIST: { status: 404, detail: 'No account found with this email.' },
+  INVITATION_NOT_FOUND: { status: 404, detail: 'Invitation not found.' },
   // 405
   METHOD_NOT_ALLOWED: { status: 405, detail: 'Method not allowed.' },
   // 409
@@ -43,6 +50,7 @@ export const ERROR_CATALOG = {
   PROJECT_NAME_TAKEN: { status: 409, detail: 'The project name is already taken.' },
   ADMIN_USER_ALREADY_EXIST: { status: 409, detail: 'This user is already an instance admin.' },
   LAST_INSTANCE_ADMIN: { status: 409, detail: 'The last instance admin cannot be removed.' },
+  ALREADY_WORKSPACE_MEMBER: { status: 409, detail: 'Some users are already members of the workspace.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415

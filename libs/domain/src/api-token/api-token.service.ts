@@ -1,4 +1,4 @@
-import { Page, PageRequest, paginate, Principal, randomHex, sha256, validationError } from '#common';
+import { MeridianError, Page, PageRequest, paginate, Principal, randomHex, sha256, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -10,6 +10,14 @@ import { apiTokenView } from './api-token.view';
 export interface CreateApiTokenInput {
   label?: string;
   description?: string;
+  expired_at?: Date | null;
+}
+
+/** What the owner may change on a key: `PATCH /api/workspaces/{slug}/api-tokens/{id}/`. */
+export interface UpdateApiTokenInput {
+  label?: string;
+  description?: string;
+  is_active?: boolean;
   expired_at?: Date | null;
 }
 
@@ -58,6 +66,42 @@ export class ApiTokenService {
     });
     const fresh = await this.dataSource.getRepository(ApiToken).findOneByOrFail({ id: saved.id });
     return { ...apiTokenView(fresh), token };
+  }
+
+  /** One of the caller's own non-service keys in the workspace, without the secret; anything else is a 404. */
+  async get(workspaceId: string, userId: string, id: string): Promise<ApiTokenJson> {
+    return apiTokenView(await this.findOwn(workspaceId, userId, id));
+  }
+
+  /**
+   * Updates the label, description, `is_active` or `expired_at` of one of the caller's keys. A
+   * deactivated or expired key fails with 401 from the next request on; the response never shows
+   * the secret (unlike Plane). An expiry in the past is a 422.
+   */
+  async update(workspaceId: string, userId: string, id: string, input: UpdateApiTokenInput): Promise<ApiTokenJson> {
+    const token = await this.findOwn(workspaceId, userId, id);
+    if (input.expired_at && input.expired_at.getTime() <= Date.now()) {
+      throw validationError({ expired_at: ['The expiry must be in the future.'] });
+    }
+    const patch: Partial<ApiToken> = { updatedById: userId };
+    if (input.label !== undefined) patch.label = input.label.trim() || token.label;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.is_active !== undefined) patch.isActive = input.is_active;
+    if (input.expired_at !== undefined) patch.expiredAt = input.expired_at;
+    await this.dataSource.getRepository(ApiToken).update({ id: token.id }, patch);
+    return apiTokenView(await this.findOwn(workspaceId, userId, id));
+  }
+
+  /** Soft-deletes one of the caller's keys; it fails with 401 from the next request on. */
+  async remove(workspaceId: string, userId: string, id: string): Promise<void> {
+    const token = await this.findOwn(workspaceId, userId, id);
+    await this.dataSource.getRepository(ApiToken).update({ id: token.id }, { deletedAt: new Date(), isActive: false, updatedById: userId });
+  }
+
+  private async findOwn(workspaceId: string, userId: string, id: string): Promise<ApiToken> {
+    const token = await this.dataSource.getRepository(ApiToken).findOneBy({ id, workspaceId, userId, isService: false });
+    if (!token) throw new MeridianError('NOT_FOUND');
+    return token;
   }
 
   /**

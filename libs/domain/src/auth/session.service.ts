@@ -2,6 +2,7 @@ import { APP_CONFIG, AppConfig, MeridianError, Principal, randomToken, sha256 } 
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { joinAcceptedInvitations } from '../invitation/workspace-invitation.service';
 import { iso } from '../shared/time';
 import { User } from '../user/user.entity';
 import { AuthSession } from './auth-session.entity';
@@ -50,6 +51,7 @@ export class SessionService {
       await em.update(User, { id: user.id }, { lastLoginAt: new Date(now), lastLoginMedium: medium });
       user.lastLoginAt = new Date(now);
       user.lastLoginMedium = medium;
+      await joinAcceptedInvitations(em, user.id, user.email);
       return this.issue(em, session, now);
     };
     return manager ? run(manager) : this.dataSource.transaction(run);

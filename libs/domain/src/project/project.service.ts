@@ -49,7 +49,7 @@ export class ProjectService implements ProjectAccessResolver {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** `ProjectAccessResolver`: is the live project visible to the user in this workspace, and their active role. */
-  async resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null }> {
+  async resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null; exists?: boolean }> {
     const row = await this.dataSource
       .getRepository(Project)
       .createQueryBuilder('p')
@@ -60,7 +60,7 @@ export class ProjectService implements ProjectAccessResolver {
       .getRawOne<{ network: number; role: number | null }>();
     if (!row) return { visible: false, role: null };
     const role = row.role === null ? null : Number(row.role);
-    return { visible: role !== null || Number(row.network) === NETWORK.PUBLIC, role };
+    return { visible: role !== null || Number(row.network) === NETWORK.PUBLIC, role, exists: true };
   }
 
   /**

@@ -26,6 +26,18 @@ export class User {
   @Column({ type: 'text', nullable: true })
   avatar: string | null;
 
+  /** Plane's `cover_image`: a URL (profile banner) */
+  @Column({ type: 'text', nullable: true })
+  coverImage: string | null;
+
+  /** Plane's `username`: unique; a random UUID unless the user changes it */
+  @Index('uq_users_username', { unique: true })
+  @Column({ type: 'varchar', length: 128, default: () => 'gen_random_uuid()' })
+  username: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  mobileNumber: string | null;
+
   @Column({ type: 'boolean', default: true })
   isActive: boolean;
 

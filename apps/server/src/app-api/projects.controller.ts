@@ -1,0 +1,157 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal,
+  ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess, WorkspaceRole,
+} from '#common';
+import { AppProjectService, ProjectJson, ProjectMemberJson, ProjectMemberService, ProjectService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { AddProjectMembersDto, CreateAppProjectDto, RoleDto, UpdateProjectDto } from './dto/app-api.dto';
+
+/**
+ * Projects in the App API (reference plane-app-auth-instance-public.md §1.5). Scoping and roles
+ * are declared: `ProjectAccessGuard` resolves `{project_id}` inside the workspace (404 outside it,
+ * or secret and not a member), `@ProjectRole` / `@WorkspaceRole` set the role each route needs.
+ */
+@Controller('workspaces/:slug/projects')
+@BearerAuth()
+export class AppProjectsController {
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly appProjects: AppProjectService,
+  ) {}
+
+  /** Paginated; workspace Admins see all projects, Members theirs and public ones, Guests theirs. Archived included. */
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<ProjectJson>> {
+    return this.appProjects.list(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, page);
+  }
+
+  /** Workspace Admins and Members: 201; the creator becomes project Admin; five default states. */
+  @Post()
+  @WorkspaceRole(ROLE.MEMBER)
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: CreateAppProjectDto): Promise<ProjectJson> {
+    return this.projects.create(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body);
+  }
+
+  /** Project members: 200; an archived project is a 404. */
+  @Get(':project_id')
+  retrieve(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<ProjectJson> {
+    return this.appProjects.get(ws.workspaceId, p.projectId, me.userId);
+  }
+
+  /** Project Admins: 200; 400 `PROJECT_ARCHIVED`; 409 on a taken identifier or name. */
+  @Patch(':project_id')
+  @ProjectRole(ROLE.ADMIN)
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Body() body: UpdateProjectDto,
+  ): Promise<ProjectJson> {
+    return this.appProjects.update(ws.workspaceId, p.projectId, me.userId, body);
+  }
+
+  /** Project Admins or workspace Admins: 204, soft delete. */
+  @Delete(':project_id')
+  @ProjectRole(ROLE.ADMIN, { orWorkspaceRole: ROLE.ADMIN })
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<void> {
+    await this.appProjects.remove(ws.workspaceId, p.projectId, me.userId);
+  }
+
+  /** Project Admins and Members: 200 `{archived_at}`. */
+  @Post(':project_id/archive')
+  @ProjectRole(ROLE.MEMBER)
+  @HttpCode(200)
+  archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<{ archived_at: string }> {
+    return this.appProjects.archive(ws.workspaceId, p.projectId, me.userId);
+  }
+
+  /** Project Admins and Members: 204, unarchive. */
+  @Delete(':project_id/archive')
+  @ProjectRole(ROLE.MEMBER)
+  @HttpCode(204)
+  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<void> {
+    await this.appProjects.unarchive(ws.workspaceId, p.projectId, me.userId);
+  }
+}
+
+/** `GET /api/workspaces/{slug}/project-identifiers/?name=` (workspace Admins and Members). */
+@Controller('workspaces/:slug/project-identifiers')
+@BearerAuth()
+@WorkspaceRole(ROLE.MEMBER)
+export class ProjectIdentifiersController {
+  constructor(private readonly appProjects: AppProjectService) {}
+
+  /** 200 `{exists, identifiers}`; 400 `INVALID_QUERY_PARAMETER` without `name`. */
+  @Get()
+  check(@CurrentWorkspace() ws: WorkspaceAccess, @Query('name') name: unknown) {
+    if (typeof name !== 'string' || !name.trim()) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Name is required.');
+    return this.appProjects.identifierCheck(ws.workspaceId, name);
+  }
+}
+
+/**
+ * Project members (reference §1.6). `{member_id}` is the project membership row's id. Reads:
+ * project members; writes: project Admins (role rules in the service).
+ */
+@Controller('workspaces/:slug/projects/:project_id/members')
+@BearerAuth()
+export class ProjectMembersController {
+  constructor(private readonly members: ProjectMemberService) {}
+
+  @Get()
+  list(@CurrentProject() p: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<ProjectMemberJson>> {
+    return this.members.list(p.projectId, page);
+  }
+
+  /** `{members: [{member_id, role}]}` → 201 the rows; 422 for non-members of the workspace or roles their workspace role forbids. */
+  @Post()
+  @ProjectRole(ROLE.ADMIN)
+  add(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Body() body: AddProjectMembersDto,
+  ): Promise<ProjectMemberJson[]> {
+    return this.members.add(p.projectId, { userId: me.userId, projectRole: p.role, workspaceRole: ws.role }, body.members);
+  }
+
+  /** Any project member: 204, the caller leaves the project; 400 `LAST_PROJECT_ADMIN` for its only Admin. */
+  @Post('leave')
+  @ProjectRole(ROLE.GUEST)
+  @HttpCode(204)
+  async leave(@CurrentPrincipal() me: Principal, @CurrentProject() p: ProjectAccess): Promise<void> {
+    await this.members.leave(p.projectId, me.userId);
+  }
+
+  @Get(':member_id')
+  retrieve(@CurrentProject() p: ProjectAccess, @Param('member_id', UuidPipe) id: string): Promise<ProjectMemberJson> {
+    return this.members.get(p.projectId, id);
+  }
+
+  /** `{role}` → 200; 403 own role / above own; 400 `LAST_PROJECT_ADMIN`. */
+  @Patch(':member_id')
+  @ProjectRole(ROLE.ADMIN)
+  updateRole(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Param('member_id', UuidPipe) id: string,
+    @Body() body: RoleDto,
+  ): Promise<ProjectMemberJson> {
+    return this.members.updateRole(p.projectId, { userId: me.userId, projectRole: p.role, workspaceRole: ws.role }, id, body.role);
+  }
+
+  /** 204, deactivates the membership; 400 `CANNOT_REMOVE_SELF`, `LAST_PROJECT_ADMIN`. */
+  @Delete(':member_id')
+  @ProjectRole(ROLE.ADMIN)
+  @HttpCode(204)
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Param('member_id', UuidPipe) id: string,
+  ): Promise<void> {
+    await this.members.remove(p.projectId, { userId: me.userId, projectRole: p.role, workspaceRole: ws.role }, id);
+  }
+}

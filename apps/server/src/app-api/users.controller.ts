@@ -1,0 +1,63 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, ROLE, WorkspaceAccess,
+  WorkspaceRole,
+} from '#common';
+import {
+  AppProjectService, InvitationJson, UserMeJson, UserProfileService, WorkspaceInvitationService, WorkspaceJson, WorkspaceService,
+} from '#domain';
+import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { AcceptInvitationsDto, JoinProjectsDto, UpdateMeDto } from './dto/app-api.dto';
+
+/** The signed-in user (reference plane-app-auth-instance-public.md §1.1, §1.4, §1.6). */
+@Controller('users/me')
+@BearerAuth()
+export class UsersController {
+  constructor(
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
+    private readonly invitations: WorkspaceInvitationService,
+    private readonly projects: AppProjectService,
+  ) {}
+
+  /** 200 Plane's UserMe fields; never a password hash or token. */
+  @Get()
+  me(@CurrentPrincipal() me: Principal): Promise<UserMeJson> {
+    return this.users.me(me.userId);
+  }
+
+  /** 200 the updated user; 422 on an unknown field (email, password, flags), a bad time zone; 409 a taken username. */
+  @Patch()
+  update(@CurrentPrincipal() me: Principal, @Body() body: UpdateMeDto): Promise<UserMeJson> {
+    return this.users.update(me.userId, body);
+  }
+
+  /** The caller's workspaces with `role` and `total_members`, oldest first, paginated. */
+  @Get('workspaces')
+  myWorkspaces(@CurrentPrincipal() me: Principal, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<WorkspaceJson>> {
+    return this.workspaces.listForUser(me.userId, page);
+  }
+
+  /** Pending invitations addressed to the caller's email, paginated. */
+  @Get('workspaces/invitations')
+  myInvitations(@CurrentPrincipal() me: Principal, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<InvitationJson>> {
+    return this.invitations.listForEmail(me.email, page);
+  }
+
+  /** 204: accepts the listed invitations at once; 404 `INVITATION_NOT_FOUND` if one is not the caller's. */
+  @Post('workspaces/invitations')
+  @HttpCode(204)
+  async acceptInvitations(@CurrentPrincipal() me: Principal, @Body() body: AcceptInvitationsDto): Promise<void> {
+    await this.invitations.acceptMine({ userId: me.userId, email: me.email }, body.invitations);
+  }
+
+  /** 201 `{message}`: joins public projects with the caller's workspace role (Admins: any project). Guests 403. */
+  @Post('workspaces/:slug/projects/invitations')
+  @WorkspaceRole(ROLE.MEMBER)
+  joinProjects(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: JoinProjectsDto,
+  ): Promise<{ message: string }> {
+    return this.projects.join(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body.project_ids);
+  }
+}

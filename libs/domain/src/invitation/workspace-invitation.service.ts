@@ -1,0 +1,262 @@
+import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate, randomToken, sha256, validationError } from '#common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { MailService } from '../mail/mail.service';
+import { User } from '../user/user.entity';
+import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { WorkspaceMemberService } from '../workspace/workspace-member.service';
+import { Workspace } from '../workspace/workspace.entity';
+import { WorkspaceInvitation } from './workspace-invitation.entity';
+import { InvitationJson, invitationView } from './workspace-invitation.view';
+
+/** As `normaliseEmail` of the account service (not imported: that module imports the session service, which imports this one). */
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export interface InviteInput {
+  emails: Array<{ email: string; role?: number }>;
+  message?: string;
+}
+
+export interface JoinInput {
+  email: string;
+  accepted: boolean;
+  token: string;
+}
+
+/** The inviter, as invitation rules need it. */
+export interface Inviter {
+  userId: string;
+  email: string;
+  /** the inviter's workspace role */
+  role: number;
+}
+
+/**
+ * Workspace invitations (reference plane-app-auth-instance-public.md §1.4): invite by email with a
+ * role, list, retrieve, change role, revoke; answer through the emailed link (public, with the
+ * link's secret) or, signed in, accept several at once.
+ *
+ * Each invitation email carries `WEB_URL/workspace-invitations/?invitation_id=…&email=…&slug=…&token=…`;
+ * the token is 256 random bits, stored as SHA-256 and renewed on every (re)send.
+ */
+@Injectable()
+export class WorkspaceInvitationService {
+  private readonly logger = new Logger('Invitations');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly mail: MailService,
+  ) {}
+
+  /**
+   * Invites each email with its role (default Guest 5) and sends one email each. 403 when a role is
+   * above the inviter's own; 409 `ALREADY_WORKSPACE_MEMBER` (with `workspace_users`) when some
+   * emails belong to active members; 422 on duplicates or bad emails. Inviting an email that already
+   * has a pending invitation updates its role and sends a fresh link.
+   */
+  async invite(workspaceId: string, inviter: Inviter, input: InviteInput): Promise<{ message: string }> {
+    const wanted = new Map<string, number>();
+    for (const entry of input.emails) {
+      const email = normaliseEmail(entry.email);
+      if (wanted.has(email)) throw validationError({ emails: [`${email} is listed more than once.`] });
+      wanted.set(email, entry.role ?? 5);
+    }
+    if (wanted.size === 0) throw validationError({ emails: ['Emails are required.'] });
+    if ([...wanted.values()].some((role) => role > inviter.role)) {
+      throw new MeridianError('PERMISSION_DENIED', 'You cannot invite a user with a role above your own.');
+    }
+    const emails = [...wanted.keys()];
+    const members = await this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .innerJoin(User, 'u', 'u.id = m.memberId')
+      .select('u.email', 'email')
+      .where('m.workspaceId = :workspaceId AND m.isActive = true AND u.email IN (:...emails)', { workspaceId, emails })
+      .getRawMany<{ email: string }>();
+    if (members.length) {
+      throw new MeridianError('ALREADY_WORKSPACE_MEMBER', undefined, { workspace_users: members.map((m) => m.email).sort() });
+    }
+
+    const workspace = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+    const sent: Array<{ invitation: WorkspaceInvitation; token: string }> = [];
+    await this.dataSource.transaction(async (em) => {
+      const existing = await em.getRepository(WorkspaceInvitation).findBy({ workspaceId, email: In(emails) });
+      const byEmail = new Map(existing.map((i) => [i.email, i]));
+      for (const [email, role] of wanted) {
+        const token = randomToken(32);
+        const previous = byEmail.get(email);
+        const fields = {
+          role,
+          message: input.message ?? '',
+          tokenDigest: sha256(token),
+          accepted: false,
+          respondedAt: null,
+          updatedById: inviter.userId,
+        };
+        const invitation = previous
+          ? em.merge(WorkspaceInvitation, previous, fields)
+          : em.create(WorkspaceInvitation, { ...fields, workspaceId, email, createdById: inviter.userId });
+        sent.push({ invitation: await em.save(invitation), token });
+      }
+    });
+    for (const { invitation, token } of sent) await this.sendInvitation(workspace, invitation, token, inviter.email);
+    return { message: 'Emails sent successfully' };
+  }
+
+  /** Live invitations of the workspace, oldest first. */
+  async list(workspaceId: string, page: PageRequest): Promise<Page<InvitationJson>> {
+    const workspace = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+    const qb = this.dataSource.getRepository(WorkspaceInvitation).createQueryBuilder('i').where('i.workspaceId = :workspaceId', { workspaceId });
+    return (await paginate(qb, page)).map((i) => invitationView(i, workspace));
+  }
+
+  /** One invitation of the workspace; another workspace's id is a 404 `INVITATION_NOT_FOUND`. */
+  async get(workspaceId: string, id: string): Promise<InvitationJson> {
+    const { invitation, workspace } = await this.find(workspaceId, id);
+    return invitationView(invitation, workspace);
+  }
+
+  /** Changes the role of a pending invitation; 403 above the caller's own role. */
+  async updateRole(workspaceId: string, inviter: Inviter, id: string, role: number): Promise<InvitationJson> {
+    const { invitation, workspace } = await this.find(workspaceId, id);
+    if (role > inviter.role || invitation.role > inviter.role) {
+      throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
+    }
+    await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, { role, updatedById: inviter.userId });
+    return invitationView({ ...invitation, role, updatedById: inviter.userId, updatedAt: new Date() } as WorkspaceInvitation, workspace);
+  }
+
+  /** Revokes (soft-deletes) an invitation: its link stops working. */
+  async revoke(workspaceId: string, id: string): Promise<void> {
+    await this.find(workspaceId, id);
+    await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, { deletedAt: new Date() });
+  }
+
+  /** Public: the invitation behind an emailed link; a wrong slug, id or token is a 404 `INVITATION_NOT_FOUND`. */
+  async getByLink(slug: string, id: string, token: string): Promise<InvitationJson> {
+    const { invitation, workspace } = await this.findByLink(slug, id, token);
+    return invitationView(invitation, workspace);
+  }
+
+  /**
+   * Public: answers an invitation through its emailed link (Plane's join, plus the link's secret).
+   * 403 `INVITATION_EMAIL_MISMATCH` when `email` is not the invited one; 400
+   * `INVITATION_ALREADY_RESPONDED` when answered before. Accepted with an existing account: the
+   * membership is created or reactivated with the invitation's role and the invitation is deleted.
+   * Accepted without an account yet: the invitation is kept as accepted; the user joins after
+   * signing up, through `POST /api/users/me/workspaces/invitations/`. Declined: kept as declined.
+   */
+  async join(slug: string, id: string, input: JoinInput): Promise<{ message: string }> {
+    const { invitation, workspace } = await this.findByLink(slug, id, input.token);
+    if (normaliseEmail(input.email) !== invitation.email) throw new MeridianError('INVITATION_EMAIL_MISMATCH');
+    if (invitation.respondedAt) throw new MeridianError('INVITATION_ALREADY_RESPONDED');
+    if (!input.accepted) {
+      await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, { accepted: false, respondedAt: new Date() });
+      return { message: 'Workspace Invitation was not accepted' };
+    }
+    await this.dataSource.transaction(async (em) => {
+      const user = await em.getRepository(User).findOneBy({ email: invitation.email, isActive: true });
+      if (user) {
+        await WorkspaceMemberService.activate(em, workspace.id, user.id, invitation.role, invitation.createdById);
+        await em.update(WorkspaceInvitation, { id }, { accepted: true, respondedAt: new Date(), deletedAt: new Date() });
+      } else {
+        await em.update(WorkspaceInvitation, { id }, { accepted: true, respondedAt: new Date() });
+      }
+    });
+    return { message: 'Workspace Invitation Accepted' };
+  }
+
+  /** Live invitations addressed to the caller's email, in live workspaces, oldest first. */
+  async listForEmail(email: string, page: PageRequest): Promise<Page<InvitationJson>> {
+    const qb = this.dataSource
+      .getRepository(WorkspaceInvitation)
+      .createQueryBuilder('i')
+      .innerJoinAndSelect('i.workspace', 'w')
+      .where('i.email = :email', { email: normaliseEmail(email) })
+      .andWhere('w.deletedAt IS NULL')
+      .andWhere('(i.respondedAt IS NULL OR i.accepted = true)');
+    return (await paginate(qb, page)).map((i) => invitationView(i, i.workspace!));
+  }
+
+  /**
+   * Accepts several of the caller's invitations at once: each becomes an active membership with
+   * the invitation's role (a former membership is reactivated) and is deleted, in one transaction.
+   * Ids that are not live invitations for the caller's email (declined ones included) are a 404
+   * `INVITATION_NOT_FOUND` and nothing is accepted.
+   */
+  async acceptMine(user: { userId: string; email: string }, ids: string[]): Promise<void> {
+    const unique = [...new Set(ids.map((i) => i.toLowerCase()))];
+    await this.dataSource.transaction(async (em) => {
+      const found = await em
+        .getRepository(WorkspaceInvitation)
+        .createQueryBuilder('i')
+        .innerJoin('i.workspace', 'w')
+        .where('i.id IN (:...ids) AND i.email = :email', { ids: unique, email: normaliseEmail(user.email) })
+        .andWhere('w.deletedAt IS NULL')
+        .andWhere('(i.respondedAt IS NULL OR i.accepted = true)')
+        .getMany();
+      if (found.length !== unique.length) throw new MeridianError('INVITATION_NOT_FOUND');
+      const now = new Date();
+      for (const inv of found) {
+        await WorkspaceMemberService.activate(em, inv.workspaceId, user.userId, inv.role, inv.createdById);
+        await em.update(WorkspaceInvitation, { id: inv.id }, { accepted: true, respondedAt: inv.respondedAt ?? now, deletedAt: now });
+      }
+    });
+  }
+
+  private async find(workspaceId: string, id: string) {
+    const invitation = await this.dataSource.getRepository(WorkspaceInvitation).findOne({ where: { id, workspaceId }, relations: { workspace: true } });
+    if (!invitation) throw new MeridianError('INVITATION_NOT_FOUND');
+    return { invitation, workspace: invitation.workspace! };
+  }
+
+  private async findByLink(slug: string, id: string, token: string) {
+    const invitation = await this.dataSource
+      .getRepository(WorkspaceInvitation)
+      .createQueryBuilder('i')
+      .innerJoinAndSelect('i.workspace', 'w')
+      .where('i.id = :id AND w.slug = :slug AND i.tokenDigest = :digest', { id, slug, digest: sha256(token) })
+      .andWhere('w.deletedAt IS NULL')
+      .getOne();
+    if (!invitation) throw new MeridianError('INVITATION_NOT_FOUND');
+    return { invitation, workspace: invitation.workspace! };
+  }
+
+  private async sendInvitation(workspace: Workspace, invitation: WorkspaceInvitation, token: string, inviterEmail: string) {
+    const query = new URLSearchParams({ invitation_id: invitation.id, email: invitation.email, slug: workspace.slug, token });
+    const link = `${this.config.webUrl}/workspace-invitations/?${query}`;
+    const text = [
+      `${inviterEmail} has invited you to join the workspace "${workspace.name}" on Meridian.`,
+      invitation.message ? `\n${invitation.message}\n` : '',
+      `Accept or decline the invitation: ${link}`,
+    ].join('\n');
+    try {
+      await this.mail.send({ to: invitation.email, subject: `${inviterEmail} invited you to join ${workspace.name} on Meridian`, text });
+    } catch (err) {
+      // the invitation stands; the inviter can send it again
+      this.logger.error({ invitation: invitation.id, err: (err as Error).message }, 'Could not send the invitation email');
+    }
+  }
+}
+
+/**
+ * Plane's sign-in effect (reference §3.4): invitations to `email` that were accepted through their
+ * link before the account existed become active memberships with their role, and are deleted.
+ * Called when a session opens (sign-up and every sign-in), in that transaction.
+ */
+export async function joinAcceptedInvitations(em: EntityManager, userId: string, email: string): Promise<void> {
+  const accepted = await em
+    .getRepository(WorkspaceInvitation)
+    .createQueryBuilder('i')
+    .innerJoin('i.workspace', 'w')
+    .where('i.email = :email AND i.accepted = true', { email: normaliseEmail(email) })
+    .andWhere('w.deletedAt IS NULL')
+    .getMany();
+  const now = new Date();
+  for (const inv of accepted) {
+    await WorkspaceMemberService.activate(em, inv.workspaceId, userId, inv.role, inv.createdById);
+    await em.update(WorkspaceInvitation, { id: inv.id }, { deletedAt: now });
+  }
+}

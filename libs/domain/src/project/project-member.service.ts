@@ -1,0 +1,171 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { iso } from '../shared/time';
+import { lockProject } from '../shared/locks';
+import { User } from '../user/user.entity';
+import { userLiteView } from '../user/user.view';
+import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { activateProjectMember } from './app-project.service';
+import { Project } from './project.entity';
+import { ProjectMember } from './project-member.entity';
+
+/** The caller, as project membership rules need it. */
+export interface ProjectActor {
+  userId: string;
+  /** the caller's project role (null when not a member) */
+  projectRole: number | null;
+  workspaceRole: number;
+}
+
+export function projectMemberView(row: ProjectMember, user: User) {
+  return {
+    id: row.id,
+    member: userLiteView(user),
+    project: row.projectId,
+    workspace: row.workspaceId,
+    role: row.role,
+    is_active: row.isActive,
+    sort_order: row.sortOrder,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    created_by: row.createdById,
+    updated_by: row.updatedById,
+  };
+}
+
+export type ProjectMemberJson = ReturnType<typeof projectMemberView>;
+
+/**
+ * Project memberships (reference plane-app-auth-instance-public.md §1.6): list, add, retrieve,
+ * change role, remove. Workspace roles bound project roles: a workspace Admin is always a project
+ * Admin, a workspace Guest only a project Guest; nobody gives a role above their own project role,
+ * changes their own role or removes themself; the last project Admin stays (400).
+ */
+@Injectable()
+export class ProjectMemberService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Active members of the project, oldest membership first. */
+  async list(projectId: string, page: PageRequest): Promise<Page<ProjectMemberJson>> {
+    const qb = this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoinAndSelect('pm.member', 'u')
+      .where('pm.projectId = :projectId AND pm.isActive = true', { projectId });
+    return (await paginate(qb, page)).map((row) => projectMemberView(row, row.member!));
+  }
+
+  async get(projectId: string, rowId: string): Promise<ProjectMemberJson> {
+    const row = await this.findActive(this.dataSource.manager, projectId, rowId);
+    return projectMemberView(row, row.member!);
+  }
+
+  /**
+   * Adds (or reactivates) members: `[{member_id, role}]`, 201 with their rows. Each must be an
+   * active workspace member (422); a role above the caller's is a 403; a role their workspace role
+   * does not allow is a 422.
+   */
+  async add(projectId: string, actor: ProjectActor, members: Array<{ member_id: string; role: number }>): Promise<ProjectMemberJson[]> {
+    const ids = members.map((m) => m.member_id.toLowerCase());
+    if (new Set(ids).size !== ids.length) throw validationError({ members: ['A member is listed more than once.'] });
+    if (members.some((m) => m.role > (actor.projectRole ?? 0))) {
+      throw new MeridianError('PERMISSION_DENIED', 'You cannot give a role above your own.');
+    }
+    const rows = await this.dataSource.transaction(async (em) => {
+      const project = await em.getRepository(Project).findOneByOrFail({ id: projectId });
+      const wsRoles = await this.workspaceRoles(em, project.workspaceId, ids);
+      const errors: Record<string, string[]> = {};
+      members.forEach((m, i) => {
+        const wsRole = wsRoles.get(ids[i]);
+        const problem = wsRole === undefined ? 'This user is not a member of the workspace.' : roleProblem(wsRole, m.role);
+        if (problem) errors[`members.${i}`] = [problem];
+      });
+      if (Object.keys(errors).length) throw validationError(errors);
+      const out: ProjectMember[] = [];
+      for (const [i, m] of members.entries()) {
+        const row = await activateProjectMember(em, project, ids[i], m.role, actor.userId);
+        if (row.role !== m.role) await em.update(ProjectMember, { id: row.id }, { role: m.role, updatedById: actor.userId });
+        out.push(row);
+      }
+      return out;
+    });
+    const users = await this.dataSource.getRepository(User).findBy({ id: In(ids) });
+    const byId = new Map(users.map((u) => [u.id, u]));
+    const fresh = await this.dataSource.getRepository(ProjectMember).findBy({ id: In(rows.map((r) => r.id)) });
+    return fresh.map((row) => projectMemberView(row, byId.get(row.memberId)!));
+  }
+
+  /**
+   * Changes a member's project role. 403 for one's own role or a role above one's own; 422 when the
+   * member's workspace role does not allow it; 400 `LAST_PROJECT_ADMIN`.
+   */
+  async updateRole(projectId: string, actor: ProjectActor, rowId: string, role: number): Promise<ProjectMemberJson> {
+    await this.dataSource.transaction(async (em) => {
+      await lockProject(em, projectId);
+      const row = await this.findActive(em, projectId, rowId);
+      if (row.memberId === actor.userId) throw new MeridianError('PERMISSION_DENIED', 'You cannot update your own role.');
+      if (role > (actor.projectRole ?? 0) || row.role > (actor.projectRole ?? 0)) {
+        throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
+      }
+      const wsRole = (await this.workspaceRoles(em, row.workspaceId, [row.memberId])).get(row.memberId) ?? ROLE.GUEST;
+      const problem = roleProblem(wsRole, role);
+      if (problem) throw validationError({ role: [problem] });
+      if (row.role === ROLE.ADMIN && role < ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, row.memberId);
+      await em.update(ProjectMember, { id: row.id }, { role, updatedById: actor.userId });
+    });
+    return this.get(projectId, rowId);
+  }
+
+  /** Removes (deactivates) a membership. 400 `CANNOT_REMOVE_SELF`; 403 above the caller's role; 400 `LAST_PROJECT_ADMIN`. */
+  async remove(projectId: string, actor: ProjectActor, rowId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await lockProject(em, projectId);
+      const row = await this.findActive(em, projectId, rowId);
+      if (row.memberId === actor.userId) throw new MeridianError('CANNOT_REMOVE_SELF');
+      if (row.role > (actor.projectRole ?? 0)) throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
+      if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, row.memberId);
+      await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: actor.userId });
+    });
+  }
+
+  /** The caller leaves the project; 400 `LAST_PROJECT_ADMIN` if they are its only active Admin. */
+  async leave(projectId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await lockProject(em, projectId);
+      const row = await em.getRepository(ProjectMember).findOneBy({ projectId, memberId: userId, isActive: true });
+      if (!row) throw new MeridianError('PROJECT_NOT_FOUND');
+      if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, userId);
+      await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: userId });
+    });
+  }
+
+  private async workspaceRoles(em: EntityManager, workspaceId: string, userIds: string[]): Promise<Map<string, number>> {
+    if (!userIds.length) return new Map();
+    const rows = await em.getRepository(WorkspaceMember).findBy({ workspaceId, memberId: In(userIds), isActive: true });
+    return new Map(rows.map((r) => [r.memberId, r.role]));
+  }
+
+  private async assertAnotherAdmin(em: EntityManager, projectId: string, userId: string) {
+    const others = await em
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .where('pm.projectId = :projectId AND pm.isActive = true AND pm.role = :admin AND pm.memberId <> :userId', { projectId, admin: ROLE.ADMIN, userId })
+      .getCount();
+    if (others === 0) throw new MeridianError('LAST_PROJECT_ADMIN');
+  }
+
+  private async findActive(em: EntityManager, projectId: string, rowId: string) {
+    const row = await em.getRepository(ProjectMember).findOne({ where: { id: rowId, projectId, isActive: true }, relations: { member: true } });
+    if (!row) throw new MeridianError('NOT_FOUND');
+    return row;
+  }
+}
+
+/** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */
+function roleProblem(workspaceRole: number, projectRole: number): string | null {
+  if (workspaceRole === ROLE.ADMIN && projectRole !== ROLE.ADMIN) return 'A workspace Admin can only be a project Admin.';
+  if (workspaceRole === ROLE.GUEST && projectRole !== ROLE.GUEST) return 'A workspace Guest can only be a project Guest.';
+  return null;
+}

@@ -1,0 +1,62 @@
+import { MeridianError, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../shared/db-errors';
+import { isTimezone } from '../shared/timezone';
+import { User } from './user.entity';
+import { userMeView } from './user.view';
+
+/** Profile fields a user may change on themself (reference plane-app-auth-instance-public.md §1.1). */
+export interface UpdateMeInput {
+  first_name?: string;
+  last_name?: string;
+  display_name?: string;
+  username?: string;
+  avatar?: string | null;
+  cover_image?: string | null;
+  user_timezone?: string;
+  mobile_number?: string | null;
+}
+
+export type UserMeJson = ReturnType<typeof userMeView>;
+
+/** The signed-in user's own record: `GET`/`PATCH /api/users/me/`. */
+@Injectable()
+export class UserProfileService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async me(userId: string): Promise<UserMeJson> {
+    const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
+    if (!user) throw new MeridianError('AUTHENTICATION_REQUIRED');
+    return userMeView(user);
+  }
+
+  /**
+   * Partial update of the profile fields. An unknown time zone is a 422; a username already used
+   * is a 409 `CONFLICT`. Email, password and flags are not writable here.
+   */
+  async update(userId: string, input: UpdateMeInput): Promise<UserMeJson> {
+    if (input.user_timezone !== undefined && !isTimezone(input.user_timezone)) {
+      throw validationError({ user_timezone: ['Not a valid time zone.'] });
+    }
+    const patch: Partial<User> = {};
+    if (input.first_name !== undefined) patch.firstName = input.first_name;
+    if (input.last_name !== undefined) patch.lastName = input.last_name;
+    if (input.display_name !== undefined) patch.displayName = input.display_name;
+    if (input.username !== undefined) patch.username = input.username;
+    if (input.avatar !== undefined) patch.avatar = input.avatar;
+    if (input.cover_image !== undefined) patch.coverImage = input.cover_image;
+    if (input.user_timezone !== undefined) patch.userTimezone = input.user_timezone;
+    if (input.mobile_number !== undefined) patch.mobileNumber = input.mobile_number;
+    if (Object.keys(patch).length) {
+      try {
+        await this.dataSource.getRepository(User).update({ id: userId }, patch);
+      } catch (err) {
+        if (isUniqueViolation(err, 'uq_users_username')) throw new MeridianError('CONFLICT', 'This username is already taken.');
+        throw err;
+      }
+    }
+    return this.me(userId);
+  }
+}

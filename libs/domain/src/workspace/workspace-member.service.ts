@@ -1,0 +1,152 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
+import { ApiToken } from '../api-token/api-token.entity';
+import { ProjectMember } from '../project/project-member.entity';
+import { lockWorkspace } from '../shared/locks';
+import { WorkspaceMember } from './workspace-member.entity';
+import { WorkspaceMemberJson, workspaceMemberView } from './workspace-member.view';
+
+/** The caller, as membership rules need it. */
+export interface MemberActor {
+  userId: string;
+  /** the caller's workspace role */
+  role: number;
+}
+
+/**
+ * Workspace memberships (reference plane-app-auth-instance-public.md §1.3): list, retrieve, change
+ * role, remove, leave. Removal and leaving deactivate the membership (`is_active = false`) and
+ * every project membership of the user in the workspace, and revoke the user's API keys for the
+ * workspace (401 from then on, even if they rejoin); their sessions see the workspace as unknown (404).
+ */
+@Injectable()
+export class WorkspaceMemberService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Active members, oldest membership first; `search` matches display, first or last name and email. */
+  async list(workspaceId: string, viewerRole: number, page: PageRequest, search?: string): Promise<Page<WorkspaceMemberJson>> {
+    const qb = this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .innerJoinAndSelect('m.member', 'u')
+      .innerJoinAndSelect('m.workspace', 'w')
+      .where('m.workspaceId = :workspaceId AND m.isActive = true', { workspaceId });
+    if (search?.trim()) {
+      const like = `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(
+        new Brackets((b) =>
+          b.where('u.displayName ILIKE :like', { like }).orWhere('u.firstName ILIKE :like').orWhere('u.lastName ILIKE :like')
+            .orWhere(viewerRole >= ROLE.MEMBER ? 'u.email ILIKE :like' : 'false'),
+        ),
+      );
+    }
+    return (await paginate(qb, page)).map((row) => workspaceMemberView(row as never, viewerRole));
+  }
+
+  /** One active membership row of the workspace; another workspace's id or an inactive row is a 404. */
+  async get(workspaceId: string, memberRowId: string, viewerRole: number): Promise<WorkspaceMemberJson> {
+    return workspaceMemberView((await this.findActive(this.dataSource.manager, workspaceId, memberRowId)) as never, viewerRole);
+  }
+
+  /**
+   * Changes a member's role. 403 `PERMISSION_DENIED` for one's own role or a role above one's own;
+   * 400 `LAST_WORKSPACE_ADMIN` when it would leave no active Admin. Demoting also lowers the user's
+   * project roles above the new role (Plane).
+   */
+  async updateRole(workspaceId: string, actor: MemberActor, memberRowId: string, role: number): Promise<WorkspaceMemberJson> {
+    await this.dataSource.transaction(async (em) => {
+      await lockWorkspace(em, workspaceId);
+      const row = await this.findActive(em, workspaceId, memberRowId);
+      if (row.memberId === actor.userId) throw new MeridianError('PERMISSION_DENIED', 'You cannot update your own role.');
+      if (role > actor.role || row.role > actor.role) {
+        throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
+      }
+      if (row.role === ROLE.ADMIN && role < ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, row.memberId);
+      await em.update(WorkspaceMember, { id: row.id }, { role, updatedById: actor.userId });
+      if (role < row.role) {
+        await em
+          .createQueryBuilder()
+          .update(ProjectMember)
+          .set({ role, updatedById: actor.userId })
+          .where('workspaceId = :workspaceId AND memberId = :memberId AND role > :role AND deletedAt IS NULL', {
+            workspaceId,
+            memberId: row.memberId,
+            role,
+          })
+          .execute();
+      }
+    });
+    return this.get(workspaceId, memberRowId, actor.role);
+  }
+
+  /**
+   * Removes a member: deactivates the membership and their project memberships. 400
+   * `CANNOT_REMOVE_SELF` for oneself (use leave), 403 for a member with a role above the caller's.
+   */
+  async remove(workspaceId: string, actor: MemberActor, memberRowId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await lockWorkspace(em, workspaceId);
+      const row = await this.findActive(em, workspaceId, memberRowId);
+      if (row.memberId === actor.userId) throw new MeridianError('CANNOT_REMOVE_SELF');
+      if (row.role > actor.role) throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
+      if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, row.memberId);
+      await this.deactivate(em, workspaceId, row.memberId, actor.userId);
+    });
+  }
+
+  /** The caller leaves the workspace; 400 `LAST_WORKSPACE_ADMIN` if they are its only active Admin. */
+  async leave(workspaceId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await lockWorkspace(em, workspaceId);
+      const row = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId, isActive: true });
+      if (!row) throw new MeridianError('WORKSPACE_NOT_FOUND');
+      if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, userId);
+      await this.deactivate(em, workspaceId, userId, userId);
+    });
+  }
+
+  /**
+   * Makes `userId` an active member with `role`: reactivates a former membership or creates one
+   * (used by invitations).
+   */
+  static async activate(em: EntityManager, workspaceId: string, userId: string, role: number, actorId: string | null): Promise<void> {
+    const existing = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
+    if (existing) {
+      if (existing.isActive) return;
+      await em.update(WorkspaceMember, { id: existing.id }, { isActive: true, role, updatedById: actorId });
+      return;
+    }
+    await em.insert(WorkspaceMember, { workspaceId, memberId: userId, role, createdById: actorId, updatedById: actorId });
+  }
+
+  private async deactivate(em: EntityManager, workspaceId: string, userId: string, actorId: string) {
+    await em.update(WorkspaceMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
+    await em.update(ProjectMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
+    // their keys for this workspace are revoked for good, so that coming back does not revive them
+    await em.update(ApiToken, { workspaceId, userId, deletedAt: IsNull() }, { isActive: false, deletedAt: new Date() });
+  }
+
+  private async assertAnotherAdmin(em: EntityManager, workspaceId: string, userId: string) {
+    const others = await em
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .where('m.workspaceId = :workspaceId AND m.isActive = true AND m.role = :admin AND m.memberId <> :userId', {
+        workspaceId,
+        admin: ROLE.ADMIN,
+        userId,
+      })
+      .getCount();
+    if (others === 0) throw new MeridianError('LAST_WORKSPACE_ADMIN');
+  }
+
+  private async findActive(em: EntityManager, workspaceId: string, memberRowId: string) {
+    const row = await em.getRepository(WorkspaceMember).findOne({
+      where: { id: memberRowId, workspaceId, isActive: true },
+      relations: { member: true, workspace: true },
+    });
+    if (!row) throw new MeridianError('NOT_FOUND');
+    return row;
+  }
+}

@@ -1,0 +1,45 @@
+import { ROLE } from '#common';
+import { iso } from '../shared/time';
+import { User } from '../user/user.entity';
+import { WorkspaceMember } from './workspace-member.entity';
+import { Workspace } from './workspace.entity';
+
+/** Plane's `WorkspaceLiteSerializer`. */
+export function workspaceLiteView(ws: Workspace) {
+  return { id: ws.id, name: ws.name, slug: ws.slug, logo_url: ws.logo };
+}
+
+/**
+ * A workspace membership (Plane's `WorkSpaceMemberSerializer`, §1.3). Admins and Members see the
+ * member's email and last sign-in medium; Guests see the lite user without them.
+ */
+export function workspaceMemberView(row: WorkspaceMember & { member: User; workspace: Workspace }, viewerRole: number) {
+  const u = row.member;
+  const member: Record<string, unknown> = {
+    id: u.id,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    display_name: u.displayName,
+    avatar: u.avatar,
+    avatar_url: u.avatar,
+    is_bot: u.isBot,
+  };
+  if (viewerRole >= ROLE.MEMBER) {
+    member.email = u.email;
+    member.last_login_medium = u.lastLoginMedium;
+  }
+  return {
+    id: row.id,
+    member,
+    workspace: workspaceLiteView(row.workspace),
+    role: row.role,
+    company_role: row.companyRole,
+    is_active: row.isActive,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    created_by: row.createdById,
+    updated_by: row.updatedById,
+  };
+}
+
+export type WorkspaceMemberJson = ReturnType<typeof workspaceMemberView>;

@@ -1,0 +1,94 @@
+import { MeridianError, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { ApiToken } from '../api-token/api-token.entity';
+import { WorkspaceInvitation } from '../invitation/workspace-invitation.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { isTimezone } from '../shared/timezone';
+import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from './slug-rules';
+import { WorkspaceMember } from './workspace-member.entity';
+import { Workspace } from './workspace.entity';
+import { workspaceView } from './workspace.view';
+import type { WorkspaceJson } from './workspace.service';
+
+/** Writable workspace fields (reference plane-app-auth-instance-public.md §1.2, PATCH). */
+export interface UpdateWorkspaceInput {
+  name?: string;
+  slug?: string;
+  logo?: string | null;
+  organization_size?: string | null;
+  timezone?: string;
+}
+
+/**
+ * One workspace as the App API manages it: retrieve, update, soft delete, and the slug check.
+ * Role checks are declared on the routes (`@WorkspaceRole`); this service enforces the data rules.
+ */
+@Injectable()
+export class WorkspaceSettingsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The workspace with the caller's `role` and `total_members` (active members). */
+  async retrieve(workspaceId: string, role: number): Promise<WorkspaceJson> {
+    const ws = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+    return workspaceView(ws, { role, total_members: await this.totalMembers(workspaceId) });
+  }
+
+  /**
+   * Partial update. A restricted or malformed slug or an unknown time zone is a 422; a slug held
+   * by another workspace (a deleted one included) is a 409 `WORKSPACE_SLUG_TAKEN`.
+   */
+  async update(workspaceId: string, userId: string, role: number, input: UpdateWorkspaceInput): Promise<WorkspaceJson> {
+    const errors: Record<string, string[]> = {};
+    if (input.slug !== undefined && (!WORKSPACE_SLUG_PATTERN.test(input.slug) || isRestrictedSlug(input.slug))) {
+      errors.slug = ['Slug is not valid'];
+    }
+    if (input.timezone !== undefined && !isTimezone(input.timezone)) errors.timezone = ['Not a valid time zone.'];
+    if (Object.keys(errors).length) throw validationError(errors);
+    const patch: Partial<Workspace> = { updatedById: userId };
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.slug !== undefined) patch.slug = input.slug;
+    if (input.logo !== undefined) patch.logo = input.logo;
+    if (input.organization_size !== undefined) patch.organizationSize = input.organization_size;
+    if (input.timezone !== undefined) patch.timezone = input.timezone;
+    try {
+      await this.dataSource.getRepository(Workspace).update({ id: workspaceId }, patch);
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_workspaces_slug')) throw new MeridianError('WORKSPACE_SLUG_TAKEN');
+      throw err;
+    }
+    return this.retrieve(workspaceId, role);
+  }
+
+  /**
+   * Soft delete, in one transaction: the workspace, its projects, its API keys (which stop
+   * authenticating at once) and its pending invitations get `deleted_at`. The slug stays reserved:
+   * its unique index covers deleted rows.
+   */
+  async remove(workspaceId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const now = new Date();
+      await em.update(Workspace, { id: workspaceId }, { deletedAt: now, updatedById: userId });
+      await em.update(Project, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, updatedById: userId });
+      await em.update(ApiToken, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
+      await em.update(WorkspaceInvitation, { workspaceId, deletedAt: IsNull() }, { deletedAt: now });
+    });
+  }
+
+  /**
+   * `GET /api/workspace-slug-check/`: `{status: true}` when a workspace could be created with the
+   * slug. Unlike Plane, a slug still held by a deleted workspace is reported as taken (creating it
+   * would fail), and a malformed slug as unavailable.
+   */
+  async slugAvailable(slug: string): Promise<{ status: boolean }> {
+    if (!WORKSPACE_SLUG_PATTERN.test(slug) || isRestrictedSlug(slug)) return { status: false };
+    const taken = await this.dataSource.getRepository(Workspace).exists({ where: { slug }, withDeleted: true });
+    return { status: !taken };
+  }
+
+  private totalMembers(workspaceId: string): Promise<number> {
+    return this.dataSource.getRepository(WorkspaceMember).countBy({ workspaceId, isActive: true });
+  }
+}

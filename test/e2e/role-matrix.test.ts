@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  addMember, addProjectMember, createAppProject, createWorkspace, membershipId, signUp, SignedUp, unique,
+} from '../support/fixtures';
+import { ROOT } from '../support/processes';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Every App API route called as anonymous, a signed-in non-member, a workspace Guest, Member and
+ * Admin (in that order, so that a permitted write happens last), checking each status. In the
+ * world of each route, the Admin created the workspace and a public project where the Member is a
+ * project Member (15) and the Guest a project Guest (5).
+ */
+type Caller = 'anonymous' | 'outsider' | 'guest' | 'member' | 'admin';
+const CALLERS: Caller[] = ['anonymous', 'outsider', 'guest', 'member', 'admin'];
+
+interface World {
+  admin: SignedUp;
+  member: SignedUp;
+  guest: SignedUp;
+  outsider: SignedUp;
+  w: { id: string; slug: string };
+  project: { id: string };
+}
+
+interface Call {
+  path: string;
+  body?: Record<string, unknown>;
+  query?: Record<string, string>;
+}
+
+interface Case {
+  route: string;
+  prepare: (world: World, caller: SignedUp | null) => Promise<Call> | Call;
+  expect: [number, number, number, number, number];
+}
+
+const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+
+describe('role matrix: every App API route × anonymous, non-member, Guest, Member, Admin', () => {
+  let t: TestApp;
+  before(async () => (t = await startTestApp()));
+  after(() => t.close());
+
+  async function world(): Promise<World> {
+    const [admin, member, guest, outsider] = [await signUp(t), await signUp(t), await signUp(t), await signUp(t)];
+    const w = await createWorkspace(t, admin.token);
+    await addMember(t, w.id, member.userId, 15);
+    await addMember(t, w.id, guest.userId, 5);
+    const project = await createAppProject(t, admin.token, w.slug, { network: 2 });
+    await addProjectMember(t, w.id, project.id, member.userId, 15);
+    await addProjectMember(t, w.id, project.id, guest.userId, 5);
+    return { admin, member, guest, outsider, w, project };
+  }
+
+  async function wsMember(x: World, role: number): Promise<SignedUp> {
+    const u = await signUp(t);
+    await addMember(t, x.w.id, u.userId, role);
+    return u;
+  }
+
+  async function projectMemberRow(x: World, role: number): Promise<string> {
+    const u = await wsMember(x, role);
+    await addProjectMember(t, x.w.id, x.project.id, u.userId, role);
+    const rows = await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [x.project.id, u.userId]);
+    return rows[0].id;
+  }
+
+  /** An invitation made by the Admin, with a known link token. */
+  async function invitation(x: World, slug = x.w.slug, inviter = x.admin, email = `${unique('inv')}@example.com`) {
+    const res = await t.api.post(`/api/workspaces/${slug}/invitations/`).auth(inviter.token, { type: 'bearer' }).send({ emails: [{ email, role: 5 }] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const token = unique('tok');
+    const rows = await t.sql<{ id: string }>(
+      'SELECT i.id FROM workspace_member_invites i JOIN workspaces w ON w.id = i.workspace_id WHERE w.slug = $1 AND i.email = $2 AND i.deleted_at IS NULL',
+      [slug, email],
+    );
+    assert.equal(rows.length, 1);
+    await t.sql('UPDATE workspace_member_invites SET token_digest = $2 WHERE id = $1', [rows[0].id, sha256(token)]);
+    return { id: rows[0].id, email, token };
+  }
+
+  async function apiToken(x: World): Promise<string> {
+    const res = await t.api.post(`/api/workspaces/${x.w.slug}/api-tokens/`).auth(x.admin.token, { type: 'bearer' }).send({ label: 'm' });
+    return res.body.id;
+  }
+
+  const ws = (x: World) => `/api/workspaces/${x.w.slug}`;
+  const proj = (x: World) => `${ws(x)}/projects/${x.project.id}`;
+
+  const CASES: Case[] = [
+    { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
+    { route: 'PATCH /api/users/me/', prepare: () => ({ path: '/api/users/me/', body: { first_name: 'X' } }), expect: [401, 200, 200, 200, 200] },
+    { route: 'GET /api/users/me/workspaces/', prepare: () => ({ path: '/api/users/me/workspaces/' }), expect: [401, 200, 200, 200, 200] },
+    { route: 'GET /api/users/me/workspaces/invitations/', prepare: () => ({ path: '/api/users/me/workspaces/invitations/' }), expect: [401, 200, 200, 200, 200] },
+    {
+      route: 'POST /api/users/me/workspaces/invitations/',
+      prepare: async (x, caller) => {
+        // a host invites the caller to a workspace they are not in yet
+        const host = await signUp(t);
+        const hw = await createWorkspace(t, host.token);
+        const inv = await invitation(x, hw.slug, host, caller?.email);
+        return { path: '/api/users/me/workspaces/invitations/', body: { invitations: [inv.id] } };
+      },
+      expect: [401, 204, 204, 204, 204],
+    },
+    {
+      route: 'POST /api/users/me/workspaces/{slug}/projects/invitations/',
+      prepare: async (x) => {
+        const p = await createAppProject(t, x.admin.token, x.w.slug, { network: 2 });
+        return { path: `/api/users/me/workspaces/${x.w.slug}/projects/invitations/`, body: { project_ids: [p.id] } };
+      },
+      expect: [401, 404, 403, 201, 201],
+    },
+    { route: 'GET /api/workspace-slug-check/', prepare: () => ({ path: '/api/workspace-slug-check/', query: { slug: unique('s-') } }), expect: [401, 200, 200, 200, 200] },
+    { route: 'GET /api/workspaces/', prepare: () => ({ path: '/api/workspaces/' }), expect: [401, 200, 200, 200, 200] },
+    { route: 'POST /api/workspaces/', prepare: () => ({ path: '/api/workspaces/', body: { name: 'W', slug: unique('w-') } }), expect: [401, 201, 201, 201, 201] },
+    { route: 'GET /api/workspaces/{slug}/', prepare: (x) => ({ path: `${ws(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/', prepare: (x) => ({ path: `${ws(x)}/`, body: { name: 'Renamed' } }), expect: [401, 404, 403, 403, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/', prepare: (x) => ({ path: `${ws(x)}/` }), expect: [401, 404, 403, 403, 204] },
+    { route: 'GET /api/workspaces/{slug}/members/', prepare: (x) => ({ path: `${ws(x)}/members/` }), expect: [401, 404, 200, 200, 200] },
+    // the Guest and the Member leave; the Admin is then the only Admin
+    { route: 'POST /api/workspaces/{slug}/members/leave/', prepare: (x) => ({ path: `${ws(x)}/members/leave/` }), expect: [401, 404, 204, 204, 400] },
+    {
+      route: 'GET /api/workspaces/{slug}/members/{member_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/members/${await membershipId(t, x.w.id, x.guest.userId)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/members/{member_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/members/${await membershipId(t, x.w.id, (await wsMember(x, 15)).userId)}/`, body: { role: 5 } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/members/{member_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/members/${await membershipId(t, x.w.id, (await wsMember(x, 15)).userId)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/invitations/', prepare: (x) => ({ path: `${ws(x)}/invitations/` }), expect: [401, 404, 403, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/invitations/',
+      prepare: (x) => ({ path: `${ws(x)}/invitations/`, body: { emails: [{ email: `${unique('n')}@example.com`, role: 5 }] } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/invitations/{invitation_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/invitations/${(await invitation(x)).id}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/invitations/{invitation_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/invitations/${(await invitation(x)).id}/`, body: { role: 15 } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/invitations/{invitation_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/invitations/${(await invitation(x)).id}/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/invitations/{invitation_id}/join/',
+      prepare: async (x) => {
+        const inv = await invitation(x);
+        return { path: `${ws(x)}/invitations/${inv.id}/join/`, query: { token: inv.token } };
+      },
+      expect: [200, 200, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/invitations/{invitation_id}/join/',
+      prepare: async (x) => {
+        const inv = await invitation(x);
+        return { path: `${ws(x)}/invitations/${inv.id}/join/`, body: { email: inv.email, accepted: false, token: inv.token } };
+      },
+      expect: [200, 200, 200, 200, 200],
+    },
+    { route: 'GET /api/workspaces/{slug}/api-tokens/', prepare: (x) => ({ path: `${ws(x)}/api-tokens/` }), expect: [401, 404, 403, 403, 200] },
+    { route: 'POST /api/workspaces/{slug}/api-tokens/', prepare: (x) => ({ path: `${ws(x)}/api-tokens/`, body: { label: 'k' } }), expect: [401, 404, 403, 403, 201] },
+    {
+      route: 'GET /api/workspaces/{slug}/api-tokens/{token_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/api-tokens/${await apiToken(x)}/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/api-tokens/{token_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/api-tokens/${await apiToken(x)}/`, body: { label: 'renamed' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/api-tokens/{token_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/api-tokens/${await apiToken(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/', prepare: (x) => ({ path: `${ws(x)}/projects/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/',
+      prepare: (x) => {
+        const identifier = unique('N').slice(0, 7).toUpperCase();
+        return { path: `${ws(x)}/projects/`, body: { name: identifier, identifier } };
+      },
+      expect: [401, 404, 403, 201, 201],
+    },
+    { route: 'GET /api/workspaces/{slug}/project-identifiers/', prepare: (x) => ({ path: `${ws(x)}/project-identifiers/`, query: { name: 'ABC' } }), expect: [401, 404, 403, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/', prepare: (x) => ({ path: `${proj(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/', prepare: (x) => ({ path: `${proj(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 403, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/', prepare: (x) => ({ path: `${proj(x)}/` }), expect: [401, 404, 403, 403, 204] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/archive/', prepare: (x) => ({ path: `${proj(x)}/archive/` }), expect: [401, 404, 403, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/archive/', prepare: (x) => ({ path: `${proj(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/members/', prepare: (x) => ({ path: `${proj(x)}/members/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/members/',
+      prepare: async (x) => ({ path: `${proj(x)}/members/`, body: { members: [{ member_id: (await wsMember(x, 15)).userId, role: 15 }] } }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    // the Guest and the Member leave; the Admin is the project's only Admin
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/members/leave/', prepare: (x) => ({ path: `${proj(x)}/members/leave/` }), expect: [401, 404, 204, 204, 400] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/members/{member_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/members/${await projectMemberRow(x, 15)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/members/{member_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/members/${await projectMemberRow(x, 15)}/`, body: { role: 5 } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/members/{member_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/members/${await projectMemberRow(x, 15)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+  ];
+
+  it('covers every App API route of docs/permissions.md', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'permissions.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## App API (/api/)'), doc.indexOf('## Auth (/auth/)'));
+    const documented = [...section.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
+    assert.ok(documented.length >= 40);
+    assert.deepEqual(CASES.map((c) => c.route).sort(), documented);
+  });
+
+  for (const c of CASES) {
+    it(c.route, async () => {
+      const x = await world();
+      const who: Record<Caller, SignedUp | null> = { anonymous: null, outsider: x.outsider, guest: x.guest, member: x.member, admin: x.admin };
+      const got: number[] = [];
+      const bodies: string[] = [];
+      for (const caller of CALLERS) {
+        const call = await c.prepare(x, who[caller]);
+        const [method] = c.route.split(' ');
+        let req = t.api[method.toLowerCase() as 'get'](call.path);
+        if (call.query) req = req.query(call.query);
+        if (who[caller]) req = req.auth(who[caller]!.token, { type: 'bearer' });
+        const res = call.body ? await req.send(call.body) : await req;
+        got.push(res.status);
+        bodies.push(`${caller}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+      assert.deepEqual(got, c.expect, bodies.join('\n'));
+    });
+  }
+
+  it('ids from another workspace are 404 even for that workspace’s Admin', async () => {
+    const x = await world();
+    const stranger = await signUp(t);
+    const other = await createWorkspace(t, stranger.token);
+    const inv = await invitation(x);
+    const tokenId = await apiToken(x);
+    const memberRow = await membershipId(t, x.w.id, x.member.userId);
+    const pmRow = await projectMemberRow(x, 15);
+    const base = `/api/workspaces/${other.slug}`;
+    const calls: Array<[string, string]> = [
+      ['get', `${base}/members/${memberRow}/`],
+      ['patch', `${base}/members/${memberRow}/`],
+      ['delete', `${base}/members/${memberRow}/`],
+      ['get', `${base}/invitations/${inv.id}/`],
+      ['delete', `${base}/invitations/${inv.id}/`],
+      ['get', `${base}/invitations/${inv.id}/join/?token=${inv.token}`],
+      ['get', `${base}/api-tokens/${tokenId}/`],
+      ['delete', `${base}/api-tokens/${tokenId}/`],
+      ['get', `${base}/projects/${x.project.id}/`],
+      ['delete', `${base}/projects/${x.project.id}/`],
+      ['post', `${base}/projects/${x.project.id}/archive/`],
+      ['get', `${base}/projects/${x.project.id}/members/`],
+      ['get', `${base}/projects/${x.project.id}/members/${pmRow}/`],
+    ];
+    for (const [method, url] of calls) {
+      const res = await t.api[method as 'get'](url).auth(stranger.token, { type: 'bearer' }).send(method === 'patch' ? { role: 5 } : undefined);
+      assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
+    }
+    // and nothing changed in the first workspace
+    assert.equal((await t.api.get(`/api/workspaces/${x.w.slug}/members/${memberRow}/`).auth(x.admin.token, { type: 'bearer' })).body.role, 15);
+    assert.equal((await t.api.get(`/api/workspaces/${x.w.slug}/projects/${x.project.id}/`).auth(x.admin.token, { type: 'bearer' })).status, 200);
+  });
+
+  it('a removed member’s API key gives 401 and their session no longer sees the workspace', async () => {
+    const x = await world();
+    await t.sql('UPDATE workspace_members SET role = 20 WHERE workspace_id = $1 AND member_id = $2', [x.w.id, x.member.userId]);
+    const key = (await t.api.post(`/api/workspaces/${x.w.slug}/api-tokens/`).auth(x.member.token, { type: 'bearer' }).send({})).body.token;
+    assert.equal((await t.api.get(`/api/v1/workspaces/${x.w.slug}/projects/`).set('X-API-Key', key)).status, 200);
+    const del = await t.api.delete(`/api/workspaces/${x.w.slug}/members/${await membershipId(t, x.w.id, x.member.userId)}/`).auth(x.admin.token, { type: 'bearer' });
+    assert.equal(del.status, 204);
+    assert.equal((await t.api.get(`/api/v1/workspaces/${x.w.slug}/projects/`).set('X-API-Key', key)).status, 401);
+    assert.equal((await t.api.get(`/api/workspaces/${x.w.slug}/projects/`).auth(x.member.token, { type: 'bearer' })).status, 404);
+    assert.equal((await t.api.get('/api/users/me/').auth(x.member.token, { type: 'bearer' })).status, 200);
+  });
+});
