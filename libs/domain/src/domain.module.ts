@@ -6,9 +6,15 @@ import { CredentialVerifierService } from './auth/credential-verifier.service';
 import { SessionService } from './auth/session.service';
 import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
+import { StateService } from './state/state.service';
+import { LabelService } from './label/label.service';
+import { MemberService } from './member/member.service';
+import { IssueService } from './issue/issue.service';
+import { IssueChildrenService } from './issue/issue-children.service';
 import { WorkspaceService } from './workspace/workspace.service';
 
-const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService];
+const SERVICES = [AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
+  StateService, LabelService, MemberService, IssueService, IssueChildrenService];
 
 /**
  * The domain: entities' rules and services, shared by every API module. Also binds the

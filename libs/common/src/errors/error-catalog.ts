@@ -11,6 +11,9 @@ export const ERROR_CATALOG = {
   INVALID_CURSOR: { status: 400, detail: 'Invalid cursor parameter.' },
   INVALID_PER_PAGE: { status: 400, detail: 'Invalid per_page parameter.' },
   INVALID_QUERY_PARAMETER: { status: 400, detail: 'A query parameter is not valid.' },
+  PROJECT_ARCHIVED: { status: 400, detail: 'Archived project cannot be updated.' },
+  DEFAULT_STATE_NOT_DELETABLE: { status: 400, detail: 'Default state cannot be deleted.' },
+  STATE_NOT_EMPTY: { status: 400, detail: 'The state is not empty, only empty states can be deleted.' },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -32,6 +35,10 @@ export const ERROR_CATALOG = {
   WORKSPACE_SLUG_TAKEN: { status: 409, detail: 'The workspace with the slug already exists.' },
   PROJECT_IDENTIFIER_TAKEN: { status: 409, detail: 'The project identifier is already taken.' },
   PROJECT_NAME_TAKEN: { status: 409, detail: 'The project name is already taken.' },
+  STATE_NAME_TAKEN: { status: 409, detail: 'State with the same name already exists in the project.' },
+  LABEL_NAME_TAKEN: { status: 409, detail: 'Label with the same name already exists in the project.' },
+  EXTERNAL_ID_TAKEN: { status: 409, detail: 'An object with the same external id and external source already exists.' },
+  LINK_URL_TAKEN: { status: 409, detail: 'URL already exists for this work item.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415
