@@ -29,7 +29,9 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
   const epoch = Date.now() / 1000;
   await em.insert(
     IssueActivity,
-    entries.map((e) => ({
+    entries.map((e, n) => ({
+      // rows of one transaction would share now(): the wall clock plus n µs keeps their order
+      createdAt: () => `clock_timestamp() + interval '${n} microseconds'`,
       workspaceId: ctx.workspaceId,
       projectId: ctx.projectId,
       issueId: e.issueId,
