@@ -210,6 +210,15 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     const pri = await t.api.get(p('issues/?order_by=priority', pr.id)).set('X-API-Key', key);
     assert.deepEqual(pri.body.results.map((r: { priority: string }) => r.priority), ['urgent', 'high', 'medium', 'low', 'none']);
     assertError(await t.api.get(p('issues/?order_by=password', pr.id)).set('X-API-Key', key), 400, 'INVALID_QUERY_PARAMETER');
+    const [done] = await t.sql<{ id: string }>(`SELECT id FROM states WHERE project_id = $1 AND name = 'Done'`, [pr.id]);
+    const [todo] = await t.sql<{ id: string }>(`SELECT id FROM states WHERE project_id = $1 AND name = 'Todo'`, [pr.id]);
+    const ids = seq.body.results.map((r: { id: string }) => r.id);
+    await t.api.patch(p(`issues/${ids[0]}/`, pr.id)).set('X-API-Key', key).send({ state: done.id, target_date: '2030-05-01' });
+    await t.api.patch(p(`issues/${ids[1]}/`, pr.id)).set('X-API-Key', key).send({ state: todo.id, target_date: '2030-01-01' });
+    const byGroup = await t.api.get(p('issues/?order_by=-state__group', pr.id)).set('X-API-Key', key);
+    assert.deepEqual(byGroup.body.results.slice(0, 2).map((r: { id: string }) => r.id), [ids[0], ids[1]]);
+    const byDate = await t.api.get(p('issues/?order_by=target_date', pr.id)).set('X-API-Key', key);
+    assert.deepEqual(byDate.body.results.slice(0, 2).map((r: { id: string }) => r.id), [ids[1], ids[0]], 'dates first, nulls last');
   });
 
   it('100 parallel creates give 100 distinct consecutive sequence_ids; deleted numbers are not reused', async () => {
