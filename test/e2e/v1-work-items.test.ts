@@ -172,6 +172,35 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assertError(await t.api.get(p('issues/?external_id=nope&external_source=jira')).set('X-API-Key', key), 404, 'NOT_FOUND');
   });
 
+  it('PUT on the collection upserts by external_id + external_source: 201 then 200; 422 without them', async () => {
+    const path = p('issues/');
+    const created = await t.api.put(path).set('X-API-Key', key).send({ name: 'Imported', external_id: 'U-1', external_source: 'csv', priority: 'low' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const updated = await t.api.put(p('work-items/')).set('X-API-Key', key).send({ external_id: 'U-1', external_source: 'csv', priority: 'high' });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.equal(updated.body.id, created.body.id);
+    assert.equal(updated.body.priority, 'high');
+    assert.equal(updated.body.name, 'Imported');
+    const err = assertError(await t.api.put(path).set('X-API-Key', key).send({ name: 'x' }), 422, 'VALIDATION_ERROR');
+    assert.ok((err.errors as Record<string, unknown>).external_id);
+    assertError(await t.api.put(path).set('X-API-Key', key).send({ external_id: 'U-2', external_source: 'csv' }), 422, 'VALIDATION_ERROR');
+  });
+
+  it('nothing in an archived project can be written: 400 PROJECT_ARCHIVED', async () => {
+    const pr = await createProject(t, key, ws.slug, { identifier: 'FRZ', name: 'Frozen' });
+    const item = (await t.api.post(p('issues/', pr.id)).set('X-API-Key', key).send({ name: 'before' })).body;
+    const [s] = await t.sql<{ id: string }>(`SELECT id FROM states WHERE project_id = $1 AND name = 'Todo'`, [pr.id]);
+    await t.api.post(`/api/v1/workspaces/${ws.slug}/projects/${pr.id}/archive/`).set('X-API-Key', key);
+    assertError(await t.api.post(p('issues/', pr.id)).set('X-API-Key', key).send({ name: 'after' }), 400, 'PROJECT_ARCHIVED');
+    assertError(await t.api.patch(p(`issues/${item.id}/`, pr.id)).set('X-API-Key', key).send({ name: 'x' }), 400, 'PROJECT_ARCHIVED');
+    assertError(await t.api.delete(p(`issues/${item.id}/`, pr.id)).set('X-API-Key', key), 400, 'PROJECT_ARCHIVED');
+    assertError(await t.api.post(p('states/', pr.id)).set('X-API-Key', key).send({ name: 'n', color: '#1' }), 400, 'PROJECT_ARCHIVED');
+    assertError(await t.api.patch(p(`states/${s.id}/`, pr.id)).set('X-API-Key', key).send({ name: 'n' }), 400, 'PROJECT_ARCHIVED');
+    assertError(await t.api.post(p('labels/', pr.id)).set('X-API-Key', key).send({ name: 'n' }), 400, 'PROJECT_ARCHIVED');
+    await t.api.delete(`/api/v1/workspaces/${ws.slug}/projects/${pr.id}/archive/`).set('X-API-Key', key);
+    assert.equal((await t.api.patch(p(`issues/${item.id}/`, pr.id)).set('X-API-Key', key).send({ name: 'x' })).status, 200);
+  });
+
   it('expand= replaces ids with objects (null → {}), fields= keeps named keys, on list and detail', async () => {
     const lbl = (await t.api.post(p('labels/')).set('X-API-Key', key).send({ name: 'expand-me', color: '#0f0' })).body;
     const parent = (await t.api.post(p('issues/')).set('X-API-Key', key).send({ name: 'Parent' })).body;

@@ -3,7 +3,8 @@ import {
   ProjectAccess, ProjectRole, ROLE, UuidPipe, V1_PAGING, WorkspaceAccess,
 } from '#common';
 import { IssueChildrenService, IssueContext, IssueService, parseShape } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDto } from './dto/issue.dto';
 
 /**
@@ -82,6 +83,20 @@ export class WorkItemsController {
   @Post()
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateIssueDto) {
     return this.issues.create(context(me, ws, project), body);
+  }
+
+  /**
+   * Upsert by `external_id` + `external_source` (Plane 0.25.3's PUT on the collection): 200 with the
+   * updated work item, or 201 with a new one; 422 without both keys (or without `name` to create).
+   */
+  @Put()
+  async upsert(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Body() body: UpdateIssueDto, @Res({ passthrough: true }) res: Response,
+  ) {
+    const { created, issue } = await this.issues.upsert(context(me, ws, project), body);
+    res.status(created ? 201 : 200);
+    return issue;
   }
 
   @Get(':issue_id')

@@ -8,6 +8,7 @@ import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { isUniqueViolation } from '../shared/db-errors';
 import { assertExternalIdFree } from '../shared/external-id';
+import { assertProjectWritable } from '../shared/project-writable';
 import { pick, Shape } from '../shared/fields';
 import { State } from '../state/state.entity';
 import { stateLiteView } from '../state/state.view';
@@ -195,6 +196,7 @@ export class IssueService {
   async create(ctx: IssueContext, input: IssueInput & { name: string }): Promise<IssueJson> {
     try {
       const issueId = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
         await assertExternalIdFree(em, Issue, ctx.projectId, input.external_source, input.external_id);
         this.assertDates(input.start_date ?? null, input.target_date ?? null);
         const state = input.state ? await this.stateOf(em, ctx.projectId, input.state) : await this.defaultState(em, ctx.projectId);
@@ -266,6 +268,7 @@ export class IssueService {
   async update(ctx: IssueContext, issueId: string, input: IssueInput): Promise<IssueJson> {
     try {
       await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
         const issue = await em.getRepository(Issue).createQueryBuilder('i').setLock('pessimistic_write')
           .where('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId: ctx.projectId }).getOne();
         if (!issue) throw new MeridianError('NOT_FOUND');
@@ -343,11 +346,31 @@ export class IssueService {
   }
 
   /**
+   * `PUT …/issues/` (Plane 0.25.3's import upsert, §8.4): with `external_id` and `external_source`
+   * (else 422), updates the live work item holding that pair (`created: false`, 200) or creates
+   * one (`created: true`, 201; `name` then required).
+   */
+  async upsert(ctx: IssueContext, input: IssueInput): Promise<{ created: boolean; issue: IssueJson }> {
+    const errors: Record<string, string[]> = {};
+    if (!input.external_id) errors.external_id = ['This field is required.'];
+    if (!input.external_source) errors.external_source = ['This field is required.'];
+    if (Object.keys(errors).length) throw validationError(errors);
+    const found = await this.dataSource.getRepository(Issue).findOne({
+      where: { projectId: ctx.projectId, externalId: input.external_id!, externalSource: input.external_source! },
+      select: { id: true },
+    });
+    if (found) return { created: false, issue: await this.update(ctx, found.id, input) };
+    if (!input.name) throw validationError({ name: ['This field is required.'] });
+    return { created: true, issue: await this.create(ctx, { ...input, name: input.name }) };
+  }
+
+  /**
    * Soft-deletes a work item (§8.4 "DELETE"): only its creator or a project Admin (else 403
    * `PERMISSION_DENIED`); writes "deleted the issue". Its sub-items lose their parent.
    */
   async remove(ctx: IssueContext, issueId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
       const issue = await em.getRepository(Issue).findOne({ where: { id: issueId, projectId: ctx.projectId } });
       if (!issue) throw new MeridianError('NOT_FOUND');
       if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { IssueLabel } from '../issue/issue.entity';
 import { assertExternalIdFree } from '../shared/external-id';
 import { isUniqueViolation } from '../shared/db-errors';
+import { assertProjectWritable } from '../shared/project-writable';
 import { Label } from './label.entity';
 import { LabelJson, labelView } from './label.view';
 
@@ -43,6 +44,7 @@ export class LabelService {
   async create(workspaceId: string, projectId: string, userId: string, input: LabelInput & { name: string }): Promise<LabelJson> {
     return this.guardNames(async () => {
       const label = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
         await this.assertNameFree(em, projectId, input.name);
         await assertExternalIdFree(em, Label, projectId, input.external_source, input.external_id);
         if (input.parent) await this.load(em, projectId, input.parent).catch(() => {
@@ -77,6 +79,7 @@ export class LabelService {
   async update(projectId: string, labelId: string, userId: string, input: LabelInput): Promise<LabelJson> {
     return this.guardNames(async () => {
       await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
         const label = await this.load(em, projectId, labelId, true);
         if (input.name !== undefined && input.name.trim() !== label.name) await this.assertNameFree(em, projectId, input.name, labelId);
         if (input.external_id !== undefined || input.external_source !== undefined) {
@@ -105,6 +108,7 @@ export class LabelService {
   /** Soft-deletes a label: its children become top-level labels and work items lose it. */
   async remove(projectId: string, labelId: string, userId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, projectId);
       await this.load(em, projectId, labelId, true);
       await em.update(Label, { parentId: labelId }, { parentId: null, updatedById: userId });
       await em.delete(IssueLabel, { labelId });

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Issue } from '../issue/issue.entity';
 import { assertExternalIdFree } from '../shared/external-id';
 import { isUniqueViolation } from '../shared/db-errors';
+import { assertProjectWritable } from '../shared/project-writable';
 import { slugify } from './default-states';
 import { State, StateGroup } from './state.entity';
 import { StateJson, stateView } from './state.view';
@@ -50,6 +51,7 @@ export class StateService {
   async create(workspaceId: string, projectId: string, userId: string, input: StateInput & { name: string; color: string }): Promise<StateJson> {
     return this.guardNames(projectId, async () => {
       const state = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
         await this.assertNameFree(em, projectId, input.name);
         await assertExternalIdFree(em, State, projectId, input.external_source, input.external_id);
         let sequence = input.sequence;
@@ -88,6 +90,7 @@ export class StateService {
   async update(projectId: string, stateId: string, userId: string, input: StateInput): Promise<StateJson> {
     return this.guardNames(projectId, async () => {
       await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
         const state = await this.load(em, projectId, stateId, true);
         if (input.name !== undefined && input.name.trim() !== state.name) await this.assertNameFree(em, projectId, input.name, stateId);
         const externalId = input.external_id !== undefined ? input.external_id : state.externalId;
@@ -121,6 +124,7 @@ export class StateService {
    */
   async remove(projectId: string, stateId: string, userId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, projectId);
       const state = await this.load(em, projectId, stateId, true);
       if (state.default) throw new MeridianError('DEFAULT_STATE_NOT_DELETABLE');
       const used = await em.getRepository(Issue).exists({ where: { stateId } });
