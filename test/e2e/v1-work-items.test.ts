@@ -197,7 +197,13 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assertError(await t.api.post(p('states/', pr.id)).set('X-API-Key', key).send({ name: 'n', color: '#1' }), 400, 'PROJECT_ARCHIVED');
     assertError(await t.api.patch(p(`states/${s.id}/`, pr.id)).set('X-API-Key', key).send({ name: 'n' }), 400, 'PROJECT_ARCHIVED');
     assertError(await t.api.post(p('labels/', pr.id)).set('X-API-Key', key).send({ name: 'n' }), 400, 'PROJECT_ARCHIVED');
+    // reads: the project's states, labels and work items are hidden while it is archived (Plane)
+    assert.equal((await t.api.get(p('states/', pr.id)).set('X-API-Key', key)).body.total_results, 0);
+    assert.equal((await t.api.get(p('labels/', pr.id)).set('X-API-Key', key)).body.total_results, 0);
+    assertError(await t.api.get(p(`states/${s.id}/`, pr.id)).set('X-API-Key', key), 404, 'NOT_FOUND');
+    assertError(await t.api.get(p(`issues/${item.id}/comments/`, pr.id)).set('X-API-Key', key), 404, 'NOT_FOUND');
     await t.api.delete(`/api/v1/workspaces/${ws.slug}/projects/${pr.id}/archive/`).set('X-API-Key', key);
+    assert.equal((await t.api.get(p('states/', pr.id)).set('X-API-Key', key)).body.total_results, 5);
     assert.equal((await t.api.patch(p(`issues/${item.id}/`, pr.id)).set('X-API-Key', key).send({ name: 'x' })).status, 200);
   });
 

@@ -1,7 +1,8 @@
 import { MeridianError, Page, PageRequest, paginate, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { Project } from '../project/project.entity';
 import { IssueLabel } from '../issue/issue.entity';
 import { assertExternalIdFree } from '../shared/external-id';
 import { isUniqueViolation } from '../shared/db-errors';
@@ -25,14 +26,18 @@ export interface LabelInput {
 export class LabelService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Labels of the project, newest first (Plane: `-created_at`); paginated. */
+  /** Labels of the project, newest first (Plane: `-created_at`); paginated. Empty while the project is archived (Plane). */
   async list(projectId: string, page: PageRequest): Promise<Page<LabelJson>> {
-    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l').where('l.projectId = :projectId', { projectId });
+    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
+      .innerJoin(Project, 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
+      .where('l.projectId = :projectId', { projectId });
     return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
   }
 
   /** One label of the project; 404 `NOT_FOUND` otherwise. */
   async retrieve(projectId: string, labelId: string): Promise<LabelJson> {
+    const archived = await this.dataSource.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    if (archived) throw new MeridianError('NOT_FOUND');
     return labelView(await this.load(this.dataSource.manager, projectId, labelId));
   }
 

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Issue } from '../issue/issue.entity';
+import { Project } from '../project/project.entity';
 import { assertExternalIdFree } from '../shared/external-id';
 import { isUniqueViolation } from '../shared/db-errors';
 import { assertProjectWritable } from '../shared/project-writable';
@@ -28,11 +29,12 @@ export interface StateInput {
 export class StateService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Non-triage states of the project, by `sequence` ascending; paginated. */
+  /** Non-triage states of the project, by `sequence` ascending; paginated. Empty while the project is archived (Plane). */
   async list(projectId: string, page: PageRequest): Promise<Page<StateJson>> {
     const qb = this.dataSource
       .getRepository(State)
       .createQueryBuilder('s')
+      .innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL')
       .where('s.projectId = :projectId AND s.isTriage = false', { projectId });
     const result = await paginate(qb, page, { key: 'ROUND(s.sequence * 1000)', keyType: 'bigint' });
     return result.map(stateView);
@@ -141,7 +143,7 @@ export class StateService {
 
   private async load(em: EntityManager, projectId: string, stateId: string, lock = false): Promise<State> {
     const qb = em.getRepository(State).createQueryBuilder('s').where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
-    if (!lock) qb.andWhere('s.isTriage = false');
+    if (!lock) qb.andWhere('s.isTriage = false').innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
     else qb.setLock('pessimistic_write');
     const state = await qb.getOne();
     if (!state) throw new MeridianError('NOT_FOUND');
