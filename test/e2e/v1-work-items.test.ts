@@ -256,6 +256,24 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assert.deepEqual(byDate.body.results.slice(0, 2).map((r: { id: string }) => r.id), [ids[1], ids[0]], 'dates first, nulls last');
   });
 
+  it('filters: state, priority, assignee, label (comma-separated); a bad value is 400', async () => {
+    const pr = await createProject(t, key, ws.slug, { identifier: 'FLT', name: 'Filters' });
+    const rows = await t.sql<{ id: string; name: string }>('SELECT id, name FROM states WHERE project_id = $1', [pr.id]);
+    const st = Object.fromEntries(rows.map((r) => [r.name, r.id]));
+    const lbl = (await t.api.post(p('labels/', pr.id)).set('X-API-Key', key).send({ name: 'f' })).body;
+    const a = (await t.api.post(p('issues/', pr.id)).set('X-API-Key', key).send({ name: 'a', priority: 'high', state: st.Todo, labels: [lbl.id] })).body;
+    const b = (await t.api.post(p('issues/', pr.id)).set('X-API-Key', key).send({ name: 'b', priority: 'low', assignees: [owner.userId] })).body;
+    const c = (await t.api.post(p('issues/', pr.id)).set('X-API-Key', key).send({ name: 'c', priority: 'none', state: st.Done })).body;
+    const names = async (q: string) => (await t.api.get(p(`work-items/?${q}&order_by=sequence_id`, pr.id)).set('X-API-Key', key)).body.results.map((r: { id: string }) => r.id);
+    assert.deepEqual(await names(`state=${st.Todo}`), [a.id]);
+    assert.deepEqual(await names(`state=${st.Todo},${st.Done}`), [a.id, c.id]);
+    assert.deepEqual(await names('priority=low,none'), [b.id, c.id]);
+    assert.deepEqual(await names(`assignee=${owner.userId}`), [b.id]);
+    assert.deepEqual(await names(`label=${lbl.id}`), [a.id]);
+    assertError(await t.api.get(p('issues/?state=todo', pr.id)).set('X-API-Key', key), 400, 'INVALID_QUERY_PARAMETER');
+    assertError(await t.api.get(p('issues/?priority=critical', pr.id)).set('X-API-Key', key), 400, 'INVALID_QUERY_PARAMETER');
+  });
+
   it('100 parallel creates give 100 distinct consecutive sequence_ids; deleted numbers are not reused', async () => {
     const pr = await createProject(t, key, ws.slug, { identifier: 'PAR', name: 'Parallel' });
     const results = await Promise.all(

@@ -2,7 +2,7 @@ import {
   ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, isUuid, MeridianError, PageQuery, PageRequest, Principal,
   ProjectAccess, ProjectRole, ROLE, UuidPipe, V1_PAGING, WorkspaceAccess,
 } from '#common';
-import { IssueChildrenService, IssueContext, IssueService, parseShape } from '#domain';
+import { IssueChildrenService, IssueContext, IssueService, parseShape, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDto } from './dto/issue.dto';
@@ -17,6 +17,15 @@ const both = (suffix = '') => [`${PROJECT}/issues${suffix}`, `${PROJECT}/work-it
 
 function context(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
   return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
+}
+
+/** A comma-separated filter; ids must be UUIDs and priorities known, else 400 `INVALID_QUERY_PARAMETER`. */
+function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const values = raw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  if (!values.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
+  return values;
 }
 
 function single(query: Record<string, unknown>, name: string): string | undefined {
@@ -66,6 +75,7 @@ export class WorkItemsController {
   /**
    * Visible work items, newest first; `order_by` (see `ISSUE_ORDER_BY`), `fields=`, `expand=`
    * (state, labels, assignees, project, parent, workspace, created_by, updated_by); paginated.
+   * Filters `state`, `priority`, `assignee`, `label` (comma-separated; the SDK's list params).
    * With `external_id` and `external_source`: that one work item (404 if none).
    */
   @Get()
@@ -76,6 +86,10 @@ export class WorkItemsController {
       order_by: single(query, 'order_by'),
       external_id: single(query, 'external_id'),
       external_source: single(query, 'external_source'),
+      state: filter(query, 'state', isUuid),
+      priority: filter(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
+      assignee: filter(query, 'assignee', isUuid),
+      label: filter(query, 'label', isUuid),
     });
   }
 

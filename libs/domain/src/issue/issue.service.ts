@@ -16,7 +16,7 @@ import { User } from '../user/user.entity';
 import { userLiteView } from '../user/user.view';
 import { Workspace } from '../workspace/workspace.entity';
 import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
-import { Issue, IssueAssignee, IssueLabel, Priority, PRIORITIES } from './issue.entity';
+import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
 import { IssueJson, issueView } from './issue.view';
 
 /** Writable work item fields, Plane's names (reference plane-v1-api.md §8.4). */
@@ -52,6 +52,11 @@ export interface IssueListQuery {
   order_by?: string;
   external_id?: string;
   external_source?: string;
+  /** optional filters (the SDK's `ListWorkItemsParams`): each a set of accepted values */
+  state?: string[];
+  priority?: string[];
+  assignee?: string[];
+  label?: string[];
 }
 
 /** Order keys for `?order_by=` (reference plane-v1-api.md §8.4 "GET list"); `-` reverses. */
@@ -107,7 +112,8 @@ export class IssueService {
 
   /**
    * The project's visible work items, newest first unless `order_by` says otherwise (one of
-   * `ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`); `fields`/`expand` applied. With both
+   * `ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`); `fields`/`expand` applied. Optional
+   * filters `state`, `priority`, `assignee`, `label` (each comma-separated, any value matches). With both
    * `external_id` and `external_source`, the one matching live work item instead (404 if none).
    */
   async list(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson>> | Partial<IssueJson>> {
@@ -125,6 +131,14 @@ export class IssueService {
       throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${ISSUE_ORDER_BY.join(', ')}.`);
     }
     const qb = this.visible().andWhere('i.projectId = :projectId', { projectId });
+    if (query.state?.length) qb.andWhere('i.stateId IN (:...states)', { states: query.state });
+    if (query.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: query.priority });
+    if (query.assignee?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', { assignees: query.assignee });
+    }
+    if (query.label?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', { labels: query.label });
+    }
     const page = await paginate(qb, query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
     const rendered = await this.render(page.results, query.shape);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
@@ -538,4 +552,3 @@ function str(value: unknown): string | null {
   return typeof value === 'string' ? value : String(value);
 }
 
-export { PRIORITIES };
