@@ -55,9 +55,10 @@ describe('migrations through the CLIs (ormconfig.ts), on the engine under test',
     );
     assert.equal(drift.code, 0, `entities and migrations differ:\n${drift.stdout}\n${drift.stderr}`);
 
-    // one revert per migration, newest first, back to an empty schema
-    const count = fs.readdirSync(path.join(ROOT, 'dist', 'libs', 'database', 'src', 'migrations')).filter((f) => f.endsWith('.js')).length;
-    for (let i = 0; i < count; i++) {
+    // revert every migration, newest first, down to an empty schema
+    const migrations = fs.readdirSync(path.join(ROOT, 'dist', 'libs', 'database', 'src', 'migrations')).filter((f) => /^\d+-\w+\.js$/.test(f));
+    assert.ok(migrations.length >= 1);
+    for (let n = 0; n < migrations.length; n++) {
       const revert = await runNode([CLI, 'migration:revert'], db.env);
       assert.equal(revert.code, 0, revert.stderr);
     }

@@ -11,6 +11,11 @@ import { InstanceSettings } from './instance/instance-settings.service';
 import { InstanceService } from './instance/instance.service';
 import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
+import { StateService } from './state/state.service';
+import { LabelService } from './label/label.service';
+import { MemberService } from './member/member.service';
+import { IssueService } from './issue/issue.service';
+import { IssueChildrenService } from './issue/issue-children.service';
 import { WorkspaceService } from './workspace/workspace.service';
 import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
 import { WorkspaceMemberService } from './workspace/workspace-member.service';
@@ -22,6 +27,7 @@ import { ProjectMemberService } from './project/project-member.service';
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
+  StateService, LabelService, MemberService, IssueService, IssueChildrenService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

@@ -9,6 +9,11 @@ import { ProjectMember } from './project/project-member.entity';
 import { Project } from './project/project.entity';
 import { State } from './state/state.entity';
 import { User } from './user/user.entity';
+import { Label } from './label/label.entity';
+import { Issue, IssueAssignee, IssueLabel, ProjectIssueCounter } from './issue/issue.entity';
+import { IssueComment } from './issue/issue-comment.entity';
+import { IssueLink } from './issue/issue-link.entity';
+import { IssueActivity } from './issue/issue-activity.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -17,4 +22,5 @@ export const ENTITIES = [
   User, AuthSession, AuthToken, AuthCode, UserAccount, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State,
   Instance, InstanceAdmin, InstanceConfiguration, InstanceAdminSession,
   WorkspaceInvitation,
+  Label, Issue, ProjectIssueCounter, IssueAssignee, IssueLabel, IssueComment, IssueLink, IssueActivity,
 ];

@@ -47,7 +47,7 @@ export class AppProjectsController {
     @CurrentProject() p: ProjectAccess,
     @Body() body: UpdateProjectDto,
   ): Promise<ProjectJson> {
-    return this.appProjects.update(ws.workspaceId, p.projectId, me.userId, body);
+    return this.projects.update(ws.workspaceId, p.projectId, { userId: me.userId, workspaceRole: ws.role }, body);
   }
 
   /** Project Admins or workspace Admins: 204, soft delete. */
@@ -55,7 +55,7 @@ export class AppProjectsController {
   @ProjectRole(ROLE.ADMIN, { orWorkspaceRole: ROLE.ADMIN })
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<void> {
-    await this.appProjects.remove(ws.workspaceId, p.projectId, me.userId);
+    await this.projects.remove(ws.workspaceId, p.projectId, { userId: me.userId, workspaceRole: ws.role });
   }
 
   /** Project Admins and Members: 200 `{archived_at}`. */

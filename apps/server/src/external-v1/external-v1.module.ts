@@ -1,7 +1,25 @@
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
+import { LabelsController } from './labels.controller';
+import { MembersController, UsersController } from './members.controller';
 import { ProjectsController } from './projects.controller';
+import { StatesController } from './states.controller';
+import {
+  WorkItemActivitiesController, WorkItemCommentsController, WorkItemLinksController, WorkItemLookupController, WorkItemsController,
+} from './work-items.controller';
 
 /** External API v1, mounted at `/api/v1/`: integrations, authenticated with `X-API-Key`, rate-limited per key. */
-@Module({ imports: [DomainModule], controllers: [ProjectsController] })
+@Module({ imports: [DomainModule], controllers: [
+    ProjectsController,
+    StatesController,
+    LabelsController,
+    UsersController,
+    MembersController,
+    // search/ before {IDENT}-{seq}: Express matches in registration order
+    WorkItemLookupController,
+    WorkItemsController,
+    WorkItemCommentsController,
+    WorkItemLinksController,
+    WorkItemActivitiesController,
+  ], })
 export class ExternalV1Module {}

@@ -1,9 +1,11 @@
 import {
-  ApiKeyAuth, CurrentPrincipal, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, V1_PAGING, WorkspaceAccess,
+  ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, ProjectAccess,
+  ProjectRole, ROLE, V1_PAGING, WorkspaceAccess,
 } from '#common';
-import { ProjectJson, ProjectService } from '#domain';
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { parseShape, pick, ProjectJson, ProjectService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { CreateProjectDto } from './dto/create-project.dto';
+import { UpdateProjectDto } from './dto/update-project.dto';
 
 /** Projects in the External API v1 (spec part 4; reference plane-v1-api.md §8.1). */
 @Controller('workspaces/:slug/projects')
@@ -29,5 +31,56 @@ export class ProjectsController {
     @Body() body: CreateProjectDto,
   ): Promise<ProjectJson> {
     return this.projects.create(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body);
+  }
+
+  /** One project the caller may see (a member, or the project is public); `fields=` applies. 404 otherwise. */
+  @Get(':project_id')
+  @ProjectRole('visible')
+  async retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
+    return pick(await this.projects.retrieve(ws.workspaceId, project.projectId, me.userId), parseShape(query).fields);
+  }
+
+  /** Partial update by a project Admin: 200 with the project; 400 `PROJECT_ARCHIVED`; 409 on a taken identifier or name; 422. */
+  @Patch(':project_id')
+  @ProjectRole(ROLE.ADMIN)
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: UpdateProjectDto,
+  ): Promise<ProjectJson> {
+    return this.projects.update(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role }, body);
+  }
+
+  /** Soft delete by a project Admin: 204. */
+  @Delete(':project_id')
+  @ProjectRole(ROLE.ADMIN)
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
+    await this.projects.remove(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role });
+  }
+
+  /**
+   * Archive (POST) by a project Admin: 204. Plane lets any workspace Member archive but only an
+   * Admin unarchive (quirk 9); Meridian asks a project Admin for both.
+   */
+  @Post(':project_id/archive')
+  @ProjectRole(ROLE.ADMIN)
+  @HttpCode(204)
+  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
+    await this.projects.setArchived(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role }, true);
+  }
+
+  /** Unarchive (DELETE on the same path) by a project Admin: 204. */
+  @Delete(':project_id/archive')
+  @ProjectRole(ROLE.ADMIN)
+  @HttpCode(204)
+  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
+    await this.projects.setArchived(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role }, false);
   }
 }

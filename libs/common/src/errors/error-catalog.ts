@@ -16,6 +16,8 @@ export const ERROR_CATALOG = {
   CANNOT_REMOVE_SELF: { status: 400, detail: 'You cannot remove yourself; leave instead.' },
   PROJECT_ARCHIVED: { status: 400, detail: 'Archived projects cannot be updated.' },
   INVITATION_ALREADY_RESPONDED: { status: 400, detail: 'You have already responded to the invitation request.' },
+  DEFAULT_STATE_NOT_DELETABLE: { status: 400, detail: 'Default state cannot be deleted.' },
+  STATE_NOT_EMPTY: { status: 400, detail: 'The state is not empty, only empty states can be deleted.' },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -51,6 +53,10 @@ export const ERROR_CATALOG = {
   ADMIN_USER_ALREADY_EXIST: { status: 409, detail: 'This user is already an instance admin.' },
   LAST_INSTANCE_ADMIN: { status: 409, detail: 'The last instance admin cannot be removed.' },
   ALREADY_WORKSPACE_MEMBER: { status: 409, detail: 'Some users are already members of the workspace.' },
+  STATE_NAME_TAKEN: { status: 409, detail: 'State with the same name already exists in the project.' },
+  LABEL_NAME_TAKEN: { status: 409, detail: 'Label with the same name already exists in the project.' },
+  EXTERNAL_ID_TAKEN: { status: 409, detail: 'An object with the same external id and external source already exists.' },
+  LINK_URL_TAKEN: { status: 409, detail: 'URL already exists for this work item.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415

@@ -8,6 +8,12 @@ export interface KeysetOptions {
   /** unique tie-breaker property (default `<alias>.id`) */
   id?: string;
   order?: 'ASC' | 'DESC';
+  /**
+   * `timestamp` (default): `key` is a timestamptz property, the cursor carries epoch microseconds.
+   * `bigint`: `key` is an SQL expression with an integer value (a rank, a sequence number), used
+   * as is in the cursor.
+   */
+  keyType?: 'timestamp' | 'bigint';
 }
 
 const KEY_ALIAS = '__cursor_key';
@@ -30,8 +36,11 @@ export async function paginate<T extends ObjectLiteral>(
   const key = options.key ?? `${alias}.createdAt`;
   const id = options.id ?? `${alias}.id`;
   const order = options.order ?? 'ASC';
-  const micros = `FLOOR(EXTRACT(EPOCH FROM ${key}) * 1000000)::bigint`;
-  const at = (param: string) => `(TIMESTAMPTZ 'epoch' + :${param}::bigint * INTERVAL '1 microsecond')`;
+  const numeric = options.keyType === 'bigint';
+  const micros = numeric ? `(${key})::bigint` : `FLOOR(EXTRACT(EPOCH FROM ${key}) * 1000000)::bigint`;
+  const at = numeric
+    ? (param: string) => `(:${param}::bigint)`
+    : (param: string) => `(TIMESTAMPTZ 'epoch' + :${param}::bigint * INTERVAL '1 microsecond')`;
   const flip = (o: 'ASC' | 'DESC') => (o === 'ASC' ? 'DESC' : 'ASC');
   // "after" in list order
   const after = order === 'ASC' ? '>' : '<';

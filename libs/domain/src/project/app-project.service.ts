@@ -1,26 +1,23 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { isUniqueViolation } from '../shared/db-errors';
-import { isTimezone } from '../shared/timezone';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { Brackets, DataSource, EntityManager, In } from 'typeorm';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
-import type { Actor, CreateProjectInput, ProjectJson } from './project.service';
-import { ProjectExtras, projectView } from './project.view';
-
-/** Writable fields on update: those of create, all optional (Plane's PATCH). */
-export type UpdateProjectInput = Partial<CreateProjectInput>;
+import { Actor, ProjectJson, ProjectService } from './project.service';
+import { projectView } from './project.view';
 
 /**
  * Projects as the App API manages them (reference plane-app-auth-instance-public.md §1.5–1.6):
- * Plane's list visibility, retrieve, update, soft delete, archive, identifier check and joining.
- * Creation is `ProjectService.create`, shared with the External API.
+ * Plane's list visibility, retrieve, archive, identifier check and joining. Creation, update and
+ * deletion are `ProjectService`'s, shared with the External API.
  */
 @Injectable()
 export class AppProjectService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly projects: ProjectService,
+  ) {}
 
   /**
    * Projects of the workspace the caller may list, archived ones included, oldest first (Plane):
@@ -40,7 +37,7 @@ export class AppProjectService {
       );
     }
     const result = await paginate(qb, page);
-    const extras = await this.extras(result.results.map((p) => p.id), actor.userId);
+    const extras = await this.projects.extras(result.results.map((p) => p.id), actor.userId, true);
     return result.map((p) => projectView(p, extras.get(p.id)!));
   }
 
@@ -49,59 +46,6 @@ export class AppProjectService {
     const project = await this.find(this.dataSource.manager, workspaceId, projectId);
     if (project.archivedAt) throw new MeridianError('PROJECT_NOT_FOUND');
     return this.render(project, userId);
-  }
-
-  /**
-   * Partial update. 400 `PROJECT_ARCHIVED` on an archived project; 409 `PROJECT_IDENTIFIER_TAKEN` /
-   * `PROJECT_NAME_TAKEN`; 422 for a lead or default assignee who is not a workspace member, a blank
-   * name or identifier, or an unknown time zone.
-   */
-  async update(workspaceId: string, projectId: string, userId: string, input: UpdateProjectInput): Promise<ProjectJson> {
-    const errors: Record<string, string[]> = {};
-    const identifier = input.identifier?.trim().toUpperCase();
-    const name = input.name?.trim();
-    if (identifier !== undefined && !identifier) errors.identifier = ['This field may not be blank.'];
-    else if (identifier && identifier.length > 12) errors.identifier = ['Ensure this field has no more than 12 characters.'];
-    if (name !== undefined && !name) errors.name = ['This field may not be blank.'];
-    if (input.timezone !== undefined && !isTimezone(input.timezone)) errors.timezone = ['Not a valid time zone.'];
-    if (Object.keys(errors).length) throw validationError(errors);
-    try {
-      await this.dataSource.transaction(async (em) => {
-        const project = await this.find(em, workspaceId, projectId);
-        if (project.archivedAt) throw new MeridianError('PROJECT_ARCHIVED');
-        await assertWorkspaceMembers(em, workspaceId, { project_lead: input.project_lead, default_assignee: input.default_assignee });
-        const patch: Partial<Project> = { updatedById: userId };
-        if (name !== undefined) patch.name = name;
-        if (identifier !== undefined) patch.identifier = identifier;
-        const map: Array<[keyof UpdateProjectInput, keyof Project]> = [
-          ['description', 'description'], ['network', 'network'], ['project_lead', 'projectLeadId'],
-          ['default_assignee', 'defaultAssigneeId'], ['emoji', 'emoji'], ['icon_prop', 'iconProp'],
-          ['logo_props', 'logoProps'], ['cover_image', 'coverImage'], ['module_view', 'moduleView'],
-          ['cycle_view', 'cycleView'], ['issue_views_view', 'issueViewsView'], ['page_view', 'pageView'],
-          ['intake_view', 'intakeView'], ['is_time_tracking_enabled', 'isTimeTrackingEnabled'],
-          ['guest_view_all_features', 'guestViewAllFeatures'], ['archive_in', 'archiveIn'], ['close_in', 'closeIn'],
-          ['timezone', 'timezone'],
-        ];
-        for (const [from, to] of map) if (input[from] !== undefined) (patch as Record<string, unknown>)[to] = input[from];
-        await em.update(Project, { id: projectId }, patch as never);
-        if (input.project_lead) await this.ensureAdmin(em, project, input.project_lead, userId);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err, 'uq_projects_identifier_live')) throw new MeridianError('PROJECT_IDENTIFIER_TAKEN');
-      if (isUniqueViolation(err, 'uq_projects_name_live')) throw new MeridianError('PROJECT_NAME_TAKEN');
-      throw err;
-    }
-    return this.render(await this.find(this.dataSource.manager, workspaceId, projectId), userId);
-  }
-
-  /** Soft delete: the project and its memberships get `deleted_at`; its identifier and name are free again. */
-  async remove(workspaceId: string, projectId: string, userId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await this.find(em, workspaceId, projectId);
-      const now = new Date();
-      await em.update(Project, { id: projectId }, { deletedAt: now, updatedById: userId });
-      await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
-    });
   }
 
   /** Archives the project: `{archived_at}`; archiving an archived project keeps its first date. */
@@ -144,10 +88,6 @@ export class AppProjectService {
     return { message: 'Projects joined successfully' };
   }
 
-  private async ensureAdmin(em: EntityManager, project: Project, memberId: string, actorId: string) {
-    await activateProjectMember(em, project, memberId, ROLE.ADMIN, actorId, true);
-  }
-
   private async find(em: EntityManager, workspaceId: string, projectId: string): Promise<Project> {
     const project = await em.getRepository(Project).findOneBy({ id: projectId, workspaceId });
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
@@ -155,48 +95,8 @@ export class AppProjectService {
   }
 
   private async render(project: Project, userId: string): Promise<ProjectJson> {
-    return projectView(project, (await this.extras([project.id], userId)).get(project.id)!);
+    return projectView(project, (await this.projects.extras([project.id], userId, true)).get(project.id)!);
   }
-
-  /** Member counts and the caller's membership for a set of projects, in one query. */
-  private async extras(projectIds: string[], userId: string): Promise<Map<string, ProjectExtras>> {
-    const result = new Map<string, ProjectExtras>();
-    for (const id of projectIds) {
-      result.set(id, { total_members: 0, total_cycles: 0, total_modules: 0, is_member: false, member_role: null, is_deployed: false, sort_order: null });
-    }
-    if (!projectIds.length) return result;
-    const rows = await this.dataSource
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .select('pm.projectId', 'project_id')
-      .addSelect('COUNT(*)::int', 'total')
-      .addSelect('MAX(CASE WHEN pm.memberId = :userId THEN pm.role END)::int', 'role')
-      .addSelect('MIN(CASE WHEN pm.memberId = :userId THEN pm.sortOrder END)', 'sort_order')
-      .where('pm.projectId IN (:...projectIds)', { projectIds })
-      .andWhere('pm.isActive = true')
-      .setParameter('userId', userId)
-      .groupBy('pm.projectId')
-      .getRawMany<{ project_id: string; total: number; role: number | null; sort_order: number | null }>();
-    for (const row of rows) {
-      const extras = result.get(row.project_id)!;
-      extras.total_members = row.total;
-      extras.is_member = row.role !== null;
-      extras.member_role = row.role;
-      extras.sort_order = row.sort_order === null ? null : Number(row.sort_order);
-    }
-    return result;
-  }
-}
-
-/** 422 for each given user id that is not an active member of the workspace. */
-export async function assertWorkspaceMembers(em: EntityManager, workspaceId: string, users: Record<string, string | null | undefined>) {
-  const ids = Object.values(users).filter((v): v is string => !!v);
-  if (!ids.length) return;
-  const found = await em.getRepository(WorkspaceMember).find({ select: { memberId: true }, where: { workspaceId, memberId: In(ids), isActive: true } });
-  const members = new Set(found.map((m) => m.memberId));
-  const errors: Record<string, string[]> = {};
-  for (const [field, id] of Object.entries(users)) if (id && !members.has(id)) errors[field] = ['This user is not a member of the workspace.'];
-  if (Object.keys(errors).length) throw validationError(errors);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { MeridianError, Page, PageRequest, paginate, ProjectAccessResolver, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
+import { isTimezone } from '../shared/timezone';
 import { DEFAULT_STATES, slugify } from '../state/default-states';
 import { State } from '../state/state.entity';
 import { WorkspaceMember } from '../workspace/workspace-member.entity';
@@ -32,6 +33,14 @@ export interface CreateProjectInput {
   archive_in?: number;
   close_in?: number;
   timezone?: string;
+}
+
+/** Writable project fields on PATCH: all of create's, each optional, plus a few more (§8.1). */
+export interface UpdateProjectInput extends Partial<CreateProjectInput> {
+  default_state?: string | null;
+  inbox_view?: boolean;
+  description_text?: unknown;
+  description_html?: unknown;
 }
 
 /** The caller as far as project rules need it. */
@@ -172,6 +181,113 @@ export class ProjectService implements ProjectAccessResolver {
     }
   }
 
+  /**
+   * One project the caller may see (the access guard has checked visibility), Plane's detail
+   * shape (reference plane-v1-api.md §8.1; no `sort_order`). 404 `PROJECT_NOT_FOUND` if gone.
+   */
+  async retrieve(workspaceId: string, projectId: string, userId: string): Promise<ProjectJson> {
+    const project = await this.load(this.dataSource.manager, workspaceId, projectId);
+    const extras = await this.extras([project.id], userId, false);
+    return projectView(project, extras.get(project.id)!);
+  }
+
+  /**
+   * Partial update with Plane's rules (reference plane-v1-api.md §8.1 "PATCH"): an archived project
+   * cannot be changed (400 `PROJECT_ARCHIVED`); a taken identifier or name is 409
+   * `PROJECT_IDENTIFIER_TAKEN` / `PROJECT_NAME_TAKEN` (Plane answers 410); a lead or default assignee
+   * outside the workspace, or a default state of another project, is 422. A new lead becomes a
+   * project Admin, as on create. Shared by the App API and the External API.
+   */
+  async update(workspaceId: string, projectId: string, actor: Actor, input: UpdateProjectInput): Promise<ProjectJson> {
+    try {
+      await this.dataSource.transaction(async (em) => {
+        const project = await this.load(em, workspaceId, projectId, true);
+        if (project.archivedAt) throw new MeridianError('PROJECT_ARCHIVED');
+        const errors: Record<string, string[]> = {};
+        if (input.name !== undefined && !input.name.trim()) errors.name = ['This field may not be blank.'];
+        const identifier = input.identifier?.trim().toUpperCase();
+        if (input.identifier !== undefined && !identifier) errors.identifier = ['This field may not be blank.'];
+        else if (identifier && identifier.length > 12) errors.identifier = ['Ensure this field has no more than 12 characters.'];
+        if (input.timezone !== undefined && !isTimezone(input.timezone)) errors.timezone = ['Not a valid time zone.'];
+        if (Object.keys(errors).length) throw validationError(errors);
+        await this.assertWorkspaceMembers(em, workspaceId, {
+          project_lead: input.project_lead,
+          default_assignee: input.default_assignee,
+        });
+        if (input.default_state) {
+          const state = await em.getRepository(State).findOne({ where: { id: input.default_state, projectId } });
+          if (!state) throw validationError({ default_state: ['This state does not belong to the project.'] });
+        }
+        const patch: Partial<Project> = { updatedById: actor.userId };
+        const map: Array<[keyof UpdateProjectInput, keyof Project]> = [
+          ['description', 'description'], ['network', 'network'], ['project_lead', 'projectLeadId'],
+          ['default_assignee', 'defaultAssigneeId'], ['emoji', 'emoji'], ['icon_prop', 'iconProp'],
+          ['logo_props', 'logoProps'], ['cover_image', 'coverImage'], ['module_view', 'moduleView'],
+          ['cycle_view', 'cycleView'], ['issue_views_view', 'issueViewsView'], ['page_view', 'pageView'],
+          ['intake_view', 'intakeView'], ['is_time_tracking_enabled', 'isTimeTrackingEnabled'],
+          ['guest_view_all_features', 'guestViewAllFeatures'], ['archive_in', 'archiveIn'], ['close_in', 'closeIn'],
+          ['timezone', 'timezone'], ['default_state', 'defaultStateId'], ['description_text', 'descriptionText'],
+          ['description_html', 'descriptionHtml'],
+        ];
+        for (const [from, to] of map) {
+          if (input[from] !== undefined) (patch as Record<string, unknown>)[to] = input[from];
+        }
+        if (input.inbox_view !== undefined && input.intake_view === undefined) patch.intakeView = input.inbox_view;
+        if (input.name !== undefined) patch.name = input.name.trim();
+        if (identifier !== undefined) patch.identifier = identifier;
+        await em.update(Project, { id: projectId }, patch as never);
+        if (input.project_lead) {
+          const existing = await em.getRepository(ProjectMember).findOne({ where: { projectId, memberId: input.project_lead } });
+          if (!existing) {
+            await em.insert(ProjectMember, {
+              workspaceId, projectId, memberId: input.project_lead, role: ROLE.ADMIN,
+              sortOrder: await this.nextSortOrder(em, workspaceId, input.project_lead),
+              createdById: actor.userId, updatedById: actor.userId,
+            });
+          } else if (existing.role !== ROLE.ADMIN || !existing.isActive) {
+            await em.update(ProjectMember, { id: existing.id }, { role: ROLE.ADMIN, isActive: true, updatedById: actor.userId });
+          }
+        }
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_projects_identifier_live')) throw new MeridianError('PROJECT_IDENTIFIER_TAKEN');
+      if (isUniqueViolation(err, 'uq_projects_name_live')) throw new MeridianError('PROJECT_NAME_TAKEN');
+      throw err;
+    }
+    return this.retrieve(workspaceId, projectId, actor.userId);
+  }
+
+  /**
+   * Soft-deletes the project and its memberships (reference plane-v1-api.md §8.1 "DELETE"); its
+   * identifier and name become free again, and everything in it becomes unreachable (every route
+   * checks the project). Shared by the App API and the External API.
+   */
+  async remove(workspaceId: string, projectId: string, actor: Actor): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await this.load(em, workspaceId, projectId, true);
+      const now = new Date();
+      await em.update(Project, { id: projectId }, { updatedById: actor.userId, deletedAt: now });
+      await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
+    });
+  }
+
+  /** Archive (`archived_at` = now) or unarchive (null); Plane answers both with 204 and no state check. */
+  async setArchived(workspaceId: string, projectId: string, actor: Actor, archived: boolean): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await this.load(em, workspaceId, projectId, true);
+      await em.update(Project, { id: projectId }, { updatedById: actor.userId, archivedAt: archived ? new Date() : null });
+    });
+  }
+
+  /** The live project, or 404 `PROJECT_NOT_FOUND`; `lock` takes a row lock for the transaction. */
+  private async load(em: EntityManager, workspaceId: string, projectId: string, lock = false): Promise<Project> {
+    const qb = em.getRepository(Project).createQueryBuilder('p').where('p.id = :projectId AND p.workspaceId = :workspaceId', { projectId, workspaceId });
+    if (lock) qb.setLock('pessimistic_write');
+    const project = await qb.getOne();
+    if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
+    return project;
+  }
+
   private async assertWorkspaceMembers(em: EntityManager, workspaceId: string, users: Record<string, string | null | undefined>) {
     const ids = Object.values(users).filter((v): v is string => !!v);
     if (!ids.length) return;
@@ -198,8 +314,8 @@ export class ProjectService implements ProjectAccessResolver {
     return row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
   }
 
-  /** Counts and the caller's membership for a set of projects: two queries, whatever the count. */
-  private async extras(projectIds: string[], userId: string, withSortOrder: boolean) {
+  /** Counts and the caller's membership for a set of projects: one query, whatever the count. */
+  async extras(projectIds: string[], userId: string, withSortOrder: boolean) {
     const result = new Map<string, ReturnType<typeof emptyExtras>>();
     for (const id of projectIds) result.set(id, emptyExtras(withSortOrder));
     if (!projectIds.length) return result;

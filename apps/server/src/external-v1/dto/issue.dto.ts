@@ -1,0 +1,138 @@
+import { Transform } from 'class-transformer';
+import {
+  Allow, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, Max,
+  MaxLength, Min, ValidateIf,
+} from 'class-validator';
+import { CommentInput, IssueInput, LinkInput, Priority, PRIORITIES } from '#domain';
+import { ReadOnlyBase } from './read-only';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `PATCH …/issues|work-items/{id}/` (reference plane-v1-api.md §8.4; plane-clients.md §3.2, §4.2).
+ * Read-only keys (`sequence_id`, `completed_at`, `archived_at`, `description_binary`, ids,
+ * timestamps) are accepted and ignored; `module` (SDK) is accepted and ignored until modules exist.
+ */
+class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
+  @IsOptional() @IsString()
+  description_html?: string;
+
+  @IsOptional() @IsIn(PRIORITIES)
+  priority?: Priority;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  state?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  parent?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(12)
+  point?: number | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  estimate_point?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  start_date?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  target_date?: string | null;
+
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  sort_order?: number;
+
+  @IsOptional() @IsBoolean()
+  is_draft?: boolean;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_source?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_id?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  type?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  type_id?: string | null;
+
+  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  assignees?: string[];
+
+  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  labels?: string[];
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  module?: string | null;
+
+  @Allow() sequence_id?: unknown;
+  @Allow() completed_at?: unknown;
+  @Allow() archived_at?: unknown;
+  @Allow() description_binary?: unknown;
+  @Allow() description_stripped?: unknown;
+}
+
+/** `PATCH …/issues|work-items/{id}/`. */
+export class UpdateIssueDto extends IssueFieldsDto {
+  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name?: string;
+}
+
+/** `POST …/issues|work-items/`: `name` required. */
+export class CreateIssueDto extends IssueFieldsDto {
+  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name: string;
+}
+
+/** Comments (reference plane-v1-api.md §8.7); no field is required. */
+export class CommentDto extends ReadOnlyBase implements CommentInput {
+  @IsOptional() @IsString()
+  comment_html?: string;
+
+  @IsOptional()
+  comment_json?: unknown;
+
+  @IsOptional() @IsIn(['INTERNAL', 'EXTERNAL'])
+  access?: 'INTERNAL' | 'EXTERNAL';
+
+  @IsOptional() @IsArray() @IsUrl({ require_tld: false }, { each: true })
+  attachments?: string[];
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_source?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_id?: string | null;
+
+  @Allow() issue?: unknown;
+  @Allow() actor?: unknown;
+  @Allow() edited_at?: unknown;
+  @Allow() comment_stripped?: unknown;
+  @Allow() is_member?: unknown;
+}
+
+/** Link fields other than `url` (reference plane-v1-api.md §8.6). */
+class LinkFieldsDto extends ReadOnlyBase implements LinkInput {
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  title?: string | null;
+
+  @IsOptional() @IsObject()
+  metadata?: Record<string, unknown>;
+
+  @Allow() issue?: unknown;
+}
+
+const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/** `PATCH …/links/{link_id}/`: an http(s) URL. */
+export class UpdateLinkDto extends LinkFieldsDto {
+  @IsOptional() @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
+  url?: string;
+}
+
+/** `POST …/links/`: `url` required. */
+export class CreateLinkDto extends LinkFieldsDto {
+  @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
+  url: string;
+}

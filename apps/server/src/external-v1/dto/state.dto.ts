@@ -1,0 +1,50 @@
+import { Transform } from 'class-transformer';
+import { Allow, IsBoolean, IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { STATE_GROUPS, StateGroup, StateInput } from '#domain';
+import { ReadOnlyBase } from './read-only';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** State fields other than `name` and `color` (reference plane-v1-api.md §8.2); `slug` follows the name and is ignored. */
+class StateFieldsDto extends ReadOnlyBase implements StateInput {
+  @IsOptional() @IsString()
+  description?: string;
+
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  sequence?: number;
+
+  @IsOptional() @IsIn(STATE_GROUPS)
+  group?: StateGroup;
+
+  @IsOptional() @IsBoolean()
+  is_triage?: boolean;
+
+  @IsOptional() @IsBoolean()
+  default?: boolean;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_source?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_id?: string | null;
+
+  @Allow() slug?: unknown;
+}
+
+/** `PATCH …/states/{state_id}/`. */
+export class UpdateStateDto extends StateFieldsDto {
+  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name?: string;
+
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  color?: string;
+}
+
+/** `POST …/states/`: `name` and `color` required; `group` defaults to backlog. */
+export class CreateStateDto extends StateFieldsDto {
+  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name: string;
+
+  @IsString() @IsNotEmpty() @MaxLength(255)
+  color: string;
+}

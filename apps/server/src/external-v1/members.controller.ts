@@ -1,0 +1,36 @@
+import { ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Principal, ProjectAccess, WorkspaceAccess } from '#common';
+import { MemberService } from '#domain';
+import { Controller, Get } from '@nestjs/common';
+
+/** `GET /api/v1/users/me/`: the API key's user (plane-clients.md §3.6 `users.me`, MCP `get_user`). */
+@Controller('users')
+@ApiKeyAuth()
+export class UsersController {
+  constructor(private readonly members: MemberService) {}
+
+  @Get('me')
+  me(@CurrentPrincipal() me: Principal) {
+    return this.members.me(me.userId);
+  }
+}
+
+/**
+ * Members as bare arrays of UserLite + `role` + `role_slug` (plane-clients.md §1 fact 5):
+ * the workspace's (any member may read) and a project's (project members may read).
+ */
+@Controller('workspaces/:slug')
+@ApiKeyAuth()
+export class MembersController {
+  constructor(private readonly members: MemberService) {}
+
+  @Get('members')
+  workspaceMembers(@CurrentWorkspace() ws: WorkspaceAccess) {
+    return this.members.workspaceMembers(ws.workspaceId);
+  }
+
+  /** `members/` (Plane 0.25.3) and `project-members/` (SDK `projects.getMembers`): the same list. */
+  @Get(['projects/:project_id/members', 'projects/:project_id/project-members'])
+  projectMembers(@CurrentProject() project: ProjectAccess) {
+    return this.members.projectMembers(project.projectId);
+  }
+}

@@ -1,0 +1,244 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Not } from 'typeorm';
+import { ProjectMember } from '../project/project-member.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertExternalIdFree } from '../shared/external-id';
+import { pick, Shape } from '../shared/fields';
+import { stripHtml, writeActivities } from './activity-writer';
+import { IssueActivity } from './issue-activity.entity';
+import { IssueComment } from './issue-comment.entity';
+import { IssueLink } from './issue-link.entity';
+import { Issue } from './issue.entity';
+import { IssueContext } from './issue.service';
+import { ActivityJson, activityView, CommentJson, commentView, LinkJson, linkView } from './issue.view';
+
+export interface CommentInput {
+  comment_html?: string;
+  comment_json?: unknown;
+  access?: 'INTERNAL' | 'EXTERNAL';
+  attachments?: string[];
+  external_source?: string | null;
+  external_id?: string | null;
+}
+
+export interface LinkInput {
+  url?: string;
+  title?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** Activity fields Plane's list leaves out (reference plane-v1-api.md §8.8). */
+const HIDDEN_FIELDS = ['comment', 'vote', 'reaction', 'draft'];
+
+/**
+ * What hangs off a work item: comments, links and the history (reference plane-v1-api.md
+ * §8.6–8.8). The work item must be a visible one of the route's project (else 404 `NOT_FOUND`).
+ * Every comment and link change writes a history row in the same transaction.
+ */
+@Injectable()
+export class IssueChildrenService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  // ---- comments ------------------------------------------------------------------------------
+
+  /** Comments, newest first; paginated; `fields` applied. `is_member`: the author is an active project member. */
+  async listComments(projectId: string, issueId: string, page: PageRequest, shape: Shape): Promise<Page<Partial<CommentJson>>> {
+    await this.issue(this.dataSource.manager, projectId, issueId);
+    const qb = this.dataSource.getRepository(IssueComment).createQueryBuilder('c').where('c.issueId = :issueId', { issueId });
+    const result = await paginate(qb, page, { order: 'DESC' });
+    const members = await this.members(projectId);
+    return result.map((c) => pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields));
+  }
+
+  async retrieveComment(projectId: string, issueId: string, commentId: string, shape: Shape): Promise<Partial<CommentJson>> {
+    const c = await this.comment(this.dataSource.manager, projectId, issueId, commentId);
+    const members = await this.members(projectId);
+    return pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields);
+  }
+
+  /** Any project member, Guests included, may comment (Plane's ProjectLite rule). 409 `EXTERNAL_ID_TAKEN`. */
+  async createComment(ctx: IssueContext, issueId: string, input: CommentInput): Promise<CommentJson> {
+    return this.guard(async () => this.dataSource.transaction(async (em) => {
+      await this.issue(em, ctx.projectId, issueId);
+      await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
+      const html = input.comment_html || '<p></p>';
+      const comment = await em.save(em.create(IssueComment, {
+        workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId,
+        commentHtml: html, commentStripped: stripHtml(html), commentJson: input.comment_json ?? {},
+        attachments: input.attachments ?? [], access: input.access ?? 'INTERNAL',
+        externalSource: input.external_source ?? null, externalId: input.external_id ?? null,
+        actorId: ctx.userId, createdById: ctx.userId, updatedById: ctx.userId,
+      }));
+      await writeActivities(em, ctx, [{ issueId, verb: 'created', field: 'comment', newValue: html, issueCommentId: comment.id, comment: 'created a comment' }]);
+      return commentView(comment);
+    }));
+  }
+
+  /**
+   * Only the author or a project Admin may change or delete a comment (403 `PERMISSION_DENIED`;
+   * Plane lets any member do it, a quirk not copied). `edited_at` is set when the text changes.
+   */
+  async updateComment(ctx: IssueContext, issueId: string, commentId: string, input: CommentInput): Promise<CommentJson> {
+    return this.guard(async () => this.dataSource.transaction(async (em) => {
+      const c = await this.comment(em, ctx.projectId, issueId, commentId);
+      this.assertAuthor(ctx, c.actorId ?? c.createdById);
+      if (input.external_id !== undefined || input.external_source !== undefined) {
+        await assertExternalIdFree(em, IssueComment, ctx.projectId,
+          input.external_source !== undefined ? input.external_source : c.externalSource,
+          input.external_id !== undefined ? input.external_id : c.externalId, commentId);
+      }
+      const patch: Partial<IssueComment> = { updatedById: ctx.userId };
+      if (input.comment_html !== undefined && input.comment_html !== c.commentHtml) {
+        patch.commentHtml = input.comment_html || '<p></p>';
+        patch.commentStripped = stripHtml(patch.commentHtml);
+        patch.editedAt = new Date();
+      }
+      if (input.comment_json !== undefined) patch.commentJson = input.comment_json;
+      if (input.access !== undefined) patch.access = input.access;
+      if (input.attachments !== undefined) patch.attachments = input.attachments;
+      if (input.external_id !== undefined) patch.externalId = input.external_id;
+      if (input.external_source !== undefined) patch.externalSource = input.external_source;
+      await em.update(IssueComment, { id: commentId }, patch as never);
+      if (patch.commentHtml !== undefined) {
+        await writeActivities(em, ctx, [{ issueId, verb: 'updated', field: 'comment', oldValue: c.commentHtml, newValue: patch.commentHtml, issueCommentId: commentId, comment: 'updated a comment' }]);
+      }
+      return commentView(await em.getRepository(IssueComment).findOneOrFail({ where: { id: commentId } }));
+    }));
+  }
+
+  async removeComment(ctx: IssueContext, issueId: string, commentId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const c = await this.comment(em, ctx.projectId, issueId, commentId);
+      this.assertAuthor(ctx, c.actorId ?? c.createdById);
+      await em.update(IssueComment, { id: commentId }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'comment', oldValue: c.commentHtml, issueCommentId: commentId, comment: 'deleted a comment' }]);
+    });
+  }
+
+  // ---- links ---------------------------------------------------------------------------------
+
+  /** Links, newest first; paginated; `fields` applied. */
+  async listLinks(projectId: string, issueId: string, page: PageRequest, shape: Shape): Promise<Page<Partial<LinkJson>>> {
+    await this.issue(this.dataSource.manager, projectId, issueId);
+    const qb = this.dataSource.getRepository(IssueLink).createQueryBuilder('l').where('l.issueId = :issueId', { issueId });
+    return (await paginate(qb, page, { order: 'DESC' })).map((l) => pick(linkView(l), shape.fields));
+  }
+
+  async retrieveLink(projectId: string, issueId: string, linkId: string, shape: Shape): Promise<Partial<LinkJson>> {
+    return pick(linkView(await this.link(this.dataSource.manager, projectId, issueId, linkId)), shape.fields);
+  }
+
+  /** A URL is on a work item at most once among live links: 409 `LINK_URL_TAKEN` (Plane: 400). */
+  async createLink(ctx: IssueContext, issueId: string, input: LinkInput & { url: string }): Promise<LinkJson> {
+    return this.guard(async () => this.dataSource.transaction(async (em) => {
+      await this.issue(em, ctx.projectId, issueId);
+      await this.assertUrlFree(em, issueId, input.url);
+      const link = await em.save(em.create(IssueLink, {
+        workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, url: input.url,
+        title: input.title ?? null, metadata: input.metadata ?? {}, createdById: ctx.userId, updatedById: ctx.userId,
+      }));
+      await writeActivities(em, ctx, [{ issueId, verb: 'created', field: 'link', newValue: input.url, newIdentifier: link.id, comment: 'created a link' }]);
+      return linkView(link);
+    }));
+  }
+
+  async updateLink(ctx: IssueContext, issueId: string, linkId: string, input: LinkInput): Promise<LinkJson> {
+    return this.guard(async () => this.dataSource.transaction(async (em) => {
+      const link = await this.link(em, ctx.projectId, issueId, linkId);
+      if (input.url !== undefined && input.url !== link.url) await this.assertUrlFree(em, issueId, input.url, linkId);
+      const patch: Partial<IssueLink> = { updatedById: ctx.userId };
+      if (input.url !== undefined) patch.url = input.url;
+      if (input.title !== undefined) patch.title = input.title;
+      if (input.metadata !== undefined) patch.metadata = input.metadata;
+      await em.update(IssueLink, { id: linkId }, patch as never);
+      const history = [];
+      if (input.url !== undefined && input.url !== link.url) {
+        history.push({ issueId, verb: 'updated', field: 'link', oldValue: link.url, newValue: input.url, oldIdentifier: linkId, newIdentifier: linkId, comment: 'updated a link' });
+      }
+      if (input.title !== undefined && input.title !== link.title) {
+        history.push({ issueId, verb: 'updated', field: 'link', oldValue: link.title, newValue: input.title, oldIdentifier: linkId, newIdentifier: linkId, comment: 'updated the title of a link' });
+      }
+      await writeActivities(em, ctx, history);
+      return linkView(await em.getRepository(IssueLink).findOneOrFail({ where: { id: linkId } }));
+    }));
+  }
+
+  async removeLink(ctx: IssueContext, issueId: string, linkId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const link = await this.link(em, ctx.projectId, issueId, linkId);
+      await em.update(IssueLink, { id: linkId }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'link', oldValue: link.url, oldIdentifier: linkId, comment: 'deleted a link' }]);
+    });
+  }
+
+  // ---- activities ----------------------------------------------------------------------------
+
+  /** The work item's history, oldest first (Plane's default); comment entries left out as in Plane; paginated. */
+  async listActivities(projectId: string, issueId: string, page: PageRequest, shape: Shape, order: 'ASC' | 'DESC'): Promise<Page<Partial<ActivityJson>>> {
+    await this.issue(this.dataSource.manager, projectId, issueId);
+    const qb = this.dataSource.getRepository(IssueActivity).createQueryBuilder('a')
+      .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden: HIDDEN_FIELDS });
+    return (await paginate(qb, page, { order })).map((a) => pick(activityView(a), shape.fields));
+  }
+
+  async retrieveActivity(projectId: string, issueId: string, activityId: string): Promise<ActivityJson> {
+    await this.issue(this.dataSource.manager, projectId, issueId);
+    const a = await this.dataSource.getRepository(IssueActivity).findOne({ where: { id: activityId, issueId, projectId } });
+    if (!a) throw new MeridianError('NOT_FOUND');
+    return activityView(a);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
+    const issue = await em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId })
+      .getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return issue;
+  }
+
+  private async comment(em: EntityManager, projectId: string, issueId: string, commentId: string): Promise<IssueComment> {
+    await this.issue(em, projectId, issueId);
+    const c = await em.getRepository(IssueComment).findOne({ where: { id: commentId, issueId } });
+    if (!c) throw new MeridianError('NOT_FOUND');
+    return c;
+  }
+
+  private async link(em: EntityManager, projectId: string, issueId: string, linkId: string): Promise<IssueLink> {
+    await this.issue(em, projectId, issueId);
+    const l = await em.getRepository(IssueLink).findOne({ where: { id: linkId, issueId } });
+    if (!l) throw new MeridianError('NOT_FOUND');
+    return l;
+  }
+
+  private async assertUrlFree(em: EntityManager, issueId: string, url: string, exceptId?: string): Promise<void> {
+    const found = await em.getRepository(IssueLink).findOne({ where: { issueId, url, ...(exceptId ? { id: Not(exceptId) } : {}) } });
+    if (found) throw new MeridianError('LINK_URL_TAKEN', undefined, { id: found.id });
+  }
+
+  private assertAuthor(ctx: IssueContext, authorId: string | null): void {
+    if (authorId !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
+      throw new MeridianError('PERMISSION_DENIED', 'Only the author or a project admin can change this comment.');
+    }
+  }
+
+  private async members(projectId: string): Promise<Set<string>> {
+    const rows = await this.dataSource.getRepository(ProjectMember).find({ where: { projectId, isActive: true }, select: { memberId: true } });
+    return new Set(rows.map((r) => r.memberId));
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_issue_links_url_live')) throw new MeridianError('LINK_URL_TAKEN');
+      if (isUniqueViolation(err, 'uq_issue_comments_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { BaseEntity } from '../shared/base.entity';
+import { Issue } from './issue.entity';
+
+/** A link on a work item (reference plane-v1-api.md §8.6); a URL at most once per work item. */
+@Entity({ name: 'issue_links' })
+@Index('uq_issue_links_url_live', ['issueId', 'url'], { unique: true, where: '"deleted_at" IS NULL' })
+@Index('ix_issue_links_issue_created', ['issueId', 'createdAt'])
+export class IssueLink extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @Column({ type: 'uuid' })
+  issueId: string;
+
+  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'issue_id' })
+  issue?: Issue;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  title: string | null;
+
+  @Column({ type: 'text' })
+  url: string;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+}

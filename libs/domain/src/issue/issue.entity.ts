@@ -1,0 +1,139 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Project } from '../project/project.entity';
+import { BaseEntity } from '../shared/base.entity';
+import { State } from '../state/state.entity';
+
+export const PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/**
+ * A work item, Plane's "issue" (reference plane-v1-api.md §8.4). `sequence_id` is taken from the
+ * project's counter (`project_issue_counters`) inside the create transaction: unique per project,
+ * never reused, also after deletes.
+ */
+@Entity({ name: 'issues' })
+@Index('uq_issues_project_sequence', ['projectId', 'sequenceId'], { unique: true })
+@Index('uq_issues_external_live', ['projectId', 'externalSource', 'externalId'], {
+  unique: true,
+  where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
+})
+@Index('ix_issues_project_created', ['projectId', 'createdAt'])
+export class Issue extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', default: '<p></p>' })
+  descriptionHtml: string;
+
+  @Column({ type: 'text', default: '' })
+  descriptionStripped: string;
+
+  @Column({ type: 'varchar', length: 30, default: 'none' })
+  priority: Priority;
+
+  @Index('ix_issues_state')
+  @Column({ type: 'uuid', nullable: true })
+  stateId: string | null;
+
+  @ManyToOne(() => State, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'state_id' })
+  state?: State;
+
+  @Index('ix_issues_parent')
+  @Column({ type: 'uuid', nullable: true })
+  parentId: string | null;
+
+  @ManyToOne(() => Issue, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'parent_id' })
+  parent?: Issue;
+
+  @Column({ type: 'smallint', nullable: true })
+  point: number | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  estimatePointId: string | null;
+
+  @Column({ type: 'date', nullable: true })
+  startDate: string | null;
+
+  @Column({ type: 'date', nullable: true })
+  targetDate: string | null;
+
+  @Column({ type: 'integer' })
+  sequenceId: number;
+
+  @Column({ type: 'double precision', default: 65535 })
+  sortOrder: number;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+
+  @Column({ type: 'date', nullable: true })
+  archivedAt: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  isDraft: boolean;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  typeId: string | null;
+}
+
+/** The next `sequence_id` of each project: one row per project, bumped with `UPDATE … RETURNING`. */
+@Entity({ name: 'project_issue_counters' })
+export class ProjectIssueCounter {
+  @PrimaryColumn({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Column({ type: 'integer', default: 0 })
+  lastSequence: number;
+}
+
+/** An assignee of a work item; the set is replaced as a whole on update. */
+@Entity({ name: 'issue_assignees' })
+export class IssueAssignee {
+  @PrimaryColumn({ type: 'uuid' })
+  issueId: string;
+
+  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'issue_id' })
+  issue?: Issue;
+
+  @Index('ix_issue_assignees_assignee')
+  @PrimaryColumn({ type: 'uuid' })
+  assigneeId: string;
+}
+
+/** A label of a work item; the set is replaced as a whole on update. */
+@Entity({ name: 'issue_labels' })
+export class IssueLabel {
+  @PrimaryColumn({ type: 'uuid' })
+  issueId: string;
+
+  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'issue_id' })
+  issue?: Issue;
+
+  @Index('ix_issue_labels_label')
+  @PrimaryColumn({ type: 'uuid' })
+  labelId: string;
+}

@@ -1,0 +1,554 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { Label } from '../label/label.entity';
+import { labelView } from '../label/label.view';
+import { ProjectMember } from '../project/project-member.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertExternalIdFree } from '../shared/external-id';
+import { assertProjectWritable } from '../shared/project-writable';
+import { pick, Shape } from '../shared/fields';
+import { State } from '../state/state.entity';
+import { stateLiteView } from '../state/state.view';
+import { User } from '../user/user.entity';
+import { userLiteView } from '../user/user.view';
+import { Workspace } from '../workspace/workspace.entity';
+import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
+import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
+import { IssueJson, issueView } from './issue.view';
+
+/** Writable work item fields, Plane's names (reference plane-v1-api.md §8.4). */
+export interface IssueInput {
+  name?: string;
+  description_html?: string;
+  priority?: Priority;
+  state?: string | null;
+  parent?: string | null;
+  point?: number | null;
+  estimate_point?: string | null;
+  start_date?: string | null;
+  target_date?: string | null;
+  sort_order?: number;
+  is_draft?: boolean;
+  external_source?: string | null;
+  external_id?: string | null;
+  type?: string | null;
+  type_id?: string | null;
+  assignees?: string[];
+  labels?: string[];
+}
+
+/** The caller inside a project, as the access guard resolved it. */
+export interface IssueContext extends ChangeContext {
+  /** the caller's project role, null for a non-member of a public project */
+  role: number | null;
+}
+
+export interface IssueListQuery {
+  page: PageRequest;
+  shape: Shape;
+  order_by?: string;
+  external_id?: string;
+  external_source?: string;
+  /** optional filters (the SDK's `ListWorkItemsParams`): each a set of accepted values */
+  state?: string[];
+  priority?: string[];
+  assignee?: string[];
+  label?: string[];
+}
+
+/** Order keys for `?order_by=` (reference plane-v1-api.md §8.4 "GET list"); `-` reverses. */
+const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
+const GROUP_RANK = `(SELECT CASE st."group" WHEN 'backlog' THEN 0 WHEN 'unstarted' THEN 1 WHEN 'started' THEN 2 WHEN 'completed' THEN 3 WHEN 'cancelled' THEN 4 ELSE 5 END FROM states st WHERE st.id = i.state_id)`;
+const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' }> = {
+  created_at: { key: 'i.createdAt', keyType: 'timestamp' },
+  updated_at: { key: 'i.updatedAt', keyType: 'timestamp' },
+  completed_at: { key: `COALESCE(i.completedAt, TIMESTAMPTZ '9999-01-01')`, keyType: 'timestamp' },
+  sequence_id: { key: 'i.sequenceId', keyType: 'bigint' },
+  sort_order: { key: 'ROUND(i.sortOrder * 1000) + 1000000000000000', keyType: 'bigint' },
+  priority: { key: PRIORITY_RANK, keyType: 'bigint' },
+  state__group: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },
+  state__name: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },
+  start_date: { key: `COALESCE(i.startDate - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
+  target_date: { key: `COALESCE(i.targetDate - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
+};
+export const ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
+
+/** Fields whose changes become history rows, with the activity's field name. */
+const TRACKED_SCALARS: Array<[keyof IssueInput, keyof Issue, string]> = [
+  ['name', 'name', 'name'],
+  ['description_html', 'descriptionHtml', 'description'],
+  ['priority', 'priority', 'priority'],
+  ['start_date', 'startDate', 'start_date'],
+  ['target_date', 'targetDate', 'target_date'],
+  ['point', 'point', 'point'],
+  ['estimate_point', 'estimatePointId', 'estimate_point'],
+  ['sort_order', 'sortOrder', 'sort_order'],
+  ['is_draft', 'isDraft', 'is_draft'],
+  ['external_id', 'externalId', 'external_id'],
+  ['external_source', 'externalSource', 'external_source'],
+  ['type_id', 'typeId', 'type'],
+];
+
+/**
+ * Work items of a project (reference plane-v1-api.md §8.4, §8.5; plane-clients.md §3, §4):
+ * one implementation behind `/issues/` and `/work-items/`. Every create, update and delete writes
+ * its history rows (`issue_activities`) in the same transaction.
+ */
+@Injectable()
+export class IssueService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The visible work items of a project: not deleted, not archived, not drafts, project not archived. */
+  private visible(em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('i.archivedAt IS NULL AND i.isDraft = false');
+  }
+
+  /**
+   * The project's visible work items, newest first unless `order_by` says otherwise (one of
+   * `ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`); `fields`/`expand` applied. Optional
+   * filters `state`, `priority`, `assignee`, `label` (each comma-separated, any value matches). With both
+   * `external_id` and `external_source`, the one matching live work item instead (404 if none).
+   */
+  async list(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson>> | Partial<IssueJson>> {
+    if (query.external_id !== undefined && query.external_source !== undefined) {
+      const found = await this.dataSource.getRepository(Issue).findOne({
+        where: { projectId, externalId: query.external_id, externalSource: query.external_source },
+      });
+      if (!found) throw new MeridianError('NOT_FOUND');
+      return (await this.render([found], query.shape))[0];
+    }
+    const raw = query.order_by?.trim() || '-created_at';
+    const desc = raw.startsWith('-');
+    const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
+    if (!order) {
+      throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${ISSUE_ORDER_BY.join(', ')}.`);
+    }
+    const qb = this.visible().andWhere('i.projectId = :projectId', { projectId });
+    if (query.state?.length) qb.andWhere('i.stateId IN (:...states)', { states: query.state });
+    if (query.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: query.priority });
+    if (query.assignee?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', { assignees: query.assignee });
+    }
+    if (query.label?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', { labels: query.label });
+    }
+    const page = await paginate(qb, query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    const rendered = await this.render(page.results, query.shape);
+    return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+  }
+
+  /** One visible work item of the project; 404 `NOT_FOUND` otherwise. */
+  async retrieve(projectId: string, issueId: string, shape: Shape): Promise<Partial<IssueJson>> {
+    const issue = await this.visible().andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId }).getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return (await this.render([issue], shape))[0];
+  }
+
+  /**
+   * `GET /workspaces/{slug}/issues/{IDENT}-{seq}/` (§8.5): the key splits at its last `-`; the
+   * identifier is matched case-insensitively. A key that is not `IDENT-number`, an unknown one, or
+   * a project the caller is not an active member of is a 404 `NOT_FOUND`.
+   */
+  async retrieveByKey(workspaceId: string, userId: string, key: string, shape: Shape): Promise<Partial<IssueJson>> {
+    const match = /^(.+)-(\d{1,9})$/.exec(key);
+    if (!match) throw new MeridianError('NOT_FOUND');
+    const issue = await this.visible()
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
+      .andWhere('p.workspaceId = :workspaceId AND p.identifier = :identifier AND i.sequenceId = :seq', {
+        workspaceId,
+        identifier: match[1].toUpperCase(),
+        seq: Number(match[2]),
+      })
+      .getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return (await this.render([issue], shape))[0];
+  }
+
+  /**
+   * `work-items/search/` and `issues/search/` (plane-clients.md §3.3): visible work items of the
+   * projects the caller is an active member of whose name contains `search`, or whose key or
+   * sequence number is `search`; newest first, at most `limit` (default 10, at most 100).
+   */
+  async search(workspaceId: string, userId: string, search: string, projectId: string | undefined, limit: number) {
+    const qb = this.visible()
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
+      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
+      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
+      .select(['i.id AS id', 'i.name AS name', 'i.sequence_id AS sequence_id', 'p.identifier AS project__identifier', 'p.id AS project_id', 'w.slug AS workspace__slug'])
+      .orderBy('i.createdAt', 'DESC')
+      .limit(limit);
+    if (projectId) qb.andWhere('p.id = :projectId', { projectId });
+    const q = search.trim();
+    if (q) {
+      const key = /^(.+)-(\d{1,9})$/.exec(q);
+      qb.andWhere(
+        `(i.name ILIKE :like ESCAPE '\\' ${/^\d{1,9}$/.test(q) ? 'OR i.sequenceId = :seq' : ''} ${key ? 'OR (p.identifier = :ident AND i.sequenceId = :kseq)' : ''})`,
+        { like: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, seq: Number(q), ident: key?.[1].toUpperCase(), kseq: Number(key?.[2]) },
+      );
+    }
+    const rows = await qb.getRawMany<{ id: string; name: string; sequence_id: number; project__identifier: string; project_id: string; workspace__slug: string }>();
+    return { issues: rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) })) };
+  }
+
+  /**
+   * Creates a work item (§8.4 "Create"): the default state when none is given, the next
+   * `sequence_id` of the project (unique and never reused, also under concurrent creates),
+   * `sort_order` after the others in its state, the project's default assignee when none is given,
+   * `completed_at` for a completed-group state, and the history row "created the issue".
+   *
+   * Errors: 409 `EXTERNAL_ID_TAKEN` (with the holder's `id`); 422 for a state or parent outside the
+   * project/workspace or `start_date` after `target_date`. Assignees who are not project members
+   * with role ≥ 15 and labels of other projects are dropped, as Plane does.
+   */
+  async create(ctx: IssueContext, input: IssueInput & { name: string }): Promise<IssueJson> {
+    try {
+      const issueId = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        await assertExternalIdFree(em, Issue, ctx.projectId, input.external_source, input.external_id);
+        this.assertDates(input.start_date ?? null, input.target_date ?? null);
+        const state = input.state ? await this.stateOf(em, ctx.projectId, input.state) : await this.defaultState(em, ctx.projectId);
+        if (input.parent) await this.assertParent(em, ctx.workspaceId, input.parent);
+        const [{ last_sequence }] = await em.query(
+          `INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, 1)
+           ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + 1
+           RETURNING last_sequence`,
+          [ctx.projectId],
+        );
+        let sortOrder = input.sort_order;
+        if (sortOrder === undefined) {
+          const row = await em.getRepository(Issue).createQueryBuilder('i').select('MAX(i.sortOrder)', 'max')
+            .where('i.projectId = :projectId AND i.stateId IS NOT DISTINCT FROM :stateId', { projectId: ctx.projectId, stateId: state?.id ?? null })
+            .getRawOne<{ max: number | null }>();
+          sortOrder = row?.max === null || row?.max === undefined ? 65535 : Number(row.max) + 10000;
+        }
+        const html = input.description_html || '<p></p>';
+        const issue = await em.save(
+          em.create(Issue, {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            name: input.name.trim(),
+            descriptionHtml: html,
+            descriptionStripped: stripHtml(html),
+            priority: input.priority ?? 'none',
+            stateId: state?.id ?? null,
+            parentId: input.parent ?? null,
+            point: input.point ?? null,
+            estimatePointId: input.estimate_point ?? null,
+            startDate: input.start_date ?? null,
+            targetDate: input.target_date ?? null,
+            sequenceId: Number(last_sequence),
+            sortOrder,
+            completedAt: state?.group === 'completed' ? new Date() : null,
+            isDraft: input.is_draft ?? false,
+            externalSource: input.external_source ?? null,
+            externalId: input.external_id ?? null,
+            typeId: input.type_id ?? input.type ?? null,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          }),
+        );
+        let assignees = input.assignees ?? [];
+        if (!input.assignees?.length) {
+          const project = await em.getRepository(Project).findOneOrFail({ where: { id: ctx.projectId } });
+          if (project.defaultAssigneeId) assignees = [project.defaultAssigneeId];
+        }
+        const assigned = await this.filterAssignees(em, ctx.projectId, assignees);
+        const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
+        if (assigned.length) await em.insert(IssueAssignee, assigned.map((assigneeId) => ({ issueId: issue.id, assigneeId })));
+        if (labelled.length) await em.insert(IssueLabel, labelled.map((labelId) => ({ issueId: issue.id, labelId })));
+        await writeActivities(em, ctx, [{ issueId: issue.id, verb: 'created', comment: 'created the issue' }]);
+        return issue.id;
+      });
+      return this.renderOne(issueId);
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_issues_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
+      throw err;
+    }
+  }
+
+  /**
+   * Partial update (§8.4 "PATCH"): `assignees` / `labels`, when present, replace the set;
+   * `completed_at` follows the state's group; each changed field writes a history row with the
+   * old and new value (ids in `old_identifier` / `new_identifier` for state, parent, assignees,
+   * labels). Same errors as create. Archived and draft work items can be patched, as in Plane.
+   */
+  async update(ctx: IssueContext, issueId: string, input: IssueInput): Promise<IssueJson> {
+    try {
+      await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const issue = await em.getRepository(Issue).createQueryBuilder('i').setLock('pessimistic_write')
+          .where('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId: ctx.projectId }).getOne();
+        if (!issue) throw new MeridianError('NOT_FOUND');
+        if (input.type !== undefined && input.type_id === undefined) input = { ...input, type_id: input.type };
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(
+            em, Issue, ctx.projectId,
+            input.external_source !== undefined ? input.external_source : issue.externalSource,
+            input.external_id !== undefined ? input.external_id : issue.externalId,
+            issueId,
+          );
+        }
+        this.assertDates(
+          input.start_date !== undefined ? input.start_date : issue.startDate,
+          input.target_date !== undefined ? input.target_date : issue.targetDate,
+        );
+        const patch: Partial<Issue> = { updatedById: ctx.userId, updatedAt: new Date() };
+        const history: ActivityEntry[] = [];
+        for (const [from, to, field] of TRACKED_SCALARS) {
+          if (input[from] === undefined) continue;
+          let value = input[from] as unknown;
+          if (from === 'name') value = (value as string).trim();
+          if (from === 'description_html') value = (value as string) || '<p></p>';
+          const before = issue[to] as unknown;
+          if (before === value) continue;
+          (patch as Record<string, unknown>)[to] = value;
+          if (from === 'description_html') patch.descriptionStripped = stripHtml(value as string);
+          history.push({
+            issueId, verb: 'updated', field, oldValue: str(before), newValue: str(value),
+            comment: `updated the ${field.replace('_', ' ')} to`,
+          });
+        }
+        if (input.state !== undefined && input.state !== issue.stateId) {
+          const state = input.state ? await this.stateOf(em, ctx.projectId, input.state) : await this.defaultState(em, ctx.projectId);
+          const old = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
+          patch.stateId = state?.id ?? null;
+          patch.completedAt = state?.group === 'completed' ? (issue.completedAt ?? new Date()) : null;
+          history.push({
+            issueId, verb: 'updated', field: 'state', oldValue: old?.name ?? null, newValue: state?.name ?? null,
+            oldIdentifier: old?.id ?? null, newIdentifier: state?.id ?? null, comment: 'updated the state to',
+          });
+        }
+        if (input.parent !== undefined && input.parent !== issue.parentId) {
+          const parent = input.parent ? await this.assertParent(em, ctx.workspaceId, input.parent, issueId) : null;
+          const old = issue.parentId ? await em.getRepository(Issue).findOne({ where: { id: issue.parentId }, withDeleted: true }) : null;
+          patch.parentId = input.parent;
+          history.push({
+            issueId, verb: 'updated', field: 'parent',
+            oldValue: old ? await this.keyOf(em, old) : null, newValue: parent ? await this.keyOf(em, parent) : null,
+            oldIdentifier: old?.id ?? null, newIdentifier: parent?.id ?? null, comment: 'updated the parent issue to',
+          });
+        }
+        await em.update(Issue, { id: issueId }, patch as never);
+        if (input.assignees !== undefined) {
+          const next = await this.filterAssignees(em, ctx.projectId, input.assignees);
+          history.push(...(await this.replaceSet(em, IssueAssignee, 'assigneeId', issueId, next, 'assignees', async (ids) => {
+            const users = await em.getRepository(User).find({ where: { id: In(ids) } });
+            return new Map(users.map((u) => [u.id, u.displayName]));
+          })));
+        }
+        if (input.labels !== undefined) {
+          const next = await this.filterLabels(em, ctx.projectId, input.labels);
+          history.push(...(await this.replaceSet(em, IssueLabel, 'labelId', issueId, next, 'labels', async (ids) => {
+            const labels = await em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted: true });
+            return new Map(labels.map((l) => [l.id, l.name]));
+          })));
+        }
+        await writeActivities(em, ctx, history);
+      });
+      return this.renderOne(issueId);
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_issues_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
+      throw err;
+    }
+  }
+
+  /**
+   * `PUT …/issues/` (Plane 0.25.3's import upsert, §8.4): with `external_id` and `external_source`
+   * (else 422), updates the live work item holding that pair (`created: false`, 200) or creates
+   * one (`created: true`, 201; `name` then required).
+   */
+  async upsert(ctx: IssueContext, input: IssueInput): Promise<{ created: boolean; issue: IssueJson }> {
+    const errors: Record<string, string[]> = {};
+    if (!input.external_id) errors.external_id = ['This field is required.'];
+    if (!input.external_source) errors.external_source = ['This field is required.'];
+    if (Object.keys(errors).length) throw validationError(errors);
+    const found = await this.dataSource.getRepository(Issue).findOne({
+      where: { projectId: ctx.projectId, externalId: input.external_id!, externalSource: input.external_source! },
+      select: { id: true },
+    });
+    if (found) return { created: false, issue: await this.update(ctx, found.id, input) };
+    if (!input.name) throw validationError({ name: ['This field is required.'] });
+    return { created: true, issue: await this.create(ctx, { ...input, name: input.name }) };
+  }
+
+  /**
+   * Soft-deletes a work item (§8.4 "DELETE"): only its creator or a project Admin (else 403
+   * `PERMISSION_DENIED`); writes "deleted the issue". Its sub-items lose their parent.
+   */
+  async remove(ctx: IssueContext, issueId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const issue = await em.getRepository(Issue).findOne({ where: { id: issueId, projectId: ctx.projectId } });
+      if (!issue) throw new MeridianError('NOT_FOUND');
+      if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
+        throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the work item.');
+      }
+      await em.update(Issue, { parentId: issueId }, { parentId: null });
+      await em.update(Issue, { id: issueId }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
+    });
+  }
+
+  /** A live work item of the project (any visibility), for sub-resources; 404 `NOT_FOUND` otherwise. */
+  async assertExists(projectId: string, issueId: string, em: EntityManager = this.dataSource.manager): Promise<Issue> {
+    const issue = await this.visible(em).andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId }).getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return issue;
+  }
+
+  private async renderOne(issueId: string): Promise<IssueJson> {
+    const issue = await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: issueId } });
+    return (await this.render([issue], { expand: new Set() }))[0] as IssueJson;
+  }
+
+  /** Views for a page of work items: two queries for the sets, one per expanded kind. */
+  private async render(issues: Issue[], shape: Shape): Promise<Array<Partial<IssueJson>>> {
+    if (!issues.length) return [];
+    const ids = issues.map((i) => i.id);
+    const [assignees, labels] = await Promise.all([
+      this.dataSource.getRepository(IssueAssignee).find({ where: { issueId: In(ids) } }),
+      this.dataSource.getRepository(IssueLabel).find({ where: { issueId: In(ids) } }),
+    ]);
+    const group = <T extends { issueId: string }>(rows: T[], get: (r: T) => string) => {
+      const m = new Map<string, string[]>();
+      for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), get(r)]);
+      for (const v of m.values()) v.sort();
+      return m;
+    };
+    const byIssueA = group(assignees, (r) => r.assigneeId);
+    const byIssueL = group(labels, (r) => r.labelId);
+    const views: Array<Record<string, unknown>> = issues.map((i) => issueView(i, byIssueA.get(i.id) ?? [], byIssueL.get(i.id) ?? []));
+    const expand = shape.fields ? new Set([...shape.expand].filter((e) => shape.fields!.includes(e))) : shape.expand;
+    if (expand.size) await this.expand(views, issues, expand, byIssueA, byIssueL);
+    return views.map((v) => pick(v, shape.fields) as Partial<IssueJson>);
+  }
+
+  /** `expand=` for work items (§6.6): an expanded null reference becomes `{}`. */
+  private async expand(
+    views: Array<Record<string, unknown>>, issues: Issue[], expand: Set<string>,
+    assignees: Map<string, string[]>, labels: Map<string, string[]>,
+  ): Promise<void> {
+    const repo = <T extends object>(e: new () => T) => this.dataSource.getRepository(e);
+    const load = async <T extends { id: string }>(e: new () => T, ids: Array<string | null>, withDeleted = true) => {
+      const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+      const rows = wanted.length ? await repo(e).find({ where: { id: In(wanted) } as never, withDeleted }) : [];
+      return new Map(rows.map((r) => [r.id, r]));
+    };
+    const one = <T>(map: Map<string, T>, id: string | null, fn: (x: T) => unknown) => (id && map.has(id) ? fn(map.get(id)!) : {});
+    if (expand.has('state')) {
+      const m = await load(State, issues.map((i) => i.stateId));
+      views.forEach((v, n) => (v.state = one(m, issues[n].stateId, stateLiteView)));
+    }
+    if (expand.has('project')) {
+      const m = await load(Project, issues.map((i) => i.projectId));
+      views.forEach((v, n) => (v.project = one(m, issues[n].projectId, (p) => ({
+        id: p.id, identifier: p.identifier, name: p.name, cover_image: p.coverImage, icon_prop: p.iconProp ?? null,
+        emoji: p.emoji, description: p.description, cover_image_url: p.coverImage,
+      }))));
+    }
+    if (expand.has('workspace')) {
+      const m = await load(Workspace, issues.map((i) => i.workspaceId));
+      views.forEach((v, n) => (v.workspace = one(m, issues[n].workspaceId, (w) => ({ name: w.name, slug: w.slug, id: w.id }))));
+    }
+    if (expand.has('parent')) {
+      const m = await load(Issue, issues.map((i) => i.parentId));
+      views.forEach((v, n) => (v.parent = one(m, issues[n].parentId, (p) => ({ id: p.id, sequence_id: p.sequenceId, project_id: p.projectId }))));
+    }
+    for (const key of ['created_by', 'updated_by'] as const) {
+      if (!expand.has(key)) continue;
+      const prop = key === 'created_by' ? 'createdById' : 'updatedById';
+      const m = await load(User, issues.map((i) => i[prop]));
+      views.forEach((v, n) => (v[key] = one(m, issues[n][prop], userLiteView)));
+    }
+    if (expand.has('assignees')) {
+      const m = await load(User, [...assignees.values()].flat());
+      views.forEach((v, n) => (v.assignees = (assignees.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => userLiteView(m.get(id)!))));
+    }
+    if (expand.has('labels')) {
+      const m = await load(Label, [...labels.values()].flat(), false);
+      views.forEach((v, n) => (v.labels = (labels.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => labelView(m.get(id)!))));
+    }
+  }
+
+  private assertDates(start: string | null, target: string | null): void {
+    if (start && target && start > target) throw validationError({ start_date: ['Start date cannot exceed target date.'] });
+  }
+
+  private async stateOf(em: EntityManager, projectId: string, stateId: string): Promise<State> {
+    const state = await em.getRepository(State).findOne({ where: { id: stateId, projectId } });
+    if (!state) throw validationError({ state: ['State is not valid please pass a valid state_id.'] });
+    return state;
+  }
+
+  /** The project's default non-triage state, else its first non-triage state, else none. */
+  private async defaultState(em: EntityManager, projectId: string): Promise<State | null> {
+    return em.getRepository(State).createQueryBuilder('s')
+      .where('s.projectId = :projectId AND s.isTriage = false', { projectId })
+      .orderBy('s.default', 'DESC').addOrderBy('s.sequence', 'ASC').getOne();
+  }
+
+  /** The parent must be a live work item of the workspace, and not the item itself or below it. */
+  private async assertParent(em: EntityManager, workspaceId: string, parentId: string, selfId?: string): Promise<Issue> {
+    const invalid = () => validationError({ parent: ['Parent is not valid issue_id please pass a valid issue_id.'] });
+    const parent = await em.getRepository(Issue).findOne({ where: { id: parentId, workspaceId } });
+    if (!parent) throw invalid();
+    let current: Issue | null = parent;
+    for (let depth = 0; current && selfId && depth < 1000; depth++) {
+      if (current.id === selfId) throw invalid();
+      current = current.parentId ? await em.getRepository(Issue).findOne({ where: { id: current.parentId } }) : null;
+    }
+    return parent;
+  }
+
+  private async keyOf(em: EntityManager, issue: Issue): Promise<string> {
+    const project = await em.getRepository(Project).findOne({ where: { id: issue.projectId }, withDeleted: true });
+    return `${project?.identifier ?? '?'}-${issue.sequenceId}`;
+  }
+
+  /** Plane: assignees who are not active project members with role ≥ 15 are dropped. */
+  private async filterAssignees(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await em.getRepository(ProjectMember).createQueryBuilder('pm').select('pm.memberId', 'id')
+      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', { projectId, ids, role: ROLE.MEMBER })
+      .getRawMany<{ id: string }>();
+    return [...new Set(rows.map((r) => r.id))].sort();
+  }
+
+  /** Plane: labels of other projects are dropped. */
+  private async filterLabels(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await em.getRepository(Label).find({ where: { id: In([...new Set(ids)]), projectId }, select: { id: true } });
+    return rows.map((r) => r.id).sort();
+  }
+
+  /** Replaces a work item's assignee or label set and returns one history row per addition and removal. */
+  private async replaceSet<T extends IssueAssignee | IssueLabel>(
+    em: EntityManager, entity: new () => T, column: 'assigneeId' | 'labelId', issueId: string, next: string[],
+    field: 'assignees' | 'labels', names: (ids: string[]) => Promise<Map<string, string>>,
+  ): Promise<ActivityEntry[]> {
+    const current = (await em.getRepository(entity).find({ where: { issueId } as never })).map((r) => (r as unknown as Record<string, string>)[column]);
+    const added = next.filter((id) => !current.includes(id));
+    const removed = current.filter((id) => !next.includes(id));
+    if (removed.length) await em.delete(entity, { issueId, [column]: In(removed) } as never);
+    if (added.length) await em.insert(entity, added.map((id) => ({ issueId, [column]: id })) as never);
+    const label = await names([...added, ...removed]);
+    const noun = field === 'assignees' ? 'assignee' : 'label';
+    return [
+      ...added.map((id) => ({ issueId, verb: 'updated', field, newValue: label.get(id) ?? id, newIdentifier: id, comment: `added ${noun} ` })),
+      ...removed.map((id) => ({ issueId, verb: 'updated', field, oldValue: label.get(id) ?? id, oldIdentifier: id, comment: `removed ${noun} ` })),
+    ];
+  }
+}
+
+function str(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : String(value);
+}
+

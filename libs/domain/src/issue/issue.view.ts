@@ -1,0 +1,114 @@
+import { iso } from '../shared/time';
+import { IssueActivity } from './issue-activity.entity';
+import { IssueComment } from './issue-comment.entity';
+import { IssueLink } from './issue-link.entity';
+import { Issue } from './issue.entity';
+
+/**
+ * Plane's IssueSerializer output (reference plane-v1-api.md §8.4): the model fields plus
+ * `assignees` and `labels` (ids) and `type_id`. No counts, no `description` JSON.
+ */
+export function issueView(i: Issue, assignees: string[], labels: string[]) {
+  return {
+    id: i.id,
+    name: i.name,
+    description_html: i.descriptionHtml,
+    description_stripped: i.descriptionStripped,
+    description_binary: null,
+    priority: i.priority,
+    state: i.stateId,
+    parent: i.parentId,
+    point: i.point,
+    estimate_point: i.estimatePointId,
+    start_date: i.startDate,
+    target_date: i.targetDate,
+    sequence_id: i.sequenceId,
+    sort_order: i.sortOrder,
+    completed_at: iso(i.completedAt),
+    archived_at: i.archivedAt,
+    is_draft: i.isDraft,
+    external_source: i.externalSource,
+    external_id: i.externalId,
+    type: i.typeId,
+    type_id: i.typeId,
+    assignees,
+    labels,
+    project: i.projectId,
+    workspace: i.workspaceId,
+    created_at: iso(i.createdAt),
+    updated_at: iso(i.updatedAt),
+    deleted_at: iso(i.deletedAt),
+    created_by: i.createdById,
+    updated_by: i.updatedById,
+  };
+}
+export type IssueJson = ReturnType<typeof issueView>;
+
+/** Plane's IssueCommentSerializer (reference plane-v1-api.md §8.7). `is_member` only on reads. */
+export function commentView(c: IssueComment, isMember?: boolean) {
+  return {
+    id: c.id,
+    comment_html: c.commentHtml,
+    comment_stripped: c.commentStripped,
+    attachments: c.attachments,
+    access: c.access,
+    external_source: c.externalSource,
+    external_id: c.externalId,
+    edited_at: iso(c.editedAt),
+    actor: c.actorId,
+    issue: c.issueId,
+    project: c.projectId,
+    workspace: c.workspaceId,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+    deleted_at: iso(c.deletedAt),
+    created_by: c.createdById,
+    updated_by: c.updatedById,
+    ...(isMember === undefined ? {} : { is_member: isMember }),
+  };
+}
+export type CommentJson = ReturnType<typeof commentView>;
+
+/** Plane's IssueLinkSerializer (reference plane-v1-api.md §8.6). */
+export function linkView(l: IssueLink) {
+  return {
+    id: l.id,
+    title: l.title,
+    url: l.url,
+    metadata: l.metadata,
+    issue: l.issueId,
+    project: l.projectId,
+    workspace: l.workspaceId,
+    created_at: iso(l.createdAt),
+    updated_at: iso(l.updatedAt),
+    deleted_at: iso(l.deletedAt),
+    created_by: l.createdById,
+    updated_by: l.updatedById,
+  };
+}
+export type LinkJson = ReturnType<typeof linkView>;
+
+/** Plane's IssueActivitySerializer (reference plane-v1-api.md §8.8). */
+export function activityView(a: IssueActivity) {
+  return {
+    id: a.id,
+    verb: a.verb,
+    field: a.field,
+    old_value: a.oldValue,
+    new_value: a.newValue,
+    comment: a.comment,
+    attachments: a.attachments,
+    old_identifier: a.oldIdentifier,
+    new_identifier: a.newIdentifier,
+    epoch: a.epoch,
+    issue: a.issueId,
+    issue_comment: a.issueCommentId,
+    actor: a.actorId,
+    project: a.projectId,
+    workspace: a.workspaceId,
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
+    deleted_at: iso(a.deletedAt),
+  };
+}
+export type ActivityJson = ReturnType<typeof activityView>;

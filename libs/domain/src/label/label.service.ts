@@ -1,0 +1,156 @@
+import { MeridianError, Page, PageRequest, paginate, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { Project } from '../project/project.entity';
+import { IssueLabel } from '../issue/issue.entity';
+import { assertExternalIdFree } from '../shared/external-id';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertProjectWritable } from '../shared/project-writable';
+import { Label } from './label.entity';
+import { LabelJson, labelView } from './label.view';
+
+/** Writable label fields, Plane's names (reference plane-v1-api.md §8.3). */
+export interface LabelInput {
+  name?: string;
+  description?: string;
+  color?: string;
+  parent?: string | null;
+  sort_order?: number;
+  external_source?: string | null;
+  external_id?: string | null;
+}
+
+/** A project's labels (reference plane-v1-api.md §8.3). */
+@Injectable()
+export class LabelService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Labels of the project, newest first (Plane: `-created_at`); paginated. Empty while the project is archived (Plane). */
+  async list(projectId: string, page: PageRequest): Promise<Page<LabelJson>> {
+    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
+      .innerJoin(Project, 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
+      .where('l.projectId = :projectId', { projectId });
+    return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
+  }
+
+  /** One label of the project; 404 `NOT_FOUND` otherwise. */
+  async retrieve(projectId: string, labelId: string): Promise<LabelJson> {
+    const archived = await this.dataSource.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    if (archived) throw new MeridianError('NOT_FOUND');
+    return labelView(await this.load(this.dataSource.manager, projectId, labelId));
+  }
+
+  /**
+   * Creates a label: `sort_order` defaults to the project's highest + 10000 (65535 for the first);
+   * `parent` must be a label of the same project (422). A taken name is 409 `LABEL_NAME_TAKEN`, a
+   * taken external id 409 `EXTERNAL_ID_TAKEN` (both with the holder's `id`).
+   */
+  async create(workspaceId: string, projectId: string, userId: string, input: LabelInput & { name: string }): Promise<LabelJson> {
+    return this.guardNames(async () => {
+      const label = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
+        await this.assertNameFree(em, projectId, input.name);
+        await assertExternalIdFree(em, Label, projectId, input.external_source, input.external_id);
+        if (input.parent) await this.load(em, projectId, input.parent).catch(() => {
+          throw validationError({ parent: ['This label does not belong to the project.'] });
+        });
+        let sortOrder = input.sort_order;
+        if (sortOrder === undefined) {
+          const row = await em.getRepository(Label).createQueryBuilder('l').select('MAX(l.sortOrder)', 'max').where('l.projectId = :projectId', { projectId }).getRawOne<{ max: number | null }>();
+          sortOrder = row?.max === null || row?.max === undefined ? 65535 : Number(row.max) + 10000;
+        }
+        return em.save(
+          em.create(Label, {
+            workspaceId,
+            projectId,
+            name: input.name.trim(),
+            description: input.description ?? '',
+            color: input.color ?? '',
+            parentId: input.parent ?? null,
+            sortOrder,
+            externalSource: input.external_source ?? null,
+            externalId: input.external_id ?? null,
+            createdById: userId,
+            updatedById: userId,
+          }),
+        );
+      });
+      return labelView(label);
+    });
+  }
+
+  /** Partial update; a parent that is the label itself or one of its descendants is 422. */
+  async update(projectId: string, labelId: string, userId: string, input: LabelInput): Promise<LabelJson> {
+    return this.guardNames(async () => {
+      await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
+        const label = await this.load(em, projectId, labelId, true);
+        if (input.name !== undefined && input.name.trim() !== label.name) await this.assertNameFree(em, projectId, input.name, labelId);
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(
+            em, Label, projectId,
+            input.external_source !== undefined ? input.external_source : label.externalSource,
+            input.external_id !== undefined ? input.external_id : label.externalId,
+            labelId,
+          );
+        }
+        if (input.parent) await this.assertParent(em, projectId, labelId, input.parent);
+        const patch: Partial<Label> = { updatedById: userId };
+        if (input.name !== undefined) patch.name = input.name.trim();
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.color !== undefined) patch.color = input.color;
+        if (input.parent !== undefined) patch.parentId = input.parent;
+        if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        await em.update(Label, { id: labelId }, patch as never);
+      });
+      return this.retrieve(projectId, labelId);
+    });
+  }
+
+  /** Soft-deletes a label: its children become top-level labels and work items lose it. */
+  async remove(projectId: string, labelId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, projectId);
+      await this.load(em, projectId, labelId, true);
+      await em.update(Label, { parentId: labelId }, { parentId: null, updatedById: userId });
+      await em.delete(IssueLabel, { labelId });
+      await em.update(Label, { id: labelId }, { updatedById: userId, deletedAt: new Date() });
+    });
+  }
+
+  private async assertParent(em: EntityManager, projectId: string, labelId: string, parentId: string): Promise<void> {
+    let current: string | null = parentId;
+    for (let depth = 0; current && depth < 100; depth++) {
+      if (current === labelId) throw validationError({ parent: ['A label cannot be its own ancestor.'] });
+      const parent: Label | null = await em.getRepository(Label).findOne({ where: { id: current, projectId } });
+      if (!parent) throw validationError({ parent: ['This label does not belong to the project.'] });
+      current = parent.parentId;
+    }
+  }
+
+  private async load(em: EntityManager, projectId: string, labelId: string, lock = false): Promise<Label> {
+    const qb = em.getRepository(Label).createQueryBuilder('l').where('l.id = :labelId AND l.projectId = :projectId', { labelId, projectId });
+    if (lock) qb.setLock('pessimistic_write');
+    const label = await qb.getOne();
+    if (!label) throw new MeridianError('NOT_FOUND');
+    return label;
+  }
+
+  private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
+    const found = await em.getRepository(Label).findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    if (found && found.id !== exceptId) throw new MeridianError('LABEL_NAME_TAKEN', undefined, { id: found.id });
+  }
+
+  private async guardNames<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_labels_name_live')) throw new MeridianError('LABEL_NAME_TAKEN');
+      if (isUniqueViolation(err, 'uq_labels_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
+      throw err;
+    }
+  }
+}

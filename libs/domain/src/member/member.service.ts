@@ -1,0 +1,58 @@
+import { MeridianError, ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ProjectMember } from '../project/project-member.entity';
+import { User } from '../user/user.entity';
+import { userLiteView, userMeView } from '../user/user.view';
+import { WorkspaceMember } from '../workspace/workspace-member.entity';
+
+const ROLE_SLUGS: Record<number, string> = { [ROLE.ADMIN]: 'admin', [ROLE.MEMBER]: 'member', [ROLE.GUEST]: 'guest' };
+
+/** A member as Plane's newer v1 lists them: UserLite plus `role` and `role_slug` (plane-clients.md §3.7). */
+export function memberView(user: User, role: number) {
+  return { ...userLiteView(user), role, role_slug: ROLE_SLUGS[role] ?? null };
+}
+export type MemberJson = ReturnType<typeof memberView>;
+
+/**
+ * Who the caller is and who else is in their workspace and projects (routes added to v1 after
+ * Plane 0.25.3, used by the SDK and the MCP server; plane-clients.md §5). Lists are bare arrays.
+ */
+@Injectable()
+export class MemberService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The caller's own record (`GET /api/v1/users/me/`). */
+  async me(userId: string) {
+    const user = await this.dataSource.getRepository(User).findOne({ where: { id: userId } });
+    if (!user) throw new MeridianError('NOT_FOUND');
+    return userMeView(user);
+  }
+
+  /** Active members of the workspace, by display name, with their workspace role. */
+  async workspaceMembers(workspaceId: string): Promise<MemberJson[]> {
+    const rows = await this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('wm')
+      .innerJoinAndSelect('wm.member', 'u')
+      .where('wm.workspaceId = :workspaceId AND wm.isActive = true', { workspaceId })
+      .orderBy('u.displayName', 'ASC')
+      .addOrderBy('u.id', 'ASC')
+      .getMany();
+    return rows.map((r) => memberView(r.member!, r.role));
+  }
+
+  /** Active members of the project, by display name, with their project role. */
+  async projectMembers(projectId: string): Promise<MemberJson[]> {
+    const rows = await this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoinAndSelect('pm.member', 'u')
+      .where('pm.projectId = :projectId AND pm.isActive = true', { projectId })
+      .orderBy('u.displayName', 'ASC')
+      .addOrderBy('u.id', 'ASC')
+      .getMany();
+    return rows.map((r) => memberView(r.member!, r.role));
+  }
+}

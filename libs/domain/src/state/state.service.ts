@@ -1,0 +1,167 @@
+import { MeridianError, Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Issue } from '../issue/issue.entity';
+import { Project } from '../project/project.entity';
+import { assertExternalIdFree } from '../shared/external-id';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertProjectWritable } from '../shared/project-writable';
+import { slugify } from './default-states';
+import { State, StateGroup } from './state.entity';
+import { StateJson, stateView } from './state.view';
+
+/** Writable state fields, Plane's names (reference plane-v1-api.md §8.2). */
+export interface StateInput {
+  name?: string;
+  description?: string;
+  color?: string;
+  sequence?: number;
+  group?: StateGroup;
+  is_triage?: boolean;
+  default?: boolean;
+  external_source?: string | null;
+  external_id?: string | null;
+}
+
+/** A project's work item states (reference plane-v1-api.md §8.2). */
+@Injectable()
+export class StateService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Non-triage states of the project, by `sequence` ascending; paginated. Empty while the project is archived (Plane). */
+  async list(projectId: string, page: PageRequest): Promise<Page<StateJson>> {
+    const qb = this.dataSource
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL')
+      .where('s.projectId = :projectId AND s.isTriage = false', { projectId });
+    const result = await paginate(qb, page, { key: 'ROUND(s.sequence * 1000)', keyType: 'bigint' });
+    return result.map(stateView);
+  }
+
+  /** One non-triage state of the project; 404 `NOT_FOUND` otherwise. */
+  async retrieve(projectId: string, stateId: string): Promise<StateJson> {
+    return stateView(await this.load(this.dataSource.manager, projectId, stateId));
+  }
+
+  /**
+   * Creates a state. `sequence` defaults to the project's highest + 15000 (65535 for the first);
+   * `default: true` makes it the only default state. A taken name is 409 `STATE_NAME_TAKEN`, a
+   * taken external id 409 `EXTERNAL_ID_TAKEN` (both with the holder's `id`).
+   */
+  async create(workspaceId: string, projectId: string, userId: string, input: StateInput & { name: string; color: string }): Promise<StateJson> {
+    return this.guardNames(projectId, async () => {
+      const state = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
+        await this.assertNameFree(em, projectId, input.name);
+        await assertExternalIdFree(em, State, projectId, input.external_source, input.external_id);
+        let sequence = input.sequence;
+        if (sequence === undefined) {
+          const row = await em.getRepository(State).createQueryBuilder('s').select('MAX(s.sequence)', 'max').where('s.projectId = :projectId', { projectId }).getRawOne<{ max: number | null }>();
+          sequence = row?.max === null || row?.max === undefined ? 65535 : Number(row.max) + 15000;
+        }
+        if (input.default) await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
+        return em.save(
+          em.create(State, {
+            workspaceId,
+            projectId,
+            name: input.name.trim(),
+            description: input.description ?? '',
+            color: input.color,
+            slug: slugify(input.name),
+            sequence,
+            group: input.group ?? 'backlog',
+            isTriage: input.is_triage ?? false,
+            default: input.default ?? false,
+            externalSource: input.external_source ?? null,
+            externalId: input.external_id ?? null,
+            createdById: userId,
+            updatedById: userId,
+          }),
+        );
+      });
+      return stateView(state);
+    });
+  }
+
+  /**
+   * Partial update. `default: true` makes this the only default state (Plane leaves the others
+   * set, a quirk not copied). Name and external-id clashes as on create.
+   */
+  async update(projectId: string, stateId: string, userId: string, input: StateInput): Promise<StateJson> {
+    return this.guardNames(projectId, async () => {
+      await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
+        const state = await this.load(em, projectId, stateId, true);
+        if (input.name !== undefined && input.name.trim() !== state.name) await this.assertNameFree(em, projectId, input.name, stateId);
+        const externalId = input.external_id !== undefined ? input.external_id : state.externalId;
+        const externalSource = input.external_source !== undefined ? input.external_source : state.externalSource;
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(em, State, projectId, externalSource, externalId, stateId);
+        }
+        if (input.default) await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
+        const patch: Partial<State> = { updatedById: userId };
+        if (input.name !== undefined) {
+          patch.name = input.name.trim();
+          patch.slug = slugify(input.name);
+        }
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.color !== undefined) patch.color = input.color;
+        if (input.sequence !== undefined) patch.sequence = input.sequence;
+        if (input.group !== undefined) patch.group = input.group;
+        if (input.is_triage !== undefined) patch.isTriage = input.is_triage;
+        if (input.default !== undefined) patch.default = input.default;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        await em.update(State, { id: stateId }, patch as never);
+      });
+      return this.retrieveAny(projectId, stateId);
+    });
+  }
+
+  /**
+   * Soft-deletes a state. The default state is refused (400 `DEFAULT_STATE_NOT_DELETABLE`), and so
+   * is one that live work items still use (400 `STATE_NOT_EMPTY`).
+   */
+  async remove(projectId: string, stateId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, projectId);
+      const state = await this.load(em, projectId, stateId, true);
+      if (state.default) throw new MeridianError('DEFAULT_STATE_NOT_DELETABLE');
+      const used = await em.getRepository(Issue).exists({ where: { stateId } });
+      if (used) throw new MeridianError('STATE_NOT_EMPTY');
+      await em.update(State, { id: stateId }, { updatedById: userId, deletedAt: new Date() });
+    });
+  }
+
+  private async retrieveAny(projectId: string, stateId: string): Promise<StateJson> {
+    const state = await this.dataSource.getRepository(State).findOne({ where: { id: stateId, projectId } });
+    if (!state) throw new MeridianError('NOT_FOUND');
+    return stateView(state);
+  }
+
+  private async load(em: EntityManager, projectId: string, stateId: string, lock = false): Promise<State> {
+    const qb = em.getRepository(State).createQueryBuilder('s').where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
+    if (!lock) qb.andWhere('s.isTriage = false').innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
+    else qb.setLock('pessimistic_write');
+    const state = await qb.getOne();
+    if (!state) throw new MeridianError('NOT_FOUND');
+    return state;
+  }
+
+  private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
+    const found = await em.getRepository(State).findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    if (found && found.id !== exceptId) throw new MeridianError('STATE_NAME_TAKEN', undefined, { id: found.id });
+  }
+
+  /** A concurrent insert that passed the name check still meets the unique index: same 409. */
+  private async guardNames<T>(projectId: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_states_name_live')) throw new MeridianError('STATE_NAME_TAKEN');
+      throw err;
+    }
+  }
+}
