@@ -5,7 +5,7 @@ import {
 import { parseShape, pick, ProjectJson, ProjectService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { UpdateProjectDto } from './dto/update-project.dto';
+import { UpdateProjectV1Dto } from './dto/update-project.dto';
 
 /** Projects in the External API v1 (spec part 4; reference plane-v1-api.md §8.1). */
 @Controller('workspaces/:slug/projects')
@@ -52,7 +52,7 @@ export class ProjectsController {
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
-    @Body() body: UpdateProjectDto,
+    @Body() body: UpdateProjectV1Dto,
   ): Promise<ProjectJson> {
     return this.projects.update(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role }, body);
   }

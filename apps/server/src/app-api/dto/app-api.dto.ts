@@ -1,10 +1,9 @@
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDate, IsEmail, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString,
-  IsUUID, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDate, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested,
 } from 'class-validator';
 import type {
-  CreateProjectInput, InviteInput, UpdateApiTokenInput, UpdateMeInput, UpdateProjectInput, UpdateWorkspaceInput,
+  InviteInput, UpdateApiTokenInput, UpdateMeInput, UpdateWorkspaceInput,
 } from '#domain';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -106,80 +105,7 @@ export class JoinInvitationDto {
   token: string;
 }
 
-/** Optional project fields shared by create and update. */
-class ProjectFieldsDto {
-  @IsOptional() @IsString()
-  description?: string;
-
-  @IsOptional() @IsIn([0, 2])
-  network?: number;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
-  project_lead?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
-  default_assignee?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
-  emoji?: string | null;
-
-  @IsOptional() @IsObject()
-  icon_prop?: Record<string, unknown>;
-
-  @IsOptional() @IsObject()
-  logo_props?: Record<string, unknown>;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString()
-  cover_image?: string | null;
-
-  @IsOptional() @IsBoolean()
-  module_view?: boolean;
-
-  @IsOptional() @IsBoolean()
-  cycle_view?: boolean;
-
-  @IsOptional() @IsBoolean()
-  issue_views_view?: boolean;
-
-  @IsOptional() @IsBoolean()
-  page_view?: boolean;
-
-  @IsOptional() @IsBoolean()
-  intake_view?: boolean;
-
-  @IsOptional() @IsBoolean()
-  is_time_tracking_enabled?: boolean;
-
-  @IsOptional() @IsBoolean()
-  guest_view_all_features?: boolean;
-
-  @IsOptional() @IsInt() @Min(0) @Max(12)
-  archive_in?: number;
-
-  @IsOptional() @IsInt() @Min(0) @Max(12)
-  close_in?: number;
-
-  @IsOptional() @IsString() @MaxLength(255)
-  timezone?: string;
-}
-
-/** `PATCH /api/workspaces/{slug}/projects/{project_id}/`: any writable field. */
-export class UpdateProjectDto extends ProjectFieldsDto implements UpdateProjectInput {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
-  name?: string;
-
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(12)
-  identifier?: string;
-}
-
-/** `POST /api/workspaces/{slug}/projects/`: `name` and `identifier` required. */
-export class CreateAppProjectDto extends ProjectFieldsDto implements CreateProjectInput {
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
-  name: string;
-
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(12)
-  identifier: string;
-}
+export { CreateProjectDto as CreateAppProjectDto, UpdateProjectDto } from '../../shared/dto/project.dto';
 
 export class ProjectMemberEntryDto {
   @IsUUID()

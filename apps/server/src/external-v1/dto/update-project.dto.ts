@@ -1,74 +1,12 @@
-import { Transform } from 'class-transformer';
-import {
-  Allow, IsBoolean, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf,
-} from 'class-validator';
-import type { UpdateProjectInput } from '#domain';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+import { Allow } from 'class-validator';
+import { UpdateProjectDto } from '../../shared/dto/project.dto';
 
 /**
- * `PATCH /api/v1/workspaces/{slug}/projects/{project_id}/` (reference plane-v1-api.md §8.1): every
- * create field, each optional, plus `default_state` and the alias `inbox_view`. Read-only keys of
- * the project (counts, ids, timestamps) are accepted and ignored, as Plane does.
+ * `PATCH /api/v1/workspaces/{slug}/projects/{project_id}/` (reference plane-v1-api.md §8.1): the
+ * shared update fields; read-only keys of the project (counts, ids, timestamps), which clients send
+ * back with a fetched object, are accepted and ignored, as Plane does.
  */
-export class UpdateProjectDto implements UpdateProjectInput {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
-  name?: string;
-
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(12)
-  identifier?: string;
-
-  @IsOptional() @IsString()
-  description?: string;
-
-  @IsOptional()
-  description_text?: unknown;
-
-  @IsOptional()
-  description_html?: unknown;
-
-  @IsOptional() @IsIn([0, 2])
-  network?: number;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
-  project_lead?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
-  default_assignee?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
-  default_state?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
-  emoji?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsObject()
-  icon_prop?: Record<string, unknown>;
-
-  @IsOptional() @IsObject()
-  logo_props?: Record<string, unknown>;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString()
-  cover_image?: string | null;
-
-  @IsOptional() @IsBoolean() module_view?: boolean;
-  @IsOptional() @IsBoolean() cycle_view?: boolean;
-  @IsOptional() @IsBoolean() issue_views_view?: boolean;
-  @IsOptional() @IsBoolean() page_view?: boolean;
-  @IsOptional() @IsBoolean() intake_view?: boolean;
-  @IsOptional() @IsBoolean() inbox_view?: boolean;
-  @IsOptional() @IsBoolean() is_time_tracking_enabled?: boolean;
-  @IsOptional() @IsBoolean() guest_view_all_features?: boolean;
-
-  @IsOptional() @IsInt() @Min(0) @Max(12)
-  archive_in?: number;
-
-  @IsOptional() @IsInt() @Min(0) @Max(12)
-  close_in?: number;
-
-  @IsOptional() @IsString() @MaxLength(255)
-  timezone?: string;
-
+export class UpdateProjectV1Dto extends UpdateProjectDto {
   // read-only in Plane: accepted, ignored
   @Allow() id?: unknown;
   @Allow() workspace?: unknown;
