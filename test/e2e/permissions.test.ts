@@ -1,12 +1,10 @@
 import { AUTH_SCHEME, PROJECT_ROLE, PROJECT_ROLE_WORKSPACE_OVERRIDE, WORKSPACE_ROLE } from '#common';
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import { ModulesContainer } from '@nestjs/core';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT } from '../support/processes';
+import { collectRoutes } from '../support/routes';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** The modules whose routes docs/permissions.md must list, with their base path and heading. */
@@ -47,29 +45,14 @@ function requiredRole(method: string, routePath: string, meta: (key: string) => 
 }
 
 function collect(t: TestApp): Route[] {
-  const routes: Route[] = [];
-  for (const moduleRef of t.app.get(ModulesContainer).values()) {
-    const section = SECTIONS[moduleRef.metatype?.name ?? ''];
-    if (!section) continue;
-    for (const wrapper of moduleRef.controllers.values()) {
-      const controller = wrapper.metatype as new (...args: never[]) => object;
-      const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
-        const handler = controller.prototype[name as keyof object] as unknown;
-        if (typeof handler !== 'function' || name === 'constructor') continue;
-        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-        if (method === undefined) continue;
-        const sub = Reflect.getMetadata(PATH_METADATA, handler) as string;
-        const routePath = `/${[section.prefix, base, sub].filter((p) => p && p !== '/').join('/')}/`
-          .replace(/\/+/g, '/')
-          .replace(/:([A-Za-z_]+)/g, '{$1}');
-        const meta = (key: string) => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
-        const verb = RequestMethod[method];
-        routes.push({ module: moduleRef.metatype.name, key: `${verb} ${routePath}`, role: requiredRole(verb, routePath, meta) });
-      }
-    }
-  }
-  return routes;
+  return collectRoutes(t)
+    .filter((r) => SECTIONS[r.module])
+    .map((r) => {
+      const routePath = `/${[SECTIONS[r.module].prefix, r.path].filter((p) => p).join('/')}/`
+        .replace(/\/+/g, '/')
+        .replace(/:([A-Za-z_]+)/g, '{$1}');
+      return { module: r.module, key: `${r.verb} ${routePath}`, role: requiredRole(r.verb, routePath, r.meta) };
+    });
 }
 
 /** The rows of one `## …` section of docs/permissions.md: `METHOD path` → required role. */

@@ -1,12 +1,10 @@
 import { AUTH_SCHEME, ERROR_CATALOG } from '#common';
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import { ModulesContainer } from '@nestjs/core';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT } from '../support/processes';
+import { collectRoutes } from '../support/routes';
 import { startTestApp, TestApp } from '../support/test-app';
 
 interface RouteInfo {
@@ -14,25 +12,9 @@ interface RouteInfo {
   scheme: string | undefined;
 }
 
-/** Every handler of every controller, with the auth scheme it declares (handler first, then class). */
-function collectRoutes(t: TestApp): RouteInfo[] {
-  const routes: RouteInfo[] = [];
-  for (const moduleRef of t.app.get(ModulesContainer).values()) {
-    for (const wrapper of moduleRef.controllers.values()) {
-      const controller = wrapper.metatype as new (...args: never[]) => object;
-      const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
-        const handler = controller.prototype[name as keyof object] as unknown;
-        if (typeof handler !== 'function' || name === 'constructor') continue;
-        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-        if (method === undefined) continue;
-        const sub = Reflect.getMetadata(PATH_METADATA, handler) as string;
-        const scheme = (Reflect.getMetadata(AUTH_SCHEME, handler) ?? Reflect.getMetadata(AUTH_SCHEME, controller)) as string | undefined;
-        routes.push({ route: `${RequestMethod[method]} ${controller.name}.${name} (${base}/${sub})`, scheme });
-      }
-    }
-  }
-  return routes;
+/** Every handler with the auth scheme it declares (handler first, then class). */
+function routeSchemes(t: TestApp): RouteInfo[] {
+  return collectRoutes(t).map((r) => ({ route: `${r.verb} ${r.name} (${r.path})`, scheme: r.meta(AUTH_SCHEME) as string | undefined }));
 }
 
 describe('route declarations', () => {
@@ -41,7 +23,7 @@ describe('route declarations', () => {
   after(() => t.close());
 
   it('every route declares how it authenticates (default deny)', () => {
-    const routes = collectRoutes(t);
+    const routes = routeSchemes(t);
     assert.ok(routes.length >= 7, `found ${routes.length} routes`);
     const undeclared = routes.filter((r) => !['public', 'session', 'api-key', 'instance-admin'].includes(r.scheme ?? ''));
     assert.deepEqual(undeclared, []);
