@@ -14,6 +14,7 @@ const SECTIONS: Record<string, { prefix: string; heading: string }> = {
   AppApiModule: { prefix: 'api', heading: '## App API (/api/)' },
   AuthModule: { prefix: 'auth', heading: '## Auth (/auth/)' },
   InstanceModule: { prefix: 'api/instances', heading: '## Instance (/api/instances/)' },
+  PublicModule: { prefix: 'api/public', heading: '## Public API (/api/public/)' },
 };
 
 interface Route {
