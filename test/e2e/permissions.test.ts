@@ -109,7 +109,7 @@ describe('docs/permissions.md', () => {
     }
   });
 
-  for (const module of ['AppApiModule', 'InstanceModule']) {
+  for (const module of ['AppApiModule', 'InstanceModule', 'PublicModule']) {
     it(`lists no ${module} route that does not exist`, () => {
       const rows = documented(doc, SECTIONS[module].heading);
       const existing = new Set(routes.filter((r) => r.module === module).map((r) => r.key));
