@@ -12,6 +12,7 @@ const SECTIONS: Record<string, { prefix: string; heading: string }> = {
   AppApiModule: { prefix: 'api', heading: '## App API (/api/)' },
   AuthModule: { prefix: 'auth', heading: '## Auth (/auth/)' },
   InstanceModule: { prefix: 'api/instances', heading: '## Instance (/api/instances/)' },
+  PublicModule: { prefix: 'api/public', heading: '## Public API (/api/public/)' },
 };
 
 interface Route {
@@ -91,7 +92,7 @@ describe('docs/permissions.md', () => {
     }
   });
 
-  for (const module of ['AppApiModule', 'InstanceModule']) {
+  for (const module of ['AppApiModule', 'InstanceModule', 'PublicModule']) {
     it(`lists no ${module} route that does not exist`, () => {
       const rows = documented(doc, SECTIONS[module].heading);
       const existing = new Set(routes.filter((r) => r.module === module).map((r) => r.key));

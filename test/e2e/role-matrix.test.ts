@@ -92,6 +92,17 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   const ws = (x: World) => `/api/workspaces/${x.w.slug}`;
   const proj = (x: World) => `${ws(x)}/projects/${x.project.id}`;
 
+  /** The project's deploy board, published once per world by the Admin. */
+  const boards = new WeakMap<World, string>();
+  async function board(x: World): Promise<string> {
+    if (!boards.has(x)) {
+      const res = await t.api.post(`${proj(x)}/project-deploy-boards/`).auth(x.admin.token, { type: 'bearer' }).send({});
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      boards.set(x, res.body.id);
+    }
+    return boards.get(x)!;
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     { route: 'PATCH /api/users/me/', prepare: () => ({ path: '/api/users/me/', body: { first_name: 'X' } }), expect: [401, 200, 200, 200, 200] },
@@ -230,6 +241,27 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/members/{member_id}/',
       prepare: async (x) => ({ path: `${proj(x)}/members/${await projectMemberRow(x, 15)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/', prepare: (x) => ({ path: `${proj(x)}/project-deploy-boards/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/',
+      prepare: (x) => ({ path: `${proj(x)}/project-deploy-boards/`, body: { is_comments_enabled: true } }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/{board_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/project-deploy-boards/${await board(x)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/{board_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/project-deploy-boards/${await board(x)}/`, body: { is_votes_enabled: true } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/{board_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/project-deploy-boards/${await board(x)}/` }),
       expect: [401, 404, 403, 403, 204],
     },
   ];

@@ -69,6 +69,12 @@ export class AppModule {
               limit: config.rateLimits.auth.limit,
               getTracker: (req) => addressTracker(req as never),
             },
+            {
+              name: THROTTLER.PUBLIC,
+              ttl: config.rateLimits.public.ttlMs,
+              limit: config.rateLimits.public.limit,
+              getTracker: (req) => addressTracker(req as never),
+            },
           ],
         }),
         PassportModule,

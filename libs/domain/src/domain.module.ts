@@ -16,6 +16,8 @@ import { LabelService } from './label/label.service';
 import { MemberService } from './member/member.service';
 import { IssueService } from './issue/issue.service';
 import { IssueChildrenService } from './issue/issue-children.service';
+import { DeployBoardService } from './deploy-board/deploy-board.service';
+import { PublicBoardService } from './deploy-board/public-board.service';
 import { WorkspaceService } from './workspace/workspace.service';
 import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
 import { WorkspaceMemberService } from './workspace/workspace-member.service';
@@ -28,6 +30,7 @@ const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
   StateService, LabelService, MemberService, IssueService, IssueChildrenService,
+  DeployBoardService, PublicBoardService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

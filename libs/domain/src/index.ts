@@ -57,3 +57,7 @@ export * from './issue/issue-activity.entity';
 export * from './issue/issue.view';
 export * from './issue/issue.service';
 export * from './issue/issue-children.service';
+export * from './deploy-board/deploy-board.entity';
+export * from './deploy-board/deploy-board.view';
+export * from './deploy-board/deploy-board.service';
+export * from './deploy-board/public-board.service';

@@ -1,6 +1,7 @@
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { ApiTokensController } from './api-tokens.controller';
+import { DeployBoardsController } from './deploy-boards.controller';
 import { InvitationJoinController, InvitationsController } from './invitations.controller';
 import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
@@ -14,6 +15,7 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
     WorkspacesController, ApiTokensController,
     UsersController, WorkspaceSlugCheckController, MembersController, InvitationsController, InvitationJoinController,
     AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
+    DeployBoardsController,
   ],
 })
 export class AppApiModule {}

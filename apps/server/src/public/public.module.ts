@@ -1,5 +1,10 @@
+import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
+import { PublicAnchorLookupController, PublicBoardController } from './public-boards.controller';
 
-/** Public API, mounted at `/api/public/`: published deploy boards. No routes yet. */
-@Module({})
+/** Public API, mounted at `/api/public/`: published deploy boards, addressed by anchor. */
+@Module({
+  imports: [DomainModule],
+  controllers: [PublicBoardController, PublicAnchorLookupController],
+})
 export class PublicModule {}

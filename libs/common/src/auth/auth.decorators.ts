@@ -8,7 +8,11 @@ export const WORKSPACE_ROLE = 'meridian:workspace-role';
 export const PROJECT_ROLE = 'meridian:project-role';
 export const PROJECT_ROLE_WORKSPACE_OVERRIDE = 'meridian:project-role-workspace-override';
 
-/** Route or controller needs no credentials (health, sign-in, public boards). */
+/**
+ * Route or controller needs no credentials (health, sign-in, public boards). A handler's own
+ * declaration wins over its controller's: on a `@Public()` controller, `@BearerAuth()` on a handler
+ * makes that one route require a signed-in user (the Public API's comment, reaction and vote writes).
+ */
 export const Public = () => SetMetadata(AUTH_SCHEME, 'public');
 /** Controller authenticates with `Authorization: Bearer <access token>` (App API, spec part 5). */
 export const BearerAuth = () => SetMetadata(AUTH_SCHEME, 'session' satisfies CredentialKind);

@@ -103,6 +103,10 @@ class EnvironmentVariables {
   @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_EMAIL_RATE_LIMIT must look like 10/15minute' })
   AUTH_EMAIL_RATE_LIMIT = '10/15minute';
 
+  // Public API (/api/public/) requests per client address
+  @IsOptional() @Matches(WINDOW_RATE, { message: 'PUBLIC_RATE_LIMIT must look like 120/minute or 1000/15minute' })
+  PUBLIC_RATE_LIMIT = '120/minute';
+
   // OAuth providers (Plane's names for the client credentials); endpoints overridable
   @IsOptional() @IsString() GITHUB_CLIENT_ID?: string;
   @IsOptional() @IsString() GITHUB_CLIENT_SECRET?: string;
@@ -182,6 +186,8 @@ export interface AppConfig {
     authFailedSignIn: RateLimit;
     /** requests per email on magic-generate, forgot-password and email-check */
     authEmail: RateLimit;
+    /** per client address, shared by every Public API (`/api/public/`) route */
+    public: RateLimit;
   };
   /**
    * OAuth endpoints per provider. The client ids and secrets are instance configuration
@@ -309,6 +315,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       auth: parseWindowRate(env.AUTH_RATE_LIMIT),
       authFailedSignIn: parseWindowRate(env.AUTH_FAILED_SIGN_IN_LIMIT),
       authEmail: parseWindowRate(env.AUTH_EMAIL_RATE_LIMIT),
+      public: parseWindowRate(env.PUBLIC_RATE_LIMIT),
     },
     oauthEndpoints: {
       github: {

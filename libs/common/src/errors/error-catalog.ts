@@ -34,6 +34,9 @@ export const ERROR_CATALOG = {
   EMAIL_PASSWORD_AUTHENTICATION_DISABLED: { status: 403, detail: 'Email and password authentication is disabled on this instance.' },
   MAGIC_LINK_LOGIN_DISABLED: { status: 403, detail: 'Magic link login disabled. Please contact your administrator.' },
   WORKSPACE_CREATION_DISABLED: { status: 403, detail: 'Workspace creation is disabled on this instance.' },
+  BOARD_COMMENTS_DISABLED: { status: 403, detail: 'Comments are not enabled for this project board.' },
+  BOARD_REACTIONS_DISABLED: { status: 403, detail: 'Reactions are not enabled for this project board.' },
+  BOARD_VOTES_DISABLED: { status: 403, detail: 'Votes are not enabled for this project board.' },
   INVITATION_EMAIL_MISMATCH: { status: 403, detail: 'This invitation is addressed to another email.' },
   // 404
   NOT_FOUND: { status: 404, detail: 'The requested resource does not exist.' },
@@ -41,6 +44,7 @@ export const ERROR_CATALOG = {
   WORKSPACE_NOT_FOUND: { status: 404, detail: 'Workspace not found.' },
   PROJECT_NOT_FOUND: { status: 404, detail: 'Project not found.' },
   USER_DOES_NOT_EXIST: { status: 404, detail: 'No account found with this email.' },
+  BOARD_NOT_FOUND: { status: 404, detail: 'Project is not published.' },
   INVITATION_NOT_FOUND: { status: 404, detail: 'Invitation not found.' },
   // 405
   METHOD_NOT_ALLOWED: { status: 405, detail: 'Method not allowed.' },

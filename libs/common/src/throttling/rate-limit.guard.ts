@@ -11,11 +11,19 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SlidingWindowCounter } from './sliding-window';
 
 /** Throttler names; each applies to the routes of one auth scheme, or to the routes marked `@AuthRateLimit`. */
-export const THROTTLER = { API_KEY: 'api-key', AUTH: 'auth' } as const;
+export const THROTTLER = { API_KEY: 'api-key', AUTH: 'auth', PUBLIC: 'public' } as const;
 
 const SCHEME_OF: Record<string, AuthScheme> = { [THROTTLER.API_KEY]: 'api-key' };
 
 export const AUTH_RATE_LIMIT = 'meridian:auth-rate-limit';
+export const PUBLIC_RATE_LIMIT = 'meridian:public-rate-limit';
+
+/**
+ * The routes of a controller (or one route) count against the Public API limit
+ * (`PUBLIC_RATE_LIMIT`, per client address, all marked routes of one address counted together),
+ * whatever their auth scheme: published boards are read anonymously.
+ */
+export const PublicRateLimit = () => SetMetadata(PUBLIC_RATE_LIMIT, true);
 
 /**
  * How an auth route is limited per email (the body's `email`), on top of the per-address limit
@@ -92,6 +100,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     const name = throttler.name ?? 'default';
     if (name === THROTTLER.AUTH) {
       if (!this.authKind(context)) return true;
+    } else if (name === THROTTLER.PUBLIC) {
+      if (!this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_RATE_LIMIT, [context.getHandler(), context.getClass()])) return true;
     } else {
       const scheme = this.reflector.getAllAndOverride<AuthScheme | undefined>(AUTH_SCHEME, [
         context.getHandler(),
@@ -102,8 +112,8 @@ export class RateLimitGuard extends ThrottlerGuard {
 
     const { req, res } = this.getRequestResponse(context) as { req: Request; res: Response };
     const tracker = await getTracker(req, context);
-    // the auth limit is shared by all marked routes: the key leaves out the route
-    const key = name === THROTTLER.AUTH ? `${name}:${tracker}` : generateKey(context, tracker, name);
+    // the auth and public limits are shared by all marked routes: the key leaves out the route
+    const key = name === THROTTLER.AUTH || name === THROTTLER.PUBLIC ? `${name}:${tracker}` : generateKey(context, tracker, name);
     const hit = await this.storageService.increment(key, ttl, limit, blockDuration, name);
     const resetsIn = hit.isBlocked ? hit.timeToBlockExpire : hit.timeToExpire;
     this.show(res, limit, limit - hit.totalHits, Math.floor(Date.now() / 1000) + resetsIn);

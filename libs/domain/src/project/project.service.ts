@@ -338,6 +338,14 @@ export class ProjectService implements ProjectAccessResolver {
       extras.member_role = row.role;
       if (withSortOrder) extras.sort_order = row.sort_order === null ? null : Number(row.sort_order);
     }
+    // is_deployed: the project has a live deploy board (published, see DeployBoardService)
+    const boards = await this.dataSource
+      .createQueryBuilder()
+      .select('b.project_id', 'project_id')
+      .from('deploy_boards', 'b')
+      .where('b.project_id IN (:...projectIds) AND b.deleted_at IS NULL', { projectIds })
+      .getRawMany<{ project_id: string }>();
+    for (const row of boards) result.get(row.project_id)!.is_deployed = true;
     return result;
   }
 }

@@ -1,0 +1,47 @@
+import { IsBoolean, IsOptional, IsUUID, ValidateBy, ValidateIf } from 'class-validator';
+import type { DeployBoardInput } from '#domain';
+
+const LAYOUTS = ['list', 'kanban', 'calendar', 'gantt', 'spreadsheet'];
+
+/** An object of layout flags: only Plane's layouts, each true or false. */
+const IsLayoutMap = () =>
+  ValidateBy({
+    name: 'isLayoutMap',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value) &&
+        Object.entries(value).every(([k, v]) => LAYOUTS.includes(k) && typeof v === 'boolean'),
+      defaultMessage: () => `$property must be an object of booleans with keys among ${LAYOUTS.join(', ')}.`,
+    },
+  });
+
+/**
+ * `POST` and `PATCH …/project-deploy-boards/` (reference plane-app-auth-instance-public.md §1.7):
+ * the board's settings; `views` (Plane's publish body) and `view_props` (the stored name) are the
+ * same layout map.
+ */
+export class DeployBoardDto implements DeployBoardInput {
+  @IsOptional() @IsBoolean()
+  is_comments_enabled?: boolean;
+
+  @IsOptional() @IsBoolean()
+  is_reactions_enabled?: boolean;
+
+  @IsOptional() @IsBoolean()
+  is_votes_enabled?: boolean;
+
+  @IsOptional() @IsBoolean()
+  is_activity_enabled?: boolean;
+
+  @IsOptional() @IsBoolean()
+  is_disabled?: boolean;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  intake?: string | null;
+
+  @IsOptional() @IsLayoutMap()
+  views?: Record<string, boolean>;
+
+  @IsOptional() @IsLayoutMap()
+  view_props?: Record<string, boolean>;
+}

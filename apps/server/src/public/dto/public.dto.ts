@@ -1,0 +1,32 @@
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import type { PublicCommentInput } from '#domain';
+
+/** `POST …/comments/` (reference plane-app-auth-instance-public.md §5): the text; access is always EXTERNAL. */
+export class CreatePublicCommentDto implements PublicCommentInput {
+  @IsString() @IsNotEmpty() @MaxLength(100_000)
+  comment_html: string;
+
+  @IsOptional() @IsObject()
+  comment_json?: Record<string, unknown>;
+}
+
+/** `PATCH …/comments/{id}/`: the author's new text. */
+export class UpdatePublicCommentDto implements PublicCommentInput {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100_000)
+  comment_html?: string;
+
+  @IsOptional() @IsObject()
+  comment_json?: Record<string, unknown>;
+}
+
+/** `POST …/reactions/`: an emoji code, as Plane's web app sends it (e.g. `128077`, or the emoji itself). */
+export class ReactionDto {
+  @IsString() @Matches(/^\S{1,20}$/u, { message: 'reaction must be an emoji code of 1 to 20 characters without spaces.' })
+  reaction: string;
+}
+
+/** `POST …/votes/`: +1 or −1. */
+export class VoteDto {
+  @IsIn([1, -1], { message: 'vote must be 1 or -1.' })
+  vote: 1 | -1;
+}

@@ -1,0 +1,204 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, isUuid, MeridianError, PageQuery, PageRequest, Principal, Public, PublicRateLimit, UuidPipe,
+} from '#common';
+import { PRIORITIES, PublicBoardService, STATE_GROUPS } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { CreatePublicCommentDto, ReactionDto, UpdatePublicCommentDto, VoteDto } from './dto/public.dto';
+
+function single(query: Record<string, unknown>, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
+  return v;
+}
+
+/** A comma-separated filter; each value must pass `check`, else 400 `INVALID_QUERY_PARAMETER`. */
+function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'null') return undefined;
+  const values = raw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  if (!values.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
+  return values;
+}
+
+/**
+ * The Public API of a published project, addressed by its anchor (reference
+ * plane-app-auth-instance-public.md §5): reads need no account; writes (comments, reactions,
+ * votes) need a Bearer access token and the board's matching setting. Every route counts against
+ * the per-address `PUBLIC_RATE_LIMIT` and answers the `X-RateLimit-*` headers. An unknown or
+ * unpublished anchor is a 404 `BOARD_NOT_FOUND`.
+ */
+@Controller('anchor/:anchor')
+@Public()
+@PublicRateLimit()
+export class PublicBoardController {
+  constructor(private readonly boards: PublicBoardService) {}
+
+  /** `{id, identifier, name, cover_image, icon_prop, emoji, description, logo_props}` of the project. */
+  @Get('meta')
+  meta(@Param('anchor') anchor: string) {
+    return this.boards.meta(anchor);
+  }
+
+  /** The board's settings (DeployBoard shape). */
+  @Get('settings')
+  settings(@Param('anchor') anchor: string) {
+    return this.boards.settings(anchor);
+  }
+
+  /**
+   * Work items, newest first; `order_by` (created_at, updated_at, sequence_id, priority, `-` to
+   * reverse); filters `state`, `state_group`, `priority`, `labels`, `assignees` (comma-separated);
+   * the cursor envelope (`per_page`, `cursor`).
+   */
+  @Get('issues')
+  issues(@Param('anchor') anchor: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    return this.boards.issues(anchor, {
+      page,
+      order_by: single(query, 'order_by'),
+      state: filter(query, 'state', isUuid),
+      state_group: filter(query, 'state_group', (v) => (STATE_GROUPS as readonly string[]).includes(v)),
+      priority: filter(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
+      labels: filter(query, 'labels', isUuid),
+      assignees: filter(query, 'assignees', isUuid),
+    });
+  }
+
+  /** One work item with its description. */
+  @Get('issues/:issue_id')
+  issue(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.boards.issue(anchor, issueId);
+  }
+
+  /** EXTERNAL comments, oldest first (`[]` while comments are off). */
+  @Get('issues/:issue_id/comments')
+  comments(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.boards.comments(anchor, issueId);
+  }
+
+  /** Signed in, comments on: 201 with the comment; 403 `BOARD_COMMENTS_DISABLED`. */
+  @Post('issues/:issue_id/comments')
+  @BearerAuth()
+  createComment(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreatePublicCommentDto) {
+    return this.boards.createComment(anchor, issueId, me.userId, body);
+  }
+
+  @Get('issues/:issue_id/comments/:comment_id')
+  comment(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) commentId: string) {
+    return this.boards.comment(anchor, issueId, commentId);
+  }
+
+  /** The author only (another's comment is a 404): 200. */
+  @Patch('issues/:issue_id/comments/:comment_id')
+  @BearerAuth()
+  updateComment(
+    @CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) commentId: string, @Body() body: UpdatePublicCommentDto,
+  ) {
+    return this.boards.updateComment(anchor, issueId, commentId, me.userId, body);
+  }
+
+  /** The author only: 204. */
+  @Delete('issues/:issue_id/comments/:comment_id')
+  @BearerAuth()
+  @HttpCode(204)
+  async removeComment(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) commentId: string) {
+    await this.boards.removeComment(anchor, issueId, commentId, me.userId);
+  }
+
+  /** Every reaction on the work item, with who reacted (names only). */
+  @Get('issues/:issue_id/reactions')
+  reactions(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.boards.reactions(anchor, issueId);
+  }
+
+  /** Signed in, reactions on: 201 (200 if the caller already reacted with this code); 403 `BOARD_REACTIONS_DISABLED`. */
+  @Post('issues/:issue_id/reactions')
+  @BearerAuth()
+  async react(
+    @CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: ReactionDto, @Res({ passthrough: true }) res: Response,
+  ) {
+    const { created, reaction } = await this.boards.addReaction(anchor, issueId, me.userId, body.reaction);
+    res.status(created ? 201 : 200);
+    return reaction;
+  }
+
+  /** Removes the caller's reaction with this code: 204; 404 if they have none. */
+  @Delete('issues/:issue_id/reactions/:reaction_code')
+  @BearerAuth()
+  @HttpCode(204)
+  async unreact(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Param('reaction_code') code: string) {
+    await this.boards.removeReaction(anchor, issueId, me.userId, code);
+  }
+
+  /** Every vote on the work item, with who voted (names only). */
+  @Get('issues/:issue_id/votes')
+  votes(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.boards.votes(anchor, issueId);
+  }
+
+  /** Signed in, votes on: 201 with the caller's vote (a second vote replaces the first); 403 `BOARD_VOTES_DISABLED`. */
+  @Post('issues/:issue_id/votes')
+  @BearerAuth()
+  vote(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Body() body: VoteDto) {
+    return this.boards.vote(anchor, issueId, me.userId, body.vote);
+  }
+
+  /** Removes the caller's vote: 204; 404 if they have none. */
+  @Delete('issues/:issue_id/votes')
+  @BearerAuth()
+  @HttpCode(204)
+  async unvote(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
+    await this.boards.removeVote(anchor, issueId, me.userId);
+  }
+
+  /** `[{id, name, group, color, sequence}]`, triage states left out. */
+  @Get('states')
+  states(@Param('anchor') anchor: string) {
+    return this.boards.states(anchor);
+  }
+
+  /** `[{id, name, color, parent}]`. */
+  @Get('labels')
+  labels(@Param('anchor') anchor: string) {
+    return this.boards.labels(anchor);
+  }
+
+  /** The project's members by name (no emails). */
+  @Get('members')
+  members(@Param('anchor') anchor: string) {
+    return this.boards.members(anchor);
+  }
+
+  /** `[{id, name}]`; empty until cycles are wired in (see `PublicBoardService.cycles`). */
+  @Get('cycles')
+  cycles(@Param('anchor') anchor: string) {
+    return this.boards.cycles(anchor);
+  }
+
+  /** `[{id, name}]`; empty until modules are wired in (see `PublicBoardService.modules`). */
+  @Get('modules')
+  modules(@Param('anchor') anchor: string) {
+    return this.boards.modules(anchor);
+  }
+}
+
+/**
+ * `GET /api/public/workspaces/{slug}/projects/{project_id}/anchor/` (Plane): the board of a
+ * published project, found by workspace slug and project id; 404 `BOARD_NOT_FOUND` otherwise. The
+ * parameters are named apart from `slug`/`project_id`, which would call for a membership.
+ */
+@Controller('workspaces/:workspace_slug/projects/:published_project_id/anchor')
+@Public()
+@PublicRateLimit()
+export class PublicAnchorLookupController {
+  constructor(private readonly boards: PublicBoardService) {}
+
+  @Get()
+  lookup(@Param('workspace_slug') slug: string, @Param('published_project_id') projectId: string) {
+    if (!isUuid(projectId)) throw new MeridianError('BOARD_NOT_FOUND');
+    return this.boards.byProject(slug, projectId.toLowerCase());
+  }
+}

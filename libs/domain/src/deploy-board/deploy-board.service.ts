@@ -1,0 +1,130 @@
+import { MeridianError, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { Workspace } from '../workspace/workspace.entity';
+import { DEFAULT_BOARD_VIEWS, DeployBoard } from './deploy-board.entity';
+import { DeployBoardJson, deployBoardView } from './deploy-board.view';
+
+/** Board settings, Plane's names (reference plane-app-auth-instance-public.md §1.7). */
+export interface DeployBoardInput {
+  is_comments_enabled?: boolean;
+  is_reactions_enabled?: boolean;
+  is_votes_enabled?: boolean;
+  is_activity_enabled?: boolean;
+  is_disabled?: boolean;
+  /** the intake shown on the board, or null */
+  intake?: string | null;
+  /** layouts offered (`{list, kanban, calendar, gantt, spreadsheet}`); `views` on publish in Plane */
+  views?: Record<string, boolean>;
+  view_props?: Record<string, boolean>;
+}
+
+/** A new anchor: 32 random hex characters (Plane: uuid4 hex). */
+export function newAnchor(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * Publishing a project (the App side of the Public API, reference plane-app-auth-instance-public.md
+ * §1.7): one live board per project, addressed publicly by its anchor. Who may call is the
+ * controllers' (`@ProjectRole`); the project is already resolved inside the workspace.
+ */
+@Injectable()
+export class DeployBoardService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The project's live board, or null when it is not published. */
+  async current(workspaceId: string, projectId: string): Promise<DeployBoardJson | null> {
+    const board = await this.dataSource.getRepository(DeployBoard).findOneBy({ workspaceId, projectId, entityName: 'project' });
+    return board ? this.render(board) : null;
+  }
+
+  /** The board `boardId` of the project; 404 `NOT_FOUND` for any other id (unpublished included). */
+  async get(workspaceId: string, projectId: string, boardId: string): Promise<DeployBoardJson> {
+    return this.render(await this.find(this.dataSource.manager, workspaceId, projectId, boardId));
+  }
+
+  /**
+   * Publishes the project (Plane's get-or-create): a new board with a fresh anchor and the given
+   * settings (defaults: comments, reactions and votes off, every layout on) → `created: true`; an
+   * already published project keeps its board and anchor and takes the given settings → `created: false`.
+   */
+  async publish(workspaceId: string, projectId: string, userId: string, input: DeployBoardInput): Promise<{ created: boolean; board: DeployBoardJson }> {
+    this.assertIntake(input.intake);
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        await em.getRepository(Project).createQueryBuilder('p').setLock('pessimistic_write').where('p.id = :projectId', { projectId }).getOneOrFail();
+        const existing = await em.getRepository(DeployBoard).findOneBy({ workspaceId, projectId, entityName: 'project' });
+        if (existing) {
+          await em.update(DeployBoard, { id: existing.id }, { ...this.patch(input), updatedById: userId } as never);
+          return { created: false, board: await this.render(await em.getRepository(DeployBoard).findOneByOrFail({ id: existing.id }), em) };
+        }
+        const board = await em.save(
+          em.create(DeployBoard, {
+            workspaceId, projectId, entityName: 'project', entityIdentifier: projectId, anchor: newAnchor(),
+            isCommentsEnabled: false, isReactionsEnabled: false, isVotesEnabled: false, intakeId: null,
+            viewProps: { ...DEFAULT_BOARD_VIEWS },
+            ...this.patch(input),
+            createdById: userId, updatedById: userId,
+          }),
+        );
+        return { created: true, board: await this.render(board, em) };
+      });
+    } catch (err) {
+      // a concurrent publish of the same project won the race: answer with its board
+      if (isUniqueViolation(err, 'uq_deploy_boards_entity_live')) return { created: false, board: (await this.current(workspaceId, projectId))! };
+      throw err;
+    }
+  }
+
+  /** Changes the settings given; 200 with the board. */
+  async update(workspaceId: string, projectId: string, boardId: string, userId: string, input: DeployBoardInput): Promise<DeployBoardJson> {
+    this.assertIntake(input.intake);
+    const board = await this.find(this.dataSource.manager, workspaceId, projectId, boardId);
+    await this.dataSource.getRepository(DeployBoard).update({ id: board.id }, { ...this.patch(input), updatedById: userId } as never);
+    return this.get(workspaceId, projectId, boardId);
+  }
+
+  /** Unpublishes: the board is soft-deleted and its anchor answers 404 from then on. */
+  async unpublish(workspaceId: string, projectId: string, boardId: string, userId: string): Promise<void> {
+    const board = await this.find(this.dataSource.manager, workspaceId, projectId, boardId);
+    await this.dataSource.getRepository(DeployBoard).update({ id: board.id }, { deletedAt: new Date(), updatedById: userId });
+  }
+
+  private patch(input: DeployBoardInput): Partial<DeployBoard> {
+    const patch: Partial<DeployBoard> = {};
+    if (input.is_comments_enabled !== undefined) patch.isCommentsEnabled = input.is_comments_enabled;
+    if (input.is_reactions_enabled !== undefined) patch.isReactionsEnabled = input.is_reactions_enabled;
+    if (input.is_votes_enabled !== undefined) patch.isVotesEnabled = input.is_votes_enabled;
+    if (input.is_activity_enabled !== undefined) patch.isActivityEnabled = input.is_activity_enabled;
+    if (input.is_disabled !== undefined) patch.isDisabled = input.is_disabled;
+    if (input.intake !== undefined) patch.intakeId = input.intake;
+    const views = input.view_props ?? input.views;
+    if (views !== undefined) patch.viewProps = { ...DEFAULT_BOARD_VIEWS, ...views };
+    return patch;
+  }
+
+  /**
+   * MERGE-TODO(intake): this branch has no intakes table, so no intake id can be checked; only
+   * null is accepted. Once intakes exist, look the id up among the project's intakes here.
+   */
+  private assertIntake(intake: string | null | undefined): void {
+    if (intake !== undefined && intake !== null) throw validationError({ intake: ['No intake with this id exists in the project.'] });
+  }
+
+  private async find(em: EntityManager, workspaceId: string, projectId: string, boardId: string): Promise<DeployBoard> {
+    const board = await em.getRepository(DeployBoard).findOneBy({ id: boardId, workspaceId, projectId });
+    if (!board) throw new MeridianError('NOT_FOUND');
+    return board;
+  }
+
+  private async render(board: DeployBoard, em: EntityManager = this.dataSource.manager): Promise<DeployBoardJson> {
+    const project = await em.getRepository(Project).findOneByOrFail({ id: board.projectId });
+    const workspace = await em.getRepository(Workspace).findOneByOrFail({ id: board.workspaceId });
+    return deployBoardView(board, project, workspace);
+  }
+}

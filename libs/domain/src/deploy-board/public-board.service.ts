@@ -1,0 +1,491 @@
+import { MeridianError, Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { stripHtml, writeActivities } from '../issue/activity-writer';
+import { IssueComment } from '../issue/issue-comment.entity';
+import { Issue, IssueAssignee, IssueLabel } from '../issue/issue.entity';
+import { Label } from '../label/label.entity';
+import { ProjectMember } from '../project/project-member.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { iso } from '../shared/time';
+import { State } from '../state/state.entity';
+import { User } from '../user/user.entity';
+import { Workspace } from '../workspace/workspace.entity';
+import { DeployBoard, IssueReaction, IssueVote } from './deploy-board.entity';
+import { deployBoardView, PublicActorJson, publicActorView } from './deploy-board.view';
+
+/** A published board with its live project and workspace. */
+interface Board {
+  board: DeployBoard;
+  project: Project;
+  workspace: Workspace;
+}
+
+/** Filters of the public work item list (Plane's public issue filters, the simple ones). */
+export interface PublicIssueQuery {
+  page: PageRequest;
+  order_by?: string;
+  state?: string[];
+  state_group?: string[];
+  priority?: string[];
+  labels?: string[];
+  assignees?: string[];
+}
+
+export interface PublicCommentInput {
+  comment_html?: string;
+  comment_json?: Record<string, unknown>;
+}
+
+const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
+const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' }> = {
+  created_at: { key: 'i.createdAt', keyType: 'timestamp' },
+  updated_at: { key: 'i.updatedAt', keyType: 'timestamp' },
+  sequence_id: { key: 'i.sequenceId', keyType: 'bigint' },
+  priority: { key: PRIORITY_RANK, keyType: 'bigint' },
+};
+/** Accepted `order_by` values of the public list; `-` reverses. */
+export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
+
+/**
+ * The Public API (`/api/public/anchor/{anchor}/…`, reference plane-app-auth-instance-public.md §5):
+ * what a published project shows to anyone, and the comments, reactions and votes signed-in users
+ * add where the board enables them. An unknown anchor, an unpublished board, or a board whose
+ * project or workspace is deleted or archived is a 404 `BOARD_NOT_FOUND`.
+ *
+ * Nothing private leaves here: people are shown by name and avatar only (never by email), only
+ * EXTERNAL comments are listed, and every id read is checked to belong to the board's project.
+ * Unlike Plane 0.25.3, reaction and vote lists are real and votes honour `is_votes_enabled`.
+ */
+@Injectable()
+export class PublicBoardService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** `meta/`: the project's public face `{id, identifier, name, cover_image, icon_prop, emoji, description, logo_props}`. */
+  async meta(anchor: string) {
+    const { project: p } = await this.board(anchor);
+    return {
+      id: p.id,
+      identifier: p.identifier,
+      name: p.name,
+      cover_image: p.coverImage,
+      icon_prop: p.iconProp ?? null,
+      emoji: p.emoji,
+      description: p.description,
+      logo_props: p.logoProps,
+    };
+  }
+
+  /** `settings/`: the board (DeployBoard shape without its audit ids). */
+  async settings(anchor: string) {
+    const { board, project, workspace } = await this.board(anchor);
+    return deployBoardView(board, project, workspace, 'public');
+  }
+
+  /** The anchor of a published project, looked up by workspace slug and project id: the board, or 404. */
+  async byProject(slug: string, projectId: string) {
+    const b = await this.dataSource
+      .getRepository(DeployBoard)
+      .createQueryBuilder('b')
+      .innerJoin(Workspace, 'w', 'w.id = b.workspaceId AND w.deletedAt IS NULL')
+      .where('w.slug = :slug AND b.projectId = :projectId', { slug, projectId })
+      .getOne();
+    if (!b) throw new MeridianError('BOARD_NOT_FOUND');
+    return this.settings(b.anchor);
+  }
+
+  /**
+   * `issues/`: the project's visible work items (not archived, not drafts, not in triage), newest
+   * first unless `order_by` (see `PUBLIC_ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`);
+   * filters `state`, `state_group`, `priority`, `labels`, `assignees` (any value matches); paginated.
+   */
+  async issues(anchor: string, query: PublicIssueQuery): Promise<Page<PublicIssueJson>> {
+    const { project } = await this.board(anchor);
+    const raw = query.order_by?.trim() || '-created_at';
+    const desc = raw.startsWith('-');
+    const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
+    if (!order) throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${PUBLIC_ISSUE_ORDER_BY.join(', ')}.`);
+    const qb = this.visible(project.id);
+    if (query.state?.length) qb.andWhere('i.stateId IN (:...states)', { states: query.state });
+    if (query.state_group?.length) qb.andWhere('s.group IN (:...groups)', { groups: query.state_group });
+    if (query.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: query.priority });
+    if (query.labels?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', { labels: query.labels });
+    }
+    if (query.assignees?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', { assignees: query.assignees });
+    }
+    const page = await paginate(qb, query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    const rendered = await this.renderIssues(page.results);
+    return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+  }
+
+  /** `issues/{id}/`: one visible work item with its description; 404 `NOT_FOUND` otherwise. */
+  async issue(anchor: string, issueId: string) {
+    const { project } = await this.board(anchor);
+    const issue = await this.findIssue(this.dataSource.manager, project.id, issueId);
+    const [item] = await this.renderIssues([issue]);
+    return {
+      ...item,
+      description: null,
+      description_html: issue.descriptionHtml,
+      description_stripped: issue.descriptionStripped,
+      description_binary: null,
+    };
+  }
+
+  // ---- comments --------------------------------------------------------------------------------
+
+  /** The work item's EXTERNAL comments, oldest first; `[]` while the board has comments off (Plane). */
+  async comments(anchor: string, issueId: string) {
+    const { board, project } = await this.board(anchor);
+    await this.findIssue(this.dataSource.manager, project.id, issueId);
+    if (!board.isCommentsEnabled) return [];
+    const rows = await this.dataSource.getRepository(IssueComment).find({ where: { issueId, projectId: project.id, access: 'EXTERNAL' }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.renderComments(project.id, rows);
+  }
+
+  /** One EXTERNAL comment; 404 `NOT_FOUND` otherwise (also while comments are off). */
+  async comment(anchor: string, issueId: string, commentId: string) {
+    const { board, project } = await this.board(anchor);
+    await this.findIssue(this.dataSource.manager, project.id, issueId);
+    if (!board.isCommentsEnabled) throw new MeridianError('NOT_FOUND');
+    const c = await this.dataSource.getRepository(IssueComment).findOneBy({ id: commentId, issueId, projectId: project.id, access: 'EXTERNAL' });
+    if (!c) throw new MeridianError('NOT_FOUND');
+    return (await this.renderComments(project.id, [c]))[0];
+  }
+
+  /** A signed-in user comments (access forced to EXTERNAL): 201; 403 `BOARD_COMMENTS_DISABLED`. */
+  async createComment(anchor: string, issueId: string, userId: string, input: PublicCommentInput) {
+    const { board, project } = await this.board(anchor);
+    if (!board.isCommentsEnabled) throw new MeridianError('BOARD_COMMENTS_DISABLED');
+    const comment = await this.dataSource.transaction(async (em) => {
+      await this.findIssue(em, project.id, issueId);
+      const html = input.comment_html || '<p></p>';
+      const c = await em.save(
+        em.create(IssueComment, {
+          workspaceId: project.workspaceId, projectId: project.id, issueId,
+          commentHtml: html, commentStripped: stripHtml(html), commentJson: input.comment_json ?? {},
+          attachments: [], access: 'EXTERNAL', actorId: userId, createdById: userId, updatedById: userId,
+        }),
+      );
+      await writeActivities(em, this.ctx(project, userId), [
+        { issueId, verb: 'created', field: 'comment', newValue: html, issueCommentId: c.id, comment: 'created a comment' },
+      ]);
+      return c;
+    });
+    return (await this.renderComments(project.id, [comment]))[0];
+  }
+
+  /** The author edits their comment; another's (or an unknown one) is a 404 `NOT_FOUND` (Plane). */
+  async updateComment(anchor: string, issueId: string, commentId: string, userId: string, input: PublicCommentInput) {
+    const { board, project } = await this.board(anchor);
+    if (!board.isCommentsEnabled) throw new MeridianError('BOARD_COMMENTS_DISABLED');
+    await this.dataSource.transaction(async (em) => {
+      const c = await this.ownComment(em, project.id, issueId, commentId, userId);
+      const patch: Partial<IssueComment> = { updatedById: userId };
+      if (input.comment_html !== undefined && input.comment_html !== c.commentHtml) {
+        patch.commentHtml = input.comment_html || '<p></p>';
+        patch.commentStripped = stripHtml(patch.commentHtml);
+        patch.editedAt = new Date();
+      }
+      if (input.comment_json !== undefined) patch.commentJson = input.comment_json;
+      await em.update(IssueComment, { id: c.id }, patch as never);
+      if (patch.commentHtml !== undefined) {
+        await writeActivities(em, this.ctx(project, userId), [
+          { issueId, verb: 'updated', field: 'comment', oldValue: c.commentHtml, newValue: patch.commentHtml, issueCommentId: c.id, comment: 'updated a comment' },
+        ]);
+      }
+    });
+    const c = await this.dataSource.getRepository(IssueComment).findOneByOrFail({ id: commentId });
+    return (await this.renderComments(project.id, [c]))[0];
+  }
+
+  /** The author deletes their comment: soft delete; 404 `NOT_FOUND` for another's. */
+  async removeComment(anchor: string, issueId: string, commentId: string, userId: string): Promise<void> {
+    const { board, project } = await this.board(anchor);
+    if (!board.isCommentsEnabled) throw new MeridianError('BOARD_COMMENTS_DISABLED');
+    await this.dataSource.transaction(async (em) => {
+      const c = await this.ownComment(em, project.id, issueId, commentId, userId);
+      await em.update(IssueComment, { id: c.id }, { deletedAt: new Date(), updatedById: userId });
+      await writeActivities(em, this.ctx(project, userId), [
+        { issueId, verb: 'deleted', field: 'comment', oldValue: c.commentHtml, issueCommentId: c.id, comment: 'deleted a comment' },
+      ]);
+    });
+  }
+
+  // ---- reactions -------------------------------------------------------------------------------
+
+  /** The work item's reactions, oldest first: `[{id, reaction, actor, actor_detail, issue, created_at}]`. */
+  async reactions(anchor: string, issueId: string) {
+    const { project } = await this.board(anchor);
+    await this.findIssue(this.dataSource.manager, project.id, issueId);
+    const rows = await this.dataSource.getRepository(IssueReaction).find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const actors = await this.actors(rows.map((r) => r.actorId));
+    return rows.map((r) => reactionView(r, actors.get(r.actorId) ?? null));
+  }
+
+  /**
+   * Adds the caller's reaction (an emoji code): 201 with it, or 200 with the existing one when the
+   * caller already reacted so; 403 `BOARD_REACTIONS_DISABLED`.
+   */
+  async addReaction(anchor: string, issueId: string, userId: string, reaction: string): Promise<{ created: boolean; reaction: ReturnType<typeof reactionView> }> {
+    const { board, project } = await this.board(anchor);
+    if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
+    await this.findIssue(this.dataSource.manager, project.id, issueId);
+    const repo = this.dataSource.getRepository(IssueReaction);
+    let created = false;
+    let row = await repo.findOneBy({ issueId, actorId: userId, reaction });
+    if (!row) {
+      try {
+        row = await repo.save(repo.create({ workspaceId: project.workspaceId, projectId: project.id, issueId, actorId: userId, reaction, createdById: userId, updatedById: userId }));
+        created = true;
+      } catch (err) {
+        if (!isUniqueViolation(err, 'uq_issue_reactions_actor_reaction_live')) throw err;
+        row = await repo.findOneByOrFail({ issueId, actorId: userId, reaction });
+      }
+    }
+    const actors = await this.actors([userId]);
+    return { created, reaction: reactionView(row, actors.get(userId) ?? null) };
+  }
+
+  /** Removes the caller's reaction with this code: 204; 404 `NOT_FOUND` if they have none. */
+  async removeReaction(anchor: string, issueId: string, userId: string, reaction: string): Promise<void> {
+    const { board, project } = await this.board(anchor);
+    if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
+    await this.findIssue(this.dataSource.manager, project.id, issueId);
+    const row = await this.dataSource.getRepository(IssueReaction).findOneBy({ issueId, actorId: userId, reaction });
+    if (!row) throw new MeridianError('NOT_FOUND');
+    await this.dataSource.getRepository(IssueReaction).update({ id: row.id }, { deletedAt: new Date(), updatedById: userId });
+  }
+
+  // ---- votes -----------------------------------------------------------------------------------
+
+  /** The work item's votes: `[{id, vote, actor, actor_detail, issue, created_at}]`. */
+  async votes(anchor: string, issueId: string) {
+    const { project } = await this.board(anchor);
+    await this.findIssue(this.dataSource.manager, project.id, issueId);
+    const rows = await this.dataSource.getRepository(IssueVote).find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const actors = await this.actors(rows.map((r) => r.actorId));
+    return rows.map((r) => voteView(r, actors.get(r.actorId) ?? null));
+  }
+
+  /** Sets the caller's vote (+1 or −1; one per user, a new vote replaces theirs): 201; 403 `BOARD_VOTES_DISABLED`. */
+  async vote(anchor: string, issueId: string, userId: string, vote: 1 | -1) {
+    const { board, project } = await this.board(anchor);
+    if (!board.isVotesEnabled) throw new MeridianError('BOARD_VOTES_DISABLED');
+    const row = await this.dataSource.transaction(async (em) => {
+      await this.findIssue(em, project.id, issueId, true);
+      const repo = em.getRepository(IssueVote);
+      const existing = await repo.findOneBy({ issueId, actorId: userId });
+      if (existing) {
+        await repo.update({ id: existing.id }, { vote, updatedById: userId });
+        return repo.findOneByOrFail({ id: existing.id });
+      }
+      return repo.save(repo.create({ workspaceId: project.workspaceId, projectId: project.id, issueId, actorId: userId, vote, createdById: userId, updatedById: userId }));
+    });
+    const actors = await this.actors([userId]);
+    return voteView(row, actors.get(userId) ?? null);
+  }
+
+  /** Removes the caller's vote: 204; 404 `NOT_FOUND` if they have none. */
+  async removeVote(anchor: string, issueId: string, userId: string): Promise<void> {
+    const { board, project } = await this.board(anchor);
+    if (!board.isVotesEnabled) throw new MeridianError('BOARD_VOTES_DISABLED');
+    await this.findIssue(this.dataSource.manager, project.id, issueId);
+    const row = await this.dataSource.getRepository(IssueVote).findOneBy({ issueId, actorId: userId });
+    if (!row) throw new MeridianError('NOT_FOUND');
+    await this.dataSource.getRepository(IssueVote).update({ id: row.id }, { deletedAt: new Date(), updatedById: userId });
+  }
+
+  // ---- project lists ---------------------------------------------------------------------------
+
+  /** `states/`: `[{id, name, group, color, sequence}]` by sequence; triage states left out (Plane). */
+  async states(anchor: string) {
+    const { project } = await this.board(anchor);
+    const rows = await this.dataSource.getRepository(State).find({ where: { projectId: project.id, isTriage: false }, order: { sequence: 'ASC', id: 'ASC' } });
+    return rows.filter((s) => s.group !== 'triage').map((s) => ({ id: s.id, name: s.name, group: s.group, color: s.color, sequence: s.sequence }));
+  }
+
+  /** `labels/`: `[{id, name, color, parent}]` by sort order. */
+  async labels(anchor: string) {
+    const { project } = await this.board(anchor);
+    const rows = await this.dataSource.getRepository(Label).find({ where: { projectId: project.id }, order: { sortOrder: 'ASC', id: 'ASC' } });
+    return rows.map((l) => ({ id: l.id, name: l.name, color: l.color, parent: l.parentId }));
+  }
+
+  /**
+   * `members/`: the project's active members by name (Plane's shape
+   * `{id, member, member__first_name, member__last_name, member__display_name, project, workspace}`), no email.
+   */
+  async members(anchor: string) {
+    const { project } = await this.board(anchor);
+    const rows = await this.dataSource.getRepository(ProjectMember).find({ where: { projectId: project.id, isActive: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const users = new Map((await this.dataSource.getRepository(User).findBy({ id: In(rows.map((r) => r.memberId).concat(['00000000-0000-0000-0000-000000000000'])) })).map((u) => [u.id, u]));
+    return rows
+      .filter((r) => users.has(r.memberId))
+      .map((r) => {
+        const u = users.get(r.memberId)!;
+        return {
+          id: r.id,
+          member: u.id,
+          member__first_name: u.firstName,
+          member__last_name: u.lastName,
+          member__display_name: u.displayName,
+          member__avatar: u.avatar,
+          project: project.id,
+          workspace: project.workspaceId,
+        };
+      });
+  }
+
+  /**
+   * `cycles/`: `[{id, name}]`. MERGE-TODO(cycles): this branch has no cycles table; once cycles
+   * exist, list the project's cycles here (and fill `cycle_id` in `renderIssues`).
+   */
+  async cycles(anchor: string): Promise<Array<{ id: string; name: string }>> {
+    await this.board(anchor);
+    return [];
+  }
+
+  /**
+   * `modules/`: `[{id, name}]`. MERGE-TODO(modules): this branch has no modules table; once modules
+   * exist, list the project's modules here (and fill `module_ids` in `renderIssues`).
+   */
+  async modules(anchor: string): Promise<Array<{ id: string; name: string }>> {
+    await this.board(anchor);
+    return [];
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  /** The live board of the anchor, with a live, unarchived project in a live workspace; else 404. */
+  private async board(anchor: string): Promise<Board> {
+    if (!/^[0-9a-f]{32}$/i.test(anchor)) throw new MeridianError('BOARD_NOT_FOUND');
+    const board = await this.dataSource.getRepository(DeployBoard).findOneBy({ anchor: anchor.toLowerCase() });
+    if (!board) throw new MeridianError('BOARD_NOT_FOUND');
+    const project = await this.dataSource.getRepository(Project).findOneBy({ id: board.projectId });
+    if (!project || project.archivedAt || project.workspaceId !== board.workspaceId) throw new MeridianError('BOARD_NOT_FOUND');
+    const workspace = await this.dataSource.getRepository(Workspace).findOneBy({ id: board.workspaceId });
+    if (!workspace) throw new MeridianError('BOARD_NOT_FOUND');
+    return { board, project, workspace };
+  }
+
+  private visible(projectId: string, em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .leftJoin(State, 's', 's.id = i.stateId')
+      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId })
+      .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`);
+  }
+
+  private async findIssue(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<Issue> {
+    const qb = this.visible(projectId, em).andWhere('i.id = :issueId', { issueId });
+    if (lock) qb.setLock('pessimistic_write', undefined, ['i']);
+    const issue = await qb.getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return issue;
+  }
+
+  private async ownComment(em: EntityManager, projectId: string, issueId: string, commentId: string, userId: string): Promise<IssueComment> {
+    await this.findIssue(em, projectId, issueId);
+    const c = await em.getRepository(IssueComment).findOneBy({ id: commentId, issueId, projectId, access: 'EXTERNAL', actorId: userId });
+    if (!c) throw new MeridianError('NOT_FOUND');
+    return c;
+  }
+
+  private ctx(project: Project, userId: string) {
+    return { workspaceId: project.workspaceId, projectId: project.id, userId };
+  }
+
+  private async actors(ids: string[]): Promise<Map<string, PublicActorJson>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Map();
+    const users = await this.dataSource.getRepository(User).findBy({ id: In(unique) });
+    return new Map(users.map((u) => [u.id, publicActorView(u)!]));
+  }
+
+  private async renderComments(projectId: string, rows: IssueComment[]) {
+    const actors = await this.actors(rows.map((c) => c.actorId).filter((v): v is string => !!v));
+    const memberIds = rows.length
+      ? new Set((await this.dataSource.getRepository(ProjectMember).find({ where: { projectId, isActive: true }, select: { memberId: true } })).map((m) => m.memberId))
+      : new Set<string>();
+    return rows.map((c) => ({
+      id: c.id,
+      comment_html: c.commentHtml,
+      comment_stripped: c.commentStripped,
+      comment_json: c.commentJson,
+      access: c.access,
+      edited_at: iso(c.editedAt),
+      actor: c.actorId,
+      actor_detail: c.actorId ? (actors.get(c.actorId) ?? null) : null,
+      issue: c.issueId,
+      project: c.projectId,
+      workspace: c.workspaceId,
+      is_member: !!c.actorId && memberIds.has(c.actorId),
+      created_at: iso(c.createdAt),
+      updated_at: iso(c.updatedAt),
+    }));
+  }
+
+  /** Plane's public issue item: ids of state, labels and assignees, with the vote and reaction items. */
+  async renderIssues(issues: Issue[]) {
+    if (!issues.length) return [];
+    const ids = issues.map((i) => i.id);
+    const repo = <T extends object>(e: new () => T) => this.dataSource.getRepository(e);
+    const [assignees, labels, votes, reactions, states] = await Promise.all([
+      repo(IssueAssignee).findBy({ issueId: In(ids) }),
+      repo(IssueLabel).findBy({ issueId: In(ids) }),
+      repo(IssueVote).find({ where: { issueId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      repo(IssueReaction).find({ where: { issueId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      repo(State).find({ where: { id: In(issues.map((i) => i.stateId).filter((s): s is string => !!s).concat(['00000000-0000-0000-0000-000000000000'])) }, withDeleted: true }),
+    ]);
+    // only live labels and project members are shown (a removed label or member leaves no trace)
+    const liveLabels = new Set((await repo(Label).findBy({ id: In(labels.map((l) => l.labelId).concat(['00000000-0000-0000-0000-000000000000'])) })).map((l) => l.id));
+    const actors = await this.actors([...votes.map((v) => v.actorId), ...reactions.map((r) => r.actorId)]);
+    const groupOf = new Map(states.map((s) => [s.id, s.group]));
+    const by = <T extends { issueId: string }>(rows: T[]) => {
+      const m = new Map<string, T[]>();
+      for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), r]);
+      return m;
+    };
+    const [a, l, v, r] = [by(assignees), by(labels), by(votes), by(reactions)];
+    return issues.map((i) => ({
+      id: i.id,
+      name: i.name,
+      sequence_id: i.sequenceId,
+      sort_order: i.sortOrder,
+      priority: i.priority,
+      state_id: i.stateId,
+      state__group: i.stateId ? (groupOf.get(i.stateId) ?? null) : null,
+      estimate_point: i.estimatePointId,
+      start_date: i.startDate,
+      target_date: i.targetDate,
+      project_id: i.projectId,
+      parent_id: i.parentId,
+      // MERGE-TODO(cycles, modules): fill from the cycle and module memberships once they exist
+      cycle_id: null as string | null,
+      module_ids: [] as string[],
+      assignee_ids: (a.get(i.id) ?? []).map((x) => x.assigneeId),
+      label_ids: (l.get(i.id) ?? []).map((x) => x.labelId).filter((id) => liveLabels.has(id)),
+      created_by: i.createdById,
+      created_at: iso(i.createdAt),
+      updated_at: iso(i.updatedAt),
+      vote_items: (v.get(i.id) ?? []).map((x) => ({ vote: x.vote, actor_details: actors.get(x.actorId) ?? null })),
+      reaction_items: (r.get(i.id) ?? []).map((x) => ({ reaction: x.reaction, actor_details: actors.get(x.actorId) ?? null })),
+    }));
+  }
+}
+
+export type PublicIssueJson = Awaited<ReturnType<PublicBoardService['renderIssues']>>[number];
+
+function reactionView(r: IssueReaction, actor: PublicActorJson | null) {
+  return { id: r.id, reaction: r.reaction, actor: r.actorId, actor_detail: actor, issue: r.issueId, created_at: iso(r.createdAt) };
+}
+
+function voteView(v: IssueVote, actor: PublicActorJson | null) {
+  return { id: v.id, vote: v.vote, actor: v.actorId, actor_detail: actor, issue: v.issueId, created_at: iso(v.createdAt) };
+}
