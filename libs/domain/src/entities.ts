@@ -14,6 +14,8 @@ import { Issue, IssueAssignee, IssueLabel, ProjectIssueCounter } from './issue/i
 import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';
+import { Cycle, CycleIssue } from './cycle/cycle.entity';
+import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -23,4 +25,5 @@ export const ENTITIES = [
   Instance, InstanceAdmin, InstanceConfiguration, InstanceAdminSession,
   WorkspaceInvitation,
   Label, Issue, ProjectIssueCounter, IssueAssignee, IssueLabel, IssueComment, IssueLink, IssueActivity,
+  Cycle, CycleIssue, Module, ModuleMember, ModuleIssue,
 ];
