@@ -117,7 +117,7 @@ describe('External API v1: cycles', () => {
     const c = await cycle({ name: 'Work', start_date: '2030-03-01', end_date: '2030-03-14' });
     const a = await item('a');
     const b = await item('b', { state: await stateId('Done') });
-    const sub = await item('sub of a', { parent: a.id });
+    await item('sub of a', { parent: a.id });
     const added = await post(`cycles/${c.id}/cycle-issues/`, { issues: [a.id, b.id, a.id] });
     assert.equal(added.status, 200, JSON.stringify(added.body));
     assert.ok(Array.isArray(added.body));
