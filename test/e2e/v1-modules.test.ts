@@ -13,7 +13,6 @@ describe('External API v1: modules', () => {
   let project: { id: string };
   const p = (path: string, pid = project.id) => `/api/v1/workspaces/${ws.slug}/projects/${pid}/${path}`;
   const post = (path: string, body: unknown, k = key) => t.api.post(p(path)).set('X-API-Key', k).send(body as object);
-  const patch = (path: string, body: unknown, k = key) => t.api.patch(p(path)).set('X-API-Key', k).send(body as object);
   const get = (path: string, k = key) => t.api.get(p(path)).set('X-API-Key', k);
   const del = (path: string, k = key) => t.api.delete(p(path)).set('X-API-Key', k);
   const item = async (name: string, extra: Record<string, unknown> = {}) => {
