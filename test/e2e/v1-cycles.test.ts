@@ -111,6 +111,8 @@ describe('External API v1: cycles', () => {
     const next = await t.api.get(p(`cycles/?per_page=3&cursor=${paged.body.next_cursor}`, pr.id)).set('X-API-Key', key);
     assert.deepEqual(next.body.results.map((c: { id: string }) => c.id), [past]);
     assertError(await t.api.get(p('cycles/?cycle_view=later', pr.id)).set('X-API-Key', key), 400, 'INVALID_QUERY_PARAMETER');
+    const counted = await t.api.get(`/api/v1/workspaces/${ws.slug}/projects/${pr.id}/`).set('X-API-Key', key);
+    assert.equal(counted.body.total_cycles, 4);
   });
 
   it('cycle-issues: add several (200 array of links), list as work items with counts, retrieve the link, remove; history written', async () => {

@@ -152,6 +152,9 @@ describe('External API v1: modules', () => {
     const old = await t.api.get(q(`modules/${m.id}/archive/`)).set('X-API-Key', key);
     assert.deepEqual(old.body.results.map((x: { id: string }) => x.id), [m.id]);
     assertError(await t.api.patch(q(`modules/${m.id}/`)).set('X-API-Key', key).send({ name: 'x' }), 400, 'MODULE_ARCHIVED');
+    const counted = await t.api.get(`/api/v1/workspaces/${ws.slug}/projects/${pr.id}/`).set('X-API-Key', key);
+    assert.equal(counted.body.total_modules, 1);
+    assert.equal(counted.body.total_cycles, 0);
     const x = (await t.api.post(q('work-items/')).set('X-API-Key', key).send({ name: 'late' })).body;
     assertError(await t.api.post(q(`modules/${m.id}/module-issues/`)).set('X-API-Key', key).send({ issues: [x.id] }), 400, 'MODULE_ARCHIVED');
     assert.equal((await t.api.delete(q(`archived-modules/${m.id}/unarchive/`)).set('X-API-Key', key)).status, 204);

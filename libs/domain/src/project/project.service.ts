@@ -338,6 +338,15 @@ export class ProjectService implements ProjectAccessResolver {
       extras.member_role = row.role;
       if (withSortOrder) extras.sort_order = row.sort_order === null ? null : Number(row.sort_order);
     }
+    // live cycles and modules, archived ones included (Plane's project annotations)
+    const params = projectIds.map((_, n) => `$${n + 1}`).join(', ');
+    for (const [table, key] of [['cycles', 'total_cycles'], ['modules', 'total_modules']] as const) {
+      const rows: Array<{ project_id: string; n: number | string }> = await this.dataSource.query(
+        `SELECT project_id, COUNT(*) AS n FROM ${table} WHERE deleted_at IS NULL AND project_id IN (${params}) GROUP BY project_id`,
+        projectIds,
+      );
+      for (const row of rows) result.get(row.project_id)![key] = Number(row.n);
+    }
     return result;
   }
 }
