@@ -218,6 +218,17 @@ export class CycleService {
    * Returns every link row of the cycle, oldest first, each with `sub_issues_count`.
    */
   async addIssues(ctx: ChangeContext, cycleId: string, ids: string[]) {
+    await this.addIssuesTx(ctx, cycleId, ids).catch((err) => {
+      // a concurrent add of the same work item to another cycle
+      if (isUniqueViolation(err, 'uq_cycle_issues_issue')) throw new MeridianError('CONFLICT', 'A work item was added to another cycle at the same time; retry.');
+      throw err;
+    });
+    const links = await this.dataSource.getRepository(CycleIssue).find({ where: { cycleId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    return links.map((l) => cycleIssueView(l, subs.get(l.issueId) ?? 0));
+  }
+
+  private async addIssuesTx(ctx: ChangeContext, cycleId: string, ids: string[]): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const cycle = await this.load(em, ctx.projectId, cycleId, true);
@@ -248,9 +259,6 @@ export class CycleService {
       }
       await writeActivities(em, ctx, history);
     });
-    const links = await this.dataSource.getRepository(CycleIssue).find({ where: { cycleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
-    return links.map((l) => cycleIssueView(l, subs.get(l.issueId) ?? 0));
   }
 
   /**

@@ -179,6 +179,17 @@ export class ModuleService {
    * item's history. Archived: 400 `MODULE_ARCHIVED`. Returns every link row of the module, oldest first.
    */
   async addIssues(ctx: ChangeContext, moduleId: string, ids: string[]) {
+    await this.addIssuesTx(ctx, moduleId, ids).catch((err) => {
+      // a concurrent add of the same work item to this module
+      if (isUniqueViolation(err, 'uq_module_issues_module_issue')) throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
+      throw err;
+    });
+    const links = await this.dataSource.getRepository(ModuleIssue).find({ where: { moduleId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    return links.map((l) => moduleIssueView(l, subs.get(l.issueId) ?? 0));
+  }
+
+  private async addIssuesTx(ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const module = await this.load(em, ctx.projectId, moduleId, true);
@@ -194,9 +205,6 @@ export class ModuleService {
         issueId: i.id, verb: 'updated', field: 'modules', newValue: module.name, newIdentifier: module.id, comment: 'added module ',
       })));
     });
-    const links = await this.dataSource.getRepository(ModuleIssue).find({ where: { moduleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
-    return links.map((l) => moduleIssueView(l, subs.get(l.issueId) ?? 0));
   }
 
   /** `GET module-issues/`: the module's visible work items as work item objects, oldest first; paginated; `fields=`/`expand=` apply. */
