@@ -95,3 +95,14 @@ export async function membershipId(t: TestApp, workspaceId: string, userId: stri
   assert.equal(rows.length, 1);
   return rows[0].id;
 }
+
+/**
+ * Adds an existing user to a workspace with `role` and returns an API key of theirs (keys are made
+ * by workspace Admins, so the user is an Admin while the key is created).
+ */
+export async function addMemberWithKey(t: TestApp, ws: { id: string; slug: string }, user: SignedUp, role: number): Promise<string> {
+  await addMember(t, ws.id, user.userId, 20);
+  const key = await createApiKey(t, user.token, ws.slug);
+  await setWorkspaceRole(t, ws.id, user.userId, role);
+  return key;
+}

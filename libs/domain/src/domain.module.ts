@@ -13,6 +13,8 @@ import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
 import { StateService } from './state/state.service';
 import { LabelService } from './label/label.service';
+import { CycleService } from './cycle/cycle.service';
+import { ModuleService } from './module/module.service';
 import { MemberService } from './member/member.service';
 import { IssueService } from './issue/issue.service';
 import { IssueChildrenService } from './issue/issue-children.service';
@@ -29,7 +31,7 @@ import { ProjectMemberService } from './project/project-member.service';
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
-  StateService, LabelService, MemberService, IssueService, IssueChildrenService,
+  StateService, LabelService, MemberService, IssueService, IssueChildrenService, CycleService, ModuleService,
   DeployBoardService, PublicBoardService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */

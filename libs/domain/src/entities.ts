@@ -15,6 +15,8 @@ import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';
 import { DeployBoard, IssueReaction, IssueVote } from './deploy-board/deploy-board.entity';
+import { Cycle, CycleIssue } from './cycle/cycle.entity';
+import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -25,4 +27,5 @@ export const ENTITIES = [
   WorkspaceInvitation,
   Label, Issue, ProjectIssueCounter, IssueAssignee, IssueLabel, IssueComment, IssueLink, IssueActivity,
   DeployBoard, IssueReaction, IssueVote,
+  Cycle, CycleIssue, Module, ModuleMember, ModuleIssue,
 ];

@@ -2,6 +2,7 @@ import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { LabelsController } from './labels.controller';
 import { MembersController, UsersController } from './members.controller';
+import { CyclesController, ModulesController } from './planning.controller';
 import { ProjectsController } from './projects.controller';
 import { StatesController } from './states.controller';
 import {
@@ -21,5 +22,7 @@ import {
     WorkItemCommentsController,
     WorkItemLinksController,
     WorkItemActivitiesController,
+    CyclesController,
+    ModulesController,
   ], })
 export class ExternalV1Module {}

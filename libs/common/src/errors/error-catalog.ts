@@ -18,6 +18,12 @@ export const ERROR_CATALOG = {
   INVITATION_ALREADY_RESPONDED: { status: 400, detail: 'You have already responded to the invitation request.' },
   DEFAULT_STATE_NOT_DELETABLE: { status: 400, detail: 'Default state cannot be deleted.' },
   STATE_NOT_EMPTY: { status: 400, detail: 'The state is not empty, only empty states can be deleted.' },
+  CYCLE_ARCHIVED: { status: 400, detail: 'Archived cycle cannot be edited.' },
+  CYCLE_COMPLETED: { status: 400, detail: 'The cycle has already been completed, so it cannot be edited.' },
+  CYCLE_NOT_COMPLETED: { status: 400, detail: 'The cycle has not been completed yet.' },
+  CYCLE_TRANSFER_TARGET_COMPLETED: { status: 400, detail: 'The cycle where the work items are transferred is already completed.' },
+  MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
+  MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -61,6 +67,7 @@ export const ERROR_CATALOG = {
   LABEL_NAME_TAKEN: { status: 409, detail: 'Label with the same name already exists in the project.' },
   EXTERNAL_ID_TAKEN: { status: 409, detail: 'An object with the same external id and external source already exists.' },
   LINK_URL_TAKEN: { status: 409, detail: 'URL already exists for this work item.' },
+  MODULE_NAME_TAKEN: { status: 409, detail: 'Module with this name already exists.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415

@@ -403,6 +403,11 @@ export class IssueService {
     return issue;
   }
 
+  /** Renders work items as the work item list does (`fields=`/`expand=` applied): for cycle and module work item lists. */
+  renderMany(issues: Issue[], shape: Shape): Promise<Array<Partial<IssueJson>>> {
+    return this.render(issues, shape);
+  }
+
   private async renderOne(issueId: string): Promise<IssueJson> {
     const issue = await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: issueId } });
     return (await this.render([issue], { expand: new Set() }))[0] as IssueJson;

@@ -314,7 +314,7 @@ export class ProjectService implements ProjectAccessResolver {
     return row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
   }
 
-  /** Counts and the caller's membership for a set of projects: one query, whatever the count. */
+  /** Counts, deploy state and the caller's membership for a set of projects: four queries, whatever the count. */
   async extras(projectIds: string[], userId: string, withSortOrder: boolean) {
     const result = new Map<string, ReturnType<typeof emptyExtras>>();
     for (const id of projectIds) result.set(id, emptyExtras(withSortOrder));
@@ -346,6 +346,15 @@ export class ProjectService implements ProjectAccessResolver {
       .where('b.project_id IN (:...projectIds) AND b.deleted_at IS NULL', { projectIds })
       .getRawMany<{ project_id: string }>();
     for (const row of boards) result.get(row.project_id)!.is_deployed = true;
+    // live cycles and modules, archived ones included (Plane's project annotations)
+    const params = projectIds.map((_, n) => `$${n + 1}`).join(', ');
+    for (const [table, key] of [['cycles', 'total_cycles'], ['modules', 'total_modules']] as const) {
+      const rows: Array<{ project_id: string; n: number | string }> = await this.dataSource.query(
+        `SELECT project_id, COUNT(*) AS n FROM ${table} WHERE deleted_at IS NULL AND project_id IN (${params}) GROUP BY project_id`,
+        projectIds,
+      );
+      for (const row of rows) result.get(row.project_id)![key] = Number(row.n);
+    }
     return result;
   }
 }

@@ -1,0 +1,142 @@
+import { Transform } from 'class-transformer';
+import {
+  Allow, ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf,
+} from 'class-validator';
+import { CycleInput, MODULE_STATUSES, ModuleInput, ModuleStatus } from '#domain';
+import { ReadOnlyBase } from './read-only';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** A date `YYYY-MM-DD`, or an ISO 8601 datetime (its date is kept for modules). */
+const DAY_OR_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const toDay = ({ value }: { value: unknown }) => (typeof value === 'string' && DAY_OR_TIME.test(value) ? value.slice(0, 10) : value);
+
+/** Counts and other keys of a cycle or module that clients send back; accepted and ignored. */
+class PlanningReadOnly extends ReadOnlyBase {
+  @Allow() total_issues?: unknown;
+  @Allow() completed_issues?: unknown;
+  @Allow() cancelled_issues?: unknown;
+  @Allow() started_issues?: unknown;
+  @Allow() unstarted_issues?: unknown;
+  @Allow() backlog_issues?: unknown;
+  @Allow() total_estimates?: unknown;
+  @Allow() completed_estimates?: unknown;
+  @Allow() started_estimates?: unknown;
+  @Allow() archived_at?: unknown;
+  @Allow() project_id?: unknown;
+}
+
+/** Cycle fields other than `name` (reference plane-v1-api.md §8.10; plane-clients.md §3.7 CreateCycleRequest). */
+class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
+  @IsOptional() @IsString()
+  description?: string;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DAY_OR_TIME, { message: 'start_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' })
+  start_date?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DAY_OR_TIME, { message: 'end_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' })
+  end_date?: string | null;
+
+  @IsOptional() @IsUUID()
+  owned_by?: string;
+
+  @IsOptional() @IsObject()
+  view_props?: Record<string, unknown>;
+
+  @IsOptional() @IsObject()
+  progress_snapshot?: Record<string, unknown>;
+
+  @IsOptional() @IsObject()
+  logo_props?: Record<string, unknown>;
+
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  sort_order?: number;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_source?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_id?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(255)
+  timezone?: string;
+
+  @Allow() version?: unknown;
+}
+
+/** `PATCH …/cycles/{cycle_id}/`. */
+export class UpdateCycleDto extends CycleFieldsDto {
+  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name?: string;
+}
+
+/** `POST …/cycles/`: `name` required; `project_id` (required by the SDK's type, sent by MCP) is accepted and ignored: the path names the project. */
+export class CreateCycleDto extends CycleFieldsDto {
+  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name: string;
+}
+
+/** `{issues: [ids]}` for `cycle-issues/` and `module-issues/`. */
+export class IssueIdsDto {
+  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  issues: string[];
+}
+
+/** `{new_cycle_id}` for `transfer-issues/`. */
+export class TransferDto {
+  @IsOptional() @IsUUID()
+  new_cycle_id?: string;
+}
+
+/** Module fields other than `name` (reference plane-v1-api.md §8.11; plane-clients.md §3.7 CreateModuleRequest). */
+class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
+  @IsOptional() @IsString()
+  description?: string;
+
+  @Allow()
+  description_text?: unknown;
+
+  @Allow()
+  description_html?: unknown;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'start_date must be a date as YYYY-MM-DD' })
+  start_date?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'target_date must be a date as YYYY-MM-DD' })
+  target_date?: string | null;
+
+  @IsOptional() @IsIn(MODULE_STATUSES)
+  status?: ModuleStatus;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  lead?: string | null;
+
+  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  members?: string[];
+
+  @IsOptional() @IsObject()
+  view_props?: Record<string, unknown>;
+
+  @IsOptional() @IsObject()
+  logo_props?: Record<string, unknown>;
+
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  sort_order?: number;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_source?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_id?: string | null;
+}
+
+/** `PATCH …/modules/{module_id}/`. */
+export class UpdateModuleDto extends ModuleFieldsDto {
+  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name?: string;
+}
+
+/** `POST …/modules/`: `name` required. */
+export class CreateModuleDto extends ModuleFieldsDto {
+  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  name: string;
+}

@@ -1,0 +1,98 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Issue } from '../issue/issue.entity';
+import { Project } from '../project/project.entity';
+import { BaseEntity } from '../shared/base.entity';
+
+/**
+ * A cycle (sprint) of a project (reference plane-v1-api.md §8.10). Dates are instants: the start
+ * of `start_date` and the end of `end_date` in the project's time zone. A cycle "has ended" when
+ * `end_date` is in the past.
+ */
+@Entity({ name: 'cycles' })
+@Index('ix_cycles_project_created', ['projectId', 'createdAt'])
+@Index('uq_cycles_external_live', ['projectId', 'externalSource', 'externalId'], {
+  unique: true,
+  where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
+})
+export class Cycle extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  startDate: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  endDate: Date | null;
+
+  @Column({ type: 'uuid' })
+  ownedById: string;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  viewProps: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  progressSnapshot: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  logoProps: Record<string, unknown>;
+
+  @Column({ type: 'double precision', default: 65535 })
+  sortOrder: number;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  archivedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 255, default: 'UTC' })
+  timezone: string;
+
+  @Column({ type: 'integer', default: 1 })
+  version: number;
+}
+
+/**
+ * A work item in a cycle. A work item is in at most one cycle (`uq_cycle_issues_issue`): adding it
+ * to another cycle moves it. Removing it deletes the row.
+ */
+@Entity({ name: 'cycle_issues' })
+@Index('uq_cycle_issues_issue', ['issueId'], { unique: true })
+@Index('ix_cycle_issues_cycle', ['cycleId'])
+export class CycleIssue extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @Column({ type: 'uuid' })
+  cycleId: string;
+
+  @ManyToOne(() => Cycle, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'cycle_id' })
+  cycle?: Cycle;
+
+  @Column({ type: 'uuid' })
+  issueId: string;
+
+  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'issue_id' })
+  issue?: Issue;
+}

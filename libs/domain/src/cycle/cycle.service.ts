@@ -1,0 +1,426 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { ActivityEntry, ChangeContext, writeActivities } from '../issue/activity-writer';
+import { Issue } from '../issue/issue.entity';
+import { IssueContext, IssueService } from '../issue/issue.service';
+import { IssueJson } from '../issue/issue.view';
+import { ProjectMember } from '../project/project-member.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertExternalIdFree } from '../shared/external-id';
+import { Shape } from '../shared/fields';
+import { assertProjectWritable } from '../shared/project-writable';
+import { isTimezone } from '../shared/timezone';
+import { Cycle, CycleIssue } from './cycle.entity';
+import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
+import { countIssues, issuesOfProject, subIssueCounts } from './planning';
+import { zonedInstant } from './zoned-date';
+
+/** Writable cycle fields, Plane's names (reference plane-v1-api.md §8.10). */
+export interface CycleInput {
+  name?: string;
+  description?: string;
+  /** `YYYY-MM-DD` (the start of that day in the cycle's time zone) or an ISO 8601 instant */
+  start_date?: string | null;
+  /** `YYYY-MM-DD` (the end of that day, 23:59:59, in the cycle's time zone) or an ISO 8601 instant */
+  end_date?: string | null;
+  owned_by?: string;
+  view_props?: Record<string, unknown>;
+  progress_snapshot?: Record<string, unknown>;
+  logo_props?: Record<string, unknown>;
+  sort_order?: number;
+  external_source?: string | null;
+  external_id?: string | null;
+  timezone?: string;
+}
+
+const CYCLE_FIELDS: Array<keyof CycleInput> = [
+  'name', 'description', 'start_date', 'end_date', 'owned_by', 'view_props', 'progress_snapshot', 'logo_props', 'sort_order',
+  'external_source', 'external_id', 'timezone',
+];
+
+export const CYCLE_VIEWS = ['all', 'current', 'upcoming', 'completed', 'draft', 'incomplete'] as const;
+export type CycleView = (typeof CYCLE_VIEWS)[number];
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const OPEN_GROUPS = ['backlog', 'unstarted', 'started'];
+
+/** True when the cycle's end is in the past (Plane: "the cycle has already been completed"). */
+export function hasEnded(c: Cycle, now = new Date()): boolean {
+  return !!c.endDate && c.endDate.getTime() < now.getTime();
+}
+
+/**
+ * Cycles (sprints) of a project and their work items (reference plane-v1-api.md §8.10;
+ * plane-clients.md §3.6, §4.4, §6 pitfall 6). Adding, moving and removing work items writes each
+ * work item's history (`field: "cycles"`) in the same transaction.
+ */
+@Injectable()
+export class CycleService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly issues: IssueService,
+  ) {}
+
+  /**
+   * Non-archived cycles, newest first, paginated; `cycle_view` narrows: `current` (start ≤ now ≤ end;
+   * a plain array, not paginated, as Plane), `upcoming` (start > now), `completed` (end < now),
+   * `draft` (no dates), `incomplete` (end ≥ now or no end), `all` (default).
+   */
+  async list(projectId: string, page: PageRequest, view: CycleView = 'all'): Promise<Page<CycleJson> | CycleJson[]> {
+    const qb = this.dataSource.getRepository(Cycle).createQueryBuilder('c')
+      .innerJoin(Project, 'p', 'p.id = c.projectId AND p.archivedAt IS NULL')
+      .where('c.projectId = :projectId AND c.archivedAt IS NULL', { projectId });
+    const now = new Date();
+    if (view === 'current') qb.andWhere('c.startDate <= :now AND c.endDate >= :now', { now });
+    if (view === 'upcoming') qb.andWhere('c.startDate > :now', { now });
+    if (view === 'completed') qb.andWhere('c.endDate < :now', { now });
+    if (view === 'draft') qb.andWhere('c.startDate IS NULL AND c.endDate IS NULL');
+    if (view === 'incomplete') qb.andWhere('(c.endDate >= :now OR c.endDate IS NULL)', { now });
+    if (view === 'current') return this.render(await qb.orderBy('c.createdAt', 'DESC').addOrderBy('c.id', 'DESC').getMany());
+    const found = await paginate(qb, page, { order: 'DESC' });
+    return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+  }
+
+  /** Archived cycles, newest first, paginated (`archived-cycles/`). */
+  async listArchived(projectId: string, page: PageRequest): Promise<Page<CycleJson>> {
+    const qb = this.dataSource.getRepository(Cycle).createQueryBuilder('c')
+      .where('c.projectId = :projectId AND c.archivedAt IS NOT NULL', { projectId });
+    const found = await paginate(qb, page, { order: 'DESC' });
+    return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+  }
+
+  /** One non-archived cycle of the project, with counts; 404 `NOT_FOUND` otherwise (also while the project is archived). */
+  async retrieve(projectId: string, cycleId: string): Promise<CycleJson> {
+    const archived = await this.dataSource.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    if (archived) throw new MeridianError('NOT_FOUND');
+    const cycle = await this.load(this.dataSource.manager, projectId, cycleId);
+    if (cycle.archivedAt) throw new MeridianError('NOT_FOUND');
+    return (await this.render([cycle]))[0];
+  }
+
+  /**
+   * Creates a cycle (201): `owned_by` defaults to the caller (else an active project member, 422);
+   * dates both or neither (422), start ≤ end (422); `sort_order` defaults to the project's lowest − 10000
+   * (65535 for the first); `timezone` defaults to the project's. 409 `EXTERNAL_ID_TAKEN` with the holder's `id`.
+   */
+  async create(ctx: ChangeContext, input: CycleInput & { name: string }): Promise<CycleJson> {
+    return this.guard(async () => {
+      const id = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        await assertExternalIdFree(em, Cycle, ctx.projectId, input.external_source, input.external_id);
+        const project = await em.getRepository(Project).findOneOrFail({ where: { id: ctx.projectId } });
+        const timezone = this.timezone(input.timezone ?? project.timezone ?? 'UTC');
+        const [startDate, endDate] = this.dates(input.start_date ?? null, input.end_date ?? null, timezone);
+        const ownedById = input.owned_by ? await this.assertMember(em, ctx.projectId, input.owned_by) : ctx.userId;
+        let sortOrder = input.sort_order;
+        if (sortOrder === undefined) {
+          const row = await em.getRepository(Cycle).createQueryBuilder('c').select('MIN(c.sortOrder)', 'min')
+            .where('c.projectId = :projectId', { projectId: ctx.projectId }).getRawOne<{ min: number | null }>();
+          sortOrder = row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
+        }
+        const cycle = await em.save(em.create(Cycle, {
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          name: input.name.trim(),
+          description: input.description ?? '',
+          startDate,
+          endDate,
+          ownedById,
+          viewProps: input.view_props ?? {},
+          progressSnapshot: input.progress_snapshot ?? {},
+          logoProps: input.logo_props ?? {},
+          sortOrder,
+          externalSource: input.external_source ?? null,
+          externalId: input.external_id ?? null,
+          timezone,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        }));
+        return cycle.id;
+      });
+      return this.retrieve(ctx.projectId, id);
+    });
+  }
+
+  /**
+   * Partial update (200). An archived cycle is 400 `CYCLE_ARCHIVED`; a cycle that has ended accepts
+   * only `sort_order` (anything else: 400 `CYCLE_COMPLETED`; unlike Plane, the rest of the body is
+   * never applied). Dates: both or neither, start ≤ end (422). 409 `EXTERNAL_ID_TAKEN`.
+   */
+  async update(ctx: ChangeContext, cycleId: string, input: CycleInput): Promise<CycleJson> {
+    return this.guard(async () => {
+      await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const cycle = await this.load(em, ctx.projectId, cycleId, true);
+        if (cycle.archivedAt) throw new MeridianError('CYCLE_ARCHIVED');
+        const keys = CYCLE_FIELDS.filter((k) => input[k] !== undefined);
+        if (hasEnded(cycle) && keys.some((k) => k !== 'sort_order')) throw new MeridianError('CYCLE_COMPLETED');
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(
+            em, Cycle, ctx.projectId,
+            input.external_source !== undefined ? input.external_source : cycle.externalSource,
+            input.external_id !== undefined ? input.external_id : cycle.externalId,
+            cycleId,
+          );
+        }
+        const patch: Partial<Cycle> = { updatedById: ctx.userId, updatedAt: new Date() };
+        const timezone = input.timezone !== undefined ? this.timezone(input.timezone) : cycle.timezone;
+        if (input.start_date !== undefined || input.end_date !== undefined || input.timezone !== undefined) {
+          const [start, end] = this.dates(
+            input.start_date !== undefined ? input.start_date : cycle.startDate?.toISOString() ?? null,
+            input.end_date !== undefined ? input.end_date : cycle.endDate?.toISOString() ?? null,
+            timezone,
+          );
+          patch.startDate = start;
+          patch.endDate = end;
+          patch.timezone = timezone;
+        }
+        if (input.name !== undefined) patch.name = input.name.trim();
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.owned_by !== undefined) patch.ownedById = await this.assertMember(em, ctx.projectId, input.owned_by);
+        if (input.view_props !== undefined) patch.viewProps = input.view_props;
+        if (input.progress_snapshot !== undefined) patch.progressSnapshot = input.progress_snapshot;
+        if (input.logo_props !== undefined) patch.logoProps = input.logo_props;
+        if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        await em.update(Cycle, { id: cycleId }, patch as never);
+      });
+      return this.retrieve(ctx.projectId, cycleId);
+    });
+  }
+
+  /**
+   * Soft-deletes a cycle (204): only its creator or a project Admin (403 `PERMISSION_DENIED`). Its
+   * work items leave it, each with a history row.
+   */
+  async remove(ctx: IssueContext, cycleId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const cycle = await this.load(em, ctx.projectId, cycleId, true);
+      if (cycle.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
+        throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the cycle.');
+      }
+      const links = await em.getRepository(CycleIssue).find({ where: { cycleId } });
+      await em.delete(CycleIssue, { cycleId });
+      await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, cycle)));
+      await em.update(Cycle, { id: cycleId }, { deletedAt: new Date(), updatedById: ctx.userId });
+    });
+  }
+
+  /**
+   * `POST cycle-issues/` `{issues: [ids]}` (200): adds live work items of the project (empty or foreign
+   * ids: 422). A work item in another cycle is moved here (history: "updated cycle"); others get
+   * "added cycle". A cycle that has ended is 400 `CYCLE_COMPLETED`, an archived one 400 `CYCLE_ARCHIVED`.
+   * Returns every link row of the cycle, oldest first, each with `sub_issues_count`.
+   */
+  async addIssues(ctx: ChangeContext, cycleId: string, ids: string[]) {
+    await this.addIssuesTx(ctx, cycleId, ids).catch((err) => {
+      // a concurrent add of the same work item to another cycle
+      if (isUniqueViolation(err, 'uq_cycle_issues_issue')) throw new MeridianError('CONFLICT', 'A work item was added to another cycle at the same time; retry.');
+      throw err;
+    });
+    const links = await this.dataSource.getRepository(CycleIssue).find({ where: { cycleId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    return links.map((l) => cycleIssueView(l, subs.get(l.issueId) ?? 0));
+  }
+
+  private async addIssuesTx(ctx: ChangeContext, cycleId: string, ids: string[]): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const cycle = await this.load(em, ctx.projectId, cycleId, true);
+      if (cycle.archivedAt) throw new MeridianError('CYCLE_ARCHIVED');
+      if (hasEnded(cycle)) throw new MeridianError('CYCLE_COMPLETED', 'The cycle has already been completed, so no work items can be added to it.');
+      const issues = await issuesOfProject(em, ctx.projectId, ids);
+      const current = await em.getRepository(CycleIssue).find({ where: { issueId: In(issues.map((i) => i.id)) } });
+      const others = current.filter((l) => l.cycleId !== cycleId);
+      const oldCycles = others.length
+        ? await em.getRepository(Cycle).find({ where: { id: In([...new Set(others.map((l) => l.cycleId))]) }, withDeleted: true })
+        : [];
+      const history: ActivityEntry[] = [];
+      for (const issue of issues) {
+        const link = current.find((l) => l.issueId === issue.id);
+        if (link?.cycleId === cycleId) continue;
+        if (link) {
+          const old = oldCycles.find((c) => c.id === link.cycleId);
+          await em.update(CycleIssue, { id: link.id }, { cycleId, updatedById: ctx.userId, updatedAt: new Date() });
+          history.push(movedEntry(issue.id, old ?? null, cycle));
+        } else {
+          await em.insert(CycleIssue, {
+            workspaceId: ctx.workspaceId, projectId: ctx.projectId, cycleId, issueId: issue.id, createdById: ctx.userId, updatedById: ctx.userId,
+          });
+          history.push({
+            issueId: issue.id, verb: 'updated', field: 'cycles', newValue: cycle.name, newIdentifier: cycle.id, comment: 'added cycle ',
+          });
+        }
+      }
+      await writeActivities(em, ctx, history);
+    });
+  }
+
+  /**
+   * `GET cycle-issues/`: the cycle's visible work items as work item objects (Plane's quirk of
+   * rendering them as cycles is not copied), oldest first (`order_by=-created_at` for newest);
+   * paginated; `fields=`/`expand=` apply. Archived cycles' work items can be listed too.
+   */
+  async listIssues(projectId: string, cycleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
+    await this.load(this.dataSource.manager, projectId, cycleId);
+    const qb = this.dataSource.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(CycleIssue, 'ci', 'ci.issueId = i.id AND ci.cycleId = :cycleId AND ci.deletedAt IS NULL', { cycleId })
+      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
+    return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+  }
+
+  /** `GET cycle-issues/{issue_id}/`: the link row; 404 when the work item is not in this cycle. */
+  async retrieveIssueLink(projectId: string, cycleId: string, issueId: string) {
+    await this.load(this.dataSource.manager, projectId, cycleId);
+    const link = await this.dataSource.getRepository(CycleIssue).findOne({ where: { cycleId, issueId } });
+    if (!link) throw new MeridianError('NOT_FOUND');
+    const subs = await subIssueCounts(this.dataSource.manager, [issueId]);
+    return cycleIssueView(link, subs.get(issueId) ?? 0);
+  }
+
+  /** `DELETE cycle-issues/{issue_id}/` (204): the work item leaves the cycle, with a history row; 404 when it is not in it. */
+  async removeIssue(ctx: ChangeContext, cycleId: string, issueId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const cycle = await this.load(em, ctx.projectId, cycleId, true);
+      const link = await em.getRepository(CycleIssue).findOne({ where: { cycleId, issueId } });
+      if (!link) throw new MeridianError('NOT_FOUND');
+      await em.delete(CycleIssue, { id: link.id });
+      await writeActivities(em, ctx, [removedEntry(issueId, cycle)]);
+    });
+  }
+
+  /**
+   * `POST transfer-issues/` `{new_cycle_id}` (200 `{"message": "Success"}`): moves the cycle's open work
+   * items (state group backlog, unstarted or started, or no state) to another cycle of the project,
+   * each with a history row, and saves the old cycle's counts in its `progress_snapshot`.
+   * The source must have ended (400 `CYCLE_NOT_COMPLETED`); the target must not have ended nor be
+   * archived (400 `CYCLE_TRANSFER_TARGET_COMPLETED`); a missing, unknown or same target is 422.
+   */
+  async transfer(ctx: ChangeContext, cycleId: string, newCycleId: string | undefined): Promise<{ message: string }> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const cycle = await this.load(em, ctx.projectId, cycleId, true);
+      if (!newCycleId) throw validationError({ new_cycle_id: ['New Cycle Id is required.'] });
+      if (newCycleId === cycleId) throw validationError({ new_cycle_id: ['Work items cannot be transferred to the same cycle.'] });
+      const target = await em.getRepository(Cycle).findOne({ where: { id: newCycleId, projectId: ctx.projectId } });
+      if (!target) throw validationError({ new_cycle_id: ['This cycle does not exist in the project.'] });
+      if (!hasEnded(cycle)) throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only work items of a cycle that has ended can be transferred.');
+      if (hasEnded(target) || target.archivedAt) throw new MeridianError('CYCLE_TRANSFER_TARGET_COMPLETED');
+      const counts = (await countIssues(em, 'cycle_issues', 'cycle_id', [cycleId])).get(cycleId)!;
+      await em.update(Cycle, { id: cycleId }, { progressSnapshot: { ...counts }, updatedById: ctx.userId });
+      const open: Array<{ link_id: string; issue_id: string }> = await em.query(
+        `SELECT l.id AS link_id, l.issue_id FROM cycle_issues l
+           JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL
+           LEFT JOIN states s ON s.id = i.state_id
+          WHERE l.cycle_id = $1 AND l.deleted_at IS NULL AND (s.id IS NULL OR s."group" IN ('${OPEN_GROUPS.join("', '")}'))`,
+        [cycleId],
+      );
+      if (!open.length) return;
+      await em.update(CycleIssue, { id: In(open.map((o) => o.link_id)) }, { cycleId: target.id, updatedById: ctx.userId, updatedAt: new Date() });
+      await writeActivities(em, ctx, open.map((o) => movedEntry(o.issue_id, cycle, target)));
+    });
+    return { message: 'Success' };
+  }
+
+  /** Archives a cycle (204); only one that has ended (400 `CYCLE_NOT_COMPLETED`, also without an end date). */
+  async archive(ctx: ChangeContext, cycleId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const cycle = await this.load(em, ctx.projectId, cycleId, true);
+      if (!hasEnded(cycle)) throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only completed cycles can be archived.');
+      if (!cycle.archivedAt) await em.update(Cycle, { id: cycleId }, { archivedAt: new Date(), updatedById: ctx.userId });
+    });
+  }
+
+  /** Unarchives a cycle (204); a cycle that is not archived is left as it is. */
+  async unarchive(ctx: ChangeContext, cycleId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      await this.load(em, ctx.projectId, cycleId, true);
+      await em.update(Cycle, { id: cycleId }, { archivedAt: null, updatedById: ctx.userId });
+    });
+  }
+
+  private async render(cycles: Cycle[]): Promise<CycleJson[]> {
+    const counts = await countIssues(this.dataSource.manager, 'cycle_issues', 'cycle_id', cycles.map((c) => c.id));
+    return cycles.map((c) => cycleView(c, counts.get(c.id)));
+  }
+
+  private async load(em: EntityManager, projectId: string, cycleId: string, lock = false): Promise<Cycle> {
+    const qb = em.getRepository(Cycle).createQueryBuilder('c').where('c.id = :cycleId AND c.projectId = :projectId', { cycleId, projectId });
+    if (lock) qb.setLock('pessimistic_write');
+    const cycle = await qb.getOne();
+    if (!cycle) throw new MeridianError('NOT_FOUND');
+    return cycle;
+  }
+
+  private timezone(tz: string): string {
+    if (!isTimezone(tz) && !knownToIntl(tz)) throw validationError({ timezone: [`"${tz}" is not a valid choice.`] });
+    return tz;
+  }
+
+  /** Both or neither; a day is the start (00:00:00) or end (23:59:59) of that day in `tz`; start ≤ end. */
+  private dates(start: string | null, end: string | null, tz: string): [Date | null, Date | null] {
+    if ((start === null) !== (end === null)) {
+      throw validationError({ [start === null ? 'start_date' : 'end_date']: ['Both start date and end date are either required or are to be null.'] });
+    }
+    if (start === null || end === null) return [null, null];
+    const read = (v: string, field: string, endOfDay: boolean) => {
+      if (DAY.test(v)) {
+        const d = zonedInstant(v, tz, endOfDay ? 23 : 0, endOfDay ? 59 : 0, endOfDay ? 59 : 0);
+        if (Number.isNaN(d.getTime()) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) throw validationError({ [field]: ['Date has wrong format. Use YYYY-MM-DD.'] });
+        return d;
+      }
+      const t = Date.parse(v);
+      if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) throw validationError({ [field]: ['Date has wrong format. Use YYYY-MM-DD or an ISO 8601 datetime.'] });
+      return new Date(t);
+    };
+    const s = read(start, 'start_date', false);
+    const e = read(end, 'end_date', true);
+    if (s.getTime() > e.getTime()) throw validationError({ start_date: ['Start date cannot exceed end date.'] });
+    return [s, e];
+  }
+
+  private async assertMember(em: EntityManager, projectId: string, userId: string): Promise<string> {
+    const ok = await em.getRepository(ProjectMember).exists({ where: { projectId, memberId: userId, isActive: true } });
+    if (!ok) throw validationError({ owned_by: ['The owner must be an active member of the project.'] });
+    return userId;
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_cycles_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
+      throw err;
+    }
+  }
+}
+
+/** Also accepts links such as `Asia/Kolkata`, which `Intl.supportedValuesOf` lists under their canonical name only. */
+function knownToIntl(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz.includes('/');
+  } catch {
+    return false;
+  }
+}
+
+function removedEntry(issueId: string, cycle: Cycle): ActivityEntry {
+  return { issueId, verb: 'deleted', field: 'cycles', oldValue: cycle.name, oldIdentifier: cycle.id, comment: 'removed cycle ' };
+}
+
+function movedEntry(issueId: string, from: Cycle | null, to: Cycle): ActivityEntry {
+  return {
+    issueId, verb: 'updated', field: 'cycles', oldValue: from?.name ?? null, newValue: to.name,
+    oldIdentifier: from?.id ?? null, newIdentifier: to.id, comment: `updated cycle from ${from?.name ?? ''} to ${to.name}`,
+  };
+}

@@ -1,0 +1,64 @@
+import { iso } from '../shared/time';
+import { Cycle, CycleIssue } from './cycle.entity';
+
+/** Work item counts of a cycle or module, by the state group of its live, non-archived, non-draft work items. */
+export interface IssueCounts {
+  total_issues: number;
+  completed_issues: number;
+  cancelled_issues: number;
+  started_issues: number;
+  unstarted_issues: number;
+  backlog_issues: number;
+}
+
+export const ZERO_COUNTS: IssueCounts = {
+  total_issues: 0, completed_issues: 0, cancelled_issues: 0, started_issues: 0, unstarted_issues: 0, backlog_issues: 0,
+};
+
+/** Plane's CycleSerializer plus the counts (reference plane-v1-api.md §8.10); dates as ISO 8601 UTC instants. */
+export function cycleView(c: Cycle, counts: IssueCounts = ZERO_COUNTS) {
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    start_date: iso(c.startDate),
+    end_date: iso(c.endDate),
+    view_props: c.viewProps,
+    sort_order: c.sortOrder,
+    external_source: c.externalSource,
+    external_id: c.externalId,
+    progress_snapshot: c.progressSnapshot,
+    archived_at: iso(c.archivedAt),
+    logo_props: c.logoProps,
+    timezone: c.timezone,
+    version: c.version,
+    owned_by: c.ownedById,
+    project: c.projectId,
+    project_id: c.projectId,
+    workspace: c.workspaceId,
+    ...counts,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+    deleted_at: iso(c.deletedAt),
+    created_by: c.createdById,
+    updated_by: c.updatedById,
+  };
+}
+export type CycleJson = ReturnType<typeof cycleView>;
+
+/** A cycle-issue link row (Plane's CycleIssueSerializer), with `sub_issues_count`. */
+export function cycleIssueView(l: CycleIssue, subIssues = 0) {
+  return {
+    id: l.id,
+    sub_issues_count: subIssues,
+    cycle: l.cycleId,
+    issue: l.issueId,
+    project: l.projectId,
+    workspace: l.workspaceId,
+    created_at: iso(l.createdAt),
+    updated_at: iso(l.updatedAt),
+    deleted_at: iso(l.deletedAt),
+    created_by: l.createdById,
+    updated_by: l.updatedById,
+  };
+}

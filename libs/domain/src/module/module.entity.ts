@@ -1,0 +1,110 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Issue } from '../issue/issue.entity';
+import { Project } from '../project/project.entity';
+import { BaseEntity } from '../shared/base.entity';
+
+export const MODULE_STATUSES = ['backlog', 'planned', 'in-progress', 'paused', 'completed', 'cancelled'] as const;
+export type ModuleStatus = (typeof MODULE_STATUSES)[number];
+
+/** A module of a project (reference plane-v1-api.md §8.11). Names are unique among the project's live modules. */
+@Entity({ name: 'modules' })
+@Index('ix_modules_project_created', ['projectId', 'createdAt'])
+@Index('uq_modules_name_live', ['projectId', 'name'], { unique: true, where: '"deleted_at" IS NULL' })
+@Index('uq_modules_external_live', ['projectId', 'externalSource', 'externalId'], {
+  unique: true,
+  where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
+})
+export class Module extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  descriptionText: unknown;
+
+  @Column({ type: 'jsonb', nullable: true })
+  descriptionHtml: unknown;
+
+  @Column({ type: 'date', nullable: true })
+  startDate: string | null;
+
+  @Column({ type: 'date', nullable: true })
+  targetDate: string | null;
+
+  @Column({ type: 'varchar', length: 20, default: 'planned' })
+  status: ModuleStatus;
+
+  @Column({ type: 'uuid', nullable: true })
+  leadId: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  viewProps: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  logoProps: Record<string, unknown>;
+
+  @Column({ type: 'double precision', default: 65535 })
+  sortOrder: number;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  archivedAt: Date | null;
+}
+
+/** A member of a module; the set is replaced as a whole on update. */
+@Entity({ name: 'module_members' })
+export class ModuleMember {
+  @PrimaryColumn({ type: 'uuid' })
+  moduleId: string;
+
+  @ManyToOne(() => Module, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'module_id' })
+  module?: Module;
+
+  @Index('ix_module_members_member')
+  @PrimaryColumn({ type: 'uuid' })
+  memberId: string;
+}
+
+/** A work item in a module; a work item can be in many modules, in each at most once. */
+@Entity({ name: 'module_issues' })
+@Index('uq_module_issues_module_issue', ['moduleId', 'issueId'], { unique: true })
+@Index('ix_module_issues_issue', ['issueId'])
+export class ModuleIssue extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @Column({ type: 'uuid' })
+  moduleId: string;
+
+  @ManyToOne(() => Module, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'module_id' })
+  module?: Module;
+
+  @Column({ type: 'uuid' })
+  issueId: string;
+
+  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'issue_id' })
+  issue?: Issue;
+}

@@ -1,0 +1,311 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { countIssues, issuesOfProject, subIssueCounts } from '../cycle/planning';
+import { ActivityEntry, ChangeContext, writeActivities } from '../issue/activity-writer';
+import { Issue } from '../issue/issue.entity';
+import { IssueContext, IssueService } from '../issue/issue.service';
+import { IssueJson } from '../issue/issue.view';
+import { ProjectMember } from '../project/project-member.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertExternalIdFree } from '../shared/external-id';
+import { Shape } from '../shared/fields';
+import { assertProjectWritable } from '../shared/project-writable';
+import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { Module, ModuleIssue, ModuleMember, ModuleStatus } from './module.entity';
+import { ModuleJson, moduleIssueView, moduleView } from './module.view';
+
+/** Writable module fields, Plane's names (reference plane-v1-api.md §8.11). */
+export interface ModuleInput {
+  name?: string;
+  description?: string;
+  description_text?: unknown;
+  description_html?: unknown;
+  start_date?: string | null;
+  target_date?: string | null;
+  status?: ModuleStatus;
+  lead?: string | null;
+  members?: string[];
+  view_props?: Record<string, unknown>;
+  logo_props?: Record<string, unknown>;
+  sort_order?: number;
+  external_source?: string | null;
+  external_id?: string | null;
+}
+
+/**
+ * Modules of a project and their work items (reference plane-v1-api.md §8.11; plane-clients.md
+ * §3.6, §4.4). Adding and removing work items writes each work item's history (`field: "modules"`)
+ * in the same transaction.
+ */
+@Injectable()
+export class ModuleService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly issues: IssueService,
+  ) {}
+
+  /** Non-archived modules (or, with `archived`, the archived ones), newest first, paginated; empty while the project is archived. */
+  async list(projectId: string, page: PageRequest, archived = false): Promise<Page<ModuleJson>> {
+    const qb = this.dataSource.getRepository(Module).createQueryBuilder('m')
+      .where(`m.projectId = :projectId AND m.archivedAt IS ${archived ? 'NOT ' : ''}NULL`, { projectId });
+    if (!archived) qb.innerJoin(Project, 'p', 'p.id = m.projectId AND p.archivedAt IS NULL');
+    const found = await paginate(qb, page, { order: 'DESC' });
+    return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+  }
+
+  /** One non-archived module with members and counts; 404 `NOT_FOUND` otherwise. */
+  async retrieve(projectId: string, moduleId: string): Promise<ModuleJson> {
+    const archived = await this.dataSource.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    if (archived) throw new MeridianError('NOT_FOUND');
+    const module = await this.load(this.dataSource.manager, projectId, moduleId);
+    if (module.archivedAt) throw new MeridianError('NOT_FOUND');
+    return (await this.render([module]))[0];
+  }
+
+  /**
+   * Creates a module (201): status `planned` by default; `sort_order` the project's lowest − 10000
+   * (65535 for the first); `lead` must be an active workspace member (422); `members` are filtered
+   * to active project members, as Plane does; start ≤ target (422). 409 `MODULE_NAME_TAKEN` /
+   * `EXTERNAL_ID_TAKEN` with the holder's `id`.
+   */
+  async create(ctx: ChangeContext, input: ModuleInput & { name: string }): Promise<ModuleJson> {
+    return this.guard(async () => {
+      const id = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        await this.assertNameFree(em, ctx.projectId, input.name);
+        await assertExternalIdFree(em, Module, ctx.projectId, input.external_source, input.external_id);
+        this.assertDates(input.start_date ?? null, input.target_date ?? null);
+        if (input.lead) await this.assertLead(em, ctx.workspaceId, input.lead);
+        let sortOrder = input.sort_order;
+        if (sortOrder === undefined) {
+          const row = await em.getRepository(Module).createQueryBuilder('m').select('MIN(m.sortOrder)', 'min')
+            .where('m.projectId = :projectId', { projectId: ctx.projectId }).getRawOne<{ min: number | null }>();
+          sortOrder = row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
+        }
+        const module = await em.save(em.create(Module, {
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          name: input.name.trim(),
+          description: input.description ?? '',
+          descriptionText: input.description_text ?? null,
+          descriptionHtml: input.description_html ?? null,
+          startDate: input.start_date ?? null,
+          targetDate: input.target_date ?? null,
+          status: input.status ?? 'planned',
+          leadId: input.lead ?? null,
+          viewProps: input.view_props ?? {},
+          logoProps: input.logo_props ?? {},
+          sortOrder,
+          externalSource: input.external_source ?? null,
+          externalId: input.external_id ?? null,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        }));
+        const members = await this.filterMembers(em, ctx.projectId, input.members ?? []);
+        if (members.length) await em.insert(ModuleMember, members.map((memberId) => ({ moduleId: module.id, memberId })));
+        return module.id;
+      });
+      return this.retrieve(ctx.projectId, id);
+    });
+  }
+
+  /** Partial update (200); `members`, when present, replaces the set. Archived: 400 `MODULE_ARCHIVED`. Errors as on create. */
+  async update(ctx: ChangeContext, moduleId: string, input: ModuleInput): Promise<ModuleJson> {
+    return this.guard(async () => {
+      await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const module = await this.load(em, ctx.projectId, moduleId, true);
+        if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
+        if (input.name !== undefined && input.name.trim() !== module.name) await this.assertNameFree(em, ctx.projectId, input.name, moduleId);
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(
+            em, Module, ctx.projectId,
+            input.external_source !== undefined ? input.external_source : module.externalSource,
+            input.external_id !== undefined ? input.external_id : module.externalId,
+            moduleId,
+          );
+        }
+        this.assertDates(
+          input.start_date !== undefined ? input.start_date : module.startDate,
+          input.target_date !== undefined ? input.target_date : module.targetDate,
+        );
+        if (input.lead) await this.assertLead(em, ctx.workspaceId, input.lead);
+        const patch: Partial<Module> = { updatedById: ctx.userId, updatedAt: new Date() };
+        if (input.name !== undefined) patch.name = input.name.trim();
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.description_text !== undefined) patch.descriptionText = input.description_text;
+        if (input.description_html !== undefined) patch.descriptionHtml = input.description_html;
+        if (input.start_date !== undefined) patch.startDate = input.start_date;
+        if (input.target_date !== undefined) patch.targetDate = input.target_date;
+        if (input.status !== undefined) patch.status = input.status;
+        if (input.lead !== undefined) patch.leadId = input.lead;
+        if (input.view_props !== undefined) patch.viewProps = input.view_props;
+        if (input.logo_props !== undefined) patch.logoProps = input.logo_props;
+        if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        await em.update(Module, { id: moduleId }, patch as never);
+        if (input.members !== undefined) {
+          const members = await this.filterMembers(em, ctx.projectId, input.members);
+          await em.delete(ModuleMember, { moduleId });
+          if (members.length) await em.insert(ModuleMember, members.map((memberId) => ({ moduleId, memberId })));
+        }
+      });
+      return this.retrieve(ctx.projectId, moduleId);
+    });
+  }
+
+  /** Soft-deletes a module (204): only its creator or a project Admin (403). Its work items leave it, each with a history row. */
+  async remove(ctx: IssueContext, moduleId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const module = await this.load(em, ctx.projectId, moduleId, true);
+      if (module.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
+        throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the module.');
+      }
+      const links = await em.getRepository(ModuleIssue).find({ where: { moduleId } });
+      await em.delete(ModuleIssue, { moduleId });
+      await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, module)));
+      await em.update(Module, { id: moduleId }, { deletedAt: new Date(), updatedById: ctx.userId });
+    });
+  }
+
+  /**
+   * `POST module-issues/` `{issues: [ids]}` (200): adds live work items of the project (empty or foreign
+   * ids: 422); one already in the module is skipped. Each addition writes "added module" to the work
+   * item's history. Archived: 400 `MODULE_ARCHIVED`. Returns every link row of the module, oldest first.
+   */
+  async addIssues(ctx: ChangeContext, moduleId: string, ids: string[]) {
+    await this.addIssuesTx(ctx, moduleId, ids).catch((err) => {
+      // a concurrent add of the same work item to this module
+      if (isUniqueViolation(err, 'uq_module_issues_module_issue')) throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
+      throw err;
+    });
+    const links = await this.dataSource.getRepository(ModuleIssue).find({ where: { moduleId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    return links.map((l) => moduleIssueView(l, subs.get(l.issueId) ?? 0));
+  }
+
+  private async addIssuesTx(ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const module = await this.load(em, ctx.projectId, moduleId, true);
+      if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
+      const issues = await issuesOfProject(em, ctx.projectId, ids);
+      const current = await em.getRepository(ModuleIssue).find({ where: { moduleId, issueId: In(issues.map((i) => i.id)) } });
+      const added = issues.filter((i) => !current.some((l) => l.issueId === i.id));
+      if (!added.length) return;
+      await em.insert(ModuleIssue, added.map((i) => ({
+        workspaceId: ctx.workspaceId, projectId: ctx.projectId, moduleId, issueId: i.id, createdById: ctx.userId, updatedById: ctx.userId,
+      })));
+      await writeActivities(em, ctx, added.map((i): ActivityEntry => ({
+        issueId: i.id, verb: 'updated', field: 'modules', newValue: module.name, newIdentifier: module.id, comment: 'added module ',
+      })));
+    });
+  }
+
+  /** `GET module-issues/`: the module's visible work items as work item objects, oldest first; paginated; `fields=`/`expand=` apply. */
+  async listIssues(projectId: string, moduleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
+    await this.load(this.dataSource.manager, projectId, moduleId);
+    const qb = this.dataSource.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(ModuleIssue, 'mi', 'mi.issueId = i.id AND mi.moduleId = :moduleId AND mi.deletedAt IS NULL', { moduleId })
+      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
+    return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+  }
+
+  /** `GET module-issues/{issue_id}/`: the link row (Plane answers 500); 404 when the work item is not in the module. */
+  async retrieveIssueLink(projectId: string, moduleId: string, issueId: string) {
+    await this.load(this.dataSource.manager, projectId, moduleId);
+    const link = await this.dataSource.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
+    if (!link) throw new MeridianError('NOT_FOUND');
+    const subs = await subIssueCounts(this.dataSource.manager, [issueId]);
+    return moduleIssueView(link, subs.get(issueId) ?? 0);
+  }
+
+  /** `DELETE module-issues/{issue_id}/` (204), with a history row; 404 when the work item is not in the module. */
+  async removeIssue(ctx: ChangeContext, moduleId: string, issueId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const module = await this.load(em, ctx.projectId, moduleId, true);
+      const link = await em.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
+      if (!link) throw new MeridianError('NOT_FOUND');
+      await em.delete(ModuleIssue, { id: link.id });
+      await writeActivities(em, ctx, [removedEntry(issueId, module)]);
+    });
+  }
+
+  /** Archives a module (204); only a completed or cancelled one (400 `MODULE_NOT_ARCHIVABLE`). */
+  async archive(ctx: ChangeContext, moduleId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const module = await this.load(em, ctx.projectId, moduleId, true);
+      if (module.status !== 'completed' && module.status !== 'cancelled') throw new MeridianError('MODULE_NOT_ARCHIVABLE');
+      if (!module.archivedAt) await em.update(Module, { id: moduleId }, { archivedAt: new Date(), updatedById: ctx.userId });
+    });
+  }
+
+  /** Unarchives a module (204). */
+  async unarchive(ctx: ChangeContext, moduleId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      await this.load(em, ctx.projectId, moduleId, true);
+      await em.update(Module, { id: moduleId }, { archivedAt: null, updatedById: ctx.userId });
+    });
+  }
+
+  private async render(modules: Module[]): Promise<ModuleJson[]> {
+    const ids = modules.map((m) => m.id);
+    const [counts, members] = await Promise.all([
+      countIssues(this.dataSource.manager, 'module_issues', 'module_id', ids),
+      ids.length ? this.dataSource.getRepository(ModuleMember).find({ where: { moduleId: In(ids) } }) : Promise.resolve([]),
+    ]);
+    return modules.map((m) => moduleView(m, members.filter((r) => r.moduleId === m.id).map((r) => r.memberId).sort(), counts.get(m.id)));
+  }
+
+  private async load(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module> {
+    const qb = em.getRepository(Module).createQueryBuilder('m').where('m.id = :moduleId AND m.projectId = :projectId', { moduleId, projectId });
+    if (lock) qb.setLock('pessimistic_write');
+    const module = await qb.getOne();
+    if (!module) throw new MeridianError('NOT_FOUND');
+    return module;
+  }
+
+  private assertDates(start: string | null, target: string | null): void {
+    if (start && target && start > target) throw validationError({ start_date: ['Start date cannot exceed target date.'] });
+  }
+
+  private async assertLead(em: EntityManager, workspaceId: string, userId: string): Promise<void> {
+    const ok = await em.getRepository(WorkspaceMember).exists({ where: { workspaceId, memberId: userId, isActive: true } });
+    if (!ok) throw validationError({ lead: ['The lead must be an active member of the workspace.'] });
+  }
+
+  /** Plane: members who are not active members of the project are dropped. */
+  private async filterMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await em.getRepository(ProjectMember).find({ where: { projectId, memberId: In([...new Set(ids)]), isActive: true }, select: { memberId: true } });
+    return [...new Set(rows.map((r) => r.memberId))].sort();
+  }
+
+  private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
+    const found = await em.getRepository(Module).findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    if (found && found.id !== exceptId) throw new MeridianError('MODULE_NAME_TAKEN', undefined, { id: found.id });
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_modules_name_live')) throw new MeridianError('MODULE_NAME_TAKEN');
+      if (isUniqueViolation(err, 'uq_modules_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
+      throw err;
+    }
+  }
+}
+
+function removedEntry(issueId: string, module: Module): ActivityEntry {
+  return { issueId, verb: 'deleted', field: 'modules', oldValue: module.name, oldIdentifier: module.id, comment: 'removed module ' };
+}

@@ -1,0 +1,51 @@
+import { IssueCounts, ZERO_COUNTS } from '../cycle/cycle.view';
+import { iso } from '../shared/time';
+import { Module, ModuleIssue } from './module.entity';
+
+/** Plane's ModuleSerializer plus `members` (ids) and the counts (reference plane-v1-api.md §8.11). */
+export function moduleView(m: Module, members: string[], counts: IssueCounts = ZERO_COUNTS) {
+  return {
+    id: m.id,
+    name: m.name,
+    description: m.description,
+    description_text: m.descriptionText ?? null,
+    description_html: m.descriptionHtml ?? null,
+    start_date: m.startDate,
+    target_date: m.targetDate,
+    status: m.status,
+    lead: m.leadId,
+    members,
+    view_props: m.viewProps,
+    logo_props: m.logoProps,
+    sort_order: m.sortOrder,
+    external_source: m.externalSource,
+    external_id: m.externalId,
+    archived_at: iso(m.archivedAt),
+    project: m.projectId,
+    workspace: m.workspaceId,
+    ...counts,
+    created_at: iso(m.createdAt),
+    updated_at: iso(m.updatedAt),
+    deleted_at: iso(m.deletedAt),
+    created_by: m.createdById,
+    updated_by: m.updatedById,
+  };
+}
+export type ModuleJson = ReturnType<typeof moduleView>;
+
+/** A module-issue link row (Plane's ModuleIssueSerializer), with `sub_issues_count`. */
+export function moduleIssueView(l: ModuleIssue, subIssues = 0) {
+  return {
+    id: l.id,
+    sub_issues_count: subIssues,
+    module: l.moduleId,
+    issue: l.issueId,
+    project: l.projectId,
+    workspace: l.workspaceId,
+    created_at: iso(l.createdAt),
+    updated_at: iso(l.updatedAt),
+    deleted_at: iso(l.deletedAt),
+    created_by: l.createdById,
+    updated_by: l.updatedById,
+  };
+}
