@@ -16,6 +16,7 @@ import { LabelService } from './label/label.service';
 import { MemberService } from './member/member.service';
 import { IssueService } from './issue/issue.service';
 import { IssueChildrenService } from './issue/issue-children.service';
+import { IssueRelationService } from './relation/issue-relation.service';
 import { WorkspaceService } from './workspace/workspace.service';
 import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
 import { WorkspaceMemberService } from './workspace/workspace-member.service';
@@ -28,6 +29,7 @@ const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
   StateService, LabelService, MemberService, IssueService, IssueChildrenService,
+  IssueRelationService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

@@ -14,6 +14,7 @@ import { Issue, IssueAssignee, IssueLabel, ProjectIssueCounter } from './issue/i
 import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';
+import { IssueRelation } from './relation/issue-relation.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -23,4 +24,5 @@ export const ENTITIES = [
   Instance, InstanceAdmin, InstanceConfiguration, InstanceAdminSession,
   WorkspaceInvitation,
   Label, Issue, ProjectIssueCounter, IssueAssignee, IssueLabel, IssueComment, IssueLink, IssueActivity,
+  IssueRelation,
 ];

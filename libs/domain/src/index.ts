@@ -57,3 +57,5 @@ export * from './issue/issue-activity.entity';
 export * from './issue/issue.view';
 export * from './issue/issue.service';
 export * from './issue/issue-children.service';
+export * from './relation/issue-relation.entity';
+export * from './relation/issue-relation.service';

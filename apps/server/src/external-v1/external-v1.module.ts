@@ -4,6 +4,7 @@ import { LabelsController } from './labels.controller';
 import { MembersController, UsersController } from './members.controller';
 import { ProjectsController } from './projects.controller';
 import { StatesController } from './states.controller';
+import { WorkItemRelationsController } from './relations.controller';
 import {
   WorkItemActivitiesController, WorkItemCommentsController, WorkItemLinksController, WorkItemLookupController, WorkItemsController,
 } from './work-items.controller';
@@ -21,5 +22,6 @@ import {
     WorkItemCommentsController,
     WorkItemLinksController,
     WorkItemActivitiesController,
+    WorkItemRelationsController,
   ], })
 export class ExternalV1Module {}
