@@ -17,6 +17,8 @@ import { MemberService } from './member/member.service';
 import { IssueService } from './issue/issue.service';
 import { IssueChildrenService } from './issue/issue-children.service';
 import { IssueRelationService } from './relation/issue-relation.service';
+import { EstimateService } from './estimate/estimate.service';
+import { StickyService } from './sticky/sticky.service';
 import { WorkspaceService } from './workspace/workspace.service';
 import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
 import { WorkspaceMemberService } from './workspace/workspace-member.service';
@@ -30,6 +32,8 @@ const SERVICES = [
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
   StateService, LabelService, MemberService, IssueService, IssueChildrenService,
   IssueRelationService,
+  EstimateService,
+  StickyService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

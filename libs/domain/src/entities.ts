@@ -15,6 +15,8 @@ import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';
 import { IssueRelation } from './relation/issue-relation.entity';
+import { Estimate, EstimatePoint } from './estimate/estimate.entity';
+import { Sticky } from './sticky/sticky.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -25,4 +27,6 @@ export const ENTITIES = [
   WorkspaceInvitation,
   Label, Issue, ProjectIssueCounter, IssueAssignee, IssueLabel, IssueComment, IssueLink, IssueActivity,
   IssueRelation,
+  Estimate, EstimatePoint,
+  Sticky,
 ];

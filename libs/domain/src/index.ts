@@ -59,3 +59,8 @@ export * from './issue/issue.service';
 export * from './issue/issue-children.service';
 export * from './relation/issue-relation.entity';
 export * from './relation/issue-relation.service';
+export * from './estimate/estimate.entity';
+export * from './estimate/estimate.view';
+export * from './estimate/estimate.service';
+export * from './sticky/sticky.entity';
+export * from './sticky/sticky.service';

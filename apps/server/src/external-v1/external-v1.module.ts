@@ -5,6 +5,8 @@ import { MembersController, UsersController } from './members.controller';
 import { ProjectsController } from './projects.controller';
 import { StatesController } from './states.controller';
 import { WorkItemRelationsController } from './relations.controller';
+import { EstimatesController } from './estimates.controller';
+import { StickiesController } from './stickies.controller';
 import {
   WorkItemActivitiesController, WorkItemCommentsController, WorkItemLinksController, WorkItemLookupController, WorkItemsController,
 } from './work-items.controller';
@@ -23,5 +25,7 @@ import {
     WorkItemLinksController,
     WorkItemActivitiesController,
     WorkItemRelationsController,
+    EstimatesController,
+    StickiesController,
   ], })
 export class ExternalV1Module {}

@@ -57,6 +57,8 @@ export const ERROR_CATALOG = {
   LABEL_NAME_TAKEN: { status: 409, detail: 'Label with the same name already exists in the project.' },
   EXTERNAL_ID_TAKEN: { status: 409, detail: 'An object with the same external id and external source already exists.' },
   LINK_URL_TAKEN: { status: 409, detail: 'URL already exists for this work item.' },
+  ESTIMATE_EXISTS: { status: 409, detail: 'The project already has an estimate.' },
+  ESTIMATE_POINT_KEY_TAKEN: { status: 409, detail: 'The estimate already has a point with this key.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ActivityEntry, writeActivities } from '../issue/activity-writer';
 import { Issue } from '../issue/issue.entity';
-import { IssueContext } from '../issue/issue.service';
+import type { IssueContext } from '../issue/issue.service';
 import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { isUniqueViolation } from '../shared/db-errors';

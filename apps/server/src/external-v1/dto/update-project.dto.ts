@@ -56,6 +56,11 @@ export class UpdateProjectDto implements UpdateProjectInput {
   @IsOptional() @IsBoolean() issue_views_view?: boolean;
   @IsOptional() @IsBoolean() page_view?: boolean;
   @IsOptional() @IsBoolean() intake_view?: boolean;
+
+  /** the project's estimate (SDK `estimates.linkToProject`), or null to stop estimating */
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  estimate?: string | null;
+
   @IsOptional() @IsBoolean() inbox_view?: boolean;
   @IsOptional() @IsBoolean() is_time_tracking_enabled?: boolean;
   @IsOptional() @IsBoolean() guest_view_all_features?: boolean;
@@ -86,7 +91,6 @@ export class UpdateProjectDto implements UpdateProjectInput {
   @Allow() sort_order?: unknown;
   @Allow() cover_image_url?: unknown;
   @Allow() cover_image_asset?: unknown;
-  @Allow() estimate?: unknown;
   @Allow() archived_at?: unknown;
   @Allow() is_issue_type_enabled?: unknown;
 }
