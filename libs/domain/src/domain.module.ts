@@ -19,6 +19,7 @@ import { IssueChildrenService } from './issue/issue-children.service';
 import { IssueRelationService } from './relation/issue-relation.service';
 import { EstimateService } from './estimate/estimate.service';
 import { StickyService } from './sticky/sticky.service';
+import { IntakeService } from './intake/intake.service';
 import { WorkspaceService } from './workspace/workspace.service';
 import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
 import { WorkspaceMemberService } from './workspace/workspace-member.service';
@@ -34,6 +35,7 @@ const SERVICES = [
   IssueRelationService,
   EstimateService,
   StickyService,
+  IntakeService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

@@ -17,6 +17,7 @@ import { IssueActivity } from './issue/issue-activity.entity';
 import { IssueRelation } from './relation/issue-relation.entity';
 import { Estimate, EstimatePoint } from './estimate/estimate.entity';
 import { Sticky } from './sticky/sticky.entity';
+import { Intake, IntakeIssue } from './intake/intake.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -29,4 +30,5 @@ export const ENTITIES = [
   IssueRelation,
   Estimate, EstimatePoint,
   Sticky,
+  Intake, IntakeIssue,
 ];

@@ -64,3 +64,5 @@ export * from './estimate/estimate.view';
 export * from './estimate/estimate.service';
 export * from './sticky/sticky.entity';
 export * from './sticky/sticky.service';
+export * from './intake/intake.entity';
+export * from './intake/intake.service';

@@ -7,6 +7,7 @@ import { StatesController } from './states.controller';
 import { WorkItemRelationsController } from './relations.controller';
 import { EstimatesController } from './estimates.controller';
 import { StickiesController } from './stickies.controller';
+import { IntakeController } from './intake.controller';
 import {
   WorkItemActivitiesController, WorkItemCommentsController, WorkItemLinksController, WorkItemLookupController, WorkItemsController,
 } from './work-items.controller';
@@ -27,5 +28,6 @@ import {
     WorkItemRelationsController,
     EstimatesController,
     StickiesController,
+    IntakeController,
   ], })
 export class ExternalV1Module {}

@@ -102,13 +102,17 @@ const TRACKED_SCALARS: Array<[keyof IssueInput, keyof Issue, string]> = [
 export class IssueService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The visible work items of a project: not deleted, not archived, not drafts, project not archived. */
+  /**
+   * The visible work items of a project: not deleted, not archived, not drafts, project not archived,
+   * and not pending (−2) or snoozed (0) in the intake (Plane's issue manager, §8.12).
+   */
   private visible(em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.archivedAt IS NULL AND i.isDraft = false');
+      .where('i.archivedAt IS NULL AND i.isDraft = false')
+      .andWhere('NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))');
   }
 
   /**
