@@ -10,10 +10,10 @@ const EMPTY = {
 
 /**
  * Contract test: Plane's official Node SDK (@makeplane/plane-node-sdk 0.2.12), unmodified, for work
- * item relations, estimates and estimate points, and stickies (plane-clients.md §3.6). Every method
+ * item relations, estimates and estimate points, intake, and stickies (plane-clients.md §3.6). Every method
  * of those resources is called and its result asserted.
  */
-describe('contract: @makeplane/plane-node-sdk 0.2.12 (relations, estimates, stickies)', () => {
+describe('contract: @makeplane/plane-node-sdk 0.2.12 (relations, estimates, intake, stickies)', () => {
   let t: TestApp;
   let client: PlaneClient;
   let slug: string;
@@ -71,6 +71,26 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12 (relations, estimates, stic
     await client.estimates.delete(slug, projectId);
     await assert.rejects(client.estimates.retrieve(slug, projectId), (err: { statusCode?: number }) => err.statusCode === 404);
     assert.equal((await client.projects.retrieve(slug, projectId)).estimate, null);
+  });
+
+  it('intake: create, list, retrieve, update, updateStatus, delete (addressed by the work item id)', async () => {
+    await client.projects.update(slug, projectId, { intake_view: true } as never);
+    const created = await client.intake.create(slug, projectId, { issue: { name: 'From the SDK', priority: 'high' }, source: 'IN_APP' });
+    assert.equal(created.status, -2);
+    assert.equal(created.issue_detail?.name, 'From the SDK');
+    const workItemId = created.issue!;
+    const list = await client.intake.list(slug, projectId);
+    assert.deepEqual(list.results.map((r) => r.issue), [workItemId]);
+    assert.equal((await client.intake.retrieve(slug, projectId, workItemId)).id, created.id);
+    const upd = await client.intake.update(slug, projectId, workItemId, { issue: { name: 'Renamed' }, source_email: 'x@example.com' });
+    assert.equal(upd.issue_detail?.name, 'Renamed');
+    assert.equal(upd.source_email, 'x@example.com');
+    const accepted = await client.intake.updateStatus(slug, projectId, workItemId, { status: 1 });
+    assert.equal(accepted.status, 1);
+    assert.equal((await client.workItems.retrieve(slug, projectId, workItemId)).name, 'Renamed');
+    await client.intake.delete(slug, projectId, workItemId);
+    await assert.rejects(client.intake.retrieve(slug, projectId, workItemId), (err: { statusCode?: number }) => err.statusCode === 404);
+    assert.equal((await client.workItems.retrieve(slug, projectId, workItemId)).id, workItemId);
   });
 
   it('stickies: create, retrieve, update, list (20 per page by default), delete', async () => {

@@ -4,7 +4,7 @@ import {
 } from '#common';
 import { IntakeService, IssueContext } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { IntakeDto } from './dto/intake.dto';
+import { IntakeDto, IntakeStatusDto } from './dto/intake.dto';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 
@@ -46,6 +46,18 @@ export class IntakeController {
   update(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeDto,
+  ) {
+    return this.intake.update(context(me, ws, project), issueId, body);
+  }
+
+  /**
+   * `PATCH …/{issue_id}/status/` (the SDK's `intake.updateStatus`, a Plane Cloud route): the same
+   * as PATCH on the item, for `status`, `snoozed_till` and `duplicate_to`.
+   */
+  @Patch(':issue_id/status')
+  updateStatus(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeStatusDto,
   ) {
     return this.intake.update(context(me, ws, project), issueId, body);
   }

@@ -56,3 +56,15 @@ export class IntakeDto extends ReadOnlyBase implements IntakeInput {
   @IsOptional() @IsUUID()
   intake?: string;
 }
+
+/** `PATCH …/intake-issues/{issue_id}/status/` (the SDK's `UpdateIntakeStatusRequest`). */
+export class IntakeStatusDto implements IntakeInput {
+  @IsIn(INTAKE_STATUSES)
+  status: number;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsISO8601({ strict: true })
+  snoozed_till?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  duplicate_to?: string | null;
+}
