@@ -20,6 +20,10 @@ import { IssueService } from './issue/issue.service';
 import { IssueChildrenService } from './issue/issue-children.service';
 import { DeployBoardService } from './deploy-board/deploy-board.service';
 import { PublicBoardService } from './deploy-board/public-board.service';
+import { IssueRelationService } from './relation/issue-relation.service';
+import { EstimateService } from './estimate/estimate.service';
+import { StickyService } from './sticky/sticky.service';
+import { IntakeService } from './intake/intake.service';
 import { WorkspaceService } from './workspace/workspace.service';
 import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
 import { WorkspaceMemberService } from './workspace/workspace-member.service';
@@ -33,6 +37,7 @@ const SERVICES = [
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
   StateService, LabelService, MemberService, IssueService, IssueChildrenService, CycleService, ModuleService,
   DeployBoardService, PublicBoardService,
+  IssueRelationService, EstimateService, StickyService, IntakeService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

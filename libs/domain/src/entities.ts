@@ -17,6 +17,10 @@ import { IssueActivity } from './issue/issue-activity.entity';
 import { DeployBoard, IssueReaction, IssueVote } from './deploy-board/deploy-board.entity';
 import { Cycle, CycleIssue } from './cycle/cycle.entity';
 import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
+import { IssueRelation } from './relation/issue-relation.entity';
+import { Estimate, EstimatePoint } from './estimate/estimate.entity';
+import { Sticky } from './sticky/sticky.entity';
+import { Intake, IntakeIssue } from './intake/intake.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -28,4 +32,8 @@ export const ENTITIES = [
   Label, Issue, ProjectIssueCounter, IssueAssignee, IssueLabel, IssueComment, IssueLink, IssueActivity,
   DeployBoard, IssueReaction, IssueVote,
   Cycle, CycleIssue, Module, ModuleMember, ModuleIssue,
+  IssueRelation,
+  Estimate, EstimatePoint,
+  Sticky,
+  Intake, IntakeIssue,
 ];

@@ -5,6 +5,10 @@ import { MembersController, UsersController } from './members.controller';
 import { CyclesController, ModulesController } from './planning.controller';
 import { ProjectsController } from './projects.controller';
 import { StatesController } from './states.controller';
+import { WorkItemRelationsController } from './relations.controller';
+import { EstimatesController } from './estimates.controller';
+import { StickiesController } from './stickies.controller';
+import { IntakeController } from './intake.controller';
 import {
   WorkItemActivitiesController, WorkItemCommentsController, WorkItemLinksController, WorkItemLookupController, WorkItemsController,
 } from './work-items.controller';
@@ -24,5 +28,9 @@ import {
     WorkItemActivitiesController,
     CyclesController,
     ModulesController,
+    WorkItemRelationsController,
+    EstimatesController,
+    StickiesController,
+    IntakeController,
   ], })
 export class ExternalV1Module {}

@@ -24,6 +24,7 @@ export const ERROR_CATALOG = {
   CYCLE_TRANSFER_TARGET_COMPLETED: { status: 400, detail: 'The cycle where the work items are transferred is already completed.' },
   MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
   MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
+  INTAKE_NOT_ENABLED: { status: 400, detail: "Intake is not enabled for this project; enable it with the project's intake_view." },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -68,6 +69,8 @@ export const ERROR_CATALOG = {
   EXTERNAL_ID_TAKEN: { status: 409, detail: 'An object with the same external id and external source already exists.' },
   LINK_URL_TAKEN: { status: 409, detail: 'URL already exists for this work item.' },
   MODULE_NAME_TAKEN: { status: 409, detail: 'Module with this name already exists.' },
+  ESTIMATE_EXISTS: { status: 409, detail: 'The project already has an estimate.' },
+  ESTIMATE_POINT_KEY_TAKEN: { status: 409, detail: 'The estimate already has a point with this key.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   // 415

@@ -2,6 +2,7 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } fro
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { assertEstimatePoint } from '../estimate/estimate.service';
 import { Label } from '../label/label.entity';
 import { labelView } from '../label/label.view';
 import { ProjectMember } from '../project/project-member.entity';
@@ -101,13 +102,17 @@ const TRACKED_SCALARS: Array<[keyof IssueInput, keyof Issue, string]> = [
 export class IssueService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The visible work items of a project: not deleted, not archived, not drafts, project not archived. */
+  /**
+   * The visible work items of a project: not deleted, not archived, not drafts, project not archived,
+   * and not pending (−2) or snoozed (0) in the intake (Plane's issue manager, §8.12).
+   */
   private visible(em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.archivedAt IS NULL AND i.isDraft = false');
+      .where('i.archivedAt IS NULL AND i.isDraft = false')
+      .andWhere('NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))');
   }
 
   /**
@@ -206,15 +211,19 @@ export class IssueService {
    * Errors: 409 `EXTERNAL_ID_TAKEN` (with the holder's `id`); 422 for a state or parent outside the
    * project/workspace or `start_date` after `target_date`. Assignees who are not project members
    * with role ≥ 15 and labels of other projects are dropped, as Plane does.
+   *
+   * With `outer`, the rows are written in the caller's transaction (intake adds its own row in
+   * the same one) and only `{id}` is returned: render it after the commit (`detail`).
    */
-  async create(ctx: IssueContext, input: IssueInput & { name: string }): Promise<IssueJson> {
+  async create(ctx: IssueContext, input: IssueInput & { name: string }, outer?: EntityManager): Promise<IssueJson> {
     try {
-      const issueId = await this.dataSource.transaction(async (em) => {
+      const issueId = await this.inTransaction(outer, async (em) => {
         await assertProjectWritable(em, ctx.projectId);
         await assertExternalIdFree(em, Issue, ctx.projectId, input.external_source, input.external_id);
         this.assertDates(input.start_date ?? null, input.target_date ?? null);
         const state = input.state ? await this.stateOf(em, ctx.projectId, input.state) : await this.defaultState(em, ctx.projectId);
         if (input.parent) await this.assertParent(em, ctx.workspaceId, input.parent);
+        if (input.estimate_point) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
         const [{ last_sequence }] = await em.query(
           `INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, 1)
            ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + 1
@@ -266,6 +275,7 @@ export class IssueService {
         await writeActivities(em, ctx, [{ issueId: issue.id, verb: 'created', comment: 'created the issue' }]);
         return issue.id;
       });
+      if (outer) return { id: issueId } as IssueJson;
       return this.renderOne(issueId);
     } catch (err) {
       if (isUniqueViolation(err, 'uq_issues_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
@@ -299,6 +309,7 @@ export class IssueService {
           input.start_date !== undefined ? input.start_date : issue.startDate,
           input.target_date !== undefined ? input.target_date : issue.targetDate,
         );
+        if (input.estimate_point && input.estimate_point !== issue.estimatePointId) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
         const patch: Partial<Issue> = { updatedById: ctx.userId, updatedAt: new Date() };
         const history: ActivityEntry[] = [];
         for (const [from, to, field] of TRACKED_SCALARS) {
@@ -394,6 +405,16 @@ export class IssueService {
       await em.update(Issue, { id: issueId }, { deletedAt: new Date(), updatedById: ctx.userId });
       await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
     });
+  }
+
+  /** `fn` in the caller's transaction when there is one, else in a new one. */
+  private inTransaction<T>(outer: EntityManager | undefined, fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    return outer ? fn(outer) : this.dataSource.transaction(fn);
+  }
+
+  /** The work item as `retrieve` renders it, whatever its visibility (for intake's `issue_detail`). */
+  async detail(issueId: string): Promise<IssueJson> {
+    return this.renderOne(issueId);
   }
 
   /** A live work item of the project (any visibility), for sub-resources; 404 `NOT_FOUND` otherwise. */

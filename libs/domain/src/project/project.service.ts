@@ -2,6 +2,7 @@ import { MeridianError, Page, PageRequest, paginate, ProjectAccessResolver, ROLE
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { assertProjectEstimate } from '../estimate/estimate.service';
 import { isUniqueViolation } from '../shared/db-errors';
 import { isTimezone } from '../shared/timezone';
 import { DEFAULT_STATES, slugify } from '../state/default-states';
@@ -38,6 +39,8 @@ export interface CreateProjectInput {
 /** Writable project fields on PATCH: all of create's, each optional, plus a few more (§8.1). */
 export interface UpdateProjectInput extends Partial<CreateProjectInput> {
   default_state?: string | null;
+  /** the project's own estimate (SDK `estimates.linkToProject`), or null */
+  estimate?: string | null;
   inbox_view?: boolean;
   description_text?: unknown;
   description_html?: unknown;
@@ -218,7 +221,9 @@ export class ProjectService implements ProjectAccessResolver {
           const state = await em.getRepository(State).findOne({ where: { id: input.default_state, projectId } });
           if (!state) throw validationError({ default_state: ['This state does not belong to the project.'] });
         }
+        if (input.estimate) await assertProjectEstimate(em, projectId, input.estimate);
         const patch: Partial<Project> = { updatedById: actor.userId };
+        if (input.estimate !== undefined) patch.estimateId = input.estimate;
         const map: Array<[keyof UpdateProjectInput, keyof Project]> = [
           ['description', 'description'], ['network', 'network'], ['project_lead', 'projectLeadId'],
           ['default_assignee', 'defaultAssigneeId'], ['emoji', 'emoji'], ['icon_prop', 'iconProp'],

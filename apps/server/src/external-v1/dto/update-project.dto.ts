@@ -24,7 +24,6 @@ export class UpdateProjectV1Dto extends UpdateProjectDto {
   @Allow() sort_order?: unknown;
   @Allow() cover_image_url?: unknown;
   @Allow() cover_image_asset?: unknown;
-  @Allow() estimate?: unknown;
   @Allow() archived_at?: unknown;
   @Allow() is_issue_type_enabled?: unknown;
 }

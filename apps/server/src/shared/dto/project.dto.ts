@@ -81,4 +81,8 @@ export class UpdateProjectDto extends ProjectFieldsDto implements UpdateProjectI
 
   @IsOptional() @IsBoolean()
   inbox_view?: boolean;
+
+  /** the project's estimate (SDK `estimates.linkToProject`), or null to stop estimating */
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  estimate?: string | null;
 }

@@ -1,0 +1,70 @@
+import { Type } from 'class-transformer';
+import {
+  IsIn, IsISO8601, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested,
+} from 'class-validator';
+import { INTAKE_STATUSES, IntakeInput, IntakeIssueFields, Priority, PRIORITIES } from '#domain';
+import { ReadOnlyBase } from './read-only';
+
+/** The work item part of an intake item (the SDK's `WorkItemForIntakeRequest`, plus Plane's `description`). */
+export class IntakeIssueFieldsDto implements IntakeIssueFields {
+  @IsOptional() @IsString() @MaxLength(255)
+  name?: string;
+
+  @IsOptional() @IsString()
+  description_html?: string;
+
+  @IsOptional() @IsObject()
+  description?: Record<string, unknown>;
+
+  @IsOptional() @IsIn(PRIORITIES)
+  priority?: Priority;
+}
+
+/**
+ * `POST|PATCH …/intake-issues/` (plane-clients.md §3.2; plane-v1-api.md §8.12). `status` is one of
+ * −2 pending, −1 declined, 0 snoozed, 1 accepted, 2 duplicate. Read-only keys are ignored.
+ */
+export class IntakeDto extends ReadOnlyBase implements IntakeInput {
+  @IsOptional() @ValidateNested() @Type(() => IntakeIssueFieldsDto)
+  issue?: IntakeIssueFieldsDto;
+
+  @IsOptional() @IsIn(INTAKE_STATUSES)
+  status?: number;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsISO8601({ strict: true })
+  snoozed_till?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  duplicate_to?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  source?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  source_email?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_source?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  external_id?: string | null;
+
+  @IsOptional() @IsObject()
+  extra?: Record<string, unknown>;
+
+  // the intake id (Plane writes it; Meridian has one intake per project): accepted, ignored
+  @IsOptional() @IsUUID()
+  intake?: string;
+}
+
+/** `PATCH …/intake-issues/{issue_id}/status/` (the SDK's `UpdateIntakeStatusRequest`). */
+export class IntakeStatusDto implements IntakeInput {
+  @IsIn(INTAKE_STATUSES)
+  status: number;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsISO8601({ strict: true })
+  snoozed_till?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  duplicate_to?: string | null;
+}

@@ -1,0 +1,35 @@
+import { Allow, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { StickyInput } from '#domain';
+import { ReadOnlyBase } from './read-only';
+
+/**
+ * `POST|PATCH …/stickies/` (the SDK's `CreateSticky` / `UpdateSticky`); every field optional.
+ * Read-only keys (`owner`, `description_stripped`, `description_binary`, ids, timestamps) are
+ * accepted and ignored.
+ */
+export class StickyDto extends ReadOnlyBase implements StickyInput {
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(10000)
+  name?: string | null;
+
+  @IsOptional() @IsObject()
+  description?: Record<string, unknown>;
+
+  @IsOptional() @IsString()
+  description_html?: string;
+
+  @IsOptional() @IsObject()
+  logo_props?: Record<string, unknown>;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  color?: string | null;
+
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  background_color?: string | null;
+
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  sort_order?: number;
+
+  @Allow() owner?: unknown;
+  @Allow() description_stripped?: unknown;
+  @Allow() description_binary?: unknown;
+}

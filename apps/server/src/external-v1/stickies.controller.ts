@@ -1,0 +1,48 @@
+import {
+  ApiKeyAuth, CurrentPrincipal, CurrentWorkspace, MeridianError, PageQuery, PageRequest, PagingPolicy, Principal, UuidPipe, WorkspaceAccess,
+} from '#common';
+import { StickyService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { StickyDto } from './dto/sticky.dto';
+
+/** Stickies page by 20 by default (plane-clients.md §1), up to 1000. */
+const STICKY_PAGING: PagingPolicy = { defaultPerPage: 20, maxPerPage: 1000 };
+
+/**
+ * The caller's own stickies in a workspace (Plane CE's `stickies/`, plane-clients.md §3.6
+ * "client.stickies"): any workspace member; someone else's sticky is a 404.
+ */
+@Controller('workspaces/:slug/stickies')
+@ApiKeyAuth()
+export class StickiesController {
+  constructor(private readonly stickies: StickyService) {}
+
+  /** Newest first, paginated (default `per_page` 20); `?search=` matches name or text. */
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(STICKY_PAGING) page: PageRequest, @Query('search') search?: unknown) {
+    if (search !== undefined && typeof search !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', 'search was given more than once.');
+    return this.stickies.list(ws.workspaceId, me.userId, page, search || undefined);
+  }
+
+  /** 201 with the sticky. */
+  @Post()
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: StickyDto) {
+    return this.stickies.create(ws.workspaceId, me.userId, body);
+  }
+
+  @Get(':sticky_id')
+  retrieve(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('sticky_id', UuidPipe) id: string) {
+    return this.stickies.retrieve(ws.workspaceId, me.userId, id);
+  }
+
+  @Patch(':sticky_id')
+  update(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('sticky_id', UuidPipe) id: string, @Body() body: StickyDto) {
+    return this.stickies.update(ws.workspaceId, me.userId, id, body);
+  }
+
+  @Delete(':sticky_id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('sticky_id', UuidPipe) id: string) {
+    await this.stickies.remove(ws.workspaceId, me.userId, id);
+  }
+}

@@ -1,0 +1,80 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Project } from '../project/project.entity';
+import { BaseEntity } from '../shared/base.entity';
+
+export const ESTIMATE_TYPES = ['categories', 'points', 'time'] as const;
+export type EstimateType = (typeof ESTIMATE_TYPES)[number];
+
+/**
+ * A project's estimate scheme (Plane CE's `Estimate`, plane-clients.md §3.6 "client.estimates"):
+ * at most one live estimate per project, as the SDK addresses it without an id. The project uses it
+ * once its `estimate` points at it (`estimates.linkToProject`).
+ */
+@Entity({ name: 'estimates' })
+@Index('uq_estimates_project_live', ['projectId'], { unique: true, where: '"deleted_at" IS NULL' })
+export class Estimate extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'varchar', length: 20, default: 'categories' })
+  type: EstimateType;
+
+  @Column({ type: 'boolean', default: false })
+  lastUsed: boolean;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+}
+
+/**
+ * One value of an estimate (Plane CE's `EstimatePoint`): `key` orders the points and is unique
+ * among the estimate's live points; `value` is at most 20 characters (a number for `points` and
+ * `time` estimates).
+ */
+@Entity({ name: 'estimate_points' })
+@Index('uq_estimate_points_key_live', ['estimateId', 'key'], { unique: true, where: '"deleted_at" IS NULL' })
+export class EstimatePoint extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @Column({ type: 'uuid' })
+  estimateId: string;
+
+  @ManyToOne(() => Estimate, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'estimate_id' })
+  estimate?: Estimate;
+
+  @Column({ type: 'integer' })
+  key: number;
+
+  @Column({ type: 'varchar', length: 20 })
+  value: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+}

@@ -1,0 +1,267 @@
+import { MeridianError, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { ActivityEntry, writeActivities } from '../issue/activity-writer';
+import { Issue } from '../issue/issue.entity';
+import type { IssueContext } from '../issue/issue.service';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertExternalIdFree } from '../shared/external-id';
+import { assertProjectWritable } from '../shared/project-writable';
+import { Estimate, EstimatePoint, EstimateType } from './estimate.entity';
+import { EstimateJson, EstimatePointJson, estimatePointView, estimateView } from './estimate.view';
+
+export interface EstimateInput {
+  name?: string;
+  description?: string;
+  type?: EstimateType;
+  last_used?: boolean;
+  external_source?: string | null;
+  external_id?: string | null;
+}
+
+export interface EstimatePointInput {
+  key?: number;
+  value?: string;
+  description?: string;
+  external_source?: string | null;
+  external_id?: string | null;
+}
+
+/** Most points one request may create. */
+export const MAX_POINTS_PER_REQUEST = 100;
+
+/**
+ * A project's estimate and its points (Plane CE's `projects/{id}/estimates/` and
+ * `estimates/{id}/estimate-points/`, plane-clients.md §3.6 "client.estimates"). One live estimate
+ * per project, addressed without an id. Removing a point (or the whole estimate) clears
+ * `estimate_point` on the work items that used it, with a history row each, in the same
+ * transaction; removing the estimate also clears the project's `estimate`.
+ */
+@Injectable()
+export class EstimateService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The project's estimate; 404 `NOT_FOUND` when it has none. */
+  async retrieve(projectId: string): Promise<EstimateJson> {
+    return estimateView(await this.estimate(this.dataSource.manager, projectId));
+  }
+
+  /** 201; 409 `ESTIMATE_EXISTS` when the project already has one; 409 `EXTERNAL_ID_TAKEN`. */
+  async create(ctx: IssueContext, input: EstimateInput & { name: string }): Promise<EstimateJson> {
+    return this.guard(() => this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const existing = await em.getRepository(Estimate).findOne({ where: { projectId: ctx.projectId } });
+      if (existing) throw new MeridianError('ESTIMATE_EXISTS', undefined, { id: existing.id });
+      await assertExternalIdFree(em, Estimate, ctx.projectId, input.external_source, input.external_id);
+      const name = input.name.trim();
+      if (!name) throw validationError({ name: ['This field may not be blank.'] });
+      const e = await em.save(em.create(Estimate, {
+        workspaceId: ctx.workspaceId, projectId: ctx.projectId, name, description: input.description ?? '',
+        type: input.type ?? 'categories', lastUsed: input.last_used ?? false,
+        externalSource: input.external_source ?? null, externalId: input.external_id ?? null,
+        createdById: ctx.userId, updatedById: ctx.userId,
+      }));
+      return estimateView(e);
+    }));
+  }
+
+  /** `name`, `description`, `last_used`, `external_*`; the `type` is fixed once created (422 if changed). */
+  async update(ctx: IssueContext, input: EstimateInput): Promise<EstimateJson> {
+    return this.guard(() => this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const e = await this.estimate(em, ctx.projectId);
+      if (input.type !== undefined && input.type !== e.type) throw validationError({ type: ['The type of an estimate cannot be changed.'] });
+      if (input.external_id !== undefined || input.external_source !== undefined) {
+        await assertExternalIdFree(em, Estimate, ctx.projectId,
+          input.external_source !== undefined ? input.external_source : e.externalSource,
+          input.external_id !== undefined ? input.external_id : e.externalId, e.id);
+      }
+      const patch: Partial<Estimate> = { updatedById: ctx.userId };
+      if (input.name !== undefined) {
+        if (!input.name.trim()) throw validationError({ name: ['This field may not be blank.'] });
+        patch.name = input.name.trim();
+      }
+      if (input.description !== undefined) patch.description = input.description;
+      if (input.last_used !== undefined) patch.lastUsed = input.last_used;
+      if (input.external_id !== undefined) patch.externalId = input.external_id;
+      if (input.external_source !== undefined) patch.externalSource = input.external_source;
+      await em.update(Estimate, { id: e.id }, patch as never);
+      return estimateView(await em.getRepository(Estimate).findOneOrFail({ where: { id: e.id } }));
+    }));
+  }
+
+  /** 204: the estimate and its points go; the project's `estimate` and its work items' `estimate_point` are cleared. */
+  async remove(ctx: IssueContext): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const e = await this.estimate(em, ctx.projectId);
+      const points = await em.getRepository(EstimatePoint).find({ where: { estimateId: e.id } });
+      await this.clearPoints(em, ctx, points);
+      const now = new Date();
+      await em.update(EstimatePoint, { estimateId: e.id }, { deletedAt: now, updatedById: ctx.userId });
+      await em.update(Estimate, { id: e.id }, { deletedAt: now, updatedById: ctx.userId });
+      await em.update(Project, { id: ctx.projectId, estimateId: e.id }, { estimateId: null, updatedById: ctx.userId });
+    });
+  }
+
+  // ---- points --------------------------------------------------------------------------------
+
+  /** A bare array, by `key`. 404 for an estimate that is not this project's. */
+  async listPoints(projectId: string, estimateId: string): Promise<EstimatePointJson[]> {
+    await this.estimate(this.dataSource.manager, projectId, estimateId);
+    const rows = await this.dataSource.getRepository(EstimatePoint).find({ where: { estimateId }, order: { key: 'ASC' } });
+    return rows.map(estimatePointView);
+  }
+
+  /**
+   * 201 with the created points (a bare array), all or none. `key` defaults to the next free one;
+   * a `value` is required (1–20 characters, a number for `points` and `time` estimates). 422 with
+   * errors keyed `estimate_points.{n}.{field}`; 409 `ESTIMATE_POINT_KEY_TAKEN` for a used key.
+   */
+  async createPoints(ctx: IssueContext, estimateId: string, items: EstimatePointInput[]): Promise<EstimatePointJson[]> {
+    return this.guard(() => this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const e = await this.estimate(em, ctx.projectId, estimateId);
+      if (!items.length) throw validationError({ estimate_points: ['At least one estimate point is required.'] });
+      if (items.length > MAX_POINTS_PER_REQUEST) throw validationError({ estimate_points: [`At most ${MAX_POINTS_PER_REQUEST} estimate points at once.`] });
+      const errors: Record<string, string[]> = {};
+      items.forEach((item, n) => Object.assign(errors, this.check(e.type, item, `estimate_points.${n}.`, true)));
+      if (Object.keys(errors).length) throw validationError(errors);
+      const row = await em.getRepository(EstimatePoint).createQueryBuilder('p').select('MAX(p.key)', 'max')
+        .where('p.estimateId = :estimateId', { estimateId }).getRawOne<{ max: number | null }>();
+      let next = row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+      const out: EstimatePoint[] = [];
+      for (const item of items) {
+        const key = item.key ?? next;
+        next = Math.max(next, key + 1);
+        await this.assertKeyFree(em, estimateId, key);
+        await assertExternalIdFree(em, EstimatePoint, ctx.projectId, item.external_source, item.external_id);
+        out.push(await em.save(em.create(EstimatePoint, {
+          workspaceId: ctx.workspaceId, projectId: ctx.projectId, estimateId, key, value: item.value!.trim(),
+          description: item.description ?? '', externalSource: item.external_source ?? null, externalId: item.external_id ?? null,
+          createdById: ctx.userId, updatedById: ctx.userId,
+        })));
+      }
+      return out.map(estimatePointView);
+    }));
+  }
+
+  async updatePoint(ctx: IssueContext, estimateId: string, pointId: string, input: EstimatePointInput): Promise<EstimatePointJson> {
+    return this.guard(() => this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const e = await this.estimate(em, ctx.projectId, estimateId);
+      const point = await this.point(em, estimateId, pointId);
+      const errors = this.check(e.type, input, '', false);
+      if (Object.keys(errors).length) throw validationError(errors);
+      if (input.key !== undefined && input.key !== point.key) await this.assertKeyFree(em, estimateId, input.key);
+      if (input.external_id !== undefined || input.external_source !== undefined) {
+        await assertExternalIdFree(em, EstimatePoint, ctx.projectId,
+          input.external_source !== undefined ? input.external_source : point.externalSource,
+          input.external_id !== undefined ? input.external_id : point.externalId, pointId);
+      }
+      const patch: Partial<EstimatePoint> = { updatedById: ctx.userId };
+      if (input.key !== undefined) patch.key = input.key;
+      if (input.value !== undefined) patch.value = input.value.trim();
+      if (input.description !== undefined) patch.description = input.description;
+      if (input.external_id !== undefined) patch.externalId = input.external_id;
+      if (input.external_source !== undefined) patch.externalSource = input.external_source;
+      await em.update(EstimatePoint, { id: pointId }, patch as never);
+      return estimatePointView(await em.getRepository(EstimatePoint).findOneOrFail({ where: { id: pointId } }));
+    }));
+  }
+
+  /** 204; work items that used the point lose their `estimate_point` (a history row each). */
+  async removePoint(ctx: IssueContext, estimateId: string, pointId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      await this.estimate(em, ctx.projectId, estimateId);
+      const point = await this.point(em, estimateId, pointId);
+      await this.clearPoints(em, ctx, [point]);
+      await em.update(EstimatePoint, { id: pointId }, { deletedAt: new Date(), updatedById: ctx.userId });
+    });
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private check(type: EstimateType, item: EstimatePointInput, prefix: string, create: boolean): Record<string, string[]> {
+    const errors: Record<string, string[]> = {};
+    const value = typeof item.value === 'string' ? item.value.trim() : item.value;
+    if (create && (value === undefined || value === null)) errors[`${prefix}value`] = ['This field is required.'];
+    else if (value !== undefined && typeof value !== 'string') errors[`${prefix}value`] = ['Not a valid string.'];
+    else if (value !== undefined && !value) errors[`${prefix}value`] = ['This field may not be blank.'];
+    else if (value !== undefined && value.length > 20) errors[`${prefix}value`] = ['Ensure this field has no more than 20 characters.'];
+    else if (value !== undefined && type !== 'categories' && !/^\d+(\.\d+)?$/.test(value)) {
+      errors[`${prefix}value`] = [`A ${type} estimate takes numbers only.`];
+    }
+    if (item.key !== undefined && (!Number.isInteger(item.key) || item.key < 0 || item.key > 1000)) {
+      errors[`${prefix}key`] = ['Ensure this value is an integer from 0 to 1000.'];
+    }
+    if (item.description !== undefined && typeof item.description !== 'string') errors[`${prefix}description`] = ['Not a valid string.'];
+    for (const f of ['external_id', 'external_source'] as const) {
+      const v = item[f];
+      if (v !== undefined && v !== null && (typeof v !== 'string' || v.length > 255)) errors[`${prefix}${f}`] = ['Not a valid string of at most 255 characters.'];
+    }
+    return errors;
+  }
+
+  private async clearPoints(em: EntityManager, ctx: IssueContext, points: EstimatePoint[]): Promise<void> {
+    if (!points.length) return;
+    const byId = new Map(points.map((p) => [p.id, p]));
+    const issues = await em.getRepository(Issue).find({ where: { estimatePointId: In([...byId.keys()]) } });
+    if (!issues.length) return;
+    await em.update(Issue, { id: In(issues.map((i) => i.id)) }, { estimatePointId: null, updatedById: ctx.userId });
+    const history: ActivityEntry[] = issues.map((i) => ({
+      issueId: i.id, verb: 'updated', field: 'estimate_point', oldValue: byId.get(i.estimatePointId!)?.value ?? null, newValue: null,
+      oldIdentifier: i.estimatePointId, newIdentifier: null, comment: 'removed the estimate point',
+    }));
+    await writeActivities(em, ctx, history);
+  }
+
+  private async assertKeyFree(em: EntityManager, estimateId: string, key: number): Promise<void> {
+    const found = await em.getRepository(EstimatePoint).findOne({ where: { estimateId, key } });
+    if (found) throw new MeridianError('ESTIMATE_POINT_KEY_TAKEN', undefined, { id: found.id });
+  }
+
+  private async estimate(em: EntityManager, projectId: string, id?: string): Promise<Estimate> {
+    const e = await em.getRepository(Estimate).findOne({ where: { projectId, ...(id ? { id } : {}) } });
+    if (!e) throw new MeridianError('NOT_FOUND', id ? 'Estimate not found.' : 'The project has no estimate.');
+    return e;
+  }
+
+  private async point(em: EntityManager, estimateId: string, pointId: string): Promise<EstimatePoint> {
+    const p = await em.getRepository(EstimatePoint).findOne({ where: { id: pointId, estimateId } });
+    if (!p) throw new MeridianError('NOT_FOUND', 'Estimate point not found.');
+    return p;
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_estimates_project_live')) throw new MeridianError('ESTIMATE_EXISTS');
+      if (isUniqueViolation(err, 'uq_estimate_points_key_live')) throw new MeridianError('ESTIMATE_POINT_KEY_TAKEN');
+      throw err;
+    }
+  }
+}
+
+/**
+ * A work item's `estimate_point` must be a live point of the estimate the project uses (its
+ * `estimate`): 422 on `estimate_point` otherwise (Plane accepts any point id, a quirk not copied).
+ */
+export async function assertEstimatePoint(em: EntityManager, projectId: string, pointId: string): Promise<EstimatePoint> {
+  const point = await em.getRepository(EstimatePoint).createQueryBuilder('ep')
+    .innerJoin(Project, 'p', 'p.id = :projectId AND p.estimateId = ep.estimateId', { projectId })
+    .where('ep.id = :pointId AND ep.projectId = :projectId', { pointId, projectId })
+    .getOne();
+  if (!point) throw validationError({ estimate_point: ['This estimate point is not one of the estimate the project uses.'] });
+  return point;
+}
+
+/** A project's `estimate` must be that project's live estimate (422 on `estimate` otherwise). */
+export async function assertProjectEstimate(em: EntityManager, projectId: string, estimateId: string): Promise<void> {
+  const e = await em.getRepository(Estimate).findOne({ where: { id: estimateId, projectId } });
+  if (!e) throw validationError({ estimate: ["This estimate is not the project's estimate."] });
+}

@@ -1,0 +1,86 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Issue } from '../issue/issue.entity';
+import { Project } from '../project/project.entity';
+import { BaseEntity } from '../shared/base.entity';
+
+/** Plane's intake statuses (reference plane-v1-api.md §8.12). */
+export const INTAKE_STATUS = { DECLINED: -1, PENDING: -2, SNOOZED: 0, ACCEPTED: 1, DUPLICATE: 2 } as const;
+export const INTAKE_STATUSES = [-2, -1, 0, 1, 2] as const;
+
+/** A project's intake (Plane's `Intake`): one per project, made the first time intake is used. */
+@Entity({ name: 'intakes' })
+@Index('uq_intakes_project_live', ['projectId'], { unique: true, where: '"deleted_at" IS NULL' })
+export class Intake extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id' })
+  project?: Project;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'boolean', default: true })
+  isDefault: boolean;
+}
+
+/**
+ * A work item in a project's intake (Plane's `IntakeIssue`, §8.12), addressed by its work item's
+ * id: at most one live row per work item. While pending or snoozed, the work item is hidden from
+ * the normal work item routes.
+ */
+@Entity({ name: 'intake_issues' })
+@Index('uq_intake_issues_issue_live', ['issueId'], { unique: true, where: '"deleted_at" IS NULL' })
+@Index('ix_intake_issues_project_created', ['projectId', 'createdAt'])
+export class IntakeIssue extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @Column({ type: 'uuid' })
+  intakeId: string;
+
+  @ManyToOne(() => Intake, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'intake_id' })
+  intake?: Intake;
+
+  @Column({ type: 'uuid' })
+  issueId: string;
+
+  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'issue_id' })
+  issue?: Issue;
+
+  @Column({ type: 'smallint', default: -2 })
+  status: number;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  snoozedTill: Date | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  duplicateToId: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true, default: 'IN_APP' })
+  source: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  sourceEmail: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  extra: Record<string, unknown>;
+}

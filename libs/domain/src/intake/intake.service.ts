@@ -1,0 +1,264 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ActivityEntry, writeActivities } from '../issue/activity-writer';
+import { Issue, Priority } from '../issue/issue.entity';
+import { IssueContext, IssueService } from '../issue/issue.service';
+import { IssueJson } from '../issue/issue.view';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertProjectWritable } from '../shared/project-writable';
+import { iso } from '../shared/time';
+import { State } from '../state/state.entity';
+import { INTAKE_STATUS, Intake, IntakeIssue } from './intake.entity';
+
+export interface IntakeIssueFields {
+  name?: string;
+  description_html?: string;
+  description?: Record<string, unknown>;
+  priority?: Priority;
+}
+
+export interface IntakeInput {
+  issue?: IntakeIssueFields;
+  status?: number;
+  snoozed_till?: string | null;
+  duplicate_to?: string | null;
+  source?: string | null;
+  source_email?: string | null;
+  external_source?: string | null;
+  external_id?: string | null;
+  extra?: Record<string, unknown>;
+}
+
+const STATUS_NAME: Record<number, string> = { [-2]: 'pending', [-1]: 'declined', 0: 'snoozed', 1: 'accepted', 2: 'duplicate' };
+
+/** Plane's `IntakeIssueSerializer` (§8.12): the row, `inbox` = `intake`, and the full work item as `issue_detail`. */
+export function intakeIssueView(r: IntakeIssue, issue: IssueJson) {
+  return {
+    id: r.id,
+    intake: r.intakeId,
+    inbox: r.intakeId,
+    issue: r.issueId,
+    status: r.status,
+    snoozed_till: iso(r.snoozedTill),
+    duplicate_to: r.duplicateToId,
+    source: r.source,
+    source_email: r.sourceEmail,
+    external_source: r.externalSource,
+    external_id: r.externalId,
+    extra: r.extra,
+    project: r.projectId,
+    workspace: r.workspaceId,
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
+    deleted_at: iso(r.deletedAt),
+    created_by: r.createdById,
+    updated_by: r.updatedById,
+    issue_detail: issue,
+  };
+}
+export type IntakeIssueJson = ReturnType<typeof intakeIssueView>;
+
+/**
+ * A project's intake (reference plane-v1-api.md §8.12; `intake-issues/` and `inbox-issues/`).
+ * Usable only while the project's `intake_view` is on (else 400 `INTAKE_NOT_ENABLED`). Items are
+ * addressed by their work item's id. A new item is a work item created the normal way (default
+ * state, sequence id, "created the issue") plus a pending intake row, in one transaction; while
+ * pending (−2) or snoozed (0) the work item is hidden from the work item routes, as in Plane.
+ * Project Admins decide: accepted (1) moves a work item in a triage state to the default state;
+ * declined (−1) and duplicate (2, needs `duplicate_to`) move it to the project's first
+ * cancelled-group state. Each status change writes history (`field` = `intake`, old and new
+ * status) and, when the state moves, a `state` row, in the same transaction.
+ */
+@Injectable()
+export class IntakeService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly issues: IssueService,
+  ) {}
+
+  /** Live intake items of the project, newest first; paginated. */
+  async list(projectId: string, page: PageRequest): Promise<Page<IntakeIssueJson>> {
+    await this.assertEnabled(this.dataSource.manager, projectId);
+    const qb = this.dataSource.getRepository(IntakeIssue).createQueryBuilder('r')
+      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
+      .where('r.projectId = :projectId', { projectId });
+    const result = await paginate(qb, page, { order: 'DESC' });
+    const rendered = await Promise.all(result.results.map(async (r) => intakeIssueView(r, await this.issues.detail(r.issueId))));
+    return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
+  }
+
+  async retrieve(projectId: string, issueId: string): Promise<IntakeIssueJson> {
+    await this.assertEnabled(this.dataSource.manager, projectId);
+    const row = await this.row(this.dataSource.manager, projectId, issueId);
+    return intakeIssueView(row, await this.issues.detail(issueId));
+  }
+
+  /**
+   * 201 with the intake item (Plane answers 200). `issue.name` required (422), `priority` one of
+   * Plane's; `source`, `source_email`, `external_*`, `extra` kept. The item starts pending; a
+   * `status` in the body is ignored on create, as in Plane (use PATCH).
+   */
+  async create(ctx: IssueContext, input: IntakeInput): Promise<IntakeIssueJson> {
+    const name = input.issue?.name?.trim();
+    if (!name) throw validationError({ 'issue.name': ['This field is required.'] });
+    const issueId = await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const project = await this.assertEnabled(em, ctx.projectId);
+      const intake = await this.intakeOf(em, project, ctx.userId);
+      const issue = await this.issues.create(ctx, {
+        name, description_html: input.issue!.description_html, priority: input.issue!.priority,
+      }, em);
+      await em.insert(IntakeIssue, {
+        workspaceId: ctx.workspaceId, projectId: ctx.projectId, intakeId: intake.id, issueId: issue.id,
+        status: INTAKE_STATUS.PENDING, source: input.source === undefined ? 'IN_APP' : input.source,
+        sourceEmail: input.source_email ?? null, externalSource: input.external_source ?? null, externalId: input.external_id ?? null,
+        extra: input.extra ?? {}, createdById: ctx.userId, updatedById: ctx.userId,
+      } as never);
+      return issue.id;
+    });
+    return this.retrieve(ctx.projectId, issueId);
+  }
+
+  /**
+   * PATCH: `issue` is a partial update of the work item (a Guest only on their own item, and only
+   * `name`, `description_html`, `description`; else 403 `PERMISSION_DENIED`). The intake fields
+   * (`status`, `snoozed_till`, `duplicate_to`, `source`, `source_email`, `external_*`, `extra`) need
+   * a project Admin (403 otherwise; Plane silently ignores them). 422 for `duplicate` without a
+   * `duplicate_to` work item of the project, or one that is the item itself.
+   */
+  async update(ctx: IssueContext, issueId: string, input: IntakeInput): Promise<IntakeIssueJson> {
+    const role = ctx.role ?? 0;
+    const row0 = await this.row(this.dataSource.manager, ctx.projectId, issueId);
+    await this.assertEnabled(this.dataSource.manager, ctx.projectId);
+    const intakeKeys = (['status', 'snoozed_till', 'duplicate_to', 'source', 'source_email', 'external_source', 'external_id', 'extra'] as const)
+      .filter((k) => input[k] !== undefined);
+    if (intakeKeys.length && role < ROLE.ADMIN) throw new MeridianError('PERMISSION_DENIED', 'Only project admins can change the intake status.');
+    if (input.issue) {
+      if (role <= ROLE.GUEST) {
+        if (row0.createdById !== ctx.userId) throw new MeridianError('PERMISSION_DENIED', 'You cannot edit intake work items.');
+        const extra = Object.keys(input.issue).filter((k) => input.issue![k as keyof IntakeIssueFields] !== undefined && !['name', 'description_html', 'description'].includes(k));
+        if (extra.length) throw new MeridianError('PERMISSION_DENIED', `Guests can only change the name and description (not ${extra.join(', ')}).`);
+      }
+      const { description: _ignored, ...fields } = input.issue;
+      void _ignored;
+      if (fields.name !== undefined && !fields.name.trim()) throw validationError({ 'issue.name': ['This field may not be blank.'] });
+      if (Object.values(fields).some((v) => v !== undefined)) await this.issues.update(ctx, issueId, fields);
+    }
+    if (intakeKeys.length) {
+      await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const row = await this.row(em, ctx.projectId, issueId, true);
+        const patch: Partial<IntakeIssue> = { updatedById: ctx.userId };
+        if (input.snoozed_till !== undefined) patch.snoozedTill = input.snoozed_till ? new Date(input.snoozed_till) : null;
+        if (input.source !== undefined) patch.source = input.source;
+        if (input.source_email !== undefined) patch.sourceEmail = input.source_email;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        if (input.extra !== undefined) patch.extra = input.extra;
+        if (input.duplicate_to !== undefined) patch.duplicateToId = input.duplicate_to;
+        const status = input.status ?? row.status;
+        if (status === INTAKE_STATUS.DUPLICATE) {
+          const target = input.duplicate_to !== undefined ? input.duplicate_to : row.duplicateToId;
+          if (!target) throw validationError({ duplicate_to: ['A duplicate needs the work item it duplicates.'] });
+          if (target === issueId) throw validationError({ duplicate_to: ['A work item cannot duplicate itself.'] });
+          const found = await em.getRepository(Issue).findOne({ where: { id: target, projectId: ctx.projectId } });
+          if (!found) throw validationError({ duplicate_to: ['This work item is not in the project.'] });
+        }
+        const history: ActivityEntry[] = [];
+        if (input.status !== undefined && input.status !== row.status) {
+          patch.status = input.status;
+          history.push({
+            issueId, verb: 'updated', field: 'intake', oldValue: STATUS_NAME[row.status], newValue: STATUS_NAME[input.status],
+            comment: 'updated the intake status',
+          });
+          history.push(...(await this.moveState(em, ctx, issueId, input.status)));
+        }
+        await em.update(IntakeIssue, { id: row.id }, patch as never);
+        await writeActivities(em, ctx, history);
+      });
+    }
+    return this.retrieve(ctx.projectId, issueId);
+  }
+
+  /**
+   * 204. Unless accepted, the work item goes too (soft delete, "deleted the issue"), which needs
+   * its creator or a project Admin (403 `PERMISSION_DENIED`); an accepted item only leaves the intake.
+   */
+  async remove(ctx: IssueContext, issueId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      await this.assertEnabled(em, ctx.projectId);
+      const row = await this.row(em, ctx.projectId, issueId, true);
+      const now = new Date();
+      if (row.status !== INTAKE_STATUS.ACCEPTED) {
+        const issue = await em.getRepository(Issue).findOneOrFail({ where: { id: issueId } });
+        if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
+          throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the work item.');
+        }
+        await em.update(Issue, { parentId: issueId }, { parentId: null });
+        await em.update(Issue, { id: issueId }, { deletedAt: now, updatedById: ctx.userId });
+        await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
+      } else if ((ctx.role ?? 0) < ROLE.ADMIN && row.createdById !== ctx.userId) {
+        throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can remove the intake item.');
+      }
+      await em.update(IntakeIssue, { id: row.id }, { deletedAt: now, updatedById: ctx.userId });
+    });
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  /** Declined and duplicate → first cancelled-group state; accepted from a triage state → default state. */
+  private async moveState(em: EntityManager, ctx: IssueContext, issueId: string, status: number): Promise<ActivityEntry[]> {
+    const issue = await em.getRepository(Issue).findOneOrFail({ where: { id: issueId } });
+    const current = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
+    let next: State | null = null;
+    if (status === INTAKE_STATUS.DECLINED || status === INTAKE_STATUS.DUPLICATE) {
+      next = await em.getRepository(State).findOne({ where: { projectId: ctx.projectId, group: 'cancelled' }, order: { sequence: 'ASC' } });
+    } else if (status === INTAKE_STATUS.ACCEPTED && (current?.isTriage || current?.group === 'triage')) {
+      next = await em.getRepository(State).findOne({ where: { projectId: ctx.projectId, default: true } });
+    }
+    if (!next || next.id === issue.stateId) return [];
+    await em.update(Issue, { id: issueId }, {
+      stateId: next.id, completedAt: next.group === 'completed' ? new Date() : null, updatedById: ctx.userId,
+    });
+    return [{
+      issueId, verb: 'updated', field: 'state', oldValue: current?.name ?? null, newValue: next.name,
+      oldIdentifier: current?.id ?? null, newIdentifier: next.id, comment: 'updated the state to',
+    }];
+  }
+
+  private async assertEnabled(em: EntityManager, projectId: string): Promise<Project> {
+    const project = await em.getRepository(Project).findOne({ where: { id: projectId } });
+    if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
+    if (!project.intakeView) throw new MeridianError('INTAKE_NOT_ENABLED');
+    return project;
+  }
+
+  /** The project's intake, made on first use ("<project name> Intake", as Plane names it). */
+  private async intakeOf(em: EntityManager, project: Project, userId: string): Promise<Intake> {
+    const found = await em.getRepository(Intake).findOne({ where: { projectId: project.id } });
+    if (found) return found;
+    try {
+      return await em.save(em.create(Intake, {
+        workspaceId: project.workspaceId, projectId: project.id, name: `${project.name} Intake`, isDefault: true,
+        createdById: userId, updatedById: userId,
+      }));
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_intakes_project_live')) throw new MeridianError('CONFLICT', 'The intake was created concurrently; try again.');
+      throw err;
+    }
+  }
+
+  private async row(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<IntakeIssue> {
+    const qb = em.getRepository(IntakeIssue).createQueryBuilder('r')
+      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
+      .where('r.projectId = :projectId AND r.issueId = :issueId', { projectId, issueId });
+    if (lock) qb.setLock('pessimistic_write', undefined, ['r']);
+    const row = await qb.getOne();
+    if (!row) throw new MeridianError('NOT_FOUND');
+    return row;
+  }
+}

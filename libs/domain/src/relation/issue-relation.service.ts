@@ -1,0 +1,185 @@
+import { MeridianError, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { ActivityEntry, writeActivities } from '../issue/activity-writer';
+import { Issue } from '../issue/issue.entity';
+import type { IssueContext } from '../issue/issue.service';
+import { ProjectMember } from '../project/project-member.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertProjectWritable } from '../shared/project-writable';
+import { IssueRelation, RELATION_TYPES, RelationType, StoredRelationType } from './issue-relation.entity';
+
+/** `GET …/relations/`: one array of work item ids per relation type (plane-clients.md §3.3). */
+export type RelationsJson = Record<RelationType, string[]>;
+
+/** How a type a client sends is stored: `reversed` puts the other work item in `issue_id`. */
+const STORED: Record<RelationType, { type: StoredRelationType; reversed: boolean }> = {
+  blocked_by: { type: 'blocked_by', reversed: false },
+  blocking: { type: 'blocked_by', reversed: true },
+  duplicate: { type: 'duplicate', reversed: false },
+  relates_to: { type: 'relates_to', reversed: false },
+  start_before: { type: 'start_before', reversed: false },
+  start_after: { type: 'start_before', reversed: true },
+  finish_before: { type: 'finish_before', reversed: false },
+  finish_after: { type: 'finish_before', reversed: true },
+};
+
+/** The inverse of each type as seen from the other work item. */
+export const INVERSE: Record<RelationType, RelationType> = {
+  blocking: 'blocked_by', blocked_by: 'blocking', duplicate: 'duplicate', relates_to: 'relates_to',
+  start_before: 'start_after', start_after: 'start_before', finish_before: 'finish_after', finish_after: 'finish_before',
+};
+
+/** The type a stored row means for `issueId` (one end of it). */
+function typeFor(row: IssueRelation, issueId: string): RelationType {
+  if (row.issueId === issueId) return row.relationType;
+  return INVERSE[row.relationType];
+}
+
+/**
+ * Relations between work items (Plane CE's `work-items/{id}/relations/`, plane-clients.md §3.6
+ * "client.workItems.relations"). A pair of work items has at most one relation; relating a pair
+ * again with another type replaces the old relation. The other work item may be in any project of
+ * the workspace the caller is an active member of. Every change writes history on both work items
+ * (`field` = the relation type seen from that work item, `new_value`/`old_value` = the other one's
+ * `IDENT-seq`, `new_identifier`/`old_identifier` = its id), in the same transaction.
+ */
+@Injectable()
+export class IssueRelationService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The relations of a visible work item of the project, one id array per type; deleted or archived work items left out. */
+  async list(projectId: string, issueId: string): Promise<RelationsJson> {
+    await this.issue(this.dataSource.manager, projectId, issueId);
+    return this.render(this.dataSource.manager, issueId);
+  }
+
+  /**
+   * `{relation_type, issues[]}` → 201 with the work item's relations (as `list`). 422 when a listed
+   * work item is unknown, not visible to the caller, or the work item itself.
+   */
+  async create(ctx: IssueContext, issueId: string, relationType: RelationType, issues: string[]): Promise<RelationsJson> {
+    const ids = [...new Set(issues.map((i) => i.toLowerCase()))];
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const issue = await this.issue(em, ctx.projectId, issueId);
+        if (ids.includes(issueId)) throw validationError({ issues: ['A work item cannot be related to itself.'] });
+        const others = await this.reachable(em, ctx, ids);
+        const missing = ids.filter((id) => !others.has(id));
+        if (missing.length) throw validationError({ issues: [`Work items not found: ${missing.join(', ')}.`] });
+        const keys = await this.keys(em, [issueId, ...ids]);
+        const stored = STORED[relationType];
+        const history: ActivityEntry[] = [];
+        for (const otherId of ids) {
+          const existing = await this.pair(em, issueId, otherId);
+          if (existing && typeFor(existing, issueId) === relationType) continue;
+          if (existing) {
+            await em.update(IssueRelation, { id: existing.id }, { deletedAt: new Date(), updatedById: ctx.userId });
+            history.push(...this.entries(issueId, otherId, typeFor(existing, issueId), keys, 'deleted'));
+          }
+          await em.insert(IssueRelation, {
+            workspaceId: ctx.workspaceId, projectId: issue.projectId,
+            issueId: stored.reversed ? otherId : issueId,
+            relatedIssueId: stored.reversed ? issueId : otherId,
+            relationType: stored.type,
+            createdById: ctx.userId, updatedById: ctx.userId,
+          });
+          history.push(...this.entries(issueId, otherId, relationType, keys, 'updated'));
+        }
+        await this.write(em, ctx, history, others);
+        return this.render(em, issueId);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'uq_issue_relations_pair_live')) throw new MeridianError('CONFLICT', 'The work items were related concurrently; try again.');
+      throw err;
+    }
+  }
+
+  /** `{related_issue}` → 204; 404 `NOT_FOUND` when the two work items are not related. */
+  async remove(ctx: IssueContext, issueId: string, relatedIssueId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      await this.issue(em, ctx.projectId, issueId);
+      const existing = await this.pair(em, issueId, relatedIssueId.toLowerCase());
+      if (!existing) throw new MeridianError('NOT_FOUND', 'The work items are not related.');
+      const otherId = existing.issueId === issueId ? existing.relatedIssueId : existing.issueId;
+      await em.update(IssueRelation, { id: existing.id }, { deletedAt: new Date(), updatedById: ctx.userId });
+      const keys = await this.keys(em, [issueId, otherId]);
+      const others = await this.projectsOf(em, [otherId]);
+      await this.write(em, ctx, this.entries(issueId, otherId, typeFor(existing, issueId), keys, 'deleted'), others);
+    });
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private entries(issueId: string, otherId: string, type: RelationType, keys: Map<string, string>, verb: 'updated' | 'deleted'): ActivityEntry[] {
+    const side = (me: string, them: string, t: RelationType): ActivityEntry => verb === 'updated'
+      ? { issueId: me, verb, field: t, newValue: keys.get(them) ?? them, newIdentifier: them, comment: `added ${t} relation` }
+      : { issueId: me, verb, field: t, oldValue: keys.get(them) ?? them, oldIdentifier: them, comment: `removed ${t} relation` };
+    return [side(issueId, otherId, type), side(otherId, issueId, INVERSE[type])];
+  }
+
+  /** History rows go to each work item's own project. */
+  private async write(em: EntityManager, ctx: IssueContext, entries: ActivityEntry[], others: Map<string, { projectId: string }>): Promise<void> {
+    for (const e of entries) {
+      const projectId = others.get(e.issueId!)?.projectId ?? ctx.projectId;
+      await writeActivities(em, { workspaceId: ctx.workspaceId, projectId, userId: ctx.userId }, [e]);
+    }
+  }
+
+  private async render(em: EntityManager, issueId: string): Promise<RelationsJson> {
+    const rows = await em.getRepository(IssueRelation).createQueryBuilder('r')
+      .innerJoin(Issue, 'a', 'a.id = r.issueId AND a.deletedAt IS NULL AND a.archivedAt IS NULL')
+      .innerJoin(Issue, 'b', 'b.id = r.relatedIssueId AND b.deletedAt IS NULL AND b.archivedAt IS NULL')
+      .where('(r.issueId = :issueId OR r.relatedIssueId = :issueId)', { issueId })
+      .orderBy('r.createdAt', 'ASC')
+      .getMany();
+    const out = Object.fromEntries(RELATION_TYPES.map((t) => [t, [] as string[]])) as unknown as RelationsJson;
+    for (const row of rows) out[typeFor(row, issueId)].push(row.issueId === issueId ? row.relatedIssueId : row.issueId);
+    return out;
+  }
+
+  private async pair(em: EntityManager, a: string, b: string): Promise<IssueRelation | null> {
+    return em.getRepository(IssueRelation).findOne({
+      where: [{ issueId: a, relatedIssueId: b }, { issueId: b, relatedIssueId: a }],
+    });
+  }
+
+  /** Live work items of the workspace in projects where the caller is an active member. */
+  private async reachable(em: EntityManager, ctx: IssueContext, ids: string[]): Promise<Map<string, { projectId: string }>> {
+    if (!ids.length) return new Map();
+    const rows = await em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin(ProjectMember, 'm', 'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId: ctx.userId })
+      .where('i.id IN (:...ids) AND i.workspaceId = :ws AND i.archivedAt IS NULL AND i.isDraft = false', { ids, ws: ctx.workspaceId })
+      .getMany();
+    return new Map(rows.map((r) => [r.id, { projectId: r.projectId }]));
+  }
+
+  private async projectsOf(em: EntityManager, ids: string[]): Promise<Map<string, { projectId: string }>> {
+    const rows = await em.getRepository(Issue).find({ where: { id: In(ids) }, withDeleted: true });
+    return new Map(rows.map((r) => [r.id, { projectId: r.projectId }]));
+  }
+
+  private async keys(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
+    const rows = await em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId')
+      .select(['i.id AS id', 'p.identifier AS identifier', 'i.sequence_id AS seq'])
+      .where('i.id IN (:...ids)', { ids })
+      .withDeleted()
+      .getRawMany<{ id: string; identifier: string; seq: number }>();
+    return new Map(rows.map((r) => [r.id, `${r.identifier}-${r.seq}`]));
+  }
+
+  private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
+    const issue = await em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId })
+      .getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return issue;
+  }
+}
