@@ -192,6 +192,18 @@ describe('deploy boards and the Public API', () => {
 
     assert.deepEqual((await get(pub('cycles/'))).body, []);
     assert.deepEqual((await get(pub('modules/'))).body, []);
+    // planning shows through: the project's cycles and modules, and each work item's links
+    const cycle = await t.api.post(v1('/cycles/')).set('X-API-Key', key).send({ name: 'Sprint 1', project_id: project.id });
+    assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
+    const mod = await t.api.post(v1('/modules/')).set('X-API-Key', key).send({ name: 'Launch' });
+    assert.equal(mod.status, 201, JSON.stringify(mod.body));
+    assert.equal((await t.api.post(v1(`/cycles/${cycle.body.id}/cycle-issues/`)).set('X-API-Key', key).send({ issues: [issueA] })).status, 200);
+    assert.equal((await t.api.post(v1(`/modules/${mod.body.id}/module-issues/`)).set('X-API-Key', key).send({ issues: [issueA] })).status, 200);
+    assert.deepEqual((await get(pub('cycles/'))).body, [{ id: cycle.body.id, name: 'Sprint 1' }]);
+    assert.deepEqual((await get(pub('modules/'))).body, [{ id: mod.body.id, name: 'Launch' }]);
+    const linked = await get(pub(`issues/${issueA}/`));
+    assert.equal(linked.body.cycle_id, cycle.body.id);
+    assert.deepEqual(linked.body.module_ids, [mod.body.id]);
 
     const lookup = await get(`/api/public/workspaces/${w.slug}/projects/${project.id}/anchor/`);
     assert.equal(lookup.status, 200);

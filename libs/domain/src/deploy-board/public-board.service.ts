@@ -1,11 +1,13 @@
 import { MeridianError, Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
+import { Cycle, CycleIssue } from '../cycle/cycle.entity';
 import { stripHtml, writeActivities } from '../issue/activity-writer';
 import { IssueComment } from '../issue/issue-comment.entity';
 import { Issue, IssueAssignee, IssueLabel } from '../issue/issue.entity';
 import { Label } from '../label/label.entity';
+import { Module, ModuleIssue } from '../module/module.entity';
 import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { isUniqueViolation } from '../shared/db-errors';
@@ -341,22 +343,26 @@ export class PublicBoardService {
       });
   }
 
-  /**
-   * `cycles/`: `[{id, name}]`. MERGE-TODO(cycles): this branch has no cycles table; once cycles
-   * exist, list the project's cycles here (and fill `cycle_id` in `renderIssues`).
-   */
+  /** `cycles/`: the project's live, unarchived cycles as `[{id, name}]`, oldest first. */
   async cycles(anchor: string): Promise<Array<{ id: string; name: string }>> {
-    await this.board(anchor);
-    return [];
+    const { project } = await this.board(anchor);
+    const rows = await this.dataSource.getRepository(Cycle).find({
+      select: { id: true, name: true },
+      where: { projectId: project.id, archivedAt: IsNull() },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map((c) => ({ id: c.id, name: c.name }));
   }
 
-  /**
-   * `modules/`: `[{id, name}]`. MERGE-TODO(modules): this branch has no modules table; once modules
-   * exist, list the project's modules here (and fill `module_ids` in `renderIssues`).
-   */
+  /** `modules/`: the project's live, unarchived modules as `[{id, name}]`, oldest first. */
   async modules(anchor: string): Promise<Array<{ id: string; name: string }>> {
-    await this.board(anchor);
-    return [];
+    const { project } = await this.board(anchor);
+    const rows = await this.dataSource.getRepository(Module).find({
+      select: { id: true, name: true },
+      where: { projectId: project.id, archivedAt: IsNull() },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map((m) => ({ id: m.id, name: m.name }));
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
@@ -436,11 +442,13 @@ export class PublicBoardService {
     if (!issues.length) return [];
     const ids = issues.map((i) => i.id);
     const repo = <T extends object>(e: new () => T) => this.dataSource.getRepository(e);
-    const [assignees, labels, votes, reactions, states] = await Promise.all([
+    const [assignees, labels, votes, reactions, cycleLinks, moduleLinks, states] = await Promise.all([
       repo(IssueAssignee).findBy({ issueId: In(ids) }),
       repo(IssueLabel).findBy({ issueId: In(ids) }),
       repo(IssueVote).find({ where: { issueId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
       repo(IssueReaction).find({ where: { issueId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      repo(CycleIssue).findBy({ issueId: In(ids) }),
+      repo(ModuleIssue).findBy({ issueId: In(ids) }),
       repo(State).find({ where: { id: In(issues.map((i) => i.stateId).filter((s): s is string => !!s).concat(['00000000-0000-0000-0000-000000000000'])) }, withDeleted: true }),
     ]);
     // only live labels and project members are shown (a removed label or member leaves no trace)
@@ -452,7 +460,7 @@ export class PublicBoardService {
       for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), r]);
       return m;
     };
-    const [a, l, v, r] = [by(assignees), by(labels), by(votes), by(reactions)];
+    const [a, l, v, r, c, m] = [by(assignees), by(labels), by(votes), by(reactions), by(cycleLinks), by(moduleLinks)];
     return issues.map((i) => ({
       id: i.id,
       name: i.name,
@@ -466,9 +474,8 @@ export class PublicBoardService {
       target_date: i.targetDate,
       project_id: i.projectId,
       parent_id: i.parentId,
-      // MERGE-TODO(cycles, modules): fill from the cycle and module memberships once they exist
-      cycle_id: null as string | null,
-      module_ids: [] as string[],
+      cycle_id: c.get(i.id)?.[0]?.cycleId ?? null,
+      module_ids: (m.get(i.id) ?? []).map((x) => x.moduleId),
       assignee_ids: (a.get(i.id) ?? []).map((x) => x.assigneeId),
       label_ids: (l.get(i.id) ?? []).map((x) => x.labelId).filter((id) => liveLabels.has(id)),
       created_by: i.createdById,
