@@ -98,6 +98,17 @@ describe('deploy boards and the Public API', () => {
     boardId = res.body.id;
     anchor = res.body.anchor;
 
+    // the board's intake must be the project's own intake
+    assertError(await send('patch', app(`${boardId}/`), admin, { intake: '00000000-0000-4000-8000-000000000000' }), 422, 'VALIDATION_ERROR');
+    assert.equal((await t.api.patch(v1('/')).set('X-API-Key', key).send({ intake_view: true })).status, 200);
+    const triaged = await t.api.post(v1('/intake-issues/')).set('X-API-Key', key).send({ issue: { name: 'From the board' } });
+    assert.equal(triaged.status, 201, JSON.stringify(triaged.body));
+    const [intake] = await t.sql<{ id: string }>('SELECT id FROM intakes WHERE project_id = $1', [project.id]);
+    const withIntake = await send('patch', app(`${boardId}/`), admin, { intake: intake.id });
+    assert.equal(withIntake.status, 200, JSON.stringify(withIntake.body));
+    assert.equal(withIntake.body.intake, intake.id);
+    assert.equal((await send('patch', app(`${boardId}/`), admin, { intake: null })).body.intake, null);
+
     // publishing again keeps the board and its anchor, applying the settings given
     const again = await send('post', app(), admin, { views: { list: true, kanban: false } });
     assert.equal(again.status, 200, JSON.stringify(again.body));

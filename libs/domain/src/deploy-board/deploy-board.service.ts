@@ -1,8 +1,9 @@
-import { MeridianError, validationError } from '#common';
+import { isUuid, MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { Intake } from '../intake/intake.entity';
 import { Project } from '../project/project.entity';
 import { isUniqueViolation } from '../shared/db-errors';
 import { Workspace } from '../workspace/workspace.entity';
@@ -54,7 +55,7 @@ export class DeployBoardService {
    * already published project keeps its board and anchor and takes the given settings → `created: false`.
    */
   async publish(workspaceId: string, projectId: string, userId: string, input: DeployBoardInput): Promise<{ created: boolean; board: DeployBoardJson }> {
-    this.assertIntake(input.intake);
+    await this.assertIntake(projectId, input.intake);
     try {
       return await this.dataSource.transaction(async (em) => {
         await em.getRepository(Project).createQueryBuilder('p').setLock('pessimistic_write').where('p.id = :projectId', { projectId }).getOneOrFail();
@@ -83,7 +84,7 @@ export class DeployBoardService {
 
   /** Changes the settings given; 200 with the board. */
   async update(workspaceId: string, projectId: string, boardId: string, userId: string, input: DeployBoardInput): Promise<DeployBoardJson> {
-    this.assertIntake(input.intake);
+    await this.assertIntake(projectId, input.intake);
     const board = await this.find(this.dataSource.manager, workspaceId, projectId, boardId);
     await this.dataSource.getRepository(DeployBoard).update({ id: board.id }, { ...this.patch(input), updatedById: userId } as never);
     return this.get(workspaceId, projectId, boardId);
@@ -108,12 +109,11 @@ export class DeployBoardService {
     return patch;
   }
 
-  /**
-   * MERGE-TODO(intake): this branch has no intakes table, so no intake id can be checked; only
-   * null is accepted. Once intakes exist, look the id up among the project's intakes here.
-   */
-  private assertIntake(intake: string | null | undefined): void {
-    if (intake !== undefined && intake !== null) throw validationError({ intake: ['No intake with this id exists in the project.'] });
+  /** The board's `intake`, when given, must be one of the project's live intakes (else 422). */
+  private async assertIntake(projectId: string, intake: string | null | undefined): Promise<void> {
+    if (intake === undefined || intake === null) return;
+    const found = isUuid(intake) && (await this.dataSource.getRepository(Intake).existsBy({ id: intake, projectId }));
+    if (!found) throw validationError({ intake: ['No intake with this id exists in the project.'] });
   }
 
   private async find(em: EntityManager, workspaceId: string, projectId: string, boardId: string): Promise<DeployBoard> {

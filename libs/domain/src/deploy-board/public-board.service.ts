@@ -6,6 +6,7 @@ import { Cycle, CycleIssue } from '../cycle/cycle.entity';
 import { stripHtml, writeActivities } from '../issue/activity-writer';
 import { IssueComment } from '../issue/issue-comment.entity';
 import { Issue, IssueAssignee, IssueLabel } from '../issue/issue.entity';
+import { notInTriage } from '../intake/intake.entity';
 import { Label } from '../label/label.entity';
 import { Module, ModuleIssue } from '../module/module.entity';
 import { ProjectMember } from '../project/project-member.entity';
@@ -385,7 +386,8 @@ export class PublicBoardService {
       .createQueryBuilder('i')
       .leftJoin(State, 's', 's.id = i.stateId')
       .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId })
-      .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`);
+      .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`)
+      .andWhere(notInTriage('i'));
   }
 
   private async findIssue(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<Issue> {

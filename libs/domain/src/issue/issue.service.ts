@@ -6,6 +6,7 @@ import { assertEstimatePoint } from '../estimate/estimate.service';
 import { Label } from '../label/label.entity';
 import { labelView } from '../label/label.view';
 import { ProjectMember } from '../project/project-member.entity';
+import { notInTriage } from '../intake/intake.entity';
 import { Project } from '../project/project.entity';
 import { isUniqueViolation } from '../shared/db-errors';
 import { assertExternalIdFree } from '../shared/external-id';
@@ -112,7 +113,7 @@ export class IssueService {
       .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .where('i.archivedAt IS NULL AND i.isDraft = false')
-      .andWhere('NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))');
+      .andWhere(notInTriage('i'));
   }
 
   /**
