@@ -83,6 +83,7 @@ describe('instance configuration: GET and PATCH /api/instances/configurations/',
 
   it('encrypts secrets at rest, never returns them, keeps them when the mask is sent back, and enables the provider', async () => {
     assert.equal((await t.api.get('/api/instances/')).body.config.is_github_enabled, false);
+    assertError(await t.api.get('/auth/github/'), 404, 'GITHUB_NOT_CONFIGURED');
     const changed = await configure(t, token, { GITHUB_CLIENT_ID: 'gh-client-id', GITHUB_CLIENT_SECRET: 'gh-very-secret-value' });
     assert.deepEqual(changed.map((e) => [e.key, e.value, e.is_set]), [['GITHUB_CLIENT_ID', 'gh-client-id', true], ['GITHUB_CLIENT_SECRET', '********', true]]);
     const [row] = await t.sql<{ value: string; is_encrypted: boolean }>(`SELECT value, is_encrypted FROM instance_configurations WHERE key = 'GITHUB_CLIENT_SECRET'`);
@@ -93,6 +94,12 @@ describe('instance configuration: GET and PATCH /api/instances/configurations/',
     assert.ok(!JSON.stringify((await t.api.get('/api/instances/')).body).includes('gh-very-secret-value'));
     // the next request sees the provider enabled, and the OAuth code can read the credentials
     assert.equal((await t.api.get('/api/instances/')).body.config.is_github_enabled, true);
+    // …and the OAuth flow starts with the stored application, without a restart
+    const start = await t.api.get('/auth/github/');
+    assert.equal(start.status, 302);
+    const authorize = new URL(start.headers.location);
+    assert.equal(`${authorize.origin}${authorize.pathname}`, 'https://github.com/login/oauth/authorize');
+    assert.equal(authorize.searchParams.get('client_id'), 'gh-client-id');
     const settings = t.app.get(InstanceSettings);
     assert.deepEqual(await settings.providerCredentials('github'), { clientId: 'gh-client-id', clientSecret: 'gh-very-secret-value' });
     assert.equal(await settings.isProviderEnabled('google'), false);
@@ -109,6 +116,7 @@ describe('instance configuration: GET and PATCH /api/instances/configurations/',
     // the admin's flag switches the provider off without forgetting it
     await configure(t, token, { IS_GITHUB_ENABLED: '0' });
     assert.equal((await t.api.get('/api/instances/')).body.config.is_github_enabled, false);
+    assertError(await t.api.get('/auth/github/'), 404, 'GITHUB_NOT_CONFIGURED');
     assert.equal(await settings.providerCredentials('github'), null);
   });
 
