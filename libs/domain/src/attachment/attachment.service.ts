@@ -124,7 +124,8 @@ export class AttachmentService {
     if (!ATTACHMENT_MIME_TYPES.includes(type)) throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', undefined, { allowed_types: ATTACHMENT_MIME_TYPES });
     if (!Number.isInteger(input.size) || input.size < 1) throw validationError({ size: ['Must be a whole number of bytes, at least 1.'] });
     if (input.size > this.sizeLimit) throw new MeridianError('ATTACHMENT_TOO_LARGE', undefined, { file_size_limit: this.sizeLimit });
-    const name = input.name.replace(/[/\\\u0000-\u001f]/g, '_').trim();
+    // no path separators or control characters in the storage key
+    const name = [...input.name].map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 32 ? '_' : c)).join('').trim();
     if (!name) throw validationError({ name: ['This field may not be blank.'] });
     const asset = await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
