@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AttachmentService } from '#domain';
-import { assertError, createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
+import { addMemberWithKey, addProjectMember, assertError, createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** every file under `dir`, recursively */
@@ -96,6 +96,32 @@ describe('External API v1: work item attachments (local store)', () => {
     const hist = await t.sql<{ verb: string; field: string; new_value: string; new_identifier: string }>(
       `SELECT verb, field, new_value, new_identifier FROM issue_activities WHERE issue_id = $1 AND field = 'attachment'`, [item.id]);
     assert.deepEqual(hist, [{ verb: 'created', field: 'attachment', new_value: 'notes.txt', new_identifier: id }]);
+  });
+
+  it('a JSON file uploads byte for byte (the body is not parsed as JSON)', async () => {
+    const content = Buffer.from('{"a": [1, 2]}');
+    const res = await create({ name: 'data.json', type: 'application/json', size: content.length });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const put = await t.api.put(local(res.body.upload_data.url)).set('Content-Type', 'application/json').send(content.toString());
+    assert.equal(put.status, 204, JSON.stringify(put.body));
+    const done = await t.api.patch(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`)).set('X-API-Key', key).send({ is_uploaded: true });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const redirect = await t.api.get(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`)).set('X-API-Key', key).redirects(0);
+    const dl = await t.api.get(local(redirect.headers.location)).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    assert.deepEqual(dl.body, content);
+  });
+
+  it('a viewer (role 5) lists but cannot add attachments', async () => {
+    const viewer = await signUp(t);
+    const viewerKey = await addMemberWithKey(t, ws, viewer, 15);
+    await addProjectMember(t, ws.id, project.id, viewer.userId, 5);
+    const list = await t.api.get(p(`work-items/${item.id}/attachments/`)).set('X-API-Key', viewerKey);
+    assert.equal(list.status, 200);
+    assertError(await t.api.post(p(`work-items/${item.id}/attachments/`)).set('X-API-Key', viewerKey).send({ name: 'v.txt', type: 'text/plain', size: 1 }), 403, 'PERMISSION_DENIED');
   });
 
   it('a declared size over FILE_SIZE_LIMIT, a type off the allow list and a bad body are refused', async () => {
