@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AttachmentService } from '#domain';
+import { loadConfig } from '#common';
+import { AttachmentService, createObjectStorage } from '#domain';
 import { addMemberWithKey, addProjectMember, assertError, createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -200,5 +201,42 @@ describe('External API v1: work item attachments (local store)', () => {
     const hist = await t.sql<{ verb: string; old_value: string }>(
       `SELECT verb, old_value FROM issue_activities WHERE issue_id = $1 AND field = 'attachment' AND verb = 'deleted'`, [item.id]);
     assert.deepEqual(hist, [{ verb: 'deleted', old_value: 'gone.txt' }]);
+  });
+});
+
+describe('object storage selection', () => {
+  it('local disk under DATA_DIR/uploads by default, UPLOADS_DIR overrides', () => {
+    const dflt = loadConfig({ DATA_DIR: '/tmp/meridian-x' });
+    assert.equal(dflt.storage.uploadsDir, path.resolve('/tmp/meridian-x/uploads'));
+    assert.equal(dflt.storage.s3, undefined);
+    assert.equal(createObjectStorage(dflt).kind, 'local');
+    assert.equal(loadConfig({ DATA_DIR: '/tmp/meridian-x', UPLOADS_DIR: '/srv/files' }).storage.uploadsDir, path.resolve('/srv/files'));
+  });
+
+  it('an S3 bucket selects the AWS SDK store, which presigns a size- and type-bound POST and a GET (no network)', async () => {
+    const config = loadConfig({
+      AWS_S3_BUCKET_NAME: 'meridian-test', AWS_REGION: 'eu-west-1', AWS_S3_ENDPOINT_URL: 'http://minio.local:9000',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-example', USE_MINIO: '1',
+    });
+    assert.deepEqual(config.storage.s3, {
+      bucket: 'meridian-test', region: 'eu-west-1', endpoint: 'http://minio.local:9000',
+      accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret-example', forcePathStyle: true,
+    });
+    const store = createObjectStorage(config);
+    assert.equal(store.kind, 's3');
+    const obj = { id: 'x', key: 'ws/abc-a b.txt', contentType: 'text/plain', size: 42, name: 'a b.txt' };
+    const up = await store.uploadTarget(obj, 3600, 'http://ignored');
+    assert.equal(up.method, 'POST');
+    assert.equal(up.url, 'http://minio.local:9000/meridian-test');
+    assert.equal(up.fields.key, obj.key);
+    assert.equal(up.fields['Content-Type'], 'text/plain');
+    const policy = JSON.parse(Buffer.from(up.fields.Policy, 'base64').toString());
+    assert.ok(policy.conditions.some((c: unknown) => JSON.stringify(c) === '["content-length-range",1,42]'));
+    assert.ok(policy.conditions.some((c: unknown) => JSON.stringify(c) === '["eq","$Content-Type","text/plain"]'));
+    const dl = new URL(await store.downloadUrl(obj, 300, 'http://ignored'));
+    assert.equal(dl.origin + dl.pathname, 'http://minio.local:9000/meridian-test/ws/abc-a%20b.txt');
+    assert.equal(dl.searchParams.get('X-Amz-Expires'), '300');
+    assert.match(dl.searchParams.get('X-Amz-Signature') ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(dl.searchParams.get('response-content-disposition'), "attachment; filename*=UTF-8''a%20b.txt");
   });
 });

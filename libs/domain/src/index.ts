@@ -79,3 +79,4 @@ export * from './intake/intake.service';
 export * from './attachment/file-asset.entity';
 export * from './attachment/object-storage';
 export * from './attachment/attachment.service';
+export * from './attachment/storage.provider';
