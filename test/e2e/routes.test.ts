@@ -29,6 +29,8 @@ describe('route declarations', () => {
     assert.deepEqual(undeclared, []);
     const publicRoutes = routes.filter((r) => r.scheme === 'public').map((r) => r.route.split(' ')[1].split(' ')[0]).sort();
     assert.deepEqual(publicRoutes, [
+      'AssetTransferController.download',
+      'AssetTransferController.upload',
       'AuthController.signIn',
       'AuthController.signUp',
       'HealthController.check',

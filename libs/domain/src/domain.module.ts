@@ -1,3 +1,6 @@
+import { AttachmentService } from './attachment/attachment.service';
+import { OBJECT_STORAGE } from './attachment/object-storage';
+import { OBJECT_STORAGE_PROVIDER } from './attachment/storage.provider';
 import { CREDENTIAL_VERIFIER, INSTANCE_ADMIN_VERIFIER, PROJECT_ACCESS_RESOLVER, WORKSPACE_ACCESS_RESOLVER } from '#common';
 import { Module } from '@nestjs/common';
 import { ApiTokenService } from './api-token/api-token.service';
@@ -37,7 +40,7 @@ const SERVICES = [
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
   StateService, LabelService, MemberService, IssueService, IssueChildrenService, CycleService, ModuleService,
   DeployBoardService, PublicBoardService,
-  IssueRelationService, EstimateService, StickyService, IntakeService,
+  IssueRelationService, EstimateService, StickyService, IntakeService, AttachmentService,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [
@@ -53,12 +56,13 @@ const APP_API_SERVICES = [
   providers: [
     ...SERVICES,
     ...APP_API_SERVICES,
+    OBJECT_STORAGE_PROVIDER,
     CredentialVerifierService,
     { provide: CREDENTIAL_VERIFIER, useExisting: CredentialVerifierService },
     { provide: WORKSPACE_ACCESS_RESOLVER, useExisting: WorkspaceService },
     { provide: PROJECT_ACCESS_RESOLVER, useExisting: ProjectService },
     { provide: INSTANCE_ADMIN_VERIFIER, useExisting: InstanceAdminService },
   ],
-  exports: [...SERVICES, ...APP_API_SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER, INSTANCE_ADMIN_VERIFIER],
+  exports: [...SERVICES, OBJECT_STORAGE, ...APP_API_SERVICES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER, INSTANCE_ADMIN_VERIFIER],
 })
 export class DomainModule {}

@@ -21,6 +21,7 @@ import { IssueRelation } from './relation/issue-relation.entity';
 import { Estimate, EstimatePoint } from './estimate/estimate.entity';
 import { Sticky } from './sticky/sticky.entity';
 import { Intake, IntakeIssue } from './intake/intake.entity';
+import { FileAsset } from './attachment/file-asset.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 
@@ -36,4 +37,5 @@ export const ENTITIES = [
   Estimate, EstimatePoint,
   Sticky,
   Intake, IntakeIssue,
+  FileAsset,
 ];

@@ -76,3 +76,7 @@ export * from './sticky/sticky.entity';
 export * from './sticky/sticky.service';
 export * from './intake/intake.entity';
 export * from './intake/intake.service';
+export * from './attachment/file-asset.entity';
+export * from './attachment/object-storage';
+export * from './attachment/attachment.service';
+export * from './attachment/storage.provider';

@@ -9,6 +9,7 @@ import { WorkItemRelationsController } from './relations.controller';
 import { EstimatesController } from './estimates.controller';
 import { StickiesController } from './stickies.controller';
 import { IntakeController } from './intake.controller';
+import { AssetTransferController, WorkItemAttachmentsController } from './attachments.controller';
 import {
   WorkItemActivitiesController, WorkItemCommentsController, WorkItemLinksController, WorkItemLookupController, WorkItemsController,
 } from './work-items.controller';
@@ -32,5 +33,7 @@ import {
     EstimatesController,
     StickiesController,
     IntakeController,
+    WorkItemAttachmentsController,
+    AssetTransferController,
   ], })
 export class ExternalV1Module {}

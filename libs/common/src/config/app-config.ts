@@ -93,6 +93,33 @@ class EnvironmentVariables {
   @IsOptional() @IsString()
   EMAIL_FROM = 'Meridian <no-reply@localhost>';
 
+  /** where the local store keeps attachments; default `DATA_DIR/uploads` */
+  @IsOptional() @IsString()
+  UPLOADS_DIR?: string;
+
+  /** S3-compatible store (Plane's variable names); setting the bucket selects it */
+  @IsOptional() @IsString()
+  AWS_S3_BUCKET_NAME?: string;
+
+  @IsOptional() @IsString()
+  AWS_REGION = 'us-east-1';
+
+  @IsOptional() @Matches(HTTP_URL, { message: 'AWS_S3_ENDPOINT_URL must be an http(s) URL' })
+  AWS_S3_ENDPOINT_URL?: string;
+
+  @IsOptional() @IsString()
+  AWS_ACCESS_KEY_ID?: string;
+
+  @IsOptional() @IsString()
+  AWS_SECRET_ACCESS_KEY?: string;
+
+  /** path-style bucket addressing (MinIO); Plane's `USE_MINIO` also turns it on */
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  AWS_S3_FORCE_PATH_STYLE = false;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  USE_MINIO = false;
+
   // Auth rate limits (per address on the throttled auth routes, per email for failures and mail)
   @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_RATE_LIMIT must look like 30/minute or 10/15minute' })
   AUTH_RATE_LIMIT = '30/minute';
@@ -214,6 +241,14 @@ export interface AppConfig {
     /** implicit TLS (port 465) */
     useSsl: boolean;
     from: string;
+  };
+  /**
+   * Where attachments are stored: local disk under `uploadsDir` (`UPLOADS_DIR`, default
+   * `DATA_DIR/uploads`), or the S3-compatible bucket `s3` when `AWS_S3_BUCKET_NAME` is set.
+   */
+  storage: {
+    uploadsDir: string;
+    s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
 }
 
@@ -337,6 +372,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       useTls: env.EMAIL_USE_TLS,
       useSsl: env.EMAIL_USE_SSL,
       from: env.EMAIL_FROM,
+    },
+    storage: {
+      uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(env.DATA_DIR, 'uploads')),
+      s3: env.AWS_S3_BUCKET_NAME
+        ? {
+          bucket: env.AWS_S3_BUCKET_NAME,
+          region: env.AWS_REGION,
+          endpoint: env.AWS_S3_ENDPOINT_URL,
+          accessKeyId: env.AWS_ACCESS_KEY_ID,
+          secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+          forcePathStyle: env.AWS_S3_FORCE_PATH_STYLE || env.USE_MINIO,
+        }
+        : undefined,
     },
   };
 }

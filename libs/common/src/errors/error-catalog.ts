@@ -24,6 +24,8 @@ export const ERROR_CATALOG = {
   CYCLE_TRANSFER_TARGET_COMPLETED: { status: 400, detail: 'The cycle where the work items are transferred is already completed.' },
   MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
   MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
+  ATTACHMENT_TYPE_NOT_ALLOWED: { status: 400, detail: 'Invalid file type.' },
+  ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
   INTAKE_NOT_ENABLED: { status: 400, detail: "Intake is not enabled for this project; enable it with the project's intake_view." },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
@@ -44,6 +46,8 @@ export const ERROR_CATALOG = {
   BOARD_COMMENTS_DISABLED: { status: 403, detail: 'Comments are not enabled for this project board.' },
   BOARD_REACTIONS_DISABLED: { status: 403, detail: 'Reactions are not enabled for this project board.' },
   BOARD_VOTES_DISABLED: { status: 403, detail: 'Votes are not enabled for this project board.' },
+  INVALID_SIGNATURE: { status: 403, detail: 'The signed URL is not valid.' },
+  SIGNED_URL_EXPIRED: { status: 403, detail: 'The signed URL has expired.' },
   INVITATION_EMAIL_MISMATCH: { status: 403, detail: 'This invitation is addressed to another email.' },
   // 404
   NOT_FOUND: { status: 404, detail: 'The requested resource does not exist.' },
@@ -73,6 +77,7 @@ export const ERROR_CATALOG = {
   ESTIMATE_POINT_KEY_TAKEN: { status: 409, detail: 'The estimate already has a point with this key.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
+  ATTACHMENT_TOO_LARGE: { status: 413, detail: 'The file is larger than the instance allows (FILE_SIZE_LIMIT).' },
   // 415
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported media type.' },
   // 422

@@ -8,9 +8,16 @@ import { sendError } from '../errors/error-body';
  * malformed JSON → 400 `MALFORMED_JSON`; over `limit` → 413 `PAYLOAD_TOO_LARGE`.
  * An empty body with `Content-Type: application/json` reads as `{}` (Plane's SDK sends those).
  */
+/** `PUT` requests under this path keep their body unread (signed attachment uploads). */
+export const RAW_BODY_PREFIX = '/api/v1/assets/';
+
 export function useJsonBody(app: INestApplication, limit: string): void {
-  app.use(express.json({ limit, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: false, limit }));
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const form = express.urlencoded({ extended: false, limit });
+  // signed attachment uploads read their raw body themselves, whatever the file's content type
+  const raw = (req: Request) => req.method === 'PUT' && req.path.startsWith(RAW_BODY_PREFIX);
+  app.use((req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : json(req, res, next)));
+  app.use((req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : form(req, res, next)));
   app.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (err?.type === 'entity.parse.failed') return sendError(res, 'MALFORMED_JSON');
     if (err?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE');

@@ -1,0 +1,247 @@
+import { APP_CONFIG, AppConfig, MeridianError, validationError } from '#common';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { writeActivities } from '../issue/activity-writer';
+import { Issue } from '../issue/issue.entity';
+import type { IssueContext } from '../issue/issue.service';
+import { Project } from '../project/project.entity';
+import { iso } from '../shared/time';
+import { assertProjectWritable } from '../shared/project-writable';
+import { FileAsset } from './file-asset.entity';
+import { OBJECT_STORAGE, ObjectStorage, SignedObject, SignedOperation, UploadTarget, UrlSigner } from './object-storage';
+
+/**
+ * Content types a work item attachment may have (Plane's `ATTACHMENT_MIME_TYPES`, settings/common.py):
+ * images, documents, audio, video, archives, 3D, fonts and text.
+ */
+export const ATTACHMENT_MIME_TYPES: readonly string[] = [
+  'image/jpeg', 'image/png', 'image/gif', 'image/svg+xml', 'image/webp', 'image/tiff', 'image/bmp',
+  'application/pdf', 'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'text/plain', 'application/rtf',
+  'application/vnd.oasis.opendocument.spreadsheet', 'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.presentation', 'application/vnd.oasis.opendocument.graphics',
+  'audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/midi', 'audio/x-midi', 'audio/aac', 'audio/flac', 'audio/x-m4a',
+  'video/mp4', 'video/mpeg', 'video/ogg', 'video/webm', 'video/quicktime', 'video/x-msvideo', 'video/x-ms-wmv',
+  'application/zip', 'application/x-rar-compressed', 'application/x-tar', 'application/gzip',
+  'model/gltf-binary', 'model/gltf+json', 'application/octet-stream',
+  'font/ttf', 'font/otf', 'font/woff', 'font/woff2',
+  'text/css', 'text/javascript', 'application/json', 'text/xml', 'text/csv', 'application/xml',
+  'application/x-sql', 'text/x-python', 'text/x-java-source', 'text/x-c', 'text/x-c++src', 'text/markdown',
+];
+
+/** Lifetime of signed upload and download URLs, in seconds (Plane: 3600 for uploads). */
+export const UPLOAD_URL_TTL = 3600;
+export const DOWNLOAD_URL_TTL = 300;
+
+export interface CreateAttachmentInput {
+  name: string;
+  type?: string;
+  size: number;
+  external_id?: string | null;
+  external_source?: string | null;
+}
+
+/** `FileAsset` as Plane's serializer writes it; `asset` is the storage key. */
+export function attachmentView(a: FileAsset): Record<string, unknown> {
+  return {
+    id: a.id,
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
+    deleted_at: iso(a.deletedAt),
+    attributes: a.attributes,
+    asset: a.asset,
+    entity_type: a.entityType,
+    entity_identifier: a.entityIdentifier,
+    is_deleted: a.isDeleted,
+    is_archived: a.isArchived,
+    external_id: a.externalId,
+    external_source: a.externalSource,
+    size: a.size,
+    is_uploaded: a.isUploaded,
+    storage_metadata: a.storageMetadata,
+    created_by: a.createdById,
+    updated_by: a.updatedById,
+    user: a.userId,
+    workspace: a.workspaceId,
+    draft_issue: null,
+    project: a.projectId,
+    issue: a.issueId,
+    comment: null,
+    page: null,
+  };
+}
+
+function signed(a: FileAsset): SignedObject {
+  return { id: a.id, key: a.asset, contentType: a.attributes.type, size: a.size, name: a.attributes.name };
+}
+
+/**
+ * Work item attachments (plane-v1-api.md §8.9; plane-clients.md §3.6 `client.workItems.attachments`):
+ * Plane's two-step upload. `create` records the asset (not uploaded) and returns where to upload;
+ * `complete` checks the object in storage and marks it uploaded, writing the work item's history
+ * (`verb: created, field: attachment`) in the same transaction; `remove` soft-deletes, writes
+ * history (`verb: deleted, field: attachment`) and removes the object.
+ * Errors: unknown work item or attachment of the project → 404 NOT_FOUND; type not allowed → 400
+ * ATTACHMENT_TYPE_NOT_ALLOWED; size over `FILE_SIZE_LIMIT` → 413 ATTACHMENT_TOO_LARGE (Plane clamps
+ * silently; Meridian refuses); completing before the object is stored, or with another size → 400
+ * ATTACHMENT_NOT_UPLOADED; downloading one not uploaded → 400 ATTACHMENT_NOT_UPLOADED.
+ */
+@Injectable()
+export class AttachmentService {
+  readonly signer: UrlSigner;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+  ) {
+    this.signer = new UrlSigner(config.secret.key);
+  }
+
+  /** bytes */
+  get sizeLimit(): number {
+    return Number(this.config.instanceEnv.FILE_SIZE_LIMIT ?? 5_242_880);
+  }
+
+  /** Uploaded, live attachments of the work item, oldest first: a bare array. */
+  async list(projectId: string, issueId: string): Promise<Record<string, unknown>[]> {
+    await this.issue(this.dataSource.manager, projectId, issueId);
+    const rows = await this.dataSource.getRepository(FileAsset).find({
+      where: { projectId, issueId, isUploaded: true, entityType: 'ISSUE_ATTACHMENT' },
+      order: { createdAt: 'ASC' },
+    });
+    return rows.map(attachmentView);
+  }
+
+  /** `{upload_data: {url, method, fields}, asset_id, attachment, asset_url}` (200, as Plane). */
+  async create(ctx: IssueContext, slug: string, issueId: string, input: CreateAttachmentInput, origin: string): Promise<Record<string, unknown>> {
+    const type = (input.type ?? '').trim().toLowerCase() || 'application/octet-stream';
+    if (!ATTACHMENT_MIME_TYPES.includes(type)) throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', undefined, { allowed_types: ATTACHMENT_MIME_TYPES });
+    if (!Number.isInteger(input.size) || input.size < 1) throw validationError({ size: ['Must be a whole number of bytes, at least 1.'] });
+    if (input.size > this.sizeLimit) throw new MeridianError('ATTACHMENT_TOO_LARGE', undefined, { file_size_limit: this.sizeLimit });
+    // no path separators or control characters in the storage key
+    const name = [...input.name].map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 32 ? '_' : c)).join('').trim();
+    if (!name) throw validationError({ name: ['This field may not be blank.'] });
+    const asset = await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        await this.issue(em, ctx.projectId, issueId);
+        if (input.external_id && input.external_source) {
+          const clash = await em.findOne(FileAsset, { where: { issueId, externalId: input.external_id, externalSource: input.external_source } });
+          if (clash) throw new MeridianError('EXTERNAL_ID_TAKEN', undefined, { id: clash.id });
+        }
+        const key = `${ctx.workspaceId}/${randomUUID().replace(/-/g, '')}-${name}`.slice(0, 800);
+        return em.save(em.create(FileAsset, {
+          workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId,
+          attributes: { name, type, size: input.size }, asset: key, entityType: 'ISSUE_ATTACHMENT', entityIdentifier: issueId,
+          size: input.size, externalId: input.external_id ?? null, externalSource: input.external_source ?? null,
+          userId: ctx.userId, createdById: ctx.userId, updatedById: ctx.userId,
+        }));
+      });
+    const upload: UploadTarget = await this.storage.uploadTarget(signed(asset), UPLOAD_URL_TTL, origin);
+    return {
+      upload_data: upload,
+      asset_id: asset.id,
+      attachment: attachmentView(asset),
+      asset_url: `/api/v1/workspaces/${slug}/projects/${ctx.projectId}/work-items/${issueId}/attachments/${asset.id}/`,
+    };
+  }
+
+  /**
+   * `PATCH {is_uploaded: true}` (or no body): verifies the object is stored with the declared size,
+   * marks the asset uploaded and writes history the first time. Returns the attachment.
+   */
+  async complete(ctx: IssueContext, issueId: string, assetId: string): Promise<Record<string, unknown>> {
+    const pending = await this.asset(this.dataSource.manager, ctx.projectId, issueId, assetId);
+    if (!pending.isUploaded) {
+      const size = await this.storage.size(pending.asset);
+      if (size === null) throw new MeridianError('ATTACHMENT_NOT_UPLOADED', 'The file has not been uploaded to storage yet.');
+      if (size !== pending.size) throw new MeridianError('ATTACHMENT_NOT_UPLOADED', `The stored file has ${size} bytes, ${pending.size} were declared.`);
+    }
+    const saved = await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const a = await this.asset(em, ctx.projectId, issueId, assetId, true);
+      if (a.isUploaded) return a;
+      await em.update(FileAsset, { id: a.id }, { isUploaded: true, updatedById: ctx.userId });
+      await writeActivities(em, ctx, [{
+        issueId, verb: 'created', field: 'attachment', newValue: a.attributes.name, newIdentifier: a.id,
+        comment: 'uploaded a new attachment',
+      }]);
+      return em.findOneByOrFail(FileAsset, { id: a.id });
+    });
+    return attachmentView(saved);
+  }
+
+  /** A signed download URL for an uploaded attachment (the route answers 302 to it). */
+  async downloadUrl(projectId: string, issueId: string, assetId: string, origin: string): Promise<string> {
+    const a = await this.asset(this.dataSource.manager, projectId, issueId, assetId);
+    if (!a.isUploaded) throw new MeridianError('ATTACHMENT_NOT_UPLOADED');
+    return this.storage.downloadUrl(signed(a), DOWNLOAD_URL_TTL, origin);
+  }
+
+  /** Soft delete with history, then the object is removed from storage. */
+  async remove(ctx: IssueContext, issueId: string, assetId: string): Promise<void> {
+    const removed = await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const a = await this.asset(em, ctx.projectId, issueId, assetId, true);
+      await em.update(FileAsset, { id: a.id }, { isDeleted: true, deletedAt: new Date(), updatedById: ctx.userId });
+      if (a.isUploaded) {
+        await writeActivities(em, ctx, [{
+          issueId, verb: 'deleted', field: 'attachment', oldValue: a.attributes.name, oldIdentifier: a.id, comment: 'deleted an attachment',
+        }]);
+      }
+      return a;
+    });
+    await this.storage.delete(removed.asset);
+  }
+
+  /**
+   * The live asset behind a signed URL (`op`), after checking `expires` and `signature`.
+   * 403 INVALID_SIGNATURE / SIGNED_URL_EXPIRED, 404 NOT_FOUND for an unknown or deleted asset.
+   */
+  async signedAsset(op: SignedOperation, assetId: string, expires?: string, signature?: string): Promise<SignedObject & { uploaded: boolean }> {
+    const verdict = this.signer.verify(op, assetId, expires, signature);
+    if (verdict === 'invalid') throw new MeridianError('INVALID_SIGNATURE');
+    if (verdict === 'expired') throw new MeridianError('SIGNED_URL_EXPIRED');
+    const a = await this.dataSource.getRepository(FileAsset).findOne({ where: { id: assetId } });
+    if (!a) throw new MeridianError('NOT_FOUND');
+    return { ...signed(a), uploaded: a.isUploaded };
+  }
+
+  /** Stores the bytes of a signed upload: at most the declared size, else 413 ATTACHMENT_TOO_LARGE. */
+  async storeUpload(obj: SignedObject & { uploaded: boolean }, data: Buffer): Promise<void> {
+    if (obj.uploaded) throw new MeridianError('CONFLICT', 'The attachment is already uploaded.');
+    if (data.length > obj.size) throw new MeridianError('ATTACHMENT_TOO_LARGE', `The declared size is ${obj.size} bytes.`);
+    await this.storage.put(obj.key, data, obj.contentType);
+  }
+
+  /** The stored bytes of a signed download; 404 when the object is gone. */
+  async readDownload(obj: SignedObject): Promise<Buffer> {
+    const data = await this.storage.get(obj.key);
+    if (!data) throw new MeridianError('NOT_FOUND');
+    return data;
+  }
+
+  private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
+    const issue = await em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .where('i.id = :issueId AND i.projectId = :projectId AND i.isDraft = false', { issueId, projectId })
+      .getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return issue;
+  }
+
+  private async asset(em: EntityManager, projectId: string, issueId: string, assetId: string, lock = false): Promise<FileAsset> {
+    await this.issue(em, projectId, issueId);
+    const qb = em.getRepository(FileAsset).createQueryBuilder('a')
+      .where('a.id = :assetId AND a.projectId = :projectId AND a.issueId = :issueId AND a.entityType = :t', { assetId, projectId, issueId, t: 'ISSUE_ATTACHMENT' });
+    if (lock) qb.setLock('pessimistic_write');
+    const a = await qb.getOne();
+    if (!a) throw new MeridianError('NOT_FOUND');
+    return a;
+  }
+}
