@@ -5,7 +5,10 @@ import * as net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createApiKey, createAppProject, createWorkspace, signUp, SignedUp, unique } from '../support/fixtures';
 import { startServer, waitExit } from '../support/processes';
-import { freshDatabaseEnv, startTestApp, TestApp } from '../support/test-app';
+import { loadConfig } from '#common';
+import { startDatabase } from '#database';
+import { createApp } from '../../apps/server/src/bootstrap';
+import { ENGINE, freshDatabaseEnv, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * HMAC-SHA256 written out from SHA-256 (RFC 2104), independent of the server's `createHmac`:
@@ -440,5 +443,39 @@ describe('webhooks: a change committed before a crash is delivered after the res
       second.child.kill('SIGTERM');
       await waitExit(second.child);
     }
+  });
+});
+
+describe('webhooks: several server processes on one PostgreSQL database', { skip: ENGINE !== 'postgres' ? 'PostgreSQL only' : false }, () => {
+  let t: TestApp;
+  let second: { app: { close(): Promise<void> } } | null = null;
+  let rx: Receiver;
+  before(async () => {
+    rx = await startReceiver();
+    const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '20' };
+    t = await startTestApp(env);
+    // a second application on the same database: its own worker polls the same outbox
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: t.config.database.url!, ...env });
+    second = { app: await createApp(config, await startDatabase(config)) };
+    await (second.app as unknown as { init(): Promise<void> }).init();
+  });
+  after(async () => {
+    await second?.app.close();
+    await t.close();
+    await rx.close();
+  });
+
+  it('claims with FOR UPDATE SKIP LOCKED: every delivery is sent exactly once', async () => {
+    const admin = await signUp(t);
+    const ws = await createWorkspace(t, admin.token);
+    const hook = await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, { type: 'bearer' }).send({ url: rx.url('/replicas'), project: true });
+    assert.equal(hook.status, 201);
+    await Promise.all(Array.from({ length: 20 }, () => createAppProject(t, admin.token, ws.slug)));
+    await eventually(() => rx.at('/replicas').length >= 20, 'twenty deliveries');
+    await sleep(500);
+    const got = rx.at('/replicas');
+    assert.equal(got.length, 20, 'no delivery sent twice');
+    assert.equal(new Set(got.map((r) => r.headers['x-plane-delivery'])).size, 20);
+    assert.equal(new Set(got.map((r) => r.body.data.id)).size, 20);
   });
 });
