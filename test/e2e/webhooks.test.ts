@@ -249,6 +249,30 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     assert.deepEqual(rx.at(narrow.path).map((r) => r.body.event), ['issue']);
   });
 
+  it('reports intake creation and triage as intake_issue events (needs the issue switch)', async () => {
+    const { ws, path } = await workspaceWithHook({ issue: true });
+    const key = await createApiKey(t, admin.token, ws.slug);
+    const project = await createAppProject(t, admin.token, ws.slug, { intake_view: true });
+    const base = `/api/v1/workspaces/${ws.slug}/projects/${project.id}/intake-issues`;
+    const created = await t.api.post(`${base}/`).set('X-API-Key', key).send({ issue: { name: 'From a customer' } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const first = await eventually(() => rx.at(path).find((r) => r.body.event === 'intake_issue'), 'the intake event');
+    assert.equal(first.body.action, 'created');
+    assert.equal(first.body.data.id, created.body.id);
+    assert.equal((first.body.data.issue_detail as { name: string }).name, 'From a customer');
+    assert.equal(rx.at(path).filter((r) => r.body.event === 'issue').length, 0, 'not also an issue event');
+
+    const accepted = await t.api.patch(`${base}/${created.body.issue}/`).set('X-API-Key', key).send({ status: 1 });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    const triaged = await eventually(() => rx.at(path).find((r) => r.body.event === 'intake_issue' && r.body.activity.field === 'intake'), 'the triage event');
+    assert.deepEqual([triaged.body.action, triaged.body.activity.old_value, triaged.body.activity.new_value, triaged.body.data.status], ['updated', 'pending', 'accepted', 1]);
+
+    const removed = await t.api.delete(`${base}/${created.body.issue}/`).set('X-API-Key', key);
+    assert.equal(removed.status, 204);
+    const gone = await eventually(() => rx.at(path).find((r) => r.body.event === 'intake_issue' && r.body.action === 'deleted'), 'the intake delete');
+    assert.deepEqual(gone.body.data, { id: created.body.id });
+  });
+
   it('retries a 500 with backoff, then succeeds; every attempt is logged without the signature', async () => {
     const { ws, path, hook } = await workspaceWithHook({ project: true });
     rx.plan.set(path, [500]);

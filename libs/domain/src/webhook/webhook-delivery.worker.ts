@@ -22,6 +22,9 @@ interface Claimed {
 
 /** Rows claimed per poll. */
 const BATCH = 20;
+/** Finished outbox rows are kept this long (the attempts stay in `webhook_logs`), pruned about hourly. */
+const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
 /** Headers whose values are secrets-derived and never stored in the logs. */
 const REDACTED = ['X-Plane-Signature', 'X-Plane-Timestamp-Signature'];
 
@@ -59,6 +62,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+  private prunedAt = 0;
   private readonly abort = new AbortController();
 
   constructor(
@@ -96,6 +100,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   /** One round: claims due deliveries and attempts each. Returns how many were attempted. */
   async poll(): Promise<number> {
     const w = this.config.webhooks;
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.dataSource.query(
+        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - ($1::int * interval '1 millisecond')`,
+        [KEEP_FINISHED_MS],
+      );
+    }
     const leaseMs = w.timeoutMs + 30_000;
     const result: unknown = await this.dataSource.query(
       `UPDATE webhook_deliveries SET next_attempt_at = now() + ($1::int * interval '1 millisecond')
