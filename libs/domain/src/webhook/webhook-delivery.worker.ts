@@ -54,7 +54,7 @@ export function backoffMs(attempts: number, base: number, max: number, random = 
  * `Retry-After` is honoured up to `WEBHOOK_BACKOFF_MAX_MS`) until `WEBHOOK_MAX_ATTEMPTS`; any other
  * status, and a URL the guard now refuses, fails the delivery at once. `WEBHOOK_DEACTIVATE_AFTER`
  * consecutive failed deliveries switch the webhook off (`is_active = false`); deliveries of a
- * webhook that is off or deleted are discarded.
+ * webhook that is off or deleted are discarded. Finished rows are deleted after 7 days (their attempts stay in `webhook_logs`).
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
