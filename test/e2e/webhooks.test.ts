@@ -377,7 +377,7 @@ describe('webhooks: URL refusals without WEBHOOK_ALLOWED_HOSTS', () => {
   for (const url of [
     'http://127.0.0.1/hook', 'http://localhost:8080/hook', 'http://10.0.0.1/', 'http://192.168.1.10/', 'http://172.16.0.5/',
     'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://2130706433/',
-    'http://[fe80::1]/', 'http://[fd00::1]/', 'ftp://example.com/hook', 'file:///etc/passwd',
+    'http://[fe80::1]/', 'http://[fd00::1]/', 'http://[::7f00:1]/', 'ftp://example.com/hook', 'file:///etc/passwd',
   ]) {
     it(`refuses ${url} with 400 WEBHOOK_URL_NOT_ALLOWED`, async () => {
       const res = await t.api.post(`/api/workspaces/${slug}/webhooks/`).auth(admin.token, { type: 'bearer' }).send({ url, issue: true });

@@ -18,7 +18,7 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
+  ['::', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 /** An IPv4 address written as IPv6 (`::ffff:a.b.c.d`, also NAT64 `64:ff9b::a.b.c.d`) is judged as IPv4. */
