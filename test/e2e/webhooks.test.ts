@@ -53,7 +53,7 @@ async function startReceiver() {
       }
       got.push({ path: req.url ?? '', headers: req.headers, raw, body });
       const status = plan.get(req.url ?? '')?.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.writeHead(status, { 'content-type': 'text/plain', ...(status >= 300 && status < 400 ? { location: '/redirected' } : {}) });
       res.end(status < 300 ? 'ok' : 'not now');
     });
   });
@@ -326,6 +326,19 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     assert.equal(on.body.is_active, true);
     await createAppProject(t, admin.token, ws.slug);
     await eventually(() => rx.at(path).length === 7, 'a delivery after switching on');
+  });
+
+  it('does not follow redirects: a 3xx fails the delivery at once', async () => {
+    const { ws, path, hook } = await workspaceWithHook({ project: true });
+    rx.plan.set(path, [302]);
+    await createAppProject(t, admin.token, ws.slug);
+    const [row] = await eventually(async () => {
+      const r = await t.sql<{ status: string; attempts: number; last_error: string }>('SELECT status, attempts, last_error FROM webhook_deliveries WHERE webhook_id = $1', [hook.id]);
+      return r[0]?.status === 'failed' ? r : null;
+    }, 'the failed delivery');
+    assert.deepEqual([Number(row.attempts), row.last_error], [1, 'HTTP 302']);
+    assert.equal(rx.at(path).length, 1);
+    assert.equal(rx.at('/redirected').length, 0);
   });
 
   it('sends nothing for a rolled-back change, and the next committed change is delivered', async () => {
