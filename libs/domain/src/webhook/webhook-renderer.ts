@@ -93,6 +93,6 @@ export async function renderActors(em: EntityManager, ids: string[]): Promise<Ma
 /** Keys that change with every write or are derived, never reported as changed fields. */
 export const DERIVED_KEYS = new Set([
   'updated_at', 'updated_by', 'created_at', 'created_by', 'deleted_at', 'members',
-  'total_members', 'total_cycles', 'total_modules', 'is_member', 'member_role', 'is_deployed', 'sort_order_member',
+  'total_members', 'total_cycles', 'total_modules', 'is_member', 'member_role', 'is_deployed',
   'total_issues', 'completed_issues', 'cancelled_issues', 'started_issues', 'unstarted_issues', 'backlog_issues',
 ]);
