@@ -145,6 +145,8 @@ describe('OpenAPI document', () => {
     }
     const list = items.get('/api/v1/workspaces/{slug}/projects').get;
     assert.deepEqual(list.parameters.filter((x: any) => x.in === 'query').map((x: any) => x.name).sort(), ['cursor', 'per_page']);
+    assert.deepEqual(list.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/PageEnvelope' });
+    assert.ok(doc.components.schemas.PageEnvelope.required.includes('next_cursor'));
   });
 
   it('serves itself and Swagger UI without credentials, never shadowed by the App API', async () => {

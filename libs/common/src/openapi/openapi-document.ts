@@ -51,6 +51,28 @@ export const ERROR_SCHEMA = {
   additionalProperties: true,
 };
 
+const nullableString = { type: ['string', 'null'] };
+/** Plane's paginator envelope with Meridian's cursors (`toEnvelope`, spec parts 2 and 8). */
+export const PAGE_ENVELOPE_SCHEMA = {
+  type: 'object',
+  description: 'One page of a list. Pass `next_cursor` (or `prev_cursor`) as `cursor` for the next (previous) page.',
+  required: ['results', 'next_cursor', 'prev_cursor', 'total_count'],
+  properties: {
+    grouped_by: { type: 'null' },
+    sub_grouped_by: { type: 'null' },
+    total_count: { type: 'integer' },
+    next_cursor: nullableString,
+    prev_cursor: nullableString,
+    next_page_results: { type: 'boolean' },
+    prev_page_results: { type: 'boolean' },
+    count: { type: 'integer', description: 'Items on this page.' },
+    total_pages: { type: 'integer' },
+    total_results: { type: 'integer' },
+    extra_stats: { type: 'null' },
+    results: { type: 'array', items: { type: 'object' } },
+  },
+};
+
 /** Handlers that already carry the security/query metadata derived below (controllers are process-wide). */
 const annotated = new WeakSet<object>();
 
@@ -64,7 +86,7 @@ const annotated = new WeakSet<object>();
  * - Request bodies: the DTO class named by `@Body()`, its schema derived from its class-validator
  *   decorators by `class-validator-jsonschema` (the project builds with `tsc`, so the swagger CLI
  *   plugin does not run and DTOs carry no `@ApiProperty`).
- * - Lists (`@PageQuery`): `per_page` and `cursor` query parameters (spec part 8).
+ * - Lists (`@PageQuery`): `per_page` and `cursor` query parameters and the `PageEnvelope` response (spec part 8).
  * - Errors: `components.schemas.Error` (`{detail, error_code}`), the `default` response of every
  *   operation.
  * - Tags per API (External API v1, App API, Public, Instance, Auth, Health), operation ids
@@ -119,6 +141,7 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
           swagger.ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'Page size (spec part 8).' })(
             controller.prototype, name, descriptor!,
           );
+          swagger.ApiOkResponse({ description: 'A page of results.', schema: { $ref: '#/components/schemas/PageEnvelope' } })(controller.prototype, name, descriptor!);
           swagger.ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next_cursor` or `prev_cursor` of a previous page.' })(
             controller.prototype, name, descriptor!,
           );
@@ -215,6 +238,7 @@ function nullable(property: Record<string, any>): Record<string, any> {
 /** Tags, operation ids, security, the error schema and default error response. */
 function finishDocument(document: Record<string, any>): Record<string, any> {
   document.components.schemas.Error = ERROR_SCHEMA;
+  document.components.schemas.PageEnvelope = PAGE_ENVELOPE_SCHEMA;
   document.components.responses = {
     ...document.components.responses,
     Error: {
