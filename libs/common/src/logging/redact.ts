@@ -123,7 +123,7 @@ export function secretSafeLogOptions() {
     redact: {
       paths: [
         'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie',
-        'res.headers["set-cookie"]', 'headers.authorization', 'headers["x-api-key"]', 'headers.cookie',
+        'headers.authorization', 'headers["x-api-key"]', 'headers.cookie',
         'password', 'token', 'access_token', 'refresh_token', 'api_key', 'secret', 'signature',
         '*.password', '*.token', '*.access_token', '*.refresh_token', '*.api_key', '*.secret', '*.signature',
       ],
