@@ -166,6 +166,11 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     ok(await s.call('GET', '/api/users/me/', { bearer: token }));
     // credentials where they do not belong: in a query string
     await s.call('GET', `/api/users/me/?access_token=${encodeURIComponent(token)}&api_key=${encodeURIComponent(password)}`, { bearer: token });
+    // and a token in a URL is not a credential (passport-http-bearer would take `access_token` there)
+    const inUrl = await s.call('GET', `/api/users/me/?access_token=${encodeURIComponent(token)}`);
+    assert.equal(inUrl.status, 401);
+    assert.equal(inUrl.body.error_code, 'AUTHENTICATION_REQUIRED');
+    assert.equal((await s.call('PATCH', '/api/instances/', { body: { access_token: admin } })).status, 401);
 
     // magic code without SMTP (development): the code goes to the log fallback line, and only there
     const magicEmail = `${unique('magic')}@example.com`;
@@ -355,5 +360,25 @@ describe('production without SMTP: no secret is created that only the log could 
     ok(await s.call('POST', '/auth/magic-sign-in/', { body: { email, code } }));
     log = await s.log();
     assert.ok(!log.includes(code), 'the magic code is not in the log');
+  });
+});
+
+describe('redactUrl and redactResponseHeaders (the one place the log masks URLs)', () => {
+  it('masks secret query and fragment parameters by name, case and separator insensitively, and nothing else', async () => {
+    const { redactUrl, redactResponseHeaders } = await import('#common');
+    assert.equal(redactUrl('/api/v1/workspaces/acme/projects/?per_page=2&cursor=1:0:0'), '/api/v1/workspaces/acme/projects/?per_page=2&cursor=1:0:0');
+    assert.equal(redactUrl('/x/?Token=abc&email=a%40b.c&slug=s'), '/x/?Token=[redacted]&email=a%40b.c&slug=s');
+    assert.equal(
+      redactUrl('https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F1&X-Amz-Security-Token=t&X-Amz-Signature=s'),
+      'https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[redacted]&X-Amz-Security-Token=[redacted]&X-Amz-Signature=[redacted]',
+    );
+    assert.equal(redactUrl('/cb#access_token=a&state=b&x=1'), '/cb#access_token=[redacted]&state=[redacted]&x=1');
+    assert.equal(redactUrl('/r?reset_token=a&apiKey=b&client-secret=c&db_password=d&code=e&key=f&signature=g'),
+      '/r?reset_token=[redacted]&apiKey=[redacted]&client-secret=[redacted]&db_password=[redacted]&code=[redacted]&key=[redacted]&signature=[redacted]');
+    assert.equal(redactUrl('/plain/path/'), '/plain/path/');
+    assert.deepEqual(
+      redactResponseHeaders({ location: '/d/?expires=1&signature=abc', 'set-cookie': ['s=v; Path=/; HttpOnly', 'gone=; Max-Age=0'], 'x-request-id': 'r' }),
+      { location: '/d/?expires=1&signature=[redacted]', 'set-cookie': ['s=[redacted]; Path=/; HttpOnly', 'gone=; Max-Age=0'], 'x-request-id': 'r' },
+    );
   });
 });
