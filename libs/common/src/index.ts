@@ -21,3 +21,4 @@ export * from './http/allowed-methods';
 export * from './util/secrets';
 export * from './throttling/sliding-window';
 export * from './openapi/openapi-routes';
+export * from './logging/redact';
