@@ -1,7 +1,7 @@
 import {
   addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
-  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard,
-  RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
+  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RATE_LIMIT_STORE, RateLimitGuard,
+  RateLimitStore, RateLimitStoreModule, RequestValidationPipe, SignInAttemptInterceptor, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
@@ -55,27 +55,33 @@ export class AppModule {
           },
         }),
         DatabaseModule.forRoot(database),
-        ThrottlerModule.forRoot({
-          throttlers: [
-            {
-              name: THROTTLER.API_KEY,
-              ttl: config.rateLimits.apiKey.ttlMs,
-              limit: config.rateLimits.apiKey.limit,
-              getTracker: (req) => apiKeyTracker(req as never),
-            },
-            {
-              name: THROTTLER.AUTH,
-              ttl: config.rateLimits.auth.ttlMs,
-              limit: config.rateLimits.auth.limit,
-              getTracker: (req) => addressTracker(req as never),
-            },
-            {
-              name: THROTTLER.PUBLIC,
-              ttl: config.rateLimits.public.ttlMs,
-              limit: config.rateLimits.public.limit,
-              getTracker: (req) => addressTracker(req as never),
-            },
-          ],
+        // one store for every counter: this process's memory, or Redis with REDIS_URL
+        RateLimitStoreModule.forRoot(config),
+        ThrottlerModule.forRootAsync({
+          inject: [RATE_LIMIT_STORE],
+          useFactory: (storage: RateLimitStore) => ({
+            storage,
+            throttlers: [
+              {
+                name: THROTTLER.API_KEY,
+                ttl: config.rateLimits.apiKey.ttlMs,
+                limit: config.rateLimits.apiKey.limit,
+                getTracker: (req) => apiKeyTracker(req as never),
+              },
+              {
+                name: THROTTLER.AUTH,
+                ttl: config.rateLimits.auth.ttlMs,
+                limit: config.rateLimits.auth.limit,
+                getTracker: (req) => addressTracker(req as never),
+              },
+              {
+                name: THROTTLER.PUBLIC,
+                ttl: config.rateLimits.public.ttlMs,
+                limit: config.rateLimits.public.limit,
+                getTracker: (req) => addressTracker(req as never),
+              },
+            ],
+          }),
         }),
         PassportModule,
         DomainModule,
@@ -92,6 +98,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: WorkspaceAccessGuard },
         { provide: APP_GUARD, useClass: ProjectAccessGuard },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: SignInAttemptInterceptor },
         { provide: APP_INTERCEPTOR, useClass: PageEnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -107,8 +107,9 @@ export class ApiTokenService {
   /**
    * The principal behind an `X-API-Key`, or null when the key is unknown, deleted, inactive or
    * expired, or its user is deactivated or no longer an active member of the key's workspace.
+   * `digest` is the key's SHA-256 in hex (`apiKeyDigest`), as stored in `token_digest`.
    */
-  async verify(key: string): Promise<Principal | null> {
+  async verifyDigest(digest: string): Promise<Principal | null> {
     const row = await this.dataSource
       .getRepository(ApiToken)
       .createQueryBuilder('t')
@@ -123,7 +124,7 @@ export class ApiTokenService {
       .addSelect('t.lastUsed', 'last_used')
       .addSelect('u.id', 'user_id')
       .addSelect('u.email', 'email')
-      .where('t.tokenDigest = :digest', { digest: sha256(key) })
+      .where('t.tokenDigest = :digest', { digest })
       .andWhere('t.isActive = true')
       .andWhere('(t.expiredAt IS NULL OR t.expiredAt > now())')
       .getRawOne<{ id: string; workspace_id: string; last_used: Date | null; user_id: string; email: string }>();
