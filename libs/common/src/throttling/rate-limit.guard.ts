@@ -1,7 +1,7 @@
 import { ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, ThrottlerGuard, ThrottlerModuleOptions,
+  InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions,
   ThrottlerRequest, ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';

@@ -88,7 +88,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
-  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     return this.run(
       async () => {
         const [count, left] = await this.scripts.meridianIncrement(this.key(key), ttl);
