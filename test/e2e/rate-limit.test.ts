@@ -64,6 +64,13 @@ describe('rate limit: 60 requests a minute per API key on /api/v1/', () => {
     assert.equal(res.status, 200);
     assert.equal(res.headers['x-ratelimit-limit'], undefined);
   });
+
+  // last: it leaves the test's address refused for a minute
+  it('80 different bad keys from one address: 30 × 401 (FAILED_AUTH_RATE_LIMIT default), then 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 80; i++) statuses.push((await t.api.get(`/api/v1/workspaces/${slug}/members/`).set('X-API-Key', `plane_api_bad${i}`)).status);
+    assert.deepEqual(statuses, [...Array(30).fill(401), ...Array(50).fill(429)]);
+  });
 });
 
 describe('rate limit: API_KEY_RATE_LIMIT changes the limit', () => {
