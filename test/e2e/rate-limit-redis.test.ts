@@ -139,6 +139,41 @@ describe('rate limits on Redis (REDIS_URL)', async () => {
     });
   });
 
+  for (const store of ['memory', 'redis'] as const) {
+    it(`windows free up again (${store} store): after Retry-After, requests pass`, { skip: store === 'redis' && skip }, async () => {
+      const p = prefix();
+      const t = await startTestApp({
+        ...(store === 'redis' ? { REDIS_URL, REDIS_KEY_PREFIX: p } : {}),
+        TRUST_PROXY: '1',
+        AUTH_RATE_LIMIT: '2/5s',
+        AUTH_FAILED_SIGN_IN_LIMIT: '1/5s',
+      });
+      const wait = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
+      try {
+        // fixed window (per address)
+        for (let i = 0; i < 2; i++) assert.equal((await emailCheck(t, '10.33.0.1')).status, 200);
+        const refused = await emailCheck(t, '10.33.0.1');
+        assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
+        const retry = Number(refused.headers['retry-after']);
+        assert.ok(retry >= 1 && retry <= 5, `Retry-After ${retry}`);
+        await wait(retry);
+        assert.equal((await emailCheck(t, '10.33.0.1')).status, 200);
+
+        // sliding window (failed sign-ins per email and address)
+        const e = `${unique('slide')}@example.com`;
+        const signIn = () => t.api.post('/auth/sign-in/').set('X-Forwarded-For', '10.33.0.2').send({ email: e, password: 'nope nope' });
+        assert.equal((await signIn()).status, 401);
+        const locked = await signIn();
+        assertError(locked, 429, 'RATE_LIMIT_EXCEEDED');
+        await wait(Number(locked.headers['retry-after']));
+        assert.equal((await signIn()).status, 401);
+      } finally {
+        await t.close();
+        if (store === 'redis') await dropKeys(p);
+      }
+    });
+  }
+
   describe('when Redis goes away: fail open to this process\'s memory, with a warning', { skip }, () => {
     const p = prefix();
     after(() => dropKeys(p));
