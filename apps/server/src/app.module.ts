@@ -1,8 +1,9 @@
 import {
   addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
-  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RATE_LIMIT_STORE, RateLimitGuard,
-  RateLimitStore, RateLimitStoreModule, RequestValidationPipe, SignInAttemptInterceptor, THROTTLER, WorkspaceAccessGuard,
+  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard,
+  RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
+import { RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule, SignInAttemptInterceptor } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
 import { DynamicModule, Module } from '@nestjs/common';

@@ -1,15 +1,10 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import { SlidingWindows, WindowState } from './sliding-window';
+
+export type { WindowState } from './sliding-window';
 
 /** What `ThrottlerStorage.increment` answers (the type is not exported by the package's index). */
 export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
-
-/** One sliding window of events (failed sign-ins, failed authentications). */
-export interface WindowState {
-  /** events in the window */
-  count: number;
-  /** when the oldest event leaves the window (ms since the epoch; now when there is none) */
-  resetAt: number;
-}
 
 /**
  * Where every rate-limit counter lives: @nestjs/throttler's `ThrottlerStorage` (fixed windows,
@@ -47,15 +42,10 @@ export function throttlerRecord(totalHits: number, ttlLeftMs: number, limit: num
   return { totalHits, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0 };
 }
 
-interface Event {
-  at: number;
-  id: string;
-}
-
-/** The in-process store: counters in maps, swept every minute (one process only). */
+/** The in-process store: fixed windows in a map, sliding windows in `SlidingWindows`, swept every minute. */
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; expiresAt: number }>();
-  private readonly events = new Map<string, { ttlMs: number; list: Event[] }>();
+  private readonly events = new SlidingWindows();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor() {
@@ -75,20 +65,15 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async peek(key: string, ttlMs: number): Promise<WindowState> {
-    return this.state(this.live(key, ttlMs, Date.now()), ttlMs, Date.now());
+    return this.events.peek(key, ttlMs);
   }
 
   async add(key: string, ttlMs: number, id: string): Promise<WindowState> {
-    const now = Date.now();
-    const list = this.live(key, ttlMs, now);
-    list.push({ at: now, id });
-    this.events.set(key, { ttlMs, list });
-    return this.state(list, ttlMs, now);
+    return this.events.add(key, ttlMs, id);
   }
 
   async remove(key: string, id: string): Promise<void> {
-    const entry = this.events.get(key);
-    if (entry) entry.list = entry.list.filter((e) => e.id !== id);
+    this.events.remove(key, id);
   }
 
   async clear(key: string): Promise<void> {
@@ -103,22 +88,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.events.clear();
   }
 
-  private live(key: string, ttlMs: number, now: number): Event[] {
-    const entry = this.events.get(key);
-    if (!entry) return [];
-    entry.list = entry.list.filter((e) => e.at > now - ttlMs);
-    return entry.list;
-  }
-
-  private state(list: Event[], ttlMs: number, now: number): WindowState {
-    return { count: list.length, resetAt: list.length > 0 ? list[0].at + ttlMs : now };
-  }
-
   private sweep(now = Date.now()): void {
     for (const [key, w] of this.windows) if (w.expiresAt <= now) this.windows.delete(key);
-    for (const [key, entry] of this.events) {
-      entry.list = entry.list.filter((e) => e.at > now - entry.ttlMs);
-      if (entry.list.length === 0) this.events.delete(key);
-    }
+    this.events.sweep(now);
   }
 }
