@@ -16,6 +16,8 @@
 import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+// the bare server loads these plain modules alone (no Nest, no TypeORM): the same SQL texts as Meridian
+/* eslint-disable no-restricted-imports */
 import { paginateSql } from '../libs/common/src/pagination/keyset-sql';
 import { parseCursor } from '../libs/common/src/pagination/cursor';
 import {
@@ -23,6 +25,7 @@ import {
   SQL_PROJECT_ACCESS, SQL_PROJECT_FOR_CREATE, SQL_VERIFY_API_KEY, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT, ISSUE_COLUMNS,
   SQL_WORKSPACE_ACCESS,
 } from '../libs/domain/src/shared/hot-sql';
+/* eslint-enable no-restricted-imports */
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

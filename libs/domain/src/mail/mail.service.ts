@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import * as nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { InstanceSettings, SmtpSettings } from '../instance/instance-settings.service';
 
@@ -52,6 +52,8 @@ export class MailService {
     const key = JSON.stringify(settings);
     if (this.transport?.key !== key) {
       this.transport?.transporter.close();
+      // loaded on first mail, not at start-up
+      const nodemailer = require('nodemailer') as typeof Nodemailer;
       const transporter = nodemailer.createTransport({
         host: settings.host,
         port: settings.port,
