@@ -3,7 +3,7 @@
  * that runs the same SQL and writes the same JSON bytes, interleaved in one run on one database.
  *
  *   npm run build && node dist/bench/work-items.bench.js [--items 100000] [--seconds 6] [--rounds 2]
- *        [--connections 32] [--api-items 200] [--embedded]
+ *        [--connections 32] [--api-items 200] [--embedded] [--skip-postgres] [--keep-db]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
  * `meridian_bench_<pid>` is created and dropped. `--embedded` also measures Meridian on an
@@ -314,7 +314,8 @@ async function postgres(): Promise<Map<string, LoadResult>> {
   } finally {
     for (const s of servers.reverse()) await s.stop();
     await db.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    if (process.argv.includes('--keep-db')) console.log(`kept database ${name}`);
+    else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }
 }

@@ -36,11 +36,17 @@ i.archived_at::text AS archived_at, i.is_draft, i.external_source, i.external_id
  * The visible work items of project `$1` (not deleted, archived, draft or waiting in intake;
  * project live and not archived), as a `FROM … WHERE …` fragment. The project join is one row
  * per work item, so `COUNT(*)` over it is exact. Served by `ix_issues_project_live_created`.
+ *
+ * The intake condition is `notInTriage` written as `NOT IN` over the project's pending and snoozed
+ * intake rows (an intake row is in its work item's project; `issue_id` is never null, so `NOT IN`
+ * means `NOT EXISTS`): PostgreSQL hashes that small set once per statement, where the
+ * `NOT EXISTS` form may be planned as a nested loop that rescans `intake_issues` once per work
+ * item (226 ms instead of 35–60 ms for a count over 100k).
  */
 export const SQL_VISIBLE_ISSUES_OF_PROJECT = `FROM issues i
 JOIN projects p ON p.id = i.project_id AND p.deleted_at IS NULL AND p.archived_at IS NULL
 WHERE i.project_id = $1 AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
-AND NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
+AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.project_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
 
 /** `$1` project id, `$2` work item id: one visible work item with its assignee and label ids (sorted). */
 export const SQL_VISIBLE_ISSUE = `SELECT ${ISSUE_COLUMNS},
