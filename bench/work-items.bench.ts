@@ -35,8 +35,8 @@ function arg(name: string, fallback: number): number {
 }
 const ITEMS = arg('items', 100_000);
 const API_ITEMS = arg('api-items', 200);
-const SECONDS = arg('seconds', 6);
-const ROUNDS = arg('rounds', 2);
+const SECONDS = arg('seconds', 3);
+const ROUNDS = arg('rounds', 4);
 const CONNECTIONS = arg('connections', 32);
 const EMBEDDED = process.argv.includes('--embedded');
 const PER_PAGE = 100;
@@ -244,6 +244,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
   const db = new Client({ connectionString: dbUrl });
   const servers: Running[] = [];
   const bareResults = new Map<string, LoadResult>();
+  let target: Omit<SeedTarget, 'base'> | undefined;
   try {
     const env = { DATABASE_URL: dbUrl, DATABASE_POOL_SIZE: String(CONNECTIONS) };
     const first = await start(SERVER, env, true);
@@ -252,6 +253,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     await db.connect();
     const sql: Sql = async (text, params) => (await db.query(text, params as unknown[])).rows;
     const t = await setUp(first.base);
+    target = t;
     let t0 = performance.now();
     await seedViaApi({ ...t, base: first.base }, API_ITEMS);
     console.log(`seeded ${API_ITEMS} work items through the API in ${fmt((performance.now() - t0) / 1000)} s`);
@@ -314,7 +316,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
   } finally {
     for (const s of servers.reverse()) await s.stop();
     await db.end().catch(() => undefined);
-    if (process.argv.includes('--keep-db')) console.log(`kept database ${name}`);
+    if (process.argv.includes('--keep-db')) console.log(`kept database ${name}${target ? ` (X-API-Key ${target.key}, project ${target.projectId})` : ''}`);
     else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }
