@@ -23,6 +23,7 @@ import {
   SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
 } from '../shared/hot-sql';
 import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
+import { queueIssueActivityEvents } from '../webhook/webhook-events';
 import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
 
@@ -269,7 +270,10 @@ export class IssueService {
         const issue = issueFromRow(row);
         if (assigned.length) await em.insert(IssueAssignee, assigned.map((assigneeId) => ({ issueId: issue.id, assigneeId })));
         if (labelled.length) await em.insert(IssueLabel, labelled.map((labelId) => ({ issueId: issue.id, labelId })));
-        await em.query(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, 'created', null, 'created the issue', ctx.userId, Date.now() / 1000]);
+        // writeActivities' row and webhook event, without a query builder
+        const created: ActivityEntry = { issueId: issue.id, verb: 'created', comment: 'created the issue' };
+        await em.query(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, created.verb, null, created.comment, ctx.userId, Date.now() / 1000]);
+        await queueIssueActivityEvents(em, ctx, [created]);
         return { issue, assigned, labelled };
       });
       if (outer) return { id: created.issue.id } as IssueJson;
