@@ -1,6 +1,6 @@
 import { APP_CONFIG, AppConfig, MeridianError } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import * as nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { InstanceSettings, SmtpSettings } from '../instance/instance-settings.service';
 
@@ -83,6 +83,8 @@ export class MailService {
     const key = JSON.stringify(settings);
     if (this.transport?.key !== key) {
       this.transport?.transporter.close();
+      // loaded on first mail, not at start-up
+      const nodemailer = require('nodemailer') as typeof Nodemailer;
       const transporter = nodemailer.createTransport({
         host: settings.host,
         port: settings.port,
