@@ -27,4 +27,5 @@ export * from './http/uuid.pipe';
 export * from './http/allowed-methods';
 export * from './util/secrets';
 export * from './throttling/sliding-window';
+export * from './openapi/openapi-routes';
 export * from './logging/redact';
