@@ -71,3 +71,37 @@ export function waitExit(child: ChildProcess): Promise<{ code: number | null; si
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
 }
+
+/** One stdout line of the server: a pino JSON object. */
+export interface LogLine {
+  level: number;
+  time: number;
+  pid: number;
+  msg: string;
+  context?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Parses a server's stdout as JSON lines; throws on any line that is not JSON. Lines npm prints
+ * before a script (`> meridian@… start`, `> exec node …`) and blank lines are skipped.
+ */
+export function jsonLines(stdout: string): LogLine[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('> '))
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`not a JSON line on stdout: ${line}`);
+      }
+    });
+}
+
+/** The address from the server's `listening on …` line (it reports the bound port, so PORT=0 works). */
+export function listeningUrl(stdout: string): string {
+  const line = jsonLines(stdout).find((l) => l.msg.startsWith('listening on'));
+  if (!line || typeof line.url !== 'string') throw new Error(`no "listening on" line:\n${stdout}`);
+  return line.url;
+}
