@@ -40,10 +40,13 @@ export function runNode(args: string[], env: Record<string, string>, timeoutMs =
   });
 }
 
-/** Starts the server and resolves once it prints that it listens. */
+/**
+ * Starts the server and resolves once it logs that it listens (an `info` line: `LOG_LEVEL` is `info`
+ * unless `env` says otherwise; `listeningUrl(output())` gives the address).
+ */
 export function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: childEnv({ PORT: '0', HOST: '127.0.0.1', ...env }) });
+    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }) });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
