@@ -14,12 +14,18 @@ const ROOT = path.resolve(__dirname, '..');
 const MAIN = path.join(ROOT, 'dist', 'apps', 'server', 'src', 'main.js');
 /** tsc (incremental) rewrites it on every build that changes anything */
 const BUILD_INFO = path.join(ROOT, 'dist', '.tsbuildinfo');
-/** what tsconfig.json compiles, plus what changes the compiled output */
-const SOURCES = ['apps', 'libs', 'test', 'bench', 'ormconfig.ts', 'tsconfig.json', 'package.json', 'node_modules/.package-lock.json'];
+/** what tsconfig.json compiles, and the files that change the compiled output (not node_modules) */
+const SOURCES = ['apps', 'libs', 'test', 'bench', 'ormconfig.ts', 'tsconfig.json', 'package.json'];
 
 function fail(message) {
   process.stderr.write(`meridian: ${message}\n`);
   process.exit(1);
+}
+
+/** A JSON line like the server's (pino's shape), so stdout stays JSON lines only. */
+function log(level, msg) {
+  const line = { level, time: Date.now(), pid: process.pid, hostname: require('node:os').hostname(), context: 'Meridian', msg };
+  process.stdout.write(JSON.stringify(line) + '\n');
 }
 
 /** Newest modification time (ms) of the TypeScript sources and build inputs; 0 when there are none. */
@@ -47,14 +53,16 @@ function build() {
   try {
     tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
   } catch {
-    fail(
-      'dist/ is missing or older than the sources, and TypeScript is not installed (production dependencies only). ' +
-        'Build with the development dependencies (`npm ci && npm run build`), then start with `npm run start:prod`.',
-    );
+    if (!fs.existsSync(MAIN)) {
+      fail(
+        'dist/ is missing and TypeScript is not installed (production dependencies only): build with the ' +
+          'development dependencies (`npm ci && npm run build`), then start with `npm run start:prod`.',
+      );
+    }
+    log(40, 'dist/ is older than the sources and TypeScript is not installed: starting the existing build (run `npm run build` to update it)');
+    return Promise.resolve();
   }
-  process.stdout.write(
-    JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: require('node:os').hostname(), context: 'Meridian', msg: 'compiling the sources (npm run build)' }) + '\n',
-  );
+  log(30, 'compiling the sources (npm run build)');
   return new Promise((resolve) => {
     // tsc's diagnostics are plain text: they go to stderr, keeping stdout JSON lines only
     const child = spawn(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: ['ignore', 2, 2] });

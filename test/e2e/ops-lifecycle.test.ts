@@ -111,6 +111,38 @@ describe('start and stop with the README commands (embedded database)', () => {
   });
 });
 
+describe('SIGTERM during start-up (embedded database)', () => {
+  it('is honoured once the current step ends: the database is closed, the lock released, exit 0', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-early-'));
+    try {
+      const child = spawn(process.execPath, [SERVER], {
+        cwd: ROOT,
+        env: childEnv({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '120000' }),
+      });
+      let out = '';
+      let sent = false;
+      child.stdout.on('data', (d) => {
+        out += d;
+        // the first line is written before the database is opened and migrated
+        if (out.includes('starting Meridian') && !sent) {
+          sent = true;
+          child.kill('SIGTERM');
+        }
+      });
+      child.stderr.on('data', (d) => (out += d));
+      const exit = await exitWithin(child, 120_000);
+      assert.deepEqual(exit, { code: 0, signal: null }, out);
+      const messages = jsonLines(out).map((l) => l.msg);
+      assert.ok(messages.includes('stopping (SIGTERM)'), out);
+      assert.equal(messages[messages.length - 1], 'stopped');
+      assert.ok(!messages.some((m) => m.startsWith('listening on')), 'it never started serving');
+      assert.equal(fs.existsSync(path.join(dir, 'meridian.lock')), false, 'lock released');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('start-up refusals: one clear line, before the database is touched', () => {
   it('a port already in use', async () => {
     const holder = net.createServer();
