@@ -34,6 +34,9 @@ import { WorkspaceInvitationService } from './invitation/workspace-invitation.se
 import { UserProfileService } from './user/user-profile.service';
 import { AppProjectService } from './project/app-project.service';
 import { ProjectMemberService } from './project/project-member.service';
+import { WebhookOutbox } from './webhook/webhook-outbox.service';
+import { WebhookService } from './webhook/webhook.service';
+import { WebhookDeliveryWorker } from './webhook/webhook-delivery.worker';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
@@ -41,6 +44,7 @@ const SERVICES = [
   StateService, LabelService, MemberService, IssueService, IssueChildrenService, CycleService, ModuleService,
   DeployBoardService, PublicBoardService,
   IssueRelationService, EstimateService, StickyService, IntakeService, AttachmentService,
+  WebhookOutbox, WebhookService, WebhookDeliveryWorker,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

@@ -6,6 +6,7 @@ import { InvitationJoinController, InvitationsController } from './invitations.c
 import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
 import { UsersController } from './users.controller';
+import { WebhookLogsController, WebhooksController } from './webhooks.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 
 /** App API, mounted at `/api/`: the web app's operations, authenticated with Bearer access tokens. */
@@ -16,6 +17,7 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
     UsersController, WorkspaceSlugCheckController, MembersController, InvitationsController, InvitationJoinController,
     AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
     DeployBoardsController,
+    WebhooksController, WebhookLogsController,
   ],
 })
 export class AppApiModule {}
