@@ -169,9 +169,9 @@ describe('start-up refusals: one clear line, before the database is touched', ()
     assert.equal(res.code, 1);
     assert.equal(res.stderr.trim().split('\n').length, 1, res.stderr);
     assert.match(res.stderr, /^meridian: Invalid configuration: MIGRATIONS_RUN must be true or false \(also accepted: 1\/0, yes\/no, on\/off\), not "nope"/);
-    const cli = await runNode([CLI, 'migration:show'], { TRUST_PROXY: 'maybe', DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' });
+    const cli = await runNode([CLI, 'migration:show'], { EMAIL_USE_TLS: 'maybe', DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' });
     assert.equal(cli.code, 1);
-    assert.match(cli.stderr, /TRUST_PROXY must be true or false/);
+    assert.match(cli.stderr, /EMAIL_USE_TLS must be true or false/);
   });
 });
 
