@@ -132,8 +132,8 @@ function parseOptions(args: string[]): Record<string, string> | null {
 function readHidden(prompt: string): Promise<string> {
   return new Promise((resolve) => {
     const stdin = process.stdin;
+    stdin.setRawMode(true); // echo off before the prompt shows, so nothing typed after it is echoed
     process.stderr.write(prompt);
-    stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     stdin.resume();
     let value = '';
