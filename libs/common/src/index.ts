@@ -22,3 +22,4 @@ export * from './util/secrets';
 export * from './throttling/sliding-window';
 export * from './logging/process-logger';
 export * from './util/version';
+export * from './logging/redact';
