@@ -29,6 +29,16 @@ export default tseslint.config(
     },
   },
   {
+    // plain Node scripts (CommonJS, not compiled): no type-aware rules
+    files: ['scripts/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+    },
+  },
+  {
     // an API module never imports another API module
     files: ['apps/server/src/*/**/*.ts'],
     rules: {

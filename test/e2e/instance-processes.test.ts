@@ -44,7 +44,11 @@ describe('server process: SECRET_KEY at start-up', () => {
     await waitExit(prod.child);
 
     const dev = await startServer({ NODE_ENV: 'development', DATA_DIR: dir });
-    assert.match(dev.output(), /meridian: warning: SECRET_KEY is not set: .* Using the fixed development key\./);
+    const warning = dev.output().split('\n').find((l) => l.includes('SECRET_KEY is not set'));
+    assert.ok(warning, dev.output());
+    const parsed = JSON.parse(warning) as { level: number; msg: string };
+    assert.equal(parsed.level, 40, 'a JSON warning line');
+    assert.match(parsed.msg, /^SECRET_KEY is not set: .* Using the fixed development key\./);
     dev.child.kill('SIGTERM');
     await waitExit(dev.child);
   });
@@ -57,7 +61,7 @@ describe('CLI: admin create', () => {
   it('rejects bad arguments with usage and exit code 2', async () => {
     const none = await runNode([CLI, 'admin', 'create'], { DATA_DIR: dir });
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /--email .*--password/);
+    assert.match(none.stderr, /--email .*MERIDIAN_ADMIN_PASSWORD/);
     const bad = await runNode([CLI, 'admin', 'create', '--email', 'ops@example.com', '--password', 'long enough', '--colour', 'red'], { DATA_DIR: dir });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /unknown option --colour/);
@@ -65,15 +69,18 @@ describe('CLI: admin create', () => {
 
   it('sets up a fresh instance without HTTP (migrating first), once; the server then knows its admin', async () => {
     const res = await runNode(
-      [CLI, 'admin', 'create', '--email', 'Ops@Example.com', '--password', 'cli admin password', '--first-name', 'Ops', '--company-name', 'CLI Corp'],
-      { DATA_DIR: dir },
+      [CLI, 'admin', 'create', '--email', 'Ops@Example.com', '--first-name', 'Ops', '--company-name', 'CLI Corp'],
+      { DATA_DIR: dir, MERIDIAN_ADMIN_PASSWORD: 'cli admin password' },
     );
     assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.equal(res.stderr, '', 'no warning with MERIDIAN_ADMIN_PASSWORD');
     assert.match(res.stdout, /Instance set up: ops@example\.com \(new user\) is the first instance admin\./);
 
     const again = await runNode([CLI, 'admin', 'create', '--email', 'other@example.com', '--password', 'another password'], { DATA_DIR: dir });
     assert.equal(again.code, 1);
-    assert.match(again.stderr.trim(), /^meridian: ADMIN_ALREADY_EXIST: /);
+    const [warning, error] = again.stderr.trim().split('\n');
+    assert.match(warning, /^meridian: warning: --password is visible in the process list/);
+    assert.match(error, /^meridian: ADMIN_ALREADY_EXIST: /);
 
     const port = await freePort();
     const server = await startServer({ DATA_DIR: dir, PORT: String(port) });

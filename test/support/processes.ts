@@ -40,10 +40,13 @@ export function runNode(args: string[], env: Record<string, string>, timeoutMs =
   });
 }
 
-/** Starts the server and resolves once it prints that it listens. */
+/**
+ * Starts the server and resolves once it logs that it listens (an `info` line: `LOG_LEVEL` is `info`
+ * unless `env` says otherwise; `listeningUrl(output())` gives the address).
+ */
 export function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: childEnv({ PORT: '0', HOST: '127.0.0.1', ...env }) });
+    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }) });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -70,4 +73,38 @@ export function waitExit(child: ChildProcess): Promise<{ code: number | null; si
     if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+}
+
+/** One stdout line of the server: a pino JSON object. */
+export interface LogLine {
+  level: number;
+  time: number;
+  pid: number;
+  msg: string;
+  context?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Parses a server's stdout as JSON lines; throws on any line that is not JSON. Lines npm prints
+ * before a script (`> meridian@… start`, `> exec node …`) and blank lines are skipped.
+ */
+export function jsonLines(stdout: string): LogLine[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('> '))
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`not a JSON line on stdout: ${line}`);
+      }
+    });
+}
+
+/** The address from the server's `listening on …` line (it reports the bound port, so PORT=0 works). */
+export function listeningUrl(stdout: string): string {
+  const line = jsonLines(stdout).find((l) => l.msg.startsWith('listening on'));
+  if (!line || typeof line.url !== 'string') throw new Error(`no "listening on" line:\n${stdout}`);
+  return line.url;
 }

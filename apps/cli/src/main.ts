@@ -6,19 +6,22 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
 
-const USAGE = `Usage: meridian <command>
+const USAGE = `Usage: meridian <command>     (npm run cli -- <command>)
 
 Commands:
   migration:run              apply pending migrations (inside the migration advisory lock)
-  migration:revert           undo the most recent migration
+  migration:revert           undo the most recent migration, and name it
   migration:show             list migrations and whether each is applied
   migration:generate NAME    write libs/database/src/migrations/<timestamp>-NAME.ts from entity changes
-  admin create --email EMAIL --password PASSWORD [--first-name NAME] [--last-name NAME] [--company-name NAME]
+  admin create --email EMAIL [--first-name NAME] [--last-name NAME] [--company-name NAME]
                              the instance's first set-up, as POST /api/instances/admins/sign-up/ does:
                              creates the user (or uses the existing one with that email and password),
                              makes it the first instance admin and marks the instance set up. Works
                              once, while no instance admin exists. Applies pending migrations first.
-                             The password may come from MERIDIAN_ADMIN_PASSWORD instead of --password.
+                             The password (8 to 128 characters) comes from MERIDIAN_ADMIN_PASSWORD, or
+                             is asked for when the terminal is interactive. --password PASSWORD also
+                             works but shows it in the process list, the shell history and npm's echo.
+  help, --help, -h           this text
 
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
 (stop the server first: the embedded database allows one process at a time).`;
@@ -51,9 +54,20 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     case 'migration:revert': {
-      await withDataSource((ds) => ds.undoLastMigration({ transaction: 'each' }));
-      console.log('Reverted the most recent migration.');
-      return 0;
+      const reverted = await withDataSource(async (ds) => {
+        const executor = new MigrationExecutor(ds);
+        const before = (await executor.getExecutedMigrations()).map((m) => m.name);
+        if (!before.length) return null;
+        await ds.undoLastMigration({ transaction: 'each' });
+        const after = new Set((await executor.getExecutedMigrations()).map((m) => m.name));
+        return before.filter((name) => !after.has(name));
+      });
+      if (reverted === null) {
+        console.error('meridian: nothing to revert: no migration is applied.');
+        return 1;
+      }
+      console.log(reverted.length ? `Reverted ${reverted.join(', ')}.` : 'No migration was reverted.');
+      return reverted.length ? 0 : 1;
     }
     case 'migration:show': {
       await withDataSource(async (ds) => {
@@ -84,14 +98,20 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'admin': {
       if (args[0] !== 'create') {
-        console.error('Usage: meridian admin create --email EMAIL --password PASSWORD [--first-name NAME]');
+        console.error(args[0] ? `meridian: unknown command "admin ${args[0]}"` : 'Usage: meridian admin create --email EMAIL [--first-name NAME]');
         return 2;
       }
       return adminCreate(args.slice(1));
     }
-    default:
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
       console.log(USAGE);
-      return command ? 2 : 0;
+      return 0;
+    default:
+      console.error(`meridian: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
   }
 }
 
@@ -108,18 +128,70 @@ function parseOptions(args: string[]): Record<string, string> | null {
   return out;
 }
 
+/** Reads one line from the terminal without echoing it (raw mode). Ctrl-C aborts with exit code 130. */
+function readHidden(prompt: string): Promise<string> {
+  return new Promise((resolve) => {
+    const stdin = process.stdin;
+    stdin.setRawMode(true); // echo off before the prompt shows, so nothing typed after it is echoed
+    process.stderr.write(prompt);
+    stdin.setEncoding('utf8');
+    stdin.resume();
+    let value = '';
+    const finish = () => {
+      stdin.removeListener('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+          finish();
+          resolve(value);
+          return;
+        }
+        if (ch === '\u0003') {
+          finish();
+          process.exit(130);
+        }
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
 async function adminCreate(args: string[]): Promise<number> {
   const options = parseOptions(args);
   const known = ['email', 'password', 'first-name', 'last-name', 'company-name'];
   const unknown = options ? Object.keys(options).filter((k) => !known.includes(k)) : [];
   const email = options?.email?.trim() ?? '';
-  const password = options?.password ?? process.env.MERIDIAN_ADMIN_PASSWORD ?? '';
-  if (!options || unknown.length || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || password.length < 8 || password.length > 128) {
+  if (!options || unknown.length || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
     console.error(
       unknown.length
         ? `admin create: unknown option --${unknown[0]}`
-        : 'admin create needs --email with a valid address and --password (8 to 128 characters)',
+        : 'admin create needs --email with a valid address, and a password: set MERIDIAN_ADMIN_PASSWORD (8 to 128 characters)',
     );
+    return 2;
+  }
+  let password = options.password ?? process.env.MERIDIAN_ADMIN_PASSWORD;
+  if (options.password !== undefined) {
+    console.error('meridian: warning: --password is visible in the process list and shell history; prefer MERIDIAN_ADMIN_PASSWORD or the prompt.');
+  }
+  if (password === undefined || password === '') {
+    if (!process.stdin.isTTY) {
+      console.error('admin create needs a password: set MERIDIAN_ADMIN_PASSWORD (8 to 128 characters), or run it in a terminal to be asked.');
+      return 2;
+    }
+    password = await readHidden('Password for the instance admin: ');
+    if (password.length >= 8 && (await readHidden('The same password again: ')) !== password) {
+      console.error('meridian: the two passwords differ.');
+      return 2;
+    }
+  }
+  if (password.length < 8 || password.length > 128) {
+    console.error('admin create: the password must have 8 to 128 characters');
     return 2;
   }
   try {

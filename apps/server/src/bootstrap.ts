@@ -1,4 +1,4 @@
-import { AppConfig, serveOpenApi, useJsonBody } from '#common';
+import { AppConfig, QuietStartupLogger, serveOpenApi, useJsonBody } from '#common';
 import { ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -8,7 +8,8 @@ import { AppModule } from './app.module';
 
 /**
  * Builds the HTTP application on a started database. `main.ts` and every end-to-end test call
- * this, so both run the same pipeline; what cannot be a Nest provider is set up here.
+ * this, so both run the same pipeline; what cannot be a Nest provider is set up here. Nest's own
+ * start-up messages (modules, mapped routes) are logged at `debug`.
  */
 export async function createApp(config: AppConfig, database: ReadyDatabase): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
@@ -16,12 +17,13 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietStartupLogger(app.get(Logger)));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   app.enableCors({ exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'] });
   useJsonBody(app, config.http.bodyLimit);
   serveOpenApi(app); // GET /api/openapi.json and /api/docs/, built on first request
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): main.ts handles SIGTERM/SIGINT itself (bounded grace period, logged),
+  // and app.close() runs the same shutdown hooks (HTTP server first, then the database).
   return app;
 }

@@ -1,41 +1,169 @@
 import 'reflect-metadata';
-import { ConfigError, describeSecretKeyProblem, loadConfig, loadDotEnv } from '#common';
-import { DataDirLockedError, DatabaseUnavailableError, describeDatabase, startDatabase } from '#database';
+import {
+  AppConfig, ConfigError, createProcessLogger, describeSecretKeyProblem, loadConfig, loadDotEnv, meridianVersion,
+} from '#common';
+import { DataDirLockedError, DatabaseUnavailableError, describeDatabase, ReadyDatabase, startDatabase } from '#database';
+import * as net from 'node:net';
+import type { Logger } from 'pino';
 import { createApp } from './bootstrap';
 
-/** Prints one line and exits non-zero: for start-up failures the operator can fix. */
+/**
+ * Prints one line on stderr and exits non-zero: for start-up failures the operator can fix.
+ * (Everything on stdout is JSON; this line is for the person or supervisor that started us.)
+ */
 function fail(message: string): never {
   process.stderr.write(`meridian: ${message}\n`);
   process.exit(1);
 }
 
+/** One sentence for a listen error (port in use, not permitted, unknown host), null for others. */
+function describeListenError(err: NodeJS.ErrnoException, host: string, port: number): string | null {
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `Port ${port} on ${host} is already in use: stop the process that holds it, or set PORT to another port.`;
+    case 'EACCES':
+      return `Not permitted to listen on ${host}:${port}: use a port above 1023 (PORT), or grant the permission.`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `Cannot listen on ${host}:${port}: ${host} is not an address of this machine (HOST).`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Binds HOST:PORT and lets it go again, before the database is opened and migrated, so that a port
+ * already in use is one clear line in a second rather than a stack trace after the migrations.
+ */
+function checkListenable(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/**
+ * Stops on SIGTERM and SIGINT: stops accepting connections, lets in-flight requests finish, closes the
+ * database (the embedded engine and its data-directory lock included), logs `stopped` and exits 0.
+ * After `SHUTDOWN_TIMEOUT_MS`, or on a second signal, it exits 1 at once. A signal during start-up
+ * (migrations, module set-up) is honoured as soon as the current step ends.
+ */
+class Lifecycle {
+  private stopRequested = false;
+  private closer: (() => Promise<void>) | null = null;
+
+  constructor(private readonly log: Logger, private readonly timeoutMs: number) {
+    process.on('SIGTERM', (signal) => this.onSignal(signal));
+    process.on('SIGINT', (signal) => this.onSignal(signal));
+  }
+
+  /** True when a stop was requested; `main` checks it between start-up steps and calls `stop`. */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
+  /** From now on a signal closes `closer` (the running application) at once. */
+  running(closer: () => Promise<void>): void {
+    this.closer = closer;
+    if (this.stopRequested) void this.stop(closer);
+  }
+
+  /** Closes what is open, logs `stopped` and exits 0 (1 if closing fails). */
+  async stop(close: () => Promise<void>): Promise<never> {
+    try {
+      await close();
+    } catch (err) {
+      this.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+    this.log.info('stopped');
+    process.exit(0);
+  }
+
+  private onSignal(signal: NodeJS.Signals): void {
+    if (this.stopRequested) {
+      this.log.warn({ signal }, `${signal} again while stopping: exiting now`);
+      process.exit(1);
+    }
+    this.stopRequested = true;
+    this.log.info({ signal }, `stopping (${signal})`);
+    const deadline = setTimeout(() => {
+      this.log.error({ timeout_ms: this.timeoutMs }, `did not stop within ${this.timeoutMs} ms (SHUTDOWN_TIMEOUT_MS): exiting`);
+      process.exit(1);
+    }, this.timeoutMs);
+    deadline.unref();
+    if (this.closer) void this.stop(this.closer);
+  }
+}
+
+function logMigrations(log: Logger, config: AppConfig, database: ReadyDatabase): void {
+  const { appliedMigrations: applied, pendingMigrations: pending } = database;
+  if (applied.length) log.info({ migrations: applied }, `applied ${applied.length} migration(s): ${applied.join(', ')}`);
+  else if (config.database.migrationsRun) log.info('database schema is up to date: no pending migrations');
+  if (pending.length) {
+    log.warn(
+      { migrations: pending },
+      `MIGRATIONS_RUN=false and ${pending.length} migration(s) are pending: ${pending.join(', ')}. ` +
+        'Apply them with `npm run cli -- migration:run`; until then GET /health answers 503.',
+    );
+  }
+}
+
 async function main(): Promise<void> {
   loadDotEnv();
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   }
+  const log = createProcessLogger(config);
+  const lifecycle = new Lifecycle(log, config.shutdownTimeoutMs);
+  const { host, port } = config.http;
+  const version = meridianVersion();
+  log.info({ version, node: process.version, env: config.env }, `starting Meridian ${version} (${describeDatabase(config)})`);
+
   const secretKeyProblem = describeSecretKeyProblem(config);
   if (secretKeyProblem && config.env === 'production') fail(secretKeyProblem);
   if (secretKeyProblem) {
     const using = config.secret.problem === 'missing' ? ' Using the fixed development key.' : '';
-    process.stdout.write(`meridian: warning: ${secretKeyProblem}${using} The server refuses to start like this with NODE_ENV=production.\n`);
+    log.warn(`${secretKeyProblem}${using} The server refuses to start like this with NODE_ENV=production.`);
   }
-  let database;
+
+  try {
+    await checkListenable(host, port);
+  } catch (err) {
+    fail(describeListenError(err as NodeJS.ErrnoException, host, port) ?? `Cannot listen on ${host}:${port}: ${(err as Error).message}`);
+  }
+
+  let database: ReadyDatabase;
   try {
     database = await startDatabase(config);
   } catch (err) {
     if (err instanceof DataDirLockedError || err instanceof DatabaseUnavailableError) fail(err.message);
     fail(`Database start-up failed on ${describeDatabase(config)}: ${(err as Error).message}`);
   }
+  logMigrations(log, config, database);
+  if (lifecycle.stopping) await lifecycle.stop(() => database.close());
+
   const app = await createApp(config, database);
-  await app.listen(config.http.port, config.http.host);
-  process.stdout.write(
-    `meridian: listening on http://${config.http.host}:${config.http.port} (${describeDatabase(config)})\n`,
-  );
+  if (lifecycle.stopping) await lifecycle.stop(() => app.close());
+  try {
+    await app.listen(port, host);
+  } catch (err) {
+    // the port was free a moment ago: another process took it in between
+    const message = describeListenError(err as NodeJS.ErrnoException, host, port);
+    if (!message) throw err;
+    await app.close().catch(() => undefined);
+    fail(message);
+  }
+  const address = app.getHttpServer().address() as net.AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  log.info({ url, version, database: describeDatabase(config) }, `listening on ${url} (${describeDatabase(config)})`);
+  lifecycle.running(() => app.close());
 }
 
 main().catch((err: unknown) => fail((err as Error)?.stack ?? String(err)));

@@ -28,4 +28,6 @@ export * from './http/allowed-methods';
 export * from './util/secrets';
 export * from './throttling/sliding-window';
 export * from './openapi/openapi-routes';
+export * from './logging/process-logger';
+export * from './util/version';
 export * from './logging/redact';

@@ -128,16 +128,38 @@ export function describeDatabase(config: AppConfig): string {
 
 export class DatabaseUnavailableError extends Error {}
 
+/**
+ * Names of the migrations this build knows that the database has not recorded as applied, oldest
+ * first. Read-only (unlike TypeORM's `MigrationExecutor`, it never creates the migrations table), so
+ * `GET /health` may call it on every check.
+ */
+export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
+  const known = dataSource.migrations
+    .map((m) => m.name ?? m.constructor.name)
+    .sort((a, b) => Number(/\d{13}$/.exec(a)?.[0] ?? 0) - Number(/\d{13}$/.exec(b)?.[0] ?? 0));
+  const table = dataSource.options.migrationsTableName ?? 'migrations';
+  const [{ present }] = (await dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [table])) as { present: boolean }[];
+  if (!present) return known;
+  const rows = (await dataSource.query(`SELECT name FROM "${table}"`)) as { name: string }[];
+  const applied = new Set(rows.map((r) => r.name));
+  return known.filter((name) => !applied.has(name));
+}
+
 /** An initialised (and, unless disabled, migrated) data source and how to shut it down. */
 export interface ReadyDatabase {
   engine: OpenedDatabase['engine'];
   dataSource: DataSource;
+  /** Migrations applied by this start (empty when none were pending or `MIGRATIONS_RUN=false`). */
+  appliedMigrations: string[];
+  /** Migrations still pending after start: empty unless `MIGRATIONS_RUN=false`. */
+  pendingMigrations: string[];
   /** Destroys the data source, then closes the embedded engine and releases its lock. */
   close(): Promise<void>;
 }
 
 /**
- * Opens the database, connects, and applies pending migrations unless `MIGRATIONS_RUN=false`.
+ * Opens the database, connects, and applies pending migrations unless `MIGRATIONS_RUN=false`;
+ * reports which it applied and which are still pending.
  * A database that cannot be reached raises `DatabaseUnavailableError` with one clear sentence
  * (no retry loop); the server prints it and exits non-zero.
  */
@@ -157,10 +179,10 @@ export async function startDatabase(config: AppConfig): Promise<ReadyDatabase> {
     );
   }
   try {
-    if (config.database.migrationsRun) await runMigrationsLocked(dataSource);
+    const appliedMigrations = config.database.migrationsRun ? await runMigrationsLocked(dataSource) : [];
+    return { engine: opened.engine, dataSource, appliedMigrations, pendingMigrations: await pendingMigrations(dataSource), close };
   } catch (err) {
     await close();
     throw err;
   }
-  return { engine: opened.engine, dataSource, close };
 }

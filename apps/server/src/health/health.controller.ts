@@ -1,11 +1,17 @@
-import { MeridianError, Public } from '#common';
+import { meridianVersion, MeridianError, Public } from '#common';
+import { pendingMigrations } from '#database';
 import { Controller, Get, HttpException } from '@nestjs/common';
-import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { DataSource } from 'typeorm';
 
 /**
- * `GET /health` (public, for load balancers and orchestrators): 200 `{status: "ok", info, ...}`
- * when the database answers within 3 s; otherwise 503 `SERVICE_UNAVAILABLE` with the failed
- * checks under `checks`.
+ * `GET /health` (public, for load balancers and orchestrators).
+ *
+ * 200 `{status: "ok", version, info: {database: {status: "up"}, migrations: {status: "up", pending: []}}, error: {}, details}`
+ * when the database answers within 3 s and every migration this build knows is applied. Otherwise
+ * 503 `SERVICE_UNAVAILABLE` with `version` and the failed checks under `checks`; pending migrations
+ * (possible only with `MIGRATIONS_RUN=false`) are listed in `checks.error.migrations.pending` and in
+ * `pending_migrations`. `version` is Meridian's own (package.json), not Plane's `current_version`.
  */
 @Controller('health')
 @Public()
@@ -13,15 +19,35 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    private readonly dataSource: DataSource,
   ) {}
 
   @Get()
-  async check(): Promise<HealthCheckResult> {
+  async check(): Promise<HealthCheckResult & { version: string }> {
+    const version = meridianVersion();
+    let pending: string[] = [];
     try {
-      return await this.health.check([() => this.db.pingCheck('database', { timeout: 3000 })]);
+      const result = await this.health.check([
+        () => this.db.pingCheck('database', { timeout: 3000 }),
+        async () => {
+          const migrations = this.indicators.check('migrations');
+          try {
+            pending = await pendingMigrations(this.dataSource);
+          } catch (err) {
+            return migrations.down({ message: `cannot read the applied migrations: ${(err as Error).message}` });
+          }
+          return pending.length ? migrations.down({ pending }) : migrations.up({ pending });
+        },
+      ]);
+      return { ...result, version };
     } catch (err) {
       if (err instanceof HttpException) {
-        throw new MeridianError('SERVICE_UNAVAILABLE', 'A health check failed.', { checks: err.getResponse() });
+        throw new MeridianError('SERVICE_UNAVAILABLE', pending.length ? `${pending.length} database migration(s) are pending.` : 'A health check failed.', {
+          version,
+          ...(pending.length ? { pending_migrations: pending } : {}),
+          checks: err.getResponse(),
+        });
       }
       throw err;
     }

@@ -22,7 +22,8 @@ export class InstanceController {
   ) {}
 
   /**
-   * Public. 200 `{instance: {id, instance_name, current_version: "0.25.3", edition, is_setup_done,
+   * Public. 200 `{instance: {id, instance_name, current_version: "0.25.3" (Plane's),
+   * meridian_version (package.json), edition, is_setup_done,
    * workspaces_exist, …}, config: {enable_signup, is_email_password_enabled, is_magic_login_enabled,
    * is_google_enabled, is_github_enabled, is_gitlab_enabled, is_workspace_creation_disabled,
    * is_smtp_configured, file_size_limit, …}}`: flags computed from the configuration, no secrets.

@@ -8,8 +8,14 @@ import { INSTANCE_CONFIG_KEY_NAMES, INSTANCE_ENV_ONLY_KEYS } from './instance-ke
 const WINDOW_RATE = /^\d+(\/([1-9]\d*)?(s|sec|second|m|min|minute|h|hour|d|day))?$/;
 const HTTP_URL = /^https?:\/\//;
 
-const toBool = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
+const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
+const FALSE_WORDS = ['0', 'false', 'no', 'off'];
+/** true/false, 1/0, yes/no, on/off; anything else stays a string, which `@IsBoolean` rejects. */
+const toBool = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  return TRUE_WORDS.includes(v) ? true : FALSE_WORDS.includes(v) ? false : value;
+};
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
 
 /** The environment variables Meridian reads; `.env.example` documents each one. */
@@ -37,6 +43,10 @@ class EnvironmentVariables {
 
   @IsOptional() @Transform(toBool) @IsBoolean()
   MIGRATIONS_RUN = true;
+
+  /** on SIGTERM/SIGINT: how long in-flight requests may take before the process exits anyway */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  SHUTDOWN_TIMEOUT_MS = 8000;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   ACCESS_TOKEN_TTL = 3600;
@@ -292,6 +302,8 @@ export interface AppConfig {
     gitlab: Partial<OAuthEndpoints>;
   };
   logLevel: string;
+  /** grace period on SIGTERM/SIGINT before the process exits with in-flight work cut off, in ms */
+  shutdownTimeoutMs: number;
   /** public address of the web app, used in links sent by email and OAuth redirects */
   webUrl: string;
   /** SMTP settings; without `host`, emails are written to the log instead of being sent */
@@ -445,7 +457,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = plainToInstance(EnvironmentVariables, raw);
   const errors = validateSync(env, { whitelist: false });
   if (errors.length > 0) {
-    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+    const lines = errors.flatMap((e) =>
+      Object.entries(e.constraints ?? {}).map(([rule, message]) =>
+        rule === 'isBoolean' ? `${e.property} must be true or false (also accepted: 1/0, yes/no, on/off), not "${String(e.value)}"` : message,
+      ),
+    );
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
   return {
@@ -496,6 +512,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       gitlab: { authorizeUrl: env.GITLAB_AUTHORIZE_URL, tokenUrl: env.GITLAB_TOKEN_URL, userInfoUrl: env.GITLAB_USERINFO_URL },
     },
     logLevel: env.LOG_LEVEL,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     webUrl: env.WEB_URL.replace(/\/+$/, ''),
     mail: {
       host: env.EMAIL_HOST,

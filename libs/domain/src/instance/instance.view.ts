@@ -1,9 +1,13 @@
+import { meridianVersion } from '#common';
 import { iso } from '../shared/time';
 import { User } from '../user/user.entity';
 import { Instance, InstanceAdmin } from './instance.entity';
 import { INSTANCE_VERSION } from './instance-setup';
 
-/** Plane's `InstanceSerializer` subset, plus `workspaces_exist` (reference §4, `GET /api/instances/`). */
+/**
+ * Plane's `InstanceSerializer` subset, plus `workspaces_exist` (reference §4, `GET /api/instances/`).
+ * `current_version` stays Plane's (its clients compare it); `meridian_version` is Meridian's own.
+ */
 export function instanceView(instance: Instance, workspacesExist: boolean) {
   return {
     id: instance.id,
@@ -11,6 +15,7 @@ export function instanceView(instance: Instance, workspacesExist: boolean) {
     instance_name: instance.instanceName,
     current_version: INSTANCE_VERSION,
     latest_version: INSTANCE_VERSION,
+    meridian_version: meridianVersion(),
     edition: instance.edition,
     domain: instance.domain,
     is_setup_done: instance.isSetupDone,

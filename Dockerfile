@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# Meridian's container image: `docker build -t meridian .` (see README, "Containers").
+# Stage 1 compiles the TypeScript with the development dependencies; stage 2 holds the production
+# dependencies and the compiled dist/ only, and runs as the unprivileged `node` user.
+
+ARG NODE_VERSION=22
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ormconfig.ts ./
+COPY apps ./apps
+COPY libs ./libs
+RUN npm run build
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# the embedded database (without DATABASE_URL) and local attachments live in DATA_DIR
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8000
+# GET /health: 200 when the database answers and no migration is pending (no curl in the image)
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node itself, not npm: SIGTERM from `docker stop` reaches the server, which stops cleanly
+CMD ["node", "dist/apps/server/src/main.js"]
