@@ -116,6 +116,11 @@ export class IssueService {
       .andWhere(notInTriage('i'));
   }
 
+  /** The visibility rule above as a query (`i` work items, `p` their project), for pickers and search elsewhere. */
+  visibleQuery(em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
+    return this.visible(em);
+  }
+
   /**
    * The project's visible work items, newest first unless `order_by` says otherwise (one of
    * `ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`); `fields`/`expand` applied. Optional
