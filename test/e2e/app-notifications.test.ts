@@ -5,6 +5,13 @@ import {
 } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
+/** A notification as the tests read it. */
+interface Note {
+  id: string;
+  entity_identifier: string;
+  [key: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
 const mention = (userId: string) => `<p>look <mention-component entity_name="user_mention" entity_identifier="${userId}"></mention-component></p>`;
 
 /**
@@ -28,7 +35,7 @@ describe('App API: notifications and work item subscribers', () => {
   const notes = async (u: SignedUp, query: Record<string, string> = {}) => {
     const res = await t.api.get(app('users/notifications/')).query(query).set(bearer(u));
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.results as Array<Record<string, any>>;
+    return res.body.results as Note[];
   };
   const createItem = async (body: Record<string, unknown>, key = adaKey) => {
     const res = await t.api.post(v1('issues/')).set('X-API-Key', key).send(body);
