@@ -132,6 +132,23 @@ describe('App API: notifications and work item subscribers', () => {
     assert.equal(subs[0].n, 0);
   });
 
+  it('a mention in the description notifies the newly mentioned user once; type=subscribed lists followed items only', async () => {
+    const item = await createItem({ name: 'Described', description_html: mention(cyd.userId) });
+    assert.equal((await notes(cyd, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
+    // editing the description again with the same mention and a new one notifies only the new one
+    const res = await t.api.patch(v1(`issues/${item.id}/`)).set('X-API-Key', adaKey).send({ description_html: mention(cyd.userId) + mention(bob.userId) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await notes(cyd, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
+    assert.equal((await notes(bob, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
+    // the Guest follows the item (mentioned), is neither its creator nor an assignee: a comment is "subscribed"
+    await comment(item.id, '<p>news</p>', bobKey);
+    const subscribed = (await notes(cyd, { type: 'subscribed' })).filter((x) => x.entity_identifier === item.id);
+    assert.equal(subscribed.length, 1);
+    assert.equal(subscribed[0].sender, 'in_app:issue_activities:subscribed');
+    assert.equal((await notes(cyd, { type: 'assigned' })).filter((x) => x.entity_identifier === item.id).length, 0);
+    assert.equal((await notes(ada, { type: 'created' })).filter((x) => x.entity_identifier === item.id).length, 1);
+  });
+
   it('unread counts, mark read/unread, archive/unarchive, snooze, mark-all-read, delete', async () => {
     const item = await createItem({ name: 'Counting', assignees: [bob.userId] });
     await comment(item.id, mention(bob.userId));

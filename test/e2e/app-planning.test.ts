@@ -121,6 +121,26 @@ describe('App API: planning surface, search and the web client walk', () => {
     assert.ok(!subs.body.results.some((r: { id: string }) => r.id === i1.body.id || r.id === i2.body.id));
   });
 
+  it('estimates: Plane’s create body makes the estimate and its points together, or nothing', async () => {
+    const project = await createAppProject(t, ada.token, ws.slug, { identifier: 'EST', name: 'Estimates' });
+    const base = `/api/workspaces/${ws.slug}/projects/${project.id}`;
+    const bad = await t.api.post(`${base}/estimates/`).set(bearer(ada))
+      .send({ estimate: { name: 'Fib', type: 'points' }, estimate_points: [{ key: 0, value: '1' }, { key: 1, value: 'large' }] });
+    assertError(bad, 422, 'VALIDATION_ERROR');
+    assert.equal((await t.api.get(`${base}/estimates/`).set(bearer(ada))).body.results.length, 0);
+    const ok = await t.api.post(`${base}/estimates/`).set(bearer(ada))
+      .send({ estimate: { name: 'Fib', type: 'points' }, estimate_points: [{ key: 0, value: '1' }, { key: 1, value: '2' }] });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.equal(ok.body.name, 'Fib');
+    assert.deepEqual(ok.body.points.map((p: { value: string }) => p.value), ['1', '2']);
+    const list = await t.api.get(`${base}/estimates/`).set(bearer(ada));
+    assert.deepEqual(list.body.results.map((e: { id: string }) => e.id), [ok.body.id]);
+    const points = await t.api.get(`${base}/estimates/${ok.body.id}/estimate-points/`).set(bearer(ada));
+    assert.equal(points.body.results.length, 2);
+    assertError(await t.api.post(`${base}/estimates/`).set(bearer(ada)).send({ name: 'Second' }), 409, 'ESTIMATE_EXISTS');
+    assertError(await t.api.get(`${base}/estimates/${project.id}/`).set(bearer(ada)), 404, 'NOT_FOUND');
+  });
+
   it('search: Plane’s result shape, only what the caller can see', async () => {
     const secret = await createAppProject(t, ada.token, ws.slug, { identifier: 'ZEBRA', name: 'Zebra secret', network: 0 });
     const open = await createAppProject(t, ada.token, ws.slug, { identifier: 'ZOPEN', name: 'Zebra open', network: 2 });

@@ -1,10 +1,11 @@
 import {
   APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal,
-  ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess,
+  ProjectAccess, ProjectRole, ROLE, UuidPipe, validationError, WorkspaceAccess,
 } from '#common';
 import { EstimatePointInput, EstimateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { CreateEstimateDto, UpdateEstimateDto, UpdateEstimatePointDto } from '../shared/dto/estimate.dto';
+import { UpdateEstimateDto, UpdateEstimatePointDto } from '../shared/dto/estimate.dto';
+import { AppCreateEstimateDto } from './dto/estimate.dto';
 import { issueContext } from './context';
 
 /** The point list a client sent: a bare JSON array, or `{estimate_points: [...]}`; else 400 `MALFORMED_REQUEST`. */
@@ -37,11 +38,18 @@ export class AppEstimatesController {
     return new Page(results, page.perPage, results.length, null, null);
   }
 
-  /** 201; 409 `ESTIMATE_EXISTS`; 422. */
+  /**
+   * Plane's `{estimate: {...}, estimate_points: [...]}` (or flat estimate fields): 201 with the
+   * estimate and its `points`, created together or not at all; 409 `ESTIMATE_EXISTS`; 422.
+   */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateEstimateDto) {
-    return this.estimates.create(issueContext(me, ws, project), body);
+  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateEstimateDto) {
+    const { estimate, estimate_points: points, ...flat } = body;
+    const input = estimate ?? flat;
+    if (!input.name) throw validationError({ name: ['This field is required.'] });
+    const created = await this.estimates.createWithPoints(issueContext(me, ws, project), { ...input, name: input.name }, points ? pointsOf(points) : []);
+    return { ...created.estimate, points: created.points };
   }
 
   @Get(':estimate_id')
