@@ -159,6 +159,16 @@ describe('App API: planning surface, search and the web client walk', () => {
     assert.equal(guest.body.results.issue[0].project__identifier, 'ZOPEN');
     const byKey = await t.api.get(`/api/workspaces/${ws.slug}/search/`).query({ search: 'ZOPEN-1' }).set(bearer(gus));
     assert.deepEqual(byKey.body.results.issue.map((i: { id: string }) => i.id), [visible.body.id]);
+    // workspace-wide states and labels: only the caller's projects
+    await t.api.post(`/api/workspaces/${ws.slug}/projects/${secret.id}/issue-labels/`).set(bearer(ada)).send({ name: 'secret-label' });
+    const wsStates = await t.api.get(`/api/workspaces/${ws.slug}/states/`).set(bearer(gus));
+    assert.equal(wsStates.status, 200);
+    assert.ok(wsStates.body.results.length >= 5);
+    assert.ok(wsStates.body.results.every((st: { project: string }) => st.project !== secret.id));
+    assert.ok((await t.api.get(`/api/workspaces/${ws.slug}/states/`).set(bearer(ada))).body.results.some((st: { project: string }) => st.project === secret.id));
+    const wsLabels = await t.api.get(`/api/workspaces/${ws.slug}/labels/`).set(bearer(gus));
+    assert.ok(!wsLabels.body.results.some((l: { name: string }) => l.name === 'secret-label'));
+    assert.ok((await t.api.get(`/api/workspaces/${ws.slug}/labels/`).set(bearer(ada))).body.results.some((l: { name: string }) => l.name === 'secret-label'));
     const empty = await t.api.get(`/api/workspaces/${ws.slug}/search/`).set(bearer(gus));
     assert.equal(empty.body.results.issue.length, 0);
   });

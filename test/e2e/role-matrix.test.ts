@@ -336,6 +336,8 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-members/me/', prepare: (x) => ({ path: `${proj(x)}/project-members/me/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'GET /api/workspaces/{slug}/search/', prepare: (x) => ({ path: `${ws(x)}/search/`, query: { search: 'a' } }), expect: [401, 404, 200, 200, 200] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/search-issues/', prepare: (x) => ({ path: `${proj(x)}/search-issues/`, query: { search: 'a' } }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/states/', prepare: (x) => ({ path: `${ws(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/labels/', prepare: (x) => ({ path: `${ws(x)}/labels/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/`, body: { name: unique('s'), color: '#000000' } }), expect: [401, 404, 403, 201, 201] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 200, 200, 200] },

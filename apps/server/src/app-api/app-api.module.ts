@@ -6,8 +6,8 @@ import { InvitationJoinController, InvitationsController } from './invitations.c
 import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
 import { UsersController } from './users.controller';
-import { AppStatesController } from './states.controller';
-import { AppLabelsController } from './labels.controller';
+import { AppStatesController, WorkspaceStatesController } from './states.controller';
+import { AppLabelsController, WorkspaceLabelsController } from './labels.controller';
 import { AppCyclesController } from './cycles.controller';
 import { AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
@@ -27,6 +27,7 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
     AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
     DeployBoardsController,
     AppStatesController, AppLabelsController, AppCyclesController, AppModulesController, AppEstimatesController, AppIntakeController,
+    WorkspaceStatesController, WorkspaceLabelsController,
     AppStickiesController, SearchController, NotificationsController, IssueSubscribersController, ProfileController, MembershipMeController,
   ],
 })

@@ -43,3 +43,15 @@ export class AppLabelsController {
     await this.labels.remove(project.projectId, id, me.userId);
   }
 }
+
+/** Plane's `workspaces/{slug}/labels/`: the labels of every project of the workspace the caller is a member of. */
+@Controller('workspaces/:slug/labels')
+@BearerAuth()
+export class WorkspaceLabelsController {
+  constructor(private readonly labels: LabelService) {}
+
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.labels.listForWorkspace(ws.workspaceId, me.userId, page);
+  }
+}

@@ -51,3 +51,15 @@ export class AppStatesController {
     return this.states.update(project.projectId, id, me.userId, { default: true });
   }
 }
+
+/** Plane's `workspaces/{slug}/states/`: the states of every project of the workspace the caller is a member of. */
+@Controller('workspaces/:slug/states')
+@BearerAuth()
+export class WorkspaceStatesController {
+  constructor(private readonly states: StateService) {}
+
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.states.listForWorkspace(ws.workspaceId, me.userId, page);
+  }
+}
