@@ -364,6 +364,15 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 200, 200],
     },
     {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/{issue_id}/',
+      prepare: async (x) => {
+        const [c, i] = [await cycle(x), await workItem(x)];
+        await adminPost(x, `${proj(x)}/cycles/${c}/cycle-issues/`, { issues: [i] });
+        return { path: `${proj(x)}/cycles/${c}/cycle-issues/${i}/` };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/{issue_id}/',
       prepare: async (x) => {
         const [c, i] = [await cycle(x), await workItem(x)];
@@ -390,6 +399,15 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/',
       prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/`, body: { issues: [await workItem(x)] } }),
       expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/{issue_id}/',
+      prepare: async (x) => {
+        const [m, i] = [await mod(x), await workItem(x)];
+        await adminPost(x, `${proj(x)}/modules/${m}/issues/`, { issues: [i] });
+        return { path: `${proj(x)}/modules/${m}/issues/${i}/` };
+      },
+      expect: [401, 404, 200, 200, 200],
     },
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/{issue_id}/',

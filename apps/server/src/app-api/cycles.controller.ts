@@ -89,6 +89,12 @@ export class AppCyclesController {
     return this.cycles.addIssues(issueContext(me, ws, project), id, body.issues);
   }
 
+  /** The link row of a work item in this cycle; 404 otherwise. */
+  @Get('cycles/:cycle_id/cycle-issues/:issue_id')
+  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.cycles.retrieveIssueLink(project.projectId, id, issueId);
+  }
+
   @Delete('cycles/:cycle_id/cycle-issues/:issue_id')
   @HttpCode(204)
   async removeIssue(

@@ -69,6 +69,12 @@ export class AppModulesController {
     return this.modules.addIssues(issueContext(me, ws, project), id, body.issues);
   }
 
+  /** The link row of a work item in this module; 404 otherwise. */
+  @Get('modules/:module_id/issues/:issue_id')
+  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.modules.retrieveIssueLink(project.projectId, id, issueId);
+  }
+
   @Delete('modules/:module_id/issues/:issue_id')
   @HttpCode(204)
   async removeIssue(
