@@ -37,6 +37,9 @@ import { ProjectMemberService } from './project/project-member.service';
 import { IssueSubscriberService, NotificationService } from './notification/notification.service';
 import { ProfileService } from './user/profile.service';
 import { SearchService } from './search/search.service';
+import { WebhookOutbox } from './webhook/webhook-outbox.service';
+import { WebhookService } from './webhook/webhook.service';
+import { WebhookDeliveryWorker } from './webhook/webhook-delivery.worker';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
@@ -44,6 +47,7 @@ const SERVICES = [
   StateService, LabelService, MemberService, IssueService, IssueChildrenService, CycleService, ModuleService,
   DeployBoardService, PublicBoardService,
   IssueRelationService, EstimateService, StickyService, IntakeService, AttachmentService,
+  WebhookOutbox, WebhookService, WebhookDeliveryWorker,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

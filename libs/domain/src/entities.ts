@@ -26,6 +26,7 @@ import { IssueSubscriber, Notification } from './notification/notification.entit
 import { Profile } from './user/profile.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
+import { Webhook, WebhookDelivery, WebhookLog } from './webhook/webhook.entity';
 
 /** Every entity; the data source (libs/database) registers exactly these. */
 export const ENTITIES = [
@@ -41,4 +42,5 @@ export const ENTITIES = [
   Intake, IntakeIssue,
   FileAsset,
   Notification, IssueSubscriber, Profile,
+  Webhook, WebhookLog, WebhookDelivery,
 ];

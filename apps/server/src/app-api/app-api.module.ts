@@ -16,6 +16,7 @@ import { AppStickiesController } from './stickies.controller';
 import { SearchController } from './search.controller';
 import { IssueSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
+import { WebhookLogsController, WebhooksController } from './webhooks.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 
 /** App API, mounted at `/api/`: the web app's operations, authenticated with Bearer access tokens. */
@@ -29,6 +30,7 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
     AppStatesController, AppLabelsController, AppCyclesController, AppModulesController, AppEstimatesController, AppIntakeController,
     WorkspaceStatesController, WorkspaceLabelsController,
     AppStickiesController, SearchController, NotificationsController, IssueSubscribersController, ProfileController, MembershipMeController,
+    WebhooksController, WebhookLogsController,
   ],
 })
 export class AppApiModule {}

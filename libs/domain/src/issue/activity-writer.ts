@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { notifyFromActivities } from '../notification/notification-writer';
+import { queueIssueActivityEvents } from '../webhook/webhook-events';
 import { IssueActivity } from './issue-activity.entity';
 
 /** Where a change happened and who made it. */
@@ -52,6 +53,8 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
   );
   // notifications and subscriptions follow from the same rows (assignments, comments, mentions)
   await notifyFromActivities(em, ctx, entries, inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null));
+  // webhooks: one `issue` / `issue_comment` event per row, delivered if the transaction commits
+  await queueIssueActivityEvents(em, ctx, entries);
 }
 
 /** Plain text of an HTML fragment (for `description_stripped`, `comment_stripped`). */
