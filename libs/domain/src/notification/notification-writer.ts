@@ -20,8 +20,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * User ids mentioned in rich text, from Plane's editor markup
- * `<mention-component entity_name="user_mention" entity_identifier="USER_ID" …>` (an element without
- * `entity_name` counts too, as in Plane 0.25.3's older markup `id="…"` is not read).
+ * `<mention-component entity_name="user_mention" entity_identifier="USER_ID" …>`; an element without
+ * `entity_name` counts as a user mention, one with another `entity_name` does not.
  */
 export function mentionedUserIds(html: string | null | undefined): string[] {
   if (!html) return [];
