@@ -44,6 +44,20 @@ export async function subscribe(em: EntityManager, ctx: ChangeContext, issueId: 
     .execute();
 }
 
+/**
+ * The create path's share of `notifyFromActivities` when the work item's row and history are
+ * written without `writeActivities` (the hot create path): the creator and the assignees become
+ * subscribers with one statement; only when someone is to be notified (an assignee other than the
+ * creator, a mention in the description) does it take the general path.
+ */
+export async function notifyOnCreate(
+  em: EntityManager, ctx: ChangeContext, entry: ActivityEntry, activityId: string | null, assigned: string[], descriptionHtml: string,
+): Promise<void> {
+  const notifies = assigned.some((a) => a !== ctx.userId) || mentionedUserIds(descriptionHtml).some((m) => m !== ctx.userId);
+  if (notifies) return notifyFromActivities(em, ctx, [entry], [activityId]);
+  if (entry.issueId) await subscribe(em, ctx, entry.issueId, [ctx.userId, ...assigned]);
+}
+
 interface Pending {
   receiver: string;
   sender: string;
