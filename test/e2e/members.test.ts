@@ -20,7 +20,7 @@ describe('App API: workspace members', () => {
     return { admin, member, guest, w };
   }
 
-  it('lists active members; Guests do not see emails', async () => {
+  it('lists active members; Guests do not see other members’ emails', async () => {
     const { admin, member, guest, w } = await team();
     const asAdmin = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(admin.token, { type: 'bearer' });
     assert.equal(asAdmin.status, 200);
@@ -32,7 +32,10 @@ describe('App API: workspace members', () => {
     assert.equal(asAdmin.body.results[0].workspace.slug, w.slug);
     const asGuest = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(guest.token, { type: 'bearer' });
     assert.equal(asGuest.status, 200);
-    assert.ok(asGuest.body.results.every((r: { member: Record<string, unknown> }) => !('email' in r.member)));
+    const others = asGuest.body.results.filter((r: { member: { id: string } }) => r.member.id !== guest.userId);
+    assert.equal(others.length, 2);
+    assert.ok(others.every((r: { member: Record<string, unknown> }) => !('email' in r.member)));
+    assert.equal(asGuest.body.results.find((r: { member: { id: string } }) => r.member.id === guest.userId).member.email, guest.email);
     const search = await t.api.get(`/api/workspaces/${w.slug}/members/`).query({ search: member.email.slice(0, 12) }).auth(admin.token, { type: 'bearer' });
     assert.deepEqual(search.body.results.map((r: { member: { id: string } }) => r.member.id), [member.userId]);
     const one = await t.api.get(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, member.userId)}/`).auth(guest.token, { type: 'bearer' });

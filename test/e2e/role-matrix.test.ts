@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addProjectMember, createAppProject, createWorkspace, membershipId, signUp, SignedUp, unique,
+  addMember, addProjectMember, createApiKey, createAppProject, createWorkspace, membershipId, signUp, SignedUp, unique,
 } from '../support/fixtures';
 import { ROOT } from '../support/processes';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -110,6 +110,69 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     }
     return boards.get(x)!;
   }
+
+
+  // ---- planning, search, notifications, profile (App API work-tracking surface) ----
+
+  /** The Admin's API key, once per world, to create work items through v1 (the App API work item routes are elsewhere). */
+  const keys = new WeakMap<World, string>();
+  async function adminKey(x: World): Promise<string> {
+    if (!keys.has(x)) keys.set(x, await createApiKey(t, x.admin.token, x.w.slug));
+    return keys.get(x)!;
+  }
+  async function workItem(x: World, body: Record<string, unknown> = {}): Promise<string> {
+    const res = await t.api.post(`/api/v1/workspaces/${x.w.slug}/projects/${x.project.id}/issues/`).set('X-API-Key', await adminKey(x)).send({ name: unique('wi'), ...body });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+  async function adminPost(x: World, url: string, body: unknown): Promise<Record<string, string>> {
+    const res = await t.api.post(url).auth(x.admin.token, { type: 'bearer' }).send(body as object);
+    assert.ok(res.status === 201 || res.status === 200, `${url}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+  const state = async (x: World) => (adminPost(x, `${proj(x)}/states/`, { name: unique('st'), color: '#123456' })).then((b) => b.id);
+  const label = async (x: World) => (adminPost(x, `${proj(x)}/issue-labels/`, { name: unique('lb') })).then((b) => b.id);
+  const cycle = async (x: World, body: Record<string, unknown> = {}) => (adminPost(x, `${proj(x)}/cycles/`, { name: unique('cy'), ...body })).then((b) => b.id);
+  const ended = (x: World) => cycle(x, { start_date: '2020-01-01', end_date: '2020-01-10' });
+  const mod = async (x: World, body: Record<string, unknown> = {}) => (adminPost(x, `${proj(x)}/modules/`, { name: unique('mo'), ...body })).then((b) => b.id);
+  const estimates = new WeakMap<World, string>();
+  async function estimate(x: World): Promise<string> {
+    if (!estimates.has(x)) {
+      estimates.set(x, (await adminPost(x, `${proj(x)}/estimates/`, { name: 'Points', type: 'points' })).id);
+    }
+    return estimates.get(x)!;
+  }
+  async function point(x: World): Promise<string> {
+    const res = await t.api.post(`${proj(x)}/estimates/${await estimate(x)}/estimate-points/`).auth(x.admin.token, { type: 'bearer' }).send([{ value: '1' }]);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body[0].id;
+  }
+  async function intakeItem(x: World): Promise<string> {
+    await t.sql('UPDATE projects SET intake_view = true WHERE id = $1', [x.project.id]);
+    return (await adminPost(x, `${proj(x)}/intake-issues/`, { issue: { name: unique('in') } }) as unknown as { issue: string }).issue;
+  }
+  const inWorld = (x: World, c: SignedUp | null) => !!c && c !== x.outsider;
+  async function sticky(x: World, caller: SignedUp | null): Promise<string> {
+    const owner = inWorld(x, caller) ? caller! : x.admin;
+    const res = await t.api.post(`${ws(x)}/stickies/`).auth(owner.token, { type: 'bearer' }).send({ name: 's' });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+  /** A notification for the caller: the Admin mentions them in a comment (another user's id for outsiders). */
+  async function notification(x: World, caller: SignedUp | null): Promise<string> {
+    const who = inWorld(x, caller) && caller !== x.admin ? caller! : x.member;
+    const issueId = await workItem(x);
+    const html = `<p>hi <mention-component entity_name="user_mention" entity_identifier="${who.userId}"></mention-component></p>`;
+    const res = await t.api.post(`/api/v1/workspaces/${x.w.slug}/projects/${x.project.id}/issues/${issueId}/comments/`).set('X-API-Key', await adminKey(x)).send({ comment_html: html });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    // the Admin cannot be notified of their own comment: hand the Member's notification to them
+    if (caller === x.admin) await t.sql('UPDATE notifications SET receiver_id = $1 WHERE entity_identifier = $2', [x.admin.userId, issueId]);
+    const rows = await t.sql<{ id: string }>('SELECT id FROM notifications WHERE entity_identifier = $1', [issueId]);
+    assert.equal(rows.length, 1);
+    return rows[0].id;
+  }
+  const note = (x: World) => `${ws(x)}/users/notifications`;
+  const sub = async (x: World) => `${proj(x)}/issues/${await workItem(x)}`;
 
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
@@ -308,6 +371,160 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 403, 204, 204],
     },
+    { route: 'GET /api/users/me/profile/', prepare: () => ({ path: '/api/users/me/profile/' }), expect: [401, 200, 200, 200, 200] },
+    { route: 'PATCH /api/users/me/profile/', prepare: () => ({ path: '/api/users/me/profile/', body: { theme: { theme: 'dark' } } }), expect: [401, 200, 200, 200, 200] },
+    { route: 'GET /api/users/me/settings/', prepare: () => ({ path: '/api/users/me/settings/' }), expect: [401, 200, 200, 200, 200] },
+    { route: 'PATCH /api/users/me/onboard/', prepare: () => ({ path: '/api/users/me/onboard/', body: { is_onboarded: true } }), expect: [401, 200, 200, 200, 200] },
+    { route: 'PATCH /api/users/me/tour-completed/', prepare: () => ({ path: '/api/users/me/tour-completed/', body: { is_tour_completed: true } }), expect: [401, 200, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/workspace-members/me/', prepare: (x) => ({ path: `${ws(x)}/workspace-members/me/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-members/me/', prepare: (x) => ({ path: `${proj(x)}/project-members/me/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/search/', prepare: (x) => ({ path: `${ws(x)}/search/`, query: { search: 'a' } }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/search-issues/', prepare: (x) => ({ path: `${proj(x)}/search-issues/`, query: { search: 'a' } }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/states/', prepare: (x) => ({ path: `${ws(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/labels/', prepare: (x) => ({ path: `${ws(x)}/labels/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/`, body: { name: unique('s'), color: '#000000' } }), expect: [401, 404, 403, 201, 201] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/mark-default/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/mark-default/` }), expect: [401, 404, 403, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/', prepare: (x) => ({ path: `${proj(x)}/issue-labels/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issue-labels/', prepare: (x) => ({ path: `${proj(x)}/issue-labels/`, body: { name: unique('l') } }), expect: [401, 404, 403, 201, 201] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/`, body: { color: '#ff0000' } }), expect: [401, 404, 403, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/', prepare: (x) => ({ path: `${proj(x)}/cycles/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/', prepare: (x) => ({ path: `${proj(x)}/cycles/`, body: { name: unique('c') } }), expect: [401, 404, 403, 201, 201] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-cycles/', prepare: (x) => ({ path: `${proj(x)}/archived-cycles/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
+    // the Member is neither the creator nor a project Admin
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }), expect: [401, 404, 403, 403, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/progress/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/progress/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/`, body: { issues: [await workItem(x)] } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/{issue_id}/',
+      prepare: async (x) => {
+        const [c, i] = [await cycle(x), await workItem(x)];
+        await adminPost(x, `${proj(x)}/cycles/${c}/cycle-issues/`, { issues: [i] });
+        return { path: `${proj(x)}/cycles/${c}/cycle-issues/${i}/` };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/{issue_id}/',
+      prepare: async (x) => {
+        const [c, i] = [await cycle(x), await workItem(x)];
+        await adminPost(x, `${proj(x)}/cycles/${c}/cycle-issues/`, { issues: [i] });
+        return { path: `${proj(x)}/cycles/${c}/cycle-issues/${i}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/transfer-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/transfer-issues/`, body: { new_cycle_id: await cycle(x) } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/', prepare: (x) => ({ path: `${proj(x)}/modules/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/', prepare: (x) => ({ path: `${proj(x)}/modules/`, body: { name: unique('m') } }), expect: [401, 404, 403, 201, 201] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-modules/', prepare: (x) => ({ path: `${proj(x)}/archived-modules/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }), expect: [401, 404, 403, 403, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/`, body: { issues: [await workItem(x)] } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/{issue_id}/',
+      prepare: async (x) => {
+        const [m, i] = [await mod(x), await workItem(x)];
+        await adminPost(x, `${proj(x)}/modules/${m}/issues/`, { issues: [i] });
+        return { path: `${proj(x)}/modules/${m}/issues/${i}/` };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/{issue_id}/',
+      prepare: async (x) => {
+        const [m, i] = [await mod(x), await workItem(x)];
+        await adminPost(x, `${proj(x)}/modules/${m}/issues/`, { issues: [i] });
+        return { path: `${proj(x)}/modules/${m}/issues/${i}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x, { status: 'completed' })}/archive/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/', prepare: (x) => ({ path: `${proj(x)}/estimates/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/estimates/', prepare: (x) => ({ path: `${proj(x)}/estimates/`, body: { name: 'E', type: 'points' } }), expect: [401, 404, 403, 403, 201] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 403, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/` }), expect: [401, 404, 403, 403, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/',
+      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/`, body: { estimate_points: [{ value: '5' }] } }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/{point_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/${await point(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/{point_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/${await point(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/', prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/intake-issues/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/intake-issues/', prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/intake-issues/`, body: { issue: { name: 'n' } } }), expect: [401, 404, 201, 201, 201] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    // Guests edit only their own submissions
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/`, body: { issue: { name: 'renamed' } } }), expect: [401, 404, 403, 200, 200] },
+    // the creator or a project Admin
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }), expect: [401, 404, 403, 403, 204] },
+    { route: 'GET /api/workspaces/{slug}/stickies/', prepare: (x) => ({ path: `${ws(x)}/stickies/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/stickies/', prepare: (x) => ({ path: `${ws(x)}/stickies/`, body: { name: 'n' } }), expect: [401, 404, 201, 201, 201] },
+    { route: 'GET /api/workspaces/{slug}/stickies/{sticky_id}/', prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/stickies/{sticky_id}/', prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/`, body: { name: 'r' } }), expect: [401, 404, 200, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/stickies/{sticky_id}/', prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/` }), expect: [401, 404, 204, 204, 204] },
+    { route: 'GET /api/workspaces/{slug}/users/notifications/', prepare: (x) => ({ path: `${note(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/users/notifications/unread/', prepare: (x) => ({ path: `${note(x)}/unread/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/users/notifications/mark-all-read/', prepare: (x) => ({ path: `${note(x)}/mark-all-read/`, body: {} }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/users/notifications/{notification_id}/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'PATCH /api/workspaces/{slug}/users/notifications/{notification_id}/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/`, body: { snoozed_till: null } }), expect: [401, 404, 200, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/` }), expect: [401, 404, 204, 204, 204] },
+    { route: 'POST /api/workspaces/{slug}/users/notifications/{notification_id}/read/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/read/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/read/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/read/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/users/notifications/{notification_id}/archive/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/archive/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/archive/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/archive/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-subscribers/', prepare: async (x) => ({ path: `${await sub(x)}/issue-subscribers/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-subscribers/',
+      prepare: async (x) => ({ path: `${await sub(x)}/issue-subscribers/`, body: { subscribers: [x.member.userId] } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-subscribers/{subscriber_id}/',
+      prepare: async (x) => {
+        const base = await sub(x);
+        await adminPost(x, `${base}/issue-subscribers/`, { subscribers: [x.guest.userId] });
+        return { path: `${base}/issue-subscribers/${x.guest.userId}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 201, 201, 201] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 204, 204, 204] },
   ];
 
   it('covers every App API route of docs/permissions.md', () => {

@@ -34,6 +34,9 @@ import { WorkspaceInvitationService } from './invitation/workspace-invitation.se
 import { UserProfileService } from './user/user-profile.service';
 import { AppProjectService } from './project/app-project.service';
 import { ProjectMemberService } from './project/project-member.service';
+import { IssueSubscriberService, NotificationService } from './notification/notification.service';
+import { ProfileService } from './user/profile.service';
+import { SearchService } from './search/search.service';
 import { WebhookOutbox } from './webhook/webhook-outbox.service';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookDeliveryWorker } from './webhook/webhook-delivery.worker';
@@ -49,6 +52,7 @@ const SERVICES = [
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [
   UserProfileService, WorkspaceSettingsService, WorkspaceMemberService, WorkspaceInvitationService, AppProjectService, ProjectMemberService,
+  NotificationService, IssueSubscriberService, ProfileService, SearchService,
 ];
 
 /**

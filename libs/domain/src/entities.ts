@@ -22,6 +22,8 @@ import { Estimate, EstimatePoint } from './estimate/estimate.entity';
 import { Sticky } from './sticky/sticky.entity';
 import { Intake, IntakeIssue } from './intake/intake.entity';
 import { FileAsset } from './attachment/file-asset.entity';
+import { IssueSubscriber, Notification } from './notification/notification.entity';
+import { Profile } from './user/profile.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
 import { Webhook, WebhookDelivery, WebhookLog } from './webhook/webhook.entity';
@@ -39,5 +41,6 @@ export const ENTITIES = [
   Sticky,
   Intake, IntakeIssue,
   FileAsset,
+  Notification, IssueSubscriber, Profile,
   Webhook, WebhookLog, WebhookDelivery,
 ];

@@ -6,6 +6,16 @@ import { InvitationJoinController, InvitationsController } from './invitations.c
 import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
 import { UsersController } from './users.controller';
+import { AppStatesController, WorkspaceStatesController } from './states.controller';
+import { AppLabelsController, WorkspaceLabelsController } from './labels.controller';
+import { AppCyclesController } from './cycles.controller';
+import { AppModulesController } from './modules.controller';
+import { AppEstimatesController } from './estimates.controller';
+import { AppIntakeController } from './intake.controller';
+import { AppStickiesController } from './stickies.controller';
+import { SearchController } from './search.controller';
+import { IssueSubscribersController, NotificationsController } from './notifications.controller';
+import { MembershipMeController, ProfileController } from './me.controller';
 import { WebhookLogsController, WebhooksController } from './webhooks.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 
@@ -17,6 +27,9 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
     UsersController, WorkspaceSlugCheckController, MembersController, InvitationsController, InvitationJoinController,
     AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
     DeployBoardsController,
+    AppStatesController, AppLabelsController, AppCyclesController, AppModulesController, AppEstimatesController, AppIntakeController,
+    WorkspaceStatesController, WorkspaceLabelsController,
+    AppStickiesController, SearchController, NotificationsController, IssueSubscribersController, ProfileController, MembershipMeController,
     WebhooksController, WebhookLogsController,
   ],
 })

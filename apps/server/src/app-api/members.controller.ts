@@ -19,11 +19,12 @@ export class MembersController {
   /** Active members, paginated; `?search=` on names (and email for Admins and Members). Guests do not see emails. */
   @Get()
   list(
+    @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @PageQuery(APP_PAGING) page: PageRequest,
     @Query('search') search?: unknown,
   ): Promise<Page<WorkspaceMemberJson>> {
-    return this.members.list(ws.workspaceId, ws.role, page, typeof search === 'string' ? search : undefined);
+    return this.members.list(ws.workspaceId, ws.role, page, typeof search === 'string' ? search : undefined, me.userId);
   }
 
   /** 204: the caller leaves; 400 `LAST_WORKSPACE_ADMIN` for the only Admin. */
@@ -35,8 +36,8 @@ export class MembersController {
 
   /** 200 one active membership of this workspace; 404 `NOT_FOUND` otherwise. */
   @Get(':member_id')
-  retrieve(@CurrentWorkspace() ws: WorkspaceAccess, @Param('member_id', UuidPipe) id: string): Promise<WorkspaceMemberJson> {
-    return this.members.get(ws.workspaceId, id, ws.role);
+  retrieve(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('member_id', UuidPipe) id: string): Promise<WorkspaceMemberJson> {
+    return this.members.get(ws.workspaceId, id, ws.role, me.userId);
   }
 
   /** Admins: `{role}` → 200; 403 for one's own role; 400 `LAST_WORKSPACE_ADMIN`. */

@@ -99,9 +99,12 @@ export class ProjectIdentifiersController {
 export class ProjectMembersController {
   constructor(private readonly members: ProjectMemberService) {}
 
+  /** Active members, paginated; Guests see only their own email. */
   @Get()
-  list(@CurrentProject() p: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<ProjectMemberJson>> {
-    return this.members.list(p.projectId, page);
+  list(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest,
+  ): Promise<Page<ProjectMemberJson>> {
+    return this.members.list(p.projectId, page, { userId: me.userId, role: ws.role });
   }
 
   /** `{members: [{member_id, role}]}` → 201 the rows; 422 for non-members of the workspace or roles their workspace role forbids. */
@@ -124,9 +127,12 @@ export class ProjectMembersController {
     await this.members.leave(p.projectId, me.userId);
   }
 
+  /** One membership; Guests see the email only on their own. */
   @Get(':member_id')
-  retrieve(@CurrentProject() p: ProjectAccess, @Param('member_id', UuidPipe) id: string): Promise<ProjectMemberJson> {
-    return this.members.get(p.projectId, id);
+  retrieve(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess, @Param('member_id', UuidPipe) id: string,
+  ): Promise<ProjectMemberJson> {
+    return this.members.get(p.projectId, id, { userId: me.userId, role: ws.role });
   }
 
   /** `{role}` → 200; 403 own role / above own; 400 `LAST_PROJECT_ADMIN`. */

@@ -23,14 +23,15 @@ export class UsersController {
 export class MembersController {
   constructor(private readonly members: MemberService) {}
 
+  /** Guests see only their own email (the App API workspace member list's rule). */
   @Get('members')
-  workspaceMembers(@CurrentWorkspace() ws: WorkspaceAccess) {
-    return this.members.workspaceMembers(ws.workspaceId);
+  workspaceMembers(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess) {
+    return this.members.workspaceMembers(ws.workspaceId, { userId: me.userId, role: ws.role });
   }
 
   /** `members/` (Plane 0.25.3) and `project-members/` (SDK `projects.getMembers`): the same list. */
   @Get(['projects/:project_id/members', 'projects/:project_id/project-members'])
-  projectMembers(@CurrentProject() project: ProjectAccess) {
-    return this.members.projectMembers(project.projectId);
+  projectMembers(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
+    return this.members.projectMembers(project.projectId, { userId: me.userId, role: ws.role });
   }
 }

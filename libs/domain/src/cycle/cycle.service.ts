@@ -15,7 +15,7 @@ import { assertProjectWritable } from '../shared/project-writable';
 import { isTimezone } from '../shared/timezone';
 import { Cycle, CycleIssue } from './cycle.entity';
 import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
-import { countIssues, issuesOfProject, subIssueCounts } from './planning';
+import { countIssues, EstimatePointSums, issuesOfProject, subIssueCounts, sumEstimatePoints } from './planning';
 import { zonedInstant } from './zoned-date';
 import { webhookModelCreated, webhookModelDeleted, webhookModelUpdated } from '../webhook/webhook-enqueue';
 
@@ -350,6 +350,22 @@ export class CycleService {
       await this.load(em, ctx.projectId, cycleId, true);
       await em.update(Cycle, { id: cycleId }, { archivedAt: null, updatedById: ctx.userId });
     });
+  }
+
+  /** Cycles with Plane's progress annotations: the counts plus `*_estimate_points` sums (App API). */
+  async withProgress<T extends CycleJson>(cycles: T[]): Promise<Array<T & EstimatePointSums>> {
+    const sums = await sumEstimatePoints(this.dataSource.manager, cycles.map((c) => c.id));
+    return cycles.map((c) => ({ ...c, ...sums.get(c.id)! }));
+  }
+
+  /**
+   * `cycles/{id}/progress/` (Plane's CycleProgressEndpoint): work item counts and estimate point
+   * sums by state group; 404 as `retrieve`.
+   */
+  async progress(projectId: string, cycleId: string) {
+    const [c] = await this.withProgress([await this.retrieve(projectId, cycleId)]);
+    const keys = ['total', 'completed', 'cancelled', 'started', 'unstarted', 'backlog'] as const;
+    return Object.fromEntries(keys.flatMap((k) => [[`${k}_issues`, c[`${k}_issues`]], [`${k}_estimate_points`, c[`${k}_estimate_points`]]]));
   }
 
   private async render(cycles: Cycle[]): Promise<CycleJson[]> {

@@ -50,6 +50,14 @@ export class EstimateService {
 
   /** 201; 409 `ESTIMATE_EXISTS` when the project already has one; 409 `EXTERNAL_ID_TAKEN`. */
   async create(ctx: IssueContext, input: EstimateInput & { name: string }): Promise<EstimateJson> {
+    return (await this.createWithPoints(ctx, input)).estimate;
+  }
+
+  /**
+   * Plane's App API create (`{estimate: {...}, estimate_points: [...]}`): the estimate and its
+   * points in one transaction, all or nothing; errors as `create` and `createPoints`.
+   */
+  async createWithPoints(ctx: IssueContext, input: EstimateInput & { name: string }, points: EstimatePointInput[] = []) {
     return this.guard(() => this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const existing = await em.getRepository(Estimate).findOne({ where: { projectId: ctx.projectId } });
@@ -63,7 +71,8 @@ export class EstimateService {
         externalSource: input.external_source ?? null, externalId: input.external_id ?? null,
         createdById: ctx.userId, updatedById: ctx.userId,
       }));
-      return estimateView(e);
+      const created = points.length ? await this.insertPoints(em, ctx, e, points) : [];
+      return { estimate: estimateView(e), points: created.map(estimatePointView) };
     }));
   }
 
@@ -124,28 +133,34 @@ export class EstimateService {
     return this.guard(() => this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const e = await this.estimate(em, ctx.projectId, estimateId);
-      if (!items.length) throw validationError({ estimate_points: ['At least one estimate point is required.'] });
-      if (items.length > MAX_POINTS_PER_REQUEST) throw validationError({ estimate_points: [`At most ${MAX_POINTS_PER_REQUEST} estimate points at once.`] });
-      const errors: Record<string, string[]> = {};
-      items.forEach((item, n) => Object.assign(errors, this.check(e.type, item, `estimate_points.${n}.`, true)));
-      if (Object.keys(errors).length) throw validationError(errors);
-      const row = await em.getRepository(EstimatePoint).createQueryBuilder('p').select('MAX(p.key)', 'max')
-        .where('p.estimateId = :estimateId', { estimateId }).getRawOne<{ max: number | null }>();
-      let next = row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
-      const out: EstimatePoint[] = [];
-      for (const item of items) {
-        const key = item.key ?? next;
-        next = Math.max(next, key + 1);
-        await this.assertKeyFree(em, estimateId, key);
-        await assertExternalIdFree(em, EstimatePoint, ctx.projectId, item.external_source, item.external_id);
-        out.push(await em.save(em.create(EstimatePoint, {
-          workspaceId: ctx.workspaceId, projectId: ctx.projectId, estimateId, key, value: item.value!.trim(),
-          description: item.description ?? '', externalSource: item.external_source ?? null, externalId: item.external_id ?? null,
-          createdById: ctx.userId, updatedById: ctx.userId,
-        })));
-      }
-      return out.map(estimatePointView);
+      return (await this.insertPoints(em, ctx, e, items)).map(estimatePointView);
     }));
+  }
+
+  /** Validates and inserts points of estimate `e` (see `createPoints`). */
+  private async insertPoints(em: EntityManager, ctx: IssueContext, e: Estimate, items: EstimatePointInput[]): Promise<EstimatePoint[]> {
+    const estimateId = e.id;
+    if (!items.length) throw validationError({ estimate_points: ['At least one estimate point is required.'] });
+    if (items.length > MAX_POINTS_PER_REQUEST) throw validationError({ estimate_points: [`At most ${MAX_POINTS_PER_REQUEST} estimate points at once.`] });
+    const errors: Record<string, string[]> = {};
+    items.forEach((item, n) => Object.assign(errors, this.check(e.type, item, `estimate_points.${n}.`, true)));
+    if (Object.keys(errors).length) throw validationError(errors);
+    const row = await em.getRepository(EstimatePoint).createQueryBuilder('p').select('MAX(p.key)', 'max')
+      .where('p.estimateId = :estimateId', { estimateId }).getRawOne<{ max: number | null }>();
+    let next = row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+    const out: EstimatePoint[] = [];
+    for (const item of items) {
+      const key = item.key ?? next;
+      next = Math.max(next, key + 1);
+      await this.assertKeyFree(em, estimateId, key);
+      await assertExternalIdFree(em, EstimatePoint, ctx.projectId, item.external_source, item.external_id);
+      out.push(await em.save(em.create(EstimatePoint, {
+        workspaceId: ctx.workspaceId, projectId: ctx.projectId, estimateId, key, value: item.value!.trim(),
+        description: item.description ?? '', externalSource: item.external_source ?? null, externalId: item.external_id ?? null,
+        createdById: ctx.userId, updatedById: ctx.userId,
+      })));
+    }
+    return out;
   }
 
   async updatePoint(ctx: IssueContext, estimateId: string, pointId: string, input: EstimatePointInput): Promise<EstimatePointJson> {

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { notifyFromActivities } from '../notification/notification-writer';
 import { queueIssueActivityEvents } from '../webhook/webhook-events';
 import { IssueActivity } from './issue-activity.entity';
 
@@ -28,7 +29,7 @@ export interface ActivityEntry {
 export async function writeActivities(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[]): Promise<void> {
   if (!entries.length) return;
   const epoch = Date.now() / 1000;
-  await em.insert(
+  const inserted = await em.insert(
     IssueActivity,
     entries.map((e, n) => ({
       // rows of one transaction would share now(): the wall clock plus n µs keeps their order
@@ -50,6 +51,8 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
       updatedById: ctx.userId,
     })),
   );
+  // notifications and subscriptions follow from the same rows (assignments, comments, mentions)
+  await notifyFromActivities(em, ctx, entries, inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null));
   // webhooks: one `issue` / `issue_comment` event per row, delivered if the transaction commits
   await queueIssueActivityEvents(em, ctx, entries);
 }

@@ -23,6 +23,7 @@ import {
   SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
 } from '../shared/hot-sql';
 import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
+import { notifyOnCreate } from '../notification/notification-writer';
 import { queueIssueActivityEvents } from '../webhook/webhook-events';
 import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
@@ -120,6 +121,11 @@ export class IssueService {
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .where('i.archivedAt IS NULL AND i.isDraft = false')
       .andWhere(notInTriage('i'));
+  }
+
+  /** The visibility rule above as a query (`i` work items, `p` their project), for pickers and search elsewhere. */
+  visibleQuery(em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
+    return this.visible(em);
   }
 
   /**
@@ -272,7 +278,8 @@ export class IssueService {
         if (labelled.length) await em.insert(IssueLabel, labelled.map((labelId) => ({ issueId: issue.id, labelId })));
         // writeActivities' row and webhook event, without a query builder
         const created: ActivityEntry = { issueId: issue.id, verb: 'created', comment: 'created the issue' };
-        await em.query(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, created.verb, null, created.comment, ctx.userId, Date.now() / 1000]);
+        const [activity] = await em.query(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, created.verb, null, created.comment, ctx.userId, Date.now() / 1000]);
+        await notifyOnCreate(em, ctx, created, activity?.id ?? null, assigned, html);
         await queueIssueActivityEvents(em, ctx, [created]);
         return { issue, assigned, labelled };
       });

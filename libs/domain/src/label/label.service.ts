@@ -2,6 +2,7 @@ import { MeridianError, Page, PageRequest, paginate, validationError } from '#co
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { IssueLabel } from '../issue/issue.entity';
 import { assertExternalIdFree } from '../shared/external-id';
@@ -31,6 +32,18 @@ export class LabelService {
     const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
       .innerJoin(Project, 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
       .where('l.projectId = :projectId', { projectId });
+    return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
+  }
+
+  /**
+   * Labels of every live, non-archived project of the workspace the user is an active member of
+   * (Plane's `workspaces/{slug}/labels/`), newest first; paginated.
+   */
+  async listForWorkspace(workspaceId: string, userId: string, page: PageRequest): Promise<Page<LabelJson>> {
+    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
+      .innerJoin(Project, 'p', 'p.id = l.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .where('p.workspaceId = :workspaceId', { workspaceId });
     return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
   }
 

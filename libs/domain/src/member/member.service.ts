@@ -4,14 +4,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ProjectMember } from '../project/project-member.entity';
 import { User } from '../user/user.entity';
-import { userLiteView, userMeView } from '../user/user.view';
+import { userLiteFor, userLiteView, userMeView, Viewer } from '../user/user.view';
 import { WorkspaceMember } from '../workspace/workspace-member.entity';
 
 const ROLE_SLUGS: Record<number, string> = { [ROLE.ADMIN]: 'admin', [ROLE.MEMBER]: 'member', [ROLE.GUEST]: 'guest' };
 
-/** A member as Plane's newer v1 lists them: UserLite plus `role` and `role_slug` (plane-clients.md §3.7). */
-export function memberView(user: User, role: number) {
-  return { ...userLiteView(user), role, role_slug: ROLE_SLUGS[role] ?? null };
+/**
+ * A member as Plane's newer v1 lists them: UserLite plus `role` and `role_slug` (plane-clients.md §3.7);
+ * with `viewer`, the email follows `canSeeEmail` (a Guest sees only their own).
+ */
+export function memberView(user: User, role: number, viewer?: Viewer) {
+  return { ...(viewer ? userLiteFor(user, viewer) : userLiteView(user)), role, role_slug: ROLE_SLUGS[role] ?? null };
 }
 export type MemberJson = ReturnType<typeof memberView>;
 
@@ -31,7 +34,7 @@ export class MemberService {
   }
 
   /** Active members of the workspace, by display name, with their workspace role. */
-  async workspaceMembers(workspaceId: string): Promise<MemberJson[]> {
+  async workspaceMembers(workspaceId: string, viewer?: Viewer): Promise<MemberJson[]> {
     const rows = await this.dataSource
       .getRepository(WorkspaceMember)
       .createQueryBuilder('wm')
@@ -40,11 +43,11 @@ export class MemberService {
       .orderBy('u.displayName', 'ASC')
       .addOrderBy('u.id', 'ASC')
       .getMany();
-    return rows.map((r) => memberView(r.member!, r.role));
+    return rows.map((r) => memberView(r.member!, r.role, viewer));
   }
 
   /** Active members of the project, by display name, with their project role. */
-  async projectMembers(projectId: string): Promise<MemberJson[]> {
+  async projectMembers(projectId: string, viewer?: Viewer): Promise<MemberJson[]> {
     const rows = await this.dataSource
       .getRepository(ProjectMember)
       .createQueryBuilder('pm')
@@ -53,6 +56,6 @@ export class MemberService {
       .orderBy('u.displayName', 'ASC')
       .addOrderBy('u.id', 'ASC')
       .getMany();
-    return rows.map((r) => memberView(r.member!, r.role));
+    return rows.map((r) => memberView(r.member!, r.role, viewer));
   }
 }

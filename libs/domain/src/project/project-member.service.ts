@@ -5,7 +5,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { iso } from '../shared/time';
 import { lockProject } from '../shared/locks';
 import { User } from '../user/user.entity';
-import { userLiteView } from '../user/user.view';
+import { userLiteFor, userLiteView, Viewer } from '../user/user.view';
 import { WorkspaceMember } from '../workspace/workspace-member.entity';
 import { activateProjectMember } from './app-project.service';
 import { Project } from './project.entity';
@@ -19,10 +19,11 @@ export interface ProjectActor {
   workspaceRole: number;
 }
 
-export function projectMemberView(row: ProjectMember, user: User) {
+/** A project membership; with `viewer`, the member's email follows `canSeeEmail` (Guests see only their own). */
+export function projectMemberView(row: ProjectMember, user: User, viewer?: Viewer) {
   return {
     id: row.id,
-    member: userLiteView(user),
+    member: viewer ? userLiteFor(user, viewer) : userLiteView(user),
     project: row.projectId,
     workspace: row.workspaceId,
     role: row.role,
@@ -48,18 +49,28 @@ export class ProjectMemberService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Active members of the project, oldest membership first. */
-  async list(projectId: string, page: PageRequest): Promise<Page<ProjectMemberJson>> {
+  async list(projectId: string, page: PageRequest, viewer?: Viewer): Promise<Page<ProjectMemberJson>> {
     const qb = this.dataSource
       .getRepository(ProjectMember)
       .createQueryBuilder('pm')
       .innerJoinAndSelect('pm.member', 'u')
       .where('pm.projectId = :projectId AND pm.isActive = true', { projectId });
-    return (await paginate(qb, page)).map((row) => projectMemberView(row, row.member!));
+    return (await paginate(qb, page)).map((row) => projectMemberView(row, row.member!, viewer));
   }
 
-  async get(projectId: string, rowId: string): Promise<ProjectMemberJson> {
-    const row = await this.findActive(this.dataSource.manager, projectId, rowId);
+  /** The caller's own active membership (`project-members/me/`); 404 `NOT_FOUND` for a non-member of a public project. */
+  async me(projectId: string, userId: string): Promise<ProjectMemberJson> {
+    const row = await this.dataSource.getRepository(ProjectMember).findOne({
+      where: { projectId, memberId: userId, isActive: true },
+      relations: { member: true },
+    });
+    if (!row) throw new MeridianError('NOT_FOUND');
     return projectMemberView(row, row.member!);
+  }
+
+  async get(projectId: string, rowId: string, viewer?: Viewer): Promise<ProjectMemberJson> {
+    const row = await this.findActive(this.dataSource.manager, projectId, rowId);
+    return projectMemberView(row, row.member!, viewer);
   }
 
   /**

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Issue } from '../issue/issue.entity';
+import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { assertExternalIdFree } from '../shared/external-id';
 import { isUniqueViolation } from '../shared/db-errors';
@@ -38,6 +39,18 @@ export class StateService {
       .where('s.projectId = :projectId AND s.isTriage = false', { projectId });
     const result = await paginate(qb, page, { key: 'ROUND(s.sequence * 1000)', keyType: 'bigint' });
     return result.map(stateView);
+  }
+
+  /**
+   * Non-triage states of every live, non-archived project of the workspace the user is an active
+   * member of (Plane's `workspaces/{slug}/states/`), oldest first; paginated.
+   */
+  async listForWorkspace(workspaceId: string, userId: string, page: PageRequest): Promise<Page<StateJson>> {
+    const qb = this.dataSource.getRepository(State).createQueryBuilder('s')
+      .innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .where('p.workspaceId = :workspaceId AND s.isTriage = false', { workspaceId });
+    return (await paginate(qb, page)).map(stateView);
   }
 
   /** One non-triage state of the project; 404 `NOT_FOUND` otherwise. */

@@ -39,3 +39,24 @@ export function userLiteView(user: User) {
     display_name: user.displayName,
   };
 }
+
+/** Who is looking at a member list: their user id and workspace role. */
+export interface Viewer {
+  userId: string;
+  role: number;
+}
+
+/**
+ * Whether a viewer may see a member's email: workspace Admins and Members see everyone's, Guests
+ * only their own (Plane shows Guests the lite user, without email, in the workspace member list).
+ */
+export function canSeeEmail(viewer: Viewer, userId: string): boolean {
+  return viewer.role >= 15 || viewer.userId === userId;
+}
+
+/** UserLite as `viewer` may see it: without `email` for a Guest looking at someone else. */
+export function userLiteFor(user: User, viewer: Viewer) {
+  const lite: Omit<ReturnType<typeof userLiteView>, 'email'> & { email?: string } = userLiteView(user);
+  if (!canSeeEmail(viewer, user.id)) delete lite.email;
+  return lite;
+}

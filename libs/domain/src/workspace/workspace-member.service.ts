@@ -26,7 +26,7 @@ export class WorkspaceMemberService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Active members, oldest membership first; `search` matches display, first or last name and email. */
-  async list(workspaceId: string, viewerRole: number, page: PageRequest, search?: string): Promise<Page<WorkspaceMemberJson>> {
+  async list(workspaceId: string, viewerRole: number, page: PageRequest, search?: string, viewerId?: string): Promise<Page<WorkspaceMemberJson>> {
     const qb = this.dataSource
       .getRepository(WorkspaceMember)
       .createQueryBuilder('m')
@@ -42,12 +42,22 @@ export class WorkspaceMemberService {
         ),
       );
     }
-    return (await paginate(qb, page)).map((row) => workspaceMemberView(row as never, viewerRole));
+    return (await paginate(qb, page)).map((row) => workspaceMemberView(row as never, viewerRole, viewerId));
   }
 
   /** One active membership row of the workspace; another workspace's id or an inactive row is a 404. */
-  async get(workspaceId: string, memberRowId: string, viewerRole: number): Promise<WorkspaceMemberJson> {
-    return workspaceMemberView((await this.findActive(this.dataSource.manager, workspaceId, memberRowId)) as never, viewerRole);
+  async get(workspaceId: string, memberRowId: string, viewerRole: number, viewerId?: string): Promise<WorkspaceMemberJson> {
+    return workspaceMemberView((await this.findActive(this.dataSource.manager, workspaceId, memberRowId)) as never, viewerRole, viewerId);
+  }
+
+  /** The caller's own active membership (`workspace-members/me/`); 404 when there is none. */
+  async me(workspaceId: string, userId: string, viewerRole: number): Promise<WorkspaceMemberJson> {
+    const row = await this.dataSource.getRepository(WorkspaceMember).findOne({
+      where: { workspaceId, memberId: userId, isActive: true },
+      relations: { member: true, workspace: true },
+    });
+    if (!row) throw new MeridianError('NOT_FOUND');
+    return workspaceMemberView(row as never, viewerRole, userId);
   }
 
   /**

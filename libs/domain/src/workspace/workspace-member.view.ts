@@ -1,6 +1,6 @@
-import { ROLE } from '#common';
 import { iso } from '../shared/time';
 import { User } from '../user/user.entity';
+import { canSeeEmail } from '../user/user.view';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 
@@ -11,9 +11,10 @@ export function workspaceLiteView(ws: Workspace) {
 
 /**
  * A workspace membership (Plane's `WorkSpaceMemberSerializer`, §1.3). Admins and Members see the
- * member's email and last sign-in medium; Guests see the lite user without them.
+ * member's email and last sign-in medium; Guests see the lite user without them, except on their
+ * own row when `viewerId` is given (`canSeeEmail`).
  */
-export function workspaceMemberView(row: WorkspaceMember & { member: User; workspace: Workspace }, viewerRole: number) {
+export function workspaceMemberView(row: WorkspaceMember & { member: User; workspace: Workspace }, viewerRole: number, viewerId?: string) {
   const u = row.member;
   const member: Record<string, unknown> = {
     id: u.id,
@@ -24,7 +25,7 @@ export function workspaceMemberView(row: WorkspaceMember & { member: User; works
     avatar_url: u.avatar,
     is_bot: u.isBot,
   };
-  if (viewerRole >= ROLE.MEMBER) {
+  if (canSeeEmail({ userId: viewerId ?? '', role: viewerRole }, u.id)) {
     member.email = u.email;
     member.last_login_medium = u.lastLoginMedium;
   }

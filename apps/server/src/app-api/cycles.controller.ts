@@ -1,0 +1,129 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal,
+  ProjectAccess, UuidPipe, WorkspaceAccess,
+} from '#common';
+import { CYCLE_VIEWS, CycleService, CycleView, parseShape } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CreateCycleDto, IssueIdsDto, TransferDto, UpdateCycleDto } from '../shared/dto/planning.dto';
+import { issueContext, single } from './context';
+
+/**
+ * Cycles of a project on the App API (Plane 0.25.3 `app/urls/cycle.py`), through the same
+ * `CycleService` as v1. Each cycle carries Plane's progress annotations: `total_issues`,
+ * `completed_issues`, `cancelled_issues`, `started_issues`, `unstarted_issues`, `backlog_issues` and
+ * the matching `*_estimate_points`. Reads need a project membership, writes role ≥ 15; delete: the
+ * creator or a project Admin.
+ */
+@Controller('workspaces/:slug/projects/:project_id')
+@BearerAuth()
+export class AppCyclesController {
+  constructor(private readonly cycles: CycleService) {}
+
+  /** Newest first, in the cursor envelope; `cycle_view` = all|current|upcoming|completed|draft|incomplete. */
+  @Get('cycles')
+  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    const view = (single(query, 'cycle_view') || 'all').toLowerCase();
+    if (!(CYCLE_VIEWS as readonly string[]).includes(view)) {
+      throw new MeridianError('INVALID_QUERY_PARAMETER', `cycle_view must be one of: ${CYCLE_VIEWS.join(', ')}.`);
+    }
+    const found = await this.cycles.list(project.projectId, page, view as CycleView);
+    if (Array.isArray(found)) {
+      const all = await this.cycles.withProgress(found);
+      return new Page(all, Math.max(all.length, 1), all.length, null, null);
+    }
+    return new Page(await this.cycles.withProgress(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+  }
+
+  /** 201; 422 (dates, owner, time zone). */
+  @Post('cycles')
+  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateCycleDto) {
+    return (await this.cycles.withProgress([await this.cycles.create(issueContext(me, ws, project), body)]))[0];
+  }
+
+  @Get('archived-cycles')
+  async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    const found = await this.cycles.listArchived(project.projectId, page);
+    return new Page(await this.cycles.withProgress(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+  }
+
+  @Get('cycles/:cycle_id')
+  async retrieve(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+    return (await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)]))[0];
+  }
+
+  /** 200; 400 `CYCLE_ARCHIVED`, `CYCLE_COMPLETED`; 422. */
+  @Patch('cycles/:cycle_id')
+  async update(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string, @Body() body: UpdateCycleDto,
+  ) {
+    return (await this.cycles.withProgress([await this.cycles.update(issueContext(me, ws, project), id, body)]))[0];
+  }
+
+  /** 204; the creator or a project Admin (403). */
+  @Delete('cycles/:cycle_id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+    await this.cycles.remove(issueContext(me, ws, project), id);
+  }
+
+  /** Work item counts and estimate point sums by state group (Plane's `progress/`). */
+  @Get('cycles/:cycle_id/progress')
+  progress(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+    return this.cycles.progress(project.projectId, id);
+  }
+
+  /** The cycle's work items, oldest first, in the cursor envelope. */
+  @Get('cycles/:cycle_id/cycle-issues')
+  listIssues(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    return this.cycles.listIssues(project.projectId, id, page, parseShape(query));
+  }
+
+  /** `{issues: [ids]}` → 200 with the cycle's link rows; a work item in another cycle moves here. */
+  @Post('cycles/:cycle_id/cycle-issues')
+  @HttpCode(200)
+  addIssues(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
+  ) {
+    return this.cycles.addIssues(issueContext(me, ws, project), id, body.issues);
+  }
+
+  /** The link row of a work item in this cycle; 404 otherwise. */
+  @Get('cycles/:cycle_id/cycle-issues/:issue_id')
+  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.cycles.retrieveIssueLink(project.projectId, id, issueId);
+  }
+
+  @Delete('cycles/:cycle_id/cycle-issues/:issue_id')
+  @HttpCode(204)
+  async removeIssue(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
+  ) {
+    await this.cycles.removeIssue(issueContext(me, ws, project), id, issueId);
+  }
+
+  /** `{new_cycle_id}` → 200; 400 `CYCLE_NOT_COMPLETED` / `CYCLE_TRANSFER_TARGET_COMPLETED`. */
+  @Post('cycles/:cycle_id/transfer-issues')
+  @HttpCode(200)
+  transfer(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string, @Body() body: TransferDto,
+  ) {
+    return this.cycles.transfer(issueContext(me, ws, project), id, body.new_cycle_id?.toLowerCase());
+  }
+
+  /** 204; only an ended cycle (400 `CYCLE_NOT_COMPLETED`). */
+  @Post('cycles/:cycle_id/archive')
+  @HttpCode(204)
+  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+    await this.cycles.archive(issueContext(me, ws, project), id);
+  }
+
+  @Delete('cycles/:cycle_id/archive')
+  @HttpCode(204)
+  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+    await this.cycles.unarchive(issueContext(me, ws, project), id);
+  }
+}

@@ -1,0 +1,15 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsOptional, ValidateNested } from 'class-validator';
+import { CreateEstimateDto, UpdateEstimateDto } from '../../shared/dto/estimate.dto';
+
+/**
+ * `POST …/estimates/` on the App API: Plane's web body `{estimate: {name, type, …}, estimate_points:
+ * [{key, value}, …]}`, or the flat estimate fields as on v1 (with `estimate_points` beside them).
+ */
+export class AppCreateEstimateDto extends UpdateEstimateDto {
+  @IsOptional() @ValidateNested() @Type(() => CreateEstimateDto)
+  estimate?: CreateEstimateDto;
+
+  @IsOptional() @IsArray()
+  estimate_points?: unknown[];
+}

@@ -1,0 +1,28 @@
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsUUID, ValidateIf } from 'class-validator';
+
+/** `PATCH …/users/notifications/{id}/`: only `snoozed_till` (ISO 8601, or null to wake it). */
+export class SnoozeNotificationDto {
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsISO8601()
+  snoozed_till?: string | null;
+}
+
+/** `POST …/users/notifications/mark-all-read/` (Plane's body). */
+export class MarkAllReadDto {
+  @IsOptional() @IsBoolean()
+  snoozed?: boolean;
+
+  @IsOptional() @IsBoolean()
+  archived?: boolean;
+
+  @IsOptional() @IsIn(['all', 'assigned', 'created', 'subscribed', 'watching'])
+  type?: string;
+}
+
+/** `POST …/issue-subscribers/`: user ids to subscribe. */
+export class SubscribersDto {
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  subscribers?: string[];
+
+  @IsOptional() @IsUUID()
+  subscriber?: string;
+}

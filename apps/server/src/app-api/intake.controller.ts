@@ -1,0 +1,55 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
+  ROLE, UuidPipe, WorkspaceAccess,
+} from '#common';
+import { IntakeService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { IntakeDto } from '../shared/dto/intake.dto';
+import { issueContext } from './context';
+
+const PROJECT = 'workspaces/:slug/projects/:project_id';
+
+/**
+ * A project's intake on the App API (Plane 0.25.3 `app/urls/intake.py`: `intake-issues/`, items
+ * addressed by their work item's id), through the same `IntakeService` as v1: every project member,
+ * Guests included, may submit; status changes by project Admins (403). 400 `INTAKE_NOT_ENABLED`
+ * while the project's `intake_view` is off.
+ */
+@Controller(`${PROJECT}/intake-issues`)
+@BearerAuth()
+@ProjectRole(ROLE.GUEST)
+export class AppIntakeController {
+  constructor(private readonly intake: IntakeService) {}
+
+  @Get()
+  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.intake.list(project.projectId, page);
+  }
+
+  /** 201 with the pending item; 422 without `issue.name`. */
+  @Post()
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IntakeDto) {
+    return this.intake.create(issueContext(me, ws, project), body);
+  }
+
+  @Get(':issue_id')
+  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.intake.retrieve(project.projectId, issueId);
+  }
+
+  /** 200; `status` (accept 1, decline −1, snooze 0, duplicate 2) by project Admins only (403). */
+  @Patch(':issue_id')
+  update(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeDto,
+  ) {
+    return this.intake.update(issueContext(me, ws, project), issueId, body);
+  }
+
+  /** 204; the work item goes too unless accepted. */
+  @Delete(':issue_id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+    await this.intake.remove(issueContext(me, ws, project), issueId);
+  }
+}

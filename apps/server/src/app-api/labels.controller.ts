@@ -1,0 +1,57 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, UuidPipe,
+  WorkspaceAccess,
+} from '#common';
+import { LabelService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
+
+/**
+ * Labels of a project on the App API (Plane 0.25.3 `issue-labels/`), through the same
+ * `LabelService` as v1: reads need a project membership, writes project role ≥ 15.
+ */
+@Controller('workspaces/:slug/projects/:project_id/issue-labels')
+@BearerAuth()
+export class AppLabelsController {
+  constructor(private readonly labels: LabelService) {}
+
+  @Get()
+  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.labels.list(project.projectId, page);
+  }
+
+  /** 201; 409 `LABEL_NAME_TAKEN`; 422 (a parent of another project). */
+  @Post()
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateLabelDto) {
+    return this.labels.create(ws.workspaceId, project.projectId, me.userId, body);
+  }
+
+  @Get(':label_id')
+  retrieve(@CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string) {
+    return this.labels.retrieve(project.projectId, id);
+  }
+
+  @Patch(':label_id')
+  update(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string, @Body() body: UpdateLabelDto) {
+    return this.labels.update(project.projectId, id, me.userId, body);
+  }
+
+  /** 204; children become top-level, work items lose the label. */
+  @Delete(':label_id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string) {
+    await this.labels.remove(project.projectId, id, me.userId);
+  }
+}
+
+/** Plane's `workspaces/{slug}/labels/`: the labels of every project of the workspace the caller is a member of. */
+@Controller('workspaces/:slug/labels')
+@BearerAuth()
+export class WorkspaceLabelsController {
+  constructor(private readonly labels: LabelService) {}
+
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.labels.listForWorkspace(ws.workspaceId, me.userId, page);
+  }
+}

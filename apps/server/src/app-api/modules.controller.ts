@@ -1,0 +1,99 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, UuidPipe,
+  WorkspaceAccess,
+} from '#common';
+import { ModuleService, parseShape } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CreateModuleDto, IssueIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
+import { issueContext } from './context';
+
+/**
+ * Modules of a project on the App API (Plane 0.25.3 `app/urls/module.py`: work items under
+ * `modules/{id}/issues/`), through the same `ModuleService` as v1, with the same counts. Reads need
+ * a project membership, writes role ≥ 15; delete: the creator or a project Admin.
+ */
+@Controller('workspaces/:slug/projects/:project_id')
+@BearerAuth()
+export class AppModulesController {
+  constructor(private readonly modules: ModuleService) {}
+
+  @Get('modules')
+  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.modules.list(project.projectId, page);
+  }
+
+  /** 201; 409 `MODULE_NAME_TAKEN`; 422. */
+  @Post('modules')
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateModuleDto) {
+    return this.modules.create(issueContext(me, ws, project), body);
+  }
+
+  @Get('archived-modules')
+  listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.modules.list(project.projectId, page, true);
+  }
+
+  @Get('modules/:module_id')
+  retrieve(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+    return this.modules.retrieve(project.projectId, id);
+  }
+
+  /** 200; `members` replaces the set; 400 `MODULE_ARCHIVED`. */
+  @Patch('modules/:module_id')
+  update(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string, @Body() body: UpdateModuleDto,
+  ) {
+    return this.modules.update(issueContext(me, ws, project), id, body);
+  }
+
+  @Delete('modules/:module_id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+    await this.modules.remove(issueContext(me, ws, project), id);
+  }
+
+  /** The module's work items, oldest first, in the cursor envelope. */
+  @Get('modules/:module_id/issues')
+  listIssues(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    return this.modules.listIssues(project.projectId, id, page, parseShape(query));
+  }
+
+  /** `{issues: [ids]}` → 200 with the module's link rows. */
+  @Post('modules/:module_id/issues')
+  @HttpCode(200)
+  addIssues(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
+  ) {
+    return this.modules.addIssues(issueContext(me, ws, project), id, body.issues);
+  }
+
+  /** The link row of a work item in this module; 404 otherwise. */
+  @Get('modules/:module_id/issues/:issue_id')
+  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.modules.retrieveIssueLink(project.projectId, id, issueId);
+  }
+
+  @Delete('modules/:module_id/issues/:issue_id')
+  @HttpCode(204)
+  async removeIssue(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
+  ) {
+    await this.modules.removeIssue(issueContext(me, ws, project), id, issueId);
+  }
+
+  /** 204; only a completed or cancelled module (400 `MODULE_NOT_ARCHIVABLE`). */
+  @Post('modules/:module_id/archive')
+  @HttpCode(204)
+  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+    await this.modules.archive(issueContext(me, ws, project), id);
+  }
+
+  @Delete('modules/:module_id/archive')
+  @HttpCode(204)
+  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+    await this.modules.unarchive(issueContext(me, ws, project), id);
+  }
+}

@@ -1,0 +1,65 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, UuidPipe,
+  WorkspaceAccess,
+} from '#common';
+import { StateService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { CreateStateDto, UpdateStateDto } from '../shared/dto/state.dto';
+
+/**
+ * Work item states of a project on the App API (Plane 0.25.3 `app/urls/state.py`), through the same
+ * `StateService` as v1: reads need a project membership, writes project role ≥ 15.
+ */
+@Controller('workspaces/:slug/projects/:project_id/states')
+@BearerAuth()
+export class AppStatesController {
+  constructor(private readonly states: StateService) {}
+
+  /** Non-triage states by `sequence`, in the cursor envelope (Plane: a bare array). */
+  @Get()
+  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.states.list(project.projectId, page);
+  }
+
+  /** 201; 409 `STATE_NAME_TAKEN`; 422. */
+  @Post()
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateStateDto) {
+    return this.states.create(ws.workspaceId, project.projectId, me.userId, body);
+  }
+
+  @Get(':state_id')
+  retrieve(@CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
+    return this.states.retrieve(project.projectId, id);
+  }
+
+  @Patch(':state_id')
+  update(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string, @Body() body: UpdateStateDto) {
+    return this.states.update(project.projectId, id, me.userId, body);
+  }
+
+  /** 204; 400 `DEFAULT_STATE_NOT_DELETABLE` / `STATE_NOT_EMPTY`. */
+  @Delete(':state_id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
+    await this.states.remove(project.projectId, id, me.userId);
+  }
+
+  /** Plane's `mark-default/`: 200 with the state, now the project's only default (Plane: 204). */
+  @Post(':state_id/mark-default')
+  @HttpCode(200)
+  markDefault(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
+    return this.states.update(project.projectId, id, me.userId, { default: true });
+  }
+}
+
+/** Plane's `workspaces/{slug}/states/`: the states of every project of the workspace the caller is a member of. */
+@Controller('workspaces/:slug/states')
+@BearerAuth()
+export class WorkspaceStatesController {
+  constructor(private readonly states: StateService) {}
+
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.states.listForWorkspace(ws.workspaceId, me.userId, page);
+  }
+}

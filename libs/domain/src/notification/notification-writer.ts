@@ -1,0 +1,178 @@
+import { EntityManager, In } from 'typeorm';
+import type { ActivityEntry, ChangeContext } from '../issue/activity-writer';
+import { Issue, IssueAssignee } from '../issue/issue.entity';
+import { ProjectMember } from '../project/project-member.entity';
+import { Project } from '../project/project.entity';
+import { State } from '../state/state.entity';
+import { IssueSubscriber, Notification } from './notification.entity';
+
+/** Plane's `sender` values. */
+export const SENDER = {
+  assigned: 'in_app:issue_activities:assigned',
+  created: 'in_app:issue_activities:created',
+  subscribed: 'in_app:issue_activities:subscribed',
+  mentioned: 'in_app:issue_activities:mentioned',
+} as const;
+
+const MENTION = /<mention-component\b[^>]*>/gi;
+const ATTR = (name: string) => new RegExp(`\\b${name}\\s*=\\s*["']([^"']*)["']`, 'i');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * User ids mentioned in rich text, from Plane's editor markup
+ * `<mention-component entity_name="user_mention" entity_identifier="USER_ID" …>`; an element without
+ * `entity_name` counts as a user mention, one with another `entity_name` does not.
+ */
+export function mentionedUserIds(html: string | null | undefined): string[] {
+  if (!html) return [];
+  const out = new Set<string>();
+  for (const tag of html.match(MENTION) ?? []) {
+    const kind = ATTR('entity_name').exec(tag)?.[1];
+    const id = ATTR('entity_identifier').exec(tag)?.[1];
+    if (id && UUID.test(id) && (!kind || kind === 'user_mention')) out.add(id.toLowerCase());
+  }
+  return [...out];
+}
+
+/** Adds subscribers (creator, assignee, commenter, mentioned user); existing rows stay. */
+export async function subscribe(em: EntityManager, ctx: ChangeContext, issueId: string, userIds: string[]): Promise<void> {
+  const ids = [...new Set(userIds)];
+  if (!ids.length) return;
+  await em.createQueryBuilder().insert().into(IssueSubscriber)
+    .values(ids.map((subscriberId) => ({ workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, subscriberId, createdById: ctx.userId })))
+    .orIgnore()
+    .execute();
+}
+
+/**
+ * The create path's share of `notifyFromActivities` when the work item's row and history are
+ * written without `writeActivities` (the hot create path): the creator and the assignees become
+ * subscribers with one statement; only when someone is to be notified (an assignee other than the
+ * creator, a mention in the description) does it take the general path.
+ */
+export async function notifyOnCreate(
+  em: EntityManager, ctx: ChangeContext, entry: ActivityEntry, activityId: string | null, assigned: string[], descriptionHtml: string,
+): Promise<void> {
+  const notifies = assigned.some((a) => a !== ctx.userId) || mentionedUserIds(descriptionHtml).some((m) => m !== ctx.userId);
+  if (notifies) return notifyFromActivities(em, ctx, [entry], [activityId]);
+  if (entry.issueId) await subscribe(em, ctx, entry.issueId, [ctx.userId, ...assigned]);
+}
+
+interface Pending {
+  receiver: string;
+  sender: string;
+  entry: ActivityEntry;
+  activityId: string | null;
+  title: string;
+}
+
+/**
+ * Notifications derived from work item history rows, in the change's transaction (the rule lives
+ * here only; `writeActivities` calls it):
+ * - an assignment (work item created with assignees, or `assignees` added) notifies the new
+ *   assignee, who becomes a subscriber;
+ * - a comment notifies the work item's subscribers and assignees except its author, who becomes a
+ *   subscriber;
+ * - a mention (`<mention-component entity_identifier="USER_ID">` newly present in a comment or the
+ *   description) notifies the mentioned user, who becomes a subscriber.
+ * Nobody is notified of their own change, and only active members of the project are notified
+ * (someone who left does not learn about the work item). One notification per receiver and
+ * history row; a mention wins over the plain comment notification, as in Plane.
+ */
+export async function notifyFromActivities(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[], activityIds: Array<string | null>): Promise<void> {
+  const pending: Pending[] = [];
+  const byIssue = new Map<string, Array<{ entry: ActivityEntry; activityId: string | null }>>();
+  entries.forEach((entry, n) => {
+    if (!entry.issueId) return;
+    const relevant = (entry.verb === 'created' && !entry.field) || entry.field === 'assignees' || entry.field === 'comment' || entry.field === 'description';
+    if (!relevant) return;
+    const list = byIssue.get(entry.issueId) ?? [];
+    list.push({ entry, activityId: activityIds[n] ?? null });
+    byIssue.set(entry.issueId, list);
+  });
+  if (!byIssue.size) return;
+
+  for (const [issueId, list] of byIssue) {
+    const issue = await em.getRepository(Issue).findOne({ where: { id: issueId } });
+    if (!issue) continue;
+    const assignees = (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
+    const newSubscribers: string[] = [];
+    for (const { entry, activityId } of list) {
+      const mentionsIn = (html: string | null | undefined, before: string | null | undefined) => {
+        const old = new Set(mentionedUserIds(before));
+        return mentionedUserIds(html).filter((id) => !old.has(id) && id !== ctx.userId);
+      };
+      if (entry.verb === 'created' && !entry.field) {
+        newSubscribers.push(ctx.userId, ...assignees);
+        for (const a of assignees) if (a !== ctx.userId) pending.push({ receiver: a, sender: SENDER.assigned, entry, activityId, title: 'assigned you to the work item' });
+        for (const m of mentionsIn(issue.descriptionHtml, null)) {
+          newSubscribers.push(m);
+          pending.push({ receiver: m, sender: SENDER.mentioned, entry, activityId, title: 'mentioned you in the description' });
+        }
+      } else if (entry.field === 'assignees' && entry.newIdentifier) {
+        newSubscribers.push(entry.newIdentifier);
+        if (entry.newIdentifier !== ctx.userId) {
+          pending.push({ receiver: entry.newIdentifier, sender: SENDER.assigned, entry, activityId, title: 'assigned you to the work item' });
+        }
+      } else if (entry.field === 'description' && entry.verb === 'updated') {
+        for (const m of mentionsIn(entry.newValue, entry.oldValue)) {
+          newSubscribers.push(m);
+          pending.push({ receiver: m, sender: SENDER.mentioned, entry, activityId, title: 'mentioned you in the description' });
+        }
+      } else if (entry.field === 'comment' && (entry.verb === 'created' || entry.verb === 'updated')) {
+        const mentioned = mentionsIn(entry.newValue, entry.verb === 'updated' ? entry.oldValue : null);
+        for (const m of mentioned) pending.push({ receiver: m, sender: SENDER.mentioned, entry, activityId, title: 'mentioned you in a comment' });
+        if (entry.verb === 'created') {
+          const followers = (await em.getRepository(IssueSubscriber).find({ where: { issueId } })).map((s) => s.subscriberId);
+          for (const f of new Set([...followers, ...assignees])) {
+            if (f === ctx.userId || mentioned.includes(f)) continue;
+            const sender = issue.createdById === f ? SENDER.created : assignees.includes(f) ? SENDER.assigned : SENDER.subscribed;
+            pending.push({ receiver: f, sender, entry, activityId, title: entry.comment || 'commented' });
+          }
+          newSubscribers.push(ctx.userId);
+        }
+        newSubscribers.push(...mentioned);
+      }
+    }
+    const active = new Set(
+      (await em.getRepository(ProjectMember).find({
+        where: { projectId: issue.projectId, memberId: In([...new Set([...newSubscribers, ...pending.map((p) => p.receiver)])]), isActive: true },
+      })).map((m) => m.memberId),
+    );
+    await subscribe(em, ctx, issueId, newSubscribers.filter((u) => active.has(u)));
+    const mine = pending.splice(0).filter((p) => active.has(p.receiver));
+    if (!mine.length) continue;
+    const project = await em.getRepository(Project).findOne({ where: { id: issue.projectId }, withDeleted: true });
+    const state = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
+    const issueData = {
+      id: issue.id, name: issue.name, identifier: project?.identifier ?? null, sequence_id: issue.sequenceId,
+      state_name: state?.name ?? null, state_group: state?.group ?? null,
+    };
+    await em.insert(Notification, mine.map((p) => {
+      const html = p.entry.field === 'comment' ? p.entry.newValue ?? '<p></p>' : '<p></p>';
+      return {
+        workspaceId: ctx.workspaceId,
+        projectId: issue.projectId,
+        entityIdentifier: issue.id,
+        entityName: 'issue',
+        title: p.title,
+        messageHtml: html,
+        messageStripped: html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(),
+        data: {
+          issue: issueData,
+          issue_activity: {
+            id: p.activityId, verb: p.entry.verb, field: p.entry.field ?? null, actor: ctx.userId,
+            new_value: p.entry.newValue ?? null, old_value: p.entry.oldValue ?? null,
+            old_identifier: p.entry.oldIdentifier ?? null, new_identifier: p.entry.newIdentifier ?? null,
+            issue_comment: p.entry.issueCommentId ?? null,
+          },
+        },
+        sender: p.sender,
+        triggeredById: ctx.userId,
+        receiverId: p.receiver,
+        createdById: ctx.userId,
+        updatedById: ctx.userId,
+      };
+    }));
+  }
+}

@@ -1,0 +1,89 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BaseEntity } from '../shared/base.entity';
+
+/**
+ * An in-app notification for one receiver (Plane's `Notification`): something happened to a work
+ * item the receiver is assigned to, subscribed to, or mentioned in. `data` carries the work item
+ * and the history row that caused it. Written in the same transaction as the change.
+ */
+@Entity({ name: 'notifications' })
+@Index('ix_notifications_receiver_workspace_created', ['receiverId', 'workspaceId', 'createdAt'])
+export class Notification extends BaseEntity {
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid', nullable: true })
+  projectId: string | null;
+
+  /** the work item's id */
+  @Column({ type: 'uuid', nullable: true })
+  entityIdentifier: string | null;
+
+  @Column({ type: 'varchar', length: 255, default: 'issue' })
+  entityName: string;
+
+  @Column({ type: 'text' })
+  title: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  message: Record<string, unknown> | null;
+
+  @Column({ type: 'text', default: '<p></p>' })
+  messageHtml: string;
+
+  @Column({ type: 'text', nullable: true })
+  messageStripped: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  data: Record<string, unknown> | null;
+
+  /** `in_app:issue_activities:assigned|created|subscribed|mentioned` */
+  @Column({ type: 'varchar', length: 255 })
+  sender: string;
+
+  @Column({ type: 'uuid', nullable: true })
+  triggeredById: string | null;
+
+  @Column({ type: 'uuid' })
+  receiverId: string;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  readAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  snoozedTill: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  archivedAt: Date | null;
+}
+
+/**
+ * Who follows a work item (Plane's `IssueSubscriber`): its creator, its assignees, whoever
+ * comments or is mentioned, and whoever subscribes by hand. One row per (work item, user);
+ * unsubscribing deletes it.
+ */
+@Entity({ name: 'issue_subscribers' })
+@Index('uq_issue_subscribers_issue_subscriber', ['issueId', 'subscriberId'], { unique: true })
+export class IssueSubscriber {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'uuid' })
+  projectId: string;
+
+  @Column({ type: 'uuid' })
+  issueId: string;
+
+  @Index('ix_issue_subscribers_subscriber')
+  @Column({ type: 'uuid' })
+  subscriberId: string;
+
+  @Column({ type: 'uuid', nullable: true })
+  createdById: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

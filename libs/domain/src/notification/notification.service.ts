@@ -1,0 +1,273 @@
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { ChangeContext } from '../issue/activity-writer';
+import { IssueService } from '../issue/issue.service';
+import { IntakeIssue } from '../intake/intake.entity';
+import { ProjectMember } from '../project/project-member.entity';
+import { iso } from '../shared/time';
+import { User } from '../user/user.entity';
+import { IssueSubscriber, Notification } from './notification.entity';
+import { subscribe } from './notification-writer';
+
+/** Plane's UserLite as notifications carry it (`triggered_by_details`): no email. */
+function actorView(u: User | undefined) {
+  if (!u) return null;
+  return { id: u.id, first_name: u.firstName, last_name: u.lastName, display_name: u.displayName, avatar: u.avatar, avatar_url: u.avatar, is_bot: u.isBot };
+}
+
+/** Plane's NotificationSerializer, with `triggered_by_details` and the intake/mention flags. */
+export function notificationView(n: Notification, actor?: User, inIntake = false) {
+  return {
+    id: n.id,
+    workspace: n.workspaceId,
+    project: n.projectId,
+    entity_identifier: n.entityIdentifier,
+    entity_name: n.entityName,
+    title: n.title,
+    message: n.message,
+    message_html: n.messageHtml,
+    message_stripped: n.messageStripped,
+    data: n.data,
+    sender: n.sender,
+    triggered_by: n.triggeredById,
+    triggered_by_details: actorView(actor),
+    receiver: n.receiverId,
+    read_at: iso(n.readAt),
+    snoozed_till: iso(n.snoozedTill),
+    archived_at: iso(n.archivedAt),
+    is_inbox_issue: inIntake,
+    is_intake_issue: inIntake,
+    is_mentioned_notification: n.sender.includes('mentioned'),
+    created_at: iso(n.createdAt),
+    updated_at: iso(n.updatedAt),
+    created_by: n.createdById,
+    updated_by: n.updatedById,
+  };
+}
+export type NotificationJson = ReturnType<typeof notificationView>;
+
+/** Filters of the notification list (Plane's query parameters). */
+export interface NotificationFilters {
+  /** comma-separated `assigned`, `created`, `subscribed`; absent or `all`: every notification */
+  type?: string;
+  /** `true`: read only; `false`: unread only */
+  read?: string;
+  /** `true`: archived only; else (default) not archived */
+  archived?: string;
+  /** `true`: snoozed until later only; else (default) not snoozed or the snooze is over */
+  snoozed?: string;
+  /** `true`: only mentions; else (default) everything but mentions, as in Plane */
+  mentioned?: string;
+}
+
+const TYPES = ['all', 'assigned', 'created', 'subscribed'];
+
+function flag(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} must be true or false.`);
+}
+
+/**
+ * The caller's notifications in a workspace (Plane 0.25.3's `users/notifications/`). A user only
+ * ever reaches their own: another user's notification, or one of another workspace, is a 404.
+ */
+@Injectable()
+export class NotificationService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Newest first, paginated; filters as `NotificationFilters`; 400 `INVALID_QUERY_PARAMETER` for a bad value. */
+  async list(workspaceId: string, userId: string, workspaceRole: number, filters: NotificationFilters, page: PageRequest): Promise<Page<NotificationJson>> {
+    const types = (filters.type || 'all').split(',').map((t) => t.trim()).filter(Boolean);
+    const bad = types.find((t) => !TYPES.includes(t));
+    if (bad) throw new MeridianError('INVALID_QUERY_PARAMETER', `type must be a comma-separated list of: ${TYPES.join(', ')}.`);
+    const read = flag('read', filters.read);
+    const archived = flag('archived', filters.archived) ?? false;
+    const snoozed = flag('snoozed', filters.snoozed) ?? false;
+    const mentioned = flag('mentioned', filters.mentioned) ?? false;
+    const qb = this.mine(workspaceId, userId);
+    this.state(qb, { archived, snoozed });
+    if (read !== undefined) qb.andWhere(read ? 'n.readAt IS NOT NULL' : 'n.readAt IS NULL');
+    qb.andWhere(mentioned ? "n.sender LIKE '%mentioned%'" : "n.sender NOT LIKE '%mentioned%'");
+    if (!types.includes('all')) this.byType(qb, types, userId, workspaceRole);
+    return this.render(await paginate(qb, page, { order: 'DESC' }));
+  }
+
+  async retrieve(workspaceId: string, userId: string, id: string): Promise<NotificationJson> {
+    return (await this.render(new Page([await this.load(this.dataSource.manager, workspaceId, userId, id)], 1, 1, null, null))).results[0];
+  }
+
+  /** `snoozed_till` (ISO 8601 or null) is the only writable field, as in Plane. */
+  async snooze(workspaceId: string, userId: string, id: string, snoozedTill: string | null | undefined): Promise<NotificationJson> {
+    let value: Date | null = null;
+    if (snoozedTill !== undefined && snoozedTill !== null) {
+      value = new Date(snoozedTill);
+      if (Number.isNaN(value.getTime())) throw validationError({ snoozed_till: ['Not a valid date and time.'] });
+    }
+    return this.set(workspaceId, userId, id, { snoozedTill: value });
+  }
+
+  markRead(workspaceId: string, userId: string, id: string, read: boolean): Promise<NotificationJson> {
+    return this.set(workspaceId, userId, id, { readAt: read ? new Date() : null });
+  }
+
+  archive(workspaceId: string, userId: string, id: string, archived: boolean): Promise<NotificationJson> {
+    return this.set(workspaceId, userId, id, { archivedAt: archived ? new Date() : null });
+  }
+
+  async remove(workspaceId: string, userId: string, id: string): Promise<void> {
+    await this.load(this.dataSource.manager, workspaceId, userId, id);
+    await this.dataSource.getRepository(Notification).softDelete({ id });
+  }
+
+  /** Marks the caller's unread notifications read (Plane's `mark-all-read/`: `snoozed`, `archived`, `type` narrow it). */
+  async markAllRead(workspaceId: string, userId: string, workspaceRole: number, body: { snoozed?: boolean; archived?: boolean; type?: string }): Promise<{ message: string }> {
+    const qb = this.mine(workspaceId, userId).select('n.id', 'id').andWhere('n.readAt IS NULL');
+    this.state(qb, { archived: !!body.archived, snoozed: !!body.snoozed });
+    const type = body.type === 'watching' ? 'subscribed' : body.type;
+    if (type && type !== 'all') {
+      if (!TYPES.includes(type)) throw validationError({ type: [`Must be one of: ${TYPES.join(', ')}, watching.`] });
+      this.byType(qb, [type], userId, workspaceRole);
+    }
+    const ids = (await qb.getRawMany<{ id: string }>()).map((r) => r.id);
+    if (ids.length) await this.dataSource.getRepository(Notification).update({ id: In(ids) }, { readAt: new Date() });
+    return { message: 'Successful' };
+  }
+
+  /** Unread, unarchived, not snoozed: `{total_unread_notifications_count, mention_unread_notifications_count}`. */
+  async unreadCounts(workspaceId: string, userId: string) {
+    const qb = this.mine(workspaceId, userId).andWhere('n.readAt IS NULL');
+    this.state(qb, { archived: false, snoozed: false });
+    const row = await qb.select("COUNT(*) FILTER (WHERE n.sender NOT LIKE '%mentioned%')", 'total')
+      .addSelect("COUNT(*) FILTER (WHERE n.sender LIKE '%mentioned%')", 'mentions')
+      .getRawOne<{ total: string; mentions: string }>();
+    return { total_unread_notifications_count: Number(row?.total ?? 0), mention_unread_notifications_count: Number(row?.mentions ?? 0) };
+  }
+
+  private mine(workspaceId: string, userId: string): SelectQueryBuilder<Notification> {
+    return this.dataSource.getRepository(Notification).createQueryBuilder('n')
+      .where('n.workspaceId = :workspaceId AND n.receiverId = :userId', { workspaceId, userId });
+  }
+
+  private state(qb: SelectQueryBuilder<Notification>, s: { archived: boolean; snoozed: boolean }): void {
+    qb.andWhere(s.archived ? 'n.archivedAt IS NOT NULL' : 'n.archivedAt IS NULL');
+    qb.andWhere(s.snoozed ? 'n.snoozedTill > now()' : '(n.snoozedTill IS NULL OR n.snoozedTill <= now())');
+  }
+
+  /** Plane's `type`: assigned (the caller is an assignee), created (the caller created it; none for Guests), subscribed (neither). */
+  private byType(qb: SelectQueryBuilder<Notification>, types: string[], userId: string, workspaceRole: number): void {
+    const assigned = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = n.entity_identifier AND a.assignee_id = :me)';
+    const created = 'EXISTS (SELECT 1 FROM issues i WHERE i.id = n.entity_identifier AND i.created_by_id = :me)';
+    const subscribed = 'EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = n.entity_identifier AND s.subscriber_id = :me)';
+    qb.andWhere(new Brackets((b) => {
+      b.where('false');
+      if (types.includes('assigned')) b.orWhere(assigned, { me: userId });
+      if (types.includes('created') && workspaceRole >= ROLE.MEMBER) b.orWhere(created, { me: userId });
+      if (types.includes('subscribed')) b.orWhere(`(${subscribed} AND NOT ${assigned} AND NOT ${created})`, { me: userId });
+    }));
+  }
+
+  private async set(workspaceId: string, userId: string, id: string, patch: Partial<Notification>): Promise<NotificationJson> {
+    await this.load(this.dataSource.manager, workspaceId, userId, id);
+    await this.dataSource.getRepository(Notification).update({ id }, { ...patch, updatedById: userId } as never);
+    return this.retrieve(workspaceId, userId, id);
+  }
+
+  private async load(em: EntityManager, workspaceId: string, userId: string, id: string): Promise<Notification> {
+    const n = await em.getRepository(Notification).findOne({ where: { id, workspaceId, receiverId: userId } });
+    if (!n) throw new MeridianError('NOT_FOUND');
+    return n;
+  }
+
+  private async render(page: Page<Notification>): Promise<Page<NotificationJson>> {
+    const actorIds = [...new Set(page.results.map((n) => n.triggeredById).filter((x): x is string => !!x))];
+    const actors = actorIds.length ? await this.dataSource.getRepository(User).find({ where: { id: In(actorIds) } }) : [];
+    const byId = new Map(actors.map((u) => [u.id, u]));
+    const issueIds = [...new Set(page.results.map((n) => n.entityIdentifier).filter((x): x is string => !!x))];
+    const intake = issueIds.length
+      ? new Set((await this.dataSource.getRepository(IntakeIssue).find({ where: { issueId: In(issueIds), status: In([0, 2, -2]) } })).map((r) => r.issueId))
+      : new Set<string>();
+    return page.map((n) => notificationView(n, n.triggeredById ? byId.get(n.triggeredById) : undefined, !!n.entityIdentifier && intake.has(n.entityIdentifier)));
+  }
+}
+
+/** A subscription row (Plane's IssueSubscriberSerializer) with the subscriber's lite user. */
+export function subscriberView(s: IssueSubscriber, user?: User) {
+  return {
+    id: s.id,
+    issue: s.issueId,
+    subscriber: s.subscriberId,
+    subscriber_details: actorView(user),
+    project: s.projectId,
+    workspace: s.workspaceId,
+    created_at: iso(s.createdAt),
+    created_by: s.createdById,
+  };
+}
+export type SubscriberJson = ReturnType<typeof subscriberView>;
+
+/**
+ * Who follows a work item (Plane's `issue-subscribers/` and `subscribe/`). Creators, assignees,
+ * commenters and mentioned users are subscribed automatically (`notifyFromActivities`); these
+ * routes list them and add or remove them by hand. Only active project members can be subscribed.
+ */
+@Injectable()
+export class IssueSubscriberService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly issues: IssueService) {}
+
+  /** Oldest first, paginated. */
+  async list(projectId: string, issueId: string, page: PageRequest): Promise<Page<SubscriberJson>> {
+    await this.issues.assertExists(projectId, issueId);
+    const qb = this.dataSource.getRepository(IssueSubscriber).createQueryBuilder('s').where('s.issueId = :issueId', { issueId });
+    const result = await paginate(qb, page);
+    const users = result.results.length ? await this.dataSource.getRepository(User).find({ where: { id: In(result.results.map((s) => s.subscriberId)) } }) : [];
+    const byId = new Map(users.map((u) => [u.id, u]));
+    return result.map((s) => subscriberView(s, byId.get(s.subscriberId)));
+  }
+
+  /** Subscribes active project members (201, every subscription of the work item); 422 for anyone else. */
+  async add(ctx: ChangeContext, issueId: string, userIds: string[]): Promise<SubscriberJson[]> {
+    await this.dataSource.transaction(async (em) => {
+      await this.issues.assertExists(ctx.projectId, issueId, em);
+      const ids = [...new Set(userIds.map((u) => u.toLowerCase()))];
+      const members = await em.getRepository(ProjectMember).find({ where: { projectId: ctx.projectId, memberId: In(ids), isActive: true } });
+      const missing = ids.filter((id) => !members.some((m) => m.memberId === id));
+      if (missing.length) throw validationError({ subscribers: [`Not members of the project: ${missing.join(', ')}.`] });
+      await subscribe(em, ctx, issueId, ids);
+    });
+    const rows = await this.dataSource.getRepository(IssueSubscriber).find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const users = await this.dataSource.getRepository(User).find({ where: { id: In(rows.map((r) => r.subscriberId)) } });
+    return rows.map((s) => subscriberView(s, users.find((u) => u.id === s.subscriberId)));
+  }
+
+  /** Removes one subscriber (by user id); 404 when that user is not subscribed. */
+  async remove(projectId: string, issueId: string, userId: string): Promise<void> {
+    await this.issues.assertExists(projectId, issueId);
+    const res = await this.dataSource.getRepository(IssueSubscriber).delete({ projectId, issueId, subscriberId: userId });
+    if (!res.affected) throw new MeridianError('NOT_FOUND');
+  }
+
+  async status(projectId: string, issueId: string, userId: string): Promise<{ subscribed: boolean }> {
+    await this.issues.assertExists(projectId, issueId);
+    return { subscribed: await this.dataSource.getRepository(IssueSubscriber).exists({ where: { issueId, subscriberId: userId } }) };
+  }
+
+  /** The caller subscribes (201 with the row; the same row when already subscribed). */
+  async subscribe(ctx: ChangeContext, issueId: string): Promise<SubscriberJson> {
+    await this.dataSource.transaction(async (em) => {
+      await this.issues.assertExists(ctx.projectId, issueId, em);
+      await subscribe(em, ctx, issueId, [ctx.userId]);
+    });
+    const row = await this.dataSource.getRepository(IssueSubscriber).findOneByOrFail({ issueId, subscriberId: ctx.userId });
+    return subscriberView(row, (await this.dataSource.getRepository(User).findOneBy({ id: ctx.userId })) ?? undefined);
+  }
+
+  /** The caller unsubscribes: 204, also when not subscribed. */
+  async unsubscribe(projectId: string, issueId: string, userId: string): Promise<void> {
+    await this.issues.assertExists(projectId, issueId);
+    await this.dataSource.getRepository(IssueSubscriber).delete({ projectId, issueId, subscriberId: userId });
+  }
+}

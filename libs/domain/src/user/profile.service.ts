@@ -1,0 +1,136 @@
+import { validationError } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { WorkspaceInvitation } from '../invitation/workspace-invitation.entity';
+import { iso } from '../shared/time';
+import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { Workspace } from '../workspace/workspace.entity';
+import { Profile } from './profile.entity';
+import { User } from './user.entity';
+
+/** Plane's ProfileSerializer. */
+export function profileView(p: Profile) {
+  return {
+    id: p.id,
+    user: p.userId,
+    theme: p.theme,
+    is_tour_completed: p.isTourCompleted,
+    onboarding_step: p.onboardingStep,
+    use_case: p.useCase,
+    role: p.role,
+    is_onboarded: p.isOnboarded,
+    last_workspace_id: p.lastWorkspaceId,
+    billing_address_country: p.billingAddressCountry,
+    billing_address: p.billingAddress,
+    has_billing_address: p.hasBillingAddress,
+    company_name: p.companyName,
+    is_smooth_cursor_enabled: p.isSmoothCursorEnabled,
+    is_mobile_onboarded: p.isMobileOnboarded,
+    mobile_onboarding_step: p.mobileOnboardingStep,
+    mobile_timezone_auto_set: p.mobileTimezoneAutoSet,
+    language: p.language,
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
+  };
+}
+export type ProfileJson = ReturnType<typeof profileView>;
+
+/** Writable profile fields (Plane: any Profile field except `user`). */
+export interface ProfileInput {
+  theme?: Record<string, unknown>;
+  is_tour_completed?: boolean;
+  onboarding_step?: Record<string, unknown>;
+  use_case?: string | null;
+  role?: string | null;
+  is_onboarded?: boolean;
+  last_workspace_id?: string | null;
+  billing_address_country?: string | null;
+  billing_address?: Record<string, unknown> | null;
+  has_billing_address?: boolean;
+  company_name?: string;
+  is_smooth_cursor_enabled?: boolean;
+  is_mobile_onboarded?: boolean;
+  mobile_onboarding_step?: Record<string, unknown>;
+  mobile_timezone_auto_set?: boolean;
+  language?: string;
+}
+
+const COLUMNS: Record<keyof ProfileInput, keyof Profile> = {
+  theme: 'theme', is_tour_completed: 'isTourCompleted', onboarding_step: 'onboardingStep', use_case: 'useCase', role: 'role',
+  is_onboarded: 'isOnboarded', last_workspace_id: 'lastWorkspaceId', billing_address_country: 'billingAddressCountry',
+  billing_address: 'billingAddress', has_billing_address: 'hasBillingAddress', company_name: 'companyName',
+  is_smooth_cursor_enabled: 'isSmoothCursorEnabled', is_mobile_onboarded: 'isMobileOnboarded',
+  mobile_onboarding_step: 'mobileOnboardingStep', mobile_timezone_auto_set: 'mobileTimezoneAutoSet', language: 'language',
+};
+
+/**
+ * The signed-in user's app settings (Plane's `users/me/profile/`, `users/me/settings/`,
+ * `users/me/onboard/`, `users/me/tour-completed/`; reference plane-app-auth-instance-public.md §1.1).
+ * The profile row is created on first use. The time zone lives on the user (`PATCH users/me/`).
+ */
+@Injectable()
+export class ProfileService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async get(userId: string): Promise<ProfileJson> {
+    return profileView(await this.ensure(this.dataSource.manager, userId));
+  }
+
+  /** Partial update; `last_workspace_id` must be a workspace the user is an active member of (422). */
+  async update(userId: string, input: ProfileInput): Promise<ProfileJson> {
+    return this.dataSource.transaction(async (em) => {
+      const p = await this.ensure(em, userId);
+      if (input.last_workspace_id) {
+        const member = await em.getRepository(WorkspaceMember).exists({ where: { workspaceId: input.last_workspace_id, memberId: userId, isActive: true } });
+        if (!member) throw validationError({ last_workspace_id: ['Not one of your workspaces.'] });
+      }
+      const patch: Record<string, unknown> = {};
+      for (const [key, column] of Object.entries(COLUMNS)) {
+        const value = input[key as keyof ProfileInput];
+        if (value !== undefined) patch[column] = value;
+      }
+      if (Object.keys(patch).length) await em.update(Profile, { id: p.id }, patch as never);
+      return profileView(await em.getRepository(Profile).findOneByOrFail({ id: p.id }));
+    });
+  }
+
+  /**
+   * `{id, email, workspace: {last_workspace_id, last_workspace_slug, fallback_workspace_id,
+   * fallback_workspace_slug, invites}}`: the last workspace if the user is still in it, the oldest
+   * membership as fallback, and the count of pending invitations to the user's email.
+   */
+  async settings(userId: string) {
+    const em = this.dataSource.manager;
+    const user = await em.getRepository(User).findOneByOrFail({ id: userId });
+    const p = await this.ensure(em, userId);
+    const mine = (workspaceId?: string) => {
+      const qb = em.getRepository(WorkspaceMember).createQueryBuilder('m').innerJoin(Workspace, 'w', 'w.id = m.workspaceId AND w.deletedAt IS NULL')
+        .select(['w.id AS id', 'w.slug AS slug'])
+        .where('m.memberId = :userId AND m.isActive = true', { userId });
+      if (workspaceId) qb.andWhere('m.workspaceId = :workspaceId', { workspaceId });
+      return qb.orderBy('m.createdAt', 'ASC').limit(1).getRawOne<{ id: string; slug: string }>();
+    };
+    const last = p.lastWorkspaceId ? await mine(p.lastWorkspaceId) : undefined;
+    const fallback = await mine();
+    const invites = await em.getRepository(WorkspaceInvitation).createQueryBuilder('i')
+      .innerJoin(Workspace, 'w', 'w.id = i.workspaceId AND w.deletedAt IS NULL')
+      .where('i.email = :email AND i.respondedAt IS NULL', { email: user.email }).getCount();
+    return {
+      id: user.id,
+      email: user.email,
+      workspace: {
+        last_workspace_id: last?.id ?? null,
+        last_workspace_slug: last?.slug ?? null,
+        fallback_workspace_id: fallback?.id ?? null,
+        fallback_workspace_slug: fallback?.slug ?? null,
+        invites,
+      },
+    };
+  }
+
+  private async ensure(em: EntityManager, userId: string): Promise<Profile> {
+    await em.createQueryBuilder().insert().into(Profile).values({ userId }).orIgnore().execute();
+    return em.getRepository(Profile).findOneByOrFail({ userId });
+  }
+}
