@@ -4,7 +4,7 @@ import {
 } from '#common';
 import { EstimatePointInput, EstimateService, IssueContext } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { CreateEstimateDto, UpdateEstimateDto, UpdateEstimatePointDto } from './dto/estimate.dto';
+import { CreateEstimateDto, UpdateEstimateDto, UpdateEstimatePointDto } from '../shared/dto/estimate.dto';
 
 function context(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
   return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };

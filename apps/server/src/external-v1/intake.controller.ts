@@ -4,7 +4,7 @@ import {
 } from '#common';
 import { IntakeService, IssueContext } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { IntakeDto, IntakeStatusDto } from './dto/intake.dto';
+import { IntakeDto, IntakeStatusDto } from '../shared/dto/intake.dto';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 

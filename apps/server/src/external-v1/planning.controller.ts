@@ -6,7 +6,7 @@ import { CYCLE_VIEWS, CycleService, CycleView, IssueContext, ModuleService, pars
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   CreateCycleDto, CreateModuleDto, IssueIdsDto, TransferDto, UpdateCycleDto, UpdateModuleDto,
-} from './dto/planning.dto';
+} from '../shared/dto/planning.dto';
 
 function context(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
   return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };

@@ -4,7 +4,7 @@ import {
 } from '#common';
 import { parseShape, pick, StateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateStateDto, UpdateStateDto } from './dto/state.dto';
+import { CreateStateDto, UpdateStateDto } from '../shared/dto/state.dto';
 
 /**
  * Work item states of a project (reference plane-v1-api.md §8.2). Reads need a project

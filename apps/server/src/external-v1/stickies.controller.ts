@@ -3,7 +3,7 @@ import {
 } from '#common';
 import { StickyService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { StickyDto } from './dto/sticky.dto';
+import { StickyDto } from '../shared/dto/sticky.dto';
 
 /** Stickies page by 20 by default (plane-clients.md §1), up to 1000. */
 const STICKY_PAGING: PagingPolicy = { defaultPerPage: 20, maxPerPage: 1000 };
