@@ -4,7 +4,7 @@ import {
   MaxLength, Min, ValidateIf,
 } from 'class-validator';
 import { CommentInput, IssueInput, LinkInput, Priority, PRIORITIES } from '#domain';
-import { ReadOnlyBase } from '../../shared/dto/read-only';
+import { ReadOnlyBase } from './read-only';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
