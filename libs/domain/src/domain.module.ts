@@ -34,6 +34,8 @@ import { WorkspaceInvitationService } from './invitation/workspace-invitation.se
 import { UserProfileService } from './user/user-profile.service';
 import { AppProjectService } from './project/app-project.service';
 import { ProjectMemberService } from './project/project-member.service';
+import { IssueOperationsService } from './issue/issue-operations.service';
+import { ReactionService } from './issue/reaction.service';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
@@ -45,6 +47,7 @@ const SERVICES = [
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [
   UserProfileService, WorkspaceSettingsService, WorkspaceMemberService, WorkspaceInvitationService, AppProjectService, ProjectMemberService,
+  IssueOperationsService, ReactionService,
 ];
 
 /**
