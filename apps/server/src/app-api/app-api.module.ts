@@ -7,6 +7,10 @@ import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
 import { UsersController } from './users.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
+import {
+  AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppWorkItemsController,
+} from './work-items.controller';
+import { AppCommentReactionsController, AppIssueCommentsController, AppIssueLinksController, AppIssueReactionsController } from './issue-comments.controller';
 
 /** App API, mounted at `/api/`: the web app's operations, authenticated with Bearer access tokens. */
 @Module({
@@ -16,6 +20,7 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
     UsersController, WorkspaceSlugCheckController, MembersController, InvitationsController, InvitationJoinController,
     AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
     DeployBoardsController,
+    AppWorkItemsController, AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppIssueCommentsController, AppIssueLinksController, AppIssueReactionsController, AppCommentReactionsController,
   ],
 })
 export class AppApiModule {}
