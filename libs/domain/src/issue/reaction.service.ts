@@ -9,6 +9,7 @@ import { assertProjectWritable } from '../shared/project-writable';
 import { iso } from '../shared/time';
 import { CommentReaction } from './comment-reaction.entity';
 import { IssueComment } from './issue-comment.entity';
+import { ChangeContext } from './activity-writer';
 import { Issue } from './issue.entity';
 import { IssueContext, IssueService } from './issue.service';
 
@@ -52,13 +53,29 @@ export class ReactionService {
 
   /** `{reaction}` → `{created, reaction}`: a new one (201) or the caller's existing one (200). */
   async addIssueReaction(ctx: IssueContext, issueId: string, reaction: string): Promise<{ created: boolean; reaction: ReactionJson }> {
-    return this.add(IssueReaction, { issueId }, ctx, reaction, 'uq_issue_reactions_actor_reaction_live', (em) => this.issues.assertExists(ctx.projectId, issueId, em));
+    await this.issues.assertExists(ctx.projectId, issueId);
+    const { created, row } = await this.putIssueReaction(ctx, issueId, reaction);
+    return { created, reaction: reactionView(row) };
   }
 
   /** Removes the caller's reaction with this code (204); 404 if they have none. */
   async removeIssueReaction(ctx: IssueContext, issueId: string, reaction: string): Promise<void> {
     await this.issues.assertExists(ctx.projectId, issueId);
-    await this.remove(IssueReaction, { issueId }, ctx, reaction);
+    await this.deleteIssueReaction(ctx.userId, issueId, reaction);
+  }
+
+  /**
+   * The rule every issue reaction write follows (App API and public boards): the caller's reaction
+   * with this code, made now (`created`) or the one they already have; the caller checks access
+   * first. Writes inside an archived project are 400 `PROJECT_ARCHIVED`.
+   */
+  async putIssueReaction(ctx: ChangeContext, issueId: string, reaction: string): Promise<{ created: boolean; row: IssueReaction }> {
+    return this.put(IssueReaction, { issueId }, ctx, reaction, 'uq_issue_reactions_actor_reaction_live');
+  }
+
+  /** Removes the user's reaction with this code; 404 `NOT_FOUND` when they have none. */
+  async deleteIssueReaction(userId: string, issueId: string, reaction: string): Promise<void> {
+    await this.remove(IssueReaction, { issueId }, userId, reaction);
   }
 
   /** The comment's reactions, oldest first; paginated. */
@@ -69,44 +86,44 @@ export class ReactionService {
   }
 
   async addCommentReaction(ctx: IssueContext, commentId: string, reaction: string): Promise<{ created: boolean; reaction: ReactionJson }> {
-    return this.add(CommentReaction, { commentId }, ctx, reaction, 'uq_comment_reactions_actor_reaction_live', (em) => this.comment(em, ctx.projectId, commentId));
+    await this.comment(this.dataSource.manager, ctx.projectId, commentId);
+    const { created, row } = await this.put(CommentReaction, { commentId }, ctx, reaction, 'uq_comment_reactions_actor_reaction_live');
+    return { created, reaction: reactionView(row) };
   }
 
   async removeCommentReaction(ctx: IssueContext, commentId: string, reaction: string): Promise<void> {
     await this.comment(this.dataSource.manager, ctx.projectId, commentId);
-    await this.remove(CommentReaction, { commentId }, ctx, reaction);
+    await this.remove(CommentReaction, { commentId }, ctx.userId, reaction);
   }
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private async add<T extends IssueReaction | CommentReaction>(
-    entity: new () => T, target: Record<string, string>, ctx: IssueContext, reaction: string, index: string,
-    check: (em: EntityManager) => Promise<unknown>,
-  ): Promise<{ created: boolean; reaction: ReactionJson }> {
+  private async put<T extends IssueReaction | CommentReaction>(
+    entity: new () => T, target: Record<string, string>, ctx: ChangeContext, reaction: string, index: string,
+  ): Promise<{ created: boolean; row: T }> {
     const where = { ...target, actorId: ctx.userId, reaction } as never;
     try {
       return await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
-        await check(em);
         const existing = await em.getRepository(entity).findOneBy(where);
-        if (existing) return { created: false, reaction: reactionView(existing) };
+        if (existing) return { created: false, row: existing };
         const row = await em.save(em.getRepository(entity).create({
           ...target, workspaceId: ctx.workspaceId, projectId: ctx.projectId, actorId: ctx.userId, reaction,
           createdById: ctx.userId, updatedById: ctx.userId,
         } as never));
-        return { created: true, reaction: reactionView(row as unknown as T) };
+        return { created: true, row: row as unknown as T };
       });
     } catch (err) {
       if (!isUniqueViolation(err, index)) throw err;
-      return { created: false, reaction: reactionView(await this.dataSource.getRepository(entity).findOneByOrFail(where)) };
+      return { created: false, row: await this.dataSource.getRepository(entity).findOneByOrFail(where) };
     }
   }
 
-  private async remove<T extends IssueReaction | CommentReaction>(entity: new () => T, target: Record<string, string>, ctx: IssueContext, reaction: string): Promise<void> {
+  private async remove<T extends IssueReaction | CommentReaction>(entity: new () => T, target: Record<string, string>, userId: string, reaction: string): Promise<void> {
     const repo = this.dataSource.getRepository(entity);
-    const row = await repo.findOneBy({ ...target, actorId: ctx.userId, reaction } as never);
+    const row = await repo.findOneBy({ ...target, actorId: userId, reaction } as never);
     if (!row) throw new MeridianError('NOT_FOUND');
-    await repo.update({ id: row.id } as never, { deletedAt: new Date(), updatedById: ctx.userId } as never);
+    await repo.update({ id: row.id } as never, { deletedAt: new Date(), updatedById: userId } as never);
   }
 
   /** A comment of a visible work item of the project. */
