@@ -55,9 +55,28 @@ describe('App API: work items', () => {
       assert.ok(key in item, `${key} missing: ${JSON.stringify(item)}`);
     }
     assert.equal(item.state, undefined, 'App values name the state state_id');
-    // the guest may read but not create
-    assert.equal((await as(guest).get(`${base()}/issues/${item.id}/`)).status, 200);
     assertError(await as(guest).post(`${base()}/issues/`, { name: 'no' }), 403, 'PERMISSION_DENIED');
+  });
+
+  it('a Guest sees only the work items they created, unless the project lets Guests see everything', async () => {
+    const item = await create({ name: 'Not the guest’s', state_id: states.started });
+    assertError(await as(guest).get(`${base()}/issues/${item.id}/`), 404, 'NOT_FOUND');
+    const listed = await as(guest).get(`${base()}/issues/`);
+    assert.equal(listed.status, 200);
+    assert.equal(listed.body.results.length, 0);
+    const grouped = await as(guest).get(`${base()}/issues/?group_by=priority`);
+    assert.equal(grouped.body.total_results, 0);
+    const [{ sequence_id }] = [item];
+    assertError(await as(guest).get(`/api/workspaces/${ws.slug}/work-items/WEB-${sequence_id}/`), 404, 'NOT_FOUND');
+    // a Guest's own work item (made before they were a Guest) stays visible to them
+    await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [item.id, guest.userId]);
+    assert.equal((await as(guest).get(`${base()}/issues/${item.id}/`)).status, 200);
+    await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [item.id, admin.userId]);
+    const opened = await as(admin).patch(`${base()}/`, { guest_view_all_features: true });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    assert.equal((await as(guest).get(`${base()}/issues/${item.id}/`)).status, 200);
+    assert.equal((await as(guest).get(`/api/workspaces/${ws.slug}/work-items/WEB-${sequence_id}/`)).status, 200);
+    assert.ok((await as(guest).get(`${base()}/issues/`)).body.results.length >= 2);
   });
 
   it('walks the board: list grouped by state, with every state present and per-group totals', async () => {

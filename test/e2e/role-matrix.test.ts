@@ -299,10 +299,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({ path: `${proj(x)}/project-deploy-boards/${await board(x)}/` }),
       expect: [401, 404, 403, 403, 204],
     },
-    // work items
+    // work items; a project Guest sees only the work items they created (the Admin's here: 404)
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, query: { group_by: 'state_id' } }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, body: { name: 'New' } }), expect: [401, 404, 403, 201, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/` }), expect: [401, 404, 404, 200, 200] },
     {
       route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
       prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/`, body: { name: 'Renamed' } }),
@@ -314,7 +314,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x, caller) => ({ path: `${proj(x)}/issues/${(await item(x, caller === x.member ? x.member : x.admin)).id}/` }),
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 404, 200, 200] },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/',
       prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x, x.admin, true)).id}/archive/` }),
@@ -343,7 +343,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
         const [{ identifier }] = await t.sql<{ identifier: string }>('SELECT identifier FROM projects WHERE id = $1', [x.project.id]);
         return { path: `${ws(x)}/work-items/${identifier}-${(await item(x)).sequence_id}/` };
       },
-      expect: [401, 404, 200, 200, 200],
+      expect: [401, 404, 404, 200, 200],
     },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/sub-issues/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/sub-issues/` }), expect: [401, 404, 200, 200, 200] },
     {

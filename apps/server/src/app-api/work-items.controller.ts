@@ -49,11 +49,15 @@ function dates(query: Record<string, unknown>, name: string): DateFilter[] | und
     });
 }
 
-/** The App API list query: Plane's filters (state, state_group, priority, assignees, labels, created_by, cycle, module, dates), `order_by`, `fields`/`expand`. */
-export function listQuery(query: Record<string, unknown>, page: PageRequest): IssueListQuery {
+/** The App API list query: Plane's filters (state, state_group, priority, assignees, labels, created_by, cycle, module, dates, `sub_issue=false`), `order_by`, `fields`/`expand`, the caller (Guest visibility). */
+export function listQuery(query: Record<string, unknown>, page: PageRequest, me: Principal, project: ProjectAccess): IssueListQuery {
+  const subIssue = single(query, 'sub_issue');
+  if (subIssue !== undefined && subIssue !== 'true' && subIssue !== 'false') throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_issue must be true or false.');
   return {
     page,
     view: 'app',
+    viewer: { userId: me.userId, role: project.role },
+    top_level: subIssue === 'false',
     shape: parseShape(query),
     order_by: single(query, 'order_by'),
     state: values(query, 'state', isUuid),
@@ -89,12 +93,13 @@ export class AppWorkItemsController {
    * (`state_id`, `state__group`, `priority`, `labels__id`, `assignees__id`, `cycle_id`,
    * `issue_module__module_id`, `created_by`, `start_date`, `target_date`) answers Plane's grouped
    * envelope. `fields=`/`expand=` give the v1 work item object instead of the App values. 400 for a bad parameter.
+   * A project Guest sees only the work items they created, unless the project has `guest_view_all_features`.
    */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
     const groupBy = single(query, 'group_by');
     if (single(query, 'sub_group_by')) throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
-    const q = listQuery(query, page);
+    const q = listQuery(query, page, me, project);
     return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy) : this.issues.list(project.projectId, q);
   }
 
@@ -107,8 +112,8 @@ export class AppWorkItemsController {
 
   /** The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404 otherwise. */
   @Get(':issue_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
-    return this.issues.retrieveApp(project.projectId, id);
+  retrieve(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.issues.retrieveApp(project.projectId, id, false, { userId: me.userId, role: project.role });
   }
 
   /** 204 (Plane); `assignees`/`assignee_ids` and `labels`/`label_ids` replace the sets; history for each change. */
@@ -130,8 +135,8 @@ export class AppWorkItemsController {
 
   /** An archived work item, as `retrieve`; 404 when it is not archived. */
   @Get(':issue_id/archive')
-  retrieveArchived(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
-    return this.issues.retrieveApp(project.projectId, id, true);
+  retrieveArchived(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.issues.retrieveApp(project.projectId, id, true, { userId: me.userId, role: project.role });
   }
 
   /** 200 `{archived_at}`; 400 `ISSUE_NOT_ARCHIVABLE` unless its state is completed or cancelled. */
@@ -172,9 +177,9 @@ export class AppArchivedWorkItemsController {
   constructor(private readonly issues: IssueService) {}
 
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
     const groupBy = single(query, 'group_by');
-    const q = listQuery(query, page);
+    const q = listQuery(query, page, me, project);
     return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy, true) : this.issues.listArchived(project.projectId, q);
   }
 }

@@ -70,6 +70,13 @@ export interface IssueListQuery {
   target_date?: DateFilter[];
   /** App API: render Plane's App list shape (ids, counts) instead of the v1 object, unless `fields`/`expand` */
   view?: 'app';
+  /** `sub_issue=false` (Plane): only work items without a parent */
+  top_level?: boolean;
+  /**
+   * App API: the caller. A project Guest sees only the work items they created unless the project
+   * has `guest_view_all_features` (Plane's `IssueViewSet.list` and `retrieve`).
+   */
+  viewer?: { userId: string; role: number | null };
 }
 
 /** One date condition of Plane's `target_date=2025-01-01;after` filter. */
@@ -182,6 +189,10 @@ export class IssueService {
       qb.andWhere('EXISTS (SELECT 1 FROM states sg WHERE sg.id = i.state_id AND sg."group" IN (:...stateGroups))', { stateGroups: query.state_group });
     }
     if (query.created_by?.length) qb.andWhere('i.createdById IN (:...creators)', { creators: query.created_by });
+    if (query.top_level) qb.andWhere('i.parentId IS NULL');
+    if (query.viewer && query.viewer.role === ROLE.GUEST) {
+      qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: query.viewer.userId });
+    }
     for (const [name, list, table, column] of [
       ['cycles', query.cycle, 'cycle_issues', 'cycle_id'], ['modules', query.module, 'module_issues', 'module_id'],
     ] as const) {
@@ -337,10 +348,11 @@ export class IssueService {
   /**
    * One work item in the App API's detail shape: the list values plus `description_html`,
    * `description_stripped` and `workspace_id` (Plane's `IssueDetailSerializer`). `archived`: an
-   * archived one instead of a visible one. 404 `NOT_FOUND` otherwise.
+   * archived one instead of a visible one. 404 `NOT_FOUND` otherwise, also for a Guest `viewer`
+   * and another's work item when the project does not let Guests see all (Plane: 400).
    */
-  async retrieveApp(projectId: string, issueId: string, archived = false): Promise<AppIssueDetailJson> {
-    const issue = await this.filtered(projectId, { page: { perPage: 1 }, shape: { expand: new Set() } }, archived)
+  async retrieveApp(projectId: string, issueId: string, archived = false, viewer?: IssueListQuery['viewer']): Promise<AppIssueDetailJson> {
+    const issue = await this.filtered(projectId, { page: { perPage: 1 }, shape: { expand: new Set() }, viewer }, archived)
       .andWhere('i.id = :issueId', { issueId }).getOne();
     if (!issue) throw new MeridianError('NOT_FOUND');
     return this.detailApp(issue);
@@ -355,7 +367,12 @@ export class IssueService {
   /** `retrieveByKey` in the App API's detail shape (`GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/`). */
   async retrieveByKeyApp(workspaceId: string, userId: string, key: string): Promise<AppIssueDetailJson> {
     const { id } = await this.retrieveByKey(workspaceId, userId, key, { fields: ['id'], expand: new Set() });
-    return this.detailApp(await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: id! } }));
+    const issue = await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: id! } });
+    const [{ role }] = await this.dataSource.query(
+      'SELECT role FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active = true AND deleted_at IS NULL LIMIT 1',
+      [issue.projectId, userId],
+    );
+    return this.retrieveApp(issue.projectId, issue.id, false, { userId, role: Number(role) });
   }
 
   /** One visible work item of the project; 404 `NOT_FOUND` otherwise. */
