@@ -211,6 +211,10 @@ describe('App API: work items', () => {
     assert.deepEqual(res.body.sub_issues.map((s: { id: string }) => s.id), [c1.id, c2.id]);
     assert.deepEqual(res.body.state_distribution, { completed: 1, backlog: 1 });
     assert.equal((await as(member).get(`${base()}/issues/${parent.id}/`)).body.sub_issues_count, 2);
+    const topLevel = (await as(member).get(`${base()}/issues/?sub_issue=false`)).body.results.map((r: { id: string }) => r.id);
+    assert.ok(topLevel.includes(parent.id) && !topLevel.includes(c1.id) && !topLevel.includes(c2.id));
+    const all = (await as(member).get(`${base()}/issues/`)).body.results.map((r: { id: string }) => r.id);
+    assert.ok(all.includes(c1.id));
     // a child that cannot be one (the parent itself) rolls all back
     const c3 = await create({ name: 'Child 3' });
     assert.equal((await as(member).post(`${base()}/issues/${parent.id}/sub-issues/`, { sub_issue_ids: [c3.id, parent.id] })).status, 422);
