@@ -89,6 +89,14 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return res.body.id;
   }
 
+  /** A webhook made by the Admin, to a public address literal (no events subscribed, so nothing is sent). */
+  async function webhook(x: World): Promise<string> {
+    const res = await t.api.post(`/api/workspaces/${x.w.slug}/webhooks/`).auth(x.admin.token, { type: 'bearer' })
+      .send({ url: `https://93.184.215.14/${unique('hook')}` });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+
   const ws = (x: World) => `/api/workspaces/${x.w.slug}`;
   const proj = (x: World) => `${ws(x)}/projects/${x.project.id}`;
 
@@ -239,6 +247,37 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'DELETE /api/workspaces/{slug}/api-tokens/{token_id}/',
       prepare: async (x) => ({ path: `${ws(x)}/api-tokens/${await apiToken(x)}/` }),
       expect: [401, 404, 403, 403, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/webhooks/', prepare: (x) => ({ path: `${ws(x)}/webhooks/` }), expect: [401, 404, 403, 403, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/webhooks/',
+      prepare: (x) => ({ path: `${ws(x)}/webhooks/`, body: { url: `https://93.184.215.14/${unique('hook')}` } }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/webhooks/{webhook_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/webhooks/${await webhook(x)}/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/webhooks/{webhook_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/webhooks/${await webhook(x)}/`, body: { cycle: false } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/webhooks/{webhook_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/webhooks/${await webhook(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/webhooks/{webhook_id}/regenerate/',
+      prepare: async (x) => ({ path: `${ws(x)}/webhooks/${await webhook(x)}/regenerate/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/webhook-logs/{webhook_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/webhook-logs/${await webhook(x)}/` }),
+      expect: [401, 404, 403, 403, 200],
     },
     { route: 'GET /api/workspaces/{slug}/projects/', prepare: (x) => ({ path: `${ws(x)}/projects/` }), expect: [401, 404, 200, 200, 200] },
     {
@@ -510,6 +549,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     const other = await createWorkspace(t, stranger.token);
     const inv = await invitation(x);
     const tokenId = await apiToken(x);
+    const hookId = await webhook(x);
     const memberRow = await membershipId(t, x.w.id, x.member.userId);
     const pmRow = await projectMemberRow(x, 15);
     const base = `/api/workspaces/${other.slug}`;
@@ -522,6 +562,11 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       ['get', `${base}/invitations/${inv.id}/join/?token=${inv.token}`],
       ['get', `${base}/api-tokens/${tokenId}/`],
       ['delete', `${base}/api-tokens/${tokenId}/`],
+      ['get', `${base}/webhooks/${hookId}/`],
+      ['patch', `${base}/webhooks/${hookId}/`],
+      ['delete', `${base}/webhooks/${hookId}/`],
+      ['post', `${base}/webhooks/${hookId}/regenerate/`],
+      ['get', `${base}/webhook-logs/${hookId}/`],
       ['get', `${base}/projects/${x.project.id}/`],
       ['delete', `${base}/projects/${x.project.id}/`],
       ['post', `${base}/projects/${x.project.id}/archive/`],
@@ -529,7 +574,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       ['get', `${base}/projects/${x.project.id}/members/${pmRow}/`],
     ];
     for (const [method, url] of calls) {
-      const res = await t.api[method as 'get'](url).auth(stranger.token, { type: 'bearer' }).send(method === 'patch' ? { role: 5 } : undefined);
+      const res = await t.api[method as 'get'](url).auth(stranger.token, { type: 'bearer' }).send(method === 'patch' ? (url.includes('/webhooks/') ? { issue: false } : { role: 5 }) : undefined);
       assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
     }
     // and nothing changed in the first workspace

@@ -36,6 +36,9 @@ import { AppProjectService } from './project/app-project.service';
 import { ProjectMemberService } from './project/project-member.service';
 import { IssueOperationsService } from './issue/issue-operations.service';
 import { ReactionService } from './issue/reaction.service';
+import { WebhookOutbox } from './webhook/webhook-outbox.service';
+import { WebhookService } from './webhook/webhook.service';
+import { WebhookDeliveryWorker } from './webhook/webhook-delivery.worker';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
@@ -43,6 +46,7 @@ const SERVICES = [
   StateService, LabelService, MemberService, IssueService, IssueChildrenService, CycleService, ModuleService,
   DeployBoardService, PublicBoardService,
   IssueRelationService, EstimateService, StickyService, IntakeService, AttachmentService,
+  WebhookOutbox, WebhookService, WebhookDeliveryWorker,
 ];
 /** App API services (users, workspace settings, members, invitations, projects). */
 const APP_API_SERVICES = [

@@ -25,6 +25,7 @@ import { Intake, IntakeIssue } from './intake/intake.entity';
 import { FileAsset } from './attachment/file-asset.entity';
 import { WorkspaceMember } from './workspace/workspace-member.entity';
 import { Workspace } from './workspace/workspace.entity';
+import { Webhook, WebhookDelivery, WebhookLog } from './webhook/webhook.entity';
 
 /** Every entity; the data source (libs/database) registers exactly these. */
 export const ENTITIES = [
@@ -40,4 +41,5 @@ export const ENTITIES = [
   Intake, IntakeIssue,
   FileAsset,
   CommentReaction,
+  Webhook, WebhookLog, WebhookDelivery,
 ];

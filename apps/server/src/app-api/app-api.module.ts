@@ -6,6 +6,7 @@ import { InvitationJoinController, InvitationsController } from './invitations.c
 import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
 import { UsersController } from './users.controller';
+import { WebhookLogsController, WebhooksController } from './webhooks.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 import {
   AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppWorkItemsController,
@@ -21,6 +22,7 @@ import { AppCommentReactionsController, AppIssueCommentsController, AppIssueLink
     AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
     DeployBoardsController,
     AppWorkItemsController, AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppIssueCommentsController, AppIssueLinksController, AppIssueReactionsController, AppCommentReactionsController,
+    WebhooksController, WebhookLogsController,
   ],
 })
 export class AppApiModule {}

@@ -134,6 +134,37 @@ class EnvironmentVariables {
   @IsOptional() @Matches(WINDOW_RATE, { message: 'PUBLIC_RATE_LIMIT must look like 120/minute or 1000/15minute' })
   PUBLIC_RATE_LIMIT = '120/minute';
 
+  // Webhooks: delivery worker, retries, URL guard (README "Webhooks")
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  WEBHOOK_WORKER = true;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10)
+  WEBHOOK_POLL_INTERVAL_MS = 1000;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50)
+  WEBHOOK_MAX_ATTEMPTS = 8;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_BACKOFF_BASE_MS = 10_000;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_BACKOFF_MAX_MS = 3_600_000;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_DEACTIVATE_AFTER = 5;
+
+  @IsOptional() @IsString()
+  WEBHOOK_ALLOWED_HOSTS = '';
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  WEBHOOK_TIMESTAMP_SIGNATURE = false;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  WEBHOOK_SUBSCRIPTION_CACHE_MS = 5000;
+
   // OAuth providers (Plane's names for the client credentials); endpoints overridable
   @IsOptional() @IsString() GITHUB_CLIENT_ID?: string;
   @IsOptional() @IsString() GITHUB_CLIENT_SECRET?: string;
@@ -246,6 +277,27 @@ export interface AppConfig {
    * Where attachments are stored: local disk under `uploadsDir` (`UPLOADS_DIR`, default
    * `DATA_DIR/uploads`), or the S3-compatible bucket `s3` when `AWS_S3_BUCKET_NAME` is set.
    */
+  /** Webhook delivery (README "Webhooks"; all durations in milliseconds). */
+  webhooks: {
+    /** run the delivery worker in this process (`WEBHOOK_WORKER`) */
+    worker: boolean;
+    pollIntervalMs: number;
+    /** per attempt: connect, send and read the response */
+    timeoutMs: number;
+    /** attempts per delivery, the first included */
+    maxAttempts: number;
+    /** delay before the first retry; each next one ×3, capped at `backoffMaxMs`, ±20 % jitter */
+    backoffBaseMs: number;
+    backoffMaxMs: number;
+    /** consecutive failed deliveries that switch a webhook off */
+    deactivateAfter: number;
+    /** host names, IP addresses and CIDR ranges a webhook may target despite the address rules */
+    allowedHosts: string[];
+    /** also send `X-Plane-Timestamp` and `X-Meridian-Signature` (HMAC over `<timestamp>.<body>`) */
+    timestampSignature: boolean;
+    /** how long a process trusts its copy of a workspace's subscriptions */
+    subscriptionCacheMs: number;
+  };
   storage: {
     uploadsDir: string;
     s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
@@ -372,6 +424,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       useTls: env.EMAIL_USE_TLS,
       useSsl: env.EMAIL_USE_SSL,
       from: env.EMAIL_FROM,
+    },
+    webhooks: {
+      worker: env.WEBHOOK_WORKER,
+      pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
+      backoffBaseMs: env.WEBHOOK_BACKOFF_BASE_MS,
+      backoffMaxMs: env.WEBHOOK_BACKOFF_MAX_MS,
+      deactivateAfter: env.WEBHOOK_DEACTIVATE_AFTER,
+      allowedHosts: env.WEBHOOK_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      timestampSignature: env.WEBHOOK_TIMESTAMP_SIGNATURE,
+      subscriptionCacheMs: env.WEBHOOK_SUBSCRIPTION_CACHE_MS,
     },
     storage: {
       uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(env.DATA_DIR, 'uploads')),

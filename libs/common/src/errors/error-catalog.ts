@@ -28,6 +28,8 @@ export const ERROR_CATALOG = {
   ATTACHMENT_TYPE_NOT_ALLOWED: { status: 400, detail: 'Invalid file type.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
   INTAKE_NOT_ENABLED: { status: 400, detail: "Intake is not enabled for this project; enable it with the project's intake_view." },
+  WEBHOOK_URL_NOT_ALLOWED: { status: 400, detail: 'The webhook URL is not allowed: it must be http(s) and must not point at a loopback, private, link-local or this server\'s own address.' },
+  WEBHOOK_URL_UNRESOLVABLE: { status: 400, detail: 'The webhook URL\'s host name could not be resolved.' },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -76,6 +78,7 @@ export const ERROR_CATALOG = {
   MODULE_NAME_TAKEN: { status: 409, detail: 'Module with this name already exists.' },
   ESTIMATE_EXISTS: { status: 409, detail: 'The project already has an estimate.' },
   ESTIMATE_POINT_KEY_TAKEN: { status: 409, detail: 'The estimate already has a point with this key.' },
+  WEBHOOK_URL_TAKEN: { status: 409, detail: 'A webhook with this URL already exists in the workspace.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   ATTACHMENT_TOO_LARGE: { status: 413, detail: 'The file is larger than the instance allows (FILE_SIZE_LIMIT).' },

@@ -17,6 +17,7 @@ import { Cycle, CycleIssue } from './cycle.entity';
 import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
 import { countIssues, issuesOfProject, subIssueCounts } from './planning';
 import { zonedInstant } from './zoned-date';
+import { webhookModelCreated, webhookModelDeleted, webhookModelUpdated } from '../webhook/webhook-enqueue';
 
 /** Writable cycle fields, Plane's names (reference plane-v1-api.md §8.10). */
 export interface CycleInput {
@@ -139,6 +140,7 @@ export class CycleService {
           createdById: ctx.userId,
           updatedById: ctx.userId,
         }));
+        await webhookModelCreated(em, 'cycle', cycle, ctx.userId);
         return cycle.id;
       });
       return this.retrieve(ctx.projectId, id);
@@ -156,6 +158,7 @@ export class CycleService {
         await assertProjectWritable(em, ctx.projectId);
         const cycle = await this.load(em, ctx.projectId, cycleId, true);
         if (cycle.archivedAt) throw new MeridianError('CYCLE_ARCHIVED');
+        await webhookModelUpdated(em, { kind: 'cycle', row: cycle }, ctx.userId);
         const keys = CYCLE_FIELDS.filter((k) => input[k] !== undefined);
         if (hasEnded(cycle) && keys.some((k) => k !== 'sort_order')) throw new MeridianError('CYCLE_COMPLETED');
         if (input.external_id !== undefined || input.external_source !== undefined) {
@@ -204,6 +207,7 @@ export class CycleService {
       if (cycle.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the cycle.');
       }
+      await webhookModelDeleted(em, 'cycle', cycle, ctx.userId);
       const links = await em.getRepository(CycleIssue).find({ where: { cycleId } });
       await em.delete(CycleIssue, { cycleId });
       await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, cycle)));

@@ -13,8 +13,9 @@ const SALT = 'meridian-instance-configuration';
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(secretKey: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secretKey, SALT, INFO, 32));
+  /** `purpose` separates keys of different kinds of secrets (HKDF info); the default is the instance configuration's. */
+  constructor(secretKey: string, purpose: string = INFO) {
+    this.key = Buffer.from(hkdfSync('sha256', secretKey, SALT, purpose, 32));
   }
 
   seal(plaintext: string): string {

@@ -12,6 +12,7 @@ import { assertProjectWritable } from '../shared/project-writable';
 import { iso } from '../shared/time';
 import { State } from '../state/state.entity';
 import { INTAKE_STATUS, Intake, IntakeIssue } from './intake.entity';
+import { enqueueWebhookEvent, markWebhookIntake } from '../webhook/webhook-events';
 
 export interface IntakeIssueFields {
   name?: string;
@@ -106,6 +107,7 @@ export class IntakeService {
     if (!name) throw validationError({ 'issue.name': ['This field is required.'] });
     const issueId = await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
+      markWebhookIntake(em);
       const project = await this.assertEnabled(em, ctx.projectId);
       const intake = await this.intakeOf(em, project, ctx.userId);
       const issue = await this.issues.create(ctx, {
@@ -150,6 +152,7 @@ export class IntakeService {
     if (intakeKeys.length) {
       await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
+        markWebhookIntake(em);
         const row = await this.row(em, ctx.projectId, issueId, true);
         const patch: Partial<IntakeIssue> = { updatedById: ctx.userId };
         if (input.snoozed_till !== undefined) patch.snoozedTill = input.snoozed_till ? new Date(input.snoozed_till) : null;
@@ -205,6 +208,7 @@ export class IntakeService {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can remove the intake item.');
       }
       await em.update(IntakeIssue, { id: row.id }, { deletedAt: now, updatedById: ctx.userId });
+      await enqueueWebhookEvent(em, { workspaceId: ctx.workspaceId, event: 'intake_issue', action: 'deleted', entityId: row.id, actorId: ctx.userId });
     });
   }
 

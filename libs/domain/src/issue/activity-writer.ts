@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { queueIssueActivityEvents } from '../webhook/webhook-events';
 import { IssueActivity } from './issue-activity.entity';
 
 /** Where a change happened and who made it. */
@@ -49,6 +50,8 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
       updatedById: ctx.userId,
     })),
   );
+  // webhooks: one `issue` / `issue_comment` event per row, delivered if the transaction commits
+  await queueIssueActivityEvents(em, ctx, entries);
 }
 
 /** Plain text of an HTML fragment (for `description_stripped`, `comment_stripped`). */

@@ -16,6 +16,7 @@ import { assertProjectWritable } from '../shared/project-writable';
 import { WorkspaceMember } from '../workspace/workspace-member.entity';
 import { Module, ModuleIssue, ModuleMember, ModuleStatus } from './module.entity';
 import { ModuleJson, moduleIssueView, moduleView } from './module.view';
+import { webhookModelCreated, webhookModelDeleted, webhookModelUpdated } from '../webhook/webhook-enqueue';
 
 /** Writable module fields, Plane's names (reference plane-v1-api.md §8.11). */
 export interface ModuleInput {
@@ -104,6 +105,7 @@ export class ModuleService {
           createdById: ctx.userId,
           updatedById: ctx.userId,
         }));
+        await webhookModelCreated(em, 'module', module, ctx.userId);
         const members = await this.filterMembers(em, ctx.projectId, input.members ?? []);
         if (members.length) await em.insert(ModuleMember, members.map((memberId) => ({ moduleId: module.id, memberId })));
         return module.id;
@@ -119,6 +121,7 @@ export class ModuleService {
         await assertProjectWritable(em, ctx.projectId);
         const module = await this.load(em, ctx.projectId, moduleId, true);
         if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
+        await webhookModelUpdated(em, { kind: 'module', row: module }, ctx.userId);
         if (input.name !== undefined && input.name.trim() !== module.name) await this.assertNameFree(em, ctx.projectId, input.name, moduleId);
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(
@@ -166,6 +169,7 @@ export class ModuleService {
       if (module.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the module.');
       }
+      await webhookModelDeleted(em, 'module', module, ctx.userId);
       const links = await em.getRepository(ModuleIssue).find({ where: { moduleId } });
       await em.delete(ModuleIssue, { moduleId });
       await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, module)));

@@ -11,6 +11,7 @@ import { WorkspaceMember } from '../workspace/workspace-member.entity';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { projectView } from './project.view';
+import { webhookModelCreated, webhookModelDeleted, webhookModelUpdated } from '../webhook/webhook-enqueue';
 
 /** Writable project fields on create, with Plane's names (reference plane-v1-api.md §8.1). */
 export interface CreateProjectInput {
@@ -173,6 +174,7 @@ export class ProjectService implements ProjectAccessResolver {
             updatedById: actor.userId,
           })),
         );
+        await webhookModelCreated(em, 'project', project, actor.userId);
         return project;
       });
       const extras = await this.extras([project.id], actor.userId, false);
@@ -206,6 +208,7 @@ export class ProjectService implements ProjectAccessResolver {
       await this.dataSource.transaction(async (em) => {
         const project = await this.load(em, workspaceId, projectId, true);
         if (project.archivedAt) throw new MeridianError('PROJECT_ARCHIVED');
+        await webhookModelUpdated(em, { kind: 'project', row: project }, actor.userId);
         const errors: Record<string, string[]> = {};
         if (input.name !== undefined && !input.name.trim()) errors.name = ['This field may not be blank.'];
         const identifier = input.identifier?.trim().toUpperCase();
@@ -269,7 +272,8 @@ export class ProjectService implements ProjectAccessResolver {
    */
   async remove(workspaceId: string, projectId: string, actor: Actor): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      await this.load(em, workspaceId, projectId, true);
+      const project = await this.load(em, workspaceId, projectId, true);
+      await webhookModelDeleted(em, 'project', project, actor.userId);
       const now = new Date();
       await em.update(Project, { id: projectId }, { updatedById: actor.userId, deletedAt: now });
       await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
@@ -279,7 +283,8 @@ export class ProjectService implements ProjectAccessResolver {
   /** Archive (`archived_at` = now) or unarchive (null); Plane answers both with 204 and no state check. */
   async setArchived(workspaceId: string, projectId: string, actor: Actor, archived: boolean): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      await this.load(em, workspaceId, projectId, true);
+      const project = await this.load(em, workspaceId, projectId, true);
+      await webhookModelUpdated(em, { kind: 'project', row: project }, actor.userId);
       await em.update(Project, { id: projectId }, { updatedById: actor.userId, archivedAt: archived ? new Date() : null });
     });
   }

@@ -1,0 +1,131 @@
+import { EntityManager, QueryRunner } from 'typeorm';
+import type { ActivityEntry, ChangeContext } from '../issue/activity-writer';
+import type { WebhookEvent } from './webhook.entity';
+
+export type WebhookAction = 'created' | 'updated' | 'deleted';
+
+/** The `activity` object of a delivery body (Plane's `webhook_activity`), without `actor` (rendered at commit). */
+export interface WebhookActivityFields {
+  field: string | null;
+  new_value: unknown;
+  old_value: unknown;
+  old_identifier: string | null;
+  new_identifier: string | null;
+}
+
+/**
+ * A change to report, buffered until its transaction commits. `entityId` names the object whose
+ * current representation becomes `data` (`{id}` for deletes). For `updated` events with `before`
+ * (the object's plain view before the change), the commit renders one event per changed field, as
+ * Plane's `model_activity` does; `intake_issue` events may name the work item instead of the row.
+ */
+export interface PendingWebhookEvent {
+  workspaceId: string;
+  event: WebhookEvent;
+  action: WebhookAction;
+  entityId: string;
+  actorId: string | null;
+  activity?: WebhookActivityFields;
+  before?: Record<string, unknown>;
+  /** the transaction depth (savepoints) it was queued at; a rollback to a savepoint drops deeper events */
+  depth?: number;
+}
+
+interface TransactionEvents {
+  events: PendingWebhookEvent[];
+  /** work item history in this transaction reports `intake_issue` events (Plane's intake flows) */
+  intake: boolean;
+}
+
+const pending = new WeakMap<QueryRunner, TransactionEvents>();
+let immediateFlush: ((em: EntityManager, events: PendingWebhookEvent[]) => Promise<void>) | null = null;
+
+/** Set by the outbox service: how events queued outside a transaction are written (at once). */
+export function setImmediateWebhookFlush(fn: typeof immediateFlush): void {
+  immediateFlush = fn;
+}
+
+const depthOf = (qr: QueryRunner): number => (qr as unknown as { transactionDepth?: number }).transactionDepth ?? 1;
+
+function stateOf(qr: QueryRunner): TransactionEvents {
+  let state = pending.get(qr);
+  if (!state) pending.set(qr, (state = { events: [], intake: false }));
+  return state;
+}
+
+/** Takes the events of a committing transaction (outermost commit only). */
+export function takeWebhookEvents(qr: QueryRunner): PendingWebhookEvent[] {
+  const state = pending.get(qr);
+  pending.delete(qr);
+  return state?.events ?? [];
+}
+
+/** Forgets the events queued below `depth` (a rollback to a savepoint, or the whole transaction at 0). */
+export function dropWebhookEvents(qr: QueryRunner, depth: number): void {
+  const state = pending.get(qr);
+  if (!state) return;
+  if (depth <= 0) pending.delete(qr);
+  else state.events = state.events.filter((e) => (e.depth ?? 1) <= depth);
+}
+
+/**
+ * Queues a webhook event in `em`'s transaction: nothing is read or written now; at commit the
+ * outbox renders it for each active subscribed webhook and inserts the deliveries in the same
+ * transaction, so a rolled-back change sends nothing. Outside a transaction it is written at once.
+ */
+export async function enqueueWebhookEvent(em: EntityManager, event: PendingWebhookEvent): Promise<void> {
+  const qr = em.queryRunner;
+  if (qr?.isTransactionActive) {
+    stateOf(qr).events.push({ ...event, depth: depthOf(qr) });
+    return;
+  }
+  if (immediateFlush) await immediateFlush(em, [event]);
+}
+
+/** Work item history written in this transaction reports `intake_issue` events (an intake create or triage). */
+export function markWebhookIntake(em: EntityManager): void {
+  if (em.queryRunner?.isTransactionActive) stateOf(em.queryRunner).intake = true;
+}
+
+const blankToNull = (v: string | null | undefined) => (v === undefined || v === '' ? null : v);
+
+/**
+ * The webhook events of work item history rows (Plane's `issue_activity` → `webhook_activity`), one
+ * per row: `issue_comment` for comment rows (`activity.field` = `description`, as Plane), else
+ * `issue` (or `intake_issue` inside an intake transaction). The action is the row's verb, except
+ * that removing a sub-object (link, attachment, …) is an `updated` work item: only the work item's
+ * own deletion is `deleted` (Plane sends `deleted` with the work item's id for a removed link).
+ */
+export async function queueIssueActivityEvents(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[]): Promise<void> {
+  const qr = em.queryRunner;
+  const state = qr?.isTransactionActive ? stateOf(qr) : null;
+  const events: PendingWebhookEvent[] = [];
+  for (const e of entries) {
+    if (!e.issueId) continue;
+    const isComment = e.field === 'comment' && !!e.issueCommentId;
+    const event: WebhookEvent = isComment ? 'issue_comment' : state?.intake ? 'intake_issue' : 'issue';
+    let action: WebhookAction;
+    if (isComment) action = e.verb === 'created' || e.verb === 'deleted' ? e.verb : 'updated';
+    else if (e.verb === 'deleted' && e.field === 'issue') action = 'deleted';
+    else if (e.verb === 'created' && !e.field) action = 'created';
+    else action = 'updated';
+    events.push({
+      workspaceId: ctx.workspaceId,
+      event,
+      action,
+      entityId: isComment ? e.issueCommentId! : e.issueId,
+      actorId: ctx.userId,
+      activity: {
+        field: isComment ? 'description' : (e.field ?? null),
+        new_value: blankToNull(e.newValue),
+        old_value: blankToNull(e.oldValue),
+        old_identifier: e.oldIdentifier ?? null,
+        new_identifier: e.newIdentifier ?? null,
+      },
+      depth: qr ? depthOf(qr) : 1,
+    });
+  }
+  if (!events.length) return;
+  if (state) state.events.push(...events);
+  else if (immediateFlush) await immediateFlush(em, events);
+}

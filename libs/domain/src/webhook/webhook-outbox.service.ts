@@ -1,0 +1,148 @@
+import { APP_CONFIG, AppConfig } from '#common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import { DERIVED_KEYS, renderActors, renderWebhookData } from './webhook-renderer';
+import { dropWebhookEvents, PendingWebhookEvent, setImmediateWebhookFlush, takeWebhookEvents } from './webhook-events';
+import { WebhookDelivery, WebhookEvent, WebhookSwitch } from './webhook.entity';
+
+/** An active webhook's switches, as the outbox needs them. */
+interface Subscription {
+  id: string;
+  project: boolean;
+  issue: boolean;
+  module: boolean;
+  cycle: boolean;
+  issue_comment: boolean;
+}
+
+/** Which switch an event needs: Plane's, and `issue` for `intake_issue` (Plane sends those to every webhook). */
+const SWITCH_OF: Record<WebhookEvent, WebhookSwitch> = {
+  project: 'project', issue: 'issue', module: 'module', cycle: 'cycle', issue_comment: 'issue_comment', intake_issue: 'issue',
+};
+
+const depthOf = (qr: unknown): number => (qr as { transactionDepth?: number }).transactionDepth ?? 1;
+
+/**
+ * The transactional outbox. Services queue events in their transaction (`enqueueWebhookEvent`,
+ * `queueIssueActivityEvents` from `writeActivities`); just before the outermost COMMIT, a TypeORM
+ * subscriber on the same query runner renders each event (`data` as the v1 representation, as of
+ * the commit) for every active webhook of the workspace subscribed to it and inserts the
+ * `webhook_deliveries` rows. The change and its deliveries commit together or not at all.
+ *
+ * A write in a workspace without a subscribed webhook costs no query: the subscriptions of a
+ * workspace are cached for `WEBHOOK_SUBSCRIPTION_CACHE_MS` (5 s) per process, and webhook writes
+ * through this process clear the entry at once (other processes see them within that time).
+ */
+@Injectable()
+export class WebhookOutbox implements EntitySubscriberInterface {
+  private readonly logger = new Logger('Webhooks');
+  private readonly cache = new Map<string, { at: number; subs: Subscription[] }>();
+  /** bumped by `invalidate`, so a read that raced with a webhook change is not cached */
+  private generation = 0;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    if (!dataSource.subscribers.includes(this)) dataSource.subscribers.push(this);
+    setImmediateWebhookFlush((em, events) => this.flush(em, events));
+  }
+
+  /** Forget a workspace's cached subscriptions (after a webhook is created, changed, deleted or switched off). */
+  invalidate(workspaceId: string): void {
+    this.generation++;
+    this.cache.delete(workspaceId);
+  }
+
+  async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
+    if (depthOf(event.queryRunner) !== 1) return;
+    const events = takeWebhookEvents(event.queryRunner);
+    if (events.length) await this.flush(event.queryRunner.manager, events);
+  }
+
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    dropWebhookEvents(event.queryRunner, depthOf(event.queryRunner));
+  }
+
+  /** Renders and inserts the deliveries of `events` with `em` (the committing transaction's manager). */
+  async flush(em: EntityManager, events: PendingWebhookEvent[]): Promise<void> {
+    const subsByWorkspace = new Map<string, Subscription[]>();
+    for (const ws of new Set(events.map((e) => e.workspaceId))) subsByWorkspace.set(ws, await this.subscriptions(em, ws));
+    const wanted = events.filter((e) => subsByWorkspace.get(e.workspaceId)!.some((s) => s[SWITCH_OF[e.event]]));
+    if (!wanted.length) return;
+
+    const data = new Map<string, Record<string, unknown> | null>();
+    const dataOf = async (e: PendingWebhookEvent) => {
+      const key = `${e.event}:${e.entityId}`;
+      if (!data.has(key)) {
+        try {
+          data.set(key, await renderWebhookData(em, e.event, e.entityId, e.actorId));
+        } catch (err) {
+          // a rendering fault must not undo the change: the receiver still learns what changed
+          this.logger.error(`could not render ${key}: ${(err as Error).message}`);
+          data.set(key, null);
+        }
+      }
+      return data.get(key) ?? { id: e.entityId };
+    };
+    const actors = await renderActors(em, wanted.map((e) => e.actorId).filter((x): x is string => !!x));
+    const rows: Array<Partial<WebhookDelivery>> = [];
+    for (const e of wanted) {
+      const body = e.action === 'deleted' ? { id: e.entityId } : await dataOf(e);
+      const activities = e.before && e.action === 'updated' ? changedFields(e.before, body) : [e.activity ?? null];
+      for (const sub of subsByWorkspace.get(e.workspaceId)!.filter((s) => s[SWITCH_OF[e.event]])) {
+        for (const a of activities) {
+          rows.push({
+            workspaceId: e.workspaceId,
+            webhookId: sub.id,
+            event: e.event,
+            action: e.action,
+            body: JSON.stringify({
+              event: e.event,
+              action: e.action,
+              webhook_id: sub.id,
+              workspace_id: e.workspaceId,
+              data: body,
+              activity: {
+                field: a?.field ?? null,
+                new_value: a?.new_value ?? null,
+                old_value: a?.old_value ?? null,
+                actor: e.actorId ? (actors.get(e.actorId) ?? null) : null,
+                old_identifier: a?.old_identifier ?? null,
+                new_identifier: a?.new_identifier ?? null,
+              },
+            }),
+          });
+        }
+      }
+    }
+    if (rows.length) await em.insert(WebhookDelivery, rows);
+  }
+
+  private async subscriptions(em: EntityManager, workspaceId: string): Promise<Subscription[]> {
+    const ttl = this.config.webhooks.subscriptionCacheMs;
+    const hit = this.cache.get(workspaceId);
+    if (hit && Date.now() - hit.at < ttl) return hit.subs;
+    const generation = this.generation;
+    const subs: Subscription[] = await em.query(
+      `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
+        WHERE workspace_id = $1 AND is_active AND deleted_at IS NULL`,
+      [workspaceId],
+    );
+    if (ttl > 0 && generation === this.generation) this.cache.set(workspaceId, { at: Date.now(), subs });
+    return subs;
+  }
+}
+
+/** Plane's `model_activity`: one activity per field whose value differs before and after the change. */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const out = [];
+  for (const [key, old] of Object.entries(before)) {
+    if (DERIVED_KEYS.has(key) || !(key in after)) continue;
+    if (JSON.stringify(old) === JSON.stringify(after[key])) continue;
+    out.push({ field: key, old_value: old, new_value: after[key], old_identifier: null, new_identifier: null });
+  }
+  // an update that changed nothing visible (e.g. members only) is still reported, without a field
+  return out.length ? out : [null];
+}

@@ -1,0 +1,98 @@
+import { EntityManager, In } from 'typeorm';
+import { Cycle } from '../cycle/cycle.entity';
+import { cycleView } from '../cycle/cycle.view';
+import { countIssues } from '../cycle/planning';
+import { IntakeIssue } from '../intake/intake.entity';
+import { intakeIssueView } from '../intake/intake.service';
+import { IssueComment } from '../issue/issue-comment.entity';
+import { Issue, IssueAssignee, IssueLabel } from '../issue/issue.entity';
+import { commentView, IssueJson, issueView } from '../issue/issue.view';
+import { Module, ModuleMember } from '../module/module.entity';
+import { moduleView } from '../module/module.view';
+import { Project } from '../project/project.entity';
+import { projectView } from '../project/project.view';
+import { User } from '../user/user.entity';
+import { userLiteView } from '../user/user.view';
+import type { WebhookEvent } from './webhook.entity';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The `data` of a delivery: the External API v1 representation of the object, read with the
+ * committing transaction's manager (so it is the state the change commits, and on the embedded
+ * engine's single connection it does not wait for itself). Null when the object is gone.
+ */
+export async function renderWebhookData(em: EntityManager, event: WebhookEvent, id: string, actorId: string | null): Promise<Json | null> {
+  switch (event) {
+    case 'issue':
+      return renderIssue(em, id);
+    case 'issue_comment': {
+      const c = await em.getRepository(IssueComment).findOne({ where: { id }, withDeleted: true });
+      return c && !c.deletedAt ? commentView(c) : null;
+    }
+    case 'cycle': {
+      const c = await em.getRepository(Cycle).findOne({ where: { id }, withDeleted: true });
+      if (!c || c.deletedAt) return null;
+      const counts = await countIssues(em, 'cycle_issues', 'cycle_id', [id]);
+      return cycleView(c, counts.get(id));
+    }
+    case 'module': {
+      const m = await em.getRepository(Module).findOne({ where: { id }, withDeleted: true });
+      if (!m || m.deletedAt) return null;
+      const [counts, members] = await Promise.all([
+        countIssues(em, 'module_issues', 'module_id', [id]),
+        em.getRepository(ModuleMember).find({ where: { moduleId: id } }),
+      ]);
+      return moduleView(m, members.map((r) => r.memberId).sort(), counts.get(id));
+    }
+    case 'project': {
+      const p = await em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
+      if (!p || p.deletedAt) return null;
+      const [row] = await em.query(
+        `SELECT (SELECT COUNT(*) FROM project_members WHERE project_id = $1 AND is_active)::int AS total_members,
+                (SELECT COUNT(*) FROM cycles WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_cycles,
+                (SELECT COUNT(*) FROM modules WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_modules,
+                (SELECT MAX(role) FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active)::int AS member_role,
+                EXISTS (SELECT 1 FROM deploy_boards WHERE project_id = $1 AND deleted_at IS NULL) AS is_deployed`,
+        [id, actorId],
+      );
+      return projectView(p, {
+        total_members: Number(row.total_members), total_cycles: Number(row.total_cycles), total_modules: Number(row.total_modules),
+        is_member: row.member_role !== null, member_role: row.member_role === null ? null : Number(row.member_role), is_deployed: !!row.is_deployed,
+      });
+    }
+    case 'intake_issue': {
+      // queued by the intake row's id, or (from work item history) by its work item's id
+      const r = await em.getRepository(IntakeIssue).createQueryBuilder('r')
+        .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id }).getOne();
+      if (!r) return null;
+      const issue = await renderIssue(em, r.issueId);
+      return issue ? intakeIssueView(r, issue as unknown as IssueJson) : null;
+    }
+  }
+}
+
+async function renderIssue(em: EntityManager, id: string): Promise<Json | null> {
+  const issue = await em.getRepository(Issue).findOne({ where: { id }, withDeleted: true });
+  if (!issue || issue.deletedAt) return null;
+  const [assignees, labels] = await Promise.all([
+    em.getRepository(IssueAssignee).find({ where: { issueId: id } }),
+    em.getRepository(IssueLabel).find({ where: { issueId: id } }),
+  ]);
+  return issueView(issue, assignees.map((a) => a.assigneeId).sort(), labels.map((l) => l.labelId).sort());
+}
+
+/** Plane's `activity.actor`: the UserLite of who made the change. */
+export async function renderActors(em: EntityManager, ids: string[]): Promise<Map<string, Json>> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return new Map();
+  const users = await em.getRepository(User).find({ where: { id: In(wanted) } });
+  return new Map(users.map((u) => [u.id, userLiteView(u) as Json]));
+}
+
+/** Keys that change with every write or are derived, never reported as changed fields. */
+export const DERIVED_KEYS = new Set([
+  'updated_at', 'updated_by', 'created_at', 'created_by', 'deleted_at', 'members',
+  'total_members', 'total_cycles', 'total_modules', 'is_member', 'member_role', 'is_deployed',
+  'total_issues', 'completed_issues', 'cancelled_issues', 'started_issues', 'unstarted_issues', 'backlog_issues',
+]);
