@@ -32,6 +32,10 @@ describe('App API: work items', () => {
   before(async () => {
     t = await startTestApp();
     admin = await signUp(t);
+    // the web client signs in and works with the token it gets
+    const signIn = await t.api.post('/auth/sign-in/').send({ email: admin.email, password: admin.password });
+    assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+    admin = { ...admin, token: signIn.body.access_token };
     member = await signUp(t);
     guest = await signUp(t);
     ws = await createWorkspace(t, admin.token);
@@ -56,6 +60,10 @@ describe('App API: work items', () => {
     }
     assert.equal(item.state, undefined, 'App values name the state state_id');
     assertError(await as(guest).post(`${base()}/issues/`, { name: 'no' }), 403, 'PERMISSION_DENIED');
+    // a draft is answered on create, and stays out of the board
+    const draft = await create({ name: 'Draft', is_draft: true });
+    assert.equal(draft.is_draft, true);
+    assert.ok(!(await as(admin).get(`${base()}/issues/`)).body.results.some((r: { id: string }) => r.id === draft.id));
   });
 
   it('a Guest sees only the work items they created, unless the project lets Guests see everything', async () => {

@@ -107,7 +107,7 @@ export class AppWorkItemsController {
   @Post()
   async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateIssueDto) {
     const { id } = await this.issues.create(issueContext(me, ws, project), appIssueInput(body));
-    return this.issues.retrieveApp(project.projectId, id);
+    return this.issues.detailAppById(id);
   }
 
   /** The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404 otherwise. */

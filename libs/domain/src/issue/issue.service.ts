@@ -358,6 +358,11 @@ export class IssueService {
     return this.detailApp(issue);
   }
 
+  /** The App API detail shape of a work item by id, whatever its visibility (the answer to a create). */
+  async detailAppById(issueId: string): Promise<AppIssueDetailJson> {
+    return this.detailApp(await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: issueId } }));
+  }
+
   /** The App API detail shape of a work item already loaded. */
   async detailApp(issue: Issue): Promise<AppIssueDetailJson> {
     const [view] = await this.renderApp([issue]);
