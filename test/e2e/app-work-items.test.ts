@@ -203,6 +203,12 @@ describe('App API: work items', () => {
     assert.equal(res.body.description_html, '<p></p>');
     assert.equal((await as(guest).get(`/api/workspaces/${ws.slug}/work-items/web-${item.sequence_id}/`)).body.id, item.id);
     assertError(await as(guest).get(`/api/workspaces/${ws.slug}/work-items/WEB-999999/`), 404, 'NOT_FOUND');
+    const meta = await as(guest).get(`${base()}/issues/${item.id}/meta/`);
+    assert.deepEqual(meta.body, { sequence_id: item.sequence_id, project_identifier: 'WEB' });
+    const byIds = await as(guest).get(`${base()}/issues/list/?issues=${item.id},00000000-0000-4000-8000-000000000000`);
+    assert.equal(byIds.status, 200, JSON.stringify(byIds.body));
+    assert.deepEqual(byIds.body.results.map((r: { id: string }) => r.id), [item.id]);
+    assertError(await as(guest).get(`${base()}/issues/list/`), 400, 'INVALID_QUERY_PARAMETER');
     const outsider = await signUp(t);
     assertError(await as(outsider).get(`/api/workspaces/${ws.slug}/work-items/WEB-${item.sequence_id}/`), 404, 'WORKSPACE_NOT_FOUND');
     const secret = await createAppProject(t, admin.token, ws.slug, { identifier: 'SEC', name: 'Secret', network: 0 });

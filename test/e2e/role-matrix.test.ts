@@ -341,6 +341,12 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     // work items; a project Guest sees only the work items they created (the Admin's here: 404)
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, query: { group_by: 'state_id' } }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, body: { name: 'New' } }), expect: [401, 404, 403, 201, 201] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/list/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/list/`, query: { issues: (await item(x)).id } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/meta/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/meta/` }), expect: [401, 404, 404, 200, 200] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/` }), expect: [401, 404, 404, 200, 200] },
     {
       route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',

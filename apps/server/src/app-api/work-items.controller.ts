@@ -110,6 +110,21 @@ export class AppWorkItemsController {
     return this.issues.detailAppById(id);
   }
 
+  /**
+   * `issues/list/?issues=<id>,<id>` (Plane's `IssueListEndpoint`): those visible work items of the
+   * project (unknown ids left out), with the list's filters, order and `group_by`; 400 without `issues`.
+   * Declared before `{issue_id}`.
+   */
+  @Get('list')
+  listByIds(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    const ids = values(query, 'issues', isUuid);
+    if (!ids) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Issues are required.');
+    if (ids.length > 1000) throw new MeridianError('INVALID_QUERY_PARAMETER', 'At most 1000 issues.');
+    const groupBy = single(query, 'group_by');
+    const q = { ...listQuery(query, page, me, project), ids };
+    return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy) : this.issues.list(project.projectId, q);
+  }
+
   /** The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404 otherwise. */
   @Get(':issue_id')
   retrieve(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
@@ -131,6 +146,12 @@ export class AppWorkItemsController {
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
     await this.issues.remove(issueContext(me, ws, project), id);
+  }
+
+  /** `{sequence_id, project_identifier}` (Plane's `IssueMetaEndpoint`); 404 as `retrieve`. */
+  @Get(':issue_id/meta')
+  meta(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.issues.metaApp(project.projectId, id, { userId: me.userId, role: project.role });
   }
 
   /** An archived work item, as `retrieve`; 404 when it is not archived. */

@@ -72,6 +72,8 @@ export interface IssueListQuery {
   view?: 'app';
   /** `sub_issue=false` (Plane): only work items without a parent */
   top_level?: boolean;
+  /** `issues/list/?issues=` (Plane's `IssueListEndpoint`): only these work items */
+  ids?: string[];
   /**
    * App API: the caller. A project Guest sees only the work items they created unless the project
    * has `guest_view_all_features` (Plane's `IssueViewSet.list` and `retrieve`).
@@ -190,6 +192,7 @@ export class IssueService {
     }
     if (query.created_by?.length) qb.andWhere('i.createdById IN (:...creators)', { creators: query.created_by });
     if (query.top_level) qb.andWhere('i.parentId IS NULL');
+    if (query.ids?.length) qb.andWhere('i.id IN (:...onlyIds)', { onlyIds: query.ids });
     if (query.viewer && query.viewer.role === ROLE.GUEST) {
       qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: query.viewer.userId });
     }
@@ -356,6 +359,15 @@ export class IssueService {
       .andWhere('i.id = :issueId', { issueId }).getOne();
     if (!issue) throw new MeridianError('NOT_FOUND');
     return this.detailApp(issue);
+  }
+
+  /** `GET issues/{id}/meta/` (Plane's `IssueMetaEndpoint`): `{sequence_id, project_identifier}`; 404 as `retrieveApp`. */
+  async metaApp(projectId: string, issueId: string, viewer?: IssueListQuery['viewer']): Promise<{ sequence_id: number; project_identifier: string }> {
+    const issue = await this.filtered(projectId, { page: { perPage: 1 }, shape: { expand: new Set() }, viewer })
+      .andWhere('i.id = :issueId', { issueId }).getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    const project = await this.dataSource.getRepository(Project).findOneOrFail({ where: { id: projectId } });
+    return { sequence_id: issue.sequenceId, project_identifier: project.identifier };
   }
 
   /** The App API detail shape of a work item by id, whatever its visibility (the answer to a create). */
