@@ -393,9 +393,12 @@ describe('deploy boards and the Public API', () => {
     assert.ok(strings > 200, `checked ${strings} strings`);
   });
 
-  it('unpublishing makes the anchor a 404; publishing again gives a new anchor', async () => {
-    assertError(await send('delete', app(`${boardId}/`), member), 403, 'PERMISSION_DENIED');
-    assert.equal((await send('delete', app(`${boardId}/`), admin)).status, 204);
+  it('unpublishing (a project Member may, as in Plane; a Guest may not) makes the anchor a 404; publishing again gives a new anchor', async () => {
+    const guest = await signUp(t);
+    await addMember(t, w.id, guest.userId, 5);
+    await addProjectMember(t, w.id, project.id, guest.userId, 5);
+    assertError(await send('delete', app(`${boardId}/`), guest), 403, 'PERMISSION_DENIED');
+    assert.equal((await send('delete', app(`${boardId}/`), member)).status, 204);
     for (const path of ['meta/', 'settings/', 'issues/', `issues/${issueA}/`, `issues/${issueA}/comments/`, 'states/', 'labels/', 'members/', 'cycles/']) {
       assertError(await get(pub(path)), 404, 'BOARD_NOT_FOUND');
     }

@@ -150,6 +150,7 @@ describe('External API v1: modules', () => {
     assert.deepEqual(archived.body.results.map((x: { id: string }) => x.id), [m.id]);
     assert.ok(archived.body.results[0].archived_at);
     const old = await t.api.get(q(`modules/${m.id}/archive/`)).set('X-API-Key', key);
+    assert.equal(old.status, 200, JSON.stringify(old.body));
     assert.deepEqual(old.body.results.map((x: { id: string }) => x.id), [m.id]);
     assertError(await t.api.patch(q(`modules/${m.id}/`)).set('X-API-Key', key).send({ name: 'x' }), 400, 'MODULE_ARCHIVED');
     const counted = await t.api.get(`/api/v1/workspaces/${ws.slug}/projects/${pr.id}/`).set('X-API-Key', key);
@@ -163,6 +164,34 @@ describe('External API v1: modules', () => {
     assert.equal((await t.api.post(q(`modules/${m.id}/archive/`)).set('X-API-Key', key)).status, 204);
     assert.equal((await t.api.delete(q(`modules/${m.id}/archive/`)).set('X-API-Key', key)).status, 204);
     assert.equal((await t.api.get(q('archived-modules/')).set('X-API-Key', key)).body.total_count, 0);
+  });
+
+  it('GET modules/{id}/archive/ answers for that module only; an unknown or foreign id is a 404 (not Plane\'s list of all)', async () => {
+    const pr = await createProject(t, key, ws.slug, { identifier: 'MOB', name: 'Module archive by id' });
+    const q = (path: string) => p(path, pr.id);
+    const make = async (name: string) => (await t.api.post(q('modules/')).set('X-API-Key', key).send({ name, status: 'completed' })).body as { id: string };
+    const [a, b, live] = [await make('A'), await make('B'), await make('Live')];
+    for (const x of [a, b]) assert.equal((await t.api.post(q(`modules/${x.id}/archive/`)).set('X-API-Key', key)).status, 204);
+    const onlyA = await t.api.get(q(`modules/${a.id}/archive/`)).set('X-API-Key', key);
+    assert.equal(onlyA.status, 200, JSON.stringify(onlyA.body));
+    assert.deepEqual(onlyA.body.results.map((x: { id: string }) => x.id), [a.id]);
+    assert.equal(onlyA.body.total_count, 1);
+    assert.ok(onlyA.body.results[0].archived_at);
+    const onlyB = await t.api.get(q(`modules/${b.id}/archive/`)).set('X-API-Key', key);
+    assert.deepEqual(onlyB.body.results.map((x: { id: string }) => x.id), [b.id]);
+    // a live module of the project: no archived module to show
+    const notArchived = await t.api.get(q(`modules/${live.id}/archive/`)).set('X-API-Key', key);
+    assert.equal(notArchived.status, 200);
+    assert.deepEqual(notArchived.body.results, []);
+    // unknown id, another project's module, a malformed id
+    assertError(await t.api.get(q('modules/00000000-0000-4000-8000-000000000000/archive/')).set('X-API-Key', key), 404, 'NOT_FOUND');
+    const other = await mod({ name: 'Elsewhere', status: 'completed' });
+    assert.equal((await post(`modules/${other.id}/archive/`, {})).status, 204);
+    assertError(await t.api.get(q(`modules/${other.id}/archive/`)).set('X-API-Key', key), 404, 'NOT_FOUND');
+    assertError(await t.api.get(q('modules/not-a-uuid/archive/')).set('X-API-Key', key), 404, 'NOT_FOUND');
+    // the project's own archived list still has both
+    const all = await t.api.get(q('archived-modules/')).set('X-API-Key', key);
+    assert.deepEqual(all.body.results.map((x: { id: string }) => x.id).sort(), [a.id, b.id].sort());
   });
 
   it('delete: only the creator or a project Admin; links go with history; the name is free again; foreign ids 404', async () => {

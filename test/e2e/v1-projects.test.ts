@@ -101,14 +101,33 @@ describe('External API v1: project detail, update, delete, archive', () => {
     assertError(await t.api.patch(`${base()}/${p.id}/`).set('X-API-Key', key).send({ default_state: theirs.id }), 422, 'VALIDATION_ERROR');
   });
 
-  it('only project Admins update, delete, archive; members get 403', async () => {
-    const p = await createProject(t, key, ws.slug, { identifier: 'PERM', name: 'Perm' });
+  it('only project Admins update, delete and unarchive; project Members archive (Plane); project Guests and non-members may not', async () => {
+    const p = await createProject(t, key, ws.slug, { identifier: 'PERM', name: 'Perm', network: 2 });
     const m = await member(15);
+    const guest = await member(15);
+    const outsider = await member(15);
     await t.sql('INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, 15)', [ws.id, p.id, m.userId]);
+    await t.sql('INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, 5)', [ws.id, p.id, guest.userId]);
     assertError(await t.api.patch(`${base()}/${p.id}/`).set('X-API-Key', m.key).send({ name: 'x' }), 403, 'PERMISSION_DENIED');
     assertError(await t.api.delete(`${base()}/${p.id}/`).set('X-API-Key', m.key), 403, 'PERMISSION_DENIED');
-    assertError(await t.api.post(`${base()}/${p.id}/archive/`).set('X-API-Key', m.key), 403, 'PERMISSION_DENIED');
+    // Plane's v1 lets any workspace Admin or Member archive; here the project's Guests and the
+    // workspace Members outside the project (the project is public, so they can see it) may not
+    assertError(await t.api.post(`${base()}/${p.id}/archive/`).set('X-API-Key', guest.key), 403, 'PERMISSION_DENIED');
+    assertError(await t.api.post(`${base()}/${p.id}/archive/`).set('X-API-Key', outsider.key), 403, 'PERMISSION_DENIED');
+    assert.equal((await t.sql<{ archived_at: unknown }>('SELECT archived_at FROM projects WHERE id = $1', [p.id]))[0].archived_at, null);
+    const archived = await t.api.post(`${base()}/${p.id}/archive/`).set('X-API-Key', m.key);
+    assert.equal(archived.status, 204, JSON.stringify(archived.body));
+    assert.ok((await t.sql<{ archived_at: unknown }>('SELECT archived_at FROM projects WHERE id = $1', [p.id]))[0].archived_at);
+    // unarchive stays with project Admins, as in Plane's v1
     assertError(await t.api.delete(`${base()}/${p.id}/archive/`).set('X-API-Key', m.key), 403, 'PERMISSION_DENIED');
+    assert.equal((await t.api.delete(`${base()}/${p.id}/archive/`).set('X-API-Key', key)).status, 204);
+  });
+
+  it('a workspace Admin who is not a project member archives a project (Plane: any workspace Admin)', async () => {
+    const p = await createProject(t, key, ws.slug, { identifier: 'WSA', name: 'Workspace admin archive' });
+    const admin = await member(20);
+    assert.equal((await t.api.post(`${base()}/${p.id}/archive/`).set('X-API-Key', admin.key)).status, 204);
+    assert.ok((await t.sql<{ archived_at: unknown }>('SELECT archived_at FROM projects WHERE id = $1', [p.id]))[0].archived_at);
   });
 
   it('archives (empty JSON body) and unarchives with 204; an archived project cannot be patched but is still listed', async () => {

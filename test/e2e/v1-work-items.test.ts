@@ -282,10 +282,46 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assert.ok(results.every((r) => r.status === 201), JSON.stringify(results.find((r) => r.status !== 201)?.body));
     const seqs = results.map((r) => r.body.sequence_id as number).sort((a, b) => a - b);
     assert.deepEqual(seqs, Array.from({ length: 100 }, (_, n) => n + 1));
+    // sort orders too: distinct, in creation (sequence) order, 10000 apart in the default state
+    const bySeq = [...results].sort((a, b) => a.body.sequence_id - b.body.sequence_id).map((r) => r.body.sort_order as number);
+    assert.deepEqual(bySeq, Array.from({ length: 100 }, (_, n) => 65535 + n * 10000));
+    const rows = await t.sql<{ sequence_id: number; sort_order: number }>('SELECT sequence_id, sort_order FROM issues WHERE project_id = $1 ORDER BY sequence_id', [pr.id]);
+    assert.deepEqual(rows.map((r) => Number(r.sort_order)), bySeq, 'the stored rows are what the responses said');
     const last = results.find((r) => r.body.sequence_id === 100)!;
     await t.api.delete(p(`work-items/${last.body.id}/`, pr.id)).set('X-API-Key', key);
     const next = await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'after delete' });
     assert.equal(next.body.sequence_id, 101);
+  });
+
+  it('the list total counts exactly the visible work items (not drafts, archived, deleted or other projects); filters narrow it', async () => {
+    const pr = await createProject(t, key, ws.slug, { identifier: 'TOT', name: 'Totals' });
+    const other = await createProject(t, key, ws.slug, { identifier: 'TOT2', name: 'Totals 2' });
+    const made = [];
+    for (let n = 0; n < 7; n++) made.push((await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: `t${n}`, priority: n < 2 ? 'high' : 'low' })).body);
+    await t.api.post(p('work-items/', other.id)).set('X-API-Key', key).send({ name: 'elsewhere' });
+    await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'draft', is_draft: true });
+    await t.sql('UPDATE issues SET archived_at = CURRENT_DATE WHERE id = $1', [made[5].id]);
+    assert.equal((await t.api.delete(p(`work-items/${made[6].id}/`, pr.id)).set('X-API-Key', key)).status, 204);
+    const page = await t.api.get(p('work-items/?per_page=2', pr.id)).set('X-API-Key', key);
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.equal(page.body.total_count, 5);
+    assert.equal(page.body.total_results, 5);
+    assert.equal(page.body.total_pages, 3);
+    const high = await t.api.get(p('work-items/?per_page=1&priority=high', pr.id)).set('X-API-Key', key);
+    assert.equal(high.body.total_count, 2);
+    // walking the pages, also across rows sharing one created_at, gives each visible row once
+    await t.sql('UPDATE issues SET created_at = $2 WHERE project_id = $1', [pr.id, '2026-01-01T00:00:00Z']);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let guard = 0; guard < 10; guard++) {
+      const res = await t.api.get(p(`work-items/?per_page=2${cursor ? `&cursor=${cursor}` : ''}`, pr.id)).set('X-API-Key', key);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.total_count, 5);
+      seen.push(...res.body.results.map((r: { id: string }) => r.id));
+      if (!res.body.next_cursor) break;
+      cursor = res.body.next_cursor;
+    }
+    assert.deepEqual([...seen].sort(), made.slice(0, 5).map((i) => i.id).sort());
   });
 
   it('lookup by {IDENT}-{seq} under both families; search/ is not swallowed', async () => {

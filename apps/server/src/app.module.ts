@@ -1,7 +1,7 @@
 import {
   addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
   BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard,
-  RequestValidationPipe, THROTTLER, WorkspaceAccessGuard,
+  RequestValidationPipe, secretSafeLogOptions, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
@@ -47,11 +47,7 @@ export class AppModule {
               res.setHeader('X-Request-Id', id);
               return id;
             },
-            redact: {
-              paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
-              censor: '[redacted]',
-            },
-            serializers: { req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }) },
+            ...secretSafeLogOptions(),
           },
         }),
         DatabaseModule.forRoot(database),

@@ -20,3 +20,4 @@ export * from './http/uuid.pipe';
 export * from './http/allowed-methods';
 export * from './util/secrets';
 export * from './throttling/sliding-window';
+export * from './logging/redact';

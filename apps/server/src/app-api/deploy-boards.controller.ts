@@ -6,8 +6,10 @@ import { DeployBoardDto } from './dto/deploy-board.dto';
 
 /**
  * Publishing a project (reference plane-app-auth-instance-public.md §1.7): one board per project,
- * read by its members, published, changed and unpublished by project Admins. The board's `anchor`
- * (32 hex characters) is its public address under `/api/public/anchor/{anchor}/`.
+ * read by its members, published and changed by project Admins, unpublished by project Admins and
+ * Members (Plane lets Members do all three: publishing and the settings, which open the project
+ * to outsiders, stay with Admins here; docs/decisions.md). The board's `anchor` (32 hex
+ * characters) is its public address under `/api/public/anchor/{anchor}/`.
  */
 @Controller('workspaces/:slug/projects/:project_id/project-deploy-boards')
 @BearerAuth()
@@ -52,9 +54,9 @@ export class DeployBoardsController {
     return this.boards.update(ws.workspaceId, p.projectId, id, me.userId, body);
   }
 
-  /** Project Admins: unpublishes (204); the anchor answers 404 from then on. */
+  /** Project Admins and Members (Plane's rule): unpublishes (204); the anchor answers 404 from then on. */
   @Delete(':board_id')
-  @ProjectRole(ROLE.ADMIN)
+  @ProjectRole(ROLE.MEMBER)
   @HttpCode(204)
   async unpublish(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess, @Param('board_id', UuidPipe) id: string): Promise<void> {
     await this.boards.unpublish(ws.workspaceId, p.projectId, id, me.userId);

@@ -227,10 +227,14 @@ export class ModulesController {
     await this.modules.removeIssue(context(me, ws, project), id, issueId);
   }
 
-  /** Plane 0.25.3: `GET modules/{any id}/archive/` lists all archived modules of the project; the id is ignored, as in Plane. */
+  /**
+   * Plane 0.25.3's archived list under a module's path, for that module only: a page holding the
+   * module when it is archived, an empty page when it is not; 404 `NOT_FOUND` for an id that is not
+   * a module of this project. (Plane ignores the id and lists every archived module: a quirk.)
+   */
   @Get('modules/:module_id/archive')
-  async listArchivedOld(@CurrentProject() project: ProjectAccess, @PageQuery(V1_PAGING) page: PageRequest) {
-    return this.modules.list(project.projectId, page, true);
+  async listArchivedOld(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @PageQuery(V1_PAGING) page: PageRequest) {
+    return this.modules.list(project.projectId, page, true, id);
   }
 
   /** 204; only a completed or cancelled module (400 `MODULE_NOT_ARCHIVABLE`). */

@@ -66,17 +66,18 @@ export class ProjectsController {
   }
 
   /**
-   * Archive (POST) by a project Admin: 204. Plane lets any workspace Member archive but only an
-   * Admin unarchive (quirk 9); Meridian asks a project Admin for both.
+   * Archive (POST) by a project Admin or Member, or a workspace Admin: 204 (Plane's App API rule).
+   * Plane's v1 lets any workspace Admin or Member archive, project member or not (quirk 9); a
+   * workspace Member needs to be an Admin or Member of the project here (docs/decisions.md).
    */
   @Post(':project_id/archive')
-  @ProjectRole(ROLE.ADMIN)
+  @ProjectRole(ROLE.MEMBER, { orWorkspaceRole: ROLE.ADMIN })
   @HttpCode(204)
   async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
     await this.projects.setArchived(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role }, true);
   }
 
-  /** Unarchive (DELETE on the same path) by a project Admin: 204. */
+  /** Unarchive (DELETE on the same path) by a project Admin: 204 (Plane's v1 rule). */
   @Delete(':project_id/archive')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(204)

@@ -4,11 +4,24 @@ import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { CREDENTIAL_VERIFIER, CredentialVerifier, INSTANCE_ADMIN_VERIFIER, InstanceAdminVerifier, Principal } from './principal';
 
+/**
+ * The request as passport-http-bearer may see it: the `Authorization` header only. The library
+ * also takes `access_token` from the query string and the body (RFC 6750 §2.2–2.3); a token in a
+ * URL ends up in access logs, proxies and `Referer` headers, so neither is accepted.
+ */
+function headerOnly(req: unknown): unknown {
+  return Object.create(req as object, { query: { value: {} }, body: { value: undefined } });
+}
+
 /** passport-http-bearer: `Authorization: Bearer <opaque access token>` → session principal. */
 @Injectable()
 export class BearerTokenStrategy extends PassportStrategy(BearerStrategy, 'bearer') {
   constructor(@Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier) {
     super();
+  }
+
+  override authenticate(req: unknown, options?: unknown): void {
+    super.authenticate(headerOnly(req) as never, options as never);
   }
 
   async validate(token: string): Promise<Principal | false> {
@@ -34,6 +47,10 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
 export class InstanceAdminTokenStrategy extends PassportStrategy(BearerStrategy, 'instance-admin') {
   constructor(@Inject(INSTANCE_ADMIN_VERIFIER) private readonly verifier: InstanceAdminVerifier) {
     super();
+  }
+
+  override authenticate(req: unknown, options?: unknown): void {
+    super.authenticate(headerOnly(req) as never, options as never);
   }
 
   async validate(token: string): Promise<Principal | false> {

@@ -6,6 +6,7 @@ import { ErrorCode } from './error-catalog';
 import { errorBody } from './error-body';
 import { MeridianError } from './meridian.error';
 import { allowedMethods } from '../http/allowed-methods';
+import { redactUrl } from '../logging/redact';
 
 const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
   400: 'MALFORMED_REQUEST',
@@ -68,7 +69,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { status: 409, body: errorBody('CONFLICT') };
     }
     this.logger.error(
-      { err: exception, req_id: req.id, method: req.method, url: req.originalUrl },
+      { err: exception, req_id: req.id, method: req.method, url: redactUrl(req.originalUrl) },
       'Unhandled exception',
     );
     return { status: 500, body: errorBody('INTERNAL_ERROR') };

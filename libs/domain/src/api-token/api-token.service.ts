@@ -2,8 +2,8 @@ import { MeridianError, Page, PageRequest, paginate, Principal, randomHex, sha25
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { User } from '../user/user.entity';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { hotQuery } from '../shared/hot-query';
+import { SQL_VERIFY_API_KEY } from '../shared/hot-sql';
 import { ApiToken } from './api-token.entity';
 import { apiTokenView } from './api-token.view';
 
@@ -109,24 +109,9 @@ export class ApiTokenService {
    * expired, or its user is deactivated or no longer an active member of the key's workspace.
    */
   async verify(key: string): Promise<Principal | null> {
-    const row = await this.dataSource
-      .getRepository(ApiToken)
-      .createQueryBuilder('t')
-      .innerJoin(User, 'u', 'u.id = t.userId AND u.isActive = true')
-      .innerJoin(
-        WorkspaceMember,
-        'm',
-        'm.workspaceId = t.workspaceId AND m.memberId = t.userId AND m.isActive = true AND m.deletedAt IS NULL',
-      )
-      .select('t.id', 'id')
-      .addSelect('t.workspaceId', 'workspace_id')
-      .addSelect('t.lastUsed', 'last_used')
-      .addSelect('u.id', 'user_id')
-      .addSelect('u.email', 'email')
-      .where('t.tokenDigest = :digest', { digest: sha256(key) })
-      .andWhere('t.isActive = true')
-      .andWhere('(t.expiredAt IS NULL OR t.expiredAt > now())')
-      .getRawOne<{ id: string; workspace_id: string; last_used: Date | null; user_id: string; email: string }>();
+    const [row] = (await hotQuery(this.dataSource, SQL_VERIFY_API_KEY, [sha256(key)])) as Array<{
+      id: string; workspace_id: string; last_used: Date | null; user_id: string; email: string;
+    }>;
     if (!row) return null;
     if (!row.last_used || Date.now() - new Date(row.last_used).getTime() > LAST_USED_RESOLUTION_MS) {
       // a plain statement, so that bookkeeping does not move updated_at

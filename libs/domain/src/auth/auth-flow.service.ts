@@ -76,11 +76,13 @@ export class AuthFlowService {
 
   /**
    * Emails a magic code valid 10 minutes (replacing any earlier one for the email). Answers
-   * `{key: "magic_<email>"}` as Plane, whether or not an account exists.
+   * `{key: "magic_<email>"}` as Plane, whether or not an account exists. 503
+   * `SMTP_NOT_CONFIGURED` in production without SMTP (Plane: 5025), before any code exists.
    */
   async magicGenerate(rawEmail: string): Promise<{ key: string }> {
     const email = checkedEmail(rawEmail);
     await this.instance.assertMagicLoginAllowed();
+    await this.mail.assertCanDeliver();
     const code = magicCode();
     await this.purgeExpired();
     await this.dataSource.transaction(async (em) => {
@@ -182,10 +184,13 @@ export class AuthFlowService {
   /**
    * Emails a single-use password reset token valid 1 hour to an active account with that email
    * (earlier tokens stop working). Always answers the same, so it does not tell whether the
-   * account exists. The link is `WEB_URL/accounts/reset-password/?token=…`.
+   * account exists. The link is `WEB_URL/accounts/reset-password/?token=…`. 503
+   * `SMTP_NOT_CONFIGURED` in production without SMTP, for every email alike.
    */
   async forgotPassword(rawEmail: string): Promise<{ message: string }> {
     const email = checkedEmail(rawEmail);
+    // before the lookup, so the answer never depends on whether the account exists
+    await this.mail.assertCanDeliver();
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
     if (user?.isActive) {
       const token = randomToken(32);
@@ -303,6 +308,7 @@ export class AuthFlowService {
     try {
       await this.mail.send(mail);
     } catch (err) {
+      if (err instanceof MeridianError) throw err;
       this.logger.error({ err: (err as Error)?.message }, 'Sending an auth email failed');
       throw new MeridianError('SERVICE_UNAVAILABLE', 'The email could not be sent. Please try again later.');
     }

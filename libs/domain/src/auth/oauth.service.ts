@@ -4,9 +4,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request, Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { Passport, Strategy } from 'passport';
-import { Strategy as GitHubStrategy } from 'passport-github2';
-import { Strategy as GitLabStrategy } from 'passport-gitlab2';
-import { Strategy as GoogleStrategy } from 'passport-google-oauth20';
+// the provider strategies are loaded on first use (start-up time): see strategy()
+import type * as GitHub from 'passport-github2';
+import type * as GitLab from 'passport-gitlab2';
+import type * as Google from 'passport-google-oauth20';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
 import { User } from '../user/user.entity';
@@ -155,15 +156,21 @@ export class OAuthService {
       done(null, toProfile(provider, profile as RawProfile));
     const base = { clientID: s.clientId, clientSecret: s.clientSecret, authorizationURL: s.authorizeUrl, tokenURL: s.tokenUrl };
     switch (provider) {
-      case 'github':
+      case 'github': {
+        const { Strategy: GitHubStrategy } = require('passport-github2') as typeof GitHub;
         return new GitHubStrategy(
           { ...base, callbackURL: '', userProfileURL: s.userInfoUrl, userEmailURL: s.emailsUrl, allRawEmails: true, scope: SCOPES.github } as never,
           verify,
         ) as unknown as Strategy;
-      case 'google':
+      }
+      case 'google': {
+        const { Strategy: GoogleStrategy } = require('passport-google-oauth20') as typeof Google;
         return new GoogleStrategy({ ...base, callbackURL: '', userProfileURL: s.userInfoUrl, scope: SCOPES.google } as never, verify as never) as unknown as Strategy;
-      case 'gitlab':
+      }
+      case 'gitlab': {
+        const { Strategy: GitLabStrategy } = require('passport-gitlab2') as typeof GitLab;
         return new GitLabStrategy({ ...base, callbackURL: '', profileURL: s.userInfoUrl, scope: SCOPES.gitlab }, verify) as unknown as Strategy;
+      }
     }
   }
 

@@ -24,6 +24,10 @@ export interface JoinInput {
   token: string;
 }
 
+/** The answer to an invitation made while no email can be sent (production without SMTP). */
+export const NOT_EMAILED =
+  'Invitations created, but no email was sent: no mail server (SMTP) is configured. The invitees accept them after signing in with the invited email address.';
+
 /** The inviter, as invitation rules need it. */
 export interface Inviter {
   userId: string;
@@ -55,6 +59,10 @@ export class WorkspaceInvitationService {
    * above the inviter's own; 409 `ALREADY_WORKSPACE_MEMBER` (with `workspace_users`) when some
    * emails belong to active members; 422 on duplicates or bad emails. Inviting an email that already
    * has a pending invitation updates its role and sends a fresh link.
+   *
+   * In production without SMTP the invitations are created but no email is sent and no link is
+   * logged; the answer's `message` says so (`NOT_EMAILED`). The invitees accept them signed in
+   * (`POST /api/users/me/workspaces/invitations/`), which needs no link.
    */
   async invite(workspaceId: string, inviter: Inviter, input: InviteInput): Promise<{ message: string }> {
     const wanted = new Map<string, number>();
@@ -101,6 +109,11 @@ export class WorkspaceInvitationService {
         sent.push({ invitation: await em.save(invitation), token });
       }
     });
+    if (!(await this.mail.canDeliver())) {
+      // production without SMTP: the links cannot reach anyone and are never logged
+      this.logger.warn({ workspace: workspace.id, invitations: sent.map((s) => s.invitation.id) }, 'No SMTP server configured; invitation emails not sent');
+      return { message: NOT_EMAILED };
+    }
     for (const { invitation, token } of sent) await this.sendInvitation(workspace, invitation, token, inviter.email);
     return { message: 'Emails sent successfully' };
   }

@@ -18,6 +18,12 @@ export type Priority = (typeof PRIORITIES)[number];
   where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
 })
 @Index('ix_issues_project_created', ['projectId', 'createdAt'])
+// the visible work items of a project in list order, and their count (index-only scan)
+@Index('ix_issues_project_live_created', ['projectId', 'createdAt', 'id'], {
+  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
+})
+// the last sort_order of a state, read on every create while the project's counter is locked
+@Index('ix_issues_project_state_sort', ['projectId', 'stateId', 'sortOrder'], { where: '"deleted_at" IS NULL' })
 export class Issue extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;

@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, paginate, paginateSql, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
@@ -18,9 +18,15 @@ import { stateLiteView } from '../state/state.view';
 import { User } from '../user/user.entity';
 import { userLiteView } from '../user/user.view';
 import { Workspace } from '../workspace/workspace.entity';
+import { hotQuery } from '../shared/hot-query';
+import {
+  ISSUE_COLUMNS, SQL_DEFAULT_STATE, SQL_INSERT_ACTIVITY, SQL_INSERT_ISSUE, SQL_INSERT_ISSUE_NO_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
+  SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
+} from '../shared/hot-sql';
 import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
+import { queueIssueActivityEvents } from '../webhook/webhook-events';
 import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
-import { IssueJson, issueView } from './issue.view';
+import { issueFromRow, IssueJson, issueView } from './issue.view';
 
 /** Writable work item fields, Plane's names (reference plane-v1-api.md §8.4). */
 export interface IssueInput {
@@ -91,20 +97,20 @@ export interface DateFilter {
 export const ISSUE_GROUP_BY = ['state_id', 'state__group', 'priority', 'labels__id', 'assignees__id', 'cycle_id', 'issue_module__module_id', 'created_by', 'start_date', 'target_date'] as const;
 export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
 
-/** Order keys for `?order_by=` (reference plane-v1-api.md §8.4 "GET list"); `-` reverses. */
+/** Order keys for `?order_by=` (reference plane-v1-api.md §8.4 "GET list"); `-` reverses. SQL over the alias `i`. */
 const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
 const GROUP_RANK = `(SELECT CASE st."group" WHEN 'backlog' THEN 0 WHEN 'unstarted' THEN 1 WHEN 'started' THEN 2 WHEN 'completed' THEN 3 WHEN 'cancelled' THEN 4 ELSE 5 END FROM states st WHERE st.id = i.state_id)`;
 const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' }> = {
-  created_at: { key: 'i.createdAt', keyType: 'timestamp' },
-  updated_at: { key: 'i.updatedAt', keyType: 'timestamp' },
-  completed_at: { key: `COALESCE(i.completedAt, TIMESTAMPTZ '9999-01-01')`, keyType: 'timestamp' },
-  sequence_id: { key: 'i.sequenceId', keyType: 'bigint' },
-  sort_order: { key: 'ROUND(i.sortOrder * 1000) + 1000000000000000', keyType: 'bigint' },
+  created_at: { key: 'i.created_at', keyType: 'timestamp' },
+  updated_at: { key: 'i.updated_at', keyType: 'timestamp' },
+  completed_at: { key: `COALESCE(i.completed_at, TIMESTAMPTZ '9999-01-01')`, keyType: 'timestamp' },
+  sequence_id: { key: 'i.sequence_id', keyType: 'bigint' },
+  sort_order: { key: 'ROUND(i.sort_order * 1000) + 1000000000000000', keyType: 'bigint' },
   priority: { key: PRIORITY_RANK, keyType: 'bigint' },
   state__group: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },
   state__name: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },
-  start_date: { key: `COALESCE(i.startDate - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
-  target_date: { key: `COALESCE(i.targetDate - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
+  start_date: { key: `COALESCE(i.start_date - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
+  target_date: { key: `COALESCE(i.target_date - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
 };
 export const ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
 
@@ -160,9 +166,45 @@ export class IssueService {
       if (!found) throw new MeridianError('NOT_FOUND');
       return (await this.render([found], query.shape))[0];
     }
+    // the App API's list (more filters, App values) goes through the query builder below
+    if (query.view === 'app') return this.listApp(projectId, query);
+    const raw = query.order_by?.trim() || '-created_at';
+    const desc = raw.startsWith('-');
+    const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
+    if (!order) {
+      throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${ISSUE_ORDER_BY.join(', ')}.`);
+    }
+    // plain SQL (hot-sql.ts): the project join cannot duplicate a row, so the total is a COUNT(*)
+    // that ix_issues_project_live_created serves; no query builder per request
+    let from = SQL_VISIBLE_ISSUES_OF_PROJECT;
+    const params: unknown[] = [projectId];
+    const any = (column: string, values: string[]) => {
+      params.push(values);
+      return ` AND ${column} = ANY($${params.length}::${column.endsWith('priority') ? 'text' : 'uuid'}[])`;
+    };
+    if (query.state?.length) from += any('i.state_id', query.state);
+    if (query.priority?.length) from += any('i.priority', query.priority);
+    if (query.assignee?.length) {
+      params.push(query.assignee);
+      from += ` AND EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id = ANY($${params.length}::uuid[]))`;
+    }
+    if (query.label?.length) {
+      params.push(query.label);
+      from += ` AND EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id = ANY($${params.length}::uuid[]))`;
+    }
+    const page = await paginateSql(
+      { select: ISSUE_COLUMNS, from, params, key: order.key, id: 'i.id', keyType: order.keyType, order: desc ? 'DESC' : 'ASC' },
+      query.page,
+      (text, values) => hotQuery(this.dataSource, text, values),
+    );
+    const rendered = await this.render(page.results.map(issueFromRow), query.shape);
+    return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+  }
+
+  /** The App API list (`view: 'app'`): `filtered` below, keyset-paginated, rendered by `renderFor`. */
+  private async listApp(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson> | AppIssueJson>> {
     const { order, desc } = resolveOrder(query.order_by);
-    const qb = this.filtered(projectId, query);
-    const page = await paginate(qb, query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    const page = await paginate(this.filtered(projectId, query), query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
     const rendered: Array<Partial<IssueJson> | AppIssueJson> = await this.renderFor(page.results, query);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
   }
@@ -394,9 +436,12 @@ export class IssueService {
 
   /** One visible work item of the project; 404 `NOT_FOUND` otherwise. */
   async retrieve(projectId: string, issueId: string, shape: Shape): Promise<Partial<IssueJson>> {
-    const issue = await this.visible().andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId }).getOne();
-    if (!issue) throw new MeridianError('NOT_FOUND');
-    return (await this.render([issue], shape))[0];
+    // one statement: the row with its assignee and label ids
+    const [row] = await hotQuery(this.dataSource, SQL_VISIBLE_ISSUE, [projectId, issueId]);
+    if (!row) throw new MeridianError('NOT_FOUND');
+    const issue = issueFromRow(row);
+    const sets = { assignees: new Map([[issue.id, row.assignee_ids as string[]]]), labels: new Map([[issue.id, row.label_ids as string[]]]) };
+    return (await this.render([issue], shape, sets))[0];
   }
 
   /**
@@ -460,66 +505,46 @@ export class IssueService {
    */
   async create(ctx: IssueContext, input: IssueInput & { name: string }, outer?: EntityManager): Promise<IssueJson> {
     try {
-      const issueId = await this.inTransaction(outer, async (em) => {
-        await assertProjectWritable(em, ctx.projectId);
+      const created = await this.inTransaction(outer, async (em) => {
+        const [project] = await em.query(SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
+        if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
+        if (project.archived_at) throw new MeridianError('PROJECT_ARCHIVED');
         await assertExternalIdFree(em, Issue, ctx.projectId, input.external_source, input.external_id);
         this.assertDates(input.start_date ?? null, input.target_date ?? null);
-        const state = input.state ? await this.stateOf(em, ctx.projectId, input.state) : await this.defaultState(em, ctx.projectId);
+        const state: { id: string; group: string } | null = input.state
+          ? await this.stateOf(em, ctx.projectId, input.state)
+          : ((await em.query(SQL_DEFAULT_STATE, [ctx.projectId]))[0] ?? null);
         if (input.parent) await this.assertParent(em, ctx, input.parent);
         if (input.estimate_point) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
-        const [{ last_sequence }] = await em.query(
-          `INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, 1)
-           ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + 1
-           RETURNING last_sequence`,
-          [ctx.projectId],
-        );
-        let sortOrder = input.sort_order;
-        if (sortOrder === undefined) {
-          const row = await em.getRepository(Issue).createQueryBuilder('i').select('MAX(i.sortOrder)', 'max')
-            .where('i.projectId = :projectId AND i.stateId IS NOT DISTINCT FROM :stateId', { projectId: ctx.projectId, stateId: state?.id ?? null })
-            .getRawOne<{ max: number | null }>();
-          sortOrder = row?.max === null || row?.max === undefined ? 65535 : Number(row.max) + 10000;
-        }
-        const html = input.description_html || '<p></p>';
-        const issue = await em.save(
-          em.create(Issue, {
-            workspaceId: ctx.workspaceId,
-            projectId: ctx.projectId,
-            name: input.name.trim(),
-            descriptionHtml: html,
-            descriptionStripped: stripHtml(html),
-            priority: input.priority ?? 'none',
-            stateId: state?.id ?? null,
-            parentId: input.parent ?? null,
-            point: input.point ?? null,
-            estimatePointId: input.estimate_point ?? null,
-            startDate: input.start_date ?? null,
-            targetDate: input.target_date ?? null,
-            sequenceId: Number(last_sequence),
-            sortOrder,
-            completedAt: state?.group === 'completed' ? new Date() : null,
-            isDraft: input.is_draft ?? false,
-            externalSource: input.external_source ?? null,
-            externalId: input.external_id ?? null,
-            typeId: input.type_id ?? input.type ?? null,
-            createdById: ctx.userId,
-            updatedById: ctx.userId,
-          }),
-        );
         let assignees = input.assignees ?? [];
-        if (!input.assignees?.length) {
-          const project = await em.getRepository(Project).findOneOrFail({ where: { id: ctx.projectId } });
-          if (project.defaultAssigneeId) assignees = [project.defaultAssigneeId];
-        }
+        if (!input.assignees?.length && project.default_assignee_id) assignees = [project.default_assignee_id];
         const assigned = await this.filterAssignees(em, ctx.projectId, assignees);
         const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
+        // From here the project's counter row is locked until the commit: concurrent creates in the
+        // project queue on it, so keep what follows short (no reads, an indexed MAX for sort_order).
+        const [{ last_sequence }] = await em.query(SQL_NEXT_SEQUENCE, [ctx.projectId]);
+        const html = input.description_html || '<p></p>';
+        const [row] = await em.query(state ? SQL_INSERT_ISSUE : SQL_INSERT_ISSUE_NO_STATE, [
+          ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
+          state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
+          input.start_date ?? null, input.target_date ?? null, Number(last_sequence),
+          state?.group === 'completed' ? new Date() : null, input.is_draft ?? false,
+          input.external_source ?? null, input.external_id ?? null, input.type_id ?? input.type ?? null,
+          ctx.userId, input.sort_order ?? null,
+        ]);
+        const issue = issueFromRow(row);
         if (assigned.length) await em.insert(IssueAssignee, assigned.map((assigneeId) => ({ issueId: issue.id, assigneeId })));
         if (labelled.length) await em.insert(IssueLabel, labelled.map((labelId) => ({ issueId: issue.id, labelId })));
-        await writeActivities(em, ctx, [{ issueId: issue.id, verb: 'created', comment: 'created the issue' }]);
-        return issue.id;
+        // writeActivities' row and webhook event, without a query builder
+        const created: ActivityEntry = { issueId: issue.id, verb: 'created', comment: 'created the issue' };
+        await em.query(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, created.verb, null, created.comment, ctx.userId, Date.now() / 1000]);
+        await queueIssueActivityEvents(em, ctx, [created]);
+        return { issue, assigned, labelled };
       });
-      if (outer) return { id: issueId } as IssueJson;
-      return this.renderOne(issueId);
+      if (outer) return { id: created.issue.id } as IssueJson;
+      const { issue, assigned, labelled } = created;
+      const sets = { assignees: new Map([[issue.id, assigned]]), labels: new Map([[issue.id, labelled]]) };
+      return (await this.render([issue], { expand: new Set() }, sets))[0] as IssueJson;
     } catch (err) {
       if (isUniqueViolation(err, 'uq_issues_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
       throw err;
@@ -678,22 +703,26 @@ export class IssueService {
     return (await this.render([issue], { expand: new Set() }))[0] as IssueJson;
   }
 
-  /** Views for a page of work items: two queries for the sets, one per expanded kind. */
-  private async render(issues: Issue[], shape: Shape): Promise<Array<Partial<IssueJson>>> {
+  /** Views for a page of work items: one query for the assignee and label sets (unless given), one per expanded kind. */
+  private async render(
+    issues: Issue[], shape: Shape, sets?: { assignees: Map<string, string[]>; labels: Map<string, string[]> },
+  ): Promise<Array<Partial<IssueJson>>> {
     if (!issues.length) return [];
-    const ids = issues.map((i) => i.id);
-    const [assignees, labels] = await Promise.all([
-      this.dataSource.getRepository(IssueAssignee).find({ where: { issueId: In(ids) } }),
-      this.dataSource.getRepository(IssueLabel).find({ where: { issueId: In(ids) } }),
-    ]);
-    const group = <T extends { issueId: string }>(rows: T[], get: (r: T) => string) => {
-      const m = new Map<string, string[]>();
-      for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), get(r)]);
-      for (const v of m.values()) v.sort();
-      return m;
-    };
-    const byIssueA = group(assignees, (r) => r.assigneeId);
-    const byIssueL = group(labels, (r) => r.labelId);
+    let byIssueA = sets?.assignees;
+    let byIssueL = sets?.labels;
+    if (!byIssueA || !byIssueL) {
+      byIssueA = new Map();
+      byIssueL = new Map();
+      const rows = await hotQuery(this.dataSource, SQL_ISSUE_SETS, [issues.map((i) => i.id)]);
+      for (const r of rows) {
+        const m = r.k === 'a' ? byIssueA : byIssueL;
+        const list = m.get(r.issue_id);
+        if (list) list.push(r.v);
+        else m.set(r.issue_id, [r.v]);
+      }
+      for (const v of byIssueA.values()) v.sort();
+      for (const v of byIssueL.values()) v.sort();
+    }
     const views: Array<Record<string, unknown>> = issues.map((i) => issueView(i, byIssueA.get(i.id) ?? [], byIssueL.get(i.id) ?? []));
     const expand = shape.fields ? new Set([...shape.expand].filter((e) => shape.fields!.includes(e))) : shape.expand;
     if (expand.size) await this.expand(views, issues, expand, byIssueA, byIssueL);
@@ -831,7 +860,6 @@ function str(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === 'string' ? value : String(value);
 }
-
 
 /** `order_by` → the keyset key (one of `ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`). */
 function resolveOrder(orderBy: string | undefined) {

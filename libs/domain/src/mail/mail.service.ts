@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import * as nodemailer from 'nodemailer';
+import { APP_CONFIG, AppConfig, MeridianError } from '#common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { InstanceSettings, SmtpSettings } from '../instance/instance-settings.service';
 
@@ -13,17 +14,25 @@ export interface OutgoingMail {
 /**
  * Sends email through the configured SMTP server (nodemailer). The SMTP settings are read through
  * `InstanceSettings` on every message (an instance admin's `EMAIL_*` configuration, else the
- * environment), so a configuration change takes effect without a restart. With no `EMAIL_HOST`,
- * the message is written to the log instead (level warn), so a self-hoster without SMTP can still
- * read a sign-in code or an invitation link. Never logs passwords or tokens other than the
- * message itself, which is meant for its reader.
+ * environment), so a configuration change takes effect without a restart.
+ *
+ * Without an SMTP server (`EMAIL_HOST` unset):
+ * - outside production (`NODE_ENV` development or test), the message is written to the log
+ *   instead (level warn, "email written to the log"), so a developer can read a sign-in code or
+ *   an invitation link. This is the only log line that may carry a secret, by design.
+ * - with `NODE_ENV=production`, nothing is sent or logged: `send` throws 503
+ *   `SMTP_NOT_CONFIGURED`, and callers check `canDeliver()` first (docs/decisions.md,
+ *   "No secrets in the log").
  */
 @Injectable()
 export class MailService {
   private readonly logger = new Logger('Mail');
   private transport?: { key: string; transporter: Transporter };
 
-  constructor(private readonly settings: InstanceSettings) {}
+  constructor(
+    private readonly settings: InstanceSettings,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /**
    * Whether an SMTP server is configured, as last read (may lag a change by a few seconds; use
@@ -33,18 +42,40 @@ export class MailService {
     return this.settings.peek('EMAIL_HOST').trim() !== '';
   }
 
-  /** Whether an SMTP server is configured now (otherwise mail goes to the log). */
+  /** Whether an SMTP server is configured now (otherwise mail goes to the log, outside production). */
   async isConfigured(): Promise<boolean> {
     return (await this.settings.smtp()).host !== '';
   }
 
-  async send(mail: OutgoingMail): Promise<void> {
+  /**
+   * Whether a message reaches someone now: an SMTP server is configured, or this is not
+   * production (the log fallback). False means `send` would throw `SMTP_NOT_CONFIGURED`.
+   */
+  async canDeliver(): Promise<boolean> {
+    return this.config.env !== 'production' || (await this.isConfigured());
+  }
+
+  /** 503 `SMTP_NOT_CONFIGURED` unless `canDeliver()`: for flows whose only point is the mail (codes, reset tokens). */
+  async assertCanDeliver(): Promise<void> {
+    if (!(await this.canDeliver())) throw new MeridianError('SMTP_NOT_CONFIGURED');
+  }
+
+  /**
+   * Sends the message: `'sent'` through SMTP, `'logged'` through the development log fallback.
+   * 503 `SMTP_NOT_CONFIGURED` in production without SMTP (nothing is logged); SMTP failures throw.
+   */
+  async send(mail: OutgoingMail): Promise<'sent' | 'logged'> {
     const settings = await this.settings.smtp();
     if (!settings.host) {
-      this.logger.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'No SMTP server configured; email written to the log');
-      return;
+      if (this.config.env === 'production') throw new MeridianError('SMTP_NOT_CONFIGURED');
+      this.logger.warn(
+        { to: mail.to, subject: mail.subject, text: mail.text },
+        `No SMTP server configured; email written to the log (NODE_ENV=${this.config.env} only, never in production)`,
+      );
+      return 'logged';
     }
     await this.transporterFor(settings).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    return 'sent';
   }
 
   /** One transporter per distinct settings: a configuration change builds a new one. */
@@ -52,6 +83,8 @@ export class MailService {
     const key = JSON.stringify(settings);
     if (this.transport?.key !== key) {
       this.transport?.transporter.close();
+      // loaded on first mail, not at start-up
+      const nodemailer = require('nodemailer') as typeof Nodemailer;
       const transporter = nodemailer.createTransport({
         host: settings.host,
         port: settings.port,

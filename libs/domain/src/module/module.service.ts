@@ -48,10 +48,16 @@ export class ModuleService {
     private readonly issues: IssueService,
   ) {}
 
-  /** Non-archived modules (or, with `archived`, the archived ones), newest first, paginated; empty while the project is archived. */
-  async list(projectId: string, page: PageRequest, archived = false): Promise<Page<ModuleJson>> {
+  /**
+   * Non-archived modules (or, with `archived`, the archived ones), newest first, paginated; empty
+   * while the project is archived. With `onlyModuleId`, that module alone (an empty page when it is
+   * not in that state); an id that is not a module of the project is a 404 `NOT_FOUND`.
+   */
+  async list(projectId: string, page: PageRequest, archived = false, onlyModuleId?: string): Promise<Page<ModuleJson>> {
+    if (onlyModuleId !== undefined) await this.load(this.dataSource.manager, projectId, onlyModuleId);
     const qb = this.dataSource.getRepository(Module).createQueryBuilder('m')
       .where(`m.projectId = :projectId AND m.archivedAt IS ${archived ? 'NOT ' : ''}NULL`, { projectId });
+    if (onlyModuleId !== undefined) qb.andWhere('m.id = :onlyModuleId', { onlyModuleId });
     if (!archived) qb.innerJoin(Project, 'p', 'p.id = m.projectId AND p.archivedAt IS NULL');
     const found = await paginate(qb, page, { order: 'DESC' });
     return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);

@@ -4,6 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { assertProjectEstimate } from '../estimate/estimate.service';
 import { isUniqueViolation } from '../shared/db-errors';
+import { hotQuery } from '../shared/hot-query';
+import { SQL_PROJECT_ACCESS } from '../shared/hot-sql';
 import { isTimezone } from '../shared/timezone';
 import { DEFAULT_STATES, slugify } from '../state/default-states';
 import { State } from '../state/state.entity';
@@ -63,14 +65,7 @@ export class ProjectService implements ProjectAccessResolver {
 
   /** `ProjectAccessResolver`: is the live project visible to the user in this workspace, and their active role. */
   async resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null; exists?: boolean }> {
-    const row = await this.dataSource
-      .getRepository(Project)
-      .createQueryBuilder('p')
-      .leftJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
-      .select('p.network', 'network')
-      .addSelect('pm.role', 'role')
-      .where('p.id = :projectId AND p.workspaceId = :workspaceId', { projectId, workspaceId })
-      .getRawOne<{ network: number; role: number | null }>();
+    const [row] = (await hotQuery(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId])) as Array<{ network: number; role: number | null }>;
     if (!row) return { visible: false, role: null };
     const role = row.role === null ? null : Number(row.role);
     return { visible: role !== null || Number(row.network) === NETWORK.PUBLIC, role, exists: true };

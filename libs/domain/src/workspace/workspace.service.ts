@@ -4,6 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstanceSettings } from '../instance/instance-settings.service';
 import { isUniqueViolation } from '../shared/db-errors';
+import { hotQuery } from '../shared/hot-query';
+import { SQL_WORKSPACE_ACCESS } from '../shared/hot-sql';
 import { isRestrictedSlug } from './slug-rules';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
@@ -95,14 +97,7 @@ export class WorkspaceService implements WorkspaceAccessResolver {
 
   /** `WorkspaceAccessResolver`: the live workspace with this exact slug and the user's active role in it. */
   async resolve(slug: string, userId: string): Promise<{ workspaceId: string | null; role: number | null }> {
-    const row = await this.dataSource
-      .getRepository(Workspace)
-      .createQueryBuilder('w')
-      .leftJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId })
-      .select('w.id', 'workspace_id')
-      .addSelect('m.role', 'role')
-      .where('w.slug = :slug', { slug })
-      .getRawOne<{ workspace_id: string; role: number | null }>();
+    const [row] = (await hotQuery(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug])) as Array<{ workspace_id: string; role: number | null }>;
     return { workspaceId: row?.workspace_id ?? null, role: row?.role ?? null };
   }
 }

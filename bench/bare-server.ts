@@ -1,0 +1,152 @@
+/**
+ * The bare baseline: `node:http` + `pg`, no framework, running the same SQL texts as Meridian's hot
+ * paths (`libs/domain/src/shared/hot-sql.ts`, `libs/common/src/pagination/keyset-sql.ts`) and
+ * writing the same JSON bytes for three routes of the External API v1:
+ *
+ *   GET  /api/v1/workspaces/{slug}/projects/{project_id}/work-items/?per_page=&cursor=
+ *   GET  /api/v1/workspaces/{slug}/projects/{project_id}/work-items/{id}/
+ *   POST /api/v1/workspaces/{slug}/projects/{project_id}/work-items/   {"name": "…"}
+ *
+ * Authentication is the API key (`X-API-Key`), then workspace and project access, as in Meridian.
+ * Anything else (errors, filters, expand) is out of scope: a benchmark baseline, not a server.
+ *
+ *   BARE_DATABASE_URL=postgres://… BARE_POOL_SIZE=32 node dist/bench/bare-server.js
+ *   → prints "bare: listening on http://127.0.0.1:PORT"
+ */
+import { createHash } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { Pool } from 'pg';
+// the bare server loads these plain modules alone (no Nest, no TypeORM): the same SQL texts as Meridian
+/* eslint-disable no-restricted-imports */
+import { paginateSql } from '../libs/common/src/pagination/keyset-sql';
+import { parseCursor } from '../libs/common/src/pagination/cursor';
+import {
+  SQL_DEFAULT_STATE, SQL_INSERT_ACTIVITY, SQL_INSERT_ISSUE, SQL_INSERT_ISSUE_NO_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
+  SQL_PROJECT_ACCESS, SQL_PROJECT_FOR_CREATE, SQL_VERIFY_API_KEY, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT, ISSUE_COLUMNS,
+  SQL_WORKSPACE_ACCESS,
+} from '../libs/domain/src/shared/hot-sql';
+/* eslint-enable no-restricted-imports */
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const pool = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE ?? 32) });
+const names = new Map<string, string>();
+function named(text: string): string {
+  let n = names.get(text);
+  if (!n) names.set(text, (n = `h${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
+  return n;
+}
+const q = async (text: string, values: unknown[], client: { query: Pool['query'] } = pool): Promise<Row[]> =>
+  (await client.query({ name: named(text), text, values })).rows;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+function view(i: Row, assignees: string[], labels: string[]) {
+  return {
+    id: i.id, name: i.name, description_html: i.description_html, description_stripped: i.description_stripped,
+    description_binary: null, priority: i.priority, state: i.state_id, parent: i.parent_id, point: i.point,
+    estimate_point: i.estimate_point_id, start_date: i.start_date, target_date: i.target_date, sequence_id: i.sequence_id,
+    sort_order: i.sort_order, completed_at: iso(i.completed_at), archived_at: i.archived_at, is_draft: i.is_draft,
+    external_source: i.external_source, external_id: i.external_id, type: i.type_id, type_id: i.type_id, assignees, labels,
+    project: i.project_id, workspace: i.workspace_id, created_at: iso(i.created_at), updated_at: iso(i.updated_at),
+    deleted_at: iso(i.deleted_at), created_by: i.created_by_id, updated_by: i.updated_by_id,
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+async function access(req: IncomingMessage, slug: string, projectId: string) {
+  const key = req.headers['x-api-key'];
+  if (typeof key !== 'string') return null;
+  const [token] = await q(SQL_VERIFY_API_KEY, [createHash('sha256').update(key).digest('hex')]);
+  if (!token) return null;
+  if (!token.last_used || Date.now() - new Date(token.last_used).getTime() > 60_000) {
+    await q('UPDATE api_tokens SET last_used = now() WHERE id = $1', [token.id]);
+  }
+  const [ws] = await q(SQL_WORKSPACE_ACCESS, [token.user_id, slug]);
+  if (!ws || ws.workspace_id !== token.workspace_id || ws.role === null) return null;
+  const [project] = await q(SQL_PROJECT_ACCESS, [token.user_id, projectId, ws.workspace_id]);
+  if (!project || project.role === null) return null;
+  return { userId: token.user_id as string, workspaceId: ws.workspace_id as string, projectId };
+}
+
+async function list(projectId: string, url: URL) {
+  const perPage = Number(url.searchParams.get('per_page') ?? 1000);
+  const raw = url.searchParams.get('cursor');
+  const page = await paginateSql(
+    { select: ISSUE_COLUMNS, from: SQL_VISIBLE_ISSUES_OF_PROJECT, params: [projectId], key: 'i.created_at', id: 'i.id', order: 'DESC' },
+    { perPage, cursor: raw ? parseCursor(raw) : undefined },
+    (text, values) => q(text, values),
+  );
+  const ids = page.results.map((r) => r.id as string);
+  const sets = ids.length ? await q(SQL_ISSUE_SETS, [ids]) : [];
+  const a = new Map<string, string[]>();
+  const l = new Map<string, string[]>();
+  for (const s of sets) {
+    const m = s.k === 'a' ? a : l;
+    m.set(s.issue_id, [...(m.get(s.issue_id) ?? []), s.v]);
+  }
+  for (const v of [...a.values(), ...l.values()]) v.sort();
+  const total = page.totalCount;
+  return {
+    grouped_by: null, sub_grouped_by: null, total_count: total, next_cursor: page.nextCursor, prev_cursor: page.prevCursor,
+    next_page_results: page.nextCursor !== null, prev_page_results: page.prevCursor !== null, count: page.results.length,
+    total_pages: Math.ceil(total / perPage), total_results: total, extra_stats: null,
+    results: page.results.map((r: Row) => view(r, a.get(r.id) ?? [], l.get(r.id) ?? [])),
+  };
+}
+
+async function create(ctx: { userId: string; workspaceId: string; projectId: string }, body: { name: string }) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const [project] = await q(SQL_PROJECT_FOR_CREATE, [ctx.projectId], client);
+    if (!project || project.archived_at) throw new Error('project not writable');
+    const [state] = await q(SQL_DEFAULT_STATE, [ctx.projectId], client);
+    const [{ last_sequence }] = await q(SQL_NEXT_SEQUENCE, [ctx.projectId], client);
+    const [issue] = await q(state ? SQL_INSERT_ISSUE : SQL_INSERT_ISSUE_NO_STATE, [
+      ctx.workspaceId, ctx.projectId, body.name.trim(), '<p></p>', '', 'none', state?.id ?? null, null, null, null, null, null,
+      last_sequence, state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null,
+    ], client);
+    await q(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, 'created', null, 'created the issue', ctx.userId, Date.now() / 1000], client);
+    await client.query('COMMIT');
+    return view(issue, [], []);
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+const ROUTE = /^\/api\/v1\/workspaces\/([^/]+)\/projects\/([0-9a-f-]{36})\/work-items\/(?:([0-9a-f-]{36})\/)?$/;
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://bare');
+  const m = ROUTE.exec(url.pathname);
+  if (!m) return send(res, 404, { detail: 'Not found.', error_code: 'NOT_FOUND' });
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    (async () => {
+      const ctx = await access(req, m[1], m[2]);
+      if (!ctx) return send(res, 401, { detail: 'Invalid API key.', error_code: 'INVALID_API_KEY' });
+      if (req.method === 'GET' && !m[3]) return send(res, 200, await list(ctx.projectId, url));
+      if (req.method === 'GET') {
+        const [row] = await q(SQL_VISIBLE_ISSUE, [ctx.projectId, m[3]]);
+        if (!row) return send(res, 404, { detail: 'Not found.', error_code: 'NOT_FOUND' });
+        return send(res, 200, view(row, row.assignee_ids, row.label_ids));
+      }
+      if (req.method === 'POST' && !m[3]) return send(res, 201, await create(ctx, JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      send(res, 405, { detail: 'Method not allowed.', error_code: 'METHOD_NOT_ALLOWED' });
+    })().catch((err: Error) => send(res, 500, { detail: err.message, error_code: 'INTERNAL' }));
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const { port } = server.address() as { port: number };
+  process.stdout.write(`bare: listening on http://127.0.0.1:${port}\n`);
+});

@@ -1,0 +1,102 @@
+/**
+ * Seeding for the work item benchmark: the first rows through the API (`POST …/work-items/`), the
+ * rest with one bulk statement per batch that writes exactly what the API writes (the work item
+ * row, the project's sequence counter, the "created the issue" history row). `checkBulkMatchesApi`
+ * compares an API-created row with a bulk one column by column (ids, names, timestamps, sequence
+ * and sort order aside) and throws on any difference.
+ */
+import assert from 'node:assert/strict';
+import { once } from './load';
+
+export type Sql = (text: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+export interface SeedTarget {
+  base: string;
+  key: string;
+  slug: string;
+  workspaceId: string;
+  projectId: string;
+  userId: string;
+}
+
+/** `count` work items through the API, `concurrency` at a time. */
+export async function seedViaApi(t: SeedTarget, count: number, concurrency = 8): Promise<void> {
+  let n = 0;
+  const worker = async () => {
+    while (n < count) {
+      const i = n++;
+      const res = await once(t.base, {
+        method: 'POST',
+        path: `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`,
+        headers: { 'x-api-key': t.key },
+        body: JSON.stringify({ name: `API item ${i}` }),
+      });
+      if (res.status !== 201) throw new Error(`seed create: ${res.status} ${res.body.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * `count` work items in the project's default state, in batches: what `IssueService.create`
+ * writes for `{"name": …}` (default state, next sequence ids, sort order after the state's last,
+ * `completed_at` for a completed state, creator, history row).
+ */
+export async function seedBulk(sql: Sql, t: SeedTarget, count: number, batch = 20_000): Promise<void> {
+  for (let done = 0; done < count; done += batch) {
+    const n = Math.min(batch, count - done);
+    await sql(
+      `WITH st AS (
+         SELECT id, "group" FROM states WHERE project_id = $1 AND is_triage = false AND deleted_at IS NULL
+         ORDER BY "default" DESC, sequence ASC LIMIT 1),
+       c AS (
+         INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, $3)
+         ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + $3
+         RETURNING last_sequence - $3 AS base),
+       m AS (
+         SELECT COALESCE(MAX(i.sort_order), 55535) AS s FROM issues i, st
+         WHERE i.project_id = $1 AND i.state_id = st.id AND i.deleted_at IS NULL),
+       ins AS (
+         INSERT INTO issues (workspace_id, project_id, name, description_html, description_stripped, priority, state_id,
+           sequence_id, sort_order, completed_at, is_draft, created_by_id, updated_by_id, created_at, updated_at)
+         SELECT $2, $1, 'Bulk item ' || ($5::int + g), '<p></p>', '', 'none', st.id, c.base + g, m.s + 10000 * g,
+           CASE WHEN st."group" = 'completed' THEN clock_timestamp() END, false, $4, $4, ts, ts
+         FROM st, c, m, generate_series(1, $3) AS g,
+           LATERAL (SELECT now() + (g * interval '1 microsecond') AS ts) AS t
+         RETURNING id, created_at)
+       INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
+       SELECT ins.created_at, $2, $1, ins.id, 'created', NULL, 'created the issue', $4, EXTRACT(EPOCH FROM ins.created_at), $4, $4 FROM ins`,
+      [t.projectId, t.workspaceId, n, t.userId, done],
+    );
+  }
+}
+
+const VARYING = new Set(['id', 'name', 'sequence_id', 'sort_order', 'created_at', 'updated_at', 'issue_id', 'epoch']);
+
+/** An API-created work item and a bulk-created one agree on every other column, and so do their history rows. */
+export async function checkBulkMatchesApi(sql: Sql, projectId: string): Promise<void> {
+  const pick = async (like: string) => {
+    const [issue] = await sql(`SELECT * FROM issues WHERE project_id = $1 AND name LIKE $2 ORDER BY sequence_id LIMIT 1`, [projectId, like]);
+    assert.ok(issue, `no work item named ${like}`);
+    const activities = await sql(`SELECT * FROM issue_activities WHERE issue_id = $1`, [issue.id]);
+    return { issue, activities };
+  };
+  const api = await pick('API item %');
+  const bulk = await pick('Bulk item %');
+  const strip = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([k]) => !VARYING.has(k)));
+  assert.deepEqual(Object.keys(bulk.issue).sort(), Object.keys(api.issue).sort());
+  assert.deepEqual(strip(bulk.issue), strip(api.issue), 'bulk work item differs from an API-created one');
+  assert.equal(bulk.activities.length, api.activities.length, 'history rows per work item');
+  assert.deepEqual(bulk.activities.map(strip), api.activities.map(strip), 'bulk history row differs from an API-created one');
+  const [dup] = await sql(
+    `SELECT COUNT(*)::int AS n FROM (SELECT sort_order FROM issues WHERE project_id = $1 GROUP BY state_id, sort_order HAVING COUNT(*) > 1) d`,
+    [projectId],
+  );
+  assert.equal(Number(dup.n), 0, 'duplicate sort orders in a state');
+  const [seq] = await sql(
+    `SELECT (SELECT last_sequence FROM project_issue_counters WHERE project_id = $1) AS last, MAX(sequence_id) AS max, COUNT(*)::int AS n FROM issues WHERE project_id = $1`,
+    [projectId],
+  );
+  assert.equal(Number(seq.last), Number(seq.max), 'counter after the last sequence id');
+  assert.equal(Number(seq.n), Number(seq.max), 'sequence ids 1..n');
+}

@@ -1,0 +1,386 @@
+/**
+ * Work items at scale: Meridian against a bare `node:http` + `pg` server (bench/bare-server.ts)
+ * that runs the same SQL and writes the same JSON bytes, interleaved in one run on one database.
+ *
+ *   npm run build && node dist/bench/work-items.bench.js [--items 100000] [--seconds 6] [--rounds 2]
+ *        [--connections 32] [--api-items 200] [--embedded] [--skip-postgres] [--keep-db]
+ *
+ * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
+ * `meridian_bench_<pid>` is created and dropped. `--embedded` also measures Meridian on an
+ * embedded database (PGlite) with the same data shape, against the bare server's PostgreSQL numbers.
+ *
+ * Before timing, the bench asserts that both servers answer the same bytes (GET one, first page,
+ * a deep page) and that bulk-seeded rows equal API-created ones column by column. Prints
+ * requests/s, p50/p99 latency, the Meridian/bare ratio, peak RSS and cold starts. A benchmark, not a
+ * test: nothing here fails on a slow machine.
+ */
+import assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { load, LoadRequest, LoadResult, once } from './load';
+import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, Sql } from './seed';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SERVER = path.join(ROOT, 'dist', 'apps', 'server', 'src', 'main.js');
+const BARE = path.join(__dirname, 'bare-server.js');
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const ITEMS = arg('items', 100_000);
+const API_ITEMS = arg('api-items', 200);
+const SECONDS = arg('seconds', 3);
+const ROUNDS = arg('rounds', 4);
+const CONNECTIONS = arg('connections', 32);
+const EMBEDDED = process.argv.includes('--embedded');
+const PER_PAGE = 100;
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  /** ms from spawn to the first 200 on /health (Meridian) or to listening (bare) */
+  coldStartMs: number;
+  stop(): Promise<void>;
+}
+
+function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  delete base.DATABASE_URL;
+  delete base.DATA_DIR;
+  return { ...base, NODE_ENV: 'production', SECRET_KEY: 'b'.repeat(64), HOST: '127.0.0.1', PORT: '0', API_KEY_RATE_LIMIT: '100000000/minute', ...env };
+}
+
+/** A port free right now (the server's start-up line names the configured port, so 0 will not do). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(script: string, env: Record<string, string>, health: boolean): Promise<Running> {
+  const port = String(await freePort());
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: serverEnv({ ...env, PORT: port }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 180_000);
+    const onData = (d: Buffer) => {
+      if (out.length < 20_000) out += d;
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+  if (health) {
+    for (;;) {
+      const res = await once(base, { method: 'GET', path: '/health', headers: {} }).catch(() => ({ status: 0 }));
+      if (res.status === 200) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  const coldStartMs = performance.now() - t0;
+  return {
+    child, base, coldStartMs,
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+/** Peak resident set size (MiB) of a process while `fn` runs. */
+async function withRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: T; rssMiB: number }> {
+  let peak = 0;
+  const sample = () => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) peak = Math.max(peak, Number(m[1]) / 1024);
+    } catch {
+      /* not on Linux, or gone */
+    }
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await fn();
+    sample();
+    return { result, rssMiB: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function http(base: string, method: 'GET' | 'POST', p: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await once(base, { method, path: p, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: res.body, json: () => JSON.parse(res.body) };
+}
+
+/** Instance set-up (the first admin), a user, a workspace, an API key and a project: the target of every scenario. */
+async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
+  const claim = await http(base, 'POST', '/api/instances/admins/sign-up/', {
+    email: 'bench-admin@example.com', password: 'bench admin password 1', first_name: 'Bench', company_name: 'Bench',
+  });
+  assert.ok(claim.status === 200 || claim.status === 201, claim.body);
+  const signUp = await http(base, 'POST', '/auth/sign-up/', { email: 'bench@example.com', password: 'bench password 123' });
+  assert.equal(signUp.status, 201, signUp.body);
+  const token = signUp.json().access_token as string;
+  const userId = signUp.json().user.id as string;
+  const auth = { authorization: `Bearer ${token}` };
+  const ws = await http(base, 'POST', '/api/workspaces/', { name: 'Bench', slug: 'bench' }, auth);
+  assert.equal(ws.status, 201, ws.body);
+  const key = await http(base, 'POST', '/api/workspaces/bench/api-tokens/', { label: 'bench' }, auth);
+  assert.equal(key.status, 201, key.body);
+  const apiKey = key.json().token as string;
+  const project = await http(base, 'POST', '/api/v1/workspaces/bench/projects/', { name: 'Bench', identifier: 'BENCH' }, { 'x-api-key': apiKey });
+  assert.equal(project.status, 201, project.body);
+  return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId };
+}
+
+interface Scenario {
+  name: string;
+  ok: number;
+  next: (n: number) => LoadRequest;
+}
+
+function scenarios(t: Omit<SeedTarget, 'base'>, deepCursor: string, ids: string[], reads: boolean, writes: boolean): Scenario[] {
+  const headers = { 'x-api-key': t.key };
+  const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
+  const all: Scenario[] = [];
+  if (reads) {
+    all.push(
+      { name: `list, per_page=${PER_PAGE}, first page`, ok: 200, next: () => ({ method: 'GET', path: `${list}?per_page=${PER_PAGE}`, headers }) },
+      { name: `list, page ${Math.floor((ITEMS + API_ITEMS) / PER_PAGE) - 1} (cursor)`, ok: 200, next: () => ({ method: 'GET', path: `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`, headers }) },
+      { name: 'GET one work item', ok: 200, next: (n) => ({ method: 'GET', path: `${list}${ids[n % ids.length]}/`, headers }) },
+    );
+  }
+  if (writes) {
+    all.push({ name: `POST create (${CONNECTIONS} concurrent, one project)`, ok: 201, next: (n) => ({ method: 'POST', path: list, headers, body: JSON.stringify({ name: `Load ${n}` }) }) });
+  }
+  return all;
+}
+
+/** Both servers answer the same bytes for the same reads. */
+async function assertSameBodies(meridian: string, bare: string, t: Omit<SeedTarget, 'base'>, deepCursor: string, id: string) {
+  const headers = { 'x-api-key': t.key };
+  const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
+  for (const p of [`${list}${id}/`, `${list}?per_page=${PER_PAGE}`, `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`]) {
+    const [a, b] = await Promise.all([once(meridian, { method: 'GET', path: p, headers }), once(bare, { method: 'GET', path: p, headers })]);
+    assert.equal(a.status, 200, a.body.slice(0, 300));
+    assert.equal(a.body, b.body, `bodies differ for ${p}:\nmeridian ${a.body.slice(0, 400)}\nbare     ${b.body.slice(0, 400)}`);
+  }
+  // a create: same keys and values but for what must differ
+  const [a, b] = await Promise.all([
+    once(meridian, { method: 'POST', path: list, headers, body: JSON.stringify({ name: 'Same' }) }),
+    once(bare, { method: 'POST', path: list, headers, body: JSON.stringify({ name: 'Same' }) }),
+  ]);
+  assert.equal(a.status, 201, a.body);
+  assert.equal(b.status, 201, b.body);
+  const strip = (s: string) => JSON.stringify(JSON.parse(s), (k, v) => (['id', 'sequence_id', 'sort_order', 'created_at', 'updated_at'].includes(k) ? '…' : v));
+  assert.equal(strip(a.body), strip(b.body), 'create bodies differ');
+}
+
+const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
+
+interface Row { scenario: string; bare?: LoadResult; meridian: LoadResult; }
+
+function printTable(title: string, rows: Row[]) {
+  console.log(`\n${title}`);
+  console.log('| scenario | bare req/s | Meridian req/s | Meridian / bare | bare p50 / p99 ms | Meridian p50 / p99 ms | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const ratio = r.bare ? r.meridian.rps / r.bare.rps : NaN;
+    console.log(`| ${r.scenario} | ${r.bare ? fmt(r.bare.rps, 0) : '–'} | ${fmt(r.meridian.rps, 0)} | ${fmt(ratio, 2)} | ${r.bare ? `${fmt(r.bare.p50)} / ${fmt(r.bare.p99)}` : '–'} | ${fmt(r.meridian.p50)} / ${fmt(r.meridian.p99)} | ${(r.bare?.errors ?? 0) + r.meridian.errors} |`);
+    for (const e of [r.bare?.firstError, r.meridian.firstError]) if (e) console.log(`  first error: ${e}`);
+  }
+}
+
+/** Sums rounds: requests/s averaged, percentiles of the median round. */
+function merge(results: LoadResult[]): LoadResult {
+  const byRps = [...results].sort((a, b) => a.rps - b.rps);
+  const mid = byRps[Math.floor(byRps.length / 2)];
+  return {
+    requests: results.reduce((s, r) => s + r.requests, 0),
+    errors: results.reduce((s, r) => s + r.errors, 0),
+    rps: results.reduce((s, r) => s + r.rps, 0) / results.length,
+    p50: mid.p50, p99: mid.p99,
+    firstError: results.find((r) => r.firstError)?.firstError,
+  };
+}
+
+async function deepCursorOf(sql: Sql, projectId: string): Promise<string> {
+  const [row] = await sql(
+    `SELECT FLOOR(EXTRACT(EPOCH FROM created_at) * 1000000)::bigint AS us FROM issues
+     WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+    [projectId, (Math.floor((ITEMS + API_ITEMS) / PER_PAGE) - 2) * PER_PAGE],
+  );
+  return `${row.us}:0:0`;
+}
+
+async function postgres(): Promise<Map<string, LoadResult>> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  const name = `meridian_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+  const db = new Client({ connectionString: dbUrl });
+  const servers: Running[] = [];
+  const bareResults = new Map<string, LoadResult>();
+  let target: Omit<SeedTarget, 'base'> | undefined;
+  try {
+    const env = { DATABASE_URL: dbUrl, DATABASE_POOL_SIZE: String(CONNECTIONS) };
+    const first = await start(SERVER, env, true);
+    servers.push(first);
+    console.log(`PostgreSQL: first start (migrates an empty database) ${fmt(first.coldStartMs, 0)} ms`);
+    await db.connect();
+    const sql: Sql = async (text, params) => (await db.query(text, params as unknown[])).rows;
+    const t = await setUp(first.base);
+    target = t;
+    let t0 = performance.now();
+    await seedViaApi({ ...t, base: first.base }, API_ITEMS);
+    console.log(`seeded ${API_ITEMS} work items through the API in ${fmt((performance.now() - t0) / 1000)} s`);
+    t0 = performance.now();
+    await seedBulk(sql, { ...t, base: first.base }, ITEMS);
+    await checkBulkMatchesApi(sql, t.projectId);
+    await sql('VACUUM ANALYZE');
+    console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s (bulk rows equal API rows column by column)`);
+    await first.stop();
+    servers.pop();
+
+    const colds: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await start(SERVER, env, true);
+      colds.push(s.coldStartMs);
+      await s.stop();
+    }
+    console.log(`PostgreSQL: cold start to first 200 on /health, migrated database: ${colds.map((c) => fmt(c, 0)).join(', ')} ms`);
+
+    const meridian = await start(SERVER, env, true);
+    servers.push(meridian);
+    const bare = await start(BARE, { BARE_DATABASE_URL: dbUrl, BARE_POOL_SIZE: String(CONNECTIONS) }, false);
+    servers.push(bare);
+    const deep = await deepCursorOf(sql, t.projectId);
+    const ids = (await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])).map((r) => r.id as string);
+    await assertSameBodies(meridian.base, bare.base, t, deep, ids[0]);
+    console.log('bodies: Meridian and the bare server answer the same bytes (GET one, first page, deep page; create alike)');
+
+    const rows: Row[] = [];
+    let rssMeridian = 0;
+    let rssBare = 0;
+    for (const s of scenarios(t, deep, ids, true, true)) {
+      const runs: Record<'bare' | 'meridian', LoadResult[]> = { bare: [], meridian: [] };
+      // warm both
+      await load(bare.base, s.next, CONNECTIONS, 1, s.ok);
+      await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
+      for (let r = 0; r < ROUNDS; r++) {
+        const order: Array<['bare' | 'meridian', Running]> = r % 2 ? [['meridian', meridian], ['bare', bare]] : [['bare', bare], ['meridian', meridian]];
+        for (const [who, srv] of order) {
+          const { result, rssMiB } = await withRss(srv.child.pid!, () => load(srv.base, s.next, CONNECTIONS, SECONDS, s.ok));
+          runs[who].push(result);
+          if (who === 'meridian') rssMeridian = Math.max(rssMeridian, rssMiB);
+          else rssBare = Math.max(rssBare, rssMiB);
+        }
+      }
+      const row = { scenario: s.name, bare: merge(runs.bare), meridian: merge(runs.meridian) };
+      bareResults.set(s.name, row.bare);
+      rows.push(row);
+      console.log(`  ${s.name}: bare ${fmt(row.bare.rps, 0)}/s, Meridian ${fmt(row.meridian.rps, 0)}/s, ratio ${fmt(row.meridian.rps / row.bare.rps, 2)}`);
+    }
+    const [dups] = await sql(
+      `SELECT (SELECT COUNT(*) FROM (SELECT sequence_id FROM issues WHERE project_id = $1 GROUP BY sequence_id HAVING COUNT(*) > 1) d)::int AS seq,
+              (SELECT COUNT(*) FROM (SELECT sort_order FROM issues WHERE project_id = $1 AND deleted_at IS NULL GROUP BY state_id, sort_order HAVING COUNT(*) > 1) d)::int AS sort`,
+      [t.projectId],
+    );
+    printTable(`PostgreSQL, ${ITEMS + API_ITEMS} work items in one project, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server and scenario, interleaved`, rows);
+    console.log(`peak RSS under load: Meridian ${fmt(rssMeridian, 0)} MiB, bare ${fmt(rssBare, 0)} MiB`);
+    console.log(`after the creates: duplicate sequence_ids ${dups.seq}, duplicate sort orders in a state ${dups.sort}`);
+    return bareResults;
+  } finally {
+    for (const s of servers.reverse()) await s.stop();
+    await db.end().catch(() => undefined);
+    if (process.argv.includes('--keep-db')) console.log(`kept database ${name}${target ? ` (X-API-Key ${target.key}, project ${target.projectId})` : ''}`);
+    else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function embedded(bare: Map<string, LoadResult>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
+  const env = { DATA_DIR: dir };
+  try {
+    const first = await start(SERVER, env, true);
+    console.log(`\nEmbedded: first start (creates and migrates) ${fmt(first.coldStartMs, 0)} ms`);
+    const t = await setUp(first.base);
+    await seedViaApi({ ...t, base: first.base }, API_ITEMS);
+    await first.stop();
+    // the data directory is the server's while it runs: bulk-load it in this process in between
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pg = await PGlite.create({ dataDir: path.join(dir, 'pg') });
+    const sql: Sql = async (text, params) => (await pg.query<Record<string, unknown>>(text, params as unknown[])).rows;
+    const t0 = performance.now();
+    await seedBulk(sql, { ...t, base: '' }, ITEMS);
+    await checkBulkMatchesApi(sql, t.projectId);
+    await sql('VACUUM ANALYZE');
+    const deep = await deepCursorOf(sql, t.projectId);
+    const ids = (await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])).map((r) => r.id as string);
+    await pg.close();
+    console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s`);
+    const colds: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = await start(SERVER, env, true);
+      colds.push(s.coldStartMs);
+      await s.stop();
+    }
+    console.log(`Embedded: cold start to first 200 on /health, existing database of ${ITEMS + API_ITEMS} work items: ${colds.map((c) => fmt(c, 0)).join(', ')} ms`);
+    const meridian = await start(SERVER, env, true);
+    const rows: Row[] = [];
+    let rss = 0;
+    try {
+      for (const s of scenarios(t, deep, ids, true, false)) {
+        await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
+        const runs: LoadResult[] = [];
+        for (let r = 0; r < ROUNDS; r++) {
+          const { result, rssMiB } = await withRss(meridian.child.pid!, () => load(meridian.base, s.next, CONNECTIONS, SECONDS, s.ok));
+          runs.push(result);
+          rss = Math.max(rss, rssMiB);
+        }
+        rows.push({ scenario: s.name, bare: bare.get(s.name), meridian: merge(runs) });
+      }
+    } finally {
+      await meridian.stop();
+    }
+    printTable(`Embedded (PGlite), same data; "bare" is the bare server on PostgreSQL above`, rows);
+    console.log(`peak RSS under load: Meridian (embedded) ${fmt(rss, 0)} MiB`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  console.log(`work-items bench: ${new Date().toISOString()}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}`);
+  const bare = process.argv.includes('--skip-postgres') ? new Map<string, LoadResult>() : await postgres();
+  if (EMBEDDED) await embedded(bare);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/**
+ * The statements of the hottest request paths (API key, workspace and project access; work item
+ * read and list), as fixed SQL text with `$n` placeholders. They are sent as named statements on
+ * PostgreSQL (parsed and planned once per connection) and need no query builder per request.
+ * `bench/bare-server.ts` runs these same texts, so the benchmark compares frameworks, not SQL.
+ *
+ * This module imports nothing: keep it that way (the bare server loads it alone).
+ */
+
+/** `$1` the SHA-256 hex digest of the presented key. The key's user must be active and an active member of the key's workspace. */
+export const SQL_VERIFY_API_KEY = `SELECT t.id, t.workspace_id, t.last_used, u.id AS user_id, u.email
+FROM api_tokens t
+JOIN users u ON u.id = t.user_id AND u.is_active = true
+JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.member_id = t.user_id AND m.is_active = true AND m.deleted_at IS NULL
+WHERE t.token_digest = $1 AND t.is_active = true AND (t.expired_at IS NULL OR t.expired_at > now()) AND t.deleted_at IS NULL`;
+
+/** `$1` user id, `$2` slug: the live workspace and the caller's active role in it (null for none). */
+export const SQL_WORKSPACE_ACCESS = `SELECT w.id AS workspace_id, m.role
+FROM workspaces w
+LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.member_id = $1 AND m.is_active = true AND m.deleted_at IS NULL
+WHERE w.slug = $2 AND w.deleted_at IS NULL`;
+
+/** `$1` user id, `$2` project id, `$3` workspace id: the live project's network and the caller's active role (null for none). */
+export const SQL_PROJECT_ACCESS = `SELECT p.network, pm.role
+FROM projects p
+LEFT JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $1 AND pm.is_active = true AND pm.deleted_at IS NULL
+WHERE p.id = $2 AND p.workspace_id = $3 AND p.deleted_at IS NULL`;
+
+/** The columns of a work item row, dates as `YYYY-MM-DD` text (as TypeORM maps `date` columns). */
+export const ISSUE_COLUMNS = `i.id, i.created_at, i.updated_at, i.deleted_at, i.created_by_id, i.updated_by_id, i.workspace_id, i.project_id,
+i.name, i.description_html, i.description_stripped, i.priority, i.state_id, i.parent_id, i.point, i.estimate_point_id,
+i.start_date::text AS start_date, i.target_date::text AS target_date, i.sequence_id, i.sort_order, i.completed_at,
+i.archived_at::text AS archived_at, i.is_draft, i.external_source, i.external_id, i.type_id`;
+
+/**
+ * The visible work items of project `$1` (not deleted, archived, draft or waiting in intake;
+ * project live and not archived), as a `FROM … WHERE …` fragment. The project join is one row
+ * per work item, so `COUNT(*)` over it is exact. Served by `ix_issues_project_live_created`.
+ *
+ * The intake condition is `notInTriage` written as `NOT IN` over the project's pending and snoozed
+ * intake rows (an intake row is in its work item's project; `issue_id` is never null, so `NOT IN`
+ * means `NOT EXISTS`): PostgreSQL hashes that small set once per statement, where the
+ * `NOT EXISTS` form may be planned as a nested loop that rescans `intake_issues` once per work
+ * item (226 ms instead of 35–60 ms for a count over 100k).
+ */
+export const SQL_VISIBLE_ISSUES_OF_PROJECT = `FROM issues i
+JOIN projects p ON p.id = i.project_id AND p.deleted_at IS NULL AND p.archived_at IS NULL
+WHERE i.project_id = $1 AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.project_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
+
+/** `$1` project id, `$2` work item id: one visible work item with its assignee and label ids (sorted). */
+export const SQL_VISIBLE_ISSUE = `SELECT ${ISSUE_COLUMNS},
+ARRAY(SELECT a.assignee_id::text FROM issue_assignees a WHERE a.issue_id = i.id ORDER BY a.assignee_id::text COLLATE "C") AS assignee_ids,
+ARRAY(SELECT l.label_id::text FROM issue_labels l WHERE l.issue_id = i.id ORDER BY l.label_id::text COLLATE "C") AS label_ids
+${SQL_VISIBLE_ISSUES_OF_PROJECT} AND i.id = $2`;
+
+/** `$1` work item ids (uuid[]): their assignee (`k = 'a'`) and label (`k = 'l'`) ids. */
+export const SQL_ISSUE_SETS = `SELECT 'a' AS k, issue_id::text AS issue_id, assignee_id::text AS v FROM issue_assignees WHERE issue_id = ANY($1::uuid[])
+UNION ALL SELECT 'l', issue_id::text, label_id::text FROM issue_labels WHERE issue_id = ANY($1::uuid[])`;
+
+/** `$1` project id: the live project's archive date and default assignee (create's first read). */
+export const SQL_PROJECT_FOR_CREATE = `SELECT archived_at::text AS archived_at, default_assignee_id FROM projects WHERE id = $1 AND deleted_at IS NULL`;
+
+/** `$1` project id: the project's default non-triage state, else its first non-triage state. */
+export const SQL_DEFAULT_STATE = `SELECT id, "group", name FROM states WHERE project_id = $1 AND is_triage = false AND deleted_at IS NULL
+ORDER BY "default" DESC, sequence ASC LIMIT 1`;
+
+/** `$1` project id: the next `sequence_id`. Locks the project's counter row until the transaction ends. */
+export const SQL_NEXT_SEQUENCE = `INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, 1)
+ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + 1
+RETURNING last_sequence`;
+
+/**
+ * Inserts a work item; with `$20` null, `sort_order` is the highest of its state plus 10000
+ * (65535 for the first), found through `ix_issues_project_state_sort`. Run after
+ * `SQL_NEXT_SEQUENCE` in the same transaction: the counter row lock orders concurrent creates, so
+ * each sees the previous one's sort order.
+ */
+function insertIssue(sameState: string): string {
+  return `INSERT INTO issues (workspace_id, project_id, name, description_html, description_stripped, priority,
+state_id, parent_id, point, estimate_point_id, start_date, target_date, sequence_id, completed_at, is_draft,
+external_source, external_id, type_id, created_by_id, updated_by_id, sort_order)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19,
+COALESCE($20::double precision, (SELECT MAX(s.sort_order) + 10000 FROM issues s WHERE s.project_id = $2 AND ${sameState} AND s.deleted_at IS NULL), 65535))
+RETURNING ${ISSUE_COLUMNS.replace(/i\./g, '')}`;
+}
+export const SQL_INSERT_ISSUE = insertIssue('s.state_id = $7');
+/** `SQL_INSERT_ISSUE` for a work item without a state (`$7` null). */
+export const SQL_INSERT_ISSUE_NO_STATE = insertIssue('s.state_id IS NULL AND $7::uuid IS NULL');
+
+/** One history row; `$1` workspace, `$2` project, `$3` work item, `$4` verb, `$5` field, `$6` comment, `$7` actor, `$8` epoch (seconds). */
+export const SQL_INSERT_ACTIVITY = `INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
+VALUES (clock_timestamp(), $1, $2, $3, $4, $5, $6, $7, $8, $7, $7)`;
