@@ -43,4 +43,18 @@ describe('server process: the embedded database lock and start-up failures', () 
     assert.equal(res.code, 1);
     assert.match(res.stderr.trim(), /^meridian: Invalid configuration: .*PORT/);
   });
+
+  it('refuses TRUST_PROXY=true with one line that tells what to set instead', async () => {
+    const res = await runNode([SERVER], { DATA_DIR: dir, PORT: '0', TRUST_PROXY: 'true' });
+    assert.equal(res.code, 1);
+    const lines = res.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, res.stderr);
+    assert.match(lines[0], /^meridian: Invalid configuration: TRUST_PROXY=true .*TRUST_PROXY=1/);
+  });
+
+  it('refuses a TRUST_PROXY list entry that is not an address or CIDR', async () => {
+    const res = await runNode([SERVER], { DATA_DIR: dir, PORT: '0', TRUST_PROXY: '10.0.0.1, proxy.example' });
+    assert.equal(res.code, 1);
+    assert.match(res.stderr.trim(), /^meridian: Invalid configuration: TRUST_PROXY must be .*not proxy\.example$/);
+  });
 });

@@ -12,6 +12,11 @@ export interface AppRoute {
   verb: string;
   /** the controller's and the handler's path, joined (without the module's base path) */
   path: string;
+  /**
+   * Every path the handler answers (controller and handler paths may be lists, e.g. `…/issues`
+   * and `…/work-items`), each joined like `path`.
+   */
+  paths: string[];
   /** a metadata value of the handler, else of its controller */
   meta(key: string): unknown;
 }
@@ -29,11 +34,14 @@ export function collectRoutes(t: TestApp): AppRoute[] {
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method === undefined) continue;
         const sub = Reflect.getMetadata(PATH_METADATA, handler) as string;
+        const list = (p: string | string[] | undefined) => (Array.isArray(p) ? p : [p ?? '']);
+        const paths = list(base).flatMap((b) => list(sub).map((s) => [b, s].filter((p) => p && p !== '/').join('/')));
         routes.push({
           module: moduleRef.metatype?.name ?? '',
           name: `${controller.name}.${name}`,
           verb: RequestMethod[method],
           path: [base, sub].filter((p) => p && p !== '/').join('/'),
+          paths,
           meta: (key) => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller),
         });
       }

@@ -3,6 +3,7 @@ import {
   BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard,
   RequestValidationPipe, secretSafeLogOptions, THROTTLER, WorkspaceAccessGuard,
 } from '#common';
+import { RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule, SignInAttemptInterceptor } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -51,27 +52,33 @@ export class AppModule {
           },
         }),
         DatabaseModule.forRoot(database),
-        ThrottlerModule.forRoot({
-          throttlers: [
-            {
-              name: THROTTLER.API_KEY,
-              ttl: config.rateLimits.apiKey.ttlMs,
-              limit: config.rateLimits.apiKey.limit,
-              getTracker: (req) => apiKeyTracker(req as never),
-            },
-            {
-              name: THROTTLER.AUTH,
-              ttl: config.rateLimits.auth.ttlMs,
-              limit: config.rateLimits.auth.limit,
-              getTracker: (req) => addressTracker(req as never),
-            },
-            {
-              name: THROTTLER.PUBLIC,
-              ttl: config.rateLimits.public.ttlMs,
-              limit: config.rateLimits.public.limit,
-              getTracker: (req) => addressTracker(req as never),
-            },
-          ],
+        // one store for every counter: this process's memory, or Redis with REDIS_URL
+        RateLimitStoreModule.forRoot(config),
+        ThrottlerModule.forRootAsync({
+          inject: [RATE_LIMIT_STORE],
+          useFactory: (storage: RateLimitStore) => ({
+            storage,
+            throttlers: [
+              {
+                name: THROTTLER.API_KEY,
+                ttl: config.rateLimits.apiKey.ttlMs,
+                limit: config.rateLimits.apiKey.limit,
+                getTracker: (req) => apiKeyTracker(req as never),
+              },
+              {
+                name: THROTTLER.AUTH,
+                ttl: config.rateLimits.auth.ttlMs,
+                limit: config.rateLimits.auth.limit,
+                getTracker: (req) => addressTracker(req as never),
+              },
+              {
+                name: THROTTLER.PUBLIC,
+                ttl: config.rateLimits.public.ttlMs,
+                limit: config.rateLimits.public.limit,
+                getTracker: (req) => addressTracker(req as never),
+              },
+            ],
+          }),
         }),
         PassportModule,
         DomainModule,
@@ -88,6 +95,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: WorkspaceAccessGuard },
         { provide: APP_GUARD, useClass: ProjectAccessGuard },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: SignInAttemptInterceptor },
         { provide: APP_INTERCEPTOR, useClass: PageEnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -1,4 +1,4 @@
-import { AppConfig, useJsonBody } from '#common';
+import { AppConfig, serveOpenApi, useJsonBody } from '#common';
 import { ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -21,6 +21,7 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   app.disable('x-powered-by');
   app.enableCors({ exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'] });
   useJsonBody(app, config.http.bodyLimit);
+  serveOpenApi(app); // GET /api/openapi.json and /api/docs/, built on first request
   app.enableShutdownHooks();
   return app;
 }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 
 import { lockDataDir } from './data-dir-lock';
+import { initEmbeddedCluster } from './embedded-initdb';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** Options for a DataSource plus the handle that releases what the embedded engine holds. */
@@ -60,7 +61,9 @@ export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-    const pglite = await PGlite.create({ dataDir: path.join(db.dataDir, 'pg') });
+    const pgDir = path.join(db.dataDir, 'pg');
+    await initEmbeddedCluster(pgDir); // a new directory: initdb in a child process (its memory is not kept)
+    const pglite = await PGlite.create({ dataDir: pgDir });
     let closed = false;
     return {
       engine: 'embedded',

@@ -11,7 +11,7 @@ import {
  * Email check, magic code, password management and the OAuth code exchange (`/auth/`).
  * Sign-in answers are `{access_token, refresh_token, token_type: "Bearer", expires_in, user}`.
  * Email check, magic-generate and forgot-password are limited per address (`AUTH_RATE_LIMIT`) and
- * per email (`AUTH_EMAIL_RATE_LIMIT`); magic sign-in as password sign-in; reset per address.
+ * per email (`AUTH_EMAIL_RATE_LIMIT`); magic sign-in by wrong codes per (email, address); reset per address.
  */
 @Controller()
 export class PasswordlessController {
@@ -37,12 +37,14 @@ export class PasswordlessController {
 
   /**
    * `{email, code}` → 200 with tokens; creates the account on first use. 401 `INVALID_MAGIC_CODE`,
-   * `EXPIRED_MAGIC_CODE`, `EMAIL_CODE_ATTEMPT_EXHAUSTED`; 403 `USER_ACCOUNT_DEACTIVATED`; 429.
+   * `EXPIRED_MAGIC_CODE`, `EMAIL_CODE_ATTEMPT_EXHAUSTED`; 403 `USER_ACCOUNT_DEACTIVATED`; 429 past
+   * `AUTH_FAILED_SIGN_IN_LIMIT` wrong codes per (email, address). Success clears the email's
+   * password sign-in lock.
    */
   @Post('magic-sign-in')
   @Public()
   @HttpCode(200)
-  @AuthRateLimit('sign-in')
+  @AuthRateLimit('magic-sign-in')
   magicSignIn(@Body() body: MagicSignInDto, @Req() req: Request): Promise<SignInResult> {
     return this.flows.magicSignIn(body.email, body.code, clientOf(req));
   }

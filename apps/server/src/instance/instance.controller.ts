@@ -1,5 +1,5 @@
 import {
-  APP_PAGING, CurrentPrincipal, InstanceAdminAuth, MeridianError, PageQuery, PageRequest, Principal, Public, UuidPipe,
+  APP_PAGING, AuthRateLimit, CurrentPrincipal, InstanceAdminAuth, MeridianError, PageQuery, PageRequest, Principal, Public, UuidPipe,
 } from '#common';
 import { ConfigurationEntry, InstanceAdminService, InstanceService, InstanceSettings } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
@@ -37,18 +37,24 @@ export class InstanceController {
    * Public, once: the first set-up. 201 `{access_token, refresh_token, token_type, expires_in,
    * refresh_expires_in, user, instance}` (admin tokens). 403 `ADMIN_ALREADY_EXIST` once an instance
    * admin exists; 401 `ADMIN_AUTHENTICATION_FAILED` for an existing user's email with another password;
-   * 422 on bad input.
+   * 422 on bad input; 429 past `AUTH_SIGN_UP_RATE_LIMIT` requests per client address.
    */
   @Post('admins/sign-up')
   @Public()
+  @AuthRateLimit('sign-up')
   signUp(@Body() body: AdminSignUpDto, @Req() req: Request) {
     return this.admins.setUp(body, clientOf(req));
   }
 
-  /** Public. 200 with admin tokens and `user`; 401 `ADMIN_AUTHENTICATION_FAILED`; 403 `INSTANCE_NOT_CONFIGURED` before set-up. */
+  /**
+   * Public. 200 with admin tokens and `user`; 401 `ADMIN_AUTHENTICATION_FAILED`; 403
+   * `INSTANCE_NOT_CONFIGURED` before set-up; 429 as password sign-in (`/auth/sign-in/`: per address,
+   * failures per (email, address) and per email, counted together with it).
+   */
   @Post('admins/sign-in')
   @Public()
   @HttpCode(200)
+  @AuthRateLimit('sign-in')
   signIn(@Body() body: AdminSignInDto, @Req() req: Request) {
     return this.admins.signIn(body, clientOf(req));
   }

@@ -3,7 +3,15 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { MeridianError } from '../errors/meridian.error';
+import { FailedAuthLimiter } from '../throttling/failed-auth-limiter';
 import { AUTH_SCHEME, AuthScheme } from './auth.decorators';
+
+/** Error codes of a presented but refused credential: they count against `FAILED_AUTH_RATE_LIMIT`. */
+const FAILED_CREDENTIAL = new Set(['INVALID_ACCESS_TOKEN', 'INVALID_API_KEY']);
+
+function presentsCredential(req: Request): boolean {
+  return Boolean(req.headers['x-api-key'] || req.headers.authorization);
+}
 
 /**
  * Passport guard for one strategy that answers failures with Meridian's error codes:
@@ -35,13 +43,17 @@ export const InstanceAdminGuard = strategyGuard('instance-admin');
 /**
  * Default-deny authentication, bound as a global guard. Every route must declare its scheme
  * (`@BearerAuth()`, `@ApiKeyAuth()`, `@InstanceAdminAuth()` or `@Public()`) on the handler or its controller; a route that
- * declares none is refused with 401, and a test lists every route's scheme.
+ * declares none is refused with 401, and a test lists every route's scheme. Wrong credentials
+ * count per client address (`FailedAuthLimiter`, `FAILED_AUTH_RATE_LIMIT`): past the limit, 429.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
   private readonly guards: Record<'session' | 'api-key' | 'instance-admin', IAuthGuard>;
 
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly failures: FailedAuthLimiter,
+  ) {
     this.guards = { session: new BearerGuard(), 'api-key': new ApiKeyGuard(), 'instance-admin': new InstanceAdminGuard() };
   }
 
@@ -52,6 +64,15 @@ export class AuthenticationGuard implements CanActivate {
     ]);
     if (scheme === 'public') return true;
     if (scheme === undefined) throw new MeridianError('AUTHENTICATION_REQUIRED');
-    return (await this.guards[scheme].canActivate(context)) as boolean;
+    const http = context.switchToHttp();
+    const [req, res] = [http.getRequest<Request>(), http.getResponse<Response>()];
+    const presented = presentsCredential(req);
+    if (presented) await this.failures.check(req, res);
+    try {
+      return (await this.guards[scheme].canActivate(context)) as boolean;
+    } catch (err) {
+      if (presented && err instanceof MeridianError && FAILED_CREDENTIAL.has(err.code)) await this.failures.record(req, res);
+      throw err;
+    }
   }
 }

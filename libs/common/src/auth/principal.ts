@@ -21,7 +21,8 @@ export interface Principal {
  */
 export interface CredentialVerifier {
   verifyAccessToken(token: string): Promise<Principal | null>;
-  verifyApiKey(key: string): Promise<Principal | null>;
+  /** by the SHA-256 (hex) of the presented key (`apiKeyDigest`: computed once per request) */
+  verifyApiKeyDigest(digest: string): Promise<Principal | null>;
 }
 export const CREDENTIAL_VERIFIER = Symbol('CREDENTIAL_VERIFIER');
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import type { Request } from 'express';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
+import { apiKeyDigest } from './api-key-digest';
 import { CREDENTIAL_VERIFIER, CredentialVerifier, INSTANCE_ADMIN_VERIFIER, InstanceAdminVerifier, Principal } from './principal';
 
 /**
@@ -29,7 +31,18 @@ export class BearerTokenStrategy extends PassportStrategy(BearerStrategy, 'beare
   }
 }
 
-/** passport-headerapikey: `X-API-Key: plane_api_…` → API-key principal. */
+/** What passport adds to a strategy while it authenticates a request (passport-strategy). */
+interface PassportActions {
+  success(user: unknown): void;
+  fail(challenge: unknown, status: number): void;
+  error(err: Error): void;
+}
+
+/**
+ * passport-headerapikey: `X-API-Key: plane_api_…` → API-key principal. The key is looked up by
+ * the request's memoised digest (`apiKeyDigest`, which the rate limiter already computed), so it
+ * is hashed once per request.
+ */
 @Injectable()
 export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-key') {
   constructor(@Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier) {
@@ -37,8 +50,20 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
     super({ header: 'x-api-key', prefix: '' }, false);
   }
 
-  async validate(apiKey: string): Promise<Principal | false> {
-    return (await this.verifier.verifyApiKey(apiKey)) ?? false;
+  /** Passport calls this on a per-request copy of the strategy (`success`/`fail`/`error` are its own). */
+  override authenticate(req: Request, options?: object): void {
+    const digest = apiKeyDigest(req);
+    if (digest === null) return super.authenticate(req, options); // no key: the library's failure
+    const passport = this as unknown as PassportActions;
+    this.verifier.verifyApiKeyDigest(digest).then(
+      (principal) => (principal ? passport.success(principal) : passport.fail(null, 401)),
+      (err: unknown) => passport.error(err as Error),
+    );
+  }
+
+  /** Not used: `authenticate` verifies by digest. */
+  async validate(): Promise<Principal | false> {
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { INSTANCE_CONFIG_KEY_NAMES, INSTANCE_ENV_ONLY_KEYS } from './instance-keys';
 
@@ -66,8 +67,16 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
-  TRUST_PROXY = false;
+  /** `false`, a hop count, or a comma list of proxy addresses/CIDRs (see `parseTrustProxy`) */
+  @IsOptional() @IsString()
+  TRUST_PROXY = 'false';
+
+  /** shared rate-limit counters (several server processes); unset: in this process's memory */
+  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional() @IsString()
+  REDIS_KEY_PREFIX = 'meridian:';
 
   @IsOptional() @Matches(/^https?:\/\//, { message: 'WEB_URL must be an http(s) URL' })
   WEB_URL = 'http://localhost:3000';
@@ -126,6 +135,15 @@ class EnvironmentVariables {
 
   @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_FAILED_SIGN_IN_LIMIT must look like 10/15minute' })
   AUTH_FAILED_SIGN_IN_LIMIT = '10/15minute';
+
+  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_FAILED_SIGN_IN_EMAIL_LIMIT must look like 50/15minute' })
+  AUTH_FAILED_SIGN_IN_EMAIL_LIMIT = '50/15minute';
+
+  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_SIGN_UP_RATE_LIMIT must look like 20/hour' })
+  AUTH_SIGN_UP_RATE_LIMIT = '20/hour';
+
+  @IsOptional() @Matches(WINDOW_RATE, { message: 'FAILED_AUTH_RATE_LIMIT must look like 30/minute' })
+  FAILED_AUTH_RATE_LIMIT = '30/minute';
 
   @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_EMAIL_RATE_LIMIT must look like 10/15minute' })
   AUTH_EMAIL_RATE_LIMIT = '10/15minute';
@@ -213,7 +231,13 @@ export interface RateLimit {
 /** Typed, validated configuration; built once from the environment (fail fast on bad values). */
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
-  http: { host: string; port: number; bodyLimit: string; trustProxy: boolean };
+  /**
+   * `trustProxy` is Express's `trust proxy`: `false` (use the socket address), a number of
+   * trusted proxy hops, or the addresses/CIDRs of the trusted proxies (see `parseTrustProxy`).
+   */
+  http: { host: string; port: number; bodyLimit: string; trustProxy: false | number | string[] };
+  /** Redis for the rate-limit counters (`REDIS_URL`, `REDIS_KEY_PREFIX`); undefined: in memory */
+  redis?: { url: string; keyPrefix: string };
   database: {
     /** PostgreSQL URL; undefined means the embedded PGlite database under `dataDir`. */
     url?: string;
@@ -240,8 +264,17 @@ export interface AppConfig {
     apiKey: RateLimit;
     /** per client address, shared by the throttled auth routes */
     auth: RateLimit;
-    /** failed sign-ins (password or magic code) per email */
+    /**
+     * failed sign-ins per (email, client address), counted separately for passwords and magic
+     * codes: the lock of one address
+     */
     authFailedSignIn: RateLimit;
+    /** failed password sign-ins per email from all addresses: the looser ceiling */
+    authFailedSignInPerEmail: RateLimit;
+    /** account-creating requests (user and first instance admin sign-up) per client address */
+    signUp: RateLimit;
+    /** requests with a wrong API key or access token per client address (any authenticated route) */
+    failedAuth: RateLimit;
     /** requests per email on magic-generate, forgot-password and email-check */
     authEmail: RateLimit;
     /** per client address, shared by every Public API (`/api/public/`) route */
@@ -359,6 +392,50 @@ export function parseRate(value: string): RateLimit {
   return { limit: Number(count), ttlMs: UNIT_MS[unit] };
 }
 
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (isIP(bits) === 4) return family === 4; // a netmask, as proxy-addr accepts
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Parses `TRUST_PROXY` into Express's `trust proxy` setting. The client address (`req.ip`, the
+ * key of the per-address rate limits) is then taken from the right of `X-Forwarded-For`, skipping
+ * only trusted proxies, so a client cannot choose it by sending its own header:
+ * - `false` / `0` (default): the socket address; `X-Forwarded-For` is ignored;
+ * - a hop count (`1`, `2`): that many proxies in front of Meridian; the address the outermost
+ *   one appended is used;
+ * - a comma list of proxy addresses, CIDRs (`10.0.0.0/8`) or Express's names (`loopback`,
+ *   `linklocal`, `uniquelocal`): the rightmost address that is not a listed proxy is used.
+ * `true` (trust every hop: the client's own leftmost entry wins) is refused with `ConfigError`.
+ */
+export function parseTrustProxy(value: string): false | number | string[] {
+  const v = value.trim().toLowerCase();
+  if (['', 'false', '0', 'no', 'off'].includes(v)) return false;
+  if (['true', 'yes', 'on'].includes(v)) {
+    throw new ConfigError(
+      'Invalid configuration: TRUST_PROXY=true would let any client choose its address (the leftmost X-Forwarded-For entry, ' +
+        'which the client writes); set the number of proxies in front of Meridian (e.g. TRUST_PROXY=1) or their addresses ' +
+        '(e.g. TRUST_PROXY=10.0.0.1 or TRUST_PROXY=10.0.0.0/8,loopback)',
+    );
+  }
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const bad = entries.filter((e) => !isAddressOrCidr(e));
+  if (entries.length === 0 || bad.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: TRUST_PROXY must be false, a number of proxy hops (1, 2, …) or a comma list of proxy addresses/CIDRs; not ${bad.join(', ') || value}`,
+    );
+  }
+  return entries;
+}
+
 /**
  * Reads and validates the environment. Throws `ConfigError` naming every bad variable.
  * Empty strings count as unset, so `.env` lines like `DATABASE_URL=` fall back to the default.
@@ -373,7 +450,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   return {
     env: env.NODE_ENV,
-    http: { host: env.HOST, port: env.PORT, bodyLimit: env.BODY_LIMIT, trustProxy: env.TRUST_PROXY },
+    http: { host: env.HOST, port: env.PORT, bodyLimit: env.BODY_LIMIT, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     database: {
       url: env.DATABASE_URL,
       poolSize: env.DATABASE_POOL_SIZE,
@@ -401,6 +479,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       apiKey: parseRate(env.API_KEY_RATE_LIMIT),
       auth: parseWindowRate(env.AUTH_RATE_LIMIT),
       authFailedSignIn: parseWindowRate(env.AUTH_FAILED_SIGN_IN_LIMIT),
+      authFailedSignInPerEmail: parseWindowRate(env.AUTH_FAILED_SIGN_IN_EMAIL_LIMIT),
+      signUp: parseWindowRate(env.AUTH_SIGN_UP_RATE_LIMIT),
+      failedAuth: parseWindowRate(env.FAILED_AUTH_RATE_LIMIT),
       authEmail: parseWindowRate(env.AUTH_EMAIL_RATE_LIMIT),
       public: parseWindowRate(env.PUBLIC_RATE_LIMIT),
     },

@@ -1,14 +1,18 @@
 import { ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, ThrottlerGuard, ThrottlerModuleOptions,
+  InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions,
   ThrottlerRequest, ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { apiKeyDigest } from '../auth/api-key-digest';
 import { AUTH_SCHEME, AuthScheme } from '../auth/auth.decorators';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { SlidingWindowCounter } from './sliding-window';
+import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
+import { sha256 } from '../util/secrets';
+import { adjustShownRateLimit, refuseRateLimited, showRateLimit } from './rate-limit-headers';
+import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
+import { setSignInAttempt } from './sign-in-attempt.interceptor';
 
 /** Throttler names; each applies to the routes of one auth scheme, or to the routes marked `@AuthRateLimit`. */
 export const THROTTLER = { API_KEY: 'api-key', AUTH: 'auth', PUBLIC: 'public' } as const;
@@ -26,27 +30,34 @@ export const PUBLIC_RATE_LIMIT = 'meridian:public-rate-limit';
 export const PublicRateLimit = () => SetMetadata(PUBLIC_RATE_LIMIT, true);
 
 /**
- * How an auth route is limited per email (the body's `email`), on top of the per-address limit
- * (`AUTH_RATE_LIMIT`, all marked routes of one address counted together):
- * - `'sign-in'`: failed sign-ins (401 answers) count against `AUTH_FAILED_SIGN_IN_LIMIT`; once
- *   reached, the email's sign-ins are refused with 429 until the window frees a slot;
- * - `'email'`: every request counts against `AUTH_EMAIL_RATE_LIMIT` (mail sent, email checked);
- * - `'address'`: only the per-address limit.
+ * How an auth route is limited on top of the per-address limit (`AUTH_RATE_LIMIT`, all marked
+ * routes of one address counted together, except `'sign-up'`):
+ * - `'sign-in'` (password): failed sign-ins (401 answers) count per (email, client address)
+ *   against `AUTH_FAILED_SIGN_IN_LIMIT` (the lock of that address) and per email against the
+ *   looser `AUTH_FAILED_SIGN_IN_EMAIL_LIMIT`; at either limit the email's password sign-ins are
+ *   refused with 429 (from that address, or from all) until the window frees a slot;
+ * - `'magic-sign-in'`: wrong codes count per (email, address) against `AUTH_FAILED_SIGN_IN_LIMIT`,
+ *   apart from passwords; a successful magic sign-in clears the email's password lock (per email,
+ *   and for its address), so a locked-out user gets back in through their mailbox;
+ * - `'email'`: every request counts against `AUTH_EMAIL_RATE_LIMIT` per email (mail sent, email checked);
+ * - `'address'`: only the per-address limit;
+ * - `'sign-up'`: account creation, per address against `AUTH_SIGN_UP_RATE_LIMIT` instead of `AUTH_RATE_LIMIT`.
+ * The email is the body's `email`, trimmed and lower-cased; the counters hold its SHA-256.
  */
-export type AuthLimitKind = 'sign-in' | 'email' | 'address';
+export type AuthLimitKind = 'sign-in' | 'magic-sign-in' | 'email' | 'address' | 'sign-up';
 export const AuthRateLimit = (kind: AuthLimitKind) => SetMetadata(AUTH_RATE_LIMIT, kind);
 
 /**
- * The tracker of the API-key throttler: a digest of the presented key, so the limit is counted per
- * key and not per address; requests without a key are counted per address.
+ * The tracker of the API-key throttler: a digest of the presented key (`apiKeyDigest`, computed
+ * once per request), so the limit is counted per key and not per address; requests without a key
+ * are counted per address. The counter covers every v1 route and method together.
  */
 export function apiKeyTracker(req: Request): string {
-  const key = req.headers['x-api-key'];
-  if (typeof key === 'string' && key !== '') return `key:${createHash('sha256').update(key).digest('hex')}`;
-  return `ip:${req.ip}`;
+  const digest = apiKeyDigest(req);
+  return digest ? `key:${digest}` : `ip:${req.ip}`;
 }
 
-/** The tracker of the auth throttler: the client address (behind a proxy, see `TRUST_PROXY`). */
+/** The tracker of the auth and public throttlers: the client address (behind proxies, see `TRUST_PROXY`). */
 export function addressTracker(req: Request): string {
   return `ip:${req.ip}`;
 }
@@ -54,11 +65,14 @@ export function addressTracker(req: Request): string {
 function emailKey(req: Request): string | null {
   const email = (req.body as { email?: unknown } | undefined)?.email;
   if (typeof email !== 'string' || email.trim() === '') return null;
-  return createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  return sha256(email.trim().toLowerCase());
 }
 
-interface Shown {
-  remaining: number;
+interface Counter {
+  /** header tag */
+  tag: string;
+  key: string;
+  rate: RateLimit;
 }
 
 /**
@@ -66,28 +80,27 @@ interface Shown {
  * surface carries the limit headers (spec part 8; Plane's names, no throttler suffix):
  * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds when the
  * window resets), plus `Retry-After` (seconds) on a 429. When several limits apply (auth routes:
- * per address and per email), the headers show the one with the fewest requests left.
+ * per address and per email), the headers show the one with the fewest requests left. Every
+ * counter lives in the `RateLimitStore` (memory, or Redis with `REDIS_URL`).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  private readonly failedSignIns: SlidingWindowCounter;
-  private readonly emailRequests: SlidingWindowCounter;
-
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storageService: ThrottlerStorage,
     reflector: Reflector,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
   ) {
     super(options, storageService, reflector);
-    this.failedSignIns = new SlidingWindowCounter(config.rateLimits.authFailedSignIn.limit, config.rateLimits.authFailedSignIn.ttlMs);
-    this.emailRequests = new SlidingWindowCounter(config.rateLimits.authEmail.limit, config.rateLimits.authEmail.ttlMs);
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
     const kind = this.authKind(context);
-    if (kind === 'sign-in' || kind === 'email') this.limitPerEmail(context, kind);
+    if (kind === 'sign-in' || kind === 'magic-sign-in') await this.countSignInAttempt(context, kind);
+    else if (kind === 'email') await this.limitPerEmail(context);
+    else if (kind === 'sign-up') await this.limitSignUp(context);
     return true;
   }
 
@@ -96,10 +109,11 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
-    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
+    const { context, limit, ttl, throttler, blockDuration, getTracker } = props;
     const name = throttler.name ?? 'default';
     if (name === THROTTLER.AUTH) {
-      if (!this.authKind(context)) return true;
+      const kind = this.authKind(context);
+      if (!kind || kind === 'sign-up') return true;
     } else if (name === THROTTLER.PUBLIC) {
       if (!this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_RATE_LIMIT, [context.getHandler(), context.getClass()])) return true;
     } else {
@@ -112,51 +126,74 @@ export class RateLimitGuard extends ThrottlerGuard {
 
     const { req, res } = this.getRequestResponse(context) as { req: Request; res: Response };
     const tracker = await getTracker(req, context);
-    // the auth and public limits are shared by all marked routes: the key leaves out the route
-    const key = name === THROTTLER.AUTH || name === THROTTLER.PUBLIC ? `${name}:${tracker}` : generateKey(context, tracker, name);
-    const hit = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    // one counter per tracker for all routes and methods of the surface: the key leaves out the route
+    const hit = await this.storageService.increment(`${name}:${tracker}`, ttl, limit, blockDuration, name);
     const resetsIn = hit.isBlocked ? hit.timeToBlockExpire : hit.timeToExpire;
-    this.show(res, limit, limit - hit.totalHits, Math.floor(Date.now() / 1000) + resetsIn);
-    if (hit.isBlocked) {
-      res.setHeader('Retry-After', String(Math.max(1, hit.timeToBlockExpire)));
-      throw new ThrottlerException();
-    }
+    if (hit.isBlocked) refuseRateLimited(res, name, limit, Date.now() + resetsIn * 1000);
+    showRateLimit(res, name, limit, limit - hit.totalHits, Math.floor(Date.now() / 1000) + resetsIn);
     return true;
   }
 
-  private limitPerEmail(context: ExecutionContext, kind: 'sign-in' | 'email'): void {
-    const { req, res } = this.getRequestResponse(context) as { req: Request; res: Response };
+  private requestResponse(context: ExecutionContext): { req: Request; res: Response } {
+    return this.getRequestResponse(context) as { req: Request; res: Response };
+  }
+
+  /**
+   * Counts the attempt as a failure before the credentials are checked (so concurrent guesses
+   * cannot pass the limit); `SignInAttemptInterceptor` takes it back unless the answer is a 401.
+   */
+  private async countSignInAttempt(context: ExecutionContext, kind: 'sign-in' | 'magic-sign-in'): Promise<void> {
+    const { req, res } = this.requestResponse(context);
     const email = emailKey(req);
     if (!email) return;
-    const now = Date.now();
-    const counter = kind === 'sign-in' ? this.failedSignIns : this.emailRequests;
-    const state = counter.peek(email, now);
-    if (state.count >= counter.limit) {
-      const retryAfter = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
-      this.show(res, counter.limit, 0, Math.ceil(state.resetAt / 1000));
-      res.setHeader('Retry-After', String(retryAfter));
-      throw new ThrottlerException();
+    const limits = this.config.rateLimits;
+    const lock = (what: string): Counter => ({ tag: `${what}:address`, key: `sign-in:${what}:${email}:${req.ip}`, rate: limits.authFailedSignIn });
+    const passwordCeiling: Counter = { tag: 'password:email', key: `sign-in:password:${email}`, rate: limits.authFailedSignInPerEmail };
+    const counters = kind === 'sign-in' ? [lock('password'), passwordCeiling] : [lock('magic')];
+    const id = randomUUID();
+    const states = await Promise.all(counters.map((c) => this.store.add(c.key, c.rate.ttlMs, id)));
+    const over = counters.map((c, i) => ({ c, s: states[i] })).filter(({ c, s }) => s.count > c.rate.limit);
+    if (over.length > 0) {
+      await Promise.all(counters.map((c) => this.store.remove(c.key, id)));
+      const last = over.reduce((a, b) => (b.s.resetAt > a.s.resetAt ? b : a));
+      refuseRateLimited(res, last.c.tag, last.c.rate.limit, last.s.resetAt);
     }
-    if (kind === 'email') {
-      const after = counter.hit(email, now);
-      this.show(res, counter.limit, counter.limit - after.count, Math.ceil(after.resetAt / 1000));
-      return;
-    }
-    this.show(res, counter.limit, counter.limit - state.count, Math.ceil((state.count > 0 ? state.resetAt : now + counter.ttlMs) / 1000));
-    // a failed sign-in (401) counts once the answer is known
-    res.once('finish', () => {
-      if (res.statusCode === 401) counter.hit(email);
+    counters.forEach((c, i) => showRateLimit(res, c.tag, c.rate.limit, c.rate.limit - states[i].count, Math.ceil(states[i].resetAt / 1000)));
+    setSignInAttempt(req, {
+      settle: async (outcome) => {
+        if (outcome === 'failed') return;
+        await Promise.all(counters.map((c) => this.store.remove(c.key, id)));
+        counters.forEach((c) => adjustShownRateLimit(res, c.tag, 1));
+        if (kind === 'magic-sign-in' && outcome === 'signed-in') {
+          // the mailbox proved the user: their password lock (this address, and per email) ends
+          await Promise.all([lock('password'), passwordCeiling, lock('magic')].map((c) => this.store.clear(c.key)));
+        }
+      },
     });
   }
 
-  /** Writes the limit headers unless a stricter limit (fewer requests left) is already shown. */
-  private show(res: Response, limit: number, remaining: number, resetAtSeconds: number): void {
-    const locals = res.locals as { rateLimitShown?: Shown };
-    const left = Math.max(0, remaining);
-    if (locals.rateLimitShown && locals.rateLimitShown.remaining < left) return;
-    locals.rateLimitShown = { remaining: left };
-    res.setHeader('X-RateLimit-Limit', String(limit));
-    res.setHeader('X-RateLimit-Remaining', String(left));
-    res.setHeader('X-RateLimit-Reset', String(resetAtSeconds));
+  /** `'email'` routes: every request counts against `AUTH_EMAIL_RATE_LIMIT` for the body's email. */
+  private async limitPerEmail(context: ExecutionContext): Promise<void> {
+    const { req, res } = this.requestResponse(context);
+    const email = emailKey(req);
+    if (!email) return;
+    const rate = this.config.rateLimits.authEmail;
+    const key = `email:${email}`;
+    const id = randomUUID();
+    const state = await this.store.add(key, rate.ttlMs, id);
+    if (state.count > rate.limit) {
+      await this.store.remove(key, id);
+      refuseRateLimited(res, 'email', rate.limit, state.resetAt);
+    }
+    showRateLimit(res, 'email', rate.limit, rate.limit - state.count, Math.ceil(state.resetAt / 1000));
+  }
+
+  /** `'sign-up'` routes: account creation per client address (`AUTH_SIGN_UP_RATE_LIMIT`). */
+  private async limitSignUp(context: ExecutionContext): Promise<void> {
+    const { req, res } = this.requestResponse(context);
+    const rate = this.config.rateLimits.signUp;
+    const hit = await this.store.increment(`sign-up:${addressTracker(req)}`, rate.ttlMs, rate.limit, 0, 'sign-up');
+    if (hit.isBlocked) refuseRateLimited(res, 'sign-up', rate.limit, Date.now() + hit.timeToBlockExpire * 1000);
+    showRateLimit(res, 'sign-up', rate.limit, rate.limit - hit.totalHits, Math.floor(Date.now() / 1000) + hit.timeToExpire);
   }
 }

@@ -1,42 +1,67 @@
+/** One sliding window of events (failed sign-ins, failed authentications). */
+export interface WindowState {
+  /** events in the window */
+  count: number;
+  /** when the oldest event leaves the window (ms since the epoch; now when there is none) */
+  resetAt: number;
+}
+
+interface Event {
+  at: number;
+  id: string;
+}
+
 /**
- * An in-memory sliding-window counter (one process, like the throttler's own storage): counts
- * events per key over the last `ttlMs` milliseconds. Used for the per-email auth limits, which
- * count only some events (failed sign-ins) and so need a look without a hit.
+ * In-memory sliding windows (one process): events per key over the last `ttlMs` milliseconds,
+ * each with an id so that it can be taken back. The memory `RateLimitStore` keeps its sliding
+ * windows here; the Redis store keeps them in sorted sets with the same behaviour.
  */
-export class SlidingWindowCounter {
-  private readonly hits = new Map<string, number[]>();
-  private operations = 0;
+export class SlidingWindows {
+  private readonly events = new Map<string, { ttlMs: number; list: Event[] }>();
 
-  constructor(
-    readonly limit: number,
-    readonly ttlMs: number,
-  ) {}
-
-  /** Events in the window, and when the oldest leaves it (ms epoch; now when none). */
-  peek(key: string, now = Date.now()): { count: number; resetAt: number } {
-    const live = this.prune(key, now);
-    return { count: live.length, resetAt: live.length > 0 ? live[0] + this.ttlMs : now };
+  /** The events of `key` in the window, without adding one. */
+  peek(key: string, ttlMs: number, now = Date.now()): WindowState {
+    return this.state(this.live(key, ttlMs, now), ttlMs, now);
   }
 
-  /** Records one event. */
-  hit(key: string, now = Date.now()): { count: number; resetAt: number } {
-    const live = this.prune(key, now);
-    live.push(now);
-    this.hits.set(key, live);
-    if (++this.operations % 1000 === 0) this.sweep(now);
-    return { count: live.length, resetAt: live[0] + this.ttlMs };
+  /** Records the event `id` and returns the window with it. */
+  add(key: string, ttlMs: number, id: string, now = Date.now()): WindowState {
+    const list = this.live(key, ttlMs, now);
+    list.push({ at: now, id });
+    this.events.set(key, { ttlMs, list });
+    return this.state(list, ttlMs, now);
   }
 
-  private prune(key: string, now: number): number[] {
-    const list = this.hits.get(key);
-    if (!list) return [];
-    const live = list.filter((t) => t > now - this.ttlMs);
-    if (live.length === 0) this.hits.delete(key);
-    else if (live.length !== list.length) this.hits.set(key, live);
-    return live;
+  /** Takes the event `id` back (no effect when it is not there). */
+  remove(key: string, id: string): void {
+    const entry = this.events.get(key);
+    if (entry) entry.list = entry.list.filter((e) => e.id !== id);
   }
 
-  private sweep(now: number): void {
-    for (const key of [...this.hits.keys()]) this.prune(key, now);
+  delete(key: string): void {
+    this.events.delete(key);
+  }
+
+  clear(): void {
+    this.events.clear();
+  }
+
+  /** Forgets the keys whose events have all left their window. */
+  sweep(now = Date.now()): void {
+    for (const [key, entry] of this.events) {
+      entry.list = entry.list.filter((e) => e.at > now - entry.ttlMs);
+      if (entry.list.length === 0) this.events.delete(key);
+    }
+  }
+
+  private live(key: string, ttlMs: number, now: number): Event[] {
+    const entry = this.events.get(key);
+    if (!entry) return [];
+    entry.list = entry.list.filter((e) => e.at > now - ttlMs);
+    return entry.list;
+  }
+
+  private state(list: Event[], ttlMs: number, now: number): WindowState {
+    return { count: list.length, resetAt: list.length > 0 ? list[0].at + ttlMs : now };
   }
 }

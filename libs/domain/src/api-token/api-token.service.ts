@@ -107,9 +107,10 @@ export class ApiTokenService {
   /**
    * The principal behind an `X-API-Key`, or null when the key is unknown, deleted, inactive or
    * expired, or its user is deactivated or no longer an active member of the key's workspace.
+   * `digest` is the key's SHA-256 in hex (`apiKeyDigest`), as stored in `token_digest`.
    */
-  async verify(key: string): Promise<Principal | null> {
-    const [row] = (await hotQuery(this.dataSource, SQL_VERIFY_API_KEY, [sha256(key)])) as Array<{
+  async verifyDigest(digest: string): Promise<Principal | null> {
+    const [row] = (await hotQuery(this.dataSource, SQL_VERIFY_API_KEY, [digest])) as Array<{
       id: string; workspace_id: string; last_used: Date | null; user_id: string; email: string;
     }>;
     if (!row) return null;

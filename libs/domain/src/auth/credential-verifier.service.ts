@@ -15,7 +15,7 @@ export class CredentialVerifierService implements CredentialVerifier {
     return this.sessions.verifyAccessToken(token);
   }
 
-  verifyApiKey(key: string): Promise<Principal | null> {
-    return this.apiTokens.verify(key);
+  verifyApiKeyDigest(digest: string): Promise<Principal | null> {
+    return this.apiTokens.verifyDigest(digest);
   }
 }
