@@ -173,6 +173,40 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   }
   const note = (x: World) => `${ws(x)}/users/notifications`;
   const sub = async (x: World) => `${proj(x)}/issues/${await workItem(x)}`;
+  /** A work item made through the App API (by the Admin unless `by`); `completed` puts it in a completed state. */
+  async function item(x: World, by: SignedUp = x.admin, completed = false): Promise<{ id: string; sequence_id: number }> {
+    const body: Record<string, unknown> = { name: unique('item ') };
+    if (completed) {
+      body.state_id = (await t.sql<{ id: string }>(`SELECT id FROM states WHERE project_id = $1 AND "group" = 'completed' LIMIT 1`, [x.project.id]))[0].id;
+    }
+    const res = await t.api.post(`${proj(x)}/issues/`).auth(by.token, { type: 'bearer' }).send(body);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body;
+  }
+
+  async function archived(x: World): Promise<string> {
+    const { id } = await item(x, x.admin, true);
+    const res = await t.api.post(`${proj(x)}/issues/${id}/archive/`).auth(x.admin.token, { type: 'bearer' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return id;
+  }
+
+  /** The caller if they are a project member who can write comments or reactions, else the Admin. */
+  const author = (x: World, caller: SignedUp | null) => (caller && caller !== x.outsider ? caller : x.admin);
+
+  async function comment(x: World, by: SignedUp = x.admin): Promise<{ issue: string; id: string }> {
+    const { id: issue } = await item(x);
+    const res = await t.api.post(`${proj(x)}/issues/${issue}/comments/`).auth(by.token, { type: 'bearer' }).send({ comment_html: '<p>c</p>' });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { issue, id: res.body.id };
+  }
+
+  async function link(x: World): Promise<{ issue: string; id: string }> {
+    const { id: issue } = await item(x);
+    const res = await t.api.post(`${proj(x)}/issues/${issue}/issue-links/`).auth(x.admin.token, { type: 'bearer' }).send({ url: `https://example.com/${unique('l')}` });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { issue, id: res.body.id };
+  }
 
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
@@ -525,6 +559,187 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 201, 201, 201] },
     { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 204, 204, 204] },
+    // work items; a project Guest sees only the work items they created (the Admin's here: 404)
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, query: { group_by: 'state_id' } }), expect: [401, 404, 200, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, body: { name: 'New' } }), expect: [401, 404, 403, 201, 201] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/list/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/list/`, query: { issues: (await item(x)).id } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/meta/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/meta/` }), expect: [401, 404, 404, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/` }), expect: [401, 404, 404, 200, 200] },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/`, body: { name: 'Renamed' } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      // the Member deletes their own; another's would be 403
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
+      prepare: async (x, caller) => ({ path: `${proj(x)}/issues/${(await item(x, caller === x.member ? x.member : x.admin)).id}/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 404, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x, x.admin, true)).id}/archive/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-issues/', prepare: (x) => ({ path: `${proj(x)}/archived-issues/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/bulk-delete-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/bulk-delete-issues/`, body: { issue_ids: [(await item(x)).id] } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/bulk-operation-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/bulk-operation-issues/`, body: { issue_ids: [(await item(x)).id], properties: { priority: 'low' } } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/bulk-archive-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/bulk-archive-issues/`, body: { issue_ids: [(await item(x, x.admin, true)).id] } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/work-items/{key}/',
+      prepare: async (x) => {
+        const [{ identifier }] = await t.sql<{ identifier: string }>('SELECT identifier FROM projects WHERE id = $1', [x.project.id]);
+        return { path: `${ws(x)}/work-items/${identifier}-${(await item(x)).sequence_id}/` };
+      },
+      expect: [401, 404, 404, 200, 200],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/sub-issues/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/sub-issues/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/sub-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/sub-issues/`, body: { sub_issue_ids: [(await item(x)).id] } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-relation/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-relation/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-relation/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-relation/`, body: { relation_type: 'relates_to', issues: [(await item(x)).id] } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/remove-relation/',
+      prepare: async (x) => {
+        const [a, b] = [await item(x), await item(x)];
+        const res = await t.api.post(`${proj(x)}/issues/${a.id}/issue-relation/`).auth(x.admin.token, { type: 'bearer' }).send({ relation_type: 'blocking', issues: [b.id] });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return { path: `${proj(x)}/issues/${a.id}/remove-relation/`, body: { related_issue: b.id } };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/history/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/history/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/modules/',
+      prepare: async (x) => {
+        const [mod] = await t.sql<{ id: string }>(`INSERT INTO modules (workspace_id, project_id, name) VALUES ($1, $2, $3) RETURNING id`, [x.w.id, x.project.id, unique('m')]);
+        return { path: `${proj(x)}/issues/${(await item(x)).id}/modules/`, body: { modules: [mod.id] } };
+      },
+      expect: [401, 404, 403, 200, 200],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/comments/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/comments/`, body: { comment_html: '<p>hi</p>' } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/{comment_id}/',
+      prepare: async (x) => {
+        const c = await comment(x);
+        return { path: `${proj(x)}/issues/${c.issue}/comments/${c.id}/` };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      // each writes their own comment (another's is 403, see app-work-items)
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/{comment_id}/',
+      prepare: async (x, caller) => {
+        const c = await comment(x, author(x, caller));
+        return { path: `${proj(x)}/issues/${c.issue}/comments/${c.id}/`, body: { comment_html: '<p>edited</p>' } };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/{comment_id}/',
+      prepare: async (x, caller) => {
+        const c = await comment(x, author(x, caller));
+        return { path: `${proj(x)}/issues/${c.issue}/comments/${c.id}/` };
+      },
+      expect: [401, 404, 204, 204, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-links/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-links/`, body: { url: 'https://example.com/doc' } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/{link_id}/',
+      prepare: async (x) => {
+        const l = await link(x);
+        return { path: `${proj(x)}/issues/${l.issue}/issue-links/${l.id}/` };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/{link_id}/',
+      prepare: async (x) => {
+        const l = await link(x);
+        return { path: `${proj(x)}/issues/${l.issue}/issue-links/${l.id}/`, body: { title: 'T' } };
+      },
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/{link_id}/',
+      prepare: async (x) => {
+        const l = await link(x);
+        return { path: `${proj(x)}/issues/${l.issue}/issue-links/${l.id}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/reactions/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/reactions/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/reactions/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/reactions/`, body: { reaction: '128077' } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      // each removes their own reaction
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/reactions/{reaction_code}/',
+      prepare: async (x, caller) => {
+        const { id } = await item(x);
+        const res = await t.api.post(`${proj(x)}/issues/${id}/reactions/`).auth(author(x, caller).token, { type: 'bearer' }).send({ reaction: '128077' });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return { path: `${proj(x)}/issues/${id}/reactions/128077/` };
+      },
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/comments/{comment_id}/reactions/',
+      prepare: async (x) => ({ path: `${proj(x)}/comments/${(await comment(x)).id}/reactions/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/comments/{comment_id}/reactions/',
+      prepare: async (x) => ({ path: `${proj(x)}/comments/${(await comment(x)).id}/reactions/`, body: { reaction: '127881' } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/comments/{comment_id}/reactions/{reaction_code}/',
+      prepare: async (x, caller) => {
+        const c = await comment(x);
+        const res = await t.api.post(`${proj(x)}/comments/${c.id}/reactions/`).auth(author(x, caller).token, { type: 'bearer' }).send({ reaction: '127881' });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return { path: `${proj(x)}/comments/${c.id}/reactions/127881/` };
+      },
+      expect: [401, 404, 204, 204, 204],
+    },
   ];
 
   it('covers every App API route of docs/permissions.md', () => {

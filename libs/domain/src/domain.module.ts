@@ -37,6 +37,8 @@ import { ProjectMemberService } from './project/project-member.service';
 import { IssueSubscriberService, NotificationService } from './notification/notification.service';
 import { ProfileService } from './user/profile.service';
 import { SearchService } from './search/search.service';
+import { IssueOperationsService } from './issue/issue-operations.service';
+import { ReactionService } from './issue/reaction.service';
 import { WebhookOutbox } from './webhook/webhook-outbox.service';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookDeliveryWorker } from './webhook/webhook-delivery.worker';
@@ -53,6 +55,7 @@ const SERVICES = [
 const APP_API_SERVICES = [
   UserProfileService, WorkspaceSettingsService, WorkspaceMemberService, WorkspaceInvitationService, AppProjectService, ProjectMemberService,
   NotificationService, IssueSubscriberService, ProfileService, SearchService,
+  IssueOperationsService, ReactionService,
 ];
 
 /**

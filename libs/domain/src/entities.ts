@@ -14,6 +14,7 @@ import { Issue, IssueAssignee, IssueLabel, ProjectIssueCounter } from './issue/i
 import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';
+import { CommentReaction } from './issue/comment-reaction.entity';
 import { DeployBoard, IssueReaction, IssueVote } from './deploy-board/deploy-board.entity';
 import { Cycle, CycleIssue } from './cycle/cycle.entity';
 import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
@@ -42,5 +43,6 @@ export const ENTITIES = [
   Intake, IntakeIssue,
   FileAsset,
   Notification, IssueSubscriber, Profile,
+  CommentReaction,
   Webhook, WebhookLog, WebhookDelivery,
 ];

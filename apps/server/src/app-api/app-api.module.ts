@@ -18,6 +18,10 @@ import { IssueSubscribersController, NotificationsController } from './notificat
 import { MembershipMeController, ProfileController } from './me.controller';
 import { WebhookLogsController, WebhooksController } from './webhooks.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
+import {
+  AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppWorkItemsController,
+} from './work-items.controller';
+import { AppCommentReactionsController, AppIssueCommentsController, AppIssueLinksController, AppIssueReactionsController } from './issue-comments.controller';
 
 /** App API, mounted at `/api/`: the web app's operations, authenticated with Bearer access tokens. */
 @Module({
@@ -30,6 +34,7 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
     AppStatesController, AppLabelsController, AppCyclesController, AppModulesController, AppEstimatesController, AppIntakeController,
     WorkspaceStatesController, WorkspaceLabelsController,
     AppStickiesController, SearchController, NotificationsController, IssueSubscribersController, ProfileController, MembershipMeController,
+    AppWorkItemsController, AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppIssueCommentsController, AppIssueLinksController, AppIssueReactionsController, AppCommentReactionsController,
     WebhooksController, WebhookLogsController,
   ],
 })

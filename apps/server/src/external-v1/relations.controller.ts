@@ -1,7 +1,7 @@
 import { ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Principal, ProjectAccess, UuidPipe, WorkspaceAccess } from '#common';
 import { IssueRelationService } from '#domain';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { CreateRelationDto, RemoveRelationDto } from './dto/relation.dto';
+import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 

@@ -5,7 +5,7 @@ import {
 import { IssueChildrenService, IssueContext, IssueService, parseShape, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDto } from './dto/issue.dto';
+import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDto } from '../shared/dto/issue.dto';
 
 /**
  * Work items are served under both path families with one implementation (plane-clients.md §1,

@@ -24,6 +24,7 @@ export const ERROR_CATALOG = {
   CYCLE_TRANSFER_TARGET_COMPLETED: { status: 400, detail: 'The cycle where the work items are transferred is already completed.' },
   MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
   MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
+  ISSUE_NOT_ARCHIVABLE: { status: 400, detail: 'Only work items in a completed or cancelled state can be archived.' },
   ATTACHMENT_TYPE_NOT_ALLOWED: { status: 400, detail: 'Invalid file type.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
   INTAKE_NOT_ENABLED: { status: 400, detail: "Intake is not enabled for this project; enable it with the project's intake_view." },

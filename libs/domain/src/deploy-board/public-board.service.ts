@@ -11,11 +11,11 @@ import { Label } from '../label/label.entity';
 import { Module, ModuleIssue } from '../module/module.entity';
 import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
 import { iso } from '../shared/time';
 import { State } from '../state/state.entity';
 import { User } from '../user/user.entity';
 import { Workspace } from '../workspace/workspace.entity';
+import { ReactionService } from '../issue/reaction.service';
 import { DeployBoard, IssueReaction, IssueVote } from './deploy-board.entity';
 import { deployBoardView, PublicActorJson, publicActorView } from './deploy-board.view';
 
@@ -64,7 +64,10 @@ export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, 
  */
 @Injectable()
 export class PublicBoardService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reactionRules: ReactionService,
+  ) {}
 
   /** `meta/`: the project's public face `{id, identifier, name, cover_image, icon_prop, emoji, description, logo_props}`. */
   async meta(anchor: string) {
@@ -238,18 +241,7 @@ export class PublicBoardService {
     const { board, project } = await this.board(anchor);
     if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
     await this.findIssue(this.dataSource.manager, project.id, issueId);
-    const repo = this.dataSource.getRepository(IssueReaction);
-    let created = false;
-    let row = await repo.findOneBy({ issueId, actorId: userId, reaction });
-    if (!row) {
-      try {
-        row = await repo.save(repo.create({ workspaceId: project.workspaceId, projectId: project.id, issueId, actorId: userId, reaction, createdById: userId, updatedById: userId }));
-        created = true;
-      } catch (err) {
-        if (!isUniqueViolation(err, 'uq_issue_reactions_actor_reaction_live')) throw err;
-        row = await repo.findOneByOrFail({ issueId, actorId: userId, reaction });
-      }
-    }
+    const { created, row } = await this.reactionRules.putIssueReaction({ workspaceId: project.workspaceId, projectId: project.id, userId }, issueId, reaction);
     const actors = await this.actors([userId]);
     return { created, reaction: reactionView(row, actors.get(userId) ?? null) };
   }
@@ -259,9 +251,7 @@ export class PublicBoardService {
     const { board, project } = await this.board(anchor);
     if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
     await this.findIssue(this.dataSource.manager, project.id, issueId);
-    const row = await this.dataSource.getRepository(IssueReaction).findOneBy({ issueId, actorId: userId, reaction });
-    if (!row) throw new MeridianError('NOT_FOUND');
-    await this.dataSource.getRepository(IssueReaction).update({ id: row.id }, { deletedAt: new Date(), updatedById: userId });
+    await this.reactionRules.deleteIssueReaction(userId, issueId, reaction);
   }
 
   // ---- votes -----------------------------------------------------------------------------------

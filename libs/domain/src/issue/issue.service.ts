@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, paginateSql, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, paginate, paginateSql, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
@@ -9,6 +9,7 @@ import { ProjectMember } from '../project/project-member.entity';
 import { notInTriage } from '../intake/intake.entity';
 import { Project } from '../project/project.entity';
 import { isUniqueViolation } from '../shared/db-errors';
+import { iso } from '../shared/time';
 import { assertExternalIdFree } from '../shared/external-id';
 import { assertProjectWritable } from '../shared/project-writable';
 import { pick, Shape } from '../shared/fields';
@@ -66,7 +67,36 @@ export interface IssueListQuery {
   priority?: string[];
   assignee?: string[];
   label?: string[];
+  /** App API filters (Plane's `issue_filters`): state groups, creators, cycles, modules (`null` = none) */
+  state_group?: string[];
+  created_by?: string[];
+  cycle?: Array<string | null>;
+  module?: Array<string | null>;
+  /** `start_date` / `target_date`: each `{date, op}`; `after` ≥, `before` ≤, `on` = (all must hold) */
+  start_date?: DateFilter[];
+  target_date?: DateFilter[];
+  /** App API: render Plane's App list shape (ids, counts) instead of the v1 object, unless `fields`/`expand` */
+  view?: 'app';
+  /** `sub_issue=false` (Plane): only work items without a parent */
+  top_level?: boolean;
+  /** `issues/list/?issues=` (Plane's `IssueListEndpoint`): only these work items */
+  ids?: string[];
+  /**
+   * App API: the caller. A project Guest sees only the work items they created unless the project
+   * has `guest_view_all_features` (Plane's `IssueViewSet.list` and `retrieve`).
+   */
+  viewer?: { userId: string; role: number | null };
 }
+
+/** One date condition of Plane's `target_date=2025-01-01;after` filter. */
+export interface DateFilter {
+  date: string;
+  op: 'after' | 'before' | 'on';
+}
+
+/** `group_by` values of the App API list (Plane's `issue_group_values`), with their aliases. */
+export const ISSUE_GROUP_BY = ['state_id', 'state__group', 'priority', 'labels__id', 'assignees__id', 'cycle_id', 'issue_module__module_id', 'created_by', 'start_date', 'target_date'] as const;
+export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
 
 /** Order keys for `?order_by=` (reference plane-v1-api.md §8.4 "GET list"); `-` reverses. SQL over the alias `i`. */
 const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
@@ -134,7 +164,7 @@ export class IssueService {
    * filters `state`, `priority`, `assignee`, `label` (each comma-separated, any value matches). With both
    * `external_id` and `external_source`, the one matching live work item instead (404 if none).
    */
-  async list(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson>> | Partial<IssueJson>> {
+  async list(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson> | AppIssueJson> | Partial<IssueJson>> {
     if (query.external_id !== undefined && query.external_source !== undefined) {
       const found = await this.dataSource.getRepository(Issue).findOne({
         where: { projectId, externalId: query.external_id, externalSource: query.external_source },
@@ -142,6 +172,8 @@ export class IssueService {
       if (!found) throw new MeridianError('NOT_FOUND');
       return (await this.render([found], query.shape))[0];
     }
+    // the App API's list (more filters, App values) goes through the query builder below
+    if (query.view === 'app') return this.listApp(projectId, query);
     const raw = query.order_by?.trim() || '-created_at';
     const desc = raw.startsWith('-');
     const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
@@ -173,6 +205,239 @@ export class IssueService {
     );
     const rendered = await this.render(page.results.map(issueFromRow), query.shape);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+  }
+
+  /** The App API list (`view: 'app'`): `filtered` below, keyset-paginated, rendered by `renderFor`. */
+  private async listApp(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson> | AppIssueJson>> {
+    const { order, desc } = resolveOrder(query.order_by);
+    const page = await paginate(this.filtered(projectId, query), query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    const rendered: Array<Partial<IssueJson> | AppIssueJson> = await this.renderFor(page.results, query);
+    return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+  }
+
+  /**
+   * The project's work items with the list filters applied: visible ones, or with `archived` the
+   * archived ones (not deleted, not drafts, project live and not archived). Shared by `list` and
+   * `listGrouped`, so both filter alike.
+   */
+  private filtered(projectId: string, query: IssueListQuery, archived = false): SelectQueryBuilder<Issue> {
+    const qb = archived
+      ? this.dataSource.getRepository(Issue).createQueryBuilder('i')
+        .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+        .where('i.archivedAt IS NOT NULL AND i.isDraft = false')
+      : this.visible();
+    qb.andWhere('i.projectId = :projectId', { projectId });
+    if (query.state?.length) qb.andWhere('i.stateId IN (:...states)', { states: query.state });
+    if (query.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: query.priority });
+    if (query.assignee?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', { assignees: query.assignee });
+    }
+    if (query.label?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', { labels: query.label });
+    }
+    if (query.state_group?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM states sg WHERE sg.id = i.state_id AND sg."group" IN (:...stateGroups))', { stateGroups: query.state_group });
+    }
+    if (query.created_by?.length) qb.andWhere('i.createdById IN (:...creators)', { creators: query.created_by });
+    if (query.top_level) qb.andWhere('i.parentId IS NULL');
+    if (query.ids?.length) qb.andWhere('i.id IN (:...onlyIds)', { onlyIds: query.ids });
+    if (query.viewer && query.viewer.role === ROLE.GUEST) {
+      qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: query.viewer.userId });
+    }
+    for (const [name, list, table, column] of [
+      ['cycles', query.cycle, 'cycle_issues', 'cycle_id'], ['modules', query.module, 'module_issues', 'module_id'],
+    ] as const) {
+      if (!list?.length) continue;
+      const ids = list.filter((v): v is string => v !== null);
+      const parts = [];
+      if (ids.length) parts.push(`EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL AND x.${column} IN (:...${name}))`);
+      if (list.includes(null)) parts.push(`NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL)`);
+      qb.andWhere(`(${parts.join(' OR ')})`, { [name]: ids });
+    }
+    for (const [name, list, column] of [['sd', query.start_date, 'i.startDate'], ['td', query.target_date, 'i.targetDate']] as const) {
+      (list ?? []).forEach((f, n) => {
+        const op = f.op === 'after' ? '>=' : f.op === 'before' ? '<=' : '=';
+        qb.andWhere(`${column} ${op} :${name}${n}`, { [`${name}${n}`]: f.date });
+      });
+    }
+    return qb;
+  }
+
+  /** Renders for a list query: Plane's App shape (`view: 'app'`, no `fields`/`expand`), else the v1 object. */
+  private async renderFor(issues: Issue[], query: IssueListQuery): Promise<Array<Partial<IssueJson> | AppIssueJson>> {
+    if (query.view === 'app' && !query.shape.fields && !query.shape.expand.size) return this.renderApp(issues);
+    return this.render(issues, query.shape);
+  }
+
+  /**
+   * `?group_by=` on the App API list (Plane's `GroupedOffsetPaginator`, reference §0.5): the envelope
+   * with `grouped_by` set and `results` a map from each group's key (`"None"` for no value) to
+   * `{results, total_results, next_cursor, prev_cursor}`. Every group of the project is present,
+   * empty ones included (Plane's `issue_group_values`). Each group is one keyset page of the same
+   * order and filters; `cursor` with a group's own filter (e.g. `state=<id>`) pages on inside it.
+   * An unknown `group_by` is 400 `INVALID_QUERY_PARAMETER`.
+   */
+  async listGrouped(projectId: string, query: IssueListQuery, groupBy: string, archived = false): Promise<GroupedIssues> {
+    if (!(ISSUE_GROUP_BY as readonly string[]).includes(groupBy)) {
+      throw new MeridianError('INVALID_QUERY_PARAMETER', `group_by must be one of: ${ISSUE_GROUP_BY.join(', ')}.`);
+    }
+    const { order, desc } = resolveOrder(query.order_by);
+    const keys = await this.groupKeys(projectId, groupBy as IssueGroupBy, query, archived);
+    const results: GroupedIssues['results'] = {};
+    let total = 0;
+    let count = 0;
+    let more = false;
+    for (const key of keys) {
+      const qb = this.filtered(projectId, query, archived);
+      this.whereGroup(qb, groupBy as IssueGroupBy, key);
+      const page = await paginate(qb, query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+      results[key ?? 'None'] = {
+        results: await this.renderFor(page.results, query), total_results: page.totalCount,
+        next_cursor: page.nextCursor, prev_cursor: page.prevCursor,
+      };
+      count += page.results.length;
+      more ||= page.nextCursor !== null;
+      if (groupBy !== 'labels__id' && groupBy !== 'assignees__id' && groupBy !== 'issue_module__module_id') total += page.totalCount;
+    }
+    if (groupBy === 'labels__id' || groupBy === 'assignees__id' || groupBy === 'issue_module__module_id') {
+      total = await this.filtered(projectId, query, archived).getCount();
+    }
+    return {
+      grouped_by: groupBy, sub_grouped_by: null, total_count: total, next_cursor: null, prev_cursor: null,
+      next_page_results: more, prev_page_results: false, count, total_pages: 1, total_results: total, extra_stats: null, results,
+    };
+  }
+
+  /** The archived work items of the project (App API `archived-issues/`), filters, order and `group_by` as `list`. */
+  async listArchived(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson> | AppIssueJson>> {
+    const { order, desc } = resolveOrder(query.order_by);
+    const page = await paginate(this.filtered(projectId, query, true), query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    return new Page<Partial<IssueJson> | AppIssueJson>(await this.renderFor(page.results, query), page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+  }
+
+  /** Every key of a grouping for the project, `null` for "no value" (Plane's `issue_group_values`). */
+  private async groupKeys(projectId: string, groupBy: IssueGroupBy, query: IssueListQuery, archived: boolean): Promise<Array<string | null>> {
+    const ids = async (sql: string) => ((await this.dataSource.query(sql, [projectId])) as Array<{ id: string }>).map((r) => r.id);
+    switch (groupBy) {
+      case 'state_id': return ids('SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id');
+      case 'state__group': return ['backlog', 'unstarted', 'started', 'completed', 'cancelled'];
+      case 'priority': return [...PRIORITY_ORDER];
+      case 'labels__id': return [...(await ids('SELECT id FROM labels WHERE project_id = $1 AND deleted_at IS NULL ORDER BY sort_order, id')), null];
+      case 'assignees__id': return [...(await ids('SELECT member_id AS id FROM project_members WHERE project_id = $1 AND is_active = true AND deleted_at IS NULL ORDER BY created_at, id')), null];
+      case 'created_by': return ids('SELECT member_id AS id FROM project_members WHERE project_id = $1 AND is_active = true AND deleted_at IS NULL ORDER BY created_at, id');
+      case 'cycle_id': return [...(await ids('SELECT id FROM cycles WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')), null];
+      case 'issue_module__module_id': return [...(await ids('SELECT id FROM modules WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')), null];
+      case 'start_date':
+      case 'target_date': {
+        const column = groupBy === 'start_date' ? 'i.startDate' : 'i.targetDate';
+        const rows = await this.filtered(projectId, query, archived).select(`DISTINCT to_char(${column}, 'YYYY-MM-DD')`, 'd').orderBy('d').getRawMany<{ d: string | null }>();
+        const dates = rows.map((r) => r.d).filter((d): d is string => d !== null);
+        return [...dates, null];
+      }
+    }
+  }
+
+  private whereGroup(qb: SelectQueryBuilder<Issue>, groupBy: IssueGroupBy, key: string | null): void {
+    const p = { g: key };
+    const set = (table: string, column: string) => key === null
+      ? qb.andWhere(`NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL'})`)
+      : qb.andWhere(`EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = :g${table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL'})`, p);
+    switch (groupBy) {
+      case 'state_id': qb.andWhere('i.stateId = :g', p); break;
+      case 'state__group': qb.andWhere('EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = :g)', p); break;
+      case 'priority': qb.andWhere('i.priority = :g', p); break;
+      case 'created_by': qb.andWhere('i.createdById = :g', p); break;
+      case 'labels__id': set('issue_labels', 'label_id'); break;
+      case 'assignees__id': set('issue_assignees', 'assignee_id'); break;
+      case 'cycle_id': set('cycle_issues', 'cycle_id'); break;
+      case 'issue_module__module_id': set('module_issues', 'module_id'); break;
+      case 'start_date': qb.andWhere(key === null ? 'i.startDate IS NULL' : 'i.startDate = :g', p); break;
+      case 'target_date': qb.andWhere(key === null ? 'i.targetDate IS NULL' : 'i.targetDate = :g', p); break;
+    }
+  }
+
+  /**
+   * Plane's App API work item values (`IssueViewSet.list`): ids instead of objects (`state_id`,
+   * `parent_id`, `label_ids`, `assignee_ids`, `module_ids`, `cycle_id`) and the counts
+   * `sub_issues_count`, `link_count`, `attachment_count`. Archived modules and deleted cycles,
+   * modules and labels are left out, as in Plane.
+   */
+  async renderApp(issues: Issue[]): Promise<AppIssueJson[]> {
+    if (!issues.length) return [];
+    const ids = issues.map((i) => i.id);
+    const params = ids.map((_, n) => `$${n + 1}`).join(', ');
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT i.id,
+        ARRAY(SELECT ia.assignee_id FROM issue_assignees ia WHERE ia.issue_id = i.id ORDER BY ia.assignee_id) AS assignee_ids,
+        ARRAY(SELECT il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL WHERE il.issue_id = i.id ORDER BY il.label_id) AS label_ids,
+        ARRAY(SELECT mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL AND m.archived_at IS NULL
+              WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL ORDER BY mi.module_id) AS module_ids,
+        (SELECT ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL LIMIT 1) AS cycle_id,
+        (SELECT COUNT(*) FROM issues s WHERE s.parent_id = i.id AND s.deleted_at IS NULL AND s.archived_at IS NULL AND s.is_draft = false) AS sub_issues_count,
+        (SELECT COUNT(*) FROM issue_links k WHERE k.issue_id = i.id AND k.deleted_at IS NULL) AS link_count,
+        (SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count
+       FROM issues i WHERE i.id IN (${params})`,
+      ids,
+    );
+    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    const arr = (v: unknown) => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? v.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : []);
+    return issues.map((i) => {
+      const r = byId.get(i.id) ?? {};
+      return {
+        id: i.id, name: i.name, state_id: i.stateId, sort_order: i.sortOrder, completed_at: iso(i.completedAt),
+        estimate_point: i.estimatePointId, priority: i.priority, start_date: i.startDate, target_date: i.targetDate,
+        sequence_id: i.sequenceId, project_id: i.projectId, parent_id: i.parentId, cycle_id: (r.cycle_id as string | null) ?? null,
+        module_ids: arr(r.module_ids), label_ids: arr(r.label_ids), assignee_ids: arr(r.assignee_ids),
+        sub_issues_count: Number(r.sub_issues_count ?? 0), created_at: iso(i.createdAt), updated_at: iso(i.updatedAt),
+        created_by: i.createdById, updated_by: i.updatedById, attachment_count: Number(r.attachment_count ?? 0),
+        link_count: Number(r.link_count ?? 0), is_draft: i.isDraft, archived_at: i.archivedAt, deleted_at: iso(i.deletedAt),
+        type_id: i.typeId,
+      };
+    });
+  }
+
+  /**
+   * One work item in the App API's detail shape: the list values plus `description_html`,
+   * `description_stripped` and `workspace_id` (Plane's `IssueDetailSerializer`). `archived`: an
+   * archived one instead of a visible one. 404 `NOT_FOUND` otherwise, also for a Guest `viewer`
+   * and another's work item when the project does not let Guests see all (Plane: 400).
+   */
+  async retrieveApp(projectId: string, issueId: string, archived = false, viewer?: IssueListQuery['viewer']): Promise<AppIssueDetailJson> {
+    const issue = await this.filtered(projectId, { page: { perPage: 1 }, shape: { expand: new Set() }, viewer }, archived)
+      .andWhere('i.id = :issueId', { issueId }).getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return this.detailApp(issue);
+  }
+
+  /** `GET issues/{id}/meta/` (Plane's `IssueMetaEndpoint`): `{sequence_id, project_identifier}`; 404 as `retrieveApp`. */
+  async metaApp(projectId: string, issueId: string, viewer?: IssueListQuery['viewer']): Promise<{ sequence_id: number; project_identifier: string }> {
+    const issue = await this.filtered(projectId, { page: { perPage: 1 }, shape: { expand: new Set() }, viewer })
+      .andWhere('i.id = :issueId', { issueId }).getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    const project = await this.dataSource.getRepository(Project).findOneOrFail({ where: { id: projectId } });
+    return { sequence_id: issue.sequenceId, project_identifier: project.identifier };
+  }
+
+  /** The App API detail shape of a work item by id, whatever its visibility (the answer to a create). */
+  async detailAppById(issueId: string): Promise<AppIssueDetailJson> {
+    return this.detailApp(await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: issueId } }));
+  }
+
+  /** The App API detail shape of a work item already loaded. */
+  async detailApp(issue: Issue): Promise<AppIssueDetailJson> {
+    const [view] = await this.renderApp([issue]);
+    return { ...view, workspace_id: issue.workspaceId, description_html: issue.descriptionHtml, description_stripped: issue.descriptionStripped };
+  }
+
+  /** `retrieveByKey` in the App API's detail shape (`GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/`). */
+  async retrieveByKeyApp(workspaceId: string, userId: string, key: string): Promise<AppIssueDetailJson> {
+    const { id } = await this.retrieveByKey(workspaceId, userId, key, { fields: ['id'], expand: new Set() });
+    const issue = await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: id! } });
+    const [{ role }] = await this.dataSource.query(
+      'SELECT role FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active = true AND deleted_at IS NULL LIMIT 1',
+      [issue.projectId, userId],
+    );
+    return this.retrieveApp(issue.projectId, issue.id, false, { userId, role: Number(role) });
   }
 
   /** One visible work item of the project; 404 `NOT_FOUND` otherwise. */
@@ -255,7 +520,7 @@ export class IssueService {
         const state: { id: string; group: string } | null = input.state
           ? await this.stateOf(em, ctx.projectId, input.state)
           : ((await em.query(SQL_DEFAULT_STATE, [ctx.projectId]))[0] ?? null);
-        if (input.parent) await this.assertParent(em, ctx.workspaceId, input.parent);
+        if (input.parent) await this.assertParent(em, ctx, input.parent);
         if (input.estimate_point) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
         let assignees = input.assignees ?? [];
         if (!input.assignees?.length && project.default_assignee_id) assignees = [project.default_assignee_id];
@@ -299,9 +564,9 @@ export class IssueService {
    * old and new value (ids in `old_identifier` / `new_identifier` for state, parent, assignees,
    * labels). Same errors as create. Archived and draft work items can be patched, as in Plane.
    */
-  async update(ctx: IssueContext, issueId: string, input: IssueInput): Promise<IssueJson> {
+  async update(ctx: IssueContext, issueId: string, input: IssueInput, outer?: EntityManager): Promise<IssueJson> {
     try {
-      await this.dataSource.transaction(async (em) => {
+      await this.inTransaction(outer, async (em) => {
         await assertProjectWritable(em, ctx.projectId);
         const issue = await em.getRepository(Issue).createQueryBuilder('i').setLock('pessimistic_write')
           .where('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId: ctx.projectId }).getOne();
@@ -347,7 +612,7 @@ export class IssueService {
           });
         }
         if (input.parent !== undefined && input.parent !== issue.parentId) {
-          const parent = input.parent ? await this.assertParent(em, ctx.workspaceId, input.parent, issueId) : null;
+          const parent = input.parent ? await this.assertParent(em, ctx, input.parent, issueId) : null;
           const old = issue.parentId ? await em.getRepository(Issue).findOne({ where: { id: issue.parentId }, withDeleted: true }) : null;
           patch.parentId = input.parent;
           history.push({
@@ -373,6 +638,7 @@ export class IssueService {
         }
         await writeActivities(em, ctx, history);
       });
+      if (outer) return { id: issueId } as IssueJson;
       return this.renderOne(issueId);
     } catch (err) {
       if (isUniqueViolation(err, 'uq_issues_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
@@ -403,8 +669,8 @@ export class IssueService {
    * Soft-deletes a work item (§8.4 "DELETE"): only its creator or a project Admin (else 403
    * `PERMISSION_DENIED`); writes "deleted the issue". Its sub-items lose their parent.
    */
-  async remove(ctx: IssueContext, issueId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
+  async remove(ctx: IssueContext, issueId: string, outer?: EntityManager): Promise<void> {
+    await this.inTransaction(outer, async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const issue = await em.getRepository(Issue).findOne({ where: { id: issueId, projectId: ctx.projectId } });
       if (!issue) throw new MeridianError('NOT_FOUND');
@@ -534,10 +800,20 @@ export class IssueService {
       .orderBy('s.default', 'DESC').addOrderBy('s.sequence', 'ASC').getOne();
   }
 
-  /** The parent must be a live work item of the workspace, and not the item itself or below it. */
-  private async assertParent(em: EntityManager, workspaceId: string, parentId: string, selfId?: string): Promise<Issue> {
+  /**
+   * The parent must be a live work item of the workspace that the caller can reach (in this project,
+   * or in a live project they are an active member of), and not the item itself or below it; else
+   * 422. A work item of a project the caller is not in is refused like an unknown one, so its key
+   * never shows up in `expand=parent` or the history.
+   */
+  private async assertParent(em: EntityManager, ctx: ChangeContext, parentId: string, selfId?: string): Promise<Issue> {
     const invalid = () => validationError({ parent: ['Parent is not valid issue_id please pass a valid issue_id.'] });
-    const parent = await em.getRepository(Issue).findOne({ where: { id: parentId, workspaceId } });
+    const parent = await em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .where('i.id = :parentId AND i.workspaceId = :workspaceId', { parentId, workspaceId: ctx.workspaceId })
+      .andWhere(`(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
+        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`, { projectId: ctx.projectId, userId: ctx.userId })
+      .getOne();
     if (!parent) throw invalid();
     let current: Issue | null = parent;
     for (let depth = 0; current && selfId && depth < 1000; depth++) {
@@ -592,3 +868,34 @@ function str(value: unknown): string | null {
   return typeof value === 'string' ? value : String(value);
 }
 
+/** `order_by` → the keyset key (one of `ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`). */
+function resolveOrder(orderBy: string | undefined) {
+  const raw = orderBy?.trim() || '-created_at';
+  const desc = raw.startsWith('-');
+  const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
+  if (!order) {
+    throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${ISSUE_ORDER_BY.join(', ')}.`);
+  }
+  return { order, desc };
+}
+
+const PRIORITY_ORDER = ['urgent', 'high', 'medium', 'low', 'none'] as const;
+
+/** Plane's App API work item values (`IssueViewSet.list`). */
+export interface AppIssueJson {
+  id: string; name: string; state_id: string | null; sort_order: number; completed_at: string | null;
+  estimate_point: string | null; priority: string; start_date: string | null; target_date: string | null;
+  sequence_id: number; project_id: string; parent_id: string | null; cycle_id: string | null;
+  module_ids: string[]; label_ids: string[]; assignee_ids: string[]; sub_issues_count: number;
+  created_at: string | null; updated_at: string | null; created_by: string | null; updated_by: string | null;
+  attachment_count: number; link_count: number; is_draft: boolean; archived_at: string | null; deleted_at: string | null;
+  type_id: string | null;
+}
+export type AppIssueDetailJson = AppIssueJson & { workspace_id: string; description_html: string; description_stripped: string | null };
+
+/** Plane's grouped paginator envelope (reference §0.5), with a keyset cursor per group. */
+export interface GroupedIssues {
+  grouped_by: string; sub_grouped_by: null; total_count: number; next_cursor: null; prev_cursor: null;
+  next_page_results: boolean; prev_page_results: false; count: number; total_pages: number; total_results: number; extra_stats: null;
+  results: Record<string, { results: unknown[]; total_results: number; next_cursor: string | null; prev_cursor: string | null }>;
+}

@@ -200,21 +200,49 @@ export class ModuleService {
   }
 
   private async addIssuesTx(ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
+    await this.dataSource.transaction((em) => this.addIssuesIn(em, ctx, moduleId, ids));
+  }
+
+  private async addIssuesIn(em: EntityManager, ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
+    await assertProjectWritable(em, ctx.projectId);
+    const module = await this.load(em, ctx.projectId, moduleId, true);
+    if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
+    const issues = await issuesOfProject(em, ctx.projectId, ids);
+    const current = await em.getRepository(ModuleIssue).find({ where: { moduleId, issueId: In(issues.map((i) => i.id)) } });
+    const added = issues.filter((i) => !current.some((l) => l.issueId === i.id));
+    if (!added.length) return;
+    await em.insert(ModuleIssue, added.map((i) => ({
+      workspaceId: ctx.workspaceId, projectId: ctx.projectId, moduleId, issueId: i.id, createdById: ctx.userId, updatedById: ctx.userId,
+    })));
+    await writeActivities(em, ctx, added.map((i): ActivityEntry => ({
+      issueId: i.id, verb: 'updated', field: 'modules', newValue: module.name, newIdentifier: module.id, comment: 'added module ',
+    })));
+  }
+
+  /**
+   * App API `POST issues/{issue_id}/modules/` `{modules, removed_modules}` → `{message: "success"}`:
+   * adds the work item to `modules` and takes it out of `removed_modules` (modules of the project;
+   * an unknown one is a 404, an archived one to add to 400 `MODULE_ARCHIVED`), in one transaction,
+   * with the same history rows as the module routes. Not being in a removed module is no error.
+   */
+  async setIssueModules(ctx: ChangeContext, issueId: string, add: string[], remove: string[]): Promise<{ message: string }> {
     await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const module = await this.load(em, ctx.projectId, moduleId, true);
-      if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
-      const issues = await issuesOfProject(em, ctx.projectId, ids);
-      const current = await em.getRepository(ModuleIssue).find({ where: { moduleId, issueId: In(issues.map((i) => i.id)) } });
-      const added = issues.filter((i) => !current.some((l) => l.issueId === i.id));
-      if (!added.length) return;
-      await em.insert(ModuleIssue, added.map((i) => ({
-        workspaceId: ctx.workspaceId, projectId: ctx.projectId, moduleId, issueId: i.id, createdById: ctx.userId, updatedById: ctx.userId,
-      })));
-      await writeActivities(em, ctx, added.map((i): ActivityEntry => ({
-        issueId: i.id, verb: 'updated', field: 'modules', newValue: module.name, newIdentifier: module.id, comment: 'added module ',
-      })));
+      await issuesOfProject(em, ctx.projectId, [issueId]).catch(() => {
+        throw new MeridianError('NOT_FOUND');
+      });
+      for (const moduleId of new Set(add)) await this.addIssuesIn(em, ctx, moduleId, [issueId]);
+      for (const moduleId of new Set(remove)) {
+        const module = await this.load(em, ctx.projectId, moduleId, true);
+        const link = await em.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
+        if (!link) continue;
+        await em.delete(ModuleIssue, { id: link.id });
+        await writeActivities(em, ctx, [removedEntry(issueId, module)]);
+      }
+    }).catch((err) => {
+      if (isUniqueViolation(err, 'uq_module_issues_module_issue')) throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
+      throw err;
     });
+    return { message: 'success' };
   }
 
   /** `GET module-issues/`: the module's visible work items as work item objects, oldest first; paginated; `fields=`/`expand=` apply. */

@@ -9,10 +9,17 @@ import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { isUniqueViolation } from '../shared/db-errors';
 import { assertProjectWritable } from '../shared/project-writable';
+import { iso } from '../shared/time';
 import { IssueRelation, RELATION_TYPES, RelationType, StoredRelationType } from './issue-relation.entity';
 
 /** `GET …/relations/`: one array of work item ids per relation type (plane-clients.md §3.3). */
 export type RelationsJson = Record<RelationType, string[]>;
+
+/** A related work item in the App API's `issue-relation/` answer. */
+export interface RelatedIssueJson {
+  id: string; name: string; project_id: string; sequence_id: number; relation_type: RelationType; state_id: string | null;
+  priority: string; type_id: string | null; created_at: string | null; updated_at: string | null; created_by: string | null; updated_by: string | null;
+}
 
 /** How a type a client sends is stored: `reversed` puts the other work item in `issue_id`. */
 const STORED: Record<RelationType, { type: StoredRelationType; reversed: boolean }> = {
@@ -54,6 +61,38 @@ export class IssueRelationService {
   async list(projectId: string, issueId: string): Promise<RelationsJson> {
     await this.issue(this.dataSource.manager, projectId, issueId);
     return this.render(this.dataSource.manager, issueId);
+  }
+
+  /**
+   * App API `issue-relation/` (Plane's `IssueRelationViewSet.list`): one array per relation type of
+   * the related work items as objects (`id, name, project_id, sequence_id, relation_type, state_id,
+   * priority, type_id, created_at, updated_at, created_by, updated_by`). Work items in projects the
+   * caller is not an active member of are left out, so a relation never reveals them.
+   */
+  async listDetailed(userId: string, projectId: string, issueId: string): Promise<Record<RelationType, RelatedIssueJson[]>> {
+    const byType = await this.list(projectId, issueId);
+    const all = [...new Set(Object.values(byType).flat())];
+    const rows = all.length
+      ? await this.dataSource.getRepository(Issue).createQueryBuilder('i')
+        .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+        .where('i.id IN (:...all)', { all })
+        .andWhere(`(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
+          AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`, { projectId, userId })
+        .getMany()
+      : [];
+    const found = new Map(rows.map((r) => [r.id, r]));
+    const out = {} as Record<RelationType, RelatedIssueJson[]>;
+    for (const type of RELATION_TYPES) {
+      out[type] = byType[type].filter((id) => found.has(id)).map((id) => {
+        const i = found.get(id)!;
+        return {
+          id: i.id, name: i.name, project_id: i.projectId, sequence_id: i.sequenceId, relation_type: type, state_id: i.stateId,
+          priority: i.priority, type_id: i.typeId, created_at: iso(i.createdAt), updated_at: iso(i.updatedAt),
+          created_by: i.createdById, updated_by: i.updatedById,
+        };
+      });
+    }
+    return out;
   }
 
   /**

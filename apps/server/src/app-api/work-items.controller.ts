@@ -1,0 +1,309 @@
+import {
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, isUuid, MeridianError, PageQuery, PageRequest, Principal,
+  ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess,
+} from '#common';
+import {
+  DateFilter, IssueChildrenService, IssueContext, IssueListQuery, IssueOperationsService, IssueRelationService, IssueService, ModuleService,
+  parseShape, PRIORITIES,
+} from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
+import {
+  AppCreateIssueDto, AppUpdateIssueDto, appIssueInput, BulkOperationDto, IssueIdsDto, IssueModulesDto, SubIssuesDto,
+} from './dto/work-items.dto';
+
+const PROJECT = 'workspaces/:slug/projects/:project_id';
+const STATE_GROUPS = ['backlog', 'unstarted', 'started', 'completed', 'cancelled', 'triage'];
+
+export function issueContext(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
+  return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
+}
+
+export function single(query: Record<string, unknown>, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
+  return v;
+}
+
+/** A comma-separated filter (Plane's `issue_filters`); every value must pass `check`, else 400. */
+function values(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const out = raw.split(',').map((v) => v.trim()).filter(Boolean).map((v) => (isUuid(v) ? v.toLowerCase() : v));
+  if (!out.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
+  return out;
+}
+
+/** `cycle=` / `module=`: ids, or `None`/`null` for "in none". */
+function idsOrNone(query: Record<string, unknown>, name: string): Array<string | null> | undefined {
+  return values(query, name, (v) => isUuid(v) || v === 'None' || v === 'null')?.map((v) => (isUuid(v) ? v : null));
+}
+
+/** `start_date=` / `target_date=`: `YYYY-MM-DD;after`, `YYYY-MM-DD;before` or `YYYY-MM-DD`, comma-separated (all must hold). */
+function dates(query: Record<string, unknown>, name: string): DateFilter[] | undefined {
+  return values(query, name, (v) => /^\d{4}-\d{2}-\d{2}(;(after|before))?$/.test(v) && !Number.isNaN(Date.parse(v.slice(0, 10))))
+    ?.map((v) => {
+      const [date, op] = v.split(';');
+      return { date, op: (op as 'after' | 'before' | undefined) ?? 'on' };
+    });
+}
+
+/** The App API list query: Plane's filters (state, state_group, priority, assignees, labels, created_by, cycle, module, dates, `sub_issue=false`), `order_by`, `fields`/`expand`, the caller (Guest visibility). */
+export function listQuery(query: Record<string, unknown>, page: PageRequest, me: Principal, project: ProjectAccess): IssueListQuery {
+  const subIssue = single(query, 'sub_issue');
+  if (subIssue !== undefined && subIssue !== 'true' && subIssue !== 'false') throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_issue must be true or false.');
+  return {
+    page,
+    view: 'app',
+    viewer: { userId: me.userId, role: project.role },
+    top_level: subIssue === 'false',
+    shape: parseShape(query),
+    order_by: single(query, 'order_by'),
+    state: values(query, 'state', isUuid),
+    state_group: values(query, 'state_group', (v) => STATE_GROUPS.includes(v)),
+    priority: values(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
+    assignee: values(query, 'assignees', isUuid),
+    label: values(query, 'labels', isUuid),
+    created_by: values(query, 'created_by', isUuid),
+    cycle: idsOrNone(query, 'cycle'),
+    module: idsOrNone(query, 'module'),
+    start_date: dates(query, 'start_date'),
+    target_date: dates(query, 'target_date'),
+  };
+}
+
+/**
+ * Work items in the App API (Plane 0.25.3 `app/urls/issue.py`, `IssueViewSet`). Reads: any project
+ * member (Guests included); writes: project Admins and Members. Lists use the cursor envelope
+ * (docs/decisions.md "App API lists"); the objects are Plane's App values (ids and counts).
+ */
+@Controller(`${PROJECT}/issues`)
+@BearerAuth()
+export class AppWorkItemsController {
+  constructor(
+    private readonly issues: IssueService,
+    private readonly operations: IssueOperationsService,
+  ) {}
+
+  /**
+   * Visible work items, newest first; `order_by` (see `ISSUE_ORDER_BY`); filters `state`,
+   * `state_group`, `priority`, `assignees`, `labels`, `created_by`, `cycle`, `module` (ids or `None`),
+   * `start_date`/`target_date` (`YYYY-MM-DD;after|before`), comma-separated; `group_by`
+   * (`state_id`, `state__group`, `priority`, `labels__id`, `assignees__id`, `cycle_id`,
+   * `issue_module__module_id`, `created_by`, `start_date`, `target_date`) answers Plane's grouped
+   * envelope. `fields=`/`expand=` give the v1 work item object instead of the App values. 400 for a bad parameter.
+   * A project Guest sees only the work items they created, unless the project has `guest_view_all_features`.
+   */
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    const groupBy = single(query, 'group_by');
+    if (single(query, 'sub_group_by')) throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
+    const q = listQuery(query, page, me, project);
+    return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy) : this.issues.list(project.projectId, q);
+  }
+
+  /** 201 with the App values of the new work item; 409 `EXTERNAL_ID_TAKEN`; 422. */
+  @Post()
+  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateIssueDto) {
+    const { id } = await this.issues.create(issueContext(me, ws, project), appIssueInput(body));
+    return this.issues.detailAppById(id);
+  }
+
+  /**
+   * `issues/list/?issues=<id>,<id>` (Plane's `IssueListEndpoint`): those visible work items of the
+   * project (unknown ids left out), with the list's filters, order and `group_by`; 400 without `issues`.
+   * Declared before `{issue_id}`.
+   */
+  @Get('list')
+  listByIds(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    const ids = values(query, 'issues', isUuid);
+    if (!ids) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Issues are required.');
+    if (ids.length > 1000) throw new MeridianError('INVALID_QUERY_PARAMETER', 'At most 1000 issues.');
+    const groupBy = single(query, 'group_by');
+    const q = { ...listQuery(query, page, me, project), ids };
+    return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy) : this.issues.list(project.projectId, q);
+  }
+
+  /** The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404 otherwise. */
+  @Get(':issue_id')
+  retrieve(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.issues.retrieveApp(project.projectId, id, false, { userId: me.userId, role: project.role });
+  }
+
+  /** 204 (Plane); `assignees`/`assignee_ids` and `labels`/`label_ids` replace the sets; history for each change. */
+  @Patch(':issue_id')
+  @HttpCode(204)
+  async update(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string, @Body() body: AppUpdateIssueDto,
+  ): Promise<void> {
+    await this.issues.update(issueContext(me, ws, project), id, appIssueInput(body));
+  }
+
+  /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
+  @Delete(':issue_id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    await this.issues.remove(issueContext(me, ws, project), id);
+  }
+
+  /** `{sequence_id, project_identifier}` (Plane's `IssueMetaEndpoint`); 404 as `retrieve`. */
+  @Get(':issue_id/meta')
+  meta(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.issues.metaApp(project.projectId, id, { userId: me.userId, role: project.role });
+  }
+
+  /** An archived work item, as `retrieve`; 404 when it is not archived. */
+  @Get(':issue_id/archive')
+  retrieveArchived(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.issues.retrieveApp(project.projectId, id, true, { userId: me.userId, role: project.role });
+  }
+
+  /** 200 `{archived_at}`; 400 `ISSUE_NOT_ARCHIVABLE` unless its state is completed or cancelled. */
+  @Post(':issue_id/archive')
+  @HttpCode(200)
+  archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.operations.archive(issueContext(me, ws, project), id);
+  }
+
+  /** 204, the work item is visible again; 404 when it is not archived. */
+  @Delete(':issue_id/archive')
+  @HttpCode(204)
+  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    await this.operations.unarchive(issueContext(me, ws, project), id);
+  }
+
+  /** `{sub_issues, state_distribution}` (Plane's shape): direct sub-items in the App values, oldest first. */
+  @Get(':issue_id/sub-issues')
+  subIssues(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+    return this.operations.subIssues(project.projectId, id);
+  }
+
+  /** `{sub_issue_ids}` → 200 as GET: those work items of the project get this parent (one transaction; 404/422 roll back all). */
+  @Post(':issue_id/sub-issues')
+  @HttpCode(200)
+  addSubIssues(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string, @Body() body: SubIssuesDto,
+  ) {
+    return this.operations.addSubIssues(issueContext(me, ws, project), id, body.sub_issue_ids);
+  }
+}
+
+/** `GET archived-issues/`: archived work items, filters, `order_by` and `group_by` as the list. Any project member. */
+@Controller(`${PROJECT}/archived-issues`)
+@BearerAuth()
+export class AppArchivedWorkItemsController {
+  constructor(private readonly issues: IssueService) {}
+
+  @Get()
+  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    const groupBy = single(query, 'group_by');
+    const q = listQuery(query, page, me, project);
+    return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy, true) : this.issues.listArchived(project.projectId, q);
+  }
+}
+
+/**
+ * Bulk operations (Plane's `BulkDeleteIssuesEndpoint`, `BulkIssueOperationsEndpoint`,
+ * `BulkArchiveIssuesEndpoint`), each in one transaction.
+ */
+@Controller(PROJECT)
+@BearerAuth()
+export class AppBulkWorkItemsController {
+  constructor(private readonly operations: IssueOperationsService) {}
+
+  /** Project Admins: `{issue_ids}` → 200 `{message: "N issues were deleted"}`; ids of other projects are ignored. */
+  @Delete('bulk-delete-issues')
+  @ProjectRole(ROLE.ADMIN)
+  @HttpCode(200)
+  bulkDelete(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IssueIdsDto) {
+    return this.operations.bulkDelete(issueContext(me, ws, project), body.issue_ids);
+  }
+
+  /** `{issue_ids, properties}` → 204; one invalid work item or property rolls all back (404/422). */
+  @Post('bulk-operation-issues')
+  @HttpCode(204)
+  async bulkUpdate(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: BulkOperationDto) {
+    await this.operations.bulkUpdate(issueContext(me, ws, project), body.issue_ids, body.properties);
+  }
+
+  /** `{issue_ids}` → 200 `{archived_at}`; 400 `ISSUE_NOT_ARCHIVABLE` if any is not completed or cancelled (none archived). */
+  @Post('bulk-archive-issues')
+  @HttpCode(200)
+  bulkArchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IssueIdsDto) {
+    return this.operations.bulkArchive(issueContext(me, ws, project), body.issue_ids);
+  }
+}
+
+/** `GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/` (Plane 0.25.3): the detail of a work item by key, in a project the caller is a member of; else 404. */
+@Controller('workspaces/:slug/work-items')
+@BearerAuth()
+export class AppWorkItemKeyController {
+  constructor(private readonly issues: IssueService) {}
+
+  @Get(':key')
+  byKey(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('key') key: string) {
+    return this.issues.retrieveByKeyApp(ws.workspaceId, me.userId, key);
+  }
+}
+
+/**
+ * Relations (`issue-relation/`, `remove-relation/`), history and modules of a work item. The
+ * relation rules are `IssueRelationService`'s: the other work items must be in projects the caller
+ * is a member of (422 otherwise).
+ */
+@Controller(`${PROJECT}/issues/:issue_id`)
+@BearerAuth()
+export class AppWorkItemLinksToOthersController {
+  constructor(
+    private readonly relations: IssueRelationService,
+    private readonly children: IssueChildrenService,
+    private readonly modules: ModuleService,
+  ) {}
+
+  /** One array per relation type of the related work items (`id, name, project_id, sequence_id, relation_type, state_id, priority, …`). */
+  @Get('issue-relation')
+  listRelations(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.relations.listDetailed(me.userId, project.projectId, issueId);
+  }
+
+  /** `{relation_type, issues}` → 201 with the relations as GET; 422 for unknown or unreachable work items. */
+  @Post('issue-relation')
+  async createRelation(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreateRelationDto,
+  ) {
+    await this.relations.create(issueContext(me, ws, project), issueId, body.relation_type, body.issues);
+    return this.relations.listDetailed(me.userId, project.projectId, issueId);
+  }
+
+  /** `{related_issue}` → 204, removed on both sides; 404 when they are not related. */
+  @Post('remove-relation')
+  @HttpCode(204)
+  async removeRelation(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string, @Body() body: RemoveRelationDto,
+  ) {
+    await this.relations.remove(issueContext(me, ws, project), issueId, body.related_issue);
+  }
+
+  /** The work item's history, oldest first (`order_by=-created_at` for newest first); cursor envelope. */
+  @Get('history')
+  history(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+    const orderBy = single(query, 'order_by') ?? 'created_at';
+    if (orderBy !== 'created_at' && orderBy !== '-created_at') throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
+    return this.children.listActivities(project.projectId, issueId, page, parseShape(query), orderBy === 'created_at' ? 'ASC' : 'DESC');
+  }
+
+  /** `{modules, removed_modules}` → 200 `{message: "success"}`: the work item joins and leaves modules of the project, in one transaction. */
+  @Post('modules')
+  @HttpCode(200)
+  setModules(
+    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string, @Body() body: IssueModulesDto,
+  ) {
+    return this.modules.setIssueModules(issueContext(me, ws, project), issueId, body.modules ?? [], body.removed_modules ?? []);
+  }
+}

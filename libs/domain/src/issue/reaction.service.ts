@@ -1,0 +1,139 @@
+import { MeridianError, Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { IssueReaction } from '../deploy-board/deploy-board.entity';
+import { Project } from '../project/project.entity';
+import { isUniqueViolation } from '../shared/db-errors';
+import { assertProjectWritable } from '../shared/project-writable';
+import { iso } from '../shared/time';
+import { CommentReaction } from './comment-reaction.entity';
+import { IssueComment } from './issue-comment.entity';
+import { ChangeContext } from './activity-writer';
+import { Issue } from './issue.entity';
+import { IssueContext, IssueService } from './issue.service';
+
+/** Plane's IssueReactionSerializer / CommentReactionSerializer: the model fields. */
+function reactionView(r: IssueReaction | CommentReaction) {
+  return {
+    id: r.id,
+    reaction: r.reaction,
+    actor: r.actorId,
+    ...(r instanceof CommentReaction ? { comment: r.commentId } : { issue: (r as IssueReaction).issueId }),
+    project: r.projectId,
+    workspace: r.workspaceId,
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
+    deleted_at: iso(r.deletedAt),
+    created_by: r.createdById,
+    updated_by: r.updatedById,
+  };
+}
+export type ReactionJson = ReturnType<typeof reactionView>;
+
+/**
+ * Emoji reactions of project members on work items and on comments (Plane's `IssueReactionViewSet`,
+ * `CommentReactionViewSet`). A user has each emoji at most once on an item; adding it again answers
+ * the existing one. The work item must be a visible one of the project, the comment a comment of
+ * one (else 404 `NOT_FOUND`).
+ */
+@Injectable()
+export class ReactionService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly issues: IssueService,
+  ) {}
+
+  /** The work item's reactions, oldest first; paginated. */
+  async listIssueReactions(projectId: string, issueId: string, page: PageRequest): Promise<Page<ReactionJson>> {
+    await this.issues.assertExists(projectId, issueId);
+    const qb = this.dataSource.getRepository(IssueReaction).createQueryBuilder('r').where('r.issueId = :issueId', { issueId });
+    return (await paginate(qb, page)).map(reactionView);
+  }
+
+  /** `{reaction}` → `{created, reaction}`: a new one (201) or the caller's existing one (200). */
+  async addIssueReaction(ctx: IssueContext, issueId: string, reaction: string): Promise<{ created: boolean; reaction: ReactionJson }> {
+    await this.issues.assertExists(ctx.projectId, issueId);
+    const { created, row } = await this.putIssueReaction(ctx, issueId, reaction);
+    return { created, reaction: reactionView(row) };
+  }
+
+  /** Removes the caller's reaction with this code (204); 404 if they have none. */
+  async removeIssueReaction(ctx: IssueContext, issueId: string, reaction: string): Promise<void> {
+    await this.issues.assertExists(ctx.projectId, issueId);
+    await this.deleteIssueReaction(ctx.userId, issueId, reaction);
+  }
+
+  /**
+   * The rule every issue reaction write follows (App API and public boards): the caller's reaction
+   * with this code, made now (`created`) or the one they already have; the caller checks access
+   * first. Writes inside an archived project are 400 `PROJECT_ARCHIVED`.
+   */
+  async putIssueReaction(ctx: ChangeContext, issueId: string, reaction: string): Promise<{ created: boolean; row: IssueReaction }> {
+    return this.put(IssueReaction, { issueId }, ctx, reaction, 'uq_issue_reactions_actor_reaction_live');
+  }
+
+  /** Removes the user's reaction with this code; 404 `NOT_FOUND` when they have none. */
+  async deleteIssueReaction(userId: string, issueId: string, reaction: string): Promise<void> {
+    await this.remove(IssueReaction, { issueId }, userId, reaction);
+  }
+
+  /** The comment's reactions, oldest first; paginated. */
+  async listCommentReactions(projectId: string, commentId: string, page: PageRequest): Promise<Page<ReactionJson>> {
+    await this.comment(this.dataSource.manager, projectId, commentId);
+    const qb = this.dataSource.getRepository(CommentReaction).createQueryBuilder('r').where('r.commentId = :commentId', { commentId });
+    return (await paginate(qb, page)).map(reactionView);
+  }
+
+  async addCommentReaction(ctx: IssueContext, commentId: string, reaction: string): Promise<{ created: boolean; reaction: ReactionJson }> {
+    await this.comment(this.dataSource.manager, ctx.projectId, commentId);
+    const { created, row } = await this.put(CommentReaction, { commentId }, ctx, reaction, 'uq_comment_reactions_actor_reaction_live');
+    return { created, reaction: reactionView(row) };
+  }
+
+  async removeCommentReaction(ctx: IssueContext, commentId: string, reaction: string): Promise<void> {
+    await this.comment(this.dataSource.manager, ctx.projectId, commentId);
+    await this.remove(CommentReaction, { commentId }, ctx.userId, reaction);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private async put<T extends IssueReaction | CommentReaction>(
+    entity: new () => T, target: Record<string, string>, ctx: ChangeContext, reaction: string, index: string,
+  ): Promise<{ created: boolean; row: T }> {
+    const where = { ...target, actorId: ctx.userId, reaction } as never;
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const existing = await em.getRepository(entity).findOneBy(where);
+        if (existing) return { created: false, row: existing };
+        const row = await em.save(em.getRepository(entity).create({
+          ...target, workspaceId: ctx.workspaceId, projectId: ctx.projectId, actorId: ctx.userId, reaction,
+          createdById: ctx.userId, updatedById: ctx.userId,
+        } as never));
+        return { created: true, row: row as unknown as T };
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err, index)) throw err;
+      return { created: false, row: await this.dataSource.getRepository(entity).findOneByOrFail(where) };
+    }
+  }
+
+  private async remove<T extends IssueReaction | CommentReaction>(entity: new () => T, target: Record<string, string>, userId: string, reaction: string): Promise<void> {
+    const repo = this.dataSource.getRepository(entity);
+    const row = await repo.findOneBy({ ...target, actorId: userId, reaction } as never);
+    if (!row) throw new MeridianError('NOT_FOUND');
+    await repo.update({ id: row.id } as never, { deletedAt: new Date(), updatedById: userId } as never);
+  }
+
+  /** A comment of a visible work item of the project. */
+  private async comment(em: EntityManager, projectId: string, commentId: string): Promise<IssueComment> {
+    const c = await em.getRepository(IssueComment).createQueryBuilder('c')
+      .innerJoin(Issue, 'i', 'i.id = c.issueId AND i.deletedAt IS NULL AND i.archivedAt IS NULL AND i.isDraft = false')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('c.id = :commentId AND c.projectId = :projectId AND i.projectId = :projectId', { commentId, projectId })
+      .getOne();
+    if (!c) throw new MeridianError('NOT_FOUND');
+    return c;
+  }
+}
