@@ -8,8 +8,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 /**
  * The App API's work-tracking surface as a web client uses it: sign in, create a project, walk a
  * board (states, then work items grouped by state), plan with cycles and modules, search, comment,
- * get a notification. Work items are created and commented through v1 until the App API work item
- * routes are merged.
+ * get a notification.
  */
 describe('App API: planning surface, search and the web client walk', () => {
   let t: TestApp;
@@ -29,40 +28,57 @@ describe('App API: planning surface, search and the web client walk', () => {
   });
   after(() => t.close());
 
-  it('web client walk: sign in, create a project, list states, work items grouped by state, comment, notification', async () => {
-    const signIn = await t.api.post('/auth/sign-in/').send({ email: ada.email, password: 'correct horse 1' });
+  it('web client walk: sign in, create a project, walk the board grouped by state, open and edit, comment, get notifications', async () => {
+    // everything below is the App API with the Bearer token the sign-in gave: no API key
+    const signIn = await t.api.post('/auth/sign-in/').send({ email: ada.email, password: ada.password });
     assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
     const me = { ...ada, token: signIn.body.access_token as string };
     const project = await createAppProject(t, me.token, ws.slug, { identifier: 'WALK', name: 'Walk' });
-    await addProjectMember(t, ws.id, project.id, gus.userId, 5);
+    const bob = await signUp(t); // a Member, to assign (Guests cannot be assignees, as in Plane)
+    await addMember(t, ws.id, bob.userId, 15);
+    await addProjectMember(t, ws.id, project.id, bob.userId, 15);
     const base = `/api/workspaces/${ws.slug}/projects/${project.id}`;
     const states = await t.api.get(`${base}/states/`).set(bearer(me));
     assert.equal(states.status, 200);
     const groups = states.body.results.map((s: { group: string }) => s.group);
     for (const g of ['backlog', 'unstarted', 'started', 'completed', 'cancelled']) assert.ok(groups.includes(g), g);
     const started = states.body.results.find((s: { group: string }) => s.group === 'started');
-    const v1 = `/api/v1/workspaces/${ws.slug}/projects/${project.id}`;
-    const a = await t.api.post(`${v1}/issues/`).set('X-API-Key', key).send({ name: 'Backlog item' });
-    const b = await t.api.post(`${v1}/issues/`).set('X-API-Key', key).send({ name: 'Started item', state: started.id });
-    assert.equal(b.status, 201);
-    // the board: work items grouped by state (v1 list; the App API work item list comes with its own routes)
-    const items = await t.api.get(`${v1}/issues/`).set('X-API-Key', key);
-    const byState = new Map<string, string[]>();
-    for (const i of items.body.results) byState.set(i.state, [...(byState.get(i.state) ?? []), i.name]);
-    assert.deepEqual(byState.get(started.id), ['Started item']);
-    assert.ok([...byState.values()].flat().includes('Backlog item'));
-    // open and edit through the planning routes: a label, a cycle, a module
+    const a = await t.api.post(`${base}/issues/`).set(bearer(me)).send({ name: 'Backlog item' });
+    const b = await t.api.post(`${base}/issues/`).set(bearer(me)).send({ name: 'Started item', state_id: started.id });
+    assert.deepEqual([a.status, b.status], [201, 201], JSON.stringify(a.body));
+    // the board: work items grouped by state, every state a column
+    const board = await t.api.get(`${base}/issues/?group_by=state_id`).set(bearer(me));
+    assert.equal(board.status, 200, JSON.stringify(board.body));
+    assert.equal(board.body.grouped_by, 'state_id');
+    assert.equal(Object.keys(board.body.results).length, states.body.results.length);
+    assert.deepEqual(board.body.results[started.id].results.map((i: { name: string }) => i.name), ['Started item']);
+    assert.deepEqual(board.body.results[a.body.state_id].results.map((i: { name: string }) => i.name), ['Backlog item']);
+    // open the item, then edit it: a label and an assignee (the Member)
+    const opened = await t.api.get(`${base}/issues/${a.body.id}/`).set(bearer(me));
+    assert.equal(opened.status, 200);
+    assert.equal(opened.body.name, 'Backlog item');
     const label = await t.api.post(`${base}/issue-labels/`).set(bearer(me)).send({ name: 'bug', color: '#ff0000' });
     assert.equal(label.status, 201, JSON.stringify(label.body));
-    await t.api.patch(`${v1}/issues/${a.body.id}/`).set('X-API-Key', key).send({ labels: [label.body.id] });
-    // the Guest follows the item, then a comment notifies them
-    assert.equal((await t.api.post(`${base}/issues/${a.body.id}/subscribe/`).set(bearer(gus))).status, 201);
-    assert.equal((await t.api.post(`${v1}/issues/${a.body.id}/comments/`).set('X-API-Key', key).send({ comment_html: '<p>on it</p>' })).status, 201);
-    const notes = await t.api.get(`/api/workspaces/${ws.slug}/users/notifications/`).set(bearer(gus));
+    const edit = await t.api.patch(`${base}/issues/${a.body.id}/`).set(bearer(me)).send({ label_ids: [label.body.id], assignee_ids: [bob.userId] });
+    assert.equal(edit.status, 204, JSON.stringify(edit.body));
+    const reopened = await t.api.get(`${base}/issues/${a.body.id}/`).set(bearer(me));
+    assert.deepEqual(reopened.body.label_ids, [label.body.id]);
+    assert.deepEqual(reopened.body.assignee_ids, [bob.userId]);
+    // the assignment notified the Member; a comment on the item they now follow notifies them again
+    const comment = await t.api.post(`${base}/issues/${a.body.id}/comments/`).set(bearer(me)).send({ comment_html: '<p>on it</p>' });
+    assert.equal(comment.status, 201, JSON.stringify(comment.body));
+    const notes = await t.api.get(`/api/workspaces/${ws.slug}/users/notifications/`).set(bearer(bob));
     assert.equal(notes.status, 200);
-    assert.equal(notes.body.results.length, 1);
-    assert.equal(notes.body.results[0].data.issue.id, a.body.id);
-    assert.equal(notes.body.results[0].data.issue.identifier, 'WALK');
+    assert.equal(notes.body.results.length, 2, JSON.stringify(notes.body.results));
+    for (const n of notes.body.results) {
+      assert.equal(n.data.issue.id, a.body.id);
+      assert.equal(n.data.issue.identifier, 'WALK');
+    }
+    const unread = await t.api.get(`/api/workspaces/${ws.slug}/users/notifications/unread/`).set(bearer(bob));
+    assert.equal(unread.status, 200, JSON.stringify(unread.body));
+    // the author is not notified of their own changes
+    const mine = await t.api.get(`/api/workspaces/${ws.slug}/users/notifications/`).set(bearer(me));
+    assert.equal(mine.body.results.length, 0);
   });
 
   it('cycles carry progress counts and estimate points; progress/ sums them by state group', async () => {
