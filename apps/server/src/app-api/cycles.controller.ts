@@ -5,7 +5,7 @@ import {
 import { CYCLE_VIEWS, CycleService, CycleView, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateCycleDto, IssueIdsDto, TransferDto, UpdateCycleDto } from '../shared/dto/planning.dto';
-import { issueContext, single } from './context';
+import { issueContext, single } from '../shared/context';
 
 /**
  * Cycles of a project on the App API (Plane 0.25.3 `app/urls/cycle.py`), through the same

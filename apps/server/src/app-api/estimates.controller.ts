@@ -6,7 +6,7 @@ import { EstimatePointInput, EstimateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { UpdateEstimateDto, UpdateEstimatePointDto } from '../shared/dto/estimate.dto';
 import { AppCreateEstimateDto } from './dto/estimate.dto';
-import { issueContext } from './context';
+import { issueContext } from '../shared/context';
 
 /** The point list a client sent: a bare JSON array, or `{estimate_points: [...]}`; else 400 `MALFORMED_REQUEST`. */
 function pointsOf(body: unknown): EstimatePointInput[] {

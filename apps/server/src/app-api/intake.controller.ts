@@ -5,7 +5,7 @@ import {
 import { IntakeService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { IntakeDto } from '../shared/dto/intake.dto';
-import { issueContext } from './context';
+import { issueContext } from '../shared/context';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 

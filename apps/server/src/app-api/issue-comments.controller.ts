@@ -7,7 +7,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import type { Response } from 'express';
 import { CommentDto, CreateLinkDto, UpdateLinkDto } from '../shared/dto/issue.dto';
 import { ReactionDto } from './dto/work-items.dto';
-import { issueContext } from './work-items.controller';
+import { issueContext } from '../shared/context';
 
 const ISSUE = 'workspaces/:slug/projects/:project_id/issues/:issue_id';
 

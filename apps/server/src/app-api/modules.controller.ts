@@ -5,7 +5,7 @@ import {
 import { ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateModuleDto, IssueIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
-import { issueContext } from './context';
+import { issueContext } from '../shared/context';
 
 /**
  * Modules of a project on the App API (Plane 0.25.3 `app/urls/module.py`: work items under

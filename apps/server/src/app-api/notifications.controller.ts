@@ -5,7 +5,7 @@ import {
 import { IssueSubscriberService, NotificationService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { MarkAllReadDto, SnoozeNotificationDto, SubscribersDto } from './dto/notification.dto';
-import { issueContext, single } from './context';
+import { issueContext, single } from '../shared/context';
 
 /**
  * The caller's notifications in a workspace (Plane 0.25.3 `app/urls/notification.py`): any member,

@@ -1,7 +1,7 @@
 import { BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Principal, ProjectAccess, WorkspaceAccess } from '#common';
 import { SearchService } from '#domain';
 import { Controller, Get, Query } from '@nestjs/common';
-import { single } from './context';
+import { single } from '../shared/context';
 
 function bool(query: Record<string, unknown>, name: string): boolean {
   const v = single(query, name);

@@ -3,7 +3,7 @@ import {
   ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess,
 } from '#common';
 import {
-  DateFilter, IssueChildrenService, IssueContext, IssueListQuery, IssueOperationsService, IssueRelationService, IssueService, ModuleService,
+  DateFilter, IssueChildrenService, IssueListQuery, IssueOperationsService, IssueRelationService, IssueService, ModuleService,
   parseShape, PRIORITIES,
 } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -11,20 +11,10 @@ import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto
 import {
   AppCreateIssueDto, AppUpdateIssueDto, appIssueInput, BulkOperationDto, IssueIdsDto, IssueModulesDto, SubIssuesDto,
 } from './dto/work-items.dto';
+import { issueContext, single } from '../shared/context';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 const STATE_GROUPS = ['backlog', 'unstarted', 'started', 'completed', 'cancelled', 'triage'];
-
-export function issueContext(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
-  return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
-}
-
-export function single(query: Record<string, unknown>, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
-  return v;
-}
 
 /** A comma-separated filter (Plane's `issue_filters`); every value must pass `check`, else 400. */
 function values(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {

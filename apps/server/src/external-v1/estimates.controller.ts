@@ -2,13 +2,10 @@ import {
   ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Principal, ProjectAccess, ProjectRole, ROLE, UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { EstimatePointInput, EstimateService, IssueContext } from '#domain';
+import { EstimatePointInput, EstimateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CreateEstimateDto, UpdateEstimateDto, UpdateEstimatePointDto } from '../shared/dto/estimate.dto';
-
-function context(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
-  return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
-}
+import { issueContext } from '../shared/context';
 
 /** The point list a client sent: a bare JSON array (the SDK), or `{estimate_points: [...]}`; else 400 `MALFORMED_REQUEST`. */
 function pointsOf(body: unknown): EstimatePointInput[] {
@@ -39,14 +36,14 @@ export class EstimatesController {
   @Post()
   @ProjectRole(ROLE.ADMIN)
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateEstimateDto) {
-    return this.estimates.create(context(me, ws, project), body);
+    return this.estimates.create(issueContext(me, ws, project), body);
   }
 
   /** 200; `type` cannot change (422). */
   @Patch()
   @ProjectRole(ROLE.ADMIN)
   update(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: UpdateEstimateDto) {
-    return this.estimates.update(context(me, ws, project), body);
+    return this.estimates.update(issueContext(me, ws, project), body);
   }
 
   /** 204; the points go too, the project's `estimate` and the work items' `estimate_point` are cleared. */
@@ -54,7 +51,7 @@ export class EstimatesController {
   @HttpCode(204)
   @ProjectRole(ROLE.ADMIN)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
-    await this.estimates.remove(context(me, ws, project));
+    await this.estimates.remove(issueContext(me, ws, project));
   }
 
   /** A bare array of points, by `key`. */
@@ -70,7 +67,7 @@ export class EstimatesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('estimate_id', UuidPipe) estimateId: string, @Body() body: unknown,
   ) {
-    return this.estimates.createPoints(context(me, ws, project), estimateId, pointsOf(body));
+    return this.estimates.createPoints(issueContext(me, ws, project), estimateId, pointsOf(body));
   }
 
   @Patch(':estimate_id/estimate-points/:point_id')
@@ -79,7 +76,7 @@ export class EstimatesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('estimate_id', UuidPipe) estimateId: string, @Param('point_id', UuidPipe) pointId: string, @Body() body: UpdateEstimatePointDto,
   ) {
-    return this.estimates.updatePoint(context(me, ws, project), estimateId, pointId, body);
+    return this.estimates.updatePoint(issueContext(me, ws, project), estimateId, pointId, body);
   }
 
   /** 204; work items using the point lose their `estimate_point` (history written). */
@@ -90,6 +87,6 @@ export class EstimatesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('estimate_id', UuidPipe) estimateId: string, @Param('point_id', UuidPipe) pointId: string,
   ) {
-    await this.estimates.removePoint(context(me, ws, project), estimateId, pointId);
+    await this.estimates.removePoint(issueContext(me, ws, project), estimateId, pointId);
   }
 }

@@ -2,15 +2,12 @@ import {
   ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole, ROLE, UuidPipe,
   V1_PAGING, WorkspaceAccess,
 } from '#common';
-import { IntakeService, IssueContext } from '#domain';
+import { IntakeService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { IntakeDto, IntakeStatusDto } from '../shared/dto/intake.dto';
+import { issueContext } from '../shared/context';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
-
-function context(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
-  return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
-}
 
 /**
  * A project's intake (reference plane-v1-api.md §8.12): `intake-issues/` and the legacy
@@ -33,7 +30,7 @@ export class IntakeController {
   /** 201 with the pending intake item; 422 without `issue.name`. */
   @Post()
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IntakeDto) {
-    return this.intake.create(context(me, ws, project), body);
+    return this.intake.create(issueContext(me, ws, project), body);
   }
 
   @Get(':issue_id')
@@ -47,7 +44,7 @@ export class IntakeController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeDto,
   ) {
-    return this.intake.update(context(me, ws, project), issueId, body);
+    return this.intake.update(issueContext(me, ws, project), issueId, body);
   }
 
   /**
@@ -59,13 +56,13 @@ export class IntakeController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeStatusDto,
   ) {
-    return this.intake.update(context(me, ws, project), issueId, body);
+    return this.intake.update(issueContext(me, ws, project), issueId, body);
   }
 
   /** 204; the work item goes too unless accepted. */
   @Delete(':issue_id')
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
-    await this.intake.remove(context(me, ws, project), issueId);
+    await this.intake.remove(issueContext(me, ws, project), issueId);
   }
 }

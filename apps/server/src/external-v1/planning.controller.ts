@@ -2,22 +2,12 @@ import {
   ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, PageQuery, PageRequest, Principal, ProjectAccess,
   UuidPipe, V1_PAGING, WorkspaceAccess,
 } from '#common';
-import { CYCLE_VIEWS, CycleService, CycleView, IssueContext, ModuleService, parseShape } from '#domain';
+import { CYCLE_VIEWS, CycleService, CycleView, ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   CreateCycleDto, CreateModuleDto, IssueIdsDto, TransferDto, UpdateCycleDto, UpdateModuleDto,
 } from '../shared/dto/planning.dto';
-
-function context(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
-  return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
-}
-
-function single(query: Record<string, unknown>, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
-  return v;
-}
+import { issueContext, single } from '../shared/context';
 
 /** `order_by` of the cycle and module work item lists: `created_at` (default) or `-created_at`. */
 function newestFirst(query: Record<string, unknown>): boolean {
@@ -48,7 +38,7 @@ export class CyclesController {
   /** 201 with the cycle; 422 (dates, owner, time zone); 409 `EXTERNAL_ID_TAKEN`. */
   @Post('cycles')
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateCycleDto) {
-    return this.cycles.create(context(me, ws, project), body);
+    return this.cycles.create(issueContext(me, ws, project), body);
   }
 
   /** Archived cycles, newest first, paginated. */
@@ -61,7 +51,7 @@ export class CyclesController {
   @Delete('archived-cycles/:cycle_id/unarchive')
   @HttpCode(204)
   async unarchiveNew(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
-    await this.cycles.unarchive(context(me, ws, project), id);
+    await this.cycles.unarchive(issueContext(me, ws, project), id);
   }
 
   @Get('cycles/:cycle_id')
@@ -75,14 +65,14 @@ export class CyclesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('cycle_id', UuidPipe) id: string, @Body() body: UpdateCycleDto,
   ) {
-    return this.cycles.update(context(me, ws, project), id, body);
+    return this.cycles.update(issueContext(me, ws, project), id, body);
   }
 
   /** 204; the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete('cycles/:cycle_id')
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
-    await this.cycles.remove(context(me, ws, project), id);
+    await this.cycles.remove(issueContext(me, ws, project), id);
   }
 
   /** The cycle's work items (work item objects), oldest first (`order_by=-created_at`), paginated; `fields=`/`expand=`. */
@@ -98,7 +88,7 @@ export class CyclesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('cycle_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
   ) {
-    return this.cycles.addIssues(context(me, ws, project), id, body.issues);
+    return this.cycles.addIssues(issueContext(me, ws, project), id, body.issues);
   }
 
   /** The link row of a work item in this cycle; 404 otherwise. */
@@ -113,7 +103,7 @@ export class CyclesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
   ) {
-    await this.cycles.removeIssue(context(me, ws, project), id, issueId);
+    await this.cycles.removeIssue(issueContext(me, ws, project), id, issueId);
   }
 
   /** `{new_cycle_id}` → 200 `{"message": "Success"}`; 400 `CYCLE_NOT_COMPLETED` / `CYCLE_TRANSFER_TARGET_COMPLETED`; 422. */
@@ -123,21 +113,21 @@ export class CyclesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('cycle_id', UuidPipe) id: string, @Body() body: TransferDto,
   ) {
-    return this.cycles.transfer(context(me, ws, project), id, body.new_cycle_id?.toLowerCase());
+    return this.cycles.transfer(issueContext(me, ws, project), id, body.new_cycle_id?.toLowerCase());
   }
 
   /** 204; only a cycle that has ended (400 `CYCLE_NOT_COMPLETED`). */
   @Post('cycles/:cycle_id/archive')
   @HttpCode(204)
   async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
-    await this.cycles.archive(context(me, ws, project), id);
+    await this.cycles.archive(issueContext(me, ws, project), id);
   }
 
   /** Plane 0.25.3's unarchive: 204. */
   @Delete('cycles/:cycle_id/archive')
   @HttpCode(204)
   async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
-    await this.cycles.unarchive(context(me, ws, project), id);
+    await this.cycles.unarchive(issueContext(me, ws, project), id);
   }
 }
 
@@ -159,7 +149,7 @@ export class ModulesController {
   /** 201 with the module; 409 `MODULE_NAME_TAKEN` / `EXTERNAL_ID_TAKEN` with the holder's `id`; 422. */
   @Post('modules')
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateModuleDto) {
-    return this.modules.create(context(me, ws, project), body);
+    return this.modules.create(issueContext(me, ws, project), body);
   }
 
   /** Archived modules, newest first, paginated (Plane 0.25.3 answers 500 here). */
@@ -172,7 +162,7 @@ export class ModulesController {
   @Delete('archived-modules/:module_id/unarchive')
   @HttpCode(204)
   async unarchiveNew(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
-    await this.modules.unarchive(context(me, ws, project), id);
+    await this.modules.unarchive(issueContext(me, ws, project), id);
   }
 
   @Get('modules/:module_id')
@@ -186,14 +176,14 @@ export class ModulesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('module_id', UuidPipe) id: string, @Body() body: UpdateModuleDto,
   ) {
-    return this.modules.update(context(me, ws, project), id, body);
+    return this.modules.update(issueContext(me, ws, project), id, body);
   }
 
   /** 204; the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete('modules/:module_id')
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
-    await this.modules.remove(context(me, ws, project), id);
+    await this.modules.remove(issueContext(me, ws, project), id);
   }
 
   /** The module's work items (work item objects), oldest first (`order_by=-created_at`), paginated; `fields=`/`expand=`. */
@@ -209,7 +199,7 @@ export class ModulesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('module_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
   ) {
-    return this.modules.addIssues(context(me, ws, project), id, body.issues);
+    return this.modules.addIssues(issueContext(me, ws, project), id, body.issues);
   }
 
   /** The link row of a work item in this module (Plane answers 500); 404 otherwise. */
@@ -224,7 +214,7 @@ export class ModulesController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
   ) {
-    await this.modules.removeIssue(context(me, ws, project), id, issueId);
+    await this.modules.removeIssue(issueContext(me, ws, project), id, issueId);
   }
 
   /**
@@ -241,13 +231,13 @@ export class ModulesController {
   @Post('modules/:module_id/archive')
   @HttpCode(204)
   async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
-    await this.modules.archive(context(me, ws, project), id);
+    await this.modules.archive(issueContext(me, ws, project), id);
   }
 
   /** Plane 0.25.3's unarchive: 204. */
   @Delete('modules/:module_id/archive')
   @HttpCode(204)
   async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
-    await this.modules.unarchive(context(me, ws, project), id);
+    await this.modules.unarchive(issueContext(me, ws, project), id);
   }
 }

@@ -2,10 +2,11 @@ import {
   ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, isUuid, MeridianError, PageQuery, PageRequest, Principal,
   ProjectAccess, ProjectRole, ROLE, UuidPipe, V1_PAGING, WorkspaceAccess,
 } from '#common';
-import { IssueChildrenService, IssueContext, IssueService, parseShape, PRIORITIES } from '#domain';
+import { IssueChildrenService, IssueService, parseShape, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDto } from '../shared/dto/issue.dto';
+import { issueContext, single } from '../shared/context';
 
 /**
  * Work items are served under both path families with one implementation (plane-clients.md §1,
@@ -15,10 +16,6 @@ import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDt
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 const both = (suffix = '') => [`${PROJECT}/issues${suffix}`, `${PROJECT}/work-items${suffix}`];
 
-function context(me: Principal, ws: WorkspaceAccess, project: ProjectAccess): IssueContext {
-  return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
-}
-
 /** A comma-separated filter; ids must be UUIDs and priorities known, else 400 `INVALID_QUERY_PARAMETER`. */
 function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
   const raw = single(query, name);
@@ -26,13 +23,6 @@ function filter(query: Record<string, unknown>, name: string, check: (v: string)
   const values = raw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
   if (!values.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
   return values;
-}
-
-function single(query: Record<string, unknown>, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
-  return v;
 }
 
 /**
@@ -96,7 +86,7 @@ export class WorkItemsController {
   /** 201 with the work item; 409 `EXTERNAL_ID_TAKEN` with the holder's `id`; 422. */
   @Post()
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateIssueDto) {
-    return this.issues.create(context(me, ws, project), body);
+    return this.issues.create(issueContext(me, ws, project), body);
   }
 
   /**
@@ -108,7 +98,7 @@ export class WorkItemsController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Body() body: UpdateIssueDto, @Res({ passthrough: true }) res: Response,
   ) {
-    const { created, issue } = await this.issues.upsert(context(me, ws, project), body);
+    const { created, issue } = await this.issues.upsert(issueContext(me, ws, project), body);
     res.status(created ? 201 : 200);
     return issue;
   }
@@ -124,14 +114,14 @@ export class WorkItemsController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) id: string, @Body() body: UpdateIssueDto,
   ) {
-    return this.issues.update(context(me, ws, project), id, body);
+    return this.issues.update(issueContext(me, ws, project), id, body);
   }
 
   /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete(':issue_id')
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
-    await this.issues.remove(context(me, ws, project), id);
+    await this.issues.remove(issueContext(me, ws, project), id);
   }
 }
 
@@ -153,7 +143,7 @@ export class WorkItemCommentsController {
   /** 201 with the comment; 409 `EXTERNAL_ID_TAKEN`. */
   @Post()
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CommentDto) {
-    return this.children.createComment(context(me, ws, project), issueId, body);
+    return this.children.createComment(issueContext(me, ws, project), issueId, body);
   }
 
   @Get(':comment_id')
@@ -166,7 +156,7 @@ export class WorkItemCommentsController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string, @Body() body: CommentDto,
   ) {
-    return this.children.updateComment(context(me, ws, project), issueId, id, body);
+    return this.children.updateComment(issueContext(me, ws, project), issueId, id, body);
   }
 
   @Delete(':comment_id')
@@ -175,7 +165,7 @@ export class WorkItemCommentsController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string,
   ) {
-    await this.children.removeComment(context(me, ws, project), issueId, id);
+    await this.children.removeComment(issueContext(me, ws, project), issueId, id);
   }
 }
 
@@ -192,7 +182,7 @@ export class WorkItemLinksController {
 
   @Post()
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreateLinkDto) {
-    return this.children.createLink(context(me, ws, project), issueId, body);
+    return this.children.createLink(issueContext(me, ws, project), issueId, body);
   }
 
   @Get(':link_id')
@@ -205,7 +195,7 @@ export class WorkItemLinksController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string, @Body() body: UpdateLinkDto,
   ) {
-    return this.children.updateLink(context(me, ws, project), issueId, id, body);
+    return this.children.updateLink(issueContext(me, ws, project), issueId, id, body);
   }
 
   @Delete(':link_id')
@@ -214,7 +204,7 @@ export class WorkItemLinksController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string,
   ) {
-    await this.children.removeLink(context(me, ws, project), issueId, id);
+    await this.children.removeLink(issueContext(me, ws, project), issueId, id);
   }
 }
 

@@ -5,13 +5,7 @@ import { PRIORITIES, PublicBoardService, STATE_GROUPS } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CreatePublicCommentDto, ReactionDto, UpdatePublicCommentDto, VoteDto } from './dto/public.dto';
-
-function single(query: Record<string, unknown>, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
-  return v;
-}
+import { single } from '../shared/context';
 
 /** A comma-separated filter; each value must pass `check`, else 400 `INVALID_QUERY_PARAMETER`. */
 function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
