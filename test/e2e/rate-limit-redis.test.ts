@@ -234,7 +234,7 @@ describe('rate limits on Redis (REDIS_URL)', async () => {
       drop = db.drop;
       for (let i = 0; i < 2; i++) {
         const port = await freePort();
-        servers.push(await startServer({ ...db.env, PORT: String(port), REDIS_URL, REDIS_KEY_PREFIX: p }));
+        servers.push(await startServer({ ...db.env, PORT: String(port), REDIS_URL, REDIS_KEY_PREFIX: p, ACCESS_CACHE_TTL_MS: '60000' }));
         base.push(`http://127.0.0.1:${port}`);
       }
     });
@@ -275,6 +275,34 @@ describe('rate limits on Redis (REDIS_URL)', async () => {
       }
       assert.equal(statuses.filter((s) => s === 200).length, 60, JSON.stringify(statuses));
       assert.equal(statuses[60], 429);
+    });
+
+    it('a key revoked through one server is refused by the other: the access cache is emptied through Redis', async () => {
+      const user = await post(`${base[0]}/auth/sign-up/`, { email: `${unique('u')}@example.com`, password: 'correct horse 1' });
+      const token = user.body.access_token as string;
+      const slug = unique('ws-');
+      assert.equal((await post(`${base[0]}/api/workspaces/`, { name: 'Cache', slug }, token)).status, 201);
+      const created = await post(`${base[0]}/api/workspaces/${slug}/api-tokens/`, { label: 'cache' }, token);
+      const key = created.body.token as string;
+      const onB = async () => {
+        const res = await fetch(`${base[1]}/api/v1/workspaces/${slug}/projects/`, { headers: { 'X-API-Key': key } });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      for (let i = 0; i < 3; i++) assert.equal(await onB(), 200); // B has resolved (and cached, for a minute) the key
+      const revoked = await fetch(`${base[0]}/api/workspaces/${slug}/api-tokens/${created.body.id as string}/`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      assert.equal(revoked.status, 204);
+      // the message crosses Redis in about a millisecond; allow 500 ms, far below the minute of the TTL
+      const deadline = Date.now() + 500;
+      let status = await onB();
+      while (status === 200 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        status = await onB();
+      }
+      assert.equal(status, 401);
     });
   });
 });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { AppConfig, loadConfig } from '#common';
+import { AccessCache, AppConfig, loadConfig } from '#common';
 import { ReadyDatabase, startDatabase } from '#database';
 import type { INestApplication } from '@nestjs/common';
 import * as fs from 'node:fs';
@@ -18,7 +18,12 @@ export interface TestApp {
   url: string;
   config: AppConfig;
   database: ReadyDatabase;
-  /** raw SQL against the test database */
+  /**
+   * Raw SQL against the test database, for set-up and checks. It also empties the server's
+   * `AccessCache`: a row written here (a member added, a role set) is seen by the next request,
+   * where a change made outside the service is otherwise seen within `ACCESS_CACHE_TTL_MS`
+   * (`test/e2e/access-cache.test.ts` tests that bound with `database.dataSource.query`).
+   */
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
   /** the first instance admin created by the default set-up; null with `{ setup: false }` */
@@ -101,7 +106,13 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     config,
     database,
     admin,
-    sql: (text, params) => database.dataSource.query(text, params),
+    sql: async (text, params) => {
+      try {
+        return await database.dataSource.query(text, params);
+      } finally {
+        app.get(AccessCache).invalidate();
+      }
+    },
     close: async () => {
       await app.close();
       await db.drop();

@@ -1,13 +1,13 @@
 import {
   addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
-  BearerTokenStrategy, InstanceAdminTokenStrategy, PageEnvelopeInterceptor, ProjectAccessGuard, RateLimitGuard,
-  RequestValidationPipe, secretSafeLogOptions, THROTTLER, WorkspaceAccessGuard,
+  BearerTokenStrategy, InstanceAdminTokenStrategy, ProjectAccessGuard, RateLimitGuard,
+  RequestValidationPipe, secretSafeLogOptions, THROTTLER, unlessThrottled, WorkspaceAccessGuard,
 } from '#common';
-import { RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule, SignInAttemptInterceptor } from '#common';
+import { AccessCacheModule, RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, RouterModule } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
@@ -31,7 +31,9 @@ const API_MODULES = [
 /**
  * The HTTP service. Cross-cutting behaviour is bound here as global providers, so tests that
  * build this module run exactly the production pipeline: rate limit → authentication →
- * workspace scope → project scope → validation → handler → page envelope, and one exception filter.
+ * workspace scope → project scope → validation → handler, and one exception filter. No interceptor
+ * is global (each one puts every request through rxjs): a `Page` is written as Plane's envelope
+ * by its JSON form, and the sign-in routes bind `SignInAttemptInterceptor` (`@AuthRateLimit`).
  */
 @Module({})
 export class AppModule {
@@ -54,6 +56,8 @@ export class AppModule {
         DatabaseModule.forRoot(database),
         // one store for every counter: this process's memory, or Redis with REDIS_URL
         RateLimitStoreModule.forRoot(config),
+        // resolved credentials and roles, briefly (ACCESS_CACHE_TTL_MS); emptied on every access change
+        AccessCacheModule.forRoot(),
         ThrottlerModule.forRootAsync({
           inject: [RATE_LIMIT_STORE],
           useFactory: (storage: RateLimitStore) => ({
@@ -61,18 +65,21 @@ export class AppModule {
             throttlers: [
               {
                 name: THROTTLER.API_KEY,
+                skipIf: unlessThrottled(THROTTLER.API_KEY),
                 ttl: config.rateLimits.apiKey.ttlMs,
                 limit: config.rateLimits.apiKey.limit,
                 getTracker: (req) => apiKeyTracker(req as never),
               },
               {
                 name: THROTTLER.AUTH,
+                skipIf: unlessThrottled(THROTTLER.AUTH),
                 ttl: config.rateLimits.auth.ttlMs,
                 limit: config.rateLimits.auth.limit,
                 getTracker: (req) => addressTracker(req as never),
               },
               {
                 name: THROTTLER.PUBLIC,
+                skipIf: unlessThrottled(THROTTLER.PUBLIC),
                 ttl: config.rateLimits.public.ttlMs,
                 limit: config.rateLimits.public.limit,
                 getTracker: (req) => addressTracker(req as never),
@@ -95,8 +102,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: WorkspaceAccessGuard },
         { provide: APP_GUARD, useClass: ProjectAccessGuard },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: SignInAttemptInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: PageEnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

@@ -20,6 +20,8 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   app.useLogger(new QuietStartupLogger(app.get(Logger)));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
+  // no ETag: Plane sends none and its clients never revalidate; Express would hash every body (SHA-1)
+  app.set('etag', false);
   app.enableCors({ exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'] });
   useJsonBody(app, config.http.bodyLimit);
   serveOpenApi(app); // GET /api/openapi.json and /api/docs/, built on first request

@@ -8,6 +8,7 @@ export * from './config/config.module';
 export * from './config/load-env';
 export * from './pagination';
 export * from './auth/principal';
+export * from './auth/access-cache';
 export * from './auth/auth.decorators';
 export * from './auth/strategies';
 export * from './auth/authentication.guard';

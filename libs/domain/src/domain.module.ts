@@ -42,6 +42,7 @@ import { ReactionService } from './issue/reaction.service';
 import { WebhookOutbox } from './webhook/webhook-outbox.service';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookDeliveryWorker } from './webhook/webhook-delivery.worker';
+import { AccessChangeSubscriber } from './shared/access-change.subscriber';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
@@ -61,13 +62,15 @@ const APP_API_SERVICES = [
 /**
  * The domain: entities' rules and services, shared by every API module. Also binds the
  * cross-cutting guards' ports (`CREDENTIAL_VERIFIER`, `WORKSPACE_ACCESS_RESOLVER`,
- * `PROJECT_ACCESS_RESOLVER`, `INSTANCE_ADMIN_VERIFIER`).
+ * `PROJECT_ACCESS_RESOLVER`, `INSTANCE_ADMIN_VERIFIER`) and empties their cache when access changes
+ * (`AccessChangeSubscriber`).
  */
 @Module({
   providers: [
     ...SERVICES,
     ...APP_API_SERVICES,
     OBJECT_STORAGE_PROVIDER,
+    AccessChangeSubscriber,
     CredentialVerifierService,
     { provide: CREDENTIAL_VERIFIER, useExisting: CredentialVerifierService },
     { provide: WORKSPACE_ACCESS_RESOLVER, useExisting: WorkspaceService },

@@ -12,6 +12,8 @@ export interface Principal {
   via: CredentialKind;
   sessionId?: string;
   apiToken?: { id: string; workspaceId: string };
+  /** when the presented credential expires (epoch ms); undefined for API keys without an expiry */
+  expiresAt?: number;
 }
 
 /**

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import { isUuid } from '../http/uuid.pipe';
+import { AccessCache } from './access-cache';
 import { PROJECT_ROLE, PROJECT_ROLE_WORKSPACE_OVERRIDE, ROLE } from './auth.decorators';
 import {
   Principal, PROJECT_ACCESS_RESOLVER, ProjectAccess, ProjectAccessResolver, WorkspaceAccess,
@@ -14,7 +15,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Scopes every route with a `:project_id` to a project of the route's workspace (runs after
  * `WorkspaceAccessGuard`). A project that does not exist there, is deleted, or is secret and the
  * caller not a member is a 404 `PROJECT_NOT_FOUND`; a visible project the caller lacks the role
- * for is a 403 `PERMISSION_DENIED` (see `@ProjectRole`). The resolved access is stored as
+ * for is a 403 `PERMISSION_DENIED` (see `@ProjectRole`). The resolved access (through
+ * `AccessCache`) is stored as
  * `req.projectAccess` (see `@CurrentProject()`).
  */
 @Injectable()
@@ -22,6 +24,7 @@ export class ProjectAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(PROJECT_ACCESS_RESOLVER) private readonly resolver: ProjectAccessResolver,
+    private readonly cache: AccessCache,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,13 +36,15 @@ export class ProjectAccessGuard implements CanActivate {
     if (typeof projectId !== 'string' || !principal || !req.workspaceAccess) return true;
     if (!isUuid(projectId)) throw new MeridianError('PROJECT_NOT_FOUND');
 
-    const { visible, role, exists } = await this.resolver.resolve(req.workspaceAccess.workspaceId, projectId.toLowerCase(), principal.userId);
+    const { workspaceId } = req.workspaceAccess;
+    const id = projectId.toLowerCase();
+    const { visible, role, exists } = await this.cache.get(`p:${workspaceId}:${id}:${principal.userId}`, () => this.resolver.resolve(workspaceId, id, principal.userId));
     const override = this.reflector.getAllAndOverride<number | undefined>(PROJECT_ROLE_WORKSPACE_OVERRIDE, [
       context.getHandler(),
       context.getClass(),
     ]);
     if (override !== undefined && req.workspaceAccess.role >= override && (visible || exists)) {
-      req.projectAccess = { projectId: projectId.toLowerCase(), role };
+      req.projectAccess = { projectId: id, role };
       return true;
     }
     if (!visible) throw new MeridianError('PROJECT_NOT_FOUND');
@@ -49,7 +54,7 @@ export class ProjectAccessGuard implements CanActivate {
     ]);
     const needed = rule === 'visible' ? null : (rule ?? (SAFE_METHODS.has(req.method) ? ROLE.GUEST : ROLE.MEMBER));
     if (needed !== null && (role === null || role < needed)) throw new MeridianError('PERMISSION_DENIED');
-    req.projectAccess = { projectId: projectId.toLowerCase(), role };
+    req.projectAccess = { projectId: id, role };
     return true;
   }
 }

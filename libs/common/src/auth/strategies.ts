@@ -3,6 +3,8 @@ import { PassportStrategy } from '@nestjs/passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import type { Request } from 'express';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
+import { sha256 } from '../util/secrets';
+import { AccessCache } from './access-cache';
 import { apiKeyDigest } from './api-key-digest';
 import { CREDENTIAL_VERIFIER, CredentialVerifier, INSTANCE_ADMIN_VERIFIER, InstanceAdminVerifier, Principal } from './principal';
 
@@ -15,10 +17,19 @@ function headerOnly(req: unknown): unknown {
   return Object.create(req as object, { query: { value: {} }, body: { value: undefined } });
 }
 
-/** passport-http-bearer: `Authorization: Bearer <opaque access token>` → session principal. */
+const isPrincipal = (p: Principal | null): boolean => p !== null;
+const expiryOf = (p: Principal | null): number | undefined => p?.expiresAt;
+
+/**
+ * passport-http-bearer: `Authorization: Bearer <opaque access token>` → session principal
+ * (through `AccessCache`, by the token's SHA-256).
+ */
 @Injectable()
 export class BearerTokenStrategy extends PassportStrategy(BearerStrategy, 'bearer') {
-  constructor(@Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier) {
+  constructor(
+    @Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier,
+    private readonly cache: AccessCache,
+  ) {
     super();
   }
 
@@ -27,7 +38,8 @@ export class BearerTokenStrategy extends PassportStrategy(BearerStrategy, 'beare
   }
 
   async validate(token: string): Promise<Principal | false> {
-    return (await this.verifier.verifyAccessToken(token)) ?? false;
+    const principal = await this.cache.get(`t:${sha256(token)}`, () => this.verifier.verifyAccessToken(token), isPrincipal, expiryOf);
+    return principal ?? false;
   }
 }
 
@@ -41,11 +53,14 @@ interface PassportActions {
 /**
  * passport-headerapikey: `X-API-Key: plane_api_…` → API-key principal. The key is looked up by
  * the request's memoised digest (`apiKeyDigest`, which the rate limiter already computed), so it
- * is hashed once per request.
+ * is hashed once per request, and through `AccessCache`.
  */
 @Injectable()
 export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-key') {
-  constructor(@Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier) {
+  constructor(
+    @Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier,
+    private readonly cache: AccessCache,
+  ) {
     // passport-headerapikey reads req.headers[header] as given: Node lower-cases header names
     super({ header: 'x-api-key', prefix: '' }, false);
   }
@@ -55,7 +70,7 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
     const digest = apiKeyDigest(req);
     if (digest === null) return super.authenticate(req, options); // no key: the library's failure
     const passport = this as unknown as PassportActions;
-    this.verifier.verifyApiKeyDigest(digest).then(
+    this.cache.get(`k:${digest}`, () => this.verifier.verifyApiKeyDigest(digest), isPrincipal, expiryOf).then(
       (principal) => (principal ? passport.success(principal) : passport.fail(null, 401)),
       (err: unknown) => passport.error(err as Error),
     );

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
+import { AccessCache } from './access-cache';
 import { WORKSPACE_ROLE } from './auth.decorators';
 import { Principal, WORKSPACE_ACCESS_RESOLVER, WorkspaceAccess, WorkspaceAccessResolver } from './principal';
 
@@ -14,13 +15,14 @@ import { Principal, WORKSPACE_ACCESS_RESOLVER, WorkspaceAccess, WorkspaceAccessR
  *   `API_KEY_WORKSPACE_MISMATCH`.
  * - `@WorkspaceRole(n)`: a member below role n gets a 403 `PERMISSION_DENIED`.
  *
- * The resolved access is stored as `req.workspaceAccess` (see `@CurrentWorkspace()`).
+ * The resolved access (through `AccessCache`) is stored as `req.workspaceAccess` (see `@CurrentWorkspace()`).
  */
 @Injectable()
 export class WorkspaceAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(WORKSPACE_ACCESS_RESOLVER) private readonly resolver: WorkspaceAccessResolver,
+    private readonly cache: AccessCache,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,7 +35,7 @@ export class WorkspaceAccessGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    const { workspaceId, role } = await this.resolver.resolve(slug, principal.userId);
+    const { workspaceId, role } = await this.cache.get(`w:${principal.userId}:${slug}`, () => this.resolver.resolve(slug, principal.userId));
     if (principal.via === 'api-key') {
       if (!workspaceId || workspaceId !== principal.apiToken?.workspaceId) {
         throw new MeridianError('API_KEY_WORKSPACE_MISMATCH');

@@ -51,6 +51,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   ACCESS_TOKEN_TTL = 3600;
 
+  /** how long a resolved API key, access token or workspace/project role may be reused, in ms (0: off) */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
+  ACCESS_CACHE_TTL_MS = 5000;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   REFRESH_TOKEN_TTL = 30 * 24 * 3600;
 
@@ -256,7 +260,11 @@ export interface AppConfig {
     dataDir: string;
     migrationsRun: boolean;
   };
-  auth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
+  /**
+   * Session token lifetimes (seconds) and `accessCacheTtlMs`: how long a resolved credential or
+   * workspace/project role may be served from `AccessCache` (milliseconds, 0 turns it off).
+   */
+  auth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number; accessCacheTtlMs: number };
   /**
    * `SECRET_KEY`, from which the key that encrypts stored secrets is derived. `problem` says when it
    * is missing, a placeholder or too short; the server refuses to start in production then (see
@@ -475,7 +483,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       dataDir: path.resolve(env.DATA_DIR),
       migrationsRun: env.MIGRATIONS_RUN,
     },
-    auth: { accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL, refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL },
+    auth: { accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL, refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL, accessCacheTtlMs: env.ACCESS_CACHE_TTL_MS },
     secret: (() => {
       const problem = secretKeyProblem(env.SECRET_KEY);
       return { key: problem === 'missing' ? DEVELOPMENT_SECRET_KEY : env.SECRET_KEY!, problem };

@@ -5,8 +5,10 @@ export interface PageRequest {
 }
 
 /**
- * One page of results, before it is written as the envelope. Controllers return it and the
- * `PageEnvelopeInterceptor` turns it into Plane's paginator body.
+ * One page of results. Controllers return it; its JSON form (`toJSON`, which `JSON.stringify`
+ * and so Express's `res.json` call) is Plane's paginator envelope (`toEnvelope`), on every route
+ * that returns one. (This was a global interceptor; that put every request, lists or not, through
+ * rxjs: docs/decisions.md, "The page envelope is the JSON form of a page".)
  */
 export class Page<T> {
   constructor(
@@ -19,6 +21,11 @@ export class Page<T> {
 
   map<U>(fn: (item: T) => U): Page<U> {
     return new Page(this.results.map(fn), this.perPage, this.totalCount, this.nextCursor, this.prevCursor);
+  }
+
+  /** Plane's envelope: what a page looks like on the wire. */
+  toJSON(): PageEnvelope<T> {
+    return toEnvelope(this);
   }
 }
 

@@ -1,4 +1,4 @@
-import { ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, ExecutionContext, Inject, Injectable, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions,
@@ -12,12 +12,10 @@ import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
 import { sha256 } from '../util/secrets';
 import { adjustShownRateLimit, refuseRateLimited, showRateLimit } from './rate-limit-headers';
 import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
-import { setSignInAttempt } from './sign-in-attempt.interceptor';
+import { setSignInAttempt, SignInAttemptInterceptor } from './sign-in-attempt.interceptor';
 
 /** Throttler names; each applies to the routes of one auth scheme, or to the routes marked `@AuthRateLimit`. */
 export const THROTTLER = { API_KEY: 'api-key', AUTH: 'auth', PUBLIC: 'public' } as const;
-
-const SCHEME_OF: Record<string, AuthScheme> = { [THROTTLER.API_KEY]: 'api-key' };
 
 export const AUTH_RATE_LIMIT = 'meridian:auth-rate-limit';
 export const PUBLIC_RATE_LIMIT = 'meridian:public-rate-limit';
@@ -32,6 +30,7 @@ export const PublicRateLimit = () => SetMetadata(PUBLIC_RATE_LIMIT, true);
 /**
  * How an auth route is limited on top of the per-address limit (`AUTH_RATE_LIMIT`, all marked
  * routes of one address counted together, except `'sign-up'`):
+ * - `'sign-in'` (password) and `'magic-sign-in'` also bind `SignInAttemptInterceptor`, which settles the attempt;
  * - `'sign-in'` (password): failed sign-ins (401 answers) count per (email, client address)
  *   against `AUTH_FAILED_SIGN_IN_LIMIT` (the lock of that address) and per email against the
  *   looser `AUTH_FAILED_SIGN_IN_EMAIL_LIMIT`; at either limit the email's password sign-ins are
@@ -45,7 +44,10 @@ export const PublicRateLimit = () => SetMetadata(PUBLIC_RATE_LIMIT, true);
  * The email is the body's `email`, trimmed and lower-cased; the counters hold its SHA-256.
  */
 export type AuthLimitKind = 'sign-in' | 'magic-sign-in' | 'email' | 'address' | 'sign-up';
-export const AuthRateLimit = (kind: AuthLimitKind) => SetMetadata(AUTH_RATE_LIMIT, kind);
+export const AuthRateLimit = (kind: AuthLimitKind) =>
+  kind === 'sign-in' || kind === 'magic-sign-in'
+    ? applyDecorators(SetMetadata(AUTH_RATE_LIMIT, kind), UseInterceptors(SignInAttemptInterceptor))
+    : SetMetadata(AUTH_RATE_LIMIT, kind);
 
 /**
  * The tracker of the API-key throttler: a digest of the presented key (`apiKeyDigest`, computed
@@ -66,6 +68,47 @@ function emailKey(req: Request): string | null {
   const email = (req.body as { email?: unknown } | undefined)?.email;
   if (typeof email !== 'string' || email.trim() === '') return null;
   return sha256(email.trim().toLowerCase());
+}
+
+/** What the limits need to know about a route: read from its metadata once, then kept. */
+interface RoutePlan {
+  /** the throttlers (`THROTTLER`) that count this route's requests */
+  throttlers: ReadonlySet<string>;
+  authKind: AuthLimitKind | undefined;
+}
+
+const metadata = new Reflector();
+const plans = new WeakMap<object, WeakMap<object, RoutePlan>>();
+
+/**
+ * The route's `RoutePlan`: the API-key throttler for `@ApiKeyAuth()` routes, the auth throttler for
+ * `@AuthRateLimit` routes (but `'sign-up'`), the public one for `@PublicRateLimit()` routes. Kept
+ * per (controller, handler): the metadata does not change after start.
+ */
+export function routePlan(context: ExecutionContext): RoutePlan {
+  const handler = context.getHandler();
+  const controller = context.getClass();
+  let byHandler = plans.get(controller);
+  if (!byHandler) plans.set(controller, (byHandler = new WeakMap()));
+  let plan = byHandler.get(handler);
+  if (!plan) {
+    const targets = [handler, controller];
+    const authKind = metadata.getAllAndOverride<AuthLimitKind | undefined>(AUTH_RATE_LIMIT, targets);
+    const throttlers = new Set<string>();
+    if (metadata.getAllAndOverride<AuthScheme | undefined>(AUTH_SCHEME, targets) === 'api-key') throttlers.add(THROTTLER.API_KEY);
+    if (authKind && authKind !== 'sign-up') throttlers.add(THROTTLER.AUTH);
+    if (metadata.getAllAndOverride<boolean | undefined>(PUBLIC_RATE_LIMIT, targets)) throttlers.add(THROTTLER.PUBLIC);
+    byHandler.set(handler, (plan = { throttlers, authKind }));
+  }
+  return plan;
+}
+
+/**
+ * The `skipIf` of throttler `name`: @nestjs/throttler skips it (before reading any per-route
+ * option) on the routes it does not apply to.
+ */
+export function unlessThrottled(name: string): (context: ExecutionContext) => boolean {
+  return (context) => !routePlan(context).throttlers.has(name);
 }
 
 interface Counter {
@@ -96,34 +139,17 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    await super.canActivate(context);
-    const kind = this.authKind(context);
+    const { throttlers, authKind: kind } = routePlan(context);
+    if (throttlers.size > 0) await super.canActivate(context); // each throttler's skipIf is `unlessThrottled`
     if (kind === 'sign-in' || kind === 'magic-sign-in') await this.countSignInAttempt(context, kind);
     else if (kind === 'email') await this.limitPerEmail(context);
     else if (kind === 'sign-up') await this.limitSignUp(context);
     return true;
   }
 
-  private authKind(context: ExecutionContext): AuthLimitKind | undefined {
-    return this.reflector.getAllAndOverride<AuthLimitKind | undefined>(AUTH_RATE_LIMIT, [context.getHandler(), context.getClass()]);
-  }
-
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
     const { context, limit, ttl, throttler, blockDuration, getTracker } = props;
     const name = throttler.name ?? 'default';
-    if (name === THROTTLER.AUTH) {
-      const kind = this.authKind(context);
-      if (!kind || kind === 'sign-up') return true;
-    } else if (name === THROTTLER.PUBLIC) {
-      if (!this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_RATE_LIMIT, [context.getHandler(), context.getClass()])) return true;
-    } else {
-      const scheme = this.reflector.getAllAndOverride<AuthScheme | undefined>(AUTH_SCHEME, [
-        context.getHandler(),
-        context.getClass(),
-      ]);
-      if (SCHEME_OF[name] !== scheme) return true;
-    }
-
     const { req, res } = this.getRequestResponse(context) as { req: Request; res: Response };
     const tracker = await getTracker(req, context);
     // one counter per tracker for all routes and methods of the surface: the key leaves out the route

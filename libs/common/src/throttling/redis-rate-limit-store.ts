@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { MemoryRateLimitStore, RateLimitStore, throttlerRecord, ThrottlerStorageRecord, WindowState } from './rate-limit-store';
 
 /** Fixed window: count, and start the window (PEXPIRE) on the first request. → {count, ms left} */
@@ -57,7 +57,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly prefix: string,
     private readonly commandTimeoutMs = 500,
   ) {
-    this.redis = new Redis(url, {
+    // loaded here: ioredis is only needed with REDIS_URL (a quarter of a second of start-up otherwise)
+    const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+    this.redis = new RedisClient(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: commandTimeoutMs,

@@ -111,7 +111,7 @@ export class ApiTokenService {
    */
   async verifyDigest(digest: string): Promise<Principal | null> {
     const [row] = (await hotQuery(this.dataSource, SQL_VERIFY_API_KEY, [digest])) as Array<{
-      id: string; workspace_id: string; last_used: Date | null; user_id: string; email: string;
+      id: string; workspace_id: string; last_used: Date | null; expired_at: Date | null; user_id: string; email: string;
     }>;
     if (!row) return null;
     if (!row.last_used || Date.now() - new Date(row.last_used).getTime() > LAST_USED_RESOLUTION_MS) {
@@ -123,6 +123,7 @@ export class ApiTokenService {
       email: row.email,
       via: 'api-key',
       apiToken: { id: row.id, workspaceId: row.workspace_id },
+      expiresAt: row.expired_at ? new Date(row.expired_at).getTime() : undefined,
     };
   }
 }

@@ -90,16 +90,17 @@ export class SessionService {
       .addSelect('u.id', 'user_id')
       .addSelect('u.email', 'email')
       .addSelect('s.lastUsedAt', 'last_used_at')
+      .addSelect('LEAST(t.expiresAt, s.expiresAt)', 'expires_at')
       .where('t.digest = :digest', { digest: sha256(token) })
       .andWhere("t.kind = 'access'")
       .andWhere('t.expiresAt > now()')
       .andWhere('s.revokedAt IS NULL')
       .andWhere('s.expiresAt > now()')
       .andWhere('u.isActive = true')
-      .getRawOne<{ session_id: string; user_id: string; email: string; last_used_at: Date | string | null }>();
+      .getRawOne<{ session_id: string; user_id: string; email: string; last_used_at: Date | string | null; expires_at: Date | string }>();
     if (!row) return null;
     await this.touch(row.session_id, row.last_used_at);
-    return { userId: row.user_id, email: row.email, via: 'session', sessionId: row.session_id };
+    return { userId: row.user_id, email: row.email, via: 'session', sessionId: row.session_id, expiresAt: new Date(row.expires_at).getTime() };
   }
 
   /** Keeps `last_used_at` to the minute without a write on every request. */
@@ -111,6 +112,7 @@ export class SessionService {
       .update(AuthSession)
       .set({ lastUsedAt: () => 'now()' })
       .where('id = :id', { id: sessionId })
+      .callListeners(false) // bookkeeping, not an access change (AccessChangeSubscriber)
       .execute();
   }
 
