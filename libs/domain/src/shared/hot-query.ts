@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 interface PgQueryable {
@@ -26,7 +26,22 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[]):
   return (await pool.query({ name: statementName(text), text, values })).rows;
 }
 
-/** The same inside a transaction (TypeORM's entity manager; the text is fixed, so the plan cache of the server helps). */
-export function txQuery(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
-  return em.query(text, values);
+/**
+ * Runs one fixed statement inside `em`'s transaction as a named statement on the transaction's
+ * own connection (TypeORM's query runner holds the `pg` client as `databaseConnection` once
+ * connected; on the embedded engine that is a `pg` client over PGlite's node-postgres adapter,
+ * which supports named statements too). No TypeORM logging or query events, which these fixed
+ * texts do not need. A driver error is rethrown as TypeORM's `QueryFailedError`, as `em.query`
+ * does (so `isUniqueViolation` keeps working). Without an active transaction, or with a
+ * connection that has no `query`, it falls back to `em.query`.
+ */
+export async function hotTxQuery(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
+  const qr = em.queryRunner as (QueryRunner & { databaseConnection?: PgQueryable }) | undefined;
+  const client = qr?.isTransactionActive && !qr.isReleased ? qr.databaseConnection : undefined;
+  if (!client || typeof client.query !== 'function') return em.query(text, values);
+  try {
+    return (await client.query({ name: statementName(text), text, values })).rows;
+  } catch (err) {
+    throw new QueryFailedError(text, values, err as Error);
+  }
 }
