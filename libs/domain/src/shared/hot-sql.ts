@@ -91,3 +91,7 @@ export const SQL_INSERT_ISSUE_NO_STATE = insertIssue('s.state_id IS NULL AND $7:
 /** One history row; `$1` workspace, `$2` project, `$3` work item, `$4` verb, `$5` field, `$6` comment, `$7` actor, `$8` epoch (seconds). */
 export const SQL_INSERT_ACTIVITY = `INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
 VALUES (clock_timestamp(), $1, $2, $3, $4, $5, $6, $7, $8, $7, $7) RETURNING id`;
+
+/** `$1` workspace id: its active webhooks and their event switches (the outbox's subscriber check). */
+export const SQL_WEBHOOK_SUBSCRIPTIONS = `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
+WHERE workspace_id = $1 AND is_active AND deleted_at IS NULL`;
