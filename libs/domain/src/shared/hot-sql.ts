@@ -1,6 +1,6 @@
 /**
  * The statements of the hottest request paths (API key, workspace and project access; work item
- * read and list), as fixed SQL text with `$n` placeholders. They are sent as named statements on
+ * read, list and create), as fixed SQL text with `$n` placeholders. They are sent as named statements on
  * PostgreSQL (parsed and planned once per connection) and need no query builder per request.
  * `bench/bare-server.ts` runs these same texts, so the benchmark compares frameworks, not SQL.
  *
@@ -73,8 +73,10 @@ RETURNING last_sequence`;
 /**
  * Inserts a work item; with `$20` null, `sort_order` is the highest of its state plus 10000
  * (65535 for the first), found through `ix_issues_project_state_sort`. Run after
- * `SQL_NEXT_SEQUENCE` in the same transaction: the counter row lock orders concurrent creates, so
- * each sees the previous one's sort order.
+ * `SQL_NEXT_SEQUENCE` in the same transaction, as a statement of its own: the counter row lock
+ * orders concurrent creates, and in READ COMMITTED a statement's snapshot is taken when it starts,
+ * so a statement started after the lock was granted sees the previous creator's row (one started
+ * before, as the upsert itself, would not: never merge the two).
  */
 function insertIssue(sameState: string): string {
   return `INSERT INTO issues (workspace_id, project_id, name, description_html, description_stripped, priority,
@@ -84,13 +86,37 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 COALESCE($20::double precision, (SELECT MAX(s.sort_order) + 10000 FROM issues s WHERE s.project_id = $2 AND ${sameState} AND s.deleted_at IS NULL), 65535))
 RETURNING ${ISSUE_COLUMNS.replace(/i\./g, '')}`;
 }
-export const SQL_INSERT_ISSUE = insertIssue('s.state_id = $7');
-/** `SQL_INSERT_ISSUE` for a work item without a state (`$7` null). */
-export const SQL_INSERT_ISSUE_NO_STATE = insertIssue('s.state_id IS NULL AND $7::uuid IS NULL');
+const SAME_STATE = 's.state_id = $7';
+const NO_STATE = 's.state_id IS NULL AND $7::uuid IS NULL';
 
-/** One history row; `$1` workspace, `$2` project, `$3` work item, `$4` verb, `$5` field, `$6` comment, `$7` actor, `$8` epoch (seconds). */
-export const SQL_INSERT_ACTIVITY = `INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
-VALUES (clock_timestamp(), $1, $2, $3, $4, $5, $6, $7, $8, $7, $7) RETURNING id`;
+/**
+ * A work item's create as one data-modifying statement, run right after `SQL_NEXT_SEQUENCE`
+ * (see `insertIssue` for why not merged with it): the `issues` row (`$1`–`$20` as
+ * `insertIssue`) and its history row "created the issue" (`$19` the actor, `$21` the epoch in
+ * seconds, `created_at` = `clock_timestamp()`); with `sets`, also the `issue_assignees` (`$22`),
+ * `issue_labels` (`$23`) and `issue_subscribers` (`$24`, created by `$19`) rows, uuid arrays that
+ * may be empty. Answers the work item's columns plus `activity_id`. The CTEs share one snapshot
+ * and run to completion whether read or not; the foreign keys are checked at the statement's end.
+ */
+function createIssue(sameState: string, sets: boolean): string {
+  return `WITH ins AS (${insertIssue(sameState)}),
+act AS (INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
+SELECT clock_timestamp(), ins.workspace_id, ins.project_id, ins.id, 'created', NULL, 'created the issue', $19, $21::double precision, $19, $19 FROM ins
+RETURNING id)${sets ? `,
+asg AS (INSERT INTO issue_assignees (issue_id, assignee_id) SELECT ins.id, a FROM ins, unnest($22::uuid[]) a),
+lab AS (INSERT INTO issue_labels (issue_id, label_id) SELECT ins.id, l FROM ins, unnest($23::uuid[]) l),
+sub AS (INSERT INTO issue_subscribers (workspace_id, project_id, issue_id, subscriber_id, created_by_id)
+SELECT ins.workspace_id, ins.project_id, ins.id, u, $19 FROM ins, unnest($24::uuid[]) u ON CONFLICT DO NOTHING)` : ''}
+SELECT ins.*, act.id AS activity_id FROM ins, act`;
+}
+/** Meridian's create: work item, history, assignees, labels and subscribers (`createIssue` with sets). */
+export const SQL_CREATE_ISSUE = createIssue(SAME_STATE, true);
+/** `SQL_CREATE_ISSUE` for a work item without a state (`$7` null). */
+export const SQL_CREATE_ISSUE_NO_STATE = createIssue(NO_STATE, true);
+/** The same statement without the sets (`$1`–`$21`): the bare benchmark server's create. */
+export const SQL_CREATE_ISSUE_PLAIN = createIssue(SAME_STATE, false);
+/** `SQL_CREATE_ISSUE_PLAIN` for a work item without a state. */
+export const SQL_CREATE_ISSUE_PLAIN_NO_STATE = createIssue(NO_STATE, false);
 
 /** `$1` workspace id: its active webhooks and their event switches (the outbox's subscriber check). */
 export const SQL_WEBHOOK_SUBSCRIPTIONS = `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
