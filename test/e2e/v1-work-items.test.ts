@@ -287,6 +287,12 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assert.deepEqual(bySeq, Array.from({ length: 100 }, (_, n) => 65535 + n * 10000));
     const rows = await t.sql<{ sequence_id: number; sort_order: number }>('SELECT sequence_id, sort_order FROM issues WHERE project_id = $1 ORDER BY sequence_id', [pr.id]);
     assert.deepEqual(rows.map((r) => Number(r.sort_order)), bySeq, 'the stored rows are what the responses said');
+    // each create wrote its history row and the creator's subscription with it, once
+    const [counts] = await t.sql<{ created: string; subscribed: string; items: string }>(
+      `SELECT (SELECT count(DISTINCT a.issue_id) FROM issue_activities a WHERE a.project_id = $1 AND a.verb = 'created' AND a.comment = 'created the issue') AS created,
+        (SELECT count(*) FROM issue_activities a WHERE a.project_id = $1 AND a.verb = 'created') AS items,
+        (SELECT count(*) FROM issue_subscribers s WHERE s.project_id = $1) AS subscribed`, [pr.id]);
+    assert.deepEqual([Number(counts.created), Number(counts.items), Number(counts.subscribed)], [100, 100, 100]);
     const last = results.find((r) => r.body.sequence_id === 100)!;
     await t.api.delete(p(`work-items/${last.body.id}/`, pr.id)).set('X-API-Key', key);
     const next = await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'after delete' });
