@@ -106,11 +106,11 @@ async function create(ctx: { userId: string; workspaceId: string; projectId: str
     const [project] = await q(SQL_PROJECT_FOR_CREATE, [ctx.projectId], client);
     if (!project || project.archived_at) throw new Error('project not writable');
     const [state] = await q(SQL_DEFAULT_STATE, [ctx.projectId], client);
-    const [{ last_sequence }] = await q(SQL_NEXT_SEQUENCE, [ctx.projectId], client);
+    await q(SQL_NEXT_SEQUENCE, [ctx.projectId], client);
     // Meridian's create statement without its assignee, label and subscriber parts (the bare server writes none)
     const [issue] = await q(state ? SQL_CREATE_ISSUE_PLAIN : SQL_CREATE_ISSUE_PLAIN_NO_STATE, [
       ctx.workspaceId, ctx.projectId, body.name.trim(), '<p></p>', '', 'none', state?.id ?? null, null, null, null, null, null,
-      last_sequence, state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null, Date.now() / 1000,
+      state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null, Date.now() / 1000,
     ], client);
     await client.query('COMMIT');
     return view(issue, [], []);

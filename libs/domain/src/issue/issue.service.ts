@@ -18,7 +18,7 @@ import { stateLiteView } from '../state/state.view';
 import { User } from '../user/user.entity';
 import { userLiteView } from '../user/user.view';
 import { Workspace } from '../workspace/workspace.entity';
-import { hotQuery, hotTxQuery } from '../shared/hot-query';
+import { hotQuery, hotTxPipeline, hotTxQuery } from '../shared/hot-query';
 import {
   ISSUE_COLUMNS, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
   SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
@@ -536,19 +536,21 @@ export class IssueService {
         const values = [
           ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
           state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
-          input.start_date ?? null, input.target_date ?? null, 0,
+          input.start_date ?? null, input.target_date ?? null,
           state?.group === 'completed' ? new Date() : null, input.is_draft ?? false,
           input.external_source ?? null, input.external_id ?? null, input.type_id ?? input.type ?? null,
           ctx.userId, input.sort_order ?? null, Date.now() / 1000, assigned, labelled, plan.subscribers,
         ];
         // From here the project's counter row is locked until the commit: concurrent creates in the
-        // project queue on it. Under it: the counter upsert, then one statement for the work item,
-        // its history row, assignees, labels and subscribers (a statement of its own, so that its
-        // snapshot sees the previous creator's sort_order), notifications only when someone is to be
-        // notified; both as named statements on the transaction's connection.
-        const [{ last_sequence }] = await hotTxQuery(em, SQL_NEXT_SEQUENCE, [ctx.projectId]);
-        values[12] = Number(last_sequence);
-        const [row] = await hotTxQuery(em, state ? SQL_CREATE_ISSUE : SQL_CREATE_ISSUE_NO_STATE, values);
+        // project queue on it. Under it: the counter upsert, then one statement for the work item
+        // (its sequence_id read back from the counter row), its history row, assignees, labels and
+        // subscribers — a statement of its own, so that its snapshot sees the previous creator's
+        // sort_order — sent together as named statements on the transaction's connection; then
+        // notifications only when someone is to be notified, and COMMIT.
+        const [, [row]] = await hotTxPipeline(em, [
+          [SQL_NEXT_SEQUENCE, [ctx.projectId]],
+          [state ? SQL_CREATE_ISSUE : SQL_CREATE_ISSUE_NO_STATE, values],
+        ]);
         const issue = issueFromRow(row);
         const created: ActivityEntry = { issueId: issue.id, verb: 'created', comment: 'created the issue' };
         await writeCreateNotifications(em, ctx, plan, issue, created, (row.activity_id as string | undefined) ?? null);

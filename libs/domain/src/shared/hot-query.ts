@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Socket } from 'node:net';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -26,6 +27,13 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[]):
   return (await pool.query({ name: statementName(text), text, values })).rows;
 }
 
+/** The transaction's `pg` client, when `em` is in an active transaction on a connected query runner. */
+function txClient(em: EntityManager): PgQueryable | undefined {
+  const qr = em.queryRunner as (QueryRunner & { databaseConnection?: PgQueryable }) | undefined;
+  const client = qr?.isTransactionActive && !qr.isReleased ? qr.databaseConnection : undefined;
+  return client && typeof client.query === 'function' ? client : undefined;
+}
+
 /**
  * Runs one fixed statement inside `em`'s transaction as a named statement on the transaction's
  * own connection (TypeORM's query runner holds the `pg` client as `databaseConnection` once
@@ -36,12 +44,52 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[]):
  * connection that has no `query`, it falls back to `em.query`.
  */
 export async function hotTxQuery(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
-  const qr = em.queryRunner as (QueryRunner & { databaseConnection?: PgQueryable }) | undefined;
-  const client = qr?.isTransactionActive && !qr.isReleased ? qr.databaseConnection : undefined;
-  if (!client || typeof client.query !== 'function') return em.query(text, values);
+  const client = txClient(em);
+  if (!client) return em.query(text, values);
   try {
     return (await client.query({ name: statementName(text), text, values })).rows;
   } catch (err) {
     throw new QueryFailedError(text, values, err as Error);
   }
+}
+
+/** A `pg` client (8.2x) with its pipeline switch, and the socket it talks over. */
+interface PipelinedClient extends PgQueryable {
+  pipeline?: boolean;
+  connection?: { stream?: unknown };
+}
+
+/**
+ * Runs fixed statements in order inside `em`'s transaction, as `hotTxQuery` does, and answers
+ * their rows. Over a socket to PostgreSQL they are written at once in `pg`'s pipeline mode (each
+ * with its own Sync, so the server still runs them one after the other, each statement starting
+ * when the previous one is done): the server goes from one to the next without waiting for this
+ * process. That is what a short lock hold needs: after a statement that takes a lock, the next
+ * one does not wait for the event loop to read the answer and send it. The first failure is thrown
+ * (as `QueryFailedError`) once all have answered; in a transaction the later ones then fail too.
+ *
+ * On the embedded engine (no socket: PGlite's adapter stream) and with a `pg` without pipeline
+ * mode, they run one after the other with `hotTxQuery`.
+ */
+export async function hotTxPipeline(em: EntityManager, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][]> {
+  const client = txClient(em) as PipelinedClient | undefined;
+  if (!client || client.pipeline !== false || !(client.connection?.stream instanceof Socket)) {
+    const out: Row[][] = [];
+    for (const [text, values] of statements) out.push(await hotTxQuery(em, text, values));
+    return out;
+  }
+  client.pipeline = true;
+  let settled: Array<PromiseSettledResult<{ rows: Row[] }>>;
+  try {
+    settled = await Promise.allSettled(statements.map(([text, values]) => client.query({ name: statementName(text), text, values })));
+  } finally {
+    // every answer has been read: the client is idle again, and leaves pipeline mode for TypeORM's next query
+    client.pipeline = false;
+  }
+  const failed = settled.findIndex((r) => r.status === 'rejected');
+  if (failed >= 0) {
+    const [text, values] = statements[failed];
+    throw new QueryFailedError(text, values, (settled[failed] as PromiseRejectedResult).reason as Error);
+  }
+  return settled.map((r) => (r as PromiseFulfilledResult<{ rows: Row[] }>).value.rows);
 }
