@@ -18,7 +18,7 @@ import { stateLiteView } from '../state/state.view';
 import { User } from '../user/user.entity';
 import { userLiteView } from '../user/user.view';
 import { Workspace } from '../workspace/workspace.entity';
-import { hotQuery, hotTxPipeline, hotTxQuery } from '../shared/hot-query';
+import { hotQuery, hotTxPipeline, hotTxPipelineCommit, hotTxQuery } from '../shared/hot-query';
 import {
   ISSUE_COLUMNS, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
   SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
@@ -511,7 +511,7 @@ export class IssueService {
    */
   async create(ctx: IssueContext, input: IssueInput & { name: string }, outer?: EntityManager): Promise<IssueJson> {
     try {
-      const created = await this.inTransaction(outer, async (em) => {
+      const work = async (em: EntityManager): Promise<{ issue: Issue; assigned: string[]; labelled: string[] }> => {
         const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
         if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
         if (project.archived_at) throw new MeridianError('PROJECT_ARCHIVED');
@@ -532,7 +532,7 @@ export class IssueService {
         // who is subscribed and notified, and which webhooks the workspace has (see
         // `prepareWebhookSubscriptions` for why deciding that now loses no event).
         const plan = await planCreateNotifications(em, ctx, assigned, html, state);
-        await prepareWebhookSubscriptions(em, ctx.workspaceId);
+        const webhooks = await prepareWebhookSubscriptions(em, ctx.workspaceId);
         const values = [
           ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
           state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
@@ -545,18 +545,24 @@ export class IssueService {
         // project queue on it. Under it: the counter upsert, then one statement for the work item
         // (its sequence_id read back from the counter row), its history row, assignees, labels and
         // subscribers — a statement of its own, so that its snapshot sees the previous creator's
-        // sort_order — sent together as named statements on the transaction's connection; then
-        // notifications only when someone is to be notified, and COMMIT.
-        const [, [row]] = await hotTxPipeline(em, [
+        // sort_order — sent together as named statements on the transaction's connection. When
+        // nothing else is to be written (our own transaction, nobody to notify, no webhook of the
+        // workspace wants work item events) the COMMIT goes in the same pipeline.
+        const statements: Array<[string, unknown[]]> = [
           [SQL_NEXT_SEQUENCE, [ctx.projectId]],
           [state ? SQL_CREATE_ISSUE : SQL_CREATE_ISSUE_NO_STATE, values],
-        ]);
+        ];
+        const quiet = !outer && !plan.notifications.length && webhooks !== null && !webhooks.some((w) => w.issue);
+        const committed = quiet ? await hotTxPipelineCommit(em, statements) : null;
+        const [, [row]] = committed ?? (await hotTxPipeline(em, statements));
+        if (committed) return { issue: issueFromRow(row), assigned, labelled };
         const issue = issueFromRow(row);
         const created: ActivityEntry = { issueId: issue.id, verb: 'created', comment: 'created the issue' };
         await writeCreateNotifications(em, ctx, plan, issue, created, (row.activity_id as string | undefined) ?? null);
         await queueIssueActivityEvents(em, ctx, [created]);
         return { issue, assigned, labelled };
-      });
+      };
+      const created = outer ? await work(outer) : await this.ownTransaction(work);
       if (outer) return { id: created.issue.id } as IssueJson;
       const { issue, assigned, labelled } = created;
       const sets = { assignees: new Map([[issue.id, assigned]]), labels: new Map([[issue.id, labelled]]) };
@@ -690,6 +696,25 @@ export class IssueService {
       await em.update(Issue, { id: issueId }, { deletedAt: new Date(), updatedById: ctx.userId });
       await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
     });
+  }
+
+  /**
+   * `fn` in a new transaction, committed after it unless `fn` ended it itself (the create path's
+   * COMMIT in its pipeline, `hotTxPipelineCommit`); rolled back when `fn` throws.
+   */
+  private async ownTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    const qr = this.dataSource.createQueryRunner();
+    try {
+      await qr.startTransaction();
+      const result = await fn(qr.manager);
+      if (qr.isTransactionActive) await qr.commitTransaction();
+      return result;
+    } catch (err) {
+      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
+      throw err;
+    } finally {
+      await qr.release();
+    }
   }
 
   /** `fn` in the caller's transaction when there is one, else in a new one. */

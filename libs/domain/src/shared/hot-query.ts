@@ -72,16 +72,29 @@ interface PipelinedClient extends PgQueryable {
  * mode, they run one after the other with `hotTxQuery`.
  */
 export async function hotTxPipeline(em: EntityManager, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][]> {
-  const client = txClient(em) as PipelinedClient | undefined;
-  if (!client || client.pipeline !== false || !(client.connection?.stream instanceof Socket)) {
+  const client = pipelinable(em);
+  if (!client) {
     const out: Row[][] = [];
     for (const [text, values] of statements) out.push(await hotTxQuery(em, text, values));
     return out;
   }
+  return runPipeline(client, statements);
+}
+
+/** The transaction's client when it can pipeline: `pg` with pipeline mode, not in it, over a socket. */
+function pipelinable(em: EntityManager): PipelinedClient | undefined {
+  const client = txClient(em) as PipelinedClient | undefined;
+  return client && client.pipeline === false && client.connection?.stream instanceof Socket ? client : undefined;
+}
+
+/** Writes `statements` at once (named; `null` values: a plain text statement such as COMMIT) and reads all answers. */
+async function runPipeline(client: PipelinedClient, statements: Array<[text: string, values: unknown[] | null]>): Promise<Row[][]> {
   client.pipeline = true;
   let settled: Array<PromiseSettledResult<{ rows: Row[] }>>;
   try {
-    settled = await Promise.allSettled(statements.map(([text, values]) => client.query({ name: statementName(text), text, values })));
+    settled = await Promise.allSettled(
+      statements.map(([text, values]) => (values ? client.query({ name: statementName(text), text, values }) : client.query({ text, values: [] }))),
+    );
   } finally {
     // every answer has been read: the client is idle again, and leaves pipeline mode for TypeORM's next query
     client.pipeline = false;
@@ -89,7 +102,45 @@ export async function hotTxPipeline(em: EntityManager, statements: Array<[text: 
   const failed = settled.findIndex((r) => r.status === 'rejected');
   if (failed >= 0) {
     const [text, values] = statements[failed];
-    throw new QueryFailedError(text, values, (settled[failed] as PromiseRejectedResult).reason as Error);
+    throw new QueryFailedError(text, values ?? [], (settled[failed] as PromiseRejectedResult).reason as Error);
   }
   return settled.map((r) => (r as PromiseFulfilledResult<{ rows: Row[] }>).value.rows);
+}
+
+/** TypeORM's query runner as `hotTxPipelineCommit` drives it (`transactionDepth` is protected in its types). */
+type CommittingRunner = QueryRunner & { transactionDepth?: number; broadcaster?: { broadcast(event: string): Promise<void> } };
+
+/**
+ * `hotTxPipeline` followed by COMMIT in the same pipeline, for a transaction whose commit has
+ * nothing to add (the caller knows that no commit hook will write anything): the last statements
+ * and the COMMIT reach the server together, so a lock taken by the first is released without a
+ * round trip through this process. Only on the outermost transaction of a query runner that the
+ * caller commits itself (`if (qr.isTransactionActive) commitTransaction()`): the runner is left
+ * without an active transaction, as `commitTransaction` leaves it, and TypeORM's transaction
+ * subscribers hear BeforeTransactionCommit (before the statements are sent) and
+ * AfterTransactionCommit, or AfterTransactionRollback when a statement failed (PostgreSQL then
+ * answers the COMMIT with ROLLBACK: nothing of the transaction is kept) and the first failure is
+ * thrown. Answers `null`, having sent nothing, where it cannot pipeline (see `hotTxPipeline`):
+ * the caller then runs the statements and commits as usual.
+ */
+export async function hotTxPipelineCommit(em: EntityManager, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][] | null> {
+  const qr = em.queryRunner as CommittingRunner | undefined;
+  const client = pipelinable(em);
+  if (!qr || !client || qr.transactionDepth !== 1 || typeof qr.broadcaster?.broadcast !== 'function') return null;
+  await qr.broadcaster.broadcast('BeforeTransactionCommit');
+  // what commitTransaction leaves behind: no active transaction, depth 0
+  const ended = () => Object.assign(qr, { isTransactionActive: false, transactionDepth: 0 });
+  try {
+    const rows = await runPipeline(client, [...statements, ['COMMIT', null]]);
+    return rows.slice(0, statements.length);
+  } catch (err) {
+    ended();
+    await qr.broadcaster.broadcast('AfterTransactionRollback');
+    throw err;
+  } finally {
+    if (qr.isTransactionActive) {
+      ended();
+      await qr.broadcaster.broadcast('AfterTransactionCommit');
+    }
+  }
 }

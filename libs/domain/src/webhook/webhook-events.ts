@@ -95,12 +95,16 @@ export function takeWebhookEvents(qr: QueryRunner): { events: PendingWebhookEven
  * lookup only moves the instant by the lock wait and the writes, milliseconds. Nothing orders a
  * webhook's creation against a concurrent change, so both outcomes are correct serialisations. A
  * webhook switched off or deleted in that window may get one delivery, as with the cache.
+ * Answers the webhooks (the commit will use this list), or null when it cannot tell (outside a
+ * transaction, or no outbox in this process).
  */
-export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId: string): Promise<void> {
+export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[] | null> {
   const qr = em.queryRunner;
-  if (!lookup || !qr?.isTransactionActive) return;
+  if (!lookup || !qr?.isTransactionActive) return null;
   const state = stateOf(qr);
-  if (!state.subscriptions.has(workspaceId)) state.subscriptions.set(workspaceId, await lookup(em, workspaceId));
+  let subs = state.subscriptions.get(workspaceId);
+  if (!subs) state.subscriptions.set(workspaceId, (subs = await lookup(em, workspaceId)));
+  return subs;
 }
 
 /** Forgets the events queued below `depth` (a rollback to a savepoint, or the whole transaction at 0). */
