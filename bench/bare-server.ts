@@ -21,7 +21,7 @@ import { Pool } from 'pg';
 import { paginateSql } from '../libs/common/src/pagination/keyset-sql';
 import { parseCursor } from '../libs/common/src/pagination/cursor';
 import {
-  SQL_DEFAULT_STATE, SQL_INSERT_ACTIVITY, SQL_INSERT_ISSUE, SQL_INSERT_ISSUE_NO_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
+  SQL_CREATE_ISSUE_PLAIN, SQL_CREATE_ISSUE_PLAIN_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
   SQL_PROJECT_ACCESS, SQL_PROJECT_FOR_CREATE, SQL_VERIFY_API_KEY, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT, ISSUE_COLUMNS,
   SQL_WORKSPACE_ACCESS,
 } from '../libs/domain/src/shared/hot-sql';
@@ -106,12 +106,12 @@ async function create(ctx: { userId: string; workspaceId: string; projectId: str
     const [project] = await q(SQL_PROJECT_FOR_CREATE, [ctx.projectId], client);
     if (!project || project.archived_at) throw new Error('project not writable');
     const [state] = await q(SQL_DEFAULT_STATE, [ctx.projectId], client);
-    const [{ last_sequence }] = await q(SQL_NEXT_SEQUENCE, [ctx.projectId], client);
-    const [issue] = await q(state ? SQL_INSERT_ISSUE : SQL_INSERT_ISSUE_NO_STATE, [
+    await q(SQL_NEXT_SEQUENCE, [ctx.projectId], client);
+    // Meridian's create statement without its assignee, label and subscriber parts (the bare server writes none)
+    const [issue] = await q(state ? SQL_CREATE_ISSUE_PLAIN : SQL_CREATE_ISSUE_PLAIN_NO_STATE, [
       ctx.workspaceId, ctx.projectId, body.name.trim(), '<p></p>', '', 'none', state?.id ?? null, null, null, null, null, null,
-      last_sequence, state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null,
+      state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null, Date.now() / 1000,
     ], client);
-    await q(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, 'created', null, 'created the issue', ctx.userId, Date.now() / 1000], client);
     await client.query('COMMIT');
     return view(issue, [], []);
   } catch (err) {

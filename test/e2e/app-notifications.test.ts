@@ -82,6 +82,9 @@ describe('App API: notifications and work item subscribers', () => {
     assert.equal(n.data.issue.sequence_id, item.sequence_id);
     assert.equal(n.data.issue.state_group, 'backlog');
     assert.equal(n.data.issue_activity.actor, ada.userId);
+    const [created] = await t.sql<{ id: string }>(`SELECT id FROM issue_activities WHERE issue_id = $1 AND verb = 'created'`, [item.id]);
+    assert.equal(n.data.issue_activity.id, created.id, 'the notification names the "created the issue" history row');
+    assert.equal(n.data.issue_activity.verb, 'created');
     // nobody is notified of their own change
     assert.equal((await notes(ada)).filter((x) => x.entity_identifier === item.id).length, 0);
     // a later assignment through PATCH notifies only the newly added assignee

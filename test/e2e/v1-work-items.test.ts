@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addMember, assertError, createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
-import { startTestApp, TestApp } from '../support/test-app';
+import { ENGINE, startTestApp, TestApp } from '../support/test-app';
 
 describe('External API v1: work items under /issues/ and /work-items/', () => {
   let t: TestApp;
@@ -287,11 +287,68 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assert.deepEqual(bySeq, Array.from({ length: 100 }, (_, n) => 65535 + n * 10000));
     const rows = await t.sql<{ sequence_id: number; sort_order: number }>('SELECT sequence_id, sort_order FROM issues WHERE project_id = $1 ORDER BY sequence_id', [pr.id]);
     assert.deepEqual(rows.map((r) => Number(r.sort_order)), bySeq, 'the stored rows are what the responses said');
+    // each create wrote its history row and the creator's subscription with it, once
+    const [counts] = await t.sql<{ created: string; subscribed: string; items: string }>(
+      `SELECT (SELECT count(DISTINCT a.issue_id) FROM issue_activities a WHERE a.project_id = $1 AND a.verb = 'created' AND a.comment = 'created the issue') AS created,
+        (SELECT count(*) FROM issue_activities a WHERE a.project_id = $1 AND a.verb = 'created') AS items,
+        (SELECT count(*) FROM issue_subscribers s WHERE s.project_id = $1) AS subscribed`, [pr.id]);
+    assert.deepEqual([Number(counts.created), Number(counts.items), Number(counts.subscribed)], [100, 100, 100]);
     const last = results.find((r) => r.body.sequence_id === 100)!;
     await t.api.delete(p(`work-items/${last.body.id}/`, pr.id)).set('X-API-Key', key);
     const next = await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'after delete' });
     assert.equal(next.body.sequence_id, 101);
   });
+
+  it('parallel creates with one external_id: one 201, the others 409; a failed create leaves nothing and the next one works', async () => {
+    const pr = await createProject(t, key, ws.slug, { identifier: 'RACE', name: 'Race' });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: `r${n}`, external_id: 'R-1', external_source: 'jira' })),
+    );
+    assert.deepEqual(results.map((r) => r.status).sort(), [201, ...Array(19).fill(409)], JSON.stringify(results.map((r) => r.body)));
+    const won = results.find((r) => r.status === 201)!;
+    assert.equal(won.body.sequence_id, 1, 'a rolled-back create gives its number back');
+    const [rows] = await t.sql<{ items: string; history: string; subs: string }>(
+      `SELECT (SELECT count(*) FROM issues WHERE project_id = $1) AS items, (SELECT count(*) FROM issue_activities WHERE project_id = $1) AS history,
+        (SELECT count(*) FROM issue_subscribers WHERE project_id = $1) AS subs`, [pr.id]);
+    assert.deepEqual([Number(rows.items), Number(rows.history), Number(rows.subs)], [1, 1, 1]);
+    const next = await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'after the race' });
+    assert.equal(next.status, 201, JSON.stringify(next.body));
+    assert.equal(next.body.sequence_id, 2);
+    assert.equal(next.body.sort_order, 75535);
+  });
+
+  it('creators queued on the counter lock with one external_id: the first wins, the others fail inside the pipelined create and get 409; connections stay usable',
+    { skip: ENGINE !== 'postgres' ? 'PostgreSQL only (the embedded engine has one connection)' : false }, async () => {
+      const pr = await createProject(t, key, ws.slug, { identifier: 'LOCK', name: 'Lock' });
+      assert.equal((await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'first' })).status, 201);
+      // hold the project's counter row: every creator passes its checks, then waits on the lock
+      const blocker = t.database.dataSource.createQueryRunner();
+      await blocker.connect();
+      await blocker.startTransaction();
+      await blocker.query('SELECT 1 FROM project_issue_counters WHERE project_id = $1 FOR UPDATE', [pr.id]);
+      const pending = Array.from({ length: 5 }, (_, n) =>
+        t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: `q${n}`, external_id: 'Q-1', external_source: 'jira' }).then((r) => r));
+      try {
+        for (let waited = 0; ; waited += 20) {
+          const [{ n }] = await t.sql<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+          if (n === 5) break;
+          assert.ok(waited < 10_000, `only ${n} of 5 creators reached the lock`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      } finally {
+        await blocker.commitTransaction();
+        await blocker.release();
+      }
+      const results = await Promise.all(pending);
+      assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409], JSON.stringify(results.map((r) => r.body)));
+      assert.equal(results.find((r) => r.status === 201)!.body.sequence_id, 2);
+      const more = await Promise.all(Array.from({ length: 12 }, (_, n) => t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: `m${n}` })));
+      assert.deepEqual(more.map((r) => r.body.sequence_id as number).sort((a, b) => a - b), Array.from({ length: 12 }, (_, n) => n + 3));
+      const [rows] = await t.sql<{ items: number; history: number }>(
+        `SELECT (SELECT count(*)::int FROM issues WHERE project_id = $1) AS items, (SELECT count(*)::int FROM issue_activities WHERE project_id = $1) AS history`, [pr.id]);
+      assert.deepEqual([rows.items, rows.history], [14, 14]);
+    });
 
   it('the list total counts exactly the visible work items (not drafts, archived, deleted or other projects); filters narrow it', async () => {
     const pr = await createProject(t, key, ws.slug, { identifier: 'TOT', name: 'Totals' });

@@ -18,14 +18,14 @@ import { stateLiteView } from '../state/state.view';
 import { User } from '../user/user.entity';
 import { userLiteView } from '../user/user.view';
 import { Workspace } from '../workspace/workspace.entity';
-import { hotQuery } from '../shared/hot-query';
+import { hotQuery, hotTxPipeline, hotTxPipelineCommit, hotTxQuery } from '../shared/hot-query';
 import {
-  ISSUE_COLUMNS, SQL_DEFAULT_STATE, SQL_INSERT_ACTIVITY, SQL_INSERT_ISSUE, SQL_INSERT_ISSUE_NO_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
+  ISSUE_COLUMNS, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
   SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
 } from '../shared/hot-sql';
 import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
-import { notifyOnCreate } from '../notification/notification-writer';
-import { queueIssueActivityEvents } from '../webhook/webhook-events';
+import { planCreateNotifications, writeCreateNotifications } from '../notification/notification-writer';
+import { prepareWebhookSubscriptions, queueIssueActivityEvents } from '../webhook/webhook-events';
 import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
 
@@ -511,43 +511,58 @@ export class IssueService {
    */
   async create(ctx: IssueContext, input: IssueInput & { name: string }, outer?: EntityManager): Promise<IssueJson> {
     try {
-      const created = await this.inTransaction(outer, async (em) => {
-        const [project] = await em.query(SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
+      const work = async (em: EntityManager): Promise<{ issue: Issue; assigned: string[]; labelled: string[] }> => {
+        const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
         if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
         if (project.archived_at) throw new MeridianError('PROJECT_ARCHIVED');
         await assertExternalIdFree(em, Issue, ctx.projectId, input.external_source, input.external_id);
         this.assertDates(input.start_date ?? null, input.target_date ?? null);
-        const state: { id: string; group: string } | null = input.state
+        type CreateState = { id: string; group: string; name: string };
+        const state: CreateState | null = input.state
           ? await this.stateOf(em, ctx.projectId, input.state)
-          : ((await em.query(SQL_DEFAULT_STATE, [ctx.projectId]))[0] ?? null);
+          : (((await hotTxQuery(em, SQL_DEFAULT_STATE, [ctx.projectId]))[0] as CreateState | undefined) ?? null);
         if (input.parent) await this.assertParent(em, ctx, input.parent);
         if (input.estimate_point) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
         let assignees = input.assignees ?? [];
         if (!input.assignees?.length && project.default_assignee_id) assignees = [project.default_assignee_id];
         const assigned = await this.filterAssignees(em, ctx.projectId, assignees);
         const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
-        // From here the project's counter row is locked until the commit: concurrent creates in the
-        // project queue on it, so keep what follows short (no reads, an indexed MAX for sort_order).
-        const [{ last_sequence }] = await em.query(SQL_NEXT_SEQUENCE, [ctx.projectId]);
         const html = input.description_html || '<p></p>';
-        const [row] = await em.query(state ? SQL_INSERT_ISSUE : SQL_INSERT_ISSUE_NO_STATE, [
+        // Everything that can be read or decided without the new row is done here, before the lock:
+        // who is subscribed and notified, and which webhooks the workspace has (see
+        // `prepareWebhookSubscriptions` for why deciding that now loses no event).
+        const plan = await planCreateNotifications(em, ctx, assigned, html, state);
+        const webhooks = await prepareWebhookSubscriptions(em, ctx.workspaceId);
+        const values = [
           ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
           state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
-          input.start_date ?? null, input.target_date ?? null, Number(last_sequence),
+          input.start_date ?? null, input.target_date ?? null,
           state?.group === 'completed' ? new Date() : null, input.is_draft ?? false,
           input.external_source ?? null, input.external_id ?? null, input.type_id ?? input.type ?? null,
-          ctx.userId, input.sort_order ?? null,
-        ]);
+          ctx.userId, input.sort_order ?? null, Date.now() / 1000, assigned, labelled, plan.subscribers,
+        ];
+        // From here the project's counter row is locked until the commit: concurrent creates in the
+        // project queue on it. Under it: the counter upsert, then one statement for the work item
+        // (its sequence_id read back from the counter row), its history row, assignees, labels and
+        // subscribers — a statement of its own, so that its snapshot sees the previous creator's
+        // sort_order — sent together as named statements on the transaction's connection. When
+        // nothing else is to be written (our own transaction, nobody to notify, no webhook of the
+        // workspace wants work item events) the COMMIT goes in the same pipeline.
+        const statements: Array<[string, unknown[]]> = [
+          [SQL_NEXT_SEQUENCE, [ctx.projectId]],
+          [state ? SQL_CREATE_ISSUE : SQL_CREATE_ISSUE_NO_STATE, values],
+        ];
+        const quiet = !outer && !plan.notifications.length && webhooks !== null && !webhooks.some((w) => w.issue);
+        const committed = quiet ? await hotTxPipelineCommit(em, statements) : null;
+        const [, [row]] = committed ?? (await hotTxPipeline(em, statements));
+        if (committed) return { issue: issueFromRow(row), assigned, labelled };
         const issue = issueFromRow(row);
-        if (assigned.length) await em.insert(IssueAssignee, assigned.map((assigneeId) => ({ issueId: issue.id, assigneeId })));
-        if (labelled.length) await em.insert(IssueLabel, labelled.map((labelId) => ({ issueId: issue.id, labelId })));
-        // writeActivities' row and webhook event, without a query builder
         const created: ActivityEntry = { issueId: issue.id, verb: 'created', comment: 'created the issue' };
-        const [activity] = await em.query(SQL_INSERT_ACTIVITY, [ctx.workspaceId, ctx.projectId, issue.id, created.verb, null, created.comment, ctx.userId, Date.now() / 1000]);
-        await notifyOnCreate(em, ctx, created, activity?.id ?? null, assigned, html);
+        await writeCreateNotifications(em, ctx, plan, issue, created, (row.activity_id as string | undefined) ?? null);
         await queueIssueActivityEvents(em, ctx, [created]);
         return { issue, assigned, labelled };
-      });
+      };
+      const created = outer ? await work(outer) : await this.ownTransaction(work);
       if (outer) return { id: created.issue.id } as IssueJson;
       const { issue, assigned, labelled } = created;
       const sets = { assignees: new Map([[issue.id, assigned]]), labels: new Map([[issue.id, labelled]]) };
@@ -681,6 +696,25 @@ export class IssueService {
       await em.update(Issue, { id: issueId }, { deletedAt: new Date(), updatedById: ctx.userId });
       await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
     });
+  }
+
+  /**
+   * `fn` in a new transaction, committed after it unless `fn` ended it itself (the create path's
+   * COMMIT in its pipeline, `hotTxPipelineCommit`); rolled back when `fn` throws.
+   */
+  private async ownTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    const qr = this.dataSource.createQueryRunner();
+    try {
+      await qr.startTransaction();
+      const result = await fn(qr.manager);
+      if (qr.isTransactionActive) await qr.commitTransaction();
+      return result;
+    } catch (err) {
+      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
+      throw err;
+    } finally {
+      await qr.release();
+    }
   }
 
   /** `fn` in the caller's transaction when there is one, else in a new one. */

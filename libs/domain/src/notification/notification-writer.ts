@@ -45,17 +45,60 @@ export async function subscribe(em: EntityManager, ctx: ChangeContext, issueId: 
 }
 
 /**
- * The create path's share of `notifyFromActivities` when the work item's row and history are
- * written without `writeActivities` (the hot create path): the creator and the assignees become
- * subscribers with one statement; only when someone is to be notified (an assignee other than the
- * creator, a mention in the description) does it take the general path.
+ * What the create path writes for notifications, decided before the work item exists (so before
+ * the project's counter row lock): `subscribers`, written with the work item (its create
+ * statement), and `notifications`, written after it with `writeCreateNotifications`. The rule is
+ * `notifyFromActivities`' for a "created the issue" row, computed from the request instead of read
+ * back: in the common case (no assignee other than the creator, no mention in the description)
+ * the creator and the assignees are subscribed and nobody is notified, without a query; else the
+ * creator, the assignees and the mentioned users who are active project members are subscribed,
+ * each assignee other than the creator gets "assigned you to the work item" and each mentioned
+ * user other than the creator "mentioned you in the description" (active members only).
  */
-export async function notifyOnCreate(
-  em: EntityManager, ctx: ChangeContext, entry: ActivityEntry, activityId: string | null, assigned: string[], descriptionHtml: string,
+export interface CreateNotificationPlan {
+  subscribers: string[];
+  notifications: Array<Omit<Pending, 'entry' | 'activityId'>>;
+  /** the rendered `data.issue` fields known before the create: project identifier, state name and group */
+  identifier: string | null;
+  state: { name: string; group: string } | null;
+}
+
+/** See `CreateNotificationPlan`; `state` the work item's state (`name`, `group`), or null. */
+export async function planCreateNotifications(
+  em: EntityManager, ctx: ChangeContext, assigned: string[], descriptionHtml: string, state: { name: string; group: string } | null,
+): Promise<CreateNotificationPlan> {
+  const mentioned = mentionedUserIds(descriptionHtml).filter((m) => m !== ctx.userId);
+  if (!assigned.some((a) => a !== ctx.userId) && !mentioned.length) {
+    return { subscribers: [...new Set([ctx.userId, ...assigned])], notifications: [], identifier: null, state: null };
+  }
+  const pending: Array<Omit<Pending, 'entry' | 'activityId'>> = [];
+  for (const a of assigned) if (a !== ctx.userId) pending.push({ receiver: a, sender: SENDER.assigned, title: 'assigned you to the work item' });
+  for (const m of mentioned) pending.push({ receiver: m, sender: SENDER.mentioned, title: 'mentioned you in the description' });
+  const wanted = [ctx.userId, ...assigned, ...mentioned];
+  const active = new Set(
+    (await em.getRepository(ProjectMember).find({ where: { projectId: ctx.projectId, memberId: In([...new Set(wanted)]), isActive: true } }))
+      .map((m) => m.memberId),
+  );
+  const notifications = pending.filter((p) => active.has(p.receiver));
+  const project = notifications.length ? await em.getRepository(Project).findOne({ where: { id: ctx.projectId }, withDeleted: true }) : null;
+  return {
+    subscribers: [...new Set(wanted.filter((u) => active.has(u)))],
+    notifications,
+    identifier: project?.identifier ?? null,
+    state: state ? { name: state.name, group: state.group } : null,
+  };
+}
+
+/** Inserts the notifications of `plan` (one statement, none when empty) for the created work item and its history row. */
+export async function writeCreateNotifications(
+  em: EntityManager, ctx: ChangeContext, plan: CreateNotificationPlan, issue: Issue, entry: ActivityEntry, activityId: string | null,
 ): Promise<void> {
-  const notifies = assigned.some((a) => a !== ctx.userId) || mentionedUserIds(descriptionHtml).some((m) => m !== ctx.userId);
-  if (notifies) return notifyFromActivities(em, ctx, [entry], [activityId]);
-  if (entry.issueId) await subscribe(em, ctx, entry.issueId, [ctx.userId, ...assigned]);
+  if (!plan.notifications.length) return;
+  const issueData = {
+    id: issue.id, name: issue.name, identifier: plan.identifier, sequence_id: issue.sequenceId,
+    state_name: plan.state?.name ?? null, state_group: plan.state?.group ?? null,
+  };
+  await em.insert(Notification, plan.notifications.map((p) => notificationRow(ctx, issue.projectId, issue.id, issueData, { ...p, entry, activityId })));
 }
 
 interface Pending {
@@ -148,31 +191,34 @@ export async function notifyFromActivities(em: EntityManager, ctx: ChangeContext
       id: issue.id, name: issue.name, identifier: project?.identifier ?? null, sequence_id: issue.sequenceId,
       state_name: state?.name ?? null, state_group: state?.group ?? null,
     };
-    await em.insert(Notification, mine.map((p) => {
-      const html = p.entry.field === 'comment' ? p.entry.newValue ?? '<p></p>' : '<p></p>';
-      return {
-        workspaceId: ctx.workspaceId,
-        projectId: issue.projectId,
-        entityIdentifier: issue.id,
-        entityName: 'issue',
-        title: p.title,
-        messageHtml: html,
-        messageStripped: html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(),
-        data: {
-          issue: issueData,
-          issue_activity: {
-            id: p.activityId, verb: p.entry.verb, field: p.entry.field ?? null, actor: ctx.userId,
-            new_value: p.entry.newValue ?? null, old_value: p.entry.oldValue ?? null,
-            old_identifier: p.entry.oldIdentifier ?? null, new_identifier: p.entry.newIdentifier ?? null,
-            issue_comment: p.entry.issueCommentId ?? null,
-          },
-        },
-        sender: p.sender,
-        triggeredById: ctx.userId,
-        receiverId: p.receiver,
-        createdById: ctx.userId,
-        updatedById: ctx.userId,
-      };
-    }));
+    await em.insert(Notification, mine.map((p) => notificationRow(ctx, issue.projectId, issue.id, issueData, p)));
   }
+}
+
+/** A `notifications` row for `p` about work item `issueId` (`issueData`: its rendered `data.issue`). */
+function notificationRow(ctx: ChangeContext, projectId: string, issueId: string, issueData: Record<string, unknown>, p: Pending) {
+  const html = p.entry.field === 'comment' ? p.entry.newValue ?? '<p></p>' : '<p></p>';
+  return {
+    workspaceId: ctx.workspaceId,
+    projectId,
+    entityIdentifier: issueId,
+    entityName: 'issue',
+    title: p.title,
+    messageHtml: html,
+    messageStripped: html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(),
+    data: {
+      issue: issueData,
+      issue_activity: {
+        id: p.activityId, verb: p.entry.verb, field: p.entry.field ?? null, actor: ctx.userId,
+        new_value: p.entry.newValue ?? null, old_value: p.entry.oldValue ?? null,
+        old_identifier: p.entry.oldIdentifier ?? null, new_identifier: p.entry.newIdentifier ?? null,
+        issue_comment: p.entry.issueCommentId ?? null,
+      },
+    },
+    sender: p.sender,
+    triggeredById: ctx.userId,
+    receiverId: p.receiver,
+    createdById: ctx.userId,
+    updatedById: ctx.userId,
+  };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { Socket } from 'node:net';
+import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 interface PgQueryable {
@@ -26,7 +27,120 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[]):
   return (await pool.query({ name: statementName(text), text, values })).rows;
 }
 
-/** The same inside a transaction (TypeORM's entity manager; the text is fixed, so the plan cache of the server helps). */
-export function txQuery(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
-  return em.query(text, values);
+/** The transaction's `pg` client, when `em` is in an active transaction on a connected query runner. */
+function txClient(em: EntityManager): PgQueryable | undefined {
+  const qr = em.queryRunner as (QueryRunner & { databaseConnection?: PgQueryable }) | undefined;
+  const client = qr?.isTransactionActive && !qr.isReleased ? qr.databaseConnection : undefined;
+  return client && typeof client.query === 'function' ? client : undefined;
+}
+
+/**
+ * Runs one fixed statement inside `em`'s transaction as a named statement on the transaction's
+ * own connection (TypeORM's query runner holds the `pg` client as `databaseConnection` once
+ * connected; on the embedded engine that is a `pg` client over PGlite's node-postgres adapter,
+ * which supports named statements too). No TypeORM logging or query events, which these fixed
+ * texts do not need. A driver error is rethrown as TypeORM's `QueryFailedError`, as `em.query`
+ * does (so `isUniqueViolation` keeps working). Without an active transaction, or with a
+ * connection that has no `query`, it falls back to `em.query`.
+ */
+export async function hotTxQuery(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
+  const client = txClient(em);
+  if (!client) return em.query(text, values);
+  try {
+    return (await client.query({ name: statementName(text), text, values })).rows;
+  } catch (err) {
+    throw new QueryFailedError(text, values, err as Error);
+  }
+}
+
+/** A `pg` client (8.2x) with its pipeline switch, and the socket it talks over. */
+interface PipelinedClient extends PgQueryable {
+  pipeline?: boolean;
+  connection?: { stream?: unknown };
+}
+
+/**
+ * Runs fixed statements in order inside `em`'s transaction, as `hotTxQuery` does, and answers
+ * their rows. Over a socket to PostgreSQL they are written at once in `pg`'s pipeline mode (each
+ * with its own Sync, so the server still runs them one after the other, each statement starting
+ * when the previous one is done): the server goes from one to the next without waiting for this
+ * process. That is what a short lock hold needs: after a statement that takes a lock, the next
+ * one does not wait for the event loop to read the answer and send it. The first failure is thrown
+ * (as `QueryFailedError`) once all have answered; in a transaction the later ones then fail too.
+ *
+ * On the embedded engine (no socket: PGlite's adapter stream) and with a `pg` without pipeline
+ * mode, they run one after the other with `hotTxQuery`.
+ */
+export async function hotTxPipeline(em: EntityManager, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][]> {
+  const client = pipelinable(em);
+  if (!client) {
+    const out: Row[][] = [];
+    for (const [text, values] of statements) out.push(await hotTxQuery(em, text, values));
+    return out;
+  }
+  return runPipeline(client, statements);
+}
+
+/** The transaction's client when it can pipeline: `pg` with pipeline mode, not in it, over a socket. */
+function pipelinable(em: EntityManager): PipelinedClient | undefined {
+  const client = txClient(em) as PipelinedClient | undefined;
+  return client && client.pipeline === false && client.connection?.stream instanceof Socket ? client : undefined;
+}
+
+/** Writes `statements` at once (named; `null` values: a plain text statement such as COMMIT) and reads all answers. */
+async function runPipeline(client: PipelinedClient, statements: Array<[text: string, values: unknown[] | null]>): Promise<Row[][]> {
+  client.pipeline = true;
+  let settled: Array<PromiseSettledResult<{ rows: Row[] }>>;
+  try {
+    settled = await Promise.allSettled(
+      statements.map(([text, values]) => (values ? client.query({ name: statementName(text), text, values }) : client.query({ text, values: [] }))),
+    );
+  } finally {
+    // every answer has been read: the client is idle again, and leaves pipeline mode for TypeORM's next query
+    client.pipeline = false;
+  }
+  const failed = settled.findIndex((r) => r.status === 'rejected');
+  if (failed >= 0) {
+    const [text, values] = statements[failed];
+    throw new QueryFailedError(text, values ?? [], (settled[failed] as PromiseRejectedResult).reason as Error);
+  }
+  return settled.map((r) => (r as PromiseFulfilledResult<{ rows: Row[] }>).value.rows);
+}
+
+/** TypeORM's query runner as `hotTxPipelineCommit` drives it (`transactionDepth` is protected in its types). */
+type CommittingRunner = QueryRunner & { transactionDepth?: number; broadcaster?: { broadcast(event: string): Promise<void> } };
+
+/**
+ * `hotTxPipeline` followed by COMMIT in the same pipeline, for a transaction whose commit has
+ * nothing to add (the caller knows that no commit hook will write anything): the last statements
+ * and the COMMIT reach the server together, so a lock taken by the first is released without a
+ * round trip through this process. Only on the outermost transaction of a query runner that the
+ * caller commits itself (`if (qr.isTransactionActive) commitTransaction()`): the runner is left
+ * without an active transaction, as `commitTransaction` leaves it, and TypeORM's transaction
+ * subscribers hear BeforeTransactionCommit (before the statements are sent) and
+ * AfterTransactionCommit, or AfterTransactionRollback when a statement failed (PostgreSQL then
+ * answers the COMMIT with ROLLBACK: nothing of the transaction is kept) and the first failure is
+ * thrown. Answers `null`, having sent nothing, where it cannot pipeline (see `hotTxPipeline`):
+ * the caller then runs the statements and commits as usual.
+ */
+export async function hotTxPipelineCommit(em: EntityManager, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][] | null> {
+  const qr = em.queryRunner as CommittingRunner | undefined;
+  const client = pipelinable(em);
+  if (!qr || !client || qr.transactionDepth !== 1 || typeof qr.broadcaster?.broadcast !== 'function') return null;
+  await qr.broadcaster.broadcast('BeforeTransactionCommit');
+  // what commitTransaction leaves behind: no active transaction, depth 0
+  const ended = () => Object.assign(qr, { isTransactionActive: false, transactionDepth: 0 });
+  try {
+    const rows = await runPipeline(client, [...statements, ['COMMIT', null]]);
+    return rows.slice(0, statements.length);
+  } catch (err) {
+    ended();
+    await qr.broadcaster.broadcast('AfterTransactionRollback');
+    throw err;
+  } finally {
+    if (qr.isTransactionActive) {
+      ended();
+      await qr.broadcaster.broadcast('AfterTransactionCommit');
+    }
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * The statements of the hottest request paths (API key, workspace and project access; work item
- * read and list), as fixed SQL text with `$n` placeholders. They are sent as named statements on
+ * read, list and create), as fixed SQL text with `$n` placeholders. They are sent as named statements on
  * PostgreSQL (parsed and planned once per connection) and need no query builder per request.
  * `bench/bare-server.ts` runs these same texts, so the benchmark compares frameworks, not SQL.
  *
@@ -71,23 +71,61 @@ ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.la
 RETURNING last_sequence`;
 
 /**
- * Inserts a work item; with `$20` null, `sort_order` is the highest of its state plus 10000
- * (65535 for the first), found through `ix_issues_project_state_sort`. Run after
- * `SQL_NEXT_SEQUENCE` in the same transaction: the counter row lock orders concurrent creates, so
- * each sees the previous one's sort order.
+ * Inserts a work item: `$1` workspace, `$2` project, `$3` name, `$4` description_html, `$5`
+ * description_stripped, `$6` priority, `$7` state, `$8` parent, `$9` point, `$10` estimate point,
+ * `$11` start_date, `$12` target_date, `$13` completed_at, `$14` is_draft, `$15` external_source,
+ * `$16` external_id, `$17` type, `$18` creator, `$19` sort_order. `sequence_id` is the project's
+ * counter as `SQL_NEXT_SEQUENCE` just left it (an earlier statement of the same transaction, so its
+ * new value is visible). With `$19` null, `sort_order` is the highest of its state plus 10000
+ * (65535 for the first), found through `ix_issues_project_state_sort`.
+ *
+ * Run after `SQL_NEXT_SEQUENCE` in the same transaction, as a statement of its own: the counter
+ * row lock orders concurrent creates, and in READ COMMITTED a statement's snapshot is taken when it
+ * starts, so a statement started after the lock was granted sees the previous creator's row (one
+ * started before, as the upsert itself, would not: never merge the two). Sent in one pipeline with
+ * the upsert, it still starts only once the upsert is done: the server runs them in order.
  */
 function insertIssue(sameState: string): string {
   return `INSERT INTO issues (workspace_id, project_id, name, description_html, description_stripped, priority,
 state_id, parent_id, point, estimate_point_id, start_date, target_date, sequence_id, completed_at, is_draft,
 external_source, external_id, type_id, created_by_id, updated_by_id, sort_order)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19,
-COALESCE($20::double precision, (SELECT MAX(s.sort_order) + 10000 FROM issues s WHERE s.project_id = $2 AND ${sameState} AND s.deleted_at IS NULL), 65535))
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+(SELECT c.last_sequence FROM project_issue_counters c WHERE c.project_id = $2), $13, $14, $15, $16, $17, $18, $18,
+COALESCE($19::double precision, (SELECT MAX(s.sort_order) + 10000 FROM issues s WHERE s.project_id = $2 AND ${sameState} AND s.deleted_at IS NULL), 65535))
 RETURNING ${ISSUE_COLUMNS.replace(/i\./g, '')}`;
 }
-export const SQL_INSERT_ISSUE = insertIssue('s.state_id = $7');
-/** `SQL_INSERT_ISSUE` for a work item without a state (`$7` null). */
-export const SQL_INSERT_ISSUE_NO_STATE = insertIssue('s.state_id IS NULL AND $7::uuid IS NULL');
+const SAME_STATE = 's.state_id = $7';
+const NO_STATE = 's.state_id IS NULL AND $7::uuid IS NULL';
 
-/** One history row; `$1` workspace, `$2` project, `$3` work item, `$4` verb, `$5` field, `$6` comment, `$7` actor, `$8` epoch (seconds). */
-export const SQL_INSERT_ACTIVITY = `INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
-VALUES (clock_timestamp(), $1, $2, $3, $4, $5, $6, $7, $8, $7, $7) RETURNING id`;
+/**
+ * A work item's create as one data-modifying statement, run right after `SQL_NEXT_SEQUENCE`
+ * (see `insertIssue`, whose `$1`–`$19` it takes): the `issues` row and its history row "created
+ * the issue" (`$18` the actor, `$20` the epoch in seconds, `created_at` = `clock_timestamp()`);
+ * with `sets`, also the `issue_assignees` (`$21`), `issue_labels` (`$22`) and `issue_subscribers`
+ * (`$23`, created by `$18`) rows, uuid arrays that may be empty. Answers the work item's columns
+ * plus `activity_id`. The CTEs share one snapshot and run to completion whether read or not; the
+ * foreign keys are checked at the statement's end.
+ */
+function createIssue(sameState: string, sets: boolean): string {
+  return `WITH ins AS (${insertIssue(sameState)}),
+act AS (INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
+SELECT clock_timestamp(), ins.workspace_id, ins.project_id, ins.id, 'created', NULL, 'created the issue', $18, $20::double precision, $18, $18 FROM ins
+RETURNING id)${sets ? `,
+asg AS (INSERT INTO issue_assignees (issue_id, assignee_id) SELECT ins.id, a FROM ins, unnest($21::uuid[]) a),
+lab AS (INSERT INTO issue_labels (issue_id, label_id) SELECT ins.id, l FROM ins, unnest($22::uuid[]) l),
+sub AS (INSERT INTO issue_subscribers (workspace_id, project_id, issue_id, subscriber_id, created_by_id)
+SELECT ins.workspace_id, ins.project_id, ins.id, u, $18 FROM ins, unnest($23::uuid[]) u ON CONFLICT DO NOTHING)` : ''}
+SELECT ins.*, act.id AS activity_id FROM ins, act`;
+}
+/** Meridian's create: work item, history, assignees, labels and subscribers (`createIssue` with sets). */
+export const SQL_CREATE_ISSUE = createIssue(SAME_STATE, true);
+/** `SQL_CREATE_ISSUE` for a work item without a state (`$7` null). */
+export const SQL_CREATE_ISSUE_NO_STATE = createIssue(NO_STATE, true);
+/** The same statement without the sets (`$1`–`$20`): the bare benchmark server's create. */
+export const SQL_CREATE_ISSUE_PLAIN = createIssue(SAME_STATE, false);
+/** `SQL_CREATE_ISSUE_PLAIN` for a work item without a state. */
+export const SQL_CREATE_ISSUE_PLAIN_NO_STATE = createIssue(NO_STATE, false);
+
+/** `$1` workspace id: its active webhooks and their event switches (the outbox's subscriber check). */
+export const SQL_WEBHOOK_SUBSCRIPTIONS = `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
+WHERE workspace_id = $1 AND is_active AND deleted_at IS NULL`;

@@ -31,33 +31,80 @@ export interface PendingWebhookEvent {
   depth?: number;
 }
 
+/** An active webhook's event switches, as the outbox needs them (a row of `SQL_WEBHOOK_SUBSCRIPTIONS`). */
+export interface WebhookSubscription {
+  id: string;
+  project: boolean;
+  issue: boolean;
+  module: boolean;
+  cycle: boolean;
+  issue_comment: boolean;
+}
+
 interface TransactionEvents {
   events: PendingWebhookEvent[];
   /** work item history in this transaction reports `intake_issue` events (Plane's intake flows) */
   intake: boolean;
+  /** the webhooks of a workspace, looked up early in the transaction (`prepareWebhookSubscriptions`) */
+  subscriptions: Map<string, WebhookSubscription[]>;
 }
 
 const pending = new WeakMap<QueryRunner, TransactionEvents>();
 let immediateFlush: ((em: EntityManager, events: PendingWebhookEvent[]) => Promise<void>) | null = null;
+let lookup: ((em: EntityManager, workspaceId: string) => Promise<WebhookSubscription[]>) | null = null;
 
 /** Set by the outbox service: how events queued outside a transaction are written (at once). */
 export function setImmediateWebhookFlush(fn: typeof immediateFlush): void {
   immediateFlush = fn;
 }
 
+/** Set by the outbox service: how a workspace's webhooks are looked up (its cache, else the table). */
+export function setWebhookSubscriptionLookup(fn: typeof lookup): void {
+  lookup = fn;
+}
+
 const depthOf = (qr: QueryRunner): number => (qr as unknown as { transactionDepth?: number }).transactionDepth ?? 1;
 
 function stateOf(qr: QueryRunner): TransactionEvents {
   let state = pending.get(qr);
-  if (!state) pending.set(qr, (state = { events: [], intake: false }));
+  if (!state) pending.set(qr, (state = { events: [], intake: false, subscriptions: new Map() }));
   return state;
 }
 
-/** Takes the events of a committing transaction (outermost commit only). */
-export function takeWebhookEvents(qr: QueryRunner): PendingWebhookEvent[] {
+/**
+ * Takes the events of a committing transaction (outermost commit only), with the webhooks looked
+ * up earlier in it by workspace (the outbox looks up the others).
+ */
+export function takeWebhookEvents(qr: QueryRunner): { events: PendingWebhookEvent[]; subscriptions: Map<string, WebhookSubscription[]> } {
   const state = pending.get(qr);
   pending.delete(qr);
-  return state?.events ?? [];
+  return { events: state?.events ?? [], subscriptions: state?.subscriptions ?? new Map() };
+}
+
+/**
+ * Looks up the webhooks of `workspaceId` now, in `em`'s transaction, and has the commit use that
+ * answer instead of looking them up under whatever lock the transaction holds by then (the create
+ * path calls it before it takes the project's counter row lock). No-op outside a transaction.
+ *
+ * Why no event is lost: the answer decides which webhooks get deliveries, not what they say (the
+ * deliveries are still rendered at commit, from the rows as committed). A webhook that exists when
+ * the lookup runs is in the answer. One created by another transaction that commits after the
+ * lookup but before this one commits is not — but the same was true of the lookup at commit (a
+ * webhook committed between that lookup and COMMIT is missed too), and the outbox's per-process
+ * cache (`WEBHOOK_SUBSCRIPTION_CACHE_MS`, 5 s) already allows a much longer window: an earlier
+ * lookup only moves the instant by the lock wait and the writes, milliseconds. Nothing orders a
+ * webhook's creation against a concurrent change, so both outcomes are correct serialisations. A
+ * webhook switched off or deleted in that window may get one delivery, as with the cache.
+ * Answers the webhooks (the commit will use this list), or null when it cannot tell (outside a
+ * transaction, or no outbox in this process).
+ */
+export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[] | null> {
+  const qr = em.queryRunner;
+  if (!lookup || !qr?.isTransactionActive) return null;
+  const state = stateOf(qr);
+  let subs = state.subscriptions.get(workspaceId);
+  if (!subs) state.subscriptions.set(workspaceId, (subs = await lookup(em, workspaceId)));
+  return subs;
 }
 
 /** Forgets the events queued below `depth` (a rollback to a savepoint, or the whole transaction at 0). */

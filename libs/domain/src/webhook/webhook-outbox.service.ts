@@ -3,18 +3,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { DERIVED_KEYS, renderActors, renderWebhookData } from './webhook-renderer';
-import { dropWebhookEvents, PendingWebhookEvent, setImmediateWebhookFlush, takeWebhookEvents } from './webhook-events';
+import { hotTxQuery } from '../shared/hot-query';
+import { SQL_WEBHOOK_SUBSCRIPTIONS } from '../shared/hot-sql';
+import {
+  dropWebhookEvents, PendingWebhookEvent, setImmediateWebhookFlush, setWebhookSubscriptionLookup, takeWebhookEvents, WebhookSubscription,
+} from './webhook-events';
 import { WebhookDelivery, WebhookEvent, WebhookSwitch } from './webhook.entity';
 
-/** An active webhook's switches, as the outbox needs them. */
-interface Subscription {
-  id: string;
-  project: boolean;
-  issue: boolean;
-  module: boolean;
-  cycle: boolean;
-  issue_comment: boolean;
-}
+type Subscription = WebhookSubscription;
 
 /** Which switch an event needs: Plane's, and `issue` for `intake_issue` (Plane sends those to every webhook). */
 const SWITCH_OF: Record<WebhookEvent, WebhookSwitch> = {
@@ -28,7 +24,9 @@ const depthOf = (qr: unknown): number => (qr as { transactionDepth?: number }).t
  * `queueIssueActivityEvents` from `writeActivities`); just before the outermost COMMIT, a TypeORM
  * subscriber on the same query runner renders each event (`data` as the v1 representation, as of
  * the commit) for every active webhook of the workspace subscribed to it and inserts the
- * `webhook_deliveries` rows. The change and its deliveries commit together or not at all.
+ * `webhook_deliveries` rows. The change and its deliveries commit together or not at all. Which
+ * webhooks a workspace has may be looked up earlier in the transaction
+ * (`prepareWebhookSubscriptions`, before a lock is taken); the commit then uses that answer.
  *
  * A write in a workspace without a subscribed webhook costs no query: the subscriptions of a
  * workspace are cached for `WEBHOOK_SUBSCRIPTION_CACHE_MS` (5 s) per process, and webhook writes
@@ -47,6 +45,7 @@ export class WebhookOutbox implements EntitySubscriberInterface {
   ) {
     if (!dataSource.subscribers.includes(this)) dataSource.subscribers.push(this);
     setImmediateWebhookFlush((em, events) => this.flush(em, events));
+    setWebhookSubscriptionLookup((em, workspaceId) => this.subscriptions(em, workspaceId));
   }
 
   /** Forget a workspace's cached subscriptions (after a webhook is created, changed, deleted or switched off). */
@@ -57,18 +56,22 @@ export class WebhookOutbox implements EntitySubscriberInterface {
 
   async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
     if (depthOf(event.queryRunner) !== 1) return;
-    const events = takeWebhookEvents(event.queryRunner);
-    if (events.length) await this.flush(event.queryRunner.manager, events);
+    const { events, subscriptions } = takeWebhookEvents(event.queryRunner);
+    if (events.length) await this.flush(event.queryRunner.manager, events, subscriptions);
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
     dropWebhookEvents(event.queryRunner, depthOf(event.queryRunner));
   }
 
-  /** Renders and inserts the deliveries of `events` with `em` (the committing transaction's manager). */
-  async flush(em: EntityManager, events: PendingWebhookEvent[]): Promise<void> {
+  /**
+   * Renders and inserts the deliveries of `events` with `em` (the committing transaction's
+   * manager); `known`: the webhooks of some workspaces, looked up earlier in the transaction
+   * (`prepareWebhookSubscriptions`), the others are looked up now.
+   */
+  async flush(em: EntityManager, events: PendingWebhookEvent[], known?: Map<string, Subscription[]>): Promise<void> {
     const subsByWorkspace = new Map<string, Subscription[]>();
-    for (const ws of new Set(events.map((e) => e.workspaceId))) subsByWorkspace.set(ws, await this.subscriptions(em, ws));
+    for (const ws of new Set(events.map((e) => e.workspaceId))) subsByWorkspace.set(ws, known?.get(ws) ?? (await this.subscriptions(em, ws)));
     const wanted = events.filter((e) => subsByWorkspace.get(e.workspaceId)!.some((s) => s[SWITCH_OF[e.event]]));
     if (!wanted.length) return;
 
@@ -125,11 +128,7 @@ export class WebhookOutbox implements EntitySubscriberInterface {
     const hit = this.cache.get(workspaceId);
     if (hit && Date.now() - hit.at < ttl) return hit.subs;
     const generation = this.generation;
-    const subs: Subscription[] = await em.query(
-      `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
-        WHERE workspace_id = $1 AND is_active AND deleted_at IS NULL`,
-      [workspaceId],
-    );
+    const subs = (await hotTxQuery(em, SQL_WEBHOOK_SUBSCRIPTIONS, [workspaceId])) as Subscription[];
     if (ttl > 0 && generation === this.generation) this.cache.set(workspaceId, { at: Date.now(), subs });
     return subs;
   }
