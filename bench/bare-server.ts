@@ -106,13 +106,29 @@ async function create(ctx: { userId: string; workspaceId: string; projectId: str
     const [project] = await q(SQL_PROJECT_FOR_CREATE, [ctx.projectId], client);
     if (!project || project.archived_at) throw new Error('project not writable');
     const [state] = await q(SQL_DEFAULT_STATE, [ctx.projectId], client);
-    await q(SQL_NEXT_SEQUENCE, [ctx.projectId], client);
-    // Meridian's create statement without its assignee, label and subscriber parts (the bare server writes none)
-    const [issue] = await q(state ? SQL_CREATE_ISSUE_PLAIN : SQL_CREATE_ISSUE_PLAIN_NO_STATE, [
+    // Under the counter lock, as Meridian does on PostgreSQL (hotTxPipelineCommit): the counter
+    // upsert, the create statement (Meridian's without its assignee, label and subscriber parts,
+    // which the bare server never writes) and COMMIT written at once in pg's pipeline mode.
+    const text = state ? SQL_CREATE_ISSUE_PLAIN : SQL_CREATE_ISSUE_PLAIN_NO_STATE;
+    const values = [
       ctx.workspaceId, ctx.projectId, body.name.trim(), '<p></p>', '', 'none', state?.id ?? null, null, null, null, null, null,
       state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null, Date.now() / 1000,
-    ], client);
-    await client.query('COMMIT');
+    ];
+    const pipelined = client as unknown as { pipeline: boolean };
+    pipelined.pipeline = true;
+    let answers: PromiseSettledResult<Row[]>[];
+    try {
+      answers = await Promise.allSettled([
+        q(SQL_NEXT_SEQUENCE, [ctx.projectId], client),
+        q(text, values, client),
+        client.query('COMMIT').then((r) => r.rows as Row[]),
+      ]);
+    } finally {
+      pipelined.pipeline = false;
+    }
+    const failed = answers.find((a) => a.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const [issue] = (answers[1] as PromiseFulfilledResult<Row[]>).value;
     return view(issue, [], []);
   } catch (err) {
     await client.query('ROLLBACK');
