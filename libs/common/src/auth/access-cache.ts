@@ -71,7 +71,10 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.publisher, this.subscriber].map((c) => c?.quit().catch(() => c.disconnect())));
+    // QUIT only on a live connection: on one still (re)connecting it would wait for Redis
+    await Promise.all(
+      [this.publisher, this.subscriber].map((c) => (c?.status === 'ready' ? c.quit().catch(() => c.disconnect()) : c?.disconnect())),
+    );
   }
 
   /** True when entries are kept (`ACCESS_CACHE_TTL_MS` > 0). */
