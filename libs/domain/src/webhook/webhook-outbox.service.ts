@@ -10,8 +10,6 @@ import {
 } from './webhook-events';
 import { WebhookDelivery, WebhookEvent, WebhookSwitch } from './webhook.entity';
 
-type Subscription = WebhookSubscription;
-
 /** Which switch an event needs: Plane's, and `issue` for `intake_issue` (Plane sends those to every webhook). */
 const SWITCH_OF: Record<WebhookEvent, WebhookSwitch> = {
   project: 'project', issue: 'issue', module: 'module', cycle: 'cycle', issue_comment: 'issue_comment', intake_issue: 'issue',
@@ -35,7 +33,7 @@ const depthOf = (qr: unknown): number => (qr as { transactionDepth?: number }).t
 @Injectable()
 export class WebhookOutbox implements EntitySubscriberInterface {
   private readonly logger = new Logger('Webhooks');
-  private readonly cache = new Map<string, { at: number; subs: Subscription[] }>();
+  private readonly cache = new Map<string, { at: number; subs: WebhookSubscription[] }>();
   /** bumped by `invalidate`, so a read that raced with a webhook change is not cached */
   private generation = 0;
 
@@ -69,8 +67,8 @@ export class WebhookOutbox implements EntitySubscriberInterface {
    * manager); `known`: the webhooks of some workspaces, looked up earlier in the transaction
    * (`prepareWebhookSubscriptions`), the others are looked up now.
    */
-  async flush(em: EntityManager, events: PendingWebhookEvent[], known?: Map<string, Subscription[]>): Promise<void> {
-    const subsByWorkspace = new Map<string, Subscription[]>();
+  async flush(em: EntityManager, events: PendingWebhookEvent[], known?: Map<string, WebhookSubscription[]>): Promise<void> {
+    const subsByWorkspace = new Map<string, WebhookSubscription[]>();
     for (const ws of new Set(events.map((e) => e.workspaceId))) subsByWorkspace.set(ws, known?.get(ws) ?? (await this.subscriptions(em, ws)));
     const wanted = events.filter((e) => subsByWorkspace.get(e.workspaceId)!.some((s) => s[SWITCH_OF[e.event]]));
     if (!wanted.length) return;
@@ -123,12 +121,12 @@ export class WebhookOutbox implements EntitySubscriberInterface {
     if (rows.length) await em.insert(WebhookDelivery, rows);
   }
 
-  private async subscriptions(em: EntityManager, workspaceId: string): Promise<Subscription[]> {
+  private async subscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[]> {
     const ttl = this.config.webhooks.subscriptionCacheMs;
     const hit = this.cache.get(workspaceId);
     if (hit && Date.now() - hit.at < ttl) return hit.subs;
     const generation = this.generation;
-    const subs = (await hotTxQuery(em, SQL_WEBHOOK_SUBSCRIPTIONS, [workspaceId])) as Subscription[];
+    const subs = (await hotTxQuery(em, SQL_WEBHOOK_SUBSCRIPTIONS, [workspaceId])) as WebhookSubscription[];
     if (ttl > 0 && generation === this.generation) this.cache.set(workspaceId, { at: Date.now(), subs });
     return subs;
   }
