@@ -68,10 +68,23 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The NODE_OPTIONS `npm run start:prod` (and the image) starts Meridian with: the bench starts it the
+ * same way, without npm in front. The bench's own NODE_OPTIONS come after them, so they win.
+ */
+const MERIDIAN_NODE_OPTIONS = (() => {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const m = /^NODE_OPTIONS="([^"$]*?)\s*\$NODE_OPTIONS"/.exec(scripts['start:prod']);
+  assert.ok(m, `start:prod: ${scripts['start:prod']}`);
+  return m[1];
+})();
+
 async function start(script: string, env: Record<string, string>, health: boolean): Promise<Running> {
   const port = String(await freePort());
   const t0 = performance.now();
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: serverEnv({ ...env, PORT: port }), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Meridian as production starts it; the bare server with Node's defaults
+  const nodeOptions: Record<string, string> = script === SERVER ? { NODE_OPTIONS: `${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim() } : {};
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: serverEnv({ ...env, ...nodeOptions, PORT: port }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 180_000);
@@ -375,7 +388,7 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
 }
 
 async function main() {
-  console.log(`work-items bench: ${new Date().toISOString()}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}`);
+  console.log(`work-items bench: ${new Date().toISOString()}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}; Meridian with NODE_OPTIONS="${`${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim()}"`);
   const bare = process.argv.includes('--skip-postgres') ? new Map<string, LoadResult>() : await postgres();
   if (EMBEDDED) await embedded(bare);
 }

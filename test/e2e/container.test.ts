@@ -75,8 +75,11 @@ describe('container image and compose file', () => {
   it('the image, compose and `npm run start:prod` run the same command, the one the README gives', () => {
     assert.deepEqual(dockerCmd, ['node', 'dist/apps/server/src/main.js']);
     assert.deepEqual(compose.services.meridian.command, dockerCmd);
-    assert.equal(pkg.scripts['start:prod'], `exec ${dockerCmd.join(' ')}`);
-    assert.match(pkg.scripts.start, /^exec node /, 'npm start execs node, so signals reach the server');
+    // the scripts put the image's NODE_OPTIONS first, so that the caller's NODE_OPTIONS can override them
+    const nodeOptions = /NODE_OPTIONS=(\S+)/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];
+    assert.match(nodeOptions ?? '', /^--max-old-space-size=\d+$/, 'the image sets the heap limit');
+    assert.equal(pkg.scripts['start:prod'], `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec ${dockerCmd.join(' ')}`);
+    assert.equal(pkg.scripts.start, `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec node scripts/start.js`, 'npm start execs node, so signals reach the server');
     assert.ok(readme.includes('npm run build') && readme.includes('npm run start:prod'), 'README: the production path');
     assert.ok(readme.includes('docker compose up'), 'README: how to use compose.yaml');
     assert.ok(readme.includes('docker build'), 'README: how to build the image');

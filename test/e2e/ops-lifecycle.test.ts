@@ -56,12 +56,14 @@ describe('start and stop with the README commands (embedded database)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-ops-'));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  for (const [label, args, logLevel] of [
-    ['npm start', ['start'], 'info'],
-    ['npm run start:prod', ['run', 'start:prod'], 'debug'],
+  // heap: the limit the server runs with (MiB, `--max-old-space-size`): the scripts' default, or the
+  // caller's NODE_OPTIONS, which overrides it
+  for (const [label, args, logLevel, nodeOptions, heap] of [
+    ['npm start', ['start'], 'info', '', 1024],
+    ['npm run start:prod', ['run', 'start:prod'], 'debug', '--max-old-space-size=700', 700],
   ] as const) {
-    it(`SIGTERM to \`${label}\` stops the server: port and data-directory lock freed, JSON logs throughout`, async () => {
-      const run = await startWithNpm([...args], { DATA_DIR: dir, LOG_LEVEL: logLevel });
+    it(`SIGTERM to \`${label}\` stops the server: port and data-directory lock freed, JSON logs throughout; heap limit ${heap} MiB`, async () => {
+      const run = await startWithNpm([...args], { DATA_DIR: dir, LOG_LEVEL: logLevel, NODE_OPTIONS: nodeOptions });
       const url = listeningUrl(run.stdout());
       const serverPid = jsonLines(run.stdout()).find((l) => l.msg.startsWith('listening on'))!.pid;
       const health = await fetch(`${url}/health`);
@@ -79,7 +81,11 @@ describe('start and stop with the README commands (embedded database)', () => {
 
       const lines = jsonLines(run.stdout()); // throws on any plain-text line
       const messages = lines.map((l) => l.msg);
-      assert.ok(messages.some((m) => m.startsWith(`starting Meridian ${VERSION}`)), messages.join('\n'));
+      const starting = lines.find((l) => l.msg.startsWith(`starting Meridian ${VERSION}`));
+      assert.ok(starting, messages.join('\n'));
+      // V8 adds the young generation (16–64 MiB) to the old generation's limit
+      const limit = starting.heap_limit_mib as number;
+      assert.ok(limit >= heap && limit < heap + 100, `heap limit ${limit} MiB, expected ${heap} MiB plus the young generation`);
       assert.ok(messages.indexOf('stopped') > messages.indexOf('stopping (SIGTERM)'), messages.join('\n'));
       assert.ok(messages.indexOf('stopping (SIGTERM)') > messages.findIndex((m) => m.startsWith('listening on')));
       const mapped = lines.filter((l) => l.msg.startsWith('Mapped {'));

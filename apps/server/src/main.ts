@@ -5,6 +5,7 @@ import {
 } from '#common';
 import { DataDirLockedError, DatabaseUnavailableError, describeDatabase, ReadyDatabase, startDatabase } from '#database';
 import * as net from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import type { Logger } from 'pino';
 import { createApp } from './bootstrap';
 
@@ -124,7 +125,10 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(log, config.shutdownTimeoutMs);
   const { host, port } = config.http;
   const version = meridianVersion();
-  log.info({ version, node: process.version, env: config.env }, `starting Meridian ${version} (${describeDatabase(config)})`);
+  // heap_limit_mib: V8's heap limit (`--max-old-space-size` plus the young generation); `npm run
+  // start:prod` and the image set 1024 MiB through NODE_OPTIONS (README, "Memory")
+  const heapLimitMiB = Math.round(getHeapStatistics().heap_size_limit / 1048576);
+  log.info({ version, node: process.version, env: config.env, heap_limit_mib: heapLimitMiB }, `starting Meridian ${version} (${describeDatabase(config)})`);
 
   const secretKeyProblem = describeSecretKeyProblem(config);
   if (secretKeyProblem && config.env === 'production') fail(secretKeyProblem);
