@@ -21,7 +21,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8000 \
     DATA_DIR=/data \
-    NODE_OPTIONS=--max-old-space-size=1024
+    NODE_OPTIONS=--max-old-space-size=1536
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -302,6 +302,24 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     // the log is still useful: request lines keep their method, path and status
     has(/"method":"GET","url":"\/api\/users\/me\/"/, 'an ordinary request');
   });
+
+  it('logs every request once it is answered, under the id its X-Request-Id carries (OpenAPI and refusals included)', async () => {
+    const given = unique('req');
+    const docs = await s.call('GET', '/api/openapi.json', { headers: { 'X-Request-Id': given } });
+    assert.equal(docs.status, 200);
+    assert.equal(docs.headers.get('x-request-id'), given, 'the caller’s id is kept');
+    const refused = await s.call('GET', '/api/users/me/');
+    assert.equal(refused.status, 401);
+    const made = refused.headers.get('x-request-id');
+    assert.match(made ?? '', /^[0-9a-f-]{36}$/, 'a new UUID otherwise');
+    const lines = (await s.log()).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; req?: { id: string; url: string }; res?: { statusCode: number } });
+    for (const [id, url, status] of [[given, '/api/openapi.json', 200], [made, '/api/users/me/', 401]] as const) {
+      const done = lines.filter((l) => l.req?.id === id && l.res);
+      assert.equal(done.length, 1, `one completion line for ${url}`);
+      assert.equal(done[0].req!.url, url);
+      assert.equal(done[0].res!.statusCode, status);
+    }
+  });
 });
 
 describe('production without SMTP: no secret is created that only the log could deliver', () => {

@@ -59,7 +59,7 @@ describe('start and stop with the README commands (embedded database)', () => {
   // heap: the limit the server runs with (MiB, `--max-old-space-size`): the scripts' default, or the
   // caller's NODE_OPTIONS, which overrides it
   for (const [label, args, logLevel, nodeOptions, heap] of [
-    ['npm start', ['start'], 'info', '', 1024],
+    ['npm start', ['start'], 'info', '', 1536],
     ['npm run start:prod', ['run', 'start:prod'], 'debug', '--max-old-space-size=700', 700],
   ] as const) {
     it(`SIGTERM to \`${label}\` stops the server: port and data-directory lock freed, JSON logs throughout; heap limit ${heap} MiB`, async () => {

@@ -1,7 +1,7 @@
 import {
   addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
   BearerTokenStrategy, InstanceAdminTokenStrategy, ProjectAccessGuard, RateLimitGuard,
-  RequestValidationPipe, secretSafeLogOptions, THROTTLER, unlessThrottled, WorkspaceAccessGuard,
+  RequestValidationPipe, THROTTLER, unlessThrottled, WorkspaceAccessGuard,
 } from '#common';
 import { AccessCacheModule, RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
@@ -10,8 +10,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, RouterModule } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { LoggerModule } from 'nestjs-pino';
-import { randomUUID } from 'node:crypto';
 import { AppApiModule } from './app-api/app-api.module';
 import { AuthModule } from './auth/auth.module';
 import { ExternalV1Module } from './external-v1/external-v1.module';
@@ -42,17 +40,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         AppConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: (req, res) => {
-              const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
-              res.setHeader('X-Request-Id', id);
-              return id;
-            },
-            ...secretSafeLogOptions(),
-          },
-        }),
         DatabaseModule.forRoot(database),
         // one store for every counter: this process's memory, or Redis with REDIS_URL
         RateLimitStoreModule.forRoot(config),

@@ -1,15 +1,15 @@
-import { AppConfig, QuietStartupLogger, serveOpenApi, useJsonBody } from '#common';
+import { AppConfig, createRequestLogging, QuietStartupLogger, serveOpenApi, useJsonBody } from '#common';
 import { ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 
 /**
  * Builds the HTTP application on a started database. `main.ts` and every end-to-end test call
  * this, so both run the same pipeline; what cannot be a Nest provider is set up here. Nest's own
- * start-up messages (modules, mapped routes) are logged at `debug`.
+ * start-up messages (modules, mapped routes) are logged at `debug`; requests are logged by
+ * `createRequestLogging`'s middleware, mounted first.
  */
 export async function createApp(config: AppConfig, database: ReadyDatabase): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
@@ -17,7 +17,10 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(new QuietStartupLogger(app.get(Logger)));
+  // first: every request is logged and gets its X-Request-Id, whatever answers it
+  const logging = createRequestLogging(config);
+  app.use(logging.middleware);
+  app.useLogger(new QuietStartupLogger(logging.nestLogger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   // no ETag: Plane sends none and its clients never revalidate; Express would hash every body (SHA-1)

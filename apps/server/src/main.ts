@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   const { host, port } = config.http;
   const version = meridianVersion();
   // heap_limit_mib: V8's heap limit (`--max-old-space-size` plus the young generation); `npm run
-  // start:prod` and the image set 1024 MiB through NODE_OPTIONS (README, "Memory")
+  // start:prod` and the image set 1536 MiB through NODE_OPTIONS (README, "Memory")
   const heapLimitMiB = Math.round(getHeapStatistics().heap_size_limit / 1048576);
   log.info({ version, node: process.version, env: config.env, heap_limit_mib: heapLimitMiB }, `starting Meridian ${version} (${describeDatabase(config)})`);
 

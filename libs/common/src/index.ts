@@ -32,3 +32,4 @@ export * from './openapi/openapi-routes';
 export * from './logging/process-logger';
 export * from './util/version';
 export * from './logging/redact';
+export * from './logging/request-logging';

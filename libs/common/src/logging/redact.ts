@@ -1,5 +1,5 @@
 /**
- * Secret redaction for every log line (pino via nestjs-pino, and anything else that logs a URL).
+ * Secret redaction for every log line (the request log and Nest's logger, request-logging.ts; and anything else that logs a URL).
  *
  * Credentials travel in places a request log records: query strings (an invitation link's `token`,
  * a signed attachment URL's `signature`, an OAuth callback's `code` and `state`), the `Location` of
