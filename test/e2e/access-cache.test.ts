@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addMemberWithKey, addProjectMember, assertError, createApiKey, createProject, createWorkspace, membershipId, signUp,
+  addMember, addMemberWithKey, addProjectMember, assertError, createApiKey, createProject, createWorkspace, membershipId, projectMembershipId,
+  signUp,
 } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -59,7 +60,7 @@ describe('access cache: a change of access is seen by the next request', () => {
     const key = await addMemberWithKey(t, w, member, 15);
     const p = await createProject(t, adminKey, w.slug);
     await addProjectMember(t, w.id, p.id, member.userId, 15);
-    const projectRow = (await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [p.id, member.userId]))[0].id;
+    const projectRow = await projectMembershipId(t, p.id, member.userId);
     const second = await signUp(t);
     await addMember(t, w.id, second.userId, 20);
     const row = await membershipId(t, w.id, second.userId);
@@ -85,7 +86,7 @@ describe('access cache: a change of access is seen by the next request', () => {
     const key = await addMemberWithKey(t, w, member, 15);
     const secret = await createProject(t, adminKey, w.slug, { network: 0 });
     await addProjectMember(t, w.id, secret.id, member.userId, 15);
-    const row = (await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [secret.id, member.userId]))[0].id;
+    const row = await projectMembershipId(t, secret.id, member.userId);
     const states = (id: string, k: string) => t.api.get(`/api/v1/workspaces/${w.slug}/projects/${id}/states/`).set('X-API-Key', k);
     assert.equal((await states(secret.id, key)).status, 200);
     const removed = await t.api.delete(`/api/workspaces/${w.slug}/projects/${secret.id}/members/${row}/`).auth(admin.token, bearer);

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addProjectMember, createApiKey, createAppProject, createWorkspace, membershipId, signUp, SignedUp, unique,
+  addMember, addProjectMember, createApiKey, createAppProject, createWorkspace, membershipId, projectMembershipId, signUp, SignedUp, unique,
 } from '../support/fixtures';
 import { ROOT } from '../support/processes';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -66,8 +66,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   async function projectMemberRow(x: World, role: number): Promise<string> {
     const u = await wsMember(x, role);
     await addProjectMember(t, x.w.id, x.project.id, u.userId, role);
-    const rows = await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [x.project.id, u.userId]);
-    return rows[0].id;
+    return projectMembershipId(t, x.project.id, u.userId);
   }
 
   /** An invitation made by the Admin, with a known link token. */

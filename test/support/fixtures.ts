@@ -96,6 +96,13 @@ export async function membershipId(t: TestApp, workspaceId: string, userId: stri
   return rows[0].id;
 }
 
+/** The id of a user's project membership row. */
+export async function projectMembershipId(t: TestApp, projectId: string, userId: string): Promise<string> {
+  const rows = await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [projectId, userId]);
+  assert.equal(rows.length, 1);
+  return rows[0].id;
+}
+
 /**
  * Adds an existing user to a workspace with `role` and returns an API key of theirs (keys are made
  * by workspace Admins, so the user is an Admin while the key is created).
