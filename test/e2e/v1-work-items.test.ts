@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addMember, assertError, createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
 import { ENGINE, startTestApp, TestApp } from '../support/test-app';
+import { IssueCreateBatcher } from '#domain';
 
 describe('External API v1: work items under /issues/ and /work-items/', () => {
   let t: TestApp;
@@ -317,37 +318,100 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assert.equal(next.body.sort_order, 75535);
   });
 
-  it('creators queued on the counter lock with one external_id: the first wins, the others fail inside the pipelined create and get 409; connections stay usable',
-    { skip: ENGINE !== 'postgres' ? 'PostgreSQL only (the embedded engine has one connection)' : false }, async () => {
-      const pr = await createProject(t, key, ws.slug, { identifier: 'LOCK', name: 'Lock' });
-      assert.equal((await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'first' })).status, 201);
-      // hold the project's counter row: every creator passes its checks, then waits on the lock
-      const blocker = t.database.dataSource.createQueryRunner();
-      await blocker.connect();
-      await blocker.startTransaction();
-      await blocker.query('SELECT 1 FROM project_issue_counters WHERE project_id = $1 FOR UPDATE', [pr.id]);
-      const pending = Array.from({ length: 5 }, (_, n) =>
-        t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: `q${n}`, external_id: 'Q-1', external_source: 'jira' }).then((r) => r));
-      try {
-        for (let waited = 0; ; waited += 20) {
-          const [{ n }] = await t.sql<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-          if (n === 5) break;
-          assert.ok(waited < 10_000, `only ${n} of 5 creators reached the lock`);
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      } finally {
-        await blocker.commitTransaction();
-        await blocker.release();
+  /**
+   * Holds the project's counter row from another connection, so that the next create waits on the
+   * lock (its batch of one) and the creates after it queue in this process for the next batch
+   * (`IssueCreateBatcher`): `first` is sent, and once it waits on the lock, `send`'s creates, and
+   * the lock is released when all of those are queued.
+   */
+  async function withCounterHeld<T>(projectId: string, send: () => Array<Promise<T>>, first: () => Promise<T>): Promise<{ first: T; queued: T[] }> {
+    await t.sql('INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, 0) ON CONFLICT DO NOTHING', [projectId]);
+    const blocker = t.database.dataSource.createQueryRunner();
+    await blocker.connect();
+    await blocker.startTransaction();
+    await blocker.query('SELECT 1 FROM project_issue_counters WHERE project_id = $1 FOR UPDATE', [projectId]);
+    const batcher = t.app.get(IssueCreateBatcher);
+    let firstDone: Promise<T>;
+    let rest: Array<Promise<T>>;
+    try {
+      firstDone = first();
+      for (let waited = 0; ; waited += 20) {
+        const [{ n }] = await t.sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if (n === 1) break;
+        assert.ok(waited < 10_000, 'the first create never reached the lock');
+        await new Promise((r) => setTimeout(r, 20));
       }
-      const results = await Promise.all(pending);
-      assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409], JSON.stringify(results.map((r) => r.body)));
-      assert.equal(results.find((r) => r.status === 201)!.body.sequence_id, 2);
-      const more = await Promise.all(Array.from({ length: 12 }, (_, n) => t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: `m${n}` })));
-      assert.deepEqual(more.map((r) => r.body.sequence_id as number).sort((a, b) => a - b), Array.from({ length: 12 }, (_, n) => n + 3));
-      const [rows] = await t.sql<{ items: number; history: number }>(
-        `SELECT (SELECT count(*)::int FROM issues WHERE project_id = $1) AS items, (SELECT count(*)::int FROM issue_activities WHERE project_id = $1) AS history`, [pr.id]);
-      assert.deepEqual([rows.items, rows.history], [14, 14]);
+      rest = send();
+      for (let waited = 0; batcher.queued(projectId) < rest.length; waited += 20) {
+        assert.ok(waited < 10_000, `only ${batcher.queued(projectId)} of ${rest.length} creates queued behind the first`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await blocker.commitTransaction();
+      await blocker.release();
+    }
+    return { first: await firstDone, queued: await Promise.all(rest) };
+  }
+
+  it('creates queued behind a create that holds the counter are written in one transaction: consecutive numbers and sort orders, in queue order',
+    { skip: ENGINE !== 'postgres' ? 'PostgreSQL only (holding the lock needs a second connection)' : false }, async () => {
+      const pr = await createProject(t, key, ws.slug, { identifier: 'BAT', name: 'Batch' });
+      assert.equal((await t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name: 'zero' })).status, 201);
+      const create = (name: string) => t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send({ name }).then((r) => r);
+      const { first, queued } = await withCounterHeld(pr.id, () => Array.from({ length: 8 }, (_, n) => create(`b${n}`)), () => create('first'));
+      for (const r of [first, ...queued]) assert.equal(r.status, 201, JSON.stringify(r.body));
+      assert.equal(first.body.sequence_id, 2);
+      const bySeq = [...queued].sort((x, y) => x.body.sequence_id - y.body.sequence_id);
+      assert.deepEqual(bySeq.map((r) => r.body.sequence_id), [3, 4, 5, 6, 7, 8, 9, 10]);
+      assert.deepEqual(bySeq.map((r) => r.body.sort_order), Array.from({ length: 8 }, (_, n) => 65535 + (n + 2) * 10000));
+      // one transaction wrote the eight queued work items (one xmin), another the first
+      const tx = await t.sql<{ name: string; tx: string }>('SELECT name, xmin::text AS tx FROM issues WHERE project_id = $1', [pr.id]);
+      const txOf = new Map(tx.map((r) => [r.name, r.tx]));
+      assert.equal(new Set(queued.map((r) => txOf.get(r.body.name))).size, 1, 'the queued creates were not written as one batch');
+      assert.notEqual(txOf.get('first'), txOf.get('b0'));
+      // each has its own history row, subscription and response body as a single create gives it
+      const [counts] = await t.sql<{ history: number; subs: number }>(
+        `SELECT (SELECT count(*)::int FROM issue_activities WHERE project_id = $1 AND verb = 'created') AS history,
+          (SELECT count(*)::int FROM issue_subscribers WHERE project_id = $1) AS subs`, [pr.id]);
+      assert.deepEqual([counts.history, counts.subs], [10, 10]);
+      const one = await t.api.get(p(`work-items/${bySeq[0].body.id}/`, pr.id)).set('X-API-Key', key);
+      assert.deepEqual(one.body, bySeq[0].body);
+    });
+
+  it('a create that fails inside a batch fails alone: the others are written one by one with no gap in the numbers; connections stay usable',
+    { skip: ENGINE !== 'postgres' ? 'PostgreSQL only (holding the lock needs a second connection)' : false }, async () => {
+      const pr = await createProject(t, key, ws.slug, { identifier: 'BATF', name: 'Batch failure' });
+      const create = (body: object) => t.api.post(p('work-items/', pr.id)).set('X-API-Key', key).send(body).then((r) => r);
+      const dup = { external_id: 'D-1', external_source: 'jira' };
+      // two queued creates with one external_id: both pass the check before the lock, the second in the batch fails
+      const { first, queued } = await withCounterHeld(
+        pr.id,
+        () => [create({ name: 'q0' }), create({ name: 'q1', ...dup }), create({ name: 'q2' }), create({ name: 'q3', ...dup }), create({ name: 'q4' })],
+        () => create({ name: 'first' }),
+      );
+      assert.equal(first.status, 201);
+      const statuses = queued.map((r) => r.status);
+      assert.deepEqual([statuses[0], statuses[2], statuses[4]], [201, 201, 201], JSON.stringify(queued.map((r) => r.body)));
+      assert.deepEqual([statuses[1], statuses[3]].sort(), [201, 409]);
+      assertError(queued[statuses[1] === 409 ? 1 : 3], 409, 'EXTERNAL_ID_TAKEN');
+      const seqs = [first, ...queued].filter((r) => r.status === 201).map((r) => r.body.sequence_id as number).sort((x, y) => x - y);
+      assert.deepEqual(seqs, [1, 2, 3, 4, 5], 'the failed create used no number');
+      // every creator queued on the lock with the external_id of the first: the first wins, the batch behind it fails, each alone gets 409
+      const again = await withCounterHeld(
+        pr.id,
+        () => Array.from({ length: 4 }, (_, n) => create({ name: `r${n}`, external_id: 'Q-1', external_source: 'jira' })),
+        () => create({ name: 'holder', external_id: 'Q-1', external_source: 'jira' }),
+      );
+      assert.equal(again.first.status, 201, JSON.stringify(again.first.body));
+      assert.equal(again.first.body.sequence_id, 6);
+      assert.deepEqual(again.queued.map((r) => r.status), [409, 409, 409, 409]);
+      const more = await Promise.all(Array.from({ length: 12 }, (_, n) => create({ name: `m${n}` })));
+      assert.deepEqual(more.map((r) => r.body.sequence_id as number).sort((x, y) => x - y), Array.from({ length: 12 }, (_, n) => n + 7));
+      const [rows] = await t.sql<{ items: number; history: number; subs: number }>(
+        `SELECT (SELECT count(*)::int FROM issues WHERE project_id = $1) AS items, (SELECT count(*)::int FROM issue_activities WHERE project_id = $1) AS history,
+          (SELECT count(*)::int FROM issue_subscribers WHERE project_id = $1) AS subs`, [pr.id]);
+      assert.deepEqual([rows.items, rows.history, rows.subs], [18, 18, 18]);
     });
 
   it('the list total counts exactly the visible work items (not drafts, archived, deleted or other projects); filters narrow it', async () => {

@@ -20,6 +20,7 @@ import { CycleService } from './cycle/cycle.service';
 import { ModuleService } from './module/module.service';
 import { MemberService } from './member/member.service';
 import { IssueService } from './issue/issue.service';
+import { IssueCreateBatcher } from './issue/issue-create-batcher';
 import { IssueChildrenService } from './issue/issue-children.service';
 import { DeployBoardService } from './deploy-board/deploy-board.service';
 import { PublicBoardService } from './deploy-board/public-board.service';
@@ -47,7 +48,7 @@ import { AccessChangeSubscriber } from './shared/access-change.subscriber';
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
   InstanceSettings, InstanceService, InstanceAdminService, AuthFlowService, OAuthService,
-  StateService, LabelService, MemberService, IssueService, IssueChildrenService, CycleService, ModuleService,
+  StateService, LabelService, MemberService, IssueService, IssueCreateBatcher, IssueChildrenService, CycleService, ModuleService,
   DeployBoardService, PublicBoardService,
   IssueRelationService, EstimateService, StickyService, IntakeService, AttachmentService,
   WebhookOutbox, WebhookService, WebhookDeliveryWorker,

@@ -56,6 +56,7 @@ export * from './issue/issue-link.entity';
 export * from './issue/issue-activity.entity';
 export * from './issue/issue.view';
 export * from './issue/issue.service';
+export * from './issue/issue-create-batcher';
 export * from './issue/issue-children.service';
 export * from './issue/comment-reaction.entity';
 export * from './issue/issue-operations.service';

@@ -18,14 +18,15 @@ import { stateLiteView } from '../state/state.view';
 import { User } from '../user/user.entity';
 import { userLiteView } from '../user/user.view';
 import { Workspace } from '../workspace/workspace.entity';
-import { hotQuery, hotTxPipeline, hotTxPipelineCommit, hotTxQuery } from '../shared/hot-query';
+import { hotQuery, hotTxPipeline, hotTxQuery } from '../shared/hot-query';
 import {
   ISSUE_COLUMNS, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
   SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
 } from '../shared/hot-sql';
 import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
 import { planCreateNotifications, writeCreateNotifications } from '../notification/notification-writer';
-import { prepareWebhookSubscriptions, queueIssueActivityEvents } from '../webhook/webhook-events';
+import { lookupWebhookSubscriptions, prepareWebhookSubscriptions, queueIssueActivityEvents } from '../webhook/webhook-events';
+import { IssueCreateBatcher } from './issue-create-batcher';
 import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
 
@@ -138,7 +139,10 @@ const TRACKED_SCALARS: Array<[keyof IssueInput, keyof Issue, string]> = [
  */
 @Injectable()
 export class IssueService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly batcher: IssueCreateBatcher,
+  ) {}
 
   /**
    * The visible work items of a project: not deleted, not archived, not drafts, project not archived,
@@ -511,66 +515,80 @@ export class IssueService {
    */
   async create(ctx: IssueContext, input: IssueInput & { name: string }, outer?: EntityManager): Promise<IssueJson> {
     try {
-      const work = async (em: EntityManager): Promise<{ issue: Issue; assigned: string[]; labelled: string[] }> => {
-        const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
-        if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
-        if (project.archived_at) throw new MeridianError('PROJECT_ARCHIVED');
-        await assertExternalIdFree(em, Issue, ctx.projectId, input.external_source, input.external_id);
-        this.assertDates(input.start_date ?? null, input.target_date ?? null);
-        type CreateState = { id: string; group: string; name: string };
-        const state: CreateState | null = input.state
-          ? await this.stateOf(em, ctx.projectId, input.state)
-          : (((await hotTxQuery(em, SQL_DEFAULT_STATE, [ctx.projectId]))[0] as CreateState | undefined) ?? null);
-        if (input.parent) await this.assertParent(em, ctx, input.parent);
-        if (input.estimate_point) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
-        let assignees = input.assignees ?? [];
-        if (!input.assignees?.length && project.default_assignee_id) assignees = [project.default_assignee_id];
-        const assigned = await this.filterAssignees(em, ctx.projectId, assignees);
-        const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
-        const html = input.description_html || '<p></p>';
-        // Everything that can be read or decided without the new row is done here, before the lock:
-        // who is subscribed and notified, and which webhooks the workspace has (see
-        // `prepareWebhookSubscriptions` for why deciding that now loses no event).
-        const plan = await planCreateNotifications(em, ctx, assigned, html, state);
-        const webhooks = await prepareWebhookSubscriptions(em, ctx.workspaceId);
-        const values = [
-          ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
-          state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
-          input.start_date ?? null, input.target_date ?? null,
-          state?.group === 'completed' ? new Date() : null, input.is_draft ?? false,
-          input.external_source ?? null, input.external_id ?? null, input.type_id ?? input.type ?? null,
-          ctx.userId, input.sort_order ?? null, Date.now() / 1000, assigned, labelled, plan.subscribers,
-        ];
-        // From here the project's counter row is locked until the commit: concurrent creates in the
-        // project queue on it. Under it: the counter upsert, then one statement for the work item
-        // (its sequence_id read back from the counter row), its history row, assignees, labels and
-        // subscribers — a statement of its own, so that its snapshot sees the previous creator's
-        // sort_order — sent together as named statements on the transaction's connection. When
-        // nothing else is to be written (our own transaction, nobody to notify, no webhook of the
-        // workspace wants work item events) the COMMIT goes in the same pipeline.
-        const statements: Array<[string, unknown[]]> = [
-          [SQL_NEXT_SEQUENCE, [ctx.projectId]],
-          [state ? SQL_CREATE_ISSUE : SQL_CREATE_ISSUE_NO_STATE, values],
-        ];
-        const quiet = !outer && !plan.notifications.length && webhooks !== null && !webhooks.some((w) => w.issue);
-        const committed = quiet ? await hotTxPipelineCommit(em, statements) : null;
-        const [, [row]] = committed ?? (await hotTxPipeline(em, statements));
-        if (committed) return { issue: issueFromRow(row), assigned, labelled };
-        const issue = issueFromRow(row);
-        const created: ActivityEntry = { issueId: issue.id, verb: 'created', comment: 'created the issue' };
-        await writeCreateNotifications(em, ctx, plan, issue, created, (row.activity_id as string | undefined) ?? null);
-        await queueIssueActivityEvents(em, ctx, [created]);
-        return { issue, assigned, labelled };
-      };
-      const created = outer ? await work(outer) : await this.ownTransaction(work);
-      if (outer) return { id: created.issue.id } as IssueJson;
-      const { issue, assigned, labelled } = created;
+      // The checks and reads come first, before any lock: in the caller's transaction (intake), else
+      // outside any transaction (in READ COMMITTED each read sees what is committed when it runs,
+      // inside a transaction or not).
+      const prepared = await this.prepareCreate(outer ?? this.dataSource.manager, ctx, input, !outer);
+      const { values, state, assigned, labelled, plan, webhooks } = prepared;
+      let issue: Issue;
+      if (!outer && !plan.notifications.length && webhooks !== null && !webhooks.some((w) => w.issue)) {
+        // nothing else to write in its transaction: group commit with the project's other creates
+        issue = issueFromRow(await this.batcher.create(ctx.projectId, values, !state));
+      } else {
+        const write = async (em: EntityManager): Promise<Issue> => {
+          // the commit's outbox uses the webhooks decided above, not a lookup under the counter lock
+          if (!outer) await prepareWebhookSubscriptions(em, ctx.workspaceId);
+          // From here the project's counter row is locked until the commit: concurrent creates in the
+          // project queue on it. Under it: the counter upsert, then one statement for the work item
+          // (its sequence_id read back from the counter row), its history row, assignees, labels and
+          // subscribers — a statement of its own, so that its snapshot sees the previous creator's
+          // sort_order — sent together as named statements on the transaction's connection.
+          const [, [row]] = await hotTxPipeline(em, [
+            [SQL_NEXT_SEQUENCE, [ctx.projectId]],
+            [state ? SQL_CREATE_ISSUE : SQL_CREATE_ISSUE_NO_STATE, values],
+          ]);
+          const created = issueFromRow(row);
+          const entry: ActivityEntry = { issueId: created.id, verb: 'created', comment: 'created the issue' };
+          await writeCreateNotifications(em, ctx, plan, created, entry, (row.activity_id as string | undefined) ?? null);
+          await queueIssueActivityEvents(em, ctx, [entry]);
+          return created;
+        };
+        issue = outer ? await write(outer) : await this.dataSource.transaction(write);
+        if (outer) return { id: issue.id } as IssueJson;
+      }
       const sets = { assignees: new Map([[issue.id, assigned]]), labels: new Map([[issue.id, labelled]]) };
       return (await this.render([issue], { expand: new Set() }, sets))[0] as IssueJson;
     } catch (err) {
       if (isUniqueViolation(err, 'uq_issues_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
       throw err;
     }
+  }
+
+  /**
+   * Everything of a create that can be read or decided without the new row: the checks (project
+   * writable, `external_id` free, dates, state, parent, estimate point), the assignees and labels
+   * kept, who is subscribed and notified, which webhooks the workspace has (in a transaction,
+   * `prepareWebhookSubscriptions`, whose comment says why deciding that now loses no event; outside,
+   * the outbox's lookup), and the create statement's `$1`–`$23`.
+   */
+  private async prepareCreate(em: EntityManager, ctx: IssueContext, input: IssueInput & { name: string }, outside: boolean) {
+    const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
+    if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
+    if (project.archived_at) throw new MeridianError('PROJECT_ARCHIVED');
+    await assertExternalIdFree(em, Issue, ctx.projectId, input.external_source, input.external_id);
+    this.assertDates(input.start_date ?? null, input.target_date ?? null);
+    type CreateState = { id: string; group: string; name: string };
+    const state: CreateState | null = input.state
+      ? await this.stateOf(em, ctx.projectId, input.state)
+      : (((await hotTxQuery(em, SQL_DEFAULT_STATE, [ctx.projectId]))[0] as CreateState | undefined) ?? null);
+    if (input.parent) await this.assertParent(em, ctx, input.parent);
+    if (input.estimate_point) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
+    let assignees = input.assignees ?? [];
+    if (!input.assignees?.length && project.default_assignee_id) assignees = [project.default_assignee_id];
+    const assigned = await this.filterAssignees(em, ctx.projectId, assignees);
+    const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
+    const html = input.description_html || '<p></p>';
+    const plan = await planCreateNotifications(em, ctx, assigned, html, state);
+    const webhooks = outside ? await lookupWebhookSubscriptions(em, ctx.workspaceId) : await prepareWebhookSubscriptions(em, ctx.workspaceId);
+    const values = [
+      ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
+      state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
+      input.start_date ?? null, input.target_date ?? null,
+      state?.group === 'completed' ? new Date() : null, input.is_draft ?? false,
+      input.external_source ?? null, input.external_id ?? null, input.type_id ?? input.type ?? null,
+      ctx.userId, input.sort_order ?? null, Date.now() / 1000, assigned, labelled, plan.subscribers,
+    ];
+    return { values, state, assigned, labelled, plan, webhooks };
   }
 
   /**
@@ -696,25 +714,6 @@ export class IssueService {
       await em.update(Issue, { id: issueId }, { deletedAt: new Date(), updatedById: ctx.userId });
       await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
     });
-  }
-
-  /**
-   * `fn` in a new transaction, committed after it unless `fn` ended it itself (the create path's
-   * COMMIT in its pipeline, `hotTxPipelineCommit`); rolled back when `fn` throws.
-   */
-  private async ownTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    const qr = this.dataSource.createQueryRunner();
-    try {
-      await qr.startTransaction();
-      const result = await fn(qr.manager);
-      if (qr.isTransactionActive) await qr.commitTransaction();
-      return result;
-    } catch (err) {
-      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
-      throw err;
-    } finally {
-      await qr.release();
-    }
   }
 
   /** `fn` in the caller's transaction when there is one, else in a new one. */

@@ -40,12 +40,13 @@ function txClient(em: EntityManager): PgQueryable | undefined {
  * connected; on the embedded engine that is a `pg` client over PGlite's node-postgres adapter,
  * which supports named statements too). No TypeORM logging or query events, which these fixed
  * texts do not need. A driver error is rethrown as TypeORM's `QueryFailedError`, as `em.query`
- * does (so `isUniqueViolation` keeps working). Without an active transaction, or with a
- * connection that has no `query`, it falls back to `em.query`.
+ * does (so `isUniqueViolation` keeps working). With a manager that has no query runner (the data
+ * source's own, outside any transaction) it runs as `hotQuery`; with a query runner not in a
+ * transaction, or a connection that has no `query`, it falls back to `em.query`.
  */
 export async function hotTxQuery(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
   const client = txClient(em);
-  if (!client) return em.query(text, values);
+  if (!client) return em.queryRunner ? em.query(text, values) : hotQuery(em.connection, text, values);
   try {
     return (await client.query({ name: statementName(text), text, values })).rows;
   } catch (err) {
@@ -57,6 +58,62 @@ export async function hotTxQuery(em: EntityManager, text: string, values: unknow
 interface PipelinedClient extends PgQueryable {
   pipeline?: boolean;
   connection?: { stream?: unknown };
+}
+
+/** A `pg` pool client, as the driver's pool hands it out. */
+interface PooledClient extends PipelinedClient {
+  release(destroy?: boolean | Error): void;
+}
+
+/**
+ * Runs fixed statements as one transaction of their own on a connection taken from the driver's
+ * pool, without TypeORM (no query runner, no transaction events: the caller knows that nothing
+ * listens for these writes), and answers their rows. Over a socket to PostgreSQL, BEGIN, the
+ * statements and COMMIT are written at once in `pg`'s pipeline mode (see `hotTxPipeline`): one
+ * round trip. Otherwise (the embedded engine) they run one after the other.
+ *
+ * Errors: the first failing statement's, as `QueryFailedError`; nothing of the transaction is kept
+ * (in a pipeline PostgreSQL answers the COMMIT with ROLLBACK). A connection that failed for any
+ * other reason is not given back to the pool.
+ */
+export async function hotTransaction(ds: DataSource, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][]> {
+  const pool = (ds.driver as unknown as { master?: { connect(): Promise<PooledClient> } }).master;
+  if (!pool || typeof pool.connect !== 'function') throw new Error('hotTransaction needs the pg driver pool');
+  const client = await pool.connect();
+  let broken: unknown;
+  try {
+    if (client.pipeline === false && client.connection?.stream instanceof Socket) {
+      const rows = await runPipeline(client, [['BEGIN', null], ...statements, ['COMMIT', null]]);
+      return rows.slice(1, -1);
+    }
+    await client.query({ text: 'BEGIN', values: [] });
+    const out: Row[][] = [];
+    try {
+      for (const [text, values] of statements) {
+        try {
+          out.push((await client.query({ name: statementName(text), text, values })).rows);
+        } catch (err) {
+          throw new QueryFailedError(text, values, err as Error);
+        }
+      }
+    } catch (err) {
+      await client.query({ text: 'ROLLBACK', values: [] });
+      throw err;
+    }
+    try {
+      await client.query({ text: 'COMMIT', values: [] });
+    } catch (err) {
+      throw new QueryFailedError('COMMIT', [], err as Error);
+    }
+    return out;
+  } catch (err) {
+    // an error PostgreSQL answered (it has an SQLSTATE) leaves the connection idle; anything else (a lost socket) may not
+    const code = err instanceof QueryFailedError ? (err.driverError as { code?: unknown } | undefined)?.code : undefined;
+    if (typeof code !== 'string') broken = err;
+    throw err;
+  } finally {
+    client.release(broken instanceof Error ? broken : broken !== undefined);
+  }
 }
 
 /**
@@ -105,42 +162,4 @@ async function runPipeline(client: PipelinedClient, statements: Array<[text: str
     throw new QueryFailedError(text, values ?? [], (settled[failed] as PromiseRejectedResult).reason as Error);
   }
   return settled.map((r) => (r as PromiseFulfilledResult<{ rows: Row[] }>).value.rows);
-}
-
-/** TypeORM's query runner as `hotTxPipelineCommit` drives it (`transactionDepth` is protected in its types). */
-type CommittingRunner = QueryRunner & { transactionDepth?: number; broadcaster?: { broadcast(event: string): Promise<void> } };
-
-/**
- * `hotTxPipeline` followed by COMMIT in the same pipeline, for a transaction whose commit has
- * nothing to add (the caller knows that no commit hook will write anything): the last statements
- * and the COMMIT reach the server together, so a lock taken by the first is released without a
- * round trip through this process. Only on the outermost transaction of a query runner that the
- * caller commits itself (`if (qr.isTransactionActive) commitTransaction()`): the runner is left
- * without an active transaction, as `commitTransaction` leaves it, and TypeORM's transaction
- * subscribers hear BeforeTransactionCommit (before the statements are sent) and
- * AfterTransactionCommit, or AfterTransactionRollback when a statement failed (PostgreSQL then
- * answers the COMMIT with ROLLBACK: nothing of the transaction is kept) and the first failure is
- * thrown. Answers `null`, having sent nothing, where it cannot pipeline (see `hotTxPipeline`):
- * the caller then runs the statements and commits as usual.
- */
-export async function hotTxPipelineCommit(em: EntityManager, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][] | null> {
-  const qr = em.queryRunner as CommittingRunner | undefined;
-  const client = pipelinable(em);
-  if (!qr || !client || qr.transactionDepth !== 1 || typeof qr.broadcaster?.broadcast !== 'function') return null;
-  await qr.broadcaster.broadcast('BeforeTransactionCommit');
-  // what commitTransaction leaves behind: no active transaction, depth 0
-  const ended = () => Object.assign(qr, { isTransactionActive: false, transactionDepth: 0 });
-  try {
-    const rows = await runPipeline(client, [...statements, ['COMMIT', null]]);
-    return rows.slice(0, statements.length);
-  } catch (err) {
-    ended();
-    await qr.broadcaster.broadcast('AfterTransactionRollback');
-    throw err;
-  } finally {
-    if (qr.isTransactionActive) {
-      ended();
-      await qr.broadcaster.broadcast('AfterTransactionCommit');
-    }
-  }
 }

@@ -71,6 +71,15 @@ ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.la
 RETURNING last_sequence`;
 
 /**
+ * `$1` project id, `$2` how many work items a batch creates (`IssueCreateBatcher`): takes `$2`
+ * numbers at once; the batch's k-th work item (from 0) gets `last_sequence - ($2 - 1 - k)`. Locks
+ * the counter row as `SQL_NEXT_SEQUENCE` does.
+ */
+export const SQL_NEXT_SEQUENCES = `INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, $2::int)
+ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + $2::int
+RETURNING last_sequence`;
+
+/**
  * Inserts a work item: `$1` workspace, `$2` project, `$3` name, `$4` description_html, `$5`
  * description_stripped, `$6` priority, `$7` state, `$8` parent, `$9` point, `$10` estimate point,
  * `$11` start_date, `$12` target_date, `$13` completed_at, `$14` is_draft, `$15` external_source,
@@ -85,12 +94,12 @@ RETURNING last_sequence`;
  * started before, as the upsert itself, would not: never merge the two). Sent in one pipeline with
  * the upsert, it still starts only once the upsert is done: the server runs them in order.
  */
-function insertIssue(sameState: string): string {
+function insertIssue(sameState: string, sequenceOffset = ''): string {
   return `INSERT INTO issues (workspace_id, project_id, name, description_html, description_stripped, priority,
 state_id, parent_id, point, estimate_point_id, start_date, target_date, sequence_id, completed_at, is_draft,
 external_source, external_id, type_id, created_by_id, updated_by_id, sort_order)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-(SELECT c.last_sequence FROM project_issue_counters c WHERE c.project_id = $2), $13, $14, $15, $16, $17, $18, $18,
+(SELECT c.last_sequence${sequenceOffset} FROM project_issue_counters c WHERE c.project_id = $2), $13, $14, $15, $16, $17, $18, $18,
 COALESCE($19::double precision, (SELECT MAX(s.sort_order) + 10000 FROM issues s WHERE s.project_id = $2 AND ${sameState} AND s.deleted_at IS NULL), 65535))
 RETURNING ${ISSUE_COLUMNS.replace(/i\./g, '')}`;
 }
@@ -106,8 +115,8 @@ const NO_STATE = 's.state_id IS NULL AND $7::uuid IS NULL';
  * plus `activity_id`. The CTEs share one snapshot and run to completion whether read or not; the
  * foreign keys are checked at the statement's end.
  */
-function createIssue(sameState: string, sets: boolean): string {
-  return `WITH ins AS (${insertIssue(sameState)}),
+function createIssue(sameState: string, sets: boolean, batched = false): string {
+  return `WITH ins AS (${insertIssue(sameState, batched ? ' - $24::int' : '')}),
 act AS (INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
 SELECT clock_timestamp(), ins.workspace_id, ins.project_id, ins.id, 'created', NULL, 'created the issue', $18, $20::double precision, $18, $18 FROM ins
 RETURNING id)${sets ? `,
@@ -121,6 +130,13 @@ SELECT ins.*, act.id AS activity_id FROM ins, act`;
 export const SQL_CREATE_ISSUE = createIssue(SAME_STATE, true);
 /** `SQL_CREATE_ISSUE` for a work item without a state (`$7` null). */
 export const SQL_CREATE_ISSUE_NO_STATE = createIssue(NO_STATE, true);
+/**
+ * `SQL_CREATE_ISSUE` in a batch, after `SQL_NEXT_SEQUENCES` (see `IssueCreateBatcher`): `$24` is
+ * how many work items of the batch come after this one, so its `sequence_id` is the counter minus `$24`.
+ */
+export const SQL_CREATE_ISSUE_IN_BATCH = createIssue(SAME_STATE, true, true);
+/** `SQL_CREATE_ISSUE_IN_BATCH` for a work item without a state (`$7` null). */
+export const SQL_CREATE_ISSUE_IN_BATCH_NO_STATE = createIssue(NO_STATE, true, true);
 /** The same statement without the sets (`$1`–`$20`): the bare benchmark server's create. */
 export const SQL_CREATE_ISSUE_PLAIN = createIssue(SAME_STATE, false);
 /** `SQL_CREATE_ISSUE_PLAIN` for a work item without a state. */

@@ -107,6 +107,17 @@ export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId
   return subs;
 }
 
+/**
+ * The webhooks of `workspaceId` as the outbox would use them (its cache, else the table), looked
+ * up outside any transaction: for a create decided before its transaction starts (the batched
+ * create of `IssueCreateBatcher`, which only runs when no webhook wants work item events; the
+ * reasoning of `prepareWebhookSubscriptions` holds, the lookup is only earlier by the wait for the
+ * batch). Null when this process has no outbox.
+ */
+export async function lookupWebhookSubscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[] | null> {
+  return lookup ? lookup(em, workspaceId) : null;
+}
+
 /** Forgets the events queued below `depth` (a rollback to a savepoint, or the whole transaction at 0). */
 export function dropWebhookEvents(qr: QueryRunner, depth: number): void {
   const state = pending.get(qr);
