@@ -100,42 +100,39 @@ async function list(projectId: string, url: URL) {
 }
 
 async function create(ctx: { userId: string; workspaceId: string; projectId: string }, body: { name: string }) {
+  // The reads first, outside a transaction, as Meridian does them.
+  const [project] = await q(SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
+  if (!project || project.archived_at) throw new Error('project not writable');
+  const [state] = await q(SQL_DEFAULT_STATE, [ctx.projectId]);
+  // Then the create's own transaction, written at once in pg's pipeline mode as Meridian writes a
+  // batch: BEGIN, the counter upsert, the create statement (Meridian's without its assignee, label
+  // and subscriber parts, which the bare server never writes) and COMMIT. Each create commits on
+  // its own: the bare server has no group commit (Meridian's IssueCreateBatcher).
+  const text = state ? SQL_CREATE_ISSUE_PLAIN : SQL_CREATE_ISSUE_PLAIN_NO_STATE;
+  const values = [
+    ctx.workspaceId, ctx.projectId, body.name.trim(), '<p></p>', '', 'none', state?.id ?? null, null, null, null, null, null,
+    state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null, Date.now() / 1000,
+  ];
   const client = await pool.connect();
+  const pipelined = client as unknown as { pipeline: boolean };
+  let answers: PromiseSettledResult<Row[]>[];
+  pipelined.pipeline = true;
   try {
-    await client.query('BEGIN');
-    const [project] = await q(SQL_PROJECT_FOR_CREATE, [ctx.projectId], client);
-    if (!project || project.archived_at) throw new Error('project not writable');
-    const [state] = await q(SQL_DEFAULT_STATE, [ctx.projectId], client);
-    // Under the counter lock, as Meridian does on PostgreSQL (hotTxPipelineCommit): the counter
-    // upsert, the create statement (Meridian's without its assignee, label and subscriber parts,
-    // which the bare server never writes) and COMMIT written at once in pg's pipeline mode.
-    const text = state ? SQL_CREATE_ISSUE_PLAIN : SQL_CREATE_ISSUE_PLAIN_NO_STATE;
-    const values = [
-      ctx.workspaceId, ctx.projectId, body.name.trim(), '<p></p>', '', 'none', state?.id ?? null, null, null, null, null, null,
-      state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null, Date.now() / 1000,
-    ];
-    const pipelined = client as unknown as { pipeline: boolean };
-    pipelined.pipeline = true;
-    let answers: PromiseSettledResult<Row[]>[];
-    try {
-      answers = await Promise.allSettled([
-        q(SQL_NEXT_SEQUENCE, [ctx.projectId], client),
-        q(text, values, client),
-        client.query('COMMIT').then((r) => r.rows as Row[]),
-      ]);
-    } finally {
-      pipelined.pipeline = false;
-    }
-    const failed = answers.find((a) => a.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    const [issue] = (answers[1] as PromiseFulfilledResult<Row[]>).value;
-    return view(issue, [], []);
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
+    answers = await Promise.allSettled([
+      client.query('BEGIN').then((r) => r.rows as Row[]),
+      q(SQL_NEXT_SEQUENCE, [ctx.projectId], client),
+      q(text, values, client),
+      client.query('COMMIT').then((r) => r.rows as Row[]),
+    ]);
   } finally {
+    pipelined.pipeline = false;
+    // every answer was read (a failed statement makes PostgreSQL answer the COMMIT with ROLLBACK): the client is idle
     client.release();
   }
+  const failed = answers.find((a) => a.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  const [issue] = (answers[2] as PromiseFulfilledResult<Row[]>).value;
+  return view(issue, [], []);
 }
 
 const ROUTE = /^\/api\/v1\/workspaces\/([^/]+)\/projects\/([0-9a-f-]{36})\/work-items\/(?:([0-9a-f-]{36})\/)?$/;

@@ -319,12 +319,17 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     }
     const [dups] = await sql(
       `SELECT (SELECT COUNT(*) FROM (SELECT sequence_id FROM issues WHERE project_id = $1 GROUP BY sequence_id HAVING COUNT(*) > 1) d)::int AS seq,
-              (SELECT COUNT(*) FROM (SELECT sort_order FROM issues WHERE project_id = $1 AND deleted_at IS NULL GROUP BY state_id, sort_order HAVING COUNT(*) > 1) d)::int AS sort`,
+              (SELECT COUNT(*) FROM (SELECT sort_order FROM issues WHERE project_id = $1 AND deleted_at IS NULL GROUP BY state_id, sort_order HAVING COUNT(*) > 1) d)::int AS sort,
+              mine.items, mine.txs
+       FROM (SELECT COUNT(*)::int AS items, COUNT(DISTINCT i.xmin::text)::int AS txs FROM issues i
+             WHERE i.project_id = $1 AND i.name LIKE 'Load %' AND EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = i.id)) mine`,
       [t.projectId],
     );
     printTable(`PostgreSQL, ${ITEMS + API_ITEMS} work items in one project, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server and scenario, interleaved`, rows);
     console.log(`peak RSS under load: Meridian ${fmt(rssMeridian, 0)} MiB, bare ${fmt(rssBare, 0)} MiB`);
     console.log(`after the creates: duplicate sequence_ids ${dups.seq}, duplicate sort orders in a state ${dups.sort}`);
+    // Meridian's load creates are the ones with a subscriber row (the bare server writes none); one xmin per transaction
+    console.log(`Meridian's creates: ${dups.items} work items in ${dups.txs} transactions (group commit: ${fmt(Number(dups.items) / Math.max(1, Number(dups.txs)), 1)} per transaction)`);
     return bareResults;
   } finally {
     for (const s of servers.reverse()) await s.stop();
