@@ -1,4 +1,3 @@
-import './compile-cache'; // first: every module loaded after it may come from the compile cache
 import 'reflect-metadata';
 import {
   AppConfig, ConfigError, createProcessLogger, describeSecretKeyProblem, loadConfig, loadDotEnv, meridianVersion,
