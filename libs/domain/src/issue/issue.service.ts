@@ -518,7 +518,7 @@ export class IssueService {
       // The checks and reads come first, before any lock: in the caller's transaction (intake), else
       // outside any transaction (in READ COMMITTED each read sees what is committed when it runs,
       // inside a transaction or not).
-      const prepared = await this.prepareCreate(outer ?? this.dataSource.manager, ctx, input, !outer);
+      const prepared = await this.prepareCreate(outer ?? this.dataSource.manager, ctx, input);
       const { values, state, assigned, labelled, plan, webhooks } = prepared;
       let issue: Issue;
       if (!outer && !plan.notifications.length && webhooks !== null && !webhooks.some((w) => w.issue)) {
@@ -526,8 +526,8 @@ export class IssueService {
         issue = issueFromRow(await this.batcher.create(ctx.projectId, values, !state));
       } else {
         const write = async (em: EntityManager): Promise<Issue> => {
-          // the commit's outbox uses the webhooks decided above, not a lookup under the counter lock
-          if (!outer) await prepareWebhookSubscriptions(em, ctx.workspaceId);
+          // the commit's outbox uses the webhooks looked up now, not a lookup under the counter lock
+          await prepareWebhookSubscriptions(em, ctx.workspaceId);
           // From here the project's counter row is locked until the commit: concurrent creates in the
           // project queue on it. Under it: the counter upsert, then one statement for the work item
           // (its sequence_id read back from the counter row), its history row, assignees, labels and
@@ -557,11 +557,11 @@ export class IssueService {
   /**
    * Everything of a create that can be read or decided without the new row: the checks (project
    * writable, `external_id` free, dates, state, parent, estimate point), the assignees and labels
-   * kept, who is subscribed and notified, which webhooks the workspace has (in a transaction,
-   * `prepareWebhookSubscriptions`, whose comment says why deciding that now loses no event; outside,
-   * the outbox's lookup), and the create statement's `$1`–`$23`.
+   * kept, who is subscribed and notified, which webhooks the workspace has (the outbox's lookup;
+   * `prepareWebhookSubscriptions` says why deciding that before the lock loses no event), and the
+   * create statement's `$1`–`$23`.
    */
-  private async prepareCreate(em: EntityManager, ctx: IssueContext, input: IssueInput & { name: string }, outside: boolean) {
+  private async prepareCreate(em: EntityManager, ctx: IssueContext, input: IssueInput & { name: string }) {
     const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
     if (project.archived_at) throw new MeridianError('PROJECT_ARCHIVED');
@@ -579,7 +579,7 @@ export class IssueService {
     const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
     const html = input.description_html || '<p></p>';
     const plan = await planCreateNotifications(em, ctx, assigned, html, state);
-    const webhooks = outside ? await lookupWebhookSubscriptions(em, ctx.workspaceId) : await prepareWebhookSubscriptions(em, ctx.workspaceId);
+    const webhooks = await lookupWebhookSubscriptions(em, ctx.workspaceId);
     const values = [
       ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
       state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,

@@ -86,25 +86,22 @@ export async function hotTransaction(ds: DataSource, statements: Array<[text: st
       const rows = await runPipeline(client, [['BEGIN', null], ...statements, ['COMMIT', null]]);
       return rows.slice(1, -1);
     }
-    await client.query({ text: 'BEGIN', values: [] });
+    const run = async (text: string, values: unknown[] | null): Promise<Row[]> => {
+      try {
+        return (await client.query(values ? { name: statementName(text), text, values } : { text, values: [] })).rows;
+      } catch (err) {
+        throw new QueryFailedError(text, values ?? [], err as Error);
+      }
+    };
+    await run('BEGIN', null);
     const out: Row[][] = [];
     try {
-      for (const [text, values] of statements) {
-        try {
-          out.push((await client.query({ name: statementName(text), text, values })).rows);
-        } catch (err) {
-          throw new QueryFailedError(text, values, err as Error);
-        }
-      }
+      for (const [text, values] of statements) out.push(await run(text, values));
     } catch (err) {
-      await client.query({ text: 'ROLLBACK', values: [] });
+      await run('ROLLBACK', null);
       throw err;
     }
-    try {
-      await client.query({ text: 'COMMIT', values: [] });
-    } catch (err) {
-      throw new QueryFailedError('COMMIT', [], err as Error);
-    }
+    await run('COMMIT', null);
     return out;
   } catch (err) {
     // an error PostgreSQL answered (it has an SQLSTATE) leaves the connection idle; anything else (a lost socket) may not

@@ -108,11 +108,12 @@ export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId
 }
 
 /**
- * The webhooks of `workspaceId` as the outbox would use them (its cache, else the table), looked
- * up outside any transaction: for a create decided before its transaction starts (the batched
- * create of `IssueCreateBatcher`, which only runs when no webhook wants work item events; the
- * reasoning of `prepareWebhookSubscriptions` holds, the lookup is only earlier by the wait for the
- * batch). Null when this process has no outbox.
+ * The webhooks of `workspaceId` as the outbox would use them (its cache, else the table), without
+ * tying the answer to a transaction (`prepareWebhookSubscriptions` does that): for a create that
+ * decides before its transaction whether anything will listen (the batched create of
+ * `IssueCreateBatcher` runs only when no webhook wants work item events; the reasoning of
+ * `prepareWebhookSubscriptions` holds, the lookup is only earlier by the wait for the batch).
+ * Null when this process has no outbox.
  */
 export async function lookupWebhookSubscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[] | null> {
   return lookup ? lookup(em, workspaceId) : null;
