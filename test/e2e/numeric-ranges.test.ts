@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createApiKey, createProject, createWorkspace, signUp, unique } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
+import { ClampStoredSortOrders1795597946397 } from '../../libs/database/src/migrations/1795597946397-ClampStoredSortOrders';
 
 /** Values outside every sort order's range (±1e12), sent as JSON numbers. */
 const OUT_OF_RANGE = [1e308, -1e308, Number.MAX_VALUE, 1e16, -1e16, 1.5e12];
@@ -156,5 +157,44 @@ describe('numbers from clients: finite and in range on input; lists survive stor
     const rest = await viaApp('get', app(`issues/?group_by=priority&order_by=sort_order&per_page=4&priority=none&cursor=${none.next_cursor}`, pr.id));
     assert.equal(rest.status, 200, JSON.stringify(rest.body));
     assert.deepEqual(rest.body.results.none.results.map((r: { name: string }) => r.name), ascending.slice(4, 8));
+  });
+
+  it('the migration ClampStoredSortOrders brings stored values into ±1e12 (NaN and ±Infinity too); in-range rows untouched; down is a no-op', async () => {
+    const pr = await createProject(t, key, ws.slug, { identifier: 'CLMP', name: 'Clamp' });
+    const made: Record<string, { url: string; table: string; column: string; field: string; stored: string; expected: number }> = {};
+    const make = async (name: string, url: string, body: Record<string, unknown>, table: string, stored: string, expected: number) => {
+      const res = await viaV1('post', url).send(body);
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const column = table === 'states' ? 'sequence' : 'sort_order';
+      await t.sql(`UPDATE ${table} SET ${column} = $1::double precision WHERE id = $2`, [stored, res.body.id]);
+      made[name] = { url: `${url}${res.body.id}/`, table, column, field: column, stored, expected };
+    };
+    await make('issue', v1('work-items/', pr.id), { name: 'i' }, 'issues', '1e308', 1e12);
+    await make('label', v1('labels/', pr.id), { name: 'l' }, 'labels', '-1e308', -1e12);
+    await make('module', v1('modules/', pr.id), { name: 'm' }, 'modules', 'Infinity', 1e12);
+    await make('cycle', v1('cycles/', pr.id), { name: 'c' }, 'cycles', 'NaN', 1e12);
+    await make('sticky', `/api/v1/workspaces/${ws.slug}/stickies/`, { name: 's' }, 'stickies', '-1e16', -1e12);
+    await make('state', v1('states/', pr.id), { name: 'st', color: '#000000' }, 'states', '-Infinity', -1e12);
+    await make('kept', v1('work-items/', pr.id), { name: 'k' }, 'issues', '999999999999.5', 999999999999.5);
+    const [before] = await t.sql<{ updated_at: Date }>(`SELECT updated_at FROM issues WHERE id = $1`, [made.issue.url.split('/').at(-2)]);
+
+    const migration = new ClampStoredSortOrders1795597946397();
+    const runner = t.database.dataSource.createQueryRunner();
+    try {
+      await migration.up(runner);
+      await migration.down();
+    } finally {
+      await runner.release();
+    }
+    for (const [name, m] of Object.entries(made)) {
+      const res = await viaV1('get', m.url);
+      assert.equal(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body[m.field], m.expected, name);
+    }
+    const [afterRow] = await t.sql<{ updated_at: Date }>(`SELECT updated_at FROM issues WHERE id = $1`, [made.issue.url.split('/').at(-2)]);
+    assert.equal(afterRow.updated_at.getTime(), before.updated_at.getTime());
+    const states = await viaV1('get', v1('states/', pr.id));
+    assert.equal(states.status, 200);
+    assert.equal(states.body.results[0].name, 'st');
   });
 });
