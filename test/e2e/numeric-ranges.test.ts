@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createApiKey, createProject, createWorkspace, signUp, unique } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
-import { ClampStoredSortOrders1795597946397 } from '../../libs/database/src/migrations/1795597946397-ClampStoredSortOrders';
 
 /** Values outside every sort order's range (±1e12), sent as JSON numbers. */
 const OUT_OF_RANGE = [1e308, -1e308, Number.MAX_VALUE, 1e16, -1e16, 1.5e12];
@@ -178,11 +177,13 @@ describe('numbers from clients: finite and in range on input; lists survive stor
     await make('kept', v1('work-items/', pr.id), { name: 'k' }, 'issues', '999999999999.5', 999999999999.5);
     const [before] = await t.sql<{ updated_at: Date }>(`SELECT updated_at FROM issues WHERE id = $1`, [made.issue.url.split('/').at(-2)]);
 
-    const migration = new ClampStoredSortOrders1795597946397();
+    // the instance the server's data source loaded (it ran at start, before these rows were spoiled)
+    const migration = t.database.dataSource.migrations.find((m) => m.name === 'ClampStoredSortOrders1795597946397');
+    assert.ok(migration);
     const runner = t.database.dataSource.createQueryRunner();
     try {
       await migration.up(runner);
-      await migration.down();
+      await migration.down(runner);
     } finally {
       await runner.release();
     }
