@@ -3,7 +3,8 @@ import { MeridianError } from '../errors/meridian.error';
 /**
  * A position between two rows of an ordered list (spec part 8: `<value>:<offset>:<is_prev>`).
  *
- * - `value`: the sort key of the boundary row, an integer timestamp in epoch microseconds.
+ * - `value`: the sort key of the boundary row, a non-negative safe integer: a timestamp in epoch
+ *   microseconds, an integer key, or `doubleSortKey` of a float (`sort_order`, `sequence`).
  * - `offset`: how many rows carrying exactly that key lie before the position.
  * - `isPrev`: read the page before the position (1) or after it (0).
  */

@@ -3,3 +3,4 @@ export * from './page';
 export * from './keyset-paginator';
 export * from './page-query.decorator';
 export * from './keyset-sql';
+export * from './double-key';

@@ -1,5 +1,6 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Cursor, formatCursor } from './cursor';
+import { doubleSortKey } from './double-key';
 import { Page, PageRequest } from './page';
 
 export interface KeysetOptions {
@@ -12,8 +13,10 @@ export interface KeysetOptions {
    * `timestamp` (default): `key` is a timestamptz property, the cursor carries epoch microseconds.
    * `bigint`: `key` is an SQL expression with an integer value (a rank, a sequence number), used
    * as is in the cursor.
+   * `double`: `key` is a `double precision` expression (a `sort_order`, a `sequence`), any value
+   * (`doubleSortKey` maps it to the cursor's integer).
    */
-  keyType?: 'timestamp' | 'bigint';
+  keyType?: 'timestamp' | 'bigint' | 'double';
 }
 
 const KEY_ALIAS = '__cursor_key';
@@ -33,10 +36,11 @@ export async function paginate<T extends ObjectLiteral>(
   options: KeysetOptions = {},
 ): Promise<Page<T>> {
   const alias = base.alias;
-  const key = options.key ?? `${alias}.createdAt`;
+  const rawKey = options.key ?? `${alias}.createdAt`;
+  const key = options.keyType === 'double' ? doubleSortKey(rawKey) : rawKey;
   const id = options.id ?? `${alias}.id`;
   const order = options.order ?? 'ASC';
-  const numeric = options.keyType === 'bigint';
+  const numeric = options.keyType === 'bigint' || options.keyType === 'double';
   const micros = numeric ? `(${key})::bigint` : `FLOOR(EXTRACT(EPOCH FROM ${key}) * 1000000)::bigint`;
   const at = numeric
     ? (param: string) => `(:${param}::bigint)`

@@ -1,4 +1,5 @@
 import { Cursor, formatCursor } from './cursor';
+import { doubleSortKey } from './double-key';
 import { Page, PageRequest } from './page';
 
 /**
@@ -15,11 +16,14 @@ export interface SqlKeysetList {
    */
   from: string;
   params: unknown[];
-  /** SQL expression of the sort key: a timestamptz (`keyType: 'timestamp'`) or an integer (`'bigint'`) */
+  /**
+   * SQL expression of the sort key: a timestamptz (`keyType: 'timestamp'`), an integer (`'bigint'`)
+   * or a `double precision` (`'double'`, any value: `doubleSortKey` maps it to the cursor's integer)
+   */
   key: string;
   /** unique tie-breaker expression, e.g. `i.id` */
   id: string;
-  keyType?: 'timestamp' | 'bigint';
+  keyType?: 'timestamp' | 'bigint' | 'double';
   order?: 'ASC' | 'DESC';
 }
 
@@ -41,8 +45,8 @@ const KEY_ALIAS = '__cursor_key';
  */
 export async function paginateSql(list: SqlKeysetList, page: PageRequest, run: SqlRunner): Promise<Page<Record<string, unknown>>> {
   const order = list.order ?? 'ASC';
-  const numeric = list.keyType === 'bigint';
-  const key = list.key;
+  const numeric = list.keyType === 'bigint' || list.keyType === 'double';
+  const key = list.keyType === 'double' ? doubleSortKey(list.key) : list.key;
   const id = list.id;
   const micros = numeric ? `(${key})::bigint` : `FLOOR(EXTRACT(EPOCH FROM ${key}) * 1000000)::bigint`;
   const at = numeric ? (n: number) => `($${n}::bigint)` : (n: number) => `(TIMESTAMPTZ 'epoch' + $${n}::bigint * INTERVAL '1 microsecond')`;

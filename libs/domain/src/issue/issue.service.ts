@@ -102,12 +102,12 @@ export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
 /** Order keys for `?order_by=` (reference plane-v1-api.md §8.4 "GET list"); `-` reverses. SQL over the alias `i`. */
 const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
 const GROUP_RANK = `(SELECT CASE st."group" WHEN 'backlog' THEN 0 WHEN 'unstarted' THEN 1 WHEN 'started' THEN 2 WHEN 'completed' THEN 3 WHEN 'cancelled' THEN 4 ELSE 5 END FROM states st WHERE st.id = i.state_id)`;
-const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' }> = {
+const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' | 'double' }> = {
   created_at: { key: 'i.created_at', keyType: 'timestamp' },
   updated_at: { key: 'i.updated_at', keyType: 'timestamp' },
   completed_at: { key: `COALESCE(i.completed_at, TIMESTAMPTZ '9999-01-01')`, keyType: 'timestamp' },
   sequence_id: { key: 'i.sequence_id', keyType: 'bigint' },
-  sort_order: { key: 'ROUND(i.sort_order * 1000) + 1000000000000000', keyType: 'bigint' },
+  sort_order: { key: 'i.sort_order', keyType: 'double' },
   priority: { key: PRIORITY_RANK, keyType: 'bigint' },
   state__group: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },
   state__name: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },

@@ -37,7 +37,7 @@ export class StateService {
       .createQueryBuilder('s')
       .innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL')
       .where('s.projectId = :projectId AND s.isTriage = false', { projectId });
-    const result = await paginate(qb, page, { key: 'ROUND(s.sequence * 1000)', keyType: 'bigint' });
+    const result = await paginate(qb, page, { key: 's.sequence', keyType: 'double' });
     return result.map(stateView);
   }
 

@@ -1,6 +1,6 @@
 import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
 
-/** `POST …/attachments/` (the SDK's `WorkItemAttachmentUploadRequest`): `{name, type?, size, external_id?, external_source?}`; size in bytes. */
+/** `POST …/attachments/` (the SDK's `WorkItemAttachmentUploadRequest`): `{name, type?, size, external_id?, external_source?}`; size in bytes, an integer from 1 to `FILE_SIZE_LIMIT` (above: 413 `ATTACHMENT_TOO_LARGE`, nothing stored). */
 export class CreateAttachmentDto {
   @IsString() @MinLength(1) @MaxLength(255)
   name: string;

@@ -1,8 +1,9 @@
 import { Transform } from 'class-transformer';
 import {
-  Allow, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, Max,
+  Allow, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, Max,
   MaxLength, Min, ValidateIf,
 } from 'class-validator';
+import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { CommentInput, IssueInput, LinkInput, Priority, PRIORITIES } from '#domain';
 import { ReadOnlyBase } from '../../shared/dto/read-only';
 
@@ -39,7 +40,8 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
   target_date?: string | null;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
+  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @IsOptional() @IsBoolean()

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import type { LabelInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -16,7 +17,8 @@ class LabelFieldsDto extends ReadOnlyBase implements LabelInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   parent?: string | null;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
+  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)

@@ -1,7 +1,8 @@
 import { Transform } from 'class-transformer';
 import {
-  Allow, ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf,
+  Allow, ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf,
 } from 'class-validator';
+import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { CycleInput, MODULE_STATUSES, ModuleInput, ModuleStatus } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -48,7 +49,8 @@ class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
   @IsOptional() @IsObject()
   logo_props?: Record<string, unknown>;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
+  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -119,7 +121,8 @@ class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
   @IsOptional() @IsObject()
   logo_props?: Record<string, unknown>;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
+  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)

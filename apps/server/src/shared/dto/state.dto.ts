@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { Allow, IsBoolean, IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Allow, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { STATE_GROUPS, StateGroup, StateInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -10,7 +11,8 @@ class StateFieldsDto extends ReadOnlyBase implements StateInput {
   @IsOptional() @IsString()
   description?: string;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
+  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sequence?: number;
 
   @IsOptional() @IsIn(STATE_GROUPS)

@@ -1,4 +1,5 @@
-import { Allow, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Allow, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { StickyInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -26,7 +27,8 @@ export class StickyDto extends ReadOnlyBase implements StickyInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
   background_color?: string | null;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
+  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @Allow() owner?: unknown;
