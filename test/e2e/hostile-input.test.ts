@@ -231,6 +231,7 @@ describe('hostile input at the HTTP edge: 4xx in the error shape, never a 500', 
       ['a bad chunk size', 'POST /auth/sign-in/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400, 'MALFORMED_REQUEST'],
       ['a header without a colon', 'GET /health HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n', 400, 'MALFORMED_REQUEST'],
       ['headers over 16 KiB', `GET /health HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(17 * 1024)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+      ['chunk extensions over 16 KiB', `POST /auth/sign-in/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;x=${'a'.repeat(20 * 1024)}\r\n{}\r\n0\r\n\r\n`, 413, 'PAYLOAD_TOO_LARGE'],
       ['an unknown Expect', 'POST /auth/sign-in/ HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', 417, 'EXPECTATION_FAILED'],
     ];
     for (const [name, bytes, status, code] of cases) {
