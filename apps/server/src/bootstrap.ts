@@ -1,4 +1,6 @@
-import { AppConfig, createRequestLogging, QuietStartupLogger, serveOpenApi, useJsonBody } from '#common';
+import {
+  answerHttpErrors, AppConfig, createRequestLogging, QuietStartupLogger, screenInput, securityHeaders, serveOpenApi, useJsonBody,
+} from '#common';
 import { ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -26,7 +28,13 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   // no ETag: Plane sends none and its clients never revalidate; Express would hash every body (SHA-1)
   app.set('etag', false);
   app.enableCors({ exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'] });
+  // what Node's HTTP parser refuses (bad framing, oversized headers, an unknown Expect) in the error shape
+  answerHttpErrors(app.getHttpServer());
+  // helmet and Cache-Control: no-store, on every answer (body-parser refusals included)
+  app.use(securityHeaders());
   useJsonBody(app, config.http.bodyLimit);
+  // NUL, lone surrogates and deep nesting in the path, query or body: 400 before any route
+  app.use(screenInput());
   serveOpenApi(app); // GET /api/openapi.json and /api/docs/, built on first request
   // No enableShutdownHooks(): main.ts handles SIGTERM/SIGINT itself (bounded grace period, logged),
   // and app.close() runs the same shutdown hooks (HTTP server first, then the database).

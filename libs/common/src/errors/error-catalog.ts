@@ -11,6 +11,8 @@ export const ERROR_CATALOG = {
   INVALID_CURSOR: { status: 400, detail: 'Invalid cursor parameter.' },
   INVALID_PER_PAGE: { status: 400, detail: 'Invalid per_page parameter.' },
   INVALID_QUERY_PARAMETER: { status: 400, detail: 'A query parameter is not valid.' },
+  INVALID_CHARACTERS: { status: 400, detail: 'The request contains a NUL character, a lone UTF-16 surrogate or malformed percent-encoding.' },
+  NESTING_TOO_DEEP: { status: 400, detail: 'The request body is nested too deeply.' },
   LAST_WORKSPACE_ADMIN: { status: 400, detail: 'The workspace must keep at least one Admin.' },
   LAST_PROJECT_ADMIN: { status: 400, detail: 'The project must keep at least one Admin.' },
   CANNOT_REMOVE_SELF: { status: 400, detail: 'You cannot remove yourself; leave instead.' },
@@ -62,6 +64,8 @@ export const ERROR_CATALOG = {
   INVITATION_NOT_FOUND: { status: 404, detail: 'Invitation not found.' },
   // 405
   METHOD_NOT_ALLOWED: { status: 405, detail: 'Method not allowed.' },
+  // 408
+  REQUEST_TIMEOUT: { status: 408, detail: 'The request was not received in time.' },
   // 409
   CONFLICT: { status: 409, detail: 'The request conflicts with existing data.' },
   USER_ALREADY_EXIST: { status: 409, detail: 'A user with this email already exists.' },
@@ -84,10 +88,14 @@ export const ERROR_CATALOG = {
   ATTACHMENT_TOO_LARGE: { status: 413, detail: 'The file is larger than the instance allows (FILE_SIZE_LIMIT).' },
   // 415
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported media type.' },
+  // 417
+  EXPECTATION_FAILED: { status: 417, detail: 'The Expect header is not supported; only 100-continue is.' },
   // 422
   VALIDATION_ERROR: { status: 422, detail: 'The request did not pass validation.' },
   // 429
   RATE_LIMIT_EXCEEDED: { status: 429, detail: 'Request was throttled. Too many requests.' },
+  // 431
+  HEADERS_TOO_LARGE: { status: 431, detail: 'The request headers are too large.' },
   // 500 / 503
   INTERNAL_ERROR: { status: 500, detail: 'Something went wrong, please try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'The service is not available right now.' },
