@@ -212,14 +212,18 @@ describe('App API: notifications and work item subscribers', () => {
   it('subscribers: subscribe, status, unsubscribe; Admins and Members add members only; foreign work items 404', async () => {
     const item = await createItem({ name: 'Watched' });
     const base = `/api/workspaces/${ws.slug}/projects/${project.id}/issues/${item.id}`;
+    // the Guest follows only work items they may see: another's is a 404, their own is fine
+    assertError(await t.api.get(`${base}/subscribe/`).set(bearer(cyd)), 404, 'NOT_FOUND');
+    assertError(await t.api.post(`${base}/subscribe/`).set(bearer(cyd)), 404, 'NOT_FOUND');
+    await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [item.id, cyd.userId]);
     assert.deepEqual((await t.api.get(`${base}/subscribe/`).set(bearer(cyd))).body, { subscribed: false });
     const s = await t.api.post(`${base}/subscribe/`).set(bearer(cyd));
     assert.equal(s.status, 201, JSON.stringify(s.body));
     assert.equal(s.body.subscriber, cyd.userId);
     assert.deepEqual((await t.api.get(`${base}/subscribe/`).set(bearer(cyd))).body, { subscribed: true });
-    // a comment now reaches the Guest
+    // a comment now reaches the Guest (as the work item's creator, Plane's sender is `created`)
     await comment(item.id, '<p>for watchers</p>', bobKey);
-    assert.equal((await notes(cyd)).filter((x) => x.entity_identifier === item.id && x.sender === 'in_app:issue_activities:subscribed').length, 1);
+    assert.equal((await notes(cyd)).filter((x) => x.entity_identifier === item.id && x.sender === 'in_app:issue_activities:created').length, 1);
     assert.equal((await t.api.delete(`${base}/subscribe/`).set(bearer(cyd))).status, 204);
     assert.deepEqual((await t.api.get(`${base}/subscribe/`).set(bearer(cyd))).body, { subscribed: false });
     assertError(await t.api.post(`${base}/issue-subscribers/`).set(bearer(bob)).send({ subscribers: [eve.userId] }), 422, 'VALIDATION_ERROR');

@@ -257,9 +257,12 @@ describe('App API: work items', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.match(res.body.archived_at, /^\d{4}-\d{2}-\d{2}$/);
     assertError(await as(member).get(`${base()}/issues/${done.id}/`), 404, 'NOT_FOUND');
-    const archived = await as(guest).get(`${base()}/archived-issues/`);
+    const archived = await as(member).get(`${base()}/archived-issues/`);
     assert.deepEqual(archived.body.results.map((r: { id: string }) => r.id), [done.id]);
-    assert.equal((await as(guest).get(`${base()}/issues/${done.id}/archive/`)).body.id, done.id);
+    assert.equal((await as(member).get(`${base()}/issues/${done.id}/archive/`)).body.id, done.id);
+    // archived work items are for project Admins and Members (Plane's IssueArchiveViewSet)
+    assertError(await as(guest).get(`${base()}/archived-issues/`), 403, 'PERMISSION_DENIED');
+    assertError(await as(guest).get(`${base()}/issues/${done.id}/archive/`), 403, 'PERMISSION_DENIED');
     assert.equal((await as(member).delete(`${base()}/issues/${done.id}/archive/`)).status, 204);
     assert.equal((await as(member).get(`${base()}/issues/${done.id}/`)).status, 200);
     assertError(await as(member).delete(`${base()}/issues/${done.id}/archive/`), 404, 'NOT_FOUND');

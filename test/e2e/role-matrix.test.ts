@@ -195,6 +195,8 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
 
   async function comment(x: World, by: SignedUp = x.admin): Promise<{ issue: string; id: string }> {
     const { id: issue } = await item(x);
+    // a Guest comments only on work items they may see: theirs (made by the Admin, handed over)
+    if (by === x.guest) await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [issue, by.userId]);
     const res = await t.api.post(`${proj(x)}/issues/${issue}/comments/`).auth(by.token, { type: 'bearer' }).send({ comment_html: '<p>c</p>' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return { issue, id: res.body.id };
@@ -416,25 +418,25 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     { route: 'GET /api/workspaces/{slug}/states/', prepare: (x) => ({ path: `${ws(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'GET /api/workspaces/{slug}/labels/', prepare: (x) => ({ path: `${ws(x)}/labels/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/`, body: { name: unique('s'), color: '#000000' } }), expect: [401, 404, 403, 201, 201] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/`, body: { name: unique('s'), color: '#000000' } }), expect: [401, 404, 403, 403, 201] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/mark-default/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/mark-default/` }), expect: [401, 404, 403, 200, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 403, 403, 204] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/mark-default/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/mark-default/` }), expect: [401, 404, 403, 403, 200] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/', prepare: (x) => ({ path: `${proj(x)}/issue-labels/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issue-labels/', prepare: (x) => ({ path: `${proj(x)}/issue-labels/`, body: { name: unique('l') } }), expect: [401, 404, 403, 201, 201] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issue-labels/', prepare: (x) => ({ path: `${proj(x)}/issue-labels/`, body: { name: unique('l') } }), expect: [401, 404, 403, 403, 201] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/`, body: { color: '#ff0000' } }), expect: [401, 404, 403, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }), expect: [401, 404, 403, 204, 204] },
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/`, body: { color: '#ff0000' } }), expect: [401, 404, 403, 403, 200] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }), expect: [401, 404, 403, 403, 204] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/', prepare: (x) => ({ path: `${proj(x)}/cycles/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/', prepare: (x) => ({ path: `${proj(x)}/cycles/`, body: { name: unique('c') } }), expect: [401, 404, 403, 201, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-cycles/', prepare: (x) => ({ path: `${proj(x)}/archived-cycles/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-cycles/', prepare: (x) => ({ path: `${proj(x)}/archived-cycles/` }), expect: [401, 404, 403, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }), expect: [401, 404, 403, 200, 200] },
     { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
     // the Member is neither the creator nor a project Admin
     { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }), expect: [401, 404, 403, 403, 204] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/progress/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/progress/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/` }), expect: [401, 404, 403, 200, 200] },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/',
       prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/`, body: { issues: [await workItem(x)] } }),
@@ -447,7 +449,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
         await adminPost(x, `${proj(x)}/cycles/${c}/cycle-issues/`, { issues: [i] });
         return { path: `${proj(x)}/cycles/${c}/cycle-issues/${i}/` };
       },
-      expect: [401, 404, 200, 200, 200],
+      expect: [401, 404, 403, 200, 200],
     },
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/{issue_id}/',
@@ -468,10 +470,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/', prepare: (x) => ({ path: `${proj(x)}/modules/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/', prepare: (x) => ({ path: `${proj(x)}/modules/`, body: { name: unique('m') } }), expect: [401, 404, 403, 201, 201] },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-modules/', prepare: (x) => ({ path: `${proj(x)}/archived-modules/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }), expect: [401, 404, 403, 200, 200] },
     { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
     { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/` }), expect: [401, 404, 403, 200, 200] },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/',
       prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/`, body: { issues: [await workItem(x)] } }),
@@ -484,7 +486,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
         await adminPost(x, `${proj(x)}/modules/${m}/issues/`, { issues: [i] });
         return { path: `${proj(x)}/modules/${m}/issues/${i}/` };
       },
-      expect: [401, 404, 200, 200, 200],
+      expect: [401, 404, 403, 200, 200],
     },
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/{issue_id}/',
@@ -520,9 +522,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/', prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/intake-issues/` }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/intake-issues/', prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/intake-issues/`, body: { issue: { name: 'n' } } }), expect: [401, 404, 201, 201, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    // Guests edit only their own submissions
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/`, body: { issue: { name: 'renamed' } } }), expect: [401, 404, 403, 200, 200] },
+    // the Admin's submission: a Guest sees only their own (no guest_view_all_features)
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }), expect: [401, 404, 404, 200, 200] },
+    // the Admin's submission: only its creator or a project Admin may edit it (Plane: ADMIN, creator=True)
+    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/`, body: { issue: { name: 'renamed' } } }), expect: [401, 404, 403, 403, 200] },
     // the creator or a project Admin
     { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }), expect: [401, 404, 403, 403, 204] },
     { route: 'GET /api/workspaces/{slug}/stickies/', prepare: (x) => ({ path: `${ws(x)}/stickies/` }), expect: [401, 404, 200, 200, 200] },
@@ -555,9 +558,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 201, 201, 201] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 204, 204, 204] },
+    // the Admin's work item: a Guest may not see it (no guest_view_all_features), so not follow it either
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 404, 200, 200] },
+    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 404, 201, 201] },
+    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 404, 204, 204] },
     // work items; a project Guest sees only the work items they created (the Admin's here: 404)
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, query: { group_by: 'state_id' } }), expect: [401, 404, 200, 200, 200] },
     { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, body: { name: 'New' } }), expect: [401, 404, 403, 201, 201] },
@@ -579,14 +583,14 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x, caller) => ({ path: `${proj(x)}/issues/${(await item(x, caller === x.member ? x.member : x.admin)).id}/` }),
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 404, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 403, 200, 200] },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/',
       prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x, x.admin, true)).id}/archive/` }),
       expect: [401, 404, 403, 200, 200],
     },
     { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-issues/', prepare: (x) => ({ path: `${proj(x)}/archived-issues/` }), expect: [401, 404, 200, 200, 200] },
+    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-issues/', prepare: (x) => ({ path: `${proj(x)}/archived-issues/` }), expect: [401, 404, 403, 200, 200] },
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/bulk-delete-issues/',
       prepare: async (x) => ({ path: `${proj(x)}/bulk-delete-issues/`, body: { issue_ids: [(await item(x)).id] } }),
@@ -643,9 +647,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     },
     { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/comments/` }), expect: [401, 404, 200, 200, 200] },
     {
+      // the Admin's work item: a Guest comments only on work items they may see (Plane: 400)
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/',
       prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/comments/`, body: { comment_html: '<p>hi</p>' } }),
-      expect: [401, 404, 201, 201, 201],
+      expect: [401, 404, 404, 201, 201],
     },
     {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/{comment_id}/',
@@ -768,6 +773,45 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       assert.deepEqual(got, c.expect, bodies.join('\n'));
     });
   }
+
+  it('a Member may edit a state but not make it the default (Plane: mark-default is for Admins)', async () => {
+    const x = await world();
+    const id = await state(x);
+    const url = `${proj(x)}/states/${id}/`;
+    const asMember = await t.api.patch(url).auth(x.member.token, { type: 'bearer' }).send({ default: true });
+    assert.equal(asMember.status, 403, JSON.stringify(asMember.body));
+    assert.equal(asMember.body.error_code, 'PERMISSION_DENIED');
+    assert.equal((await t.api.patch(url).auth(x.member.token, { type: 'bearer' }).send({ description: 'd' })).status, 200);
+    const asAdmin = await t.api.patch(url).auth(x.admin.token, { type: 'bearer' }).send({ default: true });
+    assert.equal(asAdmin.status, 200, JSON.stringify(asAdmin.body));
+    assert.equal(asAdmin.body.default, true);
+  });
+
+  it('a Guest reads and follows only their own intake items and work items, unless guest_view_all_features', async () => {
+    const x = await world();
+    const others = await intakeItem(x);
+    const own = await t.api.post(`${proj(x)}/intake-issues/`).auth(x.guest.token, { type: 'bearer' }).send({ issue: { name: unique('mine') } });
+    assert.equal(own.status, 201, JSON.stringify(own.body));
+    const listed = async (who: SignedUp) => ((await t.api.get(`${proj(x)}/intake-issues/`).auth(who.token, { type: 'bearer' })).body.results as Array<{ issue: string }>)
+      .map((r) => r.issue).sort();
+    assert.deepEqual(await listed(x.guest), [own.body.issue]);
+    assert.deepEqual(await listed(x.member), [others, own.body.issue].sort());
+    // the Guest's own submission: they may edit it, a Member who did not submit it may not
+    assert.equal((await t.api.patch(`${proj(x)}/intake-issues/${own.body.issue}/`).auth(x.guest.token, { type: 'bearer' }).send({ issue: { name: 'r' } })).status, 200);
+    assert.equal((await t.api.patch(`${proj(x)}/intake-issues/${own.body.issue}/`).auth(x.member.token, { type: 'bearer' }).send({ issue: { name: 'r' } })).status, 403);
+    // a work item of their own: the Guest may follow it and comment on it
+    const { id: mine } = await item(x);
+    await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [mine, x.guest.userId]);
+    assert.equal((await t.api.post(`${proj(x)}/issues/${mine}/subscribe/`).auth(x.guest.token, { type: 'bearer' })).status, 201);
+    assert.equal((await t.api.post(`${proj(x)}/issues/${mine}/comments/`).auth(x.guest.token, { type: 'bearer' }).send({ comment_html: '<p>c</p>' })).status, 201);
+    // the project lets Guests see everything: the others' too
+    await t.sql('UPDATE projects SET guest_view_all_features = true WHERE id = $1', [x.project.id]);
+    assert.deepEqual(await listed(x.guest), [others, own.body.issue].sort());
+    assert.equal((await t.api.get(`${proj(x)}/intake-issues/${others}/`).auth(x.guest.token, { type: 'bearer' })).status, 200);
+    const { id: theirs } = await item(x);
+    assert.equal((await t.api.post(`${proj(x)}/issues/${theirs}/subscribe/`).auth(x.guest.token, { type: 'bearer' })).status, 201);
+    assert.equal((await t.api.post(`${proj(x)}/issues/${theirs}/comments/`).auth(x.guest.token, { type: 'bearer' }).send({ comment_html: '<p>c</p>' })).status, 201);
+  });
 
   it('ids from another workspace are 404 even for that workspace’s Admin', async () => {
     const x = await world();

@@ -1,6 +1,6 @@
 import {
   APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal,
-  ProjectAccess, UuidPipe, WorkspaceAccess,
+  ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess,
 } from '#common';
 import { CYCLE_VIEWS, CycleService, CycleView, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -11,8 +11,10 @@ import { issueContext, single } from '../shared/context';
  * Cycles of a project on the App API (Plane 0.25.3 `app/urls/cycle.py`), through the same
  * `CycleService` as v1. Each cycle carries Plane's progress annotations: `total_issues`,
  * `completed_issues`, `cancelled_issues`, `started_issues`, `unstarted_issues`, `backlog_issues` and
- * the matching `*_estimate_points`. Reads need a project membership, writes role ≥ 15; delete: the
- * creator or a project Admin.
+ * the matching `*_estimate_points`. Listing cycles and their progress needs a project membership; a
+ * cycle's detail, its work items and the archived cycles need project role ≥ 15 (Plane's
+ * `CycleViewSet.retrieve`, `CycleIssueViewSet`, `CycleArchiveUnarchiveEndpoint`), as do writes;
+ * delete: the creator or a project Admin.
  */
 @Controller('workspaces/:slug/projects/:project_id')
 @BearerAuth()
@@ -41,12 +43,14 @@ export class AppCyclesController {
   }
 
   @Get('archived-cycles')
+  @ProjectRole(ROLE.MEMBER)
   async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
     const found = await this.cycles.listArchived(project.projectId, page);
     return new Page(await this.cycles.withProgress(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
 
   @Get('cycles/:cycle_id')
+  @ProjectRole(ROLE.MEMBER)
   async retrieve(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
     return (await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)]))[0];
   }
@@ -75,6 +79,7 @@ export class AppCyclesController {
 
   /** The cycle's work items, oldest first, in the cursor envelope. */
   @Get('cycles/:cycle_id/cycle-issues')
+  @ProjectRole(ROLE.MEMBER)
   listIssues(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
     return this.cycles.listIssues(project.projectId, id, page, parseShape(query));
   }
@@ -91,6 +96,7 @@ export class AppCyclesController {
 
   /** The link row of a work item in this cycle; 404 otherwise. */
   @Get('cycles/:cycle_id/cycle-issues/:issue_id')
+  @ProjectRole(ROLE.MEMBER)
   retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
     return this.cycles.retrieveIssueLink(project.projectId, id, issueId);
   }

@@ -12,8 +12,9 @@ const PROJECT = 'workspaces/:slug/projects/:project_id';
 /**
  * A project's intake on the App API (Plane 0.25.3 `app/urls/intake.py`: `intake-issues/`, items
  * addressed by their work item's id), through the same `IntakeService` as v1: every project member,
- * Guests included, may submit; status changes by project Admins (403). 400 `INTAKE_NOT_ENABLED`
- * while the project's `intake_view` is off.
+ * Guests included, may submit; a Guest reads only their own items unless the project has
+ * `guest_view_all_features`; edits by the item's creator or a project Admin, status changes by
+ * project Admins (403). 400 `INTAKE_NOT_ENABLED` while the project's `intake_view` is off.
  */
 @Controller(`${PROJECT}/intake-issues`)
 @BearerAuth()
@@ -22,8 +23,8 @@ export class AppIntakeController {
   constructor(private readonly intake: IntakeService) {}
 
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.intake.list(project.projectId, page);
+  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.intake.list(project.projectId, page, { userId: me.userId, role: project.role });
   }
 
   /** 201 with the pending item; 422 without `issue.name`. */
@@ -33,8 +34,8 @@ export class AppIntakeController {
   }
 
   @Get(':issue_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
-    return this.intake.retrieve(project.projectId, issueId);
+  retrieve(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+    return this.intake.retrieve(project.projectId, issueId, { userId: me.userId, role: project.role });
   }
 
   /** 200; `status` (accept 1, decline −1, snooze 0, duplicate 2) by project Admins only (403). */

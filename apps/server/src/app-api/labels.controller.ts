@@ -1,6 +1,6 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, UuidPipe,
-  WorkspaceAccess,
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
+  ROLE, UuidPipe, WorkspaceAccess,
 } from '#common';
 import { LabelService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -8,7 +8,7 @@ import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
 
 /**
  * Labels of a project on the App API (Plane 0.25.3 `issue-labels/`), through the same
- * `LabelService` as v1: reads need a project membership, writes project role ≥ 15.
+ * `LabelService` as v1: reads need a project membership, writes a project Admin (Plane's `LabelViewSet`).
  */
 @Controller('workspaces/:slug/projects/:project_id/issue-labels')
 @BearerAuth()
@@ -22,6 +22,7 @@ export class AppLabelsController {
 
   /** 201; 409 `LABEL_NAME_TAKEN`; 422 (a parent of another project). */
   @Post()
+  @ProjectRole(ROLE.ADMIN)
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateLabelDto) {
     return this.labels.create(ws.workspaceId, project.projectId, me.userId, body);
   }
@@ -32,12 +33,14 @@ export class AppLabelsController {
   }
 
   @Patch(':label_id')
+  @ProjectRole(ROLE.ADMIN)
   update(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string, @Body() body: UpdateLabelDto) {
     return this.labels.update(project.projectId, id, me.userId, body);
   }
 
   /** 204; children become top-level, work items lose the label. */
   @Delete(':label_id')
+  @ProjectRole(ROLE.ADMIN)
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string) {
     await this.labels.remove(project.projectId, id, me.userId);

@@ -1,6 +1,6 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, UuidPipe,
-  WorkspaceAccess,
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
+  ROLE, UuidPipe, WorkspaceAccess,
 } from '#common';
 import { ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -9,8 +9,10 @@ import { issueContext } from '../shared/context';
 
 /**
  * Modules of a project on the App API (Plane 0.25.3 `app/urls/module.py`: work items under
- * `modules/{id}/issues/`), through the same `ModuleService` as v1, with the same counts. Reads need
- * a project membership, writes role ≥ 15; delete: the creator or a project Admin.
+ * `modules/{id}/issues/`), through the same `ModuleService` as v1, with the same counts. Lists of
+ * modules need a project membership; a module's detail and its work items need project role ≥ 15
+ * (Plane's `ModuleViewSet.retrieve`, `ModuleIssueViewSet`), as do writes; delete: the creator or a
+ * project Admin.
  */
 @Controller('workspaces/:slug/projects/:project_id')
 @BearerAuth()
@@ -34,6 +36,7 @@ export class AppModulesController {
   }
 
   @Get('modules/:module_id')
+  @ProjectRole(ROLE.MEMBER)
   retrieve(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
     return this.modules.retrieve(project.projectId, id);
   }
@@ -55,6 +58,7 @@ export class AppModulesController {
 
   /** The module's work items, oldest first, in the cursor envelope. */
   @Get('modules/:module_id/issues')
+  @ProjectRole(ROLE.MEMBER)
   listIssues(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
     return this.modules.listIssues(project.projectId, id, page, parseShape(query));
   }
@@ -71,6 +75,7 @@ export class AppModulesController {
 
   /** The link row of a work item in this module; 404 otherwise. */
   @Get('modules/:module_id/issues/:issue_id')
+  @ProjectRole(ROLE.MEMBER)
   retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
     return this.modules.retrieveIssueLink(project.projectId, id, issueId);
   }

@@ -87,7 +87,8 @@ export class NotificationsController {
 
 /**
  * Who follows a work item (Plane 0.25.3 `issue-subscribers/` and `subscribe/`). Listing and the
- * caller's own subscription: any project member; adding or removing others: project role ≥ 15.
+ * caller's own subscription: any project member (a Guest only on work items they may see, else 404);
+ * adding or removing others: project role ≥ 15.
  */
 @Controller('workspaces/:slug/projects/:project_id/issues/:issue_id')
 @BearerAuth()
@@ -118,7 +119,7 @@ export class IssueSubscribersController {
   /** `{subscribed: bool}` for the caller. */
   @Get('subscribe')
   status(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
-    return this.subscribers.status(project.projectId, issueId, me.userId);
+    return this.subscribers.status(project.projectId, issueId, me.userId, project.role);
   }
 
   /** 201 with the caller's subscription. */
@@ -133,6 +134,6 @@ export class IssueSubscribersController {
   @ProjectRole(ROLE.GUEST)
   @HttpCode(204)
   async unsubscribe(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
-    await this.subscribers.unsubscribe(project.projectId, issueId, me.userId);
+    await this.subscribers.unsubscribe(project.projectId, issueId, me.userId, project.role);
   }
 }

@@ -1,6 +1,6 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, UuidPipe,
-  WorkspaceAccess,
+  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
+  ROLE, UuidPipe, WorkspaceAccess,
 } from '#common';
 import { StateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -8,7 +8,8 @@ import { CreateStateDto, UpdateStateDto } from '../shared/dto/state.dto';
 
 /**
  * Work item states of a project on the App API (Plane 0.25.3 `app/urls/state.py`), through the same
- * `StateService` as v1: reads need a project membership, writes project role ≥ 15.
+ * `StateService` as v1: reads need a project membership; creating, deleting and marking the default
+ * state need a project Admin (Plane's `StateViewSet`), editing project role ≥ 15 (`default` Admins only).
  */
 @Controller('workspaces/:slug/projects/:project_id/states')
 @BearerAuth()
@@ -23,6 +24,7 @@ export class AppStatesController {
 
   /** 201; 409 `STATE_NAME_TAKEN`; 422. */
   @Post()
+  @ProjectRole(ROLE.ADMIN)
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateStateDto) {
     return this.states.create(ws.workspaceId, project.projectId, me.userId, body);
   }
@@ -34,11 +36,12 @@ export class AppStatesController {
 
   @Patch(':state_id')
   update(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string, @Body() body: UpdateStateDto) {
-    return this.states.update(project.projectId, id, me.userId, body);
+    return this.states.update(project.projectId, id, me.userId, body, project.role);
   }
 
   /** 204; 400 `DEFAULT_STATE_NOT_DELETABLE` / `STATE_NOT_EMPTY`. */
   @Delete(':state_id')
+  @ProjectRole(ROLE.ADMIN)
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
     await this.states.remove(project.projectId, id, me.userId);
@@ -46,9 +49,10 @@ export class AppStatesController {
 
   /** Plane's `mark-default/`: 200 with the state, now the project's only default (Plane: 204). */
   @Post(':state_id/mark-default')
+  @ProjectRole(ROLE.ADMIN)
   @HttpCode(200)
   markDefault(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
-    return this.states.update(project.projectId, id, me.userId, { default: true });
+    return this.states.update(project.projectId, id, me.userId, { default: true }, project.role);
   }
 }
 

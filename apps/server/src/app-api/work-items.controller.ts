@@ -144,8 +144,9 @@ export class AppWorkItemsController {
     return this.issues.metaApp(project.projectId, id, { userId: me.userId, role: project.role });
   }
 
-  /** An archived work item, as `retrieve`; 404 when it is not archived. */
+  /** An archived work item, as `retrieve`; 404 when it is not archived. Project role ≥ 15 (Plane's `IssueArchiveViewSet`). */
   @Get(':issue_id/archive')
+  @ProjectRole(ROLE.MEMBER)
   retrieveArchived(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
     return this.issues.retrieveApp(project.projectId, id, true, { userId: me.userId, role: project.role });
   }
@@ -181,9 +182,10 @@ export class AppWorkItemsController {
   }
 }
 
-/** `GET archived-issues/`: archived work items, filters, `order_by` and `group_by` as the list. Any project member. */
+/** `GET archived-issues/`: archived work items, filters, `order_by` and `group_by` as the list. Project role ≥ 15 (Plane's `IssueArchiveViewSet`). */
 @Controller(`${PROJECT}/archived-issues`)
 @BearerAuth()
+@ProjectRole(ROLE.MEMBER)
 export class AppArchivedWorkItemsController {
   constructor(private readonly issues: IssueService) {}
 

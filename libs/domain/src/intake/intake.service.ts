@@ -73,6 +73,17 @@ export type IntakeIssueJson = ReturnType<typeof intakeIssueView>;
  * cancelled-group state. Each status change writes history (`field` = `intake`, old and new
  * status) and, when the state moves, a `state` row, in the same transaction.
  */
+/** The caller of an App API intake read: their id and project role. */
+export interface IntakeViewer {
+  userId: string;
+  role: number | null;
+}
+
+/** Plane's Guest rule for intake reads: a Guest sees only their own items unless `guest_view_all_features`. */
+function hiddenFromGuest(project: Project, viewer?: IntakeViewer): boolean {
+  return !!viewer && (viewer.role ?? 0) <= ROLE.GUEST && !project.guestViewAllFeatures;
+}
+
 @Injectable()
 export class IntakeService {
   constructor(
@@ -80,20 +91,27 @@ export class IntakeService {
     private readonly issues: IssueService,
   ) {}
 
-  /** Live intake items of the project, newest first; paginated. */
-  async list(projectId: string, page: PageRequest): Promise<Page<IntakeIssueJson>> {
-    await this.assertEnabled(this.dataSource.manager, projectId);
+  /**
+   * Live intake items of the project, newest first; paginated. With a `viewer` (App API) that is a
+   * project Guest, only the items they submitted unless the project has `guest_view_all_features`
+   * (Plane's `IntakeIssueViewSet.list`).
+   */
+  async list(projectId: string, page: PageRequest, viewer?: IntakeViewer): Promise<Page<IntakeIssueJson>> {
+    const project = await this.assertEnabled(this.dataSource.manager, projectId);
     const qb = this.dataSource.getRepository(IntakeIssue).createQueryBuilder('r')
       .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId', { projectId });
+    if (hiddenFromGuest(project, viewer)) qb.andWhere('r.createdById = :viewerId', { viewerId: viewer!.userId });
     const result = await paginate(qb, page, { order: 'DESC' });
     const rendered = await Promise.all(result.results.map(async (r) => intakeIssueView(r, await this.issues.detail(r.issueId))));
     return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
   }
 
-  async retrieve(projectId: string, issueId: string): Promise<IntakeIssueJson> {
-    await this.assertEnabled(this.dataSource.manager, projectId);
+  /** One item; for a Guest `viewer`, another's is a 404 `NOT_FOUND` as in `list` (Plane's `retrieve`: 400). */
+  async retrieve(projectId: string, issueId: string, viewer?: IntakeViewer): Promise<IntakeIssueJson> {
+    const project = await this.assertEnabled(this.dataSource.manager, projectId);
     const row = await this.row(this.dataSource.manager, projectId, issueId);
+    if (hiddenFromGuest(project, viewer) && row.createdById !== viewer!.userId) throw new MeridianError('NOT_FOUND');
     return intakeIssueView(row, await this.issues.detail(issueId));
   }
 
@@ -125,8 +143,9 @@ export class IntakeService {
   }
 
   /**
-   * PATCH: `issue` is a partial update of the work item (a Guest only on their own item, and only
-   * `name`, `description_html`, `description`; else 403 `PERMISSION_DENIED`). The intake fields
+   * PATCH: only a project Admin or the work item's creator (403 `PERMISSION_DENIED`; Plane's
+   * `@allow_permission([ADMIN], creator=True, model=Issue)`). `issue` is a partial update of the work
+   * item (a Guest only `name`, `description_html`, `description`; else 403 `PERMISSION_DENIED`). The intake fields
    * (`status`, `snoozed_till`, `duplicate_to`, `source`, `source_email`, `external_*`, `extra`) need
    * a project Admin (403 otherwise; Plane silently ignores them). 422 for `duplicate` without a
    * `duplicate_to` work item of the project, or one that is the item itself.
@@ -135,6 +154,10 @@ export class IntakeService {
     const role = ctx.role ?? 0;
     const row0 = await this.row(this.dataSource.manager, ctx.projectId, issueId);
     await this.assertEnabled(this.dataSource.manager, ctx.projectId);
+    if (role < ROLE.ADMIN) {
+      const issue = await this.dataSource.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
+      if (issue?.createdById !== ctx.userId) throw new MeridianError('PERMISSION_DENIED', 'Only project admins and its creator can edit an intake work item.');
+    }
     const intakeKeys = (['status', 'snoozed_till', 'duplicate_to', 'source', 'source_email', 'external_source', 'external_id', 'extra'] as const)
       .filter((k) => input[k] !== undefined);
     if (intakeKeys.length && role < ROLE.ADMIN) throw new MeridianError('PERMISSION_DENIED', 'Only project admins can change the intake status.');

@@ -59,10 +59,14 @@ export class IssueChildrenService {
     return pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields);
   }
 
-  /** Any project member, Guests included, may comment (Plane's ProjectLite rule). 409 `EXTERNAL_ID_TAKEN`. */
+  /**
+   * Any project member, Guests included, may comment (Plane's ProjectLite rule); a Guest only on the
+   * work items they may see (their own, or all with `guest_view_all_features`; Plane's
+   * `IssueCommentViewSet.create`), else 404 `NOT_FOUND`. 409 `EXTERNAL_ID_TAKEN`.
+   */
   async createComment(ctx: IssueContext, issueId: string, input: CommentInput): Promise<CommentJson> {
     return this.guard(async () => this.dataSource.transaction(async (em) => {
-      await this.issue(em, ctx.projectId, issueId);
+      await this.issue(em, ctx.projectId, issueId, ctx);
       await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
       const html = input.comment_html || '<p></p>';
       const comment = await em.save(em.create(IssueComment, {
@@ -193,11 +197,13 @@ export class IssueChildrenService {
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
-    const issue = await em.getRepository(Issue).createQueryBuilder('i')
+  /** The live work item; with a `viewer` that is a project Guest, only one they may see (Plane's Guest rule). */
+  private async issue(em: EntityManager, projectId: string, issueId: string, viewer?: { userId: string; role: number | null }): Promise<Issue> {
+    const qb = em.getRepository(Issue).createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId })
-      .getOne();
+      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId });
+    if (viewer && (viewer.role ?? 0) <= ROLE.GUEST) qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: viewer.userId });
+    const issue = await qb.getOne();
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }

@@ -733,6 +733,19 @@ export class IssueService {
     return issue;
   }
 
+  /**
+   * As `assertExists`, and the `viewer` may see the work item: a project Guest (or a non-member)
+   * only the work items they created, unless the project has `guest_view_all_features` (Plane's
+   * Guest rule, as on `retrieveApp`); another's is a 404 `NOT_FOUND`.
+   */
+  async assertVisibleTo(projectId: string, issueId: string, viewer: { userId: string; role: number | null }, em: EntityManager = this.dataSource.manager): Promise<Issue> {
+    const qb = this.visible(em).andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId });
+    if ((viewer.role ?? 0) <= ROLE.GUEST) qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: viewer.userId });
+    const issue = await qb.getOne();
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    return issue;
+  }
+
   /** Renders work items as the work item list does (`fields=`/`expand=` applied): for cycle and module work item lists. */
   renderMany(issues: Issue[], shape: Shape): Promise<Array<Partial<IssueJson>>> {
     return this.render(issues, shape);

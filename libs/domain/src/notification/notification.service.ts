@@ -250,15 +250,19 @@ export class IssueSubscriberService {
     if (!res.affected) throw new MeridianError('NOT_FOUND');
   }
 
-  async status(projectId: string, issueId: string, userId: string): Promise<{ subscribed: boolean }> {
-    await this.issues.assertExists(projectId, issueId);
+  /**
+   * The caller's own subscription (`status`, `subscribe`, `unsubscribe`): any project member (Plane's
+   * ProjectLite rule), a Guest only on the work items they may see (`IssueService.assertVisibleTo`), else 404.
+   */
+  async status(projectId: string, issueId: string, userId: string, role: number | null): Promise<{ subscribed: boolean }> {
+    await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
     return { subscribed: await this.dataSource.getRepository(IssueSubscriber).exists({ where: { issueId, subscriberId: userId } }) };
   }
 
   /** The caller subscribes (201 with the row; the same row when already subscribed). */
-  async subscribe(ctx: ChangeContext, issueId: string): Promise<SubscriberJson> {
+  async subscribe(ctx: ChangeContext & { role: number | null }, issueId: string): Promise<SubscriberJson> {
     await this.dataSource.transaction(async (em) => {
-      await this.issues.assertExists(ctx.projectId, issueId, em);
+      await this.issues.assertVisibleTo(ctx.projectId, issueId, ctx, em);
       await subscribe(em, ctx, issueId, [ctx.userId]);
     });
     const row = await this.dataSource.getRepository(IssueSubscriber).findOneByOrFail({ issueId, subscriberId: ctx.userId });
@@ -266,8 +270,8 @@ export class IssueSubscriberService {
   }
 
   /** The caller unsubscribes: 204, also when not subscribed. */
-  async unsubscribe(projectId: string, issueId: string, userId: string): Promise<void> {
-    await this.issues.assertExists(projectId, issueId);
+  async unsubscribe(projectId: string, issueId: string, userId: string, role: number | null): Promise<void> {
+    await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
     await this.dataSource.getRepository(IssueSubscriber).delete({ projectId, issueId, subscriberId: userId });
   }
 }

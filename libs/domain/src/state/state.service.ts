@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, paginate } from '#common';
+import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -100,9 +100,14 @@ export class StateService {
 
   /**
    * Partial update. `default: true` makes this the only default state (Plane leaves the others
-   * set, a quirk not copied). Name and external-id clashes as on create.
+   * set, a quirk not copied). Name and external-id clashes as on create. With the caller's
+   * `projectRole` (App API), changing `default` needs a project Admin (403 `PERMISSION_DENIED`), as
+   * Plane's `mark-default/` does.
    */
-  async update(projectId: string, stateId: string, userId: string, input: StateInput): Promise<StateJson> {
+  async update(projectId: string, stateId: string, userId: string, input: StateInput, projectRole?: number | null): Promise<StateJson> {
+    if (projectRole !== undefined && input.default !== undefined && (projectRole ?? 0) < ROLE.ADMIN) {
+      throw new MeridianError('PERMISSION_DENIED', 'Only project admins can change the default state.');
+    }
     return this.guardNames(projectId, async () => {
       await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, projectId);
