@@ -5,6 +5,7 @@ import {
 } from 'class-validator';
 import { CommentInput, IssueInput, LinkInput, Priority, PRIORITIES } from '#domain';
 import { ReadOnlyBase } from '../../shared/dto/read-only';
+import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -15,10 +16,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * timestamps) are accepted and ignored; `module` (SDK) is accepted and ignored until modules exist.
  */
 class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description_html?: string;
 
-  @IsOptional() @IsIn(PRIORITIES)
+  @IsOptionalNonNull() @IsIn(PRIORITIES)
   priority?: Priority;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
@@ -39,10 +40,10 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
   target_date?: string | null;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptionalNonNull() @IsNumber({ allowNaN: false, allowInfinity: false })
   sort_order?: number;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_draft?: boolean;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -57,10 +58,10 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   type_id?: string | null;
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   assignees?: string[];
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   labels?: string[];
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
@@ -75,7 +76,7 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
 
 /** `PATCH …/issues|work-items/{id}/`. */
 export class UpdateIssueDto extends IssueFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 
@@ -87,16 +88,16 @@ export class CreateIssueDto extends IssueFieldsDto {
 
 /** Comments (reference plane-v1-api.md §8.7); no field is required. */
 export class CommentDto extends ReadOnlyBase implements CommentInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   comment_html?: string;
 
-  @IsOptional()
+  @IsOptionalNonNull()
   comment_json?: unknown;
 
-  @IsOptional() @IsIn(['INTERNAL', 'EXTERNAL'])
+  @IsOptionalNonNull() @IsIn(['INTERNAL', 'EXTERNAL'])
   access?: 'INTERNAL' | 'EXTERNAL';
 
-  @IsOptional() @IsArray() @IsUrl({ require_tld: false }, { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUrl({ require_tld: false }, { each: true })
   attachments?: string[];
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -117,7 +118,7 @@ class LinkFieldsDto extends ReadOnlyBase implements LinkInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
   title?: string | null;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   metadata?: Record<string, unknown>;
 
   @Allow() issue?: unknown;
@@ -127,7 +128,7 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
 
 /** `PATCH …/links/{link_id}/`: an http(s) URL. */
 export class UpdateLinkDto extends LinkFieldsDto {
-  @IsOptional() @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
+  @IsOptionalNonNull() @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
   url?: string;
 }
 

@@ -2,21 +2,22 @@ import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 import type { LabelInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
+import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** Label fields other than `name` (reference plane-v1-api.md §8.3). */
 class LabelFieldsDto extends ReadOnlyBase implements LabelInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   color?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   parent?: string | null;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptionalNonNull() @IsNumber({ allowNaN: false, allowInfinity: false })
   sort_order?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -28,7 +29,7 @@ class LabelFieldsDto extends ReadOnlyBase implements LabelInput {
 
 /** `PATCH …/labels/{label_id}/`. */
 export class UpdateLabelDto extends LabelFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 

@@ -2,24 +2,25 @@ import { Transform } from 'class-transformer';
 import { Allow, IsBoolean, IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { STATE_GROUPS, StateGroup, StateInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
+import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** State fields other than `name` and `color` (reference plane-v1-api.md §8.2); `slug` follows the name and is ignored. */
 class StateFieldsDto extends ReadOnlyBase implements StateInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptionalNonNull() @IsNumber({ allowNaN: false, allowInfinity: false })
   sequence?: number;
 
-  @IsOptional() @IsIn(STATE_GROUPS)
+  @IsOptionalNonNull() @IsIn(STATE_GROUPS)
   group?: StateGroup;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_triage?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   default?: boolean;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -33,10 +34,10 @@ class StateFieldsDto extends ReadOnlyBase implements StateInput {
 
 /** `PATCH …/states/{state_id}/`. */
 export class UpdateStateDto extends StateFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @IsNotEmpty() @MaxLength(255)
   color?: string;
 }
 

@@ -1,6 +1,7 @@
 import { Allow, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { StickyInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
+import { IsOptionalNonNull } from '#common';
 
 /**
  * `POST|PATCH …/stickies/` (the SDK's `CreateSticky` / `UpdateSticky`); every field optional.
@@ -11,13 +12,13 @@ export class StickyDto extends ReadOnlyBase implements StickyInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(10000)
   name?: string | null;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   description?: Record<string, unknown>;
 
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description_html?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   logo_props?: Record<string, unknown>;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -26,7 +27,7 @@ export class StickyDto extends ReadOnlyBase implements StickyInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
   background_color?: string | null;
 
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptionalNonNull() @IsNumber({ allowNaN: false, allowInfinity: false })
   sort_order?: number;
 
   @Allow() owner?: unknown;
