@@ -142,7 +142,11 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
     ids.intake_issue_id = ((await created(v1(p('intake-issues/'), { issue: { name: 'Triage' } }))) as unknown as { issue: string }).issue;
     ids.webhook_id = (await created(app('webhooks/', { url: 'http://127.0.0.1:9/hook' }))).id;
     ids.token_id = (await created(app('api-tokens/', { label: 'other' }))).id;
-    ids.board_id = (await created(app(`projects/${ids.project_id}/project-deploy-boards/`, {}))).id;
+    const board = (await created(app(`projects/${ids.project_id}/project-deploy-boards/`, { is_comments_enabled: true }))) as unknown as { id: string; anchor: string };
+    ids.board_id = board.id;
+    ids.anchor = board.anchor;
+    ids.workspace_slug = ws.slug;
+    ids.published_project_id = ids.project_id;
     routes = bodyRoutes(t);
   });
   after(() => t.close());
@@ -173,6 +177,7 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
       'PATCH /api/v1/workspaces/:slug/projects/:project_id/ description',
       'PATCH /api/v1/workspaces/:slug/projects/:project_id/work-items/:issue_id/ priority',
       'PATCH /api/instances/ instance_name',
+      'PATCH /api/public/anchor/:anchor/issues/:issue_id/comments/:comment_id/ comment_html',
     ]) assert.ok(covered.has(expected), `${expected} not covered`);
     assert.ok(covered.size > 300, `only ${covered.size} route/field pairs`);
     for (const [dto, fields] of Object.entries(ACCEPTS_NULL)) {
