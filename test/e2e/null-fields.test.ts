@@ -55,8 +55,8 @@ const EMPTY_LIST = new Set(['assignees', 'labels', 'assignee_ids', 'label_ids', 
 /** Optional in the declaring class, required in the route's own DTO: null is refused like a missing value. */
 const REQUIRED_IN_ROUTE = new Set(['WebhooksController.create url', 'WorkItemsController.upsert external_id', 'WorkItemsController.upsert external_source']);
 
-/** Response keys that do not echo the field as sent (the server fills a default or reads another name). */
-const READ_BACK_SKIP = new Set(['IssueFieldsDto.state', 'IssueFieldsDto.type', 'IssueFieldsDto.type_id', 'IssueFieldsDto.module', 'IssueFieldsDto.point', 'CycleFieldsDto.start_date', 'ModuleFieldsDto.start_date']);
+/** Fields whose null the server replaces: a work item without a state gets the project's default state. */
+const READ_BACK_SKIP = new Set(['IssueFieldsDto.state']);
 
 interface Route { module: string; name: string; verb: 'PATCH' | 'PUT' | 'POST'; path: string; dto: new () => object }
 interface Field { name: string; declaredBy: string }
