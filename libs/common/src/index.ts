@@ -24,6 +24,7 @@ export * from './throttling/sign-in-attempt.interceptor';
 export * from './auth/api-key-digest';
 export * from './validation/validation.pipe';
 export * from './validation/numbers';
+export * from './validation/optional.decorators';
 export * from './http/body-parsing';
 export * from './http/uuid.pipe';
 export * from './http/allowed-methods';

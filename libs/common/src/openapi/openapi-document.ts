@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { AUTH_SCHEME, AuthScheme } from '../auth/auth.decorators';
 import { ERROR_CATALOG } from '../errors/error-catalog';
+import { NOT_NULL_CONSTRAINT } from '../validation/optional.decorators';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAPI objects are walked generically */
 
@@ -199,7 +200,8 @@ function addDtoSchemas(document: Record<string, any>): void {
  * Our own validators (`ValidateBy`) say nothing about the JSON type: take the property's declared
  * TypeScript type (the library's default makes `$ref`s to `Object` for maps).
  */
-function customValidatorType(meta: { target: unknown; propertyName: string }): Record<string, unknown> {
+function customValidatorType(meta: { name?: string; target: unknown; propertyName: string }): Record<string, unknown> {
+  if (meta.name === NOT_NULL_CONSTRAINT) return {}; // `IsOptionalNonNull`: says nothing about the type
   const type = typeof meta.target === 'function' ? (Reflect.getMetadata('design:type', meta.target.prototype, meta.propertyName) as unknown) : undefined;
   const known = new Map<unknown, Record<string, unknown>>([
     [String, { type: 'string' }],

@@ -1,12 +1,18 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { MeridianError, validationError } from '../errors/meridian.error';
+import { NOT_NULL_CONSTRAINT } from './optional.decorators';
 
-/** Flattens class-validator errors to Plane's `{field: [messages]}` map (nested as `a.b`). */
+/**
+ * Flattens class-validator errors to Plane's `{field: [messages]}` map (nested as `a.b`); a `null`
+ * refused by `IsOptionalNonNull` is reported alone ("This field may not be null.").
+ */
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const error of errors) {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
-    if (error.constraints) {
+    if (error.constraints?.[NOT_NULL_CONSTRAINT]) {
+      out[field] = [error.constraints[NOT_NULL_CONSTRAINT]];
+    } else if (error.constraints) {
       out[field] = Object.values(error.constraints).map((m) =>
         m === `property ${error.property} should not exist` ? 'This field is not allowed.' : m,
       );

@@ -5,6 +5,7 @@ import {
 import type {
   InviteInput, UpdateApiTokenInput, UpdateMeInput, UpdateWorkspaceInput,
 } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const ROLES = [5, 15, 20];
@@ -14,16 +15,16 @@ const toDate = ({ value }: { value: unknown }) =>
 
 /** `PATCH /api/users/me/` (reference plane-app-auth-instance-public.md §1.1): profile fields only. */
 export class UpdateMeDto implements UpdateMeInput {
-  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @MaxLength(255)
   first_name?: string;
 
-  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @MaxLength(255)
   last_name?: string;
 
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   display_name?: string;
 
-  @IsOptional() @Transform(trim) @IsString() @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'username may contain letters, digits, ".", "-" and "_" (at most 128).' })
+  @IsOptionalNonNull() @Transform(trim) @IsString() @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'username may contain letters, digits, ".", "-" and "_" (at most 128).' })
   username?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(2048)
@@ -32,7 +33,7 @@ export class UpdateMeDto implements UpdateMeInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(2048)
   cover_image?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   user_timezone?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -53,10 +54,10 @@ export class JoinProjectsDto {
 
 /** `PATCH /api/workspaces/{slug}/` (Admins). */
 export class UpdateWorkspaceDto implements UpdateWorkspaceInput {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(80)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(80)
   name?: string;
 
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(48)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(48)
   slug?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(2048)
@@ -65,7 +66,7 @@ export class UpdateWorkspaceDto implements UpdateWorkspaceInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(20)
   organization_size?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   timezone?: string;
 }
 
@@ -79,7 +80,7 @@ export class InviteEntryDto {
   @Transform(trim) @IsEmail({}, { message: 'Enter a valid email address.' }) @MaxLength(255)
   email: string;
 
-  @IsOptional() @IsIn(ROLES, ROLE_MESSAGE)
+  @IsOptionalNonNull() @IsIn(ROLES, ROLE_MESSAGE)
   role?: number;
 }
 
@@ -89,7 +90,7 @@ export class InviteDto implements InviteInput {
   @ValidateNested({ each: true }) @Type(() => InviteEntryDto)
   emails: InviteEntryDto[];
 
-  @IsOptional() @IsString() @MaxLength(5000)
+  @IsOptionalNonNull() @IsString() @MaxLength(5000)
   message?: string;
 }
 
@@ -127,13 +128,13 @@ export class AddProjectMembersDto {
  * Anything else (the owner, workspace, digest, `is_service`, rate limit…) is a 422.
  */
 export class UpdateApiTokenDto implements UpdateApiTokenInput {
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   label?: string;
 
-  @IsOptional() @IsString() @MaxLength(10_000)
+  @IsOptionalNonNull() @IsString() @MaxLength(10_000)
   description?: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_active?: boolean;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDate)

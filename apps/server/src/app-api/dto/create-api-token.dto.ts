@@ -1,16 +1,17 @@
 import { Transform } from 'class-transformer';
 import { IsDate, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { CreateApiTokenInput } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 /**
  * `POST /api/workspaces/{slug}/api-tokens/`: `{label?, description?, expired_at?}`.
  * `expired_at` is an ISO 8601 date or datetime (a date means midnight UTC); null never expires.
  */
 export class CreateApiTokenDto implements CreateApiTokenInput {
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   label?: string;
 
-  @IsOptional() @IsString() @MaxLength(10_000)
+  @IsOptionalNonNull() @IsString() @MaxLength(10_000)
   description?: string;
 
   @IsOptional()

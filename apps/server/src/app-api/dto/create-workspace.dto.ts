@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { CreateWorkspaceInput } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -16,9 +17,9 @@ export class CreateWorkspaceDto implements CreateWorkspaceInput {
   @IsOptional() @IsString() @MaxLength(20)
   organization_size?: string;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   timezone?: string;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   company_role?: string;
 }

@@ -1,5 +1,6 @@
 import { IsBoolean, IsOptional, IsUUID, ValidateBy, ValidateIf } from 'class-validator';
 import type { DeployBoardInput } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 const LAYOUTS = ['list', 'kanban', 'calendar', 'gantt', 'spreadsheet'];
 
@@ -21,27 +22,27 @@ const IsLayoutMap = () =>
  * same layout map.
  */
 export class DeployBoardDto implements DeployBoardInput {
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_comments_enabled?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_reactions_enabled?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_votes_enabled?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_activity_enabled?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_disabled?: boolean;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   intake?: string | null;
 
-  @IsOptional() @IsLayoutMap()
+  @IsOptionalNonNull() @IsLayoutMap()
   views?: Record<string, boolean>;
 
-  @IsOptional() @IsLayoutMap()
+  @IsOptionalNonNull() @IsLayoutMap()
   view_props?: Record<string, boolean>;
 }

@@ -1,15 +1,16 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, ValidateNested } from 'class-validator';
 import { CreateEstimateDto, UpdateEstimateDto } from '../../shared/dto/estimate.dto';
+import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 
 /**
  * `POST …/estimates/` on the App API: Plane's web body `{estimate: {name, type, …}, estimate_points:
  * [{key, value}, …]}`, or the flat estimate fields as on v1 (with `estimate_points` beside them).
  */
 export class AppCreateEstimateDto extends UpdateEstimateDto {
-  @IsOptional() @ValidateNested() @Type(() => CreateEstimateDto)
+  @IsOptionalNonNull() @ValidateNested() @Type(() => CreateEstimateDto)
   estimate?: CreateEstimateDto;
 
-  @IsOptional() @IsArray()
+  @IsOptional() @NullAsEmptyList() @IsArray()
   estimate_points?: unknown[];
 }

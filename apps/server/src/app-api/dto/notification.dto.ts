@@ -1,4 +1,5 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsUUID, ValidateIf } from 'class-validator';
+import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 
 /** `PATCH …/users/notifications/{id}/`: only `snoozed_till` (ISO 8601, or null to wake it). */
 export class SnoozeNotificationDto {
@@ -8,21 +9,21 @@ export class SnoozeNotificationDto {
 
 /** `POST …/users/notifications/mark-all-read/` (Plane's body). */
 export class MarkAllReadDto {
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   snoozed?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   archived?: boolean;
 
-  @IsOptional() @IsIn(['all', 'assigned', 'created', 'subscribed', 'watching'])
+  @IsOptionalNonNull() @IsIn(['all', 'assigned', 'created', 'subscribed', 'watching'])
   type?: string;
 }
 
 /** `POST …/issue-subscribers/`: user ids to subscribe. */
 export class SubscribersDto {
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   subscribers?: string[];
 
-  @IsOptional() @IsUUID()
+  @IsOptionalNonNull() @IsUUID()
   subscriber?: string;
 }

@@ -1,5 +1,6 @@
-import { Allow, IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Allow, IsBoolean, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import type { WebhookInput } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 /**
  * Read-only keys of a webhook object, accepted and ignored in write bodies (clients send back
@@ -17,25 +18,25 @@ class WebhookReadOnly {
 
 /** `PATCH /api/workspaces/{slug}/webhooks/{id}/`: Plane's writable fields, all optional. */
 export class UpdateWebhookDto extends WebhookReadOnly implements WebhookInput {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(1024)
+  @IsOptionalNonNull() @IsString() @IsNotEmpty() @MaxLength(1024)
   url?: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_active?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   project?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   issue?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   module?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   cycle?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   issue_comment?: boolean;
 }
 

@@ -5,6 +5,7 @@ import {
 } from 'class-validator';
 import { BulkIssueProperties, IssueInput, Priority, PRIORITIES } from '#domain';
 import { CreateIssueDto, UpdateIssueDto } from '../../shared/dto/issue.dto';
+import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -49,10 +50,10 @@ export class AppCreateIssueDto extends CreateIssueDto {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   parent_id?: string | null;
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   label_ids?: string[];
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   assignee_ids?: string[];
 
   @Allow() project_id?: unknown;
@@ -72,10 +73,10 @@ export class AppUpdateIssueDto extends UpdateIssueDto {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   parent_id?: string | null;
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   label_ids?: string[];
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   assignee_ids?: string[];
 
   @Allow() project_id?: unknown;
@@ -98,7 +99,7 @@ export class BulkPropertiesDto implements BulkIssueProperties {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   state_id?: string | null;
 
-  @IsOptional() @IsIn(PRIORITIES)
+  @IsOptionalNonNull() @IsIn(PRIORITIES)
   priority?: Priority;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
@@ -110,10 +111,10 @@ export class BulkPropertiesDto implements BulkIssueProperties {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   estimate_point?: string | null;
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   label_ids?: string[];
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   assignee_ids?: string[];
 }
 
@@ -131,10 +132,10 @@ export class SubIssuesDto {
 
 /** `POST issues/{id}/modules/` `{modules, removed_modules}` (Plane's `IssueModuleViewSet.create_issue_modules`). */
 export class IssueModulesDto {
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   modules?: string[];
 
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   removed_modules?: string[];
 }
 

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { InstanceSetupInput, UpdateInstanceInput } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -18,29 +19,29 @@ export class AdminSignUpDto implements InstanceSetupInput {
   @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   first_name: string;
 
-  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @MaxLength(255)
   last_name?: string;
 
-  @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @MaxLength(255)
   company_name?: string;
 
   /** accepted for Plane compatibility; Meridian sends no telemetry */
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_telemetry_enabled?: boolean;
 }
 
 /** `PATCH /api/instances/`: the editable instance fields; `id`, `is_setup_done` and the rest are read-only (422). */
 export class UpdateInstanceDto implements UpdateInstanceInput {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   instance_name?: string;
 
   @IsOptional() @Transform(trim) @IsString() @MaxLength(255)
   domain?: string | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_telemetry_enabled?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_support_required?: boolean;
 }
 
@@ -64,6 +65,6 @@ export class AddInstanceAdminDto {
   @Transform(trim) @IsEmail({}, { message: 'Enter a valid email address.' }) @MaxLength(255)
   email: string;
 
-  @IsOptional() @IsIn([20], { message: 'role must be 20 (instance admin).' })
+  @IsOptionalNonNull() @IsIn([20], { message: 'role must be 20 (instance admin).' })
   role?: number;
 }

@@ -1,21 +1,22 @@
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsObject, IsString, Matches, MaxLength } from 'class-validator';
 import type { PublicCommentInput } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 /** `POST …/comments/` (reference plane-app-auth-instance-public.md §5): the text; access is always EXTERNAL. */
 export class CreatePublicCommentDto implements PublicCommentInput {
   @IsString() @IsNotEmpty() @MaxLength(100_000)
   comment_html: string;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   comment_json?: Record<string, unknown>;
 }
 
 /** `PATCH …/comments/{id}/`: the author's new text. */
 export class UpdatePublicCommentDto implements PublicCommentInput {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100_000)
+  @IsOptionalNonNull() @IsString() @IsNotEmpty() @MaxLength(100_000)
   comment_html?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   comment_json?: Record<string, unknown>;
 }
 

@@ -2,17 +2,18 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ESTIMATE_TYPES, EstimateInput, EstimatePointInput, EstimateType } from '#domain';
 import { ReadOnlyBase } from './read-only';
+import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 class EstimateFieldsDto extends ReadOnlyBase implements EstimateInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
-  @IsOptional() @IsIn(ESTIMATE_TYPES)
+  @IsOptionalNonNull() @IsIn(ESTIMATE_TYPES)
   type?: EstimateType;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   last_used?: boolean;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -24,7 +25,7 @@ class EstimateFieldsDto extends ReadOnlyBase implements EstimateInput {
 
 /** `PATCH …/estimates/` (the SDK's `UpdateEstimateRequest`, plus `type` and `last_used`). */
 export class UpdateEstimateDto extends EstimateFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 
@@ -36,13 +37,13 @@ export class CreateEstimateDto extends EstimateFieldsDto {
 
 /** `PATCH …/estimate-points/{id}/` (the SDK's `UpdateEstimatePointRequest`). */
 export class UpdateEstimatePointDto extends ReadOnlyBase implements EstimatePointInput {
-  @IsOptional() @IsInt() @Min(0) @Max(1000)
+  @IsOptionalNonNull() @IsInt() @Min(0) @Max(1000)
   key?: number;
 
-  @IsOptional() @IsString() @MaxLength(20)
+  @IsOptionalNonNull() @IsString() @MaxLength(20)
   value?: string;
 
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)

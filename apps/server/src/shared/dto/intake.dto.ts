@@ -4,19 +4,20 @@ import {
 } from 'class-validator';
 import { INTAKE_STATUSES, IntakeInput, IntakeIssueFields, Priority, PRIORITIES } from '#domain';
 import { ReadOnlyBase } from './read-only';
+import { IsOptionalNonNull } from '#common';
 
 /** The work item part of an intake item (the SDK's `WorkItemForIntakeRequest`, plus Plane's `description`). */
 export class IntakeIssueFieldsDto implements IntakeIssueFields {
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   name?: string;
 
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description_html?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   description?: Record<string, unknown>;
 
-  @IsOptional() @IsIn(PRIORITIES)
+  @IsOptionalNonNull() @IsIn(PRIORITIES)
   priority?: Priority;
 }
 
@@ -25,10 +26,10 @@ export class IntakeIssueFieldsDto implements IntakeIssueFields {
  * −2 pending, −1 declined, 0 snoozed, 1 accepted, 2 duplicate. Read-only keys are ignored.
  */
 export class IntakeDto extends ReadOnlyBase implements IntakeInput {
-  @IsOptional() @ValidateNested() @Type(() => IntakeIssueFieldsDto)
+  @IsOptionalNonNull() @ValidateNested() @Type(() => IntakeIssueFieldsDto)
   issue?: IntakeIssueFieldsDto;
 
-  @IsOptional() @IsIn(INTAKE_STATUSES)
+  @IsOptionalNonNull() @IsIn(INTAKE_STATUSES)
   status?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsISO8601({ strict: true })
@@ -49,11 +50,11 @@ export class IntakeDto extends ReadOnlyBase implements IntakeInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
   external_id?: string | null;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   extra?: Record<string, unknown>;
 
   // the intake id (Plane writes it; Meridian has one intake per project): accepted, ignored
-  @IsOptional() @IsUUID()
+  @IsOptionalNonNull() @IsUUID()
   intake?: string;
 }
 

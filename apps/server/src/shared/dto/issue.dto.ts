@@ -3,7 +3,7 @@ import {
   Allow, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, Max,
   MaxLength, Min, ValidateIf,
 } from 'class-validator';
-import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
+import { IsFiniteInRange, IsOptionalNonNull, NullAsEmptyList, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { CommentInput, IssueInput, LinkInput, Priority, PRIORITIES } from '#domain';
 import { ReadOnlyBase } from '../../shared/dto/read-only';
 
@@ -16,10 +16,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * timestamps) are accepted and ignored; `module` (SDK) is accepted and ignored until modules exist.
  */
 class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description_html?: string;
 
-  @IsOptional() @IsIn(PRIORITIES)
+  @IsOptionalNonNull() @IsIn(PRIORITIES)
   priority?: Priority;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
@@ -41,10 +41,10 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
   target_date?: string | null;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_draft?: boolean;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -59,10 +59,10 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   type_id?: string | null;
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   assignees?: string[];
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   labels?: string[];
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
@@ -77,7 +77,7 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
 
 /** `PATCH …/issues|work-items/{id}/`. */
 export class UpdateIssueDto extends IssueFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 
@@ -89,16 +89,16 @@ export class CreateIssueDto extends IssueFieldsDto {
 
 /** Comments (reference plane-v1-api.md §8.7); no field is required. */
 export class CommentDto extends ReadOnlyBase implements CommentInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   comment_html?: string;
 
-  @IsOptional()
+  @IsOptionalNonNull()
   comment_json?: unknown;
 
-  @IsOptional() @IsIn(['INTERNAL', 'EXTERNAL'])
+  @IsOptionalNonNull() @IsIn(['INTERNAL', 'EXTERNAL'])
   access?: 'INTERNAL' | 'EXTERNAL';
 
-  @IsOptional() @IsArray() @IsUrl({ require_tld: false }, { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUrl({ require_tld: false }, { each: true })
   attachments?: string[];
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -119,7 +119,7 @@ class LinkFieldsDto extends ReadOnlyBase implements LinkInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
   title?: string | null;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   metadata?: Record<string, unknown>;
 
   @Allow() issue?: unknown;
@@ -129,7 +129,7 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
 
 /** `PATCH …/links/{link_id}/`: an http(s) URL. */
 export class UpdateLinkDto extends LinkFieldsDto {
-  @IsOptional() @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
+  @IsOptionalNonNull() @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
   url?: string;
 }
 

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
+import { IsFiniteInRange, IsOptionalNonNull, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import type { LabelInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -8,17 +8,17 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** Label fields other than `name` (reference plane-v1-api.md §8.3). */
 class LabelFieldsDto extends ReadOnlyBase implements LabelInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   color?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   parent?: string | null;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -30,7 +30,7 @@ class LabelFieldsDto extends ReadOnlyBase implements LabelInput {
 
 /** `PATCH …/labels/{label_id}/`. */
 export class UpdateLabelDto extends LabelFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 

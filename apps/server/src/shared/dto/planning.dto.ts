@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import {
   Allow, ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf,
 } from 'class-validator';
-import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
+import { IsFiniteInRange, IsOptionalNonNull, NullAsEmptyList, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { CycleInput, MODULE_STATUSES, ModuleInput, ModuleStatus } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -28,7 +28,7 @@ class PlanningReadOnly extends ReadOnlyBase {
 
 /** Cycle fields other than `name` (reference plane-v1-api.md §8.10; plane-clients.md §3.7 CreateCycleRequest). */
 class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DAY_OR_TIME, { message: 'start_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' })
@@ -37,20 +37,20 @@ class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DAY_OR_TIME, { message: 'end_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' })
   end_date?: string | null;
 
-  @IsOptional() @IsUUID()
+  @IsOptionalNonNull() @IsUUID()
   owned_by?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   view_props?: Record<string, unknown>;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   progress_snapshot?: Record<string, unknown>;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   logo_props?: Record<string, unknown>;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -59,7 +59,7 @@ class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
   external_id?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   timezone?: string;
 
   @Allow() version?: unknown;
@@ -67,7 +67,7 @@ class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
 
 /** `PATCH …/cycles/{cycle_id}/`. */
 export class UpdateCycleDto extends CycleFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 
@@ -85,13 +85,13 @@ export class IssueIdsDto {
 
 /** `{new_cycle_id}` for `transfer-issues/`. */
 export class TransferDto {
-  @IsOptional() @IsUUID()
+  @IsOptionalNonNull() @IsUUID()
   new_cycle_id?: string;
 }
 
 /** Module fields other than `name` (reference plane-v1-api.md §8.11; plane-clients.md §3.7 CreateModuleRequest). */
 class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
   @Allow()
@@ -106,23 +106,23 @@ class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'target_date must be a date as YYYY-MM-DD' })
   target_date?: string | null;
 
-  @IsOptional() @IsIn(MODULE_STATUSES)
+  @IsOptionalNonNull() @IsIn(MODULE_STATUSES)
   status?: ModuleStatus;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   lead?: string | null;
 
-  @IsOptional() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
   members?: string[];
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   view_props?: Record<string, unknown>;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   logo_props?: Record<string, unknown>;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -134,7 +134,7 @@ class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
 
 /** `PATCH …/modules/{module_id}/`. */
 export class UpdateModuleDto extends ModuleFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 

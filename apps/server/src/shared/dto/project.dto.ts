@@ -3,6 +3,7 @@ import {
   IsBoolean, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf,
 } from 'class-validator';
 import type { CreateProjectInput, UpdateProjectInput } from '#domain';
+import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -11,10 +12,10 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
  * App API and the External API. `network` is 0 (secret) or 2 (public).
  */
 export class ProjectFieldsDto {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
-  @IsOptional() @IsIn([0, 2])
+  @IsOptionalNonNull() @IsIn([0, 2])
   network?: number;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
@@ -29,27 +30,27 @@ export class ProjectFieldsDto {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsObject()
   icon_prop?: Record<string, unknown>;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   logo_props?: Record<string, unknown>;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString()
   cover_image?: string | null;
 
-  @IsOptional() @IsBoolean() module_view?: boolean;
-  @IsOptional() @IsBoolean() cycle_view?: boolean;
-  @IsOptional() @IsBoolean() issue_views_view?: boolean;
-  @IsOptional() @IsBoolean() page_view?: boolean;
-  @IsOptional() @IsBoolean() intake_view?: boolean;
-  @IsOptional() @IsBoolean() is_time_tracking_enabled?: boolean;
-  @IsOptional() @IsBoolean() guest_view_all_features?: boolean;
+  @IsOptionalNonNull() @IsBoolean() module_view?: boolean;
+  @IsOptionalNonNull() @IsBoolean() cycle_view?: boolean;
+  @IsOptionalNonNull() @IsBoolean() issue_views_view?: boolean;
+  @IsOptionalNonNull() @IsBoolean() page_view?: boolean;
+  @IsOptionalNonNull() @IsBoolean() intake_view?: boolean;
+  @IsOptionalNonNull() @IsBoolean() is_time_tracking_enabled?: boolean;
+  @IsOptionalNonNull() @IsBoolean() guest_view_all_features?: boolean;
 
-  @IsOptional() @IsInt() @Min(0) @Max(12)
+  @IsOptionalNonNull() @IsInt() @Min(0) @Max(12)
   archive_in?: number;
 
-  @IsOptional() @IsInt() @Min(0) @Max(12)
+  @IsOptionalNonNull() @IsInt() @Min(0) @Max(12)
   close_in?: number;
 
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @MaxLength(255)
   timezone?: string;
 }
 
@@ -64,10 +65,10 @@ export class CreateProjectDto extends ProjectFieldsDto implements CreateProjectI
 
 /** Update: every field optional, plus `default_state`, the descriptions and the alias `inbox_view`. */
 export class UpdateProjectDto extends ProjectFieldsDto implements UpdateProjectInput {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(12)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(12)
   identifier?: string;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
@@ -79,7 +80,7 @@ export class UpdateProjectDto extends ProjectFieldsDto implements UpdateProjectI
   @IsOptional()
   description_html?: unknown;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   inbox_view?: boolean;
 
   /** the project's estimate (SDK `estimates.linkToProject`), or null to stop estimating */

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { Allow, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
+import { IsFiniteInRange, IsOptionalNonNull, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { STATE_GROUPS, StateGroup, StateInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -8,20 +8,20 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** State fields other than `name` and `color` (reference plane-v1-api.md §8.2); `slug` follows the name and is ignored. */
 class StateFieldsDto extends ReadOnlyBase implements StateInput {
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description?: string;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sequence?: number;
 
-  @IsOptional() @IsIn(STATE_GROUPS)
+  @IsOptionalNonNull() @IsIn(STATE_GROUPS)
   group?: StateGroup;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   is_triage?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptionalNonNull() @IsBoolean()
   default?: boolean;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -35,10 +35,10 @@ class StateFieldsDto extends ReadOnlyBase implements StateInput {
 
 /** `PATCH …/states/{state_id}/`. */
 export class UpdateStateDto extends StateFieldsDto {
-  @IsOptional() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull() @IsString() @IsNotEmpty() @MaxLength(255)
   color?: string;
 }
 

@@ -1,5 +1,5 @@
 import { Allow, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { IsFiniteInRange, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
+import { IsFiniteInRange, IsOptionalNonNull, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { StickyInput } from '#domain';
 import { ReadOnlyBase } from './read-only';
 
@@ -12,13 +12,13 @@ export class StickyDto extends ReadOnlyBase implements StickyInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(10000)
   name?: string | null;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   description?: Record<string, unknown>;
 
-  @IsOptional() @IsString()
+  @IsOptionalNonNull() @IsString()
   description_html?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptionalNonNull() @IsObject()
   logo_props?: Record<string, unknown>;
 
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
@@ -28,7 +28,7 @@ export class StickyDto extends ReadOnlyBase implements StickyInput {
   background_color?: string | null;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptional() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @Allow() owner?: unknown;
