@@ -41,7 +41,7 @@ const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
  * - TypeORM's `EntityNotFoundError` (a `findOneOrFail` that found nothing: a row deleted by a
  *   concurrent request between a write and its re-read): 404 `NOT_FOUND`, logged as a warning with
  *   its stack. The domain re-reads with `found()` instead; this is the net under it.
- * - Anything else: 500 `INTERNAL_ERROR`, logged with the request id and the error's type, message,
+ * - Anything else: 500 `INTERNAL_ERROR`, logged with the request id and, under `error`, the type, message,
  *   stack and SQLSTATE (`loggableError`: never the query or its parameters); nothing of it is sent.
  */
 @Catch()
@@ -82,15 +82,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const where = { req_id: req.id, method: req.method, url: redactUrl(req.originalUrl) };
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({ err: loggableError(exception), ...where }, 'Database unavailable');
+      this.logger.warn({ error: loggableError(exception), ...where }, 'Database unavailable');
       res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return { status: 503, body: errorBody('DATABASE_UNAVAILABLE') };
     }
     if (exception instanceof EntityNotFoundError) {
-      this.logger.warn({ err: loggableError(exception), ...where }, 'Row not found on re-read');
+      this.logger.warn({ error: loggableError(exception), ...where }, 'Row not found on re-read');
       return { status: 404, body: errorBody('NOT_FOUND') };
     }
-    this.logger.error({ err: loggableError(exception), ...where }, 'Unhandled exception');
+    this.logger.error({ error: loggableError(exception), ...where }, 'Unhandled exception');
     return { status: 500, body: errorBody('INTERNAL_ERROR') };
   }
 }

@@ -66,7 +66,8 @@ export interface LoggedError {
  * SQLSTATE. A TypeORM `QueryFailedError` also carries `query` and `parameters` (password hashes,
  * tokens, user text), and PostgreSQL messages can quote a value (`invalid input syntax for type
  * uuid: "…"`); those are left out, and any parameter value quoted in the message or the stack is
- * replaced with `[redacted]`.
+ * replaced with `[redacted]`. Log it under `error`, not `err`: pino's `err` serializer would take
+ * it for an error object and rename its type.
  */
 export function loggableError(err: unknown): LoggedError {
   if (!(err instanceof Error)) return { type: typeof err, message: String(err).slice(0, 200) };
@@ -78,7 +79,8 @@ export function loggableError(err: unknown): LoggedError {
     .filter((v) => v.length >= 3)
     .sort((a, b) => b.length - a.length);
   const scrub = (text: string) => values.reduce((t, v) => t.split(v).join('[redacted]'), text);
-  const out: LoggedError = { type: e.constructor?.name ?? e.name, message: scrub(e.message) };
+  const type = e.name && e.name !== 'Error' ? e.name : (e.constructor?.name ?? 'Error');
+  const out: LoggedError = { type, message: scrub(e.message) };
   if (e.stack) out.stack = scrub(e.stack);
   const code = codeOf(driver) ?? codeOf(e);
   if (code) out.code = code;
