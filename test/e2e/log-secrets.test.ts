@@ -444,6 +444,10 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
     const lines = jsonLines(text).filter((l) => l.msg === 'Unhandled exception');
     assert.equal(lines.length, 1, text);
     const line = lines[0] as { req_id?: string; method?: string; url?: string; error?: Record<string, unknown> };
+    // nothing the statement carried: not its parameters (the email, the argon2 hash), not its SQL
+    assert.ok(!text.includes(email), 'the email (a parameter) is not logged');
+    assert.ok(!text.includes('$argon2'), 'the password hash (a parameter) is not logged');
+    assert.ok(!/INSERT INTO/i.test(text), 'the SQL is not logged');
     assert.equal(line.req_id, requestId);
     assert.equal(line.method, 'POST');
     assert.equal(line.url, '/auth/sign-up/');
@@ -452,10 +456,6 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
     assert.equal(line.error!.code, 'P0001', 'the SQLSTATE of RAISE EXCEPTION');
     assert.match(String(line.error!.message), /refused by a test trigger/);
     assert.match(String(line.error!.stack), /QueryFailedError: refused by a test trigger\n\s+at /);
-    // nothing the statement carried: not its parameters (the email, the argon2 hash), not its SQL
-    assert.ok(!text.includes(email), 'the email (a parameter) is not logged');
-    assert.ok(!text.includes('$argon2'), 'the password hash (a parameter) is not logged');
-    assert.ok(!/INSERT INTO/i.test(text), 'the SQL is not logged');
   });
 });
 
