@@ -437,11 +437,12 @@ export class IssueService {
   async retrieveByKeyApp(workspaceId: string, userId: string, key: string): Promise<AppIssueDetailJson> {
     const { id } = await this.retrieveByKey(workspaceId, userId, key, { fields: ['id'], expand: new Set() });
     const issue = await found(this.dataSource.getRepository(Issue).findOne({ where: { id: id! } }));
-    const [{ role }] = await this.dataSource.query(
+    const [member] = await this.dataSource.query(
       'SELECT role FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active = true AND deleted_at IS NULL LIMIT 1',
       [issue.projectId, userId],
     );
-    return this.retrieveApp(issue.projectId, issue.id, false, { userId, role: Number(role) });
+    if (!member) throw new MeridianError('NOT_FOUND'); // left the project meanwhile
+    return this.retrieveApp(issue.projectId, issue.id, false, { userId, role: Number(member.role) });
   }
 
   /** One visible work item of the project; 404 `NOT_FOUND` otherwise. */
