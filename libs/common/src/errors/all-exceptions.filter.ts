@@ -1,8 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger, Optional } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { EntityNotFoundError, QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable, loggableError } from './database-errors';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { databaseEndpoint, isDatabaseUnavailable, loggableError } from './database-errors';
 import { ErrorCode } from './error-catalog';
 import { errorBody } from './error-body';
 import { MeridianError } from './meridian.error';
@@ -47,6 +48,11 @@ const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
+  private readonly database;
+
+  constructor(@Optional() @Inject(APP_CONFIG) config?: AppConfig) {
+    this.database = databaseEndpoint(config?.database.url);
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -81,7 +87,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { status: 409, body: errorBody('CONFLICT') };
     }
     const where = { req_id: req.id, method: req.method, url: redactUrl(req.originalUrl) };
-    if (isDatabaseUnavailable(exception)) {
+    if (isDatabaseUnavailable(exception, this.database)) {
       this.logger.warn({ error: loggableError(exception), ...where }, 'Database unavailable');
       res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return { status: 503, body: errorBody('DATABASE_UNAVAILABLE') };

@@ -28,7 +28,26 @@ const MESSAGES = [
   /^the database system is (starting up|shutting down|in recovery mode)/,
 ];
 
+/** Where the database is, to tell its socket errors from those of other connections. */
+export interface DatabaseEndpoint {
+  host: string;
+  port: number;
+}
+
+/** The endpoint of a `postgres://` URL; none for the embedded database (no URL, no socket). */
+export function databaseEndpoint(url: string | undefined): DatabaseEndpoint | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 5432) };
+  } catch {
+    return undefined;
+  }
+}
+
 interface ErrorLike {
+  port?: unknown;
+  hostname?: unknown;
   code?: unknown;
   message?: unknown;
   driverError?: unknown;
@@ -38,18 +57,22 @@ interface ErrorLike {
 
 /**
  * True when `err` (a TypeORM `QueryFailedError`, a node-postgres error, or a Node socket error,
- * possibly wrapped in `driverError`, `cause` or an `AggregateError`'s `errors`) says the database
- * cannot be reached right now, rather than that a statement is wrong.
+ * possibly wrapped in `driverError` or an `AggregateError`'s `errors`) says the database cannot be
+ * reached right now, rather than that a statement is wrong. A Node socket error (refused, reset,
+ * unreachable) counts only when it names the database's port or host: object storage or another
+ * service refusing a connection is not the database.
  */
-export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+export function isDatabaseUnavailable(err: unknown, db?: DatabaseEndpoint, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 4) return false;
   const e = err as ErrorLike;
   if (typeof e.code === 'string') {
-    if (SOCKET_CODES.has(e.code) || SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
+    if (SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
+    if (SOCKET_CODES.has(e.code) && db && (e.port === db.port || e.hostname === db.host)) return true;
   }
   if (typeof e.message === 'string' && MESSAGES.some((re) => re.test(e.message as string))) return true;
-  if (isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1)) return true;
-  return Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1));
+  // not `cause`: a failed `fetch` (object storage, OAuth) carries its socket error there
+  if (isDatabaseUnavailable(e.driverError, db, depth + 1)) return true;
+  return Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, db, depth + 1));
 }
 
 /** What a log line says of an error: never its query parameters, its SQL or any other field it carries. */
