@@ -8,8 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { unique } from '../support/fixtures';
 import { startMailCatcher } from '../support/mail-catcher';
 import { startMockOAuthProvider } from '../support/oauth-provider';
-import { startServer, waitExit } from '../support/processes';
-import { freshDatabaseEnv } from '../support/test-app';
+import { jsonLines, startServer, waitExit } from '../support/processes';
+import { ENGINE, freshDatabaseEnv } from '../support/test-app';
+import { Client } from 'pg';
 
 /**
  * The log of a real server process (stdout, LOG_LEVEL=trace: the real pino pipeline) is scanned for
@@ -378,6 +379,83 @@ describe('production without SMTP: no secret is created that only the log could 
     ok(await s.call('POST', '/auth/magic-sign-in/', { body: { email, code } }));
     log = await s.log();
     assert.ok(!log.includes(code), 'the magic code is not in the log');
+  });
+});
+
+describe('a 500 (a real bug): its log line has the stack and the request id, and no query or parameter values', () => {
+  // The bug is made on purpose: a trigger refuses new users whose email starts with "boom", so a
+  // sign-up fails inside an INSERT whose parameters hold the email and the password's argon2 hash.
+  const TRIGGER = `
+    CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.email LIKE 'boom%' THEN RAISE EXCEPTION 'refused by a test trigger'; END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER refuse_boom BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION refuse_boom();`;
+  let db: Awaited<ReturnType<typeof freshDatabaseEnv>>;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let base = '';
+  const env = async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    return { ...db.env, PORT: String(port), LOG_LEVEL: 'info', NODE_ENV: 'development', AUTH_RATE_LIMIT: '10000/minute' };
+  };
+  const stop = async () => {
+    (server.child as ChildProcess).kill('SIGTERM');
+    await waitExit(server.child);
+  };
+
+  before(async () => {
+    db = await freshDatabaseEnv();
+    server = await startServer(await env()); // applies the migrations
+    if (ENGINE === 'postgres') {
+      const c = new Client({ connectionString: db.env.DATABASE_URL });
+      await c.connect();
+      await c.query(TRIGGER);
+      await c.end();
+    } else {
+      // the embedded database belongs to the server process: add the trigger while it is stopped
+      await stop();
+      const { PGlite } = await import('@electric-sql/pglite');
+      const pg = await PGlite.create({ dataDir: path.join(db.env.DATA_DIR, 'pg') });
+      await pg.exec(TRIGGER);
+      await pg.close();
+      server = await startServer(await env());
+    }
+  });
+  after(async () => {
+    await stop();
+    await db.drop();
+  });
+
+  it('answers 500 INTERNAL_ERROR and logs type, message, stack, SQLSTATE and req_id; not the SQL, not the email or the password hash', async () => {
+    const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${base}${url}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    assert.equal((await post('/api/instances/admins/sign-up/', { email: 'ops@example.com', password: 'an admin passphrase', first_name: 'Ops', company_name: 'Acme' })).status, 201);
+    const email = `${unique('boom')}@example.com`;
+    const requestId = unique('req-');
+    const res = await post('/auth/sign-up/', { email, password: 'a long passphrase' }, { 'X-Request-Id': requestId });
+    assert.equal(res.status, 500);
+    assert.deepEqual(await res.json(), { detail: 'Something went wrong, please try again later.', error_code: 'INTERNAL_ERROR' });
+
+    const deadline = Date.now() + 10_000;
+    while (!server.output().includes('Unhandled exception') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const text = server.output();
+    const lines = jsonLines(text).filter((l) => l.msg === 'Unhandled exception');
+    assert.equal(lines.length, 1, text);
+    const line = lines[0] as { req_id?: string; method?: string; url?: string; error?: Record<string, unknown> };
+    // nothing the statement carried: not its parameters (the email, the argon2 hash), not its SQL
+    assert.ok(!text.includes(email), 'the email (a parameter) is not logged');
+    assert.ok(!text.includes('$argon2'), 'the password hash (a parameter) is not logged');
+    assert.ok(!/INSERT INTO/i.test(text), 'the SQL is not logged');
+    assert.equal(line.req_id, requestId);
+    assert.equal(line.method, 'POST');
+    assert.equal(line.url, '/auth/sign-up/');
+    assert.deepEqual(Object.keys(line.error ?? {}).sort(), ['code', 'message', 'stack', 'type']);
+    assert.equal(line.error!.type, 'QueryFailedError');
+    assert.equal(line.error!.code, 'P0001', 'the SQLSTATE of RAISE EXCEPTION');
+    assert.match(String(line.error!.message), /refused by a test trigger/);
+    assert.match(String(line.error!.stack), /QueryFailedError: refused by a test trigger\n\s+at /);
   });
 });
 

@@ -1,12 +1,17 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger, Optional } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { QueryFailedError } from 'typeorm';
+import { EntityNotFoundError, QueryFailedError } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { databaseEndpoint, isDatabaseUnavailable, loggableError } from './database-errors';
 import { ErrorCode } from './error-catalog';
 import { errorBody } from './error-body';
 import { MeridianError } from './meridian.error';
 import { allowedMethods } from '../http/allowed-methods';
 import { redactUrl } from '../logging/redact';
+
+/** Seconds a client should wait before retrying while the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
   400: 'MALFORMED_REQUEST',
@@ -30,11 +35,24 @@ const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
  *   path exists under another method.
  * - Other `HttpException`s: the generic code for their status.
  * - A unique violation that escaped the domain: 409 `CONFLICT`.
- * - Anything else: 500 `INTERNAL_ERROR`, logged with the request id; no stack or SQL is sent.
+ * - The database cannot be reached (connection refused or lost, sessions terminated, too many
+ *   connections, database not accepting connections; `isDatabaseUnavailable`): 503
+ *   `DATABASE_UNAVAILABLE` with `Retry-After`, logged as a warning. The pool reconnects by itself
+ *   once the database is back.
+ * - TypeORM's `EntityNotFoundError` (a `findOneOrFail` that found nothing: a row deleted by a
+ *   concurrent request between a write and its re-read): 404 `NOT_FOUND`, logged as a warning with
+ *   its stack. The domain re-reads with `found()` instead; this is the net under it.
+ * - Anything else: 500 `INTERNAL_ERROR`, logged with the request id and, under `error`, the type, message,
+ *   stack and SQLSTATE (`loggableError`: never the query or its parameters); nothing of it is sent.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
+  private readonly database;
+
+  constructor(@Optional() @Inject(APP_CONFIG) config?: AppConfig) {
+    this.database = databaseEndpoint(config?.database.url);
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -68,10 +86,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof QueryFailedError && (exception.driverError as { code?: string })?.code === '23505') {
       return { status: 409, body: errorBody('CONFLICT') };
     }
-    this.logger.error(
-      { err: exception, req_id: req.id, method: req.method, url: redactUrl(req.originalUrl) },
-      'Unhandled exception',
-    );
+    const where = { req_id: req.id, method: req.method, url: redactUrl(req.originalUrl) };
+    if (isDatabaseUnavailable(exception, this.database)) {
+      this.logger.warn({ error: loggableError(exception), ...where }, 'Database unavailable');
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return { status: 503, body: errorBody('DATABASE_UNAVAILABLE') };
+    }
+    if (exception instanceof EntityNotFoundError) {
+      this.logger.warn({ error: loggableError(exception), ...where }, 'Row not found on re-read');
+      return { status: 404, body: errorBody('NOT_FOUND') };
+    }
+    this.logger.error({ error: loggableError(exception), ...where }, 'Unhandled exception');
     return { status: 500, body: errorBody('INTERNAL_ERROR') };
   }
 }

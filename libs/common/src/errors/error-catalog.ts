@@ -99,6 +99,7 @@ export const ERROR_CATALOG = {
   // 500 / 503
   INTERNAL_ERROR: { status: 500, detail: 'Something went wrong, please try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'The service is not available right now.' },
+  DATABASE_UNAVAILABLE: { status: 503, detail: 'The database cannot be reached right now; retry after the number of seconds in Retry-After.' },
   // Auth (/auth/): Plane's authentication error names (authentication/adapter/error.py)
   INVALID_EMAIL: { status: 422, detail: 'Invalid email. Please try again.' },
   USER_ACCOUNT_DEACTIVATED: { status: 403, detail: 'User account deactivated. Please contact your administrator.' },

@@ -8,6 +8,7 @@ import { Issue } from '../issue/issue.entity';
 import type { IssueContext } from '../issue/issue.service';
 import { Project } from '../project/project.entity';
 import { iso } from '../shared/time';
+import { found } from '../shared/db-errors';
 import { assertProjectWritable } from '../shared/project-writable';
 import { FileAsset } from './file-asset.entity';
 import { OBJECT_STORAGE, ObjectStorage, SignedObject, SignedOperation, UploadTarget, UrlSigner } from './object-storage';
@@ -171,7 +172,7 @@ export class AttachmentService {
         issueId, verb: 'created', field: 'attachment', newValue: a.attributes.name, newIdentifier: a.id,
         comment: 'uploaded a new attachment',
       }]);
-      return em.findOneByOrFail(FileAsset, { id: a.id });
+      return found(em.findOneBy(FileAsset, { id: a.id }));
     });
     return attachmentView(saved);
   }

@@ -12,6 +12,7 @@ import { Module, ModuleIssue } from '../module/module.entity';
 import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { iso } from '../shared/time';
+import { found } from '../shared/db-errors';
 import { State } from '../state/state.entity';
 import { User } from '../user/user.entity';
 import { Workspace } from '../workspace/workspace.entity';
@@ -275,7 +276,7 @@ export class PublicBoardService {
       const existing = await repo.findOneBy({ issueId, actorId: userId });
       if (existing) {
         await repo.update({ id: existing.id }, { vote, updatedById: userId });
-        return repo.findOneByOrFail({ id: existing.id });
+        return found(repo.findOneBy({ id: existing.id }));
       }
       return repo.save(repo.create({ workspaceId: project.workspaceId, projectId: project.id, issueId, actorId: userId, vote, createdById: userId, updatedById: userId }));
     });

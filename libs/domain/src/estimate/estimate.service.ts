@@ -6,7 +6,7 @@ import { ActivityEntry, writeActivities } from '../issue/activity-writer';
 import { Issue } from '../issue/issue.entity';
 import type { IssueContext } from '../issue/issue.service';
 import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
+import { found, isUniqueViolation } from '../shared/db-errors';
 import { assertExternalIdFree } from '../shared/external-id';
 import { assertProjectWritable } from '../shared/project-writable';
 import { Estimate, EstimatePoint, EstimateType } from './estimate.entity';
@@ -97,7 +97,7 @@ export class EstimateService {
       if (input.external_id !== undefined) patch.externalId = input.external_id;
       if (input.external_source !== undefined) patch.externalSource = input.external_source;
       await em.update(Estimate, { id: e.id }, patch as never);
-      return estimateView(await em.getRepository(Estimate).findOneOrFail({ where: { id: e.id } }));
+      return estimateView(await found(em.getRepository(Estimate).findOne({ where: { id: e.id } })));
     }));
   }
 
@@ -183,7 +183,7 @@ export class EstimateService {
       if (input.external_id !== undefined) patch.externalId = input.external_id;
       if (input.external_source !== undefined) patch.externalSource = input.external_source;
       await em.update(EstimatePoint, { id: pointId }, patch as never);
-      return estimatePointView(await em.getRepository(EstimatePoint).findOneOrFail({ where: { id: pointId } }));
+      return estimatePointView(await found(em.getRepository(EstimatePoint).findOne({ where: { id: pointId } })));
     }));
   }
 

@@ -7,7 +7,7 @@ import { Issue, Priority } from '../issue/issue.entity';
 import { IssueContext, IssueService } from '../issue/issue.service';
 import { IssueJson } from '../issue/issue.view';
 import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
+import { found, isUniqueViolation } from '../shared/db-errors';
 import { assertProjectWritable } from '../shared/project-writable';
 import { iso } from '../shared/time';
 import { State } from '../state/state.entity';
@@ -220,7 +220,7 @@ export class IntakeService {
       const row = await this.row(em, ctx.projectId, issueId, true);
       const now = new Date();
       if (row.status !== INTAKE_STATUS.ACCEPTED) {
-        const issue = await em.getRepository(Issue).findOneOrFail({ where: { id: issueId } });
+        const issue = await found(em.getRepository(Issue).findOne({ where: { id: issueId } }));
         if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
           throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the work item.');
         }
@@ -239,7 +239,7 @@ export class IntakeService {
 
   /** Declined and duplicate → first cancelled-group state; accepted from a triage state → default state. */
   private async moveState(em: EntityManager, ctx: IssueContext, issueId: string, status: number): Promise<ActivityEntry[]> {
-    const issue = await em.getRepository(Issue).findOneOrFail({ where: { id: issueId } });
+    const issue = await found(em.getRepository(Issue).findOne({ where: { id: issueId } }));
     const current = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
     let next: State | null = null;
     if (status === INTAKE_STATUS.DECLINED || status === INTAKE_STATUS.DUPLICATE) {

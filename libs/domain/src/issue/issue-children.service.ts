@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not } from 'typeorm';
 import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
+import { found, isUniqueViolation } from '../shared/db-errors';
 import { assertExternalIdFree } from '../shared/external-id';
 import { pick, Shape } from '../shared/fields';
 import { stripHtml, writeActivities } from './activity-writer';
@@ -109,7 +109,7 @@ export class IssueChildrenService {
       if (patch.commentHtml !== undefined) {
         await writeActivities(em, ctx, [{ issueId, verb: 'updated', field: 'comment', oldValue: c.commentHtml, newValue: patch.commentHtml, issueCommentId: commentId, comment: 'updated a comment' }]);
       }
-      return commentView(await em.getRepository(IssueComment).findOneOrFail({ where: { id: commentId } }));
+      return commentView(await found(em.getRepository(IssueComment).findOne({ where: { id: commentId } })));
     }));
   }
 
@@ -166,7 +166,7 @@ export class IssueChildrenService {
         history.push({ issueId, verb: 'updated', field: 'link', oldValue: link.title, newValue: input.title, oldIdentifier: linkId, newIdentifier: linkId, comment: 'updated the title of a link' });
       }
       await writeActivities(em, ctx, history);
-      return linkView(await em.getRepository(IssueLink).findOneOrFail({ where: { id: linkId } }));
+      return linkView(await found(em.getRepository(IssueLink).findOne({ where: { id: linkId } })));
     }));
   }
 

@@ -8,7 +8,7 @@ import { labelView } from '../label/label.view';
 import { ProjectMember } from '../project/project-member.entity';
 import { notInTriage } from '../intake/intake.entity';
 import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
+import { found, isUniqueViolation } from '../shared/db-errors';
 import { iso } from '../shared/time';
 import { assertExternalIdFree } from '../shared/external-id';
 import { assertProjectWritable } from '../shared/project-writable';
@@ -418,13 +418,13 @@ export class IssueService {
     const issue = await this.filtered(projectId, { page: { perPage: 1 }, shape: { expand: new Set() }, viewer })
       .andWhere('i.id = :issueId', { issueId }).getOne();
     if (!issue) throw new MeridianError('NOT_FOUND');
-    const project = await this.dataSource.getRepository(Project).findOneOrFail({ where: { id: projectId } });
+    const project = await found(this.dataSource.getRepository(Project).findOne({ where: { id: projectId } }));
     return { sequence_id: issue.sequenceId, project_identifier: project.identifier };
   }
 
   /** The App API detail shape of a work item by id, whatever its visibility (the answer to a create). */
   async detailAppById(issueId: string): Promise<AppIssueDetailJson> {
-    return this.detailApp(await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: issueId } }));
+    return this.detailApp(await found(this.dataSource.getRepository(Issue).findOne({ where: { id: issueId } })));
   }
 
   /** The App API detail shape of a work item already loaded. */
@@ -436,12 +436,13 @@ export class IssueService {
   /** `retrieveByKey` in the App API's detail shape (`GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/`). */
   async retrieveByKeyApp(workspaceId: string, userId: string, key: string): Promise<AppIssueDetailJson> {
     const { id } = await this.retrieveByKey(workspaceId, userId, key, { fields: ['id'], expand: new Set() });
-    const issue = await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: id! } });
-    const [{ role }] = await this.dataSource.query(
+    const issue = await found(this.dataSource.getRepository(Issue).findOne({ where: { id: id! } }));
+    const [member] = await this.dataSource.query(
       'SELECT role FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active = true AND deleted_at IS NULL LIMIT 1',
       [issue.projectId, userId],
     );
-    return this.retrieveApp(issue.projectId, issue.id, false, { userId, role: Number(role) });
+    if (!member) throw new MeridianError('NOT_FOUND'); // left the project meanwhile
+    return this.retrieveApp(issue.projectId, issue.id, false, { userId, role: Number(member.role) });
   }
 
   /** One visible work item of the project; 404 `NOT_FOUND` otherwise. */
@@ -683,19 +684,32 @@ export class IssueService {
    * `PUT …/issues/` (Plane 0.25.3's import upsert, §8.4): with `external_id` and `external_source`
    * (else 422), updates the live work item holding that pair (`created: false`, 200) or creates
    * one (`created: true`, 201; `name` then required).
+   *
+   * Concurrent upserts of one pair resolve as they would one after the other: one creates, the
+   * others update it. A create that loses the race (409 `EXTERNAL_ID_TAKEN`, from the check or from
+   * the unique index `uq_issues_external_live`) looks the holder up again and updates it; a holder
+   * deleted meanwhile lets the next round create again (a few rounds at most).
    */
   async upsert(ctx: IssueContext, input: IssueInput): Promise<{ created: boolean; issue: IssueJson }> {
     const errors: Record<string, string[]> = {};
     if (!input.external_id) errors.external_id = ['This field is required.'];
     if (!input.external_source) errors.external_source = ['This field is required.'];
     if (Object.keys(errors).length) throw validationError(errors);
-    const found = await this.dataSource.getRepository(Issue).findOne({
-      where: { projectId: ctx.projectId, externalId: input.external_id!, externalSource: input.external_source! },
-      select: { id: true },
-    });
-    if (found) return { created: false, issue: await this.update(ctx, found.id, input) };
-    if (!input.name) throw validationError({ name: ['This field is required.'] });
-    return { created: true, issue: await this.create(ctx, { ...input, name: input.name }) };
+    for (let round = 1; ; round++) {
+      const holder = await this.dataSource.getRepository(Issue).findOne({
+        where: { projectId: ctx.projectId, externalId: input.external_id!, externalSource: input.external_source! },
+        select: { id: true },
+      });
+      try {
+        if (holder) return { created: false, issue: await this.update(ctx, holder.id, input) };
+        if (!input.name) throw validationError({ name: ['This field is required.'] });
+        return { created: true, issue: await this.create(ctx, { ...input, name: input.name }) };
+      } catch (err) {
+        // the create lost to a concurrent one (taken) or the holder was deleted before the update (not found)
+        const lost = err instanceof MeridianError && (holder ? err.code === 'NOT_FOUND' : err.code === 'EXTERNAL_ID_TAKEN');
+        if (!lost || round >= 3) throw err;
+      }
+    }
   }
 
   /**
@@ -752,7 +766,7 @@ export class IssueService {
   }
 
   private async renderOne(issueId: string): Promise<IssueJson> {
-    const issue = await this.dataSource.getRepository(Issue).findOneOrFail({ where: { id: issueId } });
+    const issue = await found(this.dataSource.getRepository(Issue).findOne({ where: { id: issueId } }));
     return (await this.render([issue], { expand: new Set() }))[0] as IssueJson;
   }
 

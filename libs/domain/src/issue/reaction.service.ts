@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { IssueReaction } from '../deploy-board/deploy-board.entity';
 import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
+import { found, isUniqueViolation } from '../shared/db-errors';
 import { assertProjectWritable } from '../shared/project-writable';
 import { iso } from '../shared/time';
 import { CommentReaction } from './comment-reaction.entity';
@@ -115,7 +115,7 @@ export class ReactionService {
       });
     } catch (err) {
       if (!isUniqueViolation(err, index)) throw err;
-      return { created: false, row: await this.dataSource.getRepository(entity).findOneByOrFail(where) };
+      return { created: false, row: await found(this.dataSource.getRepository(entity).findOneBy(where)) };
     }
   }
 

@@ -7,6 +7,7 @@ import { IssueService } from '../issue/issue.service';
 import { IntakeIssue } from '../intake/intake.entity';
 import { ProjectMember } from '../project/project-member.entity';
 import { iso } from '../shared/time';
+import { found } from '../shared/db-errors';
 import { User } from '../user/user.entity';
 import { IssueSubscriber, Notification } from './notification.entity';
 import { subscribe } from './notification-writer';
@@ -265,7 +266,7 @@ export class IssueSubscriberService {
       await this.issues.assertVisibleTo(ctx.projectId, issueId, ctx, em);
       await subscribe(em, ctx, issueId, [ctx.userId]);
     });
-    const row = await this.dataSource.getRepository(IssueSubscriber).findOneByOrFail({ issueId, subscriberId: ctx.userId });
+    const row = await found(this.dataSource.getRepository(IssueSubscriber).findOneBy({ issueId, subscriberId: ctx.userId }));
     return subscriberView(row, (await this.dataSource.getRepository(User).findOneBy({ id: ctx.userId })) ?? undefined);
   }
 
