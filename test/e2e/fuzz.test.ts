@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { allIds, createFuzzFixtures, FuzzFixtures, idForField } from '../support/fuzz/fixtures';
 import { FuzzOperation, operationsOf, resolve, typeOf, validBody } from '../support/fuzz/operations';
-import { buildRequest, casesFor, describeRequest, problemOf, send } from '../support/fuzz/request';
+import { buildRequest, casesFor, CLEAN_CASE, describeRequest, problemOf, send } from '../support/fuzz/request';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the OpenAPI document is walked generically */
@@ -26,6 +26,7 @@ import { startTestApp, TestApp } from '../support/test-app';
  *   FUZZ_TIMEOUT_MS  per request (default 10000)
  *   FUZZ_KEEP_GOING  1: run every case of an operation and list all its failures, not only the first
  *   FUZZ_SHRINK      1: let fast-check shrink a failure (slower; the default stops at the first)
+ *   FUZZ_VERBOSE     1: print every request and its status
  * Server logs (the stack of a 500): TEST_LOG_LEVEL=error.
  */
 
@@ -35,6 +36,7 @@ const ONLY = process.env.FUZZ_OP;
 const TIMEOUT_MS = Number(process.env.FUZZ_TIMEOUT_MS ?? 10_000);
 const KEEP_GOING = process.env.FUZZ_KEEP_GOING === '1';
 const SHRINK = process.env.FUZZ_SHRINK === '1';
+const VERBOSE = process.env.FUZZ_VERBOSE === '1';
 
 /** Limits high enough that a run of every operation is never throttled. */
 const UNTHROTTLED = {
@@ -96,6 +98,8 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
 
   it('answers every hostile request with a 2xx/3xx or a JSON {detail, error_code} 4xx, in time', async (ctx) => {
     console.log(`fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}${ONLY ? ` FUZZ_OP='${ONLY}'` : ''}`);
+    const reproduce = (op: FuzzOperation) =>
+      `FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} node --test dist/test/e2e/fuzz.test.js (the whole file, for the same data; FUZZ_OP='${op.key}' replays only this operation's cases)`;
     if (fx.missing.length) console.log(`fuzz: fixtures not made (their parameters get random ids):\n  ${fx.missing.join('\n  ')}`);
 
     /** a valid value for a body field, by its name and schema (real ids where the name says which) */
@@ -132,7 +136,9 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
       }
     };
 
-    const ops = operationsOf(doc, valid)
+    const all = operationsOf(doc, valid);
+    const reads = new Map(all.filter((op) => op.method === 'GET').map((op) => [op.template, op]));
+    const ops = all
       .filter((op) => !ONLY || op.key.includes(ONLY))
       .map((op, i) => ({ op, i }))
       .sort((a, b) => phase(a.op) - phase(b.op) || (phase(a.op) === 1 ? depth(b.op) - depth(a.op) : 0) || a.i - b.i)
@@ -141,16 +147,29 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
     const ids = allIds(fx);
     const started = Date.now();
     let requests = 0;
+    const statuses = new Map<number, number>();
+    /** operations whose requests with real ids and credential never got past 401/403/404: their fixtures are wrong */
+    const unreached: string[] = [];
+    /** reads already found broken by an earlier operation's writes: not blamed on the next ones */
+    const broken = new Set<string>();
 
     for (const op of ops) {
       await ctx.test(op.key, async () => {
         const base = op.bodySchema ? validBody(doc, op.bodySchema, valid) : null;
         const seed = (SEED ^ hash(op.key)) | 0;
         const failures = new Map<string, string>();
+        let reached = false;
+        let realPathRuns = 0;
         const property = fc.asyncProperty(casesFor(op, ids), async (c) => {
           const req = buildRequest(op, c, fx, base);
           const answer = await send(t.url, req, TIMEOUT_MS);
           requests++;
+          if (VERBOSE) console.log(`fuzz: ${answer.status || answer.error} ${c.target} ${c.field} = ${c.values.map(([, v]) => v.kind).join('+')}: ${describeRequest(req).slice(0, 200)}`);
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          if (c.target !== 'path' && c.target !== 'credential') {
+            realPathRuns++;
+            if (![401, 403, 404].includes(answer.status)) reached = true;
+          }
           await restoreFixtures(op, answer.status);
           const problem = problemOf(answer);
           if (!problem) return;
@@ -160,17 +179,41 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
             `  case: ${c.target} ${c.field} = ${kinds}${c.target === 'query' ? ` (${c.form})` : ''}${c.target === 'body' || c.target === 'mix' ? (c.base ? ' (in a valid body)' : ' (alone)') : ''}`,
             `  request: ${describeRequest(req)}`,
             `  answer: ${answer.text.slice(0, 300)}`,
-            `  reproduce: FUZZ_SEED=${SEED} FUZZ_OP='${op.key}' FUZZ_RUNS=${RUNS} node --test dist/test/e2e/fuzz.test.js`,
+            `  reproduce: ${reproduce(op)}`,
           ].join('\n');
           if (!KEEP_GOING) throw new Error(message);
           const key = `${problem.replace(/\d{3,}/g, 'N')} | ${c.target} ${c.field} = ${kinds}`;
           if (!failures.has(key)) failures.set(key, message);
         });
         await fc.assert(property, { seed, numRuns: RUNS, endOnFailure: !SHRINK });
+        if (realPathRuns && !reached && phase(op) === 0) unreached.push(op.key);
+        // what the hostile writes stored must not break reading it back: the same path and its collection
+        if (op.method !== 'GET') {
+          const parent = op.template.replace(/\{\w+\}\/$/, '');
+          for (const read of new Set([reads.get(op.template), reads.get(parent)])) {
+            if (!read || broken.has(read.key)) continue;
+            const req = buildRequest(read, CLEAN_CASE, fx, null);
+            const answer = await send(t.url, req, TIMEOUT_MS);
+            requests++;
+            const problem = problemOf(answer);
+            if (!problem) continue;
+            broken.add(read.key);
+            const message = [
+              `${op.key}: after its hostile requests, ${read.key} with real ids: ${problem}`,
+              `  request: ${describeRequest(req)}`,
+              `  answer: ${answer.text.slice(0, 300)}`,
+              `  reproduce: ${reproduce(op)}`,
+            ].join('\n');
+            if (!KEEP_GOING) assert.fail(message);
+            failures.set(`read-back ${read.key} ${problem}`, message);
+          }
+        }
         if (failures.size) assert.fail(`${failures.size} distinct failure(s):\n${[...failures.values()].join('\n')}`);
       });
     }
     console.log(`fuzz: ${ops.length} operations, ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`fuzz: statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+    if (unreached.length) console.log(`fuzz: never past 401/403/404 with real ids (check the fixtures):\n  ${unreached.join('\n  ')}`);
     // the server is still up and answering
     assert.equal((await fetch(`${t.url}/health`)).status, 200);
   });

@@ -18,6 +18,9 @@ export interface FuzzCase {
   form: 'plain' | 'repeated' | 'bracket';
 }
 
+/** No hostile value: real ids, credential and a valid body (the read-back after an operation's writes). */
+export const CLEAN_CASE: FuzzCase = { target: 'body', field: '', values: [], base: true, form: 'plain' };
+
 /** The longest percent-encoded value put in a URL (Node refuses request heads over 16 KiB with 431 before the app sees them). */
 const URL_VALUE_LIMIT = 12_000;
 const fitsUrl = (v: Hostile) => (v.kind.startsWith('path:') ? urlText(v.value) : encodeComponent(urlText(v.value))).length <= URL_VALUE_LIMIT;
@@ -36,13 +39,13 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
   const hasBody = op.method !== 'GET';
   if (op.body.length) {
     options.push({
-      weight: 6,
+      weight: 12,
       arbitrary: fc.constantFrom(...op.body).chain((f) => fc.tuple(typed(f), fc.boolean()).map(([v, base]) => mk('body', f, v, base))),
     });
   }
   if (op.params.length) {
     options.push({
-      weight: 3,
+      weight: 6,
       arbitrary: fc
         .constantFrom(...op.params)
         .chain((f) => fc.oneof({ arbitrary: typed(f), weight: 3 }, { arbitrary: fc.constantFrom(...PATH_RAW_SEGMENTS), weight: 1 }).filter(fitsUrl).map((v) => mk('path', f, v))),
@@ -50,16 +53,16 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
   }
   if (op.query.length) {
     options.push({
-      weight: 2,
+      weight: 4,
       arbitrary: fc
         .constantFrom(...op.query)
         .chain((f) => fc.tuple(typed(f).filter(fitsUrl), fc.constantFrom<FuzzCase['form']>('plain', 'repeated', 'bracket')).map(([v, form]) => mk('query', f, v, true, form))),
     });
   }
-  if (hasBody) options.push({ weight: 2, arbitrary: fc.constantFrom(...WHOLE_BODY_VALUES).map((v) => mk('whole-body', null, v)) });
+  if (hasBody) options.push({ weight: 4, arbitrary: fc.constantFrom(...WHOLE_BODY_VALUES).map((v) => mk('whole-body', null, v)) });
   if (op.body.length >= 2) {
     options.push({
-      weight: 2,
+      weight: 4,
       arbitrary: fc
         .uniqueArray(fc.constantFrom(...op.body), { minLength: 2, maxLength: 4, selector: (f) => f.name })
         .chain((fields) => fc.tuple(...fields.map((f) => typed(f).map((v): [FuzzField, Hostile] => [f, v]))))
