@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { allIds, createFuzzFixtures, FuzzFixtures, idForField } from '../support/fuzz/fixtures';
 import { FuzzOperation, operationsOf, resolve, typeOf, validBody } from '../support/fuzz/operations';
-import { buildRequest, casesFor, CLEAN_CASE, describeRequest, problemOf, send } from '../support/fuzz/request';
+import { buildRequest, casesFor, CLEAN_CASE, describeCase, describeRequest, problemOf, send } from '../support/fuzz/request';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the OpenAPI document is walked generically */
@@ -164,7 +164,7 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
           const req = buildRequest(op, c, fx, base);
           const answer = await send(t.url, req, TIMEOUT_MS);
           requests++;
-          if (VERBOSE) console.log(`fuzz: ${answer.status || answer.error} ${c.target} ${c.field} = ${c.values.map(([, v]) => v.kind).join('+')}: ${describeRequest(req).slice(0, 200)}`);
+          if (VERBOSE) console.log(`fuzz: ${answer.status || answer.error} ${describeCase(c)}: ${describeRequest(req).slice(0, 200)}`);
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
           if (c.target !== 'path' && c.target !== 'credential') {
             realPathRuns++;
@@ -176,7 +176,7 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
           const kinds = c.values.map(([, v]) => v.kind).join('+');
           const message = [
             `${op.key}: ${problem}`,
-            `  case: ${c.target} ${c.field} = ${kinds}${c.target === 'query' ? ` (${c.form})` : ''}${c.target === 'body' || c.target === 'mix' ? (c.base ? ' (in a valid body)' : ' (alone)') : ''}`,
+            `  case: ${describeCase(c)}`,
             `  request: ${describeRequest(req)}`,
             `  answer: ${answer.text.slice(0, 300)}`,
             `  reproduce: ${reproduce(op)}`,

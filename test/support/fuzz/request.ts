@@ -18,6 +18,15 @@ export interface FuzzCase {
   form: 'plain' | 'repeated' | 'bracket';
 }
 
+/** `body issue.name = string:NUL`: how fast-check prints a counterexample. */
+export function describeCase(c: FuzzCase): string {
+  const kinds = c.values.map(([, v]) => v.kind).join('+');
+  const how = c.target === 'query' ? ` (${c.form})` : c.target === 'body' || c.target === 'mix' ? (c.base ? ' (in a valid body)' : ' (alone)') : '';
+  return `${c.target} ${c.field} = ${kinds}${how}`;
+}
+
+const printable = (c: FuzzCase): FuzzCase => Object.assign(c, { [fc.toStringMethod]: () => describeCase(c) });
+
 /** No hostile value: real ids, credential and a valid body (the read-back after an operation's writes). */
 export const CLEAN_CASE: FuzzCase = { target: 'body', field: '', values: [], base: true, form: 'plain' };
 
@@ -27,13 +36,8 @@ const fitsUrl = (v: Hostile) => (v.kind.startsWith('path:') ? urlText(v.value) :
 
 /** The arbitrary of cases for one operation; `foreignIds` are real ids of every kind. */
 export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<FuzzCase> {
-  const mk = (target: FuzzCase['target'], field: FuzzField | null, value: Hostile, base = true, form: FuzzCase['form'] = 'plain'): FuzzCase => ({
-    target,
-    field: field?.name ?? target,
-    values: [[field, value]],
-    base,
-    form,
-  });
+  const mk = (target: FuzzCase['target'], field: FuzzField | null, value: Hostile, base = true, form: FuzzCase['form'] = 'plain'): FuzzCase =>
+    printable({ target, field: field?.name ?? target, values: [[field, value]], base, form });
   const typed = (f: FuzzField) => hostileFor(f.type.type === 'uuid' ? { ...f.type, foreignIds } : f.type);
   const options: fc.WeightedArbitrary<FuzzCase>[] = [];
   const hasBody = op.method !== 'GET';
@@ -66,7 +70,7 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
       arbitrary: fc
         .uniqueArray(fc.constantFrom(...op.body), { minLength: 2, maxLength: 4, selector: (f) => f.name })
         .chain((fields) => fc.tuple(...fields.map((f) => typed(f).map((v): [FuzzField, Hostile] => [f, v]))))
-        .chain((values) => fc.boolean().map((base) => ({ target: 'mix' as const, field: values.map(([f]) => f!.name).join('+'), values, base, form: 'plain' as const }))),
+        .chain((values) => fc.boolean().map((base) => printable({ target: 'mix', field: values.map(([f]) => f!.name).join('+'), values, base, form: 'plain' }))),
     });
   }
   if (op.security !== 'none') options.push({ weight: 1, arbitrary: fc.constantFrom(...CREDENTIAL_VALUES).map((v) => mk('credential', null, v)) });
