@@ -22,7 +22,7 @@ import { startTestApp, TestApp } from '../support/test-app';
  * Environment:
  *   FUZZ_RUNS        cases per operation (default 8)
  *   FUZZ_SEED        base seed (default: random, printed); each operation's seed is derived from it and its key
- *   FUZZ_OP          only the operations whose key (`POST /api/v1/workspaces/{slug}/projects/`) contains this
+ *   FUZZ_OP          only the operation with this key (`POST /api/v1/workspaces/{slug}/projects/`), else those whose key contains it
  *   FUZZ_TIMEOUT_MS  per request (default 10000)
  *   FUZZ_KEEP_GOING  1: run every case of an operation and list all its failures, not only the first
  *   FUZZ_SHRINK      1: let fast-check shrink a failure (slower; the default stops at the first)
@@ -139,7 +139,7 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
     const all = operationsOf(doc, valid);
     const reads = new Map(all.filter((op) => op.method === 'GET').map((op) => [op.template, op]));
     const ops = all
-      .filter((op) => !ONLY || op.key.includes(ONLY))
+      .filter((op) => !ONLY || (all.some((o) => o.key === ONLY) ? op.key === ONLY : op.key.includes(ONLY)))
       .map((op, i) => ({ op, i }))
       .sort((a, b) => phase(a.op) - phase(b.op) || (phase(a.op) === 1 ? depth(b.op) - depth(a.op) : 0) || a.i - b.i)
       .map(({ op }) => op);

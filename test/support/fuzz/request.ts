@@ -41,11 +41,17 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
   const typed = (f: FuzzField) => hostileFor(f.type.type === 'uuid' ? { ...f.type, foreignIds } : f.type);
   const options: fc.WeightedArbitrary<FuzzCase>[] = [];
   const hasBody = op.method !== 'GET';
+  // typed fields first: `{}` ones are read-only fields the API ignores (still fuzzed, less often);
+  // mostly inside a valid body, so a create is not refused for its missing required fields alone
+  const typedFields = op.body.filter((f) => f.type.type !== 'any');
+  const ignored = op.body.filter((f) => f.type.type === 'any');
+  const field = fc.oneof(
+    ...(typedFields.length ? [{ arbitrary: fc.constantFrom(...typedFields), weight: 4 }] : []),
+    ...(ignored.length ? [{ arbitrary: fc.constantFrom(...ignored), weight: 1 }] : []),
+  );
+  const inValidBody = fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 });
   if (op.body.length) {
-    options.push({
-      weight: 12,
-      arbitrary: fc.constantFrom(...op.body).chain((f) => fc.tuple(typed(f), fc.boolean()).map(([v, base]) => mk('body', f, v, base))),
-    });
+    options.push({ weight: 12, arbitrary: field.chain((f) => fc.tuple(typed(f), inValidBody).map(([v, base]) => mk('body', f, v, base))) });
   }
   if (op.params.length) {
     options.push({
@@ -66,11 +72,11 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
   if (hasBody) options.push({ weight: 4, arbitrary: fc.constantFrom(...WHOLE_BODY_VALUES).map((v) => mk('whole-body', null, v)) });
   if (op.body.length >= 2) {
     options.push({
-      weight: 4,
+      weight: 3,
       arbitrary: fc
         .uniqueArray(fc.constantFrom(...op.body), { minLength: 2, maxLength: 4, selector: (f) => f.name })
         .chain((fields) => fc.tuple(...fields.map((f) => typed(f).map((v): [FuzzField, Hostile] => [f, v]))))
-        .chain((values) => fc.boolean().map((base) => printable({ target: 'mix', field: values.map(([f]) => f!.name).join('+'), values, base, form: 'plain' }))),
+        .chain((values) => inValidBody.map((base) => printable({ target: 'mix', field: values.map(([f]) => f!.name).join('+'), values, base, form: 'plain' }))),
     });
   }
   if (op.security !== 'none') options.push({ weight: 1, arbitrary: fc.constantFrom(...CREDENTIAL_VALUES).map((v) => mk('credential', null, v)) });
@@ -84,6 +90,25 @@ export interface BuiltRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | Buffer;
+}
+
+let serial = 0;
+/**
+ * A copy of a valid body whose names, identifiers, slugs and emails are new for this request, so a
+ * create is not stopped by a unique name taken by the previous case (and the hostile value is stored).
+ */
+function fresh(body: unknown): unknown {
+  const n = ++serial;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    if (v === 'fuzz') return `fuzz ${n}`;
+    if (v === 'FZ') return `FZ${n}`;
+    if (v === 'fuzz-slug') return `fuzz-slug-${n}`;
+    if (v === 'fuzz-valid@example.com') return `fuzz-valid-${n}@example.com`;
+    return v;
+  };
+  return walk(body);
 }
 
 function setAt(root: Record<string, unknown>, keys: (string | number)[], value: unknown) {
@@ -123,11 +148,11 @@ export function buildRequest(op: FuzzOperation, c: FuzzCase, fx: FuzzFixtures, v
       const v = c.values[0][1].value;
       body = Buffer.isBuffer(v) ? v : toJson(v);
     } else if (c.target === 'body' || c.target === 'mix') {
-      const root: Record<string, unknown> = c.base && validBody ? structuredClone(validBody) : {};
+      const root: Record<string, unknown> = c.base && validBody ? (fresh(validBody) as Record<string, unknown>) : {};
       for (const [f, v] of c.values) setAt(root, f!.keys, v.value);
       body = toJson(root);
     } else if (validBody) {
-      body = toJson(validBody);
+      body = toJson(fresh(validBody));
     }
   }
   if (body !== undefined) headers['Content-Type'] = 'application/json';
