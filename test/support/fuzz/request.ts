@@ -45,12 +45,12 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
   // mostly inside a valid body, so a create is not refused for its missing required fields alone
   const typedFields = op.body.filter((f) => f.type.type !== 'any');
   const ignored = op.body.filter((f) => f.type.type === 'any');
-  const field = fc.oneof(
-    ...(typedFields.length ? [{ arbitrary: fc.constantFrom(...typedFields), weight: 4 }] : []),
-    ...(ignored.length ? [{ arbitrary: fc.constantFrom(...ignored), weight: 1 }] : []),
-  );
   const inValidBody = fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 });
   if (op.body.length) {
+    const field = fc.oneof(
+      ...(typedFields.length ? [{ arbitrary: fc.constantFrom(...typedFields), weight: 4 }] : []),
+      ...(ignored.length ? [{ arbitrary: fc.constantFrom(...ignored), weight: 1 }] : []),
+    );
     options.push({ weight: 12, arbitrary: field.chain((f) => fc.tuple(typed(f), inValidBody).map(([v, base]) => mk('body', f, v, base))) });
   }
   if (op.params.length) {
