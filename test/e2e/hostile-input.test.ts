@@ -201,6 +201,23 @@ describe('hostile input at the HTTP edge: 4xx in the error shape, never a 500', 
     });
   });
 
+  describe('arrays where a list of objects is expected → 422 VALIDATION_ERROR', () => {
+    it('invitations and project members nested one level too deep, and an intake item given as a list', async () => {
+      const auth = { Authorization: `Bearer ${owner.token}` };
+      const invite = await t.api.post(`/api/workspaces/${ws.slug}/invitations/`).set(auth).send({ emails: [[{ email: 'x@example.com', role: 15 }]] });
+      assertError(invite, 422, 'VALIDATION_ERROR');
+      const members = await t.api
+        .post(`/api/workspaces/${ws.slug}/projects/${project.id}/members/`)
+        .set(auth)
+        .send({ members: [[{ member_id: owner.userId, role: 20 }]] });
+      assertError(members, 422, 'VALIDATION_ERROR');
+      const intake = await t.api.post(V('intake-issues/')).set('X-API-Key', key).send({ issue: [{ name: 'listed' }] });
+      assertError(intake, 422, 'VALIDATION_ERROR');
+      const [{ n }] = await t.sql<{ n: number }>("SELECT count(*)::int AS n FROM issues WHERE name = 'listed'");
+      assert.equal(n, 0);
+    });
+  });
+
   describe('bodies over BODY_LIMIT → 413 PAYLOAD_TOO_LARGE in the error shape, with the hardening headers', () => {
     const big = 'x'.repeat(70 * 1024);
     const check = (res: { status: number; body: unknown; headers: Record<string, string> }) => {

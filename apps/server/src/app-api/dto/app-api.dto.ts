@@ -1,6 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDate, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDate, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested,
 } from 'class-validator';
 import type {
   InviteInput, UpdateApiTokenInput, UpdateMeInput, UpdateWorkspaceInput,
@@ -87,7 +87,7 @@ export class InviteEntryDto {
 /** `POST /api/workspaces/{slug}/invitations/`: `{emails: [{email, role}], message?}`. */
 export class InviteDto implements InviteInput {
   @IsArray() @ArrayMinSize(1, { message: 'Emails are required.' }) @ArrayMaxSize(100)
-  @ValidateNested({ each: true }) @Type(() => InviteEntryDto)
+  @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => InviteEntryDto)
   emails: InviteEntryDto[];
 
   @IsOptionalNonNull() @IsString() @MaxLength(5000)
@@ -119,7 +119,7 @@ export class ProjectMemberEntryDto {
 /** `POST …/projects/{project_id}/members/`: `{members: [{member_id, role}]}`. */
 export class AddProjectMembersDto {
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100)
-  @ValidateNested({ each: true }) @Type(() => ProjectMemberEntryDto)
+  @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ProjectMemberEntryDto)
   members: ProjectMemberEntryDto[];
 }
 

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsOptional, ValidateNested } from 'class-validator';
+import { IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { CreateEstimateDto, UpdateEstimateDto } from '../../shared/dto/estimate.dto';
 import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 
@@ -8,7 +8,7 @@ import { IsOptionalNonNull, NullAsEmptyList } from '#common';
  * [{key, value}, …]}`, or the flat estimate fields as on v1 (with `estimate_points` beside them).
  */
 export class AppCreateEstimateDto extends UpdateEstimateDto {
-  @IsOptionalNonNull() @ValidateNested() @Type(() => CreateEstimateDto)
+  @IsOptionalNonNull() @IsObject() @ValidateNested() @Type(() => CreateEstimateDto)
   estimate?: CreateEstimateDto;
 
   @IsOptional() @NullAsEmptyList() @IsArray()

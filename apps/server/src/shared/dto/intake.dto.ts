@@ -26,7 +26,7 @@ export class IntakeIssueFieldsDto implements IntakeIssueFields {
  * −2 pending, −1 declined, 0 snoozed, 1 accepted, 2 duplicate. Read-only keys are ignored.
  */
 export class IntakeDto extends ReadOnlyBase implements IntakeInput {
-  @IsOptionalNonNull() @ValidateNested() @Type(() => IntakeIssueFieldsDto)
+  @IsOptionalNonNull() @IsObject() @ValidateNested() @Type(() => IntakeIssueFieldsDto)
   issue?: IntakeIssueFieldsDto;
 
   @IsOptionalNonNull() @IsIn(INTAKE_STATUSES)
