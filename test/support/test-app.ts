@@ -10,6 +10,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { setUpInstance } from '#domain';
 import { createApp } from '../../apps/server/src/bootstrap';
+import { databaseUrl, DatabaseTemplate, templateFromEnv } from './database-template';
 
 export interface TestApp {
   app: INestApplication;
@@ -46,23 +47,39 @@ export const ENGINE = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
 /**
  * A fresh database for one test file: with `TEST_DATABASE_URL`, a new PostgreSQL database
  * created for this run and dropped after; otherwise an embedded PGlite in a temporary directory.
+ * Empty: the server (or CLI) started on it applies the migrations.
  * Returns the environment that points the server at it and a cleanup function.
  */
 export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  return newDatabaseEnv(null);
+}
+
+/**
+ * Like `freshDatabaseEnv`, but already migrated when `npm test` provides a template
+ * (`database-template.ts`): a copy of the template's data directory, or `CREATE DATABASE … TEMPLATE`.
+ * Without one, the same as `freshDatabaseEnv`.
+ */
+export async function migratedDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  return newDatabaseEnv(templateFromEnv());
+}
+
+async function newDatabaseEnv(template: DatabaseTemplate | null): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-test-'));
+    const dir = fs.mkdtempSync(path.join(template?.engine === 'embedded' ? template.copies : os.tmpdir(), 'meridian-test-'));
+    if (template?.engine === 'embedded') {
+      // the template is closed, so holds no lock file; skip one anyway (data-dir-lock.ts)
+      fs.cpSync(template.dir, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
+    }
     return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `meridian_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.query(template?.engine === 'postgres' ? `CREATE DATABASE "${name}" TEMPLATE "${template.name}"` : `CREATE DATABASE "${name}"`);
   await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString() },
+    env: { DATABASE_URL: databaseUrl(base, name) },
     drop: async () => {
       const c = new Client({ connectionString: base });
       await c.connect();
@@ -73,12 +90,12 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
 }
 
 /**
- * Builds the production application on a fresh database and listens on a free loopback port.
+ * Builds the production application on a fresh, migrated database (`migratedDatabaseEnv`) and listens on a free loopback port.
  * By default the instance is set up first (`TEST_ADMIN` is its admin): pass `{ setup: false }` as
  * the second argument for an unclaimed instance.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await freshDatabaseEnv();
+  const db = await migratedDatabaseEnv();
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
