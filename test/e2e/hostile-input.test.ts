@@ -218,6 +218,28 @@ describe('hostile input at the HTTP edge: 4xx in the error shape, never a 500', 
     });
   });
 
+  describe('dates that match the pattern but not the calendar → 422 VALIDATION_ERROR', () => {
+    it('cycles and modules in both APIs, and work items', async () => {
+      const auth = { Authorization: `Bearer ${owner.token}` };
+      const A = (rest: string) => `/api/workspaces/${ws.slug}/projects/${project.id}/${rest}`;
+      const cycle = await t.api.post(V('cycles/')).set('X-API-Key', key).send({ name: 'dated cycle' });
+      assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
+      const module = await t.api.post(V('modules/')).set('X-API-Key', key).send({ name: 'dated module' });
+      assert.equal(module.status, 201, JSON.stringify(module.body));
+      // a module keeps the date of a datetime (its time is dropped before the check)
+      assertError(await t.api.patch(V(`cycles/${cycle.body.id}/`)).set('X-API-Key', key).send({ end_date: '2026-01-01T25:00:00Z' }), 422, 'VALIDATION_ERROR');
+      for (const bad of ['2026-13-01', '2026-02-30', '2026-04-31T10:00:00Z']) {
+        assertError(await t.api.patch(V(`cycles/${cycle.body.id}/`)).set('X-API-Key', key).send({ start_date: bad }), 422, 'VALIDATION_ERROR');
+        assertError(await t.api.patch(A(`cycles/${cycle.body.id}/`)).set(auth).send({ end_date: bad }), 422, 'VALIDATION_ERROR');
+        assertError(await t.api.patch(V(`modules/${module.body.id}/`)).set('X-API-Key', key).send({ target_date: bad }), 422, 'VALIDATION_ERROR');
+        assertError(await t.api.patch(A(`modules/${module.body.id}/`)).set(auth).send({ start_date: bad }), 422, 'VALIDATION_ERROR');
+      }
+      assertError(await t.api.patch(V(`issues/${item.id}/`)).set('X-API-Key', key).send({ target_date: '2026-02-30' }), 422, 'VALIDATION_ERROR');
+      const good = await t.api.patch(V(`modules/${module.body.id}/`)).set('X-API-Key', key).send({ start_date: '2026-02-28', target_date: '2026-03-01' });
+      assert.equal(good.status, 200, JSON.stringify(good.body));
+    });
+  });
+
   describe('bodies over BODY_LIMIT → 413 PAYLOAD_TOO_LARGE in the error shape, with the hardening headers', () => {
     const big = 'x'.repeat(70 * 1024);
     const check = (res: { status: number; body: unknown; headers: Record<string, string> }) => {

@@ -3,7 +3,7 @@ import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 
 /** `PATCH …/users/notifications/{id}/`: only `snoozed_till` (ISO 8601, or null to wake it). */
 export class SnoozeNotificationDto {
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsISO8601()
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsISO8601({ strict: true })
   snoozed_till?: string | null;
 }
 
