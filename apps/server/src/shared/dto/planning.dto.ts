@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import {
-  Allow, ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf,
+  Allow, ArrayMaxSize, IsArray, IsIn, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf,
 } from 'class-validator';
 import { IsFiniteInRange, IsOptionalNonNull, NullAsEmptyList, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { CycleInput, MODULE_STATUSES, ModuleInput, ModuleStatus } from '#domain';
@@ -100,10 +100,10 @@ class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
   @Allow()
   description_html?: unknown;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'start_date must be a date as YYYY-MM-DD' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'start_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
   start_date?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'target_date must be a date as YYYY-MM-DD' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'target_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
   target_date?: string | null;
 
   @IsOptionalNonNull() @IsIn(MODULE_STATUSES)
