@@ -61,11 +61,15 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
         .chain((f) => fc.oneof({ arbitrary: typed(f), weight: 3 }, { arbitrary: fc.constantFrom(...PATH_RAW_SEGMENTS), weight: 1 }).filter(fitsUrl).map((v) => mk('path', f, v))),
     });
   }
-  if (op.query.length) {
+  if (op.query.length || op.readQuery.length) {
+    // one choice among the declared parameters and those the handlers read (not one case per name)
+    const name = fc.oneof(
+      ...(op.query.length ? [{ arbitrary: fc.constantFrom(...op.query), weight: 1 }] : []),
+      ...(op.readQuery.length ? [{ arbitrary: fc.constantFrom(...op.readQuery), weight: 2 }] : []),
+    );
     options.push({
       weight: 4,
-      arbitrary: fc
-        .constantFrom(...op.query)
+      arbitrary: name
         .chain((f) => fc.tuple(typed(f).filter(fitsUrl), fc.constantFrom<FuzzCase['form']>('plain', 'repeated', 'bracket')).map(([v, form]) => mk('query', f, v, true, form))),
     });
   }
