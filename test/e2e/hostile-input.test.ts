@@ -238,6 +238,19 @@ describe('hostile input at the HTTP edge: 4xx in the error shape, never a 500', 
       const good = await t.api.patch(V(`modules/${module.body.id}/`)).set('X-API-Key', key).send({ start_date: '2026-02-28', target_date: '2026-03-01' });
       assert.equal(good.status, 200, JSON.stringify(good.body));
     });
+
+    it('a module refuses a 13th month or a 30th of February in its dates, and keeps its own', async () => {
+      const created = await t.api.post(V('modules/')).set('X-API-Key', key).send({ name: 'dated', target_date: '2026-06-01' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const app = `/api/workspaces/${ws.slug}/projects/${project.id}/modules/${created.body.id}/`;
+      assertError(await t.api.patch(app).auth(owner.token, bearer).send({ target_date: '2026-13-01' }), 422, 'VALIDATION_ERROR');
+      assertError(await t.api.patch(app).auth(owner.token, bearer).send({ start_date: '2026-02-30' }), 422, 'VALIDATION_ERROR');
+      assertError(await t.api.post(V('modules/')).set('X-API-Key', key).send({ name: 'undated', start_date: '2026-02-30T10:00:00Z' }), 422, 'VALIDATION_ERROR');
+      const [row] = await t.sql<{ start: string | null; target: string }>('SELECT start_date::text AS start, target_date::text AS target FROM modules WHERE id = $1', [created.body.id]);
+      assert.deepEqual(row, { start: null, target: '2026-06-01' });
+      const [{ n }] = await t.sql<{ n: number }>("SELECT count(*)::int AS n FROM modules WHERE name = 'undated'");
+      assert.equal(n, 0);
+    });
   });
 
   describe('bodies over BODY_LIMIT → 413 PAYLOAD_TOO_LARGE in the error shape, with the hardening headers', () => {

@@ -25,12 +25,50 @@ export interface FuzzOperation {
   security: Security;
   params: FuzzField[];
   query: FuzzField[];
+  /** query parameters handlers read that the document does not declare (`HANDLER_QUERY`) */
+  readQuery: FuzzField[];
   body: FuzzField[];
   /** the request body's schema, resolved; null when the document declares none */
   bodySchema: any;
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+/**
+ * Query parameters the handlers read from the raw query object (`@Query() query`, `@Query('name')`,
+ * `req.query`) beyond what the document declares, by the type they are read as. Each GET operation
+ * (and each other operation in `QUERY_WRITES`) gets them in addition to its declared ones: a
+ * handler that does not read a name ignores it, one that does must refuse a bad value with a 4xx.
+ */
+const HANDLER_QUERY: [name: string, type: FieldType['type']][] = [
+  // libs/domain/src/shared/fields.ts parseShape (work items, cycles, modules, comments, links, states, labels, projects)
+  ['fields', 'string'], ['expand', 'string'],
+  // order_by: app-api and external-v1 work-items, external-v1 planning (newestFirst), public boards;
+  // group_by/sub_group_by: app-api work-items (list, grouped, archived)
+  ['order_by', 'string'], ['group_by', 'string'], ['sub_group_by', 'string'],
+  // app-api work-items listQuery, external-v1 work-items list, public boards: comma-separated filters
+  ['state', 'uuid'], ['state_group', 'enum'], ['priority', 'enum'], ['assignees', 'uuid'], ['labels', 'uuid'],
+  ['assignee', 'uuid'], ['label', 'uuid'], ['created_by', 'uuid'], ['cycle', 'uuid'], ['module', 'uuid'],
+  ['start_date', 'date'], ['target_date', 'date'], ['sub_issue', 'boolean'],
+  // app-api work-items: `issues=` (ids of the list)
+  ['issues', 'uuid'],
+  // external-v1 work-items: lookup by external id, search (project_id/project, limit, search)
+  ['external_id', 'string'], ['external_source', 'string'], ['project', 'string'], ['limit', 'integer'],
+  // app-api search.controller: global and issue search
+  ['search', 'string'], ['project_id', 'uuid'], ['issue_id', 'uuid'], ['workspace_search', 'boolean'],
+  ['parent', 'boolean'], ['issue_relation', 'boolean'],
+  // app-api and external-v1 cycles lists
+  ['cycle_view', 'enum'],
+  // app-api notifications list
+  ['type', 'enum'], ['read', 'boolean'], ['archived', 'boolean'], ['snoozed', 'boolean'], ['mentioned', 'boolean'],
+  // @Query('name'): workspace and instance slug checks, project name check, invitation token, signed asset URLs
+  ['slug', 'string'], ['name', 'string'], ['token', 'string'], ['expires', 'integer'], ['signature', 'string'],
+  // libs/domain/src/auth/oauth.service.ts: the provider callbacks
+  ['code', 'string'],
+];
+
+/** Operations other than GET whose handlers read query parameters. */
+const QUERY_WRITES = [/^PUT .*\/upload\/?$/];
 
 export function resolve(doc: any, schema: any): any {
   let s = schema;
@@ -92,7 +130,12 @@ export function operationsOf(doc: any, valid: (name: string, schema: any) => unk
         }
       };
       if (bodySchema) walk(bodySchema, [], 0);
-      ops.push({ key: `${method.toUpperCase()} ${template}`, method: method.toUpperCase(), template, security: scheme as Security, params, query, body, bodySchema });
+      const key = `${method.toUpperCase()} ${template}`;
+      const readsQuery = method === 'get' || QUERY_WRITES.some((r) => r.test(key));
+      const readQuery = readsQuery
+        ? HANDLER_QUERY.filter(([name]) => !query.some((q: FuzzField) => q.name === name)).map(([name, type]): FuzzField => ({ where: 'query', name, keys: [], type: { type } }))
+        : [];
+      ops.push({ key, method: method.toUpperCase(), template, security: scheme as Security, params, query, readQuery, body, bodySchema });
     }
   }
   return ops;

@@ -3,7 +3,7 @@ import type { FuzzFixtures } from './fixtures';
 import { pathParamValue } from './fixtures';
 import type { FuzzField, FuzzOperation } from './operations';
 import {
-  CREDENTIAL_VALUES, encodeComponent, Hostile, hostileFor, PATH_RAW_SEGMENTS, toJson, urlText, WHOLE_BODY_VALUES,
+  CREDENTIAL_VALUES, encodeComponent, Hostile, hostileFor, PATH_RAW_SEGMENTS, QUERY_GRAMMAR_VALUES, toJson, urlText, WHOLE_BODY_VALUES,
 } from './values';
 
 /** One generated case: where the hostile value goes and what it is. */
@@ -39,6 +39,12 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
   const mk = (target: FuzzCase['target'], field: FuzzField | null, value: Hostile, base = true, form: FuzzCase['form'] = 'plain'): FuzzCase =>
     printable({ target, field: field?.name ?? target, values: [[field, value]], base, form });
   const typed = (f: FuzzField) => hostileFor(f.type.type === 'uuid' ? { ...f.type, foreignIds } : f.type);
+  /** undeclared query parameters: also values in their own grammar, real ids among junk in a list */
+  const grammar = fc.oneof(
+    fc.constantFrom(...QUERY_GRAMMAR_VALUES),
+    ...(foreignIds.length ? [fc.constantFrom(...foreignIds).map((id) => new Hostile('query:real-id-and-junk', `${id},${id.toUpperCase()}, x`))] : []),
+  );
+  const queryValue = (f: FuzzField) => (op.readQuery.includes(f) ? fc.oneof({ arbitrary: typed(f), weight: 2 }, { arbitrary: grammar, weight: 1 }) : typed(f));
   const options: fc.WeightedArbitrary<FuzzCase>[] = [];
   const hasBody = op.method !== 'GET';
   // typed fields first: `{}` ones are read-only fields the API ignores (still fuzzed, less often);
@@ -61,12 +67,16 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
         .chain((f) => fc.oneof({ arbitrary: typed(f), weight: 3 }, { arbitrary: fc.constantFrom(...PATH_RAW_SEGMENTS), weight: 1 }).filter(fitsUrl).map((v) => mk('path', f, v))),
     });
   }
-  if (op.query.length) {
+  if (op.query.length || op.readQuery.length) {
+    // one choice among the declared parameters and those the handlers read (not one case per name)
+    const name = fc.oneof(
+      ...(op.query.length ? [{ arbitrary: fc.constantFrom(...op.query), weight: 1 }] : []),
+      ...(op.readQuery.length ? [{ arbitrary: fc.constantFrom(...op.readQuery), weight: 2 }] : []),
+    );
     options.push({
       weight: 4,
-      arbitrary: fc
-        .constantFrom(...op.query)
-        .chain((f) => fc.tuple(typed(f).filter(fitsUrl), fc.constantFrom<FuzzCase['form']>('plain', 'repeated', 'bracket')).map(([v, form]) => mk('query', f, v, true, form))),
+      arbitrary: name
+        .chain((f) => fc.tuple(queryValue(f).filter(fitsUrl), fc.constantFrom<FuzzCase['form']>('plain', 'repeated', 'bracket')).map(([v, form]) => mk('query', f, v, true, form))),
     });
   }
   if (hasBody) options.push({ weight: 4, arbitrary: fc.constantFrom(...WHOLE_BODY_VALUES).map((v) => mk('whole-body', null, v)) });

@@ -325,6 +325,43 @@ export const WHOLE_BODY_VALUES: Hostile[] = [
   h('body:bom', new Raw('\ufeff{}')),
 ];
 
+/**
+ * Values in the grammar of the query parameters handlers parse themselves: comma-separated filters,
+ * `None`, dates with `;after`/`;before`, `-`-prefixed orderings, view names, counts.
+ */
+export const QUERY_GRAMMAR_VALUES: Hostile[] = [
+  h('query:only-commas', ',,,'),
+  h('query:spaces-and-commas', ' , '),
+  h('query:none', 'None'),
+  h('query:null', 'null'),
+  h('query:none-and-junk', 'None,x'),
+  h('query:minus', '-'),
+  h('query:double-minus', '--created_at'),
+  h('query:order-unknown-key', '-definitely_not_a_column'),
+  h('query:order-sql', 'created_at; DROP TABLE issues'),
+  h('query:order-relation', 'state__group'),
+  h('query:order-other-keys', '-priority'),
+  h('query:order-sequence', 'sequence_id'),
+  h('query:order-sort', '-sort_order'),
+  h('query:date-feb-30-after', '2026-02-30;after'),
+  h('query:date-month-13-before', '2026-13-01;before'),
+  h('query:date-year-0-after', '0000-01-01;after'),
+  h('query:date-year-9999-before', '9999-12-31;before'),
+  h('query:date-unknown-op', '2026-01-01;around'),
+  h('query:date-many', Array(200).fill('2026-01-01;after').join(',')),
+  h('query:view-names', 'current'),
+  h('query:view-draft', 'draft'),
+  h('query:view-upper', 'ALL'),
+  h('query:count-zero', '0'),
+  h('query:count-negative', '-1'),
+  h('query:count-huge', '99999999999999999999'),
+  h('query:count-exponent', '1e3'),
+  h('query:bool-upper', 'TRUE'),
+  h('query:many-commas', ','.repeat(5000)),
+  h('query:priority-list', 'urgent,high,none,nope'),
+  h('query:group-list', 'backlog,started,triage,nope'),
+];
+
 /** Path segments: as strings (percent-encoded), and raw (inserted as they are). */
 export const PATH_RAW_SEGMENTS: Hostile[] = [
   h('path:lone-percent', '%'),
