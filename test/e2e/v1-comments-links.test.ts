@@ -54,8 +54,11 @@ describe('External API v1: work item comments and links', () => {
     assert.deepEqual(rows, [{ verb: 'created', issue_comment_id: c1.body.id, new_value: '<p>first</p>' }]);
   });
 
-  it('comments: author edits (edited_at set), others 403 unless Admin; guests may comment; delete is soft; external 409', async () => {
+  it('comments: author edits (edited_at set), others 403 unless Admin; guests may comment where they may see; delete is soft; external 409', async () => {
     const guest = await member(5);
+    // a Guest sees only their own work items unless the project shows them all (Plane's guest_view_all_features)
+    assertError(await t.api.post(p(`issues/${issue.id}/comments/`)).set('X-API-Key', guest.key).send({ comment_html: '<p>hidden</p>' }), 404, 'NOT_FOUND');
+    await t.sql('UPDATE projects SET guest_view_all_features = true WHERE id = $1', [project.id]);
     const gc = await t.api.post(p(`issues/${issue.id}/comments/`)).set('X-API-Key', guest.key).send({ comment_html: '<p>guest</p>' });
     assert.equal(gc.status, 201, JSON.stringify(gc.body));
     const m = await member(15);
