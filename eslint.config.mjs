@@ -2,6 +2,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Libraries are reached through their package imports only (their index.ts), never by path. */
+const LIBRARY_BY_PATH = { group: ['**/libs/*/src/**', '../../libs/**'], message: 'Import libraries through #common, #domain or #database.' };
+const API_MODULES = ['app-api', 'external-v1', 'public', 'auth', 'instance', 'health'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'eslint.config.mjs'] },
   js.configs.recommended,
@@ -21,9 +25,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['**/libs/*/src/**', '../../libs/**'], message: 'Import libraries through #common, #domain or #database.' },
-          ],
+          patterns: [LIBRARY_BY_PATH],
         },
       ],
     },
@@ -39,14 +41,19 @@ export default tseslint.config(
     },
   },
   {
-    // an API module never imports another API module
+    // an API module never imports another API module (from its folder or from its dto/ folder);
+    // this block replaces the rule for these files, so it repeats the library rule above
     files: ['apps/server/src/*/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['../app-api/**', '../external-v1/**', '../public/**', '../auth/**', '../instance/**', '../health/**'], message: 'API modules must not import each other; share code through libs/.' },
+            LIBRARY_BY_PATH,
+            {
+              group: API_MODULES.flatMap((m) => [`../${m}/**`, `../../${m}/**`]),
+              message: 'API modules must not import each other; share code through libs/ (or apps/server/src/shared/).',
+            },
           ],
         },
       ],
