@@ -4,8 +4,9 @@ import { IsNumber, Max, Min } from 'class-validator';
 /**
  * The range of every client-set ordering number: work item, label, module, cycle and sticky
  * `sort_order`, state `sequence` (floats; Plane starts them at 65535 and moves them by ±10000 or
- * by halving the gap). Wide for any client, and narrow enough that an order key of 1/1000 steps
- * stays an exact integer (docs/decisions.md, "Numbers from clients are finite and bounded").
+ * by halving the gap). Wide for any client, and far inside what a double holds exactly to the
+ * 1/1000 (docs/decisions.md, "Numbers from clients are finite and bounded"); lists order any stored
+ * double anyway (`doubleSortKey`).
  */
 export const SORT_ORDER_MIN = -1e12;
 export const SORT_ORDER_MAX = 1e12;

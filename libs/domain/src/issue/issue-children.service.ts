@@ -5,6 +5,7 @@ import { DataSource, EntityManager, Not } from 'typeorm';
 import { ProjectMember } from '../project/project-member.entity';
 import { Project } from '../project/project.entity';
 import { found, isUniqueViolation } from '../shared/db-errors';
+import { onlyWhatGuestSees } from './guest-visibility';
 import { assertExternalIdFree } from '../shared/external-id';
 import { pick, Shape } from '../shared/fields';
 import { stripHtml, writeActivities } from './activity-writer';
@@ -202,7 +203,7 @@ export class IssueChildrenService {
     const qb = em.getRepository(Issue).createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId });
-    if (viewer && (viewer.role ?? 0) <= ROLE.GUEST) qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: viewer.userId });
+    if (viewer && (viewer.role ?? 0) <= ROLE.GUEST) onlyWhatGuestSees(qb, viewer.userId);
     const issue = await qb.getOne();
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;

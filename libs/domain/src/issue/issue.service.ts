@@ -9,6 +9,7 @@ import { ProjectMember } from '../project/project-member.entity';
 import { notInTriage } from '../intake/intake.entity';
 import { Project } from '../project/project.entity';
 import { found, isUniqueViolation } from '../shared/db-errors';
+import { onlyWhatGuestSees } from './guest-visibility';
 import { iso } from '../shared/time';
 import { assertExternalIdFree } from '../shared/external-id';
 import { assertProjectWritable } from '../shared/project-writable';
@@ -245,9 +246,7 @@ export class IssueService {
     if (query.created_by?.length) qb.andWhere('i.createdById IN (:...creators)', { creators: query.created_by });
     if (query.top_level) qb.andWhere('i.parentId IS NULL');
     if (query.ids?.length) qb.andWhere('i.id IN (:...onlyIds)', { onlyIds: query.ids });
-    if (query.viewer && query.viewer.role === ROLE.GUEST) {
-      qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: query.viewer.userId });
-    }
+    if (query.viewer && query.viewer.role === ROLE.GUEST) onlyWhatGuestSees(qb, query.viewer.userId);
     for (const [name, list, table, column] of [
       ['cycles', query.cycle, 'cycle_issues', 'cycle_id'], ['modules', query.module, 'module_issues', 'module_id'],
     ] as const) {
@@ -754,7 +753,7 @@ export class IssueService {
    */
   async assertVisibleTo(projectId: string, issueId: string, viewer: { userId: string; role: number | null }, em: EntityManager = this.dataSource.manager): Promise<Issue> {
     const qb = this.visible(em).andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId });
-    if ((viewer.role ?? 0) <= ROLE.GUEST) qb.andWhere('(i.createdById = :viewerId OR p.guestViewAllFeatures = true)', { viewerId: viewer.userId });
+    if ((viewer.role ?? 0) <= ROLE.GUEST) onlyWhatGuestSees(qb, viewer.userId);
     const issue = await qb.getOne();
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
