@@ -3,6 +3,10 @@ import { OBJECT_STORAGE } from './attachment/object-storage';
 import { OBJECT_STORAGE_PROVIDER } from './attachment/storage.provider';
 import { CREDENTIAL_VERIFIER, INSTANCE_ADMIN_VERIFIER, PROJECT_ACCESS_RESOLVER, WORKSPACE_ACCESS_RESOLVER } from '#common';
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { ChangeBus } from './kernel/change-bus';
+import { IssueListener } from './issue/issue.listener';
+import { NotificationListener } from './notification/notification.listener';
 import { ApiTokenService } from './api-token/api-token.service';
 import { AccountService } from './auth/account.service';
 import { AuthFlowService } from './auth/auth-flow.service';
@@ -10,7 +14,7 @@ import { OAuthService } from './auth/oauth.service';
 import { CredentialVerifierService } from './auth/credential-verifier.service';
 import { SessionService } from './auth/session.service';
 import { InstanceAdminService } from './instance/instance-admin.service';
-import { InstanceSettings } from './instance/instance-settings.service';
+import { InstanceSettings } from './instance-config/instance-settings.service';
 import { InstanceService } from './instance/instance.service';
 import { MailService } from './mail/mail.service';
 import { ProjectService } from './project/project.service';
@@ -29,21 +33,21 @@ import { EstimateService } from './estimate/estimate.service';
 import { StickyService } from './sticky/sticky.service';
 import { IntakeService } from './intake/intake.service';
 import { WorkspaceService } from './workspace/workspace.service';
-import { WorkspaceSettingsService } from './workspace/workspace-settings.service';
-import { WorkspaceMemberService } from './workspace/workspace-member.service';
+import { WorkspaceSettingsService } from './member/workspace-settings.service';
+import { WorkspaceMemberService } from './member/workspace-member.service';
 import { WorkspaceInvitationService } from './invitation/workspace-invitation.service';
 import { UserProfileService } from './user/user-profile.service';
 import { AppProjectService } from './project/app-project.service';
 import { ProjectMemberService } from './project/project-member.service';
 import { IssueSubscriberService, NotificationService } from './notification/notification.service';
-import { ProfileService } from './user/profile.service';
+import { ProfileService } from './member/profile.service';
 import { SearchService } from './search/search.service';
 import { IssueOperationsService } from './issue/issue-operations.service';
 import { ReactionService } from './issue/reaction.service';
 import { WebhookOutbox } from './webhook/webhook-outbox.service';
 import { WebhookService } from './webhook/webhook.service';
 import { WebhookDeliveryWorker } from './webhook/webhook-delivery.worker';
-import { AccessChangeSubscriber } from './shared/access-change.subscriber';
+import { AccessChangeSubscriber } from './kernel/access-change.subscriber';
 
 const SERVICES = [
   AccountService, SessionService, WorkspaceService, ApiTokenService, ProjectService, MailService,
@@ -64,10 +68,15 @@ const APP_API_SERVICES = [
  * The domain: entities' rules and services, shared by every API module. Also binds the
  * cross-cutting guards' ports (`CREDENTIAL_VERIFIER`, `WORKSPACE_ACCESS_RESOLVER`,
  * `PROJECT_ACCESS_RESOLVER`, `INSTANCE_ADMIN_VERIFIER`) and empties their cache when access changes
- * (`AccessChangeSubscriber`).
+ * (`AccessChangeSubscriber`). Side effects of changes (webhooks, notifications, history) are
+ * `@OnChange` listeners run by `ChangeBus` in the writer's transaction.
  */
 @Module({
+  imports: [DiscoveryModule],
   providers: [
+    ChangeBus,
+    IssueListener,
+    NotificationListener,
     ...SERVICES,
     ...APP_API_SERVICES,
     OBJECT_STORAGE_PROVIDER,

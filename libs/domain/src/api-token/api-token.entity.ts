@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Workspace } from '../workspace/workspace.entity';
-import { User } from '../user/user.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Workspace } from '../workspace';
+import type { User } from '../user';
+import { BaseEntity } from '../kernel/base.entity';
 
 /**
  * An API key for the External API (reference plane-app-auth-instance-public.md §1.8), bound to
@@ -39,7 +39,7 @@ export class ApiToken extends BaseEntity {
   @Column({ type: 'uuid' })
   userId: string;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @ManyToOne('User', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
   user?: User;
 
@@ -47,7 +47,7 @@ export class ApiToken extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @ManyToOne('Workspace', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Workspace;
 }

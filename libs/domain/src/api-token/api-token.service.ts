@@ -2,8 +2,8 @@ import { MeridianError, Page, PageRequest, paginate, Principal, randomHex, sha25
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { hotQuery } from '../shared/hot-query';
-import { SQL_VERIFY_API_KEY } from '../shared/hot-sql';
+import { hotQuery } from '../kernel/hot-query';
+import { SQL_VERIFY_API_KEY } from '../kernel/hot-sql';
 import { ApiToken } from './api-token.entity';
 import { apiTokenView } from './api-token.view';
 

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Issue } from '../issue';
+import { BaseEntity } from '../kernel/base.entity';
 
 /** `{name, type, size}` of an uploaded file, as the client declared them (Plane's `attributes`). */
 export interface FileAttributes {
@@ -27,7 +27,7 @@ export class FileAsset extends BaseEntity {
   @Column({ type: 'uuid', nullable: true })
   issueId: string | null;
 
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @ManyToOne('Issue', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'issue_id' })
   issue?: Issue;
 

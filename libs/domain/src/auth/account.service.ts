@@ -2,11 +2,11 @@ import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { InstanceService } from '../instance/instance.service';
-import { isUniqueViolation } from '../shared/db-errors';
-import { User } from '../user/user.entity';
-import { userMeView } from '../user/user.view';
-import { hashPassword, verifyPassword } from './password';
+import { InstanceService } from '../instance';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { User } from '../user';
+import { userMeView } from '../user';
+import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, IssuedTokens, SessionService } from './session.service';
 
 export interface Credentials {

@@ -4,14 +4,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { InstanceService } from '../instance/instance.service';
-import { MailService } from '../mail/mail.service';
-import { isUniqueViolation } from '../shared/db-errors';
-import { User } from '../user/user.entity';
-import { userMeView } from '../user/user.view';
+import { InstanceService } from '../instance';
+import { MailService } from '../mail';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { User } from '../user';
+import { userMeView } from '../user';
 import { normaliseEmail, SignInResult } from './account.service';
 import { AuthCode, AuthCodeKind } from './auth-code.entity';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, SessionService } from './session.service';
 
 /** Lifetimes of the one-time secrets, in seconds (issue 3: 10 minutes, 1 hour). */

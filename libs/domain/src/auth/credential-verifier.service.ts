@@ -1,6 +1,6 @@
 import { CredentialVerifier, Principal } from '#common';
 import { Injectable } from '@nestjs/common';
-import { ApiTokenService } from '../api-token/api-token.service';
+import { ApiTokenService } from '../api-token';
 import { SessionService } from './session.service';
 
 /** The domain's `CredentialVerifier`: session access tokens and API keys. */

@@ -9,10 +9,10 @@ import type * as GitHub from 'passport-github2';
 import type * as GitLab from 'passport-gitlab2';
 import type * as Google from 'passport-google-oauth20';
 import { DataSource } from 'typeorm';
-import { isUniqueViolation } from '../shared/db-errors';
-import { User } from '../user/user.entity';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { User } from '../user';
 import { normaliseEmail } from './account.service';
-import { InstanceSettings } from '../instance/instance-settings.service';
+import { InstanceSettings } from '../instance-config';
 import { AuthFlowService } from './auth-flow.service';
 import { UserAccount } from './user-account.entity';
 

@@ -2,9 +2,9 @@ import { APP_CONFIG, AppConfig, MeridianError, Principal, randomToken, sha256 } 
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
-import { joinAcceptedInvitations } from '../invitation/workspace-invitation.service';
-import { iso } from '../shared/time';
-import { User } from '../user/user.entity';
+import { joinAcceptedInvitations } from '../invitation';
+import { iso } from '../kernel/time';
+import { User } from '../user';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
 

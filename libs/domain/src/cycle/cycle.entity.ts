@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
-import { Project } from '../project/project.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Issue } from '../issue';
+import type { Project } from '../project';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /**
  * A cycle (sprint) of a project (reference plane-v1-api.md §8.10). Dates are instants: the start
@@ -14,14 +14,8 @@ import { BaseEntity } from '../shared/base.entity';
   unique: true,
   where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
 })
-export class Cycle extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+export class Cycle extends ProjectScopedEntity {
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 
@@ -75,13 +69,7 @@ export class Cycle extends BaseEntity {
 @Entity({ name: 'cycle_issues' })
 @Index('uq_cycle_issues_issue', ['issueId'], { unique: true })
 @Index('ix_cycle_issues_cycle', ['cycleId'])
-export class CycleIssue extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class CycleIssue extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   cycleId: string;
 
@@ -92,7 +80,7 @@ export class CycleIssue extends BaseEntity {
   @Column({ type: 'uuid' })
   issueId: string;
 
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @ManyToOne('Issue', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'issue_id' })
   issue?: Issue;
 }

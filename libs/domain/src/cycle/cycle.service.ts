@@ -2,22 +2,22 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } fro
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { ActivityEntry, ChangeContext, writeActivities } from '../issue/activity-writer';
-import { Issue } from '../issue/issue.entity';
-import { IssueContext, IssueService } from '../issue/issue.service';
-import { IssueJson } from '../issue/issue.view';
-import { ProjectMember } from '../project/project-member.entity';
-import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
-import { assertExternalIdFree } from '../shared/external-id';
-import { Shape } from '../shared/fields';
-import { assertProjectWritable } from '../shared/project-writable';
-import { isTimezone } from '../shared/timezone';
+import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
+import { Issue } from '../issue';
+import { IssueContext, IssueService } from '../issue';
+import { IssueJson } from '../issue';
+import { ProjectMember } from '../project';
+import { Project } from '../project';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { assertExternalIdFree } from '../kernel/external-id';
+import { Shape } from '../kernel/fields';
+import { assertProjectWritable } from '../kernel/project-writable';
+import { isTimezone } from '../kernel/timezone';
 import { Cycle, CycleIssue } from './cycle.entity';
 import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
 import { countIssues, EstimatePointSums, issuesOfProject, subIssueCounts, sumEstimatePoints } from './planning';
 import { zonedInstant } from './zoned-date';
-import { webhookModelCreated, webhookModelDeleted, webhookModelUpdated } from '../webhook/webhook-enqueue';
+import { emitChange } from '../kernel/change-bus';
 
 /** Writable cycle fields, Plane's names (reference plane-v1-api.md §8.10). */
 export interface CycleInput {
@@ -140,7 +140,7 @@ export class CycleService {
           createdById: ctx.userId,
           updatedById: ctx.userId,
         }));
-        await webhookModelCreated(em, 'cycle', cycle, ctx.userId);
+        await emitChange(em, 'model.changed', { kind: 'cycle', action: 'created', row: cycle, actorId: ctx.userId });
         return cycle.id;
       });
       return this.retrieve(ctx.projectId, id);
@@ -158,7 +158,7 @@ export class CycleService {
         await assertProjectWritable(em, ctx.projectId);
         const cycle = await this.load(em, ctx.projectId, cycleId, true);
         if (cycle.archivedAt) throw new MeridianError('CYCLE_ARCHIVED');
-        await webhookModelUpdated(em, { kind: 'cycle', row: cycle }, ctx.userId);
+        await emitChange(em, 'model.changed', { kind: 'cycle', action: 'updated', row: cycle, actorId: ctx.userId });
         const keys = CYCLE_FIELDS.filter((k) => input[k] !== undefined);
         if (hasEnded(cycle) && keys.some((k) => k !== 'sort_order')) throw new MeridianError('CYCLE_COMPLETED');
         if (input.external_id !== undefined || input.external_source !== undefined) {
@@ -207,7 +207,7 @@ export class CycleService {
       if (cycle.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the cycle.');
       }
-      await webhookModelDeleted(em, 'cycle', cycle, ctx.userId);
+      await emitChange(em, 'model.changed', { kind: 'cycle', action: 'deleted', row: cycle, actorId: ctx.userId });
       const links = await em.getRepository(CycleIssue).find({ where: { cycleId } });
       await em.delete(CycleIssue, { cycleId });
       await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, cycle)));

@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { Cycle, CycleIssue } from './cycle.entity';
 
 /** Work item counts of a cycle or module, by the state group of its live, non-archived, non-draft work items. */

@@ -1,6 +1,6 @@
 import { validationError } from '#common';
 import { EntityManager, In } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
+import { Issue } from '../issue';
 import { IssueCounts, ZERO_COUNTS } from './cycle.view';
 
 /**

@@ -1,7 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
-import { Project } from '../project/project.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Project } from '../project';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /** Plane's default layouts of a published board (`views` on publish, stored as `view_props`). */
 export const DEFAULT_BOARD_VIEWS = { list: true, kanban: true, calendar: true, gantt: true, spreadsheet: true } as const;
@@ -16,14 +15,8 @@ export const DEFAULT_BOARD_VIEWS = { list: true, kanban: true, calendar: true, g
 @Index('uq_deploy_boards_anchor', ['anchor'], { unique: true })
 @Index('uq_deploy_boards_entity_live', ['entityName', 'entityIdentifier'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('ix_deploy_boards_project', ['projectId'])
-export class DeployBoard extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+export class DeployBoard extends ProjectScopedEntity {
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 
@@ -57,52 +50,4 @@ export class DeployBoard extends BaseEntity {
 
   @Column({ type: 'boolean', default: false })
   isDisabled: boolean;
-}
-
-/** An emoji reaction of a user on a work item (Plane's `issue_reactions`); one per user and emoji. */
-@Entity({ name: 'issue_reactions' })
-@Index('uq_issue_reactions_actor_reaction_live', ['issueId', 'actorId', 'reaction'], { unique: true, where: '"deleted_at" IS NULL' })
-export class IssueReaction extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @Column({ type: 'uuid' })
-  issueId: string;
-
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'issue_id' })
-  issue?: Issue;
-
-  @Column({ type: 'uuid' })
-  actorId: string;
-
-  @Column({ type: 'varchar', length: 20 })
-  reaction: string;
-}
-
-/** A user's vote on a work item, +1 or −1 (Plane's `issue_votes`); one per user and work item. */
-@Entity({ name: 'issue_votes' })
-@Index('uq_issue_votes_actor_live', ['issueId', 'actorId'], { unique: true, where: '"deleted_at" IS NULL' })
-export class IssueVote extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @Column({ type: 'uuid' })
-  issueId: string;
-
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'issue_id' })
-  issue?: Issue;
-
-  @Column({ type: 'uuid' })
-  actorId: string;
-
-  @Column({ type: 'smallint' })
-  vote: number;
 }

@@ -3,10 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { Intake } from '../intake/intake.entity';
-import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
-import { Workspace } from '../workspace/workspace.entity';
+import { Intake } from '../intake';
+import { Project } from '../project';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { Workspace } from '../workspace';
 import { DEFAULT_BOARD_VIEWS, DeployBoard } from './deploy-board.entity';
 import { DeployBoardJson, deployBoardView } from './deploy-board.view';
 

@@ -1,7 +1,7 @@
-import { Project } from '../project/project.entity';
-import { iso } from '../shared/time';
-import { User } from '../user/user.entity';
-import { Workspace } from '../workspace/workspace.entity';
+import { Project } from '../project';
+import { iso } from '../kernel/time';
+import { User } from '../user';
+import { Workspace } from '../workspace';
 import { DeployBoard } from './deploy-board.entity';
 
 /** What the board's readers may know of its project (Plane's `project_details`). */

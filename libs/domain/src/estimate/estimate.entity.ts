@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Project } from '../project/project.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Project } from '../project';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 export const ESTIMATE_TYPES = ['categories', 'points', 'time'] as const;
 export type EstimateType = (typeof ESTIMATE_TYPES)[number];
@@ -12,14 +12,8 @@ export type EstimateType = (typeof ESTIMATE_TYPES)[number];
  */
 @Entity({ name: 'estimates' })
 @Index('uq_estimates_project_live', ['projectId'], { unique: true, where: '"deleted_at" IS NULL' })
-export class Estimate extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+export class Estimate extends ProjectScopedEntity {
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 
@@ -49,13 +43,7 @@ export class Estimate extends BaseEntity {
  */
 @Entity({ name: 'estimate_points' })
 @Index('uq_estimate_points_key_live', ['estimateId', 'key'], { unique: true, where: '"deleted_at" IS NULL' })
-export class EstimatePoint extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class EstimatePoint extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   estimateId: string;
 

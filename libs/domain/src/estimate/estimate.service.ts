@@ -1,14 +1,13 @@
 import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
-import { ActivityEntry, writeActivities } from '../issue/activity-writer';
-import { Issue } from '../issue/issue.entity';
-import type { IssueContext } from '../issue/issue.service';
-import { Project } from '../project/project.entity';
-import { found, isUniqueViolation } from '../shared/db-errors';
-import { assertExternalIdFree } from '../shared/external-id';
-import { assertProjectWritable } from '../shared/project-writable';
+import { DataSource, EntityManager } from 'typeorm';
+import { emitChange } from '../kernel/change-bus';
+import type { IssueContext } from '../issue';
+import type { Project } from '../project';
+import { found, isUniqueViolation } from '../kernel/db-errors';
+import { assertExternalIdFree } from '../kernel/external-id';
+import { assertProjectWritable } from '../kernel/project-writable';
 import { Estimate, EstimatePoint, EstimateType } from './estimate.entity';
 import { EstimateJson, EstimatePointJson, estimatePointView, estimateView } from './estimate.view';
 
@@ -111,7 +110,7 @@ export class EstimateService {
       const now = new Date();
       await em.update(EstimatePoint, { estimateId: e.id }, { deletedAt: now, updatedById: ctx.userId });
       await em.update(Estimate, { id: e.id }, { deletedAt: now, updatedById: ctx.userId });
-      await em.update(Project, { id: ctx.projectId, estimateId: e.id }, { estimateId: null, updatedById: ctx.userId });
+      await em.update<Project>('Project', { id: ctx.projectId, estimateId: e.id }, { estimateId: null, updatedById: ctx.userId });
     });
   }
 
@@ -221,17 +220,9 @@ export class EstimateService {
     return errors;
   }
 
+  /** Work items that used `points` lose their point, with history (the `estimate.points-removed` listeners). */
   private async clearPoints(em: EntityManager, ctx: IssueContext, points: EstimatePoint[]): Promise<void> {
-    if (!points.length) return;
-    const byId = new Map(points.map((p) => [p.id, p]));
-    const issues = await em.getRepository(Issue).find({ where: { estimatePointId: In([...byId.keys()]) } });
-    if (!issues.length) return;
-    await em.update(Issue, { id: In(issues.map((i) => i.id)) }, { estimatePointId: null, updatedById: ctx.userId });
-    const history: ActivityEntry[] = issues.map((i) => ({
-      issueId: i.id, verb: 'updated', field: 'estimate_point', oldValue: byId.get(i.estimatePointId!)?.value ?? null, newValue: null,
-      oldIdentifier: i.estimatePointId, newIdentifier: null, comment: 'removed the estimate point',
-    }));
-    await writeActivities(em, ctx, history);
+    if (points.length) await emitChange(em, 'estimate.points-removed', { ctx, points: points.map((p) => ({ id: p.id, value: p.value })) });
   }
 
   private async assertKeyFree(em: EntityManager, estimateId: string, key: number): Promise<void> {
@@ -268,7 +259,7 @@ export class EstimateService {
  */
 export async function assertEstimatePoint(em: EntityManager, projectId: string, pointId: string): Promise<EstimatePoint> {
   const point = await em.getRepository(EstimatePoint).createQueryBuilder('ep')
-    .innerJoin(Project, 'p', 'p.id = :projectId AND p.estimateId = ep.estimateId', { projectId })
+    .innerJoin('Project', 'p', 'p.id = :projectId AND p.estimateId = ep.estimateId', { projectId })
     .where('ep.id = :pointId AND ep.projectId = :projectId', { pointId, projectId })
     .getOne();
   if (!point) throw validationError({ estimate_point: ['This estimate point is not one of the estimate the project uses.'] });

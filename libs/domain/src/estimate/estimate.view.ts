@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { Estimate, EstimatePoint } from './estimate.entity';
 
 /** Plane CE's estimate JSON (the SDK's `Estimate`). */

@@ -2,12 +2,12 @@ import { APP_CONFIG, AppConfig, InstanceAdminVerifier, MeridianError, Principal,
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { verifyPassword } from '../auth/password';
-import { ClientInfo } from '../auth/session.service';
-import { isUniqueViolation } from '../shared/db-errors';
-import { User } from '../user/user.entity';
-import { Workspace } from '../workspace/workspace.entity';
-import { Instance, InstanceAdmin, InstanceAdminSession } from './instance.entity';
+import { verifyPassword } from '../kernel/password';
+import type { ClientInfo } from '../auth';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { User } from '../user';
+import { Workspace } from '../workspace';
+import { Instance, InstanceAdmin, InstanceAdminSession } from '../instance-config';
 import { ensureInstance, InstanceSetupInput, setUpInstance } from './instance-setup';
 import { adminUserView, instanceAdminView, instanceView } from './instance.view';
 

@@ -1,8 +1,8 @@
 import { MeridianError, randomHex } from '#common';
 import { EntityManager } from 'typeorm';
-import { hashPassword, verifyPassword } from '../auth/password';
-import { User } from '../user/user.entity';
-import { Instance, InstanceAdmin } from './instance.entity';
+import { hashPassword, verifyPassword } from '../kernel/password';
+import { User } from '../user';
+import { Instance, InstanceAdmin } from '../instance-config';
 
 /** Plane's instance version, reported by `GET /api/instances/`. */
 export const INSTANCE_VERSION = '0.25.3';

@@ -2,15 +2,15 @@ import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate } fro
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource } from 'typeorm';
-import { Project } from '../project/project.entity';
-import { User } from '../user/user.entity';
-import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from '../workspace/slug-rules';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
-import { Workspace } from '../workspace/workspace.entity';
-import { workspaceView } from '../workspace/workspace.view';
-import { Instance } from './instance.entity';
+import { Project } from '../project';
+import { User } from '../user';
+import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from '../workspace';
+import { WorkspaceMember } from '../workspace';
+import { Workspace } from '../workspace';
+import { workspaceView } from '../workspace';
+import { Instance } from '../instance-config';
 import { ensureInstance } from './instance-setup';
-import { InstanceSettings } from './instance-settings.service';
+import { InstanceSettings } from '../instance-config';
 import { instanceView } from './instance.view';
 
 /** `PATCH /api/instances/` input (Plane's read-only fields are not accepted). */

@@ -1,7 +1,7 @@
 import { meridianVersion } from '#common';
-import { iso } from '../shared/time';
-import { User } from '../user/user.entity';
-import { Instance, InstanceAdmin } from './instance.entity';
+import { iso } from '../kernel/time';
+import { User } from '../user';
+import { Instance, InstanceAdmin } from '../instance-config';
 import { INSTANCE_VERSION } from './instance-setup';
 
 /**

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
-import { Project } from '../project/project.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Issue } from '../issue';
+import type { Project } from '../project';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /** Plane's intake statuses (reference plane-v1-api.md §8.12). */
 export const INTAKE_STATUS = { DECLINED: -1, PENDING: -2, SNOOZED: 0, ACCEPTED: 1, DUPLICATE: 2 } as const;
@@ -10,14 +10,8 @@ export const INTAKE_STATUSES = [-2, -1, 0, 1, 2] as const;
 /** A project's intake (Plane's `Intake`): one per project, made the first time intake is used. */
 @Entity({ name: 'intakes' })
 @Index('uq_intakes_project_live', ['projectId'], { unique: true, where: '"deleted_at" IS NULL' })
-export class Intake extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+export class Intake extends ProjectScopedEntity {
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 
@@ -39,13 +33,7 @@ export class Intake extends BaseEntity {
 @Entity({ name: 'intake_issues' })
 @Index('uq_intake_issues_issue_live', ['issueId'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('ix_intake_issues_project_created', ['projectId', 'createdAt'])
-export class IntakeIssue extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class IntakeIssue extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   intakeId: string;
 
@@ -56,7 +44,7 @@ export class IntakeIssue extends BaseEntity {
   @Column({ type: 'uuid' })
   issueId: string;
 
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @ManyToOne('Issue', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'issue_id' })
   issue?: Issue;
 
@@ -83,13 +71,4 @@ export class IntakeIssue extends BaseEntity {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   extra: Record<string, unknown>;
-}
-
-/**
- * SQL condition on a work item alias: not waiting in intake (pending or snoozed). Such work items
- * stay out of every list and lookup (v1 and public) until they are accepted, declined or marked
- * duplicate (Plane's issue manager).
- */
-export function notInTriage(alias: string): string {
-  return `NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = ${alias}.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
 }

@@ -2,17 +2,17 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } fro
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ActivityEntry, writeActivities } from '../issue/activity-writer';
-import { Issue, Priority } from '../issue/issue.entity';
-import { IssueContext, IssueService } from '../issue/issue.service';
-import { IssueJson } from '../issue/issue.view';
-import { Project } from '../project/project.entity';
-import { found, isUniqueViolation } from '../shared/db-errors';
-import { assertProjectWritable } from '../shared/project-writable';
-import { iso } from '../shared/time';
-import { State } from '../state/state.entity';
+import { ActivityEntry, writeActivities } from '../issue';
+import { Issue, Priority } from '../issue';
+import { IssueContext, IssueService } from '../issue';
+import { IssueJson } from '../issue';
+import { Project } from '../project';
+import { found, isUniqueViolation } from '../kernel/db-errors';
+import { assertProjectWritable } from '../kernel/project-writable';
+import { iso } from '../kernel/time';
+import { State } from '../state';
 import { INTAKE_STATUS, Intake, IntakeIssue } from './intake.entity';
-import { enqueueWebhookEvent, markWebhookIntake } from '../webhook/webhook-events';
+import { emitChange } from '../kernel/change-bus';
 
 export interface IntakeIssueFields {
   name?: string;
@@ -125,7 +125,7 @@ export class IntakeService {
     if (!name) throw validationError({ 'issue.name': ['This field is required.'] });
     const issueId = await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
-      markWebhookIntake(em);
+      await emitChange(em, 'intake.changing', { workspaceId: ctx.workspaceId });
       const project = await this.assertEnabled(em, ctx.projectId);
       const intake = await this.intakeOf(em, project, ctx.userId);
       const issue = await this.issues.create(ctx, {
@@ -175,7 +175,7 @@ export class IntakeService {
     if (intakeKeys.length) {
       await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
-        markWebhookIntake(em);
+        await emitChange(em, 'intake.changing', { workspaceId: ctx.workspaceId });
         const row = await this.row(em, ctx.projectId, issueId, true);
         const patch: Partial<IntakeIssue> = { updatedById: ctx.userId };
         if (input.snoozed_till !== undefined) patch.snoozedTill = input.snoozed_till ? new Date(input.snoozed_till) : null;
@@ -231,7 +231,7 @@ export class IntakeService {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can remove the intake item.');
       }
       await em.update(IntakeIssue, { id: row.id }, { deletedAt: now, updatedById: ctx.userId });
-      await enqueueWebhookEvent(em, { workspaceId: ctx.workspaceId, event: 'intake_issue', action: 'deleted', entityId: row.id, actorId: ctx.userId });
+      await emitChange(em, 'intake.deleted', { workspaceId: ctx.workspaceId, intakeIssueId: row.id, actorId: ctx.userId });
     });
   }
 

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { BaseEntity } from '../shared/base.entity';
-import { Workspace } from '../workspace/workspace.entity';
+import { BaseEntity } from '../kernel/base.entity';
+import type { Workspace } from '../workspace';
 
 /**
  * An invitation to join a workspace with a role (Plane's `WorkspaceMemberInvite`, reference
@@ -15,7 +15,7 @@ export class WorkspaceInvitation extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @ManyToOne('Workspace', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Workspace;
 

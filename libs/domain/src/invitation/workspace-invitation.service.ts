@@ -2,11 +2,11 @@ import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate, rand
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { MailService } from '../mail/mail.service';
-import { User } from '../user/user.entity';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
-import { WorkspaceMemberService } from '../workspace/workspace-member.service';
-import { Workspace } from '../workspace/workspace.entity';
+import { MailService } from '../mail';
+import { User } from '../user';
+import { WorkspaceMember } from '../workspace';
+import { activateWorkspaceMember } from '../workspace';
+import { Workspace } from '../workspace';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 import { InvitationJson, invitationView } from './workspace-invitation.view';
 
@@ -172,7 +172,7 @@ export class WorkspaceInvitationService {
     await this.dataSource.transaction(async (em) => {
       const user = await em.getRepository(User).findOneBy({ email: invitation.email, isActive: true });
       if (user) {
-        await WorkspaceMemberService.activate(em, workspace.id, user.id, invitation.role, invitation.createdById);
+        await activateWorkspaceMember(em, workspace.id, user.id, invitation.role, invitation.createdById);
         await em.update(WorkspaceInvitation, { id }, { accepted: true, respondedAt: new Date(), deletedAt: new Date() });
       } else {
         await em.update(WorkspaceInvitation, { id }, { accepted: true, respondedAt: new Date() });
@@ -213,7 +213,7 @@ export class WorkspaceInvitationService {
       if (found.length !== unique.length) throw new MeridianError('INVITATION_NOT_FOUND');
       const now = new Date();
       for (const inv of found) {
-        await WorkspaceMemberService.activate(em, inv.workspaceId, user.userId, inv.role, inv.createdById);
+        await activateWorkspaceMember(em, inv.workspaceId, user.userId, inv.role, inv.createdById);
         await em.update(WorkspaceInvitation, { id: inv.id }, { accepted: true, respondedAt: inv.respondedAt ?? now, deletedAt: now });
       }
     });
@@ -269,7 +269,7 @@ export async function joinAcceptedInvitations(em: EntityManager, userId: string,
     .getMany();
   const now = new Date();
   for (const inv of accepted) {
-    await WorkspaceMemberService.activate(em, inv.workspaceId, userId, inv.role, inv.createdById);
+    await activateWorkspaceMember(em, inv.workspaceId, userId, inv.role, inv.createdById);
     await em.update(WorkspaceInvitation, { id: inv.id }, { deletedAt: now });
   }
 }

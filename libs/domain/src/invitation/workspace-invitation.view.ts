@@ -1,6 +1,6 @@
-import { iso } from '../shared/time';
-import { Workspace } from '../workspace/workspace.entity';
-import { workspaceLiteView } from '../workspace/workspace-member.view';
+import { iso } from '../kernel/time';
+import { Workspace } from '../workspace';
+import { workspaceLiteView } from '../workspace';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 
 /**

@@ -1,30 +1,14 @@
 import { EntityManager } from 'typeorm';
-import { notifyFromActivities } from '../notification/notification-writer';
-import { queueIssueActivityEvents } from '../webhook/webhook-events';
+import { emitChange } from '../kernel/change-bus';
+import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
 import { IssueActivity } from './issue-activity.entity';
 
-/** Where a change happened and who made it. */
-export interface ChangeContext {
-  workspaceId: string;
-  projectId: string;
-  userId: string;
-}
-
-export interface ActivityEntry {
-  issueId: string | null;
-  verb: string;
-  field?: string | null;
-  oldValue?: string | null;
-  newValue?: string | null;
-  oldIdentifier?: string | null;
-  newIdentifier?: string | null;
-  comment: string;
-  issueCommentId?: string | null;
-}
+export type { ActivityEntry, ChangeContext } from '../kernel/change-context';
 
 /**
  * Writes work item history rows with the caller's transaction manager, so a change and its
- * history commit or roll back together (Plane writes them later from a Celery task).
+ * history commit or roll back together (Plane writes them later from a Celery task), then emits
+ * `issue.activities` (notifications, subscriptions, webhook events) in the same transaction.
  */
 export async function writeActivities(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[]): Promise<void> {
   if (!entries.length) return;
@@ -51,10 +35,8 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
       updatedById: ctx.userId,
     })),
   );
-  // notifications and subscriptions follow from the same rows (assignments, comments, mentions)
-  await notifyFromActivities(em, ctx, entries, inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null));
-  // webhooks: one `issue` / `issue_comment` event per row, delivered if the transaction commits
-  await queueIssueActivityEvents(em, ctx, entries);
+  // notifications, subscriptions and webhook events follow from the same rows, in this transaction
+  await emitChange(em, 'issue.activities', { ctx, entries, activityIds: inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null) });
 }
 
 /** Plain text of an HTML fragment (for `description_stripped`, `comment_stripped`). */

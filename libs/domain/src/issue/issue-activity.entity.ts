@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { BaseEntity } from '../shared/base.entity';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /**
  * One entry of a work item's history (reference plane-v1-api.md §8.8): `actor` changed `field`
@@ -8,13 +8,7 @@ import { BaseEntity } from '../shared/base.entity';
  */
 @Entity({ name: 'issue_activities' })
 @Index('ix_issue_activities_issue_created', ['issueId', 'createdAt'])
-export class IssueActivity extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class IssueActivity extends ProjectScopedEntity {
   /** kept after the work item is deleted, so the history survives */
   @Column({ type: 'uuid', nullable: true })
   issueId: string | null;

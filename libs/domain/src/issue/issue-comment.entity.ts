@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { BaseEntity } from '../shared/base.entity';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 import { Issue } from './issue.entity';
 
 /** A comment on a work item (reference plane-v1-api.md §8.7). */
@@ -9,13 +9,7 @@ import { Issue } from './issue.entity';
   unique: true,
   where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
 })
-export class IssueComment extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class IssueComment extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   issueId: string;
 

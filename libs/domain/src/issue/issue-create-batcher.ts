@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { hotTransaction } from '../shared/hot-query';
-import { SQL_CREATE_ISSUE_IN_BATCH, SQL_CREATE_ISSUE_IN_BATCH_NO_STATE, SQL_NEXT_SEQUENCES } from '../shared/hot-sql';
+import { hotTransaction } from '../kernel/hot-query';
+import { SQL_CREATE_ISSUE_IN_BATCH, SQL_CREATE_ISSUE_IN_BATCH_NO_STATE, SQL_NEXT_SEQUENCES } from '../kernel/hot-sql';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,18 +1,12 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { BaseEntity } from '../shared/base.entity';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 import { Issue } from './issue.entity';
 
 /** A link on a work item (reference plane-v1-api.md §8.6); a URL at most once per work item. */
 @Entity({ name: 'issue_links' })
 @Index('uq_issue_links_url_live', ['issueId', 'url'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('ix_issue_links_issue_created', ['issueId', 'createdAt'])
-export class IssueLink extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class IssueLink extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   issueId: string;
 

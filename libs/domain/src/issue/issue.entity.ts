@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Project } from '../project/project.entity';
-import { BaseEntity } from '../shared/base.entity';
-import { State } from '../state/state.entity';
+import type { Project } from '../project';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
+import type { State } from '../state';
 
 export const PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -24,14 +24,8 @@ export type Priority = (typeof PRIORITIES)[number];
 })
 // the last sort_order of a state, read on every create while the project's counter is locked
 @Index('ix_issues_project_state_sort', ['projectId', 'stateId', 'sortOrder'], { where: '"deleted_at" IS NULL' })
-export class Issue extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+export class Issue extends ProjectScopedEntity {
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 
@@ -51,7 +45,7 @@ export class Issue extends BaseEntity {
   @Column({ type: 'uuid', nullable: true })
   stateId: string | null;
 
-  @ManyToOne(() => State, { onDelete: 'SET NULL' })
+  @ManyToOne('State', { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'state_id' })
   state?: State;
 
@@ -106,7 +100,7 @@ export class ProjectIssueCounter {
   @PrimaryColumn({ type: 'uuid' })
   projectId: string;
 
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 

@@ -2,31 +2,30 @@ import { MeridianError, Page, PageRequest, paginate, paginateSql, ROLE, validati
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { assertEstimatePoint } from '../estimate/estimate.service';
-import { Label } from '../label/label.entity';
-import { labelView } from '../label/label.view';
-import { ProjectMember } from '../project/project-member.entity';
-import { notInTriage } from '../intake/intake.entity';
-import { Project } from '../project/project.entity';
-import { found, isUniqueViolation } from '../shared/db-errors';
+import { assertEstimatePoint } from '../estimate';
+import { Label } from '../label';
+import { labelView } from '../label';
+import { ProjectMember } from '../project';
+import { notInTriage } from './triage';
+import { emitChange, IssueCreateDraft } from '../kernel/change-bus';
+import { Project } from '../project';
+import { found, isUniqueViolation } from '../kernel/db-errors';
 import { onlyWhatGuestSees } from './guest-visibility';
-import { iso } from '../shared/time';
-import { assertExternalIdFree } from '../shared/external-id';
-import { assertProjectWritable } from '../shared/project-writable';
-import { pick, Shape } from '../shared/fields';
-import { State } from '../state/state.entity';
-import { stateLiteView } from '../state/state.view';
-import { User } from '../user/user.entity';
-import { userLiteView } from '../user/user.view';
-import { Workspace } from '../workspace/workspace.entity';
-import { hotQuery, hotTxPipeline, hotTxQuery } from '../shared/hot-query';
+import { iso } from '../kernel/time';
+import { assertExternalIdFree } from '../kernel/external-id';
+import { assertProjectWritable } from '../kernel/project-writable';
+import { pick, Shape } from '../kernel/fields';
+import { State } from '../state';
+import { stateLiteView } from '../state';
+import { User } from '../user';
+import { userLiteView } from '../user';
+import { Workspace } from '../workspace';
+import { hotQuery, hotTxPipeline, hotTxQuery } from '../kernel/hot-query';
 import {
   ISSUE_COLUMNS, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
   SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
-} from '../shared/hot-sql';
+} from '../kernel/hot-sql';
 import { ActivityEntry, ChangeContext, stripHtml, writeActivities } from './activity-writer';
-import { planCreateNotifications, writeCreateNotifications } from '../notification/notification-writer';
-import { lookupWebhookSubscriptions, prepareWebhookSubscriptions, queueIssueActivityEvents } from '../webhook/webhook-events';
 import { IssueCreateBatcher } from './issue-create-batcher';
 import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
@@ -519,15 +518,15 @@ export class IssueService {
       // outside any transaction (in READ COMMITTED each read sees what is committed when it runs,
       // inside a transaction or not).
       const prepared = await this.prepareCreate(outer ?? this.dataSource.manager, ctx, input);
-      const { values, state, assigned, labelled, plan, webhooks } = prepared;
+      const { values, state, assigned, labelled, draft } = prepared;
       let issue: Issue;
-      if (!outer && !plan.notifications.length && webhooks !== null && !webhooks.some((w) => w.issue)) {
+      if (!outer && !draft.needsTransaction) {
         // nothing else to write in its transaction: group commit with the project's other creates
         issue = issueFromRow(await this.batcher.create(ctx.projectId, values, !state));
       } else {
         const write = async (em: EntityManager): Promise<Issue> => {
-          // the commit's outbox uses the webhooks looked up now, not a lookup under the counter lock
-          await prepareWebhookSubscriptions(em, ctx.workspaceId);
+          // listeners read what they need before the counter lock (the outbox: the workspace's webhooks)
+          await emitChange(em, 'issue.create.locking', draft);
           // From here the project's counter row is locked until the commit: concurrent creates in the
           // project queue on it. Under it: the counter upsert, then one statement for the work item
           // (its sequence_id read back from the counter row), its history row, assignees, labels and
@@ -539,8 +538,7 @@ export class IssueService {
           ]);
           const created = issueFromRow(row);
           const entry: ActivityEntry = { issueId: created.id, verb: 'created', comment: 'created the issue' };
-          await writeCreateNotifications(em, ctx, plan, created, entry, (row.activity_id as string | undefined) ?? null);
-          await queueIssueActivityEvents(em, ctx, [entry]);
+          await emitChange(em, 'issue.created', { draft, issue: created, entry, activityId: (row.activity_id as string | undefined) ?? null });
           return created;
         };
         issue = outer ? await write(outer) : await this.dataSource.transaction(write);
@@ -557,9 +555,8 @@ export class IssueService {
   /**
    * Everything of a create that can be read or decided without the new row: the checks (project
    * writable, `external_id` free, dates, state, parent, estimate point), the assignees and labels
-   * kept, who is subscribed and notified, which webhooks the workspace has (the outbox's lookup;
-   * `prepareWebhookSubscriptions` says why deciding that before the lock loses no event), and the
-   * create statement's `$1`–`$23`.
+   * kept, what the `issue.create.prepare` listeners add (subscribers, and whether they write in the
+   * create's transaction: notifications, webhook events), and the create statement's `$1`–`$23`.
    */
   private async prepareCreate(em: EntityManager, ctx: IssueContext, input: IssueInput & { name: string }) {
     const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [ctx.projectId]);
@@ -578,17 +575,20 @@ export class IssueService {
     const assigned = await this.filterAssignees(em, ctx.projectId, assignees);
     const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
     const html = input.description_html || '<p></p>';
-    const plan = await planCreateNotifications(em, ctx, assigned, html, state);
-    const webhooks = await lookupWebhookSubscriptions(em, ctx.workspaceId);
+    const draft: IssueCreateDraft = {
+      ctx, assigned, descriptionHtml: html, state: state ? { name: state.name, group: state.group } : null,
+      subscribers: [...new Set([ctx.userId, ...assigned])], needsTransaction: false, scratch: new Map(),
+    };
+    await emitChange(em, 'issue.create.prepare', draft);
     const values = [
       ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
       state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
       input.start_date ?? null, input.target_date ?? null,
       state?.group === 'completed' ? new Date() : null, input.is_draft ?? false,
       input.external_source ?? null, input.external_id ?? null, input.type_id ?? input.type ?? null,
-      ctx.userId, input.sort_order ?? null, Date.now() / 1000, assigned, labelled, plan.subscribers,
+      ctx.userId, input.sort_order ?? null, Date.now() / 1000, assigned, labelled, draft.subscribers,
     ];
-    return { values, state, assigned, labelled, plan, webhooks };
+    return { values, state, assigned, labelled, draft };
   }
 
   /**

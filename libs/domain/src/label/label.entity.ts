@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Project } from '../project/project.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Project } from '../project';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /**
  * A work item label of a project (reference plane-v1-api.md §8.3). Names are unique among the
@@ -12,14 +12,8 @@ import { BaseEntity } from '../shared/base.entity';
   unique: true,
   where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
 })
-export class Label extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+export class Label extends ProjectScopedEntity {
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 

@@ -2,12 +2,11 @@ import { MeridianError, Page, PageRequest, paginate, validationError } from '#co
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
-import { ProjectMember } from '../project/project-member.entity';
-import { Project } from '../project/project.entity';
-import { IssueLabel } from '../issue/issue.entity';
-import { assertExternalIdFree } from '../shared/external-id';
-import { isUniqueViolation } from '../shared/db-errors';
-import { assertProjectWritable } from '../shared/project-writable';
+import type { Project } from '../project';
+import type { IssueLabel } from '../issue';
+import { assertExternalIdFree } from '../kernel/external-id';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { assertProjectWritable } from '../kernel/project-writable';
 import { Label } from './label.entity';
 import { LabelJson, labelView } from './label.view';
 
@@ -30,7 +29,7 @@ export class LabelService {
   /** Labels of the project, newest first (Plane: `-created_at`); paginated. Empty while the project is archived (Plane). */
   async list(projectId: string, page: PageRequest): Promise<Page<LabelJson>> {
     const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
-      .innerJoin(Project, 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
       .where('l.projectId = :projectId', { projectId });
     return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
   }
@@ -41,15 +40,15 @@ export class LabelService {
    */
   async listForWorkspace(workspaceId: string, userId: string, page: PageRequest): Promise<Page<LabelJson>> {
     const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
-      .innerJoin(Project, 'p', 'p.id = l.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
       .where('p.workspaceId = :workspaceId', { workspaceId });
     return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
   }
 
   /** One label of the project; 404 `NOT_FOUND` otherwise. */
   async retrieve(projectId: string, labelId: string): Promise<LabelJson> {
-    const archived = await this.dataSource.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    const archived = await this.dataSource.getRepository<Project>('Project').exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
     if (archived) throw new MeridianError('NOT_FOUND');
     return labelView(await this.load(this.dataSource.manager, projectId, labelId));
   }
@@ -129,7 +128,7 @@ export class LabelService {
       await assertProjectWritable(em, projectId);
       await this.load(em, projectId, labelId, true);
       await em.update(Label, { parentId: labelId }, { parentId: null, updatedById: userId });
-      await em.delete(IssueLabel, { labelId });
+      await em.delete<IssueLabel>('IssueLabel', { labelId });
       await em.update(Label, { id: labelId }, { updatedById: userId, deletedAt: new Date() });
     });
   }

@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { Label } from './label.entity';
 
 /** Plane's LabelSerializer (reference plane-v1-api.md §8.3). */

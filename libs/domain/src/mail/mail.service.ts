@@ -2,7 +2,7 @@ import { APP_CONFIG, AppConfig, MeridianError } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import { InstanceSettings, SmtpSettings } from '../instance/instance-settings.service';
+import { InstanceSettings, SmtpSettings } from '../instance-config';
 
 export interface OutgoingMail {
   to: string;

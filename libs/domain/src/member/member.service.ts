@@ -2,10 +2,10 @@ import { MeridianError, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ProjectMember } from '../project/project-member.entity';
-import { User } from '../user/user.entity';
-import { userLiteFor, userLiteView, userMeView, Viewer } from '../user/user.view';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { ProjectMember } from '../project';
+import { User } from '../user';
+import { userLiteFor, userLiteView, userMeView, Viewer } from '../user';
+import { WorkspaceMember } from '../workspace';
 
 const ROLE_SLUGS: Record<number, string> = { [ROLE.ADMIN]: 'admin', [ROLE.MEMBER]: 'member', [ROLE.GUEST]: 'guest' };
 

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
-import { Project } from '../project/project.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Issue } from '../issue';
+import type { Project } from '../project';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 export const MODULE_STATUSES = ['backlog', 'planned', 'in-progress', 'paused', 'completed', 'cancelled'] as const;
 export type ModuleStatus = (typeof MODULE_STATUSES)[number];
@@ -14,14 +14,8 @@ export type ModuleStatus = (typeof MODULE_STATUSES)[number];
   unique: true,
   where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
 })
-export class Module extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+export class Module extends ProjectScopedEntity {
+  @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
 
@@ -87,13 +81,7 @@ export class ModuleMember {
 @Entity({ name: 'module_issues' })
 @Index('uq_module_issues_module_issue', ['moduleId', 'issueId'], { unique: true })
 @Index('ix_module_issues_issue', ['issueId'])
-export class ModuleIssue extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class ModuleIssue extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   moduleId: string;
 
@@ -104,7 +92,7 @@ export class ModuleIssue extends BaseEntity {
   @Column({ type: 'uuid' })
   issueId: string;
 
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @ManyToOne('Issue', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'issue_id' })
   issue?: Issue;
 }

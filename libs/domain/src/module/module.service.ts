@@ -2,21 +2,21 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } fro
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { countIssues, issuesOfProject, subIssueCounts } from '../cycle/planning';
-import { ActivityEntry, ChangeContext, writeActivities } from '../issue/activity-writer';
-import { Issue } from '../issue/issue.entity';
-import { IssueContext, IssueService } from '../issue/issue.service';
-import { IssueJson } from '../issue/issue.view';
-import { ProjectMember } from '../project/project-member.entity';
-import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
-import { assertExternalIdFree } from '../shared/external-id';
-import { Shape } from '../shared/fields';
-import { assertProjectWritable } from '../shared/project-writable';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { countIssues, issuesOfProject, subIssueCounts } from '../cycle';
+import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
+import { Issue } from '../issue';
+import { IssueContext, IssueService } from '../issue';
+import { IssueJson } from '../issue';
+import { ProjectMember } from '../project';
+import { Project } from '../project';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { assertExternalIdFree } from '../kernel/external-id';
+import { Shape } from '../kernel/fields';
+import { assertProjectWritable } from '../kernel/project-writable';
+import { WorkspaceMember } from '../workspace';
 import { Module, ModuleIssue, ModuleMember, ModuleStatus } from './module.entity';
 import { ModuleJson, moduleIssueView, moduleView } from './module.view';
-import { webhookModelCreated, webhookModelDeleted, webhookModelUpdated } from '../webhook/webhook-enqueue';
+import { emitChange } from '../kernel/change-bus';
 
 /** Writable module fields, Plane's names (reference plane-v1-api.md §8.11). */
 export interface ModuleInput {
@@ -111,7 +111,7 @@ export class ModuleService {
           createdById: ctx.userId,
           updatedById: ctx.userId,
         }));
-        await webhookModelCreated(em, 'module', module, ctx.userId);
+        await emitChange(em, 'model.changed', { kind: 'module', action: 'created', row: module, actorId: ctx.userId });
         const members = await this.filterMembers(em, ctx.projectId, input.members ?? []);
         if (members.length) await em.insert(ModuleMember, members.map((memberId) => ({ moduleId: module.id, memberId })));
         return module.id;
@@ -127,7 +127,7 @@ export class ModuleService {
         await assertProjectWritable(em, ctx.projectId);
         const module = await this.load(em, ctx.projectId, moduleId, true);
         if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
-        await webhookModelUpdated(em, { kind: 'module', row: module }, ctx.userId);
+        await emitChange(em, 'model.changed', { kind: 'module', action: 'updated', row: module, actorId: ctx.userId });
         if (input.name !== undefined && input.name.trim() !== module.name) await this.assertNameFree(em, ctx.projectId, input.name, moduleId);
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(
@@ -175,7 +175,7 @@ export class ModuleService {
       if (module.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the module.');
       }
-      await webhookModelDeleted(em, 'module', module, ctx.userId);
+      await emitChange(em, 'model.changed', { kind: 'module', action: 'deleted', row: module, actorId: ctx.userId });
       const links = await em.getRepository(ModuleIssue).find({ where: { moduleId } });
       await em.delete(ModuleIssue, { moduleId });
       await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, module)));

@@ -1,5 +1,5 @@
-import { IssueCounts, ZERO_COUNTS } from '../cycle/cycle.view';
-import { iso } from '../shared/time';
+import { IssueCounts, ZERO_COUNTS } from '../cycle';
+import { iso } from '../kernel/time';
 import { Module, ModuleIssue } from './module.entity';
 
 /** Plane's ModuleSerializer plus `members` (ids) and the counts (reference plane-v1-api.md §8.11). */

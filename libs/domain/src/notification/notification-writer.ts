@@ -1,9 +1,10 @@
 import { EntityManager, In } from 'typeorm';
-import type { ActivityEntry, ChangeContext } from '../issue/activity-writer';
-import { Issue, IssueAssignee } from '../issue/issue.entity';
-import { ProjectMember } from '../project/project-member.entity';
-import { Project } from '../project/project.entity';
-import { State } from '../state/state.entity';
+import type { CreatedIssue } from '../kernel/change-bus';
+import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
+import { Issue, IssueAssignee } from '../issue';
+import { ProjectMember } from '../project';
+import { Project } from '../project';
+import { State } from '../state';
 import { IssueSubscriber, Notification } from './notification.entity';
 
 /** Plane's `sender` values. */
@@ -91,7 +92,7 @@ export async function planCreateNotifications(
 
 /** Inserts the notifications of `plan` (one statement, none when empty) for the created work item and its history row. */
 export async function writeCreateNotifications(
-  em: EntityManager, ctx: ChangeContext, plan: CreateNotificationPlan, issue: Issue, entry: ActivityEntry, activityId: string | null,
+  em: EntityManager, ctx: ChangeContext, plan: CreateNotificationPlan, issue: CreatedIssue, entry: ActivityEntry, activityId: string | null,
 ): Promise<void> {
   if (!plan.notifications.length) return;
   const issueData = {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { BaseEntity } from '../shared/base.entity';
+import { BaseEntity } from '../kernel/base.entity';
 
 /**
  * An in-app notification for one receiver (Plane's `Notification`): something happened to a work

@@ -2,13 +2,13 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } fro
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import type { ChangeContext } from '../issue/activity-writer';
-import { IssueService } from '../issue/issue.service';
-import { IntakeIssue } from '../intake/intake.entity';
-import { ProjectMember } from '../project/project-member.entity';
-import { iso } from '../shared/time';
-import { found } from '../shared/db-errors';
-import { User } from '../user/user.entity';
+import type { ChangeContext } from '../issue';
+import { IssueService } from '../issue';
+import { IntakeIssue } from '../intake';
+import { ProjectMember } from '../project';
+import { iso } from '../kernel/time';
+import { found } from '../kernel/db-errors';
+import { User } from '../user';
 import { IssueSubscriber, Notification } from './notification.entity';
 import { subscribe } from './notification-writer';
 

@@ -1,18 +1,12 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { User } from '../user/user.entity';
+import type { User } from '../user';
 import { Project } from './project.entity';
-import { BaseEntity } from '../shared/base.entity';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /** A user's membership of a project (reference plane-v1-api.md §8.1, `ProjectMember`). */
 @Entity({ name: 'project_members' })
 @Index('uq_project_members_live', ['projectId', 'memberId'], { unique: true, where: '"deleted_at" IS NULL' })
-export class ProjectMember extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class ProjectMember extends ProjectScopedEntity {
   @ManyToOne(() => Project, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Project;
@@ -21,7 +15,7 @@ export class ProjectMember extends BaseEntity {
   @Column({ type: 'uuid' })
   memberId: string;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @ManyToOne('User', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'member_id' })
   member?: User;
 

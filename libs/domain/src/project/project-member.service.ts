@@ -2,11 +2,11 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } fro
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { iso } from '../shared/time';
-import { lockProject } from '../shared/locks';
-import { User } from '../user/user.entity';
-import { userLiteFor, userLiteView, Viewer } from '../user/user.view';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { iso } from '../kernel/time';
+import { lockProject } from '../kernel/locks';
+import { User } from '../user';
+import { userLiteFor, userLiteView, Viewer } from '../user';
+import { WorkspaceMember } from '../workspace';
 import { activateProjectMember } from './app-project.service';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';

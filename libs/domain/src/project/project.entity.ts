@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Workspace } from '../workspace/workspace.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Workspace } from '../workspace';
+import { BaseEntity } from '../kernel/base.entity';
 
 /** Project network: 0 secret (members only), 2 public (every workspace member sees it). */
 export const NETWORK = { SECRET: 0, PUBLIC: 2 } as const;
@@ -17,7 +17,7 @@ export class Project extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @ManyToOne('Workspace', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Workspace;
 

@@ -2,18 +2,18 @@ import { MeridianError, Page, PageRequest, paginate, ProjectAccessResolver, ROLE
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { assertProjectEstimate } from '../estimate/estimate.service';
-import { isUniqueViolation } from '../shared/db-errors';
-import { hotQuery } from '../shared/hot-query';
-import { SQL_PROJECT_ACCESS } from '../shared/hot-sql';
-import { isTimezone } from '../shared/timezone';
-import { DEFAULT_STATES, slugify } from '../state/default-states';
-import { State } from '../state/state.entity';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
+import { assertProjectEstimate } from '../estimate';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { hotQuery } from '../kernel/hot-query';
+import { SQL_PROJECT_ACCESS } from '../kernel/hot-sql';
+import { isTimezone } from '../kernel/timezone';
+import { DEFAULT_STATES, slugify } from '../state';
+import { State } from '../state';
+import { WorkspaceMember } from '../workspace';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { projectView } from './project.view';
-import { webhookModelCreated, webhookModelDeleted, webhookModelUpdated } from '../webhook/webhook-enqueue';
+import { emitChange } from '../kernel/change-bus';
 
 /** Writable project fields on create, with Plane's names (reference plane-v1-api.md §8.1). */
 export interface CreateProjectInput {
@@ -169,7 +169,7 @@ export class ProjectService implements ProjectAccessResolver {
             updatedById: actor.userId,
           })),
         );
-        await webhookModelCreated(em, 'project', project, actor.userId);
+        await emitChange(em, 'model.changed', { kind: 'project', action: 'created', row: project, actorId: actor.userId });
         return project;
       });
       const extras = await this.extras([project.id], actor.userId, false);
@@ -203,7 +203,7 @@ export class ProjectService implements ProjectAccessResolver {
       await this.dataSource.transaction(async (em) => {
         const project = await this.load(em, workspaceId, projectId, true);
         if (project.archivedAt) throw new MeridianError('PROJECT_ARCHIVED');
-        await webhookModelUpdated(em, { kind: 'project', row: project }, actor.userId);
+        await emitChange(em, 'model.changed', { kind: 'project', action: 'updated', row: project, actorId: actor.userId });
         const errors: Record<string, string[]> = {};
         if (input.name !== undefined && !input.name.trim()) errors.name = ['This field may not be blank.'];
         const identifier = input.identifier?.trim().toUpperCase();
@@ -268,7 +268,7 @@ export class ProjectService implements ProjectAccessResolver {
   async remove(workspaceId: string, projectId: string, actor: Actor): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const project = await this.load(em, workspaceId, projectId, true);
-      await webhookModelDeleted(em, 'project', project, actor.userId);
+      await emitChange(em, 'model.changed', { kind: 'project', action: 'deleted', row: project, actorId: actor.userId });
       const now = new Date();
       await em.update(Project, { id: projectId }, { updatedById: actor.userId, deletedAt: now });
       await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
@@ -279,7 +279,7 @@ export class ProjectService implements ProjectAccessResolver {
   async setArchived(workspaceId: string, projectId: string, actor: Actor, archived: boolean): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const project = await this.load(em, workspaceId, projectId, true);
-      await webhookModelUpdated(em, { kind: 'project', row: project }, actor.userId);
+      await emitChange(em, 'model.changed', { kind: 'project', action: 'updated', row: project, actorId: actor.userId });
       await em.update(Project, { id: projectId }, { updatedById: actor.userId, archivedAt: archived ? new Date() : null });
     });
   }

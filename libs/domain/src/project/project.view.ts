@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { Project } from './project.entity';
 
 /** What only the caller's membership and counts can tell about a project. */

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { Issue } from '../issue';
+import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /** The relation types a client may send (plane-clients.md §3.2, "Relations"). */
 export const RELATION_TYPES = [
@@ -20,24 +20,18 @@ export type StoredRelationType = 'blocked_by' | 'duplicate' | 'relates_to' | 'st
 @Entity({ name: 'issue_relations' })
 @Index('uq_issue_relations_pair_live', ['issueId', 'relatedIssueId'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('ix_issue_relations_related', ['relatedIssueId'])
-export class IssueRelation extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ type: 'uuid' })
-  projectId: string;
-
+export class IssueRelation extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   issueId: string;
 
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @ManyToOne('Issue', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'issue_id' })
   issue?: Issue;
 
   @Column({ type: 'uuid' })
   relatedIssueId: string;
 
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
+  @ManyToOne('Issue', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'related_issue_id' })
   relatedIssue?: Issue;
 

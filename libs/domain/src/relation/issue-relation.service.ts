@@ -2,14 +2,14 @@ import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { ActivityEntry, writeActivities } from '../issue/activity-writer';
-import { Issue } from '../issue/issue.entity';
-import type { IssueContext } from '../issue/issue.service';
-import { ProjectMember } from '../project/project-member.entity';
-import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
-import { assertProjectWritable } from '../shared/project-writable';
-import { iso } from '../shared/time';
+import { ActivityEntry, writeActivities } from '../issue';
+import { Issue } from '../issue';
+import type { IssueContext } from '../issue';
+import { ProjectMember } from '../project';
+import { Project } from '../project';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { assertProjectWritable } from '../kernel/project-writable';
+import { iso } from '../kernel/time';
 import { IssueRelation, RELATION_TYPES, RelationType, StoredRelationType } from './issue-relation.entity';
 
 /** `GET …/relations/`: one array of work item ids per relation type (plane-clients.md §3.3). */

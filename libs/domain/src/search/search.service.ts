@@ -2,14 +2,14 @@ import { MeridianError, Page } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Cycle } from '../cycle/cycle.entity';
-import { IssueService } from '../issue/issue.service';
-import { Module } from '../module/module.entity';
-import { ProjectMember } from '../project/project-member.entity';
-import { Project } from '../project/project.entity';
-import { State } from '../state/state.entity';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
-import { Workspace } from '../workspace/workspace.entity';
+import { Cycle } from '../cycle';
+import { IssueService } from '../issue';
+import { Module } from '../module';
+import { ProjectMember } from '../project';
+import { Project } from '../project';
+import { State } from '../state';
+import { WorkspaceMember } from '../workspace';
+import { Workspace } from '../workspace';
 
 /** How many hits each kind of result carries. */
 const LIMIT = 100;

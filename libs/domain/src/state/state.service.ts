@@ -2,12 +2,10 @@ import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Issue } from '../issue/issue.entity';
-import { ProjectMember } from '../project/project-member.entity';
-import { Project } from '../project/project.entity';
-import { assertExternalIdFree } from '../shared/external-id';
-import { isUniqueViolation } from '../shared/db-errors';
-import { assertProjectWritable } from '../shared/project-writable';
+import type { Issue } from '../issue';
+import { assertExternalIdFree } from '../kernel/external-id';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { assertProjectWritable } from '../kernel/project-writable';
 import { slugify } from './default-states';
 import { State, StateGroup } from './state.entity';
 import { StateJson, stateView } from './state.view';
@@ -35,7 +33,7 @@ export class StateService {
     const qb = this.dataSource
       .getRepository(State)
       .createQueryBuilder('s')
-      .innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL')
       .where('s.projectId = :projectId AND s.isTriage = false', { projectId });
     const result = await paginate(qb, page, { key: 's.sequence', keyType: 'double' });
     return result.map(stateView);
@@ -47,8 +45,8 @@ export class StateService {
    */
   async listForWorkspace(workspaceId: string, userId: string, page: PageRequest): Promise<Page<StateJson>> {
     const qb = this.dataSource.getRepository(State).createQueryBuilder('s')
-      .innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
       .where('p.workspaceId = :workspaceId AND s.isTriage = false', { workspaceId });
     return (await paginate(qb, page)).map(stateView);
   }
@@ -147,7 +145,7 @@ export class StateService {
       await assertProjectWritable(em, projectId);
       const state = await this.load(em, projectId, stateId, true);
       if (state.default) throw new MeridianError('DEFAULT_STATE_NOT_DELETABLE');
-      const used = await em.getRepository(Issue).exists({ where: { stateId } });
+      const used = await em.getRepository<Issue>('Issue').exists({ where: { stateId } });
       if (used) throw new MeridianError('STATE_NOT_EMPTY');
       await em.update(State, { id: stateId }, { updatedById: userId, deletedAt: new Date() });
     });
@@ -161,7 +159,7 @@ export class StateService {
 
   private async load(em: EntityManager, projectId: string, stateId: string, lock = false): Promise<State> {
     const qb = em.getRepository(State).createQueryBuilder('s').where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
-    if (!lock) qb.andWhere('s.isTriage = false').innerJoin(Project, 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
+    if (!lock) qb.andWhere('s.isTriage = false').innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
     else qb.setLock('pessimistic_write');
     const state = await qb.getOne();
     if (!state) throw new MeridianError('NOT_FOUND');

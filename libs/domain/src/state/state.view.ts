@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { State } from './state.entity';
 
 /** Plane's StateSerializer (reference plane-v1-api.md §8.2). */

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { BaseEntity } from '../shared/base.entity';
-import { User } from '../user/user.entity';
-import { Workspace } from '../workspace/workspace.entity';
+import { BaseEntity } from '../kernel/base.entity';
+import type { User } from '../user';
+import type { Workspace } from '../workspace';
 
 /**
  * A sticky note (Plane CE's `Sticky`, plane-clients.md §3.6 "client.stickies"): private to its
@@ -13,14 +13,14 @@ export class Sticky extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @ManyToOne('Workspace', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Workspace;
 
   @Column({ type: 'uuid' })
   ownerId: string;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @ManyToOne('User', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'owner_id' })
   owner?: User;
 

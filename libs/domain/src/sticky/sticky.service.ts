@@ -2,8 +2,8 @@ import { MeridianError, Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { stripHtml } from '../issue/activity-writer';
-import { iso } from '../shared/time';
+import { stripHtml } from '../issue';
+import { iso } from '../kernel/time';
 import { Sticky } from './sticky.entity';
 
 export interface StickyInput {

@@ -2,8 +2,8 @@ import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { isUniqueViolation } from '../shared/db-errors';
-import { isTimezone } from '../shared/timezone';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { isTimezone } from '../kernel/timezone';
 import { User } from './user.entity';
 import { userMeView } from './user.view';
 

@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { User } from './user.entity';
 
 /** The signed-in user's own record (Plane's `UserMeSerializer` subset). Never carries secrets. */

@@ -1,5 +1,5 @@
 import { EntityManager, QueryRunner } from 'typeorm';
-import type { ActivityEntry, ChangeContext } from '../issue/activity-writer';
+import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
 import type { WebhookEvent } from './webhook.entity';
 
 export type WebhookAction = 'created' | 'updated' | 'deleted';
@@ -50,17 +50,12 @@ interface TransactionEvents {
 }
 
 const pending = new WeakMap<QueryRunner, TransactionEvents>();
-let immediateFlush: ((em: EntityManager, events: PendingWebhookEvent[]) => Promise<void>) | null = null;
-let lookup: ((em: EntityManager, workspaceId: string) => Promise<WebhookSubscription[]>) | null = null;
-
-/** Set by the outbox service: how events queued outside a transaction are written (at once). */
-export function setImmediateWebhookFlush(fn: typeof immediateFlush): void {
-  immediateFlush = fn;
-}
-
-/** Set by the outbox service: how a workspace's webhooks are looked up (its cache, else the table). */
-export function setWebhookSubscriptionLookup(fn: typeof lookup): void {
-  lookup = fn;
+/** What the queueing functions need from the outbox: how to write events at once, how to look webhooks up. */
+export interface WebhookOutboxPort {
+  /** writes the deliveries of events queued outside a transaction, at once */
+  flush(em: EntityManager, events: PendingWebhookEvent[]): Promise<void>;
+  /** a workspace's webhooks (the outbox's cache, else the table) */
+  subscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[]>;
 }
 
 const depthOf = (qr: QueryRunner): number => (qr as unknown as { transactionDepth?: number }).transactionDepth ?? 1;
@@ -98,25 +93,13 @@ export function takeWebhookEvents(qr: QueryRunner): { events: PendingWebhookEven
  * Answers the webhooks (the commit will use this list), or null when it cannot tell (outside a
  * transaction, or no outbox in this process).
  */
-export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[] | null> {
+export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId: string, outbox: WebhookOutboxPort): Promise<WebhookSubscription[] | null> {
   const qr = em.queryRunner;
-  if (!lookup || !qr?.isTransactionActive) return null;
+  if (!qr?.isTransactionActive) return null;
   const state = stateOf(qr);
   let subs = state.subscriptions.get(workspaceId);
-  if (!subs) state.subscriptions.set(workspaceId, (subs = await lookup(em, workspaceId)));
+  if (!subs) state.subscriptions.set(workspaceId, (subs = await outbox.subscriptions(em, workspaceId)));
   return subs;
-}
-
-/**
- * The webhooks of `workspaceId` as the outbox would use them (its cache, else the table), without
- * tying the answer to a transaction (`prepareWebhookSubscriptions` does that): for a create that
- * decides before its transaction whether anything will listen (the batched create of
- * `IssueCreateBatcher` runs only when no webhook wants work item events; the reasoning of
- * `prepareWebhookSubscriptions` holds, the lookup is only earlier by the wait for the batch).
- * Null when this process has no outbox.
- */
-export async function lookupWebhookSubscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[] | null> {
-  return lookup ? lookup(em, workspaceId) : null;
 }
 
 /** Forgets the events queued below `depth` (a rollback to a savepoint, or the whole transaction at 0). */
@@ -132,13 +115,13 @@ export function dropWebhookEvents(qr: QueryRunner, depth: number): void {
  * outbox renders it for each active subscribed webhook and inserts the deliveries in the same
  * transaction, so a rolled-back change sends nothing. Outside a transaction it is written at once.
  */
-export async function enqueueWebhookEvent(em: EntityManager, event: PendingWebhookEvent): Promise<void> {
+export async function enqueueWebhookEvent(em: EntityManager, event: PendingWebhookEvent, outbox: WebhookOutboxPort): Promise<void> {
   const qr = em.queryRunner;
   if (qr?.isTransactionActive) {
     stateOf(qr).events.push({ ...event, depth: depthOf(qr) });
     return;
   }
-  if (immediateFlush) await immediateFlush(em, [event]);
+  await outbox.flush(em, [event]);
 }
 
 /** Work item history written in this transaction reports `intake_issue` events (an intake create or triage). */
@@ -155,7 +138,7 @@ const blankToNull = (v: string | null | undefined) => (v === undefined || v === 
  * that removing a sub-object (link, attachment, …) is an `updated` work item: only the work item's
  * own deletion is `deleted` (Plane sends `deleted` with the work item's id for a removed link).
  */
-export async function queueIssueActivityEvents(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[]): Promise<void> {
+export async function queueIssueActivityEvents(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[], outbox: WebhookOutboxPort): Promise<void> {
   const qr = em.queryRunner;
   const state = qr?.isTransactionActive ? stateOf(qr) : null;
   const events: PendingWebhookEvent[] = [];
@@ -186,5 +169,5 @@ export async function queueIssueActivityEvents(em: EntityManager, ctx: ChangeCon
   }
   if (!events.length) return;
   if (state) state.events.push(...events);
-  else if (immediateFlush) await immediateFlush(em, events);
+  else await outbox.flush(em, events);
 }

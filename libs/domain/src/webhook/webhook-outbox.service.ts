@@ -3,11 +3,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { DERIVED_KEYS, renderActors, renderWebhookData } from './webhook-renderer';
-import { hotTxQuery } from '../shared/hot-query';
-import { SQL_WEBHOOK_SUBSCRIPTIONS } from '../shared/hot-sql';
+import { hotTxQuery } from '../kernel/hot-query';
+import { SQL_WEBHOOK_SUBSCRIPTIONS } from '../kernel/hot-sql';
+import { ChangeEvents, IssueCreateDraft, OnChange } from '../kernel/change-bus';
 import {
-  dropWebhookEvents, PendingWebhookEvent, setImmediateWebhookFlush, setWebhookSubscriptionLookup, takeWebhookEvents, WebhookSubscription,
+  dropWebhookEvents, enqueueWebhookEvent, markWebhookIntake, PendingWebhookEvent, prepareWebhookSubscriptions, queueIssueActivityEvents,
+  takeWebhookEvents, WebhookOutboxPort, WebhookSubscription,
 } from './webhook-events';
+import { modelEvent } from './webhook-enqueue';
 import { WebhookDelivery, WebhookEvent, WebhookSwitch } from './webhook.entity';
 
 /** Which switch an event needs: Plane's, and `issue` for `intake_issue` (Plane sends those to every webhook). */
@@ -31,7 +34,7 @@ const depthOf = (qr: unknown): number => (qr as { transactionDepth?: number }).t
  * through this process clear the entry at once (other processes see them within that time).
  */
 @Injectable()
-export class WebhookOutbox implements EntitySubscriberInterface {
+export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPort {
   private readonly logger = new Logger('Webhooks');
   private readonly cache = new Map<string, { at: number; subs: WebhookSubscription[] }>();
   /** bumped by `invalidate`, so a read that raced with a webhook change is not cached */
@@ -42,8 +45,46 @@ export class WebhookOutbox implements EntitySubscriberInterface {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     if (!dataSource.subscribers.includes(this)) dataSource.subscribers.push(this);
-    setImmediateWebhookFlush((em, events) => this.flush(em, events));
-    setWebhookSubscriptionLookup((em, workspaceId) => this.subscriptions(em, workspaceId));
+  }
+
+  // ---- the change events it listens to (in the writer's transaction) ----------------------------
+
+  /** One `issue` / `issue_comment` (or `intake_issue`) event per history row. */
+  @OnChange('issue.activities')
+  onIssueActivities(em: EntityManager, { ctx, entries }: ChangeEvents['issue.activities']): Promise<void> {
+    return queueIssueActivityEvents(em, ctx, entries, this);
+  }
+
+  /** A create with an `issue` webhook in its workspace writes its event in its own transaction. */
+  @OnChange('issue.create.prepare')
+  async onIssueCreatePrepare(em: EntityManager, draft: IssueCreateDraft): Promise<void> {
+    if ((await this.subscriptions(em, draft.ctx.workspaceId)).some((w) => w.issue)) draft.needsTransaction = true;
+  }
+
+  /** The commit uses the webhooks looked up now, not a lookup under the project's counter lock. */
+  @OnChange('issue.create.locking')
+  async onIssueCreateLocking(em: EntityManager, draft: IssueCreateDraft): Promise<void> {
+    await prepareWebhookSubscriptions(em, draft.ctx.workspaceId, this);
+  }
+
+  @OnChange('issue.created')
+  onIssueCreated(em: EntityManager, { draft, entry }: ChangeEvents['issue.created']): Promise<void> {
+    return queueIssueActivityEvents(em, draft.ctx, [entry], this);
+  }
+
+  @OnChange('model.changed')
+  onModelChanged(em: EntityManager, change: ChangeEvents['model.changed']): Promise<void> {
+    return enqueueWebhookEvent(em, modelEvent(change), this);
+  }
+
+  @OnChange('intake.changing')
+  onIntakeChanging(em: EntityManager): void {
+    markWebhookIntake(em);
+  }
+
+  @OnChange('intake.deleted')
+  onIntakeDeleted(em: EntityManager, { workspaceId, intakeIssueId, actorId }: ChangeEvents['intake.deleted']): Promise<void> {
+    return enqueueWebhookEvent(em, { workspaceId, event: 'intake_issue', action: 'deleted', entityId: intakeIssueId, actorId }, this);
   }
 
   /** Forget a workspace's cached subscriptions (after a webhook is created, changed, deleted or switched off). */
@@ -121,7 +162,7 @@ export class WebhookOutbox implements EntitySubscriberInterface {
     if (rows.length) await em.insert(WebhookDelivery, rows);
   }
 
-  private async subscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[]> {
+  async subscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[]> {
     const ttl = this.config.webhooks.subscriptionCacheMs;
     const hit = this.cache.get(workspaceId);
     if (hit && Date.now() - hit.at < ttl) return hit.subs;

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { BaseEntity } from '../shared/base.entity';
-import { Workspace } from '../workspace/workspace.entity';
+import { BaseEntity } from '../kernel/base.entity';
+import type { Workspace } from '../workspace';
 
 /** The events a webhook can subscribe to (Plane's switches) and the ones Meridian sends. */
 export const WEBHOOK_SWITCHES = ['project', 'issue', 'module', 'cycle', 'issue_comment'] as const;
@@ -19,7 +19,7 @@ export class Webhook extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @ManyToOne('Workspace', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Workspace;
 
@@ -63,7 +63,7 @@ export class WebhookLog extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @ManyToOne('Workspace', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Workspace;
 

@@ -2,8 +2,8 @@ import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate, rand
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SecretBox } from '../instance/secret-box';
-import { isUniqueViolation } from '../shared/db-errors';
+import { SecretBox } from '../instance-config';
+import { isUniqueViolation } from '../kernel/db-errors';
 import { WebhookUrlGuard } from './url-guard';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { Webhook, WebhookLog } from './webhook.entity';

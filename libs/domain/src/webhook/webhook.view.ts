@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { Webhook, WebhookLog } from './webhook.entity';
 
 /**

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { User } from '../user/user.entity';
+import type { User } from '../user';
 import { Workspace } from './workspace.entity';
-import { BaseEntity } from '../shared/base.entity';
+import { BaseEntity } from '../kernel/base.entity';
 
 /** A user's membership of a workspace, with role 20 Admin, 15 Member or 5 Guest. */
 @Entity({ name: 'workspace_members' })
@@ -18,7 +18,7 @@ export class WorkspaceMember extends BaseEntity {
   @Column({ type: 'uuid' })
   memberId: string;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @ManyToOne('User', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'member_id' })
   member?: User;
 

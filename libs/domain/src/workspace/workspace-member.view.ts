@@ -1,6 +1,6 @@
-import { iso } from '../shared/time';
-import { User } from '../user/user.entity';
-import { canSeeEmail } from '../user/user.view';
+import { iso } from '../kernel/time';
+import { User } from '../user';
+import { canSeeEmail } from '../user';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { User } from '../user/user.entity';
-import { BaseEntity } from '../shared/base.entity';
+import type { User } from '../user';
+import { BaseEntity } from '../kernel/base.entity';
 
 /**
  * A workspace (reference plane-app-auth-instance-public.md §2). `slug` is unique across all rows,
@@ -18,7 +18,7 @@ export class Workspace extends BaseEntity {
   @Column({ type: 'uuid' })
   ownerId: string;
 
-  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
+  @ManyToOne('User', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'owner_id' })
   owner?: User;
 

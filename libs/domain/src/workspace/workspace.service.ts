@@ -2,10 +2,10 @@ import { MeridianError, Page, PageRequest, paginate, ROLE, validationError, Work
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { InstanceSettings } from '../instance/instance-settings.service';
-import { isUniqueViolation } from '../shared/db-errors';
-import { hotQuery } from '../shared/hot-query';
-import { SQL_WORKSPACE_ACCESS } from '../shared/hot-sql';
+import { InstanceSettings } from '../instance-config';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { hotQuery } from '../kernel/hot-query';
+import { SQL_WORKSPACE_ACCESS } from '../kernel/hot-sql';
 import { isRestrictedSlug } from './slug-rules';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';

@@ -1,4 +1,4 @@
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { Workspace } from './workspace.entity';
 
 /** Plane's Workspace serializer (reference plane-app-auth-instance-public.md §1.2). */

@@ -2,16 +2,16 @@ import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
-import { ApiToken } from '../api-token/api-token.entity';
-import { WorkspaceInvitation } from '../invitation/workspace-invitation.entity';
-import { Project } from '../project/project.entity';
-import { isUniqueViolation } from '../shared/db-errors';
-import { isTimezone } from '../shared/timezone';
-import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from './slug-rules';
-import { WorkspaceMember } from './workspace-member.entity';
-import { Workspace } from './workspace.entity';
-import { workspaceView } from './workspace.view';
-import type { WorkspaceJson } from './workspace.service';
+import { ApiToken } from '../api-token';
+import { WorkspaceInvitation } from '../invitation';
+import { Project } from '../project';
+import { isUniqueViolation } from '../kernel/db-errors';
+import { isTimezone } from '../kernel/timezone';
+import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from '../workspace';
+import { WorkspaceMember } from '../workspace';
+import { Workspace } from '../workspace';
+import { workspaceView } from '../workspace';
+import type { WorkspaceJson } from '../workspace';
 
 /** Writable workspace fields (reference plane-app-auth-instance-public.md §1.2, PATCH). */
 export interface UpdateWorkspaceInput {

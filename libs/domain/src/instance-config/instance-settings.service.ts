@@ -4,7 +4,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { iso } from '../shared/time';
+import { iso } from '../kernel/time';
 import { InstanceConfiguration } from './instance.entity';
 import { SecretBox } from './secret-box';
 

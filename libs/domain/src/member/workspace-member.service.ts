@@ -2,11 +2,11 @@ import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
-import { ApiToken } from '../api-token/api-token.entity';
-import { ProjectMember } from '../project/project-member.entity';
-import { lockWorkspace } from '../shared/locks';
-import { WorkspaceMember } from './workspace-member.entity';
-import { WorkspaceMemberJson, workspaceMemberView } from './workspace-member.view';
+import { ApiToken } from '../api-token';
+import { ProjectMember } from '../project';
+import { lockWorkspace } from '../kernel/locks';
+import { WorkspaceMember } from '../workspace';
+import { WorkspaceMemberJson, workspaceMemberView } from '../workspace';
 
 /** The caller, as membership rules need it. */
 export interface MemberActor {
@@ -115,20 +115,6 @@ export class WorkspaceMemberService {
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, userId);
       await this.deactivate(em, workspaceId, userId, userId);
     });
-  }
-
-  /**
-   * Makes `userId` an active member with `role`: reactivates a former membership or creates one
-   * (used by invitations).
-   */
-  static async activate(em: EntityManager, workspaceId: string, userId: string, role: number, actorId: string | null): Promise<void> {
-    const existing = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
-    if (existing) {
-      if (existing.isActive) return;
-      await em.update(WorkspaceMember, { id: existing.id }, { isActive: true, role, updatedById: actorId });
-      return;
-    }
-    await em.insert(WorkspaceMember, { workspaceId, memberId: userId, role, createdById: actorId, updatedById: actorId });
   }
 
   private async deactivate(em: EntityManager, workspaceId: string, userId: string, actorId: string) {

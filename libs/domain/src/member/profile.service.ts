@@ -2,12 +2,12 @@ import { validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WorkspaceInvitation } from '../invitation/workspace-invitation.entity';
-import { iso } from '../shared/time';
-import { WorkspaceMember } from '../workspace/workspace-member.entity';
-import { Workspace } from '../workspace/workspace.entity';
-import { Profile } from './profile.entity';
-import { User } from './user.entity';
+import { WorkspaceInvitation } from '../invitation';
+import { iso } from '../kernel/time';
+import { WorkspaceMember } from '../workspace';
+import { Workspace } from '../workspace';
+import { Profile } from '../user';
+import { User } from '../user';
 
 /** Plane's ProfileSerializer. */
 export function profileView(p: Profile) {

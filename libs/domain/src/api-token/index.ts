@@ -1,0 +1,3 @@
+export * from './api-token.entity';
+export * from './api-token.service';
+export * from './api-token.view';

@@ -1,0 +1,5 @@
+export * from './cycle.entity';
+export * from './cycle.service';
+export * from './cycle.view';
+export * from './planning';
+export * from './zoned-date';

@@ -1,0 +1,4 @@
+export * from './deploy-board.entity';
+export * from './deploy-board.service';
+export * from './deploy-board.view';
+export * from './public-board.service';

@@ -1,0 +1,3 @@
+export * from './estimate.entity';
+export * from './estimate.service';
+export * from './estimate.view';

@@ -1,0 +1,4 @@
+export * from './instance-admin.service';
+export * from './instance-setup';
+export * from './instance.service';
+export * from './instance.view';

@@ -1,0 +1,2 @@
+export * from './intake.entity';
+export * from './intake.service';

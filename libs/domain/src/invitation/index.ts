@@ -1,0 +1,3 @@
+export * from './workspace-invitation.entity';
+export * from './workspace-invitation.service';
+export * from './workspace-invitation.view';

@@ -1,0 +1,3 @@
+export * from './label.entity';
+export * from './label.service';
+export * from './label.view';

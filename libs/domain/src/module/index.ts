@@ -1,0 +1,3 @@
+export * from './module.entity';
+export * from './module.service';
+export * from './module.view';

@@ -1,0 +1,4 @@
+export * from './notification-writer';
+export * from './notification.entity';
+export * from './notification.service';
+export * from './notification.listener';

@@ -1,0 +1,2 @@
+export * from './issue-relation.entity';
+export * from './issue-relation.service';

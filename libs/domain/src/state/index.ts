@@ -1,0 +1,4 @@
+export * from './default-states';
+export * from './state.entity';
+export * from './state.service';
+export * from './state.view';

@@ -1,0 +1,2 @@
+export * from './sticky.entity';
+export * from './sticky.service';

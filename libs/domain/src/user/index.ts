@@ -1,0 +1,4 @@
+export * from './profile.entity';
+export * from './user.entity';
+export * from './user.view';
+export * from './user-profile.service';
