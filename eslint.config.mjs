@@ -7,7 +7,7 @@ const LIBRARY_BY_PATH = { group: ['**/libs/*/src/**', '../../libs/**'], message:
 const API_MODULES = ['app-api', 'external-v1', 'public', 'auth', 'instance', 'health'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'eslint.config.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'eslint.config.mjs', '.dependency-cruiser*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

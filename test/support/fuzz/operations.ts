@@ -41,7 +41,7 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
  * handler that does not read a name ignores it, one that does must refuse a bad value with a 4xx.
  */
 const HANDLER_QUERY: [name: string, type: FieldType['type']][] = [
-  // libs/domain/src/shared/fields.ts parseShape (work items, cycles, modules, comments, links, states, labels, projects)
+  // libs/domain/src/kernel/fields.ts parseShape (work items, cycles, modules, comments, links, states, labels, projects)
   ['fields', 'string'], ['expand', 'string'],
   // order_by: app-api and external-v1 work-items, external-v1 planning (newestFirst), public boards;
   // group_by/sub_group_by: app-api work-items (list, grouped, archived)
