@@ -3,8 +3,9 @@ import { EntityManager } from 'typeorm';
 import { Project } from '../project/project.entity';
 
 /**
- * Nothing in an archived project changes until it is unarchived (reference plane-v1-api.md §8.1
- * "Archive": Plane blocks the project's PATCH and hides its contents): 400 `PROJECT_ARCHIVED`.
+ * Nothing in an archived project changes until it is unarchived (Plane
+ * `plane/api/views/project.py`: ProjectAPIEndpoint.patch refuses it, and its contents are hidden):
+ * 400 `PROJECT_ARCHIVED`.
  */
 export async function assertProjectWritable(em: EntityManager, projectId: string): Promise<void> {
   const project = await em.getRepository(Project).findOne({ where: { id: projectId }, select: { id: true, archivedAt: true } });
