@@ -12,7 +12,8 @@ const SERVER = path.join(ROOT, 'node_modules', '@makeplane', 'plane-mcp-server',
 /**
  * Contract test: Plane's official MCP server (@makeplane/plane-mcp-server 0.1.5), unmodified, spawned
  * over stdio against a listening Meridian: every cycle, cycle-issue, module and module-issue tool
- * (plane-clients.md §4.4) is called and its result asserted.
+ * (`plane-mcp-server/build/tools/cycles.js`, `cycle-issues.js`, `modules.js`, `module-issues.js`) is
+ * called and its result asserted.
  */
 describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () => {
   let t: TestApp;

@@ -12,7 +12,7 @@ const SERVER = path.join(ROOT, 'node_modules', '@makeplane', 'plane-mcp-server',
 /**
  * Contract test: Plane's MCP server (@makeplane/plane-mcp-server 0.1.5), unmodified, where it meets
  * estimates and intake. It has no tool for relations, estimates, intake, attachments or stickies
- * (plane-clients.md §4.4); what it does send is `estimate_point` in `create_issue` /
+ * (`plane-mcp-server/build/tools/`); what it does send is `estimate_point` in `create_issue` /
  * `update_issue`, and `list_project_issues` must leave pending intake items out.
  */
 describe('contract: @makeplane/plane-mcp-server 0.1.5 (estimate points, intake visibility)', () => {

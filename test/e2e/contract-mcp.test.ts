@@ -13,7 +13,7 @@ const SERVER = path.join(ROOT, 'node_modules', '@makeplane', 'plane-mcp-server',
  * Contract test: Plane's official MCP server (@makeplane/plane-mcp-server 0.1.5), unmodified,
  * spawned over stdio against a listening Meridian and driven with the MCP SDK's client. Every
  * tool for users, projects, states, labels, work items and comments is called and its result
- * asserted (plane-clients.md §4.4).
+ * asserted (`plane-mcp-server/build/tools/`).
  */
 describe('contract: @makeplane/plane-mcp-server 0.1.5 over stdio', () => {
   let t: TestApp;

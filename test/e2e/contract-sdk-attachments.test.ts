@@ -9,8 +9,9 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Contract test: Plane's official Node SDK (@makeplane/plane-node-sdk 0.2.12), unmodified, for
- * `client.workItems.attachments` (plane-clients.md §3.6): create, the upload to the returned URL,
- * update (`is_uploaded`), list, retrieve (follows the 302 to the signed download) and delete.
+ * `client.workItems.attachments` (`plane-node-sdk/dist/api/WorkItems/Attachments.js`): create, the
+ * upload to the returned URL, update (`is_uploaded`), list, retrieve (follows the 302 to the signed
+ * download) and delete.
  */
 describe('contract: @makeplane/plane-node-sdk 0.2.12 (work item attachments)', () => {
   let t: TestApp;

@@ -6,8 +6,9 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Contract test: Plane's official Node SDK (@makeplane/plane-node-sdk 0.2.12), unmodified, against a
- * listening Meridian: every `client.cycles` and `client.modules` method that Plane's community edition
- * serves (plane-clients.md §3.6; `listLite` is Cloud/EE only) is called and its result asserted.
+ * listening Meridian: every `client.cycles` and `client.modules` method that Plane's community
+ * edition serves (`plane-node-sdk/dist/api/Cycles.js`, `Modules.js`; `listLite` is Cloud/EE only) is
+ * called and its result asserted.
  */
 describe('contract: @makeplane/plane-node-sdk 0.2.12, cycles and modules', () => {
   let t: TestApp;

@@ -10,8 +10,8 @@ const EMPTY = {
 
 /**
  * Contract test: Plane's official Node SDK (@makeplane/plane-node-sdk 0.2.12), unmodified, for work
- * item relations, estimates and estimate points, intake, and stickies (plane-clients.md §3.6). Every method
- * of those resources is called and its result asserted.
+ * item relations, estimates and estimate points, intake, and stickies (`plane-node-sdk/dist/api/`).
+ * Every method of those resources is called and its result asserted.
  */
 describe('contract: @makeplane/plane-node-sdk 0.2.12 (relations, estimates, intake, stickies)', () => {
   let t: TestApp;

@@ -7,7 +7,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 /**
  * Contract test: Plane's official Node SDK (@makeplane/plane-node-sdk 0.2.12), unmodified, against
  * a listening Meridian. Every SDK method for projects, states, labels, members, work items,
- * comments, links and activities is called and its result asserted (plane-clients.md §3.6).
+ * comments, links and activities is called and its result asserted (`plane-node-sdk/dist/api/`).
  */
 describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, signUp } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
-describe('one error shape for every failure (spec part 7)', () => {
+describe('one error shape for every failure (docs/reference/http-interface.md §7)', () => {
   let t: TestApp;
   before(async () => (t = await startTestApp({ BODY_LIMIT: '2kb' })));
   after(() => t.close());

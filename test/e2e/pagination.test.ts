@@ -13,7 +13,7 @@ interface Envelope {
   total_count: number;
 }
 
-describe('cursor pagination (spec part 8) over 250 projects', () => {
+describe('cursor pagination (docs/reference/http-interface.md §8) over 250 projects', () => {
   let t: TestApp;
   let key: string;
   let slug: string;

@@ -6,9 +6,10 @@ import {
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
- * Deploy boards (App API, reference plane-app-auth-instance-public.md §1.7) and the Public API
- * (§5): publish, read anonymously, comment, react and vote with a token where the board allows it,
- * unpublish. Every public response of the walk is kept and checked for leaks at the end.
+ * Deploy boards (App API, Plane `plane/app/views/project/base.py` DeployBoardViewSet) and the Public
+ * API (`plane/space/views/`): publish, read anonymously, comment, react and vote with a token where
+ * the board allows it, unpublish. Every public response of the walk is kept and checked for leaks at
+ * the end.
  */
 describe('deploy boards and the Public API', () => {
   let t: TestApp;

@@ -17,7 +17,7 @@ import { HealthModule } from './health/health.module';
 import { InstanceModule } from './instance/instance.module';
 import { PublicModule } from './public/public.module';
 
-/** The five HTTP modules and their base paths (spec part 4). */
+/** The five HTTP modules and their base paths (docs/reference/http-interface.md §4). */
 const API_MODULES = [
   { path: 'api/v1', module: ExternalV1Module },
   { path: 'api/public', module: PublicModule },

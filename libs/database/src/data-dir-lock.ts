@@ -23,7 +23,7 @@ function alive(pid: number): boolean {
 
 /**
  * Takes the embedded database's data directory for this process. PGlite has no lock of its own
- * and a second process on the same directory silently loses writes (embedded-db-spike.md §3).
+ * and a second process on the same directory silently loses writes (docs/reference/embedded-database.md §3).
  *
  * The lock is a file created with O_EXCL that names the owner's pid and host. A lock whose
  * owner is no longer running on this host is stale (a crash) and is taken over at once. Another

@@ -39,7 +39,7 @@ function commonOptions() {
  *
  * - `DATABASE_URL` set: PostgreSQL with a pool of `DATABASE_POOL_SIZE` (default 10).
  * - Not set: PGlite in this process through its node-postgres adapter, pool 1, data under
- *   `DATA_DIR`, after taking the directory's lock (embedded-db-spike.md "Recommended shape").
+ *   `DATA_DIR`, after taking the directory's lock (docs/reference/embedded-database.md §4).
  */
 export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
   const db = config.database;

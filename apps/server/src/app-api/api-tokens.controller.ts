@@ -8,8 +8,8 @@ import { UpdateApiTokenDto } from './dto/app-api.dto';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
 
 /**
- * API tokens of a workspace (spec part 5, rule 3; reference plane-app-auth-instance-public.md §1.8).
- * Workspace Admins only; each caller sees only their own keys.
+ * API tokens of a workspace (docs/reference/http-interface.md §5, rule 3; Plane `plane/app/views/api.py`
+ * ApiTokenEndpoint). Workspace Admins only; each caller sees only their own keys.
  */
 @Controller('workspaces/:slug/api-tokens')
 @BearerAuth()

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { DeployBoardDto } from './dto/deploy-board.dto';
 
 /**
- * Publishing a project (reference plane-app-auth-instance-public.md §1.7): one board per project,
+ * Publishing a project (Plane `plane/app/views/project/base.py` DeployBoardViewSet): one board per project,
  * read by its members, published and changed by project Admins, unpublished by project Admins and
  * Members (Plane lets Members do all three: publishing and the settings, which open the project
  * to outsiders, stay with Admins here; docs/decisions.md). The board's `anchor` (32 hex

@@ -6,7 +6,7 @@ import { InvitationJson, WorkspaceInvitationService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { InviteDto, JoinInvitationDto, RoleDto } from './dto/app-api.dto';
 
-/** Workspace invitations (reference plane-app-auth-instance-public.md §1.4): Admins and Members. */
+/** Workspace invitations (Plane `plane/app/views/workspace/invite.py` WorkspaceInvitationsViewset): Admins and Members. */
 @Controller('workspaces/:slug/invitations')
 @BearerAuth()
 @WorkspaceRole(ROLE.MEMBER)

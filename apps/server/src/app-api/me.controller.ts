@@ -4,9 +4,10 @@ import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { OnboardDto, TourCompletedDto, UpdateProfileDto } from './dto/profile.dto';
 
 /**
- * The signed-in user's app settings (reference plane-app-auth-instance-public.md §1.1): profile
- * (theme, onboarding state, last workspace…), the settings summary, onboarding and tour flags. The
- * time zone is the user's `user_timezone` (`PATCH /api/users/me/`).
+ * The signed-in user's app settings (Plane `plane/app/views/user/base.py`: ProfileEndpoint,
+ * UserEndpoint.retrieve_user_settings, UpdateUserOnBoardedEndpoint, UpdateUserTourCompletedEndpoint):
+ * profile (theme, onboarding state, last workspace…), the settings summary, onboarding and tour
+ * flags. The time zone is the user's `user_timezone` (`PATCH /api/users/me/`).
  */
 @Controller('users/me')
 @BearerAuth()

@@ -7,7 +7,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { RoleDto } from './dto/app-api.dto';
 
 /**
- * Workspace members (reference plane-app-auth-instance-public.md §1.3). `{member_id}` is the
+ * Workspace members (Plane `plane/app/views/workspace/member.py` WorkSpaceMemberViewSet). `{member_id}` is the
  * membership row's id. Role changes and removals: Admins; the rules that depend on the target
  * (never one's own role, never above one's own, keep an Admin) are the service's.
  */

@@ -7,7 +7,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { AddProjectMembersDto, CreateAppProjectDto, RoleDto, UpdateProjectDto } from './dto/app-api.dto';
 
 /**
- * Projects in the App API (reference plane-app-auth-instance-public.md §1.5). Scoping and roles
+ * Projects in the App API (Plane `plane/app/views/project/base.py` ProjectViewSet). Scoping and roles
  * are declared: `ProjectAccessGuard` resolves `{project_id}` inside the workspace (404 outside it,
  * or secret and not a member), `@ProjectRole` / `@WorkspaceRole` set the role each route needs.
  */
@@ -91,8 +91,9 @@ export class ProjectIdentifiersController {
 }
 
 /**
- * Project members (reference §1.6). `{member_id}` is the project membership row's id. Reads:
- * project members; writes: project Admins (role rules in the service).
+ * Project members (Plane `plane/app/views/project/member.py` ProjectMemberViewSet). `{member_id}` is
+ * the project membership row's id. Reads: project members; writes: project Admins (role rules in the
+ * service).
  */
 @Controller('workspaces/:slug/projects/:project_id/members')
 @BearerAuth()

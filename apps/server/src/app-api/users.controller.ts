@@ -8,7 +8,11 @@ import {
 import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { AcceptInvitationsDto, JoinProjectsDto, UpdateMeDto } from './dto/app-api.dto';
 
-/** The signed-in user (reference plane-app-auth-instance-public.md §1.1, §1.4, §1.6). */
+/**
+ * The signed-in user (Plane `plane/app/views/`: `user/base.py` UserEndpoint, `workspace/base.py`
+ * UserWorkSpacesEndpoint, `workspace/invite.py` UserWorkspaceInvitationsViewSet, `project/invite.py`
+ * UserProjectInvitationsViewset).
+ */
 @Controller('users/me')
 @BearerAuth()
 export class UsersController {

@@ -7,7 +7,10 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@ne
 import { UpdateWorkspaceDto } from './dto/app-api.dto';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
 
-/** Workspaces in the App API (spec part 4; reference plane-app-auth-instance-public.md §1.2). */
+/**
+ * Workspaces in the App API (docs/reference/http-interface.md §4; Plane
+ * `plane/app/views/workspace/base.py` WorkSpaceViewSet).
+ */
 @Controller('workspaces')
 @BearerAuth()
 export class WorkspacesController {
@@ -50,7 +53,7 @@ export class WorkspacesController {
   }
 }
 
-/** `GET /api/workspace-slug-check/?slug=` (reference §1.2). */
+/** `GET /api/workspace-slug-check/?slug=` (Plane `plane/app/views/workspace/base.py` WorkSpaceAvailabilityCheckEndpoint). */
 @Controller('workspace-slug-check')
 @BearerAuth()
 export class WorkspaceSlugCheckController {

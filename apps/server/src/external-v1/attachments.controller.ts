@@ -12,8 +12,9 @@ function originOf(req: Request): string {
 }
 
 /**
- * Work item attachments (plane-v1-api.md §8.9; plane-clients.md §3.6 `client.workItems.attachments`),
- * under Plane 0.25.3's `issues/{id}/issue-attachments/` and Plane CE's `work-items/{id}/attachments/`.
+ * Work item attachments (Plane `plane/api/views/issue.py` IssueAttachmentEndpoint; the SDK's
+ * `plane-node-sdk/dist/api/WorkItems/Attachments.js`), under Plane 0.25.3's
+ * `issues/{id}/issue-attachments/` and Plane CE's `work-items/{id}/attachments/`.
  * Reads need a project membership, writes role ≥ 15. Another project's work item or attachment → 404.
  */
 @Controller([`${PROJECT}/work-items/:issue_id/attachments`, `${PROJECT}/issues/:issue_id/issue-attachments`])

@@ -17,9 +17,10 @@ function pointsOf(body: unknown): EstimatePointInput[] {
 }
 
 /**
- * A project's estimate (Plane CE, plane-clients.md §3.6 "client.estimates"): one per project,
- * addressed without an id. Reads need a project membership; changes a project Admin (estimates are
- * project settings in Plane). The project uses it once `PATCH projects/{id}/ {estimate}` links it.
+ * A project's estimate (Plane CE, as `plane-node-sdk/dist/api/Estimates.js` calls it): one per
+ * project, addressed without an id. Reads need a project membership; changes a project Admin
+ * (estimates are project settings in Plane). The project uses it once `PATCH projects/{id}/ {estimate}`
+ * links it.
  */
 @Controller('workspaces/:slug/projects/:project_id/estimates')
 @ApiKeyAuth()

@@ -10,7 +10,7 @@ import { issueContext } from '../shared/context';
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 
 /**
- * A project's intake (reference plane-v1-api.md §8.12): `intake-issues/` and the legacy
+ * A project's intake (Plane `plane/api/views/intake.py` IntakeIssueAPIEndpoint): `intake-issues/` and the legacy
  * `inbox-issues/`, items addressed by their work item's id. Every project member, Guests included,
  * may submit; the rules on who may change what are in `IntakeService`. 400 `INTAKE_NOT_ENABLED`
  * while the project's `intake_view` is off.

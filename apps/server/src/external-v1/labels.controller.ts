@@ -6,7 +6,7 @@ import { LabelService, parseShape, pick } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
 
-/** Labels of a project (reference plane-v1-api.md §8.3). Reads need a project membership, writes role ≥ 15. */
+/** Labels of a project (Plane `plane/api/views/issue.py` LabelAPIEndpoint). Reads need a project membership, writes role ≥ 15. */
 @Controller('workspaces/:slug/projects/:project_id/labels')
 @ApiKeyAuth()
 export class LabelsController {

@@ -2,7 +2,10 @@ import { ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Princip
 import { MemberService } from '#domain';
 import { Controller, Get } from '@nestjs/common';
 
-/** `GET /api/v1/users/me/`: the API key's user (plane-clients.md §3.6 `users.me`, MCP `get_user`). */
+/**
+ * `GET /api/v1/users/me/`: the API key's user (SDK `users.me`, `plane-node-sdk/dist/api/Users.js`;
+ * MCP `get_user`, `plane-mcp-server/build/tools/user.js`).
+ */
 @Controller('users')
 @ApiKeyAuth()
 export class UsersController {
@@ -15,8 +18,9 @@ export class UsersController {
 }
 
 /**
- * Members as bare arrays of UserLite + `role` + `role_slug` (plane-clients.md §1 fact 5):
- * the workspace's (any member may read) and a project's (project members may read).
+ * Members as bare arrays of UserLite + `role` + `role_slug` (`plane-node-sdk/dist/models/Member.d.ts`;
+ * `getMembers` in `dist/api/Workspace.js` and `Projects.js`): the workspace's (any member may read)
+ * and a project's (project members may read).
  */
 @Controller('workspaces/:slug')
 @ApiKeyAuth()

@@ -17,7 +17,8 @@ function newestFirst(query: Record<string, unknown>): boolean {
 }
 
 /**
- * Cycles of a project (reference plane-v1-api.md §8.10; plane-clients.md §3.6 client.cycles, §4.4).
+ * Cycles of a project (Plane `plane/api/views/cycle.py`; `plane-node-sdk/dist/api/Cycles.js`,
+ * `plane-mcp-server/build/tools/cycles.js`, `cycle-issues.js`).
  * Reads need a project membership, writes role ≥ 15; delete: the creator or a project Admin.
  */
 @Controller('workspaces/:slug/projects/:project_id')
@@ -132,7 +133,8 @@ export class CyclesController {
 }
 
 /**
- * Modules of a project (reference plane-v1-api.md §8.11; plane-clients.md §3.6 client.modules, §4.4).
+ * Modules of a project (Plane `plane/api/views/module.py`; `plane-node-sdk/dist/api/Modules.js`,
+ * `plane-mcp-server/build/tools/modules.js`, `module-issues.js`).
  * Reads need a project membership, writes role ≥ 15; delete: the creator or a project Admin.
  */
 @Controller('workspaces/:slug/projects/:project_id')

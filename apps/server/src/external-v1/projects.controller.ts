@@ -7,7 +7,10 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@ne
 import { CreateProjectDto } from './dto/create-project.dto';
 import { UpdateProjectV1Dto } from './dto/update-project.dto';
 
-/** Projects in the External API v1 (spec part 4; reference plane-v1-api.md §8.1). */
+/**
+ * Projects in the External API v1 (docs/reference/http-interface.md §4; Plane
+ * `plane/api/views/project.py` ProjectAPIEndpoint).
+ */
 @Controller('workspaces/:slug/projects')
 @ApiKeyAuth()
 export class ProjectsController {

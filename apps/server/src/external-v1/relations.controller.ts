@@ -6,9 +6,9 @@ import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 
 /**
- * Relations of a work item (Plane CE's `work-items/{id}/relations/`, plane-clients.md §3.6
- * "client.workItems.relations"), also under `/issues/`. Reads need a project membership, writes
- * role ≥ 15 (the default rule).
+ * Relations of a work item (Plane CE's `work-items/{id}/relations/`, as
+ * `plane-node-sdk/dist/api/WorkItems/Relations.js` calls it), also under `/issues/`. Reads need a
+ * project membership, writes role ≥ 15 (the default rule).
  */
 @Controller([`${PROJECT}/work-items/:issue_id/relations`, `${PROJECT}/issues/:issue_id/relations`])
 @ApiKeyAuth()

@@ -7,7 +7,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { CreateStateDto, UpdateStateDto } from '../shared/dto/state.dto';
 
 /**
- * Work item states of a project (reference plane-v1-api.md §8.2). Reads need a project
+ * Work item states of a project (Plane `plane/api/views/state.py` StateAPIEndpoint). Reads need a project
  * membership, writes role ≥ 15 (Plane's ProjectEntity rule).
  */
 @Controller('workspaces/:slug/projects/:project_id/states')

@@ -5,12 +5,12 @@ import { StickyService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { StickyDto } from '../shared/dto/sticky.dto';
 
-/** Stickies page by 20 by default (plane-clients.md §1), up to 1000. */
+/** Stickies page by 20 by default (Plane `plane/app/views/workspace/sticky.py`), up to 1000. */
 const STICKY_PAGING: PagingPolicy = { defaultPerPage: 20, maxPerPage: 1000 };
 
 /**
- * The caller's own stickies in a workspace (Plane CE's `stickies/`, plane-clients.md §3.6
- * "client.stickies"): any workspace member; someone else's sticky is a 404.
+ * The caller's own stickies in a workspace (Plane CE's `stickies/`, as
+ * `plane-node-sdk/dist/api/Stickies.js` calls it): any workspace member; someone else's sticky is a 404.
  */
 @Controller('workspaces/:slug/stickies')
 @ApiKeyAuth()

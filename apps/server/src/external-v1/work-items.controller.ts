@@ -9,9 +9,9 @@ import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDt
 import { issueContext, single } from '../shared/context';
 
 /**
- * Work items are served under both path families with one implementation (plane-clients.md §1,
- * fact 1): `/issues/` (Plane 0.25.3, the MCP server) and `/work-items/` (newer Plane, the SDK).
- * Each controller below lists both paths.
+ * Work items are served under both path families with one implementation: `/issues/` (Plane 0.25.3,
+ * the MCP server's `plane-mcp-server/build/tools/issues.js`) and `/work-items/` (newer Plane, the
+ * SDK's `plane-node-sdk/dist/api/WorkItems/index.js`). Each controller below lists both paths.
  */
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 const both = (suffix = '') => [`${PROJECT}/issues${suffix}`, `${PROJECT}/work-items${suffix}`];
@@ -27,7 +27,8 @@ function filter(query: Record<string, unknown>, name: string, check: (v: string)
 
 /**
  * Workspace-level work item routes: search, then lookup by key. The literal `search/` routes are
- * registered first, so `{IDENT}-{seq}` never swallows them (plane-clients.md §6, pitfall 5).
+ * registered first, so `{IDENT}-{seq}` never swallows them (the SDK calls both shapes:
+ * `search` and `retrieveByIdentifier` in `plane-node-sdk/dist/api/WorkItems/index.js`).
  */
 @Controller('workspaces/:slug')
 @ApiKeyAuth()
@@ -56,7 +57,7 @@ export class WorkItemLookupController {
   }
 }
 
-/** Work items of a project (reference plane-v1-api.md §8.4). Reads need a project membership, writes role ≥ 15. */
+/** Work items of a project (Plane `plane/api/views/issue.py` IssueAPIEndpoint). Reads need a project membership, writes role ≥ 15. */
 @Controller(both())
 @ApiKeyAuth()
 export class WorkItemsController {
@@ -126,8 +127,9 @@ export class WorkItemsController {
 }
 
 /**
- * Comments on a work item (reference plane-v1-api.md §8.7). Any project member, Guests included,
- * may read and write (Plane's ProjectLite rule); only the author or an Admin may change or delete one.
+ * Comments on a work item (Plane `plane/api/views/issue.py` IssueCommentAPIEndpoint). Any project
+ * member, Guests included, may read and write (Plane's ProjectLite rule); only the author or an Admin
+ * may change or delete one.
  */
 @Controller(both('/:issue_id/comments'))
 @ApiKeyAuth()
@@ -169,7 +171,7 @@ export class WorkItemCommentsController {
   }
 }
 
-/** Links on a work item (reference plane-v1-api.md §8.6): a URL at most once per work item (409 `LINK_URL_TAKEN`). */
+/** Links on a work item (Plane `plane/api/views/issue.py` IssueLinkAPIEndpoint): a URL at most once per work item (409 `LINK_URL_TAKEN`). */
 @Controller(both('/:issue_id/links'))
 @ApiKeyAuth()
 export class WorkItemLinksController {
@@ -208,7 +210,7 @@ export class WorkItemLinksController {
   }
 }
 
-/** The history of a work item (reference plane-v1-api.md §8.8): read-only. */
+/** The history of a work item (Plane `plane/api/views/issue.py` IssueActivityAPIEndpoint): read-only. */
 @Controller(both('/:issue_id/activities'))
 @ApiKeyAuth()
 export class WorkItemActivitiesController {

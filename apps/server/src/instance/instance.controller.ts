@@ -11,8 +11,8 @@ function clientOf(req: Request) {
 }
 
 /**
- * The instance (`/api/instances/`, reference plane-app-auth-instance-public.md §4): its public
- * description and first set-up. Admin tokens come from the set-up or `admins/sign-in/`.
+ * The instance (`/api/instances/`, Plane `plane/license/api/views/instance.py` InstanceEndpoint): its
+ * public description and first set-up. Admin tokens come from the set-up or `admins/sign-in/`.
  */
 @Controller()
 export class InstanceController {

@@ -17,8 +17,8 @@ function filter(query: Record<string, unknown>, name: string, check: (v: string)
 }
 
 /**
- * The Public API of a published project, addressed by its anchor (reference
- * plane-app-auth-instance-public.md §5): reads need no account; writes (comments, reactions,
+ * The Public API of a published project, addressed by its anchor (Plane's
+ * `plane/space/views/`): reads need no account; writes (comments, reactions,
  * votes) need a Bearer access token and the board's matching setting. Every route counts against
  * the per-address `PUBLIC_RATE_LIMIT` and answers the `X-RateLimit-*` headers. An unknown or
  * unpublished anchor is a 404 `BOARD_NOT_FOUND`.

@@ -14,9 +14,9 @@ export const PROJECT_ROLE_WORKSPACE_OVERRIDE = 'meridian:project-role-workspace-
  * makes that one route require a signed-in user (the Public API's comment, reaction and vote writes).
  */
 export const Public = () => SetMetadata(AUTH_SCHEME, 'public');
-/** Controller authenticates with `Authorization: Bearer <access token>` (App API, spec part 5). */
+/** Controller authenticates with `Authorization: Bearer <access token>` (App API, docs/reference/http-interface.md §5). */
 export const BearerAuth = () => SetMetadata(AUTH_SCHEME, 'session' satisfies CredentialKind);
-/** Controller authenticates with `X-API-Key` (External API v1, spec part 5). */
+/** Controller authenticates with `X-API-Key` (External API v1, docs/reference/http-interface.md §5). */
 export const ApiKeyAuth = () => SetMetadata(AUTH_SCHEME, 'api-key' satisfies CredentialKind);
 
 /**

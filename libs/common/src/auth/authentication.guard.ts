@@ -16,7 +16,7 @@ function presentsCredential(req: Request): boolean {
 /**
  * Passport guard for one strategy that answers failures with Meridian's error codes:
  * no credential → 401 `AUTHENTICATION_REQUIRED`; a wrong, expired or revoked one → 401
- * `INVALID_ACCESS_TOKEN` / `INVALID_API_KEY` (spec part 5, rule 4).
+ * `INVALID_ACCESS_TOKEN` / `INVALID_API_KEY` (docs/reference/http-interface.md §5, rule 4).
  */
 function strategyGuard(strategy: 'bearer' | 'api-key' | 'instance-admin') {
   @Injectable()

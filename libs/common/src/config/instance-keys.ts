@@ -1,9 +1,10 @@
 /**
- * Plane's instance configuration keys (reference plane-app-auth-instance-public.md §4, seeded by
- * `configure_instance.py`). Each key is answered by `InstanceSettings` (libs/domain): the value an
- * instance admin stored (`instance_configurations`), else the environment variable of the same
- * name, else `default`. Values are strings; booleans are "1" / "0". `encrypted` keys are secrets:
- * stored with AES-256-GCM under a key derived from `SECRET_KEY`, never returned in clear.
+ * Plane's instance configuration keys (as seeded by Plane's
+ * `plane/license/management/commands/configure_instance.py`). Each key is answered by
+ * `InstanceSettings` (libs/domain): the value an instance admin stored (`instance_configurations`),
+ * else the environment variable of the same name, else `default`. Values are strings; booleans are
+ * "1" / "0". `encrypted` keys are secrets: stored with AES-256-GCM under a key derived from
+ * `SECRET_KEY`, never returned in clear.
  */
 export type InstanceKeyKind = 'bool' | 'int' | 'string';
 

@@ -28,7 +28,7 @@ const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /**
- * The single global filter (spec part 7): every error leaves as `{detail, error_code}`.
+ * The single global filter (docs/reference/http-interface.md §7): every error leaves as `{detail, error_code}`.
  *
  * - `MeridianError`: its catalog status and body.
  * - Nest's "no route" 404: `ROUTE_NOT_FOUND`, or `METHOD_NOT_ALLOWED` (405, with `Allow`) when the

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { ERROR_CATALOG, ErrorCode } from './error-catalog';
 
-/** The wire shape of every error (spec part 7): `{detail, error_code}` plus optional extras. */
+/** The wire shape of every error (docs/reference/http-interface.md §7): `{detail, error_code}` plus optional extras. */
 export interface ErrorBody {
   detail: string;
   error_code: ErrorCode;

@@ -1,8 +1,10 @@
 /**
  * Every machine-readable `error_code` Meridian answers with, and the HTTP status it maps to.
  *
- * Source: spec part 7 (statuses 400, 401, 403, 404, 409, 422, 429) plus 405, 413 and 500, which the
- * transport produces. `docs/errors.md` lists every entry; a test fails when the two drift apart.
+ * Source: docs/reference/http-interface.md §7 (statuses 400, 401, 403, 404, 422, 429), 409 for
+ * conflicts (docs/decisions.md, "Conflicts are 409"), plus the statuses the transport and the
+ * server's dependencies produce (405, 408, 413, 415, 417, 431, 500, 502, 503). `docs/errors.md` lists
+ * every entry; a test fails when the two drift apart.
  */
 export const ERROR_CATALOG = {
   // 400: input that cannot be read

@@ -28,7 +28,7 @@ const SCHEME_OF: Record<AuthScheme, string | null> = {
   public: null,
 };
 
-/** Tags, by base path; the first match wins (spec part 4). */
+/** Tags, by base path; the first match wins (docs/reference/http-interface.md §4). */
 const TAGS: { prefix: string; tag: string; id: string; description: string }[] = [
   { prefix: '/api/v1/', tag: 'External API v1', id: 'v1', description: 'Plane-compatible External API for scripts and integrations (`X-API-Key`).' },
   { prefix: '/api/public/', tag: 'Public', id: 'public', description: 'Published project boards, readable without signing in.' },
@@ -40,7 +40,7 @@ const TAGS: { prefix: string; tag: string; id: string; description: string }[] =
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** The wire shape of every error (spec part 7, `docs/errors.md`). */
+/** The wire shape of every error (docs/reference/http-interface.md §7, `docs/errors.md`). */
 export const ERROR_SCHEMA = {
   type: 'object',
   description: 'Every error answer. Further keys may accompany some codes (see docs/errors.md).',
@@ -53,7 +53,7 @@ export const ERROR_SCHEMA = {
 };
 
 const nullableString = { type: ['string', 'null'] };
-/** Plane's paginator envelope with Meridian's cursors (`toEnvelope`, spec parts 2 and 8). */
+/** Plane's paginator envelope with Meridian's cursors (`toEnvelope`, docs/reference/http-interface.md §2 and §8). */
 export const PAGE_ENVELOPE_SCHEMA = {
   type: 'object',
   description: 'One page of a list. Pass `next_cursor` (or `prev_cursor`) as `cursor` for the next (previous) page.',
@@ -87,7 +87,7 @@ const annotated = new WeakSet<object>();
  * - Request bodies: the DTO class named by `@Body()`, its schema derived from its class-validator
  *   decorators by `class-validator-jsonschema` (the project builds with `tsc`, so the swagger CLI
  *   plugin does not run and DTOs carry no `@ApiProperty`).
- * - Lists (`@PageQuery`): `per_page` and `cursor` query parameters and the `PageEnvelope` response (spec part 8).
+ * - Lists (`@PageQuery`): `per_page` and `cursor` query parameters and the `PageEnvelope` response (docs/reference/http-interface.md §8).
  * - Errors: `components.schemas.Error` (`{detail, error_code}`), the `default` response of every
  *   operation.
  * - Tags per API (External API v1, App API, Public, Instance, Auth, Health), operation ids
@@ -139,7 +139,7 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
         const security = scheme ? SCHEME_OF[scheme] : null;
         if (security) swagger.ApiSecurity(security)(controller.prototype, name, descriptor!);
         if (usesPageQuery(controller, name)) {
-          swagger.ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'Page size (spec part 8).' })(
+          swagger.ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'Page size (docs/reference/http-interface.md §8).' })(
             controller.prototype, name, descriptor!,
           );
           swagger.ApiOkResponse({ description: 'A page of results.', schema: { $ref: '#/components/schemas/PageEnvelope' } })(controller.prototype, name, descriptor!);

@@ -1,7 +1,7 @@
 import { MeridianError } from '../errors/meridian.error';
 
 /**
- * A position between two rows of an ordered list (spec part 8: `<value>:<offset>:<is_prev>`).
+ * A position between two rows of an ordered list (docs/reference/http-interface.md §8: `<value>:<offset>:<is_prev>`).
  *
  * - `value`: the sort key of the boundary row, a non-negative safe integer: a timestamp in epoch
  *   microseconds, an integer key, or `doubleSortKey` of a float (`sort_order`, `sequence`).

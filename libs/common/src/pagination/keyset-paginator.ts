@@ -22,10 +22,10 @@ export interface KeysetOptions {
 const KEY_ALIAS = '__cursor_key';
 
 /**
- * Keyset pagination over a timestamp column (spec part 8). Each page is one indexed range scan
- * (`key >= boundary` plus a small OFFSET inside the boundary's ties), so a deep page costs what
- * the first one does. Rows inserted during a walk never repeat or hide an existing row: a cursor
- * names a position between rows, not a page number.
+ * Keyset pagination over a timestamp column (docs/reference/http-interface.md §8). Each page is one
+ * indexed range scan (`key >= boundary` plus a small OFFSET inside the boundary's ties), so a deep
+ * page costs what the first one does. Rows inserted during a walk never repeat or hide an existing
+ * row: a cursor names a position between rows, not a page number.
  *
  * Queries per page: the page itself, the total count, and one `EXISTS`-style probe for the
  * direction the page fetch does not answer, plus a tie count for each cursor built.

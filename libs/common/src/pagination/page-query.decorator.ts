@@ -21,7 +21,7 @@ function single(value: unknown): string | undefined {
 }
 
 /**
- * Reads `per_page` and `cursor` from the query string (spec part 8).
+ * Reads `per_page` and `cursor` from the query string (docs/reference/http-interface.md §8).
  * A non-integer or out-of-range `per_page` is a 400 `INVALID_PER_PAGE`; a malformed cursor is a
  * 400 `INVALID_CURSOR`.
  */

@@ -1,4 +1,4 @@
-/** What a list request asks for: page size and an optional cursor (spec part 8). */
+/** What a list request asks for: page size and an optional cursor (docs/reference/http-interface.md §8). */
 export interface PageRequest {
   perPage: number;
   cursor?: import('./cursor').Cursor;
@@ -29,7 +29,10 @@ export class Page<T> {
   }
 }
 
-/** Plane's envelope: spec part 2 (`next_cursor`, `prev_cursor`, `results`) plus the keys its clients read. */
+/**
+ * Plane's envelope: docs/reference/http-interface.md §2 (`next_cursor`, `prev_cursor`, `results`)
+ * plus the keys its clients read (Plane `plane/utils/paginator.py` BasePaginator.paginate).
+ */
 export interface PageEnvelope<T> {
   grouped_by: null;
   sub_grouped_by: null;

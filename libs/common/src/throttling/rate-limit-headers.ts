@@ -12,9 +12,10 @@ interface ShownLimit {
 type Locals = { rateLimits?: Map<string, ShownLimit> };
 
 /**
- * Records a limit that applies to this response under `tag` (a later call with the same tag
- * replaces it) and writes the headers of the strictest one (fewest requests left; spec part 8,
- * Plane's names): `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
+ * Records a limit that applies to this response under `tag` (a later call with the same tag replaces
+ * it) and writes the headers of the strictest one (fewest requests left;
+ * docs/reference/http-interface.md §8, Plane's names as in `plane/api/rate_limit.py`):
+ * `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
  */
 export function showRateLimit(res: Response, tag: string, limit: number, remaining: number, resetAtSeconds: number): void {
   const locals = res.locals as Locals;

@@ -119,12 +119,13 @@ interface Counter {
 }
 
 /**
- * @nestjs/throttler guard that runs before authentication, so every response of a throttled
- * surface carries the limit headers (spec part 8; Plane's names, no throttler suffix):
- * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds when the
- * window resets), plus `Retry-After` (seconds) on a 429. When several limits apply (auth routes:
- * per address and per email), the headers show the one with the fewest requests left. Every
- * counter lives in the `RateLimitStore` (memory, or Redis with `REDIS_URL`).
+ * @nestjs/throttler guard that runs before authentication, so every response of a throttled surface
+ * carries the limit headers (docs/reference/http-interface.md §8; Plane's names as in
+ * `plane/api/rate_limit.py`, no throttler suffix): `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
+ * `X-RateLimit-Reset` (Unix seconds when the window resets), plus `Retry-After` (seconds) on a 429.
+ * When several limits apply (auth routes: per address and per email), the headers show the one with
+ * the fewest requests left. Every counter lives in the `RateLimitStore` (memory, or Redis with
+ * `REDIS_URL`).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {

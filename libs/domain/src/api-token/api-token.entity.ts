@@ -4,7 +4,7 @@ import type { User } from '../user';
 import { BaseEntity } from '../kernel/base.entity';
 
 /**
- * An API key for the External API (reference plane-app-auth-instance-public.md §1.8), bound to
+ * An API key for the External API (Plane's `APIToken`, `plane/db/models/api.py`), bound to
  * one workspace. Unlike Plane, the key itself is never stored: only its SHA-256 `tokenDigest`.
  */
 @Entity({ name: 'api_tokens' })

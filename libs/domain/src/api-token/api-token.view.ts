@@ -2,7 +2,7 @@ import { iso } from '../kernel/time';
 import { ApiToken } from './api-token.entity';
 
 /**
- * Plane's APIToken serializer without `token` (reference plane-app-auth-instance-public.md §1.8).
+ * Plane's APIToken serializer without `token` (`plane/app/serializers/api.py` APITokenReadSerializer).
  * The secret itself is added only to the create response, by the service.
  */
 export function apiTokenView(token: ApiToken) {

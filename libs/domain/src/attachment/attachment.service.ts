@@ -82,7 +82,8 @@ function signed(a: FileAsset): SignedObject {
 }
 
 /**
- * Work item attachments (plane-v1-api.md §8.9; plane-clients.md §3.6 `client.workItems.attachments`):
+ * Work item attachments (Plane `plane/api/views/issue.py` IssueAttachmentEndpoint; the SDK's
+ * `plane-node-sdk/dist/api/WorkItems/Attachments.js`):
  * Plane's two-step upload. `create` records the asset (not uploaded) and returns where to upload;
  * `complete` checks the object in storage and marks it uploaded, writing the work item's history
  * (`verb: created, field: attachment`) in the same transaction; `remove` soft-deletes, writes

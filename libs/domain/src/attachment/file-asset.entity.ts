@@ -10,7 +10,7 @@ export interface FileAttributes {
 }
 
 /**
- * A stored file (Plane's `FileAsset`, reference plane-v1-api.md §8.9). Only work item attachments
+ * A stored file (Plane's `FileAsset`, `plane/db/models/asset.py`). Only work item attachments
  * (`entity_type` = `ISSUE_ATTACHMENT`) exist so far. `asset` is the storage key
  * `{workspace_id}/{uuid hex}-{name}`; `is_uploaded` turns true once the object is verified in storage.
  * Deleting soft-deletes the row (`deleted_at`, `is_deleted`) and removes the object.

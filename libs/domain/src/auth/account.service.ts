@@ -16,7 +16,10 @@ export interface Credentials {
 
 export type SignInResult = IssuedTokens & { user: ReturnType<typeof userMeView> };
 
-/** Email and password accounts: sign-up and sign-in (reference plane-app-auth-instance-public.md §3). */
+/**
+ * Email and password accounts: sign-up and sign-in (Plane `plane/authentication/views/app/email.py`,
+ * `plane/authentication/provider/credentials/email.py`).
+ */
 @Injectable()
 export class AccountService {
   constructor(

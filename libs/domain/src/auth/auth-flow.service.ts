@@ -45,8 +45,8 @@ export function checkedEmail(email: string): string {
 }
 
 /**
- * The passwordless and password-management flows of `/auth/` (reference
- * plane-app-auth-instance-public.md §3.2–3.3), with JSON answers and Bearer tokens: email check,
+ * The passwordless and password-management flows of `/auth/` (Plane's
+ * `plane/authentication/views/` and `provider/`), with JSON answers and Bearer tokens: email check,
  * magic code, forgot/reset/change/set password, and the exchange of an OAuth one-time code.
  * Every secret (code, token) is stored only as a SHA-256 digest and is single use.
  */

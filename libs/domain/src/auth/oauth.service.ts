@@ -38,7 +38,10 @@ const PROVIDER_ERROR: Record<OAuthProviderName, ErrorCode> = {
   google: 'GOOGLE_OAUTH_PROVIDER_ERROR',
   gitlab: 'GITLAB_OAUTH_PROVIDER_ERROR',
 };
-/** Plane's scopes (§3.3); Google through OpenID Connect's userinfo, which carries `email_verified`. */
+/**
+ * Plane's scopes (`plane/authentication/provider/oauth/`); Google through OpenID Connect's userinfo,
+ * which carries `email_verified`.
+ */
 const SCOPES: Record<OAuthProviderName, string[]> = {
   github: ['read:user', 'user:email'],
   google: ['openid', 'email', 'profile'],

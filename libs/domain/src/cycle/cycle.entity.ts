@@ -4,7 +4,7 @@ import type { Project } from '../project';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /**
- * A cycle (sprint) of a project (reference plane-v1-api.md §8.10). Dates are instants: the start
+ * A cycle (sprint) of a project (Plane `plane/db/models/cycle.py`). Dates are instants: the start
  * of `start_date` and the end of `end_date` in the project's time zone. A cycle "has ended" when
  * `end_date` is in the past.
  */

@@ -19,7 +19,7 @@ import { countIssues, EstimatePointSums, issuesOfProject, subIssueCounts, sumEst
 import { zonedInstant } from './zoned-date';
 import { emitChange } from '../kernel/change-bus';
 
-/** Writable cycle fields, Plane's names (reference plane-v1-api.md §8.10). */
+/** Writable cycle fields, Plane's names (`plane/api/serializers/cycle.py` CycleSerializer). */
 export interface CycleInput {
   name?: string;
   description?: string;
@@ -54,9 +54,9 @@ export function hasEnded(c: Cycle, now = new Date()): boolean {
 }
 
 /**
- * Cycles (sprints) of a project and their work items (reference plane-v1-api.md §8.10;
- * plane-clients.md §3.6, §4.4, §6 pitfall 6). Adding, moving and removing work items writes each
- * work item's history (`field: "cycles"`) in the same transaction.
+ * Cycles (sprints) of a project and their work items (Plane `plane/api/views/cycle.py`;
+ * `plane-node-sdk/dist/api/Cycles.js`, `plane-mcp-server/build/tools/cycles.js`). Adding, moving and
+ * removing work items writes each work item's history (`field: "cycles"`) in the same transaction.
  */
 @Injectable()
 export class CycleService {

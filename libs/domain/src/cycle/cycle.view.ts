@@ -15,7 +15,10 @@ export const ZERO_COUNTS: IssueCounts = {
   total_issues: 0, completed_issues: 0, cancelled_issues: 0, started_issues: 0, unstarted_issues: 0, backlog_issues: 0,
 };
 
-/** Plane's CycleSerializer plus the counts (reference plane-v1-api.md §8.10); dates as ISO 8601 UTC instants. */
+/**
+ * Plane's CycleSerializer plus the counts (`plane/api/serializers/cycle.py`); dates as ISO 8601 UTC
+ * instants.
+ */
 export function cycleView(c: Cycle, counts: IssueCounts = ZERO_COUNTS) {
   return {
     id: c.id,

@@ -5,7 +5,8 @@ import { IssueCounts, ZERO_COUNTS } from './cycle.view';
 
 /**
  * Counts of the live, non-archived, non-draft work items linked to each cycle or module, by state
- * group (reference plane-v1-api.md §8.10, §8.11). A work item without a state counts as backlog.
+ * group (as Plane's `plane/api/views/cycle.py`, `module.py` count them). A work item without a state
+ * counts as backlog.
  */
 export async function countIssues(
   em: EntityManager, table: 'cycle_issues' | 'module_issues', column: 'cycle_id' | 'module_id', ids: string[],

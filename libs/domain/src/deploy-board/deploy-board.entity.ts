@@ -6,8 +6,8 @@ import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 export const DEFAULT_BOARD_VIEWS = { list: true, kanban: true, calendar: true, gantt: true, spreadsheet: true } as const;
 
 /**
- * A published ("deployed") project: Plane's DeployBoard (reference plane-app-auth-instance-public.md
- * §1.7, §5). `anchor`, 32 random hex characters, is the public address of the board under
+ * A published ("deployed") project: Plane's DeployBoard (`plane/db/models/deploy_board.py`).
+ * `anchor`, 32 random hex characters, is the public address of the board under
  * `/api/public/anchor/{anchor}/`. One live board per project (`entity_name` is always `project`).
  * Unpublishing soft-deletes the row; its anchor is never reused.
  */

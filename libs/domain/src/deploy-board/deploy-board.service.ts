@@ -10,7 +10,7 @@ import { Workspace } from '../workspace';
 import { DEFAULT_BOARD_VIEWS, DeployBoard } from './deploy-board.entity';
 import { DeployBoardJson, deployBoardView } from './deploy-board.view';
 
-/** Board settings, Plane's names (reference plane-app-auth-instance-public.md §1.7). */
+/** Board settings, Plane's names (`plane/db/models/deploy_board.py` DeployBoard). */
 export interface DeployBoardInput {
   is_comments_enabled?: boolean;
   is_reactions_enabled?: boolean;
@@ -30,8 +30,8 @@ export function newAnchor(): string {
 }
 
 /**
- * Publishing a project (the App side of the Public API, reference plane-app-auth-instance-public.md
- * §1.7): one live board per project, addressed publicly by its anchor. Who may call is the
+ * Publishing a project (the App side of the Public API, Plane `plane/app/views/project/base.py`
+ * DeployBoardViewSet): one live board per project, addressed publicly by its anchor. Who may call is the
  * controllers' (`@ProjectRole`); the project is already resolved inside the workspace.
  */
 @Injectable()

@@ -24,7 +24,7 @@ export function boardWorkspaceView(w: Workspace) {
 
 /**
  * Plane's DeployBoardSerializer: every column plus `project_details` and `workspace_detail`
- * (reference plane-app-auth-instance-public.md §5). The public variant (`/settings/`) leaves out
+ * (`plane/app/serializers/project.py`). The public variant (`/settings/`) leaves out
  * who created and updated the board.
  */
 export function deployBoardView(b: DeployBoard, project: Project, workspace: Workspace, audience: 'app' | 'public' = 'app') {

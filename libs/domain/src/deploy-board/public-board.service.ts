@@ -55,7 +55,7 @@ const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' 
 export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
 
 /**
- * The Public API (`/api/public/anchor/{anchor}/…`, reference plane-app-auth-instance-public.md §5):
+ * The Public API (`/api/public/anchor/{anchor}/…`, Plane `plane/space/views/`):
  * what a published project shows to anyone, and the comments, reactions and votes signed-in users
  * add where the board enables them. An unknown anchor, an unpublished board, or a board whose
  * project or workspace is deleted or archived is a 404 `BOARD_NOT_FOUND`.

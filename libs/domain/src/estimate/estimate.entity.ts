@@ -6,7 +6,8 @@ export const ESTIMATE_TYPES = ['categories', 'points', 'time'] as const;
 export type EstimateType = (typeof ESTIMATE_TYPES)[number];
 
 /**
- * A project's estimate scheme (Plane CE's `Estimate`, plane-clients.md §3.6 "client.estimates"):
+ * A project's estimate scheme (Plane's `Estimate`, `plane/db/models/estimate.py`; the SDK's
+ * `plane-node-sdk/dist/api/Estimates.js`):
  * at most one live estimate per project, as the SDK addresses it without an id. The project uses it
  * once its `estimate` points at it (`estimates.linkToProject`).
  */

@@ -33,7 +33,7 @@ export const MAX_POINTS_PER_REQUEST = 100;
 
 /**
  * A project's estimate and its points (Plane CE's `projects/{id}/estimates/` and
- * `estimates/{id}/estimate-points/`, plane-clients.md §3.6 "client.estimates"). One live estimate
+ * `estimates/{id}/estimate-points/`, as `plane-node-sdk/dist/api/Estimates.js` calls them). One live estimate
  * per project, addressed without an id. Removing a point (or the whole estimate) clears
  * `estimate_point` on the work items that used it, with a history row each, in the same
  * transaction; removing the estimate also clears the project's `estimate`.

@@ -69,7 +69,7 @@ const PROVIDER_KEYS: Record<OAuthProvider, { flag: string; id: string; secret: s
 };
 
 /**
- * Instance configuration by key (reference plane-app-auth-instance-public.md §4, Plane's
+ * Instance configuration by key (Plane's `plane/license/utils/instance_value.py`
  * `get_configuration_value`): the value stored by an instance admin in `instance_configurations`,
  * else the environment variable of the same name, else Plane's default (`INSTANCE_CONFIG_KEYS`).
  * `IS_<PROVIDER>_ENABLED` defaults to "1" when the provider's client id and secret are set.

@@ -4,7 +4,7 @@ import {
 import type { User } from '../user';
 
 /**
- * The instance (Plane's `instances` table, reference plane-app-auth-instance-public.md §4): one
+ * The instance (Plane's `instances` table, `plane/license/models/instance.py`): one
  * row, created on first use. `singleton` is always true and unique, so concurrent processes
  * cannot create two rows.
  */

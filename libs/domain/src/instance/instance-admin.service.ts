@@ -25,7 +25,7 @@ export interface AdminTokens {
 export type AdminSignInResult = AdminTokens & { user: ReturnType<typeof adminUserView> };
 
 /**
- * Instance admins ("god mode", reference plane-app-auth-instance-public.md §4): the first set-up,
+ * Instance admins ("god mode", Plane `plane/license/api/views/admin.py`): the first set-up,
  * admin sign-in and sessions, and the list of admins. Admin tokens are a separate kind from user
  * tokens (table `instance_admin_sessions`): shorter-lived, accepted only by `@InstanceAdminAuth()`
  * routes, and dead as soon as their user is no longer an instance admin or is deactivated.

@@ -30,7 +30,7 @@ export interface InstanceSetupInput {
 }
 
 /**
- * The first set-up (Plane's admin sign-up, reference plane-app-auth-instance-public.md §4), in the
+ * The first set-up (Plane's admin sign-up, `plane/license/api/views/admin.py`), in the
  * caller's transaction: while no instance admin exists, makes the user with this email (created,
  * or an existing one whose password matches) the first instance admin, marks the instance set up
  * and names it after `company_name` (if given). Used by `POST /api/instances/admins/sign-up/` and

@@ -27,7 +27,7 @@ export type SignUpMedium = 'email' | 'magic-code' | 'oauth';
 /**
  * The instance: its public description, the gates its configuration puts on sign-up, sign-in and
  * workspace creation, and the instance admins' view of workspaces
- * (reference plane-app-auth-instance-public.md §4).
+ * (Plane `plane/license/api/views/`).
  */
 @Injectable()
 export class InstanceService {
@@ -100,8 +100,8 @@ export class InstanceService {
   }
 
   /**
-   * Gate for creating a user account (Plane's adapter, §3.3-3.4): 403 `INSTANCE_NOT_CONFIGURED`
-   * until the first set-up is done; for email/password sign-up, 403
+   * Gate for creating a user account (Plane `plane/authentication/adapter/base.py`): 403
+   * `INSTANCE_NOT_CONFIGURED` until the first set-up is done; for email/password sign-up, 403
    * `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` when `ENABLE_EMAIL_PASSWORD` is "0"; 403
    * `SIGNUP_DISABLED` when `ENABLE_SIGNUP` is "0".
    */

@@ -5,8 +5,9 @@ import { Instance, InstanceAdmin } from '../instance-config';
 import { INSTANCE_VERSION } from './instance-setup';
 
 /**
- * Plane's `InstanceSerializer` subset, plus `workspaces_exist` (reference §4, `GET /api/instances/`).
- * `current_version` stays Plane's (its clients compare it); `meridian_version` is Meridian's own.
+ * Plane's `InstanceSerializer` subset, plus `workspaces_exist`
+ * (`plane/license/api/serializers/instance.py`, `GET /api/instances/`). `current_version` stays
+ * Plane's (its clients compare it); `meridian_version` is Meridian's own.
  */
 export function instanceView(instance: Instance, workspacesExist: boolean) {
   return {

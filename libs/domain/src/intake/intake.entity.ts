@@ -3,7 +3,7 @@ import type { Issue } from '../issue';
 import type { Project } from '../project';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
-/** Plane's intake statuses (reference plane-v1-api.md §8.12). */
+/** Plane's intake statuses (`plane/db/models/intake.py` IntakeIssue). */
 export const INTAKE_STATUS = { DECLINED: -1, PENDING: -2, SNOOZED: 0, ACCEPTED: 1, DUPLICATE: 2 } as const;
 export const INTAKE_STATUSES = [-2, -1, 0, 1, 2] as const;
 
@@ -26,9 +26,9 @@ export class Intake extends ProjectScopedEntity {
 }
 
 /**
- * A work item in a project's intake (Plane's `IntakeIssue`, §8.12), addressed by its work item's
- * id: at most one live row per work item. While pending or snoozed, the work item is hidden from
- * the normal work item routes.
+ * A work item in a project's intake (Plane's `IntakeIssue`, `plane/db/models/intake.py`), addressed
+ * by its work item's id: at most one live row per work item. While pending or snoozed, the work item
+ * is hidden from the normal work item routes.
  */
 @Entity({ name: 'intake_issues' })
 @Index('uq_intake_issues_issue_live', ['issueId'], { unique: true, where: '"deleted_at" IS NULL' })

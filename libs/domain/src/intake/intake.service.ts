@@ -35,7 +35,10 @@ export interface IntakeInput {
 
 const STATUS_NAME: Record<number, string> = { [-2]: 'pending', [-1]: 'declined', 0: 'snoozed', 1: 'accepted', 2: 'duplicate' };
 
-/** Plane's `IntakeIssueSerializer` (§8.12): the row, `inbox` = `intake`, and the full work item as `issue_detail`. */
+/**
+ * Plane's `IntakeIssueSerializer` (`plane/api/serializers/intake.py`): the row, `inbox` = `intake`,
+ * and the full work item as `issue_detail`.
+ */
 export function intakeIssueView(r: IntakeIssue, issue: IssueJson) {
   return {
     id: r.id,
@@ -63,7 +66,7 @@ export function intakeIssueView(r: IntakeIssue, issue: IssueJson) {
 export type IntakeIssueJson = ReturnType<typeof intakeIssueView>;
 
 /**
- * A project's intake (reference plane-v1-api.md §8.12; `intake-issues/` and `inbox-issues/`).
+ * A project's intake (Plane `plane/api/views/intake.py`; `intake-issues/` and `inbox-issues/`).
  * Usable only while the project's `intake_view` is on (else 400 `INTAKE_NOT_ENABLED`). Items are
  * addressed by their work item's id. A new item is a work item created the normal way (default
  * state, sequence id, "created the issue") plus a pending intake row, in one transaction; while

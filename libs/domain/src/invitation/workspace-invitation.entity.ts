@@ -3,8 +3,8 @@ import { BaseEntity } from '../kernel/base.entity';
 import type { Workspace } from '../workspace';
 
 /**
- * An invitation to join a workspace with a role (Plane's `WorkspaceMemberInvite`, reference
- * plane-app-auth-instance-public.md §1.4). One live invitation per (workspace, email). Unlike
+ * An invitation to join a workspace with a role (Plane's `WorkspaceMemberInvite`,
+ * `plane/db/models/workspace.py`). One live invitation per (workspace, email). Unlike
  * Plane, the link carries a random secret whose SHA-256 is `tokenDigest`: knowing the invitation
  * id and the email is not enough to answer it.
  */

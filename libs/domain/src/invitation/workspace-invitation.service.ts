@@ -37,7 +37,7 @@ export interface Inviter {
 }
 
 /**
- * Workspace invitations (reference plane-app-auth-instance-public.md §1.4): invite by email with a
+ * Workspace invitations (Plane `plane/app/views/workspace/invite.py`): invite by email with a
  * role, list, retrieve, change role, revoke; answer through the emailed link (public, with the
  * link's secret) or, signed in, accept several at once.
  *
@@ -255,9 +255,10 @@ export class WorkspaceInvitationService {
 }
 
 /**
- * Plane's sign-in effect (reference §3.4): invitations to `email` that were accepted through their
- * link before the account existed become active memberships with their role, and are deleted.
- * Called when a session opens (sign-up and every sign-in), in that transaction.
+ * Plane's sign-in effect (`plane/authentication/utils/workspace_project_join.py`): invitations to
+ * `email` that were accepted through their link before the account existed become active memberships
+ * with their role, and are deleted. Called when a session opens (sign-up and every sign-in), in that
+ * transaction.
  */
 export async function joinAcceptedInvitations(em: EntityManager, userId: string, email: string): Promise<void> {
   const accepted = await em

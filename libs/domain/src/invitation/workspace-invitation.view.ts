@@ -4,8 +4,9 @@ import { workspaceLiteView } from '../workspace';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 
 /**
- * Plane's `WorkSpaceMemberInviteSerializer` (§1.4) without its `token` (a secret that only the
- * invitation email carries). `invite_link` is the web path without that secret.
+ * Plane's `WorkSpaceMemberInviteSerializer` (`plane/app/serializers/workspace.py`) without its
+ * `token` (a secret that only the invitation email carries). `invite_link` is the web path without
+ * that secret.
  */
 export function invitationView(inv: WorkspaceInvitation, ws: Workspace) {
   return {

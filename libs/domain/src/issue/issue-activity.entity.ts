@@ -2,7 +2,7 @@ import { Column, Entity, Index } from 'typeorm';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /**
- * One entry of a work item's history (reference plane-v1-api.md §8.8): `actor` changed `field`
+ * One entry of a work item's history (Plane `plane/db/models/issue.py` IssueActivity): `actor` changed `field`
  * from `old_value` to `new_value` (ids in `old_identifier` / `new_identifier` when the value is
  * an object). Written in the same transaction as the change.
  */

@@ -31,13 +31,13 @@ export interface LinkInput {
   metadata?: Record<string, unknown>;
 }
 
-/** Activity fields Plane's list leaves out (reference plane-v1-api.md §8.8). */
+/** Activity fields Plane's list leaves out (`plane/api/views/issue.py` IssueActivityAPIEndpoint). */
 const HIDDEN_FIELDS = ['comment', 'vote', 'reaction', 'draft'];
 
 /**
- * What hangs off a work item: comments, links and the history (reference plane-v1-api.md
- * §8.6–8.8). The work item must be a visible one of the route's project (else 404 `NOT_FOUND`).
- * Every comment and link change writes a history row in the same transaction.
+ * What hangs off a work item: comments, links and the history (Plane
+ * `plane/api/views/issue.py`). The work item must be a visible one of the route's project (else 404
+ * `NOT_FOUND`). Every comment and link change writes a history row in the same transaction.
  */
 @Injectable()
 export class IssueChildrenService {

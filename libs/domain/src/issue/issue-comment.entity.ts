@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 import { Issue } from './issue.entity';
 
-/** A comment on a work item (reference plane-v1-api.md §8.7). */
+/** A comment on a work item (Plane `plane/db/models/issue.py` IssueComment). */
 @Entity({ name: 'issue_comments' })
 @Index('ix_issue_comments_issue_created', ['issueId', 'createdAt'])
 @Index('uq_issue_comments_external_live', ['projectId', 'externalSource', 'externalId'], {

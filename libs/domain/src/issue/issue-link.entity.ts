@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 import { Issue } from './issue.entity';
 
-/** A link on a work item (reference plane-v1-api.md §8.6); a URL at most once per work item. */
+/** A link on a work item (Plane `plane/db/models/issue.py` IssueLink); a URL at most once per work item. */
 @Entity({ name: 'issue_links' })
 @Index('uq_issue_links_url_live', ['issueId', 'url'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('ix_issue_links_issue_created', ['issueId', 'createdAt'])

@@ -7,7 +7,7 @@ export const PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
 /**
- * A work item, Plane's "issue" (reference plane-v1-api.md §8.4). `sequence_id` is taken from the
+ * A work item, Plane's "issue" (`plane/db/models/issue.py`). `sequence_id` is taken from the
  * project's counter (`project_issue_counters`) inside the create transaction: unique per project,
  * never reused, also after deletes.
  */

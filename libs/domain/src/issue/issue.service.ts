@@ -30,7 +30,7 @@ import { IssueCreateBatcher } from './issue-create-batcher';
 import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
 
-/** Writable work item fields, Plane's names (reference plane-v1-api.md §8.4). */
+/** Writable work item fields, Plane's names (`plane/api/serializers/issue.py` IssueSerializer). */
 export interface IssueInput {
   name?: string;
   description_html?: string;
@@ -99,7 +99,10 @@ export interface DateFilter {
 export const ISSUE_GROUP_BY = ['state_id', 'state__group', 'priority', 'labels__id', 'assignees__id', 'cycle_id', 'issue_module__module_id', 'created_by', 'start_date', 'target_date'] as const;
 export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
 
-/** Order keys for `?order_by=` (reference plane-v1-api.md §8.4 "GET list"); `-` reverses. SQL over the alias `i`. */
+/**
+ * Order keys for `?order_by=` (Plane `plane/api/views/issue.py` IssueAPIEndpoint.get); `-` reverses.
+ * SQL over the alias `i`.
+ */
 const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
 const GROUP_RANK = `(SELECT CASE st."group" WHEN 'backlog' THEN 0 WHEN 'unstarted' THEN 1 WHEN 'started' THEN 2 WHEN 'completed' THEN 3 WHEN 'cancelled' THEN 4 ELSE 5 END FROM states st WHERE st.id = i.state_id)`;
 const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' | 'double' }> = {
@@ -133,7 +136,8 @@ const TRACKED_SCALARS: Array<[keyof IssueInput, keyof Issue, string]> = [
 ];
 
 /**
- * Work items of a project (reference plane-v1-api.md §8.4, §8.5; plane-clients.md §3, §4):
+ * Work items of a project (Plane `plane/api/views/issue.py`; `plane-node-sdk/dist/api/WorkItems/`,
+ * `plane-mcp-server/build/tools/issues.js`):
  * one implementation behind `/issues/` and `/work-items/`. Every create, update and delete writes
  * its history rows (`issue_activities`) in the same transaction.
  */
@@ -146,7 +150,7 @@ export class IssueService {
 
   /**
    * The visible work items of a project: not deleted, not archived, not drafts, project not archived,
-   * and not pending (−2) or snoozed (0) in the intake (Plane's issue manager, §8.12).
+   * and not pending (−2) or snoozed (0) in the intake (Plane's IssueManager, `plane/db/models/issue.py`).
    */
   private visible(em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
     return em
@@ -272,12 +276,12 @@ export class IssueService {
   }
 
   /**
-   * `?group_by=` on the App API list (Plane's `GroupedOffsetPaginator`, reference §0.5): the envelope
-   * with `grouped_by` set and `results` a map from each group's key (`"None"` for no value) to
-   * `{results, total_results, next_cursor, prev_cursor}`. Every group of the project is present,
-   * empty ones included (Plane's `issue_group_values`). Each group is one keyset page of the same
-   * order and filters; `cursor` with a group's own filter (e.g. `state=<id>`) pages on inside it.
-   * An unknown `group_by` is 400 `INVALID_QUERY_PARAMETER`.
+   * `?group_by=` on the App API list (Plane's `GroupedOffsetPaginator`, `plane/utils/paginator.py`):
+   * the envelope with `grouped_by` set and `results` a map from each group's key (`"None"` for no
+   * value) to `{results, total_results, next_cursor, prev_cursor}`. Every group of the project is
+   * present, empty ones included (Plane's `issue_group_values`). Each group is one keyset page of the
+   * same order and filters; `cursor` with a group's own filter (e.g. `state=<id>`) pages on inside
+   * it. An unknown `group_by` is 400 `INVALID_QUERY_PARAMETER`.
    */
   async listGrouped(projectId: string, query: IssueListQuery, groupBy: string, archived = false): Promise<GroupedIssues> {
     if (!(ISSUE_GROUP_BY as readonly string[]).includes(groupBy)) {
@@ -454,9 +458,9 @@ export class IssueService {
   }
 
   /**
-   * `GET /workspaces/{slug}/issues/{IDENT}-{seq}/` (§8.5): the key splits at its last `-`; the
-   * identifier is matched case-insensitively. A key that is not `IDENT-number`, an unknown one, or
-   * a project the caller is not an active member of is a 404 `NOT_FOUND`.
+   * `GET /workspaces/{slug}/issues/{IDENT}-{seq}/` (Plane WorkspaceIssueAPIEndpoint): the key splits
+   * at its last `-`; the identifier is matched case-insensitively. A key that is not `IDENT-number`,
+   * an unknown one, or a project the caller is not an active member of is a 404 `NOT_FOUND`.
    */
   async retrieveByKey(workspaceId: string, userId: string, key: string, shape: Shape): Promise<Partial<IssueJson>> {
     const match = /^(.+)-(\d{1,9})$/.exec(key);
@@ -474,9 +478,10 @@ export class IssueService {
   }
 
   /**
-   * `work-items/search/` and `issues/search/` (plane-clients.md §3.3): visible work items of the
-   * projects the caller is an active member of whose name contains `search`, or whose key or
-   * sequence number is `search`; newest first, at most `limit` (default 10, at most 100).
+   * `work-items/search/` and `issues/search/` (`plane-node-sdk/dist/api/WorkItems/index.js`
+   * `search`): visible work items of the projects the caller is an active member of whose name
+   * contains `search`, or whose key or sequence number is `search`; newest first, at most `limit`
+   * (default 10, at most 100).
    */
   async search(workspaceId: string, userId: string, search: string, projectId: string | undefined, limit: number) {
     const qb = this.visible()
@@ -500,7 +505,7 @@ export class IssueService {
   }
 
   /**
-   * Creates a work item (§8.4 "Create"): the default state when none is given, the next
+   * Creates a work item (Plane IssueAPIEndpoint.post): the default state when none is given, the next
    * `sequence_id` of the project (unique and never reused, also under concurrent creates),
    * `sort_order` after the others in its state, the project's default assignee when none is given,
    * `completed_at` for a completed-group state, and the history row "created the issue".
@@ -592,7 +597,7 @@ export class IssueService {
   }
 
   /**
-   * Partial update (§8.4 "PATCH"): `assignees` / `labels`, when present, replace the set;
+   * Partial update (Plane IssueAPIEndpoint.patch): `assignees` / `labels`, when present, replace the set;
    * `completed_at` follows the state's group; each changed field writes a history row with the
    * old and new value (ids in `old_identifier` / `new_identifier` for state, parent, assignees,
    * labels). Same errors as create. Archived and draft work items can be patched, as in Plane.
@@ -680,9 +685,9 @@ export class IssueService {
   }
 
   /**
-   * `PUT …/issues/` (Plane 0.25.3's import upsert, §8.4): with `external_id` and `external_source`
-   * (else 422), updates the live work item holding that pair (`created: false`, 200) or creates
-   * one (`created: true`, 201; `name` then required).
+   * `PUT …/issues/` (Plane 0.25.3's import upsert, IssueAPIEndpoint.put): with `external_id` and
+   * `external_source` (else 422), updates the live work item holding that pair (`created: false`,
+   * 200) or creates one (`created: true`, 201; `name` then required).
    *
    * Concurrent upserts of one pair resolve as they would one after the other: one creates, the
    * others update it. A create that loses the race (409 `EXTERNAL_ID_TAKEN`, from the check or from
@@ -712,7 +717,7 @@ export class IssueService {
   }
 
   /**
-   * Soft-deletes a work item (§8.4 "DELETE"): only its creator or a project Admin (else 403
+   * Soft-deletes a work item (Plane IssueAPIEndpoint.delete): only its creator or a project Admin (else 403
    * `PERMISSION_DENIED`); writes "deleted the issue". Its sub-items lose their parent.
    */
   async remove(ctx: IssueContext, issueId: string, outer?: EntityManager): Promise<void> {
@@ -795,7 +800,10 @@ export class IssueService {
     return views.map((v) => pick(v, shape.fields) as Partial<IssueJson>);
   }
 
-  /** `expand=` for work items (§6.6): an expanded null reference becomes `{}`. */
+  /**
+   * `expand=` for work items (Plane `plane/api/serializers/base.py`): an expanded null reference
+   * becomes `{}`.
+   */
   private async expand(
     views: Array<Record<string, unknown>>, issues: Issue[], expand: Set<string>,
     assignees: Map<string, string[]>, labels: Map<string, string[]>,
@@ -952,7 +960,7 @@ export interface AppIssueJson {
 }
 export type AppIssueDetailJson = AppIssueJson & { workspace_id: string; description_html: string; description_stripped: string | null };
 
-/** Plane's grouped paginator envelope (reference §0.5), with a keyset cursor per group. */
+/** Plane's grouped paginator envelope (`plane/utils/paginator.py`), with a keyset cursor per group. */
 export interface GroupedIssues {
   grouped_by: string; sub_grouped_by: null; total_count: number; next_cursor: null; prev_cursor: null;
   next_page_results: boolean; prev_page_results: false; count: number; total_pages: number; total_results: number; extra_stats: null;

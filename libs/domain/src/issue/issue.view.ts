@@ -5,7 +5,7 @@ import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
 
 /**
- * Plane's IssueSerializer output (reference plane-v1-api.md §8.4): the model fields plus
+ * Plane's IssueSerializer output (`plane/api/serializers/issue.py`): the model fields plus
  * `assignees` and `labels` (ids) and `type_id`. No counts, no `description` JSON.
  */
 export function issueView(i: Issue, assignees: string[], labels: string[]) {
@@ -60,7 +60,7 @@ export function issueFromRow(r: Record<string, any>): Issue {
   } as Issue;
 }
 
-/** Plane's IssueCommentSerializer (reference plane-v1-api.md §8.7). `is_member` only on reads. */
+/** Plane's IssueCommentSerializer (`plane/api/serializers/issue.py`). `is_member` only on reads. */
 export function commentView(c: IssueComment, isMember?: boolean) {
   return {
     id: c.id,
@@ -85,7 +85,7 @@ export function commentView(c: IssueComment, isMember?: boolean) {
 }
 export type CommentJson = ReturnType<typeof commentView>;
 
-/** Plane's IssueLinkSerializer (reference plane-v1-api.md §8.6). */
+/** Plane's IssueLinkSerializer (`plane/api/serializers/issue.py`). */
 export function linkView(l: IssueLink) {
   return {
     id: l.id,
@@ -104,7 +104,7 @@ export function linkView(l: IssueLink) {
 }
 export type LinkJson = ReturnType<typeof linkView>;
 
-/** Plane's IssueActivitySerializer (reference plane-v1-api.md §8.8). */
+/** Plane's IssueActivitySerializer (`plane/api/serializers/issue.py`). */
 export function activityView(a: IssueActivity) {
   return {
     id: a.id,

@@ -1,8 +1,9 @@
 import { Column, CreateDateColumn, DeleteDateColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /**
- * Plane's BaseModel (reference plane-v1-api.md §8.0): uuid id, timestamps, soft delete, and who
- * created and last updated the row. All timestamps are `timestamptz` (UTC on the wire).
+ * Plane's BaseModel (`plane/db/models/base.py`, `plane/db/mixins.py`): uuid id, timestamps, soft
+ * delete, and who created and last updated the row. All timestamps are `timestamptz` (UTC on the
+ * wire).
  */
 export abstract class BaseEntity {
   @PrimaryGeneratedColumn('uuid')

@@ -2,9 +2,10 @@ import { MeridianError } from '#common';
 import { EntityManager, EntityTarget, IsNull, Not, ObjectLiteral } from 'typeorm';
 
 /**
- * Plane's external-id rule (reference plane-v1-api.md §8.2–8.7): inside a project, a live object
- * of one kind may carry a given `external_source` + `external_id` pair only once. A clash is a
- * 409 `EXTERNAL_ID_TAKEN` whose `id` names the object that holds the pair.
+ * Plane's external-id rule (the `external_id` checks of Plane `plane/api/views/state.py`,
+ * `issue.py`): inside a project, a live object of one kind may carry a given `external_source` +
+ * `external_id` pair only once. A clash is a 409 `EXTERNAL_ID_TAKEN` whose `id` names the object that
+ * holds the pair.
  */
 export async function assertExternalIdFree<T extends ObjectLiteral>(
   em: EntityManager,

@@ -1,9 +1,10 @@
 import { MeridianError } from '#common';
 
 /**
- * Plane's `fields=` and `expand=` query parameters (reference plane-v1-api.md §6.6): both are
- * comma-separated lists. `fields` keeps only the named top-level keys (unknown names ignored);
- * `expand` replaces ids by nested objects for the keys a resource knows how to expand.
+ * Plane's `fields=` and `expand=` query parameters (Plane `plane/api/serializers/base.py`
+ * BaseSerializer): both are comma-separated lists. `fields` keeps only the named top-level keys
+ * (unknown names ignored); `expand` replaces ids by nested objects for the keys a resource knows how
+ * to expand.
  */
 export interface Shape {
   fields?: string[];

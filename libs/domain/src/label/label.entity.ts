@@ -3,7 +3,7 @@ import type { Project } from '../project';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /**
- * A work item label of a project (reference plane-v1-api.md §8.3). Names are unique among the
+ * A work item label of a project (Plane `plane/db/models/label.py` Label). Names are unique among the
  * project's live labels; `parent` nests labels (a label of the same project).
  */
 @Entity({ name: 'labels' })

@@ -10,7 +10,7 @@ import { assertProjectWritable } from '../kernel/project-writable';
 import { Label } from './label.entity';
 import { LabelJson, labelView } from './label.view';
 
-/** Writable label fields, Plane's names (reference plane-v1-api.md §8.3). */
+/** Writable label fields, Plane's names (`plane/api/serializers/issue.py` LabelSerializer). */
 export interface LabelInput {
   name?: string;
   description?: string;
@@ -21,7 +21,7 @@ export interface LabelInput {
   external_id?: string | null;
 }
 
-/** A project's labels (reference plane-v1-api.md §8.3). */
+/** A project's labels (Plane `plane/api/views/issue.py` LabelAPIEndpoint). */
 @Injectable()
 export class LabelService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

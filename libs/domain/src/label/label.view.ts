@@ -1,7 +1,7 @@
 import { iso } from '../kernel/time';
 import { Label } from './label.entity';
 
-/** Plane's LabelSerializer (reference plane-v1-api.md §8.3). */
+/** Plane's LabelSerializer (`plane/api/serializers/issue.py`). */
 export function labelView(l: Label) {
   return {
     id: l.id,

@@ -10,8 +10,9 @@ import { WorkspaceMember } from '../workspace';
 const ROLE_SLUGS: Record<number, string> = { [ROLE.ADMIN]: 'admin', [ROLE.MEMBER]: 'member', [ROLE.GUEST]: 'guest' };
 
 /**
- * A member as Plane's newer v1 lists them: UserLite plus `role` and `role_slug` (plane-clients.md §3.7);
- * with `viewer`, the email follows `canSeeEmail` (a Guest sees only their own).
+ * A member as Plane's newer v1 lists them: UserLite plus `role` and `role_slug`
+ * (`plane-node-sdk/dist/models/Member.d.ts`); with `viewer`, the email follows `canSeeEmail` (a Guest
+ * sees only their own).
  */
 export function memberView(user: User, role: number, viewer?: Viewer) {
   return { ...(viewer ? userLiteFor(user, viewer) : userLiteView(user)), role, role_slug: ROLE_SLUGS[role] ?? null };
@@ -20,7 +21,8 @@ export type MemberJson = ReturnType<typeof memberView>;
 
 /**
  * Who the caller is and who else is in their workspace and projects (routes added to v1 after
- * Plane 0.25.3, used by the SDK and the MCP server; plane-clients.md §5). Lists are bare arrays.
+ * Plane 0.25.3, called by `plane-node-sdk/dist/api/Users.js`, `Workspace.js`, `Projects.js` and
+ * `plane-mcp-server/build/tools/user.js`). Lists are bare arrays.
  */
 @Injectable()
 export class MemberService {

@@ -66,7 +66,7 @@ const COLUMNS: Record<keyof ProfileInput, keyof Profile> = {
 
 /**
  * The signed-in user's app settings (Plane's `users/me/profile/`, `users/me/settings/`,
- * `users/me/onboard/`, `users/me/tour-completed/`; reference plane-app-auth-instance-public.md §1.1).
+ * `users/me/onboard/`, `users/me/tour-completed/`; Plane `plane/app/views/user/base.py`).
  * The profile row is created on first use. The time zone lives on the user (`PATCH users/me/`).
  */
 @Injectable()

@@ -16,7 +16,7 @@ export interface MemberActor {
 }
 
 /**
- * Workspace memberships (reference plane-app-auth-instance-public.md §1.3): list, retrieve, change
+ * Workspace memberships (Plane `plane/app/views/workspace/member.py`): list, retrieve, change
  * role, remove, leave. Removal and leaving deactivate the membership (`is_active = false`) and
  * every project membership of the user in the workspace, and revoke the user's API keys for the
  * workspace (401 from then on, even if they rejoin); their sessions see the workspace as unknown (404).

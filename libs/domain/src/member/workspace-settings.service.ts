@@ -13,7 +13,7 @@ import { Workspace } from '../workspace';
 import { workspaceView } from '../workspace';
 import type { WorkspaceJson } from '../workspace';
 
-/** Writable workspace fields (reference plane-app-auth-instance-public.md §1.2, PATCH). */
+/** Writable workspace fields (Plane `plane/app/views/workspace/base.py` WorkSpaceViewSet.partial_update). */
 export interface UpdateWorkspaceInput {
   name?: string;
   slug?: string;

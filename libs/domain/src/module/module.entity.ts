@@ -6,7 +6,10 @@ import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 export const MODULE_STATUSES = ['backlog', 'planned', 'in-progress', 'paused', 'completed', 'cancelled'] as const;
 export type ModuleStatus = (typeof MODULE_STATUSES)[number];
 
-/** A module of a project (reference plane-v1-api.md §8.11). Names are unique among the project's live modules. */
+/**
+ * A module of a project (Plane `plane/db/models/module.py`). Names are unique among the project's
+ * live modules.
+ */
 @Entity({ name: 'modules' })
 @Index('ix_modules_project_created', ['projectId', 'createdAt'])
 @Index('uq_modules_name_live', ['projectId', 'name'], { unique: true, where: '"deleted_at" IS NULL' })

@@ -18,7 +18,7 @@ import { Module, ModuleIssue, ModuleMember, ModuleStatus } from './module.entity
 import { ModuleJson, moduleIssueView, moduleView } from './module.view';
 import { emitChange } from '../kernel/change-bus';
 
-/** Writable module fields, Plane's names (reference plane-v1-api.md §8.11). */
+/** Writable module fields, Plane's names (`plane/api/serializers/module.py` ModuleSerializer). */
 export interface ModuleInput {
   name?: string;
   description?: string;
@@ -37,9 +37,9 @@ export interface ModuleInput {
 }
 
 /**
- * Modules of a project and their work items (reference plane-v1-api.md §8.11; plane-clients.md
- * §3.6, §4.4). Adding and removing work items writes each work item's history (`field: "modules"`)
- * in the same transaction.
+ * Modules of a project and their work items (Plane `plane/api/views/module.py`;
+ * `plane-node-sdk/dist/api/Modules.js`, `plane-mcp-server/build/tools/modules.js`). Adding and
+ * removing work items writes each work item's history (`field: "modules"`) in the same transaction.
  */
 @Injectable()
 export class ModuleService {

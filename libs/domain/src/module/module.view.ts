@@ -2,7 +2,7 @@ import { IssueCounts, ZERO_COUNTS } from '../cycle';
 import { iso } from '../kernel/time';
 import { Module, ModuleIssue } from './module.entity';
 
-/** Plane's ModuleSerializer plus `members` (ids) and the counts (reference plane-v1-api.md §8.11). */
+/** Plane's ModuleSerializer plus `members` (ids) and the counts (`plane/api/serializers/module.py`). */
 export function moduleView(m: Module, members: string[], counts: IssueCounts = ZERO_COUNTS) {
   return {
     id: m.id,

@@ -8,7 +8,7 @@ import { Actor, ProjectJson, ProjectService } from './project.service';
 import { projectView } from './project.view';
 
 /**
- * Projects as the App API manages them (reference plane-app-auth-instance-public.md §1.5–1.6):
+ * Projects as the App API manages them (Plane `plane/app/views/project/`):
  * Plane's list visibility, retrieve, archive, identifier check and joining. Creation, update and
  * deletion are `ProjectService`'s, shared with the External API.
  */

@@ -3,7 +3,7 @@ import type { User } from '../user';
 import { Project } from './project.entity';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
-/** A user's membership of a project (reference plane-v1-api.md §8.1, `ProjectMember`). */
+/** A user's membership of a project (Plane `plane/db/models/project.py`, `ProjectMember`). */
 @Entity({ name: 'project_members' })
 @Index('uq_project_members_live', ['projectId', 'memberId'], { unique: true, where: '"deleted_at" IS NULL' })
 export class ProjectMember extends ProjectScopedEntity {

@@ -39,7 +39,7 @@ export function projectMemberView(row: ProjectMember, user: User, viewer?: Viewe
 export type ProjectMemberJson = ReturnType<typeof projectMemberView>;
 
 /**
- * Project memberships (reference plane-app-auth-instance-public.md §1.6): list, add, retrieve,
+ * Project memberships (Plane `plane/app/views/project/member.py`): list, add, retrieve,
  * change role, remove. Workspace roles bound project roles: a workspace Admin is always a project
  * Admin, a workspace Guest only a project Guest; nobody gives a role above their own project role,
  * changes their own role or removes themself; the last project Admin stays (400).

@@ -6,7 +6,7 @@ import { BaseEntity } from '../kernel/base.entity';
 export const NETWORK = { SECRET: 0, PUBLIC: 2 } as const;
 
 /**
- * A project (reference plane-v1-api.md §8.1). `identifier` (upper-cased, ≤ 12) and `name` are
+ * A project (Plane `plane/db/models/project.py`). `identifier` (upper-cased, ≤ 12) and `name` are
  * unique among the workspace's live projects.
  */
 @Entity({ name: 'projects' })

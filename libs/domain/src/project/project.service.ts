@@ -15,7 +15,7 @@ import { ProjectMember } from './project-member.entity';
 import { projectView } from './project.view';
 import { emitChange } from '../kernel/change-bus';
 
-/** Writable project fields on create, with Plane's names (reference plane-v1-api.md §8.1). */
+/** Writable project fields on create, with Plane's names (`plane/api/serializers/project.py`). */
 export interface CreateProjectInput {
   name: string;
   identifier: string;
@@ -39,7 +39,10 @@ export interface CreateProjectInput {
   timezone?: string;
 }
 
-/** Writable project fields on PATCH: all of create's, each optional, plus a few more (§8.1). */
+/**
+ * Writable project fields on PATCH: all of create's, each optional, plus a few more (Plane
+ * ProjectAPIEndpoint.patch).
+ */
 export interface UpdateProjectInput extends Partial<CreateProjectInput> {
   default_state?: string | null;
   /** the project's own estimate (SDK `estimates.linkToProject`), or null */
@@ -73,7 +76,7 @@ export class ProjectService implements ProjectAccessResolver {
 
   /**
    * Projects the caller may see, oldest first: those they are an active member of, and public
-   * ones (network 2). Plane v1's list rule (reference plane-v1-api.md §8.1 "List").
+   * ones (network 2). Plane v1's list rule (`plane/api/views/project.py` ProjectAPIEndpoint).
    */
   async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<ProjectJson>> {
     const qb = this.dataSource
@@ -183,7 +186,7 @@ export class ProjectService implements ProjectAccessResolver {
 
   /**
    * One project the caller may see (the access guard has checked visibility), Plane's detail
-   * shape (reference plane-v1-api.md §8.1; no `sort_order`). 404 `PROJECT_NOT_FOUND` if gone.
+   * shape (Plane ProjectAPIEndpoint.get; no `sort_order`). 404 `PROJECT_NOT_FOUND` if gone.
    */
   async retrieve(workspaceId: string, projectId: string, userId: string): Promise<ProjectJson> {
     const project = await this.load(this.dataSource.manager, workspaceId, projectId);
@@ -192,8 +195,8 @@ export class ProjectService implements ProjectAccessResolver {
   }
 
   /**
-   * Partial update with Plane's rules (reference plane-v1-api.md §8.1 "PATCH"): an archived project
-   * cannot be changed (400 `PROJECT_ARCHIVED`); a taken identifier or name is 409
+   * Partial update with Plane's rules (`plane/api/views/project.py` ProjectAPIEndpoint.patch): an
+   * archived project cannot be changed (400 `PROJECT_ARCHIVED`); a taken identifier or name is 409
    * `PROJECT_IDENTIFIER_TAKEN` / `PROJECT_NAME_TAKEN` (Plane answers 410); a lead or default assignee
    * outside the workspace, or a default state of another project, is 422. A new lead becomes a
    * project Admin, as on create. Shared by the App API and the External API.
@@ -261,7 +264,7 @@ export class ProjectService implements ProjectAccessResolver {
   }
 
   /**
-   * Soft-deletes the project and its memberships (reference plane-v1-api.md §8.1 "DELETE"); its
+   * Soft-deletes the project and its memberships (Plane ProjectAPIEndpoint.delete); its
    * identifier and name become free again, and everything in it becomes unreachable (every route
    * checks the project). Shared by the App API and the External API.
    */

@@ -12,7 +12,7 @@ export interface ProjectExtras {
   sort_order?: number | null;
 }
 
-/** Plane's ProjectSerializer with its read-only extras (reference plane-v1-api.md §8.1). */
+/** Plane's ProjectSerializer with its read-only extras (`plane/api/serializers/project.py`). */
 export function projectView(project: Project, extras: ProjectExtras) {
   return {
     id: project.id,

@@ -2,7 +2,10 @@ import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import type { Issue } from '../issue';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
-/** The relation types a client may send (plane-clients.md §3.2, "Relations"). */
+/**
+ * The relation types a client may send (`plane-node-sdk/dist/models/WorkItemRelation.d.ts`; Plane
+ * `plane/db/models/issue.py` IssueRelation).
+ */
 export const RELATION_TYPES = [
   'blocking', 'blocked_by', 'duplicate', 'relates_to', 'start_before', 'start_after', 'finish_before', 'finish_after',
 ] as const;

@@ -12,7 +12,10 @@ import { assertProjectWritable } from '../kernel/project-writable';
 import { iso } from '../kernel/time';
 import { IssueRelation, RELATION_TYPES, RelationType, StoredRelationType } from './issue-relation.entity';
 
-/** `GET …/relations/`: one array of work item ids per relation type (plane-clients.md §3.3). */
+/**
+ * `GET …/relations/`: one array of work item ids per relation type
+ * (`plane-node-sdk/dist/models/WorkItemRelation.d.ts` WorkItemRelationResponse).
+ */
 export type RelationsJson = Record<RelationType, string[]>;
 
 /** A related work item in the App API's `issue-relation/` answer. */
@@ -46,12 +49,13 @@ function typeFor(row: IssueRelation, issueId: string): RelationType {
 }
 
 /**
- * Relations between work items (Plane CE's `work-items/{id}/relations/`, plane-clients.md §3.6
- * "client.workItems.relations"). A pair of work items has at most one relation; relating a pair
- * again with another type replaces the old relation. The other work item may be in any project of
- * the workspace the caller is an active member of. Every change writes history on both work items
- * (`field` = the relation type seen from that work item, `new_value`/`old_value` = the other one's
- * `IDENT-seq`, `new_identifier`/`old_identifier` = its id), in the same transaction.
+ * Relations between work items (Plane CE's `work-items/{id}/relations/`, as
+ * `plane-node-sdk/dist/api/WorkItems/Relations.js` calls it). A pair of work items has at most one
+ * relation; relating a pair again with another type replaces the old relation. The other work item
+ * may be in any project of the workspace the caller is an active member of. Every change writes
+ * history on both work items (`field` = the relation type seen from that work item,
+ * `new_value`/`old_value` = the other one's `IDENT-seq`, `new_identifier`/`old_identifier` = its id),
+ * in the same transaction.
  */
 @Injectable()
 export class IssueRelationService {

@@ -1,6 +1,9 @@
 import { StateGroup } from './state.entity';
 
-/** The five states every new project gets (reference plane-v1-api.md §8.1), Backlog the default. */
+/**
+ * The five states every new project gets (Plane `plane/api/views/project.py`
+ * ProjectAPIEndpoint.post), Backlog the default.
+ */
 export const DEFAULT_STATES: ReadonlyArray<{
   name: string;
   color: string;

@@ -5,7 +5,7 @@ import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 export const STATE_GROUPS = ['backlog', 'unstarted', 'started', 'completed', 'cancelled', 'triage'] as const;
 export type StateGroup = (typeof STATE_GROUPS)[number];
 
-/** A work item state of a project (reference plane-v1-api.md §8.2); names are unique per project. */
+/** A work item state of a project (Plane `plane/db/models/state.py`); names are unique per project. */
 @Entity({ name: 'states' })
 @Index('uq_states_name_live', ['projectId', 'name'], { unique: true, where: '"deleted_at" IS NULL' })
 export class State extends ProjectScopedEntity {

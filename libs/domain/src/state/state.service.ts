@@ -10,7 +10,7 @@ import { slugify } from './default-states';
 import { State, StateGroup } from './state.entity';
 import { StateJson, stateView } from './state.view';
 
-/** Writable state fields, Plane's names (reference plane-v1-api.md §8.2). */
+/** Writable state fields, Plane's names (`plane/api/serializers/state.py` StateSerializer). */
 export interface StateInput {
   name?: string;
   description?: string;
@@ -23,7 +23,7 @@ export interface StateInput {
   external_id?: string | null;
 }
 
-/** A project's work item states (reference plane-v1-api.md §8.2). */
+/** A project's work item states (Plane `plane/api/views/state.py` StateAPIEndpoint). */
 @Injectable()
 export class StateService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -1,7 +1,7 @@
 import { iso } from '../kernel/time';
 import { State } from './state.entity';
 
-/** Plane's StateSerializer (reference plane-v1-api.md §8.2). */
+/** Plane's StateSerializer (`plane/api/serializers/state.py`). */
 export function stateView(s: State) {
   return {
     id: s.id,

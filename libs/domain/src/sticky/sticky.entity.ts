@@ -4,7 +4,7 @@ import type { User } from '../user';
 import type { Workspace } from '../workspace';
 
 /**
- * A sticky note (Plane CE's `Sticky`, plane-clients.md §3.6 "client.stickies"): private to its
+ * A sticky note (Plane's `Sticky`, `plane/db/models/sticky.py`): private to its
  * owner inside a workspace. `sort_order` grows by 10000 per new sticky of the owner, as in Plane.
  */
 @Entity({ name: 'stickies' })

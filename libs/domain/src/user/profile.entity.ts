@@ -4,7 +4,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 export const DEFAULT_ONBOARDING_STEP = { profile_complete: false, workspace_create: false, workspace_invite: false, workspace_join: false };
 
 /**
- * A user's app settings (Plane's `Profile`, reference plane-app-auth-instance-public.md §1.1): one
+ * A user's app settings (Plane's `Profile`, `plane/db/models/user.py`): one
  * row per user, created on first read. Billing fields are kept for Plane's clients and unused.
  */
 @Entity({ name: 'profiles' })

@@ -7,7 +7,7 @@ import { isTimezone } from '../kernel/timezone';
 import { User } from './user.entity';
 import { userMeView } from './user.view';
 
-/** Profile fields a user may change on themself (reference plane-app-auth-instance-public.md §1.1). */
+/** Profile fields a user may change on themself (Plane `plane/app/serializers/user.py` UserSerializer). */
 export interface UpdateMeInput {
   first_name?: string;
   last_name?: string;

@@ -10,9 +10,9 @@ export function workspaceLiteView(ws: Workspace) {
 }
 
 /**
- * A workspace membership (Plane's `WorkSpaceMemberSerializer`, §1.3). Admins and Members see the
- * member's email and last sign-in medium; Guests see the lite user without them, except on their
- * own row when `viewerId` is given (`canSeeEmail`).
+ * A workspace membership (Plane's `WorkSpaceMemberSerializer`, `plane/app/serializers/workspace.py`).
+ * Admins and Members see the member's email and last sign-in medium; Guests see the lite user without
+ * them, except on their own row when `viewerId` is given (`canSeeEmail`).
  */
 export function workspaceMemberView(row: WorkspaceMember & { member: User; workspace: Workspace }, viewerRole: number, viewerId?: string) {
   const u = row.member;

@@ -3,7 +3,7 @@ import type { User } from '../user';
 import { BaseEntity } from '../kernel/base.entity';
 
 /**
- * A workspace (reference plane-app-auth-instance-public.md §2). `slug` is unique across all rows,
+ * A workspace (Plane `plane/db/models/workspace.py`). `slug` is unique across all rows,
  * soft-deleted ones included, so a deleted workspace's slug stays reserved.
  */
 @Entity({ name: 'workspaces' })

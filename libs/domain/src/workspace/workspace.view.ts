@@ -1,7 +1,7 @@
 import { iso } from '../kernel/time';
 import { Workspace } from './workspace.entity';
 
-/** Plane's Workspace serializer (reference plane-app-auth-instance-public.md §1.2). */
+/** Plane's WorkSpaceSerializer (`plane/app/serializers/workspace.py`). */
 export function workspaceView(workspace: Workspace, extra: { role?: number; total_members?: number } = {}) {
   return {
     id: workspace.id,

@@ -13,7 +13,7 @@ const ROLE_MESSAGE = { message: 'role must be 20 (Admin), 15 (Member) or 5 (Gues
 const toDate = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : value;
 
-/** `PATCH /api/users/me/` (reference plane-app-auth-instance-public.md §1.1): profile fields only. */
+/** `PATCH /api/users/me/` (Plane `plane/app/views/user/base.py` UserEndpoint): profile fields only. */
 export class UpdateMeDto implements UpdateMeInput {
   @IsOptionalNonNull() @Transform(trim) @IsString() @MaxLength(255)
   first_name?: string;

@@ -5,7 +5,7 @@ import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** `POST /api/workspaces/` (reference plane-app-auth-instance-public.md §1.2). */
+/** `POST /api/workspaces/` (Plane `plane/app/views/workspace/base.py` WorkSpaceViewSet.create). */
 export class CreateWorkspaceDto implements CreateWorkspaceInput {
   @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(80)
   name: string;

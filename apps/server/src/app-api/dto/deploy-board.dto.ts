@@ -17,7 +17,7 @@ const IsLayoutMap = () =>
   });
 
 /**
- * `POST` and `PATCH …/project-deploy-boards/` (reference plane-app-auth-instance-public.md §1.7):
+ * `POST` and `PATCH …/project-deploy-boards/` (Plane `plane/app/views/project/base.py` DeployBoardViewSet):
  * the board's settings; `views` (Plane's publish body) and `view_props` (the stored name) are the
  * same layout map.
  */

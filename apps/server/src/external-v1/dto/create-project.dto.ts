@@ -1,2 +1,2 @@
-/** `POST /api/v1/workspaces/{slug}/projects/` (reference plane-v1-api.md §8.1). */
+/** `POST /api/v1/workspaces/{slug}/projects/` (Plane `plane/api/views/project.py` ProjectAPIEndpoint.post). */
 export { CreateProjectDto } from '../../shared/dto/project.dto';

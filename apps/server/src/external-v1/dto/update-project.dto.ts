@@ -2,9 +2,9 @@ import { Allow } from 'class-validator';
 import { UpdateProjectDto } from '../../shared/dto/project.dto';
 
 /**
- * `PATCH /api/v1/workspaces/{slug}/projects/{project_id}/` (reference plane-v1-api.md §8.1): the
- * shared update fields; read-only keys of the project (counts, ids, timestamps), which clients send
- * back with a fetched object, are accepted and ignored, as Plane does.
+ * `PATCH /api/v1/workspaces/{slug}/projects/{project_id}/` (Plane `plane/api/views/project.py`
+ * ProjectAPIEndpoint.patch): the shared update fields; read-only keys of the project (counts, ids,
+ * timestamps), which clients send back with a fetched object, are accepted and ignored, as Plane does.
  */
 export class UpdateProjectV1Dto extends UpdateProjectDto {
   // read-only in Plane: accepted, ignored

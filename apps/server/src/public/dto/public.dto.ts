@@ -2,7 +2,7 @@ import { IsIn, IsNotEmpty, IsObject, IsString, Matches, MaxLength } from 'class-
 import type { PublicCommentInput } from '#domain';
 import { IsOptionalNonNull } from '#common';
 
-/** `POST …/comments/` (reference plane-app-auth-instance-public.md §5): the text; access is always EXTERNAL. */
+/** `POST …/comments/` (Plane `plane/space/views/issue.py` IssueCommentPublicViewSet): the text; access is always EXTERNAL. */
 export class CreatePublicCommentDto implements PublicCommentInput {
   @IsString() @IsNotEmpty() @MaxLength(100_000)
   comment_html: string;

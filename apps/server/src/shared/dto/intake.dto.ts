@@ -22,8 +22,8 @@ export class IntakeIssueFieldsDto implements IntakeIssueFields {
 }
 
 /**
- * `POST|PATCH …/intake-issues/` (plane-clients.md §3.2; plane-v1-api.md §8.12). `status` is one of
- * −2 pending, −1 declined, 0 snoozed, 1 accepted, 2 duplicate. Read-only keys are ignored.
+ * `POST|PATCH …/intake-issues/` (Plane `plane/api/views/intake.py`; `plane-node-sdk/dist/models/Intake.d.ts`).
+ * `status` is one of −2 pending, −1 declined, 0 snoozed, 1 accepted, 2 duplicate. Read-only keys are ignored.
  */
 export class IntakeDto extends ReadOnlyBase implements IntakeInput {
   @IsOptionalNonNull() @IsObject() @ValidateNested() @Type(() => IntakeIssueFieldsDto)

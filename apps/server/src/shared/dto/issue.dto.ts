@@ -11,7 +11,8 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * `PATCH …/issues|work-items/{id}/` (reference plane-v1-api.md §8.4; plane-clients.md §3.2, §4.2).
+ * `PATCH …/issues|work-items/{id}/` (Plane `plane/api/serializers/issue.py` IssueSerializer; the
+ * clients' `plane-node-sdk/dist/models/WorkItem.d.ts`, `plane-mcp-server/build/schemas.js` Issue).
  * Read-only keys (`sequence_id`, `completed_at`, `archived_at`, `description_binary`, ids,
  * timestamps) are accepted and ignored; `module` (SDK) is accepted and ignored until modules exist.
  */
@@ -87,7 +88,7 @@ export class CreateIssueDto extends IssueFieldsDto {
   name: string;
 }
 
-/** Comments (reference plane-v1-api.md §8.7); no field is required. */
+/** Comments (Plane `plane/api/serializers/issue.py` IssueCommentSerializer); no field is required. */
 export class CommentDto extends ReadOnlyBase implements CommentInput {
   @IsOptionalNonNull() @IsString()
   comment_html?: string;
@@ -114,7 +115,7 @@ export class CommentDto extends ReadOnlyBase implements CommentInput {
   @Allow() is_member?: unknown;
 }
 
-/** Link fields other than `url` (reference plane-v1-api.md §8.6). */
+/** Link fields other than `url` (Plane `plane/api/serializers/issue.py` IssueLinkSerializer). */
 class LinkFieldsDto extends ReadOnlyBase implements LinkInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
   title?: string | null;

@@ -6,7 +6,7 @@ import { ReadOnlyBase } from './read-only';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** Label fields other than `name` (reference plane-v1-api.md §8.3). */
+/** Label fields other than `name` (Plane `plane/api/serializers/issue.py` LabelSerializer). */
 class LabelFieldsDto extends ReadOnlyBase implements LabelInput {
   @IsOptionalNonNull() @IsString()
   description?: string;

@@ -26,7 +26,10 @@ class PlanningReadOnly extends ReadOnlyBase {
   @Allow() project_id?: unknown;
 }
 
-/** Cycle fields other than `name` (reference plane-v1-api.md §8.10; plane-clients.md §3.7 CreateCycleRequest). */
+/**
+ * Cycle fields other than `name` (Plane `plane/api/serializers/cycle.py` CycleSerializer;
+ * `plane-node-sdk/dist/models/Cycle.d.ts` CreateCycleRequest).
+ */
 class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
   @IsOptionalNonNull() @IsString()
   description?: string;
@@ -89,7 +92,10 @@ export class TransferDto {
   new_cycle_id?: string;
 }
 
-/** Module fields other than `name` (reference plane-v1-api.md §8.11; plane-clients.md §3.7 CreateModuleRequest). */
+/**
+ * Module fields other than `name` (Plane `plane/api/serializers/module.py` ModuleSerializer;
+ * `plane-node-sdk/dist/models/Module.d.ts` CreateModuleRequest).
+ */
 class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
   @IsOptionalNonNull() @IsString()
   description?: string;

@@ -8,8 +8,8 @@ import { IsOptionalNonNull } from '#common';
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /**
- * Project fields writable on create and update (reference plane-v1-api.md §8.1), shared by the
- * App API and the External API. `network` is 0 (secret) or 2 (public).
+ * Project fields writable on create and update (Plane `plane/api/serializers/project.py`
+ * ProjectSerializer), shared by the App API and the External API. `network` is 0 (secret) or 2 (public).
  */
 export class ProjectFieldsDto {
   @IsOptionalNonNull() @IsString()

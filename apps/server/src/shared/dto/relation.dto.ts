@@ -1,7 +1,10 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsUUID } from 'class-validator';
 import { RELATION_TYPES, RelationType } from '#domain';
 
-/** `POST …/relations/` (plane-clients.md §3.2): `{relation_type, issues[]}`, 1–100 work item ids. */
+/**
+ * `POST …/relations/` (`plane-node-sdk/dist/models/WorkItemRelation.d.ts`
+ * WorkItemRelationCreateRequest): `{relation_type, issues[]}`, 1–100 work item ids.
+ */
 export class CreateRelationDto {
   @IsIn(RELATION_TYPES)
   relation_type: RelationType;

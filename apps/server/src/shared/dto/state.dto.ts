@@ -6,7 +6,7 @@ import { ReadOnlyBase } from './read-only';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** State fields other than `name` and `color` (reference plane-v1-api.md §8.2); `slug` follows the name and is ignored. */
+/** State fields other than `name` and `color` (Plane `plane/api/serializers/state.py` StateSerializer); `slug` follows the name and is ignored. */
 class StateFieldsDto extends ReadOnlyBase implements StateInput {
   @IsOptionalNonNull() @IsString()
   description?: string;
