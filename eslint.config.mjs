@@ -59,4 +59,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // only repositories build or send SQL (and the kernel's driver plumbing): services keep rules
+    // and transactions, so one concept's SQL has one owner
+    files: ['libs/domain/src/**/*.ts'],
+    ignores: ['libs/domain/src/**/*.repository.ts', 'libs/domain/src/kernel/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'warn',
+        { selector: "CallExpression[callee.property.name='createQueryBuilder']", message: 'Query builders belong in the feature repository (*.repository.ts).' },
+        { selector: "CallExpression[callee.property.name='query']", message: 'SQL belongs in the feature repository (*.repository.ts).' },
+        { selector: 'CallExpression[callee.name=/^hot(Tx)?(Query|Pipeline|Transaction)$/]', message: 'SQL belongs in the feature repository (*.repository.ts).' },
+        { selector: 'ImportSpecifier[imported.name=/^SQL_/]', message: 'SQL texts belong in the feature repository (*.repository.ts).' },
+      ],
+    },
+  },
 );

@@ -3,8 +3,7 @@ import { OBJECT_STORAGE } from './attachment/object-storage';
 import { OBJECT_STORAGE_PROVIDER } from './attachment/storage.provider';
 import { CREDENTIAL_VERIFIER, INSTANCE_ADMIN_VERIFIER, PROJECT_ACCESS_RESOLVER, WORKSPACE_ACCESS_RESOLVER } from '#common';
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
-import { ChangeBus } from './kernel/change-bus';
+import { KernelModule } from './kernel/kernel.module';
 import { IssueListener } from './issue/issue.listener';
 import { NotificationListener } from './notification/notification.listener';
 import { ApiTokenService } from './api-token/api-token.service';
@@ -72,9 +71,8 @@ const APP_API_SERVICES = [
  * `@OnChange` listeners run by `ChangeBus` in the writer's transaction.
  */
 @Module({
-  imports: [DiscoveryModule],
+  imports: [KernelModule],
   providers: [
-    ChangeBus,
     IssueListener,
     NotificationListener,
     ...SERVICES,
