@@ -1,50 +1,134 @@
+// api-token
 import { ApiToken } from './api-token/api-token.entity';
+
+// attachment
+import { FileAsset } from './attachment/file-asset.entity';
+
+// auth
 import { AuthCode } from './auth/auth-code.entity';
 import { UserAccount } from './auth/user-account.entity';
 import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
+
+// cycle
+import { Cycle, CycleIssue } from './cycle/cycle.entity';
+
+// deploy-board
+import { DeployBoard } from './deploy-board/deploy-board.entity';
+
+// estimate
+import { Estimate, EstimatePoint } from './estimate/estimate.entity';
+
+// instance-config
 import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance-config/instance.entity';
+
+// intake
+import { Intake, IntakeIssue } from './intake/intake.entity';
+
+// invitation
 import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
-import { ProjectMember } from './project/project-member.entity';
-import { Project } from './project/project.entity';
-import { State } from './state/state.entity';
-import { User } from './user/user.entity';
-import { Label } from './label/label.entity';
+
+// issue
 import { Issue, IssueAssignee, IssueLabel, ProjectIssueCounter } from './issue/issue.entity';
 import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';
 import { CommentReaction } from './issue/comment-reaction.entity';
-import { DeployBoard } from './deploy-board/deploy-board.entity';
 import { IssueReaction } from './issue/issue-reaction.entity';
 import { IssueVote } from './issue/issue-vote.entity';
-import { Cycle, CycleIssue } from './cycle/cycle.entity';
+
+// label
+import { Label } from './label/label.entity';
+
+// module
 import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
-import { IssueRelation } from './relation/issue-relation.entity';
-import { Estimate, EstimatePoint } from './estimate/estimate.entity';
-import { Sticky } from './sticky/sticky.entity';
-import { Intake, IntakeIssue } from './intake/intake.entity';
-import { FileAsset } from './attachment/file-asset.entity';
+
+// notification
 import { IssueSubscriber, Notification } from './notification/notification.entity';
+
+// project
+import { ProjectMember } from './project/project-member.entity';
+import { Project } from './project/project.entity';
+
+// relation
+import { IssueRelation } from './relation/issue-relation.entity';
+
+// state
+import { State } from './state/state.entity';
+
+// sticky
+import { Sticky } from './sticky/sticky.entity';
+
+// user
+import { User } from './user/user.entity';
 import { Profile } from './user/profile.entity';
-import { WorkspaceMember } from './workspace/workspace-member.entity';
-import { Workspace } from './workspace/workspace.entity';
+
+// webhook
 import { Webhook, WebhookDelivery, WebhookLog } from './webhook/webhook.entity';
 
-/** Every entity; the data source (libs/database) registers exactly these. */
+// workspace
+import { WorkspaceMember } from './workspace/workspace-member.entity';
+import { Workspace } from './workspace/workspace.entity';
+
+/** Every entity; the data source (libs/database) registers exactly these. One line per feature. */
 export const ENTITIES = [
-  User, AuthSession, AuthToken, AuthCode, UserAccount, Workspace, WorkspaceMember, ApiToken, Project, ProjectMember, State,
-  Instance, InstanceAdmin, InstanceConfiguration, InstanceAdminSession,
-  WorkspaceInvitation,
-  Label, Issue, ProjectIssueCounter, IssueAssignee, IssueLabel, IssueComment, IssueLink, IssueActivity,
-  DeployBoard, IssueReaction, IssueVote,
-  Cycle, CycleIssue, Module, ModuleMember, ModuleIssue,
-  IssueRelation,
-  Estimate, EstimatePoint,
-  Sticky,
-  Intake, IntakeIssue,
+  // api-token
+  ApiToken,
+
+  // attachment
   FileAsset,
-  Notification, IssueSubscriber, Profile,
-  CommentReaction,
-  Webhook, WebhookLog, WebhookDelivery,
+
+  // auth
+  AuthCode, UserAccount, AuthSession, AuthToken,
+
+  // cycle
+  Cycle, CycleIssue,
+
+  // deploy-board
+  DeployBoard,
+
+  // estimate
+  Estimate, EstimatePoint,
+
+  // instance-config
+  Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration,
+
+  // intake
+  Intake, IntakeIssue,
+
+  // invitation
+  WorkspaceInvitation,
+
+  // issue
+  Issue, IssueAssignee, IssueLabel, ProjectIssueCounter, IssueComment, IssueLink, IssueActivity, CommentReaction, IssueReaction, IssueVote,
+
+  // label
+  Label,
+
+  // module
+  Module, ModuleIssue, ModuleMember,
+
+  // notification
+  IssueSubscriber, Notification,
+
+  // project
+  ProjectMember, Project,
+
+  // relation
+  IssueRelation,
+
+  // state
+  State,
+
+  // sticky
+  Sticky,
+
+  // user
+  User, Profile,
+
+  // webhook
+  Webhook, WebhookDelivery, WebhookLog,
+
+  // workspace
+  WorkspaceMember, Workspace,
 ];

@@ -7,3 +7,4 @@ export * from './credential-verifier.service';
 export * from './oauth.service';
 export * from './session.service';
 export * from './user-account.entity';
+export * from './auth.module';

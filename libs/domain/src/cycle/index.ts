@@ -3,3 +3,4 @@ export * from './cycle.service';
 export * from './cycle.view';
 export * from './planning';
 export * from './zoned-date';
+export * from './cycle.module';

@@ -1,3 +1,4 @@
 export * from './estimate.entity';
 export * from './estimate.service';
 export * from './estimate.view';
+export * from './estimate.module';

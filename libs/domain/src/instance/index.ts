@@ -2,3 +2,4 @@ export * from './instance-admin.service';
 export * from './instance-setup';
 export * from './instance.service';
 export * from './instance.view';
+export * from './instance.module';

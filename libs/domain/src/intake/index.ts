@@ -1,2 +1,3 @@
 export * from './intake.entity';
 export * from './intake.service';
+export * from './intake.module';

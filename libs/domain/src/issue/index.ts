@@ -15,3 +15,4 @@ export * from './issue-reaction.entity';
 export * from './issue-vote.entity';
 export * from './triage';
 export * from './issue.listener';
+export * from './issue.module';

@@ -1,1 +1,2 @@
 export * from './mail.service';
+export * from './mail.module';

@@ -4,3 +4,4 @@ export * from './project-member.service';
 export * from './project.entity';
 export * from './project.service';
 export * from './project.view';
+export * from './project.module';

@@ -1,2 +1,3 @@
 export * from './issue-relation.entity';
 export * from './issue-relation.service';
+export * from './relation.module';

@@ -1,1 +1,2 @@
 export * from './search.service';
+export * from './search.module';

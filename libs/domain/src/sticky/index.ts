@@ -1,2 +1,3 @@
 export * from './sticky.entity';
 export * from './sticky.service';
+export * from './sticky.module';

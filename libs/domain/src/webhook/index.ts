@@ -8,3 +8,4 @@ export * from './webhook-sender';
 export * from './webhook.entity';
 export * from './webhook.service';
 export * from './webhook.view';
+export * from './webhook.module';

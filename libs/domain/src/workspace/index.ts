@@ -5,3 +5,4 @@ export * from './workspace.entity';
 export * from './workspace.service';
 export * from './workspace.view';
 export * from './workspace-membership';
+export * from './workspace.module';

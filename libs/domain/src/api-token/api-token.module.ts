@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { ApiTokenService } from './api-token.service';
+
+/** The api-token feature: its services; exports what other features and the API modules use. */
+@Module({
+  providers: [ApiTokenService],
+  exports: [ApiTokenService],
+})
+export class ApiTokenFeatureModule {}

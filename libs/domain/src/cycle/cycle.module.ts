@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { IssueFeatureModule } from '../issue';
+import { CycleService } from './cycle.service';
+
+/** The cycle feature: its services; exports what other features and the API modules use. */
+@Module({
+  imports: [IssueFeatureModule],
+  providers: [CycleService],
+  exports: [CycleService],
+})
+export class CycleFeatureModule {}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { MailFeatureModule } from '../mail';
+import { WorkspaceInvitationService } from './workspace-invitation.service';
+
+/** The invitation feature: its services; exports what other features and the API modules use. */
+@Module({
+  imports: [MailFeatureModule],
+  providers: [WorkspaceInvitationService],
+  exports: [WorkspaceInvitationService],
+})
+export class InvitationFeatureModule {}

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { LabelService } from './label.service';
+
+/** The label feature: its services; exports what other features and the API modules use. */
+@Module({
+  providers: [LabelService],
+  exports: [LabelService],
+})
+export class LabelFeatureModule {}

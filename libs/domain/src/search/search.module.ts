@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { IssueFeatureModule } from '../issue';
+import { SearchService } from './search.service';
+
+/** The search feature: its services; exports what other features and the API modules use. */
+@Module({
+  imports: [IssueFeatureModule],
+  providers: [SearchService],
+  exports: [SearchService],
+})
+export class SearchFeatureModule {}

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { StateService } from './state.service';
+
+/** The state feature: its services; exports what other features and the API modules use. */
+@Module({
+  providers: [StateService],
+  exports: [StateService],
+})
+export class StateFeatureModule {}

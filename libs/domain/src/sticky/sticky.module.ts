@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { StickyService } from './sticky.service';
+
+/** The sticky feature: its services; exports what other features and the API modules use. */
+@Module({
+  providers: [StickyService],
+  exports: [StickyService],
+})
+export class StickyFeatureModule {}

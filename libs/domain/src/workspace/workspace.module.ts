@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { InstanceConfigFeatureModule } from '../instance-config';
+import { WorkspaceService } from './workspace.service';
+
+/** The workspace feature: its services; exports what other features and the API modules use. */
+@Module({
+  imports: [InstanceConfigFeatureModule],
+  providers: [WorkspaceService],
+  exports: [WorkspaceService],
+})
+export class WorkspaceFeatureModule {}
