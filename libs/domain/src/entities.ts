@@ -20,7 +20,10 @@ import { DeployBoard } from './deploy-board/deploy-board.entity';
 import { Estimate, EstimatePoint } from './estimate/estimate.entity';
 
 // instance-config
-import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance-config/instance.entity';
+import { Instance } from './instance-config/instance.entity';
+import { InstanceAdmin } from './instance-config/instance-admin.entity';
+import { InstanceAdminSession } from './instance-config/instance-admin-session.entity';
+import { InstanceConfiguration } from './instance-config/instance-configuration.entity';
 
 // intake
 import { Intake, IntakeIssue } from './intake/intake.entity';
