@@ -67,7 +67,9 @@ import { User } from './user/user.entity';
 import { Profile } from './user/profile.entity';
 
 // webhook
-import { Webhook, WebhookDelivery, WebhookLog } from './webhook/webhook.entity';
+import { Webhook } from './webhook/webhook.entity';
+import { WebhookDelivery } from './webhook/webhook-delivery.entity';
+import { WebhookLog } from './webhook/webhook-log.entity';
 
 // workspace
 import { WorkspaceMember } from './workspace/workspace-member.entity';
