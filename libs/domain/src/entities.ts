@@ -47,7 +47,8 @@ import { Label } from './label/label.entity';
 import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
 
 // notification
-import { IssueSubscriber, Notification } from './notification/notification.entity';
+import { IssueSubscriber } from './notification/issue-subscriber.entity';
+import { Notification } from './notification/notification.entity';
 
 // project
 import { ProjectMember } from './project/project-member.entity';
