@@ -47,7 +47,12 @@ export class DeployBoardRepository {
 
   /** Locks the project row (`FOR UPDATE`) until the transaction ends: serialises publishes of one project. Throws when it is gone. */
   async lockProject(em: EntityManager, projectId: string): Promise<void> {
-    await em.getRepository(Project).createQueryBuilder('p').setLock('pessimistic_write').where('p.id = :projectId', { projectId }).getOneOrFail();
+    await em
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .setLock('pessimistic_write')
+      .where('p.id = :projectId', { projectId })
+      .getOneOrFail();
   }
 
   /** A page of the board's visible work items with the filters, in `order`. */
@@ -63,10 +68,14 @@ export class DeployBoardRepository {
     if (filters.state_group?.length) qb.andWhere('s.group IN (:...groups)', { groups: filters.state_group });
     if (filters.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: filters.priority });
     if (filters.labels?.length) {
-      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', { labels: filters.labels });
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', {
+        labels: filters.labels,
+      });
     }
     if (filters.assignees?.length) {
-      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', { assignees: filters.assignees });
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', {
+        assignees: filters.assignees,
+      });
     }
     return paginate(qb, page, order);
   }

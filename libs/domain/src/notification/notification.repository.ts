@@ -33,7 +33,9 @@ export async function subscribe(em: EntityManager, ctx: ChangeContext, issueId: 
   const ids = [...new Set(userIds)];
   if (!ids.length) return;
   await em.createQueryBuilder().insert().into(IssueSubscriber)
-    .values(ids.map((subscriberId) => ({ workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, subscriberId, createdById: ctx.userId })))
+    .values(ids.map((subscriberId) => ({
+      workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, subscriberId, createdById: ctx.userId,
+    })))
     .orIgnore()
     .execute();
 }

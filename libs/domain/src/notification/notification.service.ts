@@ -95,7 +95,8 @@ export class NotificationService {
       if (!TYPES.includes(type)) throw validationError({ type: [`Must be one of: ${TYPES.join(', ')}, watching.`] });
       types = [type];
     }
-    const ids = await this.repo.findUnreadIds({ workspaceId, userId, archived: !!body.archived, snoozed: !!body.snoozed, types, workspaceRole });
+    const scope = { workspaceId, userId, archived: !!body.archived, snoozed: !!body.snoozed, types, workspaceRole };
+    const ids = await this.repo.findUnreadIds(scope);
     if (ids.length) await this.repo.markRead(ids);
     return { message: 'Successful' };
   }

@@ -6,7 +6,10 @@ import { Notification } from './notification.entity';
 /** Plane's UserLite as notifications carry it (`triggered_by_details`): no email. */
 function actorView(u: User | undefined) {
   if (!u) return null;
-  return { id: u.id, first_name: u.firstName, last_name: u.lastName, display_name: u.displayName, avatar: u.avatar, avatar_url: u.avatar, is_bot: u.isBot };
+  return {
+    id: u.id, first_name: u.firstName, last_name: u.lastName, display_name: u.displayName, avatar: u.avatar, avatar_url: u.avatar,
+    is_bot: u.isBot,
+  };
 }
 
 /** Plane's NotificationSerializer, with `triggered_by_details` and the intake/mention flags. */

@@ -100,7 +100,13 @@ export class WebhookRepository {
   }
 
   /** Finishes a delivery as `delivered` or `failed` after `attempts` attempts. */
-  async finishDelivery(em: EntityManager, id: string, status: 'delivered' | 'failed', attempts: number, error: string | null): Promise<void> {
+  async finishDelivery(
+    em: EntityManager,
+    id: string,
+    status: 'delivered' | 'failed',
+    attempts: number,
+    error: string | null,
+  ): Promise<void> {
     await em.query(
       `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_error = $4, finished_at = now() WHERE id = $1`,
       [id, status, attempts, error],
@@ -110,7 +116,8 @@ export class WebhookRepository {
   /** Schedules the next attempt of a delivery `delayMs` from now. */
   async retryDelivery(em: EntityManager, id: string, attempts: number, error: string | null, delayMs: number): Promise<void> {
     await em.query(
-      `UPDATE webhook_deliveries SET attempts = $2, last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond') WHERE id = $1`,
+      `UPDATE webhook_deliveries SET attempts = $2, last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond')
+        WHERE id = $1`,
       [id, attempts, error, delayMs],
     );
   }
