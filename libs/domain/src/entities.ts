@@ -20,7 +20,10 @@ import { DeployBoard } from './deploy-board/deploy-board.entity';
 import { Estimate, EstimatePoint } from './estimate/estimate.entity';
 
 // instance-config
-import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance-config/instance.entity';
+import { Instance } from './instance-config/instance.entity';
+import { InstanceAdmin } from './instance-config/instance-admin.entity';
+import { InstanceAdminSession } from './instance-config/instance-admin-session.entity';
+import { InstanceConfiguration } from './instance-config/instance-configuration.entity';
 
 // intake
 import { Intake, IntakeIssue } from './intake/intake.entity';
@@ -44,7 +47,8 @@ import { Label } from './label/label.entity';
 import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
 
 // notification
-import { IssueSubscriber, Notification } from './notification/notification.entity';
+import { IssueSubscriber } from './notification/issue-subscriber.entity';
+import { Notification } from './notification/notification.entity';
 
 // project
 import { ProjectMember } from './project/project-member.entity';
@@ -64,7 +68,9 @@ import { User } from './user/user.entity';
 import { Profile } from './user/profile.entity';
 
 // webhook
-import { Webhook, WebhookDelivery, WebhookLog } from './webhook/webhook.entity';
+import { Webhook } from './webhook/webhook.entity';
+import { WebhookDelivery } from './webhook/webhook-delivery.entity';
+import { WebhookLog } from './webhook/webhook-log.entity';
 
 // workspace
 import { WorkspaceMember } from './workspace/workspace-member.entity';

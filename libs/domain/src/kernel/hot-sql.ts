@@ -141,7 +141,3 @@ export const SQL_CREATE_ISSUE_IN_BATCH_NO_STATE = createIssue(NO_STATE, true, tr
 export const SQL_CREATE_ISSUE_PLAIN = createIssue(SAME_STATE, false);
 /** `SQL_CREATE_ISSUE_PLAIN` for a work item without a state. */
 export const SQL_CREATE_ISSUE_PLAIN_NO_STATE = createIssue(NO_STATE, false);
-
-/** `$1` workspace id: its active webhooks and their event switches (the outbox's subscriber check). */
-export const SQL_WEBHOOK_SUBSCRIPTIONS = `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
-WHERE workspace_id = $1 AND is_active AND deleted_at IS NULL`;
