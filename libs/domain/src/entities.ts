@@ -11,7 +11,8 @@ import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 
 // cycle
-import { Cycle, CycleIssue } from './cycle/cycle.entity';
+import { Cycle } from './cycle/cycle.entity';
+import { CycleIssue } from './cycle/cycle-issue.entity';
 
 // deploy-board
 import { DeployBoard } from './deploy-board/deploy-board.entity';
