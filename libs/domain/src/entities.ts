@@ -24,7 +24,8 @@ import { Estimate, EstimatePoint } from './estimate/estimate.entity';
 import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance-config/instance.entity';
 
 // intake
-import { Intake, IntakeIssue } from './intake/intake.entity';
+import { Intake } from './intake/intake.entity';
+import { IntakeIssue } from './intake/intake-issue.entity';
 
 // invitation
 import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
@@ -42,7 +43,9 @@ import { IssueVote } from './issue/issue-vote.entity';
 import { Label } from './label/label.entity';
 
 // module
-import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
+import { Module } from './module/module.entity';
+import { ModuleIssue } from './module/module-issue.entity';
+import { ModuleMember } from './module/module-member.entity';
 
 // notification
 import { IssueSubscriber, Notification } from './notification/notification.entity';
