@@ -18,7 +18,8 @@ import { CycleIssue } from './cycle/cycle-issue.entity';
 import { DeployBoard } from './deploy-board/deploy-board.entity';
 
 // estimate
-import { Estimate, EstimatePoint } from './estimate/estimate.entity';
+import { Estimate } from './estimate/estimate.entity';
+import { EstimatePoint } from './estimate/estimate-point.entity';
 
 // instance-config
 import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance-config/instance.entity';
