@@ -18,7 +18,10 @@ export class AttachmentRepository {
   /** The live attachment (`ISSUE_ATTACHMENT` asset) of the work item, or null; `lock` takes a row lock (FOR UPDATE). */
   findAttachment(em: EntityManager, projectId: string, issueId: string, assetId: string, lock = false): Promise<FileAsset | null> {
     const qb = em.getRepository(FileAsset).createQueryBuilder('a')
-      .where('a.id = :assetId AND a.projectId = :projectId AND a.issueId = :issueId AND a.entityType = :t', { assetId, projectId, issueId, t: 'ISSUE_ATTACHMENT' });
+      .where(
+        'a.id = :assetId AND a.projectId = :projectId AND a.issueId = :issueId AND a.entityType = :t',
+        { assetId, projectId, issueId, t: 'ISSUE_ATTACHMENT' },
+      );
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
   }

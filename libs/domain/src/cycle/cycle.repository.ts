@@ -41,7 +41,8 @@ export class CycleRepository {
 
   /** The live cycle of the project with this id (archived too), or null; `lock` takes a row lock (FOR UPDATE). */
   findInProject(em: EntityManager, projectId: string, cycleId: string, lock = false): Promise<Cycle | null> {
-    const qb = em.getRepository(Cycle).createQueryBuilder('c').where('c.id = :cycleId AND c.projectId = :projectId', { cycleId, projectId });
+    const qb = em.getRepository(Cycle).createQueryBuilder('c')
+      .where('c.id = :cycleId AND c.projectId = :projectId', { cycleId, projectId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
   }

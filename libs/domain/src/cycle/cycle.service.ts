@@ -62,9 +62,9 @@ export function hasEnded(c: Cycle, now = new Date()): boolean {
 @Injectable()
 export class CycleService {
   constructor(
+    private readonly cycles: CycleRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issues: IssueService,
-    private readonly cycles: CycleRepository,
   ) {}
 
   /**

@@ -61,9 +61,9 @@ function hiddenFromGuest(project: Project, viewer?: IntakeViewer): boolean {
 @Injectable()
 export class IntakeService {
   constructor(
+    private readonly intakes: IntakeRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issues: IssueService,
-    private readonly intakes: IntakeRepository,
   ) {}
 
   /**

@@ -27,7 +27,8 @@ export class ModuleRepository {
 
   /** The live module of the project with this id (archived too), or null; `lock` takes a row lock (FOR UPDATE). */
   findInProject(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module | null> {
-    const qb = em.getRepository(Module).createQueryBuilder('m').where('m.id = :moduleId AND m.projectId = :projectId', { moduleId, projectId });
+    const qb = em.getRepository(Module).createQueryBuilder('m')
+      .where('m.id = :moduleId AND m.projectId = :projectId', { moduleId, projectId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
   }

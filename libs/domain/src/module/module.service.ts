@@ -47,9 +47,9 @@ export interface ModuleInput {
 @Injectable()
 export class ModuleService {
   constructor(
+    private readonly modules: ModuleRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issues: IssueService,
-    private readonly modules: ModuleRepository,
   ) {}
 
   /**

@@ -38,7 +38,9 @@ export class RelationRepository {
   findReachableIssues(em: EntityManager, workspaceId: string, userId: string, ids: string[]): Promise<Issue[]> {
     return em.getRepository(Issue).createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .innerJoin(ProjectMember, 'm', 'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId })
+      .innerJoin(ProjectMember, 'm', 'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', {
+        userId,
+      })
       .where('i.id IN (:...ids) AND i.workspaceId = :ws AND i.archivedAt IS NULL AND i.isDraft = false', { ids, ws: workspaceId })
       .getMany();
   }

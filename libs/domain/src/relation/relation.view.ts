@@ -11,7 +11,8 @@ export type RelationsJson = Record<RelationType, string[]>;
 /** A related work item in the App API's `issue-relation/` answer. */
 export interface RelatedIssueJson {
   id: string; name: string; project_id: string; sequence_id: number; relation_type: RelationType; state_id: string | null;
-  priority: string; type_id: string | null; created_at: string | null; updated_at: string | null; created_by: string | null; updated_by: string | null;
+  priority: string; type_id: string | null; created_at: string | null; updated_at: string | null;
+  created_by: string | null; updated_by: string | null;
 }
 
 /** A related work item as the App API's `issue-relation/` lists it (Plane's `IssueRelationViewSet.list`). */
