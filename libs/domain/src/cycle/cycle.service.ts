@@ -1,7 +1,7 @@
-import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { Issue } from '../issue';
 import { IssueContext, IssueService } from '../issue';
@@ -263,7 +263,8 @@ export class CycleService {
    */
   async listIssues(projectId: string, cycleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, cycleId);
-    const found: Page<Issue> = await this.cycles.listIssuesPage(projectId, cycleId, page, desc);
+    const qb: SelectQueryBuilder<Issue> = this.cycles.issuesQuery(projectId, cycleId);
+    const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
     return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
 

@@ -1,7 +1,6 @@
-import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { Issue } from '../issue';
 import { IntakeIssue } from './intake-issue.entity';
 
@@ -11,15 +10,15 @@ export class IntakeRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * One keyset page, newest first, of the project's live intake rows whose work item is live;
-   * `createdById` keeps only the rows that user submitted.
+   * The project's live intake rows whose work item is live, as a query for the keyset paginator
+   * (`paginate` from `#common`); `createdById` keeps only the rows that user submitted.
    */
-  listPage(projectId: string, page: PageRequest, createdById?: string): Promise<Page<IntakeIssue>> {
+  listQuery(projectId: string, createdById?: string): SelectQueryBuilder<IntakeIssue> {
     const qb = this.dataSource.getRepository(IntakeIssue).createQueryBuilder('r')
       .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId', { projectId });
     if (createdById !== undefined) qb.andWhere('r.createdById = :viewerId', { viewerId: createdById });
-    return paginate(qb, page, { order: 'DESC' });
+    return qb;
   }
 
   /**

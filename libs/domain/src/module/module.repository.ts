@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { countIssues, IssueCounts, subIssueCounts } from '../cycle';
 import { Issue } from '../issue';
 import { Project } from '../project';
@@ -40,12 +40,14 @@ export class ModuleRepository {
     return row?.min === null || row?.min === undefined ? null : Number(row.min);
   }
 
-  /** One keyset page of the module's non-archived, non-draft work items of the project, by creation time. */
-  listIssuesPage(projectId: string, moduleId: string, page: PageRequest, desc: boolean): Promise<Page<Issue>> {
-    const qb = this.dataSource.getRepository(Issue).createQueryBuilder('i')
+  /**
+   * The module's non-archived, non-draft work items of the project, as a query for the keyset
+   * paginator (`paginate` from `#common`, by creation time).
+   */
+  issuesQuery(projectId: string, moduleId: string): SelectQueryBuilder<Issue> {
+    return this.dataSource.getRepository(Issue).createQueryBuilder('i')
       .innerJoin(ModuleIssue, 'mi', 'mi.issueId = i.id AND mi.moduleId = :moduleId AND mi.deletedAt IS NULL', { moduleId })
       .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
-    return paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
   }
 
   /** Work item counts of each module by state group (the cycle feature's `countIssues` over `module_issues`). */

@@ -1,7 +1,7 @@
-import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
 import { issuesOfProject } from '../cycle';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { Issue } from '../issue';
@@ -247,7 +247,8 @@ export class ModuleService {
   /** `GET module-issues/`: the module's visible work items as work item objects, oldest first; paginated; `fields=`/`expand=` apply. */
   async listIssues(projectId: string, moduleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, moduleId);
-    const found: Page<Issue> = await this.modules.listIssuesPage(projectId, moduleId, page, desc);
+    const qb: SelectQueryBuilder<Issue> = this.modules.issuesQuery(projectId, moduleId);
+    const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
     return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
 
