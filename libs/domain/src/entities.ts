@@ -11,13 +11,15 @@ import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 
 // cycle
-import { Cycle, CycleIssue } from './cycle/cycle.entity';
+import { Cycle } from './cycle/cycle.entity';
+import { CycleIssue } from './cycle/cycle-issue.entity';
 
 // deploy-board
 import { DeployBoard } from './deploy-board/deploy-board.entity';
 
 // estimate
-import { Estimate, EstimatePoint } from './estimate/estimate.entity';
+import { Estimate } from './estimate/estimate.entity';
+import { EstimatePoint } from './estimate/estimate-point.entity';
 
 // instance-config
 import { Instance } from './instance-config/instance.entity';
@@ -26,7 +28,8 @@ import { InstanceAdminSession } from './instance-config/instance-admin-session.e
 import { InstanceConfiguration } from './instance-config/instance-configuration.entity';
 
 // intake
-import { Intake, IntakeIssue } from './intake/intake.entity';
+import { Intake } from './intake/intake.entity';
+import { IntakeIssue } from './intake/intake-issue.entity';
 
 // invitation
 import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
@@ -44,7 +47,9 @@ import { IssueVote } from './issue/issue-vote.entity';
 import { Label } from './label/label.entity';
 
 // module
-import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
+import { Module } from './module/module.entity';
+import { ModuleIssue } from './module/module-issue.entity';
+import { ModuleMember } from './module/module-member.entity';
 
 // notification
 import { IssueSubscriber } from './notification/issue-subscriber.entity';
