@@ -6,7 +6,7 @@ import { Cycle, CycleIssue } from '../cycle';
 import { stripHtml, writeActivities } from '../issue';
 import { IssueComment } from '../issue';
 import { Issue, IssueAssignee, IssueLabel } from '../issue';
-import { notInTriage } from '../issue';
+import { ISSUE_ORDER_KEYS, IssueOrderKey, VISIBLE_ISSUE } from '../issue';
 import { Label } from '../label';
 import { Module, ModuleIssue } from '../module';
 import { ProjectMember } from '../project';
@@ -44,13 +44,7 @@ export interface PublicCommentInput {
   comment_json?: Record<string, unknown>;
 }
 
-const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
-const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' }> = {
-  created_at: { key: 'i.createdAt', keyType: 'timestamp' },
-  updated_at: { key: 'i.updatedAt', keyType: 'timestamp' },
-  sequence_id: { key: 'i.sequenceId', keyType: 'bigint' },
-  priority: { key: PRIORITY_RANK, keyType: 'bigint' },
-};
+const ORDER_KEYS: Record<string, IssueOrderKey> = Object.fromEntries(['created_at', 'updated_at', 'sequence_id', 'priority'].map((k) => [k, ISSUE_ORDER_KEYS[k]]));
 /** Accepted `order_by` values of the public list; `-` reverses. */
 export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
 
@@ -377,9 +371,9 @@ export class PublicBoardService {
       .getRepository(Issue)
       .createQueryBuilder('i')
       .leftJoin(State, 's', 's.id = i.stateId')
-      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId })
-      .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`)
-      .andWhere(notInTriage('i'));
+      .where('i.projectId = :projectId', { projectId })
+      .andWhere(VISIBLE_ISSUE)
+      .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`);
   }
 
   private async findIssue(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<Issue> {

@@ -5,7 +5,7 @@ import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { countIssues, issuesOfProject, subIssueCounts } from '../cycle';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { Issue } from '../issue';
-import { IssueContext, IssueService } from '../issue';
+import { IssueContext, IssueQueryService } from '../issue';
 import { IssueJson } from '../issue';
 import { ProjectMember } from '../project';
 import { Project } from '../project';
@@ -45,7 +45,7 @@ export interface ModuleInput {
 export class ModuleService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
   ) {}
 
   /**
