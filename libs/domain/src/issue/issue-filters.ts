@@ -84,11 +84,14 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
   if (filters.top_level) where.push('i.parent_id IS NULL');
   if (filters.ids?.length) where.push(`i.id ${any(filters.ids, 'uuid')}`);
   if (filters.guestViewerId !== undefined) where.push(guestCondition(filters.guestViewerId, bind));
-  for (const [list, table, column] of [[filters.cycle, 'cycle_issues', 'cycle_id'], [filters.module, 'module_issues', 'module_id']] as const) {
+  const plans = [[filters.cycle, 'cycle_issues', 'cycle_id'], [filters.module, 'module_issues', 'module_id']] as const;
+  for (const [list, table, column] of plans) {
     if (!list?.length) continue;
     const ids = list.filter((v): v is string => v !== null);
     const parts = [];
-    if (ids.length) parts.push(`EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL AND x.${column} ${any(ids, 'uuid')})`);
+    if (ids.length) {
+      parts.push(`EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL AND x.${column} ${any(ids, 'uuid')})`);
+    }
     if (list.includes(null)) parts.push(`NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL)`);
     where.push(`(${parts.join(' OR ')})`);
   }
@@ -106,8 +109,8 @@ export const ISSUE_GROUP_BY = [
 export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
 
 /** Plane's priority order, highest first, as an SQL rank over `i` (urgent 0 … none 4). */
-export const PRIORITY_RANK = `CASE i.priority ${PRIORITIES.filter((p) => p !== 'none').map((p, n) => `WHEN '${p}' THEN ${n}`).join(' ')} ELSE ${
-  PRIORITIES.length - 1} END`;
+const RANKED = PRIORITIES.filter((p) => p !== 'none').map((p, n) => `WHEN '${p}' THEN ${n}`);
+export const PRIORITY_RANK = `CASE i.priority ${RANKED.join(' ')} ELSE ${PRIORITIES.length - 1} END`;
 
 /** Plane's state group order (backlog 0 … cancelled 4, none 5), as an SQL rank over `i`. */
 const GROUP_RANK = `(SELECT CASE st."group" WHEN 'backlog' THEN 0 WHEN 'unstarted' THEN 1 WHEN 'started' THEN 2 WHEN 'completed' THEN 3 \

@@ -247,7 +247,9 @@ export class IssueQueryService {
    * contains `search`, or whose key or sequence number is `search`; newest first, at most `limit`
    * (default 10, at most 100).
    */
-  async search(workspaceId: string, userId: string, search: string, projectId: string | undefined, limit: number): Promise<{ issues: IssueSearchHit[] }> {
+  async search(
+    workspaceId: string, userId: string, search: string, projectId: string | undefined, limit: number,
+  ): Promise<{ issues: IssueSearchHit[] }> {
     return { issues: await this.repo.search(workspaceId, userId, search.trim(), projectId, limit) };
   }
 
@@ -290,7 +292,8 @@ export class IssueQueryService {
   private async render(issues: Issue[], shape: Shape, given?: IssueSets): Promise<Array<Partial<IssueJson>>> {
     if (!issues.length) return [];
     const sets = given ?? (await this.repo.sets(issues.map((i) => i.id)));
-    const views: Array<Record<string, unknown>> = issues.map((i) => issueView(i, sets.assignees.get(i.id) ?? [], sets.labels.get(i.id) ?? []));
+    const views: Array<Record<string, unknown>> = issues.map((i) =>
+      issueView(i, sets.assignees.get(i.id) ?? [], sets.labels.get(i.id) ?? []));
     const expand = shape.fields ? new Set([...shape.expand].filter((e) => shape.fields!.includes(e))) : shape.expand;
     if (expand.size) await this.expand(views, issues, expand, sets.assignees, sets.labels);
     return views.map((v) => pick(v, shape.fields) as Partial<IssueJson>);

@@ -16,13 +16,19 @@ import { IssueReaction } from './issue-reaction.entity';
 import { CommentReaction } from './comment-reaction.entity';
 import { Issue } from './issue.entity';
 import {
-  ISSUE_COLUMNS, LIVE_PROJECT, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_IN_BATCH, SQL_CREATE_ISSUE_IN_BATCH_NO_STATE, SQL_CREATE_ISSUE_NO_STATE,
-  SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE, SQL_NEXT_SEQUENCES, SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE,
+  ISSUE_COLUMNS, LIVE_PROJECT, OPEN_ISSUE, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_IN_BATCH, SQL_CREATE_ISSUE_IN_BATCH_NO_STATE,
+  SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE, SQL_NEXT_SEQUENCES, SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT, VISIBLE_ISSUE,
 } from './issue.sql';
 import { issueFromRow } from './issue.view';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** What a create reads of its project (`SQL_PROJECT_FOR_CREATE`). */
+interface ProjectForCreate {
+  archived_at: string | null;
+  default_assignee_id: string | null;
+}
 
 /** One group of a grouped list: the grouping and the group's key (`null`: no value). */
 export interface IssueGroup {
@@ -46,7 +52,9 @@ export interface IssueSearchHit {
  * query builder adds `i.deleted_at IS NULL` itself.
  */
 export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue> {
-  return em.getRepository(Issue).createQueryBuilder('i').innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`).where(VISIBLE_ISSUE);
+  return em.getRepository(Issue).createQueryBuilder('i')
+    .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+    .where(VISIBLE_ISSUE);
 }
 
 /**
@@ -66,7 +74,9 @@ export class IssueRepository {
    * and the filters; the project join cannot duplicate a row, so the total is a `COUNT(*)` that
    * `ix_issues_project_live_created` serves. No query builder per request.
    */
-  async visiblePage(projectId: string, filters: IssueFilterSet, order: IssueOrderKey, desc: boolean, page: PageRequest): Promise<Page<Issue>> {
+  async visiblePage(
+    projectId: string, filters: IssueFilterSet, order: IssueOrderKey, desc: boolean, page: PageRequest,
+  ): Promise<Page<Issue>> {
     const params: unknown[] = [projectId];
     const where = issueFilterConditions(filters, bindPositional(params));
     const from = SQL_VISIBLE_ISSUES_OF_PROJECT + where.map((c) => ` AND ${c}`).join('');
@@ -97,7 +107,8 @@ export class IssueRepository {
 
   /** A keyset page of `filtered` (App list, archived list), narrowed to one `group` when given. */
   filteredPage(
-    projectId: string, filters: IssueFilterSet, archived: boolean, order: IssueOrderKey, desc: boolean, page: PageRequest, group?: IssueGroup,
+    projectId: string, filters: IssueFilterSet, archived: boolean, order: IssueOrderKey, desc: boolean, page: PageRequest,
+    group?: IssueGroup,
   ): Promise<Page<Issue>> {
     const qb = this.filtered(projectId, filters, archived);
     if (group) whereGroup(qb, group);
@@ -117,7 +128,8 @@ export class IssueRepository {
   /** Every key of a grouping for the project, `null` for "no value" (Plane's `issue_group_values`); dates from `filtered`. */
   async groupKeys(projectId: string, groupBy: IssueGroupBy, filters: IssueFilterSet, archived: boolean): Promise<Array<string | null>> {
     const ids = async (sql: string) => ((await this.dataSource.query(sql, [projectId])) as Array<{ id: string }>).map((r) => r.id);
-    const members = 'SELECT member_id AS id FROM project_members WHERE project_id = $1 AND is_active = true AND deleted_at IS NULL ORDER BY created_at, id';
+    const members = `SELECT member_id AS id FROM project_members WHERE project_id = $1 AND is_active = true AND deleted_at IS NULL
+ORDER BY created_at, id`;
     switch (groupBy) {
       case 'state_id': return ids('SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id');
       case 'labels__id': return [...(await ids('SELECT id FROM labels WHERE project_id = $1 AND deleted_at IS NULL ORDER BY sort_order, id')), null];
@@ -177,8 +189,8 @@ export class IssueRepository {
   /** The visible direct sub-items of a work item, oldest first. */
   subItems(issueId: string): Promise<Issue[]> {
     return this.dataSource.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.parentId = :issueId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId })
+      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .where(`i.parent_id = :issueId AND ${OPEN_ISSUE}`, { issueId })
       .orderBy('i.createdAt', 'ASC').addOrderBy('i.id', 'ASC')
       .getMany();
   }
@@ -192,7 +204,9 @@ export class IssueRepository {
   }
 
   /** A visible work item of the project (`guestViewerId`: under the Guest rule), or null. */
-  findVisible(projectId: string, issueId: string, em: EntityManager = this.dataSource.manager, guestViewerId?: string): Promise<Issue | null> {
+  findVisible(
+    projectId: string, issueId: string, em: EntityManager = this.dataSource.manager, guestViewerId?: string,
+  ): Promise<Issue | null> {
     const qb = visibleIssuesQuery(em).andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId });
     if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
     return qb.getOne();
@@ -204,8 +218,8 @@ export class IssueRepository {
    */
   findOpen(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue | null> {
     const qb = em.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId });
+      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .where(`i.id = :issueId AND i.project_id = :projectId AND ${OPEN_ISSUE}`, { issueId, projectId });
     if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
     return qb.getOne();
   }
@@ -214,7 +228,9 @@ export class IssueRepository {
   findVisibleByKey(workspaceId: string, userId: string, identifier: string, sequenceId: number): Promise<Issue | null> {
     return visibleIssuesQuery(this.dataSource.manager)
       .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
-      .andWhere('p.workspaceId = :workspaceId AND p.identifier = :identifier AND i.sequenceId = :seq', { workspaceId, identifier, seq: sequenceId })
+      .andWhere('p.workspaceId = :workspaceId AND p.identifier = :identifier AND i.sequenceId = :seq', {
+        workspaceId, identifier, seq: sequenceId,
+      })
       .getOne();
   }
 
@@ -255,12 +271,14 @@ export class IssueRepository {
 
   /** A page of the work item's comments, newest first. */
   commentsPage(issueId: string, page: PageRequest): Promise<Page<IssueComment>> {
-    return paginate(this.dataSource.getRepository(IssueComment).createQueryBuilder('c').where('c.issueId = :issueId', { issueId }), page, { order: 'DESC' });
+    const qb = this.dataSource.getRepository(IssueComment).createQueryBuilder('c').where('c.issueId = :issueId', { issueId });
+    return paginate(qb, page, { order: 'DESC' });
   }
 
   /** A page of the work item's links, newest first. */
   linksPage(issueId: string, page: PageRequest): Promise<Page<IssueLink>> {
-    return paginate(this.dataSource.getRepository(IssueLink).createQueryBuilder('l').where('l.issueId = :issueId', { issueId }), page, { order: 'DESC' });
+    const qb = this.dataSource.getRepository(IssueLink).createQueryBuilder('l').where('l.issueId = :issueId', { issueId });
+    return paginate(qb, page, { order: 'DESC' });
   }
 
   /** A page of the work item's history without the entries of the `hidden` fields. */
@@ -272,19 +290,21 @@ export class IssueRepository {
 
   /** A page of the work item's reactions, oldest first. */
   issueReactionsPage(issueId: string, page: PageRequest): Promise<Page<IssueReaction>> {
-    return paginate(this.dataSource.getRepository(IssueReaction).createQueryBuilder('r').where('r.issueId = :issueId', { issueId }), page);
+    const qb = this.dataSource.getRepository(IssueReaction).createQueryBuilder('r').where('r.issueId = :issueId', { issueId });
+    return paginate(qb, page);
   }
 
   /** A page of the comment's reactions, oldest first. */
   commentReactionsPage(commentId: string, page: PageRequest): Promise<Page<CommentReaction>> {
-    return paginate(this.dataSource.getRepository(CommentReaction).createQueryBuilder('r').where('r.commentId = :commentId', { commentId }), page);
+    const qb = this.dataSource.getRepository(CommentReaction).createQueryBuilder('r').where('r.commentId = :commentId', { commentId });
+    return paginate(qb, page);
   }
 
   /** A comment of the project on a work item that is not deleted, archived or a draft, in a live, unarchived project; or null. */
   findCommentOnOpenIssue(em: EntityManager, projectId: string, commentId: string): Promise<IssueComment | null> {
     return em.getRepository(IssueComment).createQueryBuilder('c')
-      .innerJoin(Issue, 'i', 'i.id = c.issueId AND i.deletedAt IS NULL AND i.archivedAt IS NULL AND i.isDraft = false')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin(Issue, 'i', `i.id = c.issue_id AND i.deleted_at IS NULL AND ${OPEN_ISSUE}`)
+      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where('c.id = :commentId AND c.projectId = :projectId AND i.projectId = :projectId', { commentId, projectId })
       .getOne();
   }
@@ -292,9 +312,9 @@ export class IssueRepository {
   // ---- writes --------------------------------------------------------------------------------
 
   /** Create's first read: the live project's `archived_at` and `default_assignee_id`, or undefined. */
-  async projectForCreate(em: EntityManager, projectId: string): Promise<{ archived_at: string | null; default_assignee_id: string | null } | undefined> {
+  async projectForCreate(em: EntityManager, projectId: string): Promise<ProjectForCreate | undefined> {
     const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [projectId]);
-    return project as { archived_at: string | null; default_assignee_id: string | null } | undefined;
+    return project as ProjectForCreate | undefined;
   }
 
   /** The project's default non-triage state for a create (`{id, group, name}`), else its first non-triage state, else null. */

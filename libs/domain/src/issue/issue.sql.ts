@@ -32,11 +32,18 @@ export function notInTriage(alias: string): string {
 }
 
 /**
+ * A work item `i` that is neither archived nor a draft (what comments, links, reactions and
+ * sub-items hang on). Deleted rows are left out besides (`i.deleted_at IS NULL`, which the query
+ * builder adds by itself).
+ */
+export const OPEN_ISSUE = 'i.archived_at IS NULL AND i.is_draft = false';
+
+/**
  * What a list or lookup may show of the work items `i` (joined to their project `p`, `LIVE_PROJECT`):
  * not deleted, not archived, not a draft, not waiting in intake (Plane's IssueManager,
  * `plane/db/models/issue.py`). The Guest rule (`issue-filters.ts`) narrows it per caller.
  */
-export const VISIBLE_ISSUE = `i.archived_at IS NULL AND i.is_draft = false AND ${notInTriage('i')}`;
+export const VISIBLE_ISSUE = `${OPEN_ISSUE} AND ${notInTriage('i')}`;
 
 /** The columns of a work item row, dates as `YYYY-MM-DD` text (as TypeORM maps `date` columns). */
 export const ISSUE_COLUMNS = `i.id, i.created_at, i.updated_at, i.deleted_at, i.created_by_id, i.updated_by_id, i.workspace_id, i.project_id,
@@ -57,7 +64,7 @@ i.archived_at::text AS archived_at, i.is_draft, i.external_source, i.external_id
  */
 export const SQL_VISIBLE_ISSUES_OF_PROJECT = `FROM issues i
 JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT}
-WHERE i.project_id = $1 AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+WHERE i.project_id = $1 AND i.deleted_at IS NULL AND ${OPEN_ISSUE}
 AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.project_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (${IN_TRIAGE}))`;
 
 /** `$1` project id, `$2` work item id: one visible work item with its assignee and label ids (sorted). */

@@ -53,7 +53,9 @@ export class SearchRepository {
    * The unarchived cycles or modules of the caller's live projects of the workspace (one project
    * with `projectId`) whose name contains `q`, newest first, at most `limit`.
    */
-  plans(kind: 'cycle' | 'module', workspaceId: string, userId: string, q: string, projectId: string | undefined, limit: number): Promise<unknown[]> {
+  plans(
+    kind: 'cycle' | 'module', workspaceId: string, userId: string, q: string, projectId: string | undefined, limit: number,
+  ): Promise<unknown[]> {
     const [alias, entity] = kind === 'cycle' ? ['c', Cycle as new () => object] : ['mo', Module as new () => object];
     const qb = this.dataSource.manager.getRepository(entity).createQueryBuilder(alias)
       .innerJoin(Project, 'p', `p.id = ${alias}.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL`)
@@ -117,9 +119,10 @@ export class SearchRepository {
     }
     if (exclude.cycle) qb.andWhere('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
     if (exclude.moduleId) {
-      qb.andWhere('NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = :moduleId AND mi.deleted_at IS NULL)', {
-        moduleId: exclude.moduleId,
-      });
+      qb.andWhere(
+        'NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = :moduleId AND mi.deleted_at IS NULL)',
+        { moduleId: exclude.moduleId },
+      );
     }
     return qb.getRawMany<Record<string, unknown>>();
   }

@@ -67,14 +67,16 @@ export class SearchService {
     const exclude: PickerExclusions = { cycle: query.cycle };
     if (query.issueId && (query.parent || query.subIssue || query.issueRelation)) {
       const self = await this.issues.assertExists(projectId, query.issueId);
-      Object.assign(exclude, { self: { id: self.id, parentId: self.parentId }, parent: query.parent, subIssue: query.subIssue, issueRelation: query.issueRelation });
+      exclude.self = { id: self.id, parentId: self.parentId };
+      Object.assign(exclude, { parent: query.parent, subIssue: query.subIssue, issueRelation: query.issueRelation });
     }
     if (query.moduleId) {
       const mod = await this.dataSource.manager.getRepository(Module).findOne({ where: { id: query.moduleId, projectId } });
       if (!mod) throw new MeridianError('NOT_FOUND');
       exclude.moduleId = mod.id;
     }
-    const rows = await this.repo.pickerRows(workspaceId, query.workspaceSearch ? undefined : projectId, userId, query.search.trim(), exclude, LIMIT);
+    const scope = query.workspaceSearch ? undefined : projectId;
+    const rows = await this.repo.pickerRows(workspaceId, scope, userId, query.search.trim(), exclude, LIMIT);
     const out = rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id), start_date: r.start_date ?? null }));
     return new Page(out, LIMIT, out.length, null, null);
   }
