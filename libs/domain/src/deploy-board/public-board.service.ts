@@ -44,7 +44,9 @@ export interface PublicCommentInput {
   comment_json?: Record<string, unknown>;
 }
 
-const ORDER_KEYS: Record<string, IssueOrderKey> = Object.fromEntries(['created_at', 'updated_at', 'sequence_id', 'priority'].map((k) => [k, ISSUE_ORDER_KEYS[k]]));
+const ORDER_KEYS: Record<string, IssueOrderKey> = Object.fromEntries(
+  ['created_at', 'updated_at', 'sequence_id', 'priority'].map((k) => [k, ISSUE_ORDER_KEYS[k]]),
+);
 /** Accepted `order_by` values of the public list; `-` reverses. */
 export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
 
