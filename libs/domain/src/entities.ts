@@ -35,7 +35,10 @@ import { IntakeIssue } from './intake/intake-issue.entity';
 import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
 
 // issue
-import { Issue, IssueAssignee, IssueLabel, ProjectIssueCounter } from './issue/issue.entity';
+import { Issue } from './issue/issue.entity';
+import { IssueAssignee } from './issue/issue-assignee.entity';
+import { IssueLabel } from './issue/issue-label.entity';
+import { ProjectIssueCounter } from './issue/project-issue-counter.entity';
 import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';

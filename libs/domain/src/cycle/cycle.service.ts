@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { Issue } from '../issue';
-import { IssueContext, IssueService } from '../issue';
+import { IssueContext, IssueQueryService } from '../issue';
 import { IssueJson } from '../issue';
 import { ProjectMember } from '../project';
 import { Project } from '../project';
@@ -64,7 +64,7 @@ export class CycleService {
   constructor(
     private readonly cycles: CycleRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
   ) {}
 
   /**

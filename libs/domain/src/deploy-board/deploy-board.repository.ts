@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { Issue } from '../issue';
+import type { IssueOrderKey } from '../issue';
 import { Project } from '../project';
 import { State } from '../state';
 import { Workspace } from '../workspace';
@@ -18,17 +19,15 @@ export interface PublicIssueFilters {
 }
 
 /** The order of the public list: a key expression over alias `i`, its type for the cursor, and the direction. */
-export interface PublicIssueOrder {
-  key: string;
-  keyType: 'timestamp' | 'bigint';
+export interface PublicIssueOrder extends IssueOrderKey {
   order: 'ASC' | 'DESC';
 }
 
 /**
  * All SQL of the deploy-board feature: boards by workspace slug, the project lock of a publish, and
- * the work items a published board shows. A board shows a work item of its project that is not
- * archived, not a draft, not in a triage state, and not waiting in intake; the last rule is the
- * issue room's (`notInTriage('i')`), passed in by the service as `notInTriageSql`. Methods that take
+ * the work items a published board shows. A board shows a work item of its project that is visible
+ * (the issue room's `VISIBLE_ISSUE`: not deleted, archived, a draft or waiting in intake, passed in
+ * by the service as `visibleSql`) and not in a triage state. Methods that take
  * an `EntityManager` run in the caller's transaction.
  */
 @Injectable()
@@ -58,12 +57,12 @@ export class DeployBoardRepository {
   /** A page of the board's visible work items with the filters, in `order`. */
   listVisibleIssuesPage(
     projectId: string,
-    notInTriageSql: string,
+    visibleSql: string,
     filters: PublicIssueFilters,
     page: PageRequest,
     order: PublicIssueOrder,
   ): Promise<Page<Issue>> {
-    const qb = this.visible(this.dataSource.manager, projectId, notInTriageSql);
+    const qb = this.visible(this.dataSource.manager, projectId, visibleSql);
     if (filters.state?.length) qb.andWhere('i.stateId IN (:...states)', { states: filters.state });
     if (filters.state_group?.length) qb.andWhere('s.group IN (:...groups)', { groups: filters.state_group });
     if (filters.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: filters.priority });
@@ -81,19 +80,19 @@ export class DeployBoardRepository {
   }
 
   /** The visible work item `issueId` of the project (locked `FOR UPDATE` when `lock`), or null. */
-  findVisibleIssue(em: EntityManager, projectId: string, notInTriageSql: string, issueId: string, lock = false): Promise<Issue | null> {
-    const qb = this.visible(em, projectId, notInTriageSql).andWhere('i.id = :issueId', { issueId });
+  findVisibleIssue(em: EntityManager, projectId: string, visibleSql: string, issueId: string, lock = false): Promise<Issue | null> {
+    const qb = this.visible(em, projectId, visibleSql).andWhere('i.id = :issueId', { issueId });
     if (lock) qb.setLock('pessimistic_write', undefined, ['i']);
     return qb.getOne();
   }
 
-  private visible(em: EntityManager, projectId: string, notInTriageSql: string): SelectQueryBuilder<Issue> {
+  private visible(em: EntityManager, projectId: string, visibleSql: string): SelectQueryBuilder<Issue> {
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
       .leftJoin(State, 's', 's.id = i.stateId')
-      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId })
+      .where('i.projectId = :projectId', { projectId })
       .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`)
-      .andWhere(notInTriageSql);
+      .andWhere(visibleSql);
   }
 }

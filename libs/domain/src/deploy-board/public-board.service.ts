@@ -6,7 +6,7 @@ import { Cycle, CycleIssue } from '../cycle';
 import { stripHtml, writeActivities } from '../issue';
 import { IssueComment } from '../issue';
 import { Issue, IssueAssignee, IssueLabel } from '../issue';
-import { notInTriage } from '../issue';
+import { ISSUE_ORDER_KEYS, IssueOrderKey, VISIBLE_ISSUE } from '../issue';
 import { Label } from '../label';
 import { Module, ModuleIssue } from '../module';
 import { ProjectMember } from '../project';
@@ -45,13 +45,9 @@ export interface PublicCommentInput {
   comment_json?: Record<string, unknown>;
 }
 
-const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
-const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' }> = {
-  created_at: { key: 'i.createdAt', keyType: 'timestamp' },
-  updated_at: { key: 'i.updatedAt', keyType: 'timestamp' },
-  sequence_id: { key: 'i.sequenceId', keyType: 'bigint' },
-  priority: { key: PRIORITY_RANK, keyType: 'bigint' },
-};
+const ORDER_KEYS: Record<string, IssueOrderKey> = Object.fromEntries(
+  ['created_at', 'updated_at', 'sequence_id', 'priority'].map((k) => [k, ISSUE_ORDER_KEYS[k]]),
+);
 /** Accepted `order_by` values of the public list; `-` reverses. */
 export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
 
@@ -112,7 +108,7 @@ export class PublicBoardService {
     const desc = raw.startsWith('-');
     const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
     if (!order) throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${PUBLIC_ISSUE_ORDER_BY.join(', ')}.`);
-    const page = await this.boards.listVisibleIssuesPage(project.id, notInTriage('i'), query, query.page, {
+    const page = await this.boards.listVisibleIssuesPage(project.id, VISIBLE_ISSUE, query, query.page, {
       key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC',
     });
     const rendered = await this.renderIssues(page.results);
@@ -363,7 +359,7 @@ export class PublicBoardService {
 
   /** A work item the board shows (see `DeployBoardRepository`), locked `FOR UPDATE` when `lock`; else 404. */
   private async findIssue(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<Issue> {
-    const issue = await this.boards.findVisibleIssue(em, projectId, notInTriage('i'), issueId, lock);
+    const issue = await this.boards.findVisibleIssue(em, projectId, VISIBLE_ISSUE, issueId, lock);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }

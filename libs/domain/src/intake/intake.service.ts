@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActivityEntry, writeActivities } from '../issue';
 import { Issue, Priority } from '../issue';
-import { IssueContext, IssueService } from '../issue';
+import { IssueCommandService, IssueContext, IssueQueryService } from '../issue';
 import { Project } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
@@ -63,7 +63,8 @@ export class IntakeService {
   constructor(
     private readonly intakes: IntakeRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
+    private readonly issueCommands: IssueCommandService,
   ) {}
 
   /**
@@ -100,7 +101,7 @@ export class IntakeService {
       await emitChange(em, 'intake.changing', { workspaceId: ctx.workspaceId });
       const project = await this.assertEnabled(em, ctx.projectId);
       const intake = await this.intakeOf(em, project, ctx.userId);
-      const issue = await this.issues.create(ctx, {
+      const issue = await this.issueCommands.create(ctx, {
         name, description_html: input.issue!.description_html, priority: input.issue!.priority,
       }, em);
       await em.insert(IntakeIssue, {
@@ -142,7 +143,7 @@ export class IntakeService {
       const { description: _ignored, ...fields } = input.issue;
       void _ignored;
       if (fields.name !== undefined && !fields.name.trim()) throw validationError({ 'issue.name': ['This field may not be blank.'] });
-      if (Object.values(fields).some((v) => v !== undefined)) await this.issues.update(ctx, issueId, fields);
+      if (Object.values(fields).some((v) => v !== undefined)) await this.issueCommands.update(ctx, issueId, fields);
     }
     if (intakeKeys.length) {
       await this.dataSource.transaction(async (em) => {

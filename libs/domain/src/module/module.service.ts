@@ -5,7 +5,7 @@ import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from '
 import { issuesOfProject } from '../cycle';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { Issue } from '../issue';
-import { IssueContext, IssueService } from '../issue';
+import { IssueContext, IssueQueryService } from '../issue';
 import { IssueJson } from '../issue';
 import { ProjectMember } from '../project';
 import { Project } from '../project';
@@ -49,7 +49,7 @@ export class ModuleService {
   constructor(
     private readonly modules: ModuleRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
   ) {}
 
   /**

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { ChangeContext } from '../issue';
-import { IssueService } from '../issue';
+import { IssueQueryService } from '../issue';
 import { IntakeIssue } from '../intake';
 import { ProjectMember } from '../project';
 import { found } from '../kernel/db-errors';
@@ -138,7 +138,7 @@ export class NotificationService {
  */
 @Injectable()
 export class IssueSubscriberService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly issues: IssueService) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly issues: IssueQueryService) {}
 
   /** Oldest first, paginated. */
   async list(projectId: string, issueId: string, page: PageRequest): Promise<Page<SubscriberJson>> {
@@ -173,7 +173,7 @@ export class IssueSubscriberService {
 
   /**
    * The caller's own subscription (`status`, `subscribe`, `unsubscribe`): any project member (Plane's
-   * ProjectLite rule), a Guest only on the work items they may see (`IssueService.assertVisibleTo`), else 404.
+   * ProjectLite rule), a Guest only on the work items they may see (`IssueQueryService.assertVisibleTo`), else 404.
    */
   async status(projectId: string, issueId: string, userId: string, role: number | null): Promise<{ subscribed: boolean }> {
     await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
