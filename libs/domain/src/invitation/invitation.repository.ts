@@ -39,7 +39,10 @@ export class InvitationRepository {
 
   /** A page of the workspace's live invitations, oldest first. */
   async listPageInWorkspace(workspaceId: string, page: PageRequest): Promise<Page<WorkspaceInvitation>> {
-    const qb = this.dataSource.getRepository(WorkspaceInvitation).createQueryBuilder('i').where('i.workspaceId = :workspaceId', { workspaceId });
+    const qb = this.dataSource
+      .getRepository(WorkspaceInvitation)
+      .createQueryBuilder('i')
+      .where('i.workspaceId = :workspaceId', { workspaceId });
     return paginate(qb, page);
   }
 

@@ -35,13 +35,21 @@ export class LabelRepository {
 
   /** The highest `sort_order` of the project's live labels, or null for none. */
   async maxSortOrder(em: EntityManager, projectId: string): Promise<number | null> {
-    const row = await em.getRepository(Label).createQueryBuilder('l').select('MAX(l.sortOrder)', 'max').where('l.projectId = :projectId', { projectId }).getRawOne<{ max: number | null }>();
+    const row = await em
+      .getRepository(Label)
+      .createQueryBuilder('l')
+      .select('MAX(l.sortOrder)', 'max')
+      .where('l.projectId = :projectId', { projectId })
+      .getRawOne<{ max: number | null }>();
     return row?.max === null || row?.max === undefined ? null : Number(row.max);
   }
 
   /** The live label of the project, or null; `lock` takes a row lock (`FOR UPDATE`) for `em`'s transaction. */
   async findInProject(em: EntityManager, projectId: string, labelId: string, lock = false): Promise<Label | null> {
-    const qb = em.getRepository(Label).createQueryBuilder('l').where('l.id = :labelId AND l.projectId = :projectId', { labelId, projectId });
+    const qb = em
+      .getRepository(Label)
+      .createQueryBuilder('l')
+      .where('l.id = :labelId AND l.projectId = :projectId', { labelId, projectId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
   }

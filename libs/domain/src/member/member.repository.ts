@@ -41,7 +41,12 @@ export class MemberRepository {
    * `search` (trimmed, non-empty) matches display, first or last name, and the email when `viewerRole`
    * is Member or above.
    */
-  async listActiveWorkspaceMembersPage(workspaceId: string, page: PageRequest, viewerRole: number, search?: string): Promise<Page<WorkspaceMember>> {
+  async listActiveWorkspaceMembersPage(
+    workspaceId: string,
+    page: PageRequest,
+    viewerRole: number,
+    search?: string,
+  ): Promise<Page<WorkspaceMember>> {
     const qb = this.dataSource
       .getRepository(WorkspaceMember)
       .createQueryBuilder('m')
@@ -89,7 +94,10 @@ export class MemberRepository {
 
   /** `userId`'s oldest active membership of a live workspace (only in `workspaceId` if given): its id and slug. */
   async oldestLiveWorkspaceOf(em: EntityManager, userId: string, workspaceId?: string): Promise<{ id: string; slug: string } | undefined> {
-    const qb = em.getRepository(WorkspaceMember).createQueryBuilder('m').innerJoin(Workspace, 'w', 'w.id = m.workspaceId AND w.deletedAt IS NULL')
+    const qb = em
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .innerJoin(Workspace, 'w', 'w.id = m.workspaceId AND w.deletedAt IS NULL')
       .select(['w.id AS id', 'w.slug AS slug'])
       .where('m.memberId = :userId AND m.isActive = true', { userId });
     if (workspaceId) qb.andWhere('m.workspaceId = :workspaceId', { workspaceId });

@@ -31,7 +31,8 @@ export class WorkspaceMemberService {
 
   /** Active members, oldest membership first; `search` matches display, first or last name and email. */
   async list(workspaceId: string, viewerRole: number, page: PageRequest, search?: string, viewerId?: string): Promise<Page<WorkspaceMemberJson>> {
-    return (await this.members.listActiveWorkspaceMembersPage(workspaceId, page, viewerRole, search)).map((row) => workspaceMemberView(row as never, viewerRole, viewerId));
+    const result = await this.members.listActiveWorkspaceMembersPage(workspaceId, page, viewerRole, search);
+    return result.map((row) => workspaceMemberView(row as never, viewerRole, viewerId));
   }
 
   /** One active membership row of the workspace; another workspace's id or an inactive row is a 404. */

@@ -136,7 +136,9 @@ export class ProjectMemberService {
    * former membership or creates one (new rows sort before the user's others, as in Plane). An active
    * member keeps their role unless `raise` is set and the role is higher.
    */
-  async activate(em: EntityManager, project: Project, memberId: string, role: number, actorId: string, raise = false): Promise<ProjectMember> {
+  async activate(
+    em: EntityManager, project: Project, memberId: string, role: number, actorId: string, raise = false,
+  ): Promise<ProjectMember> {
     const repo = em.getRepository(ProjectMember);
     const existing = await repo.findOneBy({ projectId: project.id, memberId });
     if (existing) {
@@ -146,7 +148,11 @@ export class ProjectMemberService {
     }
     const min = await this.projects.minMemberSortOrder(em, project.workspaceId, memberId);
     const sortOrder = min === null ? 65535 : min - 10000;
-    return repo.save(repo.create({ workspaceId: project.workspaceId, projectId: project.id, memberId, role, sortOrder, createdById: actorId, updatedById: actorId }));
+    return repo.save(
+      repo.create({
+        workspaceId: project.workspaceId, projectId: project.id, memberId, role, sortOrder, createdById: actorId, updatedById: actorId,
+      }),
+    );
   }
 
   private async workspaceRoles(em: EntityManager, workspaceId: string, userIds: string[]): Promise<Map<string, number>> {

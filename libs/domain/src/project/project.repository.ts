@@ -26,8 +26,8 @@ export class ProjectRepository {
 
   /** The live project's network and `userId`'s active role in it (`SQL_PROJECT_ACCESS`), or undefined. */
   async findAccess(userId: string, projectId: string, workspaceId: string): Promise<{ network: number; role: number | null } | undefined> {
-    const [row] = (await hotQuery(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId])) as Array<{ network: number; role: number | null }>;
-    return row;
+    const rows = await hotQuery(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId]);
+    return rows[0] as { network: number; role: number | null } | undefined;
   }
 
   /** A page of the workspace's projects that are public or have `userId` as an active member (v1's list). */
@@ -67,7 +67,10 @@ export class ProjectRepository {
 
   /** The live project of the workspace, or null; `lock` takes a row lock (`FOR UPDATE`) for `em`'s transaction. */
   async findInWorkspace(em: EntityManager, workspaceId: string, projectId: string, lock = false): Promise<Project | null> {
-    const qb = em.getRepository(Project).createQueryBuilder('p').where('p.id = :projectId AND p.workspaceId = :workspaceId', { projectId, workspaceId });
+    const qb = em
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.id = :projectId AND p.workspaceId = :workspaceId', { projectId, workspaceId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
   }
@@ -98,7 +101,11 @@ export class ProjectRepository {
     return em
       .getRepository(ProjectMember)
       .createQueryBuilder('pm')
-      .where('pm.projectId = :projectId AND pm.isActive = true AND pm.role = :admin AND pm.memberId <> :userId', { projectId, admin: ROLE.ADMIN, userId })
+      .where('pm.projectId = :projectId AND pm.isActive = true AND pm.role = :admin AND pm.memberId <> :userId', {
+        projectId,
+        admin: ROLE.ADMIN,
+        userId,
+      })
       .getCount();
   }
 

@@ -31,7 +31,12 @@ export class StateRepository {
 
   /** The highest `sequence` of the project's live states, or null for none. */
   async maxSequence(em: EntityManager, projectId: string): Promise<number | null> {
-    const row = await em.getRepository(State).createQueryBuilder('s').select('MAX(s.sequence)', 'max').where('s.projectId = :projectId', { projectId }).getRawOne<{ max: number | null }>();
+    const row = await em
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .select('MAX(s.sequence)', 'max')
+      .where('s.projectId = :projectId', { projectId })
+      .getRawOne<{ max: number | null }>();
     return row?.max === null || row?.max === undefined ? null : Number(row.max);
   }
 
@@ -40,7 +45,10 @@ export class StateRepository {
    * transaction; else only a non-triage state of a non-archived project. Null otherwise.
    */
   async findInProject(em: EntityManager, projectId: string, stateId: string, lock = false): Promise<State | null> {
-    const qb = em.getRepository(State).createQueryBuilder('s').where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
+    const qb = em
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
     if (!lock) qb.andWhere('s.isTriage = false').innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
     else qb.setLock('pessimistic_write');
     return qb.getOne();

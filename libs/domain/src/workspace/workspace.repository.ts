@@ -25,7 +25,9 @@ export class WorkspaceRepository {
     const qb = this.dataSource
       .getRepository(Workspace)
       .createQueryBuilder('w')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId });
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', {
+        userId,
+      });
     return paginate(qb, page);
   }
 
@@ -46,7 +48,7 @@ export class WorkspaceRepository {
 
   /** The live workspace with this exact slug and `userId`'s active role in it (`SQL_WORKSPACE_ACCESS`), or undefined. */
   async findAccess(userId: string, slug: string): Promise<{ workspace_id: string; role: number | null } | undefined> {
-    const [row] = (await hotQuery(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug])) as Array<{ workspace_id: string; role: number | null }>;
-    return row;
+    const rows = await hotQuery(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug]);
+    return rows[0] as { workspace_id: string; role: number | null } | undefined;
   }
 }
