@@ -29,15 +29,15 @@ const ACCEPTS_NULL: Record<string, string> = {
   DeployBoardDto: 'intake',
   SnoozeNotificationDto: 'snoozed_till',
   UpdateProfileDto: 'use_case role last_workspace_id billing_address_country billing_address',
-  AppCreateIssueDto: 'state_id parent_id',
-  AppUpdateIssueDto: 'state_id parent_id',
+  AppCreateWorkItemDto: 'state_id parent_id',
+  AppUpdateWorkItemDto: 'state_id parent_id',
   CreateAttachmentDto: 'external_id external_source',
   UpdateInstanceDto: 'domain',
   EstimateFieldsDto: 'external_source external_id',
   UpdateEstimatePointDto: 'external_source external_id',
   IntakeDto: 'snoozed_till duplicate_to source source_email external_source external_id',
   IntakeStatusDto: 'snoozed_till duplicate_to',
-  IssueFieldsDto: 'state parent point estimate_point start_date target_date external_source external_id type type_id module',
+  WorkItemFieldsDto: 'state parent point estimate_point start_date target_date external_source external_id type type_id module',
   CommentDto: 'external_source external_id',
   LinkFieldsDto: 'title',
   LabelFieldsDto: 'parent external_source external_id',
@@ -56,7 +56,7 @@ const EMPTY_LIST = new Set(['assignees', 'labels', 'assignee_ids', 'label_ids', 
 const REQUIRED_IN_ROUTE = new Set(['WebhooksController.create url', 'WorkItemsController.upsert external_id', 'WorkItemsController.upsert external_source']);
 
 /** Fields whose null the server replaces: a work item without a state gets the project's default state. */
-const READ_BACK_SKIP = new Set(['IssueFieldsDto.state']);
+const READ_BACK_SKIP = new Set(['WorkItemFieldsDto.state']);
 
 interface Route { module: string; name: string; verb: 'PATCH' | 'PUT' | 'POST'; path: string; dto: new () => object }
 interface Field { name: string; declaredBy: string }

@@ -126,7 +126,7 @@ describe('OpenAPI document', () => {
     assert.ok(dto.required.includes('name') && dto.required.includes('identifier'));
     assert.equal(dto.additionalProperties, false);
     // nullable fields (`@ValidateIf(v !== null)`) are 3.1 type unions
-    const issue = doc.components.schemas.UpdateIssueDto;
+    const issue = doc.components.schemas.UpdateWorkItemDto;
     assert.deepEqual(issue.properties.parent.type, ['string', 'null']);
     // every body names a schema with fields; every {param} of a path is declared
     for (const [p, item] of items) {

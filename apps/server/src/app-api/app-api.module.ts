@@ -14,14 +14,14 @@ import { AppEstimatesController } from './estimates.controller';
 import { AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
 import { SearchController } from './search.controller';
-import { IssueSubscribersController, NotificationsController } from './notifications.controller';
+import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
 import { WebhookLogsController, WebhooksController } from './webhooks.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 import {
   AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppWorkItemsController,
 } from './work-items.controller';
-import { AppCommentReactionsController, AppIssueCommentsController, AppIssueLinksController, AppIssueReactionsController } from './issue-comments.controller';
+import { AppCommentReactionsController, AppWorkItemCommentsController, AppWorkItemLinksController, AppWorkItemReactionsController } from './work-item-comments.controller';
 
 /** App API, mounted at `/api/`: the web app's operations, authenticated with Bearer access tokens. */
 @Module({
@@ -33,8 +33,8 @@ import { AppCommentReactionsController, AppIssueCommentsController, AppIssueLink
     DeployBoardsController,
     AppStatesController, AppLabelsController, AppCyclesController, AppModulesController, AppEstimatesController, AppIntakeController,
     WorkspaceStatesController, WorkspaceLabelsController,
-    AppStickiesController, SearchController, NotificationsController, IssueSubscribersController, ProfileController, MembershipMeController,
-    AppWorkItemsController, AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppIssueCommentsController, AppIssueLinksController, AppIssueReactionsController, AppCommentReactionsController,
+    AppStickiesController, SearchController, NotificationsController, WorkItemSubscribersController, ProfileController, MembershipMeController,
+    AppWorkItemsController, AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppWorkItemCommentsController, AppWorkItemLinksController, AppWorkItemReactionsController, AppCommentReactionsController,
     WebhooksController, WebhookLogsController,
   ],
 })

@@ -4,7 +4,7 @@ import {
 } from '#common';
 import { CYCLE_VIEWS, CycleService, CycleView, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateCycleDto, IssueIdsDto, TransferDto, UpdateCycleDto } from '../shared/dto/planning.dto';
+import { CreateCycleDto, WorkItemIdsDto, TransferDto, UpdateCycleDto } from '../shared/dto/planning.dto';
 import { issueContext, single } from '../shared/context';
 
 /**
@@ -89,7 +89,7 @@ export class AppCyclesController {
   @HttpCode(200)
   addIssues(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
+    @Param('cycle_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
   ) {
     return this.cycles.addIssues(issueContext(me, ws, project), id, body.issues);
   }

@@ -4,7 +4,7 @@ import {
 } from '#common';
 import { ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateModuleDto, IssueIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
+import { CreateModuleDto, WorkItemIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
 import { issueContext } from '../shared/context';
 
 /**
@@ -68,7 +68,7 @@ export class AppModulesController {
   @HttpCode(200)
   addIssues(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
+    @Param('module_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
   ) {
     return this.modules.addIssues(issueContext(me, ws, project), id, body.issues);
   }

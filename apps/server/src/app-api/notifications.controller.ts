@@ -92,7 +92,7 @@ export class NotificationsController {
  */
 @Controller('workspaces/:slug/projects/:project_id/issues/:issue_id')
 @BearerAuth()
-export class IssueSubscribersController {
+export class WorkItemSubscribersController {
   constructor(private readonly subscribers: IssueSubscriberService) {}
 
   @Get('issue-subscribers')

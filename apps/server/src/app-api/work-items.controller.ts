@@ -9,7 +9,7 @@ import {
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
 import {
-  AppCreateIssueDto, AppUpdateIssueDto, appIssueInput, BulkOperationDto, IssueIdsDto, IssueModulesDto, SubIssuesDto,
+  AppCreateWorkItemDto, AppUpdateWorkItemDto, appIssueInput, BulkOperationDto, WorkItemIdsDto, WorkItemModulesDto, SubWorkItemsDto,
 } from './dto/work-items.dto';
 import { issueContext, single } from '../shared/context';
 
@@ -96,7 +96,7 @@ export class AppWorkItemsController {
 
   /** 201 with the App values of the new work item; 409 `EXTERNAL_ID_TAKEN`; 422. */
   @Post()
-  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateIssueDto) {
+  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateWorkItemDto) {
     const { id } = await this.commands.create(issueContext(me, ws, project), appIssueInput(body));
     return this.issues.detailAppById(id);
   }
@@ -127,7 +127,7 @@ export class AppWorkItemsController {
   @HttpCode(204)
   async update(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) id: string, @Body() body: AppUpdateIssueDto,
+    @Param('issue_id', UuidPipe) id: string, @Body() body: AppUpdateWorkItemDto,
   ): Promise<void> {
     await this.commands.update(issueContext(me, ws, project), id, appIssueInput(body));
   }
@@ -177,7 +177,7 @@ export class AppWorkItemsController {
   @HttpCode(200)
   addSubIssues(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) id: string, @Body() body: SubIssuesDto,
+    @Param('issue_id', UuidPipe) id: string, @Body() body: SubWorkItemsDto,
   ) {
     return this.operations.addSubIssues(issueContext(me, ws, project), id, body.sub_issue_ids);
   }
@@ -211,7 +211,7 @@ export class AppBulkWorkItemsController {
   @Delete('bulk-delete-issues')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(200)
-  bulkDelete(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IssueIdsDto) {
+  bulkDelete(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: WorkItemIdsDto) {
     return this.operations.bulkDelete(issueContext(me, ws, project), body.issue_ids);
   }
 
@@ -225,7 +225,7 @@ export class AppBulkWorkItemsController {
   /** `{issue_ids}` → 200 `{archived_at}`; 400 `ISSUE_NOT_ARCHIVABLE` if any is not completed or cancelled (none archived). */
   @Post('bulk-archive-issues')
   @HttpCode(200)
-  bulkArchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IssueIdsDto) {
+  bulkArchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: WorkItemIdsDto) {
     return this.operations.bulkArchive(issueContext(me, ws, project), body.issue_ids);
   }
 }
@@ -295,7 +295,7 @@ export class AppWorkItemLinksToOthersController {
   @HttpCode(200)
   setModules(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: IssueModulesDto,
+    @Param('issue_id', UuidPipe) issueId: string, @Body() body: WorkItemModulesDto,
   ) {
     return this.modules.setIssueModules(issueContext(me, ws, project), issueId, body.modules ?? [], body.removed_modules ?? []);
   }

@@ -5,7 +5,7 @@ import {
 import { CYCLE_VIEWS, CycleService, CycleView, ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateCycleDto, CreateModuleDto, IssueIdsDto, TransferDto, UpdateCycleDto, UpdateModuleDto,
+  CreateCycleDto, CreateModuleDto, WorkItemIdsDto, TransferDto, UpdateCycleDto, UpdateModuleDto,
 } from '../shared/dto/planning.dto';
 import { issueContext, single } from '../shared/context';
 
@@ -87,7 +87,7 @@ export class CyclesController {
   @HttpCode(200)
   addIssues(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
+    @Param('cycle_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
   ) {
     return this.cycles.addIssues(issueContext(me, ws, project), id, body.issues);
   }
@@ -199,7 +199,7 @@ export class ModulesController {
   @HttpCode(200)
   addIssues(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Body() body: IssueIdsDto,
+    @Param('module_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
   ) {
     return this.modules.addIssues(issueContext(me, ws, project), id, body.issues);
   }

@@ -5,7 +5,7 @@ import {
 import { IssueChildrenService, IssueCommandService, IssueQueryService, parseShape, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDto } from '../shared/dto/issue.dto';
+import { CommentDto, CreateWorkItemDto, CreateLinkDto, UpdateWorkItemDto, UpdateLinkDto } from '../shared/dto/work-item.dto';
 import { issueContext, single } from '../shared/context';
 
 /**
@@ -86,7 +86,7 @@ export class WorkItemsController {
 
   /** 201 with the work item; 409 `EXTERNAL_ID_TAKEN` with the holder's `id`; 422. */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateIssueDto) {
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateWorkItemDto) {
     return this.commands.create(issueContext(me, ws, project), body);
   }
 
@@ -97,7 +97,7 @@ export class WorkItemsController {
   @Put()
   async upsert(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Body() body: UpdateIssueDto, @Res({ passthrough: true }) res: Response,
+    @Body() body: UpdateWorkItemDto, @Res({ passthrough: true }) res: Response,
   ) {
     const { created, issue } = await this.commands.upsert(issueContext(me, ws, project), body);
     res.status(created ? 201 : 200);
@@ -113,7 +113,7 @@ export class WorkItemsController {
   @Patch(':issue_id')
   update(
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) id: string, @Body() body: UpdateIssueDto,
+    @Param('issue_id', UuidPipe) id: string, @Body() body: UpdateWorkItemDto,
   ) {
     return this.commands.update(issueContext(me, ws, project), id, body);
   }

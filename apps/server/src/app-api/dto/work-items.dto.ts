@@ -4,7 +4,7 @@ import {
   ValidateIf, ValidateNested,
 } from 'class-validator';
 import { BulkIssueProperties, IssueInput, Priority, PRIORITIES } from '#domain';
-import { CreateIssueDto, UpdateIssueDto } from '../../shared/dto/issue.dto';
+import { CreateWorkItemDto, UpdateWorkItemDto } from '../../shared/dto/work-item.dto';
 import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -15,7 +15,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * (counts, `project_id`, `cycle_id`, `module_ids`) are accepted and ignored, because the web app
  * sends back objects it read; cycles and modules are set through their own routes.
  */
-interface AppIssueAliases {
+interface AppWorkItemAliases {
   state_id?: string | null;
   parent_id?: string | null;
   label_ids?: string[];
@@ -30,7 +30,7 @@ interface AppIssueAliases {
 }
 
 /** Folds the App aliases into the domain's input (an alias wins over the v1 name when both are sent). */
-export function appIssueInput<T extends IssueInput>(body: T & AppIssueAliases): T {
+export function appIssueInput<T extends IssueInput>(body: T & AppWorkItemAliases): T {
   const { state_id, parent_id, label_ids, assignee_ids, project_id, workspace_id, cycle_id, module_ids, sub_issues_count, link_count, attachment_count, ...rest } = body;
   void project_id; void workspace_id; void cycle_id; void module_ids; void sub_issues_count; void link_count; void attachment_count;
   const input = { ...rest } as T;
@@ -43,7 +43,7 @@ export function appIssueInput<T extends IssueInput>(body: T & AppIssueAliases): 
 
 
 /** `POST /api/…/issues/`: `name` required; v1 names or App aliases. */
-export class AppCreateIssueDto extends CreateIssueDto {
+export class AppCreateWorkItemDto extends CreateWorkItemDto {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   state_id?: string | null;
 
@@ -66,7 +66,7 @@ export class AppCreateIssueDto extends CreateIssueDto {
 }
 
 /** `PATCH /api/…/issues/{issue_id}/`: any field; v1 names or App aliases. */
-export class AppUpdateIssueDto extends UpdateIssueDto {
+export class AppUpdateWorkItemDto extends UpdateWorkItemDto {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
   state_id?: string | null;
 
@@ -89,7 +89,7 @@ export class AppUpdateIssueDto extends UpdateIssueDto {
 }
 
 /** `{issue_ids}`: 1–1000 work item ids (`bulk-delete-issues/`, `bulk-archive-issues/`). */
-export class IssueIdsDto {
+export class WorkItemIdsDto {
   @IsArray() @ArrayNotEmpty() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   issue_ids: string[];
 }
@@ -119,19 +119,19 @@ export class BulkPropertiesDto implements BulkIssueProperties {
 }
 
 /** `POST bulk-operation-issues/` `{issue_ids, properties}`. */
-export class BulkOperationDto extends IssueIdsDto {
+export class BulkOperationDto extends WorkItemIdsDto {
   @IsObject() @ValidateNested() @Type(() => BulkPropertiesDto)
   properties: BulkPropertiesDto;
 }
 
 /** `POST issues/{id}/sub-issues/` `{sub_issue_ids}`. */
-export class SubIssuesDto {
+export class SubWorkItemsDto {
   @IsArray() @ArrayNotEmpty() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   sub_issue_ids: string[];
 }
 
 /** `POST issues/{id}/modules/` `{modules, removed_modules}` (Plane's `IssueModuleViewSet.create_issue_modules`). */
-export class IssueModulesDto {
+export class WorkItemModulesDto {
   @IsOptional() @NullAsEmptyList() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   modules?: string[];
 

@@ -7,7 +7,7 @@ import { ReadOnlyBase } from './read-only';
 import { IsOptionalNonNull } from '#common';
 
 /** The work item part of an intake item (the SDK's `WorkItemForIntakeRequest`, plus Plane's `description`). */
-export class IntakeIssueFieldsDto implements IntakeIssueFields {
+export class IntakeWorkItemFieldsDto implements IntakeIssueFields {
   @IsOptionalNonNull() @IsString() @MaxLength(255)
   name?: string;
 
@@ -26,8 +26,8 @@ export class IntakeIssueFieldsDto implements IntakeIssueFields {
  * `status` is one of −2 pending, −1 declined, 0 snoozed, 1 accepted, 2 duplicate. Read-only keys are ignored.
  */
 export class IntakeDto extends ReadOnlyBase implements IntakeInput {
-  @IsOptionalNonNull() @IsObject() @ValidateNested() @Type(() => IntakeIssueFieldsDto)
-  issue?: IntakeIssueFieldsDto;
+  @IsOptionalNonNull() @IsObject() @ValidateNested() @Type(() => IntakeWorkItemFieldsDto)
+  issue?: IntakeWorkItemFieldsDto;
 
   @IsOptionalNonNull() @IsIn(INTAKE_STATUSES)
   status?: number;

@@ -81,7 +81,7 @@ export class CreateCycleDto extends CycleFieldsDto {
 }
 
 /** `{issues: [ids]}` for `cycle-issues/` and `module-issues/`. */
-export class IssueIdsDto {
+export class WorkItemIdsDto {
   @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   issues: string[];
 }

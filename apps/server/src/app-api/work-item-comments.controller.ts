@@ -5,7 +5,7 @@ import {
 import { IssueChildrenService, parseShape, ReactionService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CommentDto, CreateLinkDto, UpdateLinkDto } from '../shared/dto/issue.dto';
+import { CommentDto, CreateLinkDto, UpdateLinkDto } from '../shared/dto/work-item.dto';
 import { ReactionDto } from './dto/work-items.dto';
 import { issueContext } from '../shared/context';
 
@@ -19,7 +19,7 @@ const ISSUE = 'workspaces/:slug/projects/:project_id/issues/:issue_id';
 @Controller(`${ISSUE}/comments`)
 @BearerAuth()
 @ProjectRole(ROLE.GUEST)
-export class AppIssueCommentsController {
+export class AppWorkItemCommentsController {
   constructor(private readonly children: IssueChildrenService) {}
 
   /** Newest first; cursor envelope; `fields=`. */
@@ -62,7 +62,7 @@ export class AppIssueCommentsController {
 /** Links of a work item (Plane's `IssueLinkViewSet`, `issue-links/`): reads any project member, writes Admins and Members. */
 @Controller(`${ISSUE}/issue-links`)
 @BearerAuth()
-export class AppIssueLinksController {
+export class AppWorkItemLinksController {
   constructor(private readonly children: IssueChildrenService) {}
 
   @Get()
@@ -103,7 +103,7 @@ export class AppIssueLinksController {
 @Controller(`${ISSUE}/reactions`)
 @BearerAuth()
 @ProjectRole(ROLE.GUEST)
-export class AppIssueReactionsController {
+export class AppWorkItemReactionsController {
   constructor(private readonly reactions: ReactionService) {}
 
   /** Oldest first; cursor envelope. */

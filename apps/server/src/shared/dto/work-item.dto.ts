@@ -16,7 +16,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * Read-only keys (`sequence_id`, `completed_at`, `archived_at`, `description_binary`, ids,
  * timestamps) are accepted and ignored; `module` (SDK) is accepted and ignored until modules exist.
  */
-class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
+class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   @IsOptionalNonNull() @IsString()
   description_html?: string;
 
@@ -77,13 +77,13 @@ class IssueFieldsDto extends ReadOnlyBase implements IssueInput {
 }
 
 /** `PATCH …/issues|work-items/{id}/`. */
-export class UpdateIssueDto extends IssueFieldsDto {
+export class UpdateWorkItemDto extends WorkItemFieldsDto {
   @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 }
 
 /** `POST …/issues|work-items/`: `name` required. */
-export class CreateIssueDto extends IssueFieldsDto {
+export class CreateWorkItemDto extends WorkItemFieldsDto {
   @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
   name: string;
 }
