@@ -8,7 +8,8 @@ const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 describe('auth: sign-up, sign-in and Bearer access tokens', () => {
   let t: TestApp;
-  before(async () => (t = await startTestApp()));
+  // the production argon2id parameters, which a test below reads back from the stored hash
+  before(async () => (t = await startTestApp({ PASSWORD_HASH_COST: 'production' })));
   after(() => t.close());
 
   it('signs up with 201 and returns both tokens, their type, the access TTL and the user', async () => {

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { setUpInstance } from '#domain';
+import { setUpInstance, usePasswordHashCost } from '#domain';
 import { createApp } from '../../apps/server/src/bootstrap';
 import { databaseUrl, DatabaseTemplate, templateFromEnv } from './database-template';
 
@@ -91,6 +91,7 @@ async function newDatabaseEnv(template: DatabaseTemplate | null): Promise<{ env:
 
 /**
  * Builds the production application on a fresh, migrated database (`migratedDatabaseEnv`) and listens on a free loopback port.
+ * Passwords are hashed with the test cost (`PASSWORD_HASH_COST=test`) unless `env` says `production`.
  * By default the instance is set up first (`TEST_ADMIN` is its admin): pass `{ setup: false }` as
  * the second argument for an unclaimed instance.
  */
@@ -101,10 +102,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // every test signs its users up from one address: the sign-up limit is tested on its own
     AUTH_SIGN_UP_RATE_LIMIT: '10000/minute',
+    // cheap argon2id (kernel/password.ts); a test that checks the stored parameters passes
+    // `PASSWORD_HASH_COST: 'production'`
+    PASSWORD_HASH_COST: 'test',
     ...db.env,
     ...env,
   });
   const database = await startDatabase(config);
+  usePasswordHashCost(config); // before the set-up below hashes the admin's password (the app applies it again)
   let admin: TestApp['admin'] = null;
   if (options.setup !== false) {
     const { user } = await database.dataSource.transaction((em) =>

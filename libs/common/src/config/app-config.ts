@@ -51,6 +51,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   ACCESS_TOKEN_TTL = 3600;
 
+  /** argon2id parameters of new password hashes: `production` (OWASP's) or `test` (cheap; NODE_ENV=test only) */
+  @IsOptional() @IsIn(['production', 'test'])
+  PASSWORD_HASH_COST: 'production' | 'test' = 'production';
+
   /** how long a resolved API key, access token or workspace/project role may be reused, in ms (0: off) */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
   ACCESS_CACHE_TTL_MS = 5000;
@@ -264,7 +268,17 @@ export interface AppConfig {
    * Session token lifetimes (seconds) and `accessCacheTtlMs`: how long a resolved credential or
    * workspace/project role may be served from `AccessCache` (milliseconds, 0 turns it off).
    */
-  auth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number; accessCacheTtlMs: number };
+  auth: {
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    accessCacheTtlMs: number;
+    /**
+     * `PASSWORD_HASH_COST`: the argon2id parameters `hashPassword` uses for new hashes (libs/domain
+     * `kernel/password.ts`): `production`, OWASP's set; `test`, a cheap set that `loadConfig` accepts
+     * only with `NODE_ENV=test`, so a production server never stores one.
+     */
+    passwordHashCost: 'production' | 'test';
+  };
   /**
    * `SECRET_KEY`, from which the key that encrypts stored secrets is derived. `problem` says when it
    * is missing, a placeholder or too short; the server refuses to start in production then (see
@@ -472,6 +486,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     );
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
+  if (env.PASSWORD_HASH_COST === 'test' && env.NODE_ENV !== 'test') {
+    throw new ConfigError(`Invalid configuration: PASSWORD_HASH_COST=test is accepted only with NODE_ENV=test, not ${env.NODE_ENV}`);
+  }
   return {
     env: env.NODE_ENV,
     http: { host: env.HOST, port: env.PORT, bodyLimit: env.BODY_LIMIT, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
@@ -483,7 +500,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       dataDir: path.resolve(env.DATA_DIR),
       migrationsRun: env.MIGRATIONS_RUN,
     },
-    auth: { accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL, refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL, accessCacheTtlMs: env.ACCESS_CACHE_TTL_MS },
+    auth: {
+      accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL,
+      refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL,
+      accessCacheTtlMs: env.ACCESS_CACHE_TTL_MS,
+      passwordHashCost: env.PASSWORD_HASH_COST,
+    },
     secret: (() => {
       const problem = secretKeyProblem(env.SECRET_KEY);
       return { key: problem === 'missing' ? DEVELOPMENT_SECRET_KEY : env.SECRET_KEY!, problem };
