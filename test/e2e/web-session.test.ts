@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { redactUrl } from '#common';
 import { assertError, createWorkspace, signUp, unique } from '../support/fixtures';
 import { startTestApp, TEST_ADMIN, TestApp } from '../support/test-app';
 
@@ -223,6 +225,37 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     assert.equal(space.res.status, 302);
     assert.equal(space.res.headers.location, `${WEB}/spaces/board/1`);
     assert.ok(space.cookies.get('session-id')?.value);
+  });
+
+  it('the reset form sets the password with the emailed token, ends every session, and lands on sign-in; its token never reaches a log', async () => {
+    const user = await signUp(t);
+    const b = await webSignUp(t);
+    const token = unique('reset-token-');
+    await t.sql(
+      `INSERT INTO auth_codes (kind, email, user_id, digest, expires_at) VALUES ('password_reset', $1, $2, $3, now() + interval '1 hour')`,
+      [user.email, user.userId, createHash('sha256').update(token).digest('hex')],
+    );
+    const uid = Buffer.from(user.userId).toString('base64url');
+    const short = await postForm(t, `/auth/reset-password/${uid}/${token}/`, { password: 'short' });
+    const url = new URL(short.res.headers.location);
+    assert.equal(`${url.origin}${url.pathname}`, `${WEB}/accounts/reset-password`);
+    assert.equal(url.searchParams.get('error_code'), '5020');
+    const ok = await postForm(t, `/auth/reset-password/${uid}/${token}/`, { password: 'brand new password 9' });
+    assert.equal(ok.res.status, 302);
+    assert.equal(ok.res.headers.location, `${WEB}/sign-in?success=True`);
+    assertError(await t.api.get('/api/users/me/').auth(user.token, bearer), 401, 'INVALID_ACCESS_TOKEN');
+    assert.equal((await t.api.post('/auth/sign-in/').send({ email: user.email, password: 'brand new password 9' })).status, 200);
+    const used = await postForm(t, `/auth/reset-password/${uid}/${token}/`, { password: 'another password 9' });
+    assert.equal(new URL(used.res.headers.location).searchParams.get('error_code'), '5125');
+    assert.equal((await t.api.get('/api/users/me/').set('Cookie', b.cookie)).status, 200, "another user's session is untouched");
+    assert.equal(redactUrl(`/auth/reset-password/${uid}/${token}/?x=1`), `/auth/reset-password/${uid}/[redacted]/?x=1`);
+  });
+
+  it('the boards app\'s JSON twins answer like the app\'s: /auth/spaces/email-check/', async () => {
+    const user = await signUp(t);
+    const res = await t.api.post('/auth/spaces/email-check/').send({ email: user.email });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { existing: true, status: 'CREDENTIAL' });
   });
 
   it("the instance admin's forms set the admin cookie, which only the instance API takes", async () => {

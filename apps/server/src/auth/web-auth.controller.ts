@@ -3,13 +3,13 @@ import {
   sessionCookieOf, setCookie, XSRF_COOKIE,
 } from '#common';
 import { AccountService, AuthFlowService, SessionService, SignInResult } from '#domain';
-import { Controller, Inject, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Inject, Param, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
   formField, PlaneAuthError, readForm, safeNextPath, setWebFormFlow, WebFormError, WebFormErrorFilter, WebFormFlow,
 } from '../shared/web-form';
 import { clientOf } from './client-info';
-import { MagicSignInDto } from './dto/auth-flows.dto';
+import { MagicSignInDto, ResetPasswordDto } from './dto/auth-flows.dto';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
 
 type Site = 'app' | 'space';
@@ -124,6 +124,41 @@ export class WebAuthController {
   @Redirect()
   spaceSignOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     return this.endSession('space', req, res);
+  }
+
+  /**
+   * Plane's reset form (`/auth/[spaces/]reset-password/{uidb64}/{token}/`, field `password`): sets the
+   * password with the emailed token and ends every session of the user; 302 to `APP_BASE_URL/sign-in?success=True`
+   * (the boards' app for the spaces twin), or back to `APP_BASE_URL/accounts/reset-password` with 5125
+   * `INVALID_PASSWORD_TOKEN`, 5130 `EXPIRED_PASSWORD_TOKEN` or 5020 `INVALID_PASSWORD`.
+   */
+  @Post('reset-password/:uidb64/:token')
+  @AuthRateLimit('address')
+  @Redirect()
+  resetPassword(@Param('token') token: string, @Req() req: Request) {
+    return this.reset('app', token, req);
+  }
+
+  @Post('spaces/reset-password/:uidb64/:token')
+  @AuthRateLimit('address')
+  @Redirect()
+  spaceResetPassword(@Param('token') token: string, @Req() req: Request) {
+    return this.reset('space', token, req);
+  }
+
+  private async reset(site: Site, token: string, req: Request): Promise<Redirection> {
+    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
+    const { appBaseUrl, spaceBaseUrl } = this.config.webSession;
+    setWebFormFlow(req, {
+      failureUrl: site === 'app' ? `${appBaseUrl}/accounts/reset-password` : `${spaceBaseUrl}/accounts/reset-password`,
+      fallback: 'INVALID_PASSWORD_TOKEN',
+      errors: {},
+      echo: { email: formField(req.body, 'email') },
+    });
+    const form = await readForm(ResetPasswordDto, { token, password: formField(req.body, 'password') });
+    if (form.missing.length || form.invalid.length) throw new WebFormError('INVALID_PASSWORD');
+    await this.flows.resetPassword(token, form.value.password);
+    return { url: site === 'app' ? `${appBaseUrl}/sign-in?success=True` : `${spaceBaseUrl}/?success=True`, statusCode: 302 };
   }
 
   private async passwordSignIn(site: Site, req: Request, res: Response): Promise<Redirection> {

@@ -141,11 +141,12 @@ export function passesCsrfCheck(req: Request, config: AppConfig): boolean {
  * Plane's HTML form posts share their paths with Meridian's JSON flows (`POST /auth/sign-in/`
  * answers JSON tokens to JSON and a redirect with the session cookie to a browser `<form>`). Nest
  * routes by path only, so form posts to these paths are routed to their form handlers under
- * `…/web/…` before routing: `/auth/[spaces/]{sign-in,sign-up,magic-sign-in,magic-sign-up,sign-out}/`
- * and `/api/instances/admins/{sign-in,sign-up,sign-out}/`.
+ * `…/web/…` before routing: `/auth/[spaces/]{sign-in,sign-up,magic-sign-in,magic-sign-up,sign-out}/`,
+ * `/auth/[spaces/]reset-password/{uidb64}/{token}/` and `/api/instances/admins/{sign-in,sign-up,sign-out}/`.
  */
 const FORM_ROUTES: Array<[RegExp, string]> = [
   [/^\/auth\/(spaces\/)?(sign-in|sign-up|magic-sign-in|magic-sign-up|sign-out)\/?$/, '/auth/web/$1$2/'],
+  [/^\/auth\/(spaces\/)?reset-password\/([^/]+)\/([^/]+)\/?$/, '/auth/web/$1reset-password/$2/$3/'],
   [/^\/api\/instances\/admins\/(sign-in|sign-up|sign-out)\/?$/, '/api/instances/admins/web/$1/'],
 ];
 
