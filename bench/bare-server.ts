@@ -1,6 +1,7 @@
 /**
  * The bare baseline: `node:http` + `pg`, no framework, running the same SQL texts as Meridian's hot
- * paths (`libs/domain/src/kernel/hot-sql.ts`, `libs/common/src/pagination/keyset-sql.ts`) and
+ * paths (the import-free `*.sql.ts` files of the issue, api-token, workspace and project rooms in
+ * `libs/domain/src/`, and `libs/common/src/pagination/keyset-sql.ts`) and
  * writing the same JSON bytes for three routes of the External API v1:
  *
  *   GET  /api/v1/workspaces/{slug}/projects/{project_id}/work-items/?per_page=&cursor=
@@ -16,15 +17,18 @@
 import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-// the bare server loads these plain modules alone (no Nest, no TypeORM): the same SQL texts as Meridian
+// the same SQL texts as Meridian (the repositories' modules load Nest's decorators and TypeORM, but no
+// request of the bare server goes through them)
 /* eslint-disable no-restricted-imports */
 import { paginateSql } from '../libs/common/src/pagination/keyset-sql';
 import { parseCursor } from '../libs/common/src/pagination/cursor';
+import { SQL_VERIFY_API_KEY } from '../libs/domain/src/api-token/api-token.sql';
+import { SQL_WORKSPACE_ACCESS } from '../libs/domain/src/workspace/workspace.sql';
+import { SQL_PROJECT_ACCESS } from '../libs/domain/src/project/project.sql';
 import {
-  SQL_CREATE_ISSUE_PLAIN, SQL_CREATE_ISSUE_PLAIN_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
-  SQL_PROJECT_ACCESS, SQL_PROJECT_FOR_CREATE, SQL_VERIFY_API_KEY, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT, ISSUE_COLUMNS,
-  SQL_WORKSPACE_ACCESS,
-} from '../libs/domain/src/kernel/hot-sql';
+  ISSUE_COLUMNS, SQL_CREATE_ISSUE_PLAIN, SQL_CREATE_ISSUE_PLAIN_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
+  SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
+} from '../libs/domain/src/issue/issue.sql';
 /* eslint-enable no-restricted-imports */
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

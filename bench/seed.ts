@@ -38,7 +38,7 @@ export async function seedViaApi(t: SeedTarget, count: number, concurrency = 8):
 }
 
 /**
- * `count` work items in the project's default state, in batches: what `IssueService.create`
+ * `count` work items in the project's default state, in batches: what `IssueCommandService.create`
  * writes for `{"name": …}` (default state, next sequence ids, sort order after the state's last,
  * `completed_at` for a completed state, creator, history row).
  */

@@ -11,25 +11,34 @@ import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 
 // cycle
-import { Cycle, CycleIssue } from './cycle/cycle.entity';
+import { Cycle } from './cycle/cycle.entity';
+import { CycleIssue } from './cycle/cycle-issue.entity';
 
 // deploy-board
 import { DeployBoard } from './deploy-board/deploy-board.entity';
 
 // estimate
-import { Estimate, EstimatePoint } from './estimate/estimate.entity';
+import { Estimate } from './estimate/estimate.entity';
+import { EstimatePoint } from './estimate/estimate-point.entity';
 
 // instance-config
-import { Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration } from './instance-config/instance.entity';
+import { Instance } from './instance-config/instance.entity';
+import { InstanceAdmin } from './instance-config/instance-admin.entity';
+import { InstanceAdminSession } from './instance-config/instance-admin-session.entity';
+import { InstanceConfiguration } from './instance-config/instance-configuration.entity';
 
 // intake
-import { Intake, IntakeIssue } from './intake/intake.entity';
+import { Intake } from './intake/intake.entity';
+import { IntakeIssue } from './intake/intake-issue.entity';
 
 // invitation
 import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
 
 // issue
-import { Issue, IssueAssignee, IssueLabel, ProjectIssueCounter } from './issue/issue.entity';
+import { Issue } from './issue/issue.entity';
+import { IssueAssignee } from './issue/issue-assignee.entity';
+import { IssueLabel } from './issue/issue-label.entity';
+import { ProjectIssueCounter } from './issue/project-issue-counter.entity';
 import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
 import { IssueActivity } from './issue/issue-activity.entity';
@@ -41,10 +50,13 @@ import { IssueVote } from './issue/issue-vote.entity';
 import { Label } from './label/label.entity';
 
 // module
-import { Module, ModuleIssue, ModuleMember } from './module/module.entity';
+import { Module } from './module/module.entity';
+import { ModuleIssue } from './module/module-issue.entity';
+import { ModuleMember } from './module/module-member.entity';
 
 // notification
-import { IssueSubscriber, Notification } from './notification/notification.entity';
+import { IssueSubscriber } from './notification/issue-subscriber.entity';
+import { Notification } from './notification/notification.entity';
 
 // project
 import { ProjectMember } from './project/project-member.entity';
@@ -64,7 +76,9 @@ import { User } from './user/user.entity';
 import { Profile } from './user/profile.entity';
 
 // webhook
-import { Webhook, WebhookDelivery, WebhookLog } from './webhook/webhook.entity';
+import { Webhook } from './webhook/webhook.entity';
+import { WebhookDelivery } from './webhook/webhook-delivery.entity';
+import { WebhookLog } from './webhook/webhook-log.entity';
 
 // workspace
 import { WorkspaceMember } from './workspace/workspace-member.entity';

@@ -3,8 +3,8 @@ import {
   ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess,
 } from '#common';
 import {
-  DateFilter, IssueChildrenService, IssueListQuery, IssueOperationsService, IssueRelationService, IssueService, ModuleService,
-  parseShape, PRIORITIES,
+  DateFilter, IssueChildrenService, IssueCommandService, IssueListQuery, IssueOperationsService, IssueQueryService, IssueRelationService,
+  ModuleService, parseShape, PRIORITIES,
 } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
@@ -72,7 +72,8 @@ export function listQuery(query: Record<string, unknown>, page: PageRequest, me:
 @BearerAuth()
 export class AppWorkItemsController {
   constructor(
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
+    private readonly commands: IssueCommandService,
     private readonly operations: IssueOperationsService,
   ) {}
 
@@ -96,7 +97,7 @@ export class AppWorkItemsController {
   /** 201 with the App values of the new work item; 409 `EXTERNAL_ID_TAKEN`; 422. */
   @Post()
   async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateIssueDto) {
-    const { id } = await this.issues.create(issueContext(me, ws, project), appIssueInput(body));
+    const { id } = await this.commands.create(issueContext(me, ws, project), appIssueInput(body));
     return this.issues.detailAppById(id);
   }
 
@@ -128,14 +129,14 @@ export class AppWorkItemsController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) id: string, @Body() body: AppUpdateIssueDto,
   ): Promise<void> {
-    await this.issues.update(issueContext(me, ws, project), id, appIssueInput(body));
+    await this.commands.update(issueContext(me, ws, project), id, appIssueInput(body));
   }
 
   /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete(':issue_id')
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
-    await this.issues.remove(issueContext(me, ws, project), id);
+    await this.commands.remove(issueContext(me, ws, project), id);
   }
 
   /** `{sequence_id, project_identifier}` (Plane's `IssueMetaEndpoint`); 404 as `retrieve`. */
@@ -187,7 +188,7 @@ export class AppWorkItemsController {
 @BearerAuth()
 @ProjectRole(ROLE.MEMBER)
 export class AppArchivedWorkItemsController {
-  constructor(private readonly issues: IssueService) {}
+  constructor(private readonly issues: IssueQueryService) {}
 
   @Get()
   list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
@@ -233,7 +234,7 @@ export class AppBulkWorkItemsController {
 @Controller('workspaces/:slug/work-items')
 @BearerAuth()
 export class AppWorkItemKeyController {
-  constructor(private readonly issues: IssueService) {}
+  constructor(private readonly issues: IssueQueryService) {}
 
   @Get(':key')
   byKey(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('key') key: string) {

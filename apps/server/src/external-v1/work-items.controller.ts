@@ -2,7 +2,7 @@ import {
   ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, isUuid, MeridianError, PageQuery, PageRequest, Principal,
   ProjectAccess, ProjectRole, ROLE, UuidPipe, V1_PAGING, WorkspaceAccess,
 } from '#common';
-import { IssueChildrenService, IssueService, parseShape, PRIORITIES } from '#domain';
+import { IssueChildrenService, IssueCommandService, IssueQueryService, parseShape, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CommentDto, CreateIssueDto, CreateLinkDto, UpdateIssueDto, UpdateLinkDto } from '../shared/dto/issue.dto';
@@ -33,7 +33,7 @@ function filter(query: Record<string, unknown>, name: string, check: (v: string)
 @Controller('workspaces/:slug')
 @ApiKeyAuth()
 export class WorkItemLookupController {
-  constructor(private readonly issues: IssueService) {}
+  constructor(private readonly issues: IssueQueryService) {}
 
   /**
    * `GET work-items/search/?search=&project=` (SDK) and `issues/search/` (newer Plane): `{issues: [...]}`
@@ -61,7 +61,7 @@ export class WorkItemLookupController {
 @Controller(both())
 @ApiKeyAuth()
 export class WorkItemsController {
-  constructor(private readonly issues: IssueService) {}
+  constructor(private readonly issues: IssueQueryService, private readonly commands: IssueCommandService) {}
 
   /**
    * Visible work items, newest first; `order_by` (see `ISSUE_ORDER_BY`), `fields=`, `expand=`
@@ -87,7 +87,7 @@ export class WorkItemsController {
   /** 201 with the work item; 409 `EXTERNAL_ID_TAKEN` with the holder's `id`; 422. */
   @Post()
   create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateIssueDto) {
-    return this.issues.create(issueContext(me, ws, project), body);
+    return this.commands.create(issueContext(me, ws, project), body);
   }
 
   /**
@@ -99,7 +99,7 @@ export class WorkItemsController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Body() body: UpdateIssueDto, @Res({ passthrough: true }) res: Response,
   ) {
-    const { created, issue } = await this.issues.upsert(issueContext(me, ws, project), body);
+    const { created, issue } = await this.commands.upsert(issueContext(me, ws, project), body);
     res.status(created ? 201 : 200);
     return issue;
   }
@@ -115,14 +115,14 @@ export class WorkItemsController {
     @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) id: string, @Body() body: UpdateIssueDto,
   ) {
-    return this.issues.update(issueContext(me, ws, project), id, body);
+    return this.commands.update(issueContext(me, ws, project), id, body);
   }
 
   /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete(':issue_id')
   @HttpCode(204)
   async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
-    await this.issues.remove(issueContext(me, ws, project), id);
+    await this.commands.remove(issueContext(me, ws, project), id);
   }
 }
 

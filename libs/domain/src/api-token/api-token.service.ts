@@ -1,10 +1,9 @@
-import { MeridianError, Page, PageRequest, paginate, Principal, randomHex, sha256, validationError } from '#common';
+import { MeridianError, Page, PageRequest, Principal, randomHex, sha256, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { hotQuery } from '../kernel/hot-query';
-import { SQL_VERIFY_API_KEY } from '../kernel/hot-sql';
 import { ApiToken } from './api-token.entity';
+import { ApiTokenRepository } from './api-token.repository';
 import { apiTokenView } from './api-token.view';
 
 export interface CreateApiTokenInput {
@@ -32,15 +31,14 @@ export const API_KEY_PREFIX = 'plane_api_';
 /** API keys for the External API. Keys are shown once; the database holds only their SHA-256. */
 @Injectable()
 export class ApiTokenService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tokens: ApiTokenRepository,
+  ) {}
 
   /** The caller's own non-service keys in the workspace, oldest first, without the secret. */
   async list(workspaceId: string, userId: string, page: PageRequest): Promise<Page<ApiTokenJson>> {
-    const qb = this.dataSource
-      .getRepository(ApiToken)
-      .createQueryBuilder('t')
-      .where('t.workspaceId = :workspaceId AND t.userId = :userId AND t.isService = false', { workspaceId, userId });
-    return (await paginate(qb, page)).map(apiTokenView);
+    return (await this.tokens.listOwnPage(workspaceId, userId, page)).map(apiTokenView);
   }
 
   /** Creates a key bound to `workspaceId`; the response is the only place the key appears. */
@@ -110,13 +108,11 @@ export class ApiTokenService {
    * `digest` is the key's SHA-256 in hex (`apiKeyDigest`), as stored in `token_digest`.
    */
   async verifyDigest(digest: string): Promise<Principal | null> {
-    const [row] = (await hotQuery(this.dataSource, SQL_VERIFY_API_KEY, [digest])) as Array<{
-      id: string; workspace_id: string; last_used: Date | null; expired_at: Date | null; user_id: string; email: string;
-    }>;
+    const row = await this.tokens.findUsableByDigest(digest);
     if (!row) return null;
     if (!row.last_used || Date.now() - new Date(row.last_used).getTime() > LAST_USED_RESOLUTION_MS) {
       // a plain statement, so that bookkeeping does not move updated_at
-      await this.dataSource.query('UPDATE api_tokens SET last_used = now() WHERE id = $1', [row.id]);
+      await this.tokens.touchLastUsed(row.id);
     }
     return {
       userId: row.user_id,

@@ -1,4 +1,4 @@
-export * from './api-token.entity';
-export * from './api-token.service';
-export * from './api-token.view';
-export * from './api-token.module';
+export { ApiToken } from './api-token.entity';
+export { ApiTokenService } from './api-token.service';
+export type { ApiTokenJson, CreateApiTokenInput, UpdateApiTokenInput } from './api-token.service';
+export { ApiTokenFeatureModule } from './api-token.module';

@@ -6,10 +6,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { writeActivities } from '../issue';
 import { Issue } from '../issue';
 import type { IssueContext } from '../issue';
-import { Project } from '../project';
-import { iso } from '../kernel/time';
 import { found } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
+import { AttachmentRepository } from './attachment.repository';
+import { attachmentView } from './attachment.view';
 import { FileAsset } from './file-asset.entity';
 import { OBJECT_STORAGE, ObjectStorage, SignedObject, SignedOperation, UploadTarget, UrlSigner } from './object-storage';
 
@@ -47,36 +47,6 @@ export interface CreateAttachmentInput {
   external_source?: string | null;
 }
 
-/** `FileAsset` as Plane's serializer writes it; `asset` is the storage key. */
-export function attachmentView(a: FileAsset): Record<string, unknown> {
-  return {
-    id: a.id,
-    created_at: iso(a.createdAt),
-    updated_at: iso(a.updatedAt),
-    deleted_at: iso(a.deletedAt),
-    attributes: a.attributes,
-    asset: a.asset,
-    entity_type: a.entityType,
-    entity_identifier: a.entityIdentifier,
-    is_deleted: a.isDeleted,
-    is_archived: a.isArchived,
-    external_id: a.externalId,
-    external_source: a.externalSource,
-    size: a.size,
-    is_uploaded: a.isUploaded,
-    storage_metadata: a.storageMetadata,
-    created_by: a.createdById,
-    updated_by: a.updatedById,
-    user: a.userId,
-    workspace: a.workspaceId,
-    draft_issue: null,
-    project: a.projectId,
-    issue: a.issueId,
-    comment: null,
-    page: null,
-  };
-}
-
 function signed(a: FileAsset): SignedObject {
   return { id: a.id, key: a.asset, contentType: a.attributes.type, size: a.size, name: a.attributes.name };
 }
@@ -101,6 +71,7 @@ export class AttachmentService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    private readonly attachments: AttachmentRepository,
   ) {
     this.signer = new UrlSigner(config.secret.key);
   }
@@ -229,20 +200,14 @@ export class AttachmentService {
   }
 
   private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
-    const issue = await em.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
-      .where('i.id = :issueId AND i.projectId = :projectId AND i.isDraft = false', { issueId, projectId })
-      .getOne();
+    const issue = await this.attachments.findIssue(em, projectId, issueId);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }
 
   private async asset(em: EntityManager, projectId: string, issueId: string, assetId: string, lock = false): Promise<FileAsset> {
     await this.issue(em, projectId, issueId);
-    const qb = em.getRepository(FileAsset).createQueryBuilder('a')
-      .where('a.id = :assetId AND a.projectId = :projectId AND a.issueId = :issueId AND a.entityType = :t', { assetId, projectId, issueId, t: 'ISSUE_ATTACHMENT' });
-    if (lock) qb.setLock('pessimistic_write');
-    const a = await qb.getOne();
+    const a = await this.attachments.findAttachment(em, projectId, issueId, assetId, lock);
     if (!a) throw new MeridianError('NOT_FOUND');
     return a;
   }

@@ -1,6 +1,4 @@
-export * from './attachment.service';
-export * from './file-asset.entity';
-export * from './object-storage';
-export * from './s3-object-storage';
-export * from './storage.provider';
-export * from './attachment.module';
+// The attachment feature's door: what other features, the API modules and the tests use.
+export { AttachmentService } from './attachment.service';
+export { createObjectStorage } from './storage.provider';
+export { AttachmentFeatureModule } from './attachment.module';

@@ -71,7 +71,7 @@ export class UrlSigner {
   }
 
   /** `?expires=…&signature=…` for `op` on the asset, valid `ttlSeconds` from now. */
-  query(op: SignedOperation, assetId: string, ttlSeconds: number): string {
+  queryString(op: SignedOperation, assetId: string, ttlSeconds: number): string {
     const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
     return `expires=${expires}&signature=${this.sign(op, assetId, expires)}`;
   }
@@ -127,13 +127,13 @@ export class LocalObjectStorage implements ObjectStorage {
 
   async uploadTarget(obj: SignedObject, ttlSeconds: number, origin: string): Promise<UploadTarget> {
     return {
-      url: `${origin}${ASSET_TRANSFER_PATH}/${obj.id}/upload/?${this.signer.query('upload', obj.id, ttlSeconds)}`,
+      url: `${origin}${ASSET_TRANSFER_PATH}/${obj.id}/upload/?${this.signer.queryString('upload', obj.id, ttlSeconds)}`,
       method: 'PUT',
       fields: { 'Content-Type': obj.contentType, key: obj.key },
     };
   }
 
   async downloadUrl(obj: SignedObject, ttlSeconds: number, origin: string): Promise<string> {
-    return `${origin}${ASSET_TRANSFER_PATH}/${obj.id}/download/?${this.signer.query('download', obj.id, ttlSeconds)}`;
+    return `${origin}${ASSET_TRANSFER_PATH}/${obj.id}/download/?${this.signer.queryString('download', obj.id, ttlSeconds)}`;
   }
 }

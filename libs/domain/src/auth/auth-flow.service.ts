@@ -13,6 +13,7 @@ import { normaliseEmail, SignInResult } from './account.service';
 import { AuthCode, AuthCodeKind } from './auth-code.entity';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, SessionService } from './session.service';
+import { AuthRepository } from './auth.repository';
 
 /** Lifetimes of the one-time secrets, in seconds (issue 3: 10 minutes, 1 hour). */
 export const MAGIC_CODE_TTL = 600;
@@ -61,6 +62,7 @@ export class AuthFlowService {
     private readonly sessions: SessionService,
     private readonly mail: MailService,
     private readonly instance: InstanceService,
+    private readonly auth: AuthRepository,
   ) {}
 
   /**
@@ -112,24 +114,14 @@ export class AuthFlowService {
     const email = normaliseEmail(rawEmail);
     await this.instance.assertMagicLoginAllowed();
     const repo = this.dataSource.getRepository(AuthCode);
-    const row = await repo
-      .createQueryBuilder('c')
-      .where("c.kind = 'magic' AND c.email = :email AND c.usedAt IS NULL AND c.expiresAt > now()", { email })
-      .orderBy('c.createdAt', 'DESC')
-      .getOne();
+    const row = await this.auth.findLatestLiveMagicCode(email);
     if (!row) throw new MeridianError('EXPIRED_MAGIC_CODE');
     if (row.attempts >= MAGIC_CODE_MAX_TRIES) throw new MeridianError('EMAIL_CODE_ATTEMPT_EXHAUSTED');
     if (!sameDigest(row.digest, magicDigest(email, code))) {
       await repo.increment({ id: row.id }, 'attempts', 1);
       throw new MeridianError('INVALID_MAGIC_CODE');
     }
-    const used = await this.dataSource
-      .createQueryBuilder()
-      .update(AuthCode)
-      .set({ usedAt: () => 'now()' })
-      .where('id = :id AND used_at IS NULL AND attempts < :max', { id: row.id, max: MAGIC_CODE_MAX_TRIES })
-      .execute();
-    if (!used.affected) throw new MeridianError('EXPIRED_MAGIC_CODE');
+    if (!(await this.auth.markMagicCodeUsed(row.id, MAGIC_CODE_MAX_TRIES))) throw new MeridianError('EXPIRED_MAGIC_CODE');
     const user = await this.findOrCreateVerified(email, {}, undefined, 'magic-code');
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const tokens = await this.sessions.open(user, 'magic-code', client);
@@ -230,7 +222,7 @@ export class AuthFlowService {
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const passwordHash = await hashPassword(password);
     await this.dataSource.transaction(async (em) => {
-      const used = await this.markUsed(em, row.id);
+      const used = await this.auth.markCodeUsed(em, row.id);
       if (!used) throw new MeridianError('INVALID_PASSWORD_TOKEN');
       await em.update(User, { id: user.id }, { passwordHash, isEmailVerified: true });
       await this.retire(em, 'password_reset', { userId: user.id });
@@ -264,13 +256,7 @@ export class AuthFlowService {
     const user = await repo.findOneByOrFail({ id: principal.userId });
     if (user.passwordHash) throw new MeridianError('PASSWORD_ALREADY_SET');
     const passwordHash = await hashPassword(password);
-    const result = await repo
-      .createQueryBuilder()
-      .update(User)
-      .set({ passwordHash })
-      .where('id = :id AND password_hash IS NULL', { id: user.id })
-      .execute();
-    if (!result.affected) throw new MeridianError('PASSWORD_ALREADY_SET');
+    if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash))) throw new MeridianError('PASSWORD_ALREADY_SET');
     return userMeView(await repo.findOneByOrFail({ id: user.id }));
   }
 
@@ -297,7 +283,7 @@ export class AuthFlowService {
     if (!row || row.usedAt || !row.userId || row.expiresAt.getTime() <= Date.now()) {
       throw new MeridianError('INVALID_AUTHORIZATION_CODE');
     }
-    if (!(await this.markUsed(this.dataSource.manager, row.id))) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
+    if (!(await this.auth.markCodeUsed(this.dataSource.manager, row.id))) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
     const user = await this.dataSource.getRepository(User).findOneBy({ id: row.userId });
     if (!user) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
@@ -316,17 +302,6 @@ export class AuthFlowService {
     }
   }
 
-  /** Marks a code used unless it already is; false when another request used it first. */
-  private async markUsed(em: EntityManager, id: string): Promise<boolean> {
-    const result = await em
-      .createQueryBuilder()
-      .update(AuthCode)
-      .set({ usedAt: () => 'now()' })
-      .where('id = :id AND used_at IS NULL', { id })
-      .execute();
-    return !!result.affected;
-  }
-
   /**
    * Deletes codes that expired over a day ago, at most once an hour per process, so the table
    * holds only recent codes. Called when a code is issued.
@@ -334,12 +309,7 @@ export class AuthFlowService {
   private async purgeExpired(): Promise<void> {
     if (Date.now() - this.lastPurge < 3_600_000) return;
     this.lastPurge = Date.now();
-    await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(AuthCode)
-      .where("expires_at < now() - interval '1 day'")
-      .execute();
+    await this.auth.deleteCodesExpiredOverADayAgo();
   }
 
   /** Ends the live codes of a kind for an email or a user (a new one replaces them). */

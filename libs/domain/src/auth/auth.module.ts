@@ -4,6 +4,7 @@ import { InstanceConfigFeatureModule } from '../instance-config';
 import { MailFeatureModule } from '../mail';
 import { ApiTokenFeatureModule } from '../api-token';
 import { AccountService } from './account.service';
+import { AuthRepository } from './auth.repository';
 import { SessionService } from './session.service';
 import { AuthFlowService } from './auth-flow.service';
 import { OAuthService } from './oauth.service';
@@ -13,7 +14,7 @@ import { LandingRepository } from './landing.repository';
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [InstanceFeatureModule, InstanceConfigFeatureModule, MailFeatureModule, ApiTokenFeatureModule],
-  providers: [LandingRepository, AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
+  providers: [AuthRepository, LandingRepository, AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
   exports: [AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
 })
 export class AuthFeatureModule {}

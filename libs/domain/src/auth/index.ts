@@ -1,10 +1,6 @@
-export * from './account.service';
-export * from './auth-code.entity';
-export * from './auth-flow.service';
-export * from './auth-session.entity';
-export * from './auth-token.entity';
-export * from './credential-verifier.service';
-export * from './oauth.service';
-export * from './session.service';
-export * from './user-account.entity';
-export * from './auth.module';
+// The auth feature's door: what other features and the API modules use.
+export { AccountService, Credentials, SignInResult } from './account.service';
+export { AuthFlowService } from './auth-flow.service';
+export { OAuthService } from './oauth.service';
+export { ClientInfo, SessionService } from './session.service';
+export { AuthFeatureModule } from './auth.module';

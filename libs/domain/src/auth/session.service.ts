@@ -7,6 +7,7 @@ import { iso } from '../kernel/time';
 import { User } from '../user';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
+import { AuthRepository } from './auth.repository';
 import { LandingRepository } from './landing.repository';
 
 /** What a sign-in returns: both tokens in clear (shown once), their type and the access TTL. */
@@ -39,6 +40,7 @@ export class SessionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly auth: AuthRepository,
     private readonly landing: LandingRepository,
   ) {}
 
@@ -103,22 +105,7 @@ export class SessionService {
    * user deactivated.
    */
   async verifyAccessToken(token: string, kind: 'access' | 'web' = 'access'): Promise<Principal | null> {
-    const row = await this.dataSource
-      .createQueryBuilder(AuthToken, 't')
-      .innerJoin(AuthSession, 's', 's.id = t.sessionId')
-      .innerJoin(User, 'u', 'u.id = s.userId')
-      .select('s.id', 'session_id')
-      .addSelect('u.id', 'user_id')
-      .addSelect('u.email', 'email')
-      .addSelect('s.lastUsedAt', 'last_used_at')
-      .addSelect('LEAST(t.expiresAt, s.expiresAt)', 'expires_at')
-      .where('t.digest = :digest', { digest: sha256(token) })
-      .andWhere('t.kind = :kind', { kind })
-      .andWhere('t.expiresAt > now()')
-      .andWhere('s.revokedAt IS NULL')
-      .andWhere('s.expiresAt > now()')
-      .andWhere('u.isActive = true')
-      .getRawOne<{ session_id: string; user_id: string; email: string; last_used_at: Date | string | null; expires_at: Date | string }>();
+    const row = await this.auth.findLiveAccessToken(sha256(token), kind);
     if (!row) return null;
     await this.touch(row.session_id, row.last_used_at);
     return { userId: row.user_id, email: row.email, via: 'session', sessionId: row.session_id, expiresAt: new Date(row.expires_at).getTime() };
@@ -128,13 +115,7 @@ export class SessionService {
   private async touch(sessionId: string, lastUsedAt: Date | string | null): Promise<void> {
     const last = lastUsedAt ? new Date(lastUsedAt).getTime() : 0;
     if (Date.now() - last < 60_000) return;
-    await this.dataSource
-      .createQueryBuilder()
-      .update(AuthSession)
-      .set({ lastUsedAt: () => 'now()' })
-      .where('id = :id', { id: sessionId })
-      .callListeners(false) // bookkeeping, not an access change (AccessChangeSubscriber)
-      .execute();
+    await this.auth.touchSession(sessionId);
   }
 
   /**
@@ -153,23 +134,12 @@ export class SessionService {
       throw new MeridianError('INVALID_REFRESH_TOKEN');
     }
     // single use, also under concurrency: only one caller can flip used_at from NULL
-    const marked = await this.dataSource
-      .createQueryBuilder()
-      .update(AuthToken)
-      .set({ usedAt: () => 'now()' })
-      .where('id = :id AND used_at IS NULL', { id: token.id })
-      .execute();
-    if (!marked.affected) {
+    if (!(await this.auth.markTokenUsed(token.id))) {
       await this.revoke(session.id);
       throw new MeridianError('INVALID_REFRESH_TOKEN');
     }
     return this.dataSource.transaction(async (em) => {
-      await em
-        .createQueryBuilder()
-        .update(AuthToken)
-        .set({ expiresAt: () => 'now()' })
-        .where("session_id = :sid AND kind = 'access' AND expires_at > now()", { sid: session.id })
-        .execute();
+      await this.auth.expireLiveAccessTokens(em, session.id);
       await em.update(AuthSession, { id: session.id }, { lastUsedAt: new Date(now) });
       return this.issue(em, session, now);
     });
@@ -193,15 +163,7 @@ export class SessionService {
    * `[{id, medium, user_agent, ip_address, created_at, last_used_at, expires_at, is_current}]`.
    */
   async list(userId: string, currentSessionId?: string) {
-    const rows = await this.dataSource
-      .getRepository(AuthSession)
-      .createQueryBuilder('s')
-      .where('s.userId = :userId', { userId })
-      .andWhere('s.revokedAt IS NULL')
-      .andWhere('s.expiresAt > now()')
-      .orderBy('s.createdAt', 'DESC')
-      .addOrderBy('s.id', 'DESC')
-      .getMany();
+    const rows = await this.auth.listLiveSessions(userId);
     return rows.map((s) => ({
       id: s.id,
       medium: s.medium,
@@ -216,12 +178,6 @@ export class SessionService {
 
   /** Ends one of the user's own live sessions; another user's or an unknown id is a 404 `NOT_FOUND`. */
   async revokeOwn(userId: string, sessionId: string): Promise<void> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(AuthSession)
-      .set({ revokedAt: () => 'now()' })
-      .where('id = :id AND user_id = :userId AND revoked_at IS NULL AND expires_at > now()', { id: sessionId, userId })
-      .execute();
-    if (!result.affected) throw new MeridianError('NOT_FOUND', 'Session not found.');
+    if (!(await this.auth.revokeOwnLiveSession(userId, sessionId))) throw new MeridianError('NOT_FOUND', 'Session not found.');
   }
 }

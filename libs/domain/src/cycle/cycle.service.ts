@@ -1,10 +1,10 @@
 import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { Issue } from '../issue';
-import { IssueContext, IssueService } from '../issue';
+import { IssueContext, IssueQueryService } from '../issue';
 import { IssueJson } from '../issue';
 import { ProjectMember } from '../project';
 import { Project } from '../project';
@@ -13,9 +13,11 @@ import { assertExternalIdFree } from '../kernel/external-id';
 import { Shape } from '../kernel/fields';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { isTimezone } from '../kernel/timezone';
-import { Cycle, CycleIssue } from './cycle.entity';
-import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
-import { countIssues, EstimatePointSums, issuesOfProject, subIssueCounts, sumEstimatePoints } from './planning';
+import { Cycle } from './cycle.entity';
+import { CycleIssue } from './cycle-issue.entity';
+import { CycleJson, cycleIssueView, cycleView, EstimatePointSums } from './cycle.view';
+import { CycleRepository } from './cycle.repository';
+import { issuesOfProject } from './planning';
 import { zonedInstant } from './zoned-date';
 import { emitChange } from '../kernel/change-bus';
 
@@ -46,7 +48,6 @@ export const CYCLE_VIEWS = ['all', 'current', 'upcoming', 'completed', 'draft', 
 export type CycleView = (typeof CYCLE_VIEWS)[number];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const OPEN_GROUPS = ['backlog', 'unstarted', 'started'];
 
 /** True when the cycle's end is in the past (Plane: "the cycle has already been completed"). */
 export function hasEnded(c: Cycle, now = new Date()): boolean {
@@ -61,8 +62,9 @@ export function hasEnded(c: Cycle, now = new Date()): boolean {
 @Injectable()
 export class CycleService {
   constructor(
+    private readonly cycles: CycleRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
   ) {}
 
   /**
@@ -71,25 +73,15 @@ export class CycleService {
    * `draft` (no dates), `incomplete` (end ≥ now or no end), `all` (default).
    */
   async list(projectId: string, page: PageRequest, view: CycleView = 'all'): Promise<Page<CycleJson> | CycleJson[]> {
-    const qb = this.dataSource.getRepository(Cycle).createQueryBuilder('c')
-      .innerJoin(Project, 'p', 'p.id = c.projectId AND p.archivedAt IS NULL')
-      .where('c.projectId = :projectId AND c.archivedAt IS NULL', { projectId });
     const now = new Date();
-    if (view === 'current') qb.andWhere('c.startDate <= :now AND c.endDate >= :now', { now });
-    if (view === 'upcoming') qb.andWhere('c.startDate > :now', { now });
-    if (view === 'completed') qb.andWhere('c.endDate < :now', { now });
-    if (view === 'draft') qb.andWhere('c.startDate IS NULL AND c.endDate IS NULL');
-    if (view === 'incomplete') qb.andWhere('(c.endDate >= :now OR c.endDate IS NULL)', { now });
-    if (view === 'current') return this.render(await qb.orderBy('c.createdAt', 'DESC').addOrderBy('c.id', 'DESC').getMany());
-    const found = await paginate(qb, page, { order: 'DESC' });
+    if (view === 'current') return this.render(await this.cycles.listCurrent(projectId, now));
+    const found = await this.cycles.listPage(projectId, page, view, now);
     return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
 
   /** Archived cycles, newest first, paginated (`archived-cycles/`). */
   async listArchived(projectId: string, page: PageRequest): Promise<Page<CycleJson>> {
-    const qb = this.dataSource.getRepository(Cycle).createQueryBuilder('c')
-      .where('c.projectId = :projectId AND c.archivedAt IS NOT NULL', { projectId });
-    const found = await paginate(qb, page, { order: 'DESC' });
+    const found = await this.cycles.listArchivedPage(projectId, page);
     return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
 
@@ -118,9 +110,8 @@ export class CycleService {
         const ownedById = input.owned_by ? await this.assertMember(em, ctx.projectId, input.owned_by) : ctx.userId;
         let sortOrder = input.sort_order;
         if (sortOrder === undefined) {
-          const row = await em.getRepository(Cycle).createQueryBuilder('c').select('MIN(c.sortOrder)', 'min')
-            .where('c.projectId = :projectId', { projectId: ctx.projectId }).getRawOne<{ min: number | null }>();
-          sortOrder = row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
+          const min = await this.cycles.lowestSortOrder(em, ctx.projectId);
+          sortOrder = min === null ? 65535 : min - 10000;
         }
         const cycle = await em.save(em.create(Cycle, {
           workspaceId: ctx.workspaceId,
@@ -228,7 +219,7 @@ export class CycleService {
       throw err;
     });
     const links = await this.dataSource.getRepository(CycleIssue).find({ where: { cycleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    const subs = await this.cycles.subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
     return links.map((l) => cycleIssueView(l, subs.get(l.issueId) ?? 0));
   }
 
@@ -272,9 +263,7 @@ export class CycleService {
    */
   async listIssues(projectId: string, cycleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, cycleId);
-    const qb = this.dataSource.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(CycleIssue, 'ci', 'ci.issueId = i.id AND ci.cycleId = :cycleId AND ci.deletedAt IS NULL', { cycleId })
-      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    const qb: SelectQueryBuilder<Issue> = this.cycles.issuesQuery(projectId, cycleId);
     const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
     return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
@@ -284,7 +273,7 @@ export class CycleService {
     await this.load(this.dataSource.manager, projectId, cycleId);
     const link = await this.dataSource.getRepository(CycleIssue).findOne({ where: { cycleId, issueId } });
     if (!link) throw new MeridianError('NOT_FOUND');
-    const subs = await subIssueCounts(this.dataSource.manager, [issueId]);
+    const subs = await this.cycles.subIssueCounts(this.dataSource.manager, [issueId]);
     return cycleIssueView(link, subs.get(issueId) ?? 0);
   }
 
@@ -317,15 +306,9 @@ export class CycleService {
       if (!target) throw validationError({ new_cycle_id: ['This cycle does not exist in the project.'] });
       if (!hasEnded(cycle)) throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only work items of a cycle that has ended can be transferred.');
       if (hasEnded(target) || target.archivedAt) throw new MeridianError('CYCLE_TRANSFER_TARGET_COMPLETED');
-      const counts = (await countIssues(em, 'cycle_issues', 'cycle_id', [cycleId])).get(cycleId)!;
+      const counts = (await this.cycles.countIssues(em, [cycleId])).get(cycleId)!;
       await em.update(Cycle, { id: cycleId }, { progressSnapshot: { ...counts }, updatedById: ctx.userId });
-      const open: Array<{ link_id: string; issue_id: string }> = await em.query(
-        `SELECT l.id AS link_id, l.issue_id FROM cycle_issues l
-           JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL
-           LEFT JOIN states s ON s.id = i.state_id
-          WHERE l.cycle_id = $1 AND l.deleted_at IS NULL AND (s.id IS NULL OR s."group" IN ('${OPEN_GROUPS.join("', '")}'))`,
-        [cycleId],
-      );
+      const open = await this.cycles.openLinks(em, cycleId);
       if (!open.length) return;
       await em.update(CycleIssue, { id: In(open.map((o) => o.link_id)) }, { cycleId: target.id, updatedById: ctx.userId, updatedAt: new Date() });
       await writeActivities(em, ctx, open.map((o) => movedEntry(o.issue_id, cycle, target)));
@@ -354,7 +337,7 @@ export class CycleService {
 
   /** Cycles with Plane's progress annotations: the counts plus `*_estimate_points` sums (App API). */
   async withProgress<T extends CycleJson>(cycles: T[]): Promise<Array<T & EstimatePointSums>> {
-    const sums = await sumEstimatePoints(this.dataSource.manager, cycles.map((c) => c.id));
+    const sums = await this.cycles.sumEstimatePoints(this.dataSource.manager, cycles.map((c) => c.id));
     return cycles.map((c) => ({ ...c, ...sums.get(c.id)! }));
   }
 
@@ -369,14 +352,12 @@ export class CycleService {
   }
 
   private async render(cycles: Cycle[]): Promise<CycleJson[]> {
-    const counts = await countIssues(this.dataSource.manager, 'cycle_issues', 'cycle_id', cycles.map((c) => c.id));
+    const counts = await this.cycles.countIssues(this.dataSource.manager, cycles.map((c) => c.id));
     return cycles.map((c) => cycleView(c, counts.get(c.id)));
   }
 
   private async load(em: EntityManager, projectId: string, cycleId: string, lock = false): Promise<Cycle> {
-    const qb = em.getRepository(Cycle).createQueryBuilder('c').where('c.id = :cycleId AND c.projectId = :projectId', { cycleId, projectId });
-    if (lock) qb.setLock('pessimistic_write');
-    const cycle = await qb.getOne();
+    const cycle = await this.cycles.findInProject(em, projectId, cycleId, lock);
     if (!cycle) throw new MeridianError('NOT_FOUND');
     return cycle;
   }

@@ -1,5 +1,6 @@
 import { iso } from '../kernel/time';
-import { Cycle, CycleIssue } from './cycle.entity';
+import { Cycle } from './cycle.entity';
+import { CycleIssue } from './cycle-issue.entity';
 
 /** Work item counts of a cycle or module, by the state group of its live, non-archived, non-draft work items. */
 export interface IssueCounts {
@@ -9,6 +10,16 @@ export interface IssueCounts {
   started_issues: number;
   unstarted_issues: number;
   backlog_issues: number;
+}
+
+/** Estimate point sums of a cycle's work items, by state group (Plane's `*_estimate_points`). */
+export interface EstimatePointSums {
+  total_estimate_points: number;
+  completed_estimate_points: number;
+  cancelled_estimate_points: number;
+  started_estimate_points: number;
+  unstarted_estimate_points: number;
+  backlog_estimate_points: number;
 }
 
 export const ZERO_COUNTS: IssueCounts = {

@@ -1,6 +1,10 @@
-export * from './cycle.entity';
-export * from './cycle.service';
-export * from './cycle.view';
-export * from './planning';
-export * from './zoned-date';
-export * from './cycle.module';
+// The cycle feature's door: what other features, the API modules and the tests use.
+export { Cycle } from './cycle.entity';
+export { CycleIssue } from './cycle-issue.entity';
+export { CYCLE_VIEWS, CycleService } from './cycle.service';
+export type { CycleInput, CycleView } from './cycle.service';
+export { cycleView, ZERO_COUNTS } from './cycle.view';
+export type { IssueCounts } from './cycle.view';
+export { countIssues, subIssueCounts } from './cycle.repository';
+export { issuesOfProject } from './planning';
+export { CycleFeatureModule } from './cycle.module';

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { IssueFeatureModule } from '../issue';
 import { DeployBoardService } from './deploy-board.service';
 import { PublicBoardService } from './public-board.service';
+import { DeployBoardRepository } from './deploy-board.repository';
 
 /** The deploy-board feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [IssueFeatureModule],
-  providers: [DeployBoardService, PublicBoardService],
+  providers: [DeployBoardRepository, DeployBoardService, PublicBoardService],
   exports: [DeployBoardService, PublicBoardService],
 })
 export class DeployBoardFeatureModule {}

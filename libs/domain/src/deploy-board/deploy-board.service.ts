@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../kernel/db-errors';
 import { Workspace } from '../workspace';
 import { DEFAULT_BOARD_VIEWS, DeployBoard } from './deploy-board.entity';
 import { DeployBoardJson, deployBoardView } from './deploy-board.view';
+import { DeployBoardRepository } from './deploy-board.repository';
 
 /** Board settings, Plane's names (`plane/db/models/deploy_board.py` DeployBoard). */
 export interface DeployBoardInput {
@@ -36,7 +37,10 @@ export function newAnchor(): string {
  */
 @Injectable()
 export class DeployBoardService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly boards: DeployBoardRepository,
+  ) {}
 
   /** The project's live board, or null when it is not published. */
   async current(workspaceId: string, projectId: string): Promise<DeployBoardJson | null> {
@@ -58,7 +62,7 @@ export class DeployBoardService {
     await this.assertIntake(projectId, input.intake);
     try {
       return await this.dataSource.transaction(async (em) => {
-        await em.getRepository(Project).createQueryBuilder('p').setLock('pessimistic_write').where('p.id = :projectId', { projectId }).getOneOrFail();
+        await this.boards.lockProject(em, projectId);
         const existing = await em.getRepository(DeployBoard).findOneBy({ workspaceId, projectId, entityName: 'project' });
         if (existing) {
           await em.update(DeployBoard, { id: existing.id }, { ...this.patch(input), updatedById: userId } as never);

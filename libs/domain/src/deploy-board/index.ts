@@ -1,5 +1,5 @@
-export * from './deploy-board.entity';
-export * from './deploy-board.service';
-export * from './deploy-board.view';
-export * from './public-board.service';
-export * from './deploy-board.module';
+// The deploy-board feature's door: what other features and the API modules use.
+export { DeployBoardInput, DeployBoardService } from './deploy-board.service';
+export { DeployBoardJson } from './deploy-board.view';
+export { PublicBoardService, PublicCommentInput } from './public-board.service';
+export { DeployBoardFeatureModule } from './deploy-board.module';

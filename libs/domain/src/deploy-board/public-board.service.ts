@@ -1,12 +1,12 @@
-import { MeridianError, Page, PageRequest, paginate } from '#common';
+import { MeridianError, Page, PageRequest } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Cycle, CycleIssue } from '../cycle';
 import { stripHtml, writeActivities } from '../issue';
 import { IssueComment } from '../issue';
 import { Issue, IssueAssignee, IssueLabel } from '../issue';
-import { notInTriage } from '../issue';
+import { ISSUE_ORDER_KEYS, IssueOrderKey, VISIBLE_ISSUE } from '../issue';
 import { Label } from '../label';
 import { Module, ModuleIssue } from '../module';
 import { ProjectMember } from '../project';
@@ -20,6 +20,7 @@ import { ReactionService } from '../issue';
 import { IssueReaction, IssueVote } from '../issue';
 import { DeployBoard } from './deploy-board.entity';
 import { deployBoardView, PublicActorJson, publicActorView } from './deploy-board.view';
+import { DeployBoardRepository } from './deploy-board.repository';
 
 /** A published board with its live project and workspace. */
 interface Board {
@@ -44,13 +45,9 @@ export interface PublicCommentInput {
   comment_json?: Record<string, unknown>;
 }
 
-const PRIORITY_RANK = `CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END`;
-const ORDER_KEYS: Record<string, { key: string; keyType: 'timestamp' | 'bigint' }> = {
-  created_at: { key: 'i.createdAt', keyType: 'timestamp' },
-  updated_at: { key: 'i.updatedAt', keyType: 'timestamp' },
-  sequence_id: { key: 'i.sequenceId', keyType: 'bigint' },
-  priority: { key: PRIORITY_RANK, keyType: 'bigint' },
-};
+const ORDER_KEYS: Record<string, IssueOrderKey> = Object.fromEntries(
+  ['created_at', 'updated_at', 'sequence_id', 'priority'].map((k) => [k, ISSUE_ORDER_KEYS[k]]),
+);
 /** Accepted `order_by` values of the public list; `-` reverses. */
 export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
 
@@ -69,6 +66,7 @@ export class PublicBoardService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reactionRules: ReactionService,
+    private readonly boards: DeployBoardRepository,
   ) {}
 
   /** `meta/`: the project's public face `{id, identifier, name, cover_image, icon_prop, emoji, description, logo_props}`. */
@@ -94,12 +92,7 @@ export class PublicBoardService {
 
   /** The anchor of a published project, looked up by workspace slug and project id: the board, or 404. */
   async byProject(slug: string, projectId: string) {
-    const b = await this.dataSource
-      .getRepository(DeployBoard)
-      .createQueryBuilder('b')
-      .innerJoin(Workspace, 'w', 'w.id = b.workspaceId AND w.deletedAt IS NULL')
-      .where('w.slug = :slug AND b.projectId = :projectId', { slug, projectId })
-      .getOne();
+    const b = await this.boards.findByWorkspaceSlug(slug, projectId);
     if (!b) throw new MeridianError('BOARD_NOT_FOUND');
     return this.settings(b.anchor);
   }
@@ -115,17 +108,9 @@ export class PublicBoardService {
     const desc = raw.startsWith('-');
     const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
     if (!order) throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${PUBLIC_ISSUE_ORDER_BY.join(', ')}.`);
-    const qb = this.visible(project.id);
-    if (query.state?.length) qb.andWhere('i.stateId IN (:...states)', { states: query.state });
-    if (query.state_group?.length) qb.andWhere('s.group IN (:...groups)', { groups: query.state_group });
-    if (query.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: query.priority });
-    if (query.labels?.length) {
-      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', { labels: query.labels });
-    }
-    if (query.assignees?.length) {
-      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', { assignees: query.assignees });
-    }
-    const page = await paginate(qb, query.page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    const page = await this.boards.listVisibleIssuesPage(project.id, VISIBLE_ISSUE, query, query.page, {
+      key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC',
+    });
     const rendered = await this.renderIssues(page.results);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
   }
@@ -372,20 +357,9 @@ export class PublicBoardService {
     return { board, project, workspace };
   }
 
-  private visible(projectId: string, em: EntityManager = this.dataSource.manager): SelectQueryBuilder<Issue> {
-    return em
-      .getRepository(Issue)
-      .createQueryBuilder('i')
-      .leftJoin(State, 's', 's.id = i.stateId')
-      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId })
-      .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`)
-      .andWhere(notInTriage('i'));
-  }
-
+  /** A work item the board shows (see `DeployBoardRepository`), locked `FOR UPDATE` when `lock`; else 404. */
   private async findIssue(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<Issue> {
-    const qb = this.visible(projectId, em).andWhere('i.id = :issueId', { issueId });
-    if (lock) qb.setLock('pessimistic_write', undefined, ['i']);
-    const issue = await qb.getOne();
+    const issue = await this.boards.findVisibleIssue(em, projectId, VISIBLE_ISSUE, issueId, lock);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }

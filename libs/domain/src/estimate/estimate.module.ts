@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { EstimateRepository } from './estimate.repository';
 import { EstimateService } from './estimate.service';
 
 /** The estimate feature: its services; exports what other features and the API modules use. */
 @Module({
-  providers: [EstimateService],
+  providers: [EstimateRepository, EstimateService],
   exports: [EstimateService],
 })
 export class EstimateFeatureModule {}

@@ -8,7 +8,9 @@ import type { Project } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { Estimate, EstimatePoint, EstimateType } from './estimate.entity';
+import { Estimate, EstimateType } from './estimate.entity';
+import { EstimatePoint } from './estimate-point.entity';
+import { EstimateRepository, findPointOfProjectEstimate } from './estimate.repository';
 import { EstimateJson, EstimatePointJson, estimatePointView, estimateView } from './estimate.view';
 
 export interface EstimateInput {
@@ -40,7 +42,10 @@ export const MAX_POINTS_PER_REQUEST = 100;
  */
 @Injectable()
 export class EstimateService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly estimates: EstimateRepository,
+  ) {}
 
   /** The project's estimate; 404 `NOT_FOUND` when it has none. */
   async retrieve(projectId: string): Promise<EstimateJson> {
@@ -144,9 +149,8 @@ export class EstimateService {
     const errors: Record<string, string[]> = {};
     items.forEach((item, n) => Object.assign(errors, this.check(e.type, item, `estimate_points.${n}.`, true)));
     if (Object.keys(errors).length) throw validationError(errors);
-    const row = await em.getRepository(EstimatePoint).createQueryBuilder('p').select('MAX(p.key)', 'max')
-      .where('p.estimateId = :estimateId', { estimateId }).getRawOne<{ max: number | null }>();
-    let next = row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+    const max = await this.estimates.highestPointKey(em, estimateId);
+    let next = max === null ? 0 : max + 1;
     const out: EstimatePoint[] = [];
     for (const item of items) {
       const key = item.key ?? next;
@@ -258,10 +262,7 @@ export class EstimateService {
  * `estimate`): 422 on `estimate_point` otherwise (Plane accepts any point id, a quirk not copied).
  */
 export async function assertEstimatePoint(em: EntityManager, projectId: string, pointId: string): Promise<EstimatePoint> {
-  const point = await em.getRepository(EstimatePoint).createQueryBuilder('ep')
-    .innerJoin('Project', 'p', 'p.id = :projectId AND p.estimateId = ep.estimateId', { projectId })
-    .where('ep.id = :pointId AND ep.projectId = :projectId', { pointId, projectId })
-    .getOne();
+  const point = await findPointOfProjectEstimate(em, projectId, pointId);
   if (!point) throw validationError({ estimate_point: ['This estimate point is not one of the estimate the project uses.'] });
   return point;
 }

@@ -1,5 +1,6 @@
 import { iso } from '../kernel/time';
-import { Estimate, EstimatePoint } from './estimate.entity';
+import { Estimate } from './estimate.entity';
+import { EstimatePoint } from './estimate-point.entity';
 
 /** Plane CE's estimate JSON (the SDK's `Estimate`). */
 export function estimateView(e: Estimate) {

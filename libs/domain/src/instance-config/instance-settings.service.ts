@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { iso } from '../kernel/time';
-import { InstanceConfiguration } from './instance.entity';
+import { InstanceConfiguration } from './instance-configuration.entity';
 import { SecretBox } from './secret-box';
 
 /** What a secret's value reads as once it is set; sending it back in a PATCH leaves the secret unchanged. */

@@ -7,8 +7,9 @@ import type { ClientInfo } from '../auth';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { User } from '../user';
 import { Workspace } from '../workspace';
-import { Instance, InstanceAdmin, InstanceAdminSession } from '../instance-config';
-import { ensureInstance, InstanceSetupInput, setUpInstance } from './instance-setup';
+import { InstanceAdmin, InstanceAdminSession } from '../instance-config';
+import { InstanceSetupInput, setUpInstance } from './instance-setup';
+import { InstanceRepository } from './instance.repository';
 import { adminUserView, instanceAdminView, instanceView } from './instance.view';
 
 /** Tokens of an instance admin session; valid only on `/api/instances/`. */
@@ -35,6 +36,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly instances: InstanceRepository,
   ) {}
 
   /**
@@ -56,7 +58,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
    * `ADMIN_AUTHENTICATION_FAILED`. Before the first set-up: 403 `INSTANCE_NOT_CONFIGURED`.
    */
   async signIn(input: { email: string; password: string }, client: ClientInfo): Promise<AdminSignInResult> {
-    const instance = await ensureInstance(this.dataSource.manager);
+    const instance = await this.instances.ensureInstance(this.dataSource.manager);
     if (!instance.isSetupDone) throw new MeridianError('INSTANCE_NOT_CONFIGURED');
     const user = await this.dataSource.getRepository(User).findOneBy({ email: input.email.trim().toLowerCase() });
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
@@ -72,14 +74,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
    */
   async refresh(refreshToken: string): Promise<AdminTokens> {
     return this.dataSource.transaction(async (em) => {
-      const session = await em
-        .getRepository(InstanceAdminSession)
-        .createQueryBuilder('s')
-        .setLock('pessimistic_write')
-        .where('s.refreshDigest = :digest', { digest: sha256(refreshToken) })
-        .andWhere('s.revokedAt IS NULL')
-        .andWhere('s.expiresAt > now()')
-        .getOne();
+      const session = await this.instances.findLiveAdminSessionByRefreshDigestForUpdate(em, sha256(refreshToken));
       if (!session || !(await this.stillAdmin(em, session.userId))) throw new MeridianError('INVALID_REFRESH_TOKEN');
       const access = randomToken(32);
       const refresh = randomToken(32);
@@ -100,20 +95,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
 
   /** `INSTANCE_ADMIN_VERIFIER`: the admin principal behind an admin access token, or null. */
   async verifyInstanceAdminToken(token: string): Promise<Principal | null> {
-    const row = await this.dataSource
-      .getRepository(InstanceAdminSession)
-      .createQueryBuilder('s')
-      .innerJoin(User, 'u', 'u.id = s.userId')
-      .innerJoin(InstanceAdmin, 'a', 'a.userId = s.userId')
-      .select('s.id', 'session_id')
-      .addSelect('u.id', 'user_id')
-      .addSelect('u.email', 'email')
-      .where('s.accessDigest = :digest', { digest: sha256(token) })
-      .andWhere('s.accessExpiresAt > now()')
-      .andWhere('s.expiresAt > now()')
-      .andWhere('s.revokedAt IS NULL')
-      .andWhere('u.isActive = true')
-      .getRawOne<{ session_id: string; user_id: string; email: string }>();
+    const row = await this.instances.findLiveAdminSessionByAccessDigest(sha256(token));
     if (!row) return null;
     return { userId: row.user_id, email: row.email, via: 'instance-admin', sessionId: row.session_id };
   }
@@ -136,7 +118,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   async add(email: string, actorId: string) {
     const user = await this.dataSource.getRepository(User).findOneBy({ email: email.trim().toLowerCase(), isActive: true });
     if (!user) throw new MeridianError('USER_DOES_NOT_EXIST');
-    const instance = await ensureInstance(this.dataSource.manager);
+    const instance = await this.instances.ensureInstance(this.dataSource.manager);
     try {
       const admin = await this.dataSource.getRepository(InstanceAdmin).save(
         this.dataSource.getRepository(InstanceAdmin).create({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: actorId }),
@@ -154,8 +136,8 @@ export class InstanceAdminService implements InstanceAdminVerifier {
    */
   async remove(adminId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const instance = await ensureInstance(em);
-      await em.getRepository(Instance).createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id', { id: instance.id }).getOne();
+      const instance = await this.instances.ensureInstance(em);
+      await this.instances.lockInstance(em, instance.id);
       const admin = await em.getRepository(InstanceAdmin).findOneBy({ id: adminId });
       if (!admin) throw new MeridianError('NOT_FOUND');
       if ((await em.getRepository(InstanceAdmin).count()) <= 1) throw new MeridianError('LAST_INSTANCE_ADMIN');

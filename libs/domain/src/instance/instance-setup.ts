@@ -1,25 +1,12 @@
-import { MeridianError, randomHex } from '#common';
+import { MeridianError } from '#common';
 import { EntityManager } from 'typeorm';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { User } from '../user';
 import { Instance, InstanceAdmin } from '../instance-config';
+import { InstanceRepository } from './instance.repository';
 
 /** Plane's instance version, reported by `GET /api/instances/`. */
 export const INSTANCE_VERSION = '0.25.3';
-
-/** The instance row, created on first use (concurrent callers end with the same row). */
-export async function ensureInstance(em: EntityManager): Promise<Instance> {
-  const repo = em.getRepository(Instance);
-  const found = await repo.findOneBy({ singleton: true });
-  if (found) return found;
-  await repo
-    .createQueryBuilder()
-    .insert()
-    .values({ singleton: true, instanceName: 'Meridian', instanceKey: randomHex(12) })
-    .orIgnore()
-    .execute();
-  return repo.findOneByOrFail({ singleton: true });
-}
 
 export interface InstanceSetupInput {
   email: string;
@@ -40,9 +27,10 @@ export interface InstanceSetupInput {
  * the email belongs to a user whose password does not match (or who is deactivated).
  */
 export async function setUpInstance(em: EntityManager, input: InstanceSetupInput): Promise<{ user: User; instance: Instance; created: boolean }> {
-  const instance = await ensureInstance(em);
+  const instances = new InstanceRepository(em.connection);
+  const instance = await instances.ensureInstance(em);
   // serialise concurrent set-ups on the instance row
-  await em.getRepository(Instance).createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id', { id: instance.id }).getOne();
+  await instances.lockInstance(em, instance.id);
   if ((await em.getRepository(InstanceAdmin).count()) > 0) throw new MeridianError('ADMIN_ALREADY_EXIST');
 
   const email = input.email.trim().toLowerCase();

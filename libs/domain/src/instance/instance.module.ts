@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { InstanceConfigFeatureModule } from '../instance-config';
 import { InstanceService } from './instance.service';
 import { InstanceAdminService } from './instance-admin.service';
+import { InstanceRepository } from './instance.repository';
 
 /** The instance feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [InstanceConfigFeatureModule],
-  providers: [InstanceService, InstanceAdminService],
+  providers: [InstanceRepository, InstanceService, InstanceAdminService],
   exports: [InstanceService, InstanceAdminService],
 })
 export class InstanceFeatureModule {}

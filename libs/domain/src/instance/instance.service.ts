@@ -1,15 +1,11 @@
-import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate } from '#common';
+import { APP_CONFIG, AppConfig, MeridianError, PageRequest } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource } from 'typeorm';
-import { Project } from '../project';
+import { DataSource } from 'typeorm';
 import { User } from '../user';
-import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from '../workspace';
-import { WorkspaceMember } from '../workspace';
-import { Workspace } from '../workspace';
-import { workspaceView } from '../workspace';
+import { isRestrictedSlug, Workspace, WORKSPACE_SLUG_PATTERN, workspaceView } from '../workspace';
 import { Instance } from '../instance-config';
-import { ensureInstance } from './instance-setup';
+import { InstanceRepository } from './instance.repository';
 import { InstanceSettings } from '../instance-config';
 import { instanceView } from './instance.view';
 
@@ -35,11 +31,12 @@ export class InstanceService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly settings: InstanceSettings,
+    private readonly instances: InstanceRepository,
   ) {}
 
   /** The instance row (created on first use). */
   instance(): Promise<Instance> {
-    return ensureInstance(this.dataSource.manager);
+    return this.instances.ensureInstance(this.dataSource.manager);
   }
 
   /**
@@ -132,20 +129,14 @@ export class InstanceService {
    * `search` matches the name or slug, case-insensitively.
    */
   async listWorkspaces(page: PageRequest, search?: string) {
-    const qb = this.dataSource.getRepository(Workspace).createQueryBuilder('w');
-    const term = search?.trim();
-    if (term) {
-      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(new Brackets((b) => b.where('w.name ILIKE :like', { like }).orWhere('w.slug ILIKE :like', { like })));
-    }
-    const result: Page<Workspace> = await paginate(qb, page);
+    const result = await this.instances.listWorkspacesPage(page, search);
     const ids = result.results.map((w) => w.id);
     const ownerIds = [...new Set(result.results.map((w) => w.ownerId))];
     const [members, projects, owners] = ids.length
       ? await Promise.all([
-          this.countBy(WorkspaceMember, 'x.workspaceId', ids, 'x.isActive = true'),
-          this.countBy(Project, 'x.workspaceId', ids),
-          this.dataSource.getRepository(User).createQueryBuilder('u').where('u.id IN (:...ownerIds)', { ownerIds }).getMany(),
+          this.instances.countActiveMembers(ids),
+          this.instances.countProjects(ids),
+          this.instances.findUsers(ownerIds),
         ])
       : [new Map<string, number>(), new Map<string, number>(), [] as User[]];
     const ownerById = new Map(owners.map((u) => [u.id, u]));
@@ -167,30 +158,6 @@ export class InstanceService {
    */
   async isSlugAvailable(slug: string): Promise<boolean> {
     if (!WORKSPACE_SLUG_PATTERN.test(slug) || isRestrictedSlug(slug)) return false;
-    const taken = await this.dataSource
-      .getRepository(Workspace)
-      .createQueryBuilder('w')
-      .withDeleted()
-      .where('LOWER(w.slug) = LOWER(:slug)', { slug })
-      .getExists();
-    return !taken;
-  }
-
-  private async countBy(
-    entity: typeof WorkspaceMember | typeof Project,
-    column: string,
-    ids: string[],
-    extra?: string,
-  ): Promise<Map<string, number>> {
-    const qb = this.dataSource
-      .getRepository<WorkspaceMember | Project>(entity)
-      .createQueryBuilder('x')
-      .select(column, 'id')
-      .addSelect('COUNT(*)::int', 'n')
-      .where(`${column} IN (:...ids)`, { ids })
-      .groupBy(column);
-    if (extra) qb.andWhere(extra);
-    const rows = await qb.getRawMany<{ id: string; n: number }>();
-    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+    return !(await this.instances.isSlugTaken(slug));
   }
 }

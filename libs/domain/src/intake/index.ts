@@ -1,3 +1,8 @@
-export * from './intake.entity';
-export * from './intake.service';
-export * from './intake.module';
+// The intake feature's door: what other features, the API modules and the tests use.
+export { Intake } from './intake.entity';
+export { INTAKE_STATUS, INTAKE_STATUSES, IntakeIssue } from './intake-issue.entity';
+export { IntakeService } from './intake.service';
+export type { IntakeInput, IntakeIssueFields, IntakeViewer } from './intake.service';
+export { intakeIssueView } from './intake.view';
+export type { IntakeIssueJson } from './intake.view';
+export { IntakeFeatureModule } from './intake.module';

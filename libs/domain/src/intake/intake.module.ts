@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { IssueFeatureModule } from '../issue';
+import { IntakeRepository } from './intake.repository';
 import { IntakeService } from './intake.service';
 
 /** The intake feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [IssueFeatureModule],
-  providers: [IntakeService],
+  providers: [IntakeRepository, IntakeService],
   exports: [IntakeService],
 })
 export class IntakeFeatureModule {}

@@ -4,14 +4,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActivityEntry, writeActivities } from '../issue';
 import { Issue, Priority } from '../issue';
-import { IssueContext, IssueService } from '../issue';
-import { IssueJson } from '../issue';
+import { IssueCommandService, IssueContext, IssueQueryService } from '../issue';
 import { Project } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { iso } from '../kernel/time';
 import { State } from '../state';
-import { INTAKE_STATUS, Intake, IntakeIssue } from './intake.entity';
+import { Intake } from './intake.entity';
+import { INTAKE_STATUS, IntakeIssue } from './intake-issue.entity';
+import { IntakeRepository } from './intake.repository';
+import { IntakeIssueJson, intakeIssueView } from './intake.view';
 import { emitChange } from '../kernel/change-bus';
 
 export interface IntakeIssueFields {
@@ -35,35 +36,16 @@ export interface IntakeInput {
 
 const STATUS_NAME: Record<number, string> = { [-2]: 'pending', [-1]: 'declined', 0: 'snoozed', 1: 'accepted', 2: 'duplicate' };
 
-/**
- * Plane's `IntakeIssueSerializer` (`plane/api/serializers/intake.py`): the row, `inbox` = `intake`,
- * and the full work item as `issue_detail`.
- */
-export function intakeIssueView(r: IntakeIssue, issue: IssueJson) {
-  return {
-    id: r.id,
-    intake: r.intakeId,
-    inbox: r.intakeId,
-    issue: r.issueId,
-    status: r.status,
-    snoozed_till: iso(r.snoozedTill),
-    duplicate_to: r.duplicateToId,
-    source: r.source,
-    source_email: r.sourceEmail,
-    external_source: r.externalSource,
-    external_id: r.externalId,
-    extra: r.extra,
-    project: r.projectId,
-    workspace: r.workspaceId,
-    created_at: iso(r.createdAt),
-    updated_at: iso(r.updatedAt),
-    deleted_at: iso(r.deletedAt),
-    created_by: r.createdById,
-    updated_by: r.updatedById,
-    issue_detail: issue,
-  };
+/** The caller of an App API intake read: their id and project role. */
+export interface IntakeViewer {
+  userId: string;
+  role: number | null;
 }
-export type IntakeIssueJson = ReturnType<typeof intakeIssueView>;
+
+/** Plane's Guest rule for intake reads: a Guest sees only their own items unless `guest_view_all_features`. */
+function hiddenFromGuest(project: Project, viewer?: IntakeViewer): boolean {
+  return !!viewer && (viewer.role ?? 0) <= ROLE.GUEST && !project.guestViewAllFeatures;
+}
 
 /**
  * A project's intake (Plane `plane/api/views/intake.py`; `intake-issues/` and `inbox-issues/`).
@@ -76,22 +58,13 @@ export type IntakeIssueJson = ReturnType<typeof intakeIssueView>;
  * cancelled-group state. Each status change writes history (`field` = `intake`, old and new
  * status) and, when the state moves, a `state` row, in the same transaction.
  */
-/** The caller of an App API intake read: their id and project role. */
-export interface IntakeViewer {
-  userId: string;
-  role: number | null;
-}
-
-/** Plane's Guest rule for intake reads: a Guest sees only their own items unless `guest_view_all_features`. */
-function hiddenFromGuest(project: Project, viewer?: IntakeViewer): boolean {
-  return !!viewer && (viewer.role ?? 0) <= ROLE.GUEST && !project.guestViewAllFeatures;
-}
-
 @Injectable()
 export class IntakeService {
   constructor(
+    private readonly intakes: IntakeRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
+    private readonly issueCommands: IssueCommandService,
   ) {}
 
   /**
@@ -101,10 +74,7 @@ export class IntakeService {
    */
   async list(projectId: string, page: PageRequest, viewer?: IntakeViewer): Promise<Page<IntakeIssueJson>> {
     const project = await this.assertEnabled(this.dataSource.manager, projectId);
-    const qb = this.dataSource.getRepository(IntakeIssue).createQueryBuilder('r')
-      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
-      .where('r.projectId = :projectId', { projectId });
-    if (hiddenFromGuest(project, viewer)) qb.andWhere('r.createdById = :viewerId', { viewerId: viewer!.userId });
+    const qb = this.intakes.listQuery(projectId, hiddenFromGuest(project, viewer) ? viewer!.userId : undefined);
     const result = await paginate(qb, page, { order: 'DESC' });
     const rendered = await Promise.all(result.results.map(async (r) => intakeIssueView(r, await this.issues.detail(r.issueId))));
     return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
@@ -131,7 +101,7 @@ export class IntakeService {
       await emitChange(em, 'intake.changing', { workspaceId: ctx.workspaceId });
       const project = await this.assertEnabled(em, ctx.projectId);
       const intake = await this.intakeOf(em, project, ctx.userId);
-      const issue = await this.issues.create(ctx, {
+      const issue = await this.issueCommands.create(ctx, {
         name, description_html: input.issue!.description_html, priority: input.issue!.priority,
       }, em);
       await em.insert(IntakeIssue, {
@@ -173,7 +143,7 @@ export class IntakeService {
       const { description: _ignored, ...fields } = input.issue;
       void _ignored;
       if (fields.name !== undefined && !fields.name.trim()) throw validationError({ 'issue.name': ['This field may not be blank.'] });
-      if (Object.values(fields).some((v) => v !== undefined)) await this.issues.update(ctx, issueId, fields);
+      if (Object.values(fields).some((v) => v !== undefined)) await this.issueCommands.update(ctx, issueId, fields);
     }
     if (intakeKeys.length) {
       await this.dataSource.transaction(async (em) => {
@@ -283,11 +253,7 @@ export class IntakeService {
   }
 
   private async row(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<IntakeIssue> {
-    const qb = em.getRepository(IntakeIssue).createQueryBuilder('r')
-      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
-      .where('r.projectId = :projectId AND r.issueId = :issueId', { projectId, issueId });
-    if (lock) qb.setLock('pessimistic_write', undefined, ['r']);
-    const row = await qb.getOne();
+    const row = await this.intakes.findLiveRow(em, projectId, issueId, lock);
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }

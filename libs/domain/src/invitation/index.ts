@@ -1,4 +1,5 @@
-export * from './workspace-invitation.entity';
-export * from './workspace-invitation.service';
-export * from './workspace-invitation.view';
-export * from './invitation.module';
+export { WorkspaceInvitation } from './workspace-invitation.entity';
+export { joinAcceptedInvitations, WorkspaceInvitationService } from './workspace-invitation.service';
+export type { InviteInput } from './workspace-invitation.service';
+export type { InvitationJson } from './workspace-invitation.view';
+export { InvitationFeatureModule } from './invitation.module';

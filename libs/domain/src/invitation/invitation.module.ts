@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MailFeatureModule } from '../mail';
+import { InvitationRepository } from './invitation.repository';
 import { WorkspaceInvitationService } from './workspace-invitation.service';
 
 /** The invitation feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [MailFeatureModule],
-  providers: [WorkspaceInvitationService],
+  providers: [InvitationRepository, WorkspaceInvitationService],
   exports: [WorkspaceInvitationService],
 })
 export class InvitationFeatureModule {}

@@ -1,12 +1,12 @@
-import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate, randomToken, sha256, validationError } from '#common';
+import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, randomToken, sha256, validationError } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { MailService } from '../mail';
 import { User } from '../user';
-import { WorkspaceMember } from '../workspace';
 import { activateWorkspaceMember } from '../workspace';
 import { Workspace } from '../workspace';
+import { findAcceptedForEmail, InvitationRepository } from './invitation.repository';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 import { InvitationJson, invitationView } from './workspace-invitation.view';
 
@@ -52,6 +52,7 @@ export class WorkspaceInvitationService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly mail: MailService,
+    private readonly invitations: InvitationRepository,
   ) {}
 
   /**
@@ -76,13 +77,7 @@ export class WorkspaceInvitationService {
       throw new MeridianError('PERMISSION_DENIED', 'You cannot invite a user with a role above your own.');
     }
     const emails = [...wanted.keys()];
-    const members = await this.dataSource
-      .getRepository(WorkspaceMember)
-      .createQueryBuilder('m')
-      .innerJoin(User, 'u', 'u.id = m.memberId')
-      .select('u.email', 'email')
-      .where('m.workspaceId = :workspaceId AND m.isActive = true AND u.email IN (:...emails)', { workspaceId, emails })
-      .getRawMany<{ email: string }>();
+    const members = await this.invitations.activeMemberEmails(workspaceId, emails);
     if (members.length) {
       throw new MeridianError('ALREADY_WORKSPACE_MEMBER', undefined, { workspace_users: members.map((m) => m.email).sort() });
     }
@@ -121,8 +116,7 @@ export class WorkspaceInvitationService {
   /** Live invitations of the workspace, oldest first. */
   async list(workspaceId: string, page: PageRequest): Promise<Page<InvitationJson>> {
     const workspace = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
-    const qb = this.dataSource.getRepository(WorkspaceInvitation).createQueryBuilder('i').where('i.workspaceId = :workspaceId', { workspaceId });
-    return (await paginate(qb, page)).map((i) => invitationView(i, workspace));
+    return (await this.invitations.listPageInWorkspace(workspaceId, page)).map((i) => invitationView(i, workspace));
   }
 
   /** One invitation of the workspace; another workspace's id is a 404 `INVITATION_NOT_FOUND`. */
@@ -183,14 +177,7 @@ export class WorkspaceInvitationService {
 
   /** Live invitations addressed to the caller's email, in live workspaces, oldest first. */
   async listForEmail(email: string, page: PageRequest): Promise<Page<InvitationJson>> {
-    const qb = this.dataSource
-      .getRepository(WorkspaceInvitation)
-      .createQueryBuilder('i')
-      .innerJoinAndSelect('i.workspace', 'w')
-      .where('i.email = :email', { email: normaliseEmail(email) })
-      .andWhere('w.deletedAt IS NULL')
-      .andWhere('(i.respondedAt IS NULL OR i.accepted = true)');
-    return (await paginate(qb, page)).map((i) => invitationView(i, i.workspace!));
+    return (await this.invitations.listPageForEmail(normaliseEmail(email), page)).map((i) => invitationView(i, i.workspace!));
   }
 
   /**
@@ -202,14 +189,7 @@ export class WorkspaceInvitationService {
   async acceptMine(user: { userId: string; email: string }, ids: string[]): Promise<void> {
     const unique = [...new Set(ids.map((i) => i.toLowerCase()))];
     await this.dataSource.transaction(async (em) => {
-      const found = await em
-        .getRepository(WorkspaceInvitation)
-        .createQueryBuilder('i')
-        .innerJoin('i.workspace', 'w')
-        .where('i.id IN (:...ids) AND i.email = :email', { ids: unique, email: normaliseEmail(user.email) })
-        .andWhere('w.deletedAt IS NULL')
-        .andWhere('(i.respondedAt IS NULL OR i.accepted = true)')
-        .getMany();
+      const found = await this.invitations.findPendingOrAcceptedForEmail(em, unique, normaliseEmail(user.email));
       if (found.length !== unique.length) throw new MeridianError('INVITATION_NOT_FOUND');
       const now = new Date();
       for (const inv of found) {
@@ -226,13 +206,7 @@ export class WorkspaceInvitationService {
   }
 
   private async findByLink(slug: string, id: string, token: string) {
-    const invitation = await this.dataSource
-      .getRepository(WorkspaceInvitation)
-      .createQueryBuilder('i')
-      .innerJoinAndSelect('i.workspace', 'w')
-      .where('i.id = :id AND w.slug = :slug AND i.tokenDigest = :digest', { id, slug, digest: sha256(token) })
-      .andWhere('w.deletedAt IS NULL')
-      .getOne();
+    const invitation = await this.invitations.findByLink(slug, id, sha256(token));
     if (!invitation) throw new MeridianError('INVITATION_NOT_FOUND');
     return { invitation, workspace: invitation.workspace! };
   }
@@ -261,13 +235,7 @@ export class WorkspaceInvitationService {
  * transaction.
  */
 export async function joinAcceptedInvitations(em: EntityManager, userId: string, email: string): Promise<void> {
-  const accepted = await em
-    .getRepository(WorkspaceInvitation)
-    .createQueryBuilder('i')
-    .innerJoin('i.workspace', 'w')
-    .where('i.email = :email AND i.accepted = true', { email: normaliseEmail(email) })
-    .andWhere('w.deletedAt IS NULL')
-    .getMany();
+  const accepted = await findAcceptedForEmail(em, normaliseEmail(email));
   const now = new Date();
   for (const inv of accepted) {
     await activateWorkspaceMember(em, inv.workspaceId, userId, inv.role, inv.createdById);

@@ -1,11 +1,9 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
+import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not } from 'typeorm';
 import { ProjectMember } from '../project';
-import { Project } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
-import { onlyWhatGuestSees } from './guest-visibility';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { pick, Shape } from '../kernel/fields';
 import { stripHtml, writeActivities } from './activity-writer';
@@ -13,7 +11,8 @@ import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
-import { IssueContext } from './issue.service';
+import { IssueRepository } from './issue.repository';
+import { IssueContext } from './issue-command.service';
 import { ActivityJson, activityView, CommentJson, commentView, LinkJson, linkView } from './issue.view';
 
 export interface CommentInput {
@@ -41,15 +40,17 @@ const HIDDEN_FIELDS = ['comment', 'vote', 'reaction', 'draft'];
  */
 @Injectable()
 export class IssueChildrenService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: IssueRepository,
+  ) {}
 
   // ---- comments ------------------------------------------------------------------------------
 
   /** Comments, newest first; paginated; `fields` applied. `is_member`: the author is an active project member. */
   async listComments(projectId: string, issueId: string, page: PageRequest, shape: Shape): Promise<Page<Partial<CommentJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    const qb = this.dataSource.getRepository(IssueComment).createQueryBuilder('c').where('c.issueId = :issueId', { issueId });
-    const result = await paginate(qb, page, { order: 'DESC' });
+    const result = await this.repo.commentsPage(issueId, page);
     const members = await this.members(projectId);
     return result.map((c) => pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields));
   }
@@ -128,8 +129,7 @@ export class IssueChildrenService {
   /** Links, newest first; paginated; `fields` applied. */
   async listLinks(projectId: string, issueId: string, page: PageRequest, shape: Shape): Promise<Page<Partial<LinkJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    const qb = this.dataSource.getRepository(IssueLink).createQueryBuilder('l').where('l.issueId = :issueId', { issueId });
-    return (await paginate(qb, page, { order: 'DESC' })).map((l) => pick(linkView(l), shape.fields));
+    return (await this.repo.linksPage(issueId, page)).map((l) => pick(linkView(l), shape.fields));
   }
 
   async retrieveLink(projectId: string, issueId: string, linkId: string, shape: Shape): Promise<Partial<LinkJson>> {
@@ -184,9 +184,7 @@ export class IssueChildrenService {
   /** The work item's history, oldest first (Plane's default); comment entries left out as in Plane; paginated. */
   async listActivities(projectId: string, issueId: string, page: PageRequest, shape: Shape, order: 'ASC' | 'DESC'): Promise<Page<Partial<ActivityJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    const qb = this.dataSource.getRepository(IssueActivity).createQueryBuilder('a')
-      .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden: HIDDEN_FIELDS });
-    return (await paginate(qb, page, { order })).map((a) => pick(activityView(a), shape.fields));
+    return (await this.repo.activitiesPage(issueId, HIDDEN_FIELDS, page, order)).map((a) => pick(activityView(a), shape.fields));
   }
 
   async retrieveActivity(projectId: string, issueId: string, activityId: string): Promise<ActivityJson> {
@@ -200,11 +198,7 @@ export class IssueChildrenService {
 
   /** The live work item; with a `viewer` that is a project Guest, only one they may see (Plane's Guest rule). */
   private async issue(em: EntityManager, projectId: string, issueId: string, viewer?: { userId: string; role: number | null }): Promise<Issue> {
-    const qb = em.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId });
-    if (viewer && (viewer.role ?? 0) <= ROLE.GUEST) onlyWhatGuestSees(qb, viewer.userId);
-    const issue = await qb.getOne();
+    const issue = await this.repo.findOpen(em, projectId, issueId, viewer && (viewer.role ?? 0) <= ROLE.GUEST ? viewer.userId : undefined);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }

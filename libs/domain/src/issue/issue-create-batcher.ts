@@ -1,8 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { hotTransaction } from '../kernel/hot-query';
-import { SQL_CREATE_ISSUE_IN_BATCH, SQL_CREATE_ISSUE_IN_BATCH_NO_STATE, SQL_NEXT_SEQUENCES } from '../kernel/hot-sql';
+import { IssueRepository } from './issue.repository';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -36,14 +33,14 @@ interface CreateJob {
  *
  * Only for creates whose transaction writes nothing else (no notification, no webhook event, no
  * intake row): the batch runs without TypeORM, so no transaction subscriber hears it (see
- * `IssueService.create`). Across processes the counter row lock still orders the batches.
+ * `IssueCommandService.create`). Across processes the counter row lock still orders the batches.
  */
 @Injectable()
 export class IssueCreateBatcher {
   /** project id → creates waiting for the batch being written in that project */
   private readonly waiting = new Map<string, CreateJob[]>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly repo: IssueRepository) {}
 
   /** How many creates of the project wait for the batch being written (0 when none is being written). */
   queued(projectId: string): number {
@@ -101,14 +98,7 @@ export class IssueCreateBatcher {
   }
 
   /** One transaction: the counter takes `jobs.length` numbers, then one statement per work item. */
-  private async write(projectId: string, jobs: CreateJob[]): Promise<Row[]> {
-    const n = jobs.length;
-    const answers = await hotTransaction(this.dataSource, [
-      [SQL_NEXT_SEQUENCES, [projectId, n]],
-      ...jobs.map((job, k): [string, unknown[]] => [
-        job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH, [...job.values, n - 1 - k],
-      ]),
-    ]);
-    return answers.slice(1).map(([row]) => row);
+  private write(projectId: string, jobs: CreateJob[]): Promise<Row[]> {
+    return this.repo.insertBatch(projectId, jobs);
   }
 }

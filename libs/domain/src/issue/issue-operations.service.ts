@@ -2,12 +2,15 @@ import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { Project } from '../project';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { State } from '../state';
 import { writeActivities } from './activity-writer';
-import { Issue, IssueAssignee, IssueLabel, Priority } from './issue.entity';
-import { AppIssueJson, IssueContext, IssueInput, IssueService } from './issue.service';
+import { Issue, Priority } from './issue.entity';
+import { IssueAssignee } from './issue-assignee.entity';
+import { IssueLabel } from './issue-label.entity';
+import { IssueCommandService, IssueContext, IssueInput } from './issue-command.service';
+import { AppIssueJson, IssueQueryService } from './issue-query.service';
+import { IssueRepository } from './issue.repository';
 
 /** `bulk-operation-issues/` `properties` (Plane's `BulkIssueOperationsEndpoint`). */
 export interface BulkIssueProperties {
@@ -24,14 +27,16 @@ export interface BulkIssueProperties {
 /**
  * App API operations on work items that go beyond one item's create/update/delete: archive and
  * unarchive (Plane's `IssueArchiveViewSet`), bulk update, delete and archive (each in one
- * transaction: all or nothing), and sub-issues. Every change goes through `IssueService.update`
- * / `remove`, so the rules (states, parents, dates, history) are the same as for one item.
+ * transaction: all or nothing), and sub-issues. Every change goes through
+ * `IssueCommandService.update` / `remove`, so the rules (states, parents, dates, history) are the same as for one item.
  */
 @Injectable()
 export class IssueOperationsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
+    private readonly commands: IssueCommandService,
+    private readonly repo: IssueRepository,
   ) {}
 
   /**
@@ -75,7 +80,7 @@ export class IssueOperationsService {
 
   /**
    * `DELETE bulk-delete-issues/` `{issue_ids}` → `{message: "N issues were deleted"}`. The live work
-   * items of the project among the ids are deleted in one transaction, each as `IssueService.remove`
+   * items of the project among the ids are deleted in one transaction, each as `IssueCommandService.remove`
    * does (history, sub-items lose their parent); ids of other projects are ignored, as in Plane.
    * An empty list is 422.
    */
@@ -83,14 +88,14 @@ export class IssueOperationsService {
     const wanted = this.ids(issueIds, 'issue_ids');
     return this.dataSource.transaction(async (em) => {
       const found = await em.getRepository(Issue).find({ where: { id: In(wanted), projectId: ctx.projectId }, select: { id: true } });
-      for (const issue of found) await this.issues.remove(ctx, issue.id, em);
+      for (const issue of found) await this.commands.remove(ctx, issue.id, em);
       return { message: `${found.length} issues were deleted` };
     });
   }
 
   /**
    * `POST bulk-operation-issues/` `{issue_ids, properties}` → 204. Every work item gets the same
-   * properties through `IssueService.update`, in one transaction: one invalid item (unknown id,
+   * properties through `IssueCommandService.update`, in one transaction: one invalid item (unknown id,
    * foreign state, start after target) rolls all back. `label_ids` and `assignee_ids` are added
    * to each item's own, as in Plane.
    */
@@ -115,7 +120,7 @@ export class IssueOperationsService {
           const current = (await em.getRepository(IssueAssignee).find({ where: { issueId: id } })).map((r) => r.assigneeId);
           input.assignees = [...new Set([...current, ...properties.assignee_ids])];
         }
-        await this.issues.update(ctx, id, input, em);
+        await this.commands.update(ctx, id, input, em);
       }
     });
   }
@@ -126,11 +131,7 @@ export class IssueOperationsService {
    */
   async subIssues(projectId: string, issueId: string): Promise<{ sub_issues: AppIssueJson[]; state_distribution: Record<string, number> }> {
     await this.issues.assertExists(projectId, issueId);
-    const subs = await this.dataSource.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.parentId = :issueId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId })
-      .orderBy('i.createdAt', 'ASC').addOrderBy('i.id', 'ASC')
-      .getMany();
+    const subs = await this.repo.subItems(issueId);
     const states = subs.length
       ? await this.dataSource.getRepository(State).find({ where: { id: In([...new Set(subs.map((s) => s.stateId).filter((x): x is string => !!x))]) }, withDeleted: true })
       : [];
@@ -144,13 +145,13 @@ export class IssueOperationsService {
 
   /**
    * `POST issues/{id}/sub-issues/` `{sub_issue_ids}` → 200 as GET: each work item of the project
-   * gets this parent through `IssueService.update` (parent checks, history), in one transaction.
+   * gets this parent through `IssueCommandService.update` (parent checks, history), in one transaction.
    */
   async addSubIssues(ctx: IssueContext, issueId: string, subIssueIds: string[]) {
     const wanted = this.ids(subIssueIds, 'sub_issue_ids');
     await this.dataSource.transaction(async (em) => {
       await this.issues.assertExists(ctx.projectId, issueId, em);
-      for (const id of wanted) await this.issues.update(ctx, id, { parent: issueId }, em);
+      for (const id of wanted) await this.commands.update(ctx, id, { parent: issueId }, em);
     });
     return this.subIssues(ctx.projectId, issueId);
   }

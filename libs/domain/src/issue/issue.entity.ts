@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import type { Project } from '../project';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 import type { State } from '../state';
@@ -92,48 +92,4 @@ export class Issue extends ProjectScopedEntity {
 
   @Column({ type: 'uuid', nullable: true })
   typeId: string | null;
-}
-
-/** The next `sequence_id` of each project: one row per project, bumped with `UPDATE … RETURNING`. */
-@Entity({ name: 'project_issue_counters' })
-export class ProjectIssueCounter {
-  @PrimaryColumn({ type: 'uuid' })
-  projectId: string;
-
-  @ManyToOne('Project', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'project_id' })
-  project?: Project;
-
-  @Column({ type: 'integer', default: 0 })
-  lastSequence: number;
-}
-
-/** An assignee of a work item; the set is replaced as a whole on update. */
-@Entity({ name: 'issue_assignees' })
-export class IssueAssignee {
-  @PrimaryColumn({ type: 'uuid' })
-  issueId: string;
-
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'issue_id' })
-  issue?: Issue;
-
-  @Index('ix_issue_assignees_assignee')
-  @PrimaryColumn({ type: 'uuid' })
-  assigneeId: string;
-}
-
-/** A label of a work item; the set is replaced as a whole on update. */
-@Entity({ name: 'issue_labels' })
-export class IssueLabel {
-  @PrimaryColumn({ type: 'uuid' })
-  issueId: string;
-
-  @ManyToOne(() => Issue, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'issue_id' })
-  issue?: Issue;
-
-  @Index('ix_issue_labels_label')
-  @PrimaryColumn({ type: 'uuid' })
-  labelId: string;
 }

@@ -1,14 +1,22 @@
 import { Module } from '@nestjs/common';
-import { IssueService } from './issue.service';
+import { IssueRepository } from './issue.repository';
+import { IssueQueryService } from './issue-query.service';
+import { IssueCommandService } from './issue-command.service';
 import { IssueCreateBatcher } from './issue-create-batcher';
 import { IssueChildrenService } from './issue-children.service';
 import { IssueOperationsService } from './issue-operations.service';
 import { ReactionService } from './reaction.service';
 import { IssueListener } from './issue.listener';
 
-/** The issue feature: its services, and listeners; exports what other features and the API modules use. */
+/**
+ * The issue feature: its repository (all of its SQL), the query and command sides of work items,
+ * what hangs off them, and its listeners; exports what other features and the API modules inject.
+ */
 @Module({
-  providers: [IssueService, IssueCreateBatcher, IssueChildrenService, IssueOperationsService, ReactionService, IssueListener],
-  exports: [IssueService, IssueCreateBatcher, IssueChildrenService, IssueOperationsService, ReactionService],
+  providers: [
+    IssueRepository, IssueQueryService, IssueCommandService, IssueCreateBatcher, IssueChildrenService, IssueOperationsService,
+    ReactionService, IssueListener,
+  ],
+  exports: [IssueQueryService, IssueCommandService, IssueChildrenService, IssueOperationsService, ReactionService],
 })
 export class IssueFeatureModule {}

@@ -45,7 +45,7 @@ export function issueView(i: Issue, assignees: string[], labels: string[]) {
 export type IssueJson = ReturnType<typeof issueView>;
 
 /**
- * A work item from a row of `ISSUE_COLUMNS` (hot-sql.ts: snake_case columns, dates as text), in
+ * A work item from a row of `ISSUE_COLUMNS` (issue.sql.ts: snake_case columns, dates as text), in
  * the shape TypeORM would have loaded.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,17 +1,17 @@
-import { MeridianError, Page, PageRequest, paginate } from '#common';
+import { MeridianError, Page, PageRequest } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { IssueReaction } from './issue-reaction.entity';
-import { Project } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { iso } from '../kernel/time';
 import { CommentReaction } from './comment-reaction.entity';
 import { IssueComment } from './issue-comment.entity';
 import { ChangeContext } from './activity-writer';
-import { Issue } from './issue.entity';
-import { IssueContext, IssueService } from './issue.service';
+import { IssueContext } from './issue-command.service';
+import { IssueQueryService } from './issue-query.service';
+import { IssueRepository } from './issue.repository';
 
 /** Plane's IssueReactionSerializer / CommentReactionSerializer: the model fields. */
 function reactionView(r: IssueReaction | CommentReaction) {
@@ -41,14 +41,14 @@ export type ReactionJson = ReturnType<typeof reactionView>;
 export class ReactionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
+    private readonly repo: IssueRepository,
   ) {}
 
   /** The work item's reactions, oldest first; paginated. */
   async listIssueReactions(projectId: string, issueId: string, page: PageRequest): Promise<Page<ReactionJson>> {
     await this.issues.assertExists(projectId, issueId);
-    const qb = this.dataSource.getRepository(IssueReaction).createQueryBuilder('r').where('r.issueId = :issueId', { issueId });
-    return (await paginate(qb, page)).map(reactionView);
+    return (await this.repo.issueReactionsPage(issueId, page)).map(reactionView);
   }
 
   /** `{reaction}` → `{created, reaction}`: a new one (201) or the caller's existing one (200). */
@@ -81,8 +81,7 @@ export class ReactionService {
   /** The comment's reactions, oldest first; paginated. */
   async listCommentReactions(projectId: string, commentId: string, page: PageRequest): Promise<Page<ReactionJson>> {
     await this.comment(this.dataSource.manager, projectId, commentId);
-    const qb = this.dataSource.getRepository(CommentReaction).createQueryBuilder('r').where('r.commentId = :commentId', { commentId });
-    return (await paginate(qb, page)).map(reactionView);
+    return (await this.repo.commentReactionsPage(commentId, page)).map(reactionView);
   }
 
   async addCommentReaction(ctx: IssueContext, commentId: string, reaction: string): Promise<{ created: boolean; reaction: ReactionJson }> {
@@ -128,11 +127,7 @@ export class ReactionService {
 
   /** A comment of a visible work item of the project. */
   private async comment(em: EntityManager, projectId: string, commentId: string): Promise<IssueComment> {
-    const c = await em.getRepository(IssueComment).createQueryBuilder('c')
-      .innerJoin(Issue, 'i', 'i.id = c.issueId AND i.deletedAt IS NULL AND i.archivedAt IS NULL AND i.isDraft = false')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('c.id = :commentId AND c.projectId = :projectId AND i.projectId = :projectId', { commentId, projectId })
-      .getOne();
+    const c = await this.repo.findCommentOnOpenIssue(em, projectId, commentId);
     if (!c) throw new MeridianError('NOT_FOUND');
     return c;
   }

@@ -17,7 +17,7 @@ function statementName(text: string): string {
 }
 
 /**
- * Runs one fixed statement (see `hot-sql.ts`) outside any transaction, straight on the driver's
+ * Runs one fixed statement (the rooms' `*.sql.ts` texts) outside any transaction, straight on the driver's
  * pool as a named statement: parsed and planned once per connection, no query builder, no
  * TypeORM query runner. Both engines go through `pg` (PGlite through its node-postgres adapter).
  */

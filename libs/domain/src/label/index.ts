@@ -1,4 +1,5 @@
-export * from './label.entity';
-export * from './label.service';
-export * from './label.view';
-export * from './label.module';
+export { Label } from './label.entity';
+export { LabelService } from './label.service';
+export type { LabelInput } from './label.service';
+export { labelView } from './label.view';
+export { LabelFeatureModule } from './label.module';

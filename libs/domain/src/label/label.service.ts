@@ -1,13 +1,12 @@
-import { MeridianError, Page, PageRequest, paginate, validationError } from '#common';
+import { MeridianError, Page, PageRequest, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
-import type { Project } from '../project';
-import type { IssueLabel } from '../issue';
+import { DataSource, EntityManager } from 'typeorm';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { Label } from './label.entity';
+import { LabelRepository } from './label.repository';
 import { LabelJson, labelView } from './label.view';
 
 /** Writable label fields, Plane's names (`plane/api/serializers/issue.py` LabelSerializer). */
@@ -24,14 +23,14 @@ export interface LabelInput {
 /** A project's labels (Plane `plane/api/views/issue.py` LabelAPIEndpoint). */
 @Injectable()
 export class LabelService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly labels: LabelRepository,
+  ) {}
 
   /** Labels of the project, newest first (Plane: `-created_at`); paginated. Empty while the project is archived (Plane). */
   async list(projectId: string, page: PageRequest): Promise<Page<LabelJson>> {
-    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
-      .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
-      .where('l.projectId = :projectId', { projectId });
-    return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
+    return (await this.labels.listPageInProject(projectId, page)).map(labelView);
   }
 
   /**
@@ -39,16 +38,12 @@ export class LabelService {
    * (Plane's `workspaces/{slug}/labels/`), newest first; paginated.
    */
   async listForWorkspace(workspaceId: string, userId: string, page: PageRequest): Promise<Page<LabelJson>> {
-    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
-      .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
-      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
-      .where('p.workspaceId = :workspaceId', { workspaceId });
-    return (await paginate(qb, page, { order: 'DESC' })).map(labelView);
+    return (await this.labels.listPageInMemberProjects(workspaceId, userId, page)).map(labelView);
   }
 
   /** One label of the project; 404 `NOT_FOUND` otherwise. */
   async retrieve(projectId: string, labelId: string): Promise<LabelJson> {
-    const archived = await this.dataSource.getRepository<Project>('Project').exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    const archived = await this.labels.isProjectArchived(projectId);
     if (archived) throw new MeridianError('NOT_FOUND');
     return labelView(await this.load(this.dataSource.manager, projectId, labelId));
   }
@@ -69,8 +64,8 @@ export class LabelService {
         });
         let sortOrder = input.sort_order;
         if (sortOrder === undefined) {
-          const row = await em.getRepository(Label).createQueryBuilder('l').select('MAX(l.sortOrder)', 'max').where('l.projectId = :projectId', { projectId }).getRawOne<{ max: number | null }>();
-          sortOrder = row?.max === null || row?.max === undefined ? 65535 : Number(row.max) + 10000;
+          const max = await this.labels.maxSortOrder(em, projectId);
+          sortOrder = max === null ? 65535 : max + 10000;
         }
         return em.save(
           em.create(Label, {
@@ -128,7 +123,7 @@ export class LabelService {
       await assertProjectWritable(em, projectId);
       await this.load(em, projectId, labelId, true);
       await em.update(Label, { parentId: labelId }, { parentId: null, updatedById: userId });
-      await em.delete<IssueLabel>('IssueLabel', { labelId });
+      await this.labels.removeFromWorkItems(em, labelId);
       await em.update(Label, { id: labelId }, { updatedById: userId, deletedAt: new Date() });
     });
   }
@@ -144,9 +139,7 @@ export class LabelService {
   }
 
   private async load(em: EntityManager, projectId: string, labelId: string, lock = false): Promise<Label> {
-    const qb = em.getRepository(Label).createQueryBuilder('l').where('l.id = :labelId AND l.projectId = :projectId', { labelId, projectId });
-    if (lock) qb.setLock('pessimistic_write');
-    const label = await qb.getOne();
+    const label = await this.labels.findInProject(em, projectId, labelId, lock);
     if (!label) throw new MeridianError('NOT_FOUND');
     return label;
   }

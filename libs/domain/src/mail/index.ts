@@ -1,2 +1,3 @@
-export * from './mail.service';
-export * from './mail.module';
+// The mail feature's door: what other features and the tests use.
+export { MailService } from './mail.service';
+export { MailFeatureModule } from './mail.module';

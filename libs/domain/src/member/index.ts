@@ -1,5 +1,7 @@
-export * from './member.service';
-export * from './profile.service';
-export * from './workspace-member.service';
-export * from './workspace-settings.service';
-export * from './member.module';
+export { MemberService } from './member.service';
+export { ProfileService } from './profile.service';
+export type { ProfileInput } from './profile.service';
+export { WorkspaceMemberService } from './workspace-member.service';
+export { WorkspaceSettingsService } from './workspace-settings.service';
+export type { UpdateWorkspaceInput } from './workspace-settings.service';
+export { MemberFeatureModule } from './member.module';

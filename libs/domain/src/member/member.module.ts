@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MemberRepository } from './member.repository';
 import { MemberService } from './member.service';
 import { WorkspaceSettingsService } from './workspace-settings.service';
 import { WorkspaceMemberService } from './workspace-member.service';
@@ -6,7 +7,7 @@ import { ProfileService } from './profile.service';
 
 /** The member feature: its services; exports what other features and the API modules use. */
 @Module({
-  providers: [MemberService, WorkspaceSettingsService, WorkspaceMemberService, ProfileService],
+  providers: [MemberRepository, MemberService, WorkspaceSettingsService, WorkspaceMemberService, ProfileService],
   exports: [MemberService, WorkspaceSettingsService, WorkspaceMemberService, ProfileService],
 })
 export class MemberFeatureModule {}

@@ -1,23 +1,11 @@
-import { MeridianError, ROLE } from '#common';
+import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ProjectMember } from '../project';
-import { User } from '../user';
-import { userLiteFor, userLiteView, userMeView, Viewer } from '../user';
-import { WorkspaceMember } from '../workspace';
-
-const ROLE_SLUGS: Record<number, string> = { [ROLE.ADMIN]: 'admin', [ROLE.MEMBER]: 'member', [ROLE.GUEST]: 'guest' };
-
-/**
- * A member as Plane's newer v1 lists them: UserLite plus `role` and `role_slug`
- * (`plane-node-sdk/dist/models/Member.d.ts`); with `viewer`, the email follows `canSeeEmail` (a Guest
- * sees only their own).
- */
-export function memberView(user: User, role: number, viewer?: Viewer) {
-  return { ...(viewer ? userLiteFor(user, viewer) : userLiteView(user)), role, role_slug: ROLE_SLUGS[role] ?? null };
-}
-export type MemberJson = ReturnType<typeof memberView>;
+import { User, userMeView } from '../user';
+import type { Viewer } from '../user';
+import { MemberRepository } from './member.repository';
+import { MemberJson, memberView } from './member.view';
 
 /**
  * Who the caller is and who else is in their workspace and projects (routes added to v1 after
@@ -26,7 +14,10 @@ export type MemberJson = ReturnType<typeof memberView>;
  */
 @Injectable()
 export class MemberService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly members: MemberRepository,
+  ) {}
 
   /** The caller's own record (`GET /api/v1/users/me/`). */
   async me(userId: string) {
@@ -37,27 +28,13 @@ export class MemberService {
 
   /** Active members of the workspace, by display name, with their workspace role. */
   async workspaceMembers(workspaceId: string, viewer?: Viewer): Promise<MemberJson[]> {
-    const rows = await this.dataSource
-      .getRepository(WorkspaceMember)
-      .createQueryBuilder('wm')
-      .innerJoinAndSelect('wm.member', 'u')
-      .where('wm.workspaceId = :workspaceId AND wm.isActive = true', { workspaceId })
-      .orderBy('u.displayName', 'ASC')
-      .addOrderBy('u.id', 'ASC')
-      .getMany();
+    const rows = await this.members.activeWorkspaceMembersByName(workspaceId);
     return rows.map((r) => memberView(r.member!, r.role, viewer));
   }
 
   /** Active members of the project, by display name, with their project role. */
   async projectMembers(projectId: string, viewer?: Viewer): Promise<MemberJson[]> {
-    const rows = await this.dataSource
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .innerJoinAndSelect('pm.member', 'u')
-      .where('pm.projectId = :projectId AND pm.isActive = true', { projectId })
-      .orderBy('u.displayName', 'ASC')
-      .addOrderBy('u.id', 'ASC')
-      .getMany();
+    const rows = await this.members.activeProjectMembersByName(projectId);
     return rows.map((r) => memberView(r.member!, r.role, viewer));
   }
 }

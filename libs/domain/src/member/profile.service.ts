@@ -2,39 +2,11 @@ import { validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WorkspaceInvitation } from '../invitation';
-import { iso } from '../kernel/time';
 import { WorkspaceMember } from '../workspace';
-import { Workspace } from '../workspace';
 import { Profile } from '../user';
 import { User } from '../user';
-
-/** Plane's ProfileSerializer. */
-export function profileView(p: Profile) {
-  return {
-    id: p.id,
-    user: p.userId,
-    theme: p.theme,
-    is_tour_completed: p.isTourCompleted,
-    onboarding_step: p.onboardingStep,
-    use_case: p.useCase,
-    role: p.role,
-    is_onboarded: p.isOnboarded,
-    last_workspace_id: p.lastWorkspaceId,
-    billing_address_country: p.billingAddressCountry,
-    billing_address: p.billingAddress,
-    has_billing_address: p.hasBillingAddress,
-    company_name: p.companyName,
-    is_smooth_cursor_enabled: p.isSmoothCursorEnabled,
-    is_mobile_onboarded: p.isMobileOnboarded,
-    mobile_onboarding_step: p.mobileOnboardingStep,
-    mobile_timezone_auto_set: p.mobileTimezoneAutoSet,
-    language: p.language,
-    created_at: iso(p.createdAt),
-    updated_at: iso(p.updatedAt),
-  };
-}
-export type ProfileJson = ReturnType<typeof profileView>;
+import { MemberRepository } from './member.repository';
+import { ProfileJson, profileView } from './member.view';
 
 /** Writable profile fields (Plane: any Profile field except `user`). */
 export interface ProfileInput {
@@ -71,7 +43,10 @@ const COLUMNS: Record<keyof ProfileInput, keyof Profile> = {
  */
 @Injectable()
 export class ProfileService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly members: MemberRepository,
+  ) {}
 
   async get(userId: string): Promise<ProfileJson> {
     return profileView(await this.ensure(this.dataSource.manager, userId));
@@ -104,18 +79,10 @@ export class ProfileService {
     const em = this.dataSource.manager;
     const user = await em.getRepository(User).findOneByOrFail({ id: userId });
     const p = await this.ensure(em, userId);
-    const mine = (workspaceId?: string) => {
-      const qb = em.getRepository(WorkspaceMember).createQueryBuilder('m').innerJoin(Workspace, 'w', 'w.id = m.workspaceId AND w.deletedAt IS NULL')
-        .select(['w.id AS id', 'w.slug AS slug'])
-        .where('m.memberId = :userId AND m.isActive = true', { userId });
-      if (workspaceId) qb.andWhere('m.workspaceId = :workspaceId', { workspaceId });
-      return qb.orderBy('m.createdAt', 'ASC').limit(1).getRawOne<{ id: string; slug: string }>();
-    };
+    const mine = (workspaceId?: string) => this.members.oldestLiveWorkspaceOf(em, userId, workspaceId);
     const last = p.lastWorkspaceId ? await mine(p.lastWorkspaceId) : undefined;
     const fallback = await mine();
-    const invites = await em.getRepository(WorkspaceInvitation).createQueryBuilder('i')
-      .innerJoin(Workspace, 'w', 'w.id = i.workspaceId AND w.deletedAt IS NULL')
-      .where('i.email = :email AND i.respondedAt IS NULL', { email: user.email }).getCount();
+    const invites = await this.members.countPendingInvitations(em, user.email);
     return {
       id: user.id,
       email: user.email,
@@ -130,7 +97,7 @@ export class ProfileService {
   }
 
   private async ensure(em: EntityManager, userId: string): Promise<Profile> {
-    await em.createQueryBuilder().insert().into(Profile).values({ userId }).orIgnore().execute();
+    await this.members.insertProfileIfMissing(em, userId);
     return em.getRepository(Profile).findOneByOrFail({ userId });
   }
 }

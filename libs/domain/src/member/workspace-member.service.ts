@@ -1,12 +1,13 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
+import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ApiToken } from '../api-token';
 import { ProjectMember } from '../project';
 import { lockWorkspace } from '../kernel/locks';
 import { WorkspaceMember } from '../workspace';
 import { WorkspaceMemberJson, workspaceMemberView } from '../workspace';
+import { MemberRepository } from './member.repository';
 
 /** The caller, as membership rules need it. */
 export interface MemberActor {
@@ -23,26 +24,15 @@ export interface MemberActor {
  */
 @Injectable()
 export class WorkspaceMemberService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly members: MemberRepository,
+  ) {}
 
   /** Active members, oldest membership first; `search` matches display, first or last name and email. */
   async list(workspaceId: string, viewerRole: number, page: PageRequest, search?: string, viewerId?: string): Promise<Page<WorkspaceMemberJson>> {
-    const qb = this.dataSource
-      .getRepository(WorkspaceMember)
-      .createQueryBuilder('m')
-      .innerJoinAndSelect('m.member', 'u')
-      .innerJoinAndSelect('m.workspace', 'w')
-      .where('m.workspaceId = :workspaceId AND m.isActive = true', { workspaceId });
-    if (search?.trim()) {
-      const like = `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(
-        new Brackets((b) =>
-          b.where('u.displayName ILIKE :like', { like }).orWhere('u.firstName ILIKE :like').orWhere('u.lastName ILIKE :like')
-            .orWhere(viewerRole >= ROLE.MEMBER ? 'u.email ILIKE :like' : 'false'),
-        ),
-      );
-    }
-    return (await paginate(qb, page)).map((row) => workspaceMemberView(row as never, viewerRole, viewerId));
+    const result = await this.members.listActiveWorkspaceMembersPage(workspaceId, page, viewerRole, search);
+    return result.map((row) => workspaceMemberView(row as never, viewerRole, viewerId));
   }
 
   /** One active membership row of the workspace; another workspace's id or an inactive row is a 404. */
@@ -76,16 +66,7 @@ export class WorkspaceMemberService {
       if (row.role === ROLE.ADMIN && role < ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, row.memberId);
       await em.update(WorkspaceMember, { id: row.id }, { role, updatedById: actor.userId });
       if (role < row.role) {
-        await em
-          .createQueryBuilder()
-          .update(ProjectMember)
-          .set({ role, updatedById: actor.userId })
-          .where('workspaceId = :workspaceId AND memberId = :memberId AND role > :role AND deletedAt IS NULL', {
-            workspaceId,
-            memberId: row.memberId,
-            role,
-          })
-          .execute();
+        await this.members.lowerProjectRolesAbove(em, workspaceId, row.memberId, role, actor.userId);
       }
     });
     return this.get(workspaceId, memberRowId, actor.role);
@@ -125,15 +106,7 @@ export class WorkspaceMemberService {
   }
 
   private async assertAnotherAdmin(em: EntityManager, workspaceId: string, userId: string) {
-    const others = await em
-      .getRepository(WorkspaceMember)
-      .createQueryBuilder('m')
-      .where('m.workspaceId = :workspaceId AND m.isActive = true AND m.role = :admin AND m.memberId <> :userId', {
-        workspaceId,
-        admin: ROLE.ADMIN,
-        userId,
-      })
-      .getCount();
+    const others = await this.members.countOtherActiveAdmins(em, workspaceId, userId);
     if (others === 0) throw new MeridianError('LAST_WORKSPACE_ADMIN');
   }
 

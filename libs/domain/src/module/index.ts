@@ -1,4 +1,9 @@
-export * from './module.entity';
-export * from './module.service';
-export * from './module.view';
-export * from './module.module';
+// The module feature's door: what other features, the API modules and the tests use.
+export { Module, MODULE_STATUSES } from './module.entity';
+export type { ModuleStatus } from './module.entity';
+export { ModuleIssue } from './module-issue.entity';
+export { ModuleMember } from './module-member.entity';
+export { ModuleService } from './module.service';
+export type { ModuleInput } from './module.service';
+export { moduleView } from './module.view';
+export { ModuleFeatureModule } from './module.module';

@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { Issue } from '../issue';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import type { Project } from '../project';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
@@ -63,39 +62,4 @@ export class Module extends ProjectScopedEntity {
 
   @Column({ type: 'timestamptz', nullable: true })
   archivedAt: Date | null;
-}
-
-/** A member of a module; the set is replaced as a whole on update. */
-@Entity({ name: 'module_members' })
-export class ModuleMember {
-  @PrimaryColumn({ type: 'uuid' })
-  moduleId: string;
-
-  @ManyToOne(() => Module, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'module_id' })
-  module?: Module;
-
-  @Index('ix_module_members_member')
-  @PrimaryColumn({ type: 'uuid' })
-  memberId: string;
-}
-
-/** A work item in a module; a work item can be in many modules, in each at most once. */
-@Entity({ name: 'module_issues' })
-@Index('uq_module_issues_module_issue', ['moduleId', 'issueId'], { unique: true })
-@Index('ix_module_issues_issue', ['issueId'])
-export class ModuleIssue extends ProjectScopedEntity {
-  @Column({ type: 'uuid' })
-  moduleId: string;
-
-  @ManyToOne(() => Module, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'module_id' })
-  module?: Module;
-
-  @Column({ type: 'uuid' })
-  issueId: string;
-
-  @ManyToOne('Issue', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'issue_id' })
-  issue?: Issue;
 }

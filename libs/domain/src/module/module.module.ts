@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { IssueFeatureModule } from '../issue';
+import { ModuleRepository } from './module.repository';
 import { ModuleService } from './module.service';
 
 /** The module feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [IssueFeatureModule],
-  providers: [ModuleService],
+  providers: [ModuleRepository, ModuleService],
   exports: [ModuleService],
 })
 export class ModuleFeatureModule {}

@@ -1,11 +1,11 @@
 import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { countIssues, issuesOfProject, subIssueCounts } from '../cycle';
+import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
+import { issuesOfProject } from '../cycle';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { Issue } from '../issue';
-import { IssueContext, IssueService } from '../issue';
+import { IssueContext, IssueQueryService } from '../issue';
 import { IssueJson } from '../issue';
 import { ProjectMember } from '../project';
 import { Project } from '../project';
@@ -14,7 +14,10 @@ import { assertExternalIdFree } from '../kernel/external-id';
 import { Shape } from '../kernel/fields';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { WorkspaceMember } from '../workspace';
-import { Module, ModuleIssue, ModuleMember, ModuleStatus } from './module.entity';
+import { Module, ModuleStatus } from './module.entity';
+import { ModuleIssue } from './module-issue.entity';
+import { ModuleMember } from './module-member.entity';
+import { ModuleRepository } from './module.repository';
 import { ModuleJson, moduleIssueView, moduleView } from './module.view';
 import { emitChange } from '../kernel/change-bus';
 
@@ -44,8 +47,9 @@ export interface ModuleInput {
 @Injectable()
 export class ModuleService {
   constructor(
+    private readonly modules: ModuleRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueService,
+    private readonly issues: IssueQueryService,
   ) {}
 
   /**
@@ -55,11 +59,7 @@ export class ModuleService {
    */
   async list(projectId: string, page: PageRequest, archived = false, onlyModuleId?: string): Promise<Page<ModuleJson>> {
     if (onlyModuleId !== undefined) await this.load(this.dataSource.manager, projectId, onlyModuleId);
-    const qb = this.dataSource.getRepository(Module).createQueryBuilder('m')
-      .where(`m.projectId = :projectId AND m.archivedAt IS ${archived ? 'NOT ' : ''}NULL`, { projectId });
-    if (onlyModuleId !== undefined) qb.andWhere('m.id = :onlyModuleId', { onlyModuleId });
-    if (!archived) qb.innerJoin(Project, 'p', 'p.id = m.projectId AND p.archivedAt IS NULL');
-    const found = await paginate(qb, page, { order: 'DESC' });
+    const found = await this.modules.listPage(projectId, page, archived, onlyModuleId);
     return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
 
@@ -88,9 +88,8 @@ export class ModuleService {
         if (input.lead) await this.assertLead(em, ctx.workspaceId, input.lead);
         let sortOrder = input.sort_order;
         if (sortOrder === undefined) {
-          const row = await em.getRepository(Module).createQueryBuilder('m').select('MIN(m.sortOrder)', 'min')
-            .where('m.projectId = :projectId', { projectId: ctx.projectId }).getRawOne<{ min: number | null }>();
-          sortOrder = row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
+          const min = await this.modules.lowestSortOrder(em, ctx.projectId);
+          sortOrder = min === null ? 65535 : min - 10000;
         }
         const module = await em.save(em.create(Module, {
           workspaceId: ctx.workspaceId,
@@ -195,7 +194,7 @@ export class ModuleService {
       throw err;
     });
     const links = await this.dataSource.getRepository(ModuleIssue).find({ where: { moduleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    const subs = await this.modules.subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
     return links.map((l) => moduleIssueView(l, subs.get(l.issueId) ?? 0));
   }
 
@@ -248,9 +247,7 @@ export class ModuleService {
   /** `GET module-issues/`: the module's visible work items as work item objects, oldest first; paginated; `fields=`/`expand=` apply. */
   async listIssues(projectId: string, moduleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, moduleId);
-    const qb = this.dataSource.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(ModuleIssue, 'mi', 'mi.issueId = i.id AND mi.moduleId = :moduleId AND mi.deletedAt IS NULL', { moduleId })
-      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    const qb: SelectQueryBuilder<Issue> = this.modules.issuesQuery(projectId, moduleId);
     const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
     return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
   }
@@ -260,7 +257,7 @@ export class ModuleService {
     await this.load(this.dataSource.manager, projectId, moduleId);
     const link = await this.dataSource.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
     if (!link) throw new MeridianError('NOT_FOUND');
-    const subs = await subIssueCounts(this.dataSource.manager, [issueId]);
+    const subs = await this.modules.subIssueCounts(this.dataSource.manager, [issueId]);
     return moduleIssueView(link, subs.get(issueId) ?? 0);
   }
 
@@ -298,16 +295,14 @@ export class ModuleService {
   private async render(modules: Module[]): Promise<ModuleJson[]> {
     const ids = modules.map((m) => m.id);
     const [counts, members] = await Promise.all([
-      countIssues(this.dataSource.manager, 'module_issues', 'module_id', ids),
+      this.modules.countIssues(this.dataSource.manager, ids),
       ids.length ? this.dataSource.getRepository(ModuleMember).find({ where: { moduleId: In(ids) } }) : Promise.resolve([]),
     ]);
     return modules.map((m) => moduleView(m, members.filter((r) => r.moduleId === m.id).map((r) => r.memberId).sort(), counts.get(m.id)));
   }
 
   private async load(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module> {
-    const qb = em.getRepository(Module).createQueryBuilder('m').where('m.id = :moduleId AND m.projectId = :projectId', { moduleId, projectId });
-    if (lock) qb.setLock('pessimistic_write');
-    const module = await qb.getOne();
+    const module = await this.modules.findInProject(em, projectId, moduleId, lock);
     if (!module) throw new MeridianError('NOT_FOUND');
     return module;
   }

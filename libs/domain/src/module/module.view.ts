@@ -1,6 +1,7 @@
 import { IssueCounts, ZERO_COUNTS } from '../cycle';
 import { iso } from '../kernel/time';
-import { Module, ModuleIssue } from './module.entity';
+import { Module } from './module.entity';
+import { ModuleIssue } from './module-issue.entity';
 
 /** Plane's ModuleSerializer plus `members` (ids) and the counts (`plane/api/serializers/module.py`). */
 export function moduleView(m: Module, members: string[], counts: IssueCounts = ZERO_COUNTS) {

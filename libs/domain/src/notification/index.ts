@@ -1,5 +1,3 @@
-export * from './notification-writer';
-export * from './notification.entity';
-export * from './notification.service';
-export * from './notification.listener';
-export * from './notification.module';
+// The notification feature's door: what other features and the API modules use.
+export { IssueSubscriberService, NotificationService } from './notification.service';
+export { NotificationFeatureModule } from './notification.module';

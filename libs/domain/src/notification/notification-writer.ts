@@ -5,7 +5,9 @@ import { Issue, IssueAssignee } from '../issue';
 import { ProjectMember } from '../project';
 import { Project } from '../project';
 import { State } from '../state';
-import { IssueSubscriber, Notification } from './notification.entity';
+import { IssueSubscriber } from './issue-subscriber.entity';
+import { Notification } from './notification.entity';
+import { subscribe } from './notification.repository';
 
 /** Plane's `sender` values. */
 export const SENDER = {
@@ -33,16 +35,6 @@ export function mentionedUserIds(html: string | null | undefined): string[] {
     if (id && UUID.test(id) && (!kind || kind === 'user_mention')) out.add(id.toLowerCase());
   }
   return [...out];
-}
-
-/** Adds subscribers (creator, assignee, commenter, mentioned user); existing rows stay. */
-export async function subscribe(em: EntityManager, ctx: ChangeContext, issueId: string, userIds: string[]): Promise<void> {
-  const ids = [...new Set(userIds)];
-  if (!ids.length) return;
-  await em.createQueryBuilder().insert().into(IssueSubscriber)
-    .values(ids.map((subscriberId) => ({ workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, subscriberId, createdById: ctx.userId })))
-    .orIgnore()
-    .execute();
 }
 
 /**

@@ -1,53 +1,17 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
-import { Injectable } from '@nestjs/common';
+import { MeridianError, Page, PageRequest, validationError } from '#common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { ChangeContext } from '../issue';
-import { IssueService } from '../issue';
+import { IssueQueryService } from '../issue';
 import { IntakeIssue } from '../intake';
 import { ProjectMember } from '../project';
-import { iso } from '../kernel/time';
 import { found } from '../kernel/db-errors';
 import { User } from '../user';
-import { IssueSubscriber, Notification } from './notification.entity';
-import { subscribe } from './notification-writer';
-
-/** Plane's UserLite as notifications carry it (`triggered_by_details`): no email. */
-function actorView(u: User | undefined) {
-  if (!u) return null;
-  return { id: u.id, first_name: u.firstName, last_name: u.lastName, display_name: u.displayName, avatar: u.avatar, avatar_url: u.avatar, is_bot: u.isBot };
-}
-
-/** Plane's NotificationSerializer, with `triggered_by_details` and the intake/mention flags. */
-export function notificationView(n: Notification, actor?: User, inIntake = false) {
-  return {
-    id: n.id,
-    workspace: n.workspaceId,
-    project: n.projectId,
-    entity_identifier: n.entityIdentifier,
-    entity_name: n.entityName,
-    title: n.title,
-    message: n.message,
-    message_html: n.messageHtml,
-    message_stripped: n.messageStripped,
-    data: n.data,
-    sender: n.sender,
-    triggered_by: n.triggeredById,
-    triggered_by_details: actorView(actor),
-    receiver: n.receiverId,
-    read_at: iso(n.readAt),
-    snoozed_till: iso(n.snoozedTill),
-    archived_at: iso(n.archivedAt),
-    is_inbox_issue: inIntake,
-    is_intake_issue: inIntake,
-    is_mentioned_notification: n.sender.includes('mentioned'),
-    created_at: iso(n.createdAt),
-    updated_at: iso(n.updatedAt),
-    created_by: n.createdById,
-    updated_by: n.updatedById,
-  };
-}
-export type NotificationJson = ReturnType<typeof notificationView>;
+import { IssueSubscriber } from './issue-subscriber.entity';
+import { Notification } from './notification.entity';
+import { NotificationRepository, subscribe } from './notification.repository';
+import { NotificationJson, notificationView, SubscriberJson, subscriberView } from './notification.view';
 
 /** Filters of the notification list (Plane's query parameters). */
 export interface NotificationFilters {
@@ -78,7 +42,10 @@ function flag(name: string, value: string | undefined): boolean | undefined {
  */
 @Injectable()
 export class NotificationService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: NotificationRepository,
+  ) {}
 
   /** Newest first, paginated; filters as `NotificationFilters`; 400 `INVALID_QUERY_PARAMETER` for a bad value. */
   async list(workspaceId: string, userId: string, workspaceRole: number, filters: NotificationFilters, page: PageRequest): Promise<Page<NotificationJson>> {
@@ -89,12 +56,8 @@ export class NotificationService {
     const archived = flag('archived', filters.archived) ?? false;
     const snoozed = flag('snoozed', filters.snoozed) ?? false;
     const mentioned = flag('mentioned', filters.mentioned) ?? false;
-    const qb = this.mine(workspaceId, userId);
-    this.state(qb, { archived, snoozed });
-    if (read !== undefined) qb.andWhere(read ? 'n.readAt IS NOT NULL' : 'n.readAt IS NULL');
-    qb.andWhere(mentioned ? "n.sender LIKE '%mentioned%'" : "n.sender NOT LIKE '%mentioned%'");
-    if (!types.includes('all')) this.byType(qb, types, userId, workspaceRole);
-    return this.render(await paginate(qb, page, { order: 'DESC' }));
+    const scope = { workspaceId, userId, archived, snoozed, read, mentioned, types, workspaceRole };
+    return this.render(await this.repo.listPage(scope, page));
   }
 
   async retrieve(workspaceId: string, userId: string, id: string): Promise<NotificationJson> {
@@ -126,49 +89,22 @@ export class NotificationService {
 
   /** Marks the caller's unread notifications read (Plane's `mark-all-read/`: `snoozed`, `archived`, `type` narrow it). */
   async markAllRead(workspaceId: string, userId: string, workspaceRole: number, body: { snoozed?: boolean; archived?: boolean; type?: string }): Promise<{ message: string }> {
-    const qb = this.mine(workspaceId, userId).select('n.id', 'id').andWhere('n.readAt IS NULL');
-    this.state(qb, { archived: !!body.archived, snoozed: !!body.snoozed });
     const type = body.type === 'watching' ? 'subscribed' : body.type;
+    let types: string[] | undefined;
     if (type && type !== 'all') {
       if (!TYPES.includes(type)) throw validationError({ type: [`Must be one of: ${TYPES.join(', ')}, watching.`] });
-      this.byType(qb, [type], userId, workspaceRole);
+      types = [type];
     }
-    const ids = (await qb.getRawMany<{ id: string }>()).map((r) => r.id);
-    if (ids.length) await this.dataSource.getRepository(Notification).update({ id: In(ids) }, { readAt: new Date() });
+    const scope = { workspaceId, userId, archived: !!body.archived, snoozed: !!body.snoozed, types, workspaceRole };
+    const ids = await this.repo.findUnreadIds(scope);
+    if (ids.length) await this.repo.markRead(ids);
     return { message: 'Successful' };
   }
 
   /** Unread, unarchived, not snoozed: `{total_unread_notifications_count, mention_unread_notifications_count}`. */
   async unreadCounts(workspaceId: string, userId: string) {
-    const qb = this.mine(workspaceId, userId).andWhere('n.readAt IS NULL');
-    this.state(qb, { archived: false, snoozed: false });
-    const row = await qb.select("COUNT(*) FILTER (WHERE n.sender NOT LIKE '%mentioned%')", 'total')
-      .addSelect("COUNT(*) FILTER (WHERE n.sender LIKE '%mentioned%')", 'mentions')
-      .getRawOne<{ total: string; mentions: string }>();
-    return { total_unread_notifications_count: Number(row?.total ?? 0), mention_unread_notifications_count: Number(row?.mentions ?? 0) };
-  }
-
-  private mine(workspaceId: string, userId: string): SelectQueryBuilder<Notification> {
-    return this.dataSource.getRepository(Notification).createQueryBuilder('n')
-      .where('n.workspaceId = :workspaceId AND n.receiverId = :userId', { workspaceId, userId });
-  }
-
-  private state(qb: SelectQueryBuilder<Notification>, s: { archived: boolean; snoozed: boolean }): void {
-    qb.andWhere(s.archived ? 'n.archivedAt IS NOT NULL' : 'n.archivedAt IS NULL');
-    qb.andWhere(s.snoozed ? 'n.snoozedTill > now()' : '(n.snoozedTill IS NULL OR n.snoozedTill <= now())');
-  }
-
-  /** Plane's `type`: assigned (the caller is an assignee), created (the caller created it; none for Guests), subscribed (neither). */
-  private byType(qb: SelectQueryBuilder<Notification>, types: string[], userId: string, workspaceRole: number): void {
-    const assigned = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = n.entity_identifier AND a.assignee_id = :me)';
-    const created = 'EXISTS (SELECT 1 FROM issues i WHERE i.id = n.entity_identifier AND i.created_by_id = :me)';
-    const subscribed = 'EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = n.entity_identifier AND s.subscriber_id = :me)';
-    qb.andWhere(new Brackets((b) => {
-      b.where('false');
-      if (types.includes('assigned')) b.orWhere(assigned, { me: userId });
-      if (types.includes('created') && workspaceRole >= ROLE.MEMBER) b.orWhere(created, { me: userId });
-      if (types.includes('subscribed')) b.orWhere(`(${subscribed} AND NOT ${assigned} AND NOT ${created})`, { me: userId });
-    }));
+    const { total, mentions } = await this.repo.countUnread(workspaceId, userId);
+    return { total_unread_notifications_count: total, mention_unread_notifications_count: mentions };
   }
 
   private async set(workspaceId: string, userId: string, id: string, patch: Partial<Notification>): Promise<NotificationJson> {
@@ -195,21 +131,6 @@ export class NotificationService {
   }
 }
 
-/** A subscription row (Plane's IssueSubscriberSerializer) with the subscriber's lite user. */
-export function subscriberView(s: IssueSubscriber, user?: User) {
-  return {
-    id: s.id,
-    issue: s.issueId,
-    subscriber: s.subscriberId,
-    subscriber_details: actorView(user),
-    project: s.projectId,
-    workspace: s.workspaceId,
-    created_at: iso(s.createdAt),
-    created_by: s.createdById,
-  };
-}
-export type SubscriberJson = ReturnType<typeof subscriberView>;
-
 /**
  * Who follows a work item (Plane's `issue-subscribers/` and `subscribe/`). Creators, assignees,
  * commenters and mentioned users are subscribed automatically (`notifyFromActivities`); these
@@ -217,13 +138,12 @@ export type SubscriberJson = ReturnType<typeof subscriberView>;
  */
 @Injectable()
 export class IssueSubscriberService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly issues: IssueService) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly issues: IssueQueryService) {}
 
   /** Oldest first, paginated. */
   async list(projectId: string, issueId: string, page: PageRequest): Promise<Page<SubscriberJson>> {
     await this.issues.assertExists(projectId, issueId);
-    const qb = this.dataSource.getRepository(IssueSubscriber).createQueryBuilder('s').where('s.issueId = :issueId', { issueId });
-    const result = await paginate(qb, page);
+    const result = await this.repo.listSubscribersPage(issueId, page);
     const users = result.results.length ? await this.dataSource.getRepository(User).find({ where: { id: In(result.results.map((s) => s.subscriberId)) } }) : [];
     const byId = new Map(users.map((u) => [u.id, u]));
     return result.map((s) => subscriberView(s, byId.get(s.subscriberId)));
@@ -253,7 +173,7 @@ export class IssueSubscriberService {
 
   /**
    * The caller's own subscription (`status`, `subscribe`, `unsubscribe`): any project member (Plane's
-   * ProjectLite rule), a Guest only on the work items they may see (`IssueService.assertVisibleTo`), else 404.
+   * ProjectLite rule), a Guest only on the work items they may see (`IssueQueryService.assertVisibleTo`), else 404.
    */
   async status(projectId: string, issueId: string, userId: string, role: number | null): Promise<{ subscribed: boolean }> {
     await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
@@ -275,4 +195,7 @@ export class IssueSubscriberService {
     await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
     await this.dataSource.getRepository(IssueSubscriber).delete({ projectId, issueId, subscriberId: userId });
   }
+
+  /** Injected as a property (Nest's property injection), so that the constructor above stays as it is. */
+  @Inject(NotificationRepository) private readonly repo!: NotificationRepository;
 }

@@ -1,9 +1,10 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
+import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { NETWORK, Project } from './project.entity';
-import { ProjectMember } from './project-member.entity';
+import { ProjectMemberService } from './project-member.service';
+import { ProjectRepository } from './project.repository';
 import { Actor, ProjectJson, ProjectService } from './project.service';
 import { projectView } from './project.view';
 
@@ -17,6 +18,8 @@ export class AppProjectService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectService,
+    private readonly members: ProjectMemberService,
+    private readonly repo: ProjectRepository,
   ) {}
 
   /**
@@ -25,18 +28,8 @@ export class AppProjectService {
    * those they belong to.
    */
   async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<ProjectJson>> {
-    const qb = this.dataSource.getRepository(Project).createQueryBuilder('p').where('p.workspaceId = :workspaceId', { workspaceId });
-    if (actor.workspaceRole < ROLE.ADMIN) {
-      const member = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
-        AND pm.is_active = true AND pm.deleted_at IS NULL)`;
-      qb.andWhere(
-        new Brackets((w) => {
-          w.where(member, { userId: actor.userId });
-          if (actor.workspaceRole >= ROLE.MEMBER) w.orWhere('p.network = :public', { public: NETWORK.PUBLIC });
-        }),
-      );
-    }
-    const result = await paginate(qb, page);
+    const memberOf = actor.workspaceRole < ROLE.ADMIN ? { userId: actor.userId, orPublic: actor.workspaceRole >= ROLE.MEMBER } : undefined;
+    const result = await this.repo.listPage(workspaceId, page, memberOf);
     const extras = await this.projects.extras(result.results.map((p) => p.id), actor.userId, true);
     return result.map((p) => projectView(p, extras.get(p.id)!));
   }
@@ -83,7 +76,7 @@ export class AppProjectService {
       const where = actor.workspaceRole >= ROLE.ADMIN ? { workspaceId, id: In(ids) } : { workspaceId, id: In(ids), network: NETWORK.PUBLIC };
       const projects = await em.getRepository(Project).findBy(where);
       if (projects.length !== ids.length) throw new MeridianError('PROJECT_NOT_FOUND');
-      for (const project of projects) await activateProjectMember(em, project, actor.userId, actor.workspaceRole, actor.userId);
+      for (const project of projects) await this.members.activate(em, project, actor.userId, actor.workspaceRole, actor.userId);
     });
     return { message: 'Projects joined successfully' };
   }
@@ -99,26 +92,3 @@ export class AppProjectService {
   }
 }
 
-/**
- * Makes `memberId` an active member of the project with `role`: reactivates a former membership or
- * creates one (new rows sort before the user's others, as in Plane). An active member keeps their
- * role unless `raise` is set and the role is higher.
- */
-export async function activateProjectMember(
-  em: EntityManager, project: Project, memberId: string, role: number, actorId: string, raise = false,
-): Promise<ProjectMember> {
-  const repo = em.getRepository(ProjectMember);
-  const existing = await repo.findOneBy({ projectId: project.id, memberId });
-  if (existing) {
-    if (!existing.isActive) await repo.update({ id: existing.id }, { isActive: true, role, updatedById: actorId });
-    else if (raise && existing.role < role) await repo.update({ id: existing.id }, { role, updatedById: actorId });
-    return repo.findOneByOrFail({ id: existing.id });
-  }
-  const min = await repo
-    .createQueryBuilder('pm')
-    .select('MIN(pm.sortOrder)', 'min')
-    .where('pm.workspaceId = :workspaceId AND pm.memberId = :memberId', { workspaceId: project.workspaceId, memberId })
-    .getRawOne<{ min: number | null }>();
-  const sortOrder = min?.min === null || min?.min === undefined ? 65535 : Number(min.min) - 10000;
-  return repo.save(repo.create({ workspaceId: project.workspaceId, projectId: project.id, memberId, role, sortOrder, createdById: actorId, updatedById: actorId }));
-}

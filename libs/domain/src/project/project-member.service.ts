@@ -1,15 +1,15 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { iso } from '../kernel/time';
 import { lockProject } from '../kernel/locks';
 import { User } from '../user';
-import { userLiteFor, userLiteView, Viewer } from '../user';
+import type { Viewer } from '../user';
 import { WorkspaceMember } from '../workspace';
-import { activateProjectMember } from './app-project.service';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
+import { ProjectMemberJson, projectMemberView } from './project-member.view';
+import { ProjectRepository } from './project.repository';
 
 /** The caller, as project membership rules need it. */
 export interface ProjectActor {
@@ -19,25 +19,6 @@ export interface ProjectActor {
   workspaceRole: number;
 }
 
-/** A project membership; with `viewer`, the member's email follows `canSeeEmail` (Guests see only their own). */
-export function projectMemberView(row: ProjectMember, user: User, viewer?: Viewer) {
-  return {
-    id: row.id,
-    member: viewer ? userLiteFor(user, viewer) : userLiteView(user),
-    project: row.projectId,
-    workspace: row.workspaceId,
-    role: row.role,
-    is_active: row.isActive,
-    sort_order: row.sortOrder,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
-    created_by: row.createdById,
-    updated_by: row.updatedById,
-  };
-}
-
-export type ProjectMemberJson = ReturnType<typeof projectMemberView>;
-
 /**
  * Project memberships (Plane `plane/app/views/project/member.py`): list, add, retrieve,
  * change role, remove. Workspace roles bound project roles: a workspace Admin is always a project
@@ -46,16 +27,14 @@ export type ProjectMemberJson = ReturnType<typeof projectMemberView>;
  */
 @Injectable()
 export class ProjectMemberService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly projects: ProjectRepository,
+  ) {}
 
   /** Active members of the project, oldest membership first. */
   async list(projectId: string, page: PageRequest, viewer?: Viewer): Promise<Page<ProjectMemberJson>> {
-    const qb = this.dataSource
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .innerJoinAndSelect('pm.member', 'u')
-      .where('pm.projectId = :projectId AND pm.isActive = true', { projectId });
-    return (await paginate(qb, page)).map((row) => projectMemberView(row, row.member!, viewer));
+    return (await this.projects.listActiveMembersPage(projectId, page)).map((row) => projectMemberView(row, row.member!, viewer));
   }
 
   /** The caller's own active membership (`project-members/me/`); 404 `NOT_FOUND` for a non-member of a public project. */
@@ -96,7 +75,7 @@ export class ProjectMemberService {
       if (Object.keys(errors).length) throw validationError(errors);
       const out: ProjectMember[] = [];
       for (const [i, m] of members.entries()) {
-        const row = await activateProjectMember(em, project, ids[i], m.role, actor.userId);
+        const row = await this.activate(em, project, ids[i], m.role, actor.userId);
         if (row.role !== m.role) await em.update(ProjectMember, { id: row.id }, { role: m.role, updatedById: actor.userId });
         out.push(row);
       }
@@ -152,6 +131,30 @@ export class ProjectMemberService {
     });
   }
 
+  /**
+   * Makes `memberId` an active member of the project with `role`, in `em`'s transaction: reactivates a
+   * former membership or creates one (new rows sort before the user's others, as in Plane). An active
+   * member keeps their role unless `raise` is set and the role is higher.
+   */
+  async activate(
+    em: EntityManager, project: Project, memberId: string, role: number, actorId: string, raise = false,
+  ): Promise<ProjectMember> {
+    const repo = em.getRepository(ProjectMember);
+    const existing = await repo.findOneBy({ projectId: project.id, memberId });
+    if (existing) {
+      if (!existing.isActive) await repo.update({ id: existing.id }, { isActive: true, role, updatedById: actorId });
+      else if (raise && existing.role < role) await repo.update({ id: existing.id }, { role, updatedById: actorId });
+      return repo.findOneByOrFail({ id: existing.id });
+    }
+    const min = await this.projects.minMemberSortOrder(em, project.workspaceId, memberId);
+    const sortOrder = min === null ? 65535 : min - 10000;
+    return repo.save(
+      repo.create({
+        workspaceId: project.workspaceId, projectId: project.id, memberId, role, sortOrder, createdById: actorId, updatedById: actorId,
+      }),
+    );
+  }
+
   private async workspaceRoles(em: EntityManager, workspaceId: string, userIds: string[]): Promise<Map<string, number>> {
     if (!userIds.length) return new Map();
     const rows = await em.getRepository(WorkspaceMember).findBy({ workspaceId, memberId: In(userIds), isActive: true });
@@ -159,11 +162,7 @@ export class ProjectMemberService {
   }
 
   private async assertAnotherAdmin(em: EntityManager, projectId: string, userId: string) {
-    const others = await em
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .where('pm.projectId = :projectId AND pm.isActive = true AND pm.role = :admin AND pm.memberId <> :userId', { projectId, admin: ROLE.ADMIN, userId })
-      .getCount();
+    const others = await this.projects.countOtherActiveAdmins(em, projectId, userId);
     if (others === 0) throw new MeridianError('LAST_PROJECT_ADMIN');
   }
 

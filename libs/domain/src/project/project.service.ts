@@ -1,17 +1,16 @@
-import { MeridianError, Page, PageRequest, paginate, ProjectAccessResolver, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, ProjectAccessResolver, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { assertProjectEstimate } from '../estimate';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { hotQuery } from '../kernel/hot-query';
-import { SQL_PROJECT_ACCESS } from '../kernel/hot-sql';
 import { isTimezone } from '../kernel/timezone';
 import { DEFAULT_STATES, slugify } from '../state';
 import { State } from '../state';
 import { WorkspaceMember } from '../workspace';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
+import { ProjectRepository } from './project.repository';
 import { projectView } from './project.view';
 import { emitChange } from '../kernel/change-bus';
 
@@ -64,11 +63,14 @@ export type ProjectJson = ReturnType<typeof projectView>;
 /** Projects of a workspace: visibility, creation with its default states and memberships. */
 @Injectable()
 export class ProjectService implements ProjectAccessResolver {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly projects: ProjectRepository,
+  ) {}
 
   /** `ProjectAccessResolver`: is the live project visible to the user in this workspace, and their active role. */
   async resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null; exists?: boolean }> {
-    const [row] = (await hotQuery(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId])) as Array<{ network: number; role: number | null }>;
+    const row = await this.projects.findAccess(userId, projectId, workspaceId);
     if (!row) return { visible: false, role: null };
     const role = row.role === null ? null : Number(row.role);
     return { visible: role !== null || Number(row.network) === NETWORK.PUBLIC, role, exists: true };
@@ -79,20 +81,7 @@ export class ProjectService implements ProjectAccessResolver {
    * ones (network 2). Plane v1's list rule (`plane/api/views/project.py` ProjectAPIEndpoint).
    */
   async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<ProjectJson>> {
-    const qb = this.dataSource
-      .getRepository(Project)
-      .createQueryBuilder('p')
-      .where('p.workspaceId = :workspaceId', { workspaceId })
-      .andWhere(
-        new Brackets((w) =>
-          w.where('p.network = :public', { public: NETWORK.PUBLIC }).orWhere(
-            `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
-               AND pm.is_active = true AND pm.deleted_at IS NULL)`,
-            { userId: actor.userId },
-          ),
-        ),
-      );
-    const result = await paginate(qb, page);
+    const result = await this.projects.listPagePublicOrMember(workspaceId, actor.userId, page);
     const extras = await this.extras(result.results.map((p) => p.id), actor.userId, true);
     return result.map((p) => projectView(p, extras.get(p.id)!));
   }
@@ -289,9 +278,7 @@ export class ProjectService implements ProjectAccessResolver {
 
   /** The live project, or 404 `PROJECT_NOT_FOUND`; `lock` takes a row lock for the transaction. */
   private async load(em: EntityManager, workspaceId: string, projectId: string, lock = false): Promise<Project> {
-    const qb = em.getRepository(Project).createQueryBuilder('p').where('p.id = :projectId AND p.workspaceId = :workspaceId', { projectId, workspaceId });
-    if (lock) qb.setLock('pessimistic_write');
-    const project = await qb.getOne();
+    const project = await this.projects.findInWorkspace(em, workspaceId, projectId, lock);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
     return project;
   }
@@ -313,13 +300,8 @@ export class ProjectService implements ProjectAccessResolver {
 
   /** Plane: a new membership sorts before the user's others (min − 10000), or 65535 for the first. */
   private async nextSortOrder(em: EntityManager, workspaceId: string, memberId: string): Promise<number> {
-    const row = await em
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .select('MIN(pm.sortOrder)', 'min')
-      .where('pm.workspaceId = :workspaceId AND pm.memberId = :memberId', { workspaceId, memberId })
-      .getRawOne<{ min: number | null }>();
-    return row?.min === null || row?.min === undefined ? 65535 : Number(row.min) - 10000;
+    const min = await this.projects.minMemberSortOrder(em, workspaceId, memberId);
+    return min === null ? 65535 : min - 10000;
   }
 
   /** Counts, deploy state and the caller's membership for a set of projects: four queries, whatever the count. */
@@ -327,18 +309,7 @@ export class ProjectService implements ProjectAccessResolver {
     const result = new Map<string, ReturnType<typeof emptyExtras>>();
     for (const id of projectIds) result.set(id, emptyExtras(withSortOrder));
     if (!projectIds.length) return result;
-    const members = await this.dataSource
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .select('pm.projectId', 'project_id')
-      .addSelect('COUNT(*)::int', 'total')
-      .addSelect('MAX(CASE WHEN pm.memberId = :userId THEN pm.role END)::int', 'role')
-      .addSelect('MIN(CASE WHEN pm.memberId = :userId THEN pm.sortOrder END)', 'sort_order')
-      .where('pm.projectId IN (:...projectIds)', { projectIds })
-      .andWhere('pm.isActive = true')
-      .setParameter('userId', userId)
-      .groupBy('pm.projectId')
-      .getRawMany<{ project_id: string; total: number; role: number | null; sort_order: number | null }>();
+    const members = await this.projects.memberStats(projectIds, userId);
     for (const row of members) {
       const extras = result.get(row.project_id)!;
       extras.total_members = row.total;
@@ -347,20 +318,11 @@ export class ProjectService implements ProjectAccessResolver {
       if (withSortOrder) extras.sort_order = row.sort_order === null ? null : Number(row.sort_order);
     }
     // is_deployed: the project has a live deploy board (published, see DeployBoardService)
-    const boards = await this.dataSource
-      .createQueryBuilder()
-      .select('b.project_id', 'project_id')
-      .from('deploy_boards', 'b')
-      .where('b.project_id IN (:...projectIds) AND b.deleted_at IS NULL', { projectIds })
-      .getRawMany<{ project_id: string }>();
+    const boards = await this.projects.withLiveDeployBoard(projectIds);
     for (const row of boards) result.get(row.project_id)!.is_deployed = true;
     // live cycles and modules, archived ones included (Plane's project annotations)
-    const params = projectIds.map((_, n) => `$${n + 1}`).join(', ');
     for (const [table, key] of [['cycles', 'total_cycles'], ['modules', 'total_modules']] as const) {
-      const rows: Array<{ project_id: string; n: number | string }> = await this.dataSource.query(
-        `SELECT project_id, COUNT(*) AS n FROM ${table} WHERE deleted_at IS NULL AND project_id IN (${params}) GROUP BY project_id`,
-        projectIds,
-      );
+      const rows = await this.projects.countLive(table, projectIds);
       for (const row of rows) result.get(row.project_id)![key] = Number(row.n);
     }
     return result;

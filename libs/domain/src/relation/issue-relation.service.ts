@@ -5,24 +5,11 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { ActivityEntry, writeActivities } from '../issue';
 import { Issue } from '../issue';
 import type { IssueContext } from '../issue';
-import { ProjectMember } from '../project';
-import { Project } from '../project';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { iso } from '../kernel/time';
 import { IssueRelation, RELATION_TYPES, RelationType, StoredRelationType } from './issue-relation.entity';
-
-/**
- * `GET …/relations/`: one array of work item ids per relation type
- * (`plane-node-sdk/dist/models/WorkItemRelation.d.ts` WorkItemRelationResponse).
- */
-export type RelationsJson = Record<RelationType, string[]>;
-
-/** A related work item in the App API's `issue-relation/` answer. */
-export interface RelatedIssueJson {
-  id: string; name: string; project_id: string; sequence_id: number; relation_type: RelationType; state_id: string | null;
-  priority: string; type_id: string | null; created_at: string | null; updated_at: string | null; created_by: string | null; updated_by: string | null;
-}
+import { RelationRepository } from './relation.repository';
+import { RelatedIssueJson, relatedIssueView, RelationsJson } from './relation.view';
 
 /** How a type a client sends is stored: `reversed` puts the other work item in `issue_id`. */
 const STORED: Record<RelationType, { type: StoredRelationType; reversed: boolean }> = {
@@ -59,7 +46,10 @@ function typeFor(row: IssueRelation, issueId: string): RelationType {
  */
 @Injectable()
 export class IssueRelationService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly relations: RelationRepository,
+  ) {}
 
   /** The relations of a visible work item of the project, one id array per type; deleted or archived work items left out. */
   async list(projectId: string, issueId: string): Promise<RelationsJson> {
@@ -76,25 +66,11 @@ export class IssueRelationService {
   async listDetailed(userId: string, projectId: string, issueId: string): Promise<Record<RelationType, RelatedIssueJson[]>> {
     const byType = await this.list(projectId, issueId);
     const all = [...new Set(Object.values(byType).flat())];
-    const rows = all.length
-      ? await this.dataSource.getRepository(Issue).createQueryBuilder('i')
-        .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-        .where('i.id IN (:...all)', { all })
-        .andWhere(`(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
-          AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`, { projectId, userId })
-        .getMany()
-      : [];
+    const rows = all.length ? await this.relations.findIssuesVisibleTo(userId, projectId, all) : [];
     const found = new Map(rows.map((r) => [r.id, r]));
     const out = {} as Record<RelationType, RelatedIssueJson[]>;
     for (const type of RELATION_TYPES) {
-      out[type] = byType[type].filter((id) => found.has(id)).map((id) => {
-        const i = found.get(id)!;
-        return {
-          id: i.id, name: i.name, project_id: i.projectId, sequence_id: i.sequenceId, relation_type: type, state_id: i.stateId,
-          priority: i.priority, type_id: i.typeId, created_at: iso(i.createdAt), updated_at: iso(i.updatedAt),
-          created_by: i.createdById, updated_by: i.updatedById,
-        };
-      });
+      out[type] = byType[type].filter((id) => found.has(id)).map((id) => relatedIssueView(found.get(id)!, type));
     }
     return out;
   }
@@ -174,12 +150,7 @@ export class IssueRelationService {
   }
 
   private async render(em: EntityManager, issueId: string): Promise<RelationsJson> {
-    const rows = await em.getRepository(IssueRelation).createQueryBuilder('r')
-      .innerJoin(Issue, 'a', 'a.id = r.issueId AND a.deletedAt IS NULL AND a.archivedAt IS NULL')
-      .innerJoin(Issue, 'b', 'b.id = r.relatedIssueId AND b.deletedAt IS NULL AND b.archivedAt IS NULL')
-      .where('(r.issueId = :issueId OR r.relatedIssueId = :issueId)', { issueId })
-      .orderBy('r.createdAt', 'ASC')
-      .getMany();
+    const rows = await this.relations.listLiveRelations(em, issueId);
     const out = Object.fromEntries(RELATION_TYPES.map((t) => [t, [] as string[]])) as unknown as RelationsJson;
     for (const row of rows) out[typeFor(row, issueId)].push(row.issueId === issueId ? row.relatedIssueId : row.issueId);
     return out;
@@ -194,11 +165,7 @@ export class IssueRelationService {
   /** Live work items of the workspace in projects where the caller is an active member. */
   private async reachable(em: EntityManager, ctx: IssueContext, ids: string[]): Promise<Map<string, { projectId: string }>> {
     if (!ids.length) return new Map();
-    const rows = await em.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .innerJoin(ProjectMember, 'm', 'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId: ctx.userId })
-      .where('i.id IN (:...ids) AND i.workspaceId = :ws AND i.archivedAt IS NULL AND i.isDraft = false', { ids, ws: ctx.workspaceId })
-      .getMany();
+    const rows = await this.relations.findReachableIssues(em, ctx.workspaceId, ctx.userId, ids);
     return new Map(rows.map((r) => [r.id, { projectId: r.projectId }]));
   }
 
@@ -208,20 +175,12 @@ export class IssueRelationService {
   }
 
   private async keys(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
-    const rows = await em.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId')
-      .select(['i.id AS id', 'p.identifier AS identifier', 'i.sequence_id AS seq'])
-      .where('i.id IN (:...ids)', { ids })
-      .withDeleted()
-      .getRawMany<{ id: string; identifier: string; seq: number }>();
+    const rows = await this.relations.issueKeys(em, ids);
     return new Map(rows.map((r) => [r.id, `${r.identifier}-${r.seq}`]));
   }
 
   private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
-    const issue = await em.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId })
-      .getOne();
+    const issue = await this.relations.findVisibleIssue(em, projectId, issueId);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { IssueRelationService } from './issue-relation.service';
+import { RelationRepository } from './relation.repository';
 
 /** The relation feature: its services; exports what other features and the API modules use. */
 @Module({
-  providers: [IssueRelationService],
+  providers: [RelationRepository, IssueRelationService],
   exports: [IssueRelationService],
 })
 export class RelationFeatureModule {}

@@ -1,2 +1,3 @@
-export * from './search.service';
-export * from './search.module';
+// The search room's door: what the API modules use.
+export { SearchService } from './search.service';
+export { SearchFeatureModule } from './search.module';

@@ -2,19 +2,12 @@ import { MeridianError, Page } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Cycle } from '../cycle';
-import { IssueService } from '../issue';
+import { IssueQueryService } from '../issue';
 import { Module } from '../module';
-import { ProjectMember } from '../project';
-import { Project } from '../project';
-import { State } from '../state';
-import { WorkspaceMember } from '../workspace';
-import { Workspace } from '../workspace';
+import { PickerExclusions, SearchRepository } from './search.repository';
 
 /** How many hits each kind of result carries. */
 const LIMIT = 100;
-
-const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Filters of the "add existing work item" picker (Plane's `IssueSearchEndpoint`). */
 export interface IssuePickerQuery {
@@ -42,7 +35,11 @@ export interface IssuePickerQuery {
  */
 @Injectable()
 export class SearchService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly issues: IssueService) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly issues: IssueQueryService,
+    private readonly repo: SearchRepository,
+  ) {}
 
   /**
    * `{results: {workspace, project, issue, cycle, module, issue_view, page}}` whose names contain
@@ -53,31 +50,9 @@ export class SearchService {
     const results = { workspace: [] as unknown[], project: [] as unknown[], issue: [] as unknown[], cycle: [] as unknown[], module: [] as unknown[], issue_view: [] as unknown[], page: [] as unknown[] };
     const q = search.trim();
     if (!q) return { results };
-    const em = this.dataSource.manager;
-    results.workspace = await em.getRepository(Workspace).createQueryBuilder('w')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true', { userId })
-      .where("w.name ILIKE :like ESCAPE '\\'", { like: like(q) })
-      .select(['w.name AS name', 'w.id AS id', 'w.slug AS slug']).orderBy('w.createdAt', 'DESC').limit(LIMIT).getRawMany();
-    const mine = <T extends object>(alias: string, entity: new () => T) => em.getRepository(entity).createQueryBuilder(alias)
-      .innerJoin(Project, 'p', `p.id = ${alias === 'p' ? 'p.id' : `${alias}.projectId`} AND p.deletedAt IS NULL AND p.archivedAt IS NULL`)
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
-      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
-      .where('p.workspaceId = :workspaceId', { workspaceId })
-      .andWhere(`${alias}.name ILIKE :like ESCAPE '\\'`, { like: like(q) });
-    results.project = await em.getRepository(Project).createQueryBuilder('p')
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
-      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
-      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
-      .andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", { like: like(q) })
-      .select(['p.name AS name', 'p.id AS id', 'p.identifier AS identifier', 'w.slug AS workspace__slug'])
-      .orderBy('p.createdAt', 'DESC').limit(LIMIT).getRawMany();
-    for (const [key, alias, entity, archived] of [['cycle', 'c', Cycle, 'c.archivedAt IS NULL'], ['module', 'mo', Module, 'mo.archivedAt IS NULL']] as const) {
-      const qb = mine(alias, entity as new () => object).andWhere(archived)
-        .select([`${alias}.name AS name`, `${alias}.id AS id`, 'p.id AS project_id', 'p.identifier AS project__identifier', 'w.slug AS workspace__slug'])
-        .orderBy(`${alias}.createdAt`, 'DESC').limit(LIMIT);
-      if (projectId) qb.andWhere('p.id = :projectId', { projectId });
-      results[key] = await qb.getRawMany();
-    }
+    results.workspace = await this.repo.workspaces(userId, q, LIMIT);
+    results.project = await this.repo.projects(workspaceId, userId, q, LIMIT);
+    for (const key of ['cycle', 'module'] as const) results[key] = await this.repo.plans(key, workspaceId, userId, q, projectId, LIMIT);
     results.issue = (await this.issues.search(workspaceId, userId, q, projectId, LIMIT)).issues;
     return { results };
   }
@@ -89,54 +64,19 @@ export class SearchService {
    * or module outside the project.
    */
   async picker(workspaceId: string, projectId: string, userId: string, query: IssuePickerQuery): Promise<Page<Record<string, unknown>>> {
-    const em = this.dataSource.manager;
-    const qb = this.issues.visibleQuery()
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
-      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
-      .leftJoin(State, 's', 's.id = i.stateId')
-      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
-      .select([
-        'i.name AS name', 'i.id AS id', 'i.startDate AS start_date', 'i.sequenceId AS sequence_id', 'p.name AS project__name',
-        'p.identifier AS project__identifier', 'p.id AS project_id', 'w.slug AS workspace__slug', 's.name AS state__name',
-        's.group AS state__group', 's.color AS state__color',
-      ])
-      .orderBy('i.createdAt', 'DESC').addOrderBy('i.id', 'DESC').limit(LIMIT);
-    if (!query.workspaceSearch) qb.andWhere('p.id = :projectId', { projectId });
-    const q = query.search.trim();
-    if (q) {
-      const key = /^(.+)-(\d{1,9})$/.exec(q);
-      qb.andWhere(
-        `(i.name ILIKE :like ESCAPE '\\' ${/^\d{1,9}$/.test(q) ? 'OR i.sequenceId = :seq' : ''} ${key ? 'OR (p.identifier = :ident AND i.sequenceId = :kseq)' : ''})`,
-        { like: like(q), seq: Number(q), ident: key?.[1].toUpperCase(), kseq: Number(key?.[2]) },
-      );
-    }
+    const exclude: PickerExclusions = { cycle: query.cycle };
     if (query.issueId && (query.parent || query.subIssue || query.issueRelation)) {
       const self = await this.issues.assertExists(projectId, query.issueId);
-      qb.andWhere('i.id <> :self', { self: self.id });
-      if (query.parent) {
-        // not its own descendants: that would make a loop
-        qb.andWhere(`i.id NOT IN (WITH RECURSIVE d(id) AS (SELECT id FROM issues WHERE parent_id = :self AND deleted_at IS NULL
-          UNION SELECT c.id FROM issues c JOIN d ON c.parent_id = d.id WHERE c.deleted_at IS NULL) SELECT id FROM d)`);
-        if (self.parentId) qb.andWhere('i.id <> :selfParent', { selfParent: self.parentId });
-      }
-      if (query.subIssue) {
-        qb.andWhere('i.parentId IS NULL');
-        // not its own ancestors: that would make a loop
-        qb.andWhere(`i.id NOT IN (WITH RECURSIVE a(id, parent_id) AS (SELECT id, parent_id FROM issues WHERE id = :self
-          UNION SELECT c.id, c.parent_id FROM issues c JOIN a ON c.id = a.parent_id) SELECT id FROM a)`);
-      }
-      if (query.issueRelation) {
-        qb.andWhere(`NOT EXISTS (SELECT 1 FROM issue_relations r WHERE r.deleted_at IS NULL AND
-          ((r.issue_id = :self AND r.related_issue_id = i.id) OR (r.related_issue_id = :self AND r.issue_id = i.id)))`);
-      }
+      exclude.self = { id: self.id, parentId: self.parentId };
+      Object.assign(exclude, { parent: query.parent, subIssue: query.subIssue, issueRelation: query.issueRelation });
     }
-    if (query.cycle) qb.andWhere('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
     if (query.moduleId) {
-      const mod = await em.getRepository(Module).findOne({ where: { id: query.moduleId, projectId } });
+      const mod = await this.dataSource.manager.getRepository(Module).findOne({ where: { id: query.moduleId, projectId } });
       if (!mod) throw new MeridianError('NOT_FOUND');
-      qb.andWhere('NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = :moduleId AND mi.deleted_at IS NULL)', { moduleId: mod.id });
+      exclude.moduleId = mod.id;
     }
-    const rows = await qb.getRawMany<Record<string, unknown>>();
+    const scope = query.workspaceSearch ? undefined : projectId;
+    const rows = await this.repo.pickerRows(workspaceId, scope, userId, query.search.trim(), exclude, LIMIT);
     const out = rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id), start_date: r.start_date ?? null }));
     return new Page(out, LIMIT, out.length, null, null);
   }

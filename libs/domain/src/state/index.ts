@@ -1,5 +1,7 @@
-export * from './default-states';
-export * from './state.entity';
-export * from './state.service';
-export * from './state.view';
-export * from './state.module';
+export { DEFAULT_STATES, slugify } from './default-states';
+export { State, STATE_GROUPS } from './state.entity';
+export type { StateGroup } from './state.entity';
+export { StateService } from './state.service';
+export type { StateInput } from './state.service';
+export { stateLiteView } from './state.view';
+export { StateFeatureModule } from './state.module';

@@ -1,13 +1,13 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE } from '#common';
+import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Issue } from '../issue';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { slugify } from './default-states';
 import { State, StateGroup } from './state.entity';
+import { StateRepository } from './state.repository';
 import { StateJson, stateView } from './state.view';
 
 /** Writable state fields, Plane's names (`plane/api/serializers/state.py` StateSerializer). */
@@ -26,17 +26,14 @@ export interface StateInput {
 /** A project's work item states (Plane `plane/api/views/state.py` StateAPIEndpoint). */
 @Injectable()
 export class StateService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly states: StateRepository,
+  ) {}
 
   /** Non-triage states of the project, by `sequence` ascending; paginated. Empty while the project is archived (Plane). */
   async list(projectId: string, page: PageRequest): Promise<Page<StateJson>> {
-    const qb = this.dataSource
-      .getRepository(State)
-      .createQueryBuilder('s')
-      .innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL')
-      .where('s.projectId = :projectId AND s.isTriage = false', { projectId });
-    const result = await paginate(qb, page, { key: 's.sequence', keyType: 'double' });
-    return result.map(stateView);
+    return (await this.states.listPageInProject(projectId, page)).map(stateView);
   }
 
   /**
@@ -44,11 +41,7 @@ export class StateService {
    * member of (Plane's `workspaces/{slug}/states/`), oldest first; paginated.
    */
   async listForWorkspace(workspaceId: string, userId: string, page: PageRequest): Promise<Page<StateJson>> {
-    const qb = this.dataSource.getRepository(State).createQueryBuilder('s')
-      .innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
-      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
-      .where('p.workspaceId = :workspaceId AND s.isTriage = false', { workspaceId });
-    return (await paginate(qb, page)).map(stateView);
+    return (await this.states.listPageInMemberProjects(workspaceId, userId, page)).map(stateView);
   }
 
   /** One non-triage state of the project; 404 `NOT_FOUND` otherwise. */
@@ -69,8 +62,8 @@ export class StateService {
         await assertExternalIdFree(em, State, projectId, input.external_source, input.external_id);
         let sequence = input.sequence;
         if (sequence === undefined) {
-          const row = await em.getRepository(State).createQueryBuilder('s').select('MAX(s.sequence)', 'max').where('s.projectId = :projectId', { projectId }).getRawOne<{ max: number | null }>();
-          sequence = row?.max === null || row?.max === undefined ? 65535 : Number(row.max) + 15000;
+          const max = await this.states.maxSequence(em, projectId);
+          sequence = max === null ? 65535 : max + 15000;
         }
         if (input.default) await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
         return em.save(
@@ -145,7 +138,7 @@ export class StateService {
       await assertProjectWritable(em, projectId);
       const state = await this.load(em, projectId, stateId, true);
       if (state.default) throw new MeridianError('DEFAULT_STATE_NOT_DELETABLE');
-      const used = await em.getRepository<Issue>('Issue').exists({ where: { stateId } });
+      const used = await this.states.hasWorkItems(em, stateId);
       if (used) throw new MeridianError('STATE_NOT_EMPTY');
       await em.update(State, { id: stateId }, { updatedById: userId, deletedAt: new Date() });
     });
@@ -158,10 +151,7 @@ export class StateService {
   }
 
   private async load(em: EntityManager, projectId: string, stateId: string, lock = false): Promise<State> {
-    const qb = em.getRepository(State).createQueryBuilder('s').where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
-    if (!lock) qb.andWhere('s.isTriage = false').innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
-    else qb.setLock('pessimistic_write');
-    const state = await qb.getOne();
+    const state = await this.states.findInProject(em, projectId, stateId, lock);
     if (!state) throw new MeridianError('NOT_FOUND');
     return state;
   }

@@ -1,10 +1,11 @@
-import { MeridianError, Page, PageRequest, paginate } from '#common';
+import { MeridianError, Page, PageRequest } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { stripHtml } from '../issue';
-import { iso } from '../kernel/time';
 import { Sticky } from './sticky.entity';
+import { StickyRepository } from './sticky.repository';
+import { StickyJson, stickyView } from './sticky.view';
 
 export interface StickyInput {
   name?: string | null;
@@ -16,47 +17,20 @@ export interface StickyInput {
   sort_order?: number;
 }
 
-/** Plane CE's sticky JSON (the SDK's `Sticky`); `description_binary` is not kept (always null). */
-export function stickyView(s: Sticky) {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    description_html: s.descriptionHtml,
-    description_stripped: s.descriptionStripped,
-    description_binary: null,
-    logo_props: s.logoProps,
-    color: s.color,
-    background_color: s.backgroundColor,
-    workspace: s.workspaceId,
-    owner: s.ownerId,
-    sort_order: s.sortOrder,
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-    deleted_at: iso(s.deletedAt),
-    created_by: s.createdById,
-    updated_by: s.updatedById,
-  };
-}
-export type StickyJson = ReturnType<typeof stickyView>;
-
 /**
  * The caller's own stickies in a workspace (Plane CE's `/api/v1/workspaces/{slug}/stickies/`).
  * Another user's sticky is a 404 `NOT_FOUND`, whatever the caller's role.
  */
 @Injectable()
 export class StickyService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly stickies: StickyRepository,
+  ) {}
 
   /** Newest first; paginated (default page 20); `search` matches the name or text, case-insensitively. */
   async list(workspaceId: string, userId: string, page: PageRequest, search?: string): Promise<Page<StickyJson>> {
-    const qb = this.dataSource.getRepository(Sticky).createQueryBuilder('s')
-      .where('s.workspaceId = :workspaceId AND s.ownerId = :userId', { workspaceId, userId });
-    if (search) {
-      const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(`(s.name ILIKE :like ESCAPE '\\' OR s.descriptionStripped ILIKE :like ESCAPE '\\')`, { like });
-    }
-    return (await paginate(qb, page, { order: 'DESC' })).map(stickyView);
+    return (await this.stickies.listPage(workspaceId, userId, page, search)).map(stickyView);
   }
 
   async retrieve(workspaceId: string, userId: string, id: string): Promise<StickyJson> {
@@ -68,9 +42,8 @@ export class StickyService {
     return this.dataSource.transaction(async (em) => {
       let sortOrder = input.sort_order;
       if (sortOrder === undefined) {
-        const row = await em.getRepository(Sticky).createQueryBuilder('s').select('MAX(s.sortOrder)', 'max')
-          .where('s.workspaceId = :workspaceId AND s.ownerId = :userId', { workspaceId, userId }).getRawOne<{ max: number | null }>();
-        sortOrder = row?.max === null || row?.max === undefined ? 65535 : Number(row.max) + 10000;
+        const max = await this.stickies.highestSortOrder(em, workspaceId, userId);
+        sortOrder = max === null ? 65535 : max + 10000;
       }
       const html = input.description_html || '<p></p>';
       const s = await em.save(em.create(Sticky, {

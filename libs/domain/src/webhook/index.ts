@@ -1,11 +1,4 @@
-export * from './url-guard';
-export * from './webhook-delivery.worker';
-export * from './webhook-enqueue';
-export * from './webhook-events';
-export * from './webhook-outbox.service';
-export * from './webhook-renderer';
-export * from './webhook-sender';
-export * from './webhook.entity';
-export * from './webhook.service';
-export * from './webhook.view';
-export * from './webhook.module';
+// The webhook feature's door: what other features and the API modules use.
+export { WebhookInput, WebhookService } from './webhook.service';
+export { WebhookJson, WebhookLogJson } from './webhook.view';
+export { WebhookFeatureModule } from './webhook.module';

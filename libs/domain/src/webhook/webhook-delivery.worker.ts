@@ -7,18 +7,9 @@ import { WebhookTarget } from './url-guard';
 import { sendWebhook, SendOutcome } from './webhook-sender';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhookService } from './webhook.service';
-import { Webhook, WebhookLog } from './webhook.entity';
-
-/** A claimed outbox row. */
-interface Claimed {
-  id: string;
-  workspace_id: string;
-  webhook_id: string;
-  event: string;
-  action: string;
-  body: string;
-  attempts: number;
-}
+import { Webhook } from './webhook.entity';
+import { WebhookLog } from './webhook-log.entity';
+import { ClaimedDelivery, WebhookRepository } from './webhook.repository';
 
 /** Rows claimed per poll. */
 const BATCH = 20;
@@ -70,6 +61,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly webhooks: WebhookService,
     private readonly outbox: WebhookOutbox,
+    private readonly repo: WebhookRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -102,32 +94,19 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const w = this.config.webhooks;
     if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
       this.prunedAt = Date.now();
-      await this.dataSource.query(
-        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - ($1::int * interval '1 millisecond')`,
-        [KEEP_FINISHED_MS],
-      );
+      await this.repo.pruneFinishedDeliveries(KEEP_FINISHED_MS);
     }
     const leaseMs = w.timeoutMs + 30_000;
-    const result: unknown = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = now() + ($1::int * interval '1 millisecond')
-        WHERE id IN (SELECT id FROM webhook_deliveries
-                      WHERE status = 'pending' AND next_attempt_at <= now()
-                      ORDER BY next_attempt_at LIMIT ${BATCH}
-                      FOR UPDATE SKIP LOCKED)
-        RETURNING id, workspace_id, webhook_id, event, action, body, attempts`,
-      [leaseMs],
-    );
-    // node-postgres answers an UPDATE … RETURNING as [rows, count]
-    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Claimed[];
+    const rows = await this.repo.claimDueDeliveries(BATCH, leaseMs);
     await Promise.all(rows.map((row) => this.attempt(row).catch((err) => this.logger.error(`delivery ${row.id} failed: ${(err as Error).message}`))));
     return rows.length;
   }
 
-  private async attempt(row: Claimed): Promise<void> {
+  private async attempt(row: ClaimedDelivery): Promise<void> {
     const w = this.config.webhooks;
     const hook = await this.dataSource.getRepository(Webhook).findOneBy({ id: row.webhook_id });
     if (!hook || !hook.isActive || hook.deletedAt) {
-      await this.dataSource.query(`UPDATE webhook_deliveries SET status = 'discarded', finished_at = now() WHERE id = $1`, [row.id]);
+      await this.repo.discardDelivery(row.id);
       return;
     }
     const secret = this.webhooks.openSecret(hook);
@@ -191,27 +170,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       });
       const error = ok ? null : outcome.kind === 'response' ? `HTTP ${outcome.status}` : outcome.error;
       if (ok || !retry) {
-        await em.query(
-          `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_error = $4, finished_at = now() WHERE id = $1`,
-          [row.id, ok ? 'delivered' : 'failed', attempts, error],
-        );
+        await this.repo.finishDelivery(em, row.id, ok ? 'delivered' : 'failed', attempts, error);
       } else {
-        await em.query(
-          `UPDATE webhook_deliveries SET attempts = $2, last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond') WHERE id = $1`,
-          [row.id, attempts, error, delay],
-        );
+        await this.repo.retryDelivery(em, row.id, attempts, error, delay);
       }
       if (ok) {
-        await em.query(`UPDATE webhooks SET failure_count = 0 WHERE id = $1 AND failure_count <> 0`, [row.webhook_id]);
+        await this.repo.resetFailures(em, row.webhook_id);
       } else if (!retry) {
-        const res: unknown = await em.query(
-          `UPDATE webhooks SET failure_count = failure_count + 1,
-                  is_active = CASE WHEN failure_count + 1 >= $2 THEN false ELSE is_active END
-            WHERE id = $1 RETURNING is_active`,
-          [row.webhook_id, w.deactivateAfter],
-        );
-        const out = (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as Array<{ is_active: boolean }>;
-        deactivated = out[0]?.is_active === false && hook.isActive;
+        const isActive = await this.repo.countFailure(em, row.webhook_id, w.deactivateAfter);
+        deactivated = isActive === false && hook.isActive;
       }
     });
     if (deactivated) {

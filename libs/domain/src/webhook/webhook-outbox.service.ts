@@ -3,15 +3,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { DERIVED_KEYS, renderActors, renderWebhookData } from './webhook-renderer';
-import { hotTxQuery } from '../kernel/hot-query';
-import { SQL_WEBHOOK_SUBSCRIPTIONS } from '../kernel/hot-sql';
 import { ChangeEvents, IssueCreateDraft, OnChange } from '../kernel/change-bus';
 import {
   dropWebhookEvents, enqueueWebhookEvent, markWebhookIntake, PendingWebhookEvent, prepareWebhookSubscriptions, queueIssueActivityEvents,
   takeWebhookEvents, WebhookOutboxPort, WebhookSubscription,
 } from './webhook-events';
 import { modelEvent } from './webhook-enqueue';
-import { WebhookDelivery, WebhookEvent, WebhookSwitch } from './webhook.entity';
+import { WebhookEvent, WebhookSwitch } from './webhook.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookRepository } from './webhook.repository';
 
 /** Which switch an event needs: Plane's, and `issue` for `intake_issue` (Plane sends those to every webhook). */
 const SWITCH_OF: Record<WebhookEvent, WebhookSwitch> = {
@@ -43,6 +43,7 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: WebhookRepository,
   ) {
     if (!dataSource.subscribers.includes(this)) dataSource.subscribers.push(this);
   }
@@ -119,7 +120,7 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
       const key = `${e.event}:${e.entityId}`;
       if (!data.has(key)) {
         try {
-          data.set(key, await renderWebhookData(em, e.event, e.entityId, e.actorId));
+          data.set(key, await renderWebhookData(em, this.repo, e.event, e.entityId, e.actorId));
         } catch (err) {
           // a rendering fault must not undo the change: the receiver still learns what changed
           this.logger.error(`could not render ${key}: ${(err as Error).message}`);
@@ -167,7 +168,7 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
     const hit = this.cache.get(workspaceId);
     if (hit && Date.now() - hit.at < ttl) return hit.subs;
     const generation = this.generation;
-    const subs = (await hotTxQuery(em, SQL_WEBHOOK_SUBSCRIPTIONS, [workspaceId])) as WebhookSubscription[];
+    const subs = await this.repo.findSubscriptions(em, workspaceId);
     if (ttl > 0 && generation === this.generation) this.cache.set(workspaceId, { at: Date.now(), subs });
     return subs;
   }

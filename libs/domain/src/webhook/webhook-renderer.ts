@@ -2,7 +2,6 @@ import { EntityManager, In } from 'typeorm';
 import { Cycle } from '../cycle';
 import { cycleView } from '../cycle';
 import { countIssues } from '../cycle';
-import { IntakeIssue } from '../intake';
 import { intakeIssueView } from '../intake';
 import { IssueComment } from '../issue';
 import { Issue, IssueAssignee, IssueLabel } from '../issue';
@@ -14,6 +13,7 @@ import { projectView } from '../project';
 import { User } from '../user';
 import { userLiteView } from '../user';
 import type { WebhookEvent } from './webhook.entity';
+import type { WebhookRepository } from './webhook.repository';
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +22,13 @@ type Json = Record<string, unknown>;
  * committing transaction's manager (so it is the state the change commits, and on the embedded
  * engine's single connection it does not wait for itself). Null when the object is gone.
  */
-export async function renderWebhookData(em: EntityManager, event: WebhookEvent, id: string, actorId: string | null): Promise<Json | null> {
+export async function renderWebhookData(
+  em: EntityManager,
+  repo: WebhookRepository,
+  event: WebhookEvent,
+  id: string,
+  actorId: string | null,
+): Promise<Json | null> {
   switch (event) {
     case 'issue':
       return renderIssue(em, id);
@@ -48,23 +54,15 @@ export async function renderWebhookData(em: EntityManager, event: WebhookEvent, 
     case 'project': {
       const p = await em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
       if (!p || p.deletedAt) return null;
-      const [row] = await em.query(
-        `SELECT (SELECT COUNT(*) FROM project_members WHERE project_id = $1 AND is_active)::int AS total_members,
-                (SELECT COUNT(*) FROM cycles WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_cycles,
-                (SELECT COUNT(*) FROM modules WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_modules,
-                (SELECT MAX(role) FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active)::int AS member_role,
-                EXISTS (SELECT 1 FROM deploy_boards WHERE project_id = $1 AND deleted_at IS NULL) AS is_deployed`,
-        [id, actorId],
-      );
+      const c = await repo.projectCounts(em, id, actorId);
       return projectView(p, {
-        total_members: Number(row.total_members), total_cycles: Number(row.total_cycles), total_modules: Number(row.total_modules),
-        is_member: row.member_role !== null, member_role: row.member_role === null ? null : Number(row.member_role), is_deployed: !!row.is_deployed,
+        total_members: c.total_members, total_cycles: c.total_cycles, total_modules: c.total_modules,
+        is_member: c.member_role !== null, member_role: c.member_role, is_deployed: c.is_deployed,
       });
     }
     case 'intake_issue': {
       // queued by the intake row's id, or (from work item history) by its work item's id
-      const r = await em.getRepository(IntakeIssue).createQueryBuilder('r')
-        .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id }).getOne();
+      const r = await repo.findLiveIntakeIssue(em, id);
       if (!r) return null;
       const issue = await renderIssue(em, r.issueId);
       return issue ? intakeIssueView(r, issue as unknown as IssueJson) : null;

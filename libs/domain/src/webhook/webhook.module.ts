@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhookService } from './webhook.service';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookRepository } from './webhook.repository';
 
 /** The webhook feature: its services; exports what other features and the API modules use. */
 @Module({
-  providers: [WebhookOutbox, WebhookService, WebhookDeliveryWorker],
-  exports: [WebhookOutbox, WebhookService, WebhookDeliveryWorker],
+  providers: [WebhookRepository, WebhookOutbox, WebhookService, WebhookDeliveryWorker],
+  exports: [WebhookService],
 })
 export class WebhookFeatureModule {}

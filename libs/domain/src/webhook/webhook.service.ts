@@ -1,4 +1,4 @@
-import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, paginate, randomHex } from '#common';
+import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, randomHex } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -6,7 +6,8 @@ import { SecretBox } from '../instance-config';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { WebhookUrlGuard } from './url-guard';
 import { WebhookOutbox } from './webhook-outbox.service';
-import { Webhook, WebhookLog } from './webhook.entity';
+import { Webhook } from './webhook.entity';
+import { WebhookRepository } from './webhook.repository';
 import { WebhookJson, WebhookLogJson, webhookLogView, webhookView } from './webhook.view';
 
 /** Prefix of every webhook secret: Plane's `plane_wh_` + 32 hex characters. */
@@ -43,6 +44,7 @@ export class WebhookService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly outbox: WebhookOutbox,
+    private readonly repo: WebhookRepository,
   ) {
     this.box = new SecretBox(config.secret.key, WEBHOOK_SECRET_PURPOSE);
     this.guard = new WebhookUrlGuard(config.webhooks.allowedHosts);
@@ -50,8 +52,7 @@ export class WebhookService {
 
   /** The workspace's webhooks, newest first, without secrets. */
   async list(workspaceId: string, page: PageRequest): Promise<Page<WebhookJson>> {
-    const qb = this.dataSource.getRepository(Webhook).createQueryBuilder('w').where('w.workspaceId = :workspaceId', { workspaceId });
-    return (await paginate(qb, page, { order: 'DESC' })).map(webhookView);
+    return (await this.repo.listPage(workspaceId, page)).map(webhookView);
   }
 
   async get(workspaceId: string, id: string): Promise<WebhookJson> {
@@ -110,8 +111,7 @@ export class WebhookService {
   /** Every delivery attempt of the webhook, newest first (404 for a webhook of another workspace). */
   async logs(workspaceId: string, webhookId: string, page: PageRequest): Promise<Page<WebhookLogJson>> {
     await this.find(workspaceId, webhookId);
-    const qb = this.dataSource.getRepository(WebhookLog).createQueryBuilder('l').where('l.webhookId = :webhookId', { webhookId });
-    return (await paginate(qb, page, { order: 'DESC' })).map(webhookLogView);
+    return (await this.repo.listLogsPage(webhookId, page)).map(webhookLogView);
   }
 
   /** The webhook's secret in clear, for signing; null when it was sealed under another `SECRET_KEY`. */

@@ -1,5 +1,6 @@
 import { iso } from '../kernel/time';
-import { Webhook, WebhookLog } from './webhook.entity';
+import { Webhook } from './webhook.entity';
+import { WebhookLog } from './webhook-log.entity';
 
 /**
  * Plane's WebhookSerializer (reference `plane/app/serializers/webhook.py`), without `secret_key`:

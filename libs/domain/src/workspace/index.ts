@@ -1,8 +1,10 @@
-export * from './slug-rules';
-export * from './workspace-member.entity';
-export * from './workspace-member.view';
-export * from './workspace.entity';
-export * from './workspace.service';
-export * from './workspace.view';
-export * from './workspace-membership';
-export * from './workspace.module';
+export { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from './slug-rules';
+export { WorkspaceMember } from './workspace-member.entity';
+export { workspaceLiteView, workspaceMemberView } from './workspace-member.view';
+export type { WorkspaceMemberJson } from './workspace-member.view';
+export { Workspace } from './workspace.entity';
+export { WorkspaceService } from './workspace.service';
+export type { CreateWorkspaceInput, WorkspaceJson } from './workspace.service';
+export { workspaceView } from './workspace.view';
+export { activateWorkspaceMember } from './workspace-membership';
+export { WorkspaceFeatureModule } from './workspace.module';

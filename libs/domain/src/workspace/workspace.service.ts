@@ -1,14 +1,13 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError, WorkspaceAccessResolver } from '#common';
+import { MeridianError, Page, PageRequest, ROLE, validationError, WorkspaceAccessResolver } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstanceSettings } from '../instance-config';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { hotQuery } from '../kernel/hot-query';
-import { SQL_WORKSPACE_ACCESS } from '../kernel/hot-sql';
 import { isRestrictedSlug } from './slug-rules';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
+import { WorkspaceRepository } from './workspace.repository';
 import { workspaceView } from './workspace.view';
 
 export interface CreateWorkspaceInput {
@@ -27,29 +26,14 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly settings: InstanceSettings,
+    private readonly workspaces: WorkspaceRepository,
   ) {}
 
   /** The live workspaces where `userId` is an active member, oldest first, with the caller's `role`. */
   async listForUser(userId: string, page: PageRequest): Promise<Page<WorkspaceJson>> {
-    const qb = this.dataSource
-      .getRepository(Workspace)
-      .createQueryBuilder('w')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', { userId });
-    const result = await paginate(qb, page);
+    const result = await this.workspaces.listPageOfMember(userId, page);
     const ids = result.results.map((w) => w.id);
-    const stats = ids.length
-      ? await this.dataSource
-          .getRepository(WorkspaceMember)
-          .createQueryBuilder('m')
-          .select('m.workspaceId', 'workspace_id')
-          .addSelect('COUNT(*)::int', 'total_members')
-          .addSelect(`MAX(CASE WHEN m.memberId = :userId THEN m.role END)::int`, 'role')
-          .where('m.workspaceId IN (:...ids)', { ids })
-          .andWhere('m.isActive = true')
-          .setParameter('userId', userId)
-          .groupBy('m.workspaceId')
-          .getRawMany<{ workspace_id: string; total_members: number; role: number }>()
-      : [];
+    const stats = ids.length ? await this.workspaces.memberStats(ids, userId) : [];
     const byId = new Map(stats.map((s) => [s.workspace_id, s]));
     return result.map((w) =>
       workspaceView(w, { role: byId.get(w.id)?.role, total_members: byId.get(w.id)?.total_members ?? 0 }),
@@ -97,7 +81,7 @@ export class WorkspaceService implements WorkspaceAccessResolver {
 
   /** `WorkspaceAccessResolver`: the live workspace with this exact slug and the user's active role in it. */
   async resolve(slug: string, userId: string): Promise<{ workspaceId: string | null; role: number | null }> {
-    const [row] = (await hotQuery(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug])) as Array<{ workspace_id: string; role: number | null }>;
+    const row = await this.workspaces.findAccess(userId, slug);
     return { workspaceId: row?.workspace_id ?? null, role: row?.role ?? null };
   }
 }

@@ -1,30 +1,49 @@
 /**
- * The statements of the hottest request paths (API key, workspace and project access; work item
- * read, list and create), as fixed SQL text with `$n` placeholders. They are sent as named statements on
- * PostgreSQL (parsed and planned once per connection) and need no query builder per request.
- * `bench/bare-server.ts` runs these same texts, so the benchmark compares frameworks, not SQL.
+ * The work item room's fixed SQL texts (the hot paths: list, read and create), with `$n`
+ * placeholders, and the one definition of what a list or lookup may show. Sent as named statements
+ * by `IssueRepository` (parsed and planned once per connection); `bench/bare-server.ts` runs the
+ * same texts, so the benchmark compares frameworks, not SQL.
  *
- * This module imports nothing: keep it that way (the bare server loads it alone).
+ * This module imports nothing: keep it that way (the bare server loads it alone, without Nest or
+ * TypeORM). Only `issue.repository.ts`, `issue-filters.ts` and the bare server import it.
  */
 
-/** `$1` the SHA-256 hex digest of the presented key. The key's user must be active and an active member of the key's workspace. */
-export const SQL_VERIFY_API_KEY = `SELECT t.id, t.workspace_id, t.last_used, t.expired_at, u.id AS user_id, u.email
-FROM api_tokens t
-JOIN users u ON u.id = t.user_id AND u.is_active = true
-JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.member_id = t.user_id AND m.is_active = true AND m.deleted_at IS NULL
-WHERE t.token_digest = $1 AND t.is_active = true AND (t.expired_at IS NULL OR t.expired_at > now()) AND t.deleted_at IS NULL`;
+/**
+ * Intake statuses (`intake_issues.status`, Plane's `IntakeIssue.status`; the intake room's
+ * `INTAKE_STATUS`) that keep a work item out of every list and lookup until it is accepted,
+ * declined or marked duplicate.
+ */
+export const INTAKE_PENDING = -2;
+export const INTAKE_SNOOZED = 0;
+/** `INTAKE_PENDING, INTAKE_SNOOZED` as an SQL list. */
+const IN_TRIAGE = `${INTAKE_PENDING}, ${INTAKE_SNOOZED}`;
 
-/** `$1` user id, `$2` slug: the live workspace and the caller's active role in it (null for none). */
-export const SQL_WORKSPACE_ACCESS = `SELECT w.id AS workspace_id, m.role
-FROM workspaces w
-LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.member_id = $1 AND m.is_active = true AND m.deleted_at IS NULL
-WHERE w.slug = $2 AND w.deleted_at IS NULL`;
+/** A live project that is not archived, over the alias `p` (raw column names). */
+export const LIVE_PROJECT = 'p.deleted_at IS NULL AND p.archived_at IS NULL';
 
-/** `$1` user id, `$2` project id, `$3` workspace id: the live project's network and the caller's active role (null for none). */
-export const SQL_PROJECT_ACCESS = `SELECT p.network, pm.role
-FROM projects p
-LEFT JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $1 AND pm.is_active = true AND pm.deleted_at IS NULL
-WHERE p.id = $2 AND p.workspace_id = $3 AND p.deleted_at IS NULL`;
+/**
+ * SQL condition on a work item alias: not waiting in intake (pending or snoozed). Such work items
+ * stay out of every list and lookup (v1, App and public) until they are accepted, declined or
+ * marked duplicate (Plane's issue manager).
+ */
+export function notInTriage(alias: string): string {
+  return `NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = ${alias}.id AND ii.deleted_at IS NULL AND ii.status IN (${
+    IN_TRIAGE}))`;
+}
+
+/**
+ * A work item `i` that is neither archived nor a draft (what comments, links, reactions and
+ * sub-items hang on). Deleted rows are left out besides (`i.deleted_at IS NULL`, which the query
+ * builder adds by itself).
+ */
+export const OPEN_ISSUE = 'i.archived_at IS NULL AND i.is_draft = false';
+
+/**
+ * What a list or lookup may show of the work items `i` (joined to their project `p`, `LIVE_PROJECT`):
+ * not deleted, not archived, not a draft, not waiting in intake (Plane's IssueManager,
+ * `plane/db/models/issue.py`). The Guest rule (`issue-filters.ts`) narrows it per caller.
+ */
+export const VISIBLE_ISSUE = `${OPEN_ISSUE} AND ${notInTriage('i')}`;
 
 /** The columns of a work item row, dates as `YYYY-MM-DD` text (as TypeORM maps `date` columns). */
 export const ISSUE_COLUMNS = `i.id, i.created_at, i.updated_at, i.deleted_at, i.created_by_id, i.updated_by_id, i.workspace_id, i.project_id,
@@ -44,9 +63,9 @@ i.archived_at::text AS archived_at, i.is_draft, i.external_source, i.external_id
  * item (226 ms instead of 35–60 ms for a count over 100k).
  */
 export const SQL_VISIBLE_ISSUES_OF_PROJECT = `FROM issues i
-JOIN projects p ON p.id = i.project_id AND p.deleted_at IS NULL AND p.archived_at IS NULL
-WHERE i.project_id = $1 AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
-AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.project_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
+JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT}
+WHERE i.project_id = $1 AND i.deleted_at IS NULL AND ${OPEN_ISSUE}
+AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.project_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (${IN_TRIAGE}))`;
 
 /** `$1` project id, `$2` work item id: one visible work item with its assignee and label ids (sorted). */
 export const SQL_VISIBLE_ISSUE = `SELECT ${ISSUE_COLUMNS},
@@ -141,7 +160,3 @@ export const SQL_CREATE_ISSUE_IN_BATCH_NO_STATE = createIssue(NO_STATE, true, tr
 export const SQL_CREATE_ISSUE_PLAIN = createIssue(SAME_STATE, false);
 /** `SQL_CREATE_ISSUE_PLAIN` for a work item without a state. */
 export const SQL_CREATE_ISSUE_PLAIN_NO_STATE = createIssue(NO_STATE, false);
-
-/** `$1` workspace id: its active webhooks and their event switches (the outbox's subscriber check). */
-export const SQL_WEBHOOK_SUBSCRIPTIONS = `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
-WHERE workspace_id = $1 AND is_active AND deleted_at IS NULL`;

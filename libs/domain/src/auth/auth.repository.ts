@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { User } from '../user';
+import { AuthCode } from './auth-code.entity';
+import { AuthSession } from './auth-session.entity';
+import { AuthToken } from './auth-token.entity';
+
+/** The row of `findLiveAccessToken`: the session and user behind a live access token. */
+export interface LiveAccessTokenRow {
+  session_id: string;
+  user_id: string;
+  email: string;
+  last_used_at: Date | string | null;
+  /** the earlier of the token's and the session's end */
+  expires_at: Date | string;
+}
+
+/**
+ * All SQL of the auth feature: sessions and their tokens, one-time codes (magic, password reset,
+ * OAuth), and the password-setting update. Methods that take an `EntityManager` run in the
+ * caller's transaction.
+ */
+@Injectable()
+export class AuthRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The session and user behind the token of `kind` (a Bearer access token, or a web session cookie's
+   * token) with this SHA-256 digest, when the token has not expired, its session is neither revoked
+   * nor expired and its user is active; undefined otherwise.
+   */
+  findLiveAccessToken(digest: string, kind: 'access' | 'web' = 'access'): Promise<LiveAccessTokenRow | undefined> {
+    return this.dataSource
+      .createQueryBuilder(AuthToken, 't')
+      .innerJoin(AuthSession, 's', 's.id = t.sessionId')
+      .innerJoin(User, 'u', 'u.id = s.userId')
+      .select('s.id', 'session_id')
+      .addSelect('u.id', 'user_id')
+      .addSelect('u.email', 'email')
+      .addSelect('s.lastUsedAt', 'last_used_at')
+      .addSelect('LEAST(t.expiresAt, s.expiresAt)', 'expires_at')
+      .where('t.digest = :digest', { digest })
+      .andWhere('t.kind = :kind', { kind })
+      .andWhere('t.expiresAt > now()')
+      .andWhere('s.revokedAt IS NULL')
+      .andWhere('s.expiresAt > now()')
+      .andWhere('u.isActive = true')
+      .getRawOne<LiveAccessTokenRow>();
+  }
+
+  /** Sets a session's `last_used_at` to now, without the entity listeners (bookkeeping, not an access change). */
+  async touchSession(sessionId: string): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(AuthSession)
+      .set({ lastUsedAt: () => 'now()' })
+      .where('id = :id', { id: sessionId })
+      .callListeners(false) // bookkeeping, not an access change (AccessChangeSubscriber)
+      .execute();
+  }
+
+  /** Marks a token used unless it already is (one statement): false when another caller did first. */
+  async markTokenUsed(tokenId: string): Promise<boolean> {
+    const marked = await this.dataSource
+      .createQueryBuilder()
+      .update(AuthToken)
+      .set({ usedAt: () => 'now()' })
+      .where('id = :id AND used_at IS NULL', { id: tokenId })
+      .execute();
+    return !!marked.affected;
+  }
+
+  /** Ends (expires now) the session's access tokens that are still live. */
+  async expireLiveAccessTokens(em: EntityManager, sessionId: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(AuthToken)
+      .set({ expiresAt: () => 'now()' })
+      .where("session_id = :sid AND kind = 'access' AND expires_at > now()", { sid: sessionId })
+      .execute();
+  }
+
+  /** The user's live sessions (not revoked, not expired), newest first. */
+  listLiveSessions(userId: string): Promise<AuthSession[]> {
+    return this.dataSource
+      .getRepository(AuthSession)
+      .createQueryBuilder('s')
+      .where('s.userId = :userId', { userId })
+      .andWhere('s.revokedAt IS NULL')
+      .andWhere('s.expiresAt > now()')
+      .orderBy('s.createdAt', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .getMany();
+  }
+
+  /** Revokes the user's own live session with this id; false when there is none. */
+  async revokeOwnLiveSession(userId: string, sessionId: string): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(AuthSession)
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :id AND user_id = :userId AND revoked_at IS NULL AND expires_at > now()', { id: sessionId, userId })
+      .execute();
+    return !!result.affected;
+  }
+
+  /** The newest unused, unexpired magic code of an email, or null. */
+  findLatestLiveMagicCode(email: string): Promise<AuthCode | null> {
+    return this.dataSource
+      .getRepository(AuthCode)
+      .createQueryBuilder('c')
+      .where("c.kind = 'magic' AND c.email = :email AND c.usedAt IS NULL AND c.expiresAt > now()", { email })
+      .orderBy('c.createdAt', 'DESC')
+      .getOne();
+  }
+
+  /** Marks a magic code used unless it already is or has `maxTries` wrong attempts; false then. */
+  async markMagicCodeUsed(id: string, maxTries: number): Promise<boolean> {
+    const used = await this.dataSource
+      .createQueryBuilder()
+      .update(AuthCode)
+      .set({ usedAt: () => 'now()' })
+      .where('id = :id AND used_at IS NULL AND attempts < :max', { id, max: maxTries })
+      .execute();
+    return !!used.affected;
+  }
+
+  /** Marks a code used unless it already is; false when another request used it first. */
+  async markCodeUsed(em: EntityManager, id: string): Promise<boolean> {
+    const result = await em
+      .createQueryBuilder()
+      .update(AuthCode)
+      .set({ usedAt: () => 'now()' })
+      .where('id = :id AND used_at IS NULL', { id })
+      .execute();
+    return !!result.affected;
+  }
+
+  /** Deletes the codes that expired over a day ago. */
+  async deleteCodesExpiredOverADayAgo(): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(AuthCode)
+      .where("expires_at < now() - interval '1 day'")
+      .execute();
+  }
+
+  /** Sets the user's password hash only while it has none; false when it already has one. */
+  async setPasswordIfUnset(userId: string, passwordHash: string): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(User)
+      .createQueryBuilder()
+      .update(User)
+      .set({ passwordHash })
+      .where('id = :id AND password_hash IS NULL', { id: userId })
+      .execute();
+    return !!result.affected;
+  }
+}

@@ -1,0 +1,158 @@
+import { MeridianError } from '#common';
+import { PRIORITIES } from './issue.entity';
+
+/**
+ * The work item list filters and orders, compiled once for every list: the v1 list (plain SQL,
+ * `$n` placeholders), the App list, its groups and the archived list (query builder, named
+ * parameters), and the published boards' order. A new filter is one field of `IssueFilterSet` and
+ * one condition below. Conditions are SQL over the work items `i` joined to their project `p`, with
+ * the database's column names.
+ */
+
+/** One date condition of Plane's `target_date=2025-01-01;after` filter. */
+export interface DateFilter {
+  date: string;
+  op: 'after' | 'before' | 'on';
+}
+
+/** The parsed filters of a list (each list: any of its values matches; all filters must hold). */
+export interface IssueFilterSet {
+  /** state ids, priorities, assignee ids, label ids (the SDK's `ListWorkItemsParams`, Plane's `issue_filters`) */
+  state?: string[];
+  priority?: string[];
+  assignee?: string[];
+  label?: string[];
+  /** App API filters (Plane's `issue_filters`): state groups, creators, cycles, modules (`null` = none) */
+  state_group?: string[];
+  created_by?: string[];
+  cycle?: Array<string | null>;
+  module?: Array<string | null>;
+  /** `start_date` / `target_date`: each `{date, op}`; `after` ≥, `before` ≤, `on` = (all must hold) */
+  start_date?: DateFilter[];
+  target_date?: DateFilter[];
+  /** `sub_issue=false` (Plane): only work items without a parent */
+  top_level?: boolean;
+  /** `issues/list/?issues=` (Plane's `IssueListEndpoint`): only these work items */
+  ids?: string[];
+  /** Plane's Guest rule: only the work items this user created, unless the project has `guest_view_all_features` */
+  guestViewerId?: string;
+}
+
+/** Registers a parameter value and answers its placeholder (`$3`, `:f0`). */
+export type Bind = (value: unknown) => string;
+
+/** Placeholders `$n` after the values already in `params` (plain SQL). */
+export function bindPositional(params: unknown[]): Bind {
+  return (value) => `$${params.push(value)}`;
+}
+
+/** Named placeholders `:<prefix><n>` collected in `params` (query builder). */
+export function bindNamed(params: Record<string, unknown>, prefix = 'if'): Bind {
+  let n = 0;
+  return (value) => {
+    const name = `${prefix}${n++}`;
+    params[name] = value;
+    return `:${name}`;
+  };
+}
+
+/**
+ * Plane's Guest rule for work items (`IssueViewSet.list` and `retrieve`, the comment and
+ * subscription views at v0.25.3): a Guest sees only the work items they created, unless the project
+ * has `guest_view_all_features`. The caller decides who counts as a Guest.
+ */
+export function guestCondition(viewerId: string, bind: Bind): string {
+  return `(i.created_by_id = ${bind(viewerId)} OR p.guest_view_all_features = true)`;
+}
+
+/** The conditions of `filters` (to be joined with `AND`), their values bound with `bind`. */
+export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): string[] {
+  const where: string[] = [];
+  const any = (values: string[], type: 'uuid' | 'text') => `= ANY(${bind(values)}::${type}[])`;
+  if (filters.state?.length) where.push(`i.state_id ${any(filters.state, 'uuid')}`);
+  if (filters.priority?.length) where.push(`i.priority ${any(filters.priority, 'text')}`);
+  if (filters.assignee?.length) {
+    where.push(`EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id ${any(filters.assignee, 'uuid')})`);
+  }
+  if (filters.label?.length) {
+    where.push(`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id ${any(filters.label, 'uuid')})`);
+  }
+  if (filters.state_group?.length) {
+    where.push(`EXISTS (SELECT 1 FROM states sg WHERE sg.id = i.state_id AND sg."group" ${any(filters.state_group, 'text')})`);
+  }
+  if (filters.created_by?.length) where.push(`i.created_by_id ${any(filters.created_by, 'uuid')}`);
+  if (filters.top_level) where.push('i.parent_id IS NULL');
+  if (filters.ids?.length) where.push(`i.id ${any(filters.ids, 'uuid')}`);
+  if (filters.guestViewerId !== undefined) where.push(guestCondition(filters.guestViewerId, bind));
+  const plans = [[filters.cycle, 'cycle_issues', 'cycle_id'], [filters.module, 'module_issues', 'module_id']] as const;
+  for (const [list, table, column] of plans) {
+    if (!list?.length) continue;
+    const ids = list.filter((v): v is string => v !== null);
+    const parts = [];
+    if (ids.length) {
+      parts.push(`EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL AND x.${column} ${any(ids, 'uuid')})`);
+    }
+    if (list.includes(null)) parts.push(`NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL)`);
+    where.push(`(${parts.join(' OR ')})`);
+  }
+  for (const [list, column] of [[filters.start_date, 'i.start_date'], [filters.target_date, 'i.target_date']] as const) {
+    for (const f of list ?? []) where.push(`${column} ${f.op === 'after' ? '>=' : f.op === 'before' ? '<=' : '='} ${bind(f.date)}`);
+  }
+  return where;
+}
+
+/** `group_by` values of the App API list (Plane's `issue_group_values`), with their aliases. */
+export const ISSUE_GROUP_BY = [
+  'state_id', 'state__group', 'priority', 'labels__id', 'assignees__id', 'cycle_id', 'issue_module__module_id', 'created_by', 'start_date',
+  'target_date',
+] as const;
+export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
+
+/** Plane's priority order, highest first, as an SQL rank over `i` (urgent 0 … none 4). */
+const RANKED = PRIORITIES.filter((p) => p !== 'none').map((p, n) => `WHEN '${p}' THEN ${n}`);
+export const PRIORITY_RANK = `CASE i.priority ${RANKED.join(' ')} ELSE ${PRIORITIES.length - 1} END`;
+
+/** Plane's state group order (backlog 0 … cancelled 4, none 5), as an SQL rank over `i`. */
+const GROUP_RANK = `(SELECT CASE st."group" WHEN 'backlog' THEN 0 WHEN 'unstarted' THEN 1 WHEN 'started' THEN 2 WHEN 'completed' THEN 3 \
+WHEN 'cancelled' THEN 4 ELSE 5 END FROM states st WHERE st.id = i.state_id)`;
+
+/** A keyset order: the SQL key over `i` and its kind (see `paginate`). */
+export interface IssueOrderKey {
+  key: string;
+  keyType: 'timestamp' | 'bigint' | 'double';
+}
+
+/**
+ * Order keys for `?order_by=` (Plane `plane/api/views/issue.py` IssueAPIEndpoint.get); `-` reverses.
+ * SQL over the alias `i`.
+ */
+export const ISSUE_ORDER_KEYS: Readonly<Record<string, IssueOrderKey>> = {
+  created_at: { key: 'i.created_at', keyType: 'timestamp' },
+  updated_at: { key: 'i.updated_at', keyType: 'timestamp' },
+  completed_at: { key: `COALESCE(i.completed_at, TIMESTAMPTZ '9999-01-01')`, keyType: 'timestamp' },
+  sequence_id: { key: 'i.sequence_id', keyType: 'bigint' },
+  sort_order: { key: 'i.sort_order', keyType: 'double' },
+  priority: { key: PRIORITY_RANK, keyType: 'bigint' },
+  state__group: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },
+  state__name: { key: `COALESCE(${GROUP_RANK}, 5)`, keyType: 'bigint' },
+  start_date: { key: `COALESCE(i.start_date - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
+  target_date: { key: `COALESCE(i.target_date - DATE '1970-01-01' + 1000000, 99999999)`, keyType: 'bigint' },
+};
+export const ISSUE_ORDER_BY = Object.keys(ISSUE_ORDER_KEYS).flatMap((k) => [k, `-${k}`]);
+
+/**
+ * `order_by` (default `-created_at`) → the keyset key and direction, among `keys` (the work item
+ * lists': `ISSUE_ORDER_KEYS`); anything else is 400 `INVALID_QUERY_PARAMETER`.
+ */
+export function resolveIssueOrder(
+  orderBy: string | undefined, keys: Readonly<Record<string, IssueOrderKey>> = ISSUE_ORDER_KEYS,
+): { order: IssueOrderKey; desc: boolean } {
+  const raw = orderBy?.trim() || '-created_at';
+  const desc = raw.startsWith('-');
+  const order = keys[desc ? raw.slice(1) : raw] as IssueOrderKey | undefined;
+  if (!order) {
+    const accepted = Object.keys(keys).flatMap((k) => [k, `-${k}`]);
+    throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${accepted.join(', ')}.`);
+  }
+  return { order, desc };
+}

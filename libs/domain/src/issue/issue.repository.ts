@@ -1,0 +1,414 @@
+import { Page, PageRequest, paginate, paginateSql, ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { Project, ProjectMember } from '../project';
+import { State } from '../state';
+import { Workspace } from '../workspace';
+import { hotQuery, hotTransaction, hotTxPipeline, hotTxQuery } from '../kernel/hot-query';
+import { IssueActivity } from './issue-activity.entity';
+import { IssueComment } from './issue-comment.entity';
+import {
+  bindNamed, bindPositional, guestCondition, IssueFilterSet, issueFilterConditions, IssueGroupBy, IssueOrderKey,
+} from './issue-filters';
+import { IssueLink } from './issue-link.entity';
+import { IssueReaction } from './issue-reaction.entity';
+import { CommentReaction } from './comment-reaction.entity';
+import { Issue } from './issue.entity';
+import {
+  ISSUE_COLUMNS, LIVE_PROJECT, OPEN_ISSUE, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_IN_BATCH, SQL_CREATE_ISSUE_IN_BATCH_NO_STATE,
+  SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE, SQL_NEXT_SEQUENCES, SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE,
+  SQL_VISIBLE_ISSUES_OF_PROJECT, VISIBLE_ISSUE,
+} from './issue.sql';
+import { issueFromRow } from './issue.view';
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** What a create reads of its project (`SQL_PROJECT_FOR_CREATE`). */
+interface ProjectForCreate {
+  archived_at: string | null;
+  default_assignee_id: string | null;
+}
+
+/** One group of a grouped list: the grouping and the group's key (`null`: no value). */
+export interface IssueGroup {
+  by: IssueGroupBy;
+  key: string | null;
+}
+
+/** A row of `search`: a work item hit with its project key and workspace slug. */
+export interface IssueSearchHit {
+  id: string;
+  name: string;
+  sequence_id: number;
+  project__identifier: string;
+  project_id: string;
+  workspace__slug: string;
+}
+
+/**
+ * The visible work items (`VISIBLE_ISSUE`: `i` joined to its live, unarchived project `p`) as a
+ * query, for the pickers and searches of the features above (their repositories narrow it). The
+ * query builder adds `i.deleted_at IS NULL` itself.
+ */
+export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue> {
+  return em.getRepository(Issue).createQueryBuilder('i')
+    .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+    .where(VISIBLE_ISSUE);
+}
+
+/**
+ * All of the work item room's SQL (Plane `plane/db/models/issue.py`): the visible work items
+ * (`issue.sql.ts`), the v1 and App lists through the one filter compiler (`issue-filters.ts`), the
+ * App values, lookups, search, and the create, update and batch statements. Methods that take an
+ * `EntityManager` run in the caller's transaction.
+ */
+@Injectable()
+export class IssueRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  // ---- reads: lists --------------------------------------------------------------------------
+
+  /**
+   * A page of the project's visible work items (v1 list) in plain SQL: `SQL_VISIBLE_ISSUES_OF_PROJECT`
+   * and the filters; the project join cannot duplicate a row, so the total is a `COUNT(*)` that
+   * `ix_issues_project_live_created` serves. No query builder per request.
+   */
+  async visiblePage(
+    projectId: string, filters: IssueFilterSet, order: IssueOrderKey, desc: boolean, page: PageRequest,
+  ): Promise<Page<Issue>> {
+    const params: unknown[] = [projectId];
+    const where = issueFilterConditions(filters, bindPositional(params));
+    const from = SQL_VISIBLE_ISSUES_OF_PROJECT + where.map((c) => ` AND ${c}`).join('');
+    const result = await paginateSql(
+      { select: ISSUE_COLUMNS, from, params, key: order.key, id: 'i.id', keyType: order.keyType, order: desc ? 'DESC' : 'ASC' },
+      page,
+      (text, values) => hotQuery(this.dataSource, text, values),
+    );
+    return new Page(result.results.map(issueFromRow), result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
+  }
+
+  /**
+   * The project's work items with the filters applied, as a query: visible ones, or with `archived`
+   * the archived ones (not deleted, not drafts, project live and not archived). Shared by the App
+   * list, its groups, the archived list and the App lookups, so all filter alike.
+   */
+  private filtered(projectId: string, filters: IssueFilterSet, archived: boolean): SelectQueryBuilder<Issue> {
+    const qb = archived
+      ? this.dataSource.getRepository(Issue).createQueryBuilder('i')
+        .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+        .where('i.archived_at IS NOT NULL AND i.is_draft = false')
+      : visibleIssuesQuery(this.dataSource.manager);
+    qb.andWhere('i.project_id = :projectId', { projectId });
+    const params: Record<string, unknown> = {};
+    for (const condition of issueFilterConditions(filters, bindNamed(params))) qb.andWhere(condition);
+    return qb.setParameters(params);
+  }
+
+  /** A keyset page of `filtered` (App list, archived list), narrowed to one `group` when given. */
+  filteredPage(
+    projectId: string, filters: IssueFilterSet, archived: boolean, order: IssueOrderKey, desc: boolean, page: PageRequest,
+    group?: IssueGroup,
+  ): Promise<Page<Issue>> {
+    const qb = this.filtered(projectId, filters, archived);
+    if (group) whereGroup(qb, group);
+    return paginate(qb, page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+  }
+
+  /** How many work items `filtered` holds (a grouped list's total where a work item may be in several groups). */
+  filteredCount(projectId: string, filters: IssueFilterSet, archived: boolean): Promise<number> {
+    return this.filtered(projectId, filters, archived).getCount();
+  }
+
+  /** One work item of `filtered` (the App lookups), or null. */
+  findFiltered(projectId: string, issueId: string, filters: IssueFilterSet, archived: boolean): Promise<Issue | null> {
+    return this.filtered(projectId, filters, archived).andWhere('i.id = :issueId', { issueId }).getOne();
+  }
+
+  /** Every key of a grouping for the project, `null` for "no value" (Plane's `issue_group_values`); dates from `filtered`. */
+  async groupKeys(projectId: string, groupBy: IssueGroupBy, filters: IssueFilterSet, archived: boolean): Promise<Array<string | null>> {
+    const ids = async (sql: string) => ((await this.dataSource.query(sql, [projectId])) as Array<{ id: string }>).map((r) => r.id);
+    const members = `SELECT member_id AS id FROM project_members WHERE project_id = $1 AND is_active = true AND deleted_at IS NULL
+ORDER BY created_at, id`;
+    switch (groupBy) {
+      case 'state_id': return ids('SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id');
+      case 'labels__id': return [...(await ids('SELECT id FROM labels WHERE project_id = $1 AND deleted_at IS NULL ORDER BY sort_order, id')), null];
+      case 'assignees__id': return [...(await ids(members)), null];
+      case 'created_by': return ids(members);
+      case 'cycle_id': return [...(await ids('SELECT id FROM cycles WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')), null];
+      case 'issue_module__module_id':
+        return [...(await ids('SELECT id FROM modules WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')), null];
+      case 'start_date':
+      case 'target_date': {
+        const column = groupBy === 'start_date' ? 'i.startDate' : 'i.targetDate';
+        const rows = await this.filtered(projectId, filters, archived)
+          .select(`DISTINCT to_char(${column}, 'YYYY-MM-DD')`, 'd').orderBy('d').getRawMany<{ d: string | null }>();
+        return [...rows.map((r) => r.d).filter((d): d is string => d !== null), null];
+      }
+      default: throw new Error(`groupKeys: ${groupBy} has fixed keys`);
+    }
+  }
+
+  /**
+   * The App API values of work items that are not columns (Plane's `IssueViewSet.list`): assignee,
+   * label and module ids, the cycle, and the sub-item, link and attachment counts. Archived modules
+   * and deleted cycles, modules and labels are left out, as in Plane.
+   */
+  async appValues(ids: string[]): Promise<Array<Record<string, unknown>>> {
+    const params = ids.map((_, n) => `$${n + 1}`).join(', ');
+    return this.dataSource.query(
+      `SELECT i.id,
+        ARRAY(SELECT ia.assignee_id FROM issue_assignees ia WHERE ia.issue_id = i.id ORDER BY ia.assignee_id) AS assignee_ids,
+        ARRAY(SELECT il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL WHERE il.issue_id = i.id ORDER BY il.label_id) AS label_ids,
+        ARRAY(SELECT mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL AND m.archived_at IS NULL
+              WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL ORDER BY mi.module_id) AS module_ids,
+        (SELECT ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL LIMIT 1) AS cycle_id,
+        (SELECT COUNT(*) FROM issues s WHERE s.parent_id = i.id AND s.deleted_at IS NULL AND s.archived_at IS NULL AND s.is_draft = false) AS sub_issues_count,
+        (SELECT COUNT(*) FROM issue_links k WHERE k.issue_id = i.id AND k.deleted_at IS NULL) AS link_count,
+        (SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count
+       FROM issues i WHERE i.id IN (${params})`,
+      ids,
+    );
+  }
+
+  /** Assignee and label ids of work items (one statement), each list sorted. */
+  async sets(ids: string[]): Promise<{ assignees: Map<string, string[]>; labels: Map<string, string[]> }> {
+    const assignees = new Map<string, string[]>();
+    const labels = new Map<string, string[]>();
+    for (const r of await hotQuery(this.dataSource, SQL_ISSUE_SETS, [ids])) {
+      const m = r.k === 'a' ? assignees : labels;
+      const list = m.get(r.issue_id);
+      if (list) list.push(r.v);
+      else m.set(r.issue_id, [r.v]);
+    }
+    for (const v of assignees.values()) v.sort();
+    for (const v of labels.values()) v.sort();
+    return { assignees, labels };
+  }
+
+  /** The visible direct sub-items of a work item, oldest first. */
+  subItems(issueId: string): Promise<Issue[]> {
+    return this.dataSource.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .where(`i.parent_id = :issueId AND ${OPEN_ISSUE}`, { issueId })
+      .orderBy('i.createdAt', 'ASC').addOrderBy('i.id', 'ASC')
+      .getMany();
+  }
+
+  // ---- reads: one work item ------------------------------------------------------------------
+
+  /** One visible work item of the project with its assignee and label ids (one statement), or undefined. */
+  async findVisibleRow(projectId: string, issueId: string): Promise<Row | undefined> {
+    const [row] = await hotQuery(this.dataSource, SQL_VISIBLE_ISSUE, [projectId, issueId]);
+    return row;
+  }
+
+  /** A visible work item of the project (`guestViewerId`: under the Guest rule), or null. */
+  findVisible(
+    projectId: string, issueId: string, em: EntityManager = this.dataSource.manager, guestViewerId?: string,
+  ): Promise<Issue | null> {
+    const qb = visibleIssuesQuery(em).andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId });
+    if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
+    return qb.getOne();
+  }
+
+  /**
+   * A work item of the project that is not archived and not a draft, in a live, unarchived project
+   * (`guestViewerId`: under the Guest rule), or null: what comments, links and the history hang on.
+   */
+  findOpen(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue | null> {
+    const qb = em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .where(`i.id = :issueId AND i.project_id = :projectId AND ${OPEN_ISSUE}`, { issueId, projectId });
+    if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
+    return qb.getOne();
+  }
+
+  /** The visible work item `IDENT-seq` of the workspace in a project `userId` is an active member of, or null. */
+  findVisibleByKey(workspaceId: string, userId: string, identifier: string, sequenceId: number): Promise<Issue | null> {
+    return visibleIssuesQuery(this.dataSource.manager)
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
+      .andWhere('p.workspaceId = :workspaceId AND p.identifier = :identifier AND i.sequenceId = :seq', {
+        workspaceId, identifier, seq: sequenceId,
+      })
+      .getOne();
+  }
+
+  /** The caller's active role in the project, or undefined. */
+  async activeRole(projectId: string, userId: string): Promise<number | undefined> {
+    const [member] = await this.dataSource.query(
+      'SELECT role FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active = true AND deleted_at IS NULL LIMIT 1',
+      [projectId, userId],
+    );
+    return member ? Number(member.role) : undefined;
+  }
+
+  /**
+   * Visible work items of the projects `userId` is an active member of (one project with
+   * `projectId`) whose name contains `q`, or whose key or number is `q`; newest first, at most `limit`.
+   */
+  async search(workspaceId: string, userId: string, q: string, projectId: string | undefined, limit: number): Promise<IssueSearchHit[]> {
+    const qb = visibleIssuesQuery(this.dataSource.manager)
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
+      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
+      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
+      .select(['i.id AS id', 'i.name AS name', 'i.sequence_id AS sequence_id', 'p.identifier AS project__identifier', 'p.id AS project_id', 'w.slug AS workspace__slug'])
+      .orderBy('i.createdAt', 'DESC')
+      .limit(limit);
+    if (projectId) qb.andWhere('p.id = :projectId', { projectId });
+    if (q) {
+      const key = /^(.+)-(\d{1,9})$/.exec(q);
+      qb.andWhere(
+        `(i.name ILIKE :like ESCAPE '\\' ${/^\d{1,9}$/.test(q) ? 'OR i.sequenceId = :seq' : ''} ${key ? 'OR (p.identifier = :ident AND i.sequenceId = :kseq)' : ''})`,
+        { like: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, seq: Number(q), ident: key?.[1].toUpperCase(), kseq: Number(key?.[2]) },
+      );
+    }
+    const rows = await qb.getRawMany<IssueSearchHit>();
+    return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
+  }
+
+  // ---- reads: what hangs off a work item -----------------------------------------------------
+
+  /** A page of the work item's comments, newest first. */
+  commentsPage(issueId: string, page: PageRequest): Promise<Page<IssueComment>> {
+    const qb = this.dataSource.getRepository(IssueComment).createQueryBuilder('c').where('c.issueId = :issueId', { issueId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** A page of the work item's links, newest first. */
+  linksPage(issueId: string, page: PageRequest): Promise<Page<IssueLink>> {
+    const qb = this.dataSource.getRepository(IssueLink).createQueryBuilder('l').where('l.issueId = :issueId', { issueId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** A page of the work item's history without the entries of the `hidden` fields. */
+  activitiesPage(issueId: string, hidden: string[], page: PageRequest, order: 'ASC' | 'DESC'): Promise<Page<IssueActivity>> {
+    const qb = this.dataSource.getRepository(IssueActivity).createQueryBuilder('a')
+      .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden });
+    return paginate(qb, page, { order });
+  }
+
+  /** A page of the work item's reactions, oldest first. */
+  issueReactionsPage(issueId: string, page: PageRequest): Promise<Page<IssueReaction>> {
+    const qb = this.dataSource.getRepository(IssueReaction).createQueryBuilder('r').where('r.issueId = :issueId', { issueId });
+    return paginate(qb, page);
+  }
+
+  /** A page of the comment's reactions, oldest first. */
+  commentReactionsPage(commentId: string, page: PageRequest): Promise<Page<CommentReaction>> {
+    const qb = this.dataSource.getRepository(CommentReaction).createQueryBuilder('r').where('r.commentId = :commentId', { commentId });
+    return paginate(qb, page);
+  }
+
+  /** A comment of the project on a work item that is not deleted, archived or a draft, in a live, unarchived project; or null. */
+  findCommentOnOpenIssue(em: EntityManager, projectId: string, commentId: string): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).createQueryBuilder('c')
+      .innerJoin(Issue, 'i', `i.id = c.issue_id AND i.deleted_at IS NULL AND ${OPEN_ISSUE}`)
+      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .where('c.id = :commentId AND c.projectId = :projectId AND i.projectId = :projectId', { commentId, projectId })
+      .getOne();
+  }
+
+  // ---- writes --------------------------------------------------------------------------------
+
+  /** Create's first read: the live project's `archived_at` and `default_assignee_id`, or undefined. */
+  async projectForCreate(em: EntityManager, projectId: string): Promise<ProjectForCreate | undefined> {
+    const [project] = await hotTxQuery(em, SQL_PROJECT_FOR_CREATE, [projectId]);
+    return project as ProjectForCreate | undefined;
+  }
+
+  /** The project's default non-triage state for a create (`{id, group, name}`), else its first non-triage state, else null. */
+  async defaultStateForCreate(em: EntityManager, projectId: string): Promise<{ id: string; group: string; name: string } | null> {
+    return ((await hotTxQuery(em, SQL_DEFAULT_STATE, [projectId]))[0] as { id: string; group: string; name: string } | undefined) ?? null;
+  }
+
+  /** The project's default non-triage state, else its first non-triage state, else none (as an entity). */
+  defaultState(em: EntityManager, projectId: string): Promise<State | null> {
+    return em.getRepository(State).createQueryBuilder('s')
+      .where('s.projectId = :projectId AND s.isTriage = false', { projectId })
+      .orderBy('s.default', 'DESC').addOrderBy('s.sequence', 'ASC').getOne();
+  }
+
+  /**
+   * Writes one work item in `em`'s transaction (see `SQL_CREATE_ISSUE`; `values` its `$1`–`$23`):
+   * the counter upsert, which locks the project's counter row until the commit, then the create
+   * statement, sent together. Answers the row (the work item's columns and `activity_id`).
+   */
+  async insertOne(em: EntityManager, projectId: string, values: unknown[], stateless: boolean): Promise<Row> {
+    const [, [row]] = await hotTxPipeline(em, [
+      [SQL_NEXT_SEQUENCE, [projectId]],
+      [stateless ? SQL_CREATE_ISSUE_NO_STATE : SQL_CREATE_ISSUE, values],
+    ]);
+    return row;
+  }
+
+  /**
+   * One transaction of its own for a batch of creates (`IssueCreateBatcher`): the counter takes
+   * `jobs.length` numbers, then one statement per work item in order. Answers their rows.
+   */
+  async insertBatch(projectId: string, jobs: Array<{ values: unknown[]; stateless: boolean }>): Promise<Row[]> {
+    const n = jobs.length;
+    const answers = await hotTransaction(this.dataSource, [
+      [SQL_NEXT_SEQUENCES, [projectId, n]],
+      ...jobs.map((job, k): [string, unknown[]] => [
+        job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH, [...job.values, n - 1 - k],
+      ]),
+    ]);
+    return answers.slice(1).map(([row]) => row);
+  }
+
+  /** The work item of the project, locked (`FOR UPDATE`) until `em`'s transaction ends; or null. */
+  lockInProject(em: EntityManager, projectId: string, issueId: string): Promise<Issue | null> {
+    return em.getRepository(Issue).createQueryBuilder('i').setLock('pessimistic_write')
+      .where('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId }).getOne();
+  }
+
+  /**
+   * A live work item of the workspace in a live project that is `projectId` or one `userId` is an
+   * active member of (a parent the caller can reach), or null.
+   */
+  findReachable(em: EntityManager, workspaceId: string, projectId: string, userId: string, issueId: string): Promise<Issue | null> {
+    return em.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .where('i.id = :parentId AND i.workspaceId = :workspaceId', { parentId: issueId, workspaceId })
+      .andWhere(`(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
+        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`, { projectId, userId })
+      .getOne();
+  }
+
+  /** Those of `ids` who are active members of the project with role ≥ Member (may repeat). */
+  async activeMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    const rows = await em.getRepository(ProjectMember).createQueryBuilder('pm').select('pm.memberId', 'id')
+      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', { projectId, ids, role: ROLE.MEMBER })
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
+  private guest(qb: SelectQueryBuilder<Issue>, viewerId: string): void {
+    const params: Record<string, unknown> = {};
+    qb.andWhere(guestCondition(viewerId, bindNamed(params, 'guest')), params);
+  }
+}
+
+/** Narrows a `filtered` query to one group (`null` key: the work items with no value). */
+function whereGroup(qb: SelectQueryBuilder<Issue>, { by, key }: IssueGroup): void {
+  const p = { g: key };
+  const set = (table: string, column: string) => {
+    const live = table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL';
+    return key === null
+      ? qb.andWhere(`NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`)
+      : qb.andWhere(`EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = :g${live})`, p);
+  };
+  switch (by) {
+    case 'state_id': qb.andWhere('i.stateId = :g', p); break;
+    case 'state__group': qb.andWhere('EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = :g)', p); break;
+    case 'priority': qb.andWhere('i.priority = :g', p); break;
+    case 'created_by': qb.andWhere('i.createdById = :g', p); break;
+    case 'labels__id': set('issue_labels', 'label_id'); break;
+    case 'assignees__id': set('issue_assignees', 'assignee_id'); break;
+    case 'cycle_id': set('cycle_issues', 'cycle_id'); break;
+    case 'issue_module__module_id': set('module_issues', 'module_id'); break;
+    case 'start_date': qb.andWhere(key === null ? 'i.startDate IS NULL' : 'i.startDate = :g', p); break;
+    case 'target_date': qb.andWhere(key === null ? 'i.targetDate IS NULL' : 'i.targetDate = :g', p); break;
+  }
+}

@@ -1,0 +1,61 @@
+import { Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import type { Project } from '../project';
+import type { IssueLabel } from '../issue';
+import { Label } from './label.entity';
+
+/** All SQL of the label feature. */
+@Injectable()
+export class LabelRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of the project's labels, newest first; none while the project is archived. */
+  async listPageInProject(projectId: string, page: PageRequest): Promise<Page<Label>> {
+    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
+      .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
+      .where('l.projectId = :projectId', { projectId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** A page of the labels of the workspace's live, non-archived projects `userId` is an active member of, newest first. */
+  async listPageInMemberProjects(workspaceId: string, userId: string, page: PageRequest): Promise<Page<Label>> {
+    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
+      .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .where('p.workspaceId = :workspaceId', { workspaceId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** Whether the live project is archived. */
+  async isProjectArchived(projectId: string): Promise<boolean> {
+    return this.dataSource.getRepository<Project>('Project').exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+  }
+
+  /** The highest `sort_order` of the project's live labels, or null for none. */
+  async maxSortOrder(em: EntityManager, projectId: string): Promise<number | null> {
+    const row = await em
+      .getRepository(Label)
+      .createQueryBuilder('l')
+      .select('MAX(l.sortOrder)', 'max')
+      .where('l.projectId = :projectId', { projectId })
+      .getRawOne<{ max: number | null }>();
+    return row?.max === null || row?.max === undefined ? null : Number(row.max);
+  }
+
+  /** The live label of the project, or null; `lock` takes a row lock (`FOR UPDATE`) for `em`'s transaction. */
+  async findInProject(em: EntityManager, projectId: string, labelId: string, lock = false): Promise<Label | null> {
+    const qb = em
+      .getRepository(Label)
+      .createQueryBuilder('l')
+      .where('l.id = :labelId AND l.projectId = :projectId', { labelId, projectId });
+    if (lock) qb.setLock('pessimistic_write');
+    return qb.getOne();
+  }
+
+  /** Takes the label off every work item. */
+  async removeFromWorkItems(em: EntityManager, labelId: string): Promise<void> {
+    await em.delete<IssueLabel>('IssueLabel', { labelId });
+  }
+}

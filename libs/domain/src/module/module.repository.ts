@@ -1,0 +1,62 @@
+import { Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { countIssues, IssueCounts, subIssueCounts } from '../cycle';
+import { Issue } from '../issue';
+import { Project } from '../project';
+import { Module } from './module.entity';
+import { ModuleIssue } from './module-issue.entity';
+
+/** All of the module feature's SQL: modules, their work item links and counts. */
+@Injectable()
+export class ModuleRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * One keyset page, newest first, of the project's non-archived modules (those of an archived
+   * project are left out) or, with `archived`, of its archived ones; `onlyModuleId` narrows to one.
+   */
+  listPage(projectId: string, page: PageRequest, archived: boolean, onlyModuleId?: string): Promise<Page<Module>> {
+    const qb = this.dataSource.getRepository(Module).createQueryBuilder('m')
+      .where(`m.projectId = :projectId AND m.archivedAt IS ${archived ? 'NOT ' : ''}NULL`, { projectId });
+    if (onlyModuleId !== undefined) qb.andWhere('m.id = :onlyModuleId', { onlyModuleId });
+    if (!archived) qb.innerJoin(Project, 'p', 'p.id = m.projectId AND p.archivedAt IS NULL');
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** The live module of the project with this id (archived too), or null; `lock` takes a row lock (FOR UPDATE). */
+  findInProject(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module | null> {
+    const qb = em.getRepository(Module).createQueryBuilder('m')
+      .where('m.id = :moduleId AND m.projectId = :projectId', { moduleId, projectId });
+    if (lock) qb.setLock('pessimistic_write');
+    return qb.getOne();
+  }
+
+  /** The lowest `sort_order` of the project's live modules, or null when it has none. */
+  async lowestSortOrder(em: EntityManager, projectId: string): Promise<number | null> {
+    const row = await em.getRepository(Module).createQueryBuilder('m').select('MIN(m.sortOrder)', 'min')
+      .where('m.projectId = :projectId', { projectId }).getRawOne<{ min: number | null }>();
+    return row?.min === null || row?.min === undefined ? null : Number(row.min);
+  }
+
+  /**
+   * The module's non-archived, non-draft work items of the project, as a query for the keyset
+   * paginator (`paginate` from `#common`, by creation time).
+   */
+  issuesQuery(projectId: string, moduleId: string): SelectQueryBuilder<Issue> {
+    return this.dataSource.getRepository(Issue).createQueryBuilder('i')
+      .innerJoin(ModuleIssue, 'mi', 'mi.issueId = i.id AND mi.moduleId = :moduleId AND mi.deletedAt IS NULL', { moduleId })
+      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+  }
+
+  /** Work item counts of each module by state group (the cycle feature's `countIssues` over `module_issues`). */
+  countIssues(em: EntityManager, moduleIds: string[]): Promise<Map<string, IssueCounts>> {
+    return countIssues(em, 'module_issues', 'module_id', moduleIds);
+  }
+
+  /** Number of live sub-items of each work item. */
+  subIssueCounts(em: EntityManager, issueIds: string[]): Promise<Map<string, number>> {
+    return subIssueCounts(em, issueIds);
+  }
+}

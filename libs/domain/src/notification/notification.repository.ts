@@ -1,0 +1,117 @@
+import { Page, PageRequest, paginate, ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { ChangeContext } from '../kernel/change-context';
+import { IssueSubscriber } from './issue-subscriber.entity';
+import { Notification } from './notification.entity';
+
+/** Which of a receiver's notifications a query covers (Plane's list filters, already validated). */
+export interface NotificationScope {
+  workspaceId: string;
+  userId: string;
+  /** true: archived only; false: not archived */
+  archived: boolean;
+  /** true: snoozed until later only; false: not snoozed or the snooze is over */
+  snoozed: boolean;
+  /** true: read only; false: unread only; undefined: both */
+  read?: boolean;
+  /** true: mentions only; false: everything but mentions; undefined: both */
+  mentioned?: boolean;
+  /** Plane's `type` values (`assigned`, `created`, `subscribed`); undefined or with `all`: every type */
+  types?: string[];
+  /** the receiver's workspace role (Guests have no `created` notifications) */
+  workspaceRole?: number;
+}
+
+/**
+ * Adds subscribers to a work item (creator, assignee, commenter, mentioned user, or by hand) in
+ * `em`'s transaction: `INSERT … ON CONFLICT DO NOTHING`, so existing rows stay. A plain function:
+ * the change listeners (`notification-writer.ts`) and `IssueSubscriberService` share this one statement.
+ */
+export async function subscribe(em: EntityManager, ctx: ChangeContext, issueId: string, userIds: string[]): Promise<void> {
+  const ids = [...new Set(userIds)];
+  if (!ids.length) return;
+  await em.createQueryBuilder().insert().into(IssueSubscriber)
+    .values(ids.map((subscriberId) => ({
+      workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, subscriberId, createdById: ctx.userId,
+    })))
+    .orIgnore()
+    .execute();
+}
+
+/**
+ * All SQL of the notification feature: the receiver's notifications with Plane's filters, their
+ * unread counts, and the subscriber rows. Methods that take an `EntityManager` run in the caller's
+ * transaction.
+ */
+@Injectable()
+export class NotificationRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of the receiver's notifications in the scope, newest first. */
+  listPage(scope: NotificationScope, page: PageRequest): Promise<Page<Notification>> {
+    return paginate(this.scoped(scope), page, { order: 'DESC' });
+  }
+
+  /** The ids of the receiver's unread notifications in the scope. */
+  async findUnreadIds(scope: NotificationScope): Promise<string[]> {
+    const qb = this.mine(scope.workspaceId, scope.userId).select('n.id', 'id').andWhere('n.readAt IS NULL');
+    this.narrow(qb, scope);
+    return (await qb.getRawMany<{ id: string }>()).map((r) => r.id);
+  }
+
+  /** Unread, unarchived, not snoozed notifications of the receiver: how many are not mentions, how many are. */
+  async countUnread(workspaceId: string, userId: string): Promise<{ total: number; mentions: number }> {
+    const qb = this.mine(workspaceId, userId).andWhere('n.readAt IS NULL');
+    this.narrow(qb, { workspaceId, userId, archived: false, snoozed: false });
+    const row = await qb.select("COUNT(*) FILTER (WHERE n.sender NOT LIKE '%mentioned%')", 'total')
+      .addSelect("COUNT(*) FILTER (WHERE n.sender LIKE '%mentioned%')", 'mentions')
+      .getRawOne<{ total: string; mentions: string }>();
+    return { total: Number(row?.total ?? 0), mentions: Number(row?.mentions ?? 0) };
+  }
+
+  /** A page of a work item's subscribers (the cursor envelope's order). */
+  listSubscribersPage(issueId: string, page: PageRequest): Promise<Page<IssueSubscriber>> {
+    const qb = this.dataSource.getRepository(IssueSubscriber).createQueryBuilder('s').where('s.issueId = :issueId', { issueId });
+    return paginate(qb, page);
+  }
+
+  /** The notifications with these ids are read now. */
+  async markRead(ids: string[]): Promise<void> {
+    await this.dataSource.getRepository(Notification).update({ id: In(ids) }, { readAt: new Date() });
+  }
+
+  private mine(workspaceId: string, userId: string): SelectQueryBuilder<Notification> {
+    return this.dataSource.getRepository(Notification).createQueryBuilder('n')
+      .where('n.workspaceId = :workspaceId AND n.receiverId = :userId', { workspaceId, userId });
+  }
+
+  private scoped(scope: NotificationScope): SelectQueryBuilder<Notification> {
+    const qb = this.mine(scope.workspaceId, scope.userId);
+    this.narrow(qb, scope);
+    return qb;
+  }
+
+  /** archived/snoozed, then read, mentioned and type, in that order. */
+  private narrow(qb: SelectQueryBuilder<Notification>, s: NotificationScope): void {
+    qb.andWhere(s.archived ? 'n.archivedAt IS NOT NULL' : 'n.archivedAt IS NULL');
+    qb.andWhere(s.snoozed ? 'n.snoozedTill > now()' : '(n.snoozedTill IS NULL OR n.snoozedTill <= now())');
+    if (s.read !== undefined) qb.andWhere(s.read ? 'n.readAt IS NOT NULL' : 'n.readAt IS NULL');
+    if (s.mentioned !== undefined) qb.andWhere(s.mentioned ? "n.sender LIKE '%mentioned%'" : "n.sender NOT LIKE '%mentioned%'");
+    if (s.types && !s.types.includes('all')) this.byType(qb, s.types, s.userId, s.workspaceRole ?? 0);
+  }
+
+  /** Plane's `type`: assigned (the caller is an assignee), created (the caller created it; none for Guests), subscribed (neither). */
+  private byType(qb: SelectQueryBuilder<Notification>, types: string[], userId: string, workspaceRole: number): void {
+    const assigned = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = n.entity_identifier AND a.assignee_id = :me)';
+    const created = 'EXISTS (SELECT 1 FROM issues i WHERE i.id = n.entity_identifier AND i.created_by_id = :me)';
+    const subscribed = 'EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = n.entity_identifier AND s.subscriber_id = :me)';
+    qb.andWhere(new Brackets((b) => {
+      b.where('false');
+      if (types.includes('assigned')) b.orWhere(assigned, { me: userId });
+      if (types.includes('created') && workspaceRole >= ROLE.MEMBER) b.orWhere(created, { me: userId });
+      if (types.includes('subscribed')) b.orWhere(`(${subscribed} AND NOT ${assigned} AND NOT ${created})`, { me: userId });
+    }));
+  }
+}

@@ -1,0 +1,142 @@
+import { Page, PageRequest, paginate, ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { hotQuery } from '../kernel/hot-query';
+import { NETWORK, Project } from './project.entity';
+import { ProjectMember } from './project-member.entity';
+import { SQL_PROJECT_ACCESS } from './project.sql';
+
+
+/** `:userId` is an active member of project `p`. */
+const IS_MEMBER = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+        AND pm.is_active = true AND pm.deleted_at IS NULL)`;
+
+/** All SQL of the project feature (projects and project memberships). */
+@Injectable()
+export class ProjectRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The live project's network and `userId`'s active role in it (`SQL_PROJECT_ACCESS`), or undefined. */
+  async findAccess(userId: string, projectId: string, workspaceId: string): Promise<{ network: number; role: number | null } | undefined> {
+    const rows = await hotQuery(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId]);
+    return rows[0] as { network: number; role: number | null } | undefined;
+  }
+
+  /** A page of the workspace's projects that are public or have `userId` as an active member (v1's list). */
+  async listPagePublicOrMember(workspaceId: string, userId: string, page: PageRequest): Promise<Page<Project>> {
+    const qb = this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.workspaceId = :workspaceId', { workspaceId })
+      .andWhere(
+        new Brackets((w) =>
+          w.where('p.network = :public', { public: NETWORK.PUBLIC }).orWhere(
+            `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+               AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+            { userId },
+          ),
+        ),
+      );
+    return paginate(qb, page);
+  }
+
+  /**
+   * A page of the workspace's projects, archived ones included: all of them without `memberOf`;
+   * else those `memberOf.userId` is an active member of, plus the public ones with `memberOf.orPublic`.
+   */
+  async listPage(workspaceId: string, page: PageRequest, memberOf?: { userId: string; orPublic: boolean }): Promise<Page<Project>> {
+    const qb = this.dataSource.getRepository(Project).createQueryBuilder('p').where('p.workspaceId = :workspaceId', { workspaceId });
+    if (memberOf) {
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where(IS_MEMBER, { userId: memberOf.userId });
+          if (memberOf.orPublic) w.orWhere('p.network = :public', { public: NETWORK.PUBLIC });
+        }),
+      );
+    }
+    return paginate(qb, page);
+  }
+
+  /** The live project of the workspace, or null; `lock` takes a row lock (`FOR UPDATE`) for `em`'s transaction. */
+  async findInWorkspace(em: EntityManager, workspaceId: string, projectId: string, lock = false): Promise<Project | null> {
+    const qb = em
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.id = :projectId AND p.workspaceId = :workspaceId', { projectId, workspaceId });
+    if (lock) qb.setLock('pessimistic_write');
+    return qb.getOne();
+  }
+
+  /** The smallest `sort_order` of `memberId`'s memberships (any state) in the workspace, or null for none. */
+  async minMemberSortOrder(em: EntityManager, workspaceId: string, memberId: string): Promise<number | null> {
+    const row = await em
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .select('MIN(pm.sortOrder)', 'min')
+      .where('pm.workspaceId = :workspaceId AND pm.memberId = :memberId', { workspaceId, memberId })
+      .getRawOne<{ min: number | null }>();
+    return row?.min === null || row?.min === undefined ? null : Number(row.min);
+  }
+
+  /** A page of the project's active memberships with their users. */
+  async listActiveMembersPage(projectId: string, page: PageRequest): Promise<Page<ProjectMember>> {
+    const qb = this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoinAndSelect('pm.member', 'u')
+      .where('pm.projectId = :projectId AND pm.isActive = true', { projectId });
+    return paginate(qb, page);
+  }
+
+  /** How many active Admins the project has besides `userId`. */
+  async countOtherActiveAdmins(em: EntityManager, projectId: string, userId: string): Promise<number> {
+    return em
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .where('pm.projectId = :projectId AND pm.isActive = true AND pm.role = :admin AND pm.memberId <> :userId', {
+        projectId,
+        admin: ROLE.ADMIN,
+        userId,
+      })
+      .getCount();
+  }
+
+  /** Per project of `projectIds`: its active members' count, and `userId`'s role and `sort_order` (null when not a member). */
+  async memberStats(
+    projectIds: string[],
+    userId: string,
+  ): Promise<Array<{ project_id: string; total: number; role: number | null; sort_order: number | null }>> {
+    return this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .select('pm.projectId', 'project_id')
+      .addSelect('COUNT(*)::int', 'total')
+      .addSelect('MAX(CASE WHEN pm.memberId = :userId THEN pm.role END)::int', 'role')
+      .addSelect('MIN(CASE WHEN pm.memberId = :userId THEN pm.sortOrder END)', 'sort_order')
+      .where('pm.projectId IN (:...projectIds)', { projectIds })
+      .andWhere('pm.isActive = true')
+      .setParameter('userId', userId)
+      .groupBy('pm.projectId')
+      .getRawMany<{ project_id: string; total: number; role: number | null; sort_order: number | null }>();
+  }
+
+  /** The projects of `projectIds` that have a live deploy board (published, see DeployBoardService). */
+  async withLiveDeployBoard(projectIds: string[]): Promise<Array<{ project_id: string }>> {
+    return this.dataSource
+      .createQueryBuilder()
+      .select('b.project_id', 'project_id')
+      .from('deploy_boards', 'b')
+      .where('b.project_id IN (:...projectIds) AND b.deleted_at IS NULL', { projectIds })
+      .getRawMany<{ project_id: string }>();
+  }
+
+  /** Per project of `projectIds` (non-empty): how many live rows of `table` (cycles or modules, archived ones included) it has. */
+  async countLive(table: 'cycles' | 'modules', projectIds: string[]): Promise<Array<{ project_id: string; n: number | string }>> {
+    const params = projectIds.map((_, n) => `$${n + 1}`).join(', ');
+    return this.dataSource.query(
+      `SELECT project_id, COUNT(*) AS n FROM ${table} WHERE deleted_at IS NULL AND project_id IN (${params}) GROUP BY project_id`,
+      projectIds,
+    );
+  }
+}

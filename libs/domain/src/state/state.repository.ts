@@ -1,0 +1,61 @@
+import { Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Issue } from '../issue';
+import { State } from './state.entity';
+
+/** All SQL of the state feature. */
+@Injectable()
+export class StateRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of the project's non-triage states by `sequence` ascending; none while the project is archived. */
+  async listPageInProject(projectId: string, page: PageRequest): Promise<Page<State>> {
+    const qb = this.dataSource
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL')
+      .where('s.projectId = :projectId AND s.isTriage = false', { projectId });
+    return paginate(qb, page, { key: 's.sequence', keyType: 'double' });
+  }
+
+  /** A page of the non-triage states of the workspace's live, non-archived projects `userId` is an active member of, oldest first. */
+  async listPageInMemberProjects(workspaceId: string, userId: string, page: PageRequest): Promise<Page<State>> {
+    const qb = this.dataSource.getRepository(State).createQueryBuilder('s')
+      .innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .where('p.workspaceId = :workspaceId AND s.isTriage = false', { workspaceId });
+    return paginate(qb, page);
+  }
+
+  /** The highest `sequence` of the project's live states, or null for none. */
+  async maxSequence(em: EntityManager, projectId: string): Promise<number | null> {
+    const row = await em
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .select('MAX(s.sequence)', 'max')
+      .where('s.projectId = :projectId', { projectId })
+      .getRawOne<{ max: number | null }>();
+    return row?.max === null || row?.max === undefined ? null : Number(row.max);
+  }
+
+  /**
+   * The live state of the project: with `lock`, any state, row-locked (`FOR UPDATE`) for `em`'s
+   * transaction; else only a non-triage state of a non-archived project. Null otherwise.
+   */
+  async findInProject(em: EntityManager, projectId: string, stateId: string, lock = false): Promise<State | null> {
+    const qb = em
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
+    if (!lock) qb.andWhere('s.isTriage = false').innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
+    else qb.setLock('pessimistic_write');
+    return qb.getOne();
+  }
+
+  /** Whether a live work item is in the state. */
+  async hasWorkItems(em: EntityManager, stateId: string): Promise<boolean> {
+    return em.getRepository<Issue>('Issue').exists({ where: { stateId } });
+  }
+}

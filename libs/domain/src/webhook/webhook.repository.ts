@@ -1,0 +1,167 @@
+import { Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { IntakeIssue } from '../intake';
+import { hotTxQuery } from '../kernel/hot-query';
+import type { WebhookSubscription } from './webhook-events';
+import { Webhook } from './webhook.entity';
+import { WebhookLog } from './webhook-log.entity';
+
+/** `$1` workspace id: its active webhooks and their event switches (the outbox's subscriber check). A hot statement. */
+export const SQL_WEBHOOK_SUBSCRIPTIONS = `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
+WHERE workspace_id = $1 AND is_active AND deleted_at IS NULL`;
+
+/** A claimed outbox row (`webhook_deliveries`). */
+export interface ClaimedDelivery {
+  id: string;
+  workspace_id: string;
+  webhook_id: string;
+  event: string;
+  action: string;
+  body: string;
+  attempts: number;
+}
+
+/** The counts and the actor's membership a project's v1 representation carries. */
+export interface ProjectWebhookCounts {
+  total_members: number;
+  total_cycles: number;
+  total_modules: number;
+  member_role: number | null;
+  is_deployed: boolean;
+}
+
+/** node-postgres answers an UPDATE … RETURNING as [rows, count]; PGlite as rows. */
+function returnedRows<T>(result: unknown): T[] {
+  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
+}
+
+/**
+ * All SQL of the webhook feature: webhooks and their logs, the outbox (`webhook_deliveries`: claim
+ * with `FOR UPDATE SKIP LOCKED`, finish, retry, prune), the subscriptions lookup, and the reads the
+ * delivery renderer needs beyond the other features' doors. Methods that take an `EntityManager`
+ * run in the caller's transaction.
+ */
+@Injectable()
+export class WebhookRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  // ---- webhooks and logs ---------------------------------------------------------------------
+
+  /** A page of the workspace's webhooks, newest first. */
+  listPage(workspaceId: string, page: PageRequest): Promise<Page<Webhook>> {
+    const qb = this.dataSource.getRepository(Webhook).createQueryBuilder('w').where('w.workspaceId = :workspaceId', { workspaceId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** A page of the webhook's delivery attempts, newest first. */
+  listLogsPage(webhookId: string, page: PageRequest): Promise<Page<WebhookLog>> {
+    const qb = this.dataSource.getRepository(WebhookLog).createQueryBuilder('l').where('l.webhookId = :webhookId', { webhookId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** The workspace's active webhooks and their switches (`SQL_WEBHOOK_SUBSCRIPTIONS`, a named statement in `em`'s transaction). */
+  async findSubscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[]> {
+    return (await hotTxQuery(em, SQL_WEBHOOK_SUBSCRIPTIONS, [workspaceId])) as WebhookSubscription[];
+  }
+
+  // ---- the outbox -----------------------------------------------------------------------------
+
+  /** Deletes finished (not pending) deliveries that finished over `keepMs` ago. */
+  async pruneFinishedDeliveries(keepMs: number): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - ($1::int * interval '1 millisecond')`,
+      [keepMs],
+    );
+  }
+
+  /**
+   * Claims up to `batch` due pending deliveries, oldest due first, skipping rows another process
+   * holds (`FOR UPDATE SKIP LOCKED`), and leases them by moving `next_attempt_at` `leaseMs` ahead;
+   * one statement, committed at once.
+   */
+  async claimDueDeliveries(batch: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const result: unknown = await this.dataSource.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() + ($1::int * interval '1 millisecond')
+        WHERE id IN (SELECT id FROM webhook_deliveries
+                      WHERE status = 'pending' AND next_attempt_at <= now()
+                      ORDER BY next_attempt_at LIMIT ${batch}
+                      FOR UPDATE SKIP LOCKED)
+        RETURNING id, workspace_id, webhook_id, event, action, body, attempts`,
+      [leaseMs],
+    );
+    return returnedRows<ClaimedDelivery>(result);
+  }
+
+  /** Discards a delivery (its webhook is off or gone). */
+  async discardDelivery(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE webhook_deliveries SET status = 'discarded', finished_at = now() WHERE id = $1`, [id]);
+  }
+
+  /** Finishes a delivery as `delivered` or `failed` after `attempts` attempts. */
+  async finishDelivery(
+    em: EntityManager,
+    id: string,
+    status: 'delivered' | 'failed',
+    attempts: number,
+    error: string | null,
+  ): Promise<void> {
+    await em.query(
+      `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_error = $4, finished_at = now() WHERE id = $1`,
+      [id, status, attempts, error],
+    );
+  }
+
+  /** Schedules the next attempt of a delivery `delayMs` from now. */
+  async retryDelivery(em: EntityManager, id: string, attempts: number, error: string | null, delayMs: number): Promise<void> {
+    await em.query(
+      `UPDATE webhook_deliveries SET attempts = $2, last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond')
+        WHERE id = $1`,
+      [id, attempts, error, delayMs],
+    );
+  }
+
+  /** Resets a webhook's consecutive failure count (only writes when it is not 0 already). */
+  async resetFailures(em: EntityManager, webhookId: string): Promise<void> {
+    await em.query(`UPDATE webhooks SET failure_count = 0 WHERE id = $1 AND failure_count <> 0`, [webhookId]);
+  }
+
+  /**
+   * Counts one more failed delivery of a webhook and switches it off when that makes
+   * `deactivateAfter` in a row; returns `is_active` afterwards (undefined for an unknown webhook).
+   */
+  async countFailure(em: EntityManager, webhookId: string, deactivateAfter: number): Promise<boolean | undefined> {
+    const res: unknown = await em.query(
+      `UPDATE webhooks SET failure_count = failure_count + 1,
+              is_active = CASE WHEN failure_count + 1 >= $2 THEN false ELSE is_active END
+        WHERE id = $1 RETURNING is_active`,
+      [webhookId, deactivateAfter],
+    );
+    return returnedRows<{ is_active: boolean }>(res)[0]?.is_active;
+  }
+
+  // ---- the renderer's reads -------------------------------------------------------------------
+
+  /** A project's member, cycle and module counts, the actor's role in it, and whether it is published. */
+  async projectCounts(em: EntityManager, projectId: string, actorId: string | null): Promise<ProjectWebhookCounts> {
+    const [row] = await em.query(
+      `SELECT (SELECT COUNT(*) FROM project_members WHERE project_id = $1 AND is_active)::int AS total_members,
+              (SELECT COUNT(*) FROM cycles WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_cycles,
+              (SELECT COUNT(*) FROM modules WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_modules,
+              (SELECT MAX(role) FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active)::int AS member_role,
+              EXISTS (SELECT 1 FROM deploy_boards WHERE project_id = $1 AND deleted_at IS NULL) AS is_deployed`,
+      [projectId, actorId],
+    );
+    return {
+      total_members: Number(row.total_members), total_cycles: Number(row.total_cycles), total_modules: Number(row.total_modules),
+      member_role: row.member_role === null ? null : Number(row.member_role), is_deployed: !!row.is_deployed,
+    };
+  }
+
+  /** The live intake row with this id, or whose work item has this id; null when none. */
+  findLiveIntakeIssue(em: EntityManager, id: string): Promise<IntakeIssue | null> {
+    return em.getRepository(IntakeIssue).createQueryBuilder('r')
+      .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id }).getOne();
+  }
+}

@@ -1,0 +1,47 @@
+import { Page, PageRequest, paginate } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { hotQuery } from '../kernel/hot-query';
+import { WorkspaceMember } from './workspace-member.entity';
+import { Workspace } from './workspace.entity';
+import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
+
+
+/** All SQL of the workspace feature. */
+@Injectable()
+export class WorkspaceRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of the live workspaces where `userId` is an active member (the cursor envelope's order). */
+  async listPageOfMember(userId: string, page: PageRequest): Promise<Page<Workspace>> {
+    const qb = this.dataSource
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', {
+        userId,
+      });
+    return paginate(qb, page);
+  }
+
+  /** Per workspace of `ids`: its active members' count and `userId`'s role in it (null for none). */
+  async memberStats(ids: string[], userId: string): Promise<Array<{ workspace_id: string; total_members: number; role: number }>> {
+    return this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .select('m.workspaceId', 'workspace_id')
+      .addSelect('COUNT(*)::int', 'total_members')
+      .addSelect(`MAX(CASE WHEN m.memberId = :userId THEN m.role END)::int`, 'role')
+      .where('m.workspaceId IN (:...ids)', { ids })
+      .andWhere('m.isActive = true')
+      .setParameter('userId', userId)
+      .groupBy('m.workspaceId')
+      .getRawMany<{ workspace_id: string; total_members: number; role: number }>();
+  }
+
+  /** The live workspace with this exact slug and `userId`'s active role in it (`SQL_WORKSPACE_ACCESS`), or undefined. */
+  async findAccess(userId: string, slug: string): Promise<{ workspace_id: string; role: number | null } | undefined> {
+    const rows = await hotQuery(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug]);
+    return rows[0] as { workspace_id: string; role: number | null } | undefined;
+  }
+}
