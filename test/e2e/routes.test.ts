@@ -31,9 +31,13 @@ describe('route declarations', () => {
     assert.deepEqual(publicRoutes, [
       'AssetTransferController.download',
       'AssetTransferController.upload',
+      'AuthController.csrfToken',
       'AuthController.signIn',
       'AuthController.signUp',
       'HealthController.check',
+      'InstanceAdminWebController.signIn',
+      'InstanceAdminWebController.signOut',
+      'InstanceAdminWebController.signUp',
       'InstanceController.info',
       'InstanceController.refresh',
       'InstanceController.signIn',
@@ -67,6 +71,18 @@ describe('route declarations', () => {
       'PublicBoardController.states',
       'PublicBoardController.votes',
       'SessionsController.refresh',
+      'WebAuthController.magicSignIn',
+      'WebAuthController.magicSignUp',
+      'WebAuthController.resetPassword',
+      'WebAuthController.signIn',
+      'WebAuthController.signOut',
+      'WebAuthController.signUp',
+      'WebAuthController.spaceMagicSignIn',
+      'WebAuthController.spaceMagicSignUp',
+      'WebAuthController.spaceResetPassword',
+      'WebAuthController.spaceSignIn',
+      'WebAuthController.spaceSignOut',
+      'WebAuthController.spaceSignUp',
     ]);
     // instance admin tokens are accepted only under /api/instances/
     const adminRoutes = routes.filter((r) => r.scheme === 'instance-admin').map((r) => r.route.split(' ')[1]);

@@ -1,5 +1,5 @@
 import {
-  answerHttpErrors, AppConfig, createRequestLogging, QuietStartupLogger, screenInput, securityHeaders, serveOpenApi, useJsonBody,
+  answerHttpErrors, AppConfig, corsFor, createRequestLogging, routeFormPosts, QuietStartupLogger, screenInput, securityHeaders, serveOpenApi, useJsonBody,
 } from '#common';
 import { ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
@@ -27,12 +27,15 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   app.disable('x-powered-by');
   // no ETag: Plane sends none and its clients never revalidate; Express would hash every body (SHA-1)
   app.set('etag', false);
-  app.enableCors({ exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'] });
+  // cookies only from the configured web origins (never `*` with credentials)
+  app.enableCors(corsFor(config, ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id']));
   // what Node's HTTP parser refuses (bad framing, oversized headers, an unknown Expect) in the error shape
   answerHttpErrors(app.getHttpServer());
   // helmet and Cache-Control: no-store, on every answer (body-parser refusals included)
   app.use(securityHeaders());
   useJsonBody(app, config.http.bodyLimit);
+  // Plane's sign-in forms post to the JSON flows' paths: route them to their form handlers
+  app.use(routeFormPosts);
   // NUL, lone surrogates and deep nesting in the path, query or body: 400 before any route
   app.use(screenInput());
   serveOpenApi(app); // GET /api/openapi.json and /api/docs/, built on first request

@@ -12,6 +12,7 @@ export * from './auth/access-cache';
 export * from './auth/auth.decorators';
 export * from './auth/strategies';
 export * from './auth/authentication.guard';
+export * from './auth/web-session';
 export * from './auth/workspace-access.guard';
 export * from './auth/project-access.guard';
 export * from './throttling/rate-limit.guard';

@@ -1,7 +1,7 @@
-import { AuthRateLimit, Public } from '#common';
+import { APP_CONFIG, AppConfig, AuthRateLimit, issueCsrfToken, Public } from '#common';
 import { AccountService, SignInResult } from '#domain';
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { clientOf } from './client-info';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
 
@@ -12,7 +12,21 @@ import { SignInDto, SignUpDto } from './dto/credentials.dto';
 @Controller()
 @Public()
 export class AuthController {
-  constructor(private readonly accounts: AccountService) {}
+  constructor(
+    private readonly accounts: AccountService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * 200 `{csrf_token}`, also set in the HttpOnly `csrftoken` cookie and the readable `XSRF-TOKEN`
+   * cookie (Plane `plane/authentication/views/common.py` `CSRFTokenEndpoint`): the token Plane's
+   * sign-in forms post as `csrfmiddlewaretoken` and cookie-authenticated unsafe requests send as
+   * `X-CSRFToken` (see `web-session.ts` in libs/common).
+   */
+  @Get('get-csrf-token')
+  csrfToken(@Res({ passthrough: true }) res: Response): { csrf_token: string } {
+    return { csrf_token: issueCsrfToken(res, this.config) };
+  }
 
   /**
    * 201 with tokens; 409 `USER_ALREADY_EXIST`; 422 on a bad email or a short password; 429 past

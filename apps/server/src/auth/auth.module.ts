@@ -4,7 +4,8 @@ import { AuthController } from './auth.controller';
 import { OAuthController } from './oauth.controller';
 import { PasswordlessController } from './passwordless.controller';
 import { SessionsController } from './sessions.controller';
+import { WebAuthController } from './web-auth.controller';
 
 /** Authentication module, mounted at `/auth/`. */
-@Module({ imports: [DomainModule], controllers: [AuthController, SessionsController, PasswordlessController, OAuthController] })
+@Module({ imports: [DomainModule], controllers: [AuthController, SessionsController, PasswordlessController, OAuthController, WebAuthController] })
 export class AuthModule {}

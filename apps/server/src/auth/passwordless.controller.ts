@@ -18,7 +18,7 @@ export class PasswordlessController {
   constructor(private readonly flows: AuthFlowService) {}
 
   /** `{email}` → 200 `{existing, status: "MAGIC_CODE"|"CREDENTIAL"}` (Plane). 422 `INVALID_EMAIL`; 429. */
-  @Post('email-check')
+  @Post(['email-check', 'spaces/email-check'])
   @Public()
   @HttpCode(200)
   @AuthRateLimit('email')
@@ -27,7 +27,7 @@ export class PasswordlessController {
   }
 
   /** `{email}` → 200 `{key: "magic_<email>"}`; emails a code valid 10 minutes. 422 `INVALID_EMAIL`; 429. */
-  @Post('magic-generate')
+  @Post(['magic-generate', 'spaces/magic-generate'])
   @Public()
   @HttpCode(200)
   @AuthRateLimit('email')
@@ -50,7 +50,7 @@ export class PasswordlessController {
   }
 
   /** `{email}` → 200 `{message}` whether or not the account exists; emails a reset token valid 1 hour. */
-  @Post('forgot-password')
+  @Post(['forgot-password', 'spaces/forgot-password'])
   @Public()
   @HttpCode(200)
   @AuthRateLimit('email')

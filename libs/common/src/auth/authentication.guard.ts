@@ -1,10 +1,15 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import { FailedAuthLimiter } from '../throttling/failed-auth-limiter';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { sha256 } from '../util/secrets';
+import { AccessCache } from './access-cache';
 import { AUTH_SCHEME, AuthScheme } from './auth.decorators';
+import { CREDENTIAL_VERIFIER, CredentialVerifier, INSTANCE_ADMIN_VERIFIER, InstanceAdminVerifier, Principal } from './principal';
+import { adminCookieOf, passesCsrfCheck, sessionCookieOf } from './web-session';
 
 /** Error codes of a presented but refused credential: they count against `FAILED_AUTH_RATE_LIMIT`. */
 const FAILED_CREDENTIAL = new Set(['INVALID_ACCESS_TOKEN', 'INVALID_API_KEY']);
@@ -45,6 +50,12 @@ export const InstanceAdminGuard = strategyGuard('instance-admin');
  * (`@BearerAuth()`, `@ApiKeyAuth()`, `@InstanceAdminAuth()` or `@Public()`) on the handler or its controller; a route that
  * declares none is refused with 401, and a test lists every route's scheme. Wrong credentials
  * count per client address (`FailedAuthLimiter`, `FAILED_AUTH_RATE_LIMIT`): past the limit, 429.
+ *
+ * Without an `Authorization` header, session routes also accept Plane's web session cookie and
+ * instance admin routes the admin cookie (`web-session.ts`); `@ApiKeyAuth()` routes (`/api/v1/`)
+ * never look at cookies. An unknown or expired cookie is a 401 `AUTHENTICATION_REQUIRED`; an unsafe
+ * request authenticated by a cookie without the CSRF token or from an untrusted origin is a 403
+ * `CSRF_FAILED`.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
@@ -53,6 +64,10 @@ export class AuthenticationGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly failures: FailedAuthLimiter,
+    private readonly cache: AccessCache,
+    @Inject(CREDENTIAL_VERIFIER) private readonly credentials: CredentialVerifier,
+    @Inject(INSTANCE_ADMIN_VERIFIER) private readonly admins: InstanceAdminVerifier,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.guards = { session: new BearerGuard(), 'api-key': new ApiKeyGuard(), 'instance-admin': new InstanceAdminGuard() };
   }
@@ -67,6 +82,10 @@ export class AuthenticationGuard implements CanActivate {
     const http = context.switchToHttp();
     const [req, res] = [http.getRequest<Request>(), http.getResponse<Response>()];
     const presented = presentsCredential(req);
+    if (!presented && scheme !== 'api-key') {
+      const cookie = scheme === 'session' ? sessionCookieOf(req, this.config) : adminCookieOf(req);
+      if (cookie !== undefined) return this.byCookie(req, scheme, cookie);
+    }
     if (presented) await this.failures.check(req, res);
     try {
       return (await this.guards[scheme].canActivate(context)) as boolean;
@@ -74,5 +93,22 @@ export class AuthenticationGuard implements CanActivate {
       if (presented && err instanceof MeridianError && FAILED_CREDENTIAL.has(err.code)) await this.failures.record(req, res);
       throw err;
     }
+  }
+
+  /** Authenticates by a web session or admin cookie, then applies the CSRF check (`passesCsrfCheck`). */
+  private async byCookie(req: Request, scheme: 'session' | 'instance-admin', cookie: string): Promise<boolean> {
+    const principal =
+      scheme === 'session'
+        ? await this.cache.get(
+          `w:${sha256(cookie)}`,
+          () => this.credentials.verifyWebSessionToken(cookie),
+          (p: Principal | null) => p !== null,
+          (p: Principal | null) => p?.expiresAt,
+        )
+        : await this.admins.verifyInstanceAdminToken(cookie);
+    if (!principal) throw new MeridianError('AUTHENTICATION_REQUIRED');
+    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
+    (req as Request & { user?: Principal }).user = principal;
+    return true;
   }
 }

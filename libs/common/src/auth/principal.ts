@@ -23,6 +23,8 @@ export interface Principal {
  */
 export interface CredentialVerifier {
   verifyAccessToken(token: string): Promise<Principal | null>;
+  /** the web session cookie's value (Plane's `session-id`), a different kind of token than Bearer's */
+  verifyWebSessionToken(token: string): Promise<Principal | null>;
   /** by the SHA-256 (hex) of the presented key (`apiKeyDigest`: computed once per request) */
   verifyApiKeyDigest(digest: string): Promise<Principal | null>;
 }

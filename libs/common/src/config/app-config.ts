@@ -99,6 +99,38 @@ class EnvironmentVariables {
   @IsOptional() @Matches(/^https?:\/\//, { message: 'WEB_URL must be an http(s) URL' })
   WEB_URL = 'http://localhost:3000';
 
+  /** the web app's base (Plane's `APP_BASE_URL`); default `WEB_URL`. Sign-in form posts redirect here. */
+  @IsOptional() @Matches(HTTP_URL, { message: 'APP_BASE_URL must be an http(s) URL' })
+  APP_BASE_URL?: string;
+
+  /** the instance admin app's base (Plane's `ADMIN_BASE_URL`); default `WEB_URL/god-mode` */
+  @IsOptional() @Matches(HTTP_URL, { message: 'ADMIN_BASE_URL must be an http(s) URL' })
+  ADMIN_BASE_URL?: string;
+
+  /** the published boards' app base (Plane's `SPACE_BASE_URL`); default `WEB_URL/spaces` */
+  @IsOptional() @Matches(HTTP_URL, { message: 'SPACE_BASE_URL must be an http(s) URL' })
+  SPACE_BASE_URL?: string;
+
+  /** more origins (comma list of `scheme://host[:port]`) whose pages may call with cookies */
+  @IsOptional() @IsString()
+  CORS_ALLOWED_ORIGINS = '';
+
+  /** the web session cookie's name (Plane's `SESSION_COOKIE_NAME`) */
+  @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'SESSION_COOKIE_NAME must be letters, digits, _ or -' })
+  SESSION_COOKIE_NAME = 'session-id';
+
+  /** the web session's lifetime in seconds (Plane's `SESSION_COOKIE_AGE`, 7 days) */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  SESSION_COOKIE_AGE = 604_800;
+
+  /** the instance admin cookie's lifetime in seconds (Plane's `ADMIN_SESSION_COOKIE_AGE`) */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  ADMIN_SESSION_COOKIE_AGE = 3600;
+
+  /** the cookies' `Domain` (Plane's `COOKIE_DOMAIN`); unset: the host that set them */
+  @IsOptional() @Matches(/^\.?[A-Za-z0-9.-]+$/, { message: 'COOKIE_DOMAIN must be a host name' })
+  COOKIE_DOMAIN?: string;
+
   @IsOptional() @IsString()
   EMAIL_HOST?: string;
 
@@ -288,6 +320,23 @@ export interface AppConfig {
   /** instance admin tokens (`/api/instances/`): access token and session lifetimes, in seconds */
   instanceAdmin: { accessTokenTtlSeconds: number; sessionTtlSeconds: number };
   /**
+   * Plane's web session (cookies beside Bearer): the bases the form posts redirect to (no trailing
+   * slash), the origins whose pages may send cookies (`trustedOrigins`: the three bases' and
+   * `CORS_ALLOWED_ORIGINS`), the cookies' name, lifetimes (seconds), `Domain`, and `secure` (every
+   * trusted origin is https, as Plane decides).
+   */
+  webSession: {
+    appBaseUrl: string;
+    adminBaseUrl: string;
+    spaceBaseUrl: string;
+    trustedOrigins: string[];
+    cookieName: string;
+    cookieAgeSeconds: number;
+    adminCookieAgeSeconds: number;
+    cookieDomain?: string;
+    secure: boolean;
+  };
+  /**
    * The environment's values of Plane's instance configuration keys (`INSTANCE_CONFIG_KEYS`) and
    * `FILE_SIZE_LIMIT`: the fallback `InstanceSettings` uses when the database holds no value.
    */
@@ -474,6 +523,34 @@ export function parseTrustProxy(value: string): false | number | string[] {
  * Reads and validates the environment. Throws `ConfigError` naming every bad variable.
  * Empty strings count as unset, so `.env` lines like `DATABASE_URL=` fall back to the default.
  */
+function webSessionConfig(env: EnvironmentVariables): AppConfig['webSession'] {
+  const web = env.WEB_URL.replace(/\/+$/, '');
+  const base = (value: string | undefined, fallback: string) => (value ?? fallback).replace(/\/+$/, '');
+  const appBaseUrl = base(env.APP_BASE_URL, web);
+  const adminBaseUrl = base(env.ADMIN_BASE_URL, `${web}/god-mode`);
+  const spaceBaseUrl = base(env.SPACE_BASE_URL, `${web}/spaces`);
+  const extra = env.CORS_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = [appBaseUrl, adminBaseUrl, spaceBaseUrl, web, ...extra].map((u) => {
+    try {
+      return new URL(u).origin;
+    } catch {
+      throw new Error(`CORS_ALLOWED_ORIGINS: "${u}" is not an http(s) origin`);
+    }
+  });
+  const trustedOrigins = [...new Set(origins)];
+  return {
+    appBaseUrl,
+    adminBaseUrl,
+    spaceBaseUrl,
+    trustedOrigins,
+    cookieName: env.SESSION_COOKIE_NAME,
+    cookieAgeSeconds: env.SESSION_COOKIE_AGE,
+    adminCookieAgeSeconds: env.ADMIN_SESSION_COOKIE_AGE,
+    cookieDomain: env.COOKIE_DOMAIN,
+    secure: trustedOrigins.every((o) => o.startsWith('https:')),
+  };
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const env = plainToInstance(EnvironmentVariables, raw);
@@ -544,6 +621,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     webUrl: env.WEB_URL.replace(/\/+$/, ''),
+    webSession: webSessionConfig(env),
     mail: {
       host: env.EMAIL_HOST,
       port: env.EMAIL_PORT,

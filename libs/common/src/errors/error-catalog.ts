@@ -42,6 +42,7 @@ export const ERROR_CATALOG = {
   ADMIN_AUTHENTICATION_FAILED: { status: 401, detail: 'The email or the password is not correct, or the user is not an instance admin.' },
   INVALID_REFRESH_TOKEN: { status: 401, detail: 'The refresh token is invalid, already used, or has expired.' },
   // 403
+  CSRF_FAILED: { status: 403, detail: 'CSRF check failed: send the csrftoken cookie\'s value in X-CSRFToken from a trusted origin.' },
   PERMISSION_DENIED: { status: 403, detail: 'You do not have permission to perform this action.' },
   API_KEY_WORKSPACE_MISMATCH: { status: 403, detail: 'This API key does not belong to this workspace.' },
   INSTANCE_NOT_CONFIGURED: { status: 403, detail: 'Instance not configured. Please contact your administrator.' },

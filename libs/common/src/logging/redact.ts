@@ -45,6 +45,8 @@ function safeDecode(value: string): string {
   }
 }
 
+const RESET_PASSWORD_PATH = /(\/reset-password\/[^/?#]+\/)[^/?#]+/;
+
 /** Masks the secret parameters of one query string (without its `?`), keeping everything else as is. */
 function redactQuery(query: string): string {
   return query
@@ -64,11 +66,13 @@ function redactQuery(query: string): string {
  * The fragment's parameters are masked the same way (OAuth implicit flows put tokens there).
  * Non-strings are returned unchanged; the rest of the URL is not re-encoded.
  */
-export function redactUrl<T>(url: T): T {
-  if (typeof url !== 'string') return url;
+export function redactUrl<T>(input: T): T {
+  if (typeof input !== 'string') return input;
+  // Plane's reset form posts to /auth/[spaces/]reset-password/{uidb64}/{token}/: the token is in the path
+  const url = input.replace(RESET_PASSWORD_PATH, `$1${REDACTED}`);
   const q = url.indexOf('?');
   const h = url.indexOf('#');
-  if (q < 0 && h < 0) return url;
+  if (q < 0 && h < 0) return url as T;
   const end = h >= 0 ? h : url.length;
   let out = q >= 0 && q < end ? `${url.slice(0, q + 1)}${redactQuery(url.slice(q + 1, end))}` : url.slice(0, end);
   if (h >= 0) out += `#${redactQuery(url.slice(h + 1))}`;

@@ -176,7 +176,7 @@ export class AuthFlowService {
   /**
    * Emails a single-use password reset token valid 1 hour to an active account with that email
    * (earlier tokens stop working). Always answers the same, so it does not tell whether the
-   * account exists. The link is `WEB_URL/accounts/reset-password/?token=…`. 503
+   * account exists. The link is `WEB_URL/accounts/reset-password/?token=…&uidb64=…&email=…`. 503
    * `SMTP_NOT_CONFIGURED` in production without SMTP, for every email alike.
    */
   async forgotPassword(rawEmail: string): Promise<{ message: string }> {
@@ -196,7 +196,9 @@ export class AuthFlowService {
           expiresAt: new Date(Date.now() + PASSWORD_RESET_TTL * 1000),
         });
       });
-      const link = `${this.config.webUrl}/accounts/reset-password/?token=${token}`;
+      // the web app's reset page reads uidb64, token and email (Plane `plane/authentication/views/app/password_management.py`)
+      const params = new URLSearchParams({ token, uidb64: Buffer.from(user.id).toString('base64url'), email });
+      const link = `${this.config.webUrl}/accounts/reset-password/?${params.toString()}`;
       await this.sendMail({
         to: email,
         subject: 'Reset your Meridian password',

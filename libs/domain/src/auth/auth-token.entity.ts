@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { AuthSession } from './auth-session.entity';
 
-export type AuthTokenKind = 'access' | 'refresh';
+/** `web`: the web session cookie's token (Plane's `session-id`), never accepted as a Bearer token. */
+export type AuthTokenKind = 'access' | 'refresh' | 'web';
 
 /**
  * An opaque session credential. Only its SHA-256 digest is stored; the value itself is shown once,

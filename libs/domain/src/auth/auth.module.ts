@@ -9,11 +9,12 @@ import { SessionService } from './session.service';
 import { AuthFlowService } from './auth-flow.service';
 import { OAuthService } from './oauth.service';
 import { CredentialVerifierService } from './credential-verifier.service';
+import { LandingRepository } from './landing.repository';
 
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [InstanceFeatureModule, InstanceConfigFeatureModule, MailFeatureModule, ApiTokenFeatureModule],
-  providers: [AuthRepository, AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
+  providers: [AuthRepository, LandingRepository, AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
   exports: [AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
 })
 export class AuthFeatureModule {}

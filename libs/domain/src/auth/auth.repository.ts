@@ -26,10 +26,11 @@ export class AuthRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The session and user behind the access token with this SHA-256 digest, when the token has not
-   * expired, its session is neither revoked nor expired and its user is active; undefined otherwise.
+   * The session and user behind the token of `kind` (a Bearer access token, or a web session cookie's
+   * token) with this SHA-256 digest, when the token has not expired, its session is neither revoked
+   * nor expired and its user is active; undefined otherwise.
    */
-  findLiveAccessToken(digest: string): Promise<LiveAccessTokenRow | undefined> {
+  findLiveAccessToken(digest: string, kind: 'access' | 'web' = 'access'): Promise<LiveAccessTokenRow | undefined> {
     return this.dataSource
       .createQueryBuilder(AuthToken, 't')
       .innerJoin(AuthSession, 's', 's.id = t.sessionId')
@@ -40,7 +41,7 @@ export class AuthRepository {
       .addSelect('s.lastUsedAt', 'last_used_at')
       .addSelect('LEAST(t.expiresAt, s.expiresAt)', 'expires_at')
       .where('t.digest = :digest', { digest })
-      .andWhere("t.kind = 'access'")
+      .andWhere('t.kind = :kind', { kind })
       .andWhere('t.expiresAt > now()')
       .andWhere('s.revokedAt IS NULL')
       .andWhere('s.expiresAt > now()')

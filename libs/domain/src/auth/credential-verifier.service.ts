@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiTokenService } from '../api-token';
 import { SessionService } from './session.service';
 
-/** The domain's `CredentialVerifier`: session access tokens and API keys. */
+/** The domain's `CredentialVerifier`: session access tokens, web session cookies and API keys. */
 @Injectable()
 export class CredentialVerifierService implements CredentialVerifier {
   constructor(
@@ -13,6 +13,10 @@ export class CredentialVerifierService implements CredentialVerifier {
 
   verifyAccessToken(token: string): Promise<Principal | null> {
     return this.sessions.verifyAccessToken(token);
+  }
+
+  verifyWebSessionToken(token: string): Promise<Principal | null> {
+    return this.sessions.verifyAccessToken(token, 'web');
   }
 
   verifyApiKeyDigest(digest: string): Promise<Principal | null> {

@@ -8,6 +8,7 @@ import { User } from '../user';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
 import { AuthRepository } from './auth.repository';
+import { LandingRepository } from './landing.repository';
 
 /** What a sign-in returns: both tokens in clear (shown once), their type and the access TTL. */
 export interface IssuedTokens {
@@ -21,6 +22,12 @@ export interface IssuedTokens {
 export interface ClientInfo {
   userAgent?: string | null;
   ipAddress?: string | null;
+  /**
+   * A browser signing in through Plane's form posts: the session gets one `web` token for the
+   * session cookie (living `SESSION_COOKIE_AGE`), returned as `access_token`, and no refresh token
+   * (`refresh_token` is empty).
+   */
+  cookie?: boolean;
 }
 
 /**
@@ -34,7 +41,13 @@ export class SessionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly auth: AuthRepository,
+    private readonly landing: LandingRepository,
   ) {}
+
+  /** The path (under the web app's base) a browser lands on after signing in (`LandingRepository`). */
+  landingPath(userId: string): Promise<string> {
+    return this.landing.landingPath(userId);
+  }
 
   /** Opens a session for `user` and issues its first token pair (in the caller's transaction if given). */
   async open(user: User, medium: string, client: ClientInfo, manager?: EntityManager): Promise<IssuedTokens> {
@@ -46,7 +59,7 @@ export class SessionService {
           medium,
           userAgent: client.userAgent?.slice(0, 512) ?? null,
           ipAddress: client.ipAddress ?? null,
-          expiresAt: new Date(now + this.config.auth.refreshTokenTtlSeconds * 1000),
+          expiresAt: new Date(now + (client.cookie ? this.config.webSession.cookieAgeSeconds : this.config.auth.refreshTokenTtlSeconds) * 1000),
           lastUsedAt: new Date(now),
         }),
       );
@@ -54,9 +67,16 @@ export class SessionService {
       user.lastLoginAt = new Date(now);
       user.lastLoginMedium = medium;
       await joinAcceptedInvitations(em, user.id, user.email);
-      return this.issue(em, session, now);
+      return client.cookie ? this.issueWeb(em, session) : this.issue(em, session, now);
     };
     return manager ? run(manager) : this.dataSource.transaction(run);
+  }
+
+  /** The web session's single token: the cookie's value; it lives as long as the session. */
+  private async issueWeb(em: EntityManager, session: AuthSession): Promise<IssuedTokens> {
+    const token = randomToken(32);
+    await em.insert(AuthToken, { sessionId: session.id, kind: 'web', digest: sha256(token), expiresAt: session.expiresAt });
+    return { access_token: token, refresh_token: '', token_type: 'Bearer', expires_in: this.config.webSession.cookieAgeSeconds };
   }
 
   private async issue(em: EntityManager, session: AuthSession, now: number): Promise<IssuedTokens> {
@@ -80,11 +100,12 @@ export class SessionService {
   }
 
   /**
-   * The principal behind a Bearer access token, or null when the token is unknown, expired,
-   * its session revoked or expired, or its user deactivated.
+   * The principal behind a Bearer access token (`kind` 'access') or a web session cookie ('web'), or
+   * null when the token is unknown, of the other kind, expired, its session revoked or expired, or its
+   * user deactivated.
    */
-  async verifyAccessToken(token: string): Promise<Principal | null> {
-    const row = await this.auth.findLiveAccessToken(sha256(token));
+  async verifyAccessToken(token: string, kind: 'access' | 'web' = 'access'): Promise<Principal | null> {
+    const row = await this.auth.findLiveAccessToken(sha256(token), kind);
     if (!row) return null;
     await this.touch(row.session_id, row.last_used_at);
     return { userId: row.user_id, email: row.email, via: 'session', sessionId: row.session_id, expiresAt: new Date(row.expires_at).getTime() };

@@ -1,0 +1,228 @@
+import {
+  APP_CONFIG, AppConfig, AuthRateLimit, CSRF_COOKIE, clearCookie, issueCsrfToken, MeridianError, passesCsrfCheck, Public,
+  sessionCookieOf, setCookie, XSRF_COOKIE,
+} from '#common';
+import { AccountService, AuthFlowService, SessionService, SignInResult } from '#domain';
+import { Controller, Inject, Param, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import {
+  formField, PlaneAuthError, readForm, safeNextPath, setWebFormFlow, WebFormError, WebFormErrorFilter, WebFormFlow,
+} from '../shared/web-form';
+import { clientOf } from './client-info';
+import { MagicSignInDto, ResetPasswordDto } from './dto/auth-flows.dto';
+import { SignInDto, SignUpDto } from './dto/credentials.dto';
+
+type Site = 'app' | 'space';
+interface Redirection {
+  url: string;
+  statusCode: number;
+}
+
+const MAGIC_ERRORS = {
+  in: {
+    INVALID_MAGIC_CODE: 'INVALID_MAGIC_CODE_SIGN_IN',
+    EXPIRED_MAGIC_CODE: 'EXPIRED_MAGIC_CODE_SIGN_IN',
+    EMAIL_CODE_ATTEMPT_EXHAUSTED: 'EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_IN',
+  },
+  up: {
+    INVALID_MAGIC_CODE: 'INVALID_MAGIC_CODE_SIGN_UP',
+    EXPIRED_MAGIC_CODE: 'EXPIRED_MAGIC_CODE_SIGN_UP',
+    EMAIL_CODE_ATTEMPT_EXHAUSTED: 'EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_UP',
+  },
+} as const satisfies Record<string, Record<string, PlaneAuthError>>;
+
+/**
+ * Plane's web sign-in forms (`/auth/[spaces/]{sign-in,sign-up,magic-sign-in,magic-sign-up,sign-out}/`
+ * posted as `application/x-www-form-urlencoded`, routed here by `routeFormPosts`; Plane
+ * `plane/authentication/views/app/*.py` and `views/space/*.py`). Each needs the CSRF token
+ * (`csrfmiddlewaretoken` = the `csrftoken` cookie from `GET /auth/get-csrf-token/`; else 403
+ * `CSRF_FAILED`) and answers 302: on success to the web app (`APP_BASE_URL`; `next_path` if it is a
+ * path, else where Plane lands a user: `onboarding`, a workspace slug or `create-workspace`) or the
+ * published boards' app (`SPACE_BASE_URL` + `next_path`), with the HttpOnly session cookie
+ * (`SESSION_COOKIE_NAME`, `SESSION_COOKIE_AGE` seconds) and a fresh CSRF token; on failure back to
+ * the form with `error_code` (Plane's number), `error_message` (its name), `email` and `next_path`.
+ * Rate limits are the JSON flows' (a 429 stays JSON).
+ */
+@Controller('web')
+@Public()
+@UseFilters(WebFormErrorFilter)
+export class WebAuthController {
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly flows: AuthFlowService,
+    private readonly sessions: SessionService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('sign-in')
+  @AuthRateLimit('sign-in')
+  @Redirect()
+  signIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.passwordSignIn('app', req, res);
+  }
+
+  @Post('spaces/sign-in')
+  @AuthRateLimit('sign-in')
+  @Redirect()
+  spaceSignIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.passwordSignIn('space', req, res);
+  }
+
+  @Post('sign-up')
+  @AuthRateLimit('sign-up')
+  @Redirect()
+  signUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.passwordSignUp('app', req, res);
+  }
+
+  @Post('spaces/sign-up')
+  @AuthRateLimit('sign-up')
+  @Redirect()
+  spaceSignUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.passwordSignUp('space', req, res);
+  }
+
+  @Post('magic-sign-in')
+  @AuthRateLimit('magic-sign-in')
+  @Redirect()
+  magicSignIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.magic('app', 'in', req, res);
+  }
+
+  @Post('spaces/magic-sign-in')
+  @AuthRateLimit('magic-sign-in')
+  @Redirect()
+  spaceMagicSignIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.magic('space', 'in', req, res);
+  }
+
+  @Post('magic-sign-up')
+  @AuthRateLimit('magic-sign-in')
+  @Redirect()
+  magicSignUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.magic('app', 'up', req, res);
+  }
+
+  @Post('spaces/magic-sign-up')
+  @AuthRateLimit('magic-sign-in')
+  @Redirect()
+  spaceMagicSignUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.magic('space', 'up', req, res);
+  }
+
+  /**
+   * Ends the cookie's session (when the CSRF token matches), deletes the cookies and redirects to
+   * the app (or the boards' app + `next_path`), signed in or not, as Plane does.
+   */
+  @Post('sign-out')
+  @Redirect()
+  signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.endSession('app', req, res);
+  }
+
+  @Post('spaces/sign-out')
+  @Redirect()
+  spaceSignOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.endSession('space', req, res);
+  }
+
+  /**
+   * Plane's reset form (`/auth/[spaces/]reset-password/{uidb64}/{token}/`, field `password`): sets the
+   * password with the emailed token and ends every session of the user; 302 to `APP_BASE_URL/sign-in?success=True`
+   * (the boards' app for the spaces twin), or back to `APP_BASE_URL/accounts/reset-password` with 5125
+   * `INVALID_PASSWORD_TOKEN`, 5130 `EXPIRED_PASSWORD_TOKEN` or 5020 `INVALID_PASSWORD`.
+   */
+  @Post('reset-password/:uidb64/:token')
+  @AuthRateLimit('address')
+  @Redirect()
+  resetPassword(@Param('token') token: string, @Req() req: Request) {
+    return this.reset('app', token, req);
+  }
+
+  @Post('spaces/reset-password/:uidb64/:token')
+  @AuthRateLimit('address')
+  @Redirect()
+  spaceResetPassword(@Param('token') token: string, @Req() req: Request) {
+    return this.reset('space', token, req);
+  }
+
+  private async reset(site: Site, token: string, req: Request): Promise<Redirection> {
+    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
+    const { appBaseUrl, spaceBaseUrl } = this.config.webSession;
+    setWebFormFlow(req, {
+      failureUrl: site === 'app' ? `${appBaseUrl}/accounts/reset-password` : `${spaceBaseUrl}/accounts/reset-password`,
+      fallback: 'INVALID_PASSWORD_TOKEN',
+      errors: {},
+      echo: { email: formField(req.body, 'email') },
+    });
+    const form = await readForm(ResetPasswordDto, { token, password: formField(req.body, 'password') });
+    if (form.missing.length || form.invalid.length) throw new WebFormError('INVALID_PASSWORD');
+    await this.flows.resetPassword(token, form.value.password);
+    return { url: site === 'app' ? `${appBaseUrl}/sign-in?success=True` : `${spaceBaseUrl}/?success=True`, statusCode: 302 };
+  }
+
+  private async passwordSignIn(site: Site, req: Request, res: Response): Promise<Redirection> {
+    this.begin(site, req, '/sign-in', { fallback: 'AUTHENTICATION_FAILED_SIGN_IN', errors: {} });
+    const form = await readForm(SignInDto, req.body);
+    if (form.missing.length) throw new WebFormError('REQUIRED_EMAIL_PASSWORD_SIGN_IN');
+    if (form.invalid.includes('email')) throw new WebFormError('INVALID_EMAIL_SIGN_IN');
+    if (form.invalid.length) throw new WebFormError('AUTHENTICATION_FAILED_SIGN_IN');
+    return this.signedIn(site, req, res, await this.accounts.signIn(form.value, this.client(req)));
+  }
+
+  private async passwordSignUp(site: Site, req: Request, res: Response): Promise<Redirection> {
+    this.begin(site, req, '/', { fallback: 'AUTHENTICATION_FAILED_SIGN_UP', errors: {} });
+    const form = await readForm(SignUpDto, req.body);
+    if (form.missing.length) throw new WebFormError('REQUIRED_EMAIL_PASSWORD_SIGN_UP');
+    if (form.invalid.includes('email')) throw new WebFormError('INVALID_EMAIL_SIGN_UP');
+    if (form.invalid.length) throw new WebFormError('INVALID_PASSWORD');
+    return this.signedIn(site, req, res, await this.accounts.signUp(form.value, this.client(req)));
+  }
+
+  private async magic(site: Site, kind: 'in' | 'up', req: Request, res: Response): Promise<Redirection> {
+    this.begin(site, req, kind === 'in' ? '/sign-in' : '/', { fallback: 'AUTHENTICATION_FAILED', errors: MAGIC_ERRORS[kind] });
+    const form = await readForm(MagicSignInDto, req.body);
+    if (form.missing.length || form.invalid.length) {
+      throw new WebFormError(kind === 'in' ? 'MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED' : 'MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED');
+    }
+    return this.signedIn(site, req, res, await this.flows.magicSignIn(form.value.email, form.value.code, this.client(req)));
+  }
+
+  private async endSession(site: Site, req: Request, res: Response): Promise<Redirection> {
+    const cookie = sessionCookieOf(req, this.config);
+    if (cookie !== undefined && passesCsrfCheck(req, this.config)) {
+      const principal = await this.sessions.verifyAccessToken(cookie, 'web');
+      if (principal?.sessionId) await this.sessions.revoke(principal.sessionId);
+    }
+    for (const name of [this.config.webSession.cookieName, CSRF_COOKIE, XSRF_COOKIE]) clearCookie(res, this.config, name);
+    const next = safeNextPath(formField(req.body, 'next_path'));
+    const url = site === 'app' ? `${this.config.webSession.appBaseUrl}/` : `${this.config.webSession.spaceBaseUrl}${next ?? ''}`;
+    return { url, statusCode: 302 };
+  }
+
+  /** The CSRF check (403 `CSRF_FAILED`, as JSON: Plane answers an HTML 403), then the flow's failure page. */
+  private begin(site: Site, req: Request, appPage: string, mapping: Pick<WebFormFlow, 'fallback' | 'errors'>): void {
+    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
+    const { appBaseUrl, spaceBaseUrl } = this.config.webSession;
+    setWebFormFlow(req, {
+      ...mapping,
+      failureUrl: site === 'app' ? `${appBaseUrl}${appPage}` : `${spaceBaseUrl}/`,
+      echo: { email: formField(req.body, 'email'), next_path: safeNextPath(formField(req.body, 'next_path')) },
+    });
+  }
+
+  private client(req: Request) {
+    return { ...clientOf(req), cookie: true };
+  }
+
+  /** Sets the session cookie and a new CSRF token, and picks the landing page. */
+  private async signedIn(site: Site, req: Request, res: Response, result: SignInResult): Promise<Redirection> {
+    const { webSession } = this.config;
+    setCookie(res, this.config, webSession.cookieName, result.access_token, { maxAge: webSession.cookieAgeSeconds });
+    issueCsrfToken(res, this.config);
+    const next = safeNextPath(formField(req.body, 'next_path'));
+    if (site === 'space') return { url: `${webSession.spaceBaseUrl}${next ?? ''}`, statusCode: 302 };
+    const path = next ? next.slice(1) : await this.sessions.landingPath(result.user.id);
+    return { url: `${webSession.appBaseUrl}/${path}`, statusCode: 302 };
+  }
+}

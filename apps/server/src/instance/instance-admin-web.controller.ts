@@ -1,0 +1,108 @@
+import {
+  ADMIN_SESSION_COOKIE, adminCookieOf, APP_CONFIG, AppConfig, AuthRateLimit, clearCookie, CSRF_COOKIE, issueCsrfToken,
+  MeridianError, passesCsrfCheck, Public, setCookie, XSRF_COOKIE,
+} from '#common';
+import { InstanceAdminService } from '#domain';
+import { Controller, Inject, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { formField, readForm, setWebFormFlow, WebFormError, WebFormErrorFilter } from '../shared/web-form';
+import { AdminSignInDto, AdminSignUpDto } from './dto/instance.dto';
+
+function clientOf(req: Request) {
+  return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };
+}
+
+/** A form's checkbox or hidden boolean: "True"/"true"/"1"/"on" → true, "False"/"false"/"0"/"off" → false. */
+function formBoolean(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'on'].includes(v)) return true;
+  if (['false', '0', 'off', ''].includes(v)) return false;
+  return value;
+}
+
+/**
+ * The instance admin app's forms (`/api/instances/admins/{sign-up,sign-in,sign-out}/` posted as
+ * `application/x-www-form-urlencoded`, routed here by `routeFormPosts`; Plane
+ * `plane/license/api/views/admin.py`): CSRF token required (`csrfmiddlewaretoken`, else 403
+ * `CSRF_FAILED`); 302 to `ADMIN_BASE_URL/general` with the HttpOnly `admin-session-id` cookie (the
+ * admin access token, `ADMIN_SESSION_COOKIE_AGE` seconds at most), or back to `ADMIN_BASE_URL/`
+ * with Plane's `error_code` and `error_message` (and `email`, `first_name`, `last_name`,
+ * `company_name` on sign-up).
+ */
+@Controller('admins/web')
+@Public()
+@UseFilters(WebFormErrorFilter)
+export class InstanceAdminWebController {
+  constructor(
+    private readonly admins: InstanceAdminService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The first set-up (see `POST /api/instances/admins/sign-up/`). */
+  @Post('sign-up')
+  @AuthRateLimit('sign-up')
+  @Redirect()
+  async signUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const body = req.body as Record<string, unknown>;
+    this.begin(req, {
+      email: formField(body, 'email'),
+      first_name: formField(body, 'first_name'),
+      last_name: formField(body, 'last_name'),
+      company_name: formField(body, 'company_name'),
+      is_telemetry_enabled: formField(body, 'is_telemetry_enabled'),
+    });
+    const form = await readForm(AdminSignUpDto, { ...body, is_telemetry_enabled: formBoolean(body?.is_telemetry_enabled) });
+    if (form.missing.some((f) => ['email', 'password', 'first_name'].includes(f))) {
+      throw new WebFormError('REQUIRED_ADMIN_EMAIL_PASSWORD_FIRST_NAME');
+    }
+    if (form.invalid.includes('email')) throw new WebFormError('INVALID_ADMIN_EMAIL');
+    if (form.invalid.includes('password')) throw new WebFormError('INVALID_ADMIN_PASSWORD');
+    if (form.invalid.length || form.missing.length) throw new WebFormError('REQUIRED_ADMIN_EMAIL_PASSWORD_FIRST_NAME');
+    const result = await this.admins.setUp(form.value, clientOf(req));
+    return this.signedIn(res, result.access_token, result.expires_in);
+  }
+
+  @Post('sign-in')
+  @AuthRateLimit('sign-in')
+  @Redirect()
+  async signIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    this.begin(req, { email: formField(req.body, 'email') });
+    const form = await readForm(AdminSignInDto, req.body);
+    if (form.missing.length) throw new WebFormError('REQUIRED_ADMIN_EMAIL_PASSWORD');
+    if (form.invalid.includes('email')) throw new WebFormError('INVALID_ADMIN_EMAIL');
+    if (form.invalid.length) throw new WebFormError('ADMIN_AUTHENTICATION_FAILED');
+    const result = await this.admins.signIn(form.value, clientOf(req));
+    return this.signedIn(res, result.access_token, result.expires_in);
+  }
+
+  /** Ends the admin cookie's session (when the CSRF token matches), deletes the cookies, 302 to the admin app. */
+  @Post('sign-out')
+  @Redirect()
+  async signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const cookie = adminCookieOf(req);
+    if (cookie !== undefined && passesCsrfCheck(req, this.config)) {
+      const principal = await this.admins.verifyInstanceAdminToken(cookie);
+      if (principal?.sessionId) await this.admins.signOut(principal.sessionId);
+    }
+    for (const name of [ADMIN_SESSION_COOKIE, CSRF_COOKIE, XSRF_COOKIE]) clearCookie(res, this.config, name);
+    return { url: `${this.config.webSession.adminBaseUrl}/`, statusCode: 302 };
+  }
+
+  private begin(req: Request, echo: Record<string, string | undefined>): void {
+    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
+    setWebFormFlow(req, {
+      failureUrl: `${this.config.webSession.adminBaseUrl}/`,
+      fallback: 'ADMIN_AUTHENTICATION_FAILED',
+      errors: { USER_ALREADY_EXIST: 'ADMIN_USER_ALREADY_EXIST' },
+      echo,
+    });
+  }
+
+  private signedIn(res: Response, token: string, expiresIn: number) {
+    const maxAge = Math.min(expiresIn, this.config.webSession.adminCookieAgeSeconds);
+    setCookie(res, this.config, ADMIN_SESSION_COOKIE, token, { maxAge });
+    issueCsrfToken(res, this.config);
+    return { url: `${this.config.webSession.adminBaseUrl}/general`, statusCode: 302 };
+  }
+}

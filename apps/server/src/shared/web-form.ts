@@ -1,0 +1,150 @@
+import { AllExceptionsFilter, MeridianError } from '#common';
+import { ArgumentsHost, Catch } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { Request, Response } from 'express';
+
+/**
+ * Plane's HTML form flows (sign-in, sign-up, magic code, sign-out; the instance admin's sign-in and
+ * sign-up): the browser posts a `<form>`, and every answer is a 302, to the app with the session
+ * cookie on success, or back to the form with Plane's numeric `error_code` and its name in
+ * `error_message` on failure (Plane `plane/authentication/views/app/email.py`,
+ * `plane/authentication/adapter/error.py`, `plane/license/api/views/admin.py`).
+ */
+
+/** Plane's authentication error numbers by name (`plane/authentication/adapter/error.py`). */
+export const PLANE_AUTH_ERROR_CODES = {
+  INSTANCE_NOT_CONFIGURED: 5000,
+  INVALID_EMAIL: 5005,
+  EMAIL_REQUIRED: 5010,
+  SIGNUP_DISABLED: 5015,
+  MAGIC_LINK_LOGIN_DISABLED: 5016,
+  USER_ACCOUNT_DEACTIVATED: 5019,
+  INVALID_PASSWORD: 5020,
+  SMTP_NOT_CONFIGURED: 5025,
+  USER_ALREADY_EXIST: 5030,
+  AUTHENTICATION_FAILED_SIGN_UP: 5035,
+  REQUIRED_EMAIL_PASSWORD_SIGN_UP: 5040,
+  INVALID_EMAIL_SIGN_UP: 5045,
+  MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED: 5055,
+  EMAIL_PASSWORD_AUTHENTICATION_DISABLED: 5056,
+  USER_DOES_NOT_EXIST: 5060,
+  AUTHENTICATION_FAILED_SIGN_IN: 5065,
+  REQUIRED_EMAIL_PASSWORD_SIGN_IN: 5070,
+  INVALID_EMAIL_SIGN_IN: 5075,
+  MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED: 5085,
+  INVALID_MAGIC_CODE_SIGN_IN: 5090,
+  INVALID_MAGIC_CODE_SIGN_UP: 5092,
+  EXPIRED_MAGIC_CODE_SIGN_IN: 5095,
+  EXPIRED_MAGIC_CODE_SIGN_UP: 5097,
+  EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_IN: 5100,
+  EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_UP: 5102,
+  ADMIN_ALREADY_EXIST: 5150,
+  REQUIRED_ADMIN_EMAIL_PASSWORD_FIRST_NAME: 5155,
+  INVALID_ADMIN_EMAIL: 5160,
+  INVALID_ADMIN_PASSWORD: 5165,
+  REQUIRED_ADMIN_EMAIL_PASSWORD: 5170,
+  ADMIN_AUTHENTICATION_FAILED: 5175,
+  ADMIN_USER_ALREADY_EXIST: 5180,
+  ADMIN_USER_DOES_NOT_EXIST: 5185,
+  ADMIN_USER_DEACTIVATED: 5190,
+  INVALID_PASSWORD_TOKEN: 5125,
+  EXPIRED_PASSWORD_TOKEN: 5130,
+  RATE_LIMIT_EXCEEDED: 5900,
+  AUTHENTICATION_FAILED: 5999,
+} as const;
+export type PlaneAuthError = keyof typeof PLANE_AUTH_ERROR_CODES;
+
+/** A form flow's refusal: Plane's error name and the form fields to echo back. */
+export class WebFormError extends Error {
+  constructor(
+    readonly planeError: PlaneAuthError,
+    readonly echo: Record<string, string | undefined> = {},
+  ) {
+    super(planeError);
+  }
+}
+
+/** Where a flow sends the browser back on failure, and how Meridian's error codes read in Plane's numbers. */
+export interface WebFormFlow {
+  /** the page of the form, e.g. `http://localhost:3000/sign-in` */
+  failureUrl: string;
+  /** Meridian error code → Plane error name; unlisted codes become `fallback` */
+  errors: Partial<Record<string, PlaneAuthError>>;
+  fallback: PlaneAuthError;
+  /** form fields echoed on failure (never a password or a code) */
+  echo: Record<string, string | undefined>;
+}
+
+const FLOW = Symbol('meridian:web-form-flow');
+
+/** Declares the flow of this request, for `WebFormErrorFilter`. */
+export function setWebFormFlow(req: Request, flow: WebFormFlow): void {
+  (req as Request & { [FLOW]?: WebFormFlow })[FLOW] = flow;
+}
+
+/** `base?error_code=…&error_message=…&<echo>`. */
+export function failureRedirect(base: string, error: PlaneAuthError, echo: Record<string, string | undefined>): string {
+  const params = new URLSearchParams({ error_code: String(PLANE_AUTH_ERROR_CODES[error]), error_message: error });
+  for (const [key, value] of Object.entries(echo)) if (value) params.set(key, value);
+  return `${base}?${params.toString()}`;
+}
+
+/**
+ * Answers a failed form flow with Plane's redirect (bound on the form controllers): the flow
+ * declared by `setWebFormFlow` maps the error; errors before the handler declared its flow (the
+ * rate limiter's 429, a CSRF refusal) and unexpected ones keep Meridian's JSON error answer.
+ */
+@Catch()
+export class WebFormErrorFilter extends AllExceptionsFilter {
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request & { [FLOW]?: WebFormFlow }>();
+    const res = http.getResponse<Response>();
+    const flow = req[FLOW];
+    if (!flow || res.headersSent || !(exception instanceof MeridianError || exception instanceof WebFormError)) {
+      return super.catch(exception, host);
+    }
+    const error =
+      exception instanceof WebFormError
+        ? exception.planeError
+        : (flow.errors[exception.code] ?? (exception.code in PLANE_AUTH_ERROR_CODES ? (exception.code as PlaneAuthError) : flow.fallback));
+    const echo = exception instanceof WebFormError ? { ...flow.echo, ...exception.echo } : flow.echo;
+    res.redirect(302, failureRedirect(flow.failureUrl, error, echo));
+  }
+}
+
+/**
+ * Reads a form into `dto` with class-validator. Returns the instance, or the names of the fields
+ * that are missing (absent or empty) and of those that are present but invalid.
+ */
+export async function readForm<T extends object>(
+  dto: new () => T,
+  body: unknown,
+): Promise<{ value: T; missing: string[]; invalid: string[] }> {
+  const raw = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const value = plainToInstance(dto, raw);
+  const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: false });
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  for (const e of errors) {
+    const given = raw[e.property];
+    (given === undefined || given === null || (typeof given === 'string' && given.trim() === '') ? missing : invalid).push(e.property);
+  }
+  return { value, missing, invalid };
+}
+
+/** A form's string field, trimmed; undefined when absent. */
+export function formField(body: unknown, name: string): string | undefined {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value.trim() : undefined;
+}
+
+/**
+ * `next_path` when it is a path on the same site (`/…`, not `//…` or a URL); otherwise undefined,
+ * so a form cannot send the user to another site (open redirect).
+ */
+export function safeNextPath(value: string | undefined): string | undefined {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return undefined;
+  return value;
+}

@@ -1,0 +1,183 @@
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { Request, Response } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import type { AppConfig } from '../config/app-config';
+import { randomToken } from '../util/secrets';
+
+/**
+ * Plane's web session beside Bearer tokens (Plane `plane/authentication/middleware/session.py`,
+ * `plane/settings/common.py`): the browser app authenticates with an HttpOnly session cookie
+ * (`SESSION_COOKIE_NAME`, default `session-id`), the instance admin app with `admin-session-id`, and
+ * unsafe requests carry a CSRF token.
+ *
+ * CSRF is a double submit bound to the origin: `GET /auth/get-csrf-token/` sets the token in the
+ * HttpOnly `csrftoken` cookie (Plane's name) and in a readable `XSRF-TOKEN` cookie, and returns it
+ * as `{csrf_token}`. An unsafe request authenticated by a cookie must send the same value (header
+ * `X-CSRFToken`, header `X-XSRF-TOKEN`, which axios, the web app's HTTP client, copies from
+ * `XSRF-TOKEN` by itself on same-origin calls, or form field `csrfmiddlewaretoken`) and must come
+ * from a trusted origin (`Origin`, else `Referer`): one of `webSession.trustedOrigins` or the
+ * server's own origin. Plane checks no CSRF on `/api/`; Meridian does (docs/decisions.md).
+ */
+export const CSRF_COOKIE = 'csrftoken';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const ADMIN_SESSION_COOKIE = 'admin-session-id';
+export const CSRF_FORM_FIELD = 'csrfmiddlewaretoken';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const PARSED = Symbol('cookies');
+
+/** The request's cookies (parsed once per request). */
+export function requestCookies(req: Request): Record<string, string | undefined> {
+  const holder = req as unknown as { [PARSED]?: Record<string, string | undefined> };
+  if (!holder[PARSED]) holder[PARSED] = req.headers.cookie ? parseCookie(req.headers.cookie) : {};
+  return holder[PARSED];
+}
+
+/** The web session cookie's value, or undefined. */
+export function sessionCookieOf(req: Request, config: AppConfig): string | undefined {
+  return requestCookies(req)[config.webSession.cookieName] || undefined;
+}
+
+/** The instance admin cookie's value, or undefined. */
+export function adminCookieOf(req: Request): string | undefined {
+  return requestCookies(req)[ADMIN_SESSION_COOKIE] || undefined;
+}
+
+/** A form post (`application/x-www-form-urlencoded` or `multipart/form-data`): a browser `<form>`. */
+export function isFormPost(req: Request): boolean {
+  return Boolean(req.is(['application/x-www-form-urlencoded', 'multipart/form-data']));
+}
+
+interface CookieOptions {
+  /** seconds; 0 deletes the cookie */
+  maxAge: number;
+  httpOnly?: boolean;
+}
+
+/** Appends a `Set-Cookie` with the configured `Domain`, `Secure` and `SameSite=Lax`, on path `/`. */
+export function setCookie(res: Response, config: AppConfig, name: string, value: string, options: CookieOptions): void {
+  const header = stringifySetCookie({
+    name,
+    value,
+    maxAge: options.maxAge,
+    expires: new Date(Date.now() + options.maxAge * 1000),
+    path: '/',
+    domain: config.webSession.cookieDomain,
+    httpOnly: options.httpOnly ?? true,
+    secure: config.webSession.secure,
+    sameSite: 'lax',
+  });
+  const previous = res.getHeader('Set-Cookie');
+  const list = previous === undefined ? [] : Array.isArray(previous) ? previous : [String(previous)];
+  res.setHeader('Set-Cookie', [...list, header]);
+}
+
+/** Deletes a cookie set by `setCookie`. */
+export function clearCookie(res: Response, config: AppConfig, name: string): void {
+  setCookie(res, config, name, '', { maxAge: 0 });
+}
+
+/**
+ * A new CSRF token in the `csrftoken` (HttpOnly) and `XSRF-TOKEN` (readable) cookies, living as long
+ * as a web session. Returns the token.
+ */
+export function issueCsrfToken(res: Response, config: AppConfig): string {
+  const token = randomToken(32);
+  const maxAge = config.webSession.cookieAgeSeconds;
+  setCookie(res, config, CSRF_COOKIE, token, { maxAge });
+  setCookie(res, config, XSRF_COOKIE, token, { maxAge, httpOnly: false });
+  return token;
+}
+
+/** The request's own origin as the client sees it (honours `TRUST_PROXY` through Express). */
+function ownOrigin(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? ''}`;
+}
+
+function originOf(value: string | undefined): string | null {
+  if (!value || value === 'null') return null;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the page that sent the request is trusted: its `Origin` (else the `Referer`'s origin) is
+ * the server's own or one of `webSession.trustedOrigins`. A request with neither header passes
+ * (not a browser's cross-site request); an unparsable one does not.
+ */
+export function fromTrustedOrigin(req: Request, config: AppConfig): boolean {
+  const raw = (req.headers.origin as string | undefined) ?? (req.headers.referer as string | undefined);
+  if (raw === undefined) return true;
+  const origin = originOf(raw);
+  if (origin === null) return false;
+  return origin === ownOrigin(req) || config.webSession.trustedOrigins.includes(origin);
+}
+
+function sameToken(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The CSRF check of a cookie-authenticated request: safe methods pass; unsafe ones need a trusted
+ * origin and the `csrftoken` cookie's value in `X-CSRFToken`, `X-XSRF-TOKEN` or the form field
+ * `csrfmiddlewaretoken`.
+ */
+export function passesCsrfCheck(req: Request, config: AppConfig): boolean {
+  if (SAFE_METHODS.has(req.method)) return true;
+  if (!fromTrustedOrigin(req, config)) return false;
+  const expected = requestCookies(req)[CSRF_COOKIE];
+  if (!expected) return false;
+  const body = req.body as Record<string, unknown> | undefined;
+  const field = body && typeof body === 'object' ? body[CSRF_FORM_FIELD] : undefined;
+  const sent = req.headers['x-csrftoken'] ?? req.headers['x-xsrf-token'] ?? (typeof field === 'string' ? field : undefined);
+  return typeof sent === 'string' && sameToken(sent, expected);
+}
+
+/**
+ * Plane's HTML form posts share their paths with Meridian's JSON flows (`POST /auth/sign-in/`
+ * answers JSON tokens to JSON and a redirect with the session cookie to a browser `<form>`). Nest
+ * routes by path only, so form posts to these paths are routed to their form handlers under
+ * `…/web/…` before routing: `/auth/[spaces/]{sign-in,sign-up,magic-sign-in,magic-sign-up,sign-out}/`,
+ * `/auth/[spaces/]reset-password/{uidb64}/{token}/` and `/api/instances/admins/{sign-in,sign-up,sign-out}/`.
+ */
+const FORM_ROUTES: Array<[RegExp, string]> = [
+  [/^\/auth\/(spaces\/)?(sign-in|sign-up|magic-sign-in|magic-sign-up|sign-out)\/?$/, '/auth/web/$1$2/'],
+  [/^\/auth\/(spaces\/)?reset-password\/([^/]+)\/([^/]+)\/?$/, '/auth/web/$1reset-password/$2/$3/'],
+  [/^\/api\/instances\/admins\/(sign-in|sign-up|sign-out)\/?$/, '/api/instances/admins/web/$1/'],
+];
+
+/** Express middleware: rewrites the URL of a form post to one of `FORM_ROUTES` (see there). */
+export function routeFormPosts(req: Request, _res: Response, next: () => void): void {
+  if (req.method === 'POST' && isFormPost(req)) {
+    const [pathname, query] = splitUrl(req.url);
+    for (const [pattern, target] of FORM_ROUTES) {
+      if (pattern.test(pathname)) {
+        req.url = pathname.replace(pattern, target) + query;
+        break;
+      }
+    }
+  }
+  next();
+}
+
+function splitUrl(url: string): [string, string] {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at)];
+}
+
+/**
+ * CORS per request: pages from a trusted origin (`webSession.trustedOrigins`) may send cookies
+ * (their origin is echoed with `Access-Control-Allow-Credentials: true`); any other origin gets
+ * `*` without credentials, which is enough for Bearer and API-key clients.
+ */
+export function corsFor(config: AppConfig, exposedHeaders: string[]) {
+  return (req: Request, callback: (err: Error | null, options: object) => void): void => {
+    const origin = req.headers.origin;
+    const trusted = typeof origin === 'string' && config.webSession.trustedOrigins.includes(origin);
+    callback(null, trusted ? { origin, credentials: true, exposedHeaders } : { origin: '*', exposedHeaders });
+  };
+}
