@@ -18,7 +18,7 @@ export class PasswordlessController {
   constructor(private readonly flows: AuthFlowService) {}
 
   /** `{email}` → 200 `{existing, status: "MAGIC_CODE"|"CREDENTIAL"}` (Plane). 422 `INVALID_EMAIL`; 429. */
-  @Post(['email-check', 'spaces/email-check'])
+  @Post('email-check')
   @Public()
   @HttpCode(200)
   @AuthRateLimit('email')
@@ -27,7 +27,7 @@ export class PasswordlessController {
   }
 
   /** `{email}` → 200 `{key: "magic_<email>"}`; emails a code valid 10 minutes. 422 `INVALID_EMAIL`; 429. */
-  @Post(['magic-generate', 'spaces/magic-generate'])
+  @Post('magic-generate')
   @Public()
   @HttpCode(200)
   @AuthRateLimit('email')
@@ -49,8 +49,35 @@ export class PasswordlessController {
     return this.flows.magicSignIn(body.email, body.code, clientOf(req));
   }
 
+  /** The published boards app's twin of `email-check/` (Plane `plane/authentication/views/space/check.py`). */
+  @Post('spaces/email-check')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('email')
+  spaceEmailCheck(@Body() body: EmailDto) {
+    return this.flows.emailCheck(body.email);
+  }
+
+  /** The published boards app's twin of `magic-generate/`. */
+  @Post('spaces/magic-generate')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('email')
+  spaceMagicGenerate(@Body() body: EmailDto) {
+    return this.flows.magicGenerate(body.email);
+  }
+
+  /** The published boards app's twin of `forgot-password/`. */
+  @Post('spaces/forgot-password')
+  @Public()
+  @HttpCode(200)
+  @AuthRateLimit('email')
+  spaceForgotPassword(@Body() body: EmailDto) {
+    return this.flows.forgotPassword(body.email);
+  }
+
   /** `{email}` → 200 `{message}` whether or not the account exists; emails a reset token valid 1 hour. */
-  @Post(['forgot-password', 'spaces/forgot-password'])
+  @Post('forgot-password')
   @Public()
   @HttpCode(200)
   @AuthRateLimit('email')

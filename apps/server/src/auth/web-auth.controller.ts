@@ -132,14 +132,14 @@ export class WebAuthController {
    * (the boards' app for the spaces twin), or back to `APP_BASE_URL/accounts/reset-password` with 5125
    * `INVALID_PASSWORD_TOKEN`, 5130 `EXPIRED_PASSWORD_TOKEN` or 5020 `INVALID_PASSWORD`.
    */
-  @Post('reset-password/:uidb64/:token')
+  @Post('reset-password/:uid/:token')
   @AuthRateLimit('address')
   @Redirect()
   resetPassword(@Param('token') token: string, @Req() req: Request) {
     return this.reset('app', token, req);
   }
 
-  @Post('spaces/reset-password/:uidb64/:token')
+  @Post('spaces/reset-password/:uid/:token')
   @AuthRateLimit('address')
   @Redirect()
   spaceResetPassword(@Param('token') token: string, @Req() req: Request) {
