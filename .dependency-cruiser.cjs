@@ -16,7 +16,8 @@ module.exports = {
     {
       name: 'features-meet-through-index',
       severity: 'error',
-      comment: "A feature reaches another feature only through that feature's index.ts (its door), and the kernel directly.",
+      comment:
+        "A feature reaches another feature only through that feature's index.ts (its door), and the kernel directly.",
       from: { path: `${DOMAIN}([^/]+)/` },
       to: {
         path: `${DOMAIN}[^/]+/`,

@@ -3,7 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Libraries are reached through their package imports only (their index.ts), never by path. */
-const LIBRARY_BY_PATH = { group: ['**/libs/*/src/**', '../../libs/**'], message: 'Import libraries through #common, #domain or #database.' };
+const LIBRARY_BY_PATH = {
+  group: ['**/libs/*/src/**', '../../libs/**'],
+  message: 'Import libraries through #common, #domain or #database.',
+};
 const API_MODULES = ['app-api', 'external-v1', 'public', 'auth', 'instance', 'health'];
 
 export default tseslint.config(
@@ -17,7 +20,11 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
+        },
       ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -68,10 +75,22 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.property.name='createQueryBuilder']", message: 'Query builders belong in the feature repository (*.repository.ts).' },
-        { selector: "CallExpression[callee.property.name='query']", message: 'SQL belongs in the feature repository (*.repository.ts).' },
-        { selector: 'CallExpression[callee.name=/^hot(Tx)?(Query|Pipeline|Transaction)$/]', message: 'SQL belongs in the feature repository (*.repository.ts).' },
-        { selector: 'ImportSpecifier[imported.name=/^SQL_/]', message: 'SQL texts belong in the feature repository (*.repository.ts).' },
+        {
+          selector: "CallExpression[callee.property.name='createQueryBuilder']",
+          message: 'Query builders belong in the feature repository (*.repository.ts).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'SQL belongs in the feature repository (*.repository.ts).',
+        },
+        {
+          selector: 'CallExpression[callee.name=/^hot(Tx)?(Query|Pipeline|Transaction)$/]',
+          message: 'SQL belongs in the feature repository (*.repository.ts).',
+        },
+        {
+          selector: 'ImportSpecifier[imported.name=/^SQL_/]',
+          message: 'SQL texts belong in the feature repository (*.repository.ts).',
+        },
       ],
     },
   },

@@ -26,14 +26,24 @@ import { SQL_VERIFY_API_KEY } from '../libs/domain/src/api-token/api-token.sql';
 import { SQL_WORKSPACE_ACCESS } from '../libs/domain/src/workspace/workspace.sql';
 import { SQL_PROJECT_ACCESS } from '../libs/domain/src/project/project.sql';
 import {
-  ISSUE_COLUMNS, SQL_CREATE_ISSUE_PLAIN, SQL_CREATE_ISSUE_PLAIN_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE,
-  SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE, SQL_VISIBLE_ISSUES_OF_PROJECT,
+  ISSUE_COLUMNS,
+  SQL_CREATE_ISSUE_PLAIN,
+  SQL_CREATE_ISSUE_PLAIN_NO_STATE,
+  SQL_DEFAULT_STATE,
+  SQL_ISSUE_SETS,
+  SQL_NEXT_SEQUENCE,
+  SQL_PROJECT_FOR_CREATE,
+  SQL_VISIBLE_ISSUE,
+  SQL_VISIBLE_ISSUES_OF_PROJECT,
 } from '../libs/domain/src/issue/issue.sql';
 /* eslint-enable no-restricted-imports */
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const pool = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE ?? 32) });
+const pool = new Pool({
+  connectionString: process.env.BARE_DATABASE_URL,
+  max: Number(process.env.BARE_POOL_SIZE ?? 32),
+});
 const names = new Map<string, string>();
 function named(text: string): string {
   let n = names.get(text);
@@ -46,19 +56,45 @@ const q = async (text: string, values: unknown[], client: { query: Pool['query']
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 function view(i: Row, assignees: string[], labels: string[]) {
   return {
-    id: i.id, name: i.name, description_html: i.description_html, description_stripped: i.description_stripped,
-    description_binary: null, priority: i.priority, state: i.state_id, parent: i.parent_id, point: i.point,
-    estimate_point: i.estimate_point_id, start_date: i.start_date, target_date: i.target_date, sequence_id: i.sequence_id,
-    sort_order: i.sort_order, completed_at: iso(i.completed_at), archived_at: i.archived_at, is_draft: i.is_draft,
-    external_source: i.external_source, external_id: i.external_id, type: i.type_id, type_id: i.type_id, assignees, labels,
-    project: i.project_id, workspace: i.workspace_id, created_at: iso(i.created_at), updated_at: iso(i.updated_at),
-    deleted_at: iso(i.deleted_at), created_by: i.created_by_id, updated_by: i.updated_by_id,
+    id: i.id,
+    name: i.name,
+    description_html: i.description_html,
+    description_stripped: i.description_stripped,
+    description_binary: null,
+    priority: i.priority,
+    state: i.state_id,
+    parent: i.parent_id,
+    point: i.point,
+    estimate_point: i.estimate_point_id,
+    start_date: i.start_date,
+    target_date: i.target_date,
+    sequence_id: i.sequence_id,
+    sort_order: i.sort_order,
+    completed_at: iso(i.completed_at),
+    archived_at: i.archived_at,
+    is_draft: i.is_draft,
+    external_source: i.external_source,
+    external_id: i.external_id,
+    type: i.type_id,
+    type_id: i.type_id,
+    assignees,
+    labels,
+    project: i.project_id,
+    workspace: i.workspace_id,
+    created_at: iso(i.created_at),
+    updated_at: iso(i.updated_at),
+    deleted_at: iso(i.deleted_at),
+    created_by: i.created_by_id,
+    updated_by: i.updated_by_id,
   };
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+  });
   res.end(json);
 }
 
@@ -81,7 +117,14 @@ async function list(projectId: string, url: URL) {
   const perPage = Number(url.searchParams.get('per_page') ?? 1000);
   const raw = url.searchParams.get('cursor');
   const page = await paginateSql(
-    { select: ISSUE_COLUMNS, from: SQL_VISIBLE_ISSUES_OF_PROJECT, params: [projectId], key: 'i.created_at', id: 'i.id', order: 'DESC' },
+    {
+      select: ISSUE_COLUMNS,
+      from: SQL_VISIBLE_ISSUES_OF_PROJECT,
+      params: [projectId],
+      key: 'i.created_at',
+      id: 'i.id',
+      order: 'DESC',
+    },
     { perPage, cursor: raw ? parseCursor(raw) : undefined },
     (text, values) => q(text, values),
   );
@@ -96,9 +139,17 @@ async function list(projectId: string, url: URL) {
   for (const v of [...a.values(), ...l.values()]) v.sort();
   const total = page.totalCount;
   return {
-    grouped_by: null, sub_grouped_by: null, total_count: total, next_cursor: page.nextCursor, prev_cursor: page.prevCursor,
-    next_page_results: page.nextCursor !== null, prev_page_results: page.prevCursor !== null, count: page.results.length,
-    total_pages: Math.ceil(total / perPage), total_results: total, extra_stats: null,
+    grouped_by: null,
+    sub_grouped_by: null,
+    total_count: total,
+    next_cursor: page.nextCursor,
+    prev_cursor: page.prevCursor,
+    next_page_results: page.nextCursor !== null,
+    prev_page_results: page.prevCursor !== null,
+    count: page.results.length,
+    total_pages: Math.ceil(total / perPage),
+    total_results: total,
+    extra_stats: null,
     results: page.results.map((r: Row) => view(r, a.get(r.id) ?? [], l.get(r.id) ?? [])),
   };
 }
@@ -114,8 +165,26 @@ async function create(ctx: { userId: string; workspaceId: string; projectId: str
   // its own: the bare server has no group commit (Meridian's IssueCreateBatcher).
   const text = state ? SQL_CREATE_ISSUE_PLAIN : SQL_CREATE_ISSUE_PLAIN_NO_STATE;
   const values = [
-    ctx.workspaceId, ctx.projectId, body.name.trim(), '<p></p>', '', 'none', state?.id ?? null, null, null, null, null, null,
-    state?.group === 'completed' ? new Date() : null, false, null, null, null, ctx.userId, null, Date.now() / 1000,
+    ctx.workspaceId,
+    ctx.projectId,
+    body.name.trim(),
+    '<p></p>',
+    '',
+    'none',
+    state?.id ?? null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    state?.group === 'completed' ? new Date() : null,
+    false,
+    null,
+    null,
+    null,
+    ctx.userId,
+    null,
+    Date.now() / 1000,
   ];
   const client = await pool.connect();
   const pipelined = client as unknown as { pipeline: boolean };
@@ -157,7 +226,8 @@ const server = createServer((req, res) => {
         if (!row) return send(res, 404, { detail: 'Not found.', error_code: 'NOT_FOUND' });
         return send(res, 200, view(row, row.assignee_ids, row.label_ids));
       }
-      if (req.method === 'POST' && !m[3]) return send(res, 201, await create(ctx, JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      if (req.method === 'POST' && !m[3])
+        return send(res, 201, await create(ctx, JSON.parse(Buffer.concat(chunks).toString('utf8'))));
       send(res, 405, { detail: 'Method not allowed.', error_code: 'METHOD_NOT_ALLOWED' });
     })().catch((err: Error) => send(res, 500, { detail: err.message, error_code: 'INTERNAL' }));
   });

@@ -38,7 +38,10 @@ function freePort(): Promise<number> {
 }
 
 function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   if (!line) throw new Error(`no ${field} for ${pid}`);
   return Number(line.replace(/\D+/g, ''));
 }
@@ -60,7 +63,13 @@ async function waitHealthy(url: string, child: ChildProcess, output: () => strin
 
 async function measure(server: string, dataDir: string): Promise<Sample> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   const started = performance.now();
   const child = spawn(process.execPath, [server], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -104,7 +113,10 @@ async function main() {
   console.log(`\n${server}, ${runs} runs, ${os.cpus().length} cores`);
   console.log('| start | RSS after /health (median, range) | peak RSS (median) | time to /health (median, range) |');
   console.log('|---|---|---|---|');
-  for (const [label, s] of [['fresh DATA_DIR', fresh], ['restart', restart]] as const) {
+  for (const [label, s] of [
+    ['fresh DATA_DIR', fresh],
+    ['restart', restart],
+  ] as const) {
     const rss = s.map((x) => x.rssMiB);
     const ready = s.map((x) => x.readyMs / 1000);
     console.log(

@@ -26,13 +26,21 @@ export interface LoadResult {
 export function once(base: string, req: LoadRequest, agent?: Agent): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(req.path, base);
-    const headers = { ...req.headers, ...(req.body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(req.body)) } : {}) };
-    const r = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const headers = {
+      ...req.headers,
+      ...(req.body
+        ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(req.body)) }
+        : {}),
+    };
+    const r = request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     r.on('error', reject);
     if (req.body) r.write(req.body);
     r.end();
@@ -40,7 +48,13 @@ export function once(base: string, req: LoadRequest, agent?: Agent): Promise<{ s
 }
 
 /** `next(n)` gives the n-th request (lets a scenario vary its path or body). */
-export async function load(base: string, next: (n: number) => LoadRequest, connections: number, seconds: number, okStatus: number): Promise<LoadResult> {
+export async function load(
+  base: string,
+  next: (n: number) => LoadRequest,
+  connections: number,
+  seconds: number,
+  okStatus: number,
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
@@ -69,5 +83,12 @@ export async function load(base: string, next: (n: number) => LoadRequest, conne
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
-  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: pct(0.5), p99: pct(0.99), firstError };
+  return {
+    requests: latencies.length,
+    errors,
+    rps: latencies.length / elapsed,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    firstError,
+  };
 }

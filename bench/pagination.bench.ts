@@ -69,11 +69,10 @@ async function main() {
       ),
     );
     await time('SQL OFFSET page (page-number paginator)', () =>
-      t.sql(`SELECT id FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY created_at, id OFFSET $2 LIMIT $3`, [
-        ws.id,
-        deepIndex,
-        perPage + 1,
-      ]),
+      t.sql(
+        `SELECT id FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY created_at, id OFFSET $2 LIMIT $3`,
+        [ws.id, deepIndex, perPage + 1],
+      ),
     );
     console.log(`deep/first ratio (HTTP p50): ${(deep / first).toFixed(2)}`);
   } finally {

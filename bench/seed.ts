@@ -76,18 +76,26 @@ const VARYING = new Set(['id', 'name', 'sequence_id', 'sort_order', 'created_at'
 /** An API-created work item and a bulk-created one agree on every other column, and so do their history rows. */
 export async function checkBulkMatchesApi(sql: Sql, projectId: string): Promise<void> {
   const pick = async (like: string) => {
-    const [issue] = await sql(`SELECT * FROM issues WHERE project_id = $1 AND name LIKE $2 ORDER BY sequence_id LIMIT 1`, [projectId, like]);
+    const [issue] = await sql(
+      `SELECT * FROM issues WHERE project_id = $1 AND name LIKE $2 ORDER BY sequence_id LIMIT 1`,
+      [projectId, like],
+    );
     assert.ok(issue, `no work item named ${like}`);
     const activities = await sql(`SELECT * FROM issue_activities WHERE issue_id = $1`, [issue.id]);
     return { issue, activities };
   };
   const api = await pick('API item %');
   const bulk = await pick('Bulk item %');
-  const strip = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([k]) => !VARYING.has(k)));
+  const strip = (row: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(row).filter(([k]) => !VARYING.has(k)));
   assert.deepEqual(Object.keys(bulk.issue).sort(), Object.keys(api.issue).sort());
   assert.deepEqual(strip(bulk.issue), strip(api.issue), 'bulk work item differs from an API-created one');
   assert.equal(bulk.activities.length, api.activities.length, 'history rows per work item');
-  assert.deepEqual(bulk.activities.map(strip), api.activities.map(strip), 'bulk history row differs from an API-created one');
+  assert.deepEqual(
+    bulk.activities.map(strip),
+    api.activities.map(strip),
+    'bulk history row differs from an API-created one',
+  );
   const [dup] = await sql(
     `SELECT COUNT(*)::int AS n FROM (SELECT sort_order FROM issues WHERE project_id = $1 GROUP BY state_id, sort_order HAVING COUNT(*) > 1) d`,
     [projectId],

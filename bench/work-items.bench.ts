@@ -53,7 +53,15 @@ function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   delete base.DATABASE_URL;
   delete base.DATA_DIR;
-  return { ...base, NODE_ENV: 'production', SECRET_KEY: 'b'.repeat(64), HOST: '127.0.0.1', PORT: '0', API_KEY_RATE_LIMIT: '100000000/minute', ...env };
+  return {
+    ...base,
+    NODE_ENV: 'production',
+    SECRET_KEY: 'b'.repeat(64),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    API_KEY_RATE_LIMIT: '100000000/minute',
+    ...env,
+  };
 }
 
 /** A port free right now (the server's start-up line names the configured port, so 0 will not do). */
@@ -73,7 +81,9 @@ function freePort(): Promise<number> {
  * same way, without npm in front. The bench's own NODE_OPTIONS come after them, so they win.
  */
 const MERIDIAN_NODE_OPTIONS = (() => {
-  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
   const m = /^NODE_OPTIONS="([^"$]*?)\s*\$NODE_OPTIONS"/.exec(scripts['start:prod']);
   assert.ok(m, `start:prod: ${scripts['start:prod']}`);
   return m[1];
@@ -83,8 +93,13 @@ async function start(script: string, env: Record<string, string>, health: boolea
   const port = String(await freePort());
   const t0 = performance.now();
   // Meridian as production starts it; the bare server with Node's defaults
-  const nodeOptions: Record<string, string> = script === SERVER ? { NODE_OPTIONS: `${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim() } : {};
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: serverEnv({ ...env, ...nodeOptions, PORT: port }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeOptions: Record<string, string> =
+    script === SERVER ? { NODE_OPTIONS: `${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim() } : {};
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: serverEnv({ ...env, ...nodeOptions, PORT: port }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 180_000);
@@ -109,12 +124,15 @@ async function start(script: string, env: Record<string, string>, health: boolea
   }
   const coldStartMs = performance.now() - t0;
   return {
-    child, base, coldStartMs,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    child,
+    base,
+    coldStartMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -139,18 +157,35 @@ async function withRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: 
   }
 }
 
-async function http(base: string, method: 'GET' | 'POST', p: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await once(base, { method, path: p, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+async function http(
+  base: string,
+  method: 'GET' | 'POST',
+  p: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await once(base, {
+    method,
+    path: p,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: res.body, json: () => JSON.parse(res.body) };
 }
 
 /** Instance set-up (the first admin), a user, a workspace, an API key and a project: the target of every scenario. */
 async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
   const claim = await http(base, 'POST', '/api/instances/admins/sign-up/', {
-    email: 'bench-admin@example.com', password: 'bench admin password 1', first_name: 'Bench', company_name: 'Bench',
+    email: 'bench-admin@example.com',
+    password: 'bench admin password 1',
+    first_name: 'Bench',
+    company_name: 'Bench',
   });
   assert.ok(claim.status === 200 || claim.status === 201, claim.body);
-  const signUp = await http(base, 'POST', '/auth/sign-up/', { email: 'bench@example.com', password: 'bench password 123' });
+  const signUp = await http(base, 'POST', '/auth/sign-up/', {
+    email: 'bench@example.com',
+    password: 'bench password 123',
+  });
   assert.equal(signUp.status, 201, signUp.body);
   const token = signUp.json().access_token as string;
   const userId = signUp.json().user.id as string;
@@ -160,7 +195,13 @@ async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
   const key = await http(base, 'POST', '/api/workspaces/bench/api-tokens/', { label: 'bench' }, auth);
   assert.equal(key.status, 201, key.body);
   const apiKey = key.json().token as string;
-  const project = await http(base, 'POST', '/api/v1/workspaces/bench/projects/', { name: 'Bench', identifier: 'BENCH' }, { 'x-api-key': apiKey });
+  const project = await http(
+    base,
+    'POST',
+    '/api/v1/workspaces/bench/projects/',
+    { name: 'Bench', identifier: 'BENCH' },
+    { 'x-api-key': apiKey },
+  );
   assert.equal(project.status, 201, project.body);
   return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId };
 }
@@ -171,31 +212,70 @@ interface Scenario {
   next: (n: number) => LoadRequest;
 }
 
-function scenarios(t: Omit<SeedTarget, 'base'>, deepCursor: string, ids: string[], reads: boolean, writes: boolean): Scenario[] {
+function scenarios(
+  t: Omit<SeedTarget, 'base'>,
+  deepCursor: string,
+  ids: string[],
+  reads: boolean,
+  writes: boolean,
+): Scenario[] {
   const headers = { 'x-api-key': t.key };
   const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
   const all: Scenario[] = [];
   if (reads) {
     all.push(
-      { name: `list, per_page=${PER_PAGE}, first page`, ok: 200, next: () => ({ method: 'GET', path: `${list}?per_page=${PER_PAGE}`, headers }) },
-      { name: `list, page ${Math.floor((ITEMS + API_ITEMS) / PER_PAGE) - 1} (cursor)`, ok: 200, next: () => ({ method: 'GET', path: `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`, headers }) },
-      { name: 'GET one work item', ok: 200, next: (n) => ({ method: 'GET', path: `${list}${ids[n % ids.length]}/`, headers }) },
+      {
+        name: `list, per_page=${PER_PAGE}, first page`,
+        ok: 200,
+        next: () => ({ method: 'GET', path: `${list}?per_page=${PER_PAGE}`, headers }),
+      },
+      {
+        name: `list, page ${Math.floor((ITEMS + API_ITEMS) / PER_PAGE) - 1} (cursor)`,
+        ok: 200,
+        next: () => ({ method: 'GET', path: `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`, headers }),
+      },
+      {
+        name: 'GET one work item',
+        ok: 200,
+        next: (n) => ({ method: 'GET', path: `${list}${ids[n % ids.length]}/`, headers }),
+      },
     );
   }
   if (writes) {
-    all.push({ name: `POST create (${CONNECTIONS} concurrent, one project)`, ok: 201, next: (n) => ({ method: 'POST', path: list, headers, body: JSON.stringify({ name: `Load ${n}` }) }) });
+    all.push({
+      name: `POST create (${CONNECTIONS} concurrent, one project)`,
+      ok: 201,
+      next: (n) => ({ method: 'POST', path: list, headers, body: JSON.stringify({ name: `Load ${n}` }) }),
+    });
   }
   return all;
 }
 
 /** Both servers answer the same bytes for the same reads. */
-async function assertSameBodies(meridian: string, bare: string, t: Omit<SeedTarget, 'base'>, deepCursor: string, id: string) {
+async function assertSameBodies(
+  meridian: string,
+  bare: string,
+  t: Omit<SeedTarget, 'base'>,
+  deepCursor: string,
+  id: string,
+) {
   const headers = { 'x-api-key': t.key };
   const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
-  for (const p of [`${list}${id}/`, `${list}?per_page=${PER_PAGE}`, `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`]) {
-    const [a, b] = await Promise.all([once(meridian, { method: 'GET', path: p, headers }), once(bare, { method: 'GET', path: p, headers })]);
+  for (const p of [
+    `${list}${id}/`,
+    `${list}?per_page=${PER_PAGE}`,
+    `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`,
+  ]) {
+    const [a, b] = await Promise.all([
+      once(meridian, { method: 'GET', path: p, headers }),
+      once(bare, { method: 'GET', path: p, headers }),
+    ]);
     assert.equal(a.status, 200, a.body.slice(0, 300));
-    assert.equal(a.body, b.body, `bodies differ for ${p}:\nmeridian ${a.body.slice(0, 400)}\nbare     ${b.body.slice(0, 400)}`);
+    assert.equal(
+      a.body,
+      b.body,
+      `bodies differ for ${p}:\nmeridian ${a.body.slice(0, 400)}\nbare     ${b.body.slice(0, 400)}`,
+    );
   }
   // a create: same keys and values but for what must differ
   const [a, b] = await Promise.all([
@@ -204,21 +284,32 @@ async function assertSameBodies(meridian: string, bare: string, t: Omit<SeedTarg
   ]);
   assert.equal(a.status, 201, a.body);
   assert.equal(b.status, 201, b.body);
-  const strip = (s: string) => JSON.stringify(JSON.parse(s), (k, v) => (['id', 'sequence_id', 'sort_order', 'created_at', 'updated_at'].includes(k) ? '…' : v));
+  const strip = (s: string) =>
+    JSON.stringify(JSON.parse(s), (k, v) =>
+      ['id', 'sequence_id', 'sort_order', 'created_at', 'updated_at'].includes(k) ? '…' : v,
+    );
   assert.equal(strip(a.body), strip(b.body), 'create bodies differ');
 }
 
 const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 
-interface Row { scenario: string; bare?: LoadResult; meridian: LoadResult; }
+interface Row {
+  scenario: string;
+  bare?: LoadResult;
+  meridian: LoadResult;
+}
 
 function printTable(title: string, rows: Row[]) {
   console.log(`\n${title}`);
-  console.log('| scenario | bare req/s | Meridian req/s | Meridian / bare | bare p50 / p99 ms | Meridian p50 / p99 ms | errors |');
+  console.log(
+    '| scenario | bare req/s | Meridian req/s | Meridian / bare | bare p50 / p99 ms | Meridian p50 / p99 ms | errors |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const ratio = r.bare ? r.meridian.rps / r.bare.rps : NaN;
-    console.log(`| ${r.scenario} | ${r.bare ? fmt(r.bare.rps, 0) : '–'} | ${fmt(r.meridian.rps, 0)} | ${fmt(ratio, 2)} | ${r.bare ? `${fmt(r.bare.p50)} / ${fmt(r.bare.p99)}` : '–'} | ${fmt(r.meridian.p50)} / ${fmt(r.meridian.p99)} | ${(r.bare?.errors ?? 0) + r.meridian.errors} |`);
+    console.log(
+      `| ${r.scenario} | ${r.bare ? fmt(r.bare.rps, 0) : '–'} | ${fmt(r.meridian.rps, 0)} | ${fmt(ratio, 2)} | ${r.bare ? `${fmt(r.bare.p50)} / ${fmt(r.bare.p99)}` : '–'} | ${fmt(r.meridian.p50)} / ${fmt(r.meridian.p99)} | ${(r.bare?.errors ?? 0) + r.meridian.errors} |`,
+    );
     for (const e of [r.bare?.firstError, r.meridian.firstError]) if (e) console.log(`  first error: ${e}`);
   }
 }
@@ -231,7 +322,8 @@ function merge(results: LoadResult[]): LoadResult {
     requests: results.reduce((s, r) => s + r.requests, 0),
     errors: results.reduce((s, r) => s + r.errors, 0),
     rps: results.reduce((s, r) => s + r.rps, 0) / results.length,
-    p50: mid.p50, p99: mid.p99,
+    p50: mid.p50,
+    p99: mid.p99,
     firstError: results.find((r) => r.firstError)?.firstError,
   };
 }
@@ -274,7 +366,9 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     await seedBulk(sql, { ...t, base: first.base }, ITEMS);
     await checkBulkMatchesApi(sql, t.projectId);
     await sql('VACUUM ANALYZE');
-    console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s (bulk rows equal API rows column by column)`);
+    console.log(
+      `seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s (bulk rows equal API rows column by column)`,
+    );
     await first.stop();
     servers.pop();
 
@@ -284,16 +378,22 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       colds.push(s.coldStartMs);
       await s.stop();
     }
-    console.log(`PostgreSQL: cold start to first 200 on /health, migrated database: ${colds.map((c) => fmt(c, 0)).join(', ')} ms`);
+    console.log(
+      `PostgreSQL: cold start to first 200 on /health, migrated database: ${colds.map((c) => fmt(c, 0)).join(', ')} ms`,
+    );
 
     const meridian = await start(SERVER, env, true);
     servers.push(meridian);
     const bare = await start(BARE, { BARE_DATABASE_URL: dbUrl, BARE_POOL_SIZE: String(CONNECTIONS) }, false);
     servers.push(bare);
     const deep = await deepCursorOf(sql, t.projectId);
-    const ids = (await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])).map((r) => r.id as string);
+    const ids = (
+      await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
+    ).map((r) => r.id as string);
     await assertSameBodies(meridian.base, bare.base, t, deep, ids[0]);
-    console.log('bodies: Meridian and the bare server answer the same bytes (GET one, first page, deep page; create alike)');
+    console.log(
+      'bodies: Meridian and the bare server answer the same bytes (GET one, first page, deep page; create alike)',
+    );
 
     const rows: Row[] = [];
     let rssMeridian = 0;
@@ -304,9 +404,20 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       await load(bare.base, s.next, CONNECTIONS, 1, s.ok);
       await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
       for (let r = 0; r < ROUNDS; r++) {
-        const order: Array<['bare' | 'meridian', Running]> = r % 2 ? [['meridian', meridian], ['bare', bare]] : [['bare', bare], ['meridian', meridian]];
+        const order: Array<['bare' | 'meridian', Running]> =
+          r % 2
+            ? [
+                ['meridian', meridian],
+                ['bare', bare],
+              ]
+            : [
+                ['bare', bare],
+                ['meridian', meridian],
+              ];
         for (const [who, srv] of order) {
-          const { result, rssMiB } = await withRss(srv.child.pid!, () => load(srv.base, s.next, CONNECTIONS, SECONDS, s.ok));
+          const { result, rssMiB } = await withRss(srv.child.pid!, () =>
+            load(srv.base, s.next, CONNECTIONS, SECONDS, s.ok),
+          );
           runs[who].push(result);
           if (who === 'meridian') rssMeridian = Math.max(rssMeridian, rssMiB);
           else rssBare = Math.max(rssBare, rssMiB);
@@ -315,7 +426,9 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       const row = { scenario: s.name, bare: merge(runs.bare), meridian: merge(runs.meridian) };
       bareResults.set(s.name, row.bare);
       rows.push(row);
-      console.log(`  ${s.name}: bare ${fmt(row.bare.rps, 0)}/s, Meridian ${fmt(row.meridian.rps, 0)}/s, ratio ${fmt(row.meridian.rps / row.bare.rps, 2)}`);
+      console.log(
+        `  ${s.name}: bare ${fmt(row.bare.rps, 0)}/s, Meridian ${fmt(row.meridian.rps, 0)}/s, ratio ${fmt(row.meridian.rps / row.bare.rps, 2)}`,
+      );
     }
     const [dups] = await sql(
       `SELECT (SELECT COUNT(*) FROM (SELECT sequence_id FROM issues WHERE project_id = $1 GROUP BY sequence_id HAVING COUNT(*) > 1) d)::int AS seq,
@@ -325,16 +438,22 @@ async function postgres(): Promise<Map<string, LoadResult>> {
              WHERE i.project_id = $1 AND i.name LIKE 'Load %' AND EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = i.id)) mine`,
       [t.projectId],
     );
-    printTable(`PostgreSQL, ${ITEMS + API_ITEMS} work items in one project, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server and scenario, interleaved`, rows);
+    printTable(
+      `PostgreSQL, ${ITEMS + API_ITEMS} work items in one project, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server and scenario, interleaved`,
+      rows,
+    );
     console.log(`peak RSS under load: Meridian ${fmt(rssMeridian, 0)} MiB, bare ${fmt(rssBare, 0)} MiB`);
     console.log(`after the creates: duplicate sequence_ids ${dups.seq}, duplicate sort orders in a state ${dups.sort}`);
     // Meridian's load creates are the ones with a subscriber row (the bare server writes none); one xmin per transaction
-    console.log(`Meridian's creates: ${dups.items} work items in ${dups.txs} transactions (group commit: ${fmt(Number(dups.items) / Math.max(1, Number(dups.txs)), 1)} per transaction)`);
+    console.log(
+      `Meridian's creates: ${dups.items} work items in ${dups.txs} transactions (group commit: ${fmt(Number(dups.items) / Math.max(1, Number(dups.txs)), 1)} per transaction)`,
+    );
     return bareResults;
   } finally {
     for (const s of servers.reverse()) await s.stop();
     await db.end().catch(() => undefined);
-    if (process.argv.includes('--keep-db')) console.log(`kept database ${name}${target ? ` (X-API-Key ${target.key}, project ${target.projectId})` : ''}`);
+    if (process.argv.includes('--keep-db'))
+      console.log(`kept database ${name}${target ? ` (X-API-Key ${target.key}, project ${target.projectId})` : ''}`);
     else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }
@@ -358,7 +477,9 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     await checkBulkMatchesApi(sql, t.projectId);
     await sql('VACUUM ANALYZE');
     const deep = await deepCursorOf(sql, t.projectId);
-    const ids = (await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])).map((r) => r.id as string);
+    const ids = (
+      await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
+    ).map((r) => r.id as string);
     await pg.close();
     console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s`);
     const colds: number[] = [];
@@ -367,7 +488,9 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
       colds.push(s.coldStartMs);
       await s.stop();
     }
-    console.log(`Embedded: cold start to first 200 on /health, existing database of ${ITEMS + API_ITEMS} work items: ${colds.map((c) => fmt(c, 0)).join(', ')} ms`);
+    console.log(
+      `Embedded: cold start to first 200 on /health, existing database of ${ITEMS + API_ITEMS} work items: ${colds.map((c) => fmt(c, 0)).join(', ')} ms`,
+    );
     const meridian = await start(SERVER, env, true);
     const rows: Row[] = [];
     let rss = 0;
@@ -376,7 +499,9 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
         await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
         const runs: LoadResult[] = [];
         for (let r = 0; r < ROUNDS; r++) {
-          const { result, rssMiB } = await withRss(meridian.child.pid!, () => load(meridian.base, s.next, CONNECTIONS, SECONDS, s.ok));
+          const { result, rssMiB } = await withRss(meridian.child.pid!, () =>
+            load(meridian.base, s.next, CONNECTIONS, SECONDS, s.ok),
+          );
           runs.push(result);
           rss = Math.max(rss, rssMiB);
         }
@@ -393,7 +518,9 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
 }
 
 async function main() {
-  console.log(`work-items bench: ${new Date().toISOString()}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}; Meridian with NODE_OPTIONS="${`${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim()}"`);
+  console.log(
+    `work-items bench: ${new Date().toISOString()}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}; Meridian with NODE_OPTIONS="${`${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim()}"`,
+  );
   const bare = process.argv.includes('--skip-postgres') ? new Map<string, LoadResult>() : await postgres();
   if (EMBEDDED) await embedded(bare);
 }

@@ -24,7 +24,14 @@ function fail(message) {
 
 /** A JSON line like the server's (pino's shape), so stdout stays JSON lines only. */
 function log(level, msg) {
-  const line = { level, time: Date.now(), pid: process.pid, hostname: require('node:os').hostname(), context: 'Meridian', msg };
+  const line = {
+    level,
+    time: Date.now(),
+    pid: process.pid,
+    hostname: require('node:os').hostname(),
+    context: 'Meridian',
+    msg,
+  };
   process.stdout.write(JSON.stringify(line) + '\n');
 }
 
@@ -59,13 +66,19 @@ function build() {
           'development dependencies (`npm ci && npm run build`), then start with `npm run start:prod`.',
       );
     }
-    log(40, 'dist/ is older than the sources and TypeScript is not installed: starting the existing build (run `npm run build` to update it)');
+    log(
+      40,
+      'dist/ is older than the sources and TypeScript is not installed: starting the existing build (run `npm run build` to update it)',
+    );
     return Promise.resolve();
   }
   log(30, 'compiling the sources (npm run build)');
   return new Promise((resolve) => {
     // tsc's diagnostics are plain text: they go to stderr, keeping stdout JSON lines only
-    const child = spawn(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    const child = spawn(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.json')], {
+      cwd: ROOT,
+      stdio: ['ignore', 2, 2],
+    });
     const forward = (signal) => child.kill(signal);
     process.on('SIGTERM', forward);
     process.on('SIGINT', forward);

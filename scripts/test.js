@@ -37,17 +37,18 @@ function fail(message) {
   process.exit(1);
 }
 
-if (!fs.existsSync(TEMPLATE_SCRIPT)) fail(`${path.relative(ROOT, TEMPLATE_SCRIPT)} is missing: run \`npm run build\` first (\`npm test\` does).`);
+if (!fs.existsSync(TEMPLATE_SCRIPT))
+  fail(`${path.relative(ROOT, TEMPLATE_SCRIPT)} is missing: run \`npm run build\` first (\`npm test\` does).`);
 
 const args = process.argv.slice(2);
 const options = args.filter((a) => a.startsWith('-'));
 const listTests = (dir) =>
   fs.existsSync(dir)
     ? fs
-      .readdirSync(dir)
-      .filter((f) => f.endsWith('.test.js'))
-      .sort()
-      .map((f) => path.join(dir, f))
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.test.js'))
+        .sort()
+        .map((f) => path.join(dir, f))
     : [];
 let files = args.filter((a) => !a.startsWith('-')).map((f) => path.resolve(f));
 if (files.length === 0) files = [...listTests(DOMAIN), ...listTests(E2E)];
@@ -126,7 +127,10 @@ function writeLanes(tierFiles, count, dir, tag) {
   return lanes.map((lane, i) => {
     const entry = path.join(dir, `${tag}-lane-${i + 1}.test.js`);
     const lines = lane.files.map((f) => `require(${JSON.stringify(f)});`);
-    fs.writeFileSync(entry, `'use strict';\n// scripts/test.js: lane ${i + 1} of ${tag}, about ${Math.round(lane.total)} s by test-weights.json\n${lines.join('\n')}\n`);
+    fs.writeFileSync(
+      entry,
+      `'use strict';\n// scripts/test.js: lane ${i + 1} of ${tag}, about ${Math.round(lane.total)} s by test-weights.json\n${lines.join('\n')}\n`,
+    );
     return entry;
   });
 }
@@ -141,11 +145,16 @@ async function main() {
     const tag = inDomainTier(tierFiles[0]) ? 'domain' : 'e2e';
     const entries = isolation === 'file' ? tierFiles : writeLanes(tierFiles, Number(concurrency), lanesDir, tag);
     process.stdout.write(`test: ${tag} tier, ${tierFiles.length} file(s) in ${entries.length} process(es)\n`);
-    result = await run(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...options, ...entries], {
-      env: { ...process.env, TEST_DATABASE_TEMPLATE: JSON.stringify(template) },
-    });
+    result = await run(
+      process.execPath,
+      ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...options, ...entries],
+      {
+        env: { ...process.env, TEST_DATABASE_TEMPLATE: JSON.stringify(template) },
+      },
+    );
     if (result.code !== 0 || result.signal || stopping) {
-      if (i < tiers.length - 1 && !stopping) process.stderr.write(`test: the ${tag} tier failed; the next tier is skipped\n`);
+      if (i < tiers.length - 1 && !stopping)
+        process.stderr.write(`test: the ${tag} tier failed; the next tier is skipped\n`);
       return result;
     }
   }
@@ -166,7 +175,10 @@ main()
   })
   .then(async (result) => {
     fs.rmSync(lanesDir, { recursive: true, force: true });
-    const dropped = template.engine === 'embedded' ? (fs.rmSync(template.copies, { recursive: true, force: true }), { code: 0 }) : await templateCommand('drop');
+    const dropped =
+      template.engine === 'embedded'
+        ? (fs.rmSync(template.copies, { recursive: true, force: true }), { code: 0 })
+        : await templateCommand('drop');
     if (dropped.code !== 0) process.stderr.write(`test: could not drop the template ${JSON.stringify(template)}\n`);
     if (result.signal || stopping) process.exit(128 + os.constants.signals[result.signal || stopping]);
     process.exit(result.code ?? 1);

@@ -22,9 +22,15 @@ describe('domain: accounts and sessions (AccountService, SessionService)', () =>
     const email = `${unique('Once')}@Example.com`;
     const first = await accounts.signUp({ email, password: 'correct horse 1' }, client);
     assert.equal(first.user.email, email.toLowerCase());
-    await rejectsWith(accounts.signUp({ email: `  ${email.toUpperCase()} `, password: 'another password' }, client), 'USER_ALREADY_EXIST');
+    await rejectsWith(
+      accounts.signUp({ email: `  ${email.toUpperCase()} `, password: 'another password' }, client),
+      'USER_ALREADY_EXIST',
+    );
     const users = await d.sql<{ id: string }>('SELECT id FROM users WHERE lower(email) = $1', [email.toLowerCase()]);
-    assert.deepEqual(users.map((u) => u.id), [first.user.id]);
+    assert.deepEqual(
+      users.map((u) => u.id),
+      [first.user.id],
+    );
     const open = await d.sql('SELECT 1 FROM auth_sessions WHERE user_id = $1', [first.user.id]);
     assert.equal(open.length, 1, 'the refused sign-up opened no session');
   });
@@ -36,7 +42,10 @@ describe('domain: accounts and sessions (AccountService, SessionService)', () =>
     assert.equal(signedIn.user.id, up.user.id);
     assert.equal((await sessions.verifyAccessToken(signedIn.access_token))?.userId, up.user.id);
     await rejectsWith(accounts.signIn({ email, password: 'correct horse 2' }, client), 'AUTHENTICATION_FAILED_SIGN_IN');
-    await rejectsWith(accounts.signIn({ email: `${unique('nobody')}@example.com`, password: 'correct horse 1' }, client), 'AUTHENTICATION_FAILED_SIGN_IN');
+    await rejectsWith(
+      accounts.signIn({ email: `${unique('nobody')}@example.com`, password: 'correct horse 1' }, client),
+      'AUTHENTICATION_FAILED_SIGN_IN',
+    );
 
     await d.sql('UPDATE users SET is_active = false WHERE id = $1', [up.user.id]);
     await rejectsWith(accounts.signIn({ email, password: 'correct horse 1' }, client), 'USER_ACCOUNT_DEACTIVATED');
@@ -49,14 +58,21 @@ describe('domain: accounts and sessions (AccountService, SessionService)', () =>
     const next = await sessions.refresh(up.refresh_token);
     assert.notEqual(next.access_token, up.access_token);
     assert.notEqual(next.refresh_token, up.refresh_token);
-    assert.equal(await sessions.verifyAccessToken(up.access_token), null, 'the old access token ended with the rotation');
+    assert.equal(
+      await sessions.verifyAccessToken(up.access_token),
+      null,
+      'the old access token ended with the rotation',
+    );
     const principal = await sessions.verifyAccessToken(next.access_token);
     assert.equal(principal?.userId, up.user.id);
 
     await rejectsWith(sessions.refresh(up.refresh_token), 'INVALID_REFRESH_TOKEN');
     assert.equal(await sessions.verifyAccessToken(next.access_token), null, 'the reuse revoked the session');
     await rejectsWith(sessions.refresh(next.refresh_token), 'INVALID_REFRESH_TOKEN');
-    const [row] = await d.sql<{ revoked: boolean }>('SELECT revoked_at IS NOT NULL AS revoked FROM auth_sessions WHERE id = $1', [principal!.sessionId]);
+    const [row] = await d.sql<{ revoked: boolean }>(
+      'SELECT revoked_at IS NOT NULL AS revoked FROM auth_sessions WHERE id = $1',
+      [principal!.sessionId],
+    );
     assert.equal(row.revoked, true);
   });
 

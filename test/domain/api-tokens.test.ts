@@ -43,11 +43,17 @@ describe('domain: API keys (ApiTokenService)', () => {
 
     const member = await keys.create(p.workspaceId, { id: p.userId }, {});
     assert.ok(await keys.verifyDigest(sha256(member.token)));
-    await d.sql('UPDATE workspace_members SET is_active = false WHERE workspace_id = $1 AND member_id = $2', [p.workspaceId, p.userId]);
+    await d.sql('UPDATE workspace_members SET is_active = false WHERE workspace_id = $1 AND member_id = $2', [
+      p.workspaceId,
+      p.userId,
+    ]);
     try {
       assert.equal(await keys.verifyDigest(sha256(member.token)), null);
     } finally {
-      await d.sql('UPDATE workspace_members SET is_active = true WHERE workspace_id = $1 AND member_id = $2', [p.workspaceId, p.userId]);
+      await d.sql('UPDATE workspace_members SET is_active = true WHERE workspace_id = $1 AND member_id = $2', [
+        p.workspaceId,
+        p.userId,
+      ]);
     }
   });
 
@@ -57,7 +63,13 @@ describe('domain: API keys (ApiTokenService)', () => {
     await rejectsWith(keys.update(stranger.workspaceId, p.userId, mine.id, { label: 'x' }), 'NOT_FOUND');
     await rejectsWith(keys.remove(p.workspaceId, stranger.userId, mine.id), 'NOT_FOUND');
     assert.ok(await keys.verifyDigest(sha256(mine.token)), 'the refused calls changed nothing');
-    await rejectsWith(keys.create(p.workspaceId, { id: p.userId }, { expired_at: new Date(Date.now() - 1000) }), 'VALIDATION_ERROR');
-    await rejectsWith(keys.update(p.workspaceId, p.userId, mine.id, { expired_at: new Date(Date.now() - 1000) }), 'VALIDATION_ERROR');
+    await rejectsWith(
+      keys.create(p.workspaceId, { id: p.userId }, { expired_at: new Date(Date.now() - 1000) }),
+      'VALIDATION_ERROR',
+    );
+    await rejectsWith(
+      keys.update(p.workspaceId, p.userId, mine.id, { expired_at: new Date(Date.now() - 1000) }),
+      'VALIDATION_ERROR',
+    );
   });
 });

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addMemberWithKey, addProjectMember, assertError, createApiKey, createProject, createWorkspace, membershipId, projectMembershipId,
+  addMember,
+  addMemberWithKey,
+  addProjectMember,
+  assertError,
+  createApiKey,
+  createProject,
+  createWorkspace,
+  membershipId,
+  projectMembershipId,
   signUp,
 } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -21,12 +29,16 @@ describe('access cache: a change of access is seen by the next request', () => {
   });
   after(() => t.close());
 
-  const v1Projects = (slug: string, key: string) => t.api.get(`/api/v1/workspaces/${slug}/projects/`).set('X-API-Key', key);
+  const v1Projects = (slug: string, key: string) =>
+    t.api.get(`/api/v1/workspaces/${slug}/projects/`).set('X-API-Key', key);
 
   it('a revoked or deleted API key is refused on the next request after it was just used', async () => {
     const u = await signUp(t);
     const w = await createWorkspace(t, u.token);
-    const created = await t.api.post(`/api/workspaces/${w.slug}/api-tokens/`).auth(u.token, bearer).send({ label: 'ci' });
+    const created = await t.api
+      .post(`/api/workspaces/${w.slug}/api-tokens/`)
+      .auth(u.token, bearer)
+      .send({ label: 'ci' });
     const path = `/api/workspaces/${w.slug}/api-tokens/${created.body.id}/`;
     for (let i = 0; i < 2; i++) assert.equal((await v1Projects(w.slug, created.body.token)).status, 200);
     assert.equal((await t.api.patch(path).auth(u.token, bearer).send({ is_active: false })).status, 200);
@@ -34,7 +46,9 @@ describe('access cache: a change of access is seen by the next request', () => {
 
     const other = await createApiKey(t, u.token, w.slug);
     assert.equal((await v1Projects(w.slug, other)).status, 200);
-    const id = (await t.sql<{ id: string }>('SELECT id FROM api_tokens WHERE workspace_id = $1 AND is_active = true', [w.id]))[0].id;
+    const id = (
+      await t.sql<{ id: string }>('SELECT id FROM api_tokens WHERE workspace_id = $1 AND is_active = true', [w.id])
+    )[0].id;
     assert.equal((await t.api.delete(`/api/workspaces/${w.slug}/api-tokens/${id}/`).auth(u.token, bearer)).status, 204);
     assertError(await v1Projects(w.slug, other), 401, 'INVALID_API_KEY');
   });
@@ -47,9 +61,16 @@ describe('access cache: a change of access is seen by the next request', () => {
     const row = await membershipId(t, w.id, member.userId); // t.sql empties the cache: look up before the warm-up
     assert.equal((await v1Projects(w.slug, key)).status, 200);
     assert.equal((await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(member.token, bearer)).status, 200);
-    assert.equal((await t.api.delete(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, bearer)).status, 204);
+    assert.equal(
+      (await t.api.delete(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, bearer)).status,
+      204,
+    );
     assertError(await v1Projects(w.slug, key), 401, 'INVALID_API_KEY');
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(member.token, bearer), 404, 'WORKSPACE_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(member.token, bearer),
+      404,
+      'WORKSPACE_NOT_FOUND',
+    );
   });
 
   it('a lowered workspace or project role applies to the next request', async () => {
@@ -67,14 +88,21 @@ describe('access cache: a change of access is seen by the next request', () => {
     // no t.sql from here: it would empty the cache
     const items = `/api/v1/workspaces/${w.slug}/projects/${p.id}/work-items/`;
     assert.equal((await t.api.post(items).set('X-API-Key', key).send({ name: 'as a member' })).status, 201);
-    const demote = await t.api.patch(`/api/workspaces/${w.slug}/projects/${p.id}/members/${projectRow}/`).auth(admin.token, bearer).send({ role: 5 });
+    const demote = await t.api
+      .patch(`/api/workspaces/${w.slug}/projects/${p.id}/members/${projectRow}/`)
+      .auth(admin.token, bearer)
+      .send({ role: 5 });
     assert.equal(demote.status, 200, JSON.stringify(demote.body));
     assertError(await t.api.post(items).set('X-API-Key', key).send({ name: 'as a guest' }), 403, 'PERMISSION_DENIED');
 
     // workspace Admin → Member: the Admin-only list of API keys is refused at once
     const tokens = `/api/workspaces/${w.slug}/api-tokens/`;
     assert.equal((await t.api.get(tokens).auth(second.token, bearer)).status, 200);
-    assert.equal((await t.api.patch(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, bearer).send({ role: 15 })).status, 200);
+    assert.equal(
+      (await t.api.patch(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, bearer).send({ role: 15 }))
+        .status,
+      200,
+    );
     assertError(await t.api.get(tokens).auth(second.token, bearer), 403, 'PERMISSION_DENIED');
   });
 
@@ -87,15 +115,21 @@ describe('access cache: a change of access is seen by the next request', () => {
     const secret = await createProject(t, adminKey, w.slug, { network: 0 });
     await addProjectMember(t, w.id, secret.id, member.userId, 15);
     const row = await projectMembershipId(t, secret.id, member.userId);
-    const states = (id: string, k: string) => t.api.get(`/api/v1/workspaces/${w.slug}/projects/${id}/states/`).set('X-API-Key', k);
+    const states = (id: string, k: string) =>
+      t.api.get(`/api/v1/workspaces/${w.slug}/projects/${id}/states/`).set('X-API-Key', k);
     assert.equal((await states(secret.id, key)).status, 200);
-    const removed = await t.api.delete(`/api/workspaces/${w.slug}/projects/${secret.id}/members/${row}/`).auth(admin.token, bearer);
+    const removed = await t.api
+      .delete(`/api/workspaces/${w.slug}/projects/${secret.id}/members/${row}/`)
+      .auth(admin.token, bearer);
     assert.equal(removed.status, 204, JSON.stringify(removed.body));
     assertError(await states(secret.id, key), 404, 'PROJECT_NOT_FOUND');
 
     const doomed = await createProject(t, adminKey, w.slug);
     assert.equal((await states(doomed.id, adminKey)).status, 200);
-    assert.equal((await t.api.delete(`/api/v1/workspaces/${w.slug}/projects/${doomed.id}/`).set('X-API-Key', adminKey)).status, 204);
+    assert.equal(
+      (await t.api.delete(`/api/v1/workspaces/${w.slug}/projects/${doomed.id}/`).set('X-API-Key', adminKey)).status,
+      204,
+    );
     assertError(await states(doomed.id, adminKey), 404, 'PROJECT_NOT_FOUND');
   });
 

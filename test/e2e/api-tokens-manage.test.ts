@@ -11,9 +11,18 @@ describe('App API: /api/workspaces/{slug}/api-tokens/{id}/', () => {
   async function setup() {
     const u = await signUp(t);
     const w = await createWorkspace(t, u.token);
-    const created = await t.api.post(`/api/workspaces/${w.slug}/api-tokens/`).auth(u.token, { type: 'bearer' }).send({ label: 'ci' });
+    const created = await t.api
+      .post(`/api/workspaces/${w.slug}/api-tokens/`)
+      .auth(u.token, { type: 'bearer' })
+      .send({ label: 'ci' });
     assert.equal(created.status, 201);
-    return { u, w, id: created.body.id as string, key: created.body.token as string, path: `/api/workspaces/${w.slug}/api-tokens/${created.body.id}/` };
+    return {
+      u,
+      w,
+      id: created.body.id as string,
+      key: created.body.token as string,
+      path: `/api/workspaces/${w.slug}/api-tokens/${created.body.id}/`,
+    };
   }
   const v1 = (slug: string, key: string) => t.api.get(`/api/v1/workspaces/${slug}/projects/`).set('X-API-Key', key);
 
@@ -29,7 +38,10 @@ describe('App API: /api/workspaces/{slug}/api-tokens/{id}/', () => {
 
   it('updates label and description without showing the secret', async () => {
     const { u, key, path } = await setup();
-    const res = await t.api.patch(path).auth(u.token, { type: 'bearer' }).send({ label: 'deploy', description: 'the pipeline' });
+    const res = await t.api
+      .patch(path)
+      .auth(u.token, { type: 'bearer' })
+      .send({ label: 'deploy', description: 'the pipeline' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.label, 'deploy');
     assert.equal(res.body.description, 'the pipeline');
@@ -48,7 +60,11 @@ describe('App API: /api/workspaces/{slug}/api-tokens/{id}/', () => {
 
   it('expired_at is honoured at once: a key that has expired gives 401; a past expiry cannot be set', async () => {
     const { u, w, key, path } = await setup();
-    assertError(await t.api.patch(path).auth(u.token, { type: 'bearer' }).send({ expired_at: '2001-01-01' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await t.api.patch(path).auth(u.token, { type: 'bearer' }).send({ expired_at: '2001-01-01' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     const soon = new Date(Date.now() + 1500).toISOString();
     const res = await t.api.patch(path).auth(u.token, { type: 'bearer' }).send({ expired_at: soon });
     assert.equal(res.status, 200);
@@ -65,12 +81,22 @@ describe('App API: /api/workspaces/{slug}/api-tokens/{id}/', () => {
     const { u, w, path } = await setup();
     const other = await signUp(t);
     for (const body of [
-      { user: other.userId }, { owner: other.userId }, { workspace: w.id }, { token_digest: 'x' }, { token: 'plane_api_x' },
-      { rate_limit: '1000/minute' }, { is_service: true }, { last_used: new Date().toISOString() }, { user_type: 1 },
+      { user: other.userId },
+      { owner: other.userId },
+      { workspace: w.id },
+      { token_digest: 'x' },
+      { token: 'plane_api_x' },
+      { rate_limit: '1000/minute' },
+      { is_service: true },
+      { last_used: new Date().toISOString() },
+      { user_type: 1 },
     ]) {
       assertError(await t.api.patch(path).auth(u.token, { type: 'bearer' }).send(body), 422, 'VALIDATION_ERROR');
     }
-    const rows = await t.sql<{ user_id: string; workspace_id: string; is_service: boolean }>('SELECT user_id, workspace_id, is_service FROM api_tokens WHERE id = $1', [path.split('/').at(-2)]);
+    const rows = await t.sql<{ user_id: string; workspace_id: string; is_service: boolean }>(
+      'SELECT user_id, workspace_id, is_service FROM api_tokens WHERE id = $1',
+      [path.split('/').at(-2)],
+    );
     assert.deepEqual(rows[0], { user_id: u.userId, workspace_id: w.id, is_service: false });
   });
 
@@ -88,11 +114,23 @@ describe('App API: /api/workspaces/{slug}/api-tokens/{id}/', () => {
     const admin2 = await signUp(t);
     await addMember(t, w.id, admin2.userId, 20);
     assertError(await t.api.get(path).auth(admin2.token, { type: 'bearer' }), 404, 'NOT_FOUND');
-    assertError(await t.api.patch(path).auth(admin2.token, { type: 'bearer' }).send({ is_active: false }), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.patch(path).auth(admin2.token, { type: 'bearer' }).send({ is_active: false }),
+      404,
+      'NOT_FOUND',
+    );
     assertError(await t.api.delete(path).auth(admin2.token, { type: 'bearer' }), 404, 'NOT_FOUND');
     const w2 = await createWorkspace(t, u.token);
-    assertError(await t.api.get(`/api/workspaces/${w2.slug}/api-tokens/${id}/`).auth(u.token, { type: 'bearer' }), 404, 'NOT_FOUND');
-    assertError(await t.api.delete(`/api/workspaces/${w2.slug}/api-tokens/${id}/`).auth(u.token, { type: 'bearer' }), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w2.slug}/api-tokens/${id}/`).auth(u.token, { type: 'bearer' }),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api.delete(`/api/workspaces/${w2.slug}/api-tokens/${id}/`).auth(u.token, { type: 'bearer' }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('keeps last_used without a write on every request (at most once a minute)', async () => {
@@ -104,7 +142,9 @@ describe('App API: /api/workspaces/{slug}/api-tokens/{id}/', () => {
     await v1(w.slug, key);
     const second = (await t.api.get(path).auth(u.token, { type: 'bearer' })).body.last_used;
     assert.equal(second, first);
-    await t.sql(`UPDATE api_tokens SET last_used = now() - interval '2 minutes' WHERE id = $1`, [path.split('/').at(-2)]);
+    await t.sql(`UPDATE api_tokens SET last_used = now() - interval '2 minutes' WHERE id = $1`, [
+      path.split('/').at(-2),
+    ]);
     const stale = (await t.api.get(path).auth(u.token, { type: 'bearer' })).body.last_used;
     await v1(w.slug, key);
     const third = (await t.api.get(path).auth(u.token, { type: 'bearer' })).body.last_used;

@@ -54,11 +54,27 @@ describe('App API: /api/workspaces/{slug}/api-tokens/', () => {
     await addMember(t, w.id, member.userId, 15);
     await addMember(t, w.id, guest.userId, 5);
     for (const who of [member, guest]) {
-      assertError(await t.api.get(`/api/workspaces/${w.slug}/api-tokens/`).auth(who.token, { type: 'bearer' }), 403, 'PERMISSION_DENIED');
-      assertError(await t.api.post(`/api/workspaces/${w.slug}/api-tokens/`).auth(who.token, { type: 'bearer' }).send({}), 403, 'PERMISSION_DENIED');
+      assertError(
+        await t.api.get(`/api/workspaces/${w.slug}/api-tokens/`).auth(who.token, { type: 'bearer' }),
+        403,
+        'PERMISSION_DENIED',
+      );
+      assertError(
+        await t.api.post(`/api/workspaces/${w.slug}/api-tokens/`).auth(who.token, { type: 'bearer' }).send({}),
+        403,
+        'PERMISSION_DENIED',
+      );
     }
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/api-tokens/`).auth(outsider.token, { type: 'bearer' }), 404, 'WORKSPACE_NOT_FOUND');
-    assertError(await t.api.get(`/api/workspaces/no-such-ws/api-tokens/`).auth(admin.token, { type: 'bearer' }), 404, 'WORKSPACE_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/api-tokens/`).auth(outsider.token, { type: 'bearer' }),
+      404,
+      'WORKSPACE_NOT_FOUND',
+    );
+    assertError(
+      await t.api.get(`/api/workspaces/no-such-ws/api-tokens/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'WORKSPACE_NOT_FOUND',
+    );
   });
 
   it('lists only the caller’s own keys', async () => {
@@ -69,14 +85,23 @@ describe('App API: /api/workspaces/{slug}/api-tokens/', () => {
     await createApiKey(t, a.token, w.slug, { label: 'mine' });
     await createApiKey(t, b.token, w.slug, { label: 'theirs' });
     const list = await t.api.get(`/api/workspaces/${w.slug}/api-tokens/`).auth(a.token, { type: 'bearer' });
-    assert.deepEqual(list.body.results.map((k: { label: string }) => k.label), ['mine']);
+    assert.deepEqual(
+      list.body.results.map((k: { label: string }) => k.label),
+      ['mine'],
+    );
   });
 
   it('rejects a past expiry, a malformed one and fields the caller may not set with 422', async () => {
     const u = await signUp(t);
     const w = await createWorkspace(t, u.token);
     const path = `/api/workspaces/${w.slug}/api-tokens/`;
-    for (const body of [{ expired_at: '2000-01-01' }, { expired_at: 'tomorrow' }, { token: 'plane_api_x' }, { workspace: w.id }, { is_service: true }]) {
+    for (const body of [
+      { expired_at: '2000-01-01' },
+      { expired_at: 'tomorrow' },
+      { token: 'plane_api_x' },
+      { workspace: w.id },
+      { is_service: true },
+    ]) {
       assertError(await t.api.post(path).auth(u.token, { type: 'bearer' }).send(body), 422, 'VALIDATION_ERROR');
     }
     const count = await t.sql('SELECT 1 FROM api_tokens WHERE workspace_id = $1', [w.id]);
@@ -89,8 +114,16 @@ describe('App API: /api/workspaces/{slug}/api-tokens/', () => {
     const b = await createWorkspace(t, u.token);
     const keyA = await createApiKey(t, u.token, a.slug);
     assert.equal((await t.api.get(`/api/v1/workspaces/${a.slug}/projects/`).set('X-API-Key', keyA)).status, 200);
-    assertError(await t.api.get(`/api/v1/workspaces/${b.slug}/projects/`).set('X-API-Key', keyA), 403, 'API_KEY_WORKSPACE_MISMATCH');
-    assertError(await t.api.get(`/api/v1/workspaces/nowhere/projects/`).set('X-API-Key', keyA), 403, 'API_KEY_WORKSPACE_MISMATCH');
+    assertError(
+      await t.api.get(`/api/v1/workspaces/${b.slug}/projects/`).set('X-API-Key', keyA),
+      403,
+      'API_KEY_WORKSPACE_MISMATCH',
+    );
+    assertError(
+      await t.api.get(`/api/v1/workspaces/nowhere/projects/`).set('X-API-Key', keyA),
+      403,
+      'API_KEY_WORKSPACE_MISMATCH',
+    );
   });
 
   it('stops a key that is expired, inactive, deleted, or whose owner left the workspace (401)', async () => {

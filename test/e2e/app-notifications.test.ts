@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addProjectMember, assertError, createApiKey, createAppProject, createWorkspace, signUp, SignedUp,
+  addMember,
+  addProjectMember,
+  assertError,
+  createApiKey,
+  createAppProject,
+  createWorkspace,
+  signUp,
+  SignedUp,
 } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -12,7 +19,8 @@ interface Note {
   [key: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-const mention = (userId: string) => `<p>look <mention-component entity_name="user_mention" entity_identifier="${userId}"></mention-component></p>`;
+const mention = (userId: string) =>
+  `<p>look <mention-component entity_name="user_mention" entity_identifier="${userId}"></mention-component></p>`;
 
 /**
  * Notifications and subscribers on the App API: assignments, comments on followed work items and
@@ -43,7 +51,10 @@ describe('App API: notifications and work item subscribers', () => {
     return res.body as { id: string; sequence_id: number };
   };
   const comment = async (issueId: string, html: string, key = adaKey) => {
-    const res = await t.api.post(v1(`issues/${issueId}/comments/`)).set('X-API-Key', key).send({ comment_html: html });
+    const res = await t.api
+      .post(v1(`issues/${issueId}/comments/`))
+      .set('X-API-Key', key)
+      .send({ comment_html: html });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body;
   };
@@ -54,7 +65,10 @@ describe('App API: notifications and work item subscribers', () => {
     ws = await createWorkspace(t, ada.token);
     await addMember(t, ws.id, bob.userId, 20);
     bobKey = await createApiKey(t, bob.token, ws.slug);
-    await t.sql('UPDATE workspace_members SET role = 15 WHERE workspace_id = $1 AND member_id = $2', [ws.id, bob.userId]);
+    await t.sql('UPDATE workspace_members SET role = 15 WHERE workspace_id = $1 AND member_id = $2', [
+      ws.id,
+      bob.userId,
+    ]);
     await addMember(t, ws.id, cyd.userId, 5);
     await addMember(t, ws.id, eve.userId, 15);
     adaKey = await createApiKey(t, ada.token, ws.slug);
@@ -82,24 +96,38 @@ describe('App API: notifications and work item subscribers', () => {
     assert.equal(n.data.issue.sequence_id, item.sequence_id);
     assert.equal(n.data.issue.state_group, 'backlog');
     assert.equal(n.data.issue_activity.actor, ada.userId);
-    const [created] = await t.sql<{ id: string }>(`SELECT id FROM issue_activities WHERE issue_id = $1 AND verb = 'created'`, [item.id]);
+    const [created] = await t.sql<{ id: string }>(
+      `SELECT id FROM issue_activities WHERE issue_id = $1 AND verb = 'created'`,
+      [item.id],
+    );
     assert.equal(n.data.issue_activity.id, created.id, 'the notification names the "created the issue" history row');
     assert.equal(n.data.issue_activity.verb, 'created');
     // nobody is notified of their own change
     assert.equal((await notes(ada)).filter((x) => x.entity_identifier === item.id).length, 0);
     // a later assignment through PATCH notifies only the newly added assignee
     const other = await createItem({ name: 'Assigned later' });
-    const patched = await t.api.patch(v1(`issues/${other.id}/`)).set('X-API-Key', adaKey).send({ assignees: [bob.userId] });
+    const patched = await t.api
+      .patch(v1(`issues/${other.id}/`))
+      .set('X-API-Key', adaKey)
+      .send({ assignees: [bob.userId] });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     mine = (await notes(bob)).filter((x) => x.entity_identifier === other.id);
     assert.equal(mine.length, 1);
     assert.equal(mine[0].data.issue_activity.field, 'assignees');
     assert.equal(mine[0].data.issue_activity.new_identifier, bob.userId);
-    await t.api.patch(v1(`issues/${other.id}/`)).set('X-API-Key', adaKey).send({ assignees: [bob.userId], name: 'renamed' });
+    await t.api
+      .patch(v1(`issues/${other.id}/`))
+      .set('X-API-Key', adaKey)
+      .send({ assignees: [bob.userId], name: 'renamed' });
     assert.equal((await notes(bob)).filter((x) => x.entity_identifier === other.id).length, 1);
-    const subs = await t.api.get(`/api/workspaces/${ws.slug}/projects/${project.id}/issues/${item.id}/issue-subscribers/`).set(bearer(ada));
+    const subs = await t.api
+      .get(`/api/workspaces/${ws.slug}/projects/${project.id}/issues/${item.id}/issue-subscribers/`)
+      .set(bearer(ada));
     assert.equal(subs.status, 200);
-    assert.deepEqual(subs.body.results.map((s: { subscriber: string }) => s.subscriber).sort(), [ada.userId, bob.userId].sort());
+    assert.deepEqual(
+      subs.body.results.map((s: { subscriber: string }) => s.subscriber).sort(),
+      [ada.userId, bob.userId].sort(),
+    );
   });
 
   it('a comment notifies the subscribers except its author, who becomes a subscriber; a mention notifies the mentioned user instead', async () => {
@@ -119,7 +147,9 @@ describe('App API: notifications and work item subscribers', () => {
     assert.equal(cydMentions.length, 1);
     assert.equal(cydMentions[0].is_mentioned_notification, true);
     assert.equal(cydMentions[0].sender, 'in_app:issue_activities:mentioned');
-    const bobNotes = (await notes(bob)).filter((x) => x.entity_identifier === item.id && x.data.issue_activity.field === 'comment');
+    const bobNotes = (await notes(bob)).filter(
+      (x) => x.entity_identifier === item.id && x.data.issue_activity.field === 'comment',
+    );
     assert.equal(bobNotes.length, 1);
     assert.equal(bobNotes[0].sender, 'in_app:issue_activities:assigned');
     // the Guest is now a subscriber: a third comment (bob's) reaches ada and the Guest, not bob
@@ -127,11 +157,18 @@ describe('App API: notifications and work item subscribers', () => {
     assert.equal((await notes(cyd)).filter((x) => x.entity_identifier === item.id).length, 1);
     adaNotes = (await notes(ada)).filter((x) => x.entity_identifier === item.id);
     assert.equal(adaNotes.length, 2);
-    assert.equal((await notes(bob)).filter((x) => x.entity_identifier === item.id && x.data.issue_activity.field === 'comment').length, 1);
+    assert.equal(
+      (await notes(bob)).filter((x) => x.entity_identifier === item.id && x.data.issue_activity.field === 'comment')
+        .length,
+      1,
+    );
     // someone outside the project is neither notified nor subscribed when mentioned
     await comment(item.id, mention(eve.userId));
     assert.equal((await notes(eve, { mentioned: 'true' })).length, 0);
-    const subs = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM issue_subscribers WHERE issue_id = $1 AND subscriber_id = $2', [item.id, eve.userId]);
+    const subs = await t.sql<{ n: number }>(
+      'SELECT count(*)::int AS n FROM issue_subscribers WHERE issue_id = $1 AND subscriber_id = $2',
+      [item.id, eve.userId],
+    );
     assert.equal(subs[0].n, 0);
   });
 
@@ -139,7 +176,10 @@ describe('App API: notifications and work item subscribers', () => {
     const item = await createItem({ name: 'Described', description_html: mention(cyd.userId) });
     assert.equal((await notes(cyd, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
     // editing the description again with the same mention and a new one notifies only the new one
-    const res = await t.api.patch(v1(`issues/${item.id}/`)).set('X-API-Key', adaKey).send({ description_html: mention(cyd.userId) + mention(bob.userId) });
+    const res = await t.api
+      .patch(v1(`issues/${item.id}/`))
+      .set('X-API-Key', adaKey)
+      .send({ description_html: mention(cyd.userId) + mention(bob.userId) });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal((await notes(cyd, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
     assert.equal((await notes(bob, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
@@ -175,14 +215,27 @@ describe('App API: notifications and work item subscribers', () => {
     assert.ok(archived.body.archived_at);
     assert.ok(!(await notes(bob)).some((x) => x.id === n.id));
     assert.ok((await notes(bob, { archived: 'true' })).some((x) => x.id === n.id));
-    assert.equal((await t.api.delete(app(`users/notifications/${n.id}/archive/`)).set(bearer(bob))).body.archived_at, null);
+    assert.equal(
+      (await t.api.delete(app(`users/notifications/${n.id}/archive/`)).set(bearer(bob))).body.archived_at,
+      null,
+    );
     const later = new Date(Date.now() + 3600_000).toISOString();
-    const snoozed = await t.api.patch(app(`users/notifications/${n.id}/`)).set(bearer(bob)).send({ snoozed_till: later });
+    const snoozed = await t.api
+      .patch(app(`users/notifications/${n.id}/`))
+      .set(bearer(bob))
+      .send({ snoozed_till: later });
     assert.equal(snoozed.status, 200);
     assert.ok(!(await notes(bob)).some((x) => x.id === n.id));
     assert.ok((await notes(bob, { snoozed: 'true' })).some((x) => x.id === n.id));
-    await t.api.patch(app(`users/notifications/${n.id}/`)).set(bearer(bob)).send({ snoozed_till: null });
-    assertError(await t.api.get(app('users/notifications/')).query({ type: 'nope' }).set(bearer(bob)), 400, 'INVALID_QUERY_PARAMETER');
+    await t.api
+      .patch(app(`users/notifications/${n.id}/`))
+      .set(bearer(bob))
+      .send({ snoozed_till: null });
+    assertError(
+      await t.api.get(app('users/notifications/')).query({ type: 'nope' }).set(bearer(bob)),
+      400,
+      'INVALID_QUERY_PARAMETER',
+    );
     assert.ok((await notes(bob, { type: 'assigned' })).some((x) => x.id === n.id));
     assert.ok(!(await notes(bob, { type: 'created' })).some((x) => x.id === n.id));
     const all = await t.api.post(app('users/notifications/mark-all-read/')).set(bearer(bob)).send({});
@@ -196,13 +249,28 @@ describe('App API: notifications and work item subscribers', () => {
   it('someone else’s notification, or one of another workspace, is a 404 and stays unchanged', async () => {
     const item = await createItem({ name: 'Private', assignees: [bob.userId] });
     const [n] = (await notes(bob)).filter((x) => x.entity_identifier === item.id);
-    for (const [method, path] of [['get', ''], ['patch', ''], ['delete', ''], ['post', 'read/'], ['delete', 'read/'], ['post', 'archive/']] as const) {
-      const res = await t.api[method](app(`users/notifications/${n.id}/${path}`)).set(bearer(ada)).send({});
+    for (const [method, path] of [
+      ['get', ''],
+      ['patch', ''],
+      ['delete', ''],
+      ['post', 'read/'],
+      ['delete', 'read/'],
+      ['post', 'archive/'],
+    ] as const) {
+      const res = await t.api[method](app(`users/notifications/${n.id}/${path}`))
+        .set(bearer(ada))
+        .send({});
       assertError(res, 404, 'NOT_FOUND');
     }
     const otherWs = await createWorkspace(t, bob.token);
-    assertError(await t.api.get(`/api/workspaces/${otherWs.slug}/users/notifications/${n.id}/`).set(bearer(bob)), 404, 'NOT_FOUND');
-    assert.ok(!(await t.api.get(`/api/workspaces/${otherWs.slug}/users/notifications/`).set(bearer(bob))).body.results.length);
+    assertError(
+      await t.api.get(`/api/workspaces/${otherWs.slug}/users/notifications/${n.id}/`).set(bearer(bob)),
+      404,
+      'NOT_FOUND',
+    );
+    assert.ok(
+      !(await t.api.get(`/api/workspaces/${otherWs.slug}/users/notifications/`).set(bearer(bob))).body.results.length,
+    );
     const still = await t.api.get(app(`users/notifications/${n.id}/`)).set(bearer(bob));
     assert.equal(still.status, 200);
     assert.equal(still.body.read_at, null);
@@ -223,11 +291,26 @@ describe('App API: notifications and work item subscribers', () => {
     assert.deepEqual((await t.api.get(`${base}/subscribe/`).set(bearer(cyd))).body, { subscribed: true });
     // a comment now reaches the Guest (as the work item's creator, Plane's sender is `created`)
     await comment(item.id, '<p>for watchers</p>', bobKey);
-    assert.equal((await notes(cyd)).filter((x) => x.entity_identifier === item.id && x.sender === 'in_app:issue_activities:created').length, 1);
+    assert.equal(
+      (await notes(cyd)).filter(
+        (x) => x.entity_identifier === item.id && x.sender === 'in_app:issue_activities:created',
+      ).length,
+      1,
+    );
     assert.equal((await t.api.delete(`${base}/subscribe/`).set(bearer(cyd))).status, 204);
     assert.deepEqual((await t.api.get(`${base}/subscribe/`).set(bearer(cyd))).body, { subscribed: false });
-    assertError(await t.api.post(`${base}/issue-subscribers/`).set(bearer(bob)).send({ subscribers: [eve.userId] }), 422, 'VALIDATION_ERROR');
-    const added = await t.api.post(`${base}/issue-subscribers/`).set(bearer(bob)).send({ subscribers: [cyd.userId] });
+    assertError(
+      await t.api
+        .post(`${base}/issue-subscribers/`)
+        .set(bearer(bob))
+        .send({ subscribers: [eve.userId] }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const added = await t.api
+      .post(`${base}/issue-subscribers/`)
+      .set(bearer(bob))
+      .send({ subscribers: [cyd.userId] });
     assert.equal(added.status, 201);
     assert.ok(added.body.some((r: { subscriber: string }) => r.subscriber === cyd.userId));
     assert.equal((await t.api.delete(`${base}/issue-subscribers/${cyd.userId}/`).set(bearer(bob))).status, 204);
@@ -235,8 +318,14 @@ describe('App API: notifications and work item subscribers', () => {
     // a work item of another project of another workspace is a 404 here
     const otherWs = await createWorkspace(t, eve.token);
     const eveKey = await createApiKey(t, eve.token, otherWs.slug);
-    const otherProject = await t.api.post(`/api/v1/workspaces/${otherWs.slug}/projects/`).set('X-API-Key', eveKey).send({ name: 'X', identifier: 'XX' });
-    const foreign = await t.api.post(`/api/v1/workspaces/${otherWs.slug}/projects/${otherProject.body.id}/issues/`).set('X-API-Key', eveKey).send({ name: 'f' });
+    const otherProject = await t.api
+      .post(`/api/v1/workspaces/${otherWs.slug}/projects/`)
+      .set('X-API-Key', eveKey)
+      .send({ name: 'X', identifier: 'XX' });
+    const foreign = await t.api
+      .post(`/api/v1/workspaces/${otherWs.slug}/projects/${otherProject.body.id}/issues/`)
+      .set('X-API-Key', eveKey)
+      .send({ name: 'f' });
     const fbase = `/api/workspaces/${ws.slug}/projects/${project.id}/issues/${foreign.body.id}`;
     assertError(await t.api.get(`${fbase}/subscribe/`).set(bearer(ada)), 404, 'NOT_FOUND');
     assertError(await t.api.post(`${fbase}/subscribe/`).set(bearer(ada)), 404, 'NOT_FOUND');
@@ -245,9 +334,17 @@ describe('App API: notifications and work item subscribers', () => {
 
   it('a rolled-back change makes no notification', async () => {
     const item = await createItem({ name: 'Rollback' });
-    const count = async () => (await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM notifications WHERE entity_identifier = $1', [item.id]))[0].n;
+    const count = async () =>
+      (
+        await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM notifications WHERE entity_identifier = $1', [
+          item.id,
+        ])
+      )[0].n;
     // a bad start/target pair fails the whole PATCH, assignment included
-    const res = await t.api.patch(v1(`issues/${item.id}/`)).set('X-API-Key', adaKey).send({ assignees: [bob.userId], start_date: '2030-01-10', target_date: '2030-01-01' });
+    const res = await t.api
+      .patch(v1(`issues/${item.id}/`))
+      .set('X-API-Key', adaKey)
+      .send({ assignees: [bob.userId], start_date: '2030-01-10', target_date: '2030-01-01' });
     assert.ok(res.status >= 400 && res.status < 500, JSON.stringify(res.body));
     assert.equal(await count(), 0);
   });

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { addMember, addProjectMember, assertError, createAppProject, createWorkspace, signUp, unique } from '../support/fixtures';
+import {
+  addMember,
+  addProjectMember,
+  assertError,
+  createAppProject,
+  createWorkspace,
+  signUp,
+  unique,
+} from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('App API: projects and project members', () => {
@@ -41,7 +49,10 @@ describe('App API: projects and project members', () => {
   it('creates (Admins and Members), retrieves (project members) and updates (project Admins)', async () => {
     const { admin, member, guest, w } = await team();
     assertError(
-      await t.api.post(`/api/workspaces/${w.slug}/projects/`).auth(guest.token, { type: 'bearer' }).send({ name: 'G', identifier: 'GG' }),
+      await t.api
+        .post(`/api/workspaces/${w.slug}/projects/`)
+        .auth(guest.token, { type: 'bearer' })
+        .send({ name: 'G', identifier: 'GG' }),
       403,
       'PERMISSION_DENIED',
     );
@@ -53,22 +64,69 @@ describe('App API: projects and project members', () => {
     assert.equal(got.status, 200);
     assert.equal(got.body.member_role, 20);
     // a public project the admin is not a member of: visible in the list, but retrieving needs a membership
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(admin.token, { type: 'bearer' }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(admin.token, { type: 'bearer' }),
+      403,
+      'PERMISSION_DENIED',
+    );
     await addProjectMember(t, w.id, p.id, guest.userId, 5);
-    assertError(await t.api.patch(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(guest.token, { type: 'bearer' }).send({ name: 'X' }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api
+        .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
+        .auth(guest.token, { type: 'bearer' })
+        .send({ name: 'X' }),
+      403,
+      'PERMISSION_DENIED',
+    );
 
-    const res = await t.api.patch(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(member.token, { type: 'bearer' })
-      .send({ name: 'Website', description: 'The site', network: 0, identifier: 'site', cycle_view: false, timezone: 'Europe/Berlin' });
+    const res = await t.api
+      .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
+      .auth(member.token, { type: 'bearer' })
+      .send({
+        name: 'Website',
+        description: 'The site',
+        network: 0,
+        identifier: 'site',
+        cycle_view: false,
+        timezone: 'Europe/Berlin',
+      });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.name, 'Website');
     assert.equal(res.body.identifier, 'SITE');
     assert.equal(res.body.network, 0);
     assert.equal(res.body.cycle_view, false);
     const other = await createAppProject(t, member.token, w.slug);
-    assertError(await t.api.patch(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(member.token, { type: 'bearer' }).send({ identifier: other.identifier }), 409, 'PROJECT_IDENTIFIER_TAKEN');
-    assertError(await t.api.patch(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(member.token, { type: 'bearer' }).send({ name: other.name }), 409, 'PROJECT_NAME_TAKEN');
-    for (const body of [{ workspace: w.id }, { network: 1 }, { project_lead: randomUUID() }, { timezone: 'Nope/Nope' }, { name: '' }]) {
-      assertError(await t.api.patch(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(member.token, { type: 'bearer' }).send(body), 422, 'VALIDATION_ERROR');
+    assertError(
+      await t.api
+        .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
+        .auth(member.token, { type: 'bearer' })
+        .send({ identifier: other.identifier }),
+      409,
+      'PROJECT_IDENTIFIER_TAKEN',
+    );
+    assertError(
+      await t.api
+        .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
+        .auth(member.token, { type: 'bearer' })
+        .send({ name: other.name }),
+      409,
+      'PROJECT_NAME_TAKEN',
+    );
+    for (const body of [
+      { workspace: w.id },
+      { network: 1 },
+      { project_lead: randomUUID() },
+      { timezone: 'Nope/Nope' },
+      { name: '' },
+    ]) {
+      assertError(
+        await t.api
+          .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
+          .auth(member.token, { type: 'bearer' })
+          .send(body),
+        422,
+        'VALIDATION_ERROR',
+      );
     }
   });
 
@@ -79,7 +137,11 @@ describe('App API: projects and project members', () => {
     const archived = await t.api.post(`${path}archive/`).auth(admin.token, { type: 'bearer' });
     assert.equal(archived.status, 200);
     assert.ok(Date.parse(archived.body.archived_at) > 0);
-    assertError(await t.api.patch(path).auth(admin.token, { type: 'bearer' }).send({ name: 'x' }), 400, 'PROJECT_ARCHIVED');
+    assertError(
+      await t.api.patch(path).auth(admin.token, { type: 'bearer' }).send({ name: 'x' }),
+      400,
+      'PROJECT_ARCHIVED',
+    );
     assertError(await t.api.get(path).auth(admin.token, { type: 'bearer' }), 404, 'PROJECT_NOT_FOUND');
     const list = await t.api.get(`/api/workspaces/${w.slug}/projects/`).auth(admin.token, { type: 'bearer' });
     assert.equal(list.body.results.find((x: { id: string }) => x.id === p.id).archived_at, archived.body.archived_at);
@@ -92,10 +154,18 @@ describe('App API: projects and project members', () => {
   it('deletes softly (project Admins, or workspace Admins even of a secret project they are not in)', async () => {
     const { admin, member, w } = await team();
     const p = await createAppProject(t, member.token, w.slug, { network: 0 });
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(admin.token, { type: 'bearer' }), 404, 'PROJECT_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'PROJECT_NOT_FOUND',
+    );
     const res = await t.api.delete(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(admin.token, { type: 'bearer' });
     assert.equal(res.status, 204);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(member.token, { type: 'bearer' }), 404, 'PROJECT_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(member.token, { type: 'bearer' }),
+      404,
+      'PROJECT_NOT_FOUND',
+    );
     const rows = await t.sql<{ deleted_at: unknown }>('SELECT deleted_at FROM projects WHERE id = $1', [p.id]);
     assert.ok(rows[0].deleted_at);
     // the identifier is free again
@@ -103,19 +173,40 @@ describe('App API: projects and project members', () => {
     // a project Member cannot delete
     const q = await createAppProject(t, admin.token, w.slug);
     await addProjectMember(t, w.id, q.id, member.userId, 15);
-    assertError(await t.api.delete(`/api/workspaces/${w.slug}/projects/${q.id}/`).auth(member.token, { type: 'bearer' }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api.delete(`/api/workspaces/${w.slug}/projects/${q.id}/`).auth(member.token, { type: 'bearer' }),
+      403,
+      'PERMISSION_DENIED',
+    );
   });
 
   it('checks identifiers', async () => {
     const { admin, guest, w } = await team();
     const p = await createAppProject(t, admin.token, w.slug, { identifier: unique('I').slice(0, 6).toUpperCase() });
-    const taken = await t.api.get(`/api/workspaces/${w.slug}/project-identifiers/`).query({ name: ` ${p.identifier.toLowerCase()} ` }).auth(admin.token, { type: 'bearer' });
+    const taken = await t.api
+      .get(`/api/workspaces/${w.slug}/project-identifiers/`)
+      .query({ name: ` ${p.identifier.toLowerCase()} ` })
+      .auth(admin.token, { type: 'bearer' });
     assert.equal(taken.status, 200);
     assert.deepEqual(taken.body, { exists: 1, identifiers: [{ id: p.id, name: p.identifier, project: p.id }] });
-    const free = await t.api.get(`/api/workspaces/${w.slug}/project-identifiers/`).query({ name: 'FREE1' }).auth(admin.token, { type: 'bearer' });
+    const free = await t.api
+      .get(`/api/workspaces/${w.slug}/project-identifiers/`)
+      .query({ name: 'FREE1' })
+      .auth(admin.token, { type: 'bearer' });
     assert.deepEqual(free.body, { exists: 0, identifiers: [] });
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/project-identifiers/`).auth(admin.token, { type: 'bearer' }), 400, 'INVALID_QUERY_PARAMETER');
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/project-identifiers/`).query({ name: 'X' }).auth(guest.token, { type: 'bearer' }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/project-identifiers/`).auth(admin.token, { type: 'bearer' }),
+      400,
+      'INVALID_QUERY_PARAMETER',
+    );
+    assertError(
+      await t.api
+        .get(`/api/workspaces/${w.slug}/project-identifiers/`)
+        .query({ name: 'X' })
+        .auth(guest.token, { type: 'bearer' }),
+      403,
+      'PERMISSION_DENIED',
+    );
   });
 
   it('joins public projects with the workspace role; secret ones are 404; Guests 403', async () => {
@@ -123,14 +214,35 @@ describe('App API: projects and project members', () => {
     const pub = await createAppProject(t, admin.token, w.slug, { network: 2 });
     const secret = await createAppProject(t, admin.token, w.slug, { network: 0 });
     const path = `/api/users/me/workspaces/${w.slug}/projects/invitations/`;
-    assertError(await t.api.post(path).auth(member.token, { type: 'bearer' }).send({ project_ids: [pub.id, secret.id] }), 404, 'PROJECT_NOT_FOUND');
-    assertError(await t.api.post(path).auth(guest.token, { type: 'bearer' }).send({ project_ids: [pub.id] }), 403, 'PERMISSION_DENIED');
-    const res = await t.api.post(path).auth(member.token, { type: 'bearer' }).send({ project_ids: [pub.id] });
+    assertError(
+      await t.api
+        .post(path)
+        .auth(member.token, { type: 'bearer' })
+        .send({ project_ids: [pub.id, secret.id] }),
+      404,
+      'PROJECT_NOT_FOUND',
+    );
+    assertError(
+      await t.api
+        .post(path)
+        .auth(guest.token, { type: 'bearer' })
+        .send({ project_ids: [pub.id] }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    const res = await t.api
+      .post(path)
+      .auth(member.token, { type: 'bearer' })
+      .send({ project_ids: [pub.id] });
     assert.equal(res.status, 201);
     assert.deepEqual(res.body, { message: 'Projects joined successfully' });
     const got = await t.api.get(`/api/workspaces/${w.slug}/projects/${pub.id}/`).auth(member.token, { type: 'bearer' });
     assert.equal(got.body.member_role, 15);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/projects/${secret.id}/`).auth(member.token, { type: 'bearer' }), 404, 'PROJECT_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/projects/${secret.id}/`).auth(member.token, { type: 'bearer' }),
+      404,
+      'PROJECT_NOT_FOUND',
+    );
   });
 
   it('manages project members with Plane’s role rules', async () => {
@@ -146,42 +258,96 @@ describe('App API: projects and project members', () => {
       [{ member_id: guest.userId, role: 15 }],
       [{ member_id: outsider.userId, role: 5 }],
     ]) {
-      assertError(await t.api.post(base).auth(member.token, { type: 'bearer' }).send({ members }), 422, 'VALIDATION_ERROR');
+      assertError(
+        await t.api.post(base).auth(member.token, { type: 'bearer' }).send({ members }),
+        422,
+        'VALIDATION_ERROR',
+      );
     }
-    const added = await t.api.post(base).auth(member.token, { type: 'bearer' })
-      .send({ members: [{ member_id: guest.userId, role: 5 }, { member_id: other.userId, role: 15 }, { member_id: admin.userId, role: 20 }] });
+    const added = await t.api
+      .post(base)
+      .auth(member.token, { type: 'bearer' })
+      .send({
+        members: [
+          { member_id: guest.userId, role: 5 },
+          { member_id: other.userId, role: 15 },
+          { member_id: admin.userId, role: 20 },
+        ],
+      });
     assert.equal(added.status, 201, JSON.stringify(added.body));
     assert.equal(added.body.length, 3);
     const list = await t.api.get(base).auth(guest.token, { type: 'bearer' });
     assert.equal(list.status, 200);
     assert.equal(list.body.results.length, 4);
-    const rowOf = (userId: string) => list.body.results.find((r: { member: { id: string } }) => r.member.id === userId).id as string;
+    const rowOf = (userId: string) =>
+      list.body.results.find((r: { member: { id: string } }) => r.member.id === userId).id as string;
 
     // a project Member cannot manage members
-    assertError(await t.api.patch(`${base}${rowOf(guest.userId)}/`).auth(other.token, { type: 'bearer' }).send({ role: 5 }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api
+        .patch(`${base}${rowOf(guest.userId)}/`)
+        .auth(other.token, { type: 'bearer' })
+        .send({ role: 5 }),
+      403,
+      'PERMISSION_DENIED',
+    );
     // own role: 403; a Guest cannot become Member
-    assertError(await t.api.patch(`${base}${rowOf(member.userId)}/`).auth(member.token, { type: 'bearer' }).send({ role: 15 }), 403, 'PERMISSION_DENIED');
-    assertError(await t.api.patch(`${base}${rowOf(guest.userId)}/`).auth(member.token, { type: 'bearer' }).send({ role: 15 }), 422, 'VALIDATION_ERROR');
-    const promoted = await t.api.patch(`${base}${rowOf(other.userId)}/`).auth(member.token, { type: 'bearer' }).send({ role: 20 });
+    assertError(
+      await t.api
+        .patch(`${base}${rowOf(member.userId)}/`)
+        .auth(member.token, { type: 'bearer' })
+        .send({ role: 15 }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    assertError(
+      await t.api
+        .patch(`${base}${rowOf(guest.userId)}/`)
+        .auth(member.token, { type: 'bearer' })
+        .send({ role: 15 }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const promoted = await t.api
+      .patch(`${base}${rowOf(other.userId)}/`)
+      .auth(member.token, { type: 'bearer' })
+      .send({ role: 20 });
     assert.equal(promoted.status, 200);
     assert.equal(promoted.body.role, 20);
     const one = await t.api.get(`${base}${rowOf(other.userId)}/`).auth(guest.token, { type: 'bearer' });
     assert.equal(one.body.role, 20);
     // remove: not oneself; then others
-    assertError(await t.api.delete(`${base}${rowOf(member.userId)}/`).auth(member.token, { type: 'bearer' }), 400, 'CANNOT_REMOVE_SELF');
-    assert.equal((await t.api.delete(`${base}${rowOf(guest.userId)}/`).auth(member.token, { type: 'bearer' })).status, 204);
+    assertError(
+      await t.api.delete(`${base}${rowOf(member.userId)}/`).auth(member.token, { type: 'bearer' }),
+      400,
+      'CANNOT_REMOVE_SELF',
+    );
+    assert.equal(
+      (await t.api.delete(`${base}${rowOf(guest.userId)}/`).auth(member.token, { type: 'bearer' })).status,
+      204,
+    );
     // no longer a member of this public project: it is visible, but reading it needs a membership
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(guest.token, { type: 'bearer' }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).auth(guest.token, { type: 'bearer' }),
+      403,
+      'PERMISSION_DENIED',
+    );
     // leaving: the other Admin may go, the last Admin may not
     assert.equal((await t.api.post(`${base}leave/`).auth(other.token, { type: 'bearer' })).status, 204);
     assert.equal((await t.api.post(`${base}leave/`).auth(admin.token, { type: 'bearer' })).status, 204);
     assertError(await t.api.post(`${base}leave/`).auth(member.token, { type: 'bearer' }), 400, 'LAST_PROJECT_ADMIN');
     // a membership row of another project is a 404 here
     const q = await createAppProject(t, member.token, w.slug);
-    const qRows = await t.api.get(`/api/workspaces/${w.slug}/projects/${q.id}/members/`).auth(member.token, { type: 'bearer' });
+    const qRows = await t.api
+      .get(`/api/workspaces/${w.slug}/projects/${q.id}/members/`)
+      .auth(member.token, { type: 'bearer' });
     const foreign = qRows.body.results[0].id;
     assertError(await t.api.get(`${base}${foreign}/`).auth(member.token, { type: 'bearer' }), 404, 'NOT_FOUND');
-    assertError(await t.api.patch(`${base}${foreign}/`).auth(member.token, { type: 'bearer' }).send({ role: 5 }), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.patch(`${base}${foreign}/`).auth(member.token, { type: 'bearer' }).send({ role: 5 }),
+      404,
+      'NOT_FOUND',
+    );
     assertError(await t.api.delete(`${base}${foreign}/`).auth(member.token, { type: 'bearer' }), 404, 'NOT_FOUND');
   });
 });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addMember, addProjectMember, assertError, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
+import {
+  addMember,
+  addProjectMember,
+  assertError,
+  createAppProject,
+  createWorkspace,
+  signUp,
+  SignedUp,
+} from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** `users/me/profile|settings|onboard|tour-completed`, `workspace-members/me/`, `project-members/me/`. */
@@ -22,18 +30,38 @@ describe('App API: the signed-in user’s profile, settings and memberships', ()
     assert.equal(first.status, 200);
     assert.equal(first.body.user, ada.userId);
     assert.equal(first.body.is_onboarded, false);
-    assert.deepEqual(first.body.onboarding_step, { workspace_join: false, profile_complete: false, workspace_create: false, workspace_invite: false });
+    assert.deepEqual(first.body.onboarding_step, {
+      workspace_join: false,
+      profile_complete: false,
+      workspace_create: false,
+      workspace_invite: false,
+    });
     assert.deepEqual(first.body.theme, {});
-    const patched = await t.api.patch('/api/users/me/profile/').set(bearer(ada))
-      .send({ theme: { theme: 'dark' }, onboarding_step: { profile_complete: true }, role: 'Engineer', language: 'fr' });
+    const patched = await t.api
+      .patch('/api/users/me/profile/')
+      .set(bearer(ada))
+      .send({
+        theme: { theme: 'dark' },
+        onboarding_step: { profile_complete: true },
+        role: 'Engineer',
+        language: 'fr',
+      });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.deepEqual(patched.body.theme, { theme: 'dark' });
     const again = await t.api.get('/api/users/me/profile/').set(bearer(ada));
     assert.equal(again.body.role, 'Engineer');
     assert.equal(again.body.language, 'fr');
     assert.equal(again.body.id, first.body.id);
-    assertError(await t.api.patch('/api/users/me/profile/').set(bearer(ada)).send({ user: bob.userId }), 422, 'VALIDATION_ERROR');
-    assertError(await t.api.patch('/api/users/me/profile/').set(bearer(ada)).send({ is_onboarded: 'yes' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await t.api.patch('/api/users/me/profile/').set(bearer(ada)).send({ user: bob.userId }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    assertError(
+      await t.api.patch('/api/users/me/profile/').set(bearer(ada)).send({ is_onboarded: 'yes' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     // someone else's profile is untouched
     assert.deepEqual((await t.api.get('/api/users/me/profile/').set(bearer(bob))).body.theme, {});
     assert.equal((await t.api.get('/api/users/me/profile/')).status, 401);
@@ -56,15 +84,32 @@ describe('App API: the signed-in user’s profile, settings and memberships', ()
     const carl = await signUp(t);
     const empty = await t.api.get('/api/users/me/settings/').set(bearer(carl));
     assert.deepEqual(empty.body, {
-      id: carl.userId, email: carl.email,
-      workspace: { last_workspace_id: null, last_workspace_slug: null, fallback_workspace_id: null, fallback_workspace_slug: null, invites: 0 },
+      id: carl.userId,
+      email: carl.email,
+      workspace: {
+        last_workspace_id: null,
+        last_workspace_slug: null,
+        fallback_workspace_id: null,
+        fallback_workspace_slug: null,
+        invites: 0,
+      },
     });
     const w1 = await createWorkspace(t, carl.token);
     const w2 = await createWorkspace(t, carl.token);
     const foreign = await createWorkspace(t, ada.token);
-    assertError(await t.api.patch('/api/users/me/profile/').set(bearer(carl)).send({ last_workspace_id: foreign.id }), 422, 'VALIDATION_ERROR');
-    assert.equal((await t.api.patch('/api/users/me/profile/').set(bearer(carl)).send({ last_workspace_id: w2.id })).status, 200);
-    await t.api.post(`/api/workspaces/${foreign.slug}/invitations/`).set(bearer(ada)).send({ emails: [{ email: carl.email, role: 15 }] });
+    assertError(
+      await t.api.patch('/api/users/me/profile/').set(bearer(carl)).send({ last_workspace_id: foreign.id }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    assert.equal(
+      (await t.api.patch('/api/users/me/profile/').set(bearer(carl)).send({ last_workspace_id: w2.id })).status,
+      200,
+    );
+    await t.api
+      .post(`/api/workspaces/${foreign.slug}/invitations/`)
+      .set(bearer(ada))
+      .send({ emails: [{ email: carl.email, role: 15 }] });
     const s = (await t.api.get('/api/users/me/settings/').set(bearer(carl))).body;
     assert.equal(s.workspace.last_workspace_id, w2.id);
     assert.equal(s.workspace.last_workspace_slug, w2.slug);
@@ -84,13 +129,22 @@ describe('App API: the signed-in user’s profile, settings and memberships', ()
     // a public project the Guest did not join: visible to Members, but no membership
     const carl = await signUp(t);
     await addMember(t, w.id, carl.userId, 15);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/projects/${project.id}/project-members/me/`).set(bearer(carl)), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/projects/${project.id}/project-members/me/`).set(bearer(carl)),
+      404,
+      'NOT_FOUND',
+    );
     await addProjectMember(t, w.id, project.id, bob.userId, 5);
-    const meP = await t.api.get(`/api/workspaces/${w.slug}/projects/${project.id}/project-members/me/`).set(bearer(bob));
+    const meP = await t.api
+      .get(`/api/workspaces/${w.slug}/projects/${project.id}/project-members/me/`)
+      .set(bearer(bob));
     assert.equal(meP.status, 200);
     assert.equal(meP.body.member.id, bob.userId);
     assert.equal(meP.body.role, 5);
     const stranger = await signUp(t);
-    assert.equal((await t.api.get(`/api/workspaces/${w.slug}/workspace-members/me/`).set(bearer(stranger))).status, 404);
+    assert.equal(
+      (await t.api.get(`/api/workspaces/${w.slug}/workspace-members/me/`).set(bearer(stranger))).status,
+      404,
+    );
   });
 });

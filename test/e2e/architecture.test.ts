@@ -21,7 +21,10 @@ function cruise(cwd: string, dirs: string[]): { status: number; rules: Set<strin
   let status = 0;
   let output = '';
   for (const config of CONFIGS) {
-    const res = spawnSync(DEPCRUISE, [...dirs, '--config', path.join(ROOT, config), '--output-type', 'err'], { cwd, encoding: 'utf8' });
+    const res = spawnSync(DEPCRUISE, [...dirs, '--config', path.join(ROOT, config), '--output-type', 'err'], {
+      cwd,
+      encoding: 'utf8',
+    });
     status ||= res.status ?? 1;
     output += res.stdout + res.stderr;
     for (const m of (res.stdout + res.stderr).matchAll(/error ([a-z-]+):/g)) rules.add(m[1]);
@@ -29,65 +32,103 @@ function cruise(cwd: string, dirs: string[]): { status: number; rules: Set<strin
   return { status, rules, output };
 }
 
-describe('module boundaries (npm run deps)', { skip: process.env.TEST_DATABASE_URL ? 'no database involved: runs in the embedded run' : false }, () => {
-  let scratch: string;
-  /** Writes a scratch file relative to the scratch root. */
-  const plant = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
-    fs.writeFileSync(path.join(scratch, file), text);
-  };
+describe(
+  'module boundaries (npm run deps)',
+  { skip: process.env.TEST_DATABASE_URL ? 'no database involved: runs in the embedded run' : false },
+  () => {
+    let scratch: string;
+    /** Writes a scratch file relative to the scratch root. */
+    const plant = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
+      fs.writeFileSync(path.join(scratch, file), text);
+    };
 
-  before(() => {
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-deps-'));
-    plant('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }));
-    plant('package.json', JSON.stringify({ name: 'scratch', private: true }));
-    // two features and a kernel, laid out as libs/domain/src
-    plant('libs/domain/src/kernel/time.ts', 'export const now = () => new Date();\n');
-    plant('libs/domain/src/project/project.service.ts', "import { now } from '../kernel/time';\nexport const projectNow = now;\n");
-    plant('libs/domain/src/project/index.ts', "export { projectNow } from './project.service';\n");
-    plant('libs/domain/src/issue/issue.service.ts', "import { projectNow } from '../project';\nexport const issueNow = projectNow;\n");
-    plant('libs/domain/src/issue/index.ts', "export { issueNow } from './issue.service';\n");
-    plant('libs/domain/src/index.ts', "export * from './project';\nexport * from './issue';\n");
-  });
-  after(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-  it('a tree that keeps the rules passes', () => {
-    const res = cruise(scratch, ['libs']);
-    assert.equal(res.status, 0, res.output);
-  });
-
-  const cases: Array<[rule: string, file: string, text: string]> = [
-    ['kernel-imports-no-feature', 'libs/domain/src/kernel/bad.ts', "import type { issueNow } from '../issue';\nexport type T = typeof issueNow;\n"],
-    ['features-meet-through-index', 'libs/domain/src/project/bad.ts', "import { issueNow } from '../issue/issue.service';\nexport const x = issueNow;\n"],
-    ['feature-not-through-own-index', 'libs/domain/src/issue/bad.ts', "import { issueNow } from './index';\nexport const x = issueNow;\n"],
-    ['domain-index-reexports-doors', 'libs/domain/src/index.ts', "export * from './project';\nexport * from './issue/issue.service';\n"],
-    // a run-time cycle: project's door → project.service → issue's door → issue.service → project's door
-    ['no-circular', 'libs/domain/src/project/project.service.ts', "import { now } from '../kernel/time';\nimport { issueNow } from '../issue';\nexport const projectNow = now;\nexport const y = () => issueNow;\n"],
-  ];
-  for (const [rule, file, text] of cases) {
-    it(`fails on a planted violation of ${rule}`, () => {
-      const before = fs.existsSync(path.join(scratch, file)) ? fs.readFileSync(path.join(scratch, file), 'utf8') : null;
-      plant(file, text);
-      try {
-        const res = cruise(scratch, ['libs']);
-        assert.notEqual(res.status, 0, `expected ${rule} to fail the check`);
-        assert.ok(res.rules.has(rule), `expected ${rule} among ${[...res.rules].join(', ')}\n${res.output}`);
-      } finally {
-        if (before === null) fs.rmSync(path.join(scratch, file));
-        else fs.writeFileSync(path.join(scratch, file), before);
-      }
+    before(() => {
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-deps-'));
+      plant(
+        'tsconfig.json',
+        JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }),
+      );
+      plant('package.json', JSON.stringify({ name: 'scratch', private: true }));
+      // two features and a kernel, laid out as libs/domain/src
+      plant('libs/domain/src/kernel/time.ts', 'export const now = () => new Date();\n');
+      plant(
+        'libs/domain/src/project/project.service.ts',
+        "import { now } from '../kernel/time';\nexport const projectNow = now;\n",
+      );
+      plant('libs/domain/src/project/index.ts', "export { projectNow } from './project.service';\n");
+      plant(
+        'libs/domain/src/issue/issue.service.ts',
+        "import { projectNow } from '../project';\nexport const issueNow = projectNow;\n",
+      );
+      plant('libs/domain/src/issue/index.ts', "export { issueNow } from './issue.service';\n");
+      plant('libs/domain/src/index.ts', "export * from './project';\nexport * from './issue';\n");
     });
-  }
+    after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  it('a type-only import across a cycle is not a run-time cycle', () => {
-    const file = 'libs/domain/src/project/project.service.ts';
-    const before = fs.readFileSync(path.join(scratch, file), 'utf8');
-    plant(file, "import { now } from '../kernel/time';\nimport type { issueNow } from '../issue';\nexport const projectNow = now;\nexport type Y = typeof issueNow;\n");
-    try {
+    it('a tree that keeps the rules passes', () => {
       const res = cruise(scratch, ['libs']);
       assert.equal(res.status, 0, res.output);
-    } finally {
-      fs.writeFileSync(path.join(scratch, file), before);
+    });
+
+    const cases: Array<[rule: string, file: string, text: string]> = [
+      [
+        'kernel-imports-no-feature',
+        'libs/domain/src/kernel/bad.ts',
+        "import type { issueNow } from '../issue';\nexport type T = typeof issueNow;\n",
+      ],
+      [
+        'features-meet-through-index',
+        'libs/domain/src/project/bad.ts',
+        "import { issueNow } from '../issue/issue.service';\nexport const x = issueNow;\n",
+      ],
+      [
+        'feature-not-through-own-index',
+        'libs/domain/src/issue/bad.ts',
+        "import { issueNow } from './index';\nexport const x = issueNow;\n",
+      ],
+      [
+        'domain-index-reexports-doors',
+        'libs/domain/src/index.ts',
+        "export * from './project';\nexport * from './issue/issue.service';\n",
+      ],
+      // a run-time cycle: project's door → project.service → issue's door → issue.service → project's door
+      [
+        'no-circular',
+        'libs/domain/src/project/project.service.ts',
+        "import { now } from '../kernel/time';\nimport { issueNow } from '../issue';\nexport const projectNow = now;\nexport const y = () => issueNow;\n",
+      ],
+    ];
+    for (const [rule, file, text] of cases) {
+      it(`fails on a planted violation of ${rule}`, () => {
+        const before = fs.existsSync(path.join(scratch, file))
+          ? fs.readFileSync(path.join(scratch, file), 'utf8')
+          : null;
+        plant(file, text);
+        try {
+          const res = cruise(scratch, ['libs']);
+          assert.notEqual(res.status, 0, `expected ${rule} to fail the check`);
+          assert.ok(res.rules.has(rule), `expected ${rule} among ${[...res.rules].join(', ')}\n${res.output}`);
+        } finally {
+          if (before === null) fs.rmSync(path.join(scratch, file));
+          else fs.writeFileSync(path.join(scratch, file), before);
+        }
+      });
     }
-  });
-});
+
+    it('a type-only import across a cycle is not a run-time cycle', () => {
+      const file = 'libs/domain/src/project/project.service.ts';
+      const before = fs.readFileSync(path.join(scratch, file), 'utf8');
+      plant(
+        file,
+        "import { now } from '../kernel/time';\nimport type { issueNow } from '../issue';\nexport const projectNow = now;\nexport type Y = typeof issueNow;\n",
+      );
+      try {
+        const res = cruise(scratch, ['libs']);
+        assert.equal(res.status, 0, res.output);
+      } finally {
+        fs.writeFileSync(path.join(scratch, file), before);
+      }
+    });
+  },
+);

@@ -38,7 +38,10 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
   it('emails a code and creates the account on first use (no password, email verified); the code is single use', async () => {
     const email = `${unique('magic')}@example.com`;
     const code = await requestCode(email);
-    const rows = await t.sql<{ digest: string; expires_at: Date; created_at: Date }>(`SELECT digest, expires_at, created_at FROM auth_codes WHERE email = $1`, [email]);
+    const rows = await t.sql<{ digest: string; expires_at: Date; created_at: Date }>(
+      `SELECT digest, expires_at, created_at FROM auth_codes WHERE email = $1`,
+      [email],
+    );
     assert.equal(rows.length, 1);
     assert.ok(!rows[0].digest.includes(code));
     const ttl = (new Date(rows[0].expires_at).getTime() - new Date(rows[0].created_at).getTime()) / 1000;
@@ -71,11 +74,22 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
     assert.equal(owner.status, 200);
     assert.equal(owner.body.user.id, squatter.userId);
     assert.equal(owner.body.user.is_password_autoset, true, 'the unverified password is cleared');
-    assertError(await t.api.get('/api/workspaces/').auth(squatter.token, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
-    assertError(await t.api.post('/auth/sign-in/').send({ email: squatter.email, password: squatter.password }), 401, 'AUTHENTICATION_FAILED_SIGN_IN');
+    assertError(
+      await t.api.get('/api/workspaces/').auth(squatter.token, { type: 'bearer' }),
+      401,
+      'INVALID_ACCESS_TOKEN',
+    );
+    assertError(
+      await t.api.post('/auth/sign-in/').send({ email: squatter.email, password: squatter.password }),
+      401,
+      'AUTHENTICATION_FAILED_SIGN_IN',
+    );
     assert.equal((await t.api.get('/api/workspaces/').auth(owner.body.access_token, { type: 'bearer' })).status, 200);
     // once verified, a later code leaves the account's password alone
-    await t.api.post('/auth/set-password/').auth(owner.body.access_token, { type: 'bearer' }).send({ password: 'owner passphrase' });
+    await t.api
+      .post('/auth/set-password/')
+      .auth(owner.body.access_token, { type: 'bearer' })
+      .send({ password: 'owner passphrase' });
     const again = await magicSignIn(squatter.email, await requestCode(squatter.email));
     assert.equal(again.body.user.is_password_autoset, false);
   });
@@ -123,14 +137,26 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
     const code = await requestCode(email);
     const signedIn = await magicSignIn(email, code);
     const token = signedIn.body.access_token as string;
-    assertError(await t.api.post('/auth/set-password/').auth(token, bearer).send({ password: 'short' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await t.api.post('/auth/set-password/').auth(token, bearer).send({ password: 'short' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     const res = await t.api.post('/auth/set-password/').auth(token, bearer).send({ password: 'brand new password' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.email, email);
     assert.equal(res.body.is_password_autoset, false);
     assert.equal((await t.api.post('/auth/sign-in/').send({ email, password: 'brand new password' })).status, 200);
-    assertError(await t.api.post('/auth/set-password/').auth(token, bearer).send({ password: 'another password' }), 400, 'PASSWORD_ALREADY_SET');
-    assertError(await t.api.post('/auth/set-password/').send({ password: 'another password' }), 401, 'AUTHENTICATION_REQUIRED');
+    assertError(
+      await t.api.post('/auth/set-password/').auth(token, bearer).send({ password: 'another password' }),
+      400,
+      'PASSWORD_ALREADY_SET',
+    );
+    assertError(
+      await t.api.post('/auth/set-password/').send({ password: 'another password' }),
+      401,
+      'AUTHENTICATION_REQUIRED',
+    );
   });
 
   it('forgot-password mails a single-use reset token valid 1 hour; reset signs the user out everywhere', async () => {
@@ -157,10 +183,25 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
     const res = await t.api.post('/auth/reset-password/').send({ token, password: 'reset password 2' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assertError(await t.api.get('/auth/sessions/').auth(u.token, bearer), 401, 'INVALID_ACCESS_TOKEN');
-    assertError(await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password }), 401, 'AUTHENTICATION_FAILED_SIGN_IN');
-    assert.equal((await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'reset password 2' })).status, 200);
-    assertError(await t.api.post('/auth/reset-password/').send({ token, password: 'third password 3' }), 400, 'INVALID_PASSWORD_TOKEN');
-    assertError(await t.api.post('/auth/reset-password/').send({ token: 'made-up', password: 'third password 3' }), 400, 'INVALID_PASSWORD_TOKEN');
+    assertError(
+      await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password }),
+      401,
+      'AUTHENTICATION_FAILED_SIGN_IN',
+    );
+    assert.equal(
+      (await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'reset password 2' })).status,
+      200,
+    );
+    assertError(
+      await t.api.post('/auth/reset-password/').send({ token, password: 'third password 3' }),
+      400,
+      'INVALID_PASSWORD_TOKEN',
+    );
+    assertError(
+      await t.api.post('/auth/reset-password/').send({ token: 'made-up', password: 'third password 3' }),
+      400,
+      'INVALID_PASSWORD_TOKEN',
+    );
   });
 
   it('refuses an expired reset token, and a newer request retires the older token', async () => {
@@ -169,27 +210,48 @@ describe('auth: magic code and password flows, mail through a real SMTP server',
     const older = /Reset token:\n(\S+)/.exec(smtp.last(u.email).text)![1];
     await t.api.post('/auth/forgot-password/').send({ email: u.email });
     const newer = /Reset token:\n(\S+)/.exec(smtp.last(u.email).text)![1];
-    assertError(await t.api.post('/auth/reset-password/').send({ token: older, password: 'reset password 2' }), 400, 'INVALID_PASSWORD_TOKEN');
+    assertError(
+      await t.api.post('/auth/reset-password/').send({ token: older, password: 'reset password 2' }),
+      400,
+      'INVALID_PASSWORD_TOKEN',
+    );
     await t.sql(`UPDATE auth_codes SET expires_at = now() - interval '1 second' WHERE digest = $1`, [sha256(newer)]);
-    assertError(await t.api.post('/auth/reset-password/').send({ token: newer, password: 'reset password 2' }), 400, 'EXPIRED_PASSWORD_TOKEN');
+    assertError(
+      await t.api.post('/auth/reset-password/').send({ token: newer, password: 'reset password 2' }),
+      400,
+      'EXPIRED_PASSWORD_TOKEN',
+    );
   });
 
-  it('change-password checks the old password and revokes the user\'s other sessions only', async () => {
+  it("change-password checks the old password and revokes the user's other sessions only", async () => {
     const u = await signUp(t);
     const other = await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password });
     assertError(
-      await t.api.post('/auth/change-password/').auth(u.token, bearer).send({ old_password: 'wrong one', new_password: 'changed password 1' }),
+      await t.api
+        .post('/auth/change-password/')
+        .auth(u.token, bearer)
+        .send({ old_password: 'wrong one', new_password: 'changed password 1' }),
       400,
       'INCORRECT_OLD_PASSWORD',
     );
     assert.equal((await t.api.get('/auth/sessions/').auth(other.body.access_token, bearer)).status, 200);
-    const res = await t.api.post('/auth/change-password/').auth(u.token, bearer).send({ old_password: u.password, new_password: 'changed password 1' });
+    const res = await t.api
+      .post('/auth/change-password/')
+      .auth(u.token, bearer)
+      .send({ old_password: u.password, new_password: 'changed password 1' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { message: 'Password updated successfully' });
     assert.equal((await t.api.get('/auth/sessions/').auth(u.token, bearer)).status, 200);
     assertError(await t.api.get('/auth/sessions/').auth(other.body.access_token, bearer), 401, 'INVALID_ACCESS_TOKEN');
-    assert.equal((await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'changed password 1' })).status, 200);
-    assertError(await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password }), 401, 'AUTHENTICATION_FAILED_SIGN_IN');
+    assert.equal(
+      (await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'changed password 1' })).status,
+      200,
+    );
+    assertError(
+      await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password }),
+      401,
+      'AUTHENTICATION_FAILED_SIGN_IN',
+    );
   });
 });
 
@@ -204,8 +266,17 @@ describe('auth: an SMTP server that does not answer', () => {
          ('magic', 'old@example.com', repeat('a', 64), now() - interval '2 days'),
          ('magic', 'recent@example.com', repeat('b', 64), now() - interval '1 hour')`,
     );
-    assertError(await t.api.post('/auth/magic-generate/').send({ email: `${unique('down')}@example.com` }), 503, 'SERVICE_UNAVAILABLE');
-    const left = await t.sql<{ email: string }>(`SELECT email FROM auth_codes WHERE email IN ('old@example.com', 'recent@example.com')`);
-    assert.deepEqual(left.map((r) => r.email), ['recent@example.com']);
+    assertError(
+      await t.api.post('/auth/magic-generate/').send({ email: `${unique('down')}@example.com` }),
+      503,
+      'SERVICE_UNAVAILABLE',
+    );
+    const left = await t.sql<{ email: string }>(
+      `SELECT email FROM auth_codes WHERE email IN ('old@example.com', 'recent@example.com')`,
+    );
+    assert.deepEqual(
+      left.map((r) => r.email),
+      ['recent@example.com'],
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     const res = await t.api.get(`/auth/${provider}/`);
     assert.equal(res.status, 302, JSON.stringify(res.body));
     const location = new URL(res.headers.location);
-    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('meridian_oauth_state='));
+    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) =>
+      c.startsWith('meridian_oauth_state='),
+    );
     assert.ok(cookie, 'state cookie');
     assert.match(cookie, /HttpOnly/);
     assert.match(cookie, /SameSite=Lax/);
@@ -32,7 +34,10 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
   }
 
   /** The whole browser dance; returns the final redirect to the web app. */
-  async function signInWith(provider: Provider, identity: { id: string | number; email: string; verified?: boolean; name?: string }) {
+  async function signInWith(
+    provider: Provider,
+    identity: { id: string | number; email: string; verified?: boolean; name?: string },
+  ) {
     idp.next = identity;
     const { state, cookie } = await start(provider);
     const code = idp.authorize();
@@ -49,14 +54,17 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     return { body: res.body, code };
   }
 
-  it('redirects to the provider\'s authorize URL with the client id, scopes, callback and state', async () => {
+  it("redirects to the provider's authorize URL with the client id, scopes, callback and state", async () => {
     const gh = await start('github');
     assert.equal(`${gh.location.origin}${gh.location.pathname}`, `${idp.url}/github/authorize`);
     assert.equal(gh.location.searchParams.get('client_id'), 'test-client');
     assert.equal(gh.location.searchParams.get('response_type'), 'code');
     // passport-github2 joins scopes with commas, which GitHub accepts
     assert.deepEqual(gh.location.searchParams.get('scope')!.split(/[ ,]/), ['read:user', 'user:email']);
-    assert.match(gh.location.searchParams.get('redirect_uri')!, /^http:\/\/127\.0\.0\.1:\d+\/auth\/github\/callback\/$/);
+    assert.match(
+      gh.location.searchParams.get('redirect_uri')!,
+      /^http:\/\/127\.0\.0\.1:\d+\/auth\/github\/callback\/$/,
+    );
     assert.ok(gh.state.length >= 32);
     const google = await start('google');
     assert.equal(`${google.location.origin}${google.location.pathname}`, `${idp.url}/google/authorize`);
@@ -81,7 +89,9 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
 
       const again = await exchange(await signInWith(provider, { id, email: `changed-${email}` }));
       assert.equal(again.body.user.id, first.body.user.id);
-      const links = await t.sql('SELECT provider, provider_account_id FROM user_accounts WHERE user_id = $1', [first.body.user.id]);
+      const links = await t.sql('SELECT provider, provider_account_id FROM user_accounts WHERE user_id = $1', [
+        first.body.user.id,
+      ]);
       assert.deepEqual(links, [{ provider, provider_account_id: String(id) }]);
       // the provider's token request carried the same redirect_uri and our client credentials
       const last = idp.tokenRequests[idp.tokenRequests.length - 1];
@@ -93,7 +103,10 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     const u = await signUp(t);
     const got = await exchange(await signInWith('github', { id: 'gh-link-1', email: u.email.toUpperCase() }));
     assert.equal(got.body.user.id, u.userId);
-    const [row] = await t.sql<{ is_email_verified: boolean; password_hash: string | null }>('SELECT is_email_verified, password_hash FROM users WHERE id = $1', [u.userId]);
+    const [row] = await t.sql<{ is_email_verified: boolean; password_hash: string | null }>(
+      'SELECT is_email_verified, password_hash FROM users WHERE id = $1',
+      [u.userId],
+    );
     assert.equal(row.is_email_verified, true);
     assert.equal(row.password_hash, null, 'a password set before the address was verified is cleared');
   });
@@ -120,7 +133,7 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     assert.equal(row.is_active, false);
   });
 
-  it('refuses a callback whose state does not match the browser\'s cookie, or without a code', async () => {
+  it("refuses a callback whose state does not match the browser's cookie, or without a code", async () => {
     idp.next = { id: 'csrf-1', email: `${unique('csrf')}@example.com` };
     const { state, cookie } = await start('github');
     const other = await start('github');
@@ -140,7 +153,7 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     assert.equal(idp.tokenRequests.filter((r) => r.code === code).length, 0, 'the code was never exchanged');
   });
 
-  it('turns a provider failure into a redirect with the provider\'s error code', async () => {
+  it("turns a provider failure into a redirect with the provider's error code", async () => {
     idp.failToken = true;
     try {
       const target = await signInWith('google', { id: 'fail-1', email: `${unique('fail')}@example.com` });
@@ -149,7 +162,10 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
       idp.failToken = false;
     }
     const denied = await start('gitlab');
-    const res = await t.api.get('/auth/gitlab/callback/').query({ error: 'access_denied', state: denied.state }).set('Cookie', denied.cookie);
+    const res = await t.api
+      .get('/auth/gitlab/callback/')
+      .query({ error: 'access_denied', state: denied.state })
+      .set('Cookie', denied.cookie);
     assert.equal(new URL(res.headers.location).searchParams.get('error_code'), 'GITLAB_OAUTH_PROVIDER_ERROR');
   });
 
@@ -157,7 +173,11 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     assertError(await t.api.post('/auth/token/').send({ code: 'made-up' }), 401, 'INVALID_AUTHORIZATION_CODE');
     const target = await signInWith('github', { id: 'expire-1', email: `${unique('exp')}@example.com` });
     await t.sql(`UPDATE auth_codes SET expires_at = now() - interval '1 second' WHERE kind = 'oauth'`);
-    assertError(await t.api.post('/auth/token/').send({ code: target.searchParams.get('code') }), 401, 'INVALID_AUTHORIZATION_CODE');
+    assertError(
+      await t.api.post('/auth/token/').send({ code: target.searchParams.get('code') }),
+      401,
+      'INVALID_AUTHORIZATION_CODE',
+    );
     assertError(await t.api.post('/auth/token/').send({}), 422, 'VALIDATION_ERROR');
   });
 });
@@ -168,7 +188,11 @@ describe('auth: OAuth providers without credentials are disabled', () => {
   after(() => t.close());
 
   it('answers 404 <PROVIDER>_NOT_CONFIGURED on the start and callback routes', async () => {
-    for (const [provider, code] of [['github', 'GITHUB_NOT_CONFIGURED'], ['google', 'GOOGLE_NOT_CONFIGURED'], ['gitlab', 'GITLAB_NOT_CONFIGURED']]) {
+    for (const [provider, code] of [
+      ['github', 'GITHUB_NOT_CONFIGURED'],
+      ['google', 'GOOGLE_NOT_CONFIGURED'],
+      ['gitlab', 'GITLAB_NOT_CONFIGURED'],
+    ]) {
       assertError(await t.api.get(`/auth/${provider}/`), 404, code);
       assertError(await t.api.get(`/auth/${provider}/callback/`).query({ code: 'x', state: 'y' }), 404, code);
     }

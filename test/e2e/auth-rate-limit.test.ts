@@ -17,7 +17,7 @@ describe('auth rate limits: defaults', () => {
   before(async () => (t = await startTestApp()));
   after(() => t.close());
 
-  it('locks an email\'s password sign-in from an address after 10 failures in 15 minutes (429, headers), even with the right password', async () => {
+  it("locks an email's password sign-in from an address after 10 failures in 15 minutes (429, headers), even with the right password", async () => {
     const u = await signUp(t);
     for (let i = 1; i <= 10; i++) {
       const res = await t.api.post('/auth/sign-in/').send({ email: u.email, password: `wrong ${i}` });
@@ -32,17 +32,25 @@ describe('auth rate limits: defaults', () => {
     const retry = Number(refused.headers['retry-after']);
     assert.ok(retry > 60 && retry <= 900, `Retry-After ${retry}`);
     // the email's case does not matter; the magic code, the way back in, is not locked
-    assertError(await t.api.post('/auth/sign-in/').send({ email: u.email.toUpperCase(), password: u.password }), 429, 'RATE_LIMIT_EXCEEDED');
-    assert.equal((await t.api.post('/auth/magic-sign-in/').send({ email: u.email, code: 'abcd-efgh-ijkl' })).status, 401);
+    assertError(
+      await t.api.post('/auth/sign-in/').send({ email: u.email.toUpperCase(), password: u.password }),
+      429,
+      'RATE_LIMIT_EXCEEDED',
+    );
+    assert.equal(
+      (await t.api.post('/auth/magic-sign-in/').send({ email: u.email, code: 'abcd-efgh-ijkl' })).status,
+      401,
+    );
     // another email from the same address still signs in
     const other = await signUp(t);
     const ok = await t.api.post('/auth/sign-in/').send({ email: other.email, password: other.password });
     assert.equal(ok.status, 200);
   });
 
-  it('counts only failures: successful sign-ins do not use up the email\'s allowance', async () => {
+  it("counts only failures: successful sign-ins do not use up the email's allowance", async () => {
     const u = await signUp(t);
-    for (let i = 0; i < 3; i++) assert.equal((await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password })).status, 200);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password })).status, 200);
     const res = await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'wrong' });
     assert.equal(res.status, 401);
     assert.equal(res.headers['x-ratelimit-remaining'], '9');
@@ -116,24 +124,38 @@ describe('auth rate limits: configurable, per email and per address', () => {
   it('AUTH_FAILED_SIGN_IN_LIMIT: 2 failures lock the email from that address only', async () => {
     const u = await signUp(t);
     const from = { 'X-Forwarded-For': '10.2.0.1' };
-    for (let i = 0; i < 2; i++) assert.equal((await t.api.post('/auth/sign-in/').set(from).send({ email: u.email, password: 'nope' })).status, 401);
+    for (let i = 0; i < 2; i++)
+      assert.equal(
+        (await t.api.post('/auth/sign-in/').set(from).send({ email: u.email, password: 'nope' })).status,
+        401,
+      );
     const refused = await t.api.post('/auth/sign-in/').set(from).send({ email: u.email, password: u.password });
     assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     assert.equal(refused.headers['x-ratelimit-limit'], '2');
     // the user, elsewhere, still signs in: a stranger cannot lock them out
-    const ok = await t.api.post('/auth/sign-in/').set({ 'X-Forwarded-For': '10.2.0.2' }).send({ email: u.email, password: u.password });
+    const ok = await t.api
+      .post('/auth/sign-in/')
+      .set({ 'X-Forwarded-For': '10.2.0.2' })
+      .send({ email: u.email, password: u.password });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
   });
 
   it('AUTH_FAILED_SIGN_IN_EMAIL_LIMIT: the looser ceiling over all addresses', async () => {
     const u = await signUp(t);
-    const wrong = (n: number) => t.api.post('/auth/sign-in/').set({ 'X-Forwarded-For': `10.5.0.${n}` }).send({ email: u.email, password: 'nope' });
+    const wrong = (n: number) =>
+      t.api
+        .post('/auth/sign-in/')
+        .set({ 'X-Forwarded-For': `10.5.0.${n}` })
+        .send({ email: u.email, password: 'nope' });
     assert.equal((await wrong(1)).status, 401);
     assert.equal((await wrong(2)).status, 401);
     const third = await wrong(3);
     assert.equal(third.status, 401);
     assert.equal(third.headers['x-ratelimit-remaining'], '0');
-    const refused = await t.api.post('/auth/sign-in/').set({ 'X-Forwarded-For': '10.5.0.9' }).send({ email: u.email, password: u.password });
+    const refused = await t.api
+      .post('/auth/sign-in/')
+      .set({ 'X-Forwarded-For': '10.5.0.9' })
+      .send({ email: u.email, password: u.password });
     assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     assert.equal(refused.headers['x-ratelimit-limit'], '3');
     assert.ok(Number(refused.headers['retry-after']) > 60);
@@ -143,20 +165,36 @@ describe('auth rate limits: configurable, per email and per address', () => {
     const e = email();
     const from = { 'X-Forwarded-For': '10.4.0.1' };
     assert.equal((await t.api.post('/auth/magic-generate/').set(from).send({ email: e })).status, 200);
-    for (let i = 0; i < 2; i++) assertError(await t.api.post('/auth/magic-sign-in/').set(from).send({ email: e, code: 'aaaa-aaaa-aaaa' }), 401, 'INVALID_MAGIC_CODE');
+    for (let i = 0; i < 2; i++)
+      assertError(
+        await t.api.post('/auth/magic-sign-in/').set(from).send({ email: e, code: 'aaaa-aaaa-aaaa' }),
+        401,
+        'INVALID_MAGIC_CODE',
+      );
     const refused = await t.api.post('/auth/magic-sign-in/').set(from).send({ email: e, code: 'aaaa-aaaa-aaaa' });
     assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     assert.equal(refused.headers['x-ratelimit-limit'], '2');
-    assertError(await t.api.post('/auth/magic-sign-in/').set({ 'X-Forwarded-For': '10.4.0.2' }).send({ email: e, code: 'aaaa-aaaa-aaaa' }), 401, 'INVALID_MAGIC_CODE');
+    assertError(
+      await t.api
+        .post('/auth/magic-sign-in/')
+        .set({ 'X-Forwarded-For': '10.4.0.2' })
+        .send({ email: e, code: 'aaaa-aaaa-aaaa' }),
+      401,
+      'INVALID_MAGIC_CODE',
+    );
   });
 
   it('AUTH_RATE_LIMIT: counted per client address', async () => {
     const a = { 'X-Forwarded-For': '10.3.0.1' };
-    for (let i = 0; i < 4; i++) assert.equal((await t.api.post('/auth/email-check/').set(a).send({ email: email() })).status, 200);
+    for (let i = 0; i < 4; i++)
+      assert.equal((await t.api.post('/auth/email-check/').set(a).send({ email: email() })).status, 200);
     const refused = await t.api.post('/auth/email-check/').set(a).send({ email: email() });
     assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     assert.equal(refused.headers['x-ratelimit-limit'], '4');
-    assert.equal((await t.api.post('/auth/email-check/').set({ 'X-Forwarded-For': '10.3.0.2' }).send({ email: email() })).status, 200);
+    assert.equal(
+      (await t.api.post('/auth/email-check/').set({ 'X-Forwarded-For': '10.3.0.2' }).send({ email: email() })).status,
+      200,
+    );
   });
 });
 
@@ -180,7 +218,8 @@ describe('auth rate limits: the password lock, concurrency, and the way back in 
 
   it('a successful magic sign-in clears the password lock (per address and per email)', async () => {
     const u = await signUp(t);
-    const signIn = (address: string, password: string) => t.api.post('/auth/sign-in/').set(at(address)).send({ email: u.email, password });
+    const signIn = (address: string, password: string) =>
+      t.api.post('/auth/sign-in/').set(at(address)).send({ email: u.email, password });
     for (let i = 0; i < 2; i++) assert.equal((await signIn('10.6.0.1', 'nope')).status, 401);
     assert.equal((await signIn('10.6.0.2', 'nope')).status, 401);
     assertError(await signIn('10.6.0.1', u.password), 429, 'RATE_LIMIT_EXCEEDED');
@@ -193,7 +232,10 @@ describe('auth rate limits: the password lock, concurrency, and the way back in 
     assert.equal(magic.status, 200, JSON.stringify(magic.body));
     // (the mailbox's owner takes over an unverified account: its password is cleared; set a new one)
     const password = 'a brand new passphrase';
-    const set = await t.api.post('/auth/set-password/').auth(magic.body.access_token, { type: 'bearer' }).send({ password });
+    const set = await t.api
+      .post('/auth/set-password/')
+      .auth(magic.body.access_token, { type: 'bearer' })
+      .send({ password });
     assert.equal(set.status, 200, JSON.stringify(set.body));
 
     const back = await signIn('10.6.0.1', password);
@@ -203,22 +245,43 @@ describe('auth rate limits: the password lock, concurrency, and the way back in 
 
   it('a failed magic sign-in or another error does not clear it', async () => {
     const u = await signUp(t);
-    for (let i = 0; i < 2; i++) assert.equal((await t.api.post('/auth/sign-in/').set(at('10.7.0.1')).send({ email: u.email, password: 'nope' })).status, 401);
-    assert.equal((await t.api.post('/auth/magic-sign-in/').set(at('10.7.0.1')).send({ email: u.email, code: 'zzzz-zzzz-zzzz' })).status, 401);
+    for (let i = 0; i < 2; i++)
+      assert.equal(
+        (await t.api.post('/auth/sign-in/').set(at('10.7.0.1')).send({ email: u.email, password: 'nope' })).status,
+        401,
+      );
+    assert.equal(
+      (await t.api.post('/auth/magic-sign-in/').set(at('10.7.0.1')).send({ email: u.email, code: 'zzzz-zzzz-zzzz' }))
+        .status,
+      401,
+    );
     assert.equal((await t.api.post('/auth/magic-sign-in/').set(at('10.7.0.1')).send({ email: u.email })).status, 422);
-    assertError(await t.api.post('/auth/sign-in/').set(at('10.7.0.1')).send({ email: u.email, password: u.password }), 429, 'RATE_LIMIT_EXCEEDED');
+    assertError(
+      await t.api.post('/auth/sign-in/').set(at('10.7.0.1')).send({ email: u.email, password: u.password }),
+      429,
+      'RATE_LIMIT_EXCEEDED',
+    );
   });
 
   it('holds under concurrency: 10 wrong passwords at once from one address get 2 × 401 and 8 × 429', async () => {
     const u = await signUp(t);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => t.api.post('/auth/sign-in/').set(at('10.8.0.1')).send({ email: u.email, password: `wrong ${i}` })),
+      Array.from({ length: 10 }, (_, i) =>
+        t.api
+          .post('/auth/sign-in/')
+          .set(at('10.8.0.1'))
+          .send({ email: u.email, password: `wrong ${i}` }),
+      ),
     );
     assert.deepEqual(answers.map((r) => r.status).sort(), [401, 401, ...Array(8).fill(429)]);
   });
 
   it('the instance admin sign-in shares the password lock', async () => {
-    const wrong = () => t.api.post('/api/instances/admins/sign-in/').set(at('10.9.0.1')).send({ email: TEST_ADMIN.email, password: 'not the one' });
+    const wrong = () =>
+      t.api
+        .post('/api/instances/admins/sign-in/')
+        .set(at('10.9.0.1'))
+        .send({ email: TEST_ADMIN.email, password: 'not the one' });
     for (let i = 0; i < 2; i++) assertError(await wrong(), 401, 'ADMIN_AUTHENTICATION_FAILED');
     const locked = await t.api.post('/api/instances/admins/sign-in/').set(at('10.9.0.1')).send(TEST_ADMIN);
     assertError(locked, 429, 'RATE_LIMIT_EXCEEDED');
@@ -238,8 +301,15 @@ describe('auth rate limits: sign-up per address (AUTH_SIGN_UP_RATE_LIMIT)', () =
     assert.equal(first.status, 201);
     assert.equal(first.headers['x-ratelimit-limit'], '3');
     assert.equal(first.headers['x-ratelimit-remaining'], '2');
-    assertError(await t.api.post('/auth/sign-up/').set(from).send({ email: e, password: 'correct horse 1' }), 409, 'USER_ALREADY_EXIST');
-    const admin = await t.api.post('/api/instances/admins/sign-up/').set(from).send({ email: email(), password: 'an admin passphrase', first_name: 'A' });
+    assertError(
+      await t.api.post('/auth/sign-up/').set(from).send({ email: e, password: 'correct horse 1' }),
+      409,
+      'USER_ALREADY_EXIST',
+    );
+    const admin = await t.api
+      .post('/api/instances/admins/sign-up/')
+      .set(from)
+      .send({ email: email(), password: 'an admin passphrase', first_name: 'A' });
     assertError(admin, 403, 'ADMIN_ALREADY_EXIST');
     const refused = await t.api.post('/auth/sign-up/').set(from).send({ email: email(), password: 'correct horse 1' });
     assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
@@ -247,7 +317,10 @@ describe('auth rate limits: sign-up per address (AUTH_SIGN_UP_RATE_LIMIT)', () =
     assert.equal(refused.headers['x-ratelimit-remaining'], '0');
     const retry = Number(refused.headers['retry-after']);
     assert.ok(retry > 60 && retry <= 3600, `Retry-After ${retry}`);
-    const other = await t.api.post('/auth/sign-up/').set({ 'X-Forwarded-For': '10.10.0.2' }).send({ email: email(), password: 'correct horse 1' });
+    const other = await t.api
+      .post('/auth/sign-up/')
+      .set({ 'X-Forwarded-For': '10.10.0.2' })
+      .send({ email: email(), password: 'correct horse 1' });
     assert.equal(other.status, 201);
   });
 });

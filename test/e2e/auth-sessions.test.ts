@@ -15,7 +15,13 @@ async function signUpFull(t: TestApp) {
   const email = `${unique('s')}@example.com`;
   const res = await t.api.post('/auth/sign-up/').send({ email, password: 'correct horse 1' });
   assert.equal(res.status, 201);
-  return { email, password: 'correct horse 1', access: res.body.access_token as string, refresh: res.body.refresh_token as string, userId: res.body.user.id as string };
+  return {
+    email,
+    password: 'correct horse 1',
+    access: res.body.access_token as string,
+    refresh: res.body.refresh_token as string,
+    userId: res.body.user.id as string,
+  };
 }
 
 const works = async (t: TestApp, token: string) => (await t.api.get('/auth/sessions/').auth(token, bearer)).status;
@@ -32,7 +38,11 @@ describe('auth: sign-out, refresh rotation and sessions', () => {
     const out = await t.api.post('/auth/sign-out/').auth(u.access, bearer);
     assert.equal(out.status, 204);
     assertError(await t.api.get('/api/workspaces/').auth(u.access, bearer), 401, 'INVALID_ACCESS_TOKEN');
-    assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: u.refresh }), 401, 'INVALID_REFRESH_TOKEN');
+    assertError(
+      await t.api.post('/auth/token/refresh/').send({ refresh_token: u.refresh }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
     // the user's other session is untouched
     assert.equal(await works(t, other.access_token), 200);
     assertError(await t.api.post('/auth/sign-out/'), 401, 'AUTHENTICATION_REQUIRED');
@@ -61,9 +71,19 @@ describe('auth: sign-out, refresh rotation and sessions', () => {
     assert.equal(rotated.status, 200);
     const reuse = await t.api.post('/auth/token/refresh/').send({ refresh_token: u.refresh });
     assertError(reuse, 401, 'INVALID_REFRESH_TOKEN');
-    assertError(await t.api.get('/auth/sessions/').auth(rotated.body.access_token, bearer), 401, 'INVALID_ACCESS_TOKEN');
-    assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: rotated.body.refresh_token }), 401, 'INVALID_REFRESH_TOKEN');
-    const [row] = await t.sql<{ revoked_at: Date | null }>('SELECT revoked_at FROM auth_sessions WHERE user_id = $1', [u.userId]);
+    assertError(
+      await t.api.get('/auth/sessions/').auth(rotated.body.access_token, bearer),
+      401,
+      'INVALID_ACCESS_TOKEN',
+    );
+    assertError(
+      await t.api.post('/auth/token/refresh/').send({ refresh_token: rotated.body.refresh_token }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
+    const [row] = await t.sql<{ revoked_at: Date | null }>('SELECT revoked_at FROM auth_sessions WHERE user_id = $1', [
+      u.userId,
+    ]);
     assert.ok(row.revoked_at);
   });
 
@@ -81,17 +101,31 @@ describe('auth: sign-out, refresh rotation and sessions', () => {
   it('refuses unknown, access-kind, expired and deactivated-user refresh tokens with 401', async () => {
     assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: 'nope' }), 401, 'INVALID_REFRESH_TOKEN');
     const u = await signUpFull(t);
-    assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: u.access }), 401, 'INVALID_REFRESH_TOKEN');
+    assertError(
+      await t.api.post('/auth/token/refresh/').send({ refresh_token: u.access }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
     const expired = await signUpFull(t);
-    await t.sql(`UPDATE auth_sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [expired.userId]);
-    assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: expired.refresh }), 401, 'INVALID_REFRESH_TOKEN');
+    await t.sql(`UPDATE auth_sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      expired.userId,
+    ]);
+    assertError(
+      await t.api.post('/auth/token/refresh/').send({ refresh_token: expired.refresh }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
     const gone = await signUpFull(t);
     await t.sql('UPDATE users SET is_active = false WHERE id = $1', [gone.userId]);
-    assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: gone.refresh }), 401, 'INVALID_REFRESH_TOKEN');
+    assertError(
+      await t.api.post('/auth/token/refresh/').send({ refresh_token: gone.refresh }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
     assertError(await t.api.post('/auth/token/refresh/').send({}), 422, 'VALIDATION_ERROR');
   });
 
-  it('lists the caller\'s live sessions without secrets, marking the current one', async () => {
+  it("lists the caller's live sessions without secrets, marking the current one", async () => {
     const u = await signUpFull(t);
     const second = await signIn(t, u.email, u.password, 'Second Browser/1.0');
     const ended = await signIn(t, u.email, u.password);
@@ -108,16 +142,27 @@ describe('auth: sign-out, refresh rotation and sessions', () => {
     assert.equal(current[0].medium, 'email');
     assert.match(current[0].ip_address, /127\.0\.0\.1$/);
     for (const s of res.body) {
-      assert.deepEqual(Object.keys(s).sort(), ['created_at', 'expires_at', 'id', 'ip_address', 'is_current', 'last_used_at', 'medium', 'user_agent']);
+      assert.deepEqual(Object.keys(s).sort(), [
+        'created_at',
+        'expires_at',
+        'id',
+        'ip_address',
+        'is_current',
+        'last_used_at',
+        'medium',
+        'user_agent',
+      ]);
       assert.match(s.created_at, /Z$/);
     }
     assert.ok(!JSON.stringify(res.body).includes(second.access_token));
-    const ids = (await t.sql<{ id: string }>('SELECT id FROM auth_sessions WHERE user_id = $1', [stranger.userId])).map((r) => r.id);
+    const ids = (await t.sql<{ id: string }>('SELECT id FROM auth_sessions WHERE user_id = $1', [stranger.userId])).map(
+      (r) => r.id,
+    );
     assert.ok(!res.body.some((s: { id: string }) => ids.includes(s.id)));
     assertError(await t.api.get('/auth/sessions/'), 401, 'AUTHENTICATION_REQUIRED');
   });
 
-  it('ends one of the caller\'s sessions; another user\'s or a malformed id is a 404', async () => {
+  it("ends one of the caller's sessions; another user's or a malformed id is a 404", async () => {
     const u = await signUpFull(t);
     const other = await signIn(t, u.email, u.password);
     const list = await t.api.get('/auth/sessions/').auth(u.access, bearer);
@@ -129,7 +174,11 @@ describe('auth: sign-out, refresh rotation and sessions', () => {
     const res = await t.api.delete(`/auth/sessions/${target.id}/`).auth(u.access, bearer);
     assert.equal(res.status, 204);
     assertError(await t.api.get('/auth/sessions/').auth(other.access_token, bearer), 401, 'INVALID_ACCESS_TOKEN');
-    assertError(await t.api.post('/auth/token/refresh/').send({ refresh_token: other.refresh_token }), 401, 'INVALID_REFRESH_TOKEN');
+    assertError(
+      await t.api.post('/auth/token/refresh/').send({ refresh_token: other.refresh_token }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
     assertError(await t.api.delete(`/auth/sessions/${target.id}/`).auth(u.access, bearer), 404, 'NOT_FOUND');
     assertError(await t.api.delete('/auth/sessions/not-a-uuid/').auth(u.access, bearer), 404, 'NOT_FOUND');
     const after = await t.api.get('/auth/sessions/').auth(u.access, bearer);
@@ -139,8 +188,16 @@ describe('auth: sign-out, refresh rotation and sessions', () => {
   it('a deactivated user is never reactivated by signing in: 403 with the right password, 401 otherwise', async () => {
     const u = await signUpFull(t);
     await t.sql('UPDATE users SET is_active = false WHERE id = $1', [u.userId]);
-    assertError(await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password }), 403, 'USER_ACCOUNT_DEACTIVATED');
-    assertError(await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'wrong password' }), 401, 'AUTHENTICATION_FAILED_SIGN_IN');
+    assertError(
+      await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password }),
+      403,
+      'USER_ACCOUNT_DEACTIVATED',
+    );
+    assertError(
+      await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'wrong password' }),
+      401,
+      'AUTHENTICATION_FAILED_SIGN_IN',
+    );
     const [row] = await t.sql<{ is_active: boolean }>('SELECT is_active FROM users WHERE id = $1', [u.userId]);
     assert.equal(row.is_active, false);
   });
@@ -165,7 +222,11 @@ describe('auth: email check', () => {
   });
 
   it('rejects a malformed email with 422 INVALID_EMAIL and a missing one with VALIDATION_ERROR', async () => {
-    const bad = assertError(await t.api.post('/auth/email-check/').send({ email: 'not-an-email' }), 422, 'INVALID_EMAIL');
+    const bad = assertError(
+      await t.api.post('/auth/email-check/').send({ email: 'not-an-email' }),
+      422,
+      'INVALID_EMAIL',
+    );
     assert.deepEqual(Object.keys(bad.errors as object), ['email']);
     assertError(await t.api.post('/auth/email-check/').send({}), 422, 'VALIDATION_ERROR');
     assertError(await t.api.post('/auth/email-check/').send({ email: 'a@b.co', extra: 1 }), 422, 'VALIDATION_ERROR');

@@ -68,7 +68,9 @@ describe('auth: sign-up, sign-in and Bearer access tokens', () => {
   it('answers a wrong password and an unknown email the same way', async () => {
     const u = await signUp(t);
     const wrong = await t.api.post('/auth/sign-in/').send({ email: u.email, password: 'wrong password' });
-    const unknown = await t.api.post('/auth/sign-in/').send({ email: `${unique('nobody')}@example.com`, password: 'whatever1' });
+    const unknown = await t.api
+      .post('/auth/sign-in/')
+      .send({ email: `${unique('nobody')}@example.com`, password: 'whatever1' });
     assertError(wrong, 401, 'AUTHENTICATION_FAILED_SIGN_IN');
     assertError(unknown, 401, 'AUTHENTICATION_FAILED_SIGN_IN');
     assert.deepEqual(wrong.body, unknown.body);
@@ -79,20 +81,38 @@ describe('auth: sign-up, sign-in and Bearer access tokens', () => {
     const bad = await t.api.get('/api/workspaces/').auth('not-a-token', { type: 'bearer' });
     assertError(bad, 401, 'INVALID_ACCESS_TOKEN');
     assert.equal(bad.headers['www-authenticate'], 'Bearer');
-    assertError(await t.api.get('/api/workspaces/').set('Authorization', 'Basic Zm9vOmJhcg=='), 401, 'AUTHENTICATION_REQUIRED');
+    assertError(
+      await t.api.get('/api/workspaces/').set('Authorization', 'Basic Zm9vOmJhcg=='),
+      401,
+      'AUTHENTICATION_REQUIRED',
+    );
 
     const expired = await signUp(t);
-    await t.sql(`UPDATE auth_tokens SET expires_at = now() - interval '1 second' WHERE digest = $1`, [sha256(expired.token)]);
-    assertError(await t.api.get('/api/workspaces/').auth(expired.token, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
+    await t.sql(`UPDATE auth_tokens SET expires_at = now() - interval '1 second' WHERE digest = $1`, [
+      sha256(expired.token),
+    ]);
+    assertError(
+      await t.api.get('/api/workspaces/').auth(expired.token, { type: 'bearer' }),
+      401,
+      'INVALID_ACCESS_TOKEN',
+    );
 
     const revoked = await signUp(t);
     assert.equal((await t.api.get('/api/workspaces/').auth(revoked.token, { type: 'bearer' })).status, 200);
     await t.sql(`UPDATE auth_sessions SET revoked_at = now() WHERE user_id = $1`, [revoked.userId]);
-    assertError(await t.api.get('/api/workspaces/').auth(revoked.token, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
+    assertError(
+      await t.api.get('/api/workspaces/').auth(revoked.token, { type: 'bearer' }),
+      401,
+      'INVALID_ACCESS_TOKEN',
+    );
 
     const deactivated = await signUp(t);
     await t.sql(`UPDATE users SET is_active = false WHERE id = $1`, [deactivated.userId]);
-    assertError(await t.api.get('/api/workspaces/').auth(deactivated.token, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
+    assertError(
+      await t.api.get('/api/workspaces/').auth(deactivated.token, { type: 'bearer' }),
+      401,
+      'INVALID_ACCESS_TOKEN',
+    );
   });
 
   it('does not accept a session access token as an API key, nor an API key as a Bearer token', async () => {

@@ -11,7 +11,10 @@ const LATEST = fs
   .readdirSync(path.join(ROOT, 'libs', 'database', 'src', 'migrations'))
   .filter((f) => /^\d+-\w+\.ts$/.test(f))
   .sort()
-  .map((f) => { const [, ts, name] = /^(\d+)-(\w+)\.ts$/.exec(f)!; return `${name}${ts}`; })
+  .map((f) => {
+    const [, ts, name] = /^(\d+)-(\w+)\.ts$/.exec(f)!;
+    return `${name}${ts}`;
+  })
   .pop()!;
 
 describe('ops CLI: usage', () => {
@@ -67,31 +70,40 @@ describe('ops CLI: admin create password sources', () => {
     const res = await runNode([CLI, 'admin', 'create', '--email', 'ops@example.com'], db.env);
     assert.equal(res.code, 2);
     assert.match(res.stderr, /set MERIDIAN_ADMIN_PASSWORD/);
-    const short = await runNode([CLI, 'admin', 'create', '--email', 'ops@example.com'], { ...db.env, MERIDIAN_ADMIN_PASSWORD: 'short' });
+    const short = await runNode([CLI, 'admin', 'create', '--email', 'ops@example.com'], {
+      ...db.env,
+      MERIDIAN_ADMIN_PASSWORD: 'short',
+    });
     assert.equal(short.code, 2);
     assert.match(short.stderr, /8 to 128 characters/);
   });
 
   const hasScript = spawnSync('script', ['--version']).status === 0;
-  it('in a terminal, prompts twice without echoing the password', { skip: !hasScript && 'needs script(1) for a pseudo-terminal' }, async () => {
-    const secret = 'typed at the prompt';
-    const command = [process.execPath, CLI, 'admin', 'create', '--email', 'tty@example.com'].map((a) => `'${a}'`).join(' ');
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: childEnv(db.env) });
-    let out = '';
-    let prompts = 0;
-    child.stdout.on('data', (d) => {
-      out += d;
-      const seen = (out.match(/Password for the instance admin: |The same password again: /g) ?? []).length;
-      while (prompts < seen) {
-        prompts++;
-        child.stdin.write(`${secret}\r`);
-      }
-    });
-    child.stderr.on('data', (d) => (out += d));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    assert.equal(prompts, 2, out);
-    assert.equal(code, 0, out);
-    assert.match(out, /Instance set up: tty@example\.com \(new user\) is the first instance admin\./);
-    assert.ok(!out.includes(secret), `the password was echoed:\n${out}`);
-  });
+  it(
+    'in a terminal, prompts twice without echoing the password',
+    { skip: !hasScript && 'needs script(1) for a pseudo-terminal' },
+    async () => {
+      const secret = 'typed at the prompt';
+      const command = [process.execPath, CLI, 'admin', 'create', '--email', 'tty@example.com']
+        .map((a) => `'${a}'`)
+        .join(' ');
+      const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: childEnv(db.env) });
+      let out = '';
+      let prompts = 0;
+      child.stdout.on('data', (d) => {
+        out += d;
+        const seen = (out.match(/Password for the instance admin: |The same password again: /g) ?? []).length;
+        while (prompts < seen) {
+          prompts++;
+          child.stdin.write(`${secret}\r`);
+        }
+      });
+      child.stderr.on('data', (d) => (out += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      assert.equal(prompts, 2, out);
+      assert.equal(code, 0, out);
+      assert.match(out, /Instance set up: tty@example\.com \(new user\) is the first instance admin\./);
+      assert.ok(!out.includes(secret), `the password was echoed:\n${out}`);
+    },
+  );
 });

@@ -14,28 +14,42 @@ import { ROOT } from '../support/processes';
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const dockerfile = read('Dockerfile');
 const compose = parse(read('compose.yaml')) as {
-  services: Record<string, {
-    build?: string;
-    image?: string;
-    command?: string[];
-    environment?: Record<string, string>;
-    ports?: string[];
-    volumes?: string[];
-    depends_on?: Record<string, { condition: string }>;
-    healthcheck?: { test: string[] };
-  }>;
+  services: Record<
+    string,
+    {
+      build?: string;
+      image?: string;
+      command?: string[];
+      environment?: Record<string, string>;
+      ports?: string[];
+      volumes?: string[];
+      depends_on?: Record<string, { condition: string }>;
+      healthcheck?: { test: string[] };
+    }
+  >;
 };
-const pkg = JSON.parse(read('package.json')) as { version: string; engines: { node: string }; scripts: Record<string, string> };
+const pkg = JSON.parse(read('package.json')) as {
+  version: string;
+  engines: { node: string };
+  scripts: Record<string, string>;
+};
 const readme = read('README.md');
 /** `NAME=` lines of .env.example */
-const envExampleKeys = read('.env.example').split('\n').filter((l) => /^[A-Z][A-Z0-9_]*=/.test(l)).map((l) => l.split('=')[0]);
+const envExampleKeys = read('.env.example')
+  .split('\n')
+  .filter((l) => /^[A-Z][A-Z0-9_]*=/.test(l))
+  .map((l) => l.split('=')[0]);
 
 /** Dockerfile instructions with continuation lines joined; comments dropped. */
 const instructions = dockerfile
   .replace(/\\\n\s*/g, ' ')
   .split('\n')
   .filter((l) => l.trim() && !l.trim().startsWith('#'));
-const stages = instructions.reduce<string[][]>((acc, l) => (l.startsWith('FROM ') ? [...acc, [l]] : acc.length ? [...acc.slice(0, -1), [...acc[acc.length - 1], l]] : acc), []);
+const stages = instructions.reduce<string[][]>(
+  (acc, l) =>
+    l.startsWith('FROM ') ? [...acc, [l]] : acc.length ? [...acc.slice(0, -1), [...acc[acc.length - 1], l]] : acc,
+  [],
+);
 const runtime = stages[stages.length - 1];
 const dockerCmd = JSON.parse(runtime.find((l) => l.startsWith('CMD '))!.slice(4)) as string[];
 
@@ -52,9 +66,15 @@ describe('container image and compose file', () => {
   it('the Dockerfile is multi-stage, installs production dependencies only, runs as non-root, with a health check', () => {
     assert.ok(stages.length >= 2, 'multi-stage');
     assert.match(stages[0][0], /^FROM node:\$\{NODE_VERSION\}-\S+ AS build$/);
-    assert.ok(stages[0].some((l) => /^RUN npm ci\b/.test(l) && !l.includes('--omit=dev')), 'build stage has the dev dependencies');
+    assert.ok(
+      stages[0].some((l) => /^RUN npm ci\b/.test(l) && !l.includes('--omit=dev')),
+      'build stage has the dev dependencies',
+    );
     assert.ok(stages[0].some((l) => l === 'RUN npm run build'));
-    assert.ok(runtime.some((l) => /^RUN npm ci --omit=dev\b/.test(l)), 'runtime stage: production dependencies only');
+    assert.ok(
+      runtime.some((l) => /^RUN npm ci --omit=dev\b/.test(l)),
+      'runtime stage: production dependencies only',
+    );
     assert.ok(runtime.some((l) => l === 'COPY --from=build /app/dist ./dist'));
     assert.ok(!runtime.some((l) => /^COPY (apps|libs|test)\b/.test(l)), 'no sources in the runtime image');
     const user = runtime.filter((l) => l.startsWith('USER ')).pop();
@@ -63,7 +83,10 @@ describe('container image and compose file', () => {
     assert.ok(health && health.includes('/health') && health.includes('process.env.PORT'), health);
     assert.ok(runtime.includes('EXPOSE 8000'));
     assert.ok(runtime.some((l) => l.startsWith('VOLUME ') && l.includes('/data')));
-    assert.match(runtime.find((l) => l.startsWith('ENV '))!, /DATA_DIR=\/data/);
+    assert.match(
+      runtime.find((l) => l.startsWith('ENV '))!,
+      /DATA_DIR=\/data/,
+    );
   });
 
   it('the image’s Node.js satisfies package.json engines', () => {
@@ -79,7 +102,11 @@ describe('container image and compose file', () => {
     const nodeOptions = /NODE_OPTIONS=(\S+)/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];
     assert.match(nodeOptions ?? '', /^--max-old-space-size=\d+$/, 'the image sets the heap limit');
     assert.equal(pkg.scripts['start:prod'], `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec ${dockerCmd.join(' ')}`);
-    assert.equal(pkg.scripts.start, `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec node scripts/start.js`, 'npm start execs node, so signals reach the server');
+    assert.equal(
+      pkg.scripts.start,
+      `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec node scripts/start.js`,
+      'npm start execs node, so signals reach the server',
+    );
     assert.ok(readme.includes('npm run build') && readme.includes('npm run start:prod'), 'README: the production path');
     assert.ok(readme.includes('docker compose up'), 'README: how to use compose.yaml');
     assert.ok(readme.includes('docker build'), 'README: how to build the image');
@@ -89,19 +116,34 @@ describe('container image and compose file', () => {
     const { meridian, postgres, redis } = compose.services;
     assert.ok(meridian && postgres && redis);
     assert.equal(meridian.build, '.');
-    assert.deepEqual(meridian.depends_on, { postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    assert.deepEqual(meridian.depends_on, {
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
     assert.ok(postgres.healthcheck?.test.join(' ').includes('pg_isready'));
     assert.ok(redis.healthcheck?.test.join(' ').includes('ping'));
     assert.ok(meridian.volumes?.some((v) => v.endsWith(':/data')));
 
-    const env = Object.fromEntries(Object.entries(meridian.environment!).map(([k, v]) => [k, interpolate(String(v), { SECRET_KEY: 'f'.repeat(64) })]));
+    const env = Object.fromEntries(
+      Object.entries(meridian.environment!).map(([k, v]) => [
+        k,
+        interpolate(String(v), { SECRET_KEY: 'f'.repeat(64) }),
+      ]),
+    );
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'SECRET_KEY']) assert.ok(name in env, name);
-    for (const name of Object.keys(env)) assert.ok(envExampleKeys.includes(name), `${name} is documented in .env.example`);
-    assert.throws(() => interpolate(meridian.environment!.SECRET_KEY, {}), /SECRET_KEY/, 'compose refuses to start without SECRET_KEY');
+    for (const name of Object.keys(env))
+      assert.ok(envExampleKeys.includes(name), `${name} is documented in .env.example`);
+    assert.throws(
+      () => interpolate(meridian.environment!.SECRET_KEY, {}),
+      /SECRET_KEY/,
+      'compose refuses to start without SECRET_KEY',
+    );
 
     const db = new URL(env.DATABASE_URL);
     assert.equal(db.hostname, 'postgres');
-    const pgEnv = Object.fromEntries(Object.entries(postgres.environment!).map(([k, v]) => [k, interpolate(String(v), {})]));
+    const pgEnv = Object.fromEntries(
+      Object.entries(postgres.environment!).map(([k, v]) => [k, interpolate(String(v), {})]),
+    );
     assert.equal(db.username, pgEnv.POSTGRES_USER);
     assert.equal(decodeURIComponent(db.password), pgEnv.POSTGRES_PASSWORD);
     assert.equal(db.pathname, `/${pgEnv.POSTGRES_DB}`);
@@ -125,7 +167,9 @@ describe('container image and compose file', () => {
   });
 
   it('.dockerignore keeps local state and secrets out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', 'data', '.env', '.git']) assert.ok(ignored.includes(entry), entry);
   });
 });

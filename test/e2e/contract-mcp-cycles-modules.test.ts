@@ -26,8 +26,12 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () =
   const items: string[] = [];
 
   /** Calls a tool; asserts it did not fail and parses its text as JSON when it is JSON. */
-  async function call(name: string, args: Record<string, unknown> = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const res = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function call(name: string, args: Record<string, unknown> = {}): Promise<any> {
+    const res = (await mcp.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: Array<{ type: string; text: string }>;
+    };
     assert.ok(!res.isError, `${name} failed: ${res.content?.[0]?.text}`);
     const text = res.content[0].text;
     try {
@@ -39,7 +43,10 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () =
 
   /** Calls a tool that must fail; returns its error text. */
   async function fails(name: string, args: Record<string, unknown>): Promise<string> {
-    const res = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+    const res = (await mcp.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: Array<{ type: string; text: string }>;
+    };
     assert.equal(res.isError, true, `${name} should have failed: ${res.content?.[0]?.text}`);
     return res.content[0].text;
   }
@@ -53,9 +60,16 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () =
     await addMember(t, ws.id, other.userId, 15);
     key = await createApiKey(t, owner.token, slug);
     projectId = (await createProject(t, key, slug, { identifier: 'MCPP', name: 'Mcp planning' })).id;
-    await t.sql('INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, 15)', [ws.id, projectId, other.userId]);
+    await t.sql('INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, 15)', [
+      ws.id,
+      projectId,
+      other.userId,
+    ]);
     for (const name of ['one', 'two', 'three']) {
-      const res = await t.api.post(`/api/v1/workspaces/${slug}/projects/${projectId}/issues/`).set('X-API-Key', key).send({ name });
+      const res = await t.api
+        .post(`/api/v1/workspaces/${slug}/projects/${projectId}/issues/`)
+        .set('X-API-Key', key)
+        .send({ name });
       items.push(res.body.id);
     }
     const transport = new StdioClientTransport({
@@ -74,7 +88,8 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () =
 
   it('create_cycle (YYYY-MM-DD, no owned_by), get_cycle, update_cycle, list_cycles', async () => {
     const created = await call('create_cycle', {
-      project_id: projectId, cycle_data: { name: 'Mcp sprint', project_id: projectId, start_date: '2030-01-01', end_date: '2030-01-14' },
+      project_id: projectId,
+      cycle_data: { name: 'Mcp sprint', project_id: projectId, start_date: '2030-01-01', end_date: '2030-01-14' },
     });
     assert.equal(created.name, 'Mcp sprint');
     assert.equal(created.owned_by, owner.userId);
@@ -82,7 +97,11 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () =
     const got = await call('get_cycle', { project_id: projectId, cycle_id: created.id });
     assert.equal(got.id, created.id);
     assert.equal(got.total_issues, 0);
-    const upd = await call('update_cycle', { project_id: projectId, cycle_id: created.id, cycle_data: { name: 'Mcp sprint 2', end_date: '2030-01-21' } });
+    const upd = await call('update_cycle', {
+      project_id: projectId,
+      cycle_id: created.id,
+      cycle_data: { name: 'Mcp sprint 2', end_date: '2030-01-21' },
+    });
     assert.equal(upd.name, 'Mcp sprint 2');
     assert.equal(upd.end_date, '2030-01-21T23:59:59.000Z');
     const list = await call('list_cycles', { project_id: projectId });
@@ -92,38 +111,84 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () =
 
   it('add_cycle_issues, list_cycle_issues, delete_cycle_issue, transfer_cycle_issues, delete_cycle', async () => {
     const ended = await call('create_cycle', {
-      project_id: projectId, cycle_data: { name: 'Ended', project_id: projectId, start_date: '2020-01-01', end_date: '2020-01-14' },
+      project_id: projectId,
+      cycle_data: { name: 'Ended', project_id: projectId, start_date: '2020-01-01', end_date: '2020-01-14' },
     });
     const next = await call('create_cycle', {
-      project_id: projectId, cycle_data: { name: 'Next', project_id: projectId, start_date: '2031-01-01', end_date: '2031-01-14' },
+      project_id: projectId,
+      cycle_data: { name: 'Next', project_id: projectId, start_date: '2031-01-01', end_date: '2031-01-14' },
     });
-    const links = await call('add_cycle_issues', { project_id: projectId, cycle_id: next.id, issues: [items[0], items[1]] });
+    const links = await call('add_cycle_issues', {
+      project_id: projectId,
+      cycle_id: next.id,
+      issues: [items[0], items[1]],
+    });
     assert.deepEqual(links.map((l: { issue: string }) => l.issue).sort(), [items[0], items[1]].sort());
     const listed = await call('list_cycle_issues', { project_id: projectId, cycle_id: next.id });
     assert.deepEqual(listed.results.map((i: { id: string }) => i.id).sort(), [items[0], items[1]].sort());
-    assert.equal(await call('delete_cycle_issue', { project_id: projectId, cycle_id: next.id, issue_id: items[1] }), 'Issue removed from cycle successfully');
-    assert.deepEqual((await call('list_cycle_issues', { project_id: projectId, cycle_id: next.id })).results.map((i: { id: string }) => i.id), [items[0]]);
-    assert.match(await fails('add_cycle_issues', { project_id: projectId, cycle_id: ended.id, issues: [items[2]] }), /400/);
-    assert.match(await fails('transfer_cycle_issues', { project_id: projectId, cycle_id: next.id, new_cycle_id: ended.id }), /400/);
-    await t.sql('INSERT INTO cycle_issues (workspace_id, project_id, cycle_id, issue_id) SELECT workspace_id, project_id, $1, id FROM issues WHERE id = $2', [ended.id, items[2]]);
-    const moved = await call('transfer_cycle_issues', { project_id: projectId, cycle_id: ended.id, new_cycle_id: next.id });
+    assert.equal(
+      await call('delete_cycle_issue', { project_id: projectId, cycle_id: next.id, issue_id: items[1] }),
+      'Issue removed from cycle successfully',
+    );
+    assert.deepEqual(
+      (await call('list_cycle_issues', { project_id: projectId, cycle_id: next.id })).results.map(
+        (i: { id: string }) => i.id,
+      ),
+      [items[0]],
+    );
+    assert.match(
+      await fails('add_cycle_issues', { project_id: projectId, cycle_id: ended.id, issues: [items[2]] }),
+      /400/,
+    );
+    assert.match(
+      await fails('transfer_cycle_issues', { project_id: projectId, cycle_id: next.id, new_cycle_id: ended.id }),
+      /400/,
+    );
+    await t.sql(
+      'INSERT INTO cycle_issues (workspace_id, project_id, cycle_id, issue_id) SELECT workspace_id, project_id, $1, id FROM issues WHERE id = $2',
+      [ended.id, items[2]],
+    );
+    const moved = await call('transfer_cycle_issues', {
+      project_id: projectId,
+      cycle_id: ended.id,
+      new_cycle_id: next.id,
+    });
     assert.deepEqual(moved, { message: 'Success' });
-    assert.deepEqual((await call('list_cycle_issues', { project_id: projectId, cycle_id: next.id })).results.map((i: { id: string }) => i.id).sort(), [items[0], items[2]].sort());
-    assert.equal(await call('delete_cycle', { project_id: projectId, cycle_id: ended.id }), 'Cycle deleted successfully');
+    assert.deepEqual(
+      (await call('list_cycle_issues', { project_id: projectId, cycle_id: next.id })).results
+        .map((i: { id: string }) => i.id)
+        .sort(),
+      [items[0], items[2]].sort(),
+    );
+    assert.equal(
+      await call('delete_cycle', { project_id: projectId, cycle_id: ended.id }),
+      'Cycle deleted successfully',
+    );
     assert.match(await fails('get_cycle', { project_id: projectId, cycle_id: ended.id }), /404/);
   });
 
   it('create_module, get_module, update_module, list_modules', async () => {
     const created = await call('create_module', {
       project_id: projectId,
-      module_data: { name: 'Mcp module', status: 'planned', lead: other.userId, members: [owner.userId, other.userId], start_date: '2030-01-01', target_date: '2030-02-01' },
+      module_data: {
+        name: 'Mcp module',
+        status: 'planned',
+        lead: other.userId,
+        members: [owner.userId, other.userId],
+        start_date: '2030-01-01',
+        target_date: '2030-02-01',
+      },
     });
     assert.equal(created.name, 'Mcp module');
     assert.equal(created.lead, other.userId);
     assert.deepEqual(created.members, [owner.userId, other.userId].sort());
     const got = await call('get_module', { project_id: projectId, module_id: created.id });
     assert.equal(got.id, created.id);
-    const upd = await call('update_module', { project_id: projectId, module_id: created.id, module_data: { status: 'completed', members: [other.userId] } });
+    const upd = await call('update_module', {
+      project_id: projectId,
+      module_id: created.id,
+      module_data: { status: 'completed', members: [other.userId] },
+    });
     assert.equal(upd.status, 'completed');
     assert.deepEqual(upd.members, [other.userId]);
     const list = await call('list_modules', { project_id: projectId });
@@ -133,14 +198,28 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5, cycles and modules', () =
 
   it('add_module_issues, list_module_issues, delete_module_issue, delete_module', async () => {
     const m = await call('create_module', { project_id: projectId, module_data: { name: 'Issues module' } });
-    const links = await call('add_module_issues', { project_id: projectId, module_id: m.id, issues: [items[0], items[1]] });
+    const links = await call('add_module_issues', {
+      project_id: projectId,
+      module_id: m.id,
+      issues: [items[0], items[1]],
+    });
     assert.deepEqual(links.map((l: { issue: string }) => l.issue).sort(), [items[0], items[1]].sort());
     const listed = await call('list_module_issues', { project_id: projectId, module_id: m.id });
     assert.deepEqual(listed.results.map((i: { id: string }) => i.id).sort(), [items[0], items[1]].sort());
     assert.equal(await call('delete_module_issue', { project_id: projectId, module_id: m.id, issue_id: items[0] }), '');
-    assert.deepEqual((await call('list_module_issues', { project_id: projectId, module_id: m.id })).results.map((i: { id: string }) => i.id), [items[1]]);
-    const history = await t.api.get(`/api/v1/workspaces/${slug}/projects/${projectId}/issues/${items[0]}/activities/`).set('X-API-Key', key);
-    assert.deepEqual(history.body.results.filter((a: { field: string }) => a.field === 'modules').map((a: { verb: string }) => a.verb), ['updated', 'deleted']);
+    assert.deepEqual(
+      (await call('list_module_issues', { project_id: projectId, module_id: m.id })).results.map(
+        (i: { id: string }) => i.id,
+      ),
+      [items[1]],
+    );
+    const history = await t.api
+      .get(`/api/v1/workspaces/${slug}/projects/${projectId}/issues/${items[0]}/activities/`)
+      .set('X-API-Key', key);
+    assert.deepEqual(
+      history.body.results.filter((a: { field: string }) => a.field === 'modules').map((a: { verb: string }) => a.verb),
+      ['updated', 'deleted'],
+    );
     assert.equal(await call('delete_module', { project_id: projectId, module_id: m.id }), '');
     assert.match(await fails('get_module', { project_id: projectId, module_id: m.id }), /404/);
   });

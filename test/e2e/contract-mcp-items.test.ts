@@ -24,9 +24,13 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5 (estimate points, intake v
   const p = (path: string) => `/api/v1/workspaces/${slug}/projects/${projectId}/${path}`;
 
   async function callRaw(name: string, args: Record<string, unknown>) {
-    return (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+    return (await mcp.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: Array<{ type: string; text: string }>;
+    };
   }
-  async function call(name: string, args: Record<string, unknown> = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function call(name: string, args: Record<string, unknown> = {}): Promise<any> {
     const res = await callRaw(name, args);
     assert.ok(!res.isError, `${name} failed: ${res.content?.[0]?.text}`);
     return JSON.parse(res.content[0].text);
@@ -41,7 +45,12 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5 (estimate points, intake v
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [SERVER],
-      env: { PATH: process.env.PATH ?? '', PLANE_API_HOST_URL: t.url, PLANE_API_KEY: apiKey, PLANE_WORKSPACE_SLUG: slug },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PLANE_API_HOST_URL: t.url,
+        PLANE_API_KEY: apiKey,
+        PLANE_WORKSPACE_SLUG: slug,
+      },
       stderr: 'ignore',
     });
     mcp = new Client({ name: 'meridian-contract-test', version: '1.0.0' });
@@ -54,23 +63,47 @@ describe('contract: @makeplane/plane-mcp-server 0.1.5 (estimate points, intake v
 
   it('create_issue and update_issue take a point of the project estimate; another id is a tool error (422)', async () => {
     const e = (await t.api.post(p('estimates/')).set('X-API-Key', apiKey).send({ name: 'Sizes' })).body;
-    const points = (await t.api.post(p(`estimates/${e.id}/estimate-points/`)).set('X-API-Key', apiKey).send([{ value: 'S' }, { value: 'L' }])).body;
+    const points = (
+      await t.api
+        .post(p(`estimates/${e.id}/estimate-points/`))
+        .set('X-API-Key', apiKey)
+        .send([{ value: 'S' }, { value: 'L' }])
+    ).body;
     assert.equal((await t.api.patch(p('')).set('X-API-Key', apiKey).send({ estimate: e.id })).status, 200);
-    const created = await call('create_issue', { project_id: projectId, issue_data: { name: 'Sized', description_html: '<p>x</p>', estimate_point: points[0].id } });
+    const created = await call('create_issue', {
+      project_id: projectId,
+      issue_data: { name: 'Sized', description_html: '<p>x</p>', estimate_point: points[0].id },
+    });
     assert.equal(created.estimate_point, points[0].id);
-    const upd = await call('update_issue', { project_id: projectId, issue_id: created.id, issue_data: { estimate_point: points[1].id } });
+    const upd = await call('update_issue', {
+      project_id: projectId,
+      issue_id: created.id,
+      issue_data: { estimate_point: points[1].id },
+    });
     assert.equal(upd.estimate_point, points[1].id);
-    const bad = await callRaw('update_issue', { project_id: projectId, issue_id: created.id, issue_data: { estimate_point: '7f0b5a1e-0000-4000-8000-000000000000' } });
+    const bad = await callRaw('update_issue', {
+      project_id: projectId,
+      issue_id: created.id,
+      issue_data: { estimate_point: '7f0b5a1e-0000-4000-8000-000000000000' },
+    });
     assert.equal(bad.isError, true);
     assert.match(bad.content[0].text, /422/);
   });
 
   it('list_project_issues leaves out pending intake items and shows them once accepted', async () => {
     await t.api.patch(p('')).set('X-API-Key', apiKey).send({ intake_view: true });
-    const item = (await t.api.post(p('intake-issues/')).set('X-API-Key', apiKey).send({ issue: { name: 'Triage me' } })).body;
+    const item = (
+      await t.api
+        .post(p('intake-issues/'))
+        .set('X-API-Key', apiKey)
+        .send({ issue: { name: 'Triage me' } })
+    ).body;
     const before = await call('list_project_issues', { project_id: projectId });
     assert.ok(!before.results.some((r: { id: string }) => r.id === item.issue));
-    await t.api.patch(p(`intake-issues/${item.issue}/`)).set('X-API-Key', apiKey).send({ status: 1 });
+    await t.api
+      .patch(p(`intake-issues/${item.issue}/`))
+      .set('X-API-Key', apiKey)
+      .send({ status: 1 });
     const afterAccept = await call('list_project_issues', { project_id: projectId });
     assert.ok(afterAccept.results.some((r: { id: string }) => r.id === item.issue));
   });

@@ -37,37 +37,62 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12 (work item attachments)', (
   it('workItems.attachments: create, upload, update, list, retrieve, delete', async () => {
     const item = await client.workItems.create(slug, projectId, { name: 'with a file' });
     const content = 'contract bytes\n';
-    const created = await client.workItems.attachments.create(slug, projectId, item.id, {
-      name: 'report.txt', type: 'text/plain', size: Buffer.byteLength(content),
-    }) as unknown as { asset_id: string; upload_data: { url: string; method: string }; attachment: { is_uploaded: boolean; attributes: unknown } };
+    const created = (await client.workItems.attachments.create(slug, projectId, item.id, {
+      name: 'report.txt',
+      type: 'text/plain',
+      size: Buffer.byteLength(content),
+    })) as unknown as {
+      asset_id: string;
+      upload_data: { url: string; method: string };
+      attachment: { is_uploaded: boolean; attributes: unknown };
+    };
     assert.equal(created.attachment.is_uploaded, false);
-    assert.deepEqual(created.attachment.attributes, { name: 'report.txt', type: 'text/plain', size: Buffer.byteLength(content) });
+    assert.deepEqual(created.attachment.attributes, {
+      name: 'report.txt',
+      type: 'text/plain',
+      size: Buffer.byteLength(content),
+    });
     assert.deepEqual(await client.workItems.attachments.list(slug, projectId, item.id), []);
 
-    const put = await fetch(created.upload_data.url, { method: created.upload_data.method, headers: { 'Content-Type': 'text/plain' }, body: content });
+    const put = await fetch(created.upload_data.url, {
+      method: created.upload_data.method,
+      headers: { 'Content-Type': 'text/plain' },
+      body: content,
+    });
     assert.equal(put.status, 204);
 
-    const updated = await client.workItems.attachments.update(slug, projectId, item.id, created.asset_id, { is_uploaded: true });
+    const updated = await client.workItems.attachments.update(slug, projectId, item.id, created.asset_id, {
+      is_uploaded: true,
+    });
     assert.equal(updated.id, created.asset_id);
     assert.equal(updated.is_uploaded, true);
 
     const listed = await client.workItems.attachments.list(slug, projectId, item.id);
-    assert.deepEqual(listed.map((a) => [a.id, a.is_uploaded, a.issue]), [[created.asset_id, true, item.id]]);
+    assert.deepEqual(
+      listed.map((a) => [a.id, a.is_uploaded, a.issue]),
+      [[created.asset_id, true, item.id]],
+    );
 
     // as in Plane, retrieve answers 302 to the signed download; the SDK's HTTP client follows it
-    const body = await client.workItems.attachments.retrieve(slug, projectId, item.id, created.asset_id) as unknown;
+    const body = (await client.workItems.attachments.retrieve(slug, projectId, item.id, created.asset_id)) as unknown;
     assert.equal(body, content);
 
     await client.workItems.attachments.delete(slug, projectId, item.id, created.asset_id);
     assert.deepEqual(await client.workItems.attachments.list(slug, projectId, item.id), []);
-    await assert.rejects(client.workItems.attachments.retrieve(slug, projectId, item.id, created.asset_id),
-      (err: { statusCode?: number }) => err.statusCode === 404);
+    await assert.rejects(
+      client.workItems.attachments.retrieve(slug, projectId, item.id, created.asset_id),
+      (err: { statusCode?: number }) => err.statusCode === 404,
+    );
   });
 
   it('workItems.attachments.create: a type off the allow list is refused', async () => {
     const item = await client.workItems.create(slug, projectId, { name: 'no exe' });
     await assert.rejects(
-      client.workItems.attachments.create(slug, projectId, item.id, { name: 'a.exe', type: 'application/x-msdownload', size: 10 }),
+      client.workItems.attachments.create(slug, projectId, item.id, {
+        name: 'a.exe',
+        type: 'application/x-msdownload',
+        size: 10,
+      }),
       (err: { statusCode?: number }) => err.statusCode === 400,
     );
   });

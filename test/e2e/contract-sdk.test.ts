@@ -53,7 +53,10 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
     const got = await client.projects.retrieve(slug, projectId);
     assert.equal(got.id, projectId);
     assert.equal(got.is_member, true);
-    const upd = await client.projects.update(slug, projectId, { description: 'from the sdk', project_lead: other.userId } as never);
+    const upd = await client.projects.update(slug, projectId, {
+      description: 'from the sdk',
+      project_lead: other.userId,
+    } as never);
     assert.equal(upd.description, 'from the sdk');
     assert.equal(upd.project_lead, other.userId);
     const members = await client.projects.getMembers(slug, projectId);
@@ -65,13 +68,23 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
     assert.equal((await client.projects.retrieve(slug, projectId)).archived_at, null);
     const doomed = await client.projects.create(slug, { name: 'Doomed', identifier: 'DOOM' } as never);
     await client.projects.delete(slug, doomed.id);
-    await assert.rejects(client.projects.retrieve(slug, doomed.id), (err: { statusCode?: number }) => err.statusCode === 404);
+    await assert.rejects(
+      client.projects.retrieve(slug, doomed.id),
+      (err: { statusCode?: number }) => err.statusCode === 404,
+    );
   });
 
   it('states: list, create, retrieve, update, delete', async () => {
     const list = await client.states.list(slug, projectId);
-    assert.deepEqual(list.results.map((s) => s.name), ['Backlog', 'Todo', 'In Progress', 'Done', 'Cancelled']);
-    const created = await client.states.create(slug, projectId, { name: 'Review', color: '#abcdef', group: 'started' } as never);
+    assert.deepEqual(
+      list.results.map((s) => s.name),
+      ['Backlog', 'Todo', 'In Progress', 'Done', 'Cancelled'],
+    );
+    const created = await client.states.create(slug, projectId, {
+      name: 'Review',
+      color: '#abcdef',
+      group: 'started',
+    } as never);
     assert.equal(created.name, 'Review');
     assert.equal(created.group, 'started');
     stateId = created.id;
@@ -80,8 +93,14 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
     assert.equal(upd.name, 'In Review');
     const tmp = await client.states.create(slug, projectId, { name: 'Temp', color: '#000000' } as never);
     await client.states.delete(slug, projectId, tmp.id);
-    await assert.rejects(client.states.retrieve(slug, projectId, tmp.id), (err: { statusCode?: number }) => err.statusCode === 404);
-    await assert.rejects(client.states.create(slug, projectId, { name: 'In Review', color: '#1' } as never), (err: { statusCode?: number }) => err.statusCode === 409);
+    await assert.rejects(
+      client.states.retrieve(slug, projectId, tmp.id),
+      (err: { statusCode?: number }) => err.statusCode === 404,
+    );
+    await assert.rejects(
+      client.states.create(slug, projectId, { name: 'In Review', color: '#1' } as never),
+      (err: { statusCode?: number }) => err.statusCode === 409,
+    );
   });
 
   it('labels: create, list, retrieve, update, delete', async () => {
@@ -89,7 +108,10 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
     labelId = created.id;
     assert.equal(created.name, 'bug');
     const list = await client.labels.list(slug, projectId);
-    assert.deepEqual(list.results.map((l) => l.id), [labelId]);
+    assert.deepEqual(
+      list.results.map((l) => l.id),
+      [labelId],
+    );
     assert.equal((await client.labels.retrieve(slug, projectId, labelId)).description, 'Bugs');
     const upd = await client.labels.update(slug, projectId, labelId, { color: '#00ff00' });
     assert.equal(upd.color, '#00ff00');
@@ -100,7 +122,12 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
 
   it('work items: create, list (with expand), retrieve (expand), retrieveByIdentifier, search, update, delete', async () => {
     const created = await client.workItems.create(slug, projectId, {
-      name: 'Sdk item', description_html: '<p>hi</p>', priority: 'high', state: stateId, labels: [labelId], assignees: [other.userId],
+      name: 'Sdk item',
+      description_html: '<p>hi</p>',
+      priority: 'high',
+      state: stateId,
+      labels: [labelId],
+      assignees: [other.userId],
     });
     workItem = created as never;
     assert.equal(created.name, 'Sdk item');
@@ -111,8 +138,18 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
     const list = await client.workItems.list(slug, projectId, { expand: 'state', per_page: 10 });
     assert.equal(list.total_count, 1);
     assert.equal((list.results[0].state as unknown as { name: string }).name, 'In Review');
-    const retrieve = client.workItems.retrieve as (s: string, p: string, id: string, expand?: string[]) => Promise<Record<string, unknown>>;
-    const got = await retrieve.call(client.workItems, slug, projectId, created.id, ['state', 'labels', 'assignees', 'project']);
+    const retrieve = client.workItems.retrieve as (
+      s: string,
+      p: string,
+      id: string,
+      expand?: string[],
+    ) => Promise<Record<string, unknown>>;
+    const got = await retrieve.call(client.workItems, slug, projectId, created.id, [
+      'state',
+      'labels',
+      'assignees',
+      'project',
+    ]);
     assert.equal((got.state as { group: string }).group, 'started');
     assert.equal((got.labels as Array<{ name: string }>)[0].name, 'bug');
     assert.equal((got.assignees as Array<{ id: string }>)[0].id, other.userId);
@@ -120,25 +157,43 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
     const byKey = await client.workItems.retrieveByIdentifier(slug, `SDKPR-${created.sequence_id}`);
     assert.equal(byKey.id, created.id);
     const found = await client.workItems.search(slug, 'Sdk', projectId);
-    assert.deepEqual(found.issues.map((i) => i.id), [created.id]);
+    assert.deepEqual(
+      found.issues.map((i) => i.id),
+      [created.id],
+    );
     assert.equal(found.issues[0].project__identifier, 'SDKPR');
-    const upd = await client.workItems.update(slug, projectId, created.id, { name: 'Sdk item 2', priority: 'urgent', labels: [] });
+    const upd = await client.workItems.update(slug, projectId, created.id, {
+      name: 'Sdk item 2',
+      priority: 'urgent',
+      labels: [],
+    });
     assert.equal(upd.name, 'Sdk item 2');
     assert.equal(upd.priority, 'urgent');
     assert.deepEqual(upd.labels, []);
     const tmp = await client.workItems.create(slug, projectId, { name: 'to delete' });
     await client.workItems.delete(slug, projectId, tmp.id);
-    await assert.rejects(client.workItems.retrieve(slug, projectId, tmp.id), (err: { statusCode?: number }) => err.statusCode === 404);
+    await assert.rejects(
+      client.workItems.retrieve(slug, projectId, tmp.id),
+      (err: { statusCode?: number }) => err.statusCode === 404,
+    );
   });
 
   it('work item comments: create, list, retrieve, update, delete', async () => {
-    const c = await client.workItems.comments.create(slug, projectId, workItem.id, { comment_html: '<p>looks good</p>', access: 'INTERNAL' });
+    const c = await client.workItems.comments.create(slug, projectId, workItem.id, {
+      comment_html: '<p>looks good</p>',
+      access: 'INTERNAL',
+    });
     assert.equal(c.comment_html, '<p>looks good</p>');
     assert.equal(c.actor, owner.userId);
     const list = await client.workItems.comments.list(slug, projectId, workItem.id);
-    assert.deepEqual(list.results.map((x) => x.id), [c.id]);
+    assert.deepEqual(
+      list.results.map((x) => x.id),
+      [c.id],
+    );
     assert.equal((await client.workItems.comments.retrieve(slug, projectId, workItem.id, c.id)).issue, workItem.id);
-    const upd = await client.workItems.comments.update(slug, projectId, workItem.id, c.id, { comment_html: '<p>edited</p>' });
+    const upd = await client.workItems.comments.update(slug, projectId, workItem.id, c.id, {
+      comment_html: '<p>edited</p>',
+    });
     assert.equal(upd.comment_html, '<p>edited</p>');
     assert.ok(upd.edited_at);
     await client.workItems.comments.delete(slug, projectId, workItem.id, c.id);
@@ -151,9 +206,15 @@ describe('contract: @makeplane/plane-node-sdk 0.2.12', () => {
       assert.equal(l.url, 'https://example.com/spec');
       assert.equal(l.issue, workItem.id);
       const list = await links.list(slug, projectId, workItem.id);
-      assert.deepEqual(list.results.map((x) => x.id), [l.id]);
+      assert.deepEqual(
+        list.results.map((x) => x.id),
+        [l.id],
+      );
       assert.equal((await links.retrieve(slug, projectId, workItem.id, l.id)).title, 'Spec');
-      await assert.rejects(links.create(slug, projectId, workItem.id, { url: 'https://example.com/spec' }), (err: { statusCode?: number }) => err.statusCode === 409);
+      await assert.rejects(
+        links.create(slug, projectId, workItem.id, { url: 'https://example.com/spec' }),
+        (err: { statusCode?: number }) => err.statusCode === 409,
+      );
       const upd = await links.update(slug, projectId, workItem.id, l.id, { title: 'Spec v2' });
       assert.equal(upd.title, 'Spec v2');
       await links.delete(slug, projectId, workItem.id, l.id);

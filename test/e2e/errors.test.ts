@@ -9,7 +9,14 @@ describe('one error shape for every failure (docs/reference/http-interface.md §
   after(() => t.close());
 
   it('answers unknown paths in every module with 404 ROUTE_NOT_FOUND', async () => {
-    for (const path of ['/nope', '/api/nope/', '/api/v1/nope/', '/api/public/anchors/x/', '/api/instances/nope/', '/auth/nope/']) {
+    for (const path of [
+      '/nope',
+      '/api/nope/',
+      '/api/v1/nope/',
+      '/api/public/anchors/x/',
+      '/api/instances/nope/',
+      '/auth/nope/',
+    ]) {
       assertError(await t.api.get(path), 404, 'ROUTE_NOT_FOUND');
     }
   });

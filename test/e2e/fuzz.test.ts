@@ -7,7 +7,15 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { allIds, createFuzzFixtures, FuzzFixtures, idForField } from '../support/fuzz/fixtures';
 import { FuzzOperation, operationsOf, resolve, typeOf, validBody } from '../support/fuzz/operations';
-import { buildRequest, casesFor, CLEAN_CASE, describeCase, describeRequest, problemOf, send } from '../support/fuzz/request';
+import {
+  buildRequest,
+  casesFor,
+  CLEAN_CASE,
+  describeCase,
+  describeRequest,
+  problemOf,
+  send,
+} from '../support/fuzz/request';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the OpenAPI document is walked generically */
@@ -94,7 +102,12 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
 
   before(async () => {
     uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-fuzz-uploads-'));
-    t = await startTestApp({ ...UNTHROTTLED, WEBHOOK_WORKER: 'false', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', UPLOADS_DIR: uploads });
+    t = await startTestApp({
+      ...UNTHROTTLED,
+      WEBHOOK_WORKER: 'false',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      UPLOADS_DIR: uploads,
+    });
     const res = await t.api.get('/api/openapi.json');
     assert.equal(res.status, 200);
     doc = JSON.parse(res.text);
@@ -109,7 +122,8 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
     console.log(`fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}${ONLY ? ` FUZZ_OP='${ONLY}'` : ''}`);
     const reproduce = (op: FuzzOperation) =>
       `FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} node --test dist/test/e2e/fuzz.test.js (the whole file, for the same data; FUZZ_OP='${op.key}' replays only this operation's cases)`;
-    if (fx.missing.length) console.log(`fuzz: fixtures not made (their parameters get random ids):\n  ${fx.missing.join('\n  ')}`);
+    if (fx.missing.length)
+      console.log(`fuzz: fixtures not made (their parameters get random ids):\n  ${fx.missing.join('\n  ')}`);
 
     /** a valid value for a body field, by its name and schema (real ids where the name says which) */
     const valid = (name: string, schema: any): unknown => {
@@ -137,7 +151,14 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
         case 'object':
           return schema.properties ? validBody(doc, schema, valid) : {};
         case 'string': {
-          const known: Record<string, string> = { identifier: 'FZ', slug: 'fuzz-slug', password: 'correct horse 1', new_password: 'correct horse 2', reaction: '128077', color: '#123456' };
+          const known: Record<string, string> = {
+            identifier: 'FZ',
+            slug: 'fuzz-slug',
+            password: 'correct horse 1',
+            new_password: 'correct horse 2',
+            reaction: '128077',
+            color: '#123456',
+          };
           return known[name] ?? 'fuzz';
         }
         default:
@@ -173,10 +194,17 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
           const req = buildRequest(op, c, fx, base);
           const answer = await send(t.url, req, TIMEOUT_MS);
           requests++;
-          if (VERBOSE) console.log(`fuzz: ${answer.status || answer.error} ${describeCase(c)}: ${describeRequest(req).slice(0, 200)}`);
+          if (VERBOSE)
+            console.log(
+              `fuzz: ${answer.status || answer.error} ${describeCase(c)}: ${describeRequest(req).slice(0, 200)}`,
+            );
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
           // undeclared query parameters are left out: signed URLs, tokens and OAuth callbacks read theirs and refuse any other value
-          if (c.target !== 'path' && c.target !== 'credential' && !(c.target === 'query' && op.readQuery.some((f) => f.name === c.field))) {
+          if (
+            c.target !== 'path' &&
+            c.target !== 'credential' &&
+            !(c.target === 'query' && op.readQuery.some((f) => f.name === c.field))
+          ) {
             realPathRuns++;
             if (![401, 403, 404].includes(answer.status)) reached = true;
           }
@@ -221,9 +249,17 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
         if (failures.size) assert.fail(`${failures.size} distinct failure(s):\n${[...failures.values()].join('\n')}`);
       });
     }
-    console.log(`fuzz: ${ops.length} operations, ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`fuzz: statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
-    if (unreached.length) console.log(`fuzz: never past 401/403/404 with real ids (check the fixtures):\n  ${unreached.join('\n  ')}`);
+    console.log(
+      `fuzz: ${ops.length} operations, ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `fuzz: statuses ${[...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+    );
+    if (unreached.length)
+      console.log(`fuzz: never past 401/403/404 with real ids (check the fixtures):\n  ${unreached.join('\n  ')}`);
     // the server is still up and answering
     assert.equal((await fetch(`${t.url}/health`)).status, 200);
   });
@@ -241,7 +277,14 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
       const res = await t.api
         .patch(`/api/workspaces/${fx.slug}/projects/${fx.projectId}/`)
         .auth(fx.ada.token, { type: 'bearer' })
-        .send({ identifier: fx.ids.key.split('-')[0], intake_view: true, module_view: true, cycle_view: true, archive_in: 0, close_in: 0 });
+        .send({
+          identifier: fx.ids.key.split('-')[0],
+          intake_view: true,
+          module_view: true,
+          cycle_view: true,
+          archive_in: 0,
+          close_in: 0,
+        });
       assert.equal(res.status, 200, `restoring the project: ${res.text}`);
     }
   }

@@ -23,8 +23,16 @@ describe('server process: SECRET_KEY at start-up', () => {
 
   for (const [label, env, pattern] of [
     ['missing', {}, /^meridian: SECRET_KEY is not set: set SECRET_KEY to a random string of at least 32 characters/],
-    ['a placeholder', { SECRET_KEY: 'change-me-to-something-secret-please-now' }, /^meridian: SECRET_KEY is a placeholder value: set SECRET_KEY/],
-    ['Plane’s published sample key', { SECRET_KEY: '60gp0byfz2dvffa45cxl20p1scy9xbpf6d8c5y0geejgkyp1b5' }, /^meridian: SECRET_KEY is a placeholder value/],
+    [
+      'a placeholder',
+      { SECRET_KEY: 'change-me-to-something-secret-please-now' },
+      /^meridian: SECRET_KEY is a placeholder value: set SECRET_KEY/,
+    ],
+    [
+      'Plane’s published sample key',
+      { SECRET_KEY: '60gp0byfz2dvffa45cxl20p1scy9xbpf6d8c5y0geejgkyp1b5' },
+      /^meridian: SECRET_KEY is a placeholder value/,
+    ],
     ['too short', { SECRET_KEY: 'short-key' }, /^meridian: SECRET_KEY is too short: set SECRET_KEY/],
   ] as const) {
     it(`refuses to start in production when it is ${label}, with one clear line`, async () => {
@@ -44,7 +52,10 @@ describe('server process: SECRET_KEY at start-up', () => {
     await waitExit(prod.child);
 
     const dev = await startServer({ NODE_ENV: 'development', DATA_DIR: dir });
-    const warning = dev.output().split('\n').find((l) => l.includes('SECRET_KEY is not set'));
+    const warning = dev
+      .output()
+      .split('\n')
+      .find((l) => l.includes('SECRET_KEY is not set'));
     assert.ok(warning, dev.output());
     const parsed = JSON.parse(warning) as { level: number; msg: string };
     assert.equal(parsed.level, 40, 'a JSON warning line');
@@ -62,7 +73,10 @@ describe('CLI: admin create', () => {
     const none = await runNode([CLI, 'admin', 'create'], { DATA_DIR: dir });
     assert.equal(none.code, 2);
     assert.match(none.stderr, /--email .*MERIDIAN_ADMIN_PASSWORD/);
-    const bad = await runNode([CLI, 'admin', 'create', '--email', 'ops@example.com', '--password', 'long enough', '--colour', 'red'], { DATA_DIR: dir });
+    const bad = await runNode(
+      [CLI, 'admin', 'create', '--email', 'ops@example.com', '--password', 'long enough', '--colour', 'red'],
+      { DATA_DIR: dir },
+    );
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /unknown option --colour/);
   });
@@ -76,7 +90,10 @@ describe('CLI: admin create', () => {
     assert.equal(res.stderr, '', 'no warning with MERIDIAN_ADMIN_PASSWORD');
     assert.match(res.stdout, /Instance set up: ops@example\.com \(new user\) is the first instance admin\./);
 
-    const again = await runNode([CLI, 'admin', 'create', '--email', 'other@example.com', '--password', 'another password'], { DATA_DIR: dir });
+    const again = await runNode(
+      [CLI, 'admin', 'create', '--email', 'other@example.com', '--password', 'another password'],
+      { DATA_DIR: dir },
+    );
     assert.equal(again.code, 1);
     const [warning, error] = again.stderr.trim().split('\n');
     assert.match(warning, /^meridian: warning: --password is visible in the process list/);
@@ -86,7 +103,9 @@ describe('CLI: admin create', () => {
     const server = await startServer({ DATA_DIR: dir, PORT: String(port) });
     try {
       const base = `http://127.0.0.1:${port}`;
-      const info = (await (await fetch(`${base}/api/instances/`)).json()) as { instance: { is_setup_done: boolean; instance_name: string } };
+      const info = (await (await fetch(`${base}/api/instances/`)).json()) as {
+        instance: { is_setup_done: boolean; instance_name: string };
+      };
       assert.equal(info.instance.is_setup_done, true);
       assert.equal(info.instance.instance_name, 'CLI Corp');
       const signIn = await fetch(`${base}/api/instances/admins/sign-in/`, {

@@ -4,7 +4,13 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, unique } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const admin = { email: 'Owner@Example.com', password: 'first admin password', first_name: 'Olga', last_name: 'Owner', company_name: 'Acme Ltd' };
+const admin = {
+  email: 'Owner@Example.com',
+  password: 'first admin password',
+  first_name: 'Olga',
+  last_name: 'Owner',
+  company_name: 'Acme Ltd',
+};
 
 describe('instance: GET /api/instances/ and the first set-up, once', () => {
   let t: TestApp;
@@ -34,8 +40,14 @@ describe('instance: GET /api/instances/ and the first set-up, once', () => {
         file_size_limit: config.file_size_limit,
       },
       {
-        enable_signup: true, is_email_password_enabled: true, is_magic_login_enabled: true, is_google_enabled: false,
-        is_github_enabled: false, is_gitlab_enabled: false, is_workspace_creation_disabled: false, is_smtp_configured: false,
+        enable_signup: true,
+        is_email_password_enabled: true,
+        is_magic_login_enabled: true,
+        is_google_enabled: false,
+        is_github_enabled: false,
+        is_gitlab_enabled: false,
+        is_workspace_creation_disabled: false,
+        is_smtp_configured: false,
         file_size_limit: 5242880,
       },
     );
@@ -44,13 +56,23 @@ describe('instance: GET /api/instances/ and the first set-up, once', () => {
   });
 
   it('refuses user sign-up and admin sign-in with 403 INSTANCE_NOT_CONFIGURED until set-up is done', async () => {
-    assertError(await t.api.post('/auth/sign-up/').send({ email: `${unique('early')}@example.com`, password: 'long enough pw' }), 403, 'INSTANCE_NOT_CONFIGURED');
-    assertError(await t.api.post('/api/instances/admins/sign-in/').send({ email: admin.email, password: admin.password }), 403, 'INSTANCE_NOT_CONFIGURED');
+    assertError(
+      await t.api.post('/auth/sign-up/').send({ email: `${unique('early')}@example.com`, password: 'long enough pw' }),
+      403,
+      'INSTANCE_NOT_CONFIGURED',
+    );
+    assertError(
+      await t.api.post('/api/instances/admins/sign-in/').send({ email: admin.email, password: admin.password }),
+      403,
+      'INSTANCE_NOT_CONFIGURED',
+    );
     assert.equal((await t.sql('SELECT 1 FROM users')).length, 0);
   });
 
   it('validates the set-up body with 422 and a field map', async () => {
-    const res = await t.api.post('/api/instances/admins/sign-up/').send({ email: 'not-an-email', password: 'short', extra: 1 });
+    const res = await t.api
+      .post('/api/instances/admins/sign-up/')
+      .send({ email: 'not-an-email', password: 'short', extra: 1 });
     const body = assertError(res, 422, 'VALIDATION_ERROR');
     const errors = body.errors as Record<string, string[]>;
     assert.ok(errors.email && errors.password && errors.first_name && errors.extra, JSON.stringify(errors));
@@ -88,7 +110,9 @@ describe('instance: GET /api/instances/ and the first set-up, once', () => {
   });
 
   it('lets users sign up once the instance is set up', async () => {
-    const res = await t.api.post('/auth/sign-up/').send({ email: `${unique('after')}@example.com`, password: 'long enough pw' });
+    const res = await t.api
+      .post('/auth/sign-up/')
+      .send({ email: `${unique('after')}@example.com`, password: 'long enough pw' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
   });
 });
@@ -130,7 +154,9 @@ describe('instance: concurrent first set-ups', () => {
   it('lets exactly one of several simultaneous set-ups win', async () => {
     const results = await Promise.all(
       [1, 2, 3, 4].map((i) =>
-        t.api.post('/api/instances/admins/sign-up/').send({ email: `racer${i}@example.com`, password: 'racing password', first_name: `R${i}` }),
+        t.api
+          .post('/api/instances/admins/sign-up/')
+          .send({ email: `racer${i}@example.com`, password: 'racing password', first_name: `R${i}` }),
       ),
     );
     const statuses = results.map((r) => r.status).sort();

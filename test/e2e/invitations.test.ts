@@ -20,7 +20,10 @@ describe('App API: workspace invitations, with email through a real SMTP server'
 
   /** Invites `email` as `token`'s user and returns the link's parameters from the email received. */
   async function invite(token: string, slug: string, email: string, role = 15) {
-    const res = await t.api.post(`/api/workspaces/${slug}/invitations/`).auth(token, { type: 'bearer' }).send({ emails: [{ email, role }] });
+    const res = await t.api
+      .post(`/api/workspaces/${slug}/invitations/`)
+      .auth(token, { type: 'bearer' })
+      .send({ emails: [{ email, role }] });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { message: 'Emails sent successfully' });
     const received = await mail.lastTo(email);
@@ -46,10 +49,15 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     assert.match(link.token, /^[A-Za-z0-9_-]{43}$/);
     assert.ok(link.text.includes(admin.email));
     // only a digest is stored
-    const rows = await t.sql<{ token_digest: string }>('SELECT token_digest FROM workspace_member_invites WHERE id = $1', [link.id]);
+    const rows = await t.sql<{ token_digest: string }>(
+      'SELECT token_digest FROM workspace_member_invites WHERE id = $1',
+      [link.id],
+    );
     assert.notEqual(rows[0].token_digest, link.token);
 
-    const shown = await t.api.get(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`).query({ token: link.token });
+    const shown = await t.api
+      .get(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`)
+      .query({ token: link.token });
     assert.equal(shown.status, 200);
     assert.equal(shown.body.email, bob.email);
     assert.equal(shown.body.role, 15);
@@ -59,25 +67,39 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     // the id and email alone are not enough
     assertError(await t.api.get(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`), 404, 'INVITATION_NOT_FOUND');
     assertError(
-      await t.api.post(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`).send({ email: bob.email, accepted: true, token: 'guess' }),
+      await t.api
+        .post(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`)
+        .send({ email: bob.email, accepted: true, token: 'guess' }),
       404,
       'INVITATION_NOT_FOUND',
     );
     assertError(
-      await t.api.post(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`).send({ email: 'someone@else.test', accepted: true, token: link.token }),
+      await t.api
+        .post(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`)
+        .send({ email: 'someone@else.test', accepted: true, token: link.token }),
       403,
       'INVITATION_EMAIL_MISMATCH',
     );
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/`).auth(bob.token, { type: 'bearer' }), 404, 'WORKSPACE_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/`).auth(bob.token, { type: 'bearer' }),
+      404,
+      'WORKSPACE_NOT_FOUND',
+    );
 
-    const joined = await t.api.post(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`).send({ email: bob.email.toUpperCase(), accepted: true, token: link.token });
+    const joined = await t.api
+      .post(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`)
+      .send({ email: bob.email.toUpperCase(), accepted: true, token: link.token });
     assert.equal(joined.status, 200, JSON.stringify(joined.body));
     assert.deepEqual(joined.body, { message: 'Workspace Invitation Accepted' });
     const ws = await t.api.get(`/api/workspaces/${w.slug}/`).auth(bob.token, { type: 'bearer' });
     assert.equal(ws.status, 200);
     assert.equal(ws.body.role, 15);
     // the invitation is used up
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/invitations/${link.id}/`).auth(admin.token, { type: 'bearer' }), 404, 'INVITATION_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/invitations/${link.id}/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'INVITATION_NOT_FOUND',
+    );
   });
 
   it('declining is recorded and a second answer is a 400', async () => {
@@ -89,8 +111,14 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     const declined = await t.api.post(path).send({ email, accepted: false, token: link.token });
     assert.equal(declined.status, 200);
     assert.deepEqual(declined.body, { message: 'Workspace Invitation was not accepted' });
-    assertError(await t.api.post(path).send({ email, accepted: true, token: link.token }), 400, 'INVITATION_ALREADY_RESPONDED');
-    const row = await t.api.get(`/api/workspaces/${w.slug}/invitations/${link.id}/`).auth(admin.token, { type: 'bearer' });
+    assertError(
+      await t.api.post(path).send({ email, accepted: true, token: link.token }),
+      400,
+      'INVITATION_ALREADY_RESPONDED',
+    );
+    const row = await t.api
+      .get(`/api/workspaces/${w.slug}/invitations/${link.id}/`)
+      .auth(admin.token, { type: 'bearer' });
     assert.equal(row.body.accepted, false);
     assert.ok(row.body.responded_at);
   });
@@ -107,29 +135,44 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     const l4 = await invite(a.token, w4.slug, email, 20);
     await invite(a.token, w3.slug, `${unique('other')}@example.com`, 5);
     // accepted through the link before the account exists: kept, and joined when the account is created
-    const early = await t.api.post(`/api/workspaces/${w1.slug}/invitations/${l1.id}/join/`).send({ email, accepted: true, token: l1.token });
+    const early = await t.api
+      .post(`/api/workspaces/${w1.slug}/invitations/${l1.id}/join/`)
+      .send({ email, accepted: true, token: l1.token });
     assert.equal(early.status, 200);
     assert.deepEqual(early.body, { message: 'Workspace Invitation Accepted' });
 
     const dave = await signUp(t, email);
     const joined = await t.api.get('/api/users/me/workspaces/').auth(dave.token, { type: 'bearer' });
-    assert.deepEqual(joined.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]), [[w1.slug, 15]]);
+    assert.deepEqual(
+      joined.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]),
+      [[w1.slug, 15]],
+    );
     const mine = await t.api.get('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' });
     assert.equal(mine.status, 200);
     assert.deepEqual(mine.body.results.map((i: { id: string }) => i.id).sort(), [l2.id, l4.id].sort());
     assert.ok(mine.body.results.every((i: { email: string }) => i.email === email));
 
     // someone else's invitation cannot be accepted, and nothing is accepted then
-    const foreign = await t.sql<{ id: string }>('SELECT id FROM workspace_member_invites WHERE workspace_id = $1', [w3.id]);
+    const foreign = await t.sql<{ id: string }>('SELECT id FROM workspace_member_invites WHERE workspace_id = $1', [
+      w3.id,
+    ]);
     assertError(
-      await t.api.post('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' }).send({ invitations: [l2.id, foreign[0].id] }),
+      await t.api
+        .post('/api/users/me/workspaces/invitations/')
+        .auth(dave.token, { type: 'bearer' })
+        .send({ invitations: [l2.id, foreign[0].id] }),
       404,
       'INVITATION_NOT_FOUND',
     );
-    const accepted = await t.api.post('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' }).send({ invitations: [l2.id, l4.id] });
+    const accepted = await t.api
+      .post('/api/users/me/workspaces/invitations/')
+      .auth(dave.token, { type: 'bearer' })
+      .send({ invitations: [l2.id, l4.id] });
     assert.equal(accepted.status, 204, JSON.stringify(accepted.body));
     const workspaces = await t.api.get('/api/users/me/workspaces/').auth(dave.token, { type: 'bearer' });
-    const roles = Object.fromEntries(workspaces.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]));
+    const roles = Object.fromEntries(
+      workspaces.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]),
+    );
     assert.deepEqual(roles, { [w1.slug]: 15, [w2.slug]: 5, [w4.slug]: 20 });
     const after = await t.api.get('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' });
     assert.equal(after.body.results.length, 0);
@@ -142,21 +185,52 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     const link = await invite(admin.token, w.slug, email, 5);
     const list = await t.api.get(`/api/workspaces/${w.slug}/invitations/`).auth(admin.token, { type: 'bearer' });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.results.map((i: { email: string }) => i.email), [email]);
+    assert.deepEqual(
+      list.body.results.map((i: { email: string }) => i.email),
+      [email],
+    );
     assert.ok(!JSON.stringify(list.body).includes(link.token));
-    const patched = await t.api.patch(`/api/workspaces/${w.slug}/invitations/${link.id}/`).auth(admin.token, { type: 'bearer' }).send({ role: 20 });
+    const patched = await t.api
+      .patch(`/api/workspaces/${w.slug}/invitations/${link.id}/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ role: 20 });
     assert.equal(patched.status, 200);
     assert.equal(patched.body.role, 20);
-    assertError(await t.api.patch(`/api/workspaces/${w.slug}/invitations/${link.id}/`).auth(admin.token, { type: 'bearer' }).send({ role: 7 }), 422, 'VALIDATION_ERROR');
-    const revoked = await t.api.delete(`/api/workspaces/${w.slug}/invitations/${link.id}/`).auth(admin.token, { type: 'bearer' });
+    assertError(
+      await t.api
+        .patch(`/api/workspaces/${w.slug}/invitations/${link.id}/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ role: 7 }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const revoked = await t.api
+      .delete(`/api/workspaces/${w.slug}/invitations/${link.id}/`)
+      .auth(admin.token, { type: 'bearer' });
     assert.equal(revoked.status, 204);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`).query({ token: link.token }), 404, 'INVITATION_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/invitations/${link.id}/join/`).query({ token: link.token }),
+      404,
+      'INVITATION_NOT_FOUND',
+    );
     // an invitation of another workspace is a 404 here
     const other = await createWorkspace(t, admin.token);
     const l2 = await invite(admin.token, other.slug, email, 5);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/invitations/${l2.id}/`).auth(admin.token, { type: 'bearer' }), 404, 'INVITATION_NOT_FOUND');
-    assertError(await t.api.delete(`/api/workspaces/${w.slug}/invitations/${l2.id}/`).auth(admin.token, { type: 'bearer' }), 404, 'INVITATION_NOT_FOUND');
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/invitations/${l2.id}/join/`).query({ token: l2.token }), 404, 'INVITATION_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/invitations/${l2.id}/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'INVITATION_NOT_FOUND',
+    );
+    assertError(
+      await t.api.delete(`/api/workspaces/${w.slug}/invitations/${l2.id}/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'INVITATION_NOT_FOUND',
+    );
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/invitations/${l2.id}/join/`).query({ token: l2.token }),
+      404,
+      'INVITATION_NOT_FOUND',
+    );
   });
 
   it('Members invite up to their own role; members already in are a 409; bad input 422', async () => {
@@ -165,16 +239,34 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     const member = await signUp(t);
     await addMember(t, w.id, member.userId, 15);
     const path = `/api/workspaces/${w.slug}/invitations/`;
-    assertError(await t.api.post(path).auth(member.token, { type: 'bearer' }).send({ emails: [{ email: 'x@example.com', role: 20 }] }), 403, 'PERMISSION_DENIED');
-    const ok = await t.api.post(path).auth(member.token, { type: 'bearer' }).send({ emails: [{ email: `${unique('f')}@example.com`, role: 15 }] });
+    assertError(
+      await t.api
+        .post(path)
+        .auth(member.token, { type: 'bearer' })
+        .send({ emails: [{ email: 'x@example.com', role: 20 }] }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    const ok = await t.api
+      .post(path)
+      .auth(member.token, { type: 'bearer' })
+      .send({ emails: [{ email: `${unique('f')}@example.com`, role: 15 }] });
     assert.equal(ok.status, 200);
     const dup = assertError(
-      await t.api.post(path).auth(admin.token, { type: 'bearer' }).send({ emails: [{ email: member.email }, { email: 'new@example.com' }] }),
+      await t.api
+        .post(path)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ emails: [{ email: member.email }, { email: 'new@example.com' }] }),
       409,
       'ALREADY_WORKSPACE_MEMBER',
     );
     assert.deepEqual(dup.workspace_users, [member.email]);
-    for (const body of [{}, { emails: [] }, { emails: [{ email: 'not-an-email' }] }, { emails: [{ email: 'a@b.co', role: 10 }] }]) {
+    for (const body of [
+      {},
+      { emails: [] },
+      { emails: [{ email: 'not-an-email' }] },
+      { emails: [{ email: 'a@b.co', role: 10 }] },
+    ]) {
       assertError(await t.api.post(path).auth(admin.token, { type: 'bearer' }).send(body), 422, 'VALIDATION_ERROR');
     }
   });

@@ -58,7 +58,8 @@ async function spawn(env: Record<string, string>) {
   });
   const base = `http://127.0.0.1:${port}`;
   async function call(
-    method: string, url: string,
+    method: string,
+    url: string,
     opts: { body?: unknown; bearer?: string; key?: string; headers?: Record<string, string>; raw?: Buffer } = {},
   ): Promise<Answer> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -70,7 +71,12 @@ async function spawn(env: Record<string, string>) {
       body = JSON.stringify(opts.body);
       headers['Content-Type'] = 'application/json';
     }
-    const res = await fetch(url.startsWith('http') ? url : `${base}${url}`, { method, headers, body, redirect: 'manual' });
+    const res = await fetch(url.startsWith('http') ? url : `${base}${url}`, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -136,15 +142,26 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     // instance admin: first set-up, refresh, sign-in again
     const adminPassword = `admin ${unique('pw')}`;
     keep('admin password', adminPassword);
-    const setup = ok(await s.call('POST', '/api/instances/admins/sign-up/', {
-      body: { email: 'ops@example.com', password: adminPassword, first_name: 'Ops', company_name: 'Acme' },
-    }), 201);
+    const setup = ok(
+      await s.call('POST', '/api/instances/admins/sign-up/', {
+        body: { email: 'ops@example.com', password: adminPassword, first_name: 'Ops', company_name: 'Acme' },
+      }),
+      201,
+    );
     keep('admin access token', setup.body.access_token);
     keep('admin refresh token', setup.body.refresh_token);
-    const adminRefreshed = ok(await s.call('POST', '/api/instances/admins/token/refresh/', { body: { refresh_token: setup.body.refresh_token } }));
+    const adminRefreshed = ok(
+      await s.call('POST', '/api/instances/admins/token/refresh/', {
+        body: { refresh_token: setup.body.refresh_token },
+      }),
+    );
     keep('admin access token (refreshed)', adminRefreshed.body.access_token);
     keep('admin refresh token (refreshed)', adminRefreshed.body.refresh_token);
-    const adminSignIn = ok(await s.call('POST', '/api/instances/admins/sign-in/', { body: { email: 'ops@example.com', password: adminPassword } }));
+    const adminSignIn = ok(
+      await s.call('POST', '/api/instances/admins/sign-in/', {
+        body: { email: 'ops@example.com', password: adminPassword },
+      }),
+    );
     keep('admin access token (sign-in)', adminSignIn.body.access_token);
     keep('admin refresh token (sign-in)', adminSignIn.body.refresh_token);
     const admin = adminSignIn.body.access_token as string;
@@ -160,13 +177,19 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     const signIn = ok(await s.call('POST', '/auth/sign-in/', { body: { email, password } }));
     keep('access token (sign-in)', signIn.body.access_token);
     keep('refresh token (sign-in)', signIn.body.refresh_token);
-    const refreshed = ok(await s.call('POST', '/auth/token/refresh/', { body: { refresh_token: signIn.body.refresh_token } }));
+    const refreshed = ok(
+      await s.call('POST', '/auth/token/refresh/', { body: { refresh_token: signIn.body.refresh_token } }),
+    );
     keep('access token (refreshed)', refreshed.body.access_token);
     keep('refresh token (refreshed)', refreshed.body.refresh_token);
     const token = refreshed.body.access_token as string;
     ok(await s.call('GET', '/api/users/me/', { bearer: token }));
     // credentials where they do not belong: in a query string
-    await s.call('GET', `/api/users/me/?access_token=${encodeURIComponent(token)}&api_key=${encodeURIComponent(password)}`, { bearer: token });
+    await s.call(
+      'GET',
+      `/api/users/me/?access_token=${encodeURIComponent(token)}&api_key=${encodeURIComponent(password)}`,
+      { bearer: token },
+    );
     // and a token in a URL is not a credential (passport-http-bearer would take `access_token` there)
     const inUrl = await s.call('GET', `/api/users/me/?access_token=${encodeURIComponent(token)}`);
     assert.equal(inUrl.status, 401);
@@ -187,10 +210,18 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     // from here on, mail goes through SMTP (set as instance configuration, with a stored secret)
     const smtpPassword = unique('smtp-secret-');
     keep('SMTP password', smtpPassword);
-    ok(await s.call('PATCH', '/api/instances/configurations/', {
-      bearer: admin,
-      body: { EMAIL_HOST: mail.env.EMAIL_HOST, EMAIL_PORT: mail.env.EMAIL_PORT, EMAIL_USE_TLS: '0', EMAIL_USE_SSL: '0', EMAIL_HOST_PASSWORD: smtpPassword },
-    }));
+    ok(
+      await s.call('PATCH', '/api/instances/configurations/', {
+        bearer: admin,
+        body: {
+          EMAIL_HOST: mail.env.EMAIL_HOST,
+          EMAIL_PORT: mail.env.EMAIL_PORT,
+          EMAIL_USE_TLS: '0',
+          EMAIL_USE_SSL: '0',
+          EMAIL_HOST_PASSWORD: smtpPassword,
+        },
+      }),
+    );
 
     const smtpMagicEmail = `${unique('magic2')}@example.com`;
     ok(await s.call('POST', '/auth/magic-generate/', { body: { email: smtpMagicEmail } }));
@@ -217,21 +248,46 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     // workspace, API key and its use
     const slug = unique('ws-');
     ok(await s.call('POST', '/api/workspaces/', { bearer: me, body: { name: 'Log scan', slug } }), 201);
-    const created = ok(await s.call('POST', `/api/workspaces/${slug}/api-tokens/`, { bearer: me, body: { label: 'scan' } }), 201);
+    const created = ok(
+      await s.call('POST', `/api/workspaces/${slug}/api-tokens/`, { bearer: me, body: { label: 'scan' } }),
+      201,
+    );
     keep('API key', created.body.token);
     const key = created.body.token as string;
-    const project = ok(await s.call('POST', `/api/v1/workspaces/${slug}/projects/`, { key, body: { name: 'Scan', identifier: 'SCAN' } }), 201);
+    const project = ok(
+      await s.call('POST', `/api/v1/workspaces/${slug}/projects/`, { key, body: { name: 'Scan', identifier: 'SCAN' } }),
+      201,
+    );
     const p = `/api/v1/workspaces/${slug}/projects/${project.body.id}`;
     const item = ok(await s.call('POST', `${p}/work-items/`, { key, body: { name: 'with a file' } }), 201);
 
     // attachment through signed URLs: upload URL, 302 Location, download URL
     const content = Buffer.from('secret-free file\n');
-    const att = ok(await s.call('POST', `${p}/work-items/${item.body.id}/attachments/`, { key, body: { name: 'a.txt', type: 'text/plain', size: content.length } }));
+    const att = ok(
+      await s.call('POST', `${p}/work-items/${item.body.id}/attachments/`, {
+        key,
+        body: { name: 'a.txt', type: 'text/plain', size: content.length },
+      }),
+    );
     const upload = new URL(att.body.upload_data.url);
     keep('upload signature', upload.searchParams.get('signature'));
-    ok(await s.call('PUT', att.body.upload_data.url, { raw: content, headers: { 'Content-Type': 'application/octet-stream' } }), 204);
-    ok(await s.call('PATCH', `${p}/work-items/${item.body.id}/attachments/${att.body.asset_id}/`, { key, body: { is_uploaded: true } }));
-    const redirect = ok(await s.call('GET', `${p}/work-items/${item.body.id}/attachments/${att.body.asset_id}/`, { key }), 302);
+    ok(
+      await s.call('PUT', att.body.upload_data.url, {
+        raw: content,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      }),
+      204,
+    );
+    ok(
+      await s.call('PATCH', `${p}/work-items/${item.body.id}/attachments/${att.body.asset_id}/`, {
+        key,
+        body: { is_uploaded: true },
+      }),
+    );
+    const redirect = ok(
+      await s.call('GET', `${p}/work-items/${item.body.id}/attachments/${att.body.asset_id}/`, { key }),
+      302,
+    );
     const location = redirect.headers.get('location')!;
     keep('download signature', new URL(location, s.base).searchParams.get('signature'));
     const download = ok(await s.call('GET', location));
@@ -239,23 +295,45 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
 
     // invitation: the emailed link's token, and opening the link
     const invitee = `${unique('inv')}@example.com`;
-    ok(await s.call('POST', `/api/workspaces/${slug}/invitations/`, { bearer: me, body: { emails: [{ email: invitee, role: 15 }] } }));
+    ok(
+      await s.call('POST', `/api/workspaces/${slug}/invitations/`, {
+        bearer: me,
+        body: { emails: [{ email: invitee, role: 15 }] },
+      }),
+    );
     const link = new URL(/(http\S+workspace-invitations\/\?\S+)/.exec((await mail.lastTo(invitee)).text)![1]);
     keep('invitation token', link.searchParams.get('token'));
     const invitationId = link.searchParams.get('invitation_id')!;
     const inviteToken = link.searchParams.get('token')!;
-    ok(await s.call('GET', `/api/workspaces/${slug}/invitations/${invitationId}/join/?token=${encodeURIComponent(inviteToken)}`));
-    ok(await s.call('POST', `/api/workspaces/${slug}/invitations/${invitationId}/join/`, { body: { email: invitee, accepted: true, token: inviteToken } }));
+    ok(
+      await s.call(
+        'GET',
+        `/api/workspaces/${slug}/invitations/${invitationId}/join/?token=${encodeURIComponent(inviteToken)}`,
+      ),
+    );
+    ok(
+      await s.call('POST', `/api/workspaces/${slug}/invitations/${invitationId}/join/`, {
+        body: { email: invitee, accepted: true, token: inviteToken },
+      }),
+    );
 
     // OAuth: state (URL and cookie), the provider's code, Meridian's one-time code in the redirect
     const begin = ok(await s.call('GET', '/auth/github/'), 302);
     const state = new URL(begin.headers.get('location')!).searchParams.get('state');
     keep('OAuth state', state);
-    const cookie = begin.headers.getSetCookie().find((c) => c.startsWith('meridian_oauth_state='))!.split(';')[0];
+    const cookie = begin.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('meridian_oauth_state='))!
+      .split(';')[0];
     idp.next = { id: 4242, email: `${unique('gh')}@example.com` };
     const providerCode = idp.authorize();
     keep('provider authorization code', providerCode);
-    const callback = ok(await s.call('GET', `/auth/github/callback/?code=${providerCode}&state=${state}`, { headers: { Cookie: cookie } }), 302);
+    const callback = ok(
+      await s.call('GET', `/auth/github/callback/?code=${providerCode}&state=${state}`, {
+        headers: { Cookie: cookie },
+      }),
+      302,
+    );
     const target = new URL(callback.headers.get('location')!);
     assert.equal(`${target.origin}${target.pathname}`, `${WEB}/auth/callback/`);
     keep('OAuth one-time code', target.searchParams.get('code'));
@@ -290,13 +368,29 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
 
   it('shows the redaction where the secrets were (so removing it fails the scan above)', () => {
     const lines = logText.split('\n');
-    const has = (re: RegExp, what: string) => assert.ok(lines.some((l) => re.test(l)), `${what}: no line matches ${re}`);
-    has(/"url":"\/api\/workspaces\/[^"]+\/invitations\/[0-9a-f-]+\/join\/\?token=\[redacted\]"/, 'the opened invitation link');
+    const has = (re: RegExp, what: string) =>
+      assert.ok(
+        lines.some((l) => re.test(l)),
+        `${what}: no line matches ${re}`,
+      );
+    has(
+      /"url":"\/api\/workspaces\/[^"]+\/invitations\/[0-9a-f-]+\/join\/\?token=\[redacted\]"/,
+      'the opened invitation link',
+    );
     has(/"url":"\/api\/v1\/assets\/[0-9a-f-]+\/upload\/\?expires=\d+&signature=\[redacted\]"/, 'the signed upload URL');
-    has(/"url":"\/api\/v1\/assets\/[0-9a-f-]+\/download\/\?expires=\d+&signature=\[redacted\]"/, 'the signed download URL');
-    has(/"location":"[^"]*\/api\/v1\/assets\/[0-9a-f-]+\/download\/\?expires=\d+&signature=\[redacted\]"/, 'the 302 Location');
+    has(
+      /"url":"\/api\/v1\/assets\/[0-9a-f-]+\/download\/\?expires=\d+&signature=\[redacted\]"/,
+      'the signed download URL',
+    );
+    has(
+      /"location":"[^"]*\/api\/v1\/assets\/[0-9a-f-]+\/download\/\?expires=\d+&signature=\[redacted\]"/,
+      'the 302 Location',
+    );
     has(/"url":"\/auth\/github\/callback\/\?code=\[redacted\]&state=\[redacted\]"/, 'the OAuth callback');
-    has(/"location":"http:\/\/web\.meridian\.test\/auth\/callback\/\?code=\[redacted\]"/, 'the redirect with the one-time code');
+    has(
+      /"location":"http:\/\/web\.meridian\.test\/auth\/callback\/\?code=\[redacted\]"/,
+      'the redirect with the one-time code',
+    );
     has(/meridian_oauth_state=\[redacted\]/, 'the state cookie');
     has(/"url":"\/auth\/reset-password\/\?token=\[redacted\]"/, 'the reset link');
     has(/"url":"\/api\/users\/me\/\?access_token=\[redacted\]&api_key=\[redacted\]"/, 'credentials in a query string');
@@ -313,8 +407,14 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     assert.equal(refused.status, 401);
     const made = refused.headers.get('x-request-id');
     assert.match(made ?? '', /^[0-9a-f-]{36}$/, 'a new UUID otherwise');
-    const lines = (await s.log()).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; req?: { id: string; url: string }; res?: { statusCode: number } });
-    for (const [id, url, status] of [[given, '/api/openapi.json', 200], [made, '/api/users/me/', 401]] as const) {
+    const lines = (await s.log())
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; req?: { id: string; url: string }; res?: { statusCode: number } });
+    for (const [id, url, status] of [
+      [given, '/api/openapi.json', 200],
+      [made, '/api/users/me/', 401],
+    ] as const) {
       const done = lines.filter((l) => l.req?.id === id && l.res);
       assert.equal(done.length, 1, `one completion line for ${url}`);
       assert.equal(done[0].req!.url, url);
@@ -328,7 +428,10 @@ describe('production without SMTP: no secret is created that only the log could 
   let mail: Awaited<ReturnType<typeof startMailCatcher>>;
   before(async () => {
     mail = await startMailCatcher();
-    s = await spawn({ NODE_ENV: 'production', SECRET_KEY: 'a-production-secret-key-of-more-than-32-characters-0123456789' });
+    s = await spawn({
+      NODE_ENV: 'production',
+      SECRET_KEY: 'a-production-secret-key-of-more-than-32-characters-0123456789',
+    });
   });
   after(async () => {
     await s.stop();
@@ -336,14 +439,23 @@ describe('production without SMTP: no secret is created that only the log could 
   });
 
   it('refuses magic codes and reset tokens with 503 SMTP_NOT_CONFIGURED; invitations are made but not mailed; SMTP set later works', async () => {
-    const setup = ok(await s.call('POST', '/api/instances/admins/sign-up/', {
-      body: { email: 'ops@example.com', password: 'an admin passphrase', first_name: 'Ops', company_name: 'Acme' },
-    }), 201);
+    const setup = ok(
+      await s.call('POST', '/api/instances/admins/sign-up/', {
+        body: { email: 'ops@example.com', password: 'an admin passphrase', first_name: 'Ops', company_name: 'Acme' },
+      }),
+      201,
+    );
     const admin = setup.body.access_token as string;
     const email = `${unique('ada')}@example.com`;
-    const owner = ok(await s.call('POST', '/auth/sign-up/', { body: { email, password: 'a long passphrase' } }), 201).body.access_token as string;
+    const owner = ok(await s.call('POST', '/auth/sign-up/', { body: { email, password: 'a long passphrase' } }), 201)
+      .body.access_token as string;
 
-    for (const [path, who] of [['/auth/magic-generate/', email], ['/auth/magic-generate/', `${unique('new')}@example.com`], ['/auth/forgot-password/', email], ['/auth/forgot-password/', `${unique('nobody')}@example.com`]]) {
+    for (const [path, who] of [
+      ['/auth/magic-generate/', email],
+      ['/auth/magic-generate/', `${unique('new')}@example.com`],
+      ['/auth/forgot-password/', email],
+      ['/auth/forgot-password/', `${unique('nobody')}@example.com`],
+    ]) {
       const res = await s.call('POST', path, { body: { email: who } });
       assert.equal(res.status, 503, `${path} ${JSON.stringify(res.body)}`);
       assert.equal(res.body.error_code, 'SMTP_NOT_CONFIGURED');
@@ -354,14 +466,31 @@ describe('production without SMTP: no secret is created that only the log could 
     const slug = unique('ws-');
     ok(await s.call('POST', '/api/workspaces/', { bearer: owner, body: { name: 'Prod', slug } }), 201);
     const invitee = `${unique('inv')}@example.com`;
-    const invited = ok(await s.call('POST', `/api/workspaces/${slug}/invitations/`, { bearer: owner, body: { emails: [{ email: invitee, role: 15 }] } }));
+    const invited = ok(
+      await s.call('POST', `/api/workspaces/${slug}/invitations/`, {
+        bearer: owner,
+        body: { emails: [{ email: invitee, role: 15 }] },
+      }),
+    );
     assert.match(invited.body.message, /no email was sent/);
-    const inviteeToken = ok(await s.call('POST', '/auth/sign-up/', { body: { email: invitee, password: 'another passphrase' } }), 201).body.access_token as string;
+    const inviteeToken = ok(
+      await s.call('POST', '/auth/sign-up/', { body: { email: invitee, password: 'another passphrase' } }),
+      201,
+    ).body.access_token as string;
     const mine = ok(await s.call('GET', '/api/users/me/workspaces/invitations/', { bearer: inviteeToken }));
     assert.equal(mine.body.results.length, 1);
-    ok(await s.call('POST', '/api/users/me/workspaces/invitations/', { bearer: inviteeToken, body: { invitations: [mine.body.results[0].id] } }), 204);
+    ok(
+      await s.call('POST', '/api/users/me/workspaces/invitations/', {
+        bearer: inviteeToken,
+        body: { invitations: [mine.body.results[0].id] },
+      }),
+      204,
+    );
     const joined = ok(await s.call('GET', '/api/users/me/workspaces/', { bearer: inviteeToken }));
-    assert.deepEqual(joined.body.results.map((w: { slug: string }) => w.slug), [slug]);
+    assert.deepEqual(
+      joined.body.results.map((w: { slug: string }) => w.slug),
+      [slug],
+    );
 
     let log = await s.log();
     assert.doesNotMatch(log, new RegExp(FALLBACK));
@@ -370,10 +499,17 @@ describe('production without SMTP: no secret is created that only the log could 
     assert.match(log, /No SMTP server configured; invitation emails not sent/);
 
     // the admin configures SMTP: codes are mailed, not logged
-    ok(await s.call('PATCH', '/api/instances/configurations/', {
-      bearer: admin,
-      body: { EMAIL_HOST: mail.env.EMAIL_HOST, EMAIL_PORT: mail.env.EMAIL_PORT, EMAIL_USE_TLS: '0', EMAIL_USE_SSL: '0' },
-    }));
+    ok(
+      await s.call('PATCH', '/api/instances/configurations/', {
+        bearer: admin,
+        body: {
+          EMAIL_HOST: mail.env.EMAIL_HOST,
+          EMAIL_PORT: mail.env.EMAIL_PORT,
+          EMAIL_USE_TLS: '0',
+          EMAIL_USE_SSL: '0',
+        },
+      }),
+    );
     ok(await s.call('POST', '/auth/magic-generate/', { body: { email } }));
     const code = /^([a-z]{4}-[a-z]{4}-[a-z]{4})$/m.exec((await mail.lastTo(email)).text)![1];
     ok(await s.call('POST', '/auth/magic-sign-in/', { body: { email, code } }));
@@ -398,7 +534,13 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
   const env = async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    return { ...db.env, PORT: String(port), LOG_LEVEL: 'info', NODE_ENV: 'development', AUTH_RATE_LIMIT: '10000/minute' };
+    return {
+      ...db.env,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'development',
+      AUTH_RATE_LIMIT: '10000/minute',
+    };
   };
   const stop = async () => {
     (server.child as ChildProcess).kill('SIGTERM');
@@ -430,16 +572,34 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
 
   it('answers 500 INTERNAL_ERROR and logs type, message, stack, SQLSTATE and req_id; not the SQL, not the email or the password hash', async () => {
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${base}${url}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    assert.equal((await post('/api/instances/admins/sign-up/', { email: 'ops@example.com', password: 'an admin passphrase', first_name: 'Ops', company_name: 'Acme' })).status, 201);
+      fetch(`${base}${url}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    assert.equal(
+      (
+        await post('/api/instances/admins/sign-up/', {
+          email: 'ops@example.com',
+          password: 'an admin passphrase',
+          first_name: 'Ops',
+          company_name: 'Acme',
+        })
+      ).status,
+      201,
+    );
     const email = `${unique('boom')}@example.com`;
     const requestId = unique('req-');
     const res = await post('/auth/sign-up/', { email, password: 'a long passphrase' }, { 'X-Request-Id': requestId });
     assert.equal(res.status, 500);
-    assert.deepEqual(await res.json(), { detail: 'Something went wrong, please try again later.', error_code: 'INTERNAL_ERROR' });
+    assert.deepEqual(await res.json(), {
+      detail: 'Something went wrong, please try again later.',
+      error_code: 'INTERNAL_ERROR',
+    });
 
     const deadline = Date.now() + 10_000;
-    while (!server.output().includes('Unhandled exception') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!server.output().includes('Unhandled exception') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const text = server.output();
     const lines = jsonLines(text).filter((l) => l.msg === 'Unhandled exception');
     assert.equal(lines.length, 1, text);
@@ -462,19 +622,34 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
 describe('redactUrl and redactResponseHeaders (the one place the log masks URLs)', () => {
   it('masks secret query and fragment parameters by name, case and separator insensitively, and nothing else', async () => {
     const { redactUrl, redactResponseHeaders } = await import('#common');
-    assert.equal(redactUrl('/api/v1/workspaces/acme/projects/?per_page=2&cursor=1:0:0'), '/api/v1/workspaces/acme/projects/?per_page=2&cursor=1:0:0');
+    assert.equal(
+      redactUrl('/api/v1/workspaces/acme/projects/?per_page=2&cursor=1:0:0'),
+      '/api/v1/workspaces/acme/projects/?per_page=2&cursor=1:0:0',
+    );
     assert.equal(redactUrl('/x/?Token=abc&email=a%40b.c&slug=s'), '/x/?Token=[redacted]&email=a%40b.c&slug=s');
     assert.equal(
-      redactUrl('https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F1&X-Amz-Security-Token=t&X-Amz-Signature=s'),
+      redactUrl(
+        'https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F1&X-Amz-Security-Token=t&X-Amz-Signature=s',
+      ),
       'https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[redacted]&X-Amz-Security-Token=[redacted]&X-Amz-Signature=[redacted]',
     );
     assert.equal(redactUrl('/cb#access_token=a&state=b&x=1'), '/cb#access_token=[redacted]&state=[redacted]&x=1');
-    assert.equal(redactUrl('/r?reset_token=a&apiKey=b&client-secret=c&db_password=d&code=e&key=f&signature=g'),
-      '/r?reset_token=[redacted]&apiKey=[redacted]&client-secret=[redacted]&db_password=[redacted]&code=[redacted]&key=[redacted]&signature=[redacted]');
+    assert.equal(
+      redactUrl('/r?reset_token=a&apiKey=b&client-secret=c&db_password=d&code=e&key=f&signature=g'),
+      '/r?reset_token=[redacted]&apiKey=[redacted]&client-secret=[redacted]&db_password=[redacted]&code=[redacted]&key=[redacted]&signature=[redacted]',
+    );
     assert.equal(redactUrl('/plain/path/'), '/plain/path/');
     assert.deepEqual(
-      redactResponseHeaders({ location: '/d/?expires=1&signature=abc', 'set-cookie': ['s=v; Path=/; HttpOnly', 'gone=; Max-Age=0'], 'x-request-id': 'r' }),
-      { location: '/d/?expires=1&signature=[redacted]', 'set-cookie': ['s=[redacted]; Path=/; HttpOnly', 'gone=; Max-Age=0'], 'x-request-id': 'r' },
+      redactResponseHeaders({
+        location: '/d/?expires=1&signature=abc',
+        'set-cookie': ['s=v; Path=/; HttpOnly', 'gone=; Max-Age=0'],
+        'x-request-id': 'r',
+      }),
+      {
+        location: '/d/?expires=1&signature=[redacted]',
+        'set-cookie': ['s=[redacted]; Path=/; HttpOnly', 'gone=; Max-Age=0'],
+        'x-request-id': 'r',
+      },
     );
   });
 });

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addProjectMember, assertError, createApiKey, createAppProject, createWorkspace, membershipId, signUp,
+  addMember,
+  addProjectMember,
+  assertError,
+  createApiKey,
+  createAppProject,
+  createWorkspace,
+  membershipId,
+  signUp,
 } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -26,7 +33,11 @@ describe('App API: workspace members', () => {
     assert.equal(asAdmin.status, 200);
     assert.deepEqual(
       asAdmin.body.results.map((r: { member: { id: string }; role: number }) => [r.member.id, r.role]),
-      [[admin.userId, 20], [member.userId, 15], [guest.userId, 5]],
+      [
+        [admin.userId, 20],
+        [member.userId, 15],
+        [guest.userId, 5],
+      ],
     );
     assert.equal(asAdmin.body.results[1].member.email, member.email);
     assert.equal(asAdmin.body.results[0].workspace.slug, w.slug);
@@ -35,10 +46,21 @@ describe('App API: workspace members', () => {
     const others = asGuest.body.results.filter((r: { member: { id: string } }) => r.member.id !== guest.userId);
     assert.equal(others.length, 2);
     assert.ok(others.every((r: { member: Record<string, unknown> }) => !('email' in r.member)));
-    assert.equal(asGuest.body.results.find((r: { member: { id: string } }) => r.member.id === guest.userId).member.email, guest.email);
-    const search = await t.api.get(`/api/workspaces/${w.slug}/members/`).query({ search: member.email.slice(0, 12) }).auth(admin.token, { type: 'bearer' });
-    assert.deepEqual(search.body.results.map((r: { member: { id: string } }) => r.member.id), [member.userId]);
-    const one = await t.api.get(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, member.userId)}/`).auth(guest.token, { type: 'bearer' });
+    assert.equal(
+      asGuest.body.results.find((r: { member: { id: string } }) => r.member.id === guest.userId).member.email,
+      guest.email,
+    );
+    const search = await t.api
+      .get(`/api/workspaces/${w.slug}/members/`)
+      .query({ search: member.email.slice(0, 12) })
+      .auth(admin.token, { type: 'bearer' });
+    assert.deepEqual(
+      search.body.results.map((r: { member: { id: string } }) => r.member.id),
+      [member.userId],
+    );
+    const one = await t.api
+      .get(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, member.userId)}/`)
+      .auth(guest.token, { type: 'bearer' });
     assert.equal(one.status, 200);
     assert.equal(one.body.member.id, member.userId);
   });
@@ -49,18 +71,36 @@ describe('App API: workspace members', () => {
     await addProjectMember(t, w.id, p.id, member.userId, 15);
     const memberRow = await membershipId(t, w.id, member.userId);
     const path = `/api/workspaces/${w.slug}/members/${memberRow}/`;
-    assertError(await t.api.patch(path).auth(member.token, { type: 'bearer' }).send({ role: 5 }), 403, 'PERMISSION_DENIED');
-    assertError(await t.api.patch(path).auth(guest.token, { type: 'bearer' }).send({ role: 5 }), 403, 'PERMISSION_DENIED');
     assertError(
-      await t.api.patch(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, admin.userId)}/`).auth(admin.token, { type: 'bearer' }).send({ role: 15 }),
+      await t.api.patch(path).auth(member.token, { type: 'bearer' }).send({ role: 5 }),
       403,
       'PERMISSION_DENIED',
     );
-    assertError(await t.api.patch(path).auth(admin.token, { type: 'bearer' }).send({ role: 12 }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await t.api.patch(path).auth(guest.token, { type: 'bearer' }).send({ role: 5 }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    assertError(
+      await t.api
+        .patch(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, admin.userId)}/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ role: 15 }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    assertError(
+      await t.api.patch(path).auth(admin.token, { type: 'bearer' }).send({ role: 12 }),
+      422,
+      'VALIDATION_ERROR',
+    );
     const res = await t.api.patch(path).auth(admin.token, { type: 'bearer' }).send({ role: 5 });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.role, 5);
-    const pm = await t.sql<{ role: number }>('SELECT role FROM project_members WHERE project_id = $1 AND member_id = $2', [p.id, member.userId]);
+    const pm = await t.sql<{ role: number }>(
+      'SELECT role FROM project_members WHERE project_id = $1 AND member_id = $2',
+      [p.id, member.userId],
+    );
     assert.equal(Number(pm[0].role), 5);
     const up = await t.api.patch(path).auth(admin.token, { type: 'bearer' }).send({ role: 20 });
     assert.equal(up.body.role, 20);
@@ -68,62 +108,134 @@ describe('App API: workspace members', () => {
 
   it('removing a member deactivates their memberships: their key gives 401, their session 404, the rows stay', async () => {
     const { admin, member, w } = await team();
-    await t.sql('UPDATE workspace_members SET role = 20 WHERE workspace_id = $1 AND member_id = $2', [w.id, member.userId]);
+    await t.sql('UPDATE workspace_members SET role = 20 WHERE workspace_id = $1 AND member_id = $2', [
+      w.id,
+      member.userId,
+    ]);
     const key = await createApiKey(t, member.token, w.slug);
     const p = await createAppProject(t, admin.token, w.slug);
     await addProjectMember(t, w.id, p.id, member.userId, 20);
     assert.equal((await t.api.get(`/api/v1/workspaces/${w.slug}/projects/`).set('X-API-Key', key)).status, 200);
     const row = await membershipId(t, w.id, member.userId);
-    assertError(await t.api.delete(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, admin.userId)}/`).auth(admin.token, { type: 'bearer' }), 400, 'CANNOT_REMOVE_SELF');
+    assertError(
+      await t.api
+        .delete(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, admin.userId)}/`)
+        .auth(admin.token, { type: 'bearer' }),
+      400,
+      'CANNOT_REMOVE_SELF',
+    );
     const res = await t.api.delete(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, { type: 'bearer' });
     assert.equal(res.status, 204);
-    assertError(await t.api.get(`/api/v1/workspaces/${w.slug}/projects/`).set('X-API-Key', key), 401, 'INVALID_API_KEY');
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/`).auth(member.token, { type: 'bearer' }), 404, 'WORKSPACE_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/v1/workspaces/${w.slug}/projects/`).set('X-API-Key', key),
+      401,
+      'INVALID_API_KEY',
+    );
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/`).auth(member.token, { type: 'bearer' }),
+      404,
+      'WORKSPACE_NOT_FOUND',
+    );
     const rows = await t.sql<{ is_active: boolean }>('SELECT is_active FROM workspace_members WHERE id = $1', [row]);
     assert.equal(rows[0].is_active, false);
-    const pm = await t.sql<{ is_active: boolean }>('SELECT is_active FROM project_members WHERE project_id = $1 AND member_id = $2', [p.id, member.userId]);
+    const pm = await t.sql<{ is_active: boolean }>(
+      'SELECT is_active FROM project_members WHERE project_id = $1 AND member_id = $2',
+      [p.id, member.userId],
+    );
     assert.equal(pm[0].is_active, false);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, { type: 'bearer' }), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'NOT_FOUND',
+    );
     const list = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(admin.token, { type: 'bearer' });
     assert.ok(!list.body.results.some((r: { member: { id: string } }) => r.member.id === member.userId));
 
     // invited again, they accept and the same membership row comes back with the new role
-    const invited = await t.api.post(`/api/workspaces/${w.slug}/invitations/`).auth(admin.token, { type: 'bearer' }).send({ emails: [{ email: member.email, role: 5 }] });
+    const invited = await t.api
+      .post(`/api/workspaces/${w.slug}/invitations/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ emails: [{ email: member.email, role: 5 }] });
     assert.equal(invited.status, 200);
     const mine = await t.api.get('/api/users/me/workspaces/invitations/').auth(member.token, { type: 'bearer' });
     const ids = mine.body.results.map((i: { id: string }) => i.id);
     assert.equal(ids.length, 1);
-    assert.equal((await t.api.post('/api/users/me/workspaces/invitations/').auth(member.token, { type: 'bearer' }).send({ invitations: ids })).status, 204);
+    assert.equal(
+      (
+        await t.api
+          .post('/api/users/me/workspaces/invitations/')
+          .auth(member.token, { type: 'bearer' })
+          .send({ invitations: ids })
+      ).status,
+      204,
+    );
     const back = await t.api.get(`/api/workspaces/${w.slug}/members/${row}/`).auth(admin.token, { type: 'bearer' });
     assert.equal(back.status, 200);
     assert.equal(back.body.role, 5);
     // keys of the removed membership do not come back with it
-    assertError(await t.api.get(`/api/v1/workspaces/${w.slug}/projects/`).set('X-API-Key', key), 401, 'INVALID_API_KEY');
+    assertError(
+      await t.api.get(`/api/v1/workspaces/${w.slug}/projects/`).set('X-API-Key', key),
+      401,
+      'INVALID_API_KEY',
+    );
   });
 
   it('Members and Guests cannot remove; ids of another workspace are 404', async () => {
     const { admin, member, guest, w } = await team();
     const guestRow = await membershipId(t, w.id, guest.userId);
-    assertError(await t.api.delete(`/api/workspaces/${w.slug}/members/${guestRow}/`).auth(member.token, { type: 'bearer' }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api.delete(`/api/workspaces/${w.slug}/members/${guestRow}/`).auth(member.token, { type: 'bearer' }),
+      403,
+      'PERMISSION_DENIED',
+    );
     const other = await createWorkspace(t, admin.token);
     const foreignRow = await membershipId(t, other.id, admin.userId);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/members/${foreignRow}/`).auth(admin.token, { type: 'bearer' }), 404, 'NOT_FOUND');
-    assertError(await t.api.patch(`/api/workspaces/${w.slug}/members/${foreignRow}/`).auth(admin.token, { type: 'bearer' }).send({ role: 5 }), 404, 'NOT_FOUND');
-    assertError(await t.api.delete(`/api/workspaces/${w.slug}/members/${foreignRow}/`).auth(admin.token, { type: 'bearer' }), 404, 'NOT_FOUND');
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/members/not-a-uuid/`).auth(admin.token, { type: 'bearer' }), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/members/${foreignRow}/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api
+        .patch(`/api/workspaces/${w.slug}/members/${foreignRow}/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ role: 5 }),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api.delete(`/api/workspaces/${w.slug}/members/${foreignRow}/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/members/not-a-uuid/`).auth(admin.token, { type: 'bearer' }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('members leave; the last Admin cannot (400) until another Admin exists', async () => {
     const { admin, member, guest, w } = await team();
-    const leave = (token: string) => t.api.post(`/api/workspaces/${w.slug}/members/leave/`).auth(token, { type: 'bearer' });
+    const leave = (token: string) =>
+      t.api.post(`/api/workspaces/${w.slug}/members/leave/`).auth(token, { type: 'bearer' });
     assert.equal((await leave(guest.token)).status, 204);
-    assertError(await t.api.get(`/api/workspaces/${w.slug}/`).auth(guest.token, { type: 'bearer' }), 404, 'WORKSPACE_NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${w.slug}/`).auth(guest.token, { type: 'bearer' }),
+      404,
+      'WORKSPACE_NOT_FOUND',
+    );
     assertError(await leave(admin.token), 400, 'LAST_WORKSPACE_ADMIN');
-    const promoted = await t.api.patch(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, member.userId)}/`)
-      .auth(admin.token, { type: 'bearer' }).send({ role: 20 });
+    const promoted = await t.api
+      .patch(`/api/workspaces/${w.slug}/members/${await membershipId(t, w.id, member.userId)}/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ role: 20 });
     assert.equal(promoted.status, 200);
     assert.equal((await leave(admin.token)).status, 204);
     const rest = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(member.token, { type: 'bearer' });
-    assert.deepEqual(rest.body.results.map((r: { member: { id: string } }) => r.member.id), [member.userId]);
+    assert.deepEqual(
+      rest.body.results.map((r: { member: { id: string } }) => r.member.id),
+      [member.userId],
+    );
   });
 });

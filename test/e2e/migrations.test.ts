@@ -18,7 +18,10 @@ describe('migrations through the CLIs (ormconfig.ts), on the engine under test',
     .readdirSync(path.join(ROOT, 'libs', 'database', 'src', 'migrations'))
     .filter((f) => /^\d+-\w+\.ts$/.test(f))
     .sort()
-    .map((f) => { const [, ts, name] = /^(\d+)-(\w+)\.ts$/.exec(f)!; return `${name}${ts}`; })
+    .map((f) => {
+      const [, ts, name] = /^(\d+)-(\w+)\.ts$/.exec(f)!;
+      return `${name}${ts}`;
+    })
     .pop()!;
 
   /**
@@ -50,13 +53,22 @@ describe('migrations through the CLIs (ormconfig.ts), on the engine under test',
     assert.match(show.stdout, /\[X\] \d+ Initial\d+/);
 
     const drift = await runNode(
-      [TYPEORM, '-d', path.join(ROOT, 'dist', 'ormconfig.js'), 'migration:generate', '--check', path.join(ROOT, 'dist', 'drift-check')],
+      [
+        TYPEORM,
+        '-d',
+        path.join(ROOT, 'dist', 'ormconfig.js'),
+        'migration:generate',
+        '--check',
+        path.join(ROOT, 'dist', 'drift-check'),
+      ],
       db.env,
     );
     assert.equal(drift.code, 0, `entities and migrations differ:\n${drift.stdout}\n${drift.stderr}`);
 
     // revert every migration, newest first, down to an empty schema
-    const migrations = fs.readdirSync(path.join(ROOT, 'dist', 'libs', 'database', 'src', 'migrations')).filter((f) => /^\d+-\w+\.js$/.test(f));
+    const migrations = fs
+      .readdirSync(path.join(ROOT, 'dist', 'libs', 'database', 'src', 'migrations'))
+      .filter((f) => /^\d+-\w+\.js$/.test(f));
     assert.ok(migrations.length >= 1);
     for (let n = 0; n < migrations.length; n++) {
       const revert = await runNode([CLI, 'migration:revert'], db.env);
@@ -86,21 +98,25 @@ describe('migrations at server start', () => {
     }
   });
 
-  it('several servers starting together on one PostgreSQL database migrate it once (advisory lock)', { skip: !process.env.TEST_DATABASE_URL && 'PostgreSQL only' }, async () => {
-    const db = await freshDatabaseEnv();
-    try {
-      const config = loadConfig({ NODE_ENV: 'test', ...db.env });
-      const started = await Promise.all([startDatabase(config), startDatabase(config), startDatabase(config)]);
+  it(
+    'several servers starting together on one PostgreSQL database migrate it once (advisory lock)',
+    { skip: !process.env.TEST_DATABASE_URL && 'PostgreSQL only' },
+    async () => {
+      const db = await freshDatabaseEnv();
       try {
-        const rows = await started[0].dataSource.query(`SELECT name FROM typeorm_migrations`);
-        const names = rows.map((r: { name: string }) => r.name);
-        assert.equal(new Set(names).size, names.length, 'each migration recorded once');
-        assert.ok(names.some((n: string) => n.startsWith('Initial')));
+        const config = loadConfig({ NODE_ENV: 'test', ...db.env });
+        const started = await Promise.all([startDatabase(config), startDatabase(config), startDatabase(config)]);
+        try {
+          const rows = await started[0].dataSource.query(`SELECT name FROM typeorm_migrations`);
+          const names = rows.map((r: { name: string }) => r.name);
+          assert.equal(new Set(names).size, names.length, 'each migration recorded once');
+          assert.ok(names.some((n: string) => n.startsWith('Initial')));
+        } finally {
+          await Promise.all(started.map((d) => d.close()));
+        }
       } finally {
-        await Promise.all(started.map((d) => d.close()));
+        await db.drop();
       }
-    } finally {
-      await db.drop();
-    }
-  });
+    },
+  );
 });

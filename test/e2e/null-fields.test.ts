@@ -37,7 +37,8 @@ const ACCEPTS_NULL: Record<string, string> = {
   UpdateEstimatePointDto: 'external_source external_id',
   IntakeDto: 'snoozed_till duplicate_to source source_email external_source external_id',
   IntakeStatusDto: 'snoozed_till duplicate_to',
-  WorkItemFieldsDto: 'state parent point estimate_point start_date target_date external_source external_id type type_id module',
+  WorkItemFieldsDto:
+    'state parent point estimate_point start_date target_date external_source external_id type type_id module',
   CommentDto: 'external_source external_id',
   LinkFieldsDto: 'title',
   LabelFieldsDto: 'parent external_source external_id',
@@ -50,20 +51,50 @@ const ACCEPTS_NULL: Record<string, string> = {
 };
 
 /** Lists of related ids: null is the empty list. */
-const EMPTY_LIST = new Set(['assignees', 'labels', 'assignee_ids', 'label_ids', 'members', 'subscribers', 'modules', 'removed_modules', 'attachments', 'estimate_points']);
+const EMPTY_LIST = new Set([
+  'assignees',
+  'labels',
+  'assignee_ids',
+  'label_ids',
+  'members',
+  'subscribers',
+  'modules',
+  'removed_modules',
+  'attachments',
+  'estimate_points',
+]);
 
 /** Optional in the declaring class, required in the route's own DTO: null is refused like a missing value. */
-const REQUIRED_IN_ROUTE = new Set(['WebhooksController.create url', 'WorkItemsController.upsert external_id', 'WorkItemsController.upsert external_source']);
+const REQUIRED_IN_ROUTE = new Set([
+  'WebhooksController.create url',
+  'WorkItemsController.upsert external_id',
+  'WorkItemsController.upsert external_source',
+]);
 
 /** Fields whose null the server replaces: a work item without a state gets the project's default state. */
 const READ_BACK_SKIP = new Set(['WorkItemFieldsDto.state']);
 
-interface Route { module: string; name: string; verb: 'PATCH' | 'PUT' | 'POST'; path: string; dto: new () => object }
-interface Field { name: string; declaredBy: string }
+interface Route {
+  module: string;
+  name: string;
+  verb: 'PATCH' | 'PUT' | 'POST';
+  path: string;
+  dto: new () => object;
+}
+interface Field {
+  name: string;
+  declaredBy: string;
+}
 
 /** Every PATCH/PUT/POST handler whose `@Body()` is a DTO class, with its full path. */
 function bodyRoutes(t: TestApp): Route[] {
-  const prefixes: Record<string, string> = { ExternalV1Module: 'api/v1', PublicModule: 'api/public', InstanceModule: 'api/instances', AppApiModule: 'api', AuthModule: 'auth' };
+  const prefixes: Record<string, string> = {
+    ExternalV1Module: 'api/v1',
+    PublicModule: 'api/public',
+    InstanceModule: 'api/instances',
+    AppApiModule: 'api',
+    AuthModule: 'auth',
+  };
   const out: Route[] = [];
   for (const moduleRef of t.app.get(ModulesContainer).values()) {
     const module = moduleRef.metatype?.name ?? '';
@@ -75,7 +106,10 @@ function bodyRoutes(t: TestApp): Route[] {
         if (typeof handler !== 'function' || name === 'constructor') continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method !== RequestMethod.PATCH && method !== RequestMethod.PUT && method !== RequestMethod.POST) continue;
-        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { index: number; data?: unknown }>;
+        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+          string,
+          { index: number; data?: unknown }
+        >;
         const body = Object.entries(args).find(([k, v]) => k.startsWith(`${BODY}:`) && v.data === undefined);
         if (!body) continue;
         const types = Reflect.getMetadata('design:paramtypes', controller.prototype, name) as unknown[];
@@ -85,7 +119,13 @@ function bodyRoutes(t: TestApp): Route[] {
         for (const base of bases) {
           for (const sub of subs) {
             const path = [prefixes[module], base, sub].filter((p) => p && p !== '/').join('/');
-            out.push({ module, name: `${controller.name}.${name}`, verb: RequestMethod[method] as Route['verb'], path: `/${path}/`, dto });
+            out.push({
+              module,
+              name: `${controller.name}.${name}`,
+              verb: RequestMethod[method] as Route['verb'],
+              path: `/${path}/`,
+              dto,
+            });
           }
         }
       }
@@ -99,7 +139,8 @@ function optionalFields(dto: new () => object): Field[] {
   const metas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
   const seen = new Map<string, string>();
   for (const m of metas) {
-    if (m.type === 'conditionalValidation' && !seen.has(m.propertyName)) seen.set(m.propertyName, (m.target as { name: string }).name);
+    if (m.type === 'conditionalValidation' && !seen.has(m.propertyName))
+      seen.set(m.propertyName, (m.target as { name: string }).name);
   }
   return [...seen].map(([name, declaredBy]) => ({ name, declaredBy }));
 }
@@ -113,13 +154,26 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
   let routes: Route[];
 
   before(async () => {
-    t = await startTestApp({ API_KEY_RATE_LIMIT: '1000000', AUTH_RATE_LIMIT: '100000/minute', FAILED_AUTH_RATE_LIMIT: '100000/minute', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    t = await startTestApp({
+      API_KEY_RATE_LIMIT: '1000000',
+      AUTH_RATE_LIMIT: '100000/minute',
+      FAILED_AUTH_RATE_LIMIT: '100000/minute',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    });
     owner = await signUp(t);
     const ws = await createWorkspace(t, owner.token);
     key = await createApiKey(t, owner.token, ws.slug);
     admin = await adminToken(t);
-    const v1 = (path: string, body: unknown) => t.api.post(`/api/v1/workspaces/${ws.slug}/${path}`).set('X-API-Key', key).send(body as object);
-    const app = (path: string, body: unknown) => t.api.post(`/api/workspaces/${ws.slug}/${path}`).auth(owner.token, { type: 'bearer' }).send(body as object);
+    const v1 = (path: string, body: unknown) =>
+      t.api
+        .post(`/api/v1/workspaces/${ws.slug}/${path}`)
+        .set('X-API-Key', key)
+        .send(body as object);
+    const app = (path: string, body: unknown) =>
+      t.api
+        .post(`/api/workspaces/${ws.slug}/${path}`)
+        .auth(owner.token, { type: 'bearer' })
+        .send(body as object);
     const created = async (res: Promise<{ status: number; body: { id: string } }>) => {
       const r = await res;
       assert.ok(r.status < 300, JSON.stringify(r.body));
@@ -139,10 +193,14 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
     const points = await v1(p(`estimates/${ids.estimate_id}/estimate-points/`), [{ value: '1' }]);
     ids.point_id = points.body[0].id;
     ids.sticky_id = (await created(v1('stickies/', { name: 'Note' }))).id;
-    ids.intake_issue_id = ((await created(v1(p('intake-issues/'), { issue: { name: 'Triage' } }))) as unknown as { issue: string }).issue;
+    ids.intake_issue_id = (
+      (await created(v1(p('intake-issues/'), { issue: { name: 'Triage' } }))) as unknown as { issue: string }
+    ).issue;
     ids.webhook_id = (await created(app('webhooks/', { url: 'http://127.0.0.1:9/hook' }))).id;
     ids.token_id = (await created(app('api-tokens/', { label: 'other' }))).id;
-    const board = (await created(app(`projects/${ids.project_id}/project-deploy-boards/`, { is_comments_enabled: true }))) as unknown as { id: string; anchor: string };
+    const board = (await created(
+      app(`projects/${ids.project_id}/project-deploy-boards/`, { is_comments_enabled: true }),
+    )) as unknown as { id: string; anchor: string };
     ids.board_id = board.id;
     ids.anchor = board.anchor;
     ids.workspace_slug = ws.slug;
@@ -171,18 +229,26 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
   }
 
   it('covers the reported routes and fields', () => {
-    const covered = new Set(routes.filter((r) => fill(r.path)).flatMap((r) => optionalFields(r.dto).map((f) => `${r.verb} ${r.path} ${f.name}`)));
+    const covered = new Set(
+      routes
+        .filter((r) => fill(r.path))
+        .flatMap((r) => optionalFields(r.dto).map((f) => `${r.verb} ${r.path} ${f.name}`)),
+    );
     for (const expected of [
       'PATCH /api/users/me/ first_name',
       'PATCH /api/v1/workspaces/:slug/projects/:project_id/ description',
       'PATCH /api/v1/workspaces/:slug/projects/:project_id/work-items/:issue_id/ priority',
       'PATCH /api/instances/ instance_name',
       'PATCH /api/public/anchor/:anchor/issues/:issue_id/comments/:comment_id/ comment_html',
-    ]) assert.ok(covered.has(expected), `${expected} not covered`);
+    ])
+      assert.ok(covered.has(expected), `${expected} not covered`);
     assert.ok(covered.size > 300, `only ${covered.size} route/field pairs`);
     for (const [dto, fields] of Object.entries(ACCEPTS_NULL)) {
       for (const f of fields.split(' ')) {
-        assert.ok(routes.some((r) => optionalFields(r.dto).some((x) => x.declaredBy === dto && x.name === f)), `${dto}.${f} is not an optional field of any route`);
+        assert.ok(
+          routes.some((r) => optionalFields(r.dto).some((x) => x.declaredBy === dto && x.name === f)),
+          `${dto}.${f} is not an optional field of any route`,
+        );
       }
     }
   });
@@ -203,20 +269,33 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
         if (res.status >= 500) {
           failures.push(`${where}: ${res.status} ${JSON.stringify(res.body)}`);
         } else if (REQUIRED_IN_ROUTE.has(`${route.name} ${field.name}`)) {
-          if (res.status !== 422 || !errors[field.name]) failures.push(`${where}: expected 422 (required), got ${res.status} ${JSON.stringify(res.body)}`);
+          if (res.status !== 422 || !errors[field.name])
+            failures.push(`${where}: expected 422 (required), got ${res.status} ${JSON.stringify(res.body)}`);
         } else if (!accepted) {
-          if (res.status !== 422 || res.body.error_code !== 'VALIDATION_ERROR' || JSON.stringify(errors[field.name]) !== JSON.stringify([MESSAGE])) {
+          if (
+            res.status !== 422 ||
+            res.body.error_code !== 'VALIDATION_ERROR' ||
+            JSON.stringify(errors[field.name]) !== JSON.stringify([MESSAGE])
+          ) {
             failures.push(`${where}: expected 422 "${MESSAGE}", got ${res.status} ${JSON.stringify(res.body)}`);
           }
         } else if (errors[field.name]) {
           failures.push(`${where}: null refused: ${JSON.stringify(errors[field.name])}`);
         } else if (route.verb === 'PATCH' && res.status >= 300 && !(res.status === 422 && others.length)) {
           failures.push(`${where}: expected 2xx, got ${res.status} ${JSON.stringify(res.body)}`);
-        } else if (res.status < 300 && res.body && typeof res.body === 'object' && !Array.isArray(res.body) && field.name in res.body
-          && !READ_BACK_SKIP.has(`${field.declaredBy}.${field.name}`)) {
+        } else if (
+          res.status < 300 &&
+          res.body &&
+          typeof res.body === 'object' &&
+          !Array.isArray(res.body) &&
+          field.name in res.body &&
+          !READ_BACK_SKIP.has(`${field.declaredBy}.${field.name}`)
+        ) {
           const expected = EMPTY_LIST.has(field.name) ? [] : null;
           if (JSON.stringify(res.body[field.name]) !== JSON.stringify(expected)) {
-            failures.push(`${where}: read back ${JSON.stringify(res.body[field.name])}, expected ${JSON.stringify(expected)}`);
+            failures.push(
+              `${where}: read back ${JSON.stringify(res.body[field.name])}, expected ${JSON.stringify(expected)}`,
+            );
           }
         }
       }
@@ -225,8 +304,11 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
     assert.equal(failures.length, 0, `${failures.length} of ${pairs} pairs:\n${failures.join('\n')}`);
   });
 
-  it('null in the four reported bodies: 422 with Plane\'s message, nothing written', async () => {
-    const me = await t.api.patch('/api/users/me/').auth(owner.token, { type: 'bearer' }).send({ first_name: null, last_name: 'Kept?' });
+  it("null in the four reported bodies: 422 with Plane's message, nothing written", async () => {
+    const me = await t.api
+      .patch('/api/users/me/')
+      .auth(owner.token, { type: 'bearer' })
+      .send({ first_name: null, last_name: 'Kept?' });
     assert.equal(me.status, 422, JSON.stringify(me.body));
     assert.deepEqual(me.body.errors, { first_name: [MESSAGE] });
     assert.notEqual((await t.api.get('/api/users/me/').auth(owner.token, { type: 'bearer' })).body.last_name, 'Kept?');
@@ -234,10 +316,16 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
     const desc = await t.api.patch(project).set('X-API-Key', key).send({ description: null });
     assert.equal(desc.status, 422);
     assert.deepEqual(desc.body.errors, { description: [MESSAGE] });
-    const item = await t.api.patch(`${project}work-items/${ids.issue_id}/`).set('X-API-Key', key).send({ priority: null });
+    const item = await t.api
+      .patch(`${project}work-items/${ids.issue_id}/`)
+      .set('X-API-Key', key)
+      .send({ priority: null });
     assert.equal(item.status, 422);
     assert.deepEqual(item.body.errors, { priority: [MESSAGE] });
-    assert.equal((await t.api.get(`${project}work-items/${ids.issue_id}/`).set('X-API-Key', key)).body.priority, 'none');
+    assert.equal(
+      (await t.api.get(`${project}work-items/${ids.issue_id}/`).set('X-API-Key', key)).body.priority,
+      'none',
+    );
     const instance = await t.api.patch('/api/instances/').auth(admin, { type: 'bearer' }).send({ instance_name: null });
     assert.equal(instance.status, 422);
     assert.deepEqual(instance.body.errors, { instance_name: [MESSAGE] });
@@ -245,15 +333,24 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
 
   it('lists: null is the empty list (assignees and labels cleared), the same on v1 and the App API', async () => {
     const item = `/api/v1/workspaces/${ids.slug}/projects/${ids.project_id}/work-items/${ids.issue_id}/`;
-    const set = await t.api.patch(item).set('X-API-Key', key).send({ assignees: [owner.userId], labels: [ids.label_id] });
+    const set = await t.api
+      .patch(item)
+      .set('X-API-Key', key)
+      .send({ assignees: [owner.userId], labels: [ids.label_id] });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     const cleared = await t.api.patch(item).set('X-API-Key', key).send({ assignees: null, labels: null });
     assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
     assert.deepEqual(cleared.body.assignees, []);
     assert.deepEqual(cleared.body.labels, []);
     const appItem = `/api/workspaces/${ids.slug}/projects/${ids.project_id}/issues/${ids.issue_id}/`;
-    await t.api.patch(item).set('X-API-Key', key).send({ assignees: [owner.userId], labels: [ids.label_id] });
-    const app = await t.api.patch(appItem).auth(owner.token, { type: 'bearer' }).send({ assignee_ids: null, label_ids: null });
+    await t.api
+      .patch(item)
+      .set('X-API-Key', key)
+      .send({ assignees: [owner.userId], labels: [ids.label_id] });
+    const app = await t.api
+      .patch(appItem)
+      .auth(owner.token, { type: 'bearer' })
+      .send({ assignee_ids: null, label_ids: null });
     assert.ok(app.status < 300, JSON.stringify(app.body));
     const read = await t.api.get(item).set('X-API-Key', key);
     assert.deepEqual(read.body.assignees, []);
@@ -263,22 +360,47 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
   it('nested bodies: bulk properties, the intake work item, invitation entries', async () => {
     const bearer = { type: 'bearer' } as const;
     const bulk = `/api/workspaces/${ids.slug}/projects/${ids.project_id}/bulk-operation-issues/`;
-    const refused = await t.api.post(bulk).auth(owner.token, bearer).send({ issue_ids: [ids.issue_id], properties: { priority: null } });
+    const refused = await t.api
+      .post(bulk)
+      .auth(owner.token, bearer)
+      .send({ issue_ids: [ids.issue_id], properties: { priority: null } });
     assert.equal(refused.status, 422, JSON.stringify(refused.body));
     assert.deepEqual(refused.body.errors, { 'properties.priority': [MESSAGE] });
-    const cleared = await t.api.post(bulk).auth(owner.token, bearer)
-      .send({ issue_ids: [ids.issue_id], properties: { state_id: null, start_date: null, target_date: null, estimate_point: null, label_ids: null, assignee_ids: null } });
+    const cleared = await t.api
+      .post(bulk)
+      .auth(owner.token, bearer)
+      .send({
+        issue_ids: [ids.issue_id],
+        properties: {
+          state_id: null,
+          start_date: null,
+          target_date: null,
+          estimate_point: null,
+          label_ids: null,
+          assignee_ids: null,
+        },
+      });
     assert.ok(cleared.status < 300, `${cleared.status} ${JSON.stringify(cleared.body)}`);
-    const item = (await t.api.get(`/api/v1/workspaces/${ids.slug}/projects/${ids.project_id}/work-items/${ids.issue_id}/`).set('X-API-Key', key)).body;
+    const item = (
+      await t.api
+        .get(`/api/v1/workspaces/${ids.slug}/projects/${ids.project_id}/work-items/${ids.issue_id}/`)
+        .set('X-API-Key', key)
+    ).body;
     assert.equal(item.start_date, null);
     assert.equal(item.estimate_point, null);
     const intake = `/api/v1/workspaces/${ids.slug}/projects/${ids.project_id}/intake-issues/`;
     for (const field of ['name', 'description_html', 'description', 'priority']) {
-      const res = await t.api.post(intake).set('X-API-Key', key).send({ issue: { name: 'x', [field]: null } });
+      const res = await t.api
+        .post(intake)
+        .set('X-API-Key', key)
+        .send({ issue: { name: 'x', [field]: null } });
       assert.equal(res.status, 422, `${field}: ${res.status} ${JSON.stringify(res.body)}`);
       assert.deepEqual(res.body.errors, { [`issue.${field}`]: [MESSAGE] });
     }
-    const invite = await t.api.post(`/api/workspaces/${ids.slug}/invitations/`).auth(owner.token, bearer).send({ emails: [{ email: 'someone@example.com', role: null }] });
+    const invite = await t.api
+      .post(`/api/workspaces/${ids.slug}/invitations/`)
+      .auth(owner.token, bearer)
+      .send({ emails: [{ email: 'someone@example.com', role: null }] });
     assert.equal(invite.status, 422, JSON.stringify(invite.body));
     assert.deepEqual(invite.body.errors, { 'emails.0.role': [MESSAGE] });
   });
@@ -290,7 +412,10 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
       assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.status} ${JSON.stringify(res.body)}`);
       assert.equal(res.body.error_code, 'VALIDATION_ERROR');
     }
-    const config = await t.api.patch('/api/instances/configurations/').auth(admin, { type: 'bearer' }).send({ ENABLE_SIGNUP: null });
+    const config = await t.api
+      .patch('/api/instances/configurations/')
+      .auth(admin, { type: 'bearer' })
+      .send({ ENABLE_SIGNUP: null });
     assert.equal(config.status, 200, JSON.stringify(config.body));
   });
 });

@@ -20,8 +20,18 @@ describe('numbers from clients: finite and in range on input; lists survive stor
   const viaV1 = (method: Method, url: string) => t.api[method](url).set('X-API-Key', key);
   const viaApp = (method: Method, url: string) => t.api[method](url).auth(owner.token, { type: 'bearer' });
   const APIS = [
-    { name: 'v1', call: viaV1, base: (path: string, pid?: string) => v1(path, pid), ws: (path: string) => `/api/v1/workspaces/${ws.slug}/${path}` },
-    { name: 'App', call: viaApp, base: (path: string, pid?: string) => app(path, pid), ws: (path: string) => `/api/workspaces/${ws.slug}/${path}` },
+    {
+      name: 'v1',
+      call: viaV1,
+      base: (path: string, pid?: string) => v1(path, pid),
+      ws: (path: string) => `/api/v1/workspaces/${ws.slug}/${path}`,
+    },
+    {
+      name: 'App',
+      call: viaApp,
+      base: (path: string, pid?: string) => app(path, pid),
+      ws: (path: string) => `/api/workspaces/${ws.slug}/${path}`,
+    },
   ];
 
   before(async () => {
@@ -45,37 +55,62 @@ describe('numbers from clients: finite and in range on input; lists survive stor
    * the range's ends are accepted.
    */
   const checkField = async (
-    api: (typeof APIS)[number], collection: string, field: string, body: () => Record<string, unknown>, idOf = (b: { id: string }) => b.id,
+    api: (typeof APIS)[number],
+    collection: string,
+    field: string,
+    body: () => Record<string, unknown>,
+    idOf = (b: { id: string }) => b.id,
   ) => {
     const created = await api.call('post', collection).send(body());
     assert.equal(created.status, 201, `${api.name} ${collection}: ${JSON.stringify(created.body)}`);
     const item = `${collection}${idOf(created.body)}/`;
     for (const value of OUT_OF_RANGE) {
-      rejected(await api.call('post', collection).send({ ...body(), [field]: value }), field, `${api.name} POST ${collection} ${value}`);
-      rejected(await api.call('patch', item).send({ [field]: value }), field, `${api.name} PATCH ${collection} ${value}`);
+      rejected(
+        await api.call('post', collection).send({ ...body(), [field]: value }),
+        field,
+        `${api.name} POST ${collection} ${value}`,
+      );
+      rejected(
+        await api.call('patch', item).send({ [field]: value }),
+        field,
+        `${api.name} PATCH ${collection} ${value}`,
+      );
     }
     for (const literal of OVERFLOWING_JSON) {
       const raw = JSON.stringify({ ...body(), [field]: 0 }).replace(/:0}$/, `:${literal}}`);
-      rejected(await api.call('post', collection).set('Content-Type', 'application/json').send(raw), field, `${api.name} POST ${collection} ${literal}`);
+      rejected(
+        await api.call('post', collection).set('Content-Type', 'application/json').send(raw),
+        field,
+        `${api.name} POST ${collection} ${literal}`,
+      );
     }
     const after = await api.call('get', item);
     assert.equal(after.status, 200);
     assert.equal(after.body[field], created.body[field], `${api.name} ${collection}: unchanged`);
     for (const edge of [1e12, -1e12]) {
       const ok = await api.call('patch', item).send({ [field]: edge });
-      assert.ok([200, 204].includes(ok.status), `${api.name} PATCH ${collection} ${edge}: ${ok.status} ${JSON.stringify(ok.body)}`);
+      assert.ok(
+        [200, 204].includes(ok.status),
+        `${api.name} PATCH ${collection} ${edge}: ${ok.status} ${JSON.stringify(ok.body)}`,
+      );
       assert.equal((await api.call('get', item)).body[field], edge);
     }
   };
 
   for (const api of APIS) {
     it(`${api.name}: state sequence and work item sort_order out of ±1e12 (or not finite) are 422 on create and update`, async () => {
-      await checkField(api, api.base('states/'), 'sequence', () => ({ name: unique('state '), color: '#000000', group: 'started' }));
+      await checkField(api, api.base('states/'), 'sequence', () => ({
+        name: unique('state '),
+        color: '#000000',
+        group: 'started',
+      }));
       await checkField(api, api.base('issues/'), 'sort_order', () => ({ name: unique('item ') }));
     });
 
     it(`${api.name}: label, module, cycle and sticky sort_order out of ±1e12 (or not finite) are 422 on create and update`, async () => {
-      await checkField(api, api.base(api.name === 'v1' ? 'labels/' : 'issue-labels/'), 'sort_order', () => ({ name: unique('label ') }));
+      await checkField(api, api.base(api.name === 'v1' ? 'labels/' : 'issue-labels/'), 'sort_order', () => ({
+        name: unique('label '),
+      }));
       await checkField(api, api.base('modules/'), 'sort_order', () => ({ name: unique('module ') }));
       await checkField(api, api.base('cycles/'), 'sort_order', () => ({ name: unique('cycle ') }));
       await checkField(api, api.ws('stickies/'), 'sort_order', () => ({ name: unique('sticky ') }));
@@ -111,7 +146,11 @@ describe('numbers from clients: finite and in range on input; lists survive stor
   it('states stored with extreme sequences (older versions) list in order in both APIs, page by page', async () => {
     const pr = await createProject(t, key, ws.slug, { identifier: 'SEQ', name: 'Sequences' });
     const set = (name: string, value: number | string) =>
-      t.sql(`UPDATE states SET sequence = $1::double precision WHERE project_id = $2 AND name = $3`, [String(value), pr.id, name]);
+      t.sql(`UPDATE states SET sequence = $1::double precision WHERE project_id = $2 AND name = $3`, [
+        String(value),
+        pr.id,
+        name,
+      ]);
     await set('Backlog', 1e308);
     await set('Todo', -1e308);
     await set('In Progress', Number.MAX_VALUE);
@@ -121,16 +160,32 @@ describe('numbers from clients: finite and in range on input; lists survive stor
     for (const api of APIS) {
       const all = await api.call('get', api.base('states/', pr.id));
       assert.equal(all.status, 200, `${api.name}: ${JSON.stringify(all.body)}`);
-      assert.deepEqual(all.body.results.map((s: { name: string }) => s.name), expected, api.name);
-      for (const perPage of [1, 2]) assert.deepEqual(await walk(api.call, api.base('states/', pr.id), perPage), expected, `${api.name} per_page=${perPage}`);
+      assert.deepEqual(
+        all.body.results.map((s: { name: string }) => s.name),
+        expected,
+        api.name,
+      );
+      for (const perPage of [1, 2])
+        assert.deepEqual(
+          await walk(api.call, api.base('states/', pr.id), perPage),
+          expected,
+          `${api.name} per_page=${perPage}`,
+        );
     }
   });
 
   it('work items stored with extreme sort_order (older versions) list by sort_order in both APIs, both directions, page by page', async () => {
     const pr = await createProject(t, key, ws.slug, { identifier: 'SRT', name: 'Sort orders' });
     const values: Array<[string, number]> = [
-      ['max', Number.MAX_VALUE], ['huge', 1e308], ['big', 1e16], ['plain', 65535], ['half', 65535.0001],
-      ['zero', 0], ['negative', -1e16], ['min', -1e308], ['tiny', 1e-9],
+      ['max', Number.MAX_VALUE],
+      ['huge', 1e308],
+      ['big', 1e16],
+      ['plain', 65535],
+      ['half', 65535.0001],
+      ['zero', 0],
+      ['negative', -1e16],
+      ['min', -1e308],
+      ['tiny', 1e-9],
     ];
     for (const [name, value] of values) {
       const res = await viaV1('post', v1('work-items/', pr.id)).send({ name });
@@ -140,28 +195,55 @@ describe('numbers from clients: finite and in range on input; lists survive stor
     const ascending = [...values].sort((a, b) => a[1] - b[1]).map(([name]) => name);
     const descending = [...ascending].reverse();
     for (const api of APIS) {
-      for (const [order, expected] of [['sort_order', ascending], ['-sort_order', descending]] as const) {
+      for (const [order, expected] of [
+        ['sort_order', ascending],
+        ['-sort_order', descending],
+      ] as const) {
         const url = api.base(`issues/?order_by=${order}`, pr.id);
         const all = await api.call('get', url);
         assert.equal(all.status, 200, `${api.name} ${order}: ${JSON.stringify(all.body)}`);
-        assert.deepEqual(all.body.results.map((r: { name: string }) => r.name), expected, `${api.name} ${order}`);
-        for (const perPage of [1, 4]) assert.deepEqual(await walk(api.call, url, perPage), expected, `${api.name} ${order} per_page=${perPage}`);
+        assert.deepEqual(
+          all.body.results.map((r: { name: string }) => r.name),
+          expected,
+          `${api.name} ${order}`,
+        );
+        for (const perPage of [1, 4])
+          assert.deepEqual(await walk(api.call, url, perPage), expected, `${api.name} ${order} per_page=${perPage}`);
       }
     }
     // the App API's grouped list pages each group with the same key
     const grouped = await viaApp('get', app('issues/?group_by=priority&order_by=sort_order&per_page=4', pr.id));
     assert.equal(grouped.status, 200, JSON.stringify(grouped.body));
     const none = grouped.body.results.none;
-    assert.deepEqual(none.results.map((r: { name: string }) => r.name), ascending.slice(0, 4));
-    const rest = await viaApp('get', app(`issues/?group_by=priority&order_by=sort_order&per_page=4&priority=none&cursor=${none.next_cursor}`, pr.id));
+    assert.deepEqual(
+      none.results.map((r: { name: string }) => r.name),
+      ascending.slice(0, 4),
+    );
+    const rest = await viaApp(
+      'get',
+      app(`issues/?group_by=priority&order_by=sort_order&per_page=4&priority=none&cursor=${none.next_cursor}`, pr.id),
+    );
     assert.equal(rest.status, 200, JSON.stringify(rest.body));
-    assert.deepEqual(rest.body.results.none.results.map((r: { name: string }) => r.name), ascending.slice(4, 8));
+    assert.deepEqual(
+      rest.body.results.none.results.map((r: { name: string }) => r.name),
+      ascending.slice(4, 8),
+    );
   });
 
   it('the migration ClampStoredSortOrders brings stored values into ±1e12 (NaN and ±Infinity too); in-range rows untouched; down is a no-op', async () => {
     const pr = await createProject(t, key, ws.slug, { identifier: 'CLMP', name: 'Clamp' });
-    const made: Record<string, { url: string; table: string; column: string; field: string; stored: string; expected: number }> = {};
-    const make = async (name: string, url: string, body: Record<string, unknown>, table: string, stored: string, expected: number) => {
+    const made: Record<
+      string,
+      { url: string; table: string; column: string; field: string; stored: string; expected: number }
+    > = {};
+    const make = async (
+      name: string,
+      url: string,
+      body: Record<string, unknown>,
+      table: string,
+      stored: string,
+      expected: number,
+    ) => {
       const res = await viaV1('post', url).send(body);
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const column = table === 'states' ? 'sequence' : 'sort_order';
@@ -175,7 +257,9 @@ describe('numbers from clients: finite and in range on input; lists survive stor
     await make('sticky', `/api/v1/workspaces/${ws.slug}/stickies/`, { name: 's' }, 'stickies', '-1e16', -1e12);
     await make('state', v1('states/', pr.id), { name: 'st', color: '#000000' }, 'states', '-Infinity', -1e12);
     await make('kept', v1('work-items/', pr.id), { name: 'k' }, 'issues', '999999999999.5', 999999999999.5);
-    const [before] = await t.sql<{ updated_at: Date }>(`SELECT updated_at FROM issues WHERE id = $1`, [made.issue.url.split('/').at(-2)]);
+    const [before] = await t.sql<{ updated_at: Date }>(`SELECT updated_at FROM issues WHERE id = $1`, [
+      made.issue.url.split('/').at(-2),
+    ]);
 
     // the instance the server's data source loaded (it ran at start, before these rows were spoiled)
     const migration = t.database.dataSource.migrations.find((m) => m.name === 'ClampStoredSortOrders1795597946397');
@@ -192,7 +276,9 @@ describe('numbers from clients: finite and in range on input; lists survive stor
       assert.equal(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body[m.field], m.expected, name);
     }
-    const [afterRow] = await t.sql<{ updated_at: Date }>(`SELECT updated_at FROM issues WHERE id = $1`, [made.issue.url.split('/').at(-2)]);
+    const [afterRow] = await t.sql<{ updated_at: Date }>(`SELECT updated_at FROM issues WHERE id = $1`, [
+      made.issue.url.split('/').at(-2),
+    ]);
     assert.equal(afterRow.updated_at.getTime(), before.updated_at.getTime());
     const states = await viaV1('get', v1('states/', pr.id));
     assert.equal(states.status, 200);

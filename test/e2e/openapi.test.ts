@@ -28,7 +28,11 @@ const SECURITY: Record<string, unknown[]> = {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
 /** `/api/v1/workspaces/:slug/` and `/api/v1/workspaces/{slug}` compare equal. */
-const normalise = (p: string) => `/${p}`.replace(/:([A-Za-z_]\w*)/g, '{$1}').replace(/\/+/g, '/').replace(/\/$/, '') || '/';
+const normalise = (p: string) =>
+  `/${p}`
+    .replace(/:([A-Za-z_]\w*)/g, '{$1}')
+    .replace(/\/+/g, '/')
+    .replace(/\/$/, '') || '/';
 
 describe('OpenAPI document', () => {
   let t: TestApp;
@@ -66,7 +70,9 @@ describe('OpenAPI document', () => {
     assert.deepEqual(error.required, ['detail', 'error_code']);
     assert.equal(error.properties.detail.type, 'string');
     assert.ok(error.properties.error_code.enum.includes('VALIDATION_ERROR'));
-    assert.deepEqual(doc.components.responses.Error.content['application/json'].schema, { $ref: '#/components/schemas/Error' });
+    assert.deepEqual(doc.components.responses.Error.content['application/json'].schema, {
+      $ref: '#/components/schemas/Error',
+    });
     for (const [p, item] of items) {
       for (const m of METHODS.filter((m) => item[m])) {
         assert.deepEqual(item[m].responses.default, { $ref: '#/components/responses/Error' }, `${m} ${p}`);
@@ -91,7 +97,9 @@ describe('OpenAPI document', () => {
         }
         const expected = SECURITY[route.meta(AUTH_SCHEME) as string];
         if (JSON.stringify(op.security) !== JSON.stringify(expected)) {
-          wrongSecurity.push(`${route.verb} ${key}: ${JSON.stringify(op.security)}, declared ${String(route.meta(AUTH_SCHEME))}`);
+          wrongSecurity.push(
+            `${route.verb} ${key}: ${JSON.stringify(op.security)}, declared ${String(route.meta(AUTH_SCHEME))}`,
+          );
         }
       }
     }
@@ -120,7 +128,9 @@ describe('OpenAPI document', () => {
 
   it('names request-body DTOs with their fields, and declares every path parameter', () => {
     const create = items.get('/api/v1/workspaces/{slug}/projects').post;
-    assert.deepEqual(create.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/CreateProjectDto' });
+    assert.deepEqual(create.requestBody.content['application/json'].schema, {
+      $ref: '#/components/schemas/CreateProjectDto',
+    });
     const dto = doc.components.schemas.CreateProjectDto;
     assert.equal(dto.properties.name.type, 'string');
     assert.ok(dto.required.includes('name') && dto.required.includes('identifier'));
@@ -138,14 +148,25 @@ describe('OpenAPI document', () => {
           const schema = doc.components.schemas[ref.split('/').pop()!];
           assert.ok(Object.keys(schema?.properties ?? {}).length > 0, `${m} ${p}: ${ref} has no fields`);
         }
-        const declared = (op.parameters ?? []).filter((x: any) => x.in === 'path').map((x: any) => x.name).sort();
+        const declared = (op.parameters ?? [])
+          .filter((x: any) => x.in === 'path')
+          .map((x: any) => x.name)
+          .sort();
         const inPath = [...p.matchAll(/\{(\w+)\}/g)].map((x) => x[1]).sort();
         assert.deepEqual(declared, inPath, `${m} ${p}`);
       }
     }
     const list = items.get('/api/v1/workspaces/{slug}/projects').get;
-    assert.deepEqual(list.parameters.filter((x: any) => x.in === 'query').map((x: any) => x.name).sort(), ['cursor', 'per_page']);
-    assert.deepEqual(list.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/PageEnvelope' });
+    assert.deepEqual(
+      list.parameters
+        .filter((x: any) => x.in === 'query')
+        .map((x: any) => x.name)
+        .sort(),
+      ['cursor', 'per_page'],
+    );
+    assert.deepEqual(list.responses['200'].content['application/json'].schema, {
+      $ref: '#/components/schemas/PageEnvelope',
+    });
     assert.ok(doc.components.schemas.PageEnvelope.required.includes('next_cursor'));
   });
 
@@ -163,7 +184,11 @@ describe('OpenAPI document', () => {
     }
     const init = await t.api.get('/api/docs/meridian-docs.js');
     assert.match(init.text, /'\.\.\/openapi\.json'/);
-    assert.equal((await t.api.get('/api/docs/swagger-initializer.js')).status, 404, "Swagger's demo initializer is not served");
+    assert.equal(
+      (await t.api.get('/api/docs/swagger-initializer.js')).status,
+      404,
+      "Swagger's demo initializer is not served",
+    );
     const post = await t.api.post('/api/openapi.json').send({});
     assert.equal(post.status, 405);
     assert.equal(post.body.error_code, 'METHOD_NOT_ALLOWED');

@@ -5,7 +5,17 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { childEnv, CLI, jsonLines, listeningUrl, ROOT, runNode, SERVER, startServer, waitExit } from '../support/processes';
+import {
+  childEnv,
+  CLI,
+  jsonLines,
+  listeningUrl,
+  ROOT,
+  runNode,
+  SERVER,
+  startServer,
+  waitExit,
+} from '../support/processes';
 import { freshDatabaseEnv } from '../support/test-app';
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -20,9 +30,15 @@ function alive(pid: number): boolean {
 }
 
 /** Runs `npm <args>` in the repository (as the README says) and resolves once the server listens. */
-function startWithNpm(args: string[], env: Record<string, string>): Promise<{ npm: ChildProcess; stdout: () => string; stderr: () => string }> {
+function startWithNpm(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ npm: ChildProcess; stdout: () => string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
-    const npm = spawn('npm', args, { cwd: ROOT, env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }) });
+    const npm = spawn('npm', args, {
+      cwd: ROOT,
+      env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -48,7 +64,9 @@ function startWithNpm(args: string[], env: Record<string, string>): Promise<{ np
 function exitWithin(child: ChildProcess, ms: number) {
   return Promise.race([
     waitExit(child),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running ${ms} ms after SIGTERM`)), ms).unref()),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`still running ${ms} ms after SIGTERM`)), ms).unref(),
+    ),
   ]);
 }
 
@@ -85,14 +103,20 @@ describe('start and stop with the README commands (embedded database)', () => {
       assert.ok(starting, messages.join('\n'));
       // V8 adds the young generation (16–64 MiB) to the old generation's limit
       const limit = starting.heap_limit_mib as number;
-      assert.ok(limit >= heap && limit < heap + 100, `heap limit ${limit} MiB, expected ${heap} MiB plus the young generation`);
+      assert.ok(
+        limit >= heap && limit < heap + 100,
+        `heap limit ${limit} MiB, expected ${heap} MiB plus the young generation`,
+      );
       assert.ok(messages.indexOf('stopped') > messages.indexOf('stopping (SIGTERM)'), messages.join('\n'));
       assert.ok(messages.indexOf('stopping (SIGTERM)') > messages.findIndex((m) => m.startsWith('listening on')));
       const mapped = lines.filter((l) => l.msg.startsWith('Mapped {'));
       if (logLevel === 'info') assert.equal(mapped.length, 0, 'route mapping is not logged at info');
       else {
         assert.ok(mapped.length > 100, 'route mapping is logged at debug');
-        assert.ok(mapped.every((l) => l.level === 20), 'at level debug (20)');
+        assert.ok(
+          mapped.every((l) => l.level === 20),
+          'at level debug (20)',
+        );
       }
     });
   }
@@ -110,7 +134,9 @@ describe('start and stop with the README commands (embedded database)', () => {
       const second = await startServer({ DATA_DIR: fresh, LOG_LEVEL: 'info' });
       second.child.kill('SIGTERM');
       await waitExit(second.child);
-      assert.ok(jsonLines(second.output()).some((l) => l.msg === 'database schema is up to date: no pending migrations'));
+      assert.ok(
+        jsonLines(second.output()).some((l) => l.msg === 'database schema is up to date: no pending migrations'),
+      );
     } finally {
       fs.rmSync(fresh, { recursive: true, force: true });
     }
@@ -123,7 +149,13 @@ describe('SIGTERM during start-up (embedded database)', () => {
     try {
       const child = spawn(process.execPath, [SERVER], {
         cwd: ROOT,
-        env: childEnv({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '120000' }),
+        env: childEnv({
+          DATA_DIR: dir,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          SHUTDOWN_TIMEOUT_MS: '120000',
+        }),
       });
       let out = '';
       let sent = false;
@@ -160,7 +192,10 @@ describe('start-up refusals: one clear line, before the database is touched', ()
       assert.equal(res.code, 1, res.stdout + res.stderr);
       const errLines = res.stderr.trim().split('\n');
       assert.equal(errLines.length, 1, res.stderr);
-      assert.equal(errLines[0], `meridian: Port ${port} on 127.0.0.1 is already in use: stop the process that holds it, or set PORT to another port.`);
+      assert.equal(
+        errLines[0],
+        `meridian: Port ${port} on 127.0.0.1 is already in use: stop the process that holds it, or set PORT to another port.`,
+      );
       jsonLines(res.stdout);
       assert.equal(fs.existsSync(path.join(dir, 'pg')), false, 'the database was not opened');
       assert.equal(fs.existsSync(path.join(dir, 'meridian.lock')), false);
@@ -174,8 +209,14 @@ describe('start-up refusals: one clear line, before the database is touched', ()
     const res = await runNode([SERVER], { MIGRATIONS_RUN: 'nope', DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' });
     assert.equal(res.code, 1);
     assert.equal(res.stderr.trim().split('\n').length, 1, res.stderr);
-    assert.match(res.stderr, /^meridian: Invalid configuration: MIGRATIONS_RUN must be true or false \(also accepted: 1\/0, yes\/no, on\/off\), not "nope"/);
-    const cli = await runNode([CLI, 'migration:show'], { EMAIL_USE_TLS: 'maybe', DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' });
+    assert.match(
+      res.stderr,
+      /^meridian: Invalid configuration: MIGRATIONS_RUN must be true or false \(also accepted: 1\/0, yes\/no, on\/off\), not "nope"/,
+    );
+    const cli = await runNode([CLI, 'migration:show'], {
+      EMAIL_USE_TLS: 'maybe',
+      DATABASE_URL: 'postgres://unused@127.0.0.1:1/none',
+    });
     assert.equal(cli.code, 1);
     assert.match(cli.stderr, /EMAIL_USE_TLS must be true or false/);
   });
@@ -186,9 +227,16 @@ describe('MIGRATIONS_RUN=false with pending migrations (engine under test)', () 
     const db = await freshDatabaseEnv();
     try {
       const server = await startServer({ ...db.env, MIGRATIONS_RUN: 'false', LOG_LEVEL: 'info' });
-      let body: { error_code: string; version: string; pending_migrations: string[]; checks: { error: { migrations: { pending: string[] } } } };
+      let body: {
+        error_code: string;
+        version: string;
+        pending_migrations: string[];
+        checks: { error: { migrations: { pending: string[] } } };
+      };
       try {
-        const warning = jsonLines(server.output()).find((l) => l.level === 40 && l.msg.startsWith('MIGRATIONS_RUN=false and'));
+        const warning = jsonLines(server.output()).find(
+          (l) => l.level === 40 && l.msg.startsWith('MIGRATIONS_RUN=false and'),
+        );
         assert.ok(warning, server.output());
         assert.match(warning.msg, /migration\(s\) are pending: Initial\d+/);
         assert.match(warning.msg, /npm run cli -- migration:run/);
@@ -202,7 +250,10 @@ describe('MIGRATIONS_RUN=false with pending migrations (engine under test)', () 
       }
       assert.equal(body.error_code, 'SERVICE_UNAVAILABLE');
       assert.equal(body.version, VERSION);
-      assert.ok(body.pending_migrations.some((m) => /^Initial\d+$/.test(m)), JSON.stringify(body));
+      assert.ok(
+        body.pending_migrations.some((m) => /^Initial\d+$/.test(m)),
+        JSON.stringify(body),
+      );
       assert.deepEqual(body.checks.error.migrations.pending, body.pending_migrations);
 
       const migrate = await runNode([CLI, 'migration:run'], db.env);

@@ -31,7 +31,8 @@ describe('cursor pagination (docs/reference/http-interface.md §8) over 250 proj
     slug = ws.slug;
     key = await createApiKey(t, u.token, slug);
     created = [];
-    for (let i = 0; i < 250; i++) created.push((await createProject(t, key, slug, { identifier: `P${i}`, name: `Project ${i}` })).id);
+    for (let i = 0; i < 250; i++)
+      created.push((await createProject(t, key, slug, { identifier: `P${i}`, name: `Project ${i}` })).id);
   });
   after(() => t.close());
 
@@ -73,9 +74,15 @@ describe('cursor pagination (docs/reference/http-interface.md §8) over 250 proj
     const second = await list(`per_page=20&cursor=${first.next_cursor}`);
     const third = await list(`per_page=20&cursor=${second.next_cursor}`);
     const back = await list(`per_page=20&cursor=${third.prev_cursor}`);
-    assert.deepEqual(back.results.map((p) => p.id), second.results.map((p) => p.id));
+    assert.deepEqual(
+      back.results.map((p) => p.id),
+      second.results.map((p) => p.id),
+    );
     const start = await list(`per_page=20&cursor=${back.prev_cursor}`);
-    assert.deepEqual(start.results.map((p) => p.id), first.results.map((p) => p.id));
+    assert.deepEqual(
+      start.results.map((p) => p.id),
+      first.results.map((p) => p.id),
+    );
     assert.equal(start.prev_cursor, null);
     assert.equal(start.prev_page_results, false);
   });
@@ -83,7 +90,10 @@ describe('cursor pagination (docs/reference/http-interface.md §8) over 250 proj
   it('keeps rows with the same timestamp apart through the offset part of the cursor', async () => {
     // give ten projects one timestamp: the cursor's offset must still split them exactly
     const tied = created.slice(100, 110);
-    await t.sql(`UPDATE projects SET created_at = (SELECT created_at FROM projects WHERE id = $1) WHERE id = ANY($2::uuid[])`, [tied[0], tied]);
+    await t.sql(
+      `UPDATE projects SET created_at = (SELECT created_at FROM projects WHERE id = $1) WHERE id = ANY($2::uuid[])`,
+      [tied[0], tied],
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -109,7 +119,11 @@ describe('cursor pagination (docs/reference/http-interface.md §8) over 250 proj
   it('answers malformed cursors and per_page with 400', async () => {
     const path = `/api/v1/workspaces/${slug}/projects/`;
     for (const cursor of ['abc', '1:2', '1:2:3', '1:2:0:4', '-1:0:0', '1.5:0:0', '99999999999999999:0:0', '1:x:0']) {
-      assertError(await t.api.get(`${path}?cursor=${encodeURIComponent(cursor)}`).set('X-API-Key', key), 400, 'INVALID_CURSOR');
+      assertError(
+        await t.api.get(`${path}?cursor=${encodeURIComponent(cursor)}`).set('X-API-Key', key),
+        400,
+        'INVALID_CURSOR',
+      );
     }
     for (const perPage of ['abc', '1.5', '0', '-1', '1001']) {
       assertError(await t.api.get(`${path}?per_page=${perPage}`).set('X-API-Key', key), 400, 'INVALID_PER_PAGE');

@@ -35,7 +35,12 @@ function requiredRole(method: string, routePath: string, meta: (key: string) => 
     const rule = meta(PROJECT_ROLE) as number | 'visible' | undefined;
     const override = meta(PROJECT_ROLE_WORKSPACE_OVERRIDE) as number | undefined;
     const needed = rule ?? (method === 'GET' ? 5 : 15);
-    const base = needed === 'visible' ? 'workspace member who can see the project' : NAMES[needed] ? `project ${NAMES[needed]}` : 'project member';
+    const base =
+      needed === 'visible'
+        ? 'workspace member who can see the project'
+        : NAMES[needed]
+          ? `project ${NAMES[needed]}`
+          : 'project member';
     return override ? `${base} or workspace ${NAMES[override] ?? 'member'}` : base;
   }
   if (routePath.includes('{slug}')) {
@@ -96,7 +101,10 @@ describe('docs/permissions.md', () => {
     it(`lists no ${module} route that does not exist`, () => {
       const rows = documented(doc, SECTIONS[module].heading);
       const existing = new Set(routes.filter((r) => r.module === module).map((r) => r.key));
-      assert.deepEqual([...rows.keys()].filter((k) => !existing.has(k)), []);
+      assert.deepEqual(
+        [...rows.keys()].filter((k) => !existing.has(k)),
+        [],
+      );
     });
 
     it(`gives each ${module} route the role its declarations require`, () => {

@@ -31,7 +31,10 @@ describe('server process: the embedded database lock and start-up failures', () 
   });
 
   it('exits non-zero with one clear line when PostgreSQL cannot be reached', async () => {
-    const res = await runNode([SERVER], { DATABASE_URL: 'postgres://meridian@127.0.0.1:1/none', DATABASE_CONNECT_TIMEOUT_MS: '2000' });
+    const res = await runNode([SERVER], {
+      DATABASE_URL: 'postgres://meridian@127.0.0.1:1/none',
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+    });
     assert.equal(res.code, 1);
     const lines = res.stderr.trim().split('\n');
     assert.equal(lines.length, 1, res.stderr);

@@ -48,19 +48,28 @@ describe('External API v1: /api/v1/workspaces/{slug}/projects/', () => {
         ['Cancelled', 'cancelled', false, '#EF4444', 55000],
       ],
     );
-    const members = await t.sql<{ member_id: string; role: number }>('SELECT member_id, role FROM project_members WHERE project_id = $1', [p.id]);
+    const members = await t.sql<{ member_id: string; role: number }>(
+      'SELECT member_id, role FROM project_members WHERE project_id = $1',
+      [p.id],
+    );
     assert.deepEqual(members, [{ member_id: owner.userId, role: 20 }]);
   });
 
   it('refuses a taken identifier (after trimming and upper-casing) or name with 409, and writes nothing', async () => {
     await createProject(t, key, ws.slug, { identifier: 'DUP', name: 'Dup one' });
     assertError(
-      await t.api.post(`/api/v1/workspaces/${ws.slug}/projects/`).set('X-API-Key', key).send({ name: 'Other', identifier: ' dup' }),
+      await t.api
+        .post(`/api/v1/workspaces/${ws.slug}/projects/`)
+        .set('X-API-Key', key)
+        .send({ name: 'Other', identifier: ' dup' }),
       409,
       'PROJECT_IDENTIFIER_TAKEN',
     );
     assertError(
-      await t.api.post(`/api/v1/workspaces/${ws.slug}/projects/`).set('X-API-Key', key).send({ name: 'Dup one', identifier: 'DUP2' }),
+      await t.api
+        .post(`/api/v1/workspaces/${ws.slug}/projects/`)
+        .set('X-API-Key', key)
+        .send({ name: 'Dup one', identifier: 'DUP2' }),
       409,
       'PROJECT_NAME_TAKEN',
     );
@@ -111,7 +120,10 @@ describe('External API v1: /api/v1/workspaces/{slug}/projects/', () => {
     const guestKey = await createApiKey(t, guest.token, ws.slug);
     await t.sql('UPDATE workspace_members SET role = 5 WHERE member_id = $1', [guest.userId]);
     assertError(
-      await t.api.post(`/api/v1/workspaces/${ws.slug}/projects/`).set('X-API-Key', guestKey).send({ name: 'G', identifier: 'G' }),
+      await t.api
+        .post(`/api/v1/workspaces/${ws.slug}/projects/`)
+        .set('X-API-Key', guestKey)
+        .send({ name: 'G', identifier: 'G' }),
       403,
       'PERMISSION_DENIED',
     );
@@ -120,12 +132,19 @@ describe('External API v1: /api/v1/workspaces/{slug}/projects/', () => {
   it('needs an API key: none 401, unknown 401, a Bearer token is not one', async () => {
     const path = `/api/v1/workspaces/${ws.slug}/projects/`;
     assertError(await t.api.get(path), 401, 'AUTHENTICATION_REQUIRED');
-    assertError(await t.api.get(path).set('X-API-Key', 'plane_api_00000000000000000000000000000000'), 401, 'INVALID_API_KEY');
+    assertError(
+      await t.api.get(path).set('X-API-Key', 'plane_api_00000000000000000000000000000000'),
+      401,
+      'INVALID_API_KEY',
+    );
     assertError(await t.api.get(path).auth(owner.token, { type: 'bearer' }), 401, 'AUTHENTICATION_REQUIRED');
   });
 
   it('serves the path without a trailing slash and accepts an empty JSON body on GET', async () => {
-    const res = await t.api.get(`/api/v1/workspaces/${ws.slug}/projects`).set('X-API-Key', key).set('Content-Type', 'application/json');
+    const res = await t.api
+      .get(`/api/v1/workspaces/${ws.slug}/projects`)
+      .set('X-API-Key', key)
+      .set('Content-Type', 'application/json');
     assert.equal(res.status, 200);
   });
 });

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addProjectMember, assertError, createApiKey, createAppProject, createWorkspace, signUp, SignedUp, unique,
+  addMember,
+  addProjectMember,
+  assertError,
+  createApiKey,
+  createAppProject,
+  createWorkspace,
+  signUp,
+  SignedUp,
+  unique,
 } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -61,7 +69,10 @@ describe('deploy boards and the Public API', () => {
     const label = await t.api.post(v1('/labels/')).set('X-API-Key', key).send({ name: 'bug', color: '#ff0000' });
     assert.equal(label.status, 201, JSON.stringify(label.body));
     labelId = label.body.id;
-    const a = await t.api.post(v1('/issues/')).set('X-API-Key', key).send({ name: 'Public item A', priority: 'high', labels: [labelId], assignees: [admin.userId] });
+    const a = await t.api
+      .post(v1('/issues/'))
+      .set('X-API-Key', key)
+      .send({ name: 'Public item A', priority: 'high', labels: [labelId], assignees: [admin.userId] });
     assert.equal(a.status, 201, JSON.stringify(a.body));
     issueA = a.body.id;
     const b = await t.api.post(v1('/issues/')).set('X-API-Key', key).send({ name: 'Public item B', priority: 'low' });
@@ -69,7 +80,10 @@ describe('deploy boards and the Public API', () => {
     issueB = b.body.id;
     const draft = await t.api.post(v1('/issues/')).set('X-API-Key', key).send({ name: 'A draft', is_draft: true });
     assert.equal(draft.status, 201, JSON.stringify(draft.body));
-    const c = await t.api.post(v1(`/issues/${issueA}/comments/`)).set('X-API-Key', key).send({ comment_html: '<p>internal note</p>' });
+    const c = await t.api
+      .post(v1(`/issues/${issueA}/comments/`))
+      .set('X-API-Key', key)
+      .send({ comment_html: '<p>internal note</p>' });
     assert.equal(c.status, 201, JSON.stringify(c.body));
     internalCommentId = c.body.id;
   });
@@ -100,9 +114,16 @@ describe('deploy boards and the Public API', () => {
     anchor = res.body.anchor;
 
     // the board's intake must be the project's own intake
-    assertError(await send('patch', app(`${boardId}/`), admin, { intake: '00000000-0000-4000-8000-000000000000' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await send('patch', app(`${boardId}/`), admin, { intake: '00000000-0000-4000-8000-000000000000' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     assert.equal((await t.api.patch(v1('/')).set('X-API-Key', key).send({ intake_view: true })).status, 200);
-    const triaged = await t.api.post(v1('/intake-issues/')).set('X-API-Key', key).send({ issue: { name: 'From the board' } });
+    const triaged = await t.api
+      .post(v1('/intake-issues/'))
+      .set('X-API-Key', key)
+      .send({ issue: { name: 'From the board' } });
     assert.equal(triaged.status, 201, JSON.stringify(triaged.body));
     const [intake] = await t.sql<{ id: string }>('SELECT id FROM intakes WHERE project_id = $1', [project.id]);
     const withIntake = await send('patch', app(`${boardId}/`), admin, { intake: intake.id });
@@ -140,7 +161,16 @@ describe('deploy boards and the Public API', () => {
   it('reads the board anonymously: meta, settings, work items, a work item, states, labels, members', async () => {
     const meta = await get(pub('meta/'));
     assert.equal(meta.status, 200, JSON.stringify(meta.body));
-    assert.deepEqual(Object.keys(meta.body).sort(), ['cover_image', 'description', 'emoji', 'icon_prop', 'id', 'identifier', 'logo_props', 'name']);
+    assert.deepEqual(Object.keys(meta.body).sort(), [
+      'cover_image',
+      'description',
+      'emoji',
+      'icon_prop',
+      'id',
+      'identifier',
+      'logo_props',
+      'name',
+    ]);
     assert.equal(meta.body.id, project.id);
 
     const settings = await get(pub('settings/'));
@@ -151,11 +181,24 @@ describe('deploy boards and the Public API', () => {
 
     const list = await get(pub('issues/'));
     assert.equal(list.status, 200, JSON.stringify(list.body));
-    for (const k of ['next_cursor', 'prev_cursor', 'next_page_results', 'prev_page_results', 'count', 'total_pages', 'total_results', 'results']) {
+    for (const k of [
+      'next_cursor',
+      'prev_cursor',
+      'next_page_results',
+      'prev_page_results',
+      'count',
+      'total_pages',
+      'total_results',
+      'results',
+    ]) {
       assert.ok(k in list.body, `envelope has ${k}`);
     }
     assert.equal(list.body.total_results, 2, 'drafts are not public');
-    assert.deepEqual(list.body.results.map((i: { id: string }) => i.id), [issueB, issueA], 'newest first');
+    assert.deepEqual(
+      list.body.results.map((i: { id: string }) => i.id),
+      [issueB, issueA],
+      'newest first',
+    );
     const a = list.body.results.find((i: { id: string }) => i.id === issueA);
     assert.deepEqual(a.label_ids, [labelId]);
     assert.deepEqual(a.assignee_ids, [admin.userId]);
@@ -170,13 +213,25 @@ describe('deploy boards and the Public API', () => {
     assert.equal(paged.body.results.length, 1);
     assert.equal(paged.body.next_page_results, true);
     const next = await get(`${pub('issues/')}?per_page=1&cursor=${encodeURIComponent(paged.body.next_cursor)}`);
-    assert.deepEqual(next.body.results.map((i: { id: string }) => i.id), [issueA]);
+    assert.deepEqual(
+      next.body.results.map((i: { id: string }) => i.id),
+      [issueA],
+    );
 
-    assert.deepEqual((await get(`${pub('issues/')}?priority=high`)).body.results.map((i: { id: string }) => i.id), [issueA]);
-    assert.deepEqual((await get(`${pub('issues/')}?labels=${labelId}`)).body.results.map((i: { id: string }) => i.id), [issueA]);
+    assert.deepEqual(
+      (await get(`${pub('issues/')}?priority=high`)).body.results.map((i: { id: string }) => i.id),
+      [issueA],
+    );
+    assert.deepEqual(
+      (await get(`${pub('issues/')}?labels=${labelId}`)).body.results.map((i: { id: string }) => i.id),
+      [issueA],
+    );
     assert.equal((await get(`${pub('issues/')}?state_group=completed`)).body.total_results, 0);
     assert.equal((await get(`${pub('issues/')}?state_group=backlog`)).body.total_results, 2);
-    assert.deepEqual((await get(`${pub('issues/')}?order_by=sequence_id`)).body.results.map((i: { id: string }) => i.id), [issueA, issueB]);
+    assert.deepEqual(
+      (await get(`${pub('issues/')}?order_by=sequence_id`)).body.results.map((i: { id: string }) => i.id),
+      [issueA, issueB],
+    );
     assertError(await get(`${pub('issues/')}?order_by=password`), 400, 'INVALID_QUERY_PARAMETER');
     assertError(await get(`${pub('issues/')}?priority=extreme`), 400, 'INVALID_QUERY_PARAMETER');
 
@@ -185,32 +240,65 @@ describe('deploy boards and the Public API', () => {
     assert.equal(one.body.name, 'Public item A');
     assert.equal(typeof one.body.description_html, 'string');
     // a work item of another (unpublished) project is not reachable through this anchor
-    const foreign = await t.api.post(`/api/v1/workspaces/${w.slug}/projects/${unpublished.id}/issues/`).set('X-API-Key', key).send({ name: 'secret' });
+    const foreign = await t.api
+      .post(`/api/v1/workspaces/${w.slug}/projects/${unpublished.id}/issues/`)
+      .set('X-API-Key', key)
+      .send({ name: 'secret' });
     assert.equal(foreign.status, 201);
     assertError(await get(pub(`issues/${foreign.body.id}/`)), 404, 'NOT_FOUND');
     assertError(await get(pub('issues/not-a-uuid/')), 404, 'NOT_FOUND');
 
     const states = await get(pub('states/'));
-    const dbStates = await t.sql<{ id: string }>(`SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND "group" <> 'triage' ORDER BY sequence`, [project.id]);
-    assert.deepEqual(states.body.map((s: { id: string }) => s.id), dbStates.map((s) => s.id));
+    const dbStates = await t.sql<{ id: string }>(
+      `SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND "group" <> 'triage' ORDER BY sequence`,
+      [project.id],
+    );
+    assert.deepEqual(
+      states.body.map((s: { id: string }) => s.id),
+      dbStates.map((s) => s.id),
+    );
     assert.deepEqual(Object.keys(states.body[0]).sort(), ['color', 'group', 'id', 'name', 'sequence']);
 
     const labels = await get(pub('labels/'));
     assert.deepEqual(labels.body, [{ id: labelId, name: 'bug', color: '#ff0000', parent: null }]);
 
     const members = await get(pub('members/'));
-    assert.deepEqual(members.body.map((m: { member: string }) => m.member).sort(), [admin.userId, member.userId].sort());
-    assert.ok(members.body.every((m: Record<string, unknown>) => typeof m.member__display_name === 'string' && !('email' in m)));
+    assert.deepEqual(
+      members.body.map((m: { member: string }) => m.member).sort(),
+      [admin.userId, member.userId].sort(),
+    );
+    assert.ok(
+      members.body.every((m: Record<string, unknown>) => typeof m.member__display_name === 'string' && !('email' in m)),
+    );
 
     assert.deepEqual((await get(pub('cycles/'))).body, []);
     assert.deepEqual((await get(pub('modules/'))).body, []);
     // planning shows through: the project's cycles and modules, and each work item's links
-    const cycle = await t.api.post(v1('/cycles/')).set('X-API-Key', key).send({ name: 'Sprint 1', project_id: project.id });
+    const cycle = await t.api
+      .post(v1('/cycles/'))
+      .set('X-API-Key', key)
+      .send({ name: 'Sprint 1', project_id: project.id });
     assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
     const mod = await t.api.post(v1('/modules/')).set('X-API-Key', key).send({ name: 'Launch' });
     assert.equal(mod.status, 201, JSON.stringify(mod.body));
-    assert.equal((await t.api.post(v1(`/cycles/${cycle.body.id}/cycle-issues/`)).set('X-API-Key', key).send({ issues: [issueA] })).status, 200);
-    assert.equal((await t.api.post(v1(`/modules/${mod.body.id}/module-issues/`)).set('X-API-Key', key).send({ issues: [issueA] })).status, 200);
+    assert.equal(
+      (
+        await t.api
+          .post(v1(`/cycles/${cycle.body.id}/cycle-issues/`))
+          .set('X-API-Key', key)
+          .send({ issues: [issueA] })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await t.api
+          .post(v1(`/modules/${mod.body.id}/module-issues/`))
+          .set('X-API-Key', key)
+          .send({ issues: [issueA] })
+      ).status,
+      200,
+    );
     assert.deepEqual((await get(pub('cycles/'))).body, [{ id: cycle.body.id, name: 'Sprint 1' }]);
     assert.deepEqual((await get(pub('modules/'))).body, [{ id: mod.body.id, name: 'Launch' }]);
     const linked = await get(pub(`issues/${issueA}/`));
@@ -220,31 +308,65 @@ describe('deploy boards and the Public API', () => {
     const lookup = await get(`/api/public/workspaces/${w.slug}/projects/${project.id}/anchor/`);
     assert.equal(lookup.status, 200);
     assert.equal(lookup.body.anchor, anchor);
-    assertError(await get(`/api/public/workspaces/${w.slug}/projects/${unpublished.id}/anchor/`), 404, 'BOARD_NOT_FOUND');
+    assertError(
+      await get(`/api/public/workspaces/${w.slug}/projects/${unpublished.id}/anchor/`),
+      404,
+      'BOARD_NOT_FOUND',
+    );
   });
 
   it('with comments, reactions and votes off, writes are refused with a clear error_code', async () => {
     // internal comments never show; while comments are off the list is empty
     assert.deepEqual((await get(pub(`issues/${issueA}/comments/`))).body, []);
-    assertError(await send('post', pub(`issues/${issueA}/comments/`), null, { comment_html: '<p>hi</p>' }), 401, 'AUTHENTICATION_REQUIRED');
-    assertError(await send('post', pub(`issues/${issueA}/comments/`), outsider, { comment_html: '<p>hi</p>' }), 403, 'BOARD_COMMENTS_DISABLED');
-    assertError(await send('post', pub(`issues/${issueA}/reactions/`), outsider, { reaction: '128077' }), 403, 'BOARD_REACTIONS_DISABLED');
+    assertError(
+      await send('post', pub(`issues/${issueA}/comments/`), null, { comment_html: '<p>hi</p>' }),
+      401,
+      'AUTHENTICATION_REQUIRED',
+    );
+    assertError(
+      await send('post', pub(`issues/${issueA}/comments/`), outsider, { comment_html: '<p>hi</p>' }),
+      403,
+      'BOARD_COMMENTS_DISABLED',
+    );
+    assertError(
+      await send('post', pub(`issues/${issueA}/reactions/`), outsider, { reaction: '128077' }),
+      403,
+      'BOARD_REACTIONS_DISABLED',
+    );
     assertError(await send('post', pub(`issues/${issueA}/votes/`), outsider, { vote: 1 }), 403, 'BOARD_VOTES_DISABLED');
     assertError(await send('delete', pub(`issues/${issueA}/votes/`), outsider), 403, 'BOARD_VOTES_DISABLED');
-    assertError(await send('delete', pub(`issues/${issueA}/reactions/128077/`), outsider), 403, 'BOARD_REACTIONS_DISABLED');
+    assertError(
+      await send('delete', pub(`issues/${issueA}/reactions/128077/`), outsider),
+      403,
+      'BOARD_REACTIONS_DISABLED',
+    );
     const rows = await t.sql('SELECT id FROM issue_comments WHERE issue_id = $1', [issueA]);
     assert.equal(rows.length, 1, 'only the internal comment exists');
   });
 
   it('with the settings on, a signed-in user comments, reacts and votes', async () => {
-    const on = await send('patch', app(`${boardId}/`), admin, { is_comments_enabled: true, is_reactions_enabled: true, is_votes_enabled: true });
+    const on = await send('patch', app(`${boardId}/`), admin, {
+      is_comments_enabled: true,
+      is_reactions_enabled: true,
+      is_votes_enabled: true,
+    });
     assert.equal(on.status, 200, JSON.stringify(on.body));
     assert.equal(on.body.is_votes_enabled, true);
 
     // comments
-    assertError(await send('post', pub(`issues/${issueA}/comments/`), outsider, { comment_html: '' }), 422, 'VALIDATION_ERROR');
-    assertError(await send('post', pub(`issues/${issueA}/comments/`), outsider, { comment_html: '<p>x</p>', access: 'INTERNAL' }), 422, 'VALIDATION_ERROR');
-    const created = await send('post', pub(`issues/${issueA}/comments/`), outsider, { comment_html: '<p>Great <b>idea</b></p>' });
+    assertError(
+      await send('post', pub(`issues/${issueA}/comments/`), outsider, { comment_html: '' }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    assertError(
+      await send('post', pub(`issues/${issueA}/comments/`), outsider, { comment_html: '<p>x</p>', access: 'INTERNAL' }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const created = await send('post', pub(`issues/${issueA}/comments/`), outsider, {
+      comment_html: '<p>Great <b>idea</b></p>',
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.access, 'EXTERNAL');
     assert.equal(created.body.comment_stripped, 'Great idea');
@@ -255,21 +377,41 @@ describe('deploy boards and the Public API', () => {
     const commentId = created.body.id;
 
     const comments = await get(pub(`issues/${issueA}/comments/`));
-    assert.deepEqual(comments.body.map((c: { id: string }) => c.id), [commentId], 'the internal comment stays hidden');
+    assert.deepEqual(
+      comments.body.map((c: { id: string }) => c.id),
+      [commentId],
+      'the internal comment stays hidden',
+    );
     assert.equal((await get(pub(`issues/${issueA}/comments/${commentId}/`))).body.id, commentId);
     assertError(await get(pub(`issues/${issueA}/comments/${internalCommentId}/`)), 404, 'NOT_FOUND');
 
     // only the author edits or deletes
-    assertError(await send('patch', pub(`issues/${issueA}/comments/${commentId}/`), member, { comment_html: '<p>hijack</p>' }), 404, 'NOT_FOUND');
+    assertError(
+      await send('patch', pub(`issues/${issueA}/comments/${commentId}/`), member, { comment_html: '<p>hijack</p>' }),
+      404,
+      'NOT_FOUND',
+    );
     assertError(await send('delete', pub(`issues/${issueA}/comments/${commentId}/`), admin), 404, 'NOT_FOUND');
-    assertError(await send('patch', pub(`issues/${issueA}/comments/${internalCommentId}/`), admin, { comment_html: '<p>x</p>' }), 404, 'NOT_FOUND');
-    const edited = await send('patch', pub(`issues/${issueA}/comments/${commentId}/`), outsider, { comment_html: '<p>Edited</p>' });
+    assertError(
+      await send('patch', pub(`issues/${issueA}/comments/${internalCommentId}/`), admin, { comment_html: '<p>x</p>' }),
+      404,
+      'NOT_FOUND',
+    );
+    const edited = await send('patch', pub(`issues/${issueA}/comments/${commentId}/`), outsider, {
+      comment_html: '<p>Edited</p>',
+    });
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     assert.equal(edited.body.comment_html, '<p>Edited</p>');
     assert.ok(edited.body.edited_at);
     // the history records it, as for any comment
-    const activity = await t.sql<{ verb: string }>(`SELECT verb FROM issue_activities WHERE issue_comment_id = $1 ORDER BY created_at`, [commentId]);
-    assert.deepEqual(activity.map((r) => r.verb), ['created', 'updated']);
+    const activity = await t.sql<{ verb: string }>(
+      `SELECT verb FROM issue_activities WHERE issue_comment_id = $1 ORDER BY created_at`,
+      [commentId],
+    );
+    assert.deepEqual(
+      activity.map((r) => r.verb),
+      ['created', 'updated'],
+    );
 
     // reactions, per emoji
     const r1 = await send('post', pub(`issues/${issueA}/reactions/`), outsider, { reaction: '128077' });
@@ -279,9 +421,16 @@ describe('deploy boards and the Public API', () => {
     const r1again = await send('post', pub(`issues/${issueA}/reactions/`), outsider, { reaction: '128077' });
     assert.equal(r1again.status, 200);
     assert.equal(r1again.body.id, r1.body.id);
-    assert.equal((await send('post', pub(`issues/${issueA}/reactions/`), outsider, { reaction: '128512' })).status, 201);
+    assert.equal(
+      (await send('post', pub(`issues/${issueA}/reactions/`), outsider, { reaction: '128512' })).status,
+      201,
+    );
     assert.equal((await send('post', pub(`issues/${issueA}/reactions/`), member, { reaction: '128077' })).status, 201);
-    assertError(await send('post', pub(`issues/${issueA}/reactions/`), member, { reaction: 'two words' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await send('post', pub(`issues/${issueA}/reactions/`), member, { reaction: 'two words' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     const reactions = await get(pub(`issues/${issueA}/reactions/`));
     assert.deepEqual(
       reactions.body.map((r: { reaction: string; actor: string }) => `${r.actor}:${r.reaction}`),
@@ -301,20 +450,33 @@ describe('deploy boards and the Public API', () => {
     const votes = await get(pub(`issues/${issueA}/votes/`));
     assert.deepEqual(
       votes.body.map((v: { vote: number; actor: string }) => [v.actor, v.vote]).sort(),
-      [[outsider.userId, -1], [member.userId, 1]].sort(),
+      [
+        [outsider.userId, -1],
+        [member.userId, 1],
+      ].sort(),
     );
 
     // the list shows them too
     const item = (await get(pub('issues/'))).body.results.find((i: { id: string }) => i.id === issueA);
     assert.equal(item.vote_items.length, 2);
     assert.equal(item.reaction_items.length, 3);
-    assert.ok(item.vote_items.every((v: { actor_details: Record<string, unknown> }) => typeof v.actor_details.display_name === 'string'));
-    assert.deepEqual((await get(pub('issues/'))).body.results.find((i: { id: string }) => i.id === issueB).vote_items, []);
+    assert.ok(
+      item.vote_items.every(
+        (v: { actor_details: Record<string, unknown> }) => typeof v.actor_details.display_name === 'string',
+      ),
+    );
+    assert.deepEqual(
+      (await get(pub('issues/'))).body.results.find((i: { id: string }) => i.id === issueB).vote_items,
+      [],
+    );
 
     // removals
     assert.equal((await send('delete', pub(`issues/${issueA}/votes/`), outsider)).status, 204);
     assertError(await send('delete', pub(`issues/${issueA}/votes/`), outsider), 404, 'NOT_FOUND');
-    assert.deepEqual((await get(pub(`issues/${issueA}/votes/`))).body.map((v: { actor: string }) => v.actor), [member.userId]);
+    assert.deepEqual(
+      (await get(pub(`issues/${issueA}/votes/`))).body.map((v: { actor: string }) => v.actor),
+      [member.userId],
+    );
     assert.equal((await send('delete', pub(`issues/${issueA}/reactions/128512/`), outsider)).status, 204);
     assertError(await send('delete', pub(`issues/${issueA}/reactions/128512/`), outsider), 404, 'NOT_FOUND');
     assert.equal((await get(pub(`issues/${issueA}/reactions/`))).body.length, 2);
@@ -322,13 +484,29 @@ describe('deploy boards and the Public API', () => {
     assert.deepEqual((await get(pub(`issues/${issueA}/comments/`))).body, []);
 
     // a new comment stays for the leak check below
-    assert.equal((await send('post', pub(`issues/${issueB}/comments/`), member, { comment_html: '<p>member says</p>' })).body.is_member, true);
+    assert.equal(
+      (await send('post', pub(`issues/${issueB}/comments/`), member, { comment_html: '<p>member says</p>' })).body
+        .is_member,
+      true,
+    );
 
     // switched off again: refused again
-    await send('patch', app(`${boardId}/`), admin, { is_comments_enabled: false, is_reactions_enabled: false, is_votes_enabled: false });
+    await send('patch', app(`${boardId}/`), admin, {
+      is_comments_enabled: false,
+      is_reactions_enabled: false,
+      is_votes_enabled: false,
+    });
     assertError(await send('post', pub(`issues/${issueA}/votes/`), outsider, { vote: 1 }), 403, 'BOARD_VOTES_DISABLED');
-    assertError(await send('patch', pub(`issues/${issueA}/comments/${commentId}/`), outsider, { comment_html: '<p>x</p>' }), 403, 'BOARD_COMMENTS_DISABLED');
-    await send('patch', app(`${boardId}/`), admin, { is_comments_enabled: true, is_reactions_enabled: true, is_votes_enabled: true });
+    assertError(
+      await send('patch', pub(`issues/${issueA}/comments/${commentId}/`), outsider, { comment_html: '<p>x</p>' }),
+      403,
+      'BOARD_COMMENTS_DISABLED',
+    );
+    await send('patch', app(`${boardId}/`), admin, {
+      is_comments_enabled: true,
+      is_reactions_enabled: true,
+      is_votes_enabled: true,
+    });
   });
 
   it('no public response carries an email, a secret, or an id of another workspace or an unpublished project', async () => {
@@ -337,15 +515,35 @@ describe('deploy boards and the Public API', () => {
     const w2 = await createWorkspace(t, stranger.token);
     const key2 = await createApiKey(t, stranger.token, w2.slug);
     const p2 = await createAppProject(t, stranger.token, w2.slug);
-    const other = await t.api.post(`/api/v1/workspaces/${w2.slug}/projects/${p2.id}/issues/`).set('X-API-Key', key2).send({ name: 'other' });
+    const other = await t.api
+      .post(`/api/v1/workspaces/${w2.slug}/projects/${p2.id}/issues/`)
+      .set('X-API-Key', key2)
+      .send({ name: 'other' });
     assert.equal(other.status, 201);
-    const board2 = await t.api.post(`/api/workspaces/${w2.slug}/projects/${p2.id}/project-deploy-boards/`).set(...bearer(stranger)).send({});
+    const board2 = await t.api
+      .post(`/api/workspaces/${w2.slug}/projects/${p2.id}/project-deploy-boards/`)
+      .set(...bearer(stranger))
+      .send({});
     assert.equal(board2.status, 201);
 
     // walk the whole board once more, as a signed-in user and anonymously
     for (const user of [undefined, outsider]) {
-      for (const path of ['meta/', 'settings/', 'issues/', `issues/${issueA}/`, `issues/${issueB}/`, `issues/${issueA}/comments/`, `issues/${issueB}/comments/`,
-        `issues/${issueA}/reactions/`, `issues/${issueA}/votes/`, 'states/', 'labels/', 'members/', 'cycles/', 'modules/']) {
+      for (const path of [
+        'meta/',
+        'settings/',
+        'issues/',
+        `issues/${issueA}/`,
+        `issues/${issueB}/`,
+        `issues/${issueA}/comments/`,
+        `issues/${issueB}/comments/`,
+        `issues/${issueA}/reactions/`,
+        `issues/${issueA}/votes/`,
+        'states/',
+        'labels/',
+        'members/',
+        'cycles/',
+        'modules/',
+      ]) {
         const res = await get(pub(path), user);
         assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
       }
@@ -355,7 +553,8 @@ describe('deploy boards and the Public API', () => {
 
     const forbiddenIds = new Set<string>();
     const collect = async (text: string, params: unknown[]) => {
-      for (const row of await t.sql<Record<string, string>>(text, params)) for (const v of Object.values(row)) if (v) forbiddenIds.add(String(v));
+      for (const row of await t.sql<Record<string, string>>(text, params))
+        for (const v of Object.values(row)) if (v) forbiddenIds.add(String(v));
     };
     await collect('SELECT id FROM workspaces WHERE id <> $1', [w.id]);
     await collect('SELECT id FROM projects WHERE id <> $1', [project.id]);
@@ -375,7 +574,11 @@ describe('deploy boards and the Public API', () => {
     const walk = (value: unknown, path: string): void => {
       if (typeof value === 'string') {
         strings++;
-        assert.doesNotMatch(value, /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/, `${path} looks like an email: ${value}`);
+        assert.doesNotMatch(
+          value,
+          /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/,
+          `${path} looks like an email: ${value}`,
+        );
         assert.ok(!emails.some((e) => value.toLowerCase().includes(e)), `${path} carries an email`);
         assert.ok(!secrets.some((s) => s && value.includes(s)), `${path} carries a secret`);
         assert.doesNotMatch(value, /plane_api_|^[A-Za-z0-9_-]{40,}$/, `${path} looks like a token: ${value}`);
@@ -400,7 +603,17 @@ describe('deploy boards and the Public API', () => {
     await addProjectMember(t, w.id, project.id, guest.userId, 5);
     assertError(await send('delete', app(`${boardId}/`), guest), 403, 'PERMISSION_DENIED');
     assert.equal((await send('delete', app(`${boardId}/`), member)).status, 204);
-    for (const path of ['meta/', 'settings/', 'issues/', `issues/${issueA}/`, `issues/${issueA}/comments/`, 'states/', 'labels/', 'members/', 'cycles/']) {
+    for (const path of [
+      'meta/',
+      'settings/',
+      'issues/',
+      `issues/${issueA}/`,
+      `issues/${issueA}/comments/`,
+      'states/',
+      'labels/',
+      'members/',
+      'cycles/',
+    ]) {
       assertError(await get(pub(path)), 404, 'BOARD_NOT_FOUND');
     }
     assertError(await send('post', pub(`issues/${issueA}/votes/`), outsider, { vote: 1 }), 404, 'BOARD_NOT_FOUND');
@@ -417,9 +630,15 @@ describe('deploy boards and the Public API', () => {
     assert.equal((await get(pub('meta/', again.body.anchor))).status, 200);
 
     // an archived project's board is not served either
-    await t.api.post(`/api/workspaces/${w.slug}/projects/${project.id}/archive/`).set(...bearer(admin)).expect(200);
+    await t.api
+      .post(`/api/workspaces/${w.slug}/projects/${project.id}/archive/`)
+      .set(...bearer(admin))
+      .expect(200);
     assertError(await get(pub('meta/', again.body.anchor)), 404, 'BOARD_NOT_FOUND');
-    await t.api.delete(`/api/workspaces/${w.slug}/projects/${project.id}/archive/`).set(...bearer(admin)).expect(204);
+    await t.api
+      .delete(`/api/workspaces/${w.slug}/projects/${project.id}/archive/`)
+      .set(...bearer(admin))
+      .expect(204);
     assert.equal((await get(pub('meta/', again.body.anchor))).status, 200);
   });
 
@@ -439,7 +658,10 @@ describe('Public API rate limit', () => {
     const admin = await signUp(t);
     const w = await createWorkspace(t, admin.token);
     const p = await createAppProject(t, admin.token, w.slug);
-    const board = await t.api.post(`/api/workspaces/${w.slug}/projects/${p.id}/project-deploy-boards/`).set('Authorization', `Bearer ${admin.token}`).send({});
+    const board = await t.api
+      .post(`/api/workspaces/${w.slug}/projects/${p.id}/project-deploy-boards/`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({});
     assert.equal(board.status, 201);
     const anchor = board.body.anchor as string;
 
@@ -455,6 +677,10 @@ describe('Public API rate limit', () => {
     assert.ok(Number(limited.headers['retry-after']) >= 1);
     assert.equal(limited.headers['x-ratelimit-remaining'], '0');
     // the App API is not counted against it
-    assert.equal((await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).set('Authorization', `Bearer ${admin.token}`)).status, 200);
+    assert.equal(
+      (await t.api.get(`/api/workspaces/${w.slug}/projects/${p.id}/`).set('Authorization', `Bearer ${admin.token}`))
+        .status,
+      200,
+    );
   });
 });

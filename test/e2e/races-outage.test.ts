@@ -74,9 +74,14 @@ describe('races and database outages: never a 500', () => {
 
   /** One request through the listening server (real sockets, real concurrency). */
   async function call(method: string, path: string, body?: unknown, auth: 'key' | 'bearer' = 'key') {
-    const headers: Record<string, string> = auth === 'key' ? { 'X-API-Key': key } : { Authorization: `Bearer ${token}` };
+    const headers: Record<string, string> =
+      auth === 'key' ? { 'X-API-Key': key } : { Authorization: `Bearer ${token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${t.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${t.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
   }
@@ -129,40 +134,69 @@ describe('races and database outages: never a 500', () => {
     const ids = await createItems(ENGINE === 'postgres' ? 120 : 60);
     const seen: Record<string, number> = {};
     const tally = (what: string) => (seen[what] = (seen[what] ?? 0) + 1);
-    await Promise.all(ids.map(async (id, k) => {
-      const viaApp = k % 2 === 1;
-      const [patch, del] = await Promise.all([
-        viaApp
-          ? call('PATCH', app(`issues/${id}/`), { name: `Renamed ${k}`, priority: 'high' }, 'bearer')
-          : call('PATCH', v(`work-items/${id}/`), { name: `Renamed ${k}`, priority: 'high' }),
-        call('DELETE', v(`work-items/${id}/`)),
-      ]);
-      tally(`${viaApp ? 'app' : 'v1'} PATCH ${patch.status}${patch.body?.error_code ? ` ${patch.body.error_code}` : ''}`);
-      tally(`DELETE ${del.status}`);
-      assert.ok(patch.status === (viaApp ? 204 : 200) || (patch.status === 404 && patch.body.error_code === 'NOT_FOUND'),
-        `PATCH ${id}: ${patch.status} ${JSON.stringify(patch.body)}`);
-      assert.equal(del.status, 204, JSON.stringify(del.body));
-    }));
+    await Promise.all(
+      ids.map(async (id, k) => {
+        const viaApp = k % 2 === 1;
+        const [patch, del] = await Promise.all([
+          viaApp
+            ? call('PATCH', app(`issues/${id}/`), { name: `Renamed ${k}`, priority: 'high' }, 'bearer')
+            : call('PATCH', v(`work-items/${id}/`), { name: `Renamed ${k}`, priority: 'high' }),
+          call('DELETE', v(`work-items/${id}/`)),
+        ]);
+        tally(
+          `${viaApp ? 'app' : 'v1'} PATCH ${patch.status}${patch.body?.error_code ? ` ${patch.body.error_code}` : ''}`,
+        );
+        tally(`DELETE ${del.status}`);
+        assert.ok(
+          patch.status === (viaApp ? 204 : 200) || (patch.status === 404 && patch.body.error_code === 'NOT_FOUND'),
+          `PATCH ${id}: ${patch.status} ${JSON.stringify(patch.body)}`,
+        );
+        assert.equal(del.status, 204, JSON.stringify(del.body));
+      }),
+    );
     // every work item is gone in the end, whichever request won
-    const left = await t.sql<{ n: string }>('SELECT COUNT(*) AS n FROM issues WHERE id = ANY($1) AND deleted_at IS NULL', [ids]);
+    const left = await t.sql<{ n: string }>(
+      'SELECT COUNT(*) AS n FROM issues WHERE id = ANY($1) AND deleted_at IS NULL',
+      [ids],
+    );
     assert.equal(Number(left[0].n), 0, JSON.stringify(seen));
   });
 
-  it('ten parallel upserts (PUT work-items/) of one external_id: one 201, nine 200, all naming one work item' +
-    (ENGINE === 'postgres' ? '' : ' (the embedded database serialises them)'), async () => {
-    for (let round = 0; round < 3; round++) {
-      const externalId = `EXT-${round}-${Date.now()}`;
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, k) =>
-        call('PUT', v('work-items/'), { name: `Imported ${k}`, external_id: externalId, external_source: 'race', priority: 'low' })));
-      const statuses = answers.map((a) => a.status).sort();
-      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 200, 200, 201], JSON.stringify(answers.map((a) => a.body)));
-      const ids = new Set(answers.map((a) => a.body.id));
-      assert.equal(ids.size, 1, 'all answers name one work item');
-      const rows = await t.sql<{ id: string }>(
-        'SELECT id FROM issues WHERE project_id = $1 AND external_id = $2 AND external_source = $3 AND deleted_at IS NULL', [projectId, externalId, 'race']);
-      assert.deepEqual(rows.map((r) => r.id), [...ids]);
-    }
-  });
+  it(
+    'ten parallel upserts (PUT work-items/) of one external_id: one 201, nine 200, all naming one work item' +
+      (ENGINE === 'postgres' ? '' : ' (the embedded database serialises them)'),
+    async () => {
+      for (let round = 0; round < 3; round++) {
+        const externalId = `EXT-${round}-${Date.now()}`;
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, k) =>
+            call('PUT', v('work-items/'), {
+              name: `Imported ${k}`,
+              external_id: externalId,
+              external_source: 'race',
+              priority: 'low',
+            }),
+          ),
+        );
+        const statuses = answers.map((a) => a.status).sort();
+        assert.deepEqual(
+          statuses,
+          [200, 200, 200, 200, 200, 200, 200, 200, 200, 201],
+          JSON.stringify(answers.map((a) => a.body)),
+        );
+        const ids = new Set(answers.map((a) => a.body.id));
+        assert.equal(ids.size, 1, 'all answers name one work item');
+        const rows = await t.sql<{ id: string }>(
+          'SELECT id FROM issues WHERE project_id = $1 AND external_id = $2 AND external_source = $3 AND deleted_at IS NULL',
+          [projectId, externalId, 'race'],
+        );
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          [...ids],
+        );
+      }
+    },
+  );
 
   /** GETs until `status` answers (the pool reconnects by itself), within `ms`. */
   async function until(status: number, path: string, ms = 10_000) {
@@ -174,7 +208,10 @@ describe('races and database outages: never a 500', () => {
     }
   }
 
-  function assertUnavailable(res: { status: number; headers: Headers; body: { error_code?: string; detail?: string } }, what: string) {
+  function assertUnavailable(
+    res: { status: number; headers: Headers; body: { error_code?: string; detail?: string } },
+    what: string,
+  ) {
     assert.equal(res.status, 503, `${what}: ${JSON.stringify(res.body)}`);
     assert.equal(res.body.error_code, 'DATABASE_UNAVAILABLE', what);
     assert.equal(typeof res.body.detail, 'string');
@@ -197,8 +234,10 @@ describe('races and database outages: never a 500', () => {
     assert.equal(health.body.error_code, 'SERVICE_UNAVAILABLE');
   }
 
-  it('connections refused and cut (the server stopped): 503 DATABASE_UNAVAILABLE with Retry-After; 200 again once it is back',
-    { skip: ENGINE !== 'postgres' && 'PostgreSQL only: the embedded database has no connection to refuse' }, async () => {
+  it(
+    'connections refused and cut (the server stopped): 503 DATABASE_UNAVAILABLE with Retry-After; 200 again once it is back',
+    { skip: ENGINE !== 'postgres' && 'PostgreSQL only: the embedded database has no connection to refuse' },
+    async () => {
       assert.equal((await call('GET', v('work-items/'))).status, 200);
       await relay!.cut();
       try {
@@ -210,14 +249,20 @@ describe('races and database outages: never a 500', () => {
       assert.equal(back.status, 200, JSON.stringify(back.body));
       assert.equal((await call('POST', v('work-items/'), { name: 'after the outage' })).status, 201);
       assert.equal((await until(200, '/health')).status, 200);
-    });
+    },
+  );
 
-  it('database closed to connections and its sessions terminated (ALLOW_CONNECTIONS false, pg_terminate_backend): 503 with Retry-After; 200 once reopened',
-    { skip: ENGINE !== 'postgres' && 'PostgreSQL only: the embedded database has no sessions to terminate' }, async () => {
+  it(
+    'database closed to connections and its sessions terminated (ALLOW_CONNECTIONS false, pg_terminate_backend): 503 with Retry-After; 200 once reopened',
+    { skip: ENGINE !== 'postgres' && 'PostgreSQL only: the embedded database has no sessions to terminate' },
+    async () => {
       assert.equal((await call('GET', v('work-items/'))).status, 200);
       await admin(async (c) => {
         await c.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
-        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+        await c.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [dbName],
+        );
       });
       try {
         await duringOutage();
@@ -227,5 +272,6 @@ describe('races and database outages: never a 500', () => {
       const back = await until(200, v('work-items/'));
       assert.equal(back.status, 200, JSON.stringify(back.body));
       assert.equal((await call('POST', v('work-items/'), { name: 'after reopening' })).status, 201);
-    });
+    },
+  );
 });

@@ -46,10 +46,15 @@ describe('rate limit: 60 requests a minute per API key on /api/v1/', () => {
     assert.ok(Number(refused.headers['x-ratelimit-reset']) >= started);
     const retry = Number(refused.headers['retry-after']);
     assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
-    for (const name of Object.keys(refused.headers)) assert.ok(!/^x-ratelimit-.*-/.test(name), `no suffixed header ${name}`);
+    for (const name of Object.keys(refused.headers))
+      assert.ok(!/^x-ratelimit-.*-/.test(name), `no suffixed header ${name}`);
     // every other route and method of the key is refused as well
     assertError(await t.api.get(`${base}/members/`).set('X-API-Key', keyA), 429, 'RATE_LIMIT_EXCEEDED');
-    assertError(await t.api.post(`${base}/projects/`).set('X-API-Key', keyA).send({ name: 'x', identifier: 'XX' }), 429, 'RATE_LIMIT_EXCEEDED');
+    assertError(
+      await t.api.post(`${base}/projects/`).set('X-API-Key', keyA).send({ name: 'x', identifier: 'XX' }),
+      429,
+      'RATE_LIMIT_EXCEEDED',
+    );
   });
 
   it('counts per key, not per address: another key from the same address still passes', async () => {
@@ -68,7 +73,10 @@ describe('rate limit: 60 requests a minute per API key on /api/v1/', () => {
   // last: it leaves the test's address refused for a minute
   it('80 different bad keys from one address: 30 × 401 (FAILED_AUTH_RATE_LIMIT default), then 429', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 80; i++) statuses.push((await t.api.get(`/api/v1/workspaces/${slug}/members/`).set('X-API-Key', `plane_api_bad${i}`)).status);
+    for (let i = 0; i < 80; i++)
+      statuses.push(
+        (await t.api.get(`/api/v1/workspaces/${slug}/members/`).set('X-API-Key', `plane_api_bad${i}`)).status,
+      );
     assert.deepEqual(statuses, [...Array(30).fill(401), ...Array(50).fill(429)]);
   });
 });
@@ -107,7 +115,8 @@ describe('rate limit: failed authentications per client address', () => {
 
   it('gives different bad keys no window of their own: past the limit the address gets 429, whatever the key', async () => {
     const path = `/api/v1/workspaces/${slug}/projects/`;
-    for (let i = 1; i <= 5; i++) assertError(await t.api.get(path).set(from('10.20.0.1')).set('X-API-Key', bogus()), 401, 'INVALID_API_KEY');
+    for (let i = 1; i <= 5; i++)
+      assertError(await t.api.get(path).set(from('10.20.0.1')).set('X-API-Key', bogus()), 401, 'INVALID_API_KEY');
     const refused = await t.api.get(path).set(from('10.20.0.1')).set('X-API-Key', bogus());
     assertError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     assert.equal(refused.headers['x-ratelimit-limit'], '5');
@@ -116,30 +125,49 @@ describe('rate limit: failed authentications per client address', () => {
     assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
     // the address is refused until the window frees a slot, even with a valid key or on the App API
     assertError(await t.api.get(path).set(from('10.20.0.1')).set('X-API-Key', key), 429, 'RATE_LIMIT_EXCEEDED');
-    assertError(await t.api.get('/api/workspaces/').set(from('10.20.0.1')).auth('bogus-token', { type: 'bearer' }), 429, 'RATE_LIMIT_EXCEEDED');
+    assertError(
+      await t.api.get('/api/workspaces/').set(from('10.20.0.1')).auth('bogus-token', { type: 'bearer' }),
+      429,
+      'RATE_LIMIT_EXCEEDED',
+    );
     // another address is not affected
     const ok = await t.api.get(path).set(from('10.20.0.2')).set('X-API-Key', key);
     assert.equal(ok.status, 200);
   });
 
   it('counts wrong Bearer tokens on the App API and requests without credentials not at all', async () => {
-    for (let i = 0; i < 10; i++) assertError(await t.api.get('/api/workspaces/').set(from('10.21.0.1')), 401, 'AUTHENTICATION_REQUIRED');
+    for (let i = 0; i < 10; i++)
+      assertError(await t.api.get('/api/workspaces/').set(from('10.21.0.1')), 401, 'AUTHENTICATION_REQUIRED');
     for (let i = 0; i < 5; i++) {
-      assertError(await t.api.get('/api/workspaces/').set(from('10.21.0.1')).auth(`bogus-${i}`, { type: 'bearer' }), 401, 'INVALID_ACCESS_TOKEN');
+      assertError(
+        await t.api.get('/api/workspaces/').set(from('10.21.0.1')).auth(`bogus-${i}`, { type: 'bearer' }),
+        401,
+        'INVALID_ACCESS_TOKEN',
+      );
     }
-    assertError(await t.api.get('/api/users/me/').set(from('10.21.0.1')).auth('bogus-6', { type: 'bearer' }), 429, 'RATE_LIMIT_EXCEEDED');
+    assertError(
+      await t.api.get('/api/users/me/').set(from('10.21.0.1')).auth('bogus-6', { type: 'bearer' }),
+      429,
+      'RATE_LIMIT_EXCEEDED',
+    );
   });
 
   it('holds under concurrency: 20 bad keys at once from one address get 5 × 401 and 15 × 429', async () => {
     const path = `/api/v1/workspaces/${slug}/members/`;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => t.api.get(path).set(from('10.22.0.1')).set('X-API-Key', bogus())));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.api.get(path).set(from('10.22.0.1')).set('X-API-Key', bogus())),
+    );
     const statuses = answers.map((r) => r.status).sort();
     assert.deepEqual(statuses, [...Array(5).fill(401), ...Array(15).fill(429)]);
   });
 });
 
 describe('rate limit: the client address behind proxies (TRUST_PROXY)', () => {
-  const emailCheck = (t: TestApp, xff: string) => t.api.post('/auth/email-check/').set('X-Forwarded-For', xff).send({ email: `${unique('xff')}@example.com` });
+  const emailCheck = (t: TestApp, xff: string) =>
+    t.api
+      .post('/auth/email-check/')
+      .set('X-Forwarded-For', xff)
+      .send({ email: `${unique('xff')}@example.com` });
 
   /** `forwarded(forged)`: the header a client that forges `forged` arrives with; `other`: another client's */
   async function assertCountedAs(t: TestApp, forwarded: (forged: string) => string, other: string) {
@@ -154,7 +182,11 @@ describe('rate limit: the client address behind proxies (TRUST_PROXY)', () => {
   it('TRUST_PROXY=1: the address the proxy appended (rightmost), whatever the client put before it', async () => {
     const t = await startTestApp({ TRUST_PROXY: '1', AUTH_RATE_LIMIT: '3/minute' });
     try {
-      await assertCountedAs(t, (forged) => (forged ? `${forged}, 192.0.2.10` : '192.0.2.10'), '198.51.100.1, 192.0.2.11');
+      await assertCountedAs(
+        t,
+        (forged) => (forged ? `${forged}, 192.0.2.10` : '192.0.2.10'),
+        '198.51.100.1, 192.0.2.11',
+      );
     } finally {
       await t.close();
     }
@@ -163,7 +195,11 @@ describe('rate limit: the client address behind proxies (TRUST_PROXY)', () => {
   it('TRUST_PROXY=2: two hops, the second-rightmost entry', async () => {
     const t = await startTestApp({ TRUST_PROXY: '2', AUTH_RATE_LIMIT: '3/minute' });
     try {
-      await assertCountedAs(t, (forged) => `${forged ? `${forged}, ` : ''}192.0.2.20, 10.0.0.5`, '198.51.100.1, 192.0.2.21, 10.0.0.5');
+      await assertCountedAs(
+        t,
+        (forged) => `${forged ? `${forged}, ` : ''}192.0.2.20, 10.0.0.5`,
+        '198.51.100.1, 192.0.2.21, 10.0.0.5',
+      );
     } finally {
       await t.close();
     }
@@ -173,7 +209,11 @@ describe('rate limit: the client address behind proxies (TRUST_PROXY)', () => {
     const t = await startTestApp({ TRUST_PROXY: 'loopback, 10.0.0.0/8', AUTH_RATE_LIMIT: '3/minute' });
     try {
       // two listed proxies (10.1.2.3, 10.9.9.9) in front of the client 192.0.2.30
-      await assertCountedAs(t, (forged) => `${forged ? `${forged}, ` : ''}192.0.2.30, 10.1.2.3, 10.9.9.9`, '198.51.100.1, 192.0.2.31, 10.9.9.9');
+      await assertCountedAs(
+        t,
+        (forged) => `${forged ? `${forged}, ` : ''}192.0.2.30, 10.1.2.3, 10.9.9.9`,
+        '198.51.100.1, 192.0.2.31, 10.9.9.9',
+      );
     } finally {
       await t.close();
     }

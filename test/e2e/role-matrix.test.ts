@@ -4,7 +4,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  addMember, addProjectMember, createApiKey, createAppProject, createWorkspace, membershipId, projectMembershipId, signUp, SignedUp, unique,
+  addMember,
+  addProjectMember,
+  createApiKey,
+  createAppProject,
+  createWorkspace,
+  membershipId,
+  projectMembershipId,
+  signUp,
+  SignedUp,
+  unique,
 } from '../support/fixtures';
 import { ROOT } from '../support/processes';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -71,7 +80,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
 
   /** An invitation made by the Admin, with a known link token. */
   async function invitation(x: World, slug = x.w.slug, inviter = x.admin, email = `${unique('inv')}@example.com`) {
-    const res = await t.api.post(`/api/workspaces/${slug}/invitations/`).auth(inviter.token, { type: 'bearer' }).send({ emails: [{ email, role: 5 }] });
+    const res = await t.api
+      .post(`/api/workspaces/${slug}/invitations/`)
+      .auth(inviter.token, { type: 'bearer' })
+      .send({ emails: [{ email, role: 5 }] });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const token = unique('tok');
     const rows = await t.sql<{ id: string }>(
@@ -84,13 +96,18 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   }
 
   async function apiToken(x: World): Promise<string> {
-    const res = await t.api.post(`/api/workspaces/${x.w.slug}/api-tokens/`).auth(x.admin.token, { type: 'bearer' }).send({ label: 'm' });
+    const res = await t.api
+      .post(`/api/workspaces/${x.w.slug}/api-tokens/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ label: 'm' });
     return res.body.id;
   }
 
   /** A webhook made by the Admin, to a public address literal (no events subscribed, so nothing is sent). */
   async function webhook(x: World): Promise<string> {
-    const res = await t.api.post(`/api/workspaces/${x.w.slug}/webhooks/`).auth(x.admin.token, { type: 'bearer' })
+    const res = await t.api
+      .post(`/api/workspaces/${x.w.slug}/webhooks/`)
+      .auth(x.admin.token, { type: 'bearer' })
       .send({ url: `https://93.184.215.14/${unique('hook')}` });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.id;
@@ -103,13 +120,15 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   const boards = new WeakMap<World, string>();
   async function board(x: World): Promise<string> {
     if (!boards.has(x)) {
-      const res = await t.api.post(`${proj(x)}/project-deploy-boards/`).auth(x.admin.token, { type: 'bearer' }).send({});
+      const res = await t.api
+        .post(`${proj(x)}/project-deploy-boards/`)
+        .auth(x.admin.token, { type: 'bearer' })
+        .send({});
       assert.equal(res.status, 201, JSON.stringify(res.body));
       boards.set(x, res.body.id);
     }
     return boards.get(x)!;
   }
-
 
   // ---- planning, search, notifications, profile (App API work-tracking surface) ----
 
@@ -120,20 +139,29 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return keys.get(x)!;
   }
   async function workItem(x: World, body: Record<string, unknown> = {}): Promise<string> {
-    const res = await t.api.post(`/api/v1/workspaces/${x.w.slug}/projects/${x.project.id}/issues/`).set('X-API-Key', await adminKey(x)).send({ name: unique('wi'), ...body });
+    const res = await t.api
+      .post(`/api/v1/workspaces/${x.w.slug}/projects/${x.project.id}/issues/`)
+      .set('X-API-Key', await adminKey(x))
+      .send({ name: unique('wi'), ...body });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.id;
   }
   async function adminPost(x: World, url: string, body: unknown): Promise<Record<string, string>> {
-    const res = await t.api.post(url).auth(x.admin.token, { type: 'bearer' }).send(body as object);
+    const res = await t.api
+      .post(url)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send(body as object);
     assert.ok(res.status === 201 || res.status === 200, `${url}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
-  const state = async (x: World) => (adminPost(x, `${proj(x)}/states/`, { name: unique('st'), color: '#123456' })).then((b) => b.id);
-  const label = async (x: World) => (adminPost(x, `${proj(x)}/issue-labels/`, { name: unique('lb') })).then((b) => b.id);
-  const cycle = async (x: World, body: Record<string, unknown> = {}) => (adminPost(x, `${proj(x)}/cycles/`, { name: unique('cy'), ...body })).then((b) => b.id);
+  const state = async (x: World) =>
+    adminPost(x, `${proj(x)}/states/`, { name: unique('st'), color: '#123456' }).then((b) => b.id);
+  const label = async (x: World) => adminPost(x, `${proj(x)}/issue-labels/`, { name: unique('lb') }).then((b) => b.id);
+  const cycle = async (x: World, body: Record<string, unknown> = {}) =>
+    adminPost(x, `${proj(x)}/cycles/`, { name: unique('cy'), ...body }).then((b) => b.id);
   const ended = (x: World) => cycle(x, { start_date: '2020-01-01', end_date: '2020-01-10' });
-  const mod = async (x: World, body: Record<string, unknown> = {}) => (adminPost(x, `${proj(x)}/modules/`, { name: unique('mo'), ...body })).then((b) => b.id);
+  const mod = async (x: World, body: Record<string, unknown> = {}) =>
+    adminPost(x, `${proj(x)}/modules/`, { name: unique('mo'), ...body }).then((b) => b.id);
   const estimates = new WeakMap<World, string>();
   async function estimate(x: World): Promise<string> {
     if (!estimates.has(x)) {
@@ -142,18 +170,28 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return estimates.get(x)!;
   }
   async function point(x: World): Promise<string> {
-    const res = await t.api.post(`${proj(x)}/estimates/${await estimate(x)}/estimate-points/`).auth(x.admin.token, { type: 'bearer' }).send([{ value: '1' }]);
+    const res = await t.api
+      .post(`${proj(x)}/estimates/${await estimate(x)}/estimate-points/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send([{ value: '1' }]);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body[0].id;
   }
   async function intakeItem(x: World): Promise<string> {
     await t.sql('UPDATE projects SET intake_view = true WHERE id = $1', [x.project.id]);
-    return (await adminPost(x, `${proj(x)}/intake-issues/`, { issue: { name: unique('in') } }) as unknown as { issue: string }).issue;
+    return (
+      (await adminPost(x, `${proj(x)}/intake-issues/`, { issue: { name: unique('in') } })) as unknown as {
+        issue: string;
+      }
+    ).issue;
   }
   const inWorld = (x: World, c: SignedUp | null) => !!c && c !== x.outsider;
   async function sticky(x: World, caller: SignedUp | null): Promise<string> {
     const owner = inWorld(x, caller) ? caller! : x.admin;
-    const res = await t.api.post(`${ws(x)}/stickies/`).auth(owner.token, { type: 'bearer' }).send({ name: 's' });
+    const res = await t.api
+      .post(`${ws(x)}/stickies/`)
+      .auth(owner.token, { type: 'bearer' })
+      .send({ name: 's' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.id;
   }
@@ -162,10 +200,14 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     const who = inWorld(x, caller) && caller !== x.admin ? caller! : x.member;
     const issueId = await workItem(x);
     const html = `<p>hi <mention-component entity_name="user_mention" entity_identifier="${who.userId}"></mention-component></p>`;
-    const res = await t.api.post(`/api/v1/workspaces/${x.w.slug}/projects/${x.project.id}/issues/${issueId}/comments/`).set('X-API-Key', await adminKey(x)).send({ comment_html: html });
+    const res = await t.api
+      .post(`/api/v1/workspaces/${x.w.slug}/projects/${x.project.id}/issues/${issueId}/comments/`)
+      .set('X-API-Key', await adminKey(x))
+      .send({ comment_html: html });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     // the Admin cannot be notified of their own comment: hand the Member's notification to them
-    if (caller === x.admin) await t.sql('UPDATE notifications SET receiver_id = $1 WHERE entity_identifier = $2', [x.admin.userId, issueId]);
+    if (caller === x.admin)
+      await t.sql('UPDATE notifications SET receiver_id = $1 WHERE entity_identifier = $2', [x.admin.userId, issueId]);
     const rows = await t.sql<{ id: string }>('SELECT id FROM notifications WHERE entity_identifier = $1', [issueId]);
     assert.equal(rows.length, 1);
     return rows[0].id;
@@ -173,12 +215,23 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   const note = (x: World) => `${ws(x)}/users/notifications`;
   const sub = async (x: World) => `${proj(x)}/issues/${await workItem(x)}`;
   /** A work item made through the App API (by the Admin unless `by`); `completed` puts it in a completed state. */
-  async function item(x: World, by: SignedUp = x.admin, completed = false): Promise<{ id: string; sequence_id: number }> {
+  async function item(
+    x: World,
+    by: SignedUp = x.admin,
+    completed = false,
+  ): Promise<{ id: string; sequence_id: number }> {
     const body: Record<string, unknown> = { name: unique('item ') };
     if (completed) {
-      body.state_id = (await t.sql<{ id: string }>(`SELECT id FROM states WHERE project_id = $1 AND "group" = 'completed' LIMIT 1`, [x.project.id]))[0].id;
+      body.state_id = (
+        await t.sql<{ id: string }>(`SELECT id FROM states WHERE project_id = $1 AND "group" = 'completed' LIMIT 1`, [
+          x.project.id,
+        ])
+      )[0].id;
     }
-    const res = await t.api.post(`${proj(x)}/issues/`).auth(by.token, { type: 'bearer' }).send(body);
+    const res = await t.api
+      .post(`${proj(x)}/issues/`)
+      .auth(by.token, { type: 'bearer' })
+      .send(body);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body;
   }
@@ -197,23 +250,41 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     const { id: issue } = await item(x);
     // a Guest comments only on work items they may see: theirs (made by the Admin, handed over)
     if (by === x.guest) await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [issue, by.userId]);
-    const res = await t.api.post(`${proj(x)}/issues/${issue}/comments/`).auth(by.token, { type: 'bearer' }).send({ comment_html: '<p>c</p>' });
+    const res = await t.api
+      .post(`${proj(x)}/issues/${issue}/comments/`)
+      .auth(by.token, { type: 'bearer' })
+      .send({ comment_html: '<p>c</p>' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return { issue, id: res.body.id };
   }
 
   async function link(x: World): Promise<{ issue: string; id: string }> {
     const { id: issue } = await item(x);
-    const res = await t.api.post(`${proj(x)}/issues/${issue}/issue-links/`).auth(x.admin.token, { type: 'bearer' }).send({ url: `https://example.com/${unique('l')}` });
+    const res = await t.api
+      .post(`${proj(x)}/issues/${issue}/issue-links/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ url: `https://example.com/${unique('l')}` });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return { issue, id: res.body.id };
   }
 
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
-    { route: 'PATCH /api/users/me/', prepare: () => ({ path: '/api/users/me/', body: { first_name: 'X' } }), expect: [401, 200, 200, 200, 200] },
-    { route: 'GET /api/users/me/workspaces/', prepare: () => ({ path: '/api/users/me/workspaces/' }), expect: [401, 200, 200, 200, 200] },
-    { route: 'GET /api/users/me/workspaces/invitations/', prepare: () => ({ path: '/api/users/me/workspaces/invitations/' }), expect: [401, 200, 200, 200, 200] },
+    {
+      route: 'PATCH /api/users/me/',
+      prepare: () => ({ path: '/api/users/me/', body: { first_name: 'X' } }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/',
+      prepare: () => ({ path: '/api/users/me/workspaces/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/invitations/',
+      prepare: () => ({ path: '/api/users/me/workspaces/invitations/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
     {
       route: 'POST /api/users/me/workspaces/invitations/',
       prepare: async (x, caller) => {
@@ -233,15 +304,43 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 403, 201, 201],
     },
-    { route: 'GET /api/workspace-slug-check/', prepare: () => ({ path: '/api/workspace-slug-check/', query: { slug: unique('s-') } }), expect: [401, 200, 200, 200, 200] },
+    {
+      route: 'GET /api/workspace-slug-check/',
+      prepare: () => ({ path: '/api/workspace-slug-check/', query: { slug: unique('s-') } }),
+      expect: [401, 200, 200, 200, 200],
+    },
     { route: 'GET /api/workspaces/', prepare: () => ({ path: '/api/workspaces/' }), expect: [401, 200, 200, 200, 200] },
-    { route: 'POST /api/workspaces/', prepare: () => ({ path: '/api/workspaces/', body: { name: 'W', slug: unique('w-') } }), expect: [401, 201, 201, 201, 201] },
-    { route: 'GET /api/workspaces/{slug}/', prepare: (x) => ({ path: `${ws(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/', prepare: (x) => ({ path: `${ws(x)}/`, body: { name: 'Renamed' } }), expect: [401, 404, 403, 403, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/', prepare: (x) => ({ path: `${ws(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'GET /api/workspaces/{slug}/members/', prepare: (x) => ({ path: `${ws(x)}/members/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/',
+      prepare: () => ({ path: '/api/workspaces/', body: { name: 'W', slug: unique('w-') } }),
+      expect: [401, 201, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/',
+      prepare: (x) => ({ path: `${ws(x)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/',
+      prepare: (x) => ({ path: `${ws(x)}/`, body: { name: 'Renamed' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/',
+      prepare: (x) => ({ path: `${ws(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/members/',
+      prepare: (x) => ({ path: `${ws(x)}/members/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     // the Guest and the Member leave; the Admin is then the only Admin
-    { route: 'POST /api/workspaces/{slug}/members/leave/', prepare: (x) => ({ path: `${ws(x)}/members/leave/` }), expect: [401, 404, 204, 204, 400] },
+    {
+      route: 'POST /api/workspaces/{slug}/members/leave/',
+      prepare: (x) => ({ path: `${ws(x)}/members/leave/` }),
+      expect: [401, 404, 204, 204, 400],
+    },
     {
       route: 'GET /api/workspaces/{slug}/members/{member_id}/',
       prepare: async (x) => ({ path: `${ws(x)}/members/${await membershipId(t, x.w.id, x.guest.userId)}/` }),
@@ -249,18 +348,30 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     },
     {
       route: 'PATCH /api/workspaces/{slug}/members/{member_id}/',
-      prepare: async (x) => ({ path: `${ws(x)}/members/${await membershipId(t, x.w.id, (await wsMember(x, 15)).userId)}/`, body: { role: 5 } }),
+      prepare: async (x) => ({
+        path: `${ws(x)}/members/${await membershipId(t, x.w.id, (await wsMember(x, 15)).userId)}/`,
+        body: { role: 5 },
+      }),
       expect: [401, 404, 403, 403, 200],
     },
     {
       route: 'DELETE /api/workspaces/{slug}/members/{member_id}/',
-      prepare: async (x) => ({ path: `${ws(x)}/members/${await membershipId(t, x.w.id, (await wsMember(x, 15)).userId)}/` }),
+      prepare: async (x) => ({
+        path: `${ws(x)}/members/${await membershipId(t, x.w.id, (await wsMember(x, 15)).userId)}/`,
+      }),
       expect: [401, 404, 403, 403, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/invitations/', prepare: (x) => ({ path: `${ws(x)}/invitations/` }), expect: [401, 404, 403, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/invitations/',
+      prepare: (x) => ({ path: `${ws(x)}/invitations/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/invitations/',
-      prepare: (x) => ({ path: `${ws(x)}/invitations/`, body: { emails: [{ email: `${unique('n')}@example.com`, role: 5 }] } }),
+      prepare: (x) => ({
+        path: `${ws(x)}/invitations/`,
+        body: { emails: [{ email: `${unique('n')}@example.com`, role: 5 }] },
+      }),
       expect: [401, 404, 403, 200, 200],
     },
     {
@@ -290,12 +401,23 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'POST /api/workspaces/{slug}/invitations/{invitation_id}/join/',
       prepare: async (x) => {
         const inv = await invitation(x);
-        return { path: `${ws(x)}/invitations/${inv.id}/join/`, body: { email: inv.email, accepted: false, token: inv.token } };
+        return {
+          path: `${ws(x)}/invitations/${inv.id}/join/`,
+          body: { email: inv.email, accepted: false, token: inv.token },
+        };
       },
       expect: [200, 200, 200, 200, 200],
     },
-    { route: 'GET /api/workspaces/{slug}/api-tokens/', prepare: (x) => ({ path: `${ws(x)}/api-tokens/` }), expect: [401, 404, 403, 403, 200] },
-    { route: 'POST /api/workspaces/{slug}/api-tokens/', prepare: (x) => ({ path: `${ws(x)}/api-tokens/`, body: { label: 'k' } }), expect: [401, 404, 403, 403, 201] },
+    {
+      route: 'GET /api/workspaces/{slug}/api-tokens/',
+      prepare: (x) => ({ path: `${ws(x)}/api-tokens/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/api-tokens/',
+      prepare: (x) => ({ path: `${ws(x)}/api-tokens/`, body: { label: 'k' } }),
+      expect: [401, 404, 403, 403, 201],
+    },
     {
       route: 'GET /api/workspaces/{slug}/api-tokens/{token_id}/',
       prepare: async (x) => ({ path: `${ws(x)}/api-tokens/${await apiToken(x)}/` }),
@@ -311,7 +433,11 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({ path: `${ws(x)}/api-tokens/${await apiToken(x)}/` }),
       expect: [401, 404, 403, 403, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/webhooks/', prepare: (x) => ({ path: `${ws(x)}/webhooks/` }), expect: [401, 404, 403, 403, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/webhooks/',
+      prepare: (x) => ({ path: `${ws(x)}/webhooks/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/webhooks/',
       prepare: (x) => ({ path: `${ws(x)}/webhooks/`, body: { url: `https://93.184.215.14/${unique('hook')}` } }),
@@ -342,7 +468,11 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({ path: `${ws(x)}/webhook-logs/${await webhook(x)}/` }),
       expect: [401, 404, 403, 403, 200],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/', prepare: (x) => ({ path: `${ws(x)}/projects/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/',
+      prepare: (x) => ({ path: `${ws(x)}/projects/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/',
       prepare: (x) => {
@@ -351,20 +481,55 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 403, 201, 201],
     },
-    { route: 'GET /api/workspaces/{slug}/project-identifiers/', prepare: (x) => ({ path: `${ws(x)}/project-identifiers/`, query: { name: 'ABC' } }), expect: [401, 404, 403, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/', prepare: (x) => ({ path: `${proj(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/', prepare: (x) => ({ path: `${proj(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 403, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/', prepare: (x) => ({ path: `${proj(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/archive/', prepare: (x) => ({ path: `${proj(x)}/archive/` }), expect: [401, 404, 403, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/archive/', prepare: (x) => ({ path: `${proj(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/members/', prepare: (x) => ({ path: `${proj(x)}/members/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/project-identifiers/',
+      prepare: (x) => ({ path: `${ws(x)}/project-identifiers/`, query: { name: 'ABC' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/',
+      prepare: (x) => ({ path: `${proj(x)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/',
+      prepare: (x) => ({ path: `${proj(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/',
+      prepare: (x) => ({ path: `${proj(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/archive/',
+      prepare: (x) => ({ path: `${proj(x)}/archive/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/archive/',
+      prepare: (x) => ({ path: `${proj(x)}/archive/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/members/',
+      prepare: (x) => ({ path: `${proj(x)}/members/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/members/',
-      prepare: async (x) => ({ path: `${proj(x)}/members/`, body: { members: [{ member_id: (await wsMember(x, 15)).userId, role: 15 }] } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/members/`,
+        body: { members: [{ member_id: (await wsMember(x, 15)).userId, role: 15 }] },
+      }),
       expect: [401, 404, 403, 403, 201],
     },
     // the Guest and the Member leave; the Admin is the project's only Admin
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/members/leave/', prepare: (x) => ({ path: `${proj(x)}/members/leave/` }), expect: [401, 404, 204, 204, 400] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/members/leave/',
+      prepare: (x) => ({ path: `${proj(x)}/members/leave/` }),
+      expect: [401, 404, 204, 204, 400],
+    },
     {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/members/{member_id}/',
       prepare: async (x) => ({ path: `${proj(x)}/members/${await projectMemberRow(x, 15)}/` }),
@@ -380,7 +545,11 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({ path: `${proj(x)}/members/${await projectMemberRow(x, 15)}/` }),
       expect: [401, 404, 403, 403, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/', prepare: (x) => ({ path: `${proj(x)}/project-deploy-boards/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/',
+      prepare: (x) => ({ path: `${proj(x)}/project-deploy-boards/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/',
       prepare: (x) => ({ path: `${proj(x)}/project-deploy-boards/`, body: { is_comments_enabled: true } }),
@@ -393,53 +562,182 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     },
     {
       route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/{board_id}/',
-      prepare: async (x) => ({ path: `${proj(x)}/project-deploy-boards/${await board(x)}/`, body: { is_votes_enabled: true } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/project-deploy-boards/${await board(x)}/`,
+        body: { is_votes_enabled: true },
+      }),
       expect: [401, 404, 403, 403, 200],
     },
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/project-deploy-boards/{board_id}/',
       prepare: async (x) => {
         // published (again) by the Admin before each call: the Member's unpublish succeeds first
-        const res = await t.api.post(`${proj(x)}/project-deploy-boards/`).auth(x.admin.token, { type: 'bearer' }).send({});
+        const res = await t.api
+          .post(`${proj(x)}/project-deploy-boards/`)
+          .auth(x.admin.token, { type: 'bearer' })
+          .send({});
         assert.ok([200, 201].includes(res.status), JSON.stringify(res.body));
         return { path: `${proj(x)}/project-deploy-boards/${res.body.id}/` };
       },
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'GET /api/users/me/profile/', prepare: () => ({ path: '/api/users/me/profile/' }), expect: [401, 200, 200, 200, 200] },
-    { route: 'PATCH /api/users/me/profile/', prepare: () => ({ path: '/api/users/me/profile/', body: { theme: { theme: 'dark' } } }), expect: [401, 200, 200, 200, 200] },
-    { route: 'GET /api/users/me/settings/', prepare: () => ({ path: '/api/users/me/settings/' }), expect: [401, 200, 200, 200, 200] },
-    { route: 'PATCH /api/users/me/onboard/', prepare: () => ({ path: '/api/users/me/onboard/', body: { is_onboarded: true } }), expect: [401, 200, 200, 200, 200] },
-    { route: 'PATCH /api/users/me/tour-completed/', prepare: () => ({ path: '/api/users/me/tour-completed/', body: { is_tour_completed: true } }), expect: [401, 200, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/workspace-members/me/', prepare: (x) => ({ path: `${ws(x)}/workspace-members/me/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-members/me/', prepare: (x) => ({ path: `${proj(x)}/project-members/me/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/search/', prepare: (x) => ({ path: `${ws(x)}/search/`, query: { search: 'a' } }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/search-issues/', prepare: (x) => ({ path: `${proj(x)}/search-issues/`, query: { search: 'a' } }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/states/', prepare: (x) => ({ path: `${ws(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/labels/', prepare: (x) => ({ path: `${ws(x)}/labels/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/', prepare: (x) => ({ path: `${proj(x)}/states/`, body: { name: unique('s'), color: '#000000' } }), expect: [401, 404, 403, 403, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/mark-default/', prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/mark-default/` }), expect: [401, 404, 403, 403, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/', prepare: (x) => ({ path: `${proj(x)}/issue-labels/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issue-labels/', prepare: (x) => ({ path: `${proj(x)}/issue-labels/`, body: { name: unique('l') } }), expect: [401, 404, 403, 403, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/`, body: { color: '#ff0000' } }), expect: [401, 404, 403, 403, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/', prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/', prepare: (x) => ({ path: `${proj(x)}/cycles/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/', prepare: (x) => ({ path: `${proj(x)}/cycles/`, body: { name: unique('c') } }), expect: [401, 404, 403, 201, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-cycles/', prepare: (x) => ({ path: `${proj(x)}/archived-cycles/` }), expect: [401, 404, 403, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }), expect: [401, 404, 403, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
+    {
+      route: 'GET /api/users/me/profile/',
+      prepare: () => ({ path: '/api/users/me/profile/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/users/me/profile/',
+      prepare: () => ({ path: '/api/users/me/profile/', body: { theme: { theme: 'dark' } } }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/settings/',
+      prepare: () => ({ path: '/api/users/me/settings/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/users/me/onboard/',
+      prepare: () => ({ path: '/api/users/me/onboard/', body: { is_onboarded: true } }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/users/me/tour-completed/',
+      prepare: () => ({ path: '/api/users/me/tour-completed/', body: { is_tour_completed: true } }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/workspace-members/me/',
+      prepare: (x) => ({ path: `${ws(x)}/workspace-members/me/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-members/me/',
+      prepare: (x) => ({ path: `${proj(x)}/project-members/me/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/search/',
+      prepare: (x) => ({ path: `${ws(x)}/search/`, query: { search: 'a' } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/search-issues/',
+      prepare: (x) => ({ path: `${proj(x)}/search-issues/`, query: { search: 'a' } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/states/',
+      prepare: (x) => ({ path: `${ws(x)}/states/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/labels/',
+      prepare: (x) => ({ path: `${ws(x)}/labels/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/',
+      prepare: (x) => ({ path: `${proj(x)}/states/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/',
+      prepare: (x) => ({ path: `${proj(x)}/states/`, body: { name: unique('s'), color: '#000000' } }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/states/{state_id}/mark-default/',
+      prepare: async (x) => ({ path: `${proj(x)}/states/${await state(x)}/mark-default/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/',
+      prepare: (x) => ({ path: `${proj(x)}/issue-labels/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issue-labels/',
+      prepare: (x) => ({ path: `${proj(x)}/issue-labels/`, body: { name: unique('l') } }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/`, body: { color: '#ff0000' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/',
+      prepare: (x) => ({ path: `${proj(x)}/cycles/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/',
+      prepare: (x) => ({ path: `${proj(x)}/cycles/`, body: { name: unique('c') } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-cycles/',
+      prepare: (x) => ({ path: `${proj(x)}/archived-cycles/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
     // the Member is neither the creator nor a project Admin
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/progress/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/progress/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/` }), expect: [401, 404, 403, 200, 200] },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/progress/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/progress/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/',
-      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/`, body: { issues: [await workItem(x)] } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/`,
+        body: { issues: [await workItem(x)] },
+      }),
       expect: [401, 404, 403, 200, 200],
     },
     {
@@ -462,21 +760,63 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/transfer-issues/',
-      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/transfer-issues/`, body: { new_cycle_id: await cycle(x) } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/cycles/${await ended(x)}/transfer-issues/`,
+        body: { new_cycle_id: await cycle(x) },
+      }),
       expect: [401, 404, 403, 200, 200],
     },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/', prepare: (x) => ({ path: `${proj(x)}/modules/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/', prepare: (x) => ({ path: `${proj(x)}/modules/`, body: { name: unique('m') } }), expect: [401, 404, 403, 201, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-modules/', prepare: (x) => ({ path: `${proj(x)}/archived-modules/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }), expect: [401, 404, 403, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/` }), expect: [401, 404, 403, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/archive/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/archive/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/',
+      prepare: (x) => ({ path: `${proj(x)}/modules/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/',
+      prepare: (x) => ({ path: `${proj(x)}/modules/`, body: { name: unique('m') } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-modules/',
+      prepare: (x) => ({ path: `${proj(x)}/archived-modules/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/issues/',
-      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/issues/`, body: { issues: [await workItem(x)] } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/modules/${await mod(x)}/issues/`,
+        body: { issues: [await workItem(x)] },
+      }),
       expect: [401, 404, 403, 200, 200],
     },
     {
@@ -497,22 +837,60 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x, { status: 'completed' })}/archive/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/', prepare: (x) => ({ path: `${proj(x)}/estimates/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/estimates/', prepare: (x) => ({ path: `${proj(x)}/estimates/`, body: { name: 'E', type: 'points' } }), expect: [401, 404, 403, 403, 201] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/`, body: { description: 'd' } }), expect: [401, 404, 403, 403, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/', prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x, { status: 'completed' })}/archive/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/archive/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/',
+      prepare: (x) => ({ path: `${proj(x)}/estimates/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/estimates/',
+      prepare: (x) => ({ path: `${proj(x)}/estimates/`, body: { name: 'E', type: 'points' } }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/',
+      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/',
-      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/`, body: { estimate_points: [{ value: '5' }] } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/`,
+        body: { estimate_points: [{ value: '5' }] },
+      }),
       expect: [401, 404, 403, 403, 201],
     },
     {
       route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/estimates/{estimate_id}/estimate-points/{point_id}/',
-      prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/${await point(x)}/`, body: { description: 'd' } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/${await point(x)}/`,
+        body: { description: 'd' },
+      }),
       expect: [401, 404, 403, 403, 200],
     },
     {
@@ -520,30 +898,120 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({ path: `${proj(x)}/estimates/${await estimate(x)}/estimate-points/${await point(x)}/` }),
       expect: [401, 404, 403, 403, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/', prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/intake-issues/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/intake-issues/', prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/intake-issues/`, body: { issue: { name: 'n' } } }), expect: [401, 404, 201, 201, 201] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/',
+      prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/intake-issues/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/intake-issues/',
+      prepare: async (x) => (
+        await intakeItem(x),
+        { path: `${proj(x)}/intake-issues/`, body: { issue: { name: 'n' } } }
+      ),
+      expect: [401, 404, 201, 201, 201],
+    },
     // the Admin's submission: a Guest sees only their own (no guest_view_all_features)
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }), expect: [401, 404, 404, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
     // the Admin's submission: only its creator or a project Admin may edit it (Plane: ADMIN, creator=True)
-    { route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/`, body: { issue: { name: 'renamed' } } }), expect: [401, 404, 403, 403, 200] },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/intake-issues/${await intakeItem(x)}/`,
+        body: { issue: { name: 'renamed' } },
+      }),
+      expect: [401, 404, 403, 403, 200],
+    },
     // the creator or a project Admin
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }), expect: [401, 404, 403, 403, 204] },
-    { route: 'GET /api/workspaces/{slug}/stickies/', prepare: (x) => ({ path: `${ws(x)}/stickies/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/stickies/', prepare: (x) => ({ path: `${ws(x)}/stickies/`, body: { name: 'n' } }), expect: [401, 404, 201, 201, 201] },
-    { route: 'GET /api/workspaces/{slug}/stickies/{sticky_id}/', prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/stickies/{sticky_id}/', prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/`, body: { name: 'r' } }), expect: [401, 404, 200, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/stickies/{sticky_id}/', prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/` }), expect: [401, 404, 204, 204, 204] },
-    { route: 'GET /api/workspaces/{slug}/users/notifications/', prepare: (x) => ({ path: `${note(x)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/users/notifications/unread/', prepare: (x) => ({ path: `${note(x)}/unread/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/users/notifications/mark-all-read/', prepare: (x) => ({ path: `${note(x)}/mark-all-read/`, body: {} }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/users/notifications/{notification_id}/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'PATCH /api/workspaces/{slug}/users/notifications/{notification_id}/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/`, body: { snoozed_till: null } }), expect: [401, 404, 200, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/` }), expect: [401, 404, 204, 204, 204] },
-    { route: 'POST /api/workspaces/{slug}/users/notifications/{notification_id}/read/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/read/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/read/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/read/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/users/notifications/{notification_id}/archive/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/archive/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/archive/', prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/archive/` }), expect: [401, 404, 200, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-subscribers/', prepare: async (x) => ({ path: `${await sub(x)}/issue-subscribers/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/stickies/',
+      prepare: (x) => ({ path: `${ws(x)}/stickies/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/stickies/',
+      prepare: (x) => ({ path: `${ws(x)}/stickies/`, body: { name: 'n' } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/stickies/{sticky_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/stickies/{sticky_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/`, body: { name: 'r' } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/stickies/{sticky_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/users/notifications/',
+      prepare: (x) => ({ path: `${note(x)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/users/notifications/unread/',
+      prepare: (x) => ({ path: `${note(x)}/unread/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/users/notifications/mark-all-read/',
+      prepare: (x) => ({ path: `${note(x)}/mark-all-read/`, body: {} }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/users/notifications/{notification_id}/',
+      prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/users/notifications/{notification_id}/',
+      prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/`, body: { snoozed_till: null } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/',
+      prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/users/notifications/{notification_id}/read/',
+      prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/read/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/read/',
+      prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/read/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/users/notifications/{notification_id}/archive/',
+      prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/archive/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/users/notifications/{notification_id}/archive/',
+      prepare: async (x, c) => ({ path: `${note(x)}/${await notification(x, c)}/archive/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-subscribers/',
+      prepare: async (x) => ({ path: `${await sub(x)}/issue-subscribers/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-subscribers/',
       prepare: async (x) => ({ path: `${await sub(x)}/issue-subscribers/`, body: { subscribers: [x.member.userId] } }),
@@ -559,19 +1027,47 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 204, 204],
     },
     // the Admin's work item: a Guest may not see it (no guest_view_all_features), so not follow it either
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 404, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 404, 201, 201] },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/', prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }), expect: [401, 404, 404, 204, 204] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/',
+      prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/',
+      prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }),
+      expect: [401, 404, 404, 201, 201],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/subscribe/',
+      prepare: async (x) => ({ path: `${await sub(x)}/subscribe/` }),
+      expect: [401, 404, 404, 204, 204],
+    },
     // work items; a project Guest sees only the work items they created (the Admin's here: 404)
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, query: { group_by: 'state_id' } }), expect: [401, 404, 200, 200, 200] },
-    { route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/', prepare: (x) => ({ path: `${proj(x)}/issues/`, body: { name: 'New' } }), expect: [401, 404, 403, 201, 201] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/',
+      prepare: (x) => ({ path: `${proj(x)}/issues/`, query: { group_by: 'state_id' } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/',
+      prepare: (x) => ({ path: `${proj(x)}/issues/`, body: { name: 'New' } }),
+      expect: [401, 404, 403, 201, 201],
+    },
     {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/list/',
       prepare: async (x) => ({ path: `${proj(x)}/issues/list/`, query: { issues: (await item(x)).id } }),
       expect: [401, 404, 200, 200, 200],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/meta/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/meta/` }), expect: [401, 404, 404, 200, 200] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/` }), expect: [401, 404, 404, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/meta/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/meta/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
     {
       route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
       prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/`, body: { name: 'Renamed' } }),
@@ -580,17 +1076,31 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     {
       // the Member deletes their own; another's would be 403
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
-      prepare: async (x, caller) => ({ path: `${proj(x)}/issues/${(await item(x, caller === x.member ? x.member : x.admin)).id}/` }),
+      prepare: async (x, caller) => ({
+        path: `${proj(x)}/issues/${(await item(x, caller === x.member ? x.member : x.admin)).id}/`,
+      }),
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 403, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/',
       prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x, x.admin, true)).id}/archive/` }),
       expect: [401, 404, 403, 200, 200],
     },
-    { route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/', prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }), expect: [401, 404, 403, 204, 204] },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-issues/', prepare: (x) => ({ path: `${proj(x)}/archived-issues/` }), expect: [401, 404, 403, 200, 200] },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${await archived(x)}/archive/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-issues/',
+      prepare: (x) => ({ path: `${proj(x)}/archived-issues/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/bulk-delete-issues/',
       prepare: async (x) => ({ path: `${proj(x)}/bulk-delete-issues/`, body: { issue_ids: [(await item(x)).id] } }),
@@ -598,58 +1108,97 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/bulk-operation-issues/',
-      prepare: async (x) => ({ path: `${proj(x)}/bulk-operation-issues/`, body: { issue_ids: [(await item(x)).id], properties: { priority: 'low' } } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/bulk-operation-issues/`,
+        body: { issue_ids: [(await item(x)).id], properties: { priority: 'low' } },
+      }),
       expect: [401, 404, 403, 204, 204],
     },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/bulk-archive-issues/',
-      prepare: async (x) => ({ path: `${proj(x)}/bulk-archive-issues/`, body: { issue_ids: [(await item(x, x.admin, true)).id] } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/bulk-archive-issues/`,
+        body: { issue_ids: [(await item(x, x.admin, true)).id] },
+      }),
       expect: [401, 404, 403, 200, 200],
     },
     {
       route: 'GET /api/workspaces/{slug}/work-items/{key}/',
       prepare: async (x) => {
-        const [{ identifier }] = await t.sql<{ identifier: string }>('SELECT identifier FROM projects WHERE id = $1', [x.project.id]);
+        const [{ identifier }] = await t.sql<{ identifier: string }>('SELECT identifier FROM projects WHERE id = $1', [
+          x.project.id,
+        ]);
         return { path: `${ws(x)}/work-items/${identifier}-${(await item(x)).sequence_id}/` };
       },
       expect: [401, 404, 404, 200, 200],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/sub-issues/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/sub-issues/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/sub-issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/sub-issues/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/sub-issues/',
-      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/sub-issues/`, body: { sub_issue_ids: [(await item(x)).id] } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/sub-issues/`,
+        body: { sub_issue_ids: [(await item(x)).id] },
+      }),
       expect: [401, 404, 403, 200, 200],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-relation/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-relation/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-relation/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-relation/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-relation/',
-      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-relation/`, body: { relation_type: 'relates_to', issues: [(await item(x)).id] } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/issue-relation/`,
+        body: { relation_type: 'relates_to', issues: [(await item(x)).id] },
+      }),
       expect: [401, 404, 403, 201, 201],
     },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/remove-relation/',
       prepare: async (x) => {
         const [a, b] = [await item(x), await item(x)];
-        const res = await t.api.post(`${proj(x)}/issues/${a.id}/issue-relation/`).auth(x.admin.token, { type: 'bearer' }).send({ relation_type: 'blocking', issues: [b.id] });
+        const res = await t.api
+          .post(`${proj(x)}/issues/${a.id}/issue-relation/`)
+          .auth(x.admin.token, { type: 'bearer' })
+          .send({ relation_type: 'blocking', issues: [b.id] });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         return { path: `${proj(x)}/issues/${a.id}/remove-relation/`, body: { related_issue: b.id } };
       },
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/history/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/history/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/history/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/history/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/modules/',
       prepare: async (x) => {
-        const [mod] = await t.sql<{ id: string }>(`INSERT INTO modules (workspace_id, project_id, name) VALUES ($1, $2, $3) RETURNING id`, [x.w.id, x.project.id, unique('m')]);
+        const [mod] = await t.sql<{ id: string }>(
+          `INSERT INTO modules (workspace_id, project_id, name) VALUES ($1, $2, $3) RETURNING id`,
+          [x.w.id, x.project.id, unique('m')],
+        );
         return { path: `${proj(x)}/issues/${(await item(x)).id}/modules/`, body: { modules: [mod.id] } };
       },
       expect: [401, 404, 403, 200, 200],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/comments/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/comments/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       // the Admin's work item: a Guest comments only on work items they may see (Plane: 400)
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/',
-      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/comments/`, body: { comment_html: '<p>hi</p>' } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/comments/`,
+        body: { comment_html: '<p>hi</p>' },
+      }),
       expect: [401, 404, 404, 201, 201],
     },
     {
@@ -677,10 +1226,17 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 204, 204, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-links/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-links/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/',
-      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-links/`, body: { url: 'https://example.com/doc' } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/issue-links/`,
+        body: { url: 'https://example.com/doc' },
+      }),
       expect: [401, 404, 403, 201, 201],
     },
     {
@@ -707,10 +1263,17 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 403, 204, 204],
     },
-    { route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/reactions/', prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/reactions/` }), expect: [401, 404, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/reactions/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/reactions/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/reactions/',
-      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/reactions/`, body: { reaction: '128077' } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/reactions/`,
+        body: { reaction: '128077' },
+      }),
       expect: [401, 404, 201, 201, 201],
     },
     {
@@ -718,7 +1281,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/reactions/{reaction_code}/',
       prepare: async (x, caller) => {
         const { id } = await item(x);
-        const res = await t.api.post(`${proj(x)}/issues/${id}/reactions/`).auth(author(x, caller).token, { type: 'bearer' }).send({ reaction: '128077' });
+        const res = await t.api
+          .post(`${proj(x)}/issues/${id}/reactions/`)
+          .auth(author(x, caller).token, { type: 'bearer' })
+          .send({ reaction: '128077' });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         return { path: `${proj(x)}/issues/${id}/reactions/128077/` };
       },
@@ -731,14 +1297,20 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     },
     {
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/comments/{comment_id}/reactions/',
-      prepare: async (x) => ({ path: `${proj(x)}/comments/${(await comment(x)).id}/reactions/`, body: { reaction: '127881' } }),
+      prepare: async (x) => ({
+        path: `${proj(x)}/comments/${(await comment(x)).id}/reactions/`,
+        body: { reaction: '127881' },
+      }),
       expect: [401, 404, 201, 201, 201],
     },
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/comments/{comment_id}/reactions/{reaction_code}/',
       prepare: async (x, caller) => {
         const c = await comment(x);
-        const res = await t.api.post(`${proj(x)}/comments/${c.id}/reactions/`).auth(author(x, caller).token, { type: 'bearer' }).send({ reaction: '127881' });
+        const res = await t.api
+          .post(`${proj(x)}/comments/${c.id}/reactions/`)
+          .auth(author(x, caller).token, { type: 'bearer' })
+          .send({ reaction: '127881' });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         return { path: `${proj(x)}/comments/${c.id}/reactions/127881/` };
       },
@@ -749,7 +1321,9 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   it('covers every App API route of docs/permissions.md', () => {
     const doc = fs.readFileSync(path.join(ROOT, 'docs', 'permissions.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## App API (/api/)'), doc.indexOf('## Auth (/auth/)'));
-    const documented = [...section.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
+    const documented = [...section.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \|/gm)]
+      .map((m) => `${m[1]} ${m[2]}`)
+      .sort();
     assert.ok(documented.length >= 40);
     assert.deepEqual(CASES.map((c) => c.route).sort(), documented);
   });
@@ -757,7 +1331,13 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   for (const c of CASES) {
     it(c.route, async () => {
       const x = await world();
-      const who: Record<Caller, SignedUp | null> = { anonymous: null, outsider: x.outsider, guest: x.guest, member: x.member, admin: x.admin };
+      const who: Record<Caller, SignedUp | null> = {
+        anonymous: null,
+        outsider: x.outsider,
+        guest: x.guest,
+        member: x.member,
+        admin: x.admin,
+      };
       const got: number[] = [];
       const bodies: string[] = [];
       for (const caller of CALLERS) {
@@ -781,7 +1361,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     const asMember = await t.api.patch(url).auth(x.member.token, { type: 'bearer' }).send({ default: true });
     assert.equal(asMember.status, 403, JSON.stringify(asMember.body));
     assert.equal(asMember.body.error_code, 'PERMISSION_DENIED');
-    assert.equal((await t.api.patch(url).auth(x.member.token, { type: 'bearer' }).send({ description: 'd' })).status, 200);
+    assert.equal(
+      (await t.api.patch(url).auth(x.member.token, { type: 'bearer' }).send({ description: 'd' })).status,
+      200,
+    );
     const asAdmin = await t.api.patch(url).auth(x.admin.token, { type: 'bearer' }).send({ default: true });
     assert.equal(asAdmin.status, 200, JSON.stringify(asAdmin.body));
     assert.equal(asAdmin.body.default, true);
@@ -790,27 +1373,77 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   it('a Guest reads and follows only their own intake items and work items, unless guest_view_all_features', async () => {
     const x = await world();
     const others = await intakeItem(x);
-    const own = await t.api.post(`${proj(x)}/intake-issues/`).auth(x.guest.token, { type: 'bearer' }).send({ issue: { name: unique('mine') } });
+    const own = await t.api
+      .post(`${proj(x)}/intake-issues/`)
+      .auth(x.guest.token, { type: 'bearer' })
+      .send({ issue: { name: unique('mine') } });
     assert.equal(own.status, 201, JSON.stringify(own.body));
-    const listed = async (who: SignedUp) => ((await t.api.get(`${proj(x)}/intake-issues/`).auth(who.token, { type: 'bearer' })).body.results as Array<{ issue: string }>)
-      .map((r) => r.issue).sort();
+    const listed = async (who: SignedUp) =>
+      (
+        (await t.api.get(`${proj(x)}/intake-issues/`).auth(who.token, { type: 'bearer' })).body.results as Array<{
+          issue: string;
+        }>
+      )
+        .map((r) => r.issue)
+        .sort();
     assert.deepEqual(await listed(x.guest), [own.body.issue]);
     assert.deepEqual(await listed(x.member), [others, own.body.issue].sort());
     // the Guest's own submission: they may edit it, a Member who did not submit it may not
-    assert.equal((await t.api.patch(`${proj(x)}/intake-issues/${own.body.issue}/`).auth(x.guest.token, { type: 'bearer' }).send({ issue: { name: 'r' } })).status, 200);
-    assert.equal((await t.api.patch(`${proj(x)}/intake-issues/${own.body.issue}/`).auth(x.member.token, { type: 'bearer' }).send({ issue: { name: 'r' } })).status, 403);
+    assert.equal(
+      (
+        await t.api
+          .patch(`${proj(x)}/intake-issues/${own.body.issue}/`)
+          .auth(x.guest.token, { type: 'bearer' })
+          .send({ issue: { name: 'r' } })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await t.api
+          .patch(`${proj(x)}/intake-issues/${own.body.issue}/`)
+          .auth(x.member.token, { type: 'bearer' })
+          .send({ issue: { name: 'r' } })
+      ).status,
+      403,
+    );
     // a work item of their own: the Guest may follow it and comment on it
     const { id: mine } = await item(x);
     await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [mine, x.guest.userId]);
-    assert.equal((await t.api.post(`${proj(x)}/issues/${mine}/subscribe/`).auth(x.guest.token, { type: 'bearer' })).status, 201);
-    assert.equal((await t.api.post(`${proj(x)}/issues/${mine}/comments/`).auth(x.guest.token, { type: 'bearer' }).send({ comment_html: '<p>c</p>' })).status, 201);
+    assert.equal(
+      (await t.api.post(`${proj(x)}/issues/${mine}/subscribe/`).auth(x.guest.token, { type: 'bearer' })).status,
+      201,
+    );
+    assert.equal(
+      (
+        await t.api
+          .post(`${proj(x)}/issues/${mine}/comments/`)
+          .auth(x.guest.token, { type: 'bearer' })
+          .send({ comment_html: '<p>c</p>' })
+      ).status,
+      201,
+    );
     // the project lets Guests see everything: the others' too
     await t.sql('UPDATE projects SET guest_view_all_features = true WHERE id = $1', [x.project.id]);
     assert.deepEqual(await listed(x.guest), [others, own.body.issue].sort());
-    assert.equal((await t.api.get(`${proj(x)}/intake-issues/${others}/`).auth(x.guest.token, { type: 'bearer' })).status, 200);
+    assert.equal(
+      (await t.api.get(`${proj(x)}/intake-issues/${others}/`).auth(x.guest.token, { type: 'bearer' })).status,
+      200,
+    );
     const { id: theirs } = await item(x);
-    assert.equal((await t.api.post(`${proj(x)}/issues/${theirs}/subscribe/`).auth(x.guest.token, { type: 'bearer' })).status, 201);
-    assert.equal((await t.api.post(`${proj(x)}/issues/${theirs}/comments/`).auth(x.guest.token, { type: 'bearer' }).send({ comment_html: '<p>c</p>' })).status, 201);
+    assert.equal(
+      (await t.api.post(`${proj(x)}/issues/${theirs}/subscribe/`).auth(x.guest.token, { type: 'bearer' })).status,
+      201,
+    );
+    assert.equal(
+      (
+        await t.api
+          .post(`${proj(x)}/issues/${theirs}/comments/`)
+          .auth(x.guest.token, { type: 'bearer' })
+          .send({ comment_html: '<p>c</p>' })
+      ).status,
+      201,
+    );
   });
 
   it('ids from another workspace are 404 even for that workspace’s Admin', async () => {
@@ -844,23 +1477,43 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       ['get', `${base}/projects/${x.project.id}/members/${pmRow}/`],
     ];
     for (const [method, url] of calls) {
-      const res = await t.api[method as 'get'](url).auth(stranger.token, { type: 'bearer' }).send(method === 'patch' ? (url.includes('/webhooks/') ? { issue: false } : { role: 5 }) : undefined);
+      const res = await t.api[method as 'get'](url)
+        .auth(stranger.token, { type: 'bearer' })
+        .send(method === 'patch' ? (url.includes('/webhooks/') ? { issue: false } : { role: 5 }) : undefined);
       assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
     }
     // and nothing changed in the first workspace
-    assert.equal((await t.api.get(`/api/workspaces/${x.w.slug}/members/${memberRow}/`).auth(x.admin.token, { type: 'bearer' })).body.role, 15);
-    assert.equal((await t.api.get(`/api/workspaces/${x.w.slug}/projects/${x.project.id}/`).auth(x.admin.token, { type: 'bearer' })).status, 200);
+    assert.equal(
+      (await t.api.get(`/api/workspaces/${x.w.slug}/members/${memberRow}/`).auth(x.admin.token, { type: 'bearer' }))
+        .body.role,
+      15,
+    );
+    assert.equal(
+      (await t.api.get(`/api/workspaces/${x.w.slug}/projects/${x.project.id}/`).auth(x.admin.token, { type: 'bearer' }))
+        .status,
+      200,
+    );
   });
 
   it('a removed member’s API key gives 401 and their session no longer sees the workspace', async () => {
     const x = await world();
-    await t.sql('UPDATE workspace_members SET role = 20 WHERE workspace_id = $1 AND member_id = $2', [x.w.id, x.member.userId]);
-    const key = (await t.api.post(`/api/workspaces/${x.w.slug}/api-tokens/`).auth(x.member.token, { type: 'bearer' }).send({})).body.token;
+    await t.sql('UPDATE workspace_members SET role = 20 WHERE workspace_id = $1 AND member_id = $2', [
+      x.w.id,
+      x.member.userId,
+    ]);
+    const key = (
+      await t.api.post(`/api/workspaces/${x.w.slug}/api-tokens/`).auth(x.member.token, { type: 'bearer' }).send({})
+    ).body.token;
     assert.equal((await t.api.get(`/api/v1/workspaces/${x.w.slug}/projects/`).set('X-API-Key', key)).status, 200);
-    const del = await t.api.delete(`/api/workspaces/${x.w.slug}/members/${await membershipId(t, x.w.id, x.member.userId)}/`).auth(x.admin.token, { type: 'bearer' });
+    const del = await t.api
+      .delete(`/api/workspaces/${x.w.slug}/members/${await membershipId(t, x.w.id, x.member.userId)}/`)
+      .auth(x.admin.token, { type: 'bearer' });
     assert.equal(del.status, 204);
     assert.equal((await t.api.get(`/api/v1/workspaces/${x.w.slug}/projects/`).set('X-API-Key', key)).status, 401);
-    assert.equal((await t.api.get(`/api/workspaces/${x.w.slug}/projects/`).auth(x.member.token, { type: 'bearer' })).status, 404);
+    assert.equal(
+      (await t.api.get(`/api/workspaces/${x.w.slug}/projects/`).auth(x.member.token, { type: 'bearer' })).status,
+      404,
+    );
     assert.equal((await t.api.get('/api/users/me/').auth(x.member.token, { type: 'bearer' })).status, 200);
   });
 });

@@ -14,7 +14,10 @@ interface RouteInfo {
 
 /** Every handler with the auth scheme it declares (handler first, then class). */
 function routeSchemes(t: TestApp): RouteInfo[] {
-  return collectRoutes(t).map((r) => ({ route: `${r.verb} ${r.name} (${r.path})`, scheme: r.meta(AUTH_SCHEME) as string | undefined }));
+  return collectRoutes(t).map((r) => ({
+    route: `${r.verb} ${r.name} (${r.path})`,
+    scheme: r.meta(AUTH_SCHEME) as string | undefined,
+  }));
 }
 
 describe('route declarations', () => {
@@ -25,9 +28,14 @@ describe('route declarations', () => {
   it('every route declares how it authenticates (default deny)', () => {
     const routes = routeSchemes(t);
     assert.ok(routes.length >= 7, `found ${routes.length} routes`);
-    const undeclared = routes.filter((r) => !['public', 'session', 'api-key', 'instance-admin'].includes(r.scheme ?? ''));
+    const undeclared = routes.filter(
+      (r) => !['public', 'session', 'api-key', 'instance-admin'].includes(r.scheme ?? ''),
+    );
     assert.deepEqual(undeclared, []);
-    const publicRoutes = routes.filter((r) => r.scheme === 'public').map((r) => r.route.split(' ')[1].split(' ')[0]).sort();
+    const publicRoutes = routes
+      .filter((r) => r.scheme === 'public')
+      .map((r) => r.route.split(' ')[1].split(' ')[0])
+      .sort();
     assert.deepEqual(publicRoutes, [
       'AssetTransferController.download',
       'AssetTransferController.upload',
@@ -90,14 +98,25 @@ describe('route declarations', () => {
     // instance admin tokens are accepted only under /api/instances/
     const adminRoutes = routes.filter((r) => r.scheme === 'instance-admin').map((r) => r.route.split(' ')[1]);
     assert.ok(adminRoutes.length >= 8, adminRoutes.join(', '));
-    assert.ok(adminRoutes.every((r) => r.startsWith('InstanceAdminController.')), adminRoutes.join(', '));
+    assert.ok(
+      adminRoutes.every((r) => r.startsWith('InstanceAdminController.')),
+      adminRoutes.join(', '),
+    );
   });
 
   it('docs/errors.md lists every error_code, and only those', () => {
     const doc = fs.readFileSync(path.join(ROOT, 'docs', 'errors.md'), 'utf8');
     const documented = new Set([...doc.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => `${m[1]}:${m[2]}`));
     const catalog = new Set(Object.entries(ERROR_CATALOG).map(([code, { status }]) => `${code}:${status}`));
-    assert.deepEqual([...catalog].filter((c) => !documented.has(c)), [], 'missing from docs/errors.md');
-    assert.deepEqual([...documented].filter((c) => !catalog.has(c)), [], 'documented but not in the catalog');
+    assert.deepEqual(
+      [...catalog].filter((c) => !documented.has(c)),
+      [],
+      'missing from docs/errors.md',
+    );
+    assert.deepEqual(
+      [...documented].filter((c) => !catalog.has(c)),
+      [],
+      'documented but not in the catalog',
+    );
   });
 });

@@ -5,12 +5,22 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '#common';
 import { AttachmentService, createObjectStorage } from '#domain';
-import { addMemberWithKey, addProjectMember, assertError, createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
+import {
+  addMemberWithKey,
+  addProjectMember,
+  assertError,
+  createApiKey,
+  createProject,
+  createWorkspace,
+  signUp,
+} from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** every file under `dir`, recursively */
 function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 }
 
 describe('External API v1: work item attachments (local store)', () => {
@@ -64,38 +74,71 @@ describe('External API v1: work item attachments (local store)', () => {
     assert.equal(up.method, 'PUT');
     // not listed, not downloadable, not completable before the upload
     assert.deepEqual((await t.api.get(p(`work-items/${item.id}/attachments/`)).set('X-API-Key', key)).body, []);
-    assertError(await t.api.get(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key), 400, 'ATTACHMENT_NOT_UPLOADED');
-    assertError(await t.api.patch(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key).send({ is_uploaded: true }), 400, 'ATTACHMENT_NOT_UPLOADED');
+    assertError(
+      await t.api.get(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key),
+      400,
+      'ATTACHMENT_NOT_UPLOADED',
+    );
+    assertError(
+      await t.api
+        .patch(p(`work-items/${item.id}/attachments/${id}/`))
+        .set('X-API-Key', key)
+        .send({ is_uploaded: true }),
+      400,
+      'ATTACHMENT_NOT_UPLOADED',
+    );
 
     const put = await t.api.put(local(up.url)).set('Content-Type', 'text/plain').send(content);
     assert.equal(put.status, 204, JSON.stringify(put.body));
     assert.deepEqual(files(uploads).length, 1);
 
-    const done = await t.api.patch(p(`issues/${item.id}/issue-attachments/${id}/`)).set('X-API-Key', key).send({ is_uploaded: true });
+    const done = await t.api
+      .patch(p(`issues/${item.id}/issue-attachments/${id}/`))
+      .set('X-API-Key', key)
+      .send({ is_uploaded: true });
     assert.equal(done.status, 200, JSON.stringify(done.body));
     assert.equal(done.body.is_uploaded, true);
     // completing twice writes history once
-    assert.equal((await t.api.patch(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key).send({})).status, 200);
+    assert.equal(
+      (
+        await t.api
+          .patch(p(`work-items/${item.id}/attachments/${id}/`))
+          .set('X-API-Key', key)
+          .send({})
+      ).status,
+      200,
+    );
 
     for (const base of [`work-items/${item.id}/attachments/`, `issues/${item.id}/issue-attachments/`]) {
       const list = await t.api.get(p(base)).set('X-API-Key', key);
       assert.equal(list.status, 200);
-      assert.deepEqual(list.body.map((a: { id: string }) => a.id), [id]);
+      assert.deepEqual(
+        list.body.map((a: { id: string }) => a.id),
+        [id],
+      );
     }
-    const redirect = await t.api.get(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key).redirects(0);
+    const redirect = await t.api
+      .get(p(`work-items/${item.id}/attachments/${id}/`))
+      .set('X-API-Key', key)
+      .redirects(0);
     assert.equal(redirect.status, 302);
-    const dl = await t.api.get(local(redirect.headers.location)).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const dl = await t.api
+      .get(local(redirect.headers.location))
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     assert.equal(dl.status, 200);
     assert.deepEqual(dl.body, content);
     assert.equal(dl.headers['content-type'].split(';')[0], 'text/plain');
     assert.match(dl.headers['content-disposition'], /attachment; filename\*=UTF-8''notes\.txt/);
 
     const hist = await t.sql<{ verb: string; field: string; new_value: string; new_identifier: string }>(
-      `SELECT verb, field, new_value, new_identifier FROM issue_activities WHERE issue_id = $1 AND field = 'attachment'`, [item.id]);
+      `SELECT verb, field, new_value, new_identifier FROM issue_activities WHERE issue_id = $1 AND field = 'attachment'`,
+      [item.id],
+    );
     assert.deepEqual(hist, [{ verb: 'created', field: 'attachment', new_value: 'notes.txt', new_identifier: id }]);
   });
 
@@ -103,16 +146,28 @@ describe('External API v1: work item attachments (local store)', () => {
     const content = Buffer.from('{"a": [1, 2]}');
     const res = await create({ name: 'data.json', type: 'application/json', size: content.length });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const put = await t.api.put(local(res.body.upload_data.url)).set('Content-Type', 'application/json').send(content.toString());
+    const put = await t.api
+      .put(local(res.body.upload_data.url))
+      .set('Content-Type', 'application/json')
+      .send(content.toString());
     assert.equal(put.status, 204, JSON.stringify(put.body));
-    const done = await t.api.patch(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`)).set('X-API-Key', key).send({ is_uploaded: true });
+    const done = await t.api
+      .patch(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`))
+      .set('X-API-Key', key)
+      .send({ is_uploaded: true });
     assert.equal(done.status, 200, JSON.stringify(done.body));
-    const redirect = await t.api.get(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`)).set('X-API-Key', key).redirects(0);
-    const dl = await t.api.get(local(redirect.headers.location)).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const redirect = await t.api
+      .get(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`))
+      .set('X-API-Key', key)
+      .redirects(0);
+    const dl = await t.api
+      .get(local(redirect.headers.location))
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     assert.deepEqual(dl.body, content);
   });
 
@@ -122,25 +177,55 @@ describe('External API v1: work item attachments (local store)', () => {
     await addProjectMember(t, ws.id, project.id, viewer.userId, 5);
     const list = await t.api.get(p(`work-items/${item.id}/attachments/`)).set('X-API-Key', viewerKey);
     assert.equal(list.status, 200);
-    assertError(await t.api.post(p(`work-items/${item.id}/attachments/`)).set('X-API-Key', viewerKey).send({ name: 'v.txt', type: 'text/plain', size: 1 }), 403, 'PERMISSION_DENIED');
+    assertError(
+      await t.api
+        .post(p(`work-items/${item.id}/attachments/`))
+        .set('X-API-Key', viewerKey)
+        .send({ name: 'v.txt', type: 'text/plain', size: 1 }),
+      403,
+      'PERMISSION_DENIED',
+    );
   });
 
   it('a declared size over FILE_SIZE_LIMIT, a type off the allow list and a bad body are refused', async () => {
     const big = await create({ name: 'big.png', type: 'image/png', size: 1001 });
     assertError(big, 413, 'ATTACHMENT_TOO_LARGE');
     assert.equal((big.body as { file_size_limit: number }).file_size_limit, 1000);
-    assertError(await create({ name: 'run.exe', type: 'application/x-msdownload', size: 10 }), 400, 'ATTACHMENT_TYPE_NOT_ALLOWED');
+    assertError(
+      await create({ name: 'run.exe', type: 'application/x-msdownload', size: 10 }),
+      400,
+      'ATTACHMENT_TYPE_NOT_ALLOWED',
+    );
     assertError(await create({ name: 'x.txt', type: 'text/plain' }), 422, 'VALIDATION_ERROR');
     assertError(await create({ type: 'text/plain', size: 3 }), 422, 'VALIDATION_ERROR');
     assertError(await create({ name: 'x.txt', type: 'text/plain', size: 0 }), 422, 'VALIDATION_ERROR');
-    assert.equal(Number((await t.sql<{ n: string }>(`SELECT count(*) AS n FROM file_assets WHERE attributes->>'name' IN ('big.png','run.exe')`))[0].n), 0);
+    assert.equal(
+      Number(
+        (
+          await t.sql<{ n: string }>(
+            `SELECT count(*) AS n FROM file_assets WHERE attributes->>'name' IN ('big.png','run.exe')`,
+          )
+        )[0].n,
+      ),
+      0,
+    );
   });
 
   it('an upload larger than declared is refused and the asset cannot be completed', async () => {
     const res = await create({ name: 'small.txt', type: 'text/plain', size: 4 });
-    const put = await t.api.put(local(res.body.upload_data.url)).set('Content-Type', 'text/plain').send(Buffer.from('12345678'));
+    const put = await t.api
+      .put(local(res.body.upload_data.url))
+      .set('Content-Type', 'text/plain')
+      .send(Buffer.from('12345678'));
     assertError(put, 413, 'ATTACHMENT_TOO_LARGE');
-    assertError(await t.api.patch(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`)).set('X-API-Key', key).send({ is_uploaded: true }), 400, 'ATTACHMENT_NOT_UPLOADED');
+    assertError(
+      await t.api
+        .patch(p(`work-items/${item.id}/attachments/${res.body.asset_id}/`))
+        .set('X-API-Key', key)
+        .send({ is_uploaded: true }),
+      400,
+      'ATTACHMENT_NOT_UPLOADED',
+    );
   });
 
   it('a tampered, swapped, missing or expired signature is refused; an unknown asset is 404', async () => {
@@ -151,55 +236,130 @@ describe('External API v1: work item attachments (local store)', () => {
     const expires = url.searchParams.get('expires')!;
     const tampered = sig.slice(0, -1) + (sig.endsWith('0') ? '1' : '0');
     const base = `/api/v1/assets/${id}/upload/`;
-    assertError(await t.api.put(`${base}?expires=${expires}&signature=${tampered}`).set('Content-Type', 'text/plain').send('ok'), 403, 'INVALID_SIGNATURE');
-    assertError(await t.api.put(`${base}?expires=${Number(expires) + 60}&signature=${sig}`).set('Content-Type', 'text/plain').send('ok'), 403, 'INVALID_SIGNATURE');
+    assertError(
+      await t.api.put(`${base}?expires=${expires}&signature=${tampered}`).set('Content-Type', 'text/plain').send('ok'),
+      403,
+      'INVALID_SIGNATURE',
+    );
+    assertError(
+      await t.api
+        .put(`${base}?expires=${Number(expires) + 60}&signature=${sig}`)
+        .set('Content-Type', 'text/plain')
+        .send('ok'),
+      403,
+      'INVALID_SIGNATURE',
+    );
     assertError(await t.api.put(base).set('Content-Type', 'text/plain').send('ok'), 403, 'INVALID_SIGNATURE');
     // an upload signature does not download
-    assertError(await t.api.get(`/api/v1/assets/${id}/download/?expires=${expires}&signature=${sig}`), 403, 'INVALID_SIGNATURE');
+    assertError(
+      await t.api.get(`/api/v1/assets/${id}/download/?expires=${expires}&signature=${sig}`),
+      403,
+      'INVALID_SIGNATURE',
+    );
     // a signature for another asset does not fit this one
     const other = await create({ name: 't.txt', type: 'text/plain', size: 2 });
     const otherSig = new URL(other.body.upload_data.url).searchParams;
-    assertError(await t.api.put(`${base}?expires=${otherSig.get('expires')}&signature=${otherSig.get('signature')}`).set('Content-Type', 'text/plain').send('ok'), 403, 'INVALID_SIGNATURE');
+    assertError(
+      await t.api
+        .put(`${base}?expires=${otherSig.get('expires')}&signature=${otherSig.get('signature')}`)
+        .set('Content-Type', 'text/plain')
+        .send('ok'),
+      403,
+      'INVALID_SIGNATURE',
+    );
     // expired: signed correctly with the server's key, in the past
     const past = Math.floor(Date.now() / 1000) - 10;
     const signer = t.app.get(AttachmentService).signer;
-    assertError(await t.api.put(`${base}?expires=${past}&signature=${signer.sign('upload', id, past)}`).set('Content-Type', 'text/plain').send('ok'), 403, 'SIGNED_URL_EXPIRED');
+    assertError(
+      await t.api
+        .put(`${base}?expires=${past}&signature=${signer.sign('upload', id, past)}`)
+        .set('Content-Type', 'text/plain')
+        .send('ok'),
+      403,
+      'SIGNED_URL_EXPIRED',
+    );
     const unknown = '00000000-0000-4000-8000-000000000000';
     const future = Math.floor(Date.now() / 1000) + 60;
-    assertError(await t.api.put(`/api/v1/assets/${unknown}/upload/?expires=${future}&signature=${signer.sign('upload', unknown, future)}`).set('Content-Type', 'text/plain').send('ok'), 404, 'NOT_FOUND');
+    assertError(
+      await t.api
+        .put(`/api/v1/assets/${unknown}/upload/?expires=${future}&signature=${signer.sign('upload', unknown, future)}`)
+        .set('Content-Type', 'text/plain')
+        .send('ok'),
+      404,
+      'NOT_FOUND',
+    );
     // the original signature still works
-    assert.equal((await t.api.put(local(res.body.upload_data.url)).set('Content-Type', 'text/plain').send('ok')).status, 204);
+    assert.equal(
+      (await t.api.put(local(res.body.upload_data.url)).set('Content-Type', 'text/plain').send('ok')).status,
+      204,
+    );
   });
 
   it("another project's work item, or an attachment of another work item, is 404", async () => {
     assertError(await t.api.get(p(`work-items/${foreign.id}/attachments/`)).set('X-API-Key', key), 404, 'NOT_FOUND');
-    assertError(await create({ name: 'a.txt', type: 'text/plain', size: 1 }, `work-items/${foreign.id}/attachments/`), 404, 'NOT_FOUND');
+    assertError(
+      await create({ name: 'a.txt', type: 'text/plain', size: 1 }, `work-items/${foreign.id}/attachments/`),
+      404,
+      'NOT_FOUND',
+    );
     const mine = await create({ name: 'm.txt', type: 'text/plain', size: 1 });
-    assertError(await t.api.delete(p(`work-items/${foreign.id}/attachments/${mine.body.asset_id}/`, other.id)).set('X-API-Key', key), 404, 'NOT_FOUND');
-    assertError(await t.api.get(p(`work-items/${item.id}/attachments/${mine.body.asset_id}/`, other.id)).set('X-API-Key', key), 404, 'NOT_FOUND');
-    assertError(await t.api.get(p(`work-items/${item.id}/attachments/not-a-uuid/`)).set('X-API-Key', key), 404, 'NOT_FOUND');
+    assertError(
+      await t.api
+        .delete(p(`work-items/${foreign.id}/attachments/${mine.body.asset_id}/`, other.id))
+        .set('X-API-Key', key),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api.get(p(`work-items/${item.id}/attachments/${mine.body.asset_id}/`, other.id)).set('X-API-Key', key),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api.get(p(`work-items/${item.id}/attachments/not-a-uuid/`)).set('X-API-Key', key),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('delete soft-deletes, removes the file, writes history, and the signed download stops working', async () => {
     const res = await create({ name: 'gone.txt', type: 'text/plain', size: 3 });
     const id: string = res.body.asset_id;
     await t.api.put(local(res.body.upload_data.url)).set('Content-Type', 'text/plain').send('bye');
-    await t.api.patch(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key).send({ is_uploaded: true });
-    const redirect = await t.api.get(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key).redirects(0);
+    await t.api
+      .patch(p(`work-items/${item.id}/attachments/${id}/`))
+      .set('X-API-Key', key)
+      .send({ is_uploaded: true });
+    const redirect = await t.api
+      .get(p(`work-items/${item.id}/attachments/${id}/`))
+      .set('X-API-Key', key)
+      .redirects(0);
     const before = files(uploads).filter((f) => f.endsWith('gone.txt'));
     assert.equal(before.length, 1);
     const del = await t.api.delete(p(`issues/${item.id}/issue-attachments/${id}/`)).set('X-API-Key', key);
     assert.equal(del.status, 204);
-    assert.deepEqual(files(uploads).filter((f) => f.endsWith('gone.txt')), []);
-    const row = await t.sql<{ is_deleted: boolean; deleted: boolean }>(`SELECT is_deleted, deleted_at IS NOT NULL AS deleted FROM file_assets WHERE id = $1`, [id]);
+    assert.deepEqual(
+      files(uploads).filter((f) => f.endsWith('gone.txt')),
+      [],
+    );
+    const row = await t.sql<{ is_deleted: boolean; deleted: boolean }>(
+      `SELECT is_deleted, deleted_at IS NOT NULL AS deleted FROM file_assets WHERE id = $1`,
+      [id],
+    );
     assert.deepEqual(row, [{ is_deleted: true, deleted: true }]);
     const list = await t.api.get(p(`work-items/${item.id}/attachments/`)).set('X-API-Key', key);
     assert.ok(!list.body.some((a: { id: string }) => a.id === id));
     assertError(await t.api.get(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key), 404, 'NOT_FOUND');
-    assertError(await t.api.delete(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.delete(p(`work-items/${item.id}/attachments/${id}/`)).set('X-API-Key', key),
+      404,
+      'NOT_FOUND',
+    );
     assertError(await t.api.get(local(redirect.headers.location)), 404, 'NOT_FOUND');
     const hist = await t.sql<{ verb: string; old_value: string }>(
-      `SELECT verb, old_value FROM issue_activities WHERE issue_id = $1 AND field = 'attachment' AND verb = 'deleted'`, [item.id]);
+      `SELECT verb, old_value FROM issue_activities WHERE issue_id = $1 AND field = 'attachment' AND verb = 'deleted'`,
+      [item.id],
+    );
     assert.deepEqual(hist, [{ verb: 'deleted', old_value: 'gone.txt' }]);
   });
 });
@@ -210,17 +370,28 @@ describe('object storage selection', () => {
     assert.equal(dflt.storage.uploadsDir, path.resolve('/tmp/meridian-x/uploads'));
     assert.equal(dflt.storage.s3, undefined);
     assert.equal(createObjectStorage(dflt).kind, 'local');
-    assert.equal(loadConfig({ DATA_DIR: '/tmp/meridian-x', UPLOADS_DIR: '/srv/files' }).storage.uploadsDir, path.resolve('/srv/files'));
+    assert.equal(
+      loadConfig({ DATA_DIR: '/tmp/meridian-x', UPLOADS_DIR: '/srv/files' }).storage.uploadsDir,
+      path.resolve('/srv/files'),
+    );
   });
 
   it('an S3 bucket selects the AWS SDK store, which presigns a size- and type-bound POST and a GET (no network)', async () => {
     const config = loadConfig({
-      AWS_S3_BUCKET_NAME: 'meridian-test', AWS_REGION: 'eu-west-1', AWS_S3_ENDPOINT_URL: 'http://minio.local:9000',
-      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-example', USE_MINIO: '1',
+      AWS_S3_BUCKET_NAME: 'meridian-test',
+      AWS_REGION: 'eu-west-1',
+      AWS_S3_ENDPOINT_URL: 'http://minio.local:9000',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'secret-example',
+      USE_MINIO: '1',
     });
     assert.deepEqual(config.storage.s3, {
-      bucket: 'meridian-test', region: 'eu-west-1', endpoint: 'http://minio.local:9000',
-      accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret-example', forcePathStyle: true,
+      bucket: 'meridian-test',
+      region: 'eu-west-1',
+      endpoint: 'http://minio.local:9000',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'secret-example',
+      forcePathStyle: true,
     });
     const store = createObjectStorage(config);
     assert.equal(store.kind, 's3');

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addMemberWithKey, addProjectMember, assertError, createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
+import {
+  addMemberWithKey,
+  addProjectMember,
+  assertError,
+  createApiKey,
+  createProject,
+  createWorkspace,
+  signUp,
+} from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('External API v1: cycles', () => {
@@ -12,7 +20,11 @@ describe('External API v1: cycles', () => {
   let memberKey: string;
   let project: { id: string };
   const p = (path: string, pid = project.id) => `/api/v1/workspaces/${ws.slug}/projects/${pid}/${path}`;
-  const post = (path: string, body: unknown, k = key) => t.api.post(p(path)).set('X-API-Key', k).send(body as object);
+  const post = (path: string, body: unknown, k = key) =>
+    t.api
+      .post(p(path))
+      .set('X-API-Key', k)
+      .send(body as object);
   const get = (path: string, k = key) => t.api.get(p(path)).set('X-API-Key', k);
   const item = async (name: string, extra: Record<string, unknown> = {}) => {
     const res = await post('work-items/', { name, ...extra });
@@ -25,8 +37,18 @@ describe('External API v1: cycles', () => {
     return res.body as { id: string; name: string; start_date: string | null; end_date: string | null };
   };
   const activities = async (issueId: string) =>
-    (await get(`work-items/${issueId}/activities/`)).body.results as Array<{ field: string; verb: string; old_identifier: string | null; new_identifier: string | null; new_value: string | null; old_value: string | null; comment: string }>;
-  const stateId = async (name: string) => (await t.sql<{ id: string }>('SELECT id FROM states WHERE project_id = $1 AND name = $2', [project.id, name]))[0].id;
+    (await get(`work-items/${issueId}/activities/`)).body.results as Array<{
+      field: string;
+      verb: string;
+      old_identifier: string | null;
+      new_identifier: string | null;
+      new_value: string | null;
+      old_value: string | null;
+      comment: string;
+    }>;
+  const stateId = async (name: string) =>
+    (await t.sql<{ id: string }>('SELECT id FROM states WHERE project_id = $1 AND name = $2', [project.id, name]))[0]
+      .id;
 
   before(async () => {
     t = await startTestApp({ API_KEY_RATE_LIMIT: '100000' });
@@ -41,7 +63,13 @@ describe('External API v1: cycles', () => {
   after(() => t.close());
 
   it('creates a cycle: owner defaults to the caller, days become instants in the time zone, sort_order min − 10000, counts', async () => {
-    const res = await post('cycles/', { name: ' Sprint 1 ', description: 'd', start_date: '2030-01-01', end_date: '2030-01-14', project_id: project.id });
+    const res = await post('cycles/', {
+      name: ' Sprint 1 ',
+      description: 'd',
+      start_date: '2030-01-01',
+      end_date: '2030-01-14',
+      project_id: project.id,
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.name, 'Sprint 1');
     assert.equal(res.body.owned_by, owner.userId);
@@ -53,7 +81,13 @@ describe('External API v1: cycles', () => {
     assert.equal(res.body.workspace, ws.id);
     assert.equal(res.body.total_issues, 0);
     assert.deepEqual(res.body.view_props, {});
-    const second = await cycle({ name: 'Sprint 2', start_date: '2030-02-01', end_date: '2030-02-01', timezone: 'Asia/Kolkata', owned_by: member.userId });
+    const second = await cycle({
+      name: 'Sprint 2',
+      start_date: '2030-02-01',
+      end_date: '2030-02-01',
+      timezone: 'Asia/Kolkata',
+      owned_by: member.userId,
+    });
     assert.equal(second.start_date, '2030-01-31T18:30:00.000Z');
     assert.equal(second.end_date, '2030-02-01T18:29:59.000Z');
     const got = await get(`cycles/${second.id}/`);
@@ -61,17 +95,33 @@ describe('External API v1: cycles', () => {
     assert.equal(got.body.owned_by, member.userId);
     const ext = await cycle({ name: 'Ext', external_id: 'c1', external_source: 'jira' });
     assert.equal(ext.start_date, null);
-    const clash = assertError(await post('cycles/', { name: 'Ext 2', external_id: 'c1', external_source: 'jira' }), 409, 'EXTERNAL_ID_TAKEN');
+    const clash = assertError(
+      await post('cycles/', { name: 'Ext 2', external_id: 'c1', external_source: 'jira' }),
+      409,
+      'EXTERNAL_ID_TAKEN',
+    );
     assert.equal(clash.id, ext.id);
   });
 
   it('rejects bad cycle input with 422: one date only, start after end, bad date, unknown time zone, owner not a member, no name', async () => {
     const one = assertError(await post('cycles/', { name: 'x', start_date: '2030-01-01' }), 422, 'VALIDATION_ERROR');
     assert.ok((one.errors as Record<string, unknown>).end_date);
-    const order = assertError(await post('cycles/', { name: 'x', start_date: '2030-01-05', end_date: '2030-01-01' }), 422, 'VALIDATION_ERROR');
+    const order = assertError(
+      await post('cycles/', { name: 'x', start_date: '2030-01-05', end_date: '2030-01-01' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     assert.ok((order.errors as Record<string, unknown>).start_date);
-    assertError(await post('cycles/', { name: 'x', start_date: 'soon', end_date: '2030-01-01' }), 422, 'VALIDATION_ERROR');
-    assertError(await post('cycles/', { name: 'x', start_date: '2030-02-30', end_date: '2030-03-01' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await post('cycles/', { name: 'x', start_date: 'soon', end_date: '2030-01-01' }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    assertError(
+      await post('cycles/', { name: 'x', start_date: '2030-02-30', end_date: '2030-03-01' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     assertError(await post('cycles/', { name: 'x', timezone: 'Mars/Base' }), 422, 'VALIDATION_ERROR');
     const stranger = await signUp(t);
     assertError(await post('cycles/', { name: 'x', owned_by: stranger.userId }), 422, 'VALIDATION_ERROR');
@@ -82,7 +132,10 @@ describe('External API v1: cycles', () => {
   it('lists cycles newest first, paginated; cycle_view filters current, upcoming, completed, draft, incomplete', async () => {
     const pr = await createProject(t, key, ws.slug, { identifier: 'CYV', name: 'Cycle views' });
     const mk = async (name: string, body: Record<string, unknown>) => {
-      const res = await t.api.post(p('cycles/', pr.id)).set('X-API-Key', key).send({ name, ...body });
+      const res = await t.api
+        .post(p('cycles/', pr.id))
+        .set('X-API-Key', key)
+        .send({ name, ...body });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.id as string;
     };
@@ -97,20 +150,45 @@ describe('External API v1: cycles', () => {
       return res.body;
     };
     const all = await list();
-    assert.deepEqual(all.results.map((c: { id: string }) => c.id), [draft, upcoming, current, past]);
+    assert.deepEqual(
+      all.results.map((c: { id: string }) => c.id),
+      [draft, upcoming, current, past],
+    );
     assert.equal(all.total_count, 4);
     const cur = await list('current');
     assert.ok(Array.isArray(cur));
-    assert.deepEqual(cur.map((c: { id: string }) => c.id), [current]);
-    assert.deepEqual((await list('upcoming')).results.map((c: { id: string }) => c.id), [upcoming]);
-    assert.deepEqual((await list('completed')).results.map((c: { id: string }) => c.id), [past]);
-    assert.deepEqual((await list('draft')).results.map((c: { id: string }) => c.id), [draft]);
-    assert.deepEqual((await list('incomplete')).results.map((c: { id: string }) => c.id), [draft, upcoming, current]);
+    assert.deepEqual(
+      cur.map((c: { id: string }) => c.id),
+      [current],
+    );
+    assert.deepEqual(
+      (await list('upcoming')).results.map((c: { id: string }) => c.id),
+      [upcoming],
+    );
+    assert.deepEqual(
+      (await list('completed')).results.map((c: { id: string }) => c.id),
+      [past],
+    );
+    assert.deepEqual(
+      (await list('draft')).results.map((c: { id: string }) => c.id),
+      [draft],
+    );
+    assert.deepEqual(
+      (await list('incomplete')).results.map((c: { id: string }) => c.id),
+      [draft, upcoming, current],
+    );
     const paged = await t.api.get(p('cycles/?per_page=3', pr.id)).set('X-API-Key', key);
     assert.equal(paged.body.results.length, 3);
     const next = await t.api.get(p(`cycles/?per_page=3&cursor=${paged.body.next_cursor}`, pr.id)).set('X-API-Key', key);
-    assert.deepEqual(next.body.results.map((c: { id: string }) => c.id), [past]);
-    assertError(await t.api.get(p('cycles/?cycle_view=later', pr.id)).set('X-API-Key', key), 400, 'INVALID_QUERY_PARAMETER');
+    assert.deepEqual(
+      next.body.results.map((c: { id: string }) => c.id),
+      [past],
+    );
+    assertError(
+      await t.api.get(p('cycles/?cycle_view=later', pr.id)).set('X-API-Key', key),
+      400,
+      'INVALID_QUERY_PARAMETER',
+    );
     const counted = await t.api.get(`/api/v1/workspaces/${ws.slug}/projects/${pr.id}/`).set('X-API-Key', key);
     assert.equal(counted.body.total_cycles, 4);
   });
@@ -135,10 +213,15 @@ describe('External API v1: cycles', () => {
     const list = await get(`cycles/${c.id}/cycle-issues/`);
     assert.equal(list.status, 200);
     assert.equal(list.body.total_count, 2);
-    assert.deepEqual(list.body.results.map((i: { id: string }) => i.id), [a.id, b.id]);
+    assert.deepEqual(
+      list.body.results.map((i: { id: string }) => i.id),
+      [a.id, b.id],
+    );
     assert.equal(list.body.results[0].name, 'a');
     assert.equal(list.body.results[0].sequence_id !== undefined, true);
-    const page = await get(`cycles/${c.id}/cycle-issues/?per_page=1&order_by=-created_at&expand=state&fields=id,name,state`);
+    const page = await get(
+      `cycles/${c.id}/cycle-issues/?per_page=1&order_by=-created_at&expand=state&fields=id,name,state`,
+    );
     assert.deepEqual(Object.keys(page.body.results[0]).sort(), ['id', 'name', 'state']);
     assert.equal(page.body.results[0].id, b.id);
     assert.equal(page.body.results[0].state.name, 'Done');
@@ -176,7 +259,10 @@ describe('External API v1: cycles', () => {
     const moved = await post(`cycles/${c2.id}/cycle-issues/`, { issues: [x.id] });
     assert.equal(moved.status, 200);
     const rows = await t.sql<{ cycle_id: string }>('SELECT cycle_id FROM cycle_issues WHERE issue_id = $1', [x.id]);
-    assert.deepEqual(rows.map((r) => r.cycle_id), [c2.id]);
+    assert.deepEqual(
+      rows.map((r) => r.cycle_id),
+      [c2.id],
+    );
     assert.equal((await get(`cycles/${c1.id}/`)).body.total_issues, 0);
     const last = (await activities(x.id)).filter((h) => h.field === 'cycles').at(-1)!;
     assert.equal(last.verb, 'updated');
@@ -185,7 +271,11 @@ describe('External API v1: cycles', () => {
     const before = (await activities(x.id)).length;
     const y = await item('valid');
     const beforeY = (await activities(y.id)).length;
-    assertError(await post(`cycles/${c1.id}/cycle-issues/`, { issues: [y.id, '00000000-0000-4000-8000-000000000000'] }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await post(`cycles/${c1.id}/cycle-issues/`, { issues: [y.id, '00000000-0000-4000-8000-000000000000'] }),
+      422,
+      'VALIDATION_ERROR',
+    );
     assert.equal((await activities(y.id)).length, beforeY);
     assert.equal((await activities(x.id)).length, before);
     assert.equal((await t.sql('SELECT 1 FROM cycle_issues WHERE issue_id = $1', [y.id])).length, 0);
@@ -195,20 +285,43 @@ describe('External API v1: cycles', () => {
     const ended = await cycle({ name: 'Ended', start_date: '2020-01-01', end_date: '2020-01-14' });
     const x = await item('late');
     assertError(await post(`cycles/${ended.id}/cycle-issues/`, { issues: [x.id] }), 400, 'CYCLE_COMPLETED');
-    assertError(await t.api.patch(p(`cycles/${ended.id}/`)).set('X-API-Key', key).send({ name: 'renamed', sort_order: 5 }), 400, 'CYCLE_COMPLETED');
-    const ok = await t.api.patch(p(`cycles/${ended.id}/`)).set('X-API-Key', key).send({ sort_order: 5, id: ended.id, total_issues: 3 });
+    assertError(
+      await t.api
+        .patch(p(`cycles/${ended.id}/`))
+        .set('X-API-Key', key)
+        .send({ name: 'renamed', sort_order: 5 }),
+      400,
+      'CYCLE_COMPLETED',
+    );
+    const ok = await t.api
+      .patch(p(`cycles/${ended.id}/`))
+      .set('X-API-Key', key)
+      .send({ sort_order: 5, id: ended.id, total_issues: 3 });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.sort_order, 5);
     assert.equal(ok.body.name, 'Ended');
     const open = await cycle({ name: 'Open', start_date: '2030-05-01', end_date: '2030-05-10' });
-    const upd = await t.api.patch(p(`cycles/${open.id}/`)).set('X-API-Key', key).send({ name: 'Open 2', end_date: '2030-05-20', view_props: { a: 1 } });
+    const upd = await t.api
+      .patch(p(`cycles/${open.id}/`))
+      .set('X-API-Key', key)
+      .send({ name: 'Open 2', end_date: '2030-05-20', view_props: { a: 1 } });
     assert.equal(upd.status, 200, JSON.stringify(upd.body));
     assert.equal(upd.body.name, 'Open 2');
     assert.equal(upd.body.end_date, '2030-05-20T23:59:59.000Z');
     assert.equal(upd.body.start_date, '2030-05-01T00:00:00.000Z');
     assert.deepEqual(upd.body.view_props, { a: 1 });
-    assertError(await t.api.patch(p(`cycles/${open.id}/`)).set('X-API-Key', key).send({ start_date: null }), 422, 'VALIDATION_ERROR');
-    const cleared = await t.api.patch(p(`cycles/${open.id}/`)).set('X-API-Key', key).send({ start_date: null, end_date: null });
+    assertError(
+      await t.api
+        .patch(p(`cycles/${open.id}/`))
+        .set('X-API-Key', key)
+        .send({ start_date: null }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const cleared = await t.api
+      .patch(p(`cycles/${open.id}/`))
+      .set('X-API-Key', key)
+      .send({ start_date: null, end_date: null });
     assert.equal(cleared.body.start_date, null);
     assert.equal(cleared.body.end_date, null);
   });
@@ -220,15 +333,29 @@ describe('External API v1: cycles', () => {
     const open1 = await item('open 1');
     const open2 = await item('open 2', { state: await stateId('In Progress') });
     const done = await item('done', { state: await stateId('Done') });
-    await t.sql('INSERT INTO cycle_issues (workspace_id, project_id, cycle_id, issue_id) SELECT workspace_id, project_id, $1, id FROM issues WHERE id IN ($2, $3, $4)', [from.id, open1.id, open2.id, done.id]);
+    await t.sql(
+      'INSERT INTO cycle_issues (workspace_id, project_id, cycle_id, issue_id) SELECT workspace_id, project_id, $1, id FROM issues WHERE id IN ($2, $3, $4)',
+      [from.id, open1.id, open2.id, done.id],
+    );
     assertError(await post(`cycles/${to.id}/transfer-issues/`, { new_cycle_id: from.id }), 400, 'CYCLE_NOT_COMPLETED');
-    assertError(await post(`cycles/${from.id}/transfer-issues/`, { new_cycle_id: ended2.id }), 400, 'CYCLE_TRANSFER_TARGET_COMPLETED');
+    assertError(
+      await post(`cycles/${from.id}/transfer-issues/`, { new_cycle_id: ended2.id }),
+      400,
+      'CYCLE_TRANSFER_TARGET_COMPLETED',
+    );
     assertError(await post(`cycles/${from.id}/transfer-issues/`, {}), 422, 'VALIDATION_ERROR');
-    assertError(await post(`cycles/${from.id}/transfer-issues/`, { new_cycle_id: '00000000-0000-4000-8000-000000000000' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await post(`cycles/${from.id}/transfer-issues/`, { new_cycle_id: '00000000-0000-4000-8000-000000000000' }),
+      422,
+      'VALIDATION_ERROR',
+    );
     const res = await post(`cycles/${from.id}/transfer-issues/`, { new_cycle_id: to.id });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { message: 'Success' });
-    const rows = await t.sql<{ issue_id: string; cycle_id: string }>('SELECT issue_id, cycle_id FROM cycle_issues WHERE issue_id IN ($1, $2, $3)', [open1.id, open2.id, done.id]);
+    const rows = await t.sql<{ issue_id: string; cycle_id: string }>(
+      'SELECT issue_id, cycle_id FROM cycle_issues WHERE issue_id IN ($1, $2, $3)',
+      [open1.id, open2.id, done.id],
+    );
     const where = Object.fromEntries(rows.map((r) => [r.issue_id, r.cycle_id]));
     assert.equal(where[open1.id], to.id);
     assert.equal(where[open2.id], to.id);
@@ -248,15 +375,28 @@ describe('External API v1: cycles', () => {
     assertError(await post(`cycles/${open.id}/archive/`, undefined), 400, 'CYCLE_NOT_COMPLETED');
     assertError(await post(`cycles/${draft.id}/archive/`, undefined), 400, 'CYCLE_NOT_COMPLETED');
     const ended = await cycle({ name: 'To archive', start_date: '2022-01-01', end_date: '2022-01-02' });
-    const arch = await t.api.post(p(`cycles/${ended.id}/archive/`)).set('X-API-Key', key).set('Content-Type', 'application/json');
+    const arch = await t.api
+      .post(p(`cycles/${ended.id}/archive/`))
+      .set('X-API-Key', key)
+      .set('Content-Type', 'application/json');
     assert.equal(arch.status, 204, JSON.stringify(arch.body));
     assertError(await get(`cycles/${ended.id}/`), 404, 'NOT_FOUND');
     assert.ok(!(await get('cycles/')).body.results.some((c: { id: string }) => c.id === ended.id));
     const archived = await get('archived-cycles/');
     assert.equal(archived.status, 200);
-    assert.deepEqual(archived.body.results.map((c: { id: string }) => c.id), [ended.id]);
+    assert.deepEqual(
+      archived.body.results.map((c: { id: string }) => c.id),
+      [ended.id],
+    );
     assert.ok(archived.body.results[0].archived_at);
-    assertError(await t.api.patch(p(`cycles/${ended.id}/`)).set('X-API-Key', key).send({ sort_order: 1 }), 400, 'CYCLE_ARCHIVED');
+    assertError(
+      await t.api
+        .patch(p(`cycles/${ended.id}/`))
+        .set('X-API-Key', key)
+        .send({ sort_order: 1 }),
+      400,
+      'CYCLE_ARCHIVED',
+    );
     assert.equal((await t.api.delete(p(`archived-cycles/${ended.id}/unarchive/`)).set('X-API-Key', key)).status, 204);
     assert.equal((await get(`cycles/${ended.id}/`)).body.archived_at, null);
     assert.equal((await post(`cycles/${ended.id}/archive/`, {})).status, 204);
@@ -283,7 +423,14 @@ describe('External API v1: cycles', () => {
     const other = await createProject(t, key, ws.slug, { identifier: 'CYF', name: 'Foreign' });
     const foreign = await t.api.post(p('cycles/', other.id)).set('X-API-Key', key).send({ name: 'elsewhere' });
     assertError(await get(`cycles/${foreign.body.id}/`), 404, 'NOT_FOUND');
-    assertError(await t.api.patch(p(`cycles/${foreign.body.id}/`)).set('X-API-Key', key).send({ name: 'x' }), 404, 'NOT_FOUND');
+    assertError(
+      await t.api
+        .patch(p(`cycles/${foreign.body.id}/`))
+        .set('X-API-Key', key)
+        .send({ name: 'x' }),
+      404,
+      'NOT_FOUND',
+    );
     assertError(await get('cycles/not-a-uuid/'), 404, 'NOT_FOUND');
   });
 

@@ -21,7 +21,10 @@ function cookiesOf(res: { headers: Record<string, unknown> }): Map<string, { val
   for (const line of list) {
     const [pair, ...attributes] = line.split(';');
     const eq = pair.indexOf('=');
-    out.set(pair.slice(0, eq).trim(), { value: decodeURIComponent(pair.slice(eq + 1)), attributes: attributes.join(';').toLowerCase() });
+    out.set(pair.slice(0, eq).trim(), {
+      value: decodeURIComponent(pair.slice(eq + 1)),
+      attributes: attributes.join(';').toLowerCase(),
+    });
   }
   return out;
 }
@@ -44,11 +47,20 @@ async function csrfToken(t: TestApp): Promise<{ csrf: string; cookie: string }> 
 async function postForm(t: TestApp, path: string, fields: Record<string, string>, options: { csrf?: boolean } = {}) {
   const { csrf, cookie } = await csrfToken(t);
   const form = new URLSearchParams({ ...fields, ...(options.csrf === false ? {} : { csrfmiddlewaretoken: csrf }) });
-  const res = await t.api.post(path).set('Content-Type', FORM).set('Origin', WEB).set('Cookie', cookie).send(form.toString());
+  const res = await t.api
+    .post(path)
+    .set('Content-Type', FORM)
+    .set('Origin', WEB)
+    .set('Cookie', cookie)
+    .send(form.toString());
   return { res, csrf, cookies: cookiesOf(res) };
 }
 
-async function webSignUp(t: TestApp, email = `${unique('web')}@example.com`, password = 'correct horse 1'): Promise<Browser & { email: string }> {
+async function webSignUp(
+  t: TestApp,
+  email = `${unique('web')}@example.com`,
+  password = 'correct horse 1',
+): Promise<Browser & { email: string }> {
   const { res, cookies } = await postForm(t, '/auth/sign-up/', { email, password });
   assert.equal(res.status, 302, JSON.stringify(res.body));
   const session = cookies.get('session-id');
@@ -80,7 +92,11 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     const email = `${unique('web')}@example.com`;
     const refused = await postForm(t, '/auth/sign-up/', { email, password: 'correct horse 1' }, { csrf: false });
     assertError(refused.res, 403, 'CSRF_FAILED');
-    assert.equal((await t.sql('SELECT 1 FROM users WHERE email = $1', [email])).length, 0, 'no account without the token');
+    assert.equal(
+      (await t.sql('SELECT 1 FROM users WHERE email = $1', [email])).length,
+      0,
+      'no account without the token',
+    );
 
     const { res, cookies } = await postForm(t, '/auth/sign-up/', { email, password: 'correct horse 1' });
     assert.equal(res.status, 302);
@@ -95,7 +111,10 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
       `SELECT t.digest, t.kind FROM auth_tokens t JOIN auth_sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id WHERE u.email = $1`,
       [email],
     );
-    assert.deepEqual(stored.map((r) => r.kind), ['web']);
+    assert.deepEqual(
+      stored.map((r) => r.kind),
+      ['web'],
+    );
     assert.notEqual(stored[0].digest, session.value);
 
     // a taken email: back to the form with Plane's error code and the email
@@ -110,7 +129,7 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     assert.equal(taken.cookies.get('session-id'), undefined);
     const weak = await postForm(t, '/auth/sign-up/', { email: `${unique('web')}@example.com`, password: 'short' });
     assert.equal(new URL(weak.res.headers.location).searchParams.get('error_code'), '5020');
-    const missing = await postForm(t, '/auth/sign-up/', { email: '' , password: '' });
+    const missing = await postForm(t, '/auth/sign-up/', { email: '', password: '' });
     assert.equal(new URL(missing.res.headers.location).searchParams.get('error_code'), '5040');
   });
 
@@ -119,13 +138,24 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     const ws = await createWorkspace(t, user.token);
     const onboarding = await postForm(t, '/auth/sign-in/', { email: user.email, password: user.password });
     assert.equal(onboarding.res.headers.location, `${WEB}/onboarding`, 'not onboarded yet');
-    assert.equal((await t.api.patch('/api/users/me/onboard/').auth(user.token, bearer).send({ is_onboarded: true })).status, 200);
+    assert.equal(
+      (await t.api.patch('/api/users/me/onboard/').auth(user.token, bearer).send({ is_onboarded: true })).status,
+      200,
+    );
     const landing = await postForm(t, '/auth/sign-in/', { email: user.email, password: user.password });
     assert.equal(landing.res.status, 302);
     assert.equal(landing.res.headers.location, `${WEB}/${ws.slug}`);
-    const next = await postForm(t, '/auth/sign-in/', { email: user.email, password: user.password, next_path: '/projects/' });
+    const next = await postForm(t, '/auth/sign-in/', {
+      email: user.email,
+      password: user.password,
+      next_path: '/projects/',
+    });
     assert.equal(next.res.headers.location, `${WEB}/projects/`);
-    const offsite = await postForm(t, '/auth/sign-in/', { email: user.email, password: user.password, next_path: '//evil.test/' });
+    const offsite = await postForm(t, '/auth/sign-in/', {
+      email: user.email,
+      password: user.password,
+      next_path: '//evil.test/',
+    });
     assert.equal(offsite.res.headers.location, `${WEB}/${ws.slug}`);
 
     const wrong = await postForm(t, '/auth/sign-in/', { email: user.email, password: 'wrong password' });
@@ -167,7 +197,11 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     assert.equal((await patch({ Origin: WEB, 'X-XSRF-TOKEN': b.csrf })).status, 200);
     // Bearer requests are never CSRF-checked, whatever cookie rides along
     const user = await signUp(t);
-    const withBearer = await t.api.patch('/api/users/me/').set('Cookie', b.cookie).auth(user.token, bearer).send({ first_name: 'B' });
+    const withBearer = await t.api
+      .patch('/api/users/me/')
+      .set('Cookie', b.cookie)
+      .auth(user.token, bearer)
+      .send({ first_name: 'B' });
     assert.equal(withBearer.status, 200);
     assert.equal(withBearer.body.email, user.email, 'Bearer wins over the cookie');
   });
@@ -177,10 +211,18 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     const token = /session-id=([^;]+)/.exec(b.cookie)![1];
     assertError(await t.api.get('/api/users/me/').auth(token, bearer), 401, 'INVALID_ACCESS_TOKEN');
     const user = await signUp(t);
-    assertError(await t.api.get('/api/users/me/').set('Cookie', `session-id=${user.token}`), 401, 'AUTHENTICATION_REQUIRED');
+    assertError(
+      await t.api.get('/api/users/me/').set('Cookie', `session-id=${user.token}`),
+      401,
+      'AUTHENTICATION_REQUIRED',
+    );
     assertError(await t.api.get('/api/users/me/').set('Cookie', 'session-id=nonsense'), 401, 'AUTHENTICATION_REQUIRED');
     const ws = await createWorkspace(t, user.token);
-    assertError(await t.api.get(`/api/v1/workspaces/${ws.slug}/projects/`).set('Cookie', b.cookie), 401, 'AUTHENTICATION_REQUIRED');
+    assertError(
+      await t.api.get(`/api/v1/workspaces/${ws.slug}/projects/`).set('Cookie', b.cookie),
+      401,
+      'AUTHENTICATION_REQUIRED',
+    );
     // the session is listed with the others
     const sessions = await t.api.get('/auth/sessions/').set('Cookie', b.cookie);
     assert.equal(sessions.status, 200);
@@ -221,7 +263,11 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     assert.equal(new URL(missing.res.headers.location).searchParams.get('error_code'), '5085');
 
     const user = await signUp(t);
-    const space = await postForm(t, '/auth/spaces/sign-in/', { email: user.email, password: user.password, next_path: '/board/1' });
+    const space = await postForm(t, '/auth/spaces/sign-in/', {
+      email: user.email,
+      password: user.password,
+      next_path: '/board/1',
+    });
     assert.equal(space.res.status, 302);
     assert.equal(space.res.headers.location, `${WEB}/spaces/board/1`);
     assert.ok(space.cookies.get('session-id')?.value);
@@ -244,14 +290,21 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     assert.equal(ok.res.status, 302);
     assert.equal(ok.res.headers.location, `${WEB}/sign-in?success=True`);
     assertError(await t.api.get('/api/users/me/').auth(user.token, bearer), 401, 'INVALID_ACCESS_TOKEN');
-    assert.equal((await t.api.post('/auth/sign-in/').send({ email: user.email, password: 'brand new password 9' })).status, 200);
+    assert.equal(
+      (await t.api.post('/auth/sign-in/').send({ email: user.email, password: 'brand new password 9' })).status,
+      200,
+    );
     const used = await postForm(t, `/auth/reset-password/${uid}/${token}/`, { password: 'another password 9' });
     assert.equal(new URL(used.res.headers.location).searchParams.get('error_code'), '5125');
-    assert.equal((await t.api.get('/api/users/me/').set('Cookie', b.cookie)).status, 200, "another user's session is untouched");
+    assert.equal(
+      (await t.api.get('/api/users/me/').set('Cookie', b.cookie)).status,
+      200,
+      "another user's session is untouched",
+    );
     assert.equal(redactUrl(`/auth/reset-password/${uid}/${token}/?x=1`), `/auth/reset-password/${uid}/[redacted]/?x=1`);
   });
 
-  it('the boards app\'s JSON twins answer like the app\'s: /auth/spaces/email-check/', async () => {
+  it("the boards app's JSON twins answer like the app's: /auth/spaces/email-check/", async () => {
     const user = await signUp(t);
     const res = await t.api.post('/auth/spaces/email-check/').send({ email: user.email });
     assert.equal(res.status, 200);
@@ -259,7 +312,10 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
   });
 
   it("the instance admin's forms set the admin cookie, which only the instance API takes", async () => {
-    const { res, cookies } = await postForm(t, '/api/instances/admins/sign-in/', { email: TEST_ADMIN.email, password: TEST_ADMIN.password });
+    const { res, cookies } = await postForm(t, '/api/instances/admins/sign-in/', {
+      email: TEST_ADMIN.email,
+      password: TEST_ADMIN.password,
+    });
     assert.equal(res.status, 302, JSON.stringify(res.body));
     assert.equal(res.headers.location, `${WEB}/god-mode/general`);
     const admin = cookies.get('admin-session-id')!;
@@ -271,15 +327,28 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     assert.equal(me.status, 200);
     assert.equal(me.body.email, TEST_ADMIN.email);
     assertError(await t.api.get('/api/users/me/').set('Cookie', cookie), 401, 'AUTHENTICATION_REQUIRED');
-    assertError(await t.api.patch('/api/instances/').set('Cookie', cookie).set('Origin', WEB).send({ instance_name: 'x' }), 403, 'CSRF_FAILED');
-    const patched = await t.api.patch('/api/instances/').set('Cookie', cookie).set('Origin', WEB).set('X-CSRFToken', csrf).send({ instance_name: 'Web admin' });
+    assertError(
+      await t.api.patch('/api/instances/').set('Cookie', cookie).set('Origin', WEB).send({ instance_name: 'x' }),
+      403,
+      'CSRF_FAILED',
+    );
+    const patched = await t.api
+      .patch('/api/instances/')
+      .set('Cookie', cookie)
+      .set('Origin', WEB)
+      .set('X-CSRFToken', csrf)
+      .send({ instance_name: 'Web admin' });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
 
     const wrong = await postForm(t, '/api/instances/admins/sign-in/', { email: TEST_ADMIN.email, password: 'nope' });
     const url = new URL(wrong.res.headers.location);
     assert.equal(`${url.origin}${url.pathname}`, `${WEB}/god-mode/`);
     assert.equal(url.searchParams.get('error_code'), '5175');
-    const taken = await postForm(t, '/api/instances/admins/sign-up/', { email: 'x@example.com', password: 'correct horse 1', first_name: 'X' });
+    const taken = await postForm(t, '/api/instances/admins/sign-up/', {
+      email: 'x@example.com',
+      password: 'correct horse 1',
+      first_name: 'X',
+    });
     assert.equal(new URL(taken.res.headers.location).searchParams.get('error_code'), '5150');
 
     const out = await t.api
@@ -300,7 +369,10 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     const other = await t.api.get('/api/instances/').set('Origin', 'http://evil.test');
     assert.equal(other.headers['access-control-allow-origin'], '*');
     assert.equal(other.headers['access-control-allow-credentials'], undefined);
-    const preflight = await t.api.options('/api/users/me/').set('Origin', WEB).set('Access-Control-Request-Method', 'PATCH');
+    const preflight = await t.api
+      .options('/api/users/me/')
+      .set('Origin', WEB)
+      .set('Access-Control-Request-Method', 'PATCH');
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers['access-control-allow-credentials'], 'true');
   });
@@ -321,8 +393,12 @@ describe('web session: the first set-up through the admin form', () => {
       .set('Cookie', `csrftoken=${csrf}`)
       .send(
         new URLSearchParams({
-          csrfmiddlewaretoken: csrf, email: 'first@example.com', password: 'correct horse 1', first_name: 'First',
-          company_name: 'Acme', is_telemetry_enabled: 'True',
+          csrfmiddlewaretoken: csrf,
+          email: 'first@example.com',
+          password: 'correct horse 1',
+          first_name: 'First',
+          company_name: 'Acme',
+          is_telemetry_enabled: 'True',
         }).toString(),
       );
     assert.equal(res.status, 302, JSON.stringify(res.body));

@@ -3,7 +3,15 @@ import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createApiKey, createAppProject, createWorkspace, signUp, SignedUp, unique } from '../support/fixtures';
+import {
+  assertError,
+  createApiKey,
+  createAppProject,
+  createWorkspace,
+  signUp,
+  SignedUp,
+  unique,
+} from '../support/fixtures';
 import { startServer, waitExit } from '../support/processes';
 import { loadConfig } from '#common';
 import { startDatabase } from '#database';
@@ -18,8 +26,14 @@ function hmacSha256Hex(key: string, message: string): string {
   let k = Buffer.from(key, 'utf8');
   if (k.length > 64) k = createHash('sha256').update(k).digest();
   k = Buffer.concat([k, Buffer.alloc(64 - k.length)]);
-  const inner = createHash('sha256').update(Buffer.from(k.map((b) => b ^ 0x36))).update(message, 'utf8').digest();
-  return createHash('sha256').update(Buffer.from(k.map((b) => b ^ 0x5c))).update(inner).digest('hex');
+  const inner = createHash('sha256')
+    .update(Buffer.from(k.map((b) => b ^ 0x36)))
+    .update(message, 'utf8')
+    .digest();
+  return createHash('sha256')
+    .update(Buffer.from(k.map((b) => b ^ 0x5c)))
+    .update(inner)
+    .digest('hex');
 }
 
 interface Received {
@@ -32,7 +46,14 @@ interface Received {
     webhook_id: string;
     workspace_id: string;
     data: Record<string, unknown>;
-    activity: { field: string | null; new_value: unknown; old_value: unknown; actor: Record<string, unknown> | null; old_identifier: string | null; new_identifier: string | null };
+    activity: {
+      field: string | null;
+      new_value: unknown;
+      old_value: unknown;
+      actor: Record<string, unknown> | null;
+      old_identifier: string | null;
+      new_identifier: string | null;
+    };
   };
 }
 
@@ -53,7 +74,10 @@ async function startReceiver() {
       }
       got.push({ path: req.url ?? '', headers: req.headers, raw, body });
       const status = plan.get(req.url ?? '')?.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'text/plain', ...(status >= 300 && status < 400 ? { location: '/redirected' } : {}) });
+      res.writeHead(status, {
+        'content-type': 'text/plain',
+        ...(status >= 300 && status < 400 ? { location: '/redirected' } : {}),
+      });
       res.end(status < 300 ? 'ok' : 'not now');
     });
   });
@@ -110,7 +134,10 @@ describe('webhooks: Plane contract, reliable delivery', () => {
   async function workspaceWithHook(body: Record<string, unknown> = ALL_EVENTS) {
     const ws = await createWorkspace(t, admin.token);
     const path = `/${unique('hook')}`;
-    const res = await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, { type: 'bearer' }).send({ url: rx.url(path), ...body });
+    const res = await t.api
+      .post(`/api/workspaces/${ws.slug}/webhooks/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ url: rx.url(path), ...body });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return { ws, path, hook: res.body as { id: string; secret_key: string } };
   }
@@ -119,16 +146,39 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     const ws = await createWorkspace(t, admin.token);
     const auth = { type: 'bearer' } as const;
     const url = rx.url('/manage');
-    const created = await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth).send({ url, issue: true });
+    const created = await t.api
+      .post(`/api/workspaces/${ws.slug}/webhooks/`)
+      .auth(admin.token, auth)
+      .send({ url, issue: true });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.match(created.body.secret_key, /^plane_wh_[0-9a-f]{32}$/);
     assert.deepEqual(
-      { url: created.body.url, is_active: created.body.is_active, project: created.body.project, issue: created.body.issue, module: created.body.module, cycle: created.body.cycle, issue_comment: created.body.issue_comment, workspace: created.body.workspace },
-      { url, is_active: true, project: false, issue: true, module: false, cycle: false, issue_comment: false, workspace: ws.id },
+      {
+        url: created.body.url,
+        is_active: created.body.is_active,
+        project: created.body.project,
+        issue: created.body.issue,
+        module: created.body.module,
+        cycle: created.body.cycle,
+        issue_comment: created.body.issue_comment,
+        workspace: created.body.workspace,
+      },
+      {
+        url,
+        is_active: true,
+        project: false,
+        issue: true,
+        module: false,
+        cycle: false,
+        issue_comment: false,
+        workspace: ws.id,
+      },
     );
     for (const key of ['id', 'created_at', 'updated_at']) assert.ok(created.body[key], key);
 
-    const [row] = await t.sql<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = $1', [created.body.id]);
+    const [row] = await t.sql<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = $1', [
+      created.body.id,
+    ]);
     assert.ok(!row.secret_sealed.includes(created.body.secret_key.slice(9)), 'the secret is not stored in clear');
 
     const list = await t.api.get(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth);
@@ -139,36 +189,69 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     assert.equal(one.status, 200);
     assert.equal(one.body.secret_key, undefined);
 
-    const patched = await t.api.patch(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth)
+    const patched = await t.api
+      .patch(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`)
+      .auth(admin.token, auth)
       .send({ cycle: true, is_active: false, id: 'ignored', workspace: 'ignored' });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(patched.body.cycle, true);
     assert.equal(patched.body.is_active, false);
     assert.equal(patched.body.secret_key, undefined);
-    assertError(await t.api.patch(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth).send({ issue: 'yes' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await t.api
+        .patch(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`)
+        .auth(admin.token, auth)
+        .send({ issue: 'yes' }),
+      422,
+      'VALIDATION_ERROR',
+    );
 
-    const regenerated = await t.api.post(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/regenerate/`).auth(admin.token, auth);
+    const regenerated = await t.api
+      .post(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/regenerate/`)
+      .auth(admin.token, auth);
     assert.equal(regenerated.status, 200);
     assert.match(regenerated.body.secret_key, /^plane_wh_[0-9a-f]{32}$/);
     assert.notEqual(regenerated.body.secret_key, created.body.secret_key);
 
-    assertError(await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth).send({ url }), 409, 'WEBHOOK_URL_TAKEN');
-    assertError(await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth).send({ issue: true }), 422, 'VALIDATION_ERROR');
-    assertError(await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth).send({ url: 'not a url' }), 422, 'VALIDATION_ERROR');
+    assertError(
+      await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth).send({ url }),
+      409,
+      'WEBHOOK_URL_TAKEN',
+    );
+    assertError(
+      await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth).send({ issue: true }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    assertError(
+      await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, auth).send({ url: 'not a url' }),
+      422,
+      'VALIDATION_ERROR',
+    );
 
     // another workspace's webhook is a 404 everywhere
     const other = await createWorkspace(t, admin.token);
     for (const res of [
       await t.api.get(`/api/workspaces/${other.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth),
-      await t.api.patch(`/api/workspaces/${other.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth).send({ issue: false }),
+      await t.api
+        .patch(`/api/workspaces/${other.slug}/webhooks/${created.body.id}/`)
+        .auth(admin.token, auth)
+        .send({ issue: false }),
       await t.api.post(`/api/workspaces/${other.slug}/webhooks/${created.body.id}/regenerate/`).auth(admin.token, auth),
       await t.api.get(`/api/workspaces/${other.slug}/webhook-logs/${created.body.id}/`).auth(admin.token, auth),
       await t.api.delete(`/api/workspaces/${other.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth),
-    ]) assertError(res, 404, 'NOT_FOUND');
+    ])
+      assertError(res, 404, 'NOT_FOUND');
 
-    const removed = await t.api.delete(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth);
+    const removed = await t.api
+      .delete(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`)
+      .auth(admin.token, auth);
     assert.equal(removed.status, 204);
-    assertError(await t.api.get(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.get(`/api/workspaces/${ws.slug}/webhooks/${created.body.id}/`).auth(admin.token, auth),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('delivers signed events for changes through both APIs: project, issue per change, comment, cycle, module', async () => {
@@ -179,8 +262,15 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     const first = await eventually(() => rx.at(path).find((r) => r.body.event === 'project'), 'the project event');
     assert.equal(first.headers['content-type'], 'application/json');
     assert.equal(first.headers['x-plane-event'], 'project');
-    assert.match(String(first.headers['x-plane-delivery']), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    assert.equal(first.headers['x-plane-signature'], hmacSha256Hex(hook.secret_key, first.raw), 'signature over the exact body');
+    assert.match(
+      String(first.headers['x-plane-delivery']),
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+    assert.equal(
+      first.headers['x-plane-signature'],
+      hmacSha256Hex(hook.secret_key, first.raw),
+      'signature over the exact body',
+    );
     assert.equal(first.headers['x-plane-timestamp'], undefined, 'the timestamped signature is opt-in');
     assert.deepEqual(Object.keys(first.body), ['event', 'action', 'webhook_id', 'workspace_id', 'data', 'activity']);
     assert.equal(first.body.action, 'created');
@@ -188,14 +278,24 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     assert.equal(first.body.workspace_id, ws.id);
     assert.equal(first.body.data.id, project.id);
     assert.equal(first.body.data.identifier, project.identifier);
-    assert.deepEqual(Object.keys(first.body.activity), ['field', 'new_value', 'old_value', 'actor', 'old_identifier', 'new_identifier']);
+    assert.deepEqual(Object.keys(first.body.activity), [
+      'field',
+      'new_value',
+      'old_value',
+      'actor',
+      'old_identifier',
+      'new_identifier',
+    ]);
     assert.equal(first.body.activity.actor?.id, admin.userId);
 
     // External API: a work item, then two fields changed → one event per change
     const v1 = `/api/v1/workspaces/${ws.slug}/projects/${project.id}`;
     const issue = await t.api.post(`${v1}/issues/`).set('X-API-Key', key).send({ name: 'First' });
     assert.equal(issue.status, 201, JSON.stringify(issue.body));
-    const patched = await t.api.patch(`${v1}/issues/${issue.body.id}/`).set('X-API-Key', key).send({ name: 'Renamed', priority: 'high' });
+    const patched = await t.api
+      .patch(`${v1}/issues/${issue.body.id}/`)
+      .set('X-API-Key', key)
+      .send({ name: 'Renamed', priority: 'high' });
     assert.equal(patched.status, 200);
     const issueEvents = await eventually(() => {
       const list = rx.at(path).filter((r) => r.body.event === 'issue');
@@ -205,7 +305,15 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     const created = issueEvents.filter((r) => r.body.action === 'created');
     assert.equal(created.length, 1);
     assert.equal(created[0].body.data.id, issue.body.id);
-    const changes = issueEvents.filter((r) => r.body.action !== 'created').map((r) => ({ action: r.body.action, field: r.body.activity.field, old: r.body.activity.old_value, new: r.body.activity.new_value, name: r.body.data.name }));
+    const changes = issueEvents
+      .filter((r) => r.body.action !== 'created')
+      .map((r) => ({
+        action: r.body.action,
+        field: r.body.activity.field,
+        old: r.body.activity.old_value,
+        new: r.body.activity.new_value,
+        name: r.body.data.name,
+      }));
     assert.deepEqual(
       changes.sort((a, b) => String(a.field).localeCompare(String(b.field))),
       [
@@ -216,9 +324,15 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     for (const r of issueEvents) assert.equal(r.headers['x-plane-signature'], hmacSha256Hex(hook.secret_key, r.raw));
 
     // comment: issue_comment event; deleting the work item: {id}
-    const comment = await t.api.post(`${v1}/issues/${issue.body.id}/comments/`).set('X-API-Key', key).send({ comment_html: '<p>hello</p>' });
+    const comment = await t.api
+      .post(`${v1}/issues/${issue.body.id}/comments/`)
+      .set('X-API-Key', key)
+      .send({ comment_html: '<p>hello</p>' });
     assert.equal(comment.status, 201, JSON.stringify(comment.body));
-    const commented = await eventually(() => rx.at(path).find((r) => r.body.event === 'issue_comment'), 'the comment event');
+    const commented = await eventually(
+      () => rx.at(path).find((r) => r.body.event === 'issue_comment'),
+      'the comment event',
+    );
     assert.equal(commented.body.action, 'created');
     assert.equal(commented.body.data.id, comment.body.id);
     assert.equal(commented.body.data.comment_html, '<p>hello</p>');
@@ -228,27 +342,53 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
     const module = await t.api.post(`${v1}/modules/`).set('X-API-Key', key).send({ name: 'Mod' });
     assert.equal(module.status, 201, JSON.stringify(module.body));
-    const renamed = await t.api.patch(`${v1}/modules/${module.body.id}/`).set('X-API-Key', key).send({ name: 'Module B' });
+    const renamed = await t.api
+      .patch(`${v1}/modules/${module.body.id}/`)
+      .set('X-API-Key', key)
+      .send({ name: 'Module B' });
     assert.equal(renamed.status, 200);
-    await eventually(() => rx.at(path).find((r) => r.body.event === 'cycle' && r.body.action === 'created' && r.body.data.id === cycle.body.id), 'the cycle event');
-    const moduleUpdate = await eventually(() => rx.at(path).find((r) => r.body.event === 'module' && r.body.action === 'updated'), 'the module update');
+    await eventually(
+      () =>
+        rx
+          .at(path)
+          .find((r) => r.body.event === 'cycle' && r.body.action === 'created' && r.body.data.id === cycle.body.id),
+      'the cycle event',
+    );
+    const moduleUpdate = await eventually(
+      () => rx.at(path).find((r) => r.body.event === 'module' && r.body.action === 'updated'),
+      'the module update',
+    );
     assert.deepEqual(
-      { field: moduleUpdate.body.activity.field, old: moduleUpdate.body.activity.old_value, new: moduleUpdate.body.activity.new_value, name: moduleUpdate.body.data.name },
+      {
+        field: moduleUpdate.body.activity.field,
+        old: moduleUpdate.body.activity.old_value,
+        new: moduleUpdate.body.activity.new_value,
+        name: moduleUpdate.body.data.name,
+      },
       { field: 'name', old: 'Mod', new: 'Module B', name: 'Module B' },
     );
 
     const deleted = await t.api.delete(`${v1}/issues/${issue.body.id}/`).set('X-API-Key', key);
     assert.equal(deleted.status, 204);
-    const gone = await eventually(() => rx.at(path).find((r) => r.body.event === 'issue' && r.body.action === 'deleted'), 'the delete event');
+    const gone = await eventually(
+      () => rx.at(path).find((r) => r.body.event === 'issue' && r.body.action === 'deleted'),
+      'the delete event',
+    );
     assert.deepEqual(gone.body.data, { id: issue.body.id });
 
     // only subscribed events: a webhook with issue only never gets project events
     const narrow = await workspaceWithHook({ issue: true });
     const p2 = await createAppProject(t, admin.token, narrow.ws.slug);
     const key2 = await createApiKey(t, admin.token, narrow.ws.slug);
-    await t.api.post(`/api/v1/workspaces/${narrow.ws.slug}/projects/${p2.id}/issues/`).set('X-API-Key', key2).send({ name: 'only this' });
+    await t.api
+      .post(`/api/v1/workspaces/${narrow.ws.slug}/projects/${p2.id}/issues/`)
+      .set('X-API-Key', key2)
+      .send({ name: 'only this' });
     await eventually(() => rx.at(narrow.path).find((r) => r.body.event === 'issue'), 'the issue event');
-    assert.deepEqual(rx.at(narrow.path).map((r) => r.body.event), ['issue']);
+    assert.deepEqual(
+      rx.at(narrow.path).map((r) => r.body.event),
+      ['issue'],
+    );
   });
 
   it('reports intake creation and triage as intake_issue events (needs the issue switch)', async () => {
@@ -256,7 +396,10 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     const key = await createApiKey(t, admin.token, ws.slug);
     const project = await createAppProject(t, admin.token, ws.slug, { intake_view: true });
     const base = `/api/v1/workspaces/${ws.slug}/projects/${project.id}/intake-issues`;
-    const created = await t.api.post(`${base}/`).set('X-API-Key', key).send({ issue: { name: 'From a customer' } });
+    const created = await t.api
+      .post(`${base}/`)
+      .set('X-API-Key', key)
+      .send({ issue: { name: 'From a customer' } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const first = await eventually(() => rx.at(path).find((r) => r.body.event === 'intake_issue'), 'the intake event');
     assert.equal(first.body.action, 'created');
@@ -266,12 +409,21 @@ describe('webhooks: Plane contract, reliable delivery', () => {
 
     const accepted = await t.api.patch(`${base}/${created.body.issue}/`).set('X-API-Key', key).send({ status: 1 });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-    const triaged = await eventually(() => rx.at(path).find((r) => r.body.event === 'intake_issue' && r.body.activity.field === 'intake'), 'the triage event');
-    assert.deepEqual([triaged.body.action, triaged.body.activity.old_value, triaged.body.activity.new_value, triaged.body.data.status], ['updated', 'pending', 'accepted', 1]);
+    const triaged = await eventually(
+      () => rx.at(path).find((r) => r.body.event === 'intake_issue' && r.body.activity.field === 'intake'),
+      'the triage event',
+    );
+    assert.deepEqual(
+      [triaged.body.action, triaged.body.activity.old_value, triaged.body.activity.new_value, triaged.body.data.status],
+      ['updated', 'pending', 'accepted', 1],
+    );
 
     const removed = await t.api.delete(`${base}/${created.body.issue}/`).set('X-API-Key', key);
     assert.equal(removed.status, 204);
-    const gone = await eventually(() => rx.at(path).find((r) => r.body.event === 'intake_issue' && r.body.action === 'deleted'), 'the intake delete');
+    const gone = await eventually(
+      () => rx.at(path).find((r) => r.body.event === 'intake_issue' && r.body.action === 'deleted'),
+      'the intake delete',
+    );
     assert.deepEqual(gone.body.data, { id: created.body.id });
   });
 
@@ -280,16 +432,30 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     rx.plan.set(path, [500]);
     await createAppProject(t, admin.token, ws.slug);
     const both = await eventually(() => (rx.at(path).length >= 2 ? rx.at(path) : null), 'the retry');
-    assert.equal(both[0].headers['x-plane-delivery'], both[1].headers['x-plane-delivery'], 'the same delivery id on a retry');
+    assert.equal(
+      both[0].headers['x-plane-delivery'],
+      both[1].headers['x-plane-delivery'],
+      'the same delivery id on a retry',
+    );
     assert.equal(both[0].raw, both[1].raw, 'the same body on a retry');
     assert.equal(both[1].headers['x-plane-signature'], hmacSha256Hex(hook.secret_key, both[1].raw));
 
     const logs = await eventually(async () => {
-      const res = await t.api.get(`/api/workspaces/${ws.slug}/webhook-logs/${hook.id}/`).auth(admin.token, { type: 'bearer' });
+      const res = await t.api
+        .get(`/api/workspaces/${ws.slug}/webhook-logs/${hook.id}/`)
+        .auth(admin.token, { type: 'bearer' });
       return res.body.results?.length === 2 ? res.body.results : null;
     }, 'two log rows');
-    const byTry = [...logs].sort((a: { retry_count: number }, b: { retry_count: number }) => a.retry_count - b.retry_count);
-    assert.deepEqual(byTry.map((l: { response_status: string; retry_count: number }) => [l.response_status, l.retry_count]), [['500', 0], ['200', 1]]);
+    const byTry = [...logs].sort(
+      (a: { retry_count: number }, b: { retry_count: number }) => a.retry_count - b.retry_count,
+    );
+    assert.deepEqual(
+      byTry.map((l: { response_status: string; retry_count: number }) => [l.response_status, l.retry_count]),
+      [
+        ['500', 0],
+        ['200', 1],
+      ],
+    );
     for (const log of logs) {
       assert.equal(log.webhook, hook.id);
       assert.equal(log.event_type, 'project');
@@ -300,7 +466,10 @@ describe('webhooks: Plane contract, reliable delivery', () => {
       assert.ok(!JSON.stringify(log).includes(hook.secret_key), 'no secret in the log');
       assert.ok(!JSON.stringify(log).includes(String(both[0].headers['x-plane-signature'])), 'no signature in the log');
     }
-    const [delivery] = await t.sql<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1', [hook.id]);
+    const [delivery] = await t.sql<{ status: string; attempts: number }>(
+      'SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1',
+      [hook.id],
+    );
     assert.deepEqual({ ...delivery, attempts: Number(delivery.attempts) }, { status: 'delivered', attempts: 2 });
   });
 
@@ -313,18 +482,35 @@ describe('webhooks: Plane contract, reliable delivery', () => {
       const [row] = await t.sql<{ is_active: boolean }>('SELECT is_active FROM webhooks WHERE id = $1', [hook.id]);
       return row.is_active === false;
     }, 'the webhook switched off');
-    const rows = await t.sql<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1', [hook.id]);
-    assert.deepEqual(rows.map((r) => [r.status, Number(r.attempts)]), [['failed', 3], ['failed', 3]]);
+    const rows = await t.sql<{ status: string; attempts: number }>(
+      'SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1',
+      [hook.id],
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.status, Number(r.attempts)]),
+      [
+        ['failed', 3],
+        ['failed', 3],
+      ],
+    );
     assert.equal(rx.at(path).length, 6, 'three attempts each, no more');
-    const shown = await t.api.get(`/api/workspaces/${ws.slug}/webhooks/${hook.id}/`).auth(admin.token, { type: 'bearer' });
+    const shown = await t.api
+      .get(`/api/workspaces/${ws.slug}/webhooks/${hook.id}/`)
+      .auth(admin.token, { type: 'bearer' });
     assert.equal(shown.body.is_active, false);
 
     // switched off: later changes are not queued; switching it on again delivers again
     await createAppProject(t, admin.token, ws.slug);
-    const [{ n }] = await t.sql<{ n: number }>('SELECT COUNT(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [hook.id]);
+    const [{ n }] = await t.sql<{ n: number }>(
+      'SELECT COUNT(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1',
+      [hook.id],
+    );
     assert.equal(Number(n), 2);
     rx.plan.set(path, []);
-    const on = await t.api.patch(`/api/workspaces/${ws.slug}/webhooks/${hook.id}/`).auth(admin.token, { type: 'bearer' }).send({ is_active: true });
+    const on = await t.api
+      .patch(`/api/workspaces/${ws.slug}/webhooks/${hook.id}/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ is_active: true });
     assert.equal(on.body.is_active, true);
     await createAppProject(t, admin.token, ws.slug);
     await eventually(() => rx.at(path).length === 7, 'a delivery after switching on');
@@ -335,7 +521,10 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     rx.plan.set(path, [302]);
     await createAppProject(t, admin.token, ws.slug);
     const [row] = await eventually(async () => {
-      const r = await t.sql<{ status: string; attempts: number; last_error: string }>('SELECT status, attempts, last_error FROM webhook_deliveries WHERE webhook_id = $1', [hook.id]);
+      const r = await t.sql<{ status: string; attempts: number; last_error: string }>(
+        'SELECT status, attempts, last_error FROM webhook_deliveries WHERE webhook_id = $1',
+        [hook.id],
+      );
       return r[0]?.status === 'failed' ? r : null;
     }, 'the failed delivery');
     assert.deepEqual([Number(row.attempts), row.last_error], [1, 'HTTP 302']);
@@ -350,18 +539,48 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     const b = await createAppProject(t, admin.token, ws.slug);
     await eventually(() => rx.at(path).length === 2, 'two created events');
     // the update queues its event, then fails inside the transaction: a unique conflict, then a validation error
-    assertError(await t.api.patch(`/api/v1/workspaces/${ws.slug}/projects/${b.id}/`).set('X-API-Key', key).send({ identifier: a.identifier }), 409, 'PROJECT_IDENTIFIER_TAKEN');
-    assertError(await t.api.patch(`/api/v1/workspaces/${ws.slug}/projects/${b.id}/`).set('X-API-Key', key).send({ name: 'x', timezone: 'Mars/Olympus' }), 422, 'VALIDATION_ERROR');
-    const rows = await t.sql<{ action: string }>('SELECT action FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at', [hook.id]);
-    assert.deepEqual(rows.map((r) => r.action), ['created', 'created']);
+    assertError(
+      await t.api
+        .patch(`/api/v1/workspaces/${ws.slug}/projects/${b.id}/`)
+        .set('X-API-Key', key)
+        .send({ identifier: a.identifier }),
+      409,
+      'PROJECT_IDENTIFIER_TAKEN',
+    );
+    assertError(
+      await t.api
+        .patch(`/api/v1/workspaces/${ws.slug}/projects/${b.id}/`)
+        .set('X-API-Key', key)
+        .send({ name: 'x', timezone: 'Mars/Olympus' }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const rows = await t.sql<{ action: string }>(
+      'SELECT action FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at',
+      [hook.id],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.action),
+      ['created', 'created'],
+    );
 
-    const ok = await t.api.patch(`/api/v1/workspaces/${ws.slug}/projects/${b.id}/`).set('X-API-Key', key).send({ name: 'Renamed project' });
+    const ok = await t.api
+      .patch(`/api/v1/workspaces/${ws.slug}/projects/${b.id}/`)
+      .set('X-API-Key', key)
+      .send({ name: 'Renamed project' });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
-    const updated = await eventually(() => rx.at(path).find((r) => r.body.action === 'updated'), 'the committed update');
+    const updated = await eventually(
+      () => rx.at(path).find((r) => r.body.action === 'updated'),
+      'the committed update',
+    );
     assert.equal(updated.body.activity.field, 'name');
     assert.equal(updated.body.activity.new_value, 'Renamed project');
     await sleep(300);
-    assert.deepEqual(rx.at(path).map((r) => r.body.action), ['created', 'created', 'updated'], 'nothing from the failed writes');
+    assert.deepEqual(
+      rx.at(path).map((r) => r.body.action),
+      ['created', 'created', 'updated'],
+      'nothing from the failed writes',
+    );
   });
 
   it('refuses at send time a URL that now points at a refused address (resolved and checked on every attempt)', async () => {
@@ -370,7 +589,10 @@ describe('webhooks: Plane contract, reliable delivery', () => {
     await t.sql('UPDATE webhooks SET url = $2 WHERE id = $1', [hook.id, `http://127.0.0.2:${rx.port}${path}`]);
     await createAppProject(t, admin.token, ws.slug);
     const [row] = await eventually(async () => {
-      const r = await t.sql<{ status: string; last_error: string }>('SELECT status, last_error FROM webhook_deliveries WHERE webhook_id = $1', [hook.id]);
+      const r = await t.sql<{ status: string; last_error: string }>(
+        'SELECT status, last_error FROM webhook_deliveries WHERE webhook_id = $1',
+        [hook.id],
+      );
       return r[0]?.status === 'failed' ? r : null;
     }, 'the refused delivery');
     assert.match(row.last_error, /WEBHOOK_URL_NOT_ALLOWED/);
@@ -390,25 +612,49 @@ describe('webhooks: URL refusals without WEBHOOK_ALLOWED_HOSTS', () => {
   after(() => t.close());
 
   for (const url of [
-    'http://127.0.0.1/hook', 'http://localhost:8080/hook', 'http://10.0.0.1/', 'http://192.168.1.10/', 'http://172.16.0.5/',
-    'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://2130706433/',
-    'http://[fe80::1]/', 'http://[fd00::1]/', 'http://[::7f00:1]/', 'ftp://example.com/hook', 'file:///etc/passwd',
+    'http://127.0.0.1/hook',
+    'http://localhost:8080/hook',
+    'http://10.0.0.1/',
+    'http://192.168.1.10/',
+    'http://172.16.0.5/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://0.0.0.0/',
+    'http://2130706433/',
+    'http://[fe80::1]/',
+    'http://[fd00::1]/',
+    'http://[::7f00:1]/',
+    'ftp://example.com/hook',
+    'file:///etc/passwd',
   ]) {
     it(`refuses ${url} with 400 WEBHOOK_URL_NOT_ALLOWED`, async () => {
-      const res = await t.api.post(`/api/workspaces/${slug}/webhooks/`).auth(admin.token, { type: 'bearer' }).send({ url, issue: true });
+      const res = await t.api
+        .post(`/api/workspaces/${slug}/webhooks/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ url, issue: true });
       assertError(res, 400, 'WEBHOOK_URL_NOT_ALLOWED');
     });
   }
 
   it('refuses the same addresses on update, and accepts a public address', async () => {
-    const created = await t.api.post(`/api/workspaces/${slug}/webhooks/`).auth(admin.token, { type: 'bearer' }).send({ url: 'https://93.184.215.14/hook' });
+    const created = await t.api
+      .post(`/api/workspaces/${slug}/webhooks/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ url: 'https://93.184.215.14/hook' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const res = await t.api.patch(`/api/workspaces/${slug}/webhooks/${created.body.id}/`).auth(admin.token, { type: 'bearer' }).send({ url: 'http://127.0.0.1:9/' });
+    const res = await t.api
+      .patch(`/api/workspaces/${slug}/webhooks/${created.body.id}/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ url: 'http://127.0.0.1:9/' });
     assertError(res, 400, 'WEBHOOK_URL_NOT_ALLOWED');
   });
 
   it('answers 400 WEBHOOK_URL_UNRESOLVABLE for a name that does not resolve', async () => {
-    const res = await t.api.post(`/api/workspaces/${slug}/webhooks/`).auth(admin.token, { type: 'bearer' }).send({ url: 'http://meridian-webhook-test.invalid/' });
+    const res = await t.api
+      .post(`/api/workspaces/${slug}/webhooks/`)
+      .auth(admin.token, { type: 'bearer' })
+      .send({ url: 'http://meridian-webhook-test.invalid/' });
     assertError(res, 400, 'WEBHOOK_URL_UNRESOLVABLE');
   });
 });
@@ -435,7 +681,12 @@ describe('webhooks: a change committed before a crash is delivered after the res
   });
 
   it('kill -9 after the commit, before any attempt: the new process sends it (with the opt-in timestamped signature)', async () => {
-    const env = { ...db.env, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '50', SECRET_KEY: 'k'.repeat(48) };
+    const env = {
+      ...db.env,
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      SECRET_KEY: 'k'.repeat(48),
+    };
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const call = async (method: string, path: string, body?: unknown, token?: string) => {
@@ -449,15 +700,30 @@ describe('webhooks: a change committed before a crash is delivered after the res
     const first = await startServer({ ...env, PORT: String(port), WEBHOOK_WORKER: 'false' });
     let secret: string;
     try {
-      const setup = await call('POST', '/api/instances/admins/sign-up/', { email: 'ops@example.com', password: 'an admin passphrase', first_name: 'Ops', company_name: 'Acme' });
+      const setup = await call('POST', '/api/instances/admins/sign-up/', {
+        email: 'ops@example.com',
+        password: 'an admin passphrase',
+        first_name: 'Ops',
+        company_name: 'Acme',
+      });
       assert.equal(setup.status, 201, JSON.stringify(setup.body));
       const user = await call('POST', '/auth/sign-up/', { email: 'ada@example.com', password: 'a long passphrase' });
       const token = user.body.access_token as string;
       assert.equal((await call('POST', '/api/workspaces/', { name: 'Acme', slug: 'acme' }, token)).status, 201);
-      const hook = await call('POST', '/api/workspaces/acme/webhooks/', { url: rx.url('/crash'), project: true }, token);
+      const hook = await call(
+        'POST',
+        '/api/workspaces/acme/webhooks/',
+        { url: rx.url('/crash'), project: true },
+        token,
+      );
       assert.equal(hook.status, 201, JSON.stringify(hook.body));
       secret = hook.body.secret_key as string;
-      const project = await call('POST', '/api/workspaces/acme/projects/', { name: 'Survivor', identifier: 'SURV' }, token);
+      const project = await call(
+        'POST',
+        '/api/workspaces/acme/projects/',
+        { name: 'Survivor', identifier: 'SURV' },
+        token,
+      );
       assert.equal(project.status, 201, JSON.stringify(project.body));
       await sleep(300);
       assert.equal(rx.at('/crash').length, 0, 'the worker is off in this process');
@@ -485,36 +751,48 @@ describe('webhooks: a change committed before a crash is delivered after the res
   });
 });
 
-describe('webhooks: several server processes on one PostgreSQL database', { skip: ENGINE !== 'postgres' ? 'PostgreSQL only' : false }, () => {
-  let t: TestApp;
-  let second: { app: { close(): Promise<void> } } | null = null;
-  let rx: Receiver;
-  before(async () => {
-    rx = await startReceiver();
-    const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '20' };
-    t = await startTestApp(env);
-    // a second application on the same database: its own worker polls the same outbox
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: t.config.database.url!, ...env });
-    second = { app: await createApp(config, await startDatabase(config)) };
-    await (second.app as unknown as { init(): Promise<void> }).init();
-  });
-  after(async () => {
-    await second?.app.close();
-    await t.close();
-    await rx.close();
-  });
+describe(
+  'webhooks: several server processes on one PostgreSQL database',
+  { skip: ENGINE !== 'postgres' ? 'PostgreSQL only' : false },
+  () => {
+    let t: TestApp;
+    let second: { app: { close(): Promise<void> } } | null = null;
+    let rx: Receiver;
+    before(async () => {
+      rx = await startReceiver();
+      const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '20' };
+      t = await startTestApp(env);
+      // a second application on the same database: its own worker polls the same outbox
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: t.config.database.url!,
+        ...env,
+      });
+      second = { app: await createApp(config, await startDatabase(config)) };
+      await (second.app as unknown as { init(): Promise<void> }).init();
+    });
+    after(async () => {
+      await second?.app.close();
+      await t.close();
+      await rx.close();
+    });
 
-  it('claims with FOR UPDATE SKIP LOCKED: every delivery is sent exactly once', async () => {
-    const admin = await signUp(t);
-    const ws = await createWorkspace(t, admin.token);
-    const hook = await t.api.post(`/api/workspaces/${ws.slug}/webhooks/`).auth(admin.token, { type: 'bearer' }).send({ url: rx.url('/replicas'), project: true });
-    assert.equal(hook.status, 201);
-    await Promise.all(Array.from({ length: 20 }, () => createAppProject(t, admin.token, ws.slug)));
-    await eventually(() => rx.at('/replicas').length >= 20, 'twenty deliveries');
-    await sleep(500);
-    const got = rx.at('/replicas');
-    assert.equal(got.length, 20, 'no delivery sent twice');
-    assert.equal(new Set(got.map((r) => r.headers['x-plane-delivery'])).size, 20);
-    assert.equal(new Set(got.map((r) => r.body.data.id)).size, 20);
-  });
-});
+    it('claims with FOR UPDATE SKIP LOCKED: every delivery is sent exactly once', async () => {
+      const admin = await signUp(t);
+      const ws = await createWorkspace(t, admin.token);
+      const hook = await t.api
+        .post(`/api/workspaces/${ws.slug}/webhooks/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ url: rx.url('/replicas'), project: true });
+      assert.equal(hook.status, 201);
+      await Promise.all(Array.from({ length: 20 }, () => createAppProject(t, admin.token, ws.slug)));
+      await eventually(() => rx.at('/replicas').length >= 20, 'twenty deliveries');
+      await sleep(500);
+      const got = rx.at('/replicas');
+      assert.equal(got.length, 20, 'no delivery sent twice');
+      assert.equal(new Set(got.map((r) => r.headers['x-plane-delivery'])).size, 20);
+      assert.equal(new Set(got.map((r) => r.body.data.id)).size, 20);
+    });
+  },
+);

@@ -4,8 +4,18 @@ import { assertError, createWorkspace, signUp, unique } from '../support/fixture
 import { startTestApp, TestApp } from '../support/test-app';
 
 const ENVELOPE_KEYS = [
-  'count', 'extra_stats', 'grouped_by', 'next_cursor', 'next_page_results', 'prev_cursor', 'prev_page_results',
-  'results', 'sub_grouped_by', 'total_count', 'total_pages', 'total_results',
+  'count',
+  'extra_stats',
+  'grouped_by',
+  'next_cursor',
+  'next_page_results',
+  'prev_cursor',
+  'prev_page_results',
+  'results',
+  'sub_grouped_by',
+  'total_count',
+  'total_pages',
+  'total_results',
 ];
 
 describe('App API: GET and POST /api/workspaces/', () => {
@@ -25,7 +35,10 @@ describe('App API: GET and POST /api/workspaces/', () => {
     assert.equal(res.body.total_members, 1);
     assert.match(res.body.id, /^[0-9a-f-]{36}$/);
     assert.match(res.body.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    const [m] = await t.sql<{ role: number }>('SELECT role FROM workspace_members WHERE workspace_id = $1 AND member_id = $2', [res.body.id, u.userId]);
+    const [m] = await t.sql<{ role: number }>(
+      'SELECT role FROM workspace_members WHERE workspace_id = $1 AND member_id = $2',
+      [res.body.id, u.userId],
+    );
     assert.equal(m.role, 20);
   });
 
@@ -37,7 +50,10 @@ describe('App API: GET and POST /api/workspaces/', () => {
     const res = await t.api.get('/api/workspaces/').auth(a.token, { type: 'bearer' });
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ENVELOPE_KEYS);
-    assert.deepEqual(res.body.results.map((w: { slug: string }) => w.slug), [wa.slug]);
+    assert.deepEqual(
+      res.body.results.map((w: { slug: string }) => w.slug),
+      [wa.slug],
+    );
     assert.equal(res.body.results[0].role, 20);
     assert.equal(res.body.total_count, 1);
     assert.equal(res.body.next_cursor, null);
@@ -48,10 +64,16 @@ describe('App API: GET and POST /api/workspaces/', () => {
   it('refuses a taken slug with 409, also when it differs only by a deleted workspace', async () => {
     const u = await signUp(t);
     const w = await createWorkspace(t, u.token);
-    const dup = await t.api.post('/api/workspaces/').auth(u.token, { type: 'bearer' }).send({ name: 'Again', slug: w.slug });
+    const dup = await t.api
+      .post('/api/workspaces/')
+      .auth(u.token, { type: 'bearer' })
+      .send({ name: 'Again', slug: w.slug });
     assertError(dup, 409, 'WORKSPACE_SLUG_TAKEN');
     await t.sql('UPDATE workspaces SET deleted_at = now() WHERE id = $1', [w.id]);
-    const reuse = await t.api.post('/api/workspaces/').auth(u.token, { type: 'bearer' }).send({ name: 'Again', slug: w.slug });
+    const reuse = await t.api
+      .post('/api/workspaces/')
+      .auth(u.token, { type: 'bearer' })
+      .send({ name: 'Again', slug: w.slug });
     assertError(reuse, 409, 'WORKSPACE_SLUG_TAKEN');
   });
 
@@ -62,9 +84,15 @@ describe('App API: GET and POST /api/workspaces/', () => {
       const body = assertError(res, 422, 'VALIDATION_ERROR');
       assert.ok((body.errors as Record<string, unknown>).slug, slug);
     }
-    const long = await t.api.post('/api/workspaces/').auth(u.token, { type: 'bearer' }).send({ name: 'n'.repeat(81), slug: unique('ok-') });
+    const long = await t.api
+      .post('/api/workspaces/')
+      .auth(u.token, { type: 'bearer' })
+      .send({ name: 'n'.repeat(81), slug: unique('ok-') });
     assert.ok((assertError(long, 422, 'VALIDATION_ERROR').errors as Record<string, unknown>).name);
-    const extra = await t.api.post('/api/workspaces/').auth(u.token, { type: 'bearer' }).send({ name: 'N', slug: unique('ok-'), owner: u.userId });
+    const extra = await t.api
+      .post('/api/workspaces/')
+      .auth(u.token, { type: 'bearer' })
+      .send({ name: 'N', slug: unique('ok-'), owner: u.userId });
     assert.ok((assertError(extra, 422, 'VALIDATION_ERROR').errors as Record<string, unknown>).owner);
   });
 
@@ -75,7 +103,9 @@ describe('App API: GET and POST /api/workspaces/', () => {
     assert.equal(first.body.count, 2);
     assert.equal(first.body.total_pages, 2);
     assert.equal(first.body.next_page_results, true);
-    const second = await t.api.get(`/api/workspaces/?per_page=2&cursor=${first.body.next_cursor}`).auth(u.token, { type: 'bearer' });
+    const second = await t.api
+      .get(`/api/workspaces/?per_page=2&cursor=${first.body.next_cursor}`)
+      .auth(u.token, { type: 'bearer' });
     assert.equal(second.body.count, 1);
     assert.equal(second.body.next_cursor, null);
     assert.equal(second.body.prev_page_results, true);

@@ -17,8 +17,7 @@ import { Client } from 'pg';
  */
 export type DatabaseTemplate =
   /** `dir`: the template's DATA_DIR; `copies`: the directory the test apps' copies go in */
-  | { engine: 'embedded'; dir: string; copies: string }
-  | { engine: 'postgres'; name: string };
+  { engine: 'embedded'; dir: string; copies: string } | { engine: 'postgres'; name: string };
 
 export const TEMPLATE_ENV = 'TEST_DATABASE_TEMPLATE';
 
@@ -66,7 +65,8 @@ export async function createTemplate(template: DatabaseTemplate, base = process.
   }
   const database = await startDatabase(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }));
   await database.close();
-  if (template.engine === 'postgres') await adminQuery(base!, `ALTER DATABASE "${template.name}" WITH ALLOW_CONNECTIONS false`);
+  if (template.engine === 'postgres')
+    await adminQuery(base!, `ALTER DATABASE "${template.name}" WITH ALLOW_CONNECTIONS false`);
 }
 
 export async function dropTemplate(template: DatabaseTemplate, base = process.env.TEST_DATABASE_URL): Promise<void> {
@@ -78,7 +78,12 @@ export async function dropTemplate(template: DatabaseTemplate, base = process.en
 if (require.main === module) {
   const [command, json] = process.argv.slice(2);
   const template = JSON.parse(json) as DatabaseTemplate;
-  const run = command === 'create' ? createTemplate(template) : command === 'drop' ? dropTemplate(template) : Promise.reject(new Error(`unknown command ${command}`));
+  const run =
+    command === 'create'
+      ? createTemplate(template)
+      : command === 'drop'
+        ? dropTemplate(template)
+        : Promise.reject(new Error(`unknown command ${command}`));
   run.then(
     () => process.exit(0),
     (err: unknown) => {

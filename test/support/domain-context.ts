@@ -27,7 +27,12 @@ class DomainTestModule {
   static forRoot(config: AppConfig, database: ReadyDatabase): DynamicModule {
     return {
       module: DomainTestModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule.forRoot(database), AccessCacheModule.forRoot(), DomainModule],
+      imports: [
+        AppConfigModule.forRoot(config),
+        DatabaseModule.forRoot(database),
+        AccessCacheModule.forRoot(),
+        DomainModule,
+      ],
     };
   }
 }
@@ -45,7 +50,9 @@ export async function startDomainContext(env: Record<string, string> = {}): Prom
     await database.dataSource.transaction((em) =>
       setUpInstance(em, { ...TEST_ADMIN, first_name: 'Instance', last_name: 'Admin', company_name: 'Meridian tests' }),
     );
-    const context = await NestFactory.createApplicationContext(DomainTestModule.forRoot(config, database), { logger: false });
+    const context = await NestFactory.createApplicationContext(DomainTestModule.forRoot(config, database), {
+      logger: false,
+    });
     return {
       context,
       config,

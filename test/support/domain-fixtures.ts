@@ -6,17 +6,24 @@ import { unique } from './fixtures';
 /** A workspace owner (signed up through `AccountService`) with a workspace and a project, made by the services. */
 export async function seedProject(d: DomainContext) {
   const email = `${unique('owner')}@example.com`;
-  const account = await d.get(AccountService).signUp({ email, password: 'correct horse 1' }, { ipAddress: '127.0.0.1' });
+  const account = await d
+    .get(AccountService)
+    .signUp({ email, password: 'correct horse 1' }, { ipAddress: '127.0.0.1' });
   const userId = account.user.id as string;
   const slug = unique('ws-');
   const workspace = await d.get(WorkspaceService).create(userId, { name: `Workspace ${slug}`, slug });
   const identifier = unique('P').slice(0, 8).toUpperCase();
-  const project = await d.get(ProjectService).create(workspace.id, { userId, workspaceRole: 20 }, { name: `Project ${identifier}`, identifier });
+  const project = await d
+    .get(ProjectService)
+    .create(workspace.id, { userId, workspaceRole: 20 }, { name: `Project ${identifier}`, identifier });
   return { userId, email, tokens: account, workspaceId: workspace.id as string, projectId: project.id as string };
 }
 
 /** Asserts that `promise` rejects with a `MeridianError` of `code`, and returns it. */
-export async function rejectsWith(promise: Promise<unknown>, code: string): Promise<{ code: string; extra: Record<string, unknown> }> {
+export async function rejectsWith(
+  promise: Promise<unknown>,
+  code: string,
+): Promise<{ code: string; extra: Record<string, unknown> }> {
   let caught: unknown;
   await promise.then(
     () => assert.fail(`expected ${code}, but it succeeded`),

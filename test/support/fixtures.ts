@@ -11,20 +11,39 @@ export interface SignedUp {
   password: string;
 }
 
-export async function signUp(t: TestApp, email = `${unique('user')}@example.com`, password = 'correct horse 1'): Promise<SignedUp> {
+export async function signUp(
+  t: TestApp,
+  email = `${unique('user')}@example.com`,
+  password = 'correct horse 1',
+): Promise<SignedUp> {
   const res = await t.api.post('/auth/sign-up/').send({ email, password });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return { token: res.body.access_token, userId: res.body.user.id, email, password };
 }
 
-export async function createWorkspace(t: TestApp, token: string, slug = unique('ws-')): Promise<{ id: string; slug: string }> {
-  const res = await t.api.post('/api/workspaces/').auth(token, { type: 'bearer' }).send({ name: `Workspace ${slug}`, slug });
+export async function createWorkspace(
+  t: TestApp,
+  token: string,
+  slug = unique('ws-'),
+): Promise<{ id: string; slug: string }> {
+  const res = await t.api
+    .post('/api/workspaces/')
+    .auth(token, { type: 'bearer' })
+    .send({ name: `Workspace ${slug}`, slug });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return { id: res.body.id, slug };
 }
 
-export async function createApiKey(t: TestApp, token: string, slug: string, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await t.api.post(`/api/workspaces/${slug}/api-tokens/`).auth(token, { type: 'bearer' }).send({ label: 'ci', ...body });
+export async function createApiKey(
+  t: TestApp,
+  token: string,
+  slug: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await t.api
+    .post(`/api/workspaces/${slug}/api-tokens/`)
+    .auth(token, { type: 'bearer' })
+    .send({ label: 'ci', ...body });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.token;
 }
@@ -41,7 +60,11 @@ export async function createProject(t: TestApp, key: string, slug: string, body:
 
 /** Adds an existing user to a workspace with a role (the invitation flow comes with the App API issue). */
 export async function addMember(t: TestApp, workspaceId: string, userId: string, role: number): Promise<void> {
-  await t.sql('INSERT INTO workspace_members (workspace_id, member_id, role) VALUES ($1, $2, $3)', [workspaceId, userId, role]);
+  await t.sql('INSERT INTO workspace_members (workspace_id, member_id, role) VALUES ($1, $2, $3)', [
+    workspaceId,
+    userId,
+    role,
+  ]);
 }
 
 /** Asserts Meridian's error shape and returns the body. */
@@ -56,7 +79,9 @@ export function assertError(res: { status: number; body: unknown }, status: numb
 /** Signs in as the test app's instance admin (`startTestApp()` sets one up) and returns the admin access token. */
 export async function adminToken(t: TestApp): Promise<string> {
   assert.ok(t.admin, 'this test app was started with { setup: false }');
-  const res = await t.api.post('/api/instances/admins/sign-in/').send({ email: t.admin.email, password: t.admin.password });
+  const res = await t.api
+    .post('/api/instances/admins/sign-in/')
+    .send({ email: t.admin.email, password: t.admin.password });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.access_token;
 }
@@ -70,7 +95,11 @@ export async function configure(t: TestApp, token: string, values: Record<string
 
 /** Sets a role on an existing membership row (test setup). */
 export async function setWorkspaceRole(t: TestApp, workspaceId: string, userId: string, role: number): Promise<void> {
-  await t.sql('UPDATE workspace_members SET role = $3 WHERE workspace_id = $1 AND member_id = $2', [workspaceId, userId, role]);
+  await t.sql('UPDATE workspace_members SET role = $3 WHERE workspace_id = $1 AND member_id = $2', [
+    workspaceId,
+    userId,
+    role,
+  ]);
 }
 
 /** Creates a project through the App API as `token`'s user. */
@@ -85,20 +114,37 @@ export async function createAppProject(t: TestApp, token: string, slug: string, 
 }
 
 /** Adds an existing workspace member to a project with a role (test setup). */
-export async function addProjectMember(t: TestApp, workspaceId: string, projectId: string, userId: string, role: number): Promise<void> {
-  await t.sql('INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, $4)', [workspaceId, projectId, userId, role]);
+export async function addProjectMember(
+  t: TestApp,
+  workspaceId: string,
+  projectId: string,
+  userId: string,
+  role: number,
+): Promise<void> {
+  await t.sql('INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, $4)', [
+    workspaceId,
+    projectId,
+    userId,
+    role,
+  ]);
 }
 
 /** The id of a user's workspace membership row. */
 export async function membershipId(t: TestApp, workspaceId: string, userId: string): Promise<string> {
-  const rows = await t.sql<{ id: string }>('SELECT id FROM workspace_members WHERE workspace_id = $1 AND member_id = $2', [workspaceId, userId]);
+  const rows = await t.sql<{ id: string }>(
+    'SELECT id FROM workspace_members WHERE workspace_id = $1 AND member_id = $2',
+    [workspaceId, userId],
+  );
   assert.equal(rows.length, 1);
   return rows[0].id;
 }
 
 /** The id of a user's project membership row. */
 export async function projectMembershipId(t: TestApp, projectId: string, userId: string): Promise<string> {
-  const rows = await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [projectId, userId]);
+  const rows = await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [
+    projectId,
+    userId,
+  ]);
   assert.equal(rows.length, 1);
   return rows[0].id;
 }
@@ -107,7 +153,12 @@ export async function projectMembershipId(t: TestApp, projectId: string, userId:
  * Adds an existing user to a workspace with `role` and returns an API key of theirs (keys are made
  * by workspace Admins, so the user is an Admin while the key is created).
  */
-export async function addMemberWithKey(t: TestApp, ws: { id: string; slug: string }, user: SignedUp, role: number): Promise<string> {
+export async function addMemberWithKey(
+  t: TestApp,
+  ws: { id: string; slug: string },
+  user: SignedUp,
+  role: number,
+): Promise<string> {
   await addMember(t, ws.id, user.userId, 20);
   const key = await createApiKey(t, user.token, ws.slug);
   await setWorkspaceRole(t, ws.id, user.userId, role);

@@ -30,7 +30,10 @@ export interface MockOAuthProvider {
  * endpoints: `/token` (authorization_code grant, client credentials checked), `/github/user`,
  * `/github/user/emails`, `/google/userinfo`, `/gitlab/api/v4/user`.
  */
-export async function startMockOAuthProvider(clientId = 'test-client', clientSecret = 'test-secret'): Promise<MockOAuthProvider> {
+export async function startMockOAuthProvider(
+  clientId = 'test-client',
+  clientSecret = 'test-secret',
+): Promise<MockOAuthProvider> {
   const codes = new Map<string, MockIdentity>();
   const tokens = new Map<string, MockIdentity>();
   const state = { next: { id: 1, email: 'someone@example.com' } as MockIdentity, failToken: false };
@@ -49,7 +52,13 @@ export async function startMockOAuthProvider(clientId = 'test-client', clientSec
         const form = Object.fromEntries(new URLSearchParams(body));
         tokenRequests.push(form);
         const identity = codes.get(form.code);
-        if (state.failToken || !identity || form.client_id !== clientId || form.client_secret !== clientSecret || form.grant_type !== 'authorization_code') {
+        if (
+          state.failToken ||
+          !identity ||
+          form.client_id !== clientId ||
+          form.client_secret !== clientSecret ||
+          form.grant_type !== 'authorization_code'
+        ) {
           return json(400, { error: 'invalid_grant' });
         }
         codes.delete(form.code);
@@ -57,22 +66,42 @@ export async function startMockOAuthProvider(clientId = 'test-client', clientSec
         tokens.set(token, identity);
         return json(200, { access_token: token, token_type: 'bearer', scope: 'read' });
       }
-      const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token') ?? '';
+      const bearer =
+        /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token') ?? '';
       const who = tokens.get(bearer);
       if (!who) return json(401, { message: 'Bad credentials' });
       const verified = who.verified ?? true;
       switch (url.pathname) {
         case '/github/user':
-          return json(200, { id: who.id, login: `gh${who.id}`, name: who.name ?? null, email: null, avatar_url: 'https://avatars.example/1' });
+          return json(200, {
+            id: who.id,
+            login: `gh${who.id}`,
+            name: who.name ?? null,
+            email: null,
+            avatar_url: 'https://avatars.example/1',
+          });
         case '/github/user/emails':
           return json(200, [
             { email: `other-${who.id}@example.net`, primary: false, verified: false, visibility: null },
             { email: who.email, primary: true, verified, visibility: 'public' },
           ]);
         case '/google/userinfo':
-          return json(200, { sub: String(who.id), email: who.email, email_verified: verified, name: who.name ?? 'G User', picture: 'https://g.example/p.png' });
+          return json(200, {
+            sub: String(who.id),
+            email: who.email,
+            email_verified: verified,
+            name: who.name ?? 'G User',
+            picture: 'https://g.example/p.png',
+          });
         case '/gitlab/api/v4/user':
-          return json(200, { id: who.id, username: `gl${who.id}`, name: who.name ?? 'GL User', email: who.email, avatar_url: null, web_url: 'https://gitlab.example/u' });
+          return json(200, {
+            id: who.id,
+            username: `gl${who.id}`,
+            name: who.name ?? 'GL User',
+            email: who.email,
+            avatar_url: null,
+            web_url: 'https://gitlab.example/u',
+          });
         default:
           return json(404, { message: 'Not Found' });
       }

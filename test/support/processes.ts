@@ -44,9 +44,15 @@ export function runNode(args: string[], env: Record<string, string>, timeoutMs =
  * Starts the server and resolves once it logs that it listens (an `info` line: `LOG_LEVEL` is `info`
  * unless `env` says otherwise; `listeningUrl(output())` gives the address).
  */
-export function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<{ child: ChildProcess; output: () => string }> {
+export function startServer(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }) });
+    const child = spawn(process.execPath, [SERVER], {
+      cwd: ROOT,
+      env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+    });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -70,7 +76,8 @@ export function startServer(env: Record<string, string>, timeoutMs = 60_000): Pr
 
 export function waitExit(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
+    if (child.exitCode !== null || child.signalCode !== null)
+      return resolve({ code: child.exitCode, signal: child.signalCode });
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
 }

@@ -41,7 +41,9 @@ export async function startSmtpStub(): Promise<{ port: number; mails: ReceivedMa
         const upper = line.toUpperCase();
         if (upper.startsWith('EHLO') || upper.startsWith('HELO')) socket.write('250-stub\r\n250 AUTH PLAIN\r\n');
         else if (upper.startsWith('AUTH PLAIN')) {
-          const [, user, pass] = Buffer.from(line.split(' ')[2] ?? '', 'base64').toString('utf8').split('\0');
+          const [, user, pass] = Buffer.from(line.split(' ')[2] ?? '', 'base64')
+            .toString('utf8')
+            .split('\0');
           current.auth = `${user}:${pass}`;
           reply('235 Authentication successful');
         } else if (upper.startsWith('MAIL FROM')) {

@@ -27,7 +27,9 @@ function decode(raw: string): { subject: string; text: string } {
   let body = raw.slice(split + 4);
   const subject = /^Subject: (.*)$/im.exec(head)?.[1] ?? '';
   if (/^Content-Transfer-Encoding: quoted-printable/im.test(head)) {
-    body = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    body = body
+      .replace(/=\r\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   } else if (/^Content-Transfer-Encoding: base64/im.test(head)) {
     body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }

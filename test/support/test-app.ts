@@ -63,10 +63,14 @@ export async function migratedDatabaseEnv(): Promise<{ env: Record<string, strin
   return newDatabaseEnv(templateFromEnv());
 }
 
-async function newDatabaseEnv(template: DatabaseTemplate | null): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+async function newDatabaseEnv(
+  template: DatabaseTemplate | null,
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const dir = fs.mkdtempSync(path.join(template?.engine === 'embedded' ? template.copies : os.tmpdir(), 'meridian-test-'));
+    const dir = fs.mkdtempSync(
+      path.join(template?.engine === 'embedded' ? template.copies : os.tmpdir(), 'meridian-test-'),
+    );
     if (template?.engine === 'embedded') {
       // the template is closed, so holds no lock file; skip one anyway (data-dir-lock.ts)
       fs.cpSync(template.dir, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
@@ -76,7 +80,11 @@ async function newDatabaseEnv(template: DatabaseTemplate | null): Promise<{ env:
   const name = `meridian_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new Client({ connectionString: base });
   await admin.connect();
-  await admin.query(template?.engine === 'postgres' ? `CREATE DATABASE "${name}" TEMPLATE "${template.name}"` : `CREATE DATABASE "${name}"`);
+  await admin.query(
+    template?.engine === 'postgres'
+      ? `CREATE DATABASE "${name}" TEMPLATE "${template.name}"`
+      : `CREATE DATABASE "${name}"`,
+  );
   await admin.end();
   return {
     env: { DATABASE_URL: databaseUrl(base, name) },

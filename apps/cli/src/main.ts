@@ -88,7 +88,8 @@ async function run(argv: string[]): Promise<number> {
         [
           require.resolve('typeorm/cli.js'),
           'migration:generate',
-          '-d', path.join(ROOT, 'dist', 'ormconfig.js'),
+          '-d',
+          path.join(ROOT, 'dist', 'ormconfig.js'),
           '--pretty',
           path.join(ROOT, 'libs', 'database', 'src', 'migrations', name),
         ],
@@ -98,7 +99,11 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'admin': {
       if (args[0] !== 'create') {
-        console.error(args[0] ? `meridian: unknown command "admin ${args[0]}"` : 'Usage: meridian admin create --email EMAIL [--first-name NAME]');
+        console.error(
+          args[0]
+            ? `meridian: unknown command "admin ${args[0]}"`
+            : 'Usage: meridian admin create --email EMAIL [--first-name NAME]',
+        );
         return 2;
       }
       return adminCreate(args.slice(1));
@@ -177,11 +182,15 @@ async function adminCreate(args: string[]): Promise<number> {
   }
   let password = options.password ?? process.env.MERIDIAN_ADMIN_PASSWORD;
   if (options.password !== undefined) {
-    console.error('meridian: warning: --password is visible in the process list and shell history; prefer MERIDIAN_ADMIN_PASSWORD or the prompt.');
+    console.error(
+      'meridian: warning: --password is visible in the process list and shell history; prefer MERIDIAN_ADMIN_PASSWORD or the prompt.',
+    );
   }
   if (password === undefined || password === '') {
     if (!process.stdin.isTTY) {
-      console.error('admin create needs a password: set MERIDIAN_ADMIN_PASSWORD (8 to 128 characters), or run it in a terminal to be asked.');
+      console.error(
+        'admin create needs a password: set MERIDIAN_ADMIN_PASSWORD (8 to 128 characters), or run it in a terminal to be asked.',
+      );
       return 2;
     }
     password = await readHidden('Password for the instance admin: ');
@@ -207,7 +216,9 @@ async function adminCreate(args: string[]): Promise<number> {
         }),
       );
     });
-    console.log(`Instance set up: ${user.email} (${created ? 'new user' : 'existing user'}) is the first instance admin.`);
+    console.log(
+      `Instance set up: ${user.email} (${created ? 'new user' : 'existing user'}) is the first instance admin.`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof MeridianError) {

@@ -1,7 +1,19 @@
 import {
-  addressTracker, AllExceptionsFilter, apiKeyTracker, AppConfig, AppConfigModule, ApiKeyStrategy, AuthenticationGuard,
-  BearerTokenStrategy, InstanceAdminTokenStrategy, ProjectAccessGuard, RateLimitGuard,
-  RequestValidationPipe, THROTTLER, unlessThrottled, WorkspaceAccessGuard,
+  addressTracker,
+  AllExceptionsFilter,
+  apiKeyTracker,
+  AppConfig,
+  AppConfigModule,
+  ApiKeyStrategy,
+  AuthenticationGuard,
+  BearerTokenStrategy,
+  InstanceAdminTokenStrategy,
+  ProjectAccessGuard,
+  RateLimitGuard,
+  RequestValidationPipe,
+  THROTTLER,
+  unlessThrottled,
+  WorkspaceAccessGuard,
 } from '#common';
 import { AccessCacheModule, RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';

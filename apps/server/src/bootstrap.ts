@@ -1,5 +1,14 @@
 import {
-  answerHttpErrors, AppConfig, corsFor, createRequestLogging, routeFormPosts, QuietStartupLogger, screenInput, securityHeaders, serveOpenApi, useJsonBody,
+  answerHttpErrors,
+  AppConfig,
+  corsFor,
+  createRequestLogging,
+  routeFormPosts,
+  QuietStartupLogger,
+  screenInput,
+  securityHeaders,
+  serveOpenApi,
+  useJsonBody,
 } from '#common';
 import { ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
@@ -28,7 +37,9 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   // no ETag: Plane sends none and its clients never revalidate; Express would hash every body (SHA-1)
   app.set('etag', false);
   // cookies only from the configured web origins (never `*` with credentials)
-  app.enableCors(corsFor(config, ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id']));
+  app.enableCors(
+    corsFor(config, ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id']),
+  );
   // what Node's HTTP parser refuses (bad framing, oversized headers, an unknown Expect) in the error shape
   answerHttpErrors(app.getHttpServer());
   // helmet and Cache-Control: no-store, on every answer (body-parser refusals included)

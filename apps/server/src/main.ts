@@ -1,8 +1,20 @@
 import 'reflect-metadata';
 import {
-  AppConfig, ConfigError, createProcessLogger, describeSecretKeyProblem, loadConfig, loadDotEnv, meridianVersion,
+  AppConfig,
+  ConfigError,
+  createProcessLogger,
+  describeSecretKeyProblem,
+  loadConfig,
+  loadDotEnv,
+  meridianVersion,
 } from '#common';
-import { DataDirLockedError, DatabaseUnavailableError, describeDatabase, ReadyDatabase, startDatabase } from '#database';
+import {
+  DataDirLockedError,
+  DatabaseUnavailableError,
+  describeDatabase,
+  ReadyDatabase,
+  startDatabase,
+} from '#database';
 import * as net from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import type { Logger } from 'pino';
@@ -54,7 +66,10 @@ class Lifecycle {
   private stopRequested = false;
   private closer: (() => Promise<void>) | null = null;
 
-  constructor(private readonly log: Logger, private readonly timeoutMs: number) {
+  constructor(
+    private readonly log: Logger,
+    private readonly timeoutMs: number,
+  ) {
     process.on('SIGTERM', (signal) => this.onSignal(signal));
     process.on('SIGINT', (signal) => this.onSignal(signal));
   }
@@ -90,7 +105,10 @@ class Lifecycle {
     this.stopRequested = true;
     this.log.info({ signal }, `stopping (${signal})`);
     const deadline = setTimeout(() => {
-      this.log.error({ timeout_ms: this.timeoutMs }, `did not stop within ${this.timeoutMs} ms (SHUTDOWN_TIMEOUT_MS): exiting`);
+      this.log.error(
+        { timeout_ms: this.timeoutMs },
+        `did not stop within ${this.timeoutMs} ms (SHUTDOWN_TIMEOUT_MS): exiting`,
+      );
       process.exit(1);
     }, this.timeoutMs);
     deadline.unref();
@@ -100,7 +118,8 @@ class Lifecycle {
 
 function logMigrations(log: Logger, config: AppConfig, database: ReadyDatabase): void {
   const { appliedMigrations: applied, pendingMigrations: pending } = database;
-  if (applied.length) log.info({ migrations: applied }, `applied ${applied.length} migration(s): ${applied.join(', ')}`);
+  if (applied.length)
+    log.info({ migrations: applied }, `applied ${applied.length} migration(s): ${applied.join(', ')}`);
   else if (config.database.migrationsRun) log.info('database schema is up to date: no pending migrations');
   if (pending.length) {
     log.warn(
@@ -127,7 +146,10 @@ async function main(): Promise<void> {
   // heap_limit_mib: V8's heap limit (`--max-old-space-size` plus the young generation); `npm run
   // start:prod` and the image set 1536 MiB through NODE_OPTIONS (README, "Memory")
   const heapLimitMiB = Math.round(getHeapStatistics().heap_size_limit / 1048576);
-  log.info({ version, node: process.version, env: config.env, heap_limit_mib: heapLimitMiB }, `starting Meridian ${version} (${describeDatabase(config)})`);
+  log.info(
+    { version, node: process.version, env: config.env, heap_limit_mib: heapLimitMiB },
+    `starting Meridian ${version} (${describeDatabase(config)})`,
+  );
 
   const secretKeyProblem = describeSecretKeyProblem(config);
   if (secretKeyProblem && config.env === 'production') fail(secretKeyProblem);
@@ -139,7 +161,10 @@ async function main(): Promise<void> {
   try {
     await checkListenable(host, port);
   } catch (err) {
-    fail(describeListenError(err as NodeJS.ErrnoException, host, port) ?? `Cannot listen on ${host}:${port}: ${(err as Error).message}`);
+    fail(
+      describeListenError(err as NodeJS.ErrnoException, host, port) ??
+        `Cannot listen on ${host}:${port}: ${(err as Error).message}`,
+    );
   }
 
   let database: ReadyDatabase;

@@ -138,7 +138,9 @@ export async function pendingMigrations(dataSource: DataSource): Promise<string[
     .map((m) => m.name ?? m.constructor.name)
     .sort((a, b) => Number(/\d{13}$/.exec(a)?.[0] ?? 0) - Number(/\d{13}$/.exec(b)?.[0] ?? 0));
   const table = dataSource.options.migrationsTableName ?? 'migrations';
-  const [{ present }] = (await dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [table])) as { present: boolean }[];
+  const [{ present }] = (await dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [table])) as {
+    present: boolean;
+  }[];
   if (!present) return known;
   const rows = (await dataSource.query(`SELECT name FROM "${table}"`)) as { name: string }[];
   const applied = new Set(rows.map((r) => r.name));
@@ -180,7 +182,13 @@ export async function startDatabase(config: AppConfig): Promise<ReadyDatabase> {
   }
   try {
     const appliedMigrations = config.database.migrationsRun ? await runMigrationsLocked(dataSource) : [];
-    return { engine: opened.engine, dataSource, appliedMigrations, pendingMigrations: await pendingMigrations(dataSource), close };
+    return {
+      engine: opened.engine,
+      dataSource,
+      appliedMigrations,
+      pendingMigrations: await pendingMigrations(dataSource),
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

@@ -60,7 +60,8 @@ function runChild(dir: string): Promise<void> {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`PGlite initdb failed (${signal ?? `exit code ${code}`}): ${output.trim() || 'no output'}`));
+      else
+        reject(new Error(`PGlite initdb failed (${signal ?? `exit code ${code}`}): ${output.trim() || 'no output'}`));
     });
   });
 }

@@ -1,4 +1,9 @@
-import { CREDENTIAL_VERIFIER, INSTANCE_ADMIN_VERIFIER, PROJECT_ACCESS_RESOLVER, WORKSPACE_ACCESS_RESOLVER } from '#common';
+import {
+  CREDENTIAL_VERIFIER,
+  INSTANCE_ADMIN_VERIFIER,
+  PROJECT_ACCESS_RESOLVER,
+  WORKSPACE_ACCESS_RESOLVER,
+} from '#common';
 import { Module } from '@nestjs/common';
 import { KernelModule } from './kernel/kernel.module';
 import { AccessChangeSubscriber } from './kernel/access-change.subscriber';
@@ -75,6 +80,12 @@ const FEATURE_MODULES = [
     { provide: PROJECT_ACCESS_RESOLVER, useExisting: ProjectService },
     { provide: INSTANCE_ADMIN_VERIFIER, useExisting: InstanceAdminService },
   ],
-  exports: [...FEATURE_MODULES, CREDENTIAL_VERIFIER, WORKSPACE_ACCESS_RESOLVER, PROJECT_ACCESS_RESOLVER, INSTANCE_ADMIN_VERIFIER],
+  exports: [
+    ...FEATURE_MODULES,
+    CREDENTIAL_VERIFIER,
+    WORKSPACE_ACCESS_RESOLVER,
+    PROJECT_ACCESS_RESOLVER,
+    INSTANCE_ADMIN_VERIFIER,
+  ],
 })
 export class DomainModule {}

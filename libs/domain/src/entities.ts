@@ -93,40 +93,62 @@ export const ENTITIES = [
   FileAsset,
 
   // auth
-  AuthCode, UserAccount, AuthSession, AuthToken,
+  AuthCode,
+  UserAccount,
+  AuthSession,
+  AuthToken,
 
   // cycle
-  Cycle, CycleIssue,
+  Cycle,
+  CycleIssue,
 
   // deploy-board
   DeployBoard,
 
   // estimate
-  Estimate, EstimatePoint,
+  Estimate,
+  EstimatePoint,
 
   // instance-config
-  Instance, InstanceAdmin, InstanceAdminSession, InstanceConfiguration,
+  Instance,
+  InstanceAdmin,
+  InstanceAdminSession,
+  InstanceConfiguration,
 
   // intake
-  Intake, IntakeIssue,
+  Intake,
+  IntakeIssue,
 
   // invitation
   WorkspaceInvitation,
 
   // issue
-  Issue, IssueAssignee, IssueLabel, ProjectIssueCounter, IssueComment, IssueLink, IssueActivity, CommentReaction, IssueReaction, IssueVote,
+  Issue,
+  IssueAssignee,
+  IssueLabel,
+  ProjectIssueCounter,
+  IssueComment,
+  IssueLink,
+  IssueActivity,
+  CommentReaction,
+  IssueReaction,
+  IssueVote,
 
   // label
   Label,
 
   // module
-  Module, ModuleIssue, ModuleMember,
+  Module,
+  ModuleIssue,
+  ModuleMember,
 
   // notification
-  IssueSubscriber, Notification,
+  IssueSubscriber,
+  Notification,
 
   // project
-  ProjectMember, Project,
+  ProjectMember,
+  Project,
 
   // relation
   IssueRelation,
@@ -138,11 +160,15 @@ export const ENTITIES = [
   Sticky,
 
   // user
-  User, Profile,
+  User,
+  Profile,
 
   // webhook
-  Webhook, WebhookDelivery, WebhookLog,
+  Webhook,
+  WebhookDelivery,
+  WebhookLog,
 
   // workspace
-  WorkspaceMember, Workspace,
+  WorkspaceMember,
+  Workspace,
 ];

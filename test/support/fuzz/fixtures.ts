@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { addMember, addProjectMember, adminToken, createAppProject, createWorkspace, signUp, SignedUp, unique } from '../fixtures';
+import {
+  addMember,
+  addProjectMember,
+  adminToken,
+  createAppProject,
+  createWorkspace,
+  signUp,
+  SignedUp,
+  unique,
+} from '../fixtures';
 import type { TestApp } from '../test-app';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are read loosely: a missing id is reported, not fatal */
@@ -40,7 +49,12 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     }
   };
   /** sends and returns the body, throwing on an unexpected status */
-  const send = async (method: 'get' | 'post' | 'patch', path: string, auth: { bearer?: string; key?: string }, body?: unknown) => {
+  const send = async (
+    method: 'get' | 'post' | 'patch',
+    path: string,
+    auth: { bearer?: string; key?: string },
+    body?: unknown,
+  ) => {
     let req = t.api[method](path);
     if (auth.bearer) req = req.auth(auth.bearer, { type: 'bearer' });
     if (auth.key) req = req.set('X-API-Key', auth.key);
@@ -67,24 +81,44 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
   await step('token', async () => {
     ids.token = (await send('post', `${app}/api-tokens/`, bearer, { label: 'spare' })).id;
   });
-  const project = await createAppProject(t, ada.token, slug, { intake_view: true, module_view: true, cycle_view: true });
+  const project = await createAppProject(t, ada.token, slug, {
+    intake_view: true,
+    module_view: true,
+    cycle_view: true,
+  });
   const p = `${v1}/projects/${project.id}`;
   const ap = `${app}/projects/${project.id}`;
   await addProjectMember(t, ws.id, project.id, bob.userId, 15);
 
   await step('workspace/project members', async () => {
-    ids.member = (await t.sql<{ id: string }>('SELECT id FROM workspace_members WHERE workspace_id = $1 AND member_id = $2', [ws.id, bob.userId]))[0].id;
-    ids.projectMember = (await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [project.id, bob.userId]))[0].id;
+    ids.member = (
+      await t.sql<{ id: string }>('SELECT id FROM workspace_members WHERE workspace_id = $1 AND member_id = $2', [
+        ws.id,
+        bob.userId,
+      ])
+    )[0].id;
+    ids.projectMember = (
+      await t.sql<{ id: string }>('SELECT id FROM project_members WHERE project_id = $1 AND member_id = $2', [
+        project.id,
+        bob.userId,
+      ])
+    )[0].id;
   });
   await step('state', async () => {
-    ids.state = (await send('post', `${p}/states/`, key, { name: 'Fuzz state', color: '#123456', group: 'started' })).id;
+    ids.state = (
+      await send('post', `${p}/states/`, key, { name: 'Fuzz state', color: '#123456', group: 'started' })
+    ).id;
   });
   await step('label', async () => {
     ids.label = (await send('post', `${p}/labels/`, key, { name: 'fuzz label' })).id;
   });
   let sequence = 1;
   await step('issue', async () => {
-    const body = await send('post', `${p}/issues/`, key, { name: 'Fuzz item', labels: ids.label ? [ids.label] : [], assignees: [ada.userId] });
+    const body = await send('post', `${p}/issues/`, key, {
+      name: 'Fuzz item',
+      labels: ids.label ? [ids.label] : [],
+      assignees: [ada.userId],
+    });
     ids.issue = body.id;
     sequence = body.sequence_id;
     ids.issue2 = (await send('post', `${p}/issues/`, key, { name: 'Fuzz item two' })).id;
@@ -100,7 +134,9 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     ids.activity = (await send('get', `${p}/issues/${ids.issue}/activities/`, key)).results[0].id;
   });
   await step('cycle', async () => {
-    ids.cycle = (await send('post', `${p}/cycles/`, key, { name: 'Fuzz cycle', start_date: '2026-01-01', end_date: '2026-12-31' })).id;
+    ids.cycle = (
+      await send('post', `${p}/cycles/`, key, { name: 'Fuzz cycle', start_date: '2026-01-01', end_date: '2026-12-31' })
+    ).id;
     ids.cycle2 = (await send('post', `${p}/cycles/`, key, { name: 'Fuzz cycle two' })).id;
     await send('post', `${p}/cycles/${ids.cycle}/cycle-issues/`, key, { issues: [ids.issue] });
   });
@@ -112,7 +148,13 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     ids.intakeIssue = (await send('post', `${p}/intake-issues/`, key, { issue: { name: 'Fuzz intake' } })).issue;
   });
   await step('estimate', async () => {
-    const body = await send('post', `${ap}/estimates/`, bearer, { estimate: { name: 'Fuzz points', type: 'points' }, estimate_points: [{ key: 1, value: '1' }, { key: 2, value: '2' }] });
+    const body = await send('post', `${ap}/estimates/`, bearer, {
+      estimate: { name: 'Fuzz points', type: 'points' },
+      estimate_points: [
+        { key: 1, value: '1' },
+        { key: 2, value: '2' },
+      ],
+    });
     ids.estimate = body.id;
     ids.point = body.points[0].id;
   });
@@ -123,10 +165,20 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     ids.webhook = (await send('post', `${app}/webhooks/`, bearer, { url: 'http://127.0.0.1:9/fuzz-hook' })).id;
   });
   await step('attachment', async () => {
-    ids.asset = (await send('post', `${p}/work-items/${ids.issue}/attachments/`, key, { name: 'fuzz.txt', type: 'text/plain', size: 5 })).asset_id;
+    ids.asset = (
+      await send('post', `${p}/work-items/${ids.issue}/attachments/`, key, {
+        name: 'fuzz.txt',
+        type: 'text/plain',
+        size: 5,
+      })
+    ).asset_id;
   });
   await step('deploy board', async () => {
-    const body = await send('post', `${ap}/project-deploy-boards/`, bearer, { is_comments_enabled: true, is_reactions_enabled: true, is_votes_enabled: true });
+    const body = await send('post', `${ap}/project-deploy-boards/`, bearer, {
+      is_comments_enabled: true,
+      is_reactions_enabled: true,
+      is_votes_enabled: true,
+    });
     ids.board = body.id;
     ids.anchor = body.anchor;
   });
@@ -136,8 +188,12 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     ids.reaction = '128077';
   });
   await step('invitation', async () => {
-    await send('post', `${app}/invitations/`, bearer, { emails: [{ email: `${unique('invitee')}@example.com`, role: 15 }] });
-    ids.invitation = (await send('get', `${app}/invitations/`, bearer))[0]?.id ?? (await send('get', `${app}/invitations/`, bearer)).results[0].id;
+    await send('post', `${app}/invitations/`, bearer, {
+      emails: [{ email: `${unique('invitee')}@example.com`, role: 15 }],
+    });
+    ids.invitation =
+      (await send('get', `${app}/invitations/`, bearer))[0]?.id ??
+      (await send('get', `${app}/invitations/`, bearer)).results[0].id;
   });
   await step('notification', async () => {
     // bob assigns ada: ada is notified
@@ -145,7 +201,8 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     const list = await send('get', `${app}/users/notifications/`, bearer);
     ids.notification = (Array.isArray(list) ? list : list.results)[0].id;
   });
-  const signIn = async () => (await send('post', '/auth/sign-in/', {}, { email: ada.email, password: ada.password })).access_token as string;
+  const signIn = async () =>
+    (await send('post', '/auth/sign-in/', {}, { email: ada.email, password: ada.password })).access_token as string;
   let signOutToken = ada.token;
   await step('sessions', async () => {
     await signIn(); // the session DELETE /auth/sessions/{session_id}/ may end
@@ -159,7 +216,19 @@ export async function createFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     adminSignOutToken = await adminToken(t);
     ids.admin = (await send('post', '/api/instances/admins/', { bearer: admin }, { email: bob.email })).id;
   });
-  return { ada, bob, slug, workspaceId: ws.id, projectId: project.id, apiKey, adminToken: admin, signOutToken, adminSignOutToken, ids, missing };
+  return {
+    ada,
+    bob,
+    slug,
+    workspaceId: ws.id,
+    projectId: project.id,
+    apiKey,
+    adminToken: admin,
+    signOutToken,
+    adminSignOutToken,
+    ids,
+    missing,
+  };
 }
 
 /** Which fixture a path parameter names, by its name and (for ambiguous names) the route. */

@@ -42,27 +42,55 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
  */
 const HANDLER_QUERY: [name: string, type: FieldType['type']][] = [
   // libs/domain/src/kernel/fields.ts parseShape (work items, cycles, modules, comments, links, states, labels, projects)
-  ['fields', 'string'], ['expand', 'string'],
+  ['fields', 'string'],
+  ['expand', 'string'],
   // order_by: app-api and external-v1 work-items, external-v1 planning (newestFirst), public boards;
   // group_by/sub_group_by: app-api work-items (list, grouped, archived)
-  ['order_by', 'string'], ['group_by', 'string'], ['sub_group_by', 'string'],
+  ['order_by', 'string'],
+  ['group_by', 'string'],
+  ['sub_group_by', 'string'],
   // app-api work-items listQuery, external-v1 work-items list, public boards: comma-separated filters
-  ['state', 'uuid'], ['state_group', 'enum'], ['priority', 'enum'], ['assignees', 'uuid'], ['labels', 'uuid'],
-  ['assignee', 'uuid'], ['label', 'uuid'], ['created_by', 'uuid'], ['cycle', 'uuid'], ['module', 'uuid'],
-  ['start_date', 'date'], ['target_date', 'date'], ['sub_issue', 'boolean'],
+  ['state', 'uuid'],
+  ['state_group', 'enum'],
+  ['priority', 'enum'],
+  ['assignees', 'uuid'],
+  ['labels', 'uuid'],
+  ['assignee', 'uuid'],
+  ['label', 'uuid'],
+  ['created_by', 'uuid'],
+  ['cycle', 'uuid'],
+  ['module', 'uuid'],
+  ['start_date', 'date'],
+  ['target_date', 'date'],
+  ['sub_issue', 'boolean'],
   // app-api work-items: `issues=` (ids of the list)
   ['issues', 'uuid'],
   // external-v1 work-items: lookup by external id, search (project_id/project, limit, search)
-  ['external_id', 'string'], ['external_source', 'string'], ['project', 'string'], ['limit', 'integer'],
+  ['external_id', 'string'],
+  ['external_source', 'string'],
+  ['project', 'string'],
+  ['limit', 'integer'],
   // app-api search.controller: global and issue search
-  ['search', 'string'], ['project_id', 'uuid'], ['issue_id', 'uuid'], ['workspace_search', 'boolean'],
-  ['parent', 'boolean'], ['issue_relation', 'boolean'],
+  ['search', 'string'],
+  ['project_id', 'uuid'],
+  ['issue_id', 'uuid'],
+  ['workspace_search', 'boolean'],
+  ['parent', 'boolean'],
+  ['issue_relation', 'boolean'],
   // app-api and external-v1 cycles lists
   ['cycle_view', 'enum'],
   // app-api notifications list
-  ['type', 'enum'], ['read', 'boolean'], ['archived', 'boolean'], ['snoozed', 'boolean'], ['mentioned', 'boolean'],
+  ['type', 'enum'],
+  ['read', 'boolean'],
+  ['archived', 'boolean'],
+  ['snoozed', 'boolean'],
+  ['mentioned', 'boolean'],
   // @Query('name'): workspace and instance slug checks, project name check, invitation token, signed asset URLs
-  ['slug', 'string'], ['name', 'string'], ['token', 'string'], ['expires', 'integer'], ['signature', 'string'],
+  ['slug', 'string'],
+  ['name', 'string'],
+  ['token', 'string'],
+  ['expires', 'integer'],
+  ['signature', 'string'],
   // libs/domain/src/auth/oauth.service.ts: the provider callbacks
   ['code', 'string'],
 ];
@@ -85,14 +113,16 @@ export function typeOf(schema: any): FieldType['type'] {
   const branches: any[] = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
   if (branches.length) {
     const flat = branches.flatMap((b) => [b, ...(b.oneOf ?? []), ...(b.anyOf ?? [])]);
-    if (flat.some((b) => b.format === 'date' || b.format === 'date-time' || DATE_PATTERN.test(b.pattern ?? ''))) return 'date';
+    if (flat.some((b) => b.format === 'date' || b.format === 'date-time' || DATE_PATTERN.test(b.pattern ?? '')))
+      return 'date';
     const first = flat.find((b) => b.type && b.type !== 'null');
     return first ? typeOf(first) : 'any';
   }
   const type = Array.isArray(schema.type) ? schema.type.find((x: string) => x !== 'null') : schema.type;
   if (type === 'string') {
     if (schema.format === 'uuid') return 'uuid';
-    if (schema.format === 'date' || schema.format === 'date-time' || DATE_PATTERN.test(schema.pattern ?? '')) return 'date';
+    if (schema.format === 'date' || schema.format === 'date-time' || DATE_PATTERN.test(schema.pattern ?? ''))
+      return 'date';
     if (schema.format === 'email') return 'email';
     if (schema.format === 'url' || schema.format === 'uri') return 'url';
     return 'string';
@@ -124,7 +154,13 @@ export function operationsOf(doc: any, valid: (name: string, schema: any) => unk
           const type = typeOf(s);
           const path = [...keys, name];
           const itemSchema = type === 'array' ? resolve(doc, s.items) : undefined;
-          body.push({ where: 'body', name: path.join('.'), keys: path, type: { type, valid: itemSchema ? valid(name, itemSchema) : undefined }, schema: s });
+          body.push({
+            where: 'body',
+            name: path.join('.'),
+            keys: path,
+            type: { type, valid: itemSchema ? valid(name, itemSchema) : undefined },
+            schema: s,
+          });
           if (depth < 2 && s.properties) walk(s, path, depth + 1);
           if (depth < 2 && itemSchema?.properties) walk(itemSchema, [...path, 0], depth + 1);
         }
@@ -133,9 +169,21 @@ export function operationsOf(doc: any, valid: (name: string, schema: any) => unk
       const key = `${method.toUpperCase()} ${template}`;
       const readsQuery = method === 'get' || QUERY_WRITES.some((r) => r.test(key));
       const readQuery = readsQuery
-        ? HANDLER_QUERY.filter(([name]) => !query.some((q: FuzzField) => q.name === name)).map(([name, type]): FuzzField => ({ where: 'query', name, keys: [], type: { type } }))
+        ? HANDLER_QUERY.filter(([name]) => !query.some((q: FuzzField) => q.name === name)).map(
+            ([name, type]): FuzzField => ({ where: 'query', name, keys: [], type: { type } }),
+          )
         : [];
-      ops.push({ key, method: method.toUpperCase(), template, security: scheme as Security, params, query, readQuery, body, bodySchema });
+      ops.push({
+        key,
+        method: method.toUpperCase(),
+        template,
+        security: scheme as Security,
+        params,
+        query,
+        readQuery,
+        body,
+        bodySchema,
+      });
     }
   }
   return ops;
@@ -145,7 +193,11 @@ export function operationsOf(doc: any, valid: (name: string, schema: any) => unk
  * A valid body for a schema: its required fields (those with a type: `{}` ones are read-only fields
  * Plane ignores), each with a valid value; nested DTOs likewise.
  */
-export function validBody(doc: any, schema: any, valid: (name: string, schema: any) => unknown): Record<string, unknown> {
+export function validBody(
+  doc: any,
+  schema: any,
+  valid: (name: string, schema: any) => unknown,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of schema?.required ?? []) {
     const s = resolve(doc, schema.properties?.[name]);

@@ -3,7 +3,15 @@ import type { FuzzFixtures } from './fixtures';
 import { pathParamValue } from './fixtures';
 import type { FuzzField, FuzzOperation } from './operations';
 import {
-  CREDENTIAL_VALUES, encodeComponent, Hostile, hostileFor, PATH_RAW_SEGMENTS, QUERY_GRAMMAR_VALUES, toJson, urlText, WHOLE_BODY_VALUES,
+  CREDENTIAL_VALUES,
+  encodeComponent,
+  Hostile,
+  hostileFor,
+  PATH_RAW_SEGMENTS,
+  QUERY_GRAMMAR_VALUES,
+  toJson,
+  urlText,
+  WHOLE_BODY_VALUES,
 } from './values';
 
 /** One generated case: where the hostile value goes and what it is. */
@@ -21,7 +29,14 @@ export interface FuzzCase {
 /** `body issue.name = string:NUL`: how fast-check prints a counterexample. */
 export function describeCase(c: FuzzCase): string {
   const kinds = c.values.map(([, v]) => v.kind).join('+');
-  const how = c.target === 'query' ? ` (${c.form})` : c.target === 'body' || c.target === 'mix' ? (c.base ? ' (in a valid body)' : ' (alone)') : '';
+  const how =
+    c.target === 'query'
+      ? ` (${c.form})`
+      : c.target === 'body' || c.target === 'mix'
+        ? c.base
+          ? ' (in a valid body)'
+          : ' (alone)'
+        : '';
   return `${c.target} ${c.field} = ${kinds}${how}`;
 }
 
@@ -32,39 +47,63 @@ export const CLEAN_CASE: FuzzCase = { target: 'body', field: '', values: [], bas
 
 /** The longest percent-encoded value put in a URL (Node refuses request heads over 16 KiB with 431 before the app sees them). */
 const URL_VALUE_LIMIT = 12_000;
-const fitsUrl = (v: Hostile) => (v.kind.startsWith('path:') ? urlText(v.value) : encodeComponent(urlText(v.value))).length <= URL_VALUE_LIMIT;
+const fitsUrl = (v: Hostile) =>
+  (v.kind.startsWith('path:') ? urlText(v.value) : encodeComponent(urlText(v.value))).length <= URL_VALUE_LIMIT;
 
 /** The arbitrary of cases for one operation; `foreignIds` are real ids of every kind. */
 export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<FuzzCase> {
-  const mk = (target: FuzzCase['target'], field: FuzzField | null, value: Hostile, base = true, form: FuzzCase['form'] = 'plain'): FuzzCase =>
-    printable({ target, field: field?.name ?? target, values: [[field, value]], base, form });
+  const mk = (
+    target: FuzzCase['target'],
+    field: FuzzField | null,
+    value: Hostile,
+    base = true,
+    form: FuzzCase['form'] = 'plain',
+  ): FuzzCase => printable({ target, field: field?.name ?? target, values: [[field, value]], base, form });
   const typed = (f: FuzzField) => hostileFor(f.type.type === 'uuid' ? { ...f.type, foreignIds } : f.type);
   /** undeclared query parameters: also values in their own grammar, real ids among junk in a list */
   const grammar = fc.oneof(
     fc.constantFrom(...QUERY_GRAMMAR_VALUES),
-    ...(foreignIds.length ? [fc.constantFrom(...foreignIds).map((id) => new Hostile('query:real-id-and-junk', `${id},${id.toUpperCase()}, x`))] : []),
+    ...(foreignIds.length
+      ? [
+          fc
+            .constantFrom(...foreignIds)
+            .map((id) => new Hostile('query:real-id-and-junk', `${id},${id.toUpperCase()}, x`)),
+        ]
+      : []),
   );
-  const queryValue = (f: FuzzField) => (op.readQuery.includes(f) ? fc.oneof({ arbitrary: typed(f), weight: 2 }, { arbitrary: grammar, weight: 1 }) : typed(f));
+  const queryValue = (f: FuzzField) =>
+    op.readQuery.includes(f)
+      ? fc.oneof({ arbitrary: typed(f), weight: 2 }, { arbitrary: grammar, weight: 1 })
+      : typed(f);
   const options: fc.WeightedArbitrary<FuzzCase>[] = [];
   const hasBody = op.method !== 'GET';
   // typed fields first: `{}` ones are read-only fields the API ignores (still fuzzed, less often);
   // mostly inside a valid body, so a create is not refused for its missing required fields alone
   const typedFields = op.body.filter((f) => f.type.type !== 'any');
   const ignored = op.body.filter((f) => f.type.type === 'any');
-  const inValidBody = fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 });
+  const inValidBody = fc.oneof(
+    { arbitrary: fc.constant(true), weight: 3 },
+    { arbitrary: fc.constant(false), weight: 1 },
+  );
   if (op.body.length) {
     const field = fc.oneof(
       ...(typedFields.length ? [{ arbitrary: fc.constantFrom(...typedFields), weight: 4 }] : []),
       ...(ignored.length ? [{ arbitrary: fc.constantFrom(...ignored), weight: 1 }] : []),
     );
-    options.push({ weight: 12, arbitrary: field.chain((f) => fc.tuple(typed(f), inValidBody).map(([v, base]) => mk('body', f, v, base))) });
+    options.push({
+      weight: 12,
+      arbitrary: field.chain((f) => fc.tuple(typed(f), inValidBody).map(([v, base]) => mk('body', f, v, base))),
+    });
   }
   if (op.params.length) {
     options.push({
       weight: 6,
-      arbitrary: fc
-        .constantFrom(...op.params)
-        .chain((f) => fc.oneof({ arbitrary: typed(f), weight: 3 }, { arbitrary: fc.constantFrom(...PATH_RAW_SEGMENTS), weight: 1 }).filter(fitsUrl).map((v) => mk('path', f, v))),
+      arbitrary: fc.constantFrom(...op.params).chain((f) =>
+        fc
+          .oneof({ arbitrary: typed(f), weight: 3 }, { arbitrary: fc.constantFrom(...PATH_RAW_SEGMENTS), weight: 1 })
+          .filter(fitsUrl)
+          .map((v) => mk('path', f, v)),
+      ),
     });
   }
   if (op.query.length || op.readQuery.length) {
@@ -75,22 +114,32 @@ export function casesFor(op: FuzzOperation, foreignIds: string[]): fc.Arbitrary<
     );
     options.push({
       weight: 4,
-      arbitrary: name
-        .chain((f) => fc.tuple(queryValue(f).filter(fitsUrl), fc.constantFrom<FuzzCase['form']>('plain', 'repeated', 'bracket')).map(([v, form]) => mk('query', f, v, true, form))),
+      arbitrary: name.chain((f) =>
+        fc
+          .tuple(queryValue(f).filter(fitsUrl), fc.constantFrom<FuzzCase['form']>('plain', 'repeated', 'bracket'))
+          .map(([v, form]) => mk('query', f, v, true, form)),
+      ),
     });
   }
-  if (hasBody) options.push({ weight: 4, arbitrary: fc.constantFrom(...WHOLE_BODY_VALUES).map((v) => mk('whole-body', null, v)) });
+  if (hasBody)
+    options.push({ weight: 4, arbitrary: fc.constantFrom(...WHOLE_BODY_VALUES).map((v) => mk('whole-body', null, v)) });
   if (op.body.length >= 2) {
     options.push({
       weight: 3,
       arbitrary: fc
         .uniqueArray(fc.constantFrom(...op.body), { minLength: 2, maxLength: 4, selector: (f) => f.name })
         .chain((fields) => fc.tuple(...fields.map((f) => typed(f).map((v): [FuzzField, Hostile] => [f, v]))))
-        .chain((values) => inValidBody.map((base) => printable({ target: 'mix', field: values.map(([f]) => f!.name).join('+'), values, base, form: 'plain' }))),
+        .chain((values) =>
+          inValidBody.map((base) =>
+            printable({ target: 'mix', field: values.map(([f]) => f!.name).join('+'), values, base, form: 'plain' }),
+          ),
+        ),
     });
   }
-  if (op.security !== 'none') options.push({ weight: 1, arbitrary: fc.constantFrom(...CREDENTIAL_VALUES).map((v) => mk('credential', null, v)) });
-  if (!options.length) options.push({ weight: 1, arbitrary: fc.constantFrom(...CREDENTIAL_VALUES).map((v) => mk('credential', null, v)) });
+  if (op.security !== 'none')
+    options.push({ weight: 1, arbitrary: fc.constantFrom(...CREDENTIAL_VALUES).map((v) => mk('credential', null, v)) });
+  if (!options.length)
+    options.push({ weight: 1, arbitrary: fc.constantFrom(...CREDENTIAL_VALUES).map((v) => mk('credential', null, v)) });
   return fc.oneof(...options);
 }
 
@@ -132,7 +181,12 @@ function setAt(root: Record<string, unknown>, keys: (string | number)[], value: 
 }
 
 /** The HTTP request of a case: real ids and credentials everywhere but where the case puts its value. */
-export function buildRequest(op: FuzzOperation, c: FuzzCase, fx: FuzzFixtures, validBody: Record<string, unknown> | null): BuiltRequest {
+export function buildRequest(
+  op: FuzzOperation,
+  c: FuzzCase,
+  fx: FuzzFixtures,
+  validBody: Record<string, unknown> | null,
+): BuiltRequest {
   const hostile = new Map(c.values.map(([f, v]) => [f?.name, v]));
   const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = c.target === 'path' ? hostile.get(name) : undefined;
@@ -143,13 +197,20 @@ export function buildRequest(op: FuzzOperation, c: FuzzCase, fx: FuzzFixtures, v
   if (c.target === 'query') {
     const [[f, v]] = c.values;
     const value = encodeComponent(urlText(v.value));
-    query = c.form === 'plain' ? `${f!.name}=${value}` : c.form === 'repeated' ? `${f!.name}=${value}&${f!.name}=1` : `${f!.name}[k]=${value}`;
+    query =
+      c.form === 'plain'
+        ? `${f!.name}=${value}`
+        : c.form === 'repeated'
+          ? `${f!.name}=${value}&${f!.name}=1`
+          : `${f!.name}[k]=${value}`;
   }
   const headers: Record<string, string> = {};
   const credential = c.target === 'credential' ? String(c.values[0][1].value) : undefined;
   if (op.security === 'api_key') headers['X-API-Key'] = credential ?? fx.apiKey;
-  if (op.security === 'bearer') headers.Authorization = `Bearer ${credential ?? (op.key === 'POST /auth/sign-out/' ? fx.signOutToken : fx.ada.token)}`;
-  if (op.security === 'instance_admin') headers.Authorization = `Bearer ${credential ?? (op.key === 'POST /api/instances/admins/sign-out/' ? fx.adminSignOutToken : fx.adminToken)}`;
+  if (op.security === 'bearer')
+    headers.Authorization = `Bearer ${credential ?? (op.key === 'POST /auth/sign-out/' ? fx.signOutToken : fx.ada.token)}`;
+  if (op.security === 'instance_admin')
+    headers.Authorization = `Bearer ${credential ?? (op.key === 'POST /api/instances/admins/sign-out/' ? fx.adminSignOutToken : fx.adminToken)}`;
   if (op.security === 'none' && credential !== undefined) headers.Authorization = `Bearer ${credential}`;
 
   let body: string | Buffer | undefined;
@@ -178,11 +239,18 @@ export interface Answer {
 
 export async function send(base: string, req: BuiltRequest, timeoutMs: number): Promise<Answer> {
   try {
-    const res = await fetch(base + req.url, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(base + req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     return { status: res.status, text: await res.text() };
   } catch (err) {
     const e = err as Error & { cause?: Error };
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return { status: 0, text: '', error: `no answer within ${timeoutMs} ms` };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError')
+      return { status: 0, text: '', error: `no answer within ${timeoutMs} ms` };
     return { status: 0, text: '', error: `${e.message}${e.cause ? `: ${e.cause.message}` : ''}` };
   }
 }

@@ -238,16 +238,35 @@ const randomStrings = fc.oneof(
 );
 
 const randomNumbers = fc.oneof(
-  fc.double().map((n) => h('number:random-double', Number.isFinite(n) ? n : new Raw(n > 0 ? '1e999' : n < 0 ? '-1e999' : '0'))),
+  fc
+    .double()
+    .map((n) => h('number:random-double', Number.isFinite(n) ? n : new Raw(n > 0 ? '1e999' : n < 0 ? '-1e999' : '0'))),
   fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map((n) => h('number:random-big-integer', new Raw(n.toString()))),
 );
 
 /** A mix of everything, for fields whose type the document leaves open (`{}`: read-only fields Plane ignores). */
-export const ANY_VALUES = [...STRING_VALUES, ...NON_STRING_VALUES, ...NUMBER_VALUES.slice(0, 12), ...OBJECT_VALUES.slice(0, 2)];
+export const ANY_VALUES = [
+  ...STRING_VALUES,
+  ...NON_STRING_VALUES,
+  ...NUMBER_VALUES.slice(0, 12),
+  ...OBJECT_VALUES.slice(0, 2),
+];
 
 /** The (simplified) type of one field, from the document. */
 export interface FieldType {
-  type: 'string' | 'uuid' | 'date' | 'email' | 'url' | 'enum' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'any';
+  type:
+    | 'string'
+    | 'uuid'
+    | 'date'
+    | 'email'
+    | 'url'
+    | 'enum'
+    | 'integer'
+    | 'number'
+    | 'boolean'
+    | 'array'
+    | 'object'
+    | 'any';
   /** a valid value, when the field has one (`fixtureValue` or the schema's example) */
   valid?: unknown;
   /** same-typed ids of other things (a state's id where a label's is expected) */
@@ -259,19 +278,38 @@ export function hostileFor(type: FieldType): fc.Arbitrary<Hostile> {
   const common = [pick(STRING_VALUES), pick(NON_STRING_VALUES)];
   const foreign = fc.oneof(
     fc.uuid().map((u) => h('uuid:foreign-random', u)),
-    ...(type.foreignIds?.length ? [fc.constantFrom(...type.foreignIds).map((u) => h('uuid:id-of-another-kind', u))] : []),
+    ...(type.foreignIds?.length
+      ? [fc.constantFrom(...type.foreignIds).map((u) => h('uuid:id-of-another-kind', u))]
+      : []),
   );
   switch (type.type) {
     case 'uuid':
-      return fc.oneof({ arbitrary: pick(UUID_VALUES), weight: 3 }, { arbitrary: foreign, weight: 2 }, ...common.map((arbitrary) => ({ arbitrary, weight: 1 })));
+      return fc.oneof(
+        { arbitrary: pick(UUID_VALUES), weight: 3 },
+        { arbitrary: foreign, weight: 2 },
+        ...common.map((arbitrary) => ({ arbitrary, weight: 1 })),
+      );
     case 'date':
-      return fc.oneof({ arbitrary: pick(DATE_VALUES), weight: 3 }, ...common.map((arbitrary) => ({ arbitrary, weight: 1 })));
+      return fc.oneof(
+        { arbitrary: pick(DATE_VALUES), weight: 3 },
+        ...common.map((arbitrary) => ({ arbitrary, weight: 1 })),
+      );
     case 'email':
-      return fc.oneof({ arbitrary: pick(EMAIL_VALUES), weight: 2 }, ...common.map((arbitrary) => ({ arbitrary, weight: 1 })));
+      return fc.oneof(
+        { arbitrary: pick(EMAIL_VALUES), weight: 2 },
+        ...common.map((arbitrary) => ({ arbitrary, weight: 1 })),
+      );
     case 'url':
-      return fc.oneof({ arbitrary: pick(URL_VALUES), weight: 2 }, ...common.map((arbitrary) => ({ arbitrary, weight: 1 })));
+      return fc.oneof(
+        { arbitrary: pick(URL_VALUES), weight: 2 },
+        ...common.map((arbitrary) => ({ arbitrary, weight: 1 })),
+      );
     case 'enum':
-      return fc.oneof({ arbitrary: pick(ENUM_VALUES), weight: 2 }, ...common.map((arbitrary) => ({ arbitrary, weight: 1 })), pick(NUMBER_VALUES));
+      return fc.oneof(
+        { arbitrary: pick(ENUM_VALUES), weight: 2 },
+        ...common.map((arbitrary) => ({ arbitrary, weight: 1 })),
+        pick(NUMBER_VALUES),
+      );
     case 'integer':
     case 'number':
       return fc.oneof(
@@ -283,9 +321,17 @@ export function hostileFor(type: FieldType): fc.Arbitrary<Hostile> {
     case 'boolean':
       return fc.oneof(pick(BOOLEAN_VALUES), ...common);
     case 'array':
-      return fc.oneof({ arbitrary: pick(arrayValues(type.valid)), weight: 3 }, { arbitrary: pick(OBJECT_VALUES), weight: 1 }, ...common.map((arbitrary) => ({ arbitrary, weight: 1 })));
+      return fc.oneof(
+        { arbitrary: pick(arrayValues(type.valid)), weight: 3 },
+        { arbitrary: pick(OBJECT_VALUES), weight: 1 },
+        ...common.map((arbitrary) => ({ arbitrary, weight: 1 })),
+      );
     case 'object':
-      return fc.oneof({ arbitrary: pick(OBJECT_VALUES), weight: 3 }, { arbitrary: pick(arrayValues(undefined)), weight: 1 }, ...common.map((arbitrary) => ({ arbitrary, weight: 1 })));
+      return fc.oneof(
+        { arbitrary: pick(OBJECT_VALUES), weight: 3 },
+        { arbitrary: pick(arrayValues(undefined)), weight: 1 },
+        ...common.map((arbitrary) => ({ arbitrary, weight: 1 })),
+      );
     case 'any':
       return fc.oneof(pick(ANY_VALUES), randomStrings);
     case 'string':
@@ -384,7 +430,9 @@ export function encodeComponent(value: string): string {
       out += encodeURIComponent(ch);
     } catch {
       const c = ch.charCodeAt(0);
-      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     }
   }
   return out;

@@ -19,23 +19,59 @@ import { MembershipMeController, ProfileController } from './me.controller';
 import { WebhookLogsController, WebhooksController } from './webhooks.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 import {
-  AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppWorkItemsController,
+  AppArchivedWorkItemsController,
+  AppBulkWorkItemsController,
+  AppWorkItemKeyController,
+  AppWorkItemLinksToOthersController,
+  AppWorkItemsController,
 } from './work-items.controller';
-import { AppCommentReactionsController, AppWorkItemCommentsController, AppWorkItemLinksController, AppWorkItemReactionsController } from './work-item-comments.controller';
+import {
+  AppCommentReactionsController,
+  AppWorkItemCommentsController,
+  AppWorkItemLinksController,
+  AppWorkItemReactionsController,
+} from './work-item-comments.controller';
 
 /** App API, mounted at `/api/`: the web app's operations, authenticated with Bearer access tokens. */
 @Module({
   imports: [DomainModule],
   controllers: [
-    WorkspacesController, ApiTokensController,
-    UsersController, WorkspaceSlugCheckController, MembersController, InvitationsController, InvitationJoinController,
-    AppProjectsController, ProjectIdentifiersController, ProjectMembersController,
+    WorkspacesController,
+    ApiTokensController,
+    UsersController,
+    WorkspaceSlugCheckController,
+    MembersController,
+    InvitationsController,
+    InvitationJoinController,
+    AppProjectsController,
+    ProjectIdentifiersController,
+    ProjectMembersController,
     DeployBoardsController,
-    AppStatesController, AppLabelsController, AppCyclesController, AppModulesController, AppEstimatesController, AppIntakeController,
-    WorkspaceStatesController, WorkspaceLabelsController,
-    AppStickiesController, SearchController, NotificationsController, WorkItemSubscribersController, ProfileController, MembershipMeController,
-    AppWorkItemsController, AppArchivedWorkItemsController, AppBulkWorkItemsController, AppWorkItemKeyController, AppWorkItemLinksToOthersController, AppWorkItemCommentsController, AppWorkItemLinksController, AppWorkItemReactionsController, AppCommentReactionsController,
-    WebhooksController, WebhookLogsController,
+    AppStatesController,
+    AppLabelsController,
+    AppCyclesController,
+    AppModulesController,
+    AppEstimatesController,
+    AppIntakeController,
+    WorkspaceStatesController,
+    WorkspaceLabelsController,
+    AppStickiesController,
+    SearchController,
+    NotificationsController,
+    WorkItemSubscribersController,
+    ProfileController,
+    MembershipMeController,
+    AppWorkItemsController,
+    AppArchivedWorkItemsController,
+    AppBulkWorkItemsController,
+    AppWorkItemKeyController,
+    AppWorkItemLinksToOthersController,
+    AppWorkItemCommentsController,
+    AppWorkItemLinksController,
+    AppWorkItemReactionsController,
+    AppCommentReactionsController,
+    WebhooksController,
+    WebhookLogsController,
   ],
 })
 export class AppApiModule {}

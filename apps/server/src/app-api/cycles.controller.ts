@@ -1,6 +1,19 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal,
-  ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  MeridianError,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { CYCLE_VIEWS, CycleService, CycleView, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -23,7 +36,11 @@ export class AppCyclesController {
 
   /** Newest first, in the cursor envelope; `cycle_view` = all|current|upcoming|completed|draft|incomplete. */
   @Get('cycles')
-  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  async list(
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     const view = (single(query, 'cycle_view') || 'all').toLowerCase();
     if (!(CYCLE_VIEWS as readonly string[]).includes(view)) {
       throw new MeridianError('INVALID_QUERY_PARAMETER', `cycle_view must be one of: ${CYCLE_VIEWS.join(', ')}.`);
@@ -33,12 +50,23 @@ export class AppCyclesController {
       const all = await this.cycles.withProgress(found);
       return new Page(all, Math.max(all.length, 1), all.length, null, null);
     }
-    return new Page(await this.cycles.withProgress(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+    return new Page(
+      await this.cycles.withProgress(found.results),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 
   /** 201; 422 (dates, owner, time zone). */
   @Post('cycles')
-  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateCycleDto) {
+  async create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateCycleDto,
+  ) {
     return (await this.cycles.withProgress([await this.cycles.create(issueContext(me, ws, project), body)]))[0];
   }
 
@@ -46,7 +74,13 @@ export class AppCyclesController {
   @ProjectRole(ROLE.MEMBER)
   async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
     const found = await this.cycles.listArchived(project.projectId, page);
-    return new Page(await this.cycles.withProgress(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+    return new Page(
+      await this.cycles.withProgress(found.results),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 
   @Get('cycles/:cycle_id')
@@ -58,8 +92,11 @@ export class AppCyclesController {
   /** 200; 400 `CYCLE_ARCHIVED`, `CYCLE_COMPLETED`; 422. */
   @Patch('cycles/:cycle_id')
   async update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: UpdateCycleDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Body() body: UpdateCycleDto,
   ) {
     return (await this.cycles.withProgress([await this.cycles.update(issueContext(me, ws, project), id, body)]))[0];
   }
@@ -67,7 +104,12 @@ export class AppCyclesController {
   /** 204; the creator or a project Admin (403). */
   @Delete('cycles/:cycle_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
     await this.cycles.remove(issueContext(me, ws, project), id);
   }
 
@@ -80,7 +122,12 @@ export class AppCyclesController {
   /** The cycle's work items, oldest first, in the cursor envelope. */
   @Get('cycles/:cycle_id/cycle-issues')
   @ProjectRole(ROLE.MEMBER)
-  listIssues(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  listIssues(
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.cycles.listIssues(project.projectId, id, page, parseShape(query));
   }
 
@@ -88,8 +135,11 @@ export class AppCyclesController {
   @Post('cycles/:cycle_id/cycle-issues')
   @HttpCode(200)
   addIssues(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Body() body: WorkItemIdsDto,
   ) {
     return this.cycles.addIssues(issueContext(me, ws, project), id, body.issues);
   }
@@ -97,15 +147,22 @@ export class AppCyclesController {
   /** The link row of a work item in this cycle; 404 otherwise. */
   @Get('cycles/:cycle_id/cycle-issues/:issue_id')
   @ProjectRole(ROLE.MEMBER)
-  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+  retrieveIssue(
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.cycles.retrieveIssueLink(project.projectId, id, issueId);
   }
 
   @Delete('cycles/:cycle_id/cycle-issues/:issue_id')
   @HttpCode(204)
   async removeIssue(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
   ) {
     await this.cycles.removeIssue(issueContext(me, ws, project), id, issueId);
   }
@@ -114,8 +171,11 @@ export class AppCyclesController {
   @Post('cycles/:cycle_id/transfer-issues')
   @HttpCode(200)
   transfer(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: TransferDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Body() body: TransferDto,
   ) {
     return this.cycles.transfer(issueContext(me, ws, project), id, body.new_cycle_id?.toLowerCase());
   }
@@ -123,13 +183,23 @@ export class AppCyclesController {
   /** 204; only an ended cycle (400 `CYCLE_NOT_COMPLETED`). */
   @Post('cycles/:cycle_id/archive')
   @HttpCode(204)
-  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+  async archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
     await this.cycles.archive(issueContext(me, ws, project), id);
   }
 
   @Delete('cycles/:cycle_id/archive')
   @HttpCode(204)
-  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+  async unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
     await this.cycles.unarchive(issueContext(me, ws, project), id);
   }
 }

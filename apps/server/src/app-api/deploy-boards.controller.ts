@@ -1,4 +1,15 @@
-import { BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Principal, ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess } from '#common';
+import {
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
+} from '#common';
 import { DeployBoardJson, DeployBoardService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
@@ -18,7 +29,10 @@ export class DeployBoardsController {
 
   /** Project members: 200 with the project's board (Plane answers one object here), or `{}` when it is not published. */
   @Get()
-  async current(@CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<DeployBoardJson | Record<string, never>> {
+  async current(
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+  ): Promise<DeployBoardJson | Record<string, never>> {
     return (await this.boards.current(ws.workspaceId, p.projectId)) ?? {};
   }
 
@@ -30,8 +44,11 @@ export class DeployBoardsController {
   @Post()
   @ProjectRole(ROLE.ADMIN)
   async publish(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess,
-    @Body() body: DeployBoardDto, @Res({ passthrough: true }) res: Response,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Body() body: DeployBoardDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<DeployBoardJson> {
     const { created, board } = await this.boards.publish(ws.workspaceId, p.projectId, me.userId, body);
     res.status(created ? 201 : 200);
@@ -40,7 +57,11 @@ export class DeployBoardsController {
 
   /** Project members: the board; 404 `NOT_FOUND` for an id that is not this project's live board. */
   @Get(':board_id')
-  retrieve(@CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess, @Param('board_id', UuidPipe) id: string): Promise<DeployBoardJson> {
+  retrieve(
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Param('board_id', UuidPipe) id: string,
+  ): Promise<DeployBoardJson> {
     return this.boards.get(ws.workspaceId, p.projectId, id);
   }
 
@@ -48,8 +69,11 @@ export class DeployBoardsController {
   @Patch(':board_id')
   @ProjectRole(ROLE.ADMIN)
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess,
-    @Param('board_id', UuidPipe) id: string, @Body() body: DeployBoardDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Param('board_id', UuidPipe) id: string,
+    @Body() body: DeployBoardDto,
   ): Promise<DeployBoardJson> {
     return this.boards.update(ws.workspaceId, p.projectId, id, me.userId, body);
   }
@@ -58,7 +82,12 @@ export class DeployBoardsController {
   @Delete(':board_id')
   @ProjectRole(ROLE.MEMBER)
   @HttpCode(204)
-  async unpublish(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess, @Param('board_id', UuidPipe) id: string): Promise<void> {
+  async unpublish(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Param('board_id', UuidPipe) id: string,
+  ): Promise<void> {
     await this.boards.unpublish(ws.workspaceId, p.projectId, id, me.userId);
   }
 }

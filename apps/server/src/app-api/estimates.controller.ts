@@ -1,6 +1,20 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal,
-  ProjectAccess, ProjectRole, ROLE, UuidPipe, validationError, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  MeridianError,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  validationError,
+  WorkspaceAccess,
 } from '#common';
 import { EstimatePointInput, EstimateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -12,7 +26,10 @@ import { issueContext } from '../shared/context';
 function pointsOf(body: unknown): EstimatePointInput[] {
   const list = Array.isArray(body) ? body : (body as { estimate_points?: unknown } | null)?.estimate_points;
   if (!Array.isArray(list) || !list.every((p) => typeof p === 'object' && p !== null && !Array.isArray(p))) {
-    throw new MeridianError('MALFORMED_REQUEST', 'Send a JSON array of estimate points, or {"estimate_points": [...]}.');
+    throw new MeridianError(
+      'MALFORMED_REQUEST',
+      'Send a JSON array of estimate points, or {"estimate_points": [...]}.',
+    );
   }
   return list as EstimatePointInput[];
 }
@@ -44,11 +61,20 @@ export class AppEstimatesController {
    */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateEstimateDto) {
+  async create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: AppCreateEstimateDto,
+  ) {
     const { estimate, estimate_points: points, ...flat } = body;
     const input = estimate ?? flat;
     if (!input.name) throw validationError({ name: ['This field is required.'] });
-    const created = await this.estimates.createWithPoints(issueContext(me, ws, project), { ...input, name: input.name }, points ? pointsOf(points) : []);
+    const created = await this.estimates.createWithPoints(
+      issueContext(me, ws, project),
+      { ...input, name: input.name },
+      points ? pointsOf(points) : [],
+    );
     return { ...created.estimate, points: created.points };
   }
 
@@ -61,8 +87,11 @@ export class AppEstimatesController {
   @Patch(':estimate_id')
   @ProjectRole(ROLE.ADMIN)
   async update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('estimate_id', UuidPipe) id: string, @Body() body: UpdateEstimateDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) id: string,
+    @Body() body: UpdateEstimateDto,
   ) {
     await this.mine(project, id);
     return this.estimates.update(issueContext(me, ws, project), body);
@@ -72,7 +101,12 @@ export class AppEstimatesController {
   @Delete(':estimate_id')
   @HttpCode(204)
   @ProjectRole(ROLE.ADMIN)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('estimate_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) id: string,
+  ) {
     await this.mine(project, id);
     await this.estimates.remove(issueContext(me, ws, project));
   }
@@ -88,8 +122,11 @@ export class AppEstimatesController {
   @Post(':estimate_id/estimate-points')
   @ProjectRole(ROLE.ADMIN)
   createPoints(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('estimate_id', UuidPipe) id: string, @Body() body: unknown,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) id: string,
+    @Body() body: unknown,
   ) {
     return this.estimates.createPoints(issueContext(me, ws, project), id, pointsOf(body));
   }
@@ -97,8 +134,12 @@ export class AppEstimatesController {
   @Patch(':estimate_id/estimate-points/:point_id')
   @ProjectRole(ROLE.ADMIN)
   updatePoint(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('estimate_id', UuidPipe) id: string, @Param('point_id', UuidPipe) pointId: string, @Body() body: UpdateEstimatePointDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) id: string,
+    @Param('point_id', UuidPipe) pointId: string,
+    @Body() body: UpdateEstimatePointDto,
   ) {
     return this.estimates.updatePoint(issueContext(me, ws, project), id, pointId, body);
   }
@@ -108,8 +149,11 @@ export class AppEstimatesController {
   @HttpCode(204)
   @ProjectRole(ROLE.ADMIN)
   async removePoint(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('estimate_id', UuidPipe) id: string, @Param('point_id', UuidPipe) pointId: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) id: string,
+    @Param('point_id', UuidPipe) pointId: string,
   ) {
     await this.estimates.removePoint(issueContext(me, ws, project), id, pointId);
   }

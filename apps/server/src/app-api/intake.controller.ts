@@ -1,6 +1,17 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
-  ROLE, UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { IntakeService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -23,26 +34,42 @@ export class AppIntakeController {
   constructor(private readonly intake: IntakeService) {}
 
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
     return this.intake.list(project.projectId, page, { userId: me.userId, role: project.role });
   }
 
   /** 201 with the pending item; 422 without `issue.name`. */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IntakeDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: IntakeDto,
+  ) {
     return this.intake.create(issueContext(me, ws, project), body);
   }
 
   @Get(':issue_id')
-  retrieve(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+  retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.intake.retrieve(project.projectId, issueId, { userId: me.userId, role: project.role });
   }
 
   /** 200; `status` (accept 1, decline −1, snooze 0, duplicate 2) by project Admins only (403). */
   @Patch(':issue_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: IntakeDto,
   ) {
     return this.intake.update(issueContext(me, ws, project), issueId, body);
   }
@@ -50,7 +77,12 @@ export class AppIntakeController {
   /** 204; the work item goes too unless accepted. */
   @Delete(':issue_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     await this.intake.remove(issueContext(me, ws, project), issueId);
   }
 }

@@ -1,6 +1,18 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal, Public, ROLE,
-  UuidPipe, WorkspaceAccess, WorkspaceRole,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentWorkspace,
+  MeridianError,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  Public,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
+  WorkspaceRole,
 } from '#common';
 import { InvitationJson, WorkspaceInvitationService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -14,7 +26,10 @@ export class InvitationsController {
   constructor(private readonly invitations: WorkspaceInvitationService) {}
 
   @Get()
-  list(@CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<InvitationJson>> {
+  list(
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ): Promise<Page<InvitationJson>> {
     return this.invitations.list(ws.workspaceId, page);
   }
 
@@ -24,12 +39,19 @@ export class InvitationsController {
    */
   @Post()
   @HttpCode(200)
-  invite(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: InviteDto): Promise<{ message: string }> {
+  invite(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: InviteDto,
+  ): Promise<{ message: string }> {
     return this.invitations.invite(ws.workspaceId, { userId: me.userId, email: me.email, role: ws.role }, body);
   }
 
   @Get(':invitation_id')
-  retrieve(@CurrentWorkspace() ws: WorkspaceAccess, @Param('invitation_id', UuidPipe) id: string): Promise<InvitationJson> {
+  retrieve(
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('invitation_id', UuidPipe) id: string,
+  ): Promise<InvitationJson> {
     return this.invitations.get(ws.workspaceId, id);
   }
 
@@ -41,7 +63,12 @@ export class InvitationsController {
     @Param('invitation_id', UuidPipe) id: string,
     @Body() body: RoleDto,
   ): Promise<InvitationJson> {
-    return this.invitations.updateRole(ws.workspaceId, { userId: me.userId, email: me.email, role: ws.role }, id, body.role);
+    return this.invitations.updateRole(
+      ws.workspaceId,
+      { userId: me.userId, email: me.email, role: ws.role },
+      id,
+      body.role,
+    );
   }
 
   /** 204: revokes the invitation; its link stops working. */
@@ -63,7 +90,11 @@ export class InvitationJoinController {
 
   /** `?token=` → 200 the invitation. */
   @Get()
-  retrieve(@Param('slug') slug: string, @Param('invitation_id', UuidPipe) id: string, @Query('token') token: unknown): Promise<InvitationJson> {
+  retrieve(
+    @Param('slug') slug: string,
+    @Param('invitation_id', UuidPipe) id: string,
+    @Query('token') token: unknown,
+  ): Promise<InvitationJson> {
     if (typeof token !== 'string' || !token) throw new MeridianError('INVITATION_NOT_FOUND');
     return this.invitations.getByLink(slug, id, token);
   }
@@ -71,7 +102,11 @@ export class InvitationJoinController {
   /** `{email, accepted, token}` → 200 `{message}`; 403 `INVITATION_EMAIL_MISMATCH`; 400 `INVITATION_ALREADY_RESPONDED`. */
   @Post()
   @HttpCode(200)
-  join(@Param('slug') slug: string, @Param('invitation_id', UuidPipe) id: string, @Body() body: JoinInvitationDto): Promise<{ message: string }> {
+  join(
+    @Param('slug') slug: string,
+    @Param('invitation_id', UuidPipe) id: string,
+    @Body() body: JoinInvitationDto,
+  ): Promise<{ message: string }> {
     return this.invitations.join(slug, id, body);
   }
 }

@@ -1,6 +1,17 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
-  ROLE, UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { LabelService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -23,7 +34,12 @@ export class AppLabelsController {
   /** 201; 409 `LABEL_NAME_TAKEN`; 422 (a parent of another project). */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateLabelDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateLabelDto,
+  ) {
     return this.labels.create(ws.workspaceId, project.projectId, me.userId, body);
   }
 
@@ -34,7 +50,12 @@ export class AppLabelsController {
 
   @Patch(':label_id')
   @ProjectRole(ROLE.ADMIN)
-  update(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string, @Body() body: UpdateLabelDto) {
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('label_id', UuidPipe) id: string,
+    @Body() body: UpdateLabelDto,
+  ) {
     return this.labels.update(project.projectId, id, me.userId, body);
   }
 
@@ -42,7 +63,11 @@ export class AppLabelsController {
   @Delete(':label_id')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('label_id', UuidPipe) id: string,
+  ) {
     await this.labels.remove(project.projectId, id, me.userId);
   }
 }
@@ -54,7 +79,11 @@ export class WorkspaceLabelsController {
   constructor(private readonly labels: LabelService) {}
 
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
     return this.labels.listForWorkspace(ws.workspaceId, me.userId, page);
   }
 }

@@ -1,4 +1,13 @@
-import { BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Principal, ProjectAccess, ProjectRole, WorkspaceAccess } from '#common';
+import {
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  WorkspaceAccess,
+} from '#common';
 import { ProfileService, ProjectMemberService, WorkspaceMemberService } from '#domain';
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { OnboardDto, TourCompletedDto, UpdateProfileDto } from './dto/profile.dto';
@@ -51,7 +60,10 @@ export class ProfileController {
 @Controller('workspaces/:slug')
 @BearerAuth()
 export class MembershipMeController {
-  constructor(private readonly workspaceMembers: WorkspaceMemberService, private readonly projectMembers: ProjectMemberService) {}
+  constructor(
+    private readonly workspaceMembers: WorkspaceMemberService,
+    private readonly projectMembers: ProjectMemberService,
+  ) {}
 
   @Get('workspace-members/me')
   workspace(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess) {

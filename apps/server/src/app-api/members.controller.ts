@@ -1,6 +1,16 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, ROLE, UuidPipe,
-  WorkspaceAccess, WorkspaceRole,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentWorkspace,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
+  WorkspaceRole,
 } from '#common';
 import { WorkspaceMemberJson, WorkspaceMemberService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -36,7 +46,11 @@ export class MembersController {
 
   /** 200 one active membership of this workspace; 404 `NOT_FOUND` otherwise. */
   @Get(':member_id')
-  retrieve(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('member_id', UuidPipe) id: string): Promise<WorkspaceMemberJson> {
+  retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('member_id', UuidPipe) id: string,
+  ): Promise<WorkspaceMemberJson> {
     return this.members.get(ws.workspaceId, id, ws.role, me.userId);
   }
 
@@ -56,7 +70,11 @@ export class MembersController {
   @Delete(':member_id')
   @WorkspaceRole(ROLE.ADMIN)
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('member_id', UuidPipe) id: string): Promise<void> {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('member_id', UuidPipe) id: string,
+  ): Promise<void> {
     await this.members.remove(ws.workspaceId, { userId: me.userId, role: ws.role }, id);
   }
 }

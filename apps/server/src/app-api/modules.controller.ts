@@ -1,6 +1,17 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
-  ROLE, UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -26,7 +37,12 @@ export class AppModulesController {
 
   /** 201; 409 `MODULE_NAME_TAKEN`; 422. */
   @Post('modules')
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateModuleDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateModuleDto,
+  ) {
     return this.modules.create(issueContext(me, ws, project), body);
   }
 
@@ -44,22 +60,35 @@ export class AppModulesController {
   /** 200; `members` replaces the set; 400 `MODULE_ARCHIVED`. */
   @Patch('modules/:module_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Body() body: UpdateModuleDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Body() body: UpdateModuleDto,
   ) {
     return this.modules.update(issueContext(me, ws, project), id, body);
   }
 
   @Delete('modules/:module_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
     await this.modules.remove(issueContext(me, ws, project), id);
   }
 
   /** The module's work items, oldest first, in the cursor envelope. */
   @Get('modules/:module_id/issues')
   @ProjectRole(ROLE.MEMBER)
-  listIssues(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  listIssues(
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.modules.listIssues(project.projectId, id, page, parseShape(query));
   }
 
@@ -67,8 +96,11 @@ export class AppModulesController {
   @Post('modules/:module_id/issues')
   @HttpCode(200)
   addIssues(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Body() body: WorkItemIdsDto,
   ) {
     return this.modules.addIssues(issueContext(me, ws, project), id, body.issues);
   }
@@ -76,15 +108,22 @@ export class AppModulesController {
   /** The link row of a work item in this module; 404 otherwise. */
   @Get('modules/:module_id/issues/:issue_id')
   @ProjectRole(ROLE.MEMBER)
-  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+  retrieveIssue(
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.modules.retrieveIssueLink(project.projectId, id, issueId);
   }
 
   @Delete('modules/:module_id/issues/:issue_id')
   @HttpCode(204)
   async removeIssue(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
   ) {
     await this.modules.removeIssue(issueContext(me, ws, project), id, issueId);
   }
@@ -92,13 +131,23 @@ export class AppModulesController {
   /** 204; only a completed or cancelled module (400 `MODULE_NOT_ARCHIVABLE`). */
   @Post('modules/:module_id/archive')
   @HttpCode(204)
-  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+  async archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
     await this.modules.archive(issueContext(me, ws, project), id);
   }
 
   @Delete('modules/:module_id/archive')
   @HttpCode(204)
-  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+  async unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
     await this.modules.unarchive(issueContext(me, ws, project), id);
   }
 }

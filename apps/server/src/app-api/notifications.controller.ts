@@ -1,6 +1,17 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
-  ROLE, UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { IssueSubscriberService, NotificationService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -23,11 +34,25 @@ export class NotificationsController {
    * (default false: mentions are listed only with `mentioned=true`, as in Plane).
    */
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
-    return this.notifications.list(ws.workspaceId, me.userId, ws.role, {
-      type: single(query, 'type'), read: single(query, 'read'), archived: single(query, 'archived'),
-      snoozed: single(query, 'snoozed'), mentioned: single(query, 'mentioned'),
-    }, page);
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
+    return this.notifications.list(
+      ws.workspaceId,
+      me.userId,
+      ws.role,
+      {
+        type: single(query, 'type'),
+        read: single(query, 'read'),
+        archived: single(query, 'archived'),
+        snoozed: single(query, 'snoozed'),
+        mentioned: single(query, 'mentioned'),
+      },
+      page,
+    );
   }
 
   /** `{total_unread_notifications_count, mention_unread_notifications_count}`. */
@@ -39,48 +64,81 @@ export class NotificationsController {
   /** 200 `{message}`: the caller's unread notifications become read (`type`, `archived`, `snoozed` narrow it). */
   @Post('mark-all-read')
   @HttpCode(200)
-  markAllRead(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: MarkAllReadDto) {
+  markAllRead(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: MarkAllReadDto,
+  ) {
     return this.notifications.markAllRead(ws.workspaceId, me.userId, ws.role, body);
   }
 
   @Get(':notification_id')
-  retrieve(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('notification_id', UuidPipe) id: string) {
+  retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('notification_id', UuidPipe) id: string,
+  ) {
     return this.notifications.retrieve(ws.workspaceId, me.userId, id);
   }
 
   /** `{snoozed_till}` (ISO 8601 or null), the only writable field. */
   @Patch(':notification_id')
-  snooze(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('notification_id', UuidPipe) id: string, @Body() body: SnoozeNotificationDto) {
+  snooze(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('notification_id', UuidPipe) id: string,
+    @Body() body: SnoozeNotificationDto,
+  ) {
     return this.notifications.snooze(ws.workspaceId, me.userId, id, body.snoozed_till);
   }
 
   @Delete(':notification_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('notification_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('notification_id', UuidPipe) id: string,
+  ) {
     await this.notifications.remove(ws.workspaceId, me.userId, id);
   }
 
   /** Mark read: 200 with the notification. */
   @Post(':notification_id/read')
   @HttpCode(200)
-  markRead(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('notification_id', UuidPipe) id: string) {
+  markRead(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('notification_id', UuidPipe) id: string,
+  ) {
     return this.notifications.markRead(ws.workspaceId, me.userId, id, true);
   }
 
   /** Mark unread: 200 with the notification. */
   @Delete(':notification_id/read')
-  markUnread(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('notification_id', UuidPipe) id: string) {
+  markUnread(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('notification_id', UuidPipe) id: string,
+  ) {
     return this.notifications.markRead(ws.workspaceId, me.userId, id, false);
   }
 
   @Post(':notification_id/archive')
   @HttpCode(200)
-  archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('notification_id', UuidPipe) id: string) {
+  archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('notification_id', UuidPipe) id: string,
+  ) {
     return this.notifications.archive(ws.workspaceId, me.userId, id, true);
   }
 
   @Delete(':notification_id/archive')
-  unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('notification_id', UuidPipe) id: string) {
+  unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('notification_id', UuidPipe) id: string,
+  ) {
     return this.notifications.archive(ws.workspaceId, me.userId, id, false);
   }
 }
@@ -96,36 +154,59 @@ export class WorkItemSubscribersController {
   constructor(private readonly subscribers: IssueSubscriberService) {}
 
   @Get('issue-subscribers')
-  list(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(APP_PAGING) page: PageRequest) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
     return this.subscribers.list(project.projectId, issueId, page);
   }
 
   /** `{subscribers: [user ids]}` (or `{subscriber}`) → 201 with every subscription; 422 for non-members. */
   @Post('issue-subscribers')
   add(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: SubscribersDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: SubscribersDto,
   ) {
-    return this.subscribers.add(issueContext(me, ws, project), issueId, [...(body.subscribers ?? []), ...(body.subscriber ? [body.subscriber] : [])]);
+    return this.subscribers.add(issueContext(me, ws, project), issueId, [
+      ...(body.subscribers ?? []),
+      ...(body.subscriber ? [body.subscriber] : []),
+    ]);
   }
 
   /** 204; `{subscriber_id}` is the user's id; 404 when not subscribed. */
   @Delete('issue-subscribers/:subscriber_id')
   @HttpCode(204)
-  async remove(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Param('subscriber_id', UuidPipe) userId: string) {
+  async remove(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('subscriber_id', UuidPipe) userId: string,
+  ) {
     await this.subscribers.remove(project.projectId, issueId, userId);
   }
 
   /** `{subscribed: bool}` for the caller. */
   @Get('subscribe')
-  status(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+  status(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.subscribers.status(project.projectId, issueId, me.userId, project.role);
   }
 
   /** 201 with the caller's subscription. */
   @Post('subscribe')
   @ProjectRole(ROLE.GUEST)
-  subscribe(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+  subscribe(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.subscribers.subscribe(issueContext(me, ws, project), issueId);
   }
 
@@ -133,7 +214,11 @@ export class WorkItemSubscribersController {
   @Delete('subscribe')
   @ProjectRole(ROLE.GUEST)
   @HttpCode(204)
-  async unsubscribe(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+  async unsubscribe(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     await this.subscribers.unsubscribe(project.projectId, issueId, me.userId, project.role);
   }
 }

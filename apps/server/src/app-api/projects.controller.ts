@@ -1,6 +1,20 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal,
-  ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess, WorkspaceRole,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  MeridianError,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
+  WorkspaceRole,
 } from '#common';
 import { AppProjectService, ProjectJson, ProjectMemberJson, ProjectMemberService, ProjectService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -21,20 +35,32 @@ export class AppProjectsController {
 
   /** Paginated; workspace Admins see all projects, Members theirs and public ones, Guests theirs. Archived included. */
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<ProjectJson>> {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ): Promise<Page<ProjectJson>> {
     return this.appProjects.list(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, page);
   }
 
   /** Workspace Admins and Members: 201; the creator becomes project Admin; five default states. */
   @Post()
   @WorkspaceRole(ROLE.MEMBER)
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: CreateAppProjectDto): Promise<ProjectJson> {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: CreateAppProjectDto,
+  ): Promise<ProjectJson> {
     return this.projects.create(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body);
   }
 
   /** Project members: 200; an archived project is a 404. */
   @Get(':project_id')
-  retrieve(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<ProjectJson> {
+  retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+  ): Promise<ProjectJson> {
     return this.appProjects.get(ws.workspaceId, p.projectId, me.userId);
   }
 
@@ -54,7 +80,11 @@ export class AppProjectsController {
   @Delete(':project_id')
   @ProjectRole(ROLE.ADMIN, { orWorkspaceRole: ROLE.ADMIN })
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<void> {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+  ): Promise<void> {
     await this.projects.remove(ws.workspaceId, p.projectId, { userId: me.userId, workspaceRole: ws.role });
   }
 
@@ -62,7 +92,11 @@ export class AppProjectsController {
   @Post(':project_id/archive')
   @ProjectRole(ROLE.MEMBER)
   @HttpCode(200)
-  archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<{ archived_at: string }> {
+  archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+  ): Promise<{ archived_at: string }> {
     return this.appProjects.archive(ws.workspaceId, p.projectId, me.userId);
   }
 
@@ -70,7 +104,11 @@ export class AppProjectsController {
   @Delete(':project_id/archive')
   @ProjectRole(ROLE.MEMBER)
   @HttpCode(204)
-  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess): Promise<void> {
+  async unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+  ): Promise<void> {
     await this.appProjects.unarchive(ws.workspaceId, p.projectId, me.userId);
   }
 }
@@ -85,7 +123,8 @@ export class ProjectIdentifiersController {
   /** 200 `{exists, identifiers}`; 400 `INVALID_QUERY_PARAMETER` without `name`. */
   @Get()
   check(@CurrentWorkspace() ws: WorkspaceAccess, @Query('name') name: unknown) {
-    if (typeof name !== 'string' || !name.trim()) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Name is required.');
+    if (typeof name !== 'string' || !name.trim())
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'Name is required.');
     return this.appProjects.identifierCheck(ws.workspaceId, name);
   }
 }
@@ -103,7 +142,10 @@ export class ProjectMembersController {
   /** Active members, paginated; Guests see only their own email. */
   @Get()
   list(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
   ): Promise<Page<ProjectMemberJson>> {
     return this.members.list(p.projectId, page, { userId: me.userId, role: ws.role });
   }
@@ -117,7 +159,11 @@ export class ProjectMembersController {
     @CurrentProject() p: ProjectAccess,
     @Body() body: AddProjectMembersDto,
   ): Promise<ProjectMemberJson[]> {
-    return this.members.add(p.projectId, { userId: me.userId, projectRole: p.role, workspaceRole: ws.role }, body.members);
+    return this.members.add(
+      p.projectId,
+      { userId: me.userId, projectRole: p.role, workspaceRole: ws.role },
+      body.members,
+    );
   }
 
   /** Any project member: 204, the caller leaves the project; 400 `LAST_PROJECT_ADMIN` for its only Admin. */
@@ -131,7 +177,10 @@ export class ProjectMembersController {
   /** One membership; Guests see the email only on their own. */
   @Get(':member_id')
   retrieve(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() p: ProjectAccess, @Param('member_id', UuidPipe) id: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Param('member_id', UuidPipe) id: string,
   ): Promise<ProjectMemberJson> {
     return this.members.get(p.projectId, id, { userId: me.userId, role: ws.role });
   }
@@ -146,7 +195,12 @@ export class ProjectMembersController {
     @Param('member_id', UuidPipe) id: string,
     @Body() body: RoleDto,
   ): Promise<ProjectMemberJson> {
-    return this.members.updateRole(p.projectId, { userId: me.userId, projectRole: p.role, workspaceRole: ws.role }, id, body.role);
+    return this.members.updateRole(
+      p.projectId,
+      { userId: me.userId, projectRole: p.role, workspaceRole: ws.role },
+      id,
+      body.role,
+    );
   }
 
   /** 204, deactivates the membership; 400 `CANNOT_REMOVE_SELF`, `LAST_PROJECT_ADMIN`. */

@@ -1,4 +1,13 @@
-import { BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Principal, ProjectAccess, WorkspaceAccess } from '#common';
+import {
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  MeridianError,
+  Principal,
+  ProjectAccess,
+  WorkspaceAccess,
+} from '#common';
 import { SearchService } from '#domain';
 import { Controller, Get, Query } from '@nestjs/common';
 import { single } from '../shared/context';
@@ -13,7 +22,8 @@ function bool(query: Record<string, unknown>, name: string): boolean {
 function uuid(query: Record<string, unknown>, name: string): string | undefined {
   const v = single(query, name);
   if (v === undefined || v === '') return undefined;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} must be a UUID.`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v))
+    throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} must be a UUID.`);
   return v.toLowerCase();
 }
 
@@ -33,7 +43,11 @@ export class SearchController {
    * pages are always empty).
    */
   @Get('search')
-  global(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Query() query: Record<string, unknown>) {
+  global(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
     const projectId = bool(query, 'workspace_search') ? undefined : uuid(query, 'project_id');
     return this.search.global(ws.workspaceId, me.userId, single(query, 'search') ?? '', projectId);
   }
@@ -45,7 +59,12 @@ export class SearchController {
    * cursor envelope (Plane: a bare array).
    */
   @Get('projects/:project_id/search-issues')
-  picker(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Query() query: Record<string, unknown>) {
+  picker(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.search.picker(ws.workspaceId, project.projectId, me.userId, {
       search: single(query, 'search') ?? '',
       issueId: uuid(query, 'issue_id'),

@@ -1,6 +1,17 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole,
-  ROLE, UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { StateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -25,7 +36,12 @@ export class AppStatesController {
   /** 201; 409 `STATE_NAME_TAKEN`; 422. */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateStateDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateStateDto,
+  ) {
     return this.states.create(ws.workspaceId, project.projectId, me.userId, body);
   }
 
@@ -35,7 +51,12 @@ export class AppStatesController {
   }
 
   @Patch(':state_id')
-  update(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string, @Body() body: UpdateStateDto) {
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('state_id', UuidPipe) id: string,
+    @Body() body: UpdateStateDto,
+  ) {
     return this.states.update(project.projectId, id, me.userId, body, project.role);
   }
 
@@ -43,7 +64,11 @@ export class AppStatesController {
   @Delete(':state_id')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('state_id', UuidPipe) id: string,
+  ) {
     await this.states.remove(project.projectId, id, me.userId);
   }
 
@@ -51,7 +76,11 @@ export class AppStatesController {
   @Post(':state_id/mark-default')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(200)
-  markDefault(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
+  markDefault(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('state_id', UuidPipe) id: string,
+  ) {
     return this.states.update(project.projectId, id, me.userId, { default: true }, project.role);
   }
 }
@@ -63,7 +92,11 @@ export class WorkspaceStatesController {
   constructor(private readonly states: StateService) {}
 
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
     return this.states.listForWorkspace(ws.workspaceId, me.userId, page);
   }
 }

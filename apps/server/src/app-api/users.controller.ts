@@ -1,9 +1,24 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, ROLE, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentWorkspace,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ROLE,
+  WorkspaceAccess,
   WorkspaceRole,
 } from '#common';
 import {
-  AppProjectService, InvitationJson, UserMeJson, UserProfileService, WorkspaceInvitationService, WorkspaceJson, WorkspaceService,
+  AppProjectService,
+  InvitationJson,
+  UserMeJson,
+  UserProfileService,
+  WorkspaceInvitationService,
+  WorkspaceJson,
+  WorkspaceService,
 } from '#domain';
 import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { AcceptInvitationsDto, JoinProjectsDto, UpdateMeDto } from './dto/app-api.dto';
@@ -37,13 +52,19 @@ export class UsersController {
 
   /** The caller's workspaces with `role` and `total_members`, oldest first, paginated. */
   @Get('workspaces')
-  myWorkspaces(@CurrentPrincipal() me: Principal, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<WorkspaceJson>> {
+  myWorkspaces(
+    @CurrentPrincipal() me: Principal,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ): Promise<Page<WorkspaceJson>> {
     return this.workspaces.listForUser(me.userId, page);
   }
 
   /** Pending invitations addressed to the caller's email, paginated. */
   @Get('workspaces/invitations')
-  myInvitations(@CurrentPrincipal() me: Principal, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<InvitationJson>> {
+  myInvitations(
+    @CurrentPrincipal() me: Principal,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ): Promise<Page<InvitationJson>> {
     return this.invitations.listForEmail(me.email, page);
   }
 

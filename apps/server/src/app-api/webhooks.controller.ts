@@ -1,6 +1,16 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, ROLE,
-  UuidPipe, WorkspaceAccess, WorkspaceRole,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentWorkspace,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
+  WorkspaceRole,
 } from '#common';
 import { WebhookJson, WebhookLogJson, WebhookService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';

@@ -1,6 +1,17 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole, ROLE,
-  UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { IssueChildrenService, parseShape, ReactionService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
@@ -24,26 +35,46 @@ export class AppWorkItemCommentsController {
 
   /** Newest first; cursor envelope; `fields=`. */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.listComments(project.projectId, issueId, page, parseShape(query));
   }
 
   /** 201 with the comment; 409 `EXTERNAL_ID_TAKEN`. */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CommentDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CommentDto,
+  ) {
     return this.children.createComment(issueContext(me, ws, project), issueId, body);
   }
 
   @Get(':comment_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string, @Query() query: Record<string, unknown>) {
+  retrieve(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) id: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.retrieveComment(project.projectId, issueId, id, parseShape(query));
   }
 
   /** 200 with the comment; author or project Admin only (403). */
   @Patch(':comment_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string, @Body() body: CommentDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) id: string,
+    @Body() body: CommentDto,
   ) {
     return this.children.updateComment(issueContext(me, ws, project), issueId, id, body);
   }
@@ -52,8 +83,11 @@ export class AppWorkItemCommentsController {
   @Delete(':comment_id')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) id: string,
   ) {
     await this.children.removeComment(issueContext(me, ws, project), issueId, id);
   }
@@ -66,25 +100,45 @@ export class AppWorkItemLinksController {
   constructor(private readonly children: IssueChildrenService) {}
 
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.listLinks(project.projectId, issueId, page, parseShape(query));
   }
 
   /** 201 with the link; 409 `LINK_URL_TAKEN` for a URL already on the work item. */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreateLinkDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CreateLinkDto,
+  ) {
     return this.children.createLink(issueContext(me, ws, project), issueId, body);
   }
 
   @Get(':link_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string, @Query() query: Record<string, unknown>) {
+  retrieve(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('link_id', UuidPipe) id: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.retrieveLink(project.projectId, issueId, id, parseShape(query));
   }
 
   @Patch(':link_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string, @Body() body: UpdateLinkDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('link_id', UuidPipe) id: string,
+    @Body() body: UpdateLinkDto,
   ) {
     return this.children.updateLink(issueContext(me, ws, project), issueId, id, body);
   }
@@ -92,8 +146,11 @@ export class AppWorkItemLinksController {
   @Delete(':link_id')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('link_id', UuidPipe) id: string,
   ) {
     await this.children.removeLink(issueContext(me, ws, project), issueId, id);
   }
@@ -108,17 +165,29 @@ export class AppWorkItemReactionsController {
 
   /** Oldest first; cursor envelope. */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(APP_PAGING) page: PageRequest) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
     return this.reactions.listIssueReactions(project.projectId, issueId, page);
   }
 
   /** `{reaction}` → 201 with the reaction, or 200 with the caller's existing one. */
   @Post()
   async create(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: ReactionDto, @Res({ passthrough: true }) res: Response,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: ReactionDto,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    const { created, reaction } = await this.reactions.addIssueReaction(issueContext(me, ws, project), issueId, body.reaction);
+    const { created, reaction } = await this.reactions.addIssueReaction(
+      issueContext(me, ws, project),
+      issueId,
+      body.reaction,
+    );
     res.status(created ? 201 : 200);
     return reaction;
   }
@@ -127,8 +196,11 @@ export class AppWorkItemReactionsController {
   @Delete(':reaction_code')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('reaction_code') code: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('reaction_code') code: string,
   ) {
     await this.reactions.removeIssueReaction(issueContext(me, ws, project), issueId, code);
   }
@@ -142,17 +214,29 @@ export class AppCommentReactionsController {
   constructor(private readonly reactions: ReactionService) {}
 
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @Param('comment_id', UuidPipe) commentId: string, @PageQuery(APP_PAGING) page: PageRequest) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('comment_id', UuidPipe) commentId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
     return this.reactions.listCommentReactions(project.projectId, commentId, page);
   }
 
   /** `{reaction}` → 201, or 200 with the caller's existing one; 404 for a comment outside the project. */
   @Post()
   async create(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('comment_id', UuidPipe) commentId: string, @Body() body: ReactionDto, @Res({ passthrough: true }) res: Response,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('comment_id', UuidPipe) commentId: string,
+    @Body() body: ReactionDto,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    const { created, reaction } = await this.reactions.addCommentReaction(issueContext(me, ws, project), commentId, body.reaction);
+    const { created, reaction } = await this.reactions.addCommentReaction(
+      issueContext(me, ws, project),
+      commentId,
+      body.reaction,
+    );
     res.status(created ? 201 : 200);
     return reaction;
   }
@@ -160,8 +244,11 @@ export class AppCommentReactionsController {
   @Delete(':reaction_code')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('comment_id', UuidPipe) commentId: string, @Param('reaction_code') code: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('comment_id', UuidPipe) commentId: string,
+    @Param('reaction_code') code: string,
   ) {
     await this.reactions.removeCommentReaction(issueContext(me, ws, project), commentId, code);
   }

@@ -1,15 +1,42 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, isUuid, MeridianError, PageQuery, PageRequest, Principal,
-  ProjectAccess, ProjectRole, ROLE, UuidPipe, WorkspaceAccess,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  isUuid,
+  MeridianError,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import {
-  DateFilter, IssueChildrenService, IssueCommandService, IssueListQuery, IssueOperationsService, IssueQueryService, IssueRelationService,
-  ModuleService, parseShape, PRIORITIES,
+  DateFilter,
+  IssueChildrenService,
+  IssueCommandService,
+  IssueListQuery,
+  IssueOperationsService,
+  IssueQueryService,
+  IssueRelationService,
+  ModuleService,
+  parseShape,
+  PRIORITIES,
 } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
 import {
-  AppCreateWorkItemDto, AppUpdateWorkItemDto, appIssueInput, BulkOperationDto, WorkItemIdsDto, WorkItemModulesDto, SubWorkItemsDto,
+  AppCreateWorkItemDto,
+  AppUpdateWorkItemDto,
+  appIssueInput,
+  BulkOperationDto,
+  WorkItemIdsDto,
+  WorkItemModulesDto,
+  SubWorkItemsDto,
 } from './dto/work-items.dto';
 import { issueContext, single } from '../shared/context';
 
@@ -20,7 +47,11 @@ const STATE_GROUPS = ['backlog', 'unstarted', 'started', 'completed', 'cancelled
 function values(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
   const raw = single(query, name);
   if (raw === undefined || raw.trim() === '') return undefined;
-  const out = raw.split(',').map((v) => v.trim()).filter(Boolean).map((v) => (isUuid(v) ? v.toLowerCase() : v));
+  const out = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+    .map((v) => (isUuid(v) ? v.toLowerCase() : v));
   if (!out.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
   return out;
 }
@@ -32,17 +63,26 @@ function idsOrNone(query: Record<string, unknown>, name: string): Array<string |
 
 /** `start_date=` / `target_date=`: `YYYY-MM-DD;after`, `YYYY-MM-DD;before` or `YYYY-MM-DD`, comma-separated (all must hold). */
 function dates(query: Record<string, unknown>, name: string): DateFilter[] | undefined {
-  return values(query, name, (v) => /^\d{4}-\d{2}-\d{2}(;(after|before))?$/.test(v) && !Number.isNaN(Date.parse(v.slice(0, 10))))
-    ?.map((v) => {
-      const [date, op] = v.split(';');
-      return { date, op: (op as 'after' | 'before' | undefined) ?? 'on' };
-    });
+  return values(
+    query,
+    name,
+    (v) => /^\d{4}-\d{2}-\d{2}(;(after|before))?$/.test(v) && !Number.isNaN(Date.parse(v.slice(0, 10))),
+  )?.map((v) => {
+    const [date, op] = v.split(';');
+    return { date, op: (op as 'after' | 'before' | undefined) ?? 'on' };
+  });
 }
 
 /** The App API list query: Plane's filters (state, state_group, priority, assignees, labels, created_by, cycle, module, dates, `sub_issue=false`), `order_by`, `fields`/`expand`, the caller (Guest visibility). */
-export function listQuery(query: Record<string, unknown>, page: PageRequest, me: Principal, project: ProjectAccess): IssueListQuery {
+export function listQuery(
+  query: Record<string, unknown>,
+  page: PageRequest,
+  me: Principal,
+  project: ProjectAccess,
+): IssueListQuery {
   const subIssue = single(query, 'sub_issue');
-  if (subIssue !== undefined && subIssue !== 'true' && subIssue !== 'false') throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_issue must be true or false.');
+  if (subIssue !== undefined && subIssue !== 'true' && subIssue !== 'false')
+    throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_issue must be true or false.');
   return {
     page,
     view: 'app',
@@ -87,16 +127,27 @@ export class AppWorkItemsController {
    * A project Guest sees only the work items they created, unless the project has `guest_view_all_features`.
    */
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     const groupBy = single(query, 'group_by');
-    if (single(query, 'sub_group_by')) throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
+    if (single(query, 'sub_group_by'))
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
     const q = listQuery(query, page, me, project);
     return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy) : this.issues.list(project.projectId, q);
   }
 
   /** 201 with the App values of the new work item; 409 `EXTERNAL_ID_TAKEN`; 422. */
   @Post()
-  async create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: AppCreateWorkItemDto) {
+  async create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: AppCreateWorkItemDto,
+  ) {
     const { id } = await this.commands.create(issueContext(me, ws, project), appIssueInput(body));
     return this.issues.detailAppById(id);
   }
@@ -107,7 +158,12 @@ export class AppWorkItemsController {
    * Declared before `{issue_id}`.
    */
   @Get('list')
-  listByIds(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  listByIds(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     const ids = values(query, 'issues', isUuid);
     if (!ids) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Issues are required.');
     if (ids.length > 1000) throw new MeridianError('INVALID_QUERY_PARAMETER', 'At most 1000 issues.');
@@ -118,7 +174,11 @@ export class AppWorkItemsController {
 
   /** The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404 otherwise. */
   @Get(':issue_id')
-  retrieve(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+  retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+  ) {
     return this.issues.retrieveApp(project.projectId, id, false, { userId: me.userId, role: project.role });
   }
 
@@ -126,8 +186,11 @@ export class AppWorkItemsController {
   @Patch(':issue_id')
   @HttpCode(204)
   async update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) id: string, @Body() body: AppUpdateWorkItemDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+    @Body() body: AppUpdateWorkItemDto,
   ): Promise<void> {
     await this.commands.update(issueContext(me, ws, project), id, appIssueInput(body));
   }
@@ -135,34 +198,57 @@ export class AppWorkItemsController {
   /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete(':issue_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+  ) {
     await this.commands.remove(issueContext(me, ws, project), id);
   }
 
   /** `{sequence_id, project_identifier}` (Plane's `IssueMetaEndpoint`); 404 as `retrieve`. */
   @Get(':issue_id/meta')
-  meta(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+  meta(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+  ) {
     return this.issues.metaApp(project.projectId, id, { userId: me.userId, role: project.role });
   }
 
   /** An archived work item, as `retrieve`; 404 when it is not archived. Project role ≥ 15 (Plane's `IssueArchiveViewSet`). */
   @Get(':issue_id/archive')
   @ProjectRole(ROLE.MEMBER)
-  retrieveArchived(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+  retrieveArchived(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+  ) {
     return this.issues.retrieveApp(project.projectId, id, true, { userId: me.userId, role: project.role });
   }
 
   /** 200 `{archived_at}`; 400 `ISSUE_NOT_ARCHIVABLE` unless its state is completed or cancelled. */
   @Post(':issue_id/archive')
   @HttpCode(200)
-  archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+  archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+  ) {
     return this.operations.archive(issueContext(me, ws, project), id);
   }
 
   /** 204, the work item is visible again; 404 when it is not archived. */
   @Delete(':issue_id/archive')
   @HttpCode(204)
-  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+  async unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+  ) {
     await this.operations.unarchive(issueContext(me, ws, project), id);
   }
 
@@ -176,8 +262,11 @@ export class AppWorkItemsController {
   @Post(':issue_id/sub-issues')
   @HttpCode(200)
   addSubIssues(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) id: string, @Body() body: SubWorkItemsDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+    @Body() body: SubWorkItemsDto,
   ) {
     return this.operations.addSubIssues(issueContext(me, ws, project), id, body.sub_issue_ids);
   }
@@ -191,10 +280,17 @@ export class AppArchivedWorkItemsController {
   constructor(private readonly issues: IssueQueryService) {}
 
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     const groupBy = single(query, 'group_by');
     const q = listQuery(query, page, me, project);
-    return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy, true) : this.issues.listArchived(project.projectId, q);
+    return groupBy
+      ? this.issues.listGrouped(project.projectId, q, groupBy, true)
+      : this.issues.listArchived(project.projectId, q);
   }
 }
 
@@ -211,21 +307,36 @@ export class AppBulkWorkItemsController {
   @Delete('bulk-delete-issues')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(200)
-  bulkDelete(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: WorkItemIdsDto) {
+  bulkDelete(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: WorkItemIdsDto,
+  ) {
     return this.operations.bulkDelete(issueContext(me, ws, project), body.issue_ids);
   }
 
   /** `{issue_ids, properties}` → 204; one invalid work item or property rolls all back (404/422). */
   @Post('bulk-operation-issues')
   @HttpCode(204)
-  async bulkUpdate(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: BulkOperationDto) {
+  async bulkUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: BulkOperationDto,
+  ) {
     await this.operations.bulkUpdate(issueContext(me, ws, project), body.issue_ids, body.properties);
   }
 
   /** `{issue_ids}` → 200 `{archived_at}`; 400 `ISSUE_NOT_ARCHIVABLE` if any is not completed or cancelled (none archived). */
   @Post('bulk-archive-issues')
   @HttpCode(200)
-  bulkArchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: WorkItemIdsDto) {
+  bulkArchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: WorkItemIdsDto,
+  ) {
     return this.operations.bulkArchive(issueContext(me, ws, project), body.issue_ids);
   }
 }
@@ -258,15 +369,22 @@ export class AppWorkItemLinksToOthersController {
 
   /** One array per relation type of the related work items (`id, name, project_id, sequence_id, relation_type, state_id, priority, …`). */
   @Get('issue-relation')
-  listRelations(@CurrentPrincipal() me: Principal, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+  listRelations(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.relations.listDetailed(me.userId, project.projectId, issueId);
   }
 
   /** `{relation_type, issues}` → 201 with the relations as GET; 422 for unknown or unreachable work items. */
   @Post('issue-relation')
   async createRelation(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreateRelationDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CreateRelationDto,
   ) {
     await this.relations.create(issueContext(me, ws, project), issueId, body.relation_type, body.issues);
     return this.relations.listDetailed(me.userId, project.projectId, issueId);
@@ -276,27 +394,50 @@ export class AppWorkItemLinksToOthersController {
   @Post('remove-relation')
   @HttpCode(204)
   async removeRelation(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: RemoveRelationDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: RemoveRelationDto,
   ) {
     await this.relations.remove(issueContext(me, ws, project), issueId, body.related_issue);
   }
 
   /** The work item's history, oldest first (`order_by=-created_at` for newest first); cursor envelope. */
   @Get('history')
-  history(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  history(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     const orderBy = single(query, 'order_by') ?? 'created_at';
-    if (orderBy !== 'created_at' && orderBy !== '-created_at') throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
-    return this.children.listActivities(project.projectId, issueId, page, parseShape(query), orderBy === 'created_at' ? 'ASC' : 'DESC');
+    if (orderBy !== 'created_at' && orderBy !== '-created_at')
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
+    return this.children.listActivities(
+      project.projectId,
+      issueId,
+      page,
+      parseShape(query),
+      orderBy === 'created_at' ? 'ASC' : 'DESC',
+    );
   }
 
   /** `{modules, removed_modules}` → 200 `{message: "success"}`: the work item joins and leaves modules of the project, in one transaction. */
   @Post('modules')
   @HttpCode(200)
   setModules(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: WorkItemModulesDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: WorkItemModulesDto,
   ) {
-    return this.modules.setIssueModules(issueContext(me, ws, project), issueId, body.modules ?? [], body.removed_modules ?? []);
+    return this.modules.setIssueModules(
+      issueContext(me, ws, project),
+      issueId,
+      body.modules ?? [],
+      body.removed_modules ?? [],
+    );
   }
 }

@@ -1,6 +1,16 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, CurrentWorkspace, MeridianError, Page, PageQuery, PageRequest, Principal, ROLE,
-  WorkspaceAccess, WorkspaceRole,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  CurrentWorkspace,
+  MeridianError,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ROLE,
+  WorkspaceAccess,
+  WorkspaceRole,
 } from '#common';
 import { WorkspaceJson, WorkspaceService, WorkspaceSettingsService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
@@ -40,7 +50,11 @@ export class WorkspacesController {
   /** Admins: 200 the updated workspace; 409 `WORKSPACE_SLUG_TAKEN`; 422 on a bad slug or time zone. */
   @Patch(':slug')
   @WorkspaceRole(ROLE.ADMIN)
-  update(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: UpdateWorkspaceDto): Promise<WorkspaceJson> {
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: UpdateWorkspaceDto,
+  ): Promise<WorkspaceJson> {
     return this.settings.update(ws.workspaceId, me.userId, ws.role, body);
   }
 
@@ -62,7 +76,8 @@ export class WorkspaceSlugCheckController {
   /** 200 `{status: true}` when the slug is free; 400 `INVALID_QUERY_PARAMETER` without a single `slug`. */
   @Get()
   check(@Query('slug') slug: unknown): Promise<{ status: boolean }> {
-    if (typeof slug !== 'string' || !slug.trim()) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Workspace Slug is required.');
+    if (typeof slug !== 'string' || !slug.trim())
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'Workspace Slug is required.');
     return this.settings.slugAvailable(slug.trim());
   }
 }

@@ -7,5 +7,8 @@ import { SessionsController } from './sessions.controller';
 import { WebAuthController } from './web-auth.controller';
 
 /** Authentication module, mounted at `/auth/`. */
-@Module({ imports: [DomainModule], controllers: [AuthController, SessionsController, PasswordlessController, OAuthController, WebAuthController] })
+@Module({
+  imports: [DomainModule],
+  controllers: [AuthController, SessionsController, PasswordlessController, OAuthController, WebAuthController],
+})
 export class AuthModule {}

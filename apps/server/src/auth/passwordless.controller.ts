@@ -4,7 +4,12 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { clientOf } from './client-info';
 import {
-  ChangePasswordDto, EmailDto, ExchangeCodeDto, MagicSignInDto, ResetPasswordDto, SetPasswordDto,
+  ChangePasswordDto,
+  EmailDto,
+  ExchangeCodeDto,
+  MagicSignInDto,
+  ResetPasswordDto,
+  SetPasswordDto,
 } from './dto/auth-flows.dto';
 
 /**

@@ -1,12 +1,29 @@
 import {
-  APP_CONFIG, AppConfig, AuthRateLimit, CSRF_COOKIE, clearCookie, issueCsrfToken, MeridianError, passesCsrfCheck, Public,
-  sessionCookieOf, setCookie, XSRF_COOKIE,
+  APP_CONFIG,
+  AppConfig,
+  AuthRateLimit,
+  CSRF_COOKIE,
+  clearCookie,
+  issueCsrfToken,
+  MeridianError,
+  passesCsrfCheck,
+  Public,
+  sessionCookieOf,
+  setCookie,
+  XSRF_COOKIE,
 } from '#common';
 import { AccountService, AuthFlowService, SessionService, SignInResult } from '#domain';
 import { Controller, Inject, Param, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
-  formField, PlaneAuthError, readForm, safeNextPath, setWebFormFlow, WebFormError, WebFormErrorFilter, WebFormFlow,
+  formField,
+  PlaneAuthError,
+  readForm,
+  safeNextPath,
+  setWebFormFlow,
+  WebFormError,
+  WebFormErrorFilter,
+  WebFormFlow,
 } from '../shared/web-form';
 import { clientOf } from './client-info';
 import { MagicSignInDto, ResetPasswordDto } from './dto/auth-flows.dto';
@@ -158,7 +175,10 @@ export class WebAuthController {
     const form = await readForm(ResetPasswordDto, { token, password: formField(req.body, 'password') });
     if (form.missing.length || form.invalid.length) throw new WebFormError('INVALID_PASSWORD');
     await this.flows.resetPassword(token, form.value.password);
-    return { url: site === 'app' ? `${appBaseUrl}/sign-in?success=True` : `${spaceBaseUrl}/?success=True`, statusCode: 302 };
+    return {
+      url: site === 'app' ? `${appBaseUrl}/sign-in?success=True` : `${spaceBaseUrl}/?success=True`,
+      statusCode: 302,
+    };
   }
 
   private async passwordSignIn(site: Site, req: Request, res: Response): Promise<Redirection> {
@@ -180,12 +200,20 @@ export class WebAuthController {
   }
 
   private async magic(site: Site, kind: 'in' | 'up', req: Request, res: Response): Promise<Redirection> {
-    this.begin(site, req, kind === 'in' ? '/sign-in' : '/', { fallback: 'AUTHENTICATION_FAILED', errors: MAGIC_ERRORS[kind] });
+    this.begin(site, req, kind === 'in' ? '/sign-in' : '/', {
+      fallback: 'AUTHENTICATION_FAILED',
+      errors: MAGIC_ERRORS[kind],
+    });
     const form = await readForm(MagicSignInDto, req.body);
     if (form.missing.length || form.invalid.length) {
       throw new WebFormError(kind === 'in' ? 'MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED' : 'MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED');
     }
-    return this.signedIn(site, req, res, await this.flows.magicSignIn(form.value.email, form.value.code, this.client(req)));
+    return this.signedIn(
+      site,
+      req,
+      res,
+      await this.flows.magicSignIn(form.value.email, form.value.code, this.client(req)),
+    );
   }
 
   private async endSession(site: Site, req: Request, res: Response): Promise<Redirection> {
@@ -194,9 +222,11 @@ export class WebAuthController {
       const principal = await this.sessions.verifyAccessToken(cookie, 'web');
       if (principal?.sessionId) await this.sessions.revoke(principal.sessionId);
     }
-    for (const name of [this.config.webSession.cookieName, CSRF_COOKIE, XSRF_COOKIE]) clearCookie(res, this.config, name);
+    for (const name of [this.config.webSession.cookieName, CSRF_COOKIE, XSRF_COOKIE])
+      clearCookie(res, this.config, name);
     const next = safeNextPath(formField(req.body, 'next_path'));
-    const url = site === 'app' ? `${this.config.webSession.appBaseUrl}/` : `${this.config.webSession.spaceBaseUrl}${next ?? ''}`;
+    const url =
+      site === 'app' ? `${this.config.webSession.appBaseUrl}/` : `${this.config.webSession.spaceBaseUrl}${next ?? ''}`;
     return { url, statusCode: 302 };
   }
 

@@ -1,4 +1,16 @@
-import { ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Principal, ProjectAccess, Public, UuidPipe, validationError, WorkspaceAccess } from '#common';
+import {
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  MeridianError,
+  Principal,
+  ProjectAccess,
+  Public,
+  UuidPipe,
+  validationError,
+  WorkspaceAccess,
+} from '#common';
 import { AttachmentService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -36,11 +48,20 @@ export class WorkItemAttachmentsController {
   @Post()
   @HttpCode(200)
   create(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('slug') slug: string, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreateAttachmentDto, @Req() req: Request,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('slug') slug: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CreateAttachmentDto,
+    @Req() req: Request,
   ) {
     return this.attachments.create(
-      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role }, slug, issueId, body, originOf(req),
+      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role },
+      slug,
+      issueId,
+      body,
+      originOf(req),
     );
   }
 
@@ -50,20 +71,30 @@ export class WorkItemAttachmentsController {
    */
   @Patch(':asset_id')
   complete(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('asset_id', UuidPipe) assetId: string, @Body() body: CompleteAttachmentDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('asset_id', UuidPipe) assetId: string,
+    @Body() body: CompleteAttachmentDto,
   ) {
-    if (body.is_uploaded === false) throw validationError({ is_uploaded: ['An uploaded attachment cannot be marked as not uploaded.'] });
+    if (body.is_uploaded === false)
+      throw validationError({ is_uploaded: ['An uploaded attachment cannot be marked as not uploaded.'] });
     return this.attachments.complete(
-      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role }, issueId, assetId,
+      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role },
+      issueId,
+      assetId,
     );
   }
 
   /** 302 to a signed download URL valid for 5 minutes; 400 ATTACHMENT_NOT_UPLOADED before step 2. */
   @Get(':asset_id')
   async retrieve(
-    @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Param('asset_id', UuidPipe) assetId: string,
-    @Req() req: Request, @Res() res: Response,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('asset_id', UuidPipe) assetId: string,
+    @Req() req: Request,
+    @Res() res: Response,
   ) {
     res.redirect(302, await this.attachments.downloadUrl(project.projectId, issueId, assetId, originOf(req)));
   }
@@ -72,10 +103,17 @@ export class WorkItemAttachmentsController {
   @Delete(':asset_id')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('asset_id', UuidPipe) assetId: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('asset_id', UuidPipe) assetId: string,
   ) {
-    await this.attachments.remove({ workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role }, issueId, assetId);
+    await this.attachments.remove(
+      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role },
+      issueId,
+      assetId,
+    );
   }
 }
 
@@ -106,11 +144,17 @@ export class AssetTransferController {
   @Put('upload')
   @HttpCode(204)
   async upload(
-    @Param('asset_id', UuidPipe) assetId: string, @Query('expires') expires: string | undefined, @Query('signature') signature: string | undefined,
+    @Param('asset_id', UuidPipe) assetId: string,
+    @Query('expires') expires: string | undefined,
+    @Query('signature') signature: string | undefined,
     @Req() req: Request,
   ) {
     const obj = await this.attachments.signedAsset('upload', assetId, expires, signature);
-    if (req.readableEnded) throw new MeridianError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as a raw body (for example application/octet-stream).');
+    if (req.readableEnded)
+      throw new MeridianError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the file as a raw body (for example application/octet-stream).',
+      );
     const data = await readBody(req, obj.size);
     if (data === null) throw new MeridianError('ATTACHMENT_TOO_LARGE', `The declared size is ${obj.size} bytes.`);
     await this.attachments.storeUpload(obj, data);
@@ -119,7 +163,9 @@ export class AssetTransferController {
   /** The file, with its content type and an attachment disposition naming the original file. */
   @Get('download')
   async download(
-    @Param('asset_id', UuidPipe) assetId: string, @Query('expires') expires: string | undefined, @Query('signature') signature: string | undefined,
+    @Param('asset_id', UuidPipe) assetId: string,
+    @Query('expires') expires: string | undefined,
+    @Query('signature') signature: string | undefined,
     @Res() res: Response,
   ) {
     const obj = await this.attachments.signedAsset('download', assetId, expires, signature);

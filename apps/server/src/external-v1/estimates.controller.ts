@@ -1,5 +1,14 @@
 import {
-  ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, Principal, ProjectAccess, ProjectRole, ROLE, UuidPipe,
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  MeridianError,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
   WorkspaceAccess,
 } from '#common';
 import { EstimatePointInput, EstimateService } from '#domain';
@@ -11,7 +20,10 @@ import { issueContext } from '../shared/context';
 function pointsOf(body: unknown): EstimatePointInput[] {
   const list = Array.isArray(body) ? body : (body as { estimate_points?: unknown } | null)?.estimate_points;
   if (!Array.isArray(list) || !list.every((p) => typeof p === 'object' && p !== null && !Array.isArray(p))) {
-    throw new MeridianError('MALFORMED_REQUEST', 'Send a JSON array of estimate points, or {"estimate_points": [...]}.');
+    throw new MeridianError(
+      'MALFORMED_REQUEST',
+      'Send a JSON array of estimate points, or {"estimate_points": [...]}.',
+    );
   }
   return list as EstimatePointInput[];
 }
@@ -36,14 +48,24 @@ export class EstimatesController {
   /** 201; 409 `ESTIMATE_EXISTS` (with the `id` of the existing one); 422. */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateEstimateDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateEstimateDto,
+  ) {
     return this.estimates.create(issueContext(me, ws, project), body);
   }
 
   /** 200; `type` cannot change (422). */
   @Patch()
   @ProjectRole(ROLE.ADMIN)
-  update(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: UpdateEstimateDto) {
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: UpdateEstimateDto,
+  ) {
     return this.estimates.update(issueContext(me, ws, project), body);
   }
 
@@ -51,7 +73,11 @@ export class EstimatesController {
   @Delete()
   @HttpCode(204)
   @ProjectRole(ROLE.ADMIN)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+  ) {
     await this.estimates.remove(issueContext(me, ws, project));
   }
 
@@ -65,8 +91,11 @@ export class EstimatesController {
   @Post(':estimate_id/estimate-points')
   @ProjectRole(ROLE.ADMIN)
   createPoints(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('estimate_id', UuidPipe) estimateId: string, @Body() body: unknown,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) estimateId: string,
+    @Body() body: unknown,
   ) {
     return this.estimates.createPoints(issueContext(me, ws, project), estimateId, pointsOf(body));
   }
@@ -74,8 +103,12 @@ export class EstimatesController {
   @Patch(':estimate_id/estimate-points/:point_id')
   @ProjectRole(ROLE.ADMIN)
   updatePoint(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('estimate_id', UuidPipe) estimateId: string, @Param('point_id', UuidPipe) pointId: string, @Body() body: UpdateEstimatePointDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) estimateId: string,
+    @Param('point_id', UuidPipe) pointId: string,
+    @Body() body: UpdateEstimatePointDto,
   ) {
     return this.estimates.updatePoint(issueContext(me, ws, project), estimateId, pointId, body);
   }
@@ -85,8 +118,11 @@ export class EstimatesController {
   @HttpCode(204)
   @ProjectRole(ROLE.ADMIN)
   async removePoint(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('estimate_id', UuidPipe) estimateId: string, @Param('point_id', UuidPipe) pointId: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('estimate_id', UuidPipe) estimateId: string,
+    @Param('point_id', UuidPipe) pointId: string,
   ) {
     await this.estimates.removePoint(issueContext(me, ws, project), estimateId, pointId);
   }

@@ -11,11 +11,17 @@ import { StickiesController } from './stickies.controller';
 import { IntakeController } from './intake.controller';
 import { AssetTransferController, WorkItemAttachmentsController } from './attachments.controller';
 import {
-  WorkItemActivitiesController, WorkItemCommentsController, WorkItemLinksController, WorkItemLookupController, WorkItemsController,
+  WorkItemActivitiesController,
+  WorkItemCommentsController,
+  WorkItemLinksController,
+  WorkItemLookupController,
+  WorkItemsController,
 } from './work-items.controller';
 
 /** External API v1, mounted at `/api/v1/`: integrations, authenticated with `X-API-Key`, rate-limited per key. */
-@Module({ imports: [DomainModule], controllers: [
+@Module({
+  imports: [DomainModule],
+  controllers: [
     ProjectsController,
     StatesController,
     LabelsController,
@@ -35,5 +41,6 @@ import {
     IntakeController,
     WorkItemAttachmentsController,
     AssetTransferController,
-  ], })
+  ],
+})
 export class ExternalV1Module {}

@@ -1,6 +1,17 @@
 import {
-  ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, PageQuery, PageRequest, Principal, ProjectAccess, ProjectRole, ROLE, UuidPipe,
-  V1_PAGING, WorkspaceAccess,
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  V1_PAGING,
+  WorkspaceAccess,
 } from '#common';
 import { IntakeService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
@@ -29,7 +40,12 @@ export class IntakeController {
 
   /** 201 with the pending intake item; 422 without `issue.name`. */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: IntakeDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: IntakeDto,
+  ) {
     return this.intake.create(issueContext(me, ws, project), body);
   }
 
@@ -41,8 +57,11 @@ export class IntakeController {
   /** 200 with the item; status changes by project Admins only (403). */
   @Patch(':issue_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: IntakeDto,
   ) {
     return this.intake.update(issueContext(me, ws, project), issueId, body);
   }
@@ -53,8 +72,11 @@ export class IntakeController {
    */
   @Patch(':issue_id/status')
   updateStatus(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: IntakeStatusDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: IntakeStatusDto,
   ) {
     return this.intake.update(issueContext(me, ws, project), issueId, body);
   }
@@ -62,7 +84,12 @@ export class IntakeController {
   /** 204; the work item goes too unless accepted. */
   @Delete(':issue_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     await this.intake.remove(issueContext(me, ws, project), issueId);
   }
 }

@@ -1,4 +1,12 @@
-import { ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Principal, ProjectAccess, WorkspaceAccess } from '#common';
+import {
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  Principal,
+  ProjectAccess,
+  WorkspaceAccess,
+} from '#common';
 import { MemberService } from '#domain';
 import { Controller, Get } from '@nestjs/common';
 
@@ -35,7 +43,11 @@ export class MembersController {
 
   /** `members/` (Plane 0.25.3) and `project-members/` (SDK `projects.getMembers`): the same list. */
   @Get(['projects/:project_id/members', 'projects/:project_id/project-members'])
-  projectMembers(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
+  projectMembers(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+  ) {
     return this.members.projectMembers(project.projectId, { userId: me.userId, role: ws.role });
   }
 }

@@ -1,18 +1,34 @@
 import {
-  ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, MeridianError, PageQuery, PageRequest, Principal, ProjectAccess,
-  UuidPipe, V1_PAGING, WorkspaceAccess,
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  MeridianError,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  UuidPipe,
+  V1_PAGING,
+  WorkspaceAccess,
 } from '#common';
 import { CYCLE_VIEWS, CycleService, CycleView, ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  CreateCycleDto, CreateModuleDto, WorkItemIdsDto, TransferDto, UpdateCycleDto, UpdateModuleDto,
+  CreateCycleDto,
+  CreateModuleDto,
+  WorkItemIdsDto,
+  TransferDto,
+  UpdateCycleDto,
+  UpdateModuleDto,
 } from '../shared/dto/planning.dto';
 import { issueContext, single } from '../shared/context';
 
 /** `order_by` of the cycle and module work item lists: `created_at` (default) or `-created_at`. */
 function newestFirst(query: Record<string, unknown>): boolean {
   const orderBy = single(query, 'order_by') || 'created_at';
-  if (orderBy !== 'created_at' && orderBy !== '-created_at') throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
+  if (orderBy !== 'created_at' && orderBy !== '-created_at')
+    throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
   return orderBy === '-created_at';
 }
 
@@ -28,7 +44,11 @@ export class CyclesController {
 
   /** Paginated, newest first; `cycle_view` = all|current|upcoming|completed|draft|incomplete (`current`: a plain array). */
   @Get('cycles')
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(V1_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(V1_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     const view = (single(query, 'cycle_view') || 'all').toLowerCase();
     if (!(CYCLE_VIEWS as readonly string[]).includes(view)) {
       throw new MeridianError('INVALID_QUERY_PARAMETER', `cycle_view must be one of: ${CYCLE_VIEWS.join(', ')}.`);
@@ -38,7 +58,12 @@ export class CyclesController {
 
   /** 201 with the cycle; 422 (dates, owner, time zone); 409 `EXTERNAL_ID_TAKEN`. */
   @Post('cycles')
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateCycleDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateCycleDto,
+  ) {
     return this.cycles.create(issueContext(me, ws, project), body);
   }
 
@@ -51,7 +76,12 @@ export class CyclesController {
   /** `DELETE archived-cycles/{id}/unarchive/` (newer Plane, the SDK's `unArchive`): 204. */
   @Delete('archived-cycles/:cycle_id/unarchive')
   @HttpCode(204)
-  async unarchiveNew(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+  async unarchiveNew(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
     await this.cycles.unarchive(issueContext(me, ws, project), id);
   }
 
@@ -63,8 +93,11 @@ export class CyclesController {
   /** 200; 400 `CYCLE_ARCHIVED`, `CYCLE_COMPLETED` (an ended cycle: only `sort_order`); 422; 409. */
   @Patch('cycles/:cycle_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: UpdateCycleDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Body() body: UpdateCycleDto,
   ) {
     return this.cycles.update(issueContext(me, ws, project), id, body);
   }
@@ -72,13 +105,23 @@ export class CyclesController {
   /** 204; the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete('cycles/:cycle_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
     await this.cycles.remove(issueContext(me, ws, project), id);
   }
 
   /** The cycle's work items (work item objects), oldest first (`order_by=-created_at`), paginated; `fields=`/`expand=`. */
   @Get('cycles/:cycle_id/cycle-issues')
-  listIssues(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @PageQuery(V1_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  listIssues(
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @PageQuery(V1_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.cycles.listIssues(project.projectId, id, page, parseShape(query), newestFirst(query));
   }
 
@@ -86,23 +129,33 @@ export class CyclesController {
   @Post('cycles/:cycle_id/cycle-issues')
   @HttpCode(200)
   addIssues(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Body() body: WorkItemIdsDto,
   ) {
     return this.cycles.addIssues(issueContext(me, ws, project), id, body.issues);
   }
 
   /** The link row of a work item in this cycle; 404 otherwise. */
   @Get('cycles/:cycle_id/cycle-issues/:issue_id')
-  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+  retrieveIssue(
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.cycles.retrieveIssueLink(project.projectId, id, issueId);
   }
 
   @Delete('cycles/:cycle_id/cycle-issues/:issue_id')
   @HttpCode(204)
   async removeIssue(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
   ) {
     await this.cycles.removeIssue(issueContext(me, ws, project), id, issueId);
   }
@@ -111,8 +164,11 @@ export class CyclesController {
   @Post('cycles/:cycle_id/transfer-issues')
   @HttpCode(200)
   transfer(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('cycle_id', UuidPipe) id: string, @Body() body: TransferDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Body() body: TransferDto,
   ) {
     return this.cycles.transfer(issueContext(me, ws, project), id, body.new_cycle_id?.toLowerCase());
   }
@@ -120,14 +176,24 @@ export class CyclesController {
   /** 204; only a cycle that has ended (400 `CYCLE_NOT_COMPLETED`). */
   @Post('cycles/:cycle_id/archive')
   @HttpCode(204)
-  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+  async archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
     await this.cycles.archive(issueContext(me, ws, project), id);
   }
 
   /** Plane 0.25.3's unarchive: 204. */
   @Delete('cycles/:cycle_id/archive')
   @HttpCode(204)
-  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+  async unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
     await this.cycles.unarchive(issueContext(me, ws, project), id);
   }
 }
@@ -150,7 +216,12 @@ export class ModulesController {
 
   /** 201 with the module; 409 `MODULE_NAME_TAKEN` / `EXTERNAL_ID_TAKEN` with the holder's `id`; 422. */
   @Post('modules')
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateModuleDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateModuleDto,
+  ) {
     return this.modules.create(issueContext(me, ws, project), body);
   }
 
@@ -163,7 +234,12 @@ export class ModulesController {
   /** `DELETE archived-modules/{id}/unarchive/` (newer Plane, the SDK's `unArchiveModule`): 204. */
   @Delete('archived-modules/:module_id/unarchive')
   @HttpCode(204)
-  async unarchiveNew(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+  async unarchiveNew(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
     await this.modules.unarchive(issueContext(me, ws, project), id);
   }
 
@@ -175,8 +251,11 @@ export class ModulesController {
   /** 200; `members` replaces the set; 400 `MODULE_ARCHIVED`; 409; 422. */
   @Patch('modules/:module_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Body() body: UpdateModuleDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Body() body: UpdateModuleDto,
   ) {
     return this.modules.update(issueContext(me, ws, project), id, body);
   }
@@ -184,13 +263,23 @@ export class ModulesController {
   /** 204; the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete('modules/:module_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
     await this.modules.remove(issueContext(me, ws, project), id);
   }
 
   /** The module's work items (work item objects), oldest first (`order_by=-created_at`), paginated; `fields=`/`expand=`. */
   @Get('modules/:module_id/module-issues')
-  listIssues(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @PageQuery(V1_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  listIssues(
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @PageQuery(V1_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.modules.listIssues(project.projectId, id, page, parseShape(query), newestFirst(query));
   }
 
@@ -198,23 +287,33 @@ export class ModulesController {
   @Post('modules/:module_id/module-issues')
   @HttpCode(200)
   addIssues(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Body() body: WorkItemIdsDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Body() body: WorkItemIdsDto,
   ) {
     return this.modules.addIssues(issueContext(me, ws, project), id, body.issues);
   }
 
   /** The link row of a work item in this module (Plane answers 500); 404 otherwise. */
   @Get('modules/:module_id/module-issues/:issue_id')
-  retrieveIssue(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string) {
+  retrieveIssue(
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     return this.modules.retrieveIssueLink(project.projectId, id, issueId);
   }
 
   @Delete('modules/:module_id/module-issues/:issue_id')
   @HttpCode(204)
   async removeIssue(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('module_id', UuidPipe) id: string, @Param('issue_id', UuidPipe) issueId: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Param('issue_id', UuidPipe) issueId: string,
   ) {
     await this.modules.removeIssue(issueContext(me, ws, project), id, issueId);
   }
@@ -225,21 +324,35 @@ export class ModulesController {
    * a module of this project. (Plane ignores the id and lists every archived module: a quirk.)
    */
   @Get('modules/:module_id/archive')
-  async listArchivedOld(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string, @PageQuery(V1_PAGING) page: PageRequest) {
+  async listArchivedOld(
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @PageQuery(V1_PAGING) page: PageRequest,
+  ) {
     return this.modules.list(project.projectId, page, true, id);
   }
 
   /** 204; only a completed or cancelled module (400 `MODULE_NOT_ARCHIVABLE`). */
   @Post('modules/:module_id/archive')
   @HttpCode(204)
-  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+  async archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
     await this.modules.archive(issueContext(me, ws, project), id);
   }
 
   /** Plane 0.25.3's unarchive: 204. */
   @Delete('modules/:module_id/archive')
   @HttpCode(204)
-  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+  async unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
     await this.modules.unarchive(issueContext(me, ws, project), id);
   }
 }

@@ -1,6 +1,17 @@
 import {
-  ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Page, PageQuery, PageRequest, Principal, ProjectAccess,
-  ProjectRole, ROLE, V1_PAGING, WorkspaceAccess,
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  Page,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  V1_PAGING,
+  WorkspaceAccess,
 } from '#common';
 import { parseShape, pick, ProjectJson, ProjectService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
@@ -64,7 +75,11 @@ export class ProjectsController {
   @Delete(':project_id')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+  ) {
     await this.projects.remove(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role });
   }
 
@@ -76,15 +91,33 @@ export class ProjectsController {
   @Post(':project_id/archive')
   @ProjectRole(ROLE.MEMBER, { orWorkspaceRole: ROLE.ADMIN })
   @HttpCode(204)
-  async archive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
-    await this.projects.setArchived(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role }, true);
+  async archive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+  ) {
+    await this.projects.setArchived(
+      ws.workspaceId,
+      project.projectId,
+      { userId: me.userId, workspaceRole: ws.role },
+      true,
+    );
   }
 
   /** Unarchive (DELETE on the same path) by a project Admin: 204 (Plane's v1 rule). */
   @Delete(':project_id/archive')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(204)
-  async unarchive(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess) {
-    await this.projects.setArchived(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role }, false);
+  async unarchive(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+  ) {
+    await this.projects.setArchived(
+      ws.workspaceId,
+      project.projectId,
+      { userId: me.userId, workspaceRole: ws.role },
+      false,
+    );
   }
 }

@@ -1,4 +1,13 @@
-import { ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, Principal, ProjectAccess, UuidPipe, WorkspaceAccess } from '#common';
+import {
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  Principal,
+  ProjectAccess,
+  UuidPipe,
+  WorkspaceAccess,
+} from '#common';
 import { IssueRelationService } from '#domain';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
@@ -28,11 +37,17 @@ export class WorkItemRelationsController {
   /** 201 with the work item's relations (as GET); 422 for unknown work items or the work item itself. */
   @Post()
   create(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreateRelationDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CreateRelationDto,
   ) {
     return this.relations.create(
-      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role }, issueId, body.relation_type, body.issues,
+      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role },
+      issueId,
+      body.relation_type,
+      body.issues,
     );
   }
 
@@ -40,11 +55,16 @@ export class WorkItemRelationsController {
   @Post('remove')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Body() body: RemoveRelationDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: RemoveRelationDto,
   ) {
     await this.relations.remove(
-      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role }, issueId, body.related_issue,
+      { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role },
+      issueId,
+      body.related_issue,
     );
   }
 }

@@ -1,5 +1,14 @@
 import {
-  ApiKeyAuth, CurrentPrincipal, CurrentWorkspace, MeridianError, PageQuery, PageRequest, PagingPolicy, Principal, UuidPipe, WorkspaceAccess,
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentWorkspace,
+  MeridianError,
+  PageQuery,
+  PageRequest,
+  PagingPolicy,
+  Principal,
+  UuidPipe,
+  WorkspaceAccess,
 } from '#common';
 import { StickyService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -19,8 +28,14 @@ export class StickiesController {
 
   /** Newest first, paginated (default `per_page` 20); `?search=` matches name or text. */
   @Get()
-  list(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(STICKY_PAGING) page: PageRequest, @Query('search') search?: unknown) {
-    if (search !== undefined && typeof search !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', 'search was given more than once.');
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(STICKY_PAGING) page: PageRequest,
+    @Query('search') search?: unknown,
+  ) {
+    if (search !== undefined && typeof search !== 'string')
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'search was given more than once.');
     return this.stickies.list(ws.workspaceId, me.userId, page, search || undefined);
   }
 
@@ -31,18 +46,31 @@ export class StickiesController {
   }
 
   @Get(':sticky_id')
-  retrieve(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('sticky_id', UuidPipe) id: string) {
+  retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('sticky_id', UuidPipe) id: string,
+  ) {
     return this.stickies.retrieve(ws.workspaceId, me.userId, id);
   }
 
   @Patch(':sticky_id')
-  update(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('sticky_id', UuidPipe) id: string, @Body() body: StickyDto) {
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('sticky_id', UuidPipe) id: string,
+    @Body() body: StickyDto,
+  ) {
     return this.stickies.update(ws.workspaceId, me.userId, id, body);
   }
 
   @Delete(':sticky_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('sticky_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('sticky_id', UuidPipe) id: string,
+  ) {
     await this.stickies.remove(ws.workspaceId, me.userId, id);
   }
 }

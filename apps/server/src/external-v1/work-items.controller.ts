@@ -1,11 +1,30 @@
 import {
-  ApiKeyAuth, CurrentPrincipal, CurrentProject, CurrentWorkspace, isUuid, MeridianError, PageQuery, PageRequest, Principal,
-  ProjectAccess, ProjectRole, ROLE, UuidPipe, V1_PAGING, WorkspaceAccess,
+  ApiKeyAuth,
+  CurrentPrincipal,
+  CurrentProject,
+  CurrentWorkspace,
+  isUuid,
+  MeridianError,
+  PageQuery,
+  PageRequest,
+  Principal,
+  ProjectAccess,
+  ProjectRole,
+  ROLE,
+  UuidPipe,
+  V1_PAGING,
+  WorkspaceAccess,
 } from '#common';
 import { IssueChildrenService, IssueCommandService, IssueQueryService, parseShape, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CommentDto, CreateWorkItemDto, CreateLinkDto, UpdateWorkItemDto, UpdateLinkDto } from '../shared/dto/work-item.dto';
+import {
+  CommentDto,
+  CreateWorkItemDto,
+  CreateLinkDto,
+  UpdateWorkItemDto,
+  UpdateLinkDto,
+} from '../shared/dto/work-item.dto';
 import { issueContext, single } from '../shared/context';
 
 /**
@@ -20,8 +39,12 @@ const both = (suffix = '') => [`${PROJECT}/issues${suffix}`, `${PROJECT}/work-it
 function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
   const raw = single(query, name);
   if (raw === undefined || raw.trim() === '') return undefined;
-  const values = raw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
-  if (!values.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
+  const values = raw
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+  if (!values.every(check))
+    throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
   return values;
 }
 
@@ -41,18 +64,35 @@ export class WorkItemLookupController {
    * caller is a member of. `project` or `project_id` narrows to one project; `limit` 1–100 (default 10).
    */
   @Get(['work-items/search', 'issues/search'])
-  search(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Query() query: Record<string, unknown>) {
+  search(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
     const project = single(query, 'project_id') ?? single(query, 'project');
-    if (project !== undefined && project !== '' && !isUuid(project)) throw new MeridianError('INVALID_QUERY_PARAMETER', 'project must be a project id.');
+    if (project !== undefined && project !== '' && !isUuid(project))
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'project must be a project id.');
     const limitRaw = single(query, 'limit');
     const limit = limitRaw === undefined || limitRaw === '' ? 10 : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new MeridianError('INVALID_QUERY_PARAMETER', 'limit must be an integer from 1 to 100.');
-    return this.issues.search(ws.workspaceId, me.userId, single(query, 'search') ?? '', project ? project.toLowerCase() : undefined, limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'limit must be an integer from 1 to 100.');
+    return this.issues.search(
+      ws.workspaceId,
+      me.userId,
+      single(query, 'search') ?? '',
+      project ? project.toLowerCase() : undefined,
+      limit,
+    );
   }
 
   /** `GET issues/{IDENT}-{seq}/` (MCP) and `work-items/{IDENT}-{seq}/` (SDK); `fields=`/`expand=` apply; 404 otherwise. */
   @Get(['issues/:key', 'work-items/:key'])
-  byKey(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('key') key: string, @Query() query: Record<string, unknown>) {
+  byKey(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('key') key: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.issues.retrieveByKey(ws.workspaceId, me.userId, key, parseShape(query));
   }
 }
@@ -61,7 +101,10 @@ export class WorkItemLookupController {
 @Controller(both())
 @ApiKeyAuth()
 export class WorkItemsController {
-  constructor(private readonly issues: IssueQueryService, private readonly commands: IssueCommandService) {}
+  constructor(
+    private readonly issues: IssueQueryService,
+    private readonly commands: IssueCommandService,
+  ) {}
 
   /**
    * Visible work items, newest first; `order_by` (see `ISSUE_ORDER_BY`), `fields=`, `expand=`
@@ -70,7 +113,11 @@ export class WorkItemsController {
    * With `external_id` and `external_source`: that one work item (404 if none).
    */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(V1_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(V1_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.issues.list(project.projectId, {
       page,
       shape: parseShape(query),
@@ -86,7 +133,12 @@ export class WorkItemsController {
 
   /** 201 with the work item; 409 `EXTERNAL_ID_TAKEN` with the holder's `id`; 422. */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Body() body: CreateWorkItemDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: CreateWorkItemDto,
+  ) {
     return this.commands.create(issueContext(me, ws, project), body);
   }
 
@@ -96,8 +148,11 @@ export class WorkItemsController {
    */
   @Put()
   async upsert(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Body() body: UpdateWorkItemDto, @Res({ passthrough: true }) res: Response,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: UpdateWorkItemDto,
+    @Res({ passthrough: true }) res: Response,
   ) {
     const { created, issue } = await this.commands.upsert(issueContext(me, ws, project), body);
     res.status(created ? 201 : 200);
@@ -105,15 +160,22 @@ export class WorkItemsController {
   }
 
   @Get(':issue_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string, @Query() query: Record<string, unknown>) {
+  retrieve(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.issues.retrieve(project.projectId, id, parseShape(query));
   }
 
   /** 200 with the work item; `assignees`/`labels` replace the sets; every change is recorded in the activities. */
   @Patch(':issue_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) id: string, @Body() body: UpdateWorkItemDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+    @Body() body: UpdateWorkItemDto,
   ) {
     return this.commands.update(issueContext(me, ws, project), id, body);
   }
@@ -121,7 +183,12 @@ export class WorkItemsController {
   /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
   @Delete(':issue_id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) id: string) {
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+  ) {
     await this.commands.remove(issueContext(me, ws, project), id);
   }
 }
@@ -138,25 +205,45 @@ export class WorkItemCommentsController {
   constructor(private readonly children: IssueChildrenService) {}
 
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(V1_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(V1_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.listComments(project.projectId, issueId, page, parseShape(query));
   }
 
   /** 201 with the comment; 409 `EXTERNAL_ID_TAKEN`. */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CommentDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CommentDto,
+  ) {
     return this.children.createComment(issueContext(me, ws, project), issueId, body);
   }
 
   @Get(':comment_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string, @Query() query: Record<string, unknown>) {
+  retrieve(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) id: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.retrieveComment(project.projectId, issueId, id, parseShape(query));
   }
 
   @Patch(':comment_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string, @Body() body: CommentDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) id: string,
+    @Body() body: CommentDto,
   ) {
     return this.children.updateComment(issueContext(me, ws, project), issueId, id, body);
   }
@@ -164,8 +251,11 @@ export class WorkItemCommentsController {
   @Delete(':comment_id')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) id: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) id: string,
   ) {
     await this.children.removeComment(issueContext(me, ws, project), issueId, id);
   }
@@ -178,24 +268,44 @@ export class WorkItemLinksController {
   constructor(private readonly children: IssueChildrenService) {}
 
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(V1_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(V1_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.listLinks(project.projectId, issueId, page, parseShape(query));
   }
 
   @Post()
-  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreateLinkDto) {
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CreateLinkDto,
+  ) {
     return this.children.createLink(issueContext(me, ws, project), issueId, body);
   }
 
   @Get(':link_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string, @Query() query: Record<string, unknown>) {
+  retrieve(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('link_id', UuidPipe) id: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.children.retrieveLink(project.projectId, issueId, id, parseShape(query));
   }
 
   @Patch(':link_id')
   update(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string, @Body() body: UpdateLinkDto,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('link_id', UuidPipe) id: string,
+    @Body() body: UpdateLinkDto,
   ) {
     return this.children.updateLink(issueContext(me, ws, project), issueId, id, body);
   }
@@ -203,8 +313,11 @@ export class WorkItemLinksController {
   @Delete(':link_id')
   @HttpCode(204)
   async remove(
-    @CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @CurrentProject() project: ProjectAccess,
-    @Param('issue_id', UuidPipe) issueId: string, @Param('link_id', UuidPipe) id: string,
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('link_id', UuidPipe) id: string,
   ) {
     await this.children.removeLink(issueContext(me, ws, project), issueId, id);
   }
@@ -218,14 +331,30 @@ export class WorkItemActivitiesController {
 
   /** Oldest first (`order_by=-created_at` for newest first); paginated; `fields=` applies. */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @PageQuery(V1_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @PageQuery(V1_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     const orderBy = single(query, 'order_by') ?? 'created_at';
-    if (orderBy !== 'created_at' && orderBy !== '-created_at') throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
-    return this.children.listActivities(project.projectId, issueId, page, parseShape(query), orderBy === 'created_at' ? 'ASC' : 'DESC');
+    if (orderBy !== 'created_at' && orderBy !== '-created_at')
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
+    return this.children.listActivities(
+      project.projectId,
+      issueId,
+      page,
+      parseShape(query),
+      orderBy === 'created_at' ? 'ASC' : 'DESC',
+    );
   }
 
   @Get(':activity_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('issue_id', UuidPipe) issueId: string, @Param('activity_id', UuidPipe) id: string) {
+  retrieve(
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('activity_id', UuidPipe) id: string,
+  ) {
     return this.children.retrieveActivity(project.projectId, issueId, id);
   }
 }

@@ -1,7 +1,12 @@
 import { meridianVersion, MeridianError, Public } from '#common';
 import { pendingMigrations } from '#database';
 import { Controller, Get, HttpException } from '@nestjs/common';
-import { HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 
 /**
@@ -43,11 +48,15 @@ export class HealthController {
       return { ...result, version };
     } catch (err) {
       if (err instanceof HttpException) {
-        throw new MeridianError('SERVICE_UNAVAILABLE', pending.length ? `${pending.length} database migration(s) are pending.` : 'A health check failed.', {
-          version,
-          ...(pending.length ? { pending_migrations: pending } : {}),
-          checks: err.getResponse(),
-        });
+        throw new MeridianError(
+          'SERVICE_UNAVAILABLE',
+          pending.length ? `${pending.length} database migration(s) are pending.` : 'A health check failed.',
+          {
+            version,
+            ...(pending.length ? { pending_migrations: pending } : {}),
+            checks: err.getResponse(),
+          },
+        );
       }
       throw err;
     }

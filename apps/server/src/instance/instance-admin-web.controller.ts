@@ -1,6 +1,17 @@
 import {
-  ADMIN_SESSION_COOKIE, adminCookieOf, APP_CONFIG, AppConfig, AuthRateLimit, clearCookie, CSRF_COOKIE, issueCsrfToken,
-  MeridianError, passesCsrfCheck, Public, setCookie, XSRF_COOKIE,
+  ADMIN_SESSION_COOKIE,
+  adminCookieOf,
+  APP_CONFIG,
+  AppConfig,
+  AuthRateLimit,
+  clearCookie,
+  CSRF_COOKIE,
+  issueCsrfToken,
+  MeridianError,
+  passesCsrfCheck,
+  Public,
+  setCookie,
+  XSRF_COOKIE,
 } from '#common';
 import { InstanceAdminService } from '#domain';
 import { Controller, Inject, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
@@ -52,7 +63,10 @@ export class InstanceAdminWebController {
       company_name: formField(body, 'company_name'),
       is_telemetry_enabled: formField(body, 'is_telemetry_enabled'),
     });
-    const form = await readForm(AdminSignUpDto, { ...body, is_telemetry_enabled: formBoolean(body?.is_telemetry_enabled) });
+    const form = await readForm(AdminSignUpDto, {
+      ...body,
+      is_telemetry_enabled: formBoolean(body?.is_telemetry_enabled),
+    });
     if (form.missing.some((f) => ['email', 'password', 'first_name'].includes(f))) {
       throw new WebFormError('REQUIRED_ADMIN_EMAIL_PASSWORD_FIRST_NAME');
     }

@@ -1,10 +1,25 @@
 import {
-  APP_PAGING, AuthRateLimit, CurrentPrincipal, InstanceAdminAuth, MeridianError, PageQuery, PageRequest, Principal, Public, UuidPipe,
+  APP_PAGING,
+  AuthRateLimit,
+  CurrentPrincipal,
+  InstanceAdminAuth,
+  MeridianError,
+  PageQuery,
+  PageRequest,
+  Principal,
+  Public,
+  UuidPipe,
 } from '#common';
 import { ConfigurationEntry, InstanceAdminService, InstanceService, InstanceSettings } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { AddInstanceAdminDto, AdminRefreshDto, AdminSignInDto, AdminSignUpDto, UpdateInstanceDto } from './dto/instance.dto';
+import {
+  AddInstanceAdminDto,
+  AdminRefreshDto,
+  AdminSignInDto,
+  AdminSignUpDto,
+  UpdateInstanceDto,
+} from './dto/instance.dto';
 
 function clientOf(req: Request) {
   return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };

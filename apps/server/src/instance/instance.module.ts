@@ -7,5 +7,8 @@ import { InstanceAdminController, InstanceController } from './instance.controll
  * Instance API, mounted at `/api/instances/`: the public instance description, the first set-up,
  * instance admin sign-in and sessions, admins, configuration and the instance's workspaces.
  */
-@Module({ imports: [DomainModule], controllers: [InstanceController, InstanceAdminController, InstanceAdminWebController] })
+@Module({
+  imports: [DomainModule],
+  controllers: [InstanceController, InstanceAdminController, InstanceAdminWebController],
+})
 export class InstanceModule {}

@@ -1,5 +1,15 @@
 import {
-  APP_PAGING, BearerAuth, CurrentPrincipal, isUuid, MeridianError, PageQuery, PageRequest, Principal, Public, PublicRateLimit, UuidPipe,
+  APP_PAGING,
+  BearerAuth,
+  CurrentPrincipal,
+  isUuid,
+  MeridianError,
+  PageQuery,
+  PageRequest,
+  Principal,
+  Public,
+  PublicRateLimit,
+  UuidPipe,
 } from '#common';
 import { PRIORITIES, PublicBoardService, STATE_GROUPS } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
@@ -11,8 +21,12 @@ import { single } from '../shared/context';
 function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
   const raw = single(query, name);
   if (raw === undefined || raw.trim() === '' || raw.trim() === 'null') return undefined;
-  const values = raw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
-  if (!values.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
+  const values = raw
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+  if (!values.every(check))
+    throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
   return values;
 }
 
@@ -47,7 +61,11 @@ export class PublicBoardController {
    * the cursor envelope (`per_page`, `cursor`).
    */
   @Get('issues')
-  issues(@Param('anchor') anchor: string, @PageQuery(APP_PAGING) page: PageRequest, @Query() query: Record<string, unknown>) {
+  issues(
+    @Param('anchor') anchor: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.boards.issues(anchor, {
       page,
       order_by: single(query, 'order_by'),
@@ -74,12 +92,21 @@ export class PublicBoardController {
   /** Signed in, comments on: 201 with the comment; 403 `BOARD_COMMENTS_DISABLED`. */
   @Post('issues/:issue_id/comments')
   @BearerAuth()
-  createComment(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Body() body: CreatePublicCommentDto) {
+  createComment(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: CreatePublicCommentDto,
+  ) {
     return this.boards.createComment(anchor, issueId, me.userId, body);
   }
 
   @Get('issues/:issue_id/comments/:comment_id')
-  comment(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) commentId: string) {
+  comment(
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) commentId: string,
+  ) {
     return this.boards.comment(anchor, issueId, commentId);
   }
 
@@ -87,8 +114,11 @@ export class PublicBoardController {
   @Patch('issues/:issue_id/comments/:comment_id')
   @BearerAuth()
   updateComment(
-    @CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string,
-    @Param('comment_id', UuidPipe) commentId: string, @Body() body: UpdatePublicCommentDto,
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) commentId: string,
+    @Body() body: UpdatePublicCommentDto,
   ) {
     return this.boards.updateComment(anchor, issueId, commentId, me.userId, body);
   }
@@ -97,7 +127,12 @@ export class PublicBoardController {
   @Delete('issues/:issue_id/comments/:comment_id')
   @BearerAuth()
   @HttpCode(204)
-  async removeComment(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Param('comment_id', UuidPipe) commentId: string) {
+  async removeComment(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) commentId: string,
+  ) {
     await this.boards.removeComment(anchor, issueId, commentId, me.userId);
   }
 
@@ -111,8 +146,11 @@ export class PublicBoardController {
   @Post('issues/:issue_id/reactions')
   @BearerAuth()
   async react(
-    @CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string,
-    @Body() body: ReactionDto, @Res({ passthrough: true }) res: Response,
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: ReactionDto,
+    @Res({ passthrough: true }) res: Response,
   ) {
     const { created, reaction } = await this.boards.addReaction(anchor, issueId, me.userId, body.reaction);
     res.status(created ? 201 : 200);
@@ -123,7 +161,12 @@ export class PublicBoardController {
   @Delete('issues/:issue_id/reactions/:reaction_code')
   @BearerAuth()
   @HttpCode(204)
-  async unreact(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Param('reaction_code') code: string) {
+  async unreact(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('reaction_code') code: string,
+  ) {
     await this.boards.removeReaction(anchor, issueId, me.userId, code);
   }
 
@@ -136,7 +179,12 @@ export class PublicBoardController {
   /** Signed in, votes on: 201 with the caller's vote (a second vote replaces the first); 403 `BOARD_VOTES_DISABLED`. */
   @Post('issues/:issue_id/votes')
   @BearerAuth()
-  vote(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string, @Body() body: VoteDto) {
+  vote(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Body() body: VoteDto,
+  ) {
     return this.boards.vote(anchor, issueId, me.userId, body.vote);
   }
 
@@ -144,7 +192,11 @@ export class PublicBoardController {
   @Delete('issues/:issue_id/votes')
   @BearerAuth()
   @HttpCode(204)
-  async unvote(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
+  async unvote(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
     await this.boards.removeVote(anchor, issueId, me.userId);
   }
 

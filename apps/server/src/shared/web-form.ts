@@ -108,7 +108,8 @@ export class WebFormErrorFilter extends AllExceptionsFilter {
     const error =
       exception instanceof WebFormError
         ? exception.planeError
-        : (flow.errors[exception.code] ?? (exception.code in PLANE_AUTH_ERROR_CODES ? (exception.code as PlaneAuthError) : flow.fallback));
+        : (flow.errors[exception.code] ??
+          (exception.code in PLANE_AUTH_ERROR_CODES ? (exception.code as PlaneAuthError) : flow.fallback));
     const echo = exception instanceof WebFormError ? { ...flow.echo, ...exception.echo } : flow.echo;
     res.redirect(302, failureRedirect(flow.failureUrl, error, echo));
   }
@@ -129,7 +130,10 @@ export async function readForm<T extends object>(
   const invalid: string[] = [];
   for (const e of errors) {
     const given = raw[e.property];
-    (given === undefined || given === null || (typeof given === 'string' && given.trim() === '') ? missing : invalid).push(e.property);
+    (given === undefined || given === null || (typeof given === 'string' && given.trim() === '')
+      ? missing
+      : invalid
+    ).push(e.property);
   }
   return { value, missing, invalid };
 }

@@ -1,4 +1,13 @@
-import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import type Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -59,7 +68,12 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
     if (!this.channel || !this.config.redis) return;
     // loaded here: ioredis is only needed with REDIS_URL
     const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
-    const options = { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 2_000, retryStrategy: (n: number) => Math.min(n * 200, 2_000) };
+    const options = {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      connectTimeout: 2_000,
+      retryStrategy: (n: number) => Math.min(n * 200, 2_000),
+    };
     this.publisher = new RedisClient(this.config.redis.url, options);
     this.subscriber = new RedisClient(this.config.redis.url, { ...options, enableOfflineQueue: true });
     for (const client of [this.publisher, this.subscriber]) client.on('error', (err: Error) => this.warn(err.message));
@@ -73,7 +87,9 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     // QUIT only on a live connection: on one still (re)connecting it would wait for Redis
     await Promise.all(
-      [this.publisher, this.subscriber].map((c) => (c?.status === 'ready' ? c.quit().catch(() => c.disconnect()) : c?.disconnect())),
+      [this.publisher, this.subscriber].map((c) =>
+        c?.status === 'ready' ? c.quit().catch(() => c.disconnect()) : c?.disconnect(),
+      ),
     );
   }
 
@@ -86,7 +102,12 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
    * The cached value of `key`, or `load()`'s, stored unless `store(value)` says no or an
    * invalidation happened meanwhile. `expiresAt(value)` (epoch ms) shortens the entry's life.
    */
-  async get<T>(key: string, load: () => Promise<T>, store: (value: T) => boolean = () => true, expiresAt?: (value: T) => number | undefined): Promise<T> {
+  async get<T>(
+    key: string,
+    load: () => Promise<T>,
+    store: (value: T) => boolean = () => true,
+    expiresAt?: (value: T) => number | undefined,
+  ): Promise<T> {
     if (this.ttlMs <= 0) return load();
     const now = Date.now();
     const hit = this.entries.get(key);
@@ -123,7 +144,9 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
     const now = Date.now();
     if (now - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = now;
-    this.logger.warn(`access cache invalidation channel unavailable (${reason}): other processes see access changes within ACCESS_CACHE_TTL_MS`);
+    this.logger.warn(
+      `access cache invalidation channel unavailable (${reason}): other processes see access changes within ACCESS_CACHE_TTL_MS`,
+    );
   }
 }
 

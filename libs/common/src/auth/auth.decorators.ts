@@ -48,7 +48,10 @@ export const WorkspaceRole = (minimum: Role) => SetMetadata(WORKSPACE_ROLE, mini
 export const ProjectRole = (minimum: Role | 'visible', options: ProjectRoleOptions = {}) =>
   options.orWorkspaceRole === undefined
     ? SetMetadata(PROJECT_ROLE, minimum)
-    : applyDecorators(SetMetadata(PROJECT_ROLE, minimum), SetMetadata(PROJECT_ROLE_WORKSPACE_OVERRIDE, options.orWorkspaceRole));
+    : applyDecorators(
+        SetMetadata(PROJECT_ROLE, minimum),
+        SetMetadata(PROJECT_ROLE_WORKSPACE_OVERRIDE, options.orWorkspaceRole),
+      );
 
 export interface ProjectRoleOptions {
   /**

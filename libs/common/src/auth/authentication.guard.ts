@@ -8,7 +8,13 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { sha256 } from '../util/secrets';
 import { AccessCache } from './access-cache';
 import { AUTH_SCHEME, AuthScheme } from './auth.decorators';
-import { CREDENTIAL_VERIFIER, CredentialVerifier, INSTANCE_ADMIN_VERIFIER, InstanceAdminVerifier, Principal } from './principal';
+import {
+  CREDENTIAL_VERIFIER,
+  CredentialVerifier,
+  INSTANCE_ADMIN_VERIFIER,
+  InstanceAdminVerifier,
+  Principal,
+} from './principal';
 import { adminCookieOf, passesCsrfCheck, sessionCookieOf } from './web-session';
 
 /** Error codes of a presented but refused credential: they count against `FAILED_AUTH_RATE_LIMIT`. */
@@ -69,7 +75,11 @@ export class AuthenticationGuard implements CanActivate {
     @Inject(INSTANCE_ADMIN_VERIFIER) private readonly admins: InstanceAdminVerifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.guards = { session: new BearerGuard(), 'api-key': new ApiKeyGuard(), 'instance-admin': new InstanceAdminGuard() };
+    this.guards = {
+      session: new BearerGuard(),
+      'api-key': new ApiKeyGuard(),
+      'instance-admin': new InstanceAdminGuard(),
+    };
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -90,7 +100,8 @@ export class AuthenticationGuard implements CanActivate {
     try {
       return (await this.guards[scheme].canActivate(context)) as boolean;
     } catch (err) {
-      if (presented && err instanceof MeridianError && FAILED_CREDENTIAL.has(err.code)) await this.failures.record(req, res);
+      if (presented && err instanceof MeridianError && FAILED_CREDENTIAL.has(err.code))
+        await this.failures.record(req, res);
       throw err;
     }
   }
@@ -100,11 +111,11 @@ export class AuthenticationGuard implements CanActivate {
     const principal =
       scheme === 'session'
         ? await this.cache.get(
-          `w:${sha256(cookie)}`,
-          () => this.credentials.verifyWebSessionToken(cookie),
-          (p: Principal | null) => p !== null,
-          (p: Principal | null) => p?.expiresAt,
-        )
+            `w:${sha256(cookie)}`,
+            () => this.credentials.verifyWebSessionToken(cookie),
+            (p: Principal | null) => p !== null,
+            (p: Principal | null) => p?.expiresAt,
+          )
         : await this.admins.verifyInstanceAdminToken(cookie);
     if (!principal) throw new MeridianError('AUTHENTICATION_REQUIRED');
     if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');

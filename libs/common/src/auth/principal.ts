@@ -61,7 +61,11 @@ export interface ProjectAccess {
  * from none at all (used by `@ProjectRole(…, { orWorkspaceRole })`).
  */
 export interface ProjectAccessResolver {
-  resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null; exists?: boolean }>;
+  resolve(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+  ): Promise<{ visible: boolean; role: number | null; exists?: boolean }>;
 }
 export const PROJECT_ACCESS_RESOLVER = Symbol('PROJECT_ACCESS_RESOLVER');
 

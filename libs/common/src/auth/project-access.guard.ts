@@ -5,9 +5,7 @@ import { MeridianError } from '../errors/meridian.error';
 import { isUuid } from '../http/uuid.pipe';
 import { AccessCache } from './access-cache';
 import { PROJECT_ROLE, PROJECT_ROLE_WORKSPACE_OVERRIDE, ROLE } from './auth.decorators';
-import {
-  Principal, PROJECT_ACCESS_RESOLVER, ProjectAccess, ProjectAccessResolver, WorkspaceAccess,
-} from './principal';
+import { Principal, PROJECT_ACCESS_RESOLVER, ProjectAccess, ProjectAccessResolver, WorkspaceAccess } from './principal';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -38,7 +36,9 @@ export class ProjectAccessGuard implements CanActivate {
 
     const { workspaceId } = req.workspaceAccess;
     const id = projectId.toLowerCase();
-    const { visible, role, exists } = await this.cache.get(`p:${workspaceId}:${id}:${principal.userId}`, () => this.resolver.resolve(workspaceId, id, principal.userId));
+    const { visible, role, exists } = await this.cache.get(`p:${workspaceId}:${id}:${principal.userId}`, () =>
+      this.resolver.resolve(workspaceId, id, principal.userId),
+    );
     const override = this.reflector.getAllAndOverride<number | undefined>(PROJECT_ROLE_WORKSPACE_OVERRIDE, [
       context.getHandler(),
       context.getClass(),

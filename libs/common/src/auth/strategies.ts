@@ -6,7 +6,13 @@ import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { sha256 } from '../util/secrets';
 import { AccessCache } from './access-cache';
 import { apiKeyDigest } from './api-key-digest';
-import { CREDENTIAL_VERIFIER, CredentialVerifier, INSTANCE_ADMIN_VERIFIER, InstanceAdminVerifier, Principal } from './principal';
+import {
+  CREDENTIAL_VERIFIER,
+  CredentialVerifier,
+  INSTANCE_ADMIN_VERIFIER,
+  InstanceAdminVerifier,
+  Principal,
+} from './principal';
 
 /**
  * The request as passport-http-bearer may see it: the `Authorization` header only. The library
@@ -38,7 +44,12 @@ export class BearerTokenStrategy extends PassportStrategy(BearerStrategy, 'beare
   }
 
   async validate(token: string): Promise<Principal | false> {
-    const principal = await this.cache.get(`t:${sha256(token)}`, () => this.verifier.verifyAccessToken(token), isPrincipal, expiryOf);
+    const principal = await this.cache.get(
+      `t:${sha256(token)}`,
+      () => this.verifier.verifyAccessToken(token),
+      isPrincipal,
+      expiryOf,
+    );
     return principal ?? false;
   }
 }
@@ -70,10 +81,12 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
     const digest = apiKeyDigest(req);
     if (digest === null) return super.authenticate(req, options); // no key: the library's failure
     const passport = this as unknown as PassportActions;
-    this.cache.get(`k:${digest}`, () => this.verifier.verifyApiKeyDigest(digest), isPrincipal, expiryOf).then(
-      (principal) => (principal ? passport.success(principal) : passport.fail(null, 401)),
-      (err: unknown) => passport.error(err as Error),
-    );
+    this.cache
+      .get(`k:${digest}`, () => this.verifier.verifyApiKeyDigest(digest), isPrincipal, expiryOf)
+      .then(
+        (principal) => (principal ? passport.success(principal) : passport.fail(null, 401)),
+        (err: unknown) => passport.error(err as Error),
+      );
   }
 
   /** Not used: `authenticate` verifies by digest. */

@@ -133,7 +133,8 @@ export function passesCsrfCheck(req: Request, config: AppConfig): boolean {
   if (!expected) return false;
   const body = req.body as Record<string, unknown> | undefined;
   const field = body && typeof body === 'object' ? body[CSRF_FORM_FIELD] : undefined;
-  const sent = req.headers['x-csrftoken'] ?? req.headers['x-xsrf-token'] ?? (typeof field === 'string' ? field : undefined);
+  const sent =
+    req.headers['x-csrftoken'] ?? req.headers['x-xsrf-token'] ?? (typeof field === 'string' ? field : undefined);
   return typeof sent === 'string' && sameToken(sent, expected);
 }
 

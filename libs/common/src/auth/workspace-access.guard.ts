@@ -35,7 +35,9 @@ export class WorkspaceAccessGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    const { workspaceId, role } = await this.cache.get(`w:${principal.userId}:${slug}`, () => this.resolver.resolve(slug, principal.userId));
+    const { workspaceId, role } = await this.cache.get(`w:${principal.userId}:${slug}`, () =>
+      this.resolver.resolve(slug, principal.userId),
+    );
     if (principal.via === 'api-key') {
       if (!workspaceId || workspaceId !== principal.apiToken?.workspaceId) {
         throw new MeridianError('API_KEY_WORKSPACE_MISMATCH');

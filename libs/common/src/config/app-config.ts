@@ -16,221 +16,338 @@ const toBool = ({ value }: { value: unknown }) => {
   const v = value.trim().toLowerCase();
   return TRUE_WORDS.includes(v) ? true : FALSE_WORDS.includes(v) ? false : value;
 };
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 
 /** The environment variables Meridian reads; `.env.example` documents each one. */
 class EnvironmentVariables {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 8000;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HOST = '0.0.0.0';
 
-  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500)
   DATABASE_POOL_SIZE = 10;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
   DATABASE_CONNECT_TIMEOUT_MS = 10_000;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   DATA_DIR = './data';
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   MIGRATIONS_RUN = true;
 
   /** on SIGTERM/SIGINT: how long in-flight requests may take before the process exits anyway */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   SHUTDOWN_TIMEOUT_MS = 8000;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
   ACCESS_TOKEN_TTL = 3600;
 
   /** argon2id parameters of new password hashes: `production` (OWASP's) or `test` (cheap; NODE_ENV=test only) */
-  @IsOptional() @IsIn(['production', 'test'])
+  @IsOptional()
+  @IsIn(['production', 'test'])
   PASSWORD_HASH_COST: 'production' | 'test' = 'production';
 
   /** how long a resolved API key, access token or workspace/project role may be reused, in ms (0: off) */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
   ACCESS_CACHE_TTL_MS = 5000;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
   REFRESH_TOKEN_TTL = 30 * 24 * 3600;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   SECRET_KEY?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
   INSTANCE_ADMIN_ACCESS_TOKEN_TTL = 3600;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
   INSTANCE_ADMIN_SESSION_TTL = 8 * 3600;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   FILE_SIZE_LIMIT = 5_242_880;
 
-  @IsOptional() @Matches(/^\d+(\/(s|sec|second|m|min|minute|h|hour|d|day))?$/, {
+  @IsOptional()
+  @Matches(/^\d+(\/(s|sec|second|m|min|minute|h|hour|d|day))?$/, {
     message: 'API_KEY_RATE_LIMIT must be a number of requests per minute, or N/second|minute|hour|day',
   })
   API_KEY_RATE_LIMIT = '60/minute';
 
-  @IsOptional() @Matches(/^\d+(b|kb|mb)?$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576' })
+  @IsOptional()
+  @Matches(/^\d+(b|kb|mb)?$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576' })
   BODY_LIMIT = '1mb';
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
   /** `false`, a hop count, or a comma list of proxy addresses/CIDRs (see `parseTrustProxy`) */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   TRUST_PROXY = 'false';
 
   /** shared rate-limit counters (several server processes); unset: in this process's memory */
-  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   REDIS_KEY_PREFIX = 'meridian:';
 
-  @IsOptional() @Matches(/^https?:\/\//, { message: 'WEB_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(/^https?:\/\//, { message: 'WEB_URL must be an http(s) URL' })
   WEB_URL = 'http://localhost:3000';
 
   /** the web app's base (Plane's `APP_BASE_URL`); default `WEB_URL`. Sign-in form posts redirect here. */
-  @IsOptional() @Matches(HTTP_URL, { message: 'APP_BASE_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'APP_BASE_URL must be an http(s) URL' })
   APP_BASE_URL?: string;
 
   /** the instance admin app's base (Plane's `ADMIN_BASE_URL`); default `WEB_URL/god-mode` */
-  @IsOptional() @Matches(HTTP_URL, { message: 'ADMIN_BASE_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'ADMIN_BASE_URL must be an http(s) URL' })
   ADMIN_BASE_URL?: string;
 
   /** the published boards' app base (Plane's `SPACE_BASE_URL`); default `WEB_URL/spaces` */
-  @IsOptional() @Matches(HTTP_URL, { message: 'SPACE_BASE_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SPACE_BASE_URL must be an http(s) URL' })
   SPACE_BASE_URL?: string;
 
   /** more origins (comma list of `scheme://host[:port]`) whose pages may call with cookies */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   CORS_ALLOWED_ORIGINS = '';
 
   /** the web session cookie's name (Plane's `SESSION_COOKIE_NAME`) */
-  @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'SESSION_COOKIE_NAME must be letters, digits, _ or -' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'SESSION_COOKIE_NAME must be letters, digits, _ or -' })
   SESSION_COOKIE_NAME = 'session-id';
 
   /** the web session's lifetime in seconds (Plane's `SESSION_COOKIE_AGE`, 7 days) */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
   SESSION_COOKIE_AGE = 604_800;
 
   /** the instance admin cookie's lifetime in seconds (Plane's `ADMIN_SESSION_COOKIE_AGE`) */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
   ADMIN_SESSION_COOKIE_AGE = 3600;
 
   /** the cookies' `Domain` (Plane's `COOKIE_DOMAIN`); unset: the host that set them */
-  @IsOptional() @Matches(/^\.?[A-Za-z0-9.-]+$/, { message: 'COOKIE_DOMAIN must be a host name' })
+  @IsOptional()
+  @Matches(/^\.?[A-Za-z0-9.-]+$/, { message: 'COOKIE_DOMAIN must be a host name' })
   COOKIE_DOMAIN?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   EMAIL_HOST?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   EMAIL_PORT = 587;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   EMAIL_HOST_USER?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   EMAIL_HOST_PASSWORD?: string;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   EMAIL_USE_TLS = true;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   EMAIL_USE_SSL = false;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   EMAIL_FROM = 'Meridian <no-reply@localhost>';
 
   /** where the local store keeps attachments; default `DATA_DIR/uploads` */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   UPLOADS_DIR?: string;
 
   /** S3-compatible store (Plane's variable names); setting the bucket selects it */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AWS_S3_BUCKET_NAME?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AWS_REGION = 'us-east-1';
 
-  @IsOptional() @Matches(HTTP_URL, { message: 'AWS_S3_ENDPOINT_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'AWS_S3_ENDPOINT_URL must be an http(s) URL' })
   AWS_S3_ENDPOINT_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AWS_ACCESS_KEY_ID?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AWS_SECRET_ACCESS_KEY?: string;
 
   /** path-style bucket addressing (MinIO); Plane's `USE_MINIO` also turns it on */
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   AWS_S3_FORCE_PATH_STYLE = false;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   USE_MINIO = false;
 
   // Auth rate limits (per address on the throttled auth routes, per email for failures and mail)
-  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_RATE_LIMIT must look like 30/minute or 10/15minute' })
+  @IsOptional()
+  @Matches(WINDOW_RATE, { message: 'AUTH_RATE_LIMIT must look like 30/minute or 10/15minute' })
   AUTH_RATE_LIMIT = '30/minute';
 
-  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_FAILED_SIGN_IN_LIMIT must look like 10/15minute' })
+  @IsOptional()
+  @Matches(WINDOW_RATE, { message: 'AUTH_FAILED_SIGN_IN_LIMIT must look like 10/15minute' })
   AUTH_FAILED_SIGN_IN_LIMIT = '10/15minute';
 
-  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_FAILED_SIGN_IN_EMAIL_LIMIT must look like 50/15minute' })
+  @IsOptional()
+  @Matches(WINDOW_RATE, { message: 'AUTH_FAILED_SIGN_IN_EMAIL_LIMIT must look like 50/15minute' })
   AUTH_FAILED_SIGN_IN_EMAIL_LIMIT = '50/15minute';
 
-  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_SIGN_UP_RATE_LIMIT must look like 20/hour' })
+  @IsOptional()
+  @Matches(WINDOW_RATE, { message: 'AUTH_SIGN_UP_RATE_LIMIT must look like 20/hour' })
   AUTH_SIGN_UP_RATE_LIMIT = '20/hour';
 
-  @IsOptional() @Matches(WINDOW_RATE, { message: 'FAILED_AUTH_RATE_LIMIT must look like 30/minute' })
+  @IsOptional()
+  @Matches(WINDOW_RATE, { message: 'FAILED_AUTH_RATE_LIMIT must look like 30/minute' })
   FAILED_AUTH_RATE_LIMIT = '30/minute';
 
-  @IsOptional() @Matches(WINDOW_RATE, { message: 'AUTH_EMAIL_RATE_LIMIT must look like 10/15minute' })
+  @IsOptional()
+  @Matches(WINDOW_RATE, { message: 'AUTH_EMAIL_RATE_LIMIT must look like 10/15minute' })
   AUTH_EMAIL_RATE_LIMIT = '10/15minute';
 
   // Public API (/api/public/) requests per client address
-  @IsOptional() @Matches(WINDOW_RATE, { message: 'PUBLIC_RATE_LIMIT must look like 120/minute or 1000/15minute' })
+  @IsOptional()
+  @Matches(WINDOW_RATE, { message: 'PUBLIC_RATE_LIMIT must look like 120/minute or 1000/15minute' })
   PUBLIC_RATE_LIMIT = '120/minute';
 
   // Webhooks: delivery worker, retries, URL guard (README "Webhooks")
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_WORKER = true;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(10)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
   WEBHOOK_POLL_INTERVAL_MS = 1000;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(50)
   WEBHOOK_MAX_ATTEMPTS = 8;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   WEBHOOK_BACKOFF_BASE_MS = 10_000;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   WEBHOOK_BACKOFF_MAX_MS = 3_600_000;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   WEBHOOK_DEACTIVATE_AFTER = 5;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   WEBHOOK_ALLOWED_HOSTS = '';
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_TIMESTAMP_SIGNATURE = false;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   WEBHOOK_SUBSCRIPTION_CACHE_MS = 5000;
 
   // OAuth providers (Plane's names for the client credentials); endpoints overridable
@@ -416,7 +533,14 @@ export interface AppConfig {
   };
   storage: {
     uploadsDir: string;
-    s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+    s3?: {
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+    };
   };
 }
 
@@ -427,8 +551,15 @@ export const DEVELOPMENT_SECRET_KEY = 'meridian-development-secret-key-not-for-p
 
 /** Values that are known placeholders or published defaults (Plane's sample `.env` key included). */
 const PLACEHOLDER_SECRET_KEYS = new Set([
-  'changeme', 'change-me', 'change_me', 'secret', 'secret-key', 'your-secret-key', 'placeholder',
-  '60gp0byfz2dvffa45cxl20p1scy9xbpf6d8c5y0geejgkyp1b5', DEVELOPMENT_SECRET_KEY,
+  'changeme',
+  'change-me',
+  'change_me',
+  'secret',
+  'secret-key',
+  'your-secret-key',
+  'placeholder',
+  '60gp0byfz2dvffa45cxl20p1scy9xbpf6d8c5y0geejgkyp1b5',
+  DEVELOPMENT_SECRET_KEY,
 ]);
 
 function secretKeyProblem(value: string | undefined): AppConfig['secret']['problem'] {
@@ -441,7 +572,8 @@ function secretKeyProblem(value: string | undefined): AppConfig['secret']['probl
 
 /** One line telling the operator what is wrong with `SECRET_KEY` and what to set; null when it is fine. */
 export function describeSecretKeyProblem(config: AppConfig): string | null {
-  const fix = 'set SECRET_KEY to a random string of at least 32 characters (for example the output of `openssl rand -hex 32`)';
+  const fix =
+    'set SECRET_KEY to a random string of at least 32 characters (for example the output of `openssl rand -hex 32`)';
   switch (config.secret.problem) {
     case 'missing':
       return `SECRET_KEY is not set: ${fix}.`;
@@ -455,10 +587,16 @@ export function describeSecretKeyProblem(config: AppConfig): string | null {
 }
 
 const UNIT_MS: Record<string, number> = {
-  s: 1000, sec: 1000, second: 1000,
-  m: 60_000, min: 60_000, minute: 60_000,
-  h: 3_600_000, hour: 3_600_000,
-  d: 86_400_000, day: 86_400_000,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
 };
 
 /** Parses `N/Munit` (a window of M units, e.g. `10/15minute`); `N/unit` and a bare N as `parseRate`. */
@@ -509,7 +647,10 @@ export function parseTrustProxy(value: string): false | number | string[] {
     );
   }
   if (/^\d+$/.test(v)) return Number(v);
-  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const bad = entries.filter((e) => !isAddressOrCidr(e));
   if (entries.length === 0 || bad.length > 0) {
     throw new ConfigError(
@@ -529,7 +670,9 @@ function webSessionConfig(env: EnvironmentVariables): AppConfig['webSession'] {
   const appBaseUrl = base(env.APP_BASE_URL, web);
   const adminBaseUrl = base(env.ADMIN_BASE_URL, `${web}/god-mode`);
   const spaceBaseUrl = base(env.SPACE_BASE_URL, `${web}/spaces`);
-  const extra = env.CORS_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  const extra = env.CORS_ALLOWED_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   const origins = [appBaseUrl, adminBaseUrl, spaceBaseUrl, web, ...extra].map((u) => {
     try {
       return new URL(u).origin;
@@ -558,13 +701,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (errors.length > 0) {
     const lines = errors.flatMap((e) =>
       Object.entries(e.constraints ?? {}).map(([rule, message]) =>
-        rule === 'isBoolean' ? `${e.property} must be true or false (also accepted: 1/0, yes/no, on/off), not "${String(e.value)}"` : message,
+        rule === 'isBoolean'
+          ? `${e.property} must be true or false (also accepted: 1/0, yes/no, on/off), not "${String(e.value)}"`
+          : message,
       ),
     );
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
   if (env.PASSWORD_HASH_COST === 'test' && env.NODE_ENV !== 'test') {
-    throw new ConfigError(`Invalid configuration: PASSWORD_HASH_COST=test is accepted only with NODE_ENV=test, not ${env.NODE_ENV}`);
+    throw new ConfigError(
+      `Invalid configuration: PASSWORD_HASH_COST=test is accepted only with NODE_ENV=test, not ${env.NODE_ENV}`,
+    );
   }
   return {
     env: env.NODE_ENV,
@@ -594,7 +741,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     instanceEnv: Object.freeze(
       Object.fromEntries(
         Object.entries(source).filter(
-          ([name, v]) => v !== undefined && v !== '' && (INSTANCE_CONFIG_KEY_NAMES.has(name) || (INSTANCE_ENV_ONLY_KEYS as readonly string[]).includes(name)),
+          ([name, v]) =>
+            v !== undefined &&
+            v !== '' &&
+            (INSTANCE_CONFIG_KEY_NAMES.has(name) || (INSTANCE_ENV_ONLY_KEYS as readonly string[]).includes(name)),
         ) as [string, string][],
       ),
     ),
@@ -615,8 +765,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         userInfoUrl: env.GITHUB_USERINFO_URL,
         emailsUrl: env.GITHUB_EMAILS_URL,
       },
-      google: { authorizeUrl: env.GOOGLE_AUTHORIZE_URL, tokenUrl: env.GOOGLE_TOKEN_URL, userInfoUrl: env.GOOGLE_USERINFO_URL },
-      gitlab: { authorizeUrl: env.GITLAB_AUTHORIZE_URL, tokenUrl: env.GITLAB_TOKEN_URL, userInfoUrl: env.GITLAB_USERINFO_URL },
+      google: {
+        authorizeUrl: env.GOOGLE_AUTHORIZE_URL,
+        tokenUrl: env.GOOGLE_TOKEN_URL,
+        userInfoUrl: env.GOOGLE_USERINFO_URL,
+      },
+      gitlab: {
+        authorizeUrl: env.GITLAB_AUTHORIZE_URL,
+        tokenUrl: env.GITLAB_TOKEN_URL,
+        userInfoUrl: env.GITLAB_USERINFO_URL,
+      },
     },
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
@@ -639,7 +797,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       backoffBaseMs: env.WEBHOOK_BACKOFF_BASE_MS,
       backoffMaxMs: env.WEBHOOK_BACKOFF_MAX_MS,
       deactivateAfter: env.WEBHOOK_DEACTIVATE_AFTER,
-      allowedHosts: env.WEBHOOK_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      allowedHosts: env.WEBHOOK_ALLOWED_HOSTS.split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
       timestampSignature: env.WEBHOOK_TIMESTAMP_SIGNATURE,
       subscriptionCacheMs: env.WEBHOOK_SUBSCRIPTION_CACHE_MS,
     },
@@ -647,13 +807,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(env.DATA_DIR, 'uploads')),
       s3: env.AWS_S3_BUCKET_NAME
         ? {
-          bucket: env.AWS_S3_BUCKET_NAME,
-          region: env.AWS_REGION,
-          endpoint: env.AWS_S3_ENDPOINT_URL,
-          accessKeyId: env.AWS_ACCESS_KEY_ID,
-          secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
-          forcePathStyle: env.AWS_S3_FORCE_PATH_STYLE || env.USE_MINIO,
-        }
+            bucket: env.AWS_S3_BUCKET_NAME,
+            region: env.AWS_REGION,
+            endpoint: env.AWS_S3_ENDPOINT_URL,
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            forcePathStyle: env.AWS_S3_FORCE_PATH_STYLE || env.USE_MINIO,
+          }
         : undefined,
     },
   };

@@ -17,8 +17,18 @@ export interface InstanceKeySpec {
   default: string | null;
 }
 
-const k = (key: string, category: string, kind: InstanceKeyKind, def: string | null, encrypted = false): InstanceKeySpec => ({
-  key, category, kind, default: def, encrypted,
+const k = (
+  key: string,
+  category: string,
+  kind: InstanceKeyKind,
+  def: string | null,
+  encrypted = false,
+): InstanceKeySpec => ({
+  key,
+  category,
+  kind,
+  default: def,
+  encrypted,
 });
 
 export const INSTANCE_CONFIG_KEYS: readonly InstanceKeySpec[] = [

@@ -13,7 +13,10 @@ export const ERROR_CATALOG = {
   INVALID_CURSOR: { status: 400, detail: 'Invalid cursor parameter.' },
   INVALID_PER_PAGE: { status: 400, detail: 'Invalid per_page parameter.' },
   INVALID_QUERY_PARAMETER: { status: 400, detail: 'A query parameter is not valid.' },
-  INVALID_CHARACTERS: { status: 400, detail: 'The request contains a NUL character, a lone UTF-16 surrogate or malformed percent-encoding.' },
+  INVALID_CHARACTERS: {
+    status: 400,
+    detail: 'The request contains a NUL character, a lone UTF-16 surrogate or malformed percent-encoding.',
+  },
   NESTING_TOO_DEEP: { status: 400, detail: 'The request body is nested too deeply.' },
   LAST_WORKSPACE_ADMIN: { status: 400, detail: 'The workspace must keep at least one Admin.' },
   LAST_PROJECT_ADMIN: { status: 400, detail: 'The project must keep at least one Admin.' },
@@ -25,30 +28,52 @@ export const ERROR_CATALOG = {
   CYCLE_ARCHIVED: { status: 400, detail: 'Archived cycle cannot be edited.' },
   CYCLE_COMPLETED: { status: 400, detail: 'The cycle has already been completed, so it cannot be edited.' },
   CYCLE_NOT_COMPLETED: { status: 400, detail: 'The cycle has not been completed yet.' },
-  CYCLE_TRANSFER_TARGET_COMPLETED: { status: 400, detail: 'The cycle where the work items are transferred is already completed.' },
+  CYCLE_TRANSFER_TARGET_COMPLETED: {
+    status: 400,
+    detail: 'The cycle where the work items are transferred is already completed.',
+  },
   MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
   MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
   ISSUE_NOT_ARCHIVABLE: { status: 400, detail: 'Only work items in a completed or cancelled state can be archived.' },
   ATTACHMENT_TYPE_NOT_ALLOWED: { status: 400, detail: 'Invalid file type.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
-  INTAKE_NOT_ENABLED: { status: 400, detail: "Intake is not enabled for this project; enable it with the project's intake_view." },
-  WEBHOOK_URL_NOT_ALLOWED: { status: 400, detail: 'The webhook URL is not allowed: it must be http(s) and must not point at a loopback, private, link-local or this server\'s own address.' },
-  WEBHOOK_URL_UNRESOLVABLE: { status: 400, detail: 'The webhook URL\'s host name could not be resolved.' },
+  INTAKE_NOT_ENABLED: {
+    status: 400,
+    detail: "Intake is not enabled for this project; enable it with the project's intake_view.",
+  },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    status: 400,
+    detail:
+      "The webhook URL is not allowed: it must be http(s) and must not point at a loopback, private, link-local or this server's own address.",
+  },
+  WEBHOOK_URL_UNRESOLVABLE: { status: 400, detail: "The webhook URL's host name could not be resolved." },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
   INVALID_API_KEY: { status: 401, detail: 'Given API token is not valid.' },
   AUTHENTICATION_FAILED_SIGN_IN: { status: 401, detail: 'The email or the password is not correct.' },
-  ADMIN_AUTHENTICATION_FAILED: { status: 401, detail: 'The email or the password is not correct, or the user is not an instance admin.' },
+  ADMIN_AUTHENTICATION_FAILED: {
+    status: 401,
+    detail: 'The email or the password is not correct, or the user is not an instance admin.',
+  },
   INVALID_REFRESH_TOKEN: { status: 401, detail: 'The refresh token is invalid, already used, or has expired.' },
   // 403
-  CSRF_FAILED: { status: 403, detail: 'CSRF check failed: send the csrftoken cookie\'s value in X-CSRFToken from a trusted origin.' },
+  CSRF_FAILED: {
+    status: 403,
+    detail: "CSRF check failed: send the csrftoken cookie's value in X-CSRFToken from a trusted origin.",
+  },
   PERMISSION_DENIED: { status: 403, detail: 'You do not have permission to perform this action.' },
   API_KEY_WORKSPACE_MISMATCH: { status: 403, detail: 'This API key does not belong to this workspace.' },
   INSTANCE_NOT_CONFIGURED: { status: 403, detail: 'Instance not configured. Please contact your administrator.' },
-  ADMIN_ALREADY_EXIST: { status: 403, detail: 'The instance is already set up: an instance admin exists. Sign in instead.' },
+  ADMIN_ALREADY_EXIST: {
+    status: 403,
+    detail: 'The instance is already set up: an instance admin exists. Sign in instead.',
+  },
   SIGNUP_DISABLED: { status: 403, detail: 'Sign up disabled. Please contact your administrator.' },
-  EMAIL_PASSWORD_AUTHENTICATION_DISABLED: { status: 403, detail: 'Email and password authentication is disabled on this instance.' },
+  EMAIL_PASSWORD_AUTHENTICATION_DISABLED: {
+    status: 403,
+    detail: 'Email and password authentication is disabled on this instance.',
+  },
   MAGIC_LINK_LOGIN_DISABLED: { status: 403, detail: 'Magic link login disabled. Please contact your administrator.' },
   WORKSPACE_CREATION_DISABLED: { status: 403, detail: 'Workspace creation is disabled on this instance.' },
   BOARD_COMMENTS_DISABLED: { status: 403, detail: 'Comments are not enabled for this project board.' },
@@ -102,7 +127,10 @@ export const ERROR_CATALOG = {
   // 500 / 503
   INTERNAL_ERROR: { status: 500, detail: 'Something went wrong, please try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'The service is not available right now.' },
-  DATABASE_UNAVAILABLE: { status: 503, detail: 'The database cannot be reached right now; retry after the number of seconds in Retry-After.' },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    detail: 'The database cannot be reached right now; retry after the number of seconds in Retry-After.',
+  },
   // Auth (/auth/): Plane's authentication error names (authentication/adapter/error.py)
   INVALID_EMAIL: { status: 422, detail: 'Invalid email. Please try again.' },
   USER_ACCOUNT_DEACTIVATED: { status: 403, detail: 'User account deactivated. Please contact your administrator.' },

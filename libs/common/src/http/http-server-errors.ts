@@ -7,7 +7,8 @@ import { ERROR_CATALOG, ErrorCode } from '../errors/error-catalog';
 export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** Headers of every answer written here, outside Express (and its helmet headers). */
-const FIXED_HEADERS = 'Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n';
+const FIXED_HEADERS =
+  'Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n';
 
 /** The error code for a parse error of Node's HTTP server (`llhttp`'s `HPE_*` codes and Node's own). */
 function codeOf(err: NodeJS.ErrnoException): ErrorCode {
@@ -51,7 +52,9 @@ export function answerHttpErrors(server: Server): void {
       return;
     }
     const code = codeOf(err);
-    socket.end(rawErrorResponse(code, code === 'MALFORMED_REQUEST' ? 'The HTTP request could not be parsed.' : undefined));
+    socket.end(
+      rawErrorResponse(code, code === 'MALFORMED_REQUEST' ? 'The HTTP request could not be parsed.' : undefined),
+    );
     socket.destroySoon(); // once the answer is flushed, whatever the client does
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {

@@ -12,7 +12,13 @@ export function createProcessLogger(config: Pick<AppConfig, 'logLevel'>): PinoIn
 }
 
 /** Nest's start-up chatter: one line per module and per route (≈300 lines), shown only at `debug`. */
-const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const START_UP_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 /**
  * Wraps Nest's logger (nestjs-pino) and sends the framework's start-up messages (modules

@@ -17,10 +17,34 @@ export const REDACTED = '[redacted]';
  */
 const SECRET_PARAM_NAMES = new Set(
   [
-    'token', 'signature', 'sig', 'code', 'key', 'password', 'passwd', 'secret', 'state', 'otp', 'magic_code',
-    'api_key', 'apikey', 'access_token', 'refresh_token', 'id_token', 'auth', 'authorization', 'client_secret',
-    'session', 'sessionid', 'credential', 'credentials', 'hash',
-    'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'awsaccesskeyid',
+    'token',
+    'signature',
+    'sig',
+    'code',
+    'key',
+    'password',
+    'passwd',
+    'secret',
+    'state',
+    'otp',
+    'magic_code',
+    'api_key',
+    'apikey',
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'auth',
+    'authorization',
+    'client_secret',
+    'session',
+    'sessionid',
+    'credential',
+    'credentials',
+    'hash',
+    'x-amz-signature',
+    'x-amz-credential',
+    'x-amz-security-token',
+    'awsaccesskeyid',
   ].map(normaliseName),
 );
 
@@ -97,7 +121,8 @@ export function redactResponseHeaders(headers: Record<string, unknown> | undefin
   for (const [name, value] of Object.entries(headers ?? {})) {
     const lower = name.toLowerCase();
     if (lower === 'location' || lower === 'content-location' || lower === 'refresh') out[name] = redactUrl(value);
-    else if (lower === 'set-cookie') out[name] = Array.isArray(value) ? value.map((c) => redactSetCookie(String(c))) : redactSetCookie(String(value));
+    else if (lower === 'set-cookie')
+      out[name] = Array.isArray(value) ? value.map((c) => redactSetCookie(String(c))) : redactSetCookie(String(value));
     else out[name] = value;
   }
   return out;
@@ -126,10 +151,26 @@ export function secretSafeLogOptions() {
   return {
     redact: {
       paths: [
-        'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie',
-        'headers.authorization', 'headers["x-api-key"]', 'headers.cookie',
-        'password', 'token', 'access_token', 'refresh_token', 'api_key', 'secret', 'signature',
-        '*.password', '*.token', '*.access_token', '*.refresh_token', '*.api_key', '*.secret', '*.signature',
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'headers.authorization',
+        'headers["x-api-key"]',
+        'headers.cookie',
+        'password',
+        'token',
+        'access_token',
+        'refresh_token',
+        'api_key',
+        'secret',
+        'signature',
+        '*.password',
+        '*.token',
+        '*.access_token',
+        '*.refresh_token',
+        '*.api_key',
+        '*.secret',
+        '*.signature',
       ],
       censor: REDACTED,
     },

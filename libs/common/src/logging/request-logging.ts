@@ -22,7 +22,10 @@ import { secretSafeLogOptions } from './redact';
  * read's CPU, BENCHMARKS.md). Service lines written during a request (mail in development, OAuth
  * and webhook warnings) therefore carry no request id; the request's own lines do.
  */
-export function createRequestLogging(config: Pick<AppConfig, 'logLevel'>): { middleware: HttpLogger; nestLogger: LoggerService } {
+export function createRequestLogging(config: Pick<AppConfig, 'logLevel'>): {
+  middleware: HttpLogger;
+  nestLogger: LoggerService;
+} {
   const middleware = pinoHttp({
     level: config.logLevel,
     genReqId: (req, res) => {

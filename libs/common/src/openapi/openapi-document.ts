@@ -30,10 +30,25 @@ const SCHEME_OF: Record<AuthScheme, string | null> = {
 
 /** Tags, by base path; the first match wins (docs/reference/http-interface.md §4). */
 const TAGS: { prefix: string; tag: string; id: string; description: string }[] = [
-  { prefix: '/api/v1/', tag: 'External API v1', id: 'v1', description: 'Plane-compatible External API for scripts and integrations (`X-API-Key`).' },
-  { prefix: '/api/public/', tag: 'Public', id: 'public', description: 'Published project boards, readable without signing in.' },
-  { prefix: '/api/instances/', tag: 'Instance', id: 'instance', description: 'Instance administration (instance admin tokens).' },
-  { prefix: '/api/', tag: 'App API', id: 'app', description: 'The web app\'s API (user access tokens).' },
+  {
+    prefix: '/api/v1/',
+    tag: 'External API v1',
+    id: 'v1',
+    description: 'Plane-compatible External API for scripts and integrations (`X-API-Key`).',
+  },
+  {
+    prefix: '/api/public/',
+    tag: 'Public',
+    id: 'public',
+    description: 'Published project boards, readable without signing in.',
+  },
+  {
+    prefix: '/api/instances/',
+    tag: 'Instance',
+    id: 'instance',
+    description: 'Instance administration (instance admin tokens).',
+  },
+  { prefix: '/api/', tag: 'App API', id: 'app', description: "The web app's API (user access tokens)." },
   { prefix: '/auth/', tag: 'Auth', id: 'auth', description: 'Sign-up, sign-in, tokens, magic codes and OAuth.' },
   { prefix: '/', tag: 'Health', id: 'health', description: 'Liveness and database health.' },
 ];
@@ -108,10 +123,26 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<Recor
         '(`per_page`, `cursor`, `next_cursor`, `results`).',
     )
     .setVersion(packageVersion())
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A user access token from `/auth/sign-in/` or `/auth/sign-up/`.' }, SECURITY_SCHEMES.bearer)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A workspace API key (`/api/workspaces/{slug}/api-tokens/`).' }, SECURITY_SCHEMES.apiKey)
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'An instance admin access token from `/api/instances/admins/sign-in/`; valid only under `/api/instances/`.' },
+      { type: 'http', scheme: 'bearer', description: 'A user access token from `/auth/sign-in/` or `/auth/sign-up/`.' },
+      SECURITY_SCHEMES.bearer,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: 'A workspace API key (`/api/workspaces/{slug}/api-tokens/`).',
+      },
+      SECURITY_SCHEMES.apiKey,
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'An instance admin access token from `/api/instances/admins/sign-in/`; valid only under `/api/instances/`.',
+      },
       SECURITY_SCHEMES.instanceAdmin,
     )
     .build();
@@ -135,17 +166,27 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
         if (name === 'constructor' || typeof handler !== 'function' || annotated.has(handler)) continue;
         if ((Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined) === undefined) continue;
         annotated.add(handler);
-        const scheme = (Reflect.getMetadata(AUTH_SCHEME, handler) ?? Reflect.getMetadata(AUTH_SCHEME, controller)) as AuthScheme | undefined;
+        const scheme = (Reflect.getMetadata(AUTH_SCHEME, handler) ?? Reflect.getMetadata(AUTH_SCHEME, controller)) as
+          AuthScheme | undefined;
         const security = scheme ? SCHEME_OF[scheme] : null;
         if (security) swagger.ApiSecurity(security)(controller.prototype, name, descriptor!);
         if (usesPageQuery(controller, name)) {
-          swagger.ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'Page size (docs/reference/http-interface.md §8).' })(
-            controller.prototype, name, descriptor!,
-          );
-          swagger.ApiOkResponse({ description: 'A page of results.', schema: { $ref: '#/components/schemas/PageEnvelope' } })(controller.prototype, name, descriptor!);
-          swagger.ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next_cursor` or `prev_cursor` of a previous page.' })(
-            controller.prototype, name, descriptor!,
-          );
+          swagger.ApiQuery({
+            name: 'per_page',
+            required: false,
+            schema: { type: 'integer', minimum: 1, maximum: 1000 },
+            description: 'Page size (docs/reference/http-interface.md §8).',
+          })(controller.prototype, name, descriptor!);
+          swagger.ApiOkResponse({
+            description: 'A page of results.',
+            schema: { $ref: '#/components/schemas/PageEnvelope' },
+          })(controller.prototype, name, descriptor!);
+          swagger.ApiQuery({
+            name: 'cursor',
+            required: false,
+            schema: { type: 'string' },
+            description: 'The `next_cursor` or `prev_cursor` of a previous page.',
+          })(controller.prototype, name, descriptor!);
         }
       }
     }
@@ -154,7 +195,10 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
 
 /** Whether a handler takes a `@PageQuery(policy)` parameter (a custom argument whose data is a paging policy). */
 function usesPageQuery(controller: object, method: string): boolean {
-  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<string, { data?: unknown }>;
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<
+    string,
+    { data?: unknown }
+  >;
   return Object.values(args).some((a) => typeof a?.data === 'object' && a.data !== null && 'maxPerPage' in a.data);
 }
 
@@ -165,9 +209,13 @@ function usesPageQuery(controller: object, method: string): boolean {
 function addDtoSchemas(document: Record<string, any>): void {
   const schemas = (document.components ??= {}).schemas ?? (document.components.schemas = {});
   const load = createRequire(__filename);
-  const { validationMetadatasToSchemas } = load('class-validator-jsonschema') as typeof import('class-validator-jsonschema');
+  const { validationMetadatasToSchemas } = load(
+    'class-validator-jsonschema',
+  ) as typeof import('class-validator-jsonschema');
   // class-transformer's `@Type()` targets (nested DTOs); the storage is not part of its typed exports
-  const { defaultMetadataStorage } = load('class-transformer/cjs/storage.js') as { defaultMetadataStorage: TransformerMetadata };
+  const { defaultMetadataStorage } = load('class-transformer/cjs/storage.js') as {
+    defaultMetadataStorage: TransformerMetadata;
+  };
   const derived = validationMetadatasToSchemas({
     refPointerPrefix: '#/components/schemas/',
     classTransformerMetadataStorage: defaultMetadataStorage,
@@ -202,7 +250,10 @@ function addDtoSchemas(document: Record<string, any>): void {
  */
 function customValidatorType(meta: { name?: string; target: unknown; propertyName: string }): Record<string, unknown> {
   if (meta.name === NOT_NULL_CONSTRAINT) return {}; // `IsOptionalNonNull`: says nothing about the type
-  const type = typeof meta.target === 'function' ? (Reflect.getMetadata('design:type', meta.target.prototype, meta.propertyName) as unknown) : undefined;
+  const type =
+    typeof meta.target === 'function'
+      ? (Reflect.getMetadata('design:type', meta.target.prototype, meta.propertyName) as unknown)
+      : undefined;
   const known = new Map<unknown, Record<string, unknown>>([
     [String, { type: 'string' }],
     [Number, { type: 'number' }],
@@ -219,7 +270,11 @@ const NULLABLE = 'x-meridian-nullable';
  * `@ValidateIf((_, v) => v !== null)` (not `@IsOptional()`, which also skips null but marks
  * fields that are merely optional) means the field accepts null: marked here, made a type union below.
  */
-function nullableMarker(meta: { name?: string; propertyName: string; constraints?: unknown[] }): Record<string, unknown> {
+function nullableMarker(meta: {
+  name?: string;
+  propertyName: string;
+  constraints?: unknown[];
+}): Record<string, unknown> {
   const condition = meta.constraints?.[0];
   if (meta.name === 'isOptional' || typeof condition !== 'function') return {};
   try {
@@ -263,7 +318,8 @@ function finishDocument(document: Record<string, any>): Record<string, any> {
       op.parameters = withPathParameters(route, op.parameters ?? []);
       op.security ??= [];
       for (const [status, response] of Object.entries(op.responses ?? {}) as [string, any][]) {
-        if (response && !response.$ref && !response.description) response.description = STATUS_TEXT[status] ?? 'Success';
+        if (response && !response.$ref && !response.description)
+          response.description = STATUS_TEXT[status] ?? 'Success';
       }
       op.responses = { ...op.responses, default: { $ref: '#/components/responses/Error' } };
     }
@@ -274,7 +330,13 @@ function finishDocument(document: Record<string, any>): Record<string, any> {
   return document;
 }
 
-const STATUS_TEXT: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '302': 'Found (redirect)' };
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No Content',
+  '302': 'Found (redirect)',
+};
 
 /**
  * Declares every `{name}` of the path template as a path parameter: guards read `{slug}` and
@@ -285,7 +347,12 @@ function withPathParameters(route: string, parameters: any[]): any[] {
   const missing = [...route.matchAll(/\{([^}]+)\}/g)]
     .map((m) => m[1])
     .filter((name) => !declared.has(name))
-    .map((name) => ({ name, in: 'path', required: true, schema: name.endsWith('_id') ? { type: 'string', format: 'uuid' } : { type: 'string' } }));
+    .map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: name.endsWith('_id') ? { type: 'string', format: 'uuid' } : { type: 'string' },
+    }));
   return [...missing, ...parameters];
 }
 
@@ -293,7 +360,10 @@ function withPathParameters(route: string, parameters: any[]): any[] {
 function packageVersion(): string {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
     try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'meridian' && pkg.version) return pkg.version;
     } catch {
       // not here

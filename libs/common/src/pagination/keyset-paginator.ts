@@ -57,8 +57,9 @@ export async function paginate<T extends ObjectLiteral>(
   if (cursor) {
     // rows of the boundary's tie group that lie on the far side of the position are skipped by OFFSET
     const skip = cursor.isPrev ? (await tieCount(base, key, at, cursor.value)) - cursor.offset : cursor.offset;
-    qb.andWhere(`${key} ${cursor.isPrev ? before : after}= ${at('cursor_value')}`, { cursor_value: cursor.value })
-      .offset(Math.max(0, skip));
+    qb.andWhere(`${key} ${cursor.isPrev ? before : after}= ${at('cursor_value')}`, {
+      cursor_value: cursor.value,
+    }).offset(Math.max(0, skip));
   }
   qb.limit(page.perPage + 1);
 
@@ -76,7 +77,13 @@ export async function paginate<T extends ObjectLiteral>(
     // past either end: offer the way back only if rows exist on that side
     const position = cursor ?? null;
     const back = position ? formatCursor({ ...position, isPrev: !position.isPrev }) : null;
-    return new Page([], page.perPage, total, position?.isPrev ? back : null, position && !position.isPrev && total > 0 ? back : null);
+    return new Page(
+      [],
+      page.perPage,
+      total,
+      position?.isPrev ? back : null,
+      position && !position.isPrev && total > 0 ? back : null,
+    );
   }
 
   const first = { key: keys[0], id: (rows[0] as ObjectLiteral).id as string };

@@ -43,13 +43,19 @@ const KEY_ALIAS = '__cursor_key';
  *
  * Returns the raw rows (with the `__cursor_key` column removed).
  */
-export async function paginateSql(list: SqlKeysetList, page: PageRequest, run: SqlRunner): Promise<Page<Record<string, unknown>>> {
+export async function paginateSql(
+  list: SqlKeysetList,
+  page: PageRequest,
+  run: SqlRunner,
+): Promise<Page<Record<string, unknown>>> {
   const order = list.order ?? 'ASC';
   const numeric = list.keyType === 'bigint' || list.keyType === 'double';
   const key = list.keyType === 'double' ? doubleSortKey(list.key) : list.key;
   const id = list.id;
   const micros = numeric ? `(${key})::bigint` : `FLOOR(EXTRACT(EPOCH FROM ${key}) * 1000000)::bigint`;
-  const at = numeric ? (n: number) => `($${n}::bigint)` : (n: number) => `(TIMESTAMPTZ 'epoch' + $${n}::bigint * INTERVAL '1 microsecond')`;
+  const at = numeric
+    ? (n: number) => `($${n}::bigint)`
+    : (n: number) => `(TIMESTAMPTZ 'epoch' + $${n}::bigint * INTERVAL '1 microsecond')`;
   const flip = (o: 'ASC' | 'DESC') => (o === 'ASC' ? 'DESC' : 'ASC');
   const after = order === 'ASC' ? '>' : '<';
   const before = order === 'ASC' ? '<' : '>';
@@ -87,7 +93,10 @@ export async function paginateSql(list: SqlKeysetList, page: PageRequest, run: S
     sql += ` ORDER BY ${key} ${readOrder}, ${id} ${readOrder} LIMIT $${next}`;
     params.push(page.perPage + 1);
   }
-  const [fetched, [countRow]] = await Promise.all([run(sql, params), run(`SELECT COUNT(*)::int AS n ${list.from}`, base)]);
+  const [fetched, [countRow]] = await Promise.all([
+    run(sql, params),
+    run(`SELECT COUNT(*)::int AS n ${list.from}`, base),
+  ]);
   const total = Number(countRow.n);
   const more = fetched.length > page.perPage;
   let rows = fetched.slice(0, page.perPage);
@@ -97,7 +106,13 @@ export async function paginateSql(list: SqlKeysetList, page: PageRequest, run: S
 
   if (rows.length === 0) {
     const back = cursor ? formatCursor({ ...cursor, isPrev: !cursor.isPrev }) : null;
-    return new Page([], page.perPage, total, cursor?.isPrev ? back : null, cursor && !cursor.isPrev && total > 0 ? back : null);
+    return new Page(
+      [],
+      page.perPage,
+      total,
+      cursor?.isPrev ? back : null,
+      cursor && !cursor.isPrev && total > 0 ? back : null,
+    );
   }
 
   const first = { key: keys[0], id: rows[0].id as string };

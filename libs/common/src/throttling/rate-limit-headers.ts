@@ -17,7 +17,13 @@ type Locals = { rateLimits?: Map<string, ShownLimit> };
  * docs/reference/http-interface.md §8, Plane's names as in `plane/api/rate_limit.py`):
  * `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
  */
-export function showRateLimit(res: Response, tag: string, limit: number, remaining: number, resetAtSeconds: number): void {
+export function showRateLimit(
+  res: Response,
+  tag: string,
+  limit: number,
+  remaining: number,
+  resetAtSeconds: number,
+): void {
   const locals = res.locals as Locals;
   locals.rateLimits ??= new Map();
   locals.rateLimits.set(tag, { limit, remaining: Math.max(0, remaining), resetAt: resetAtSeconds });

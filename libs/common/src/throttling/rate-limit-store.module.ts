@@ -19,7 +19,8 @@ class RateLimitStoreLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.store instanceof RedisRateLimitStore || this.store instanceof MemoryRateLimitStore) await this.store.close();
+    if (this.store instanceof RedisRateLimitStore || this.store instanceof MemoryRateLimitStore)
+      await this.store.close();
   }
 }
 
@@ -33,7 +34,11 @@ export class RateLimitStoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: RateLimitStoreModule,
-      providers: [{ provide: RATE_LIMIT_STORE, useFactory: () => createRateLimitStore(config) }, RateLimitStoreLifecycle, FailedAuthLimiter],
+      providers: [
+        { provide: RATE_LIMIT_STORE, useFactory: () => createRateLimitStore(config) },
+        RateLimitStoreLifecycle,
+        FailedAuthLimiter,
+      ],
       exports: [RATE_LIMIT_STORE, FailedAuthLimiter],
     };
   }

@@ -21,7 +21,13 @@ export interface RateLimitStore extends ThrottlerStorage {
    * times are whole seconds (as Nest's). `blockDuration` is not used: a block lasts as long as
    * the window.
    */
-  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord>;
+  increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord>;
   /** The events of `key` in the last `ttlMs` ms, without adding one. */
   peek(key: string, ttlMs: number): Promise<WindowState>;
   /** Adds the event `id` (unique) to `key` and returns the window with it. */

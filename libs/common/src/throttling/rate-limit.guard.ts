@@ -1,8 +1,12 @@
 import { applyDecorators, ExecutionContext, Inject, Injectable, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
-  InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions,
-  ThrottlerRequest, ThrottlerStorage,
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerRequest,
+  ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -95,7 +99,8 @@ export function routePlan(context: ExecutionContext): RoutePlan {
     const targets = [handler, controller];
     const authKind = metadata.getAllAndOverride<AuthLimitKind | undefined>(AUTH_RATE_LIMIT, targets);
     const throttlers = new Set<string>();
-    if (metadata.getAllAndOverride<AuthScheme | undefined>(AUTH_SCHEME, targets) === 'api-key') throttlers.add(THROTTLER.API_KEY);
+    if (metadata.getAllAndOverride<AuthScheme | undefined>(AUTH_SCHEME, targets) === 'api-key')
+      throttlers.add(THROTTLER.API_KEY);
     if (authKind && authKind !== 'sign-up') throttlers.add(THROTTLER.AUTH);
     if (metadata.getAllAndOverride<boolean | undefined>(PUBLIC_RATE_LIMIT, targets)) throttlers.add(THROTTLER.PUBLIC);
     byHandler.set(handler, (plan = { throttlers, authKind }));
@@ -174,8 +179,16 @@ export class RateLimitGuard extends ThrottlerGuard {
     const email = emailKey(req);
     if (!email) return;
     const limits = this.config.rateLimits;
-    const lock = (what: string): Counter => ({ tag: `${what}:address`, key: `sign-in:${what}:${email}:${req.ip}`, rate: limits.authFailedSignIn });
-    const passwordCeiling: Counter = { tag: 'password:email', key: `sign-in:password:${email}`, rate: limits.authFailedSignInPerEmail };
+    const lock = (what: string): Counter => ({
+      tag: `${what}:address`,
+      key: `sign-in:${what}:${email}:${req.ip}`,
+      rate: limits.authFailedSignIn,
+    });
+    const passwordCeiling: Counter = {
+      tag: 'password:email',
+      key: `sign-in:password:${email}`,
+      rate: limits.authFailedSignInPerEmail,
+    };
     const counters = kind === 'sign-in' ? [lock('password'), passwordCeiling] : [lock('magic')];
     const id = randomUUID();
     const states = await Promise.all(counters.map((c) => this.store.add(c.key, c.rate.ttlMs, id)));
@@ -185,7 +198,9 @@ export class RateLimitGuard extends ThrottlerGuard {
       const last = over.reduce((a, b) => (b.s.resetAt > a.s.resetAt ? b : a));
       refuseRateLimited(res, last.c.tag, last.c.rate.limit, last.s.resetAt);
     }
-    counters.forEach((c, i) => showRateLimit(res, c.tag, c.rate.limit, c.rate.limit - states[i].count, Math.ceil(states[i].resetAt / 1000)));
+    counters.forEach((c, i) =>
+      showRateLimit(res, c.tag, c.rate.limit, c.rate.limit - states[i].count, Math.ceil(states[i].resetAt / 1000)),
+    );
     setSignInAttempt(req, {
       settle: async (outcome) => {
         if (outcome === 'failed') return;
@@ -221,6 +236,12 @@ export class RateLimitGuard extends ThrottlerGuard {
     const rate = this.config.rateLimits.signUp;
     const hit = await this.store.increment(`sign-up:${addressTracker(req)}`, rate.ttlMs, rate.limit, 0, 'sign-up');
     if (hit.isBlocked) refuseRateLimited(res, 'sign-up', rate.limit, Date.now() + hit.timeToBlockExpire * 1000);
-    showRateLimit(res, 'sign-up', rate.limit, rate.limit - hit.totalHits, Math.floor(Date.now() / 1000) + hit.timeToExpire);
+    showRateLimit(
+      res,
+      'sign-up',
+      rate.limit,
+      rate.limit - hit.totalHits,
+      Math.floor(Date.now() / 1000) + hit.timeToExpire,
+    );
   }
 }

@@ -1,6 +1,12 @@
 import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { MemoryRateLimitStore, RateLimitStore, throttlerRecord, ThrottlerStorageRecord, WindowState } from './rate-limit-store';
+import {
+  MemoryRateLimitStore,
+  RateLimitStore,
+  throttlerRecord,
+  ThrottlerStorageRecord,
+  WindowState,
+} from './rate-limit-store';
 
 /** Fixed window: count, and start the window (PEXPIRE) on the first request. → {count, ms left} */
 const INCREMENT = `
@@ -101,11 +107,17 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   peek(key: string, ttlMs: number): Promise<WindowState> {
-    return this.run(() => this.window(key, ttlMs, ''), () => this.fallback.peek(key, ttlMs));
+    return this.run(
+      () => this.window(key, ttlMs, ''),
+      () => this.fallback.peek(key, ttlMs),
+    );
   }
 
   add(key: string, ttlMs: number, id: string): Promise<WindowState> {
-    return this.run(() => this.window(key, ttlMs, id), () => this.fallback.add(key, ttlMs, id));
+    return this.run(
+      () => this.window(key, ttlMs, id),
+      () => this.fallback.add(key, ttlMs, id),
+    );
   }
 
   remove(key: string, id: string): Promise<void> {

@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Initial1795266269108 implements MigrationInterface {
-    name = 'Initial1795266269108'
+  name = 'Initial1795266269108';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "users" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "email" character varying(255) NOT NULL,
@@ -24,10 +24,10 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_users_email" ON "users" ("email")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "workspaces" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -44,10 +44,10 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_098656ae401f3e1a4586f47fd8e" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_workspaces_slug" ON "workspaces" ("slug")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "api_tokens" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -68,16 +68,16 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_c587455266b5fa8dace7194caac" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_api_tokens_digest" ON "api_tokens" ("token_digest")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_api_tokens_user" ON "api_tokens" ("user_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_api_tokens_workspace" ON "api_tokens" ("workspace_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "auth_sessions" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "user_id" uuid NOT NULL,
@@ -91,10 +91,10 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_641507381f32580e8479efc36cd" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_auth_sessions_user" ON "auth_sessions" ("user_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "auth_tokens" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "session_id" uuid NOT NULL,
@@ -106,13 +106,13 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_41e9ddfbb32da18c4e85e45c2fd" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_auth_tokens_session" ON "auth_tokens" ("session_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_auth_tokens_digest" ON "auth_tokens" ("digest")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "projects" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -150,18 +150,18 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_6271df0a7aed1d6c0691ce6ac50" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_projects_workspace_created" ON "projects" ("workspace_id", "created_at")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_projects_name_live" ON "projects" ("workspace_id", "name")
             WHERE "deleted_at" IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_projects_identifier_live" ON "projects" ("workspace_id", "identifier")
             WHERE "deleted_at" IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "project_members" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -182,14 +182,14 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_0b2f46f804be4aea9234c78bcc9" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_project_members_member" ON "project_members" ("member_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_project_members_live" ON "project_members" ("project_id", "member_id")
             WHERE "deleted_at" IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "states" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -212,11 +212,11 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_09ab30ca0975c02656483265f4f" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_states_name_live" ON "states" ("project_id", "name")
             WHERE "deleted_at" IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "workspace_members" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -232,168 +232,167 @@ export class Initial1795266269108 implements MigrationInterface {
                 CONSTRAINT "PK_22ab43ac5865cd62769121d2bc4" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_workspace_members_member" ON "workspace_members" ("member_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_workspace_members_live" ON "workspace_members" ("workspace_id", "member_id")
             WHERE "deleted_at" IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "workspaces"
             ADD CONSTRAINT "FK_3bc45ecdd8fdc2108bb92516dde" FOREIGN KEY ("owner_id") REFERENCES "users"("id") ON DELETE RESTRICT ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "api_tokens"
             ADD CONSTRAINT "FK_b74883f5884a42fd8496d389b25" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "api_tokens"
             ADD CONSTRAINT "FK_9c644dd21cac1a0e8fca9443373" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "auth_sessions"
             ADD CONSTRAINT "FK_50ccaa6440288a06f0ba693ccc6" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "auth_tokens"
             ADD CONSTRAINT "FK_b60a8ecb2c667a3fbad37cadd59" FOREIGN KEY ("session_id") REFERENCES "auth_sessions"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "projects"
             ADD CONSTRAINT "FK_af78b8fc6857fe0a10d1bb1699e" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "project_members"
             ADD CONSTRAINT "FK_b5729113570c20c7e214cf3f58d" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "project_members"
             ADD CONSTRAINT "FK_0fe49d1dbe3867d97de555f675b" FOREIGN KEY ("member_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "states"
             ADD CONSTRAINT "FK_e520f63a184398a77e0ef1a114f" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "workspace_members"
             ADD CONSTRAINT "FK_4a7c584ddfe855379598b5e20fd" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "workspace_members"
             ADD CONSTRAINT "FK_13ff6bbd60c886624acb765abcd" FOREIGN KEY ("member_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             ALTER TABLE "workspace_members" DROP CONSTRAINT "FK_13ff6bbd60c886624acb765abcd"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "workspace_members" DROP CONSTRAINT "FK_4a7c584ddfe855379598b5e20fd"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "states" DROP CONSTRAINT "FK_e520f63a184398a77e0ef1a114f"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "project_members" DROP CONSTRAINT "FK_0fe49d1dbe3867d97de555f675b"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "project_members" DROP CONSTRAINT "FK_b5729113570c20c7e214cf3f58d"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "projects" DROP CONSTRAINT "FK_af78b8fc6857fe0a10d1bb1699e"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "auth_tokens" DROP CONSTRAINT "FK_b60a8ecb2c667a3fbad37cadd59"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "auth_sessions" DROP CONSTRAINT "FK_50ccaa6440288a06f0ba693ccc6"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "api_tokens" DROP CONSTRAINT "FK_9c644dd21cac1a0e8fca9443373"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "api_tokens" DROP CONSTRAINT "FK_b74883f5884a42fd8496d389b25"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "workspaces" DROP CONSTRAINT "FK_3bc45ecdd8fdc2108bb92516dde"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_workspace_members_live"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_workspace_members_member"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "workspace_members"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_states_name_live"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "states"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_project_members_live"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_project_members_member"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "project_members"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_projects_identifier_live"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_projects_name_live"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_projects_workspace_created"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "projects"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_auth_tokens_digest"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_auth_tokens_session"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "auth_tokens"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_auth_sessions_user"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "auth_sessions"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_api_tokens_workspace"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_api_tokens_user"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_api_tokens_digest"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "api_tokens"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_workspaces_slug"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "workspaces"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_users_email"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "users"
         `);
-    }
-
+  }
 }

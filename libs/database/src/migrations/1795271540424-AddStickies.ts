@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class AddStickies1795271540424 implements MigrationInterface {
-    name = 'AddStickies1795271540424'
+  name = 'AddStickies1795271540424';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "stickies" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -25,32 +25,31 @@ export class AddStickies1795271540424 implements MigrationInterface {
                 CONSTRAINT "PK_9c1c9fd0e949e35604b425fc47d" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_stickies_workspace_owner_created" ON "stickies" ("workspace_id", "owner_id", "created_at")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "stickies"
             ADD CONSTRAINT "FK_8d7852e5e5f34dbda1398673c97" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "stickies"
             ADD CONSTRAINT "FK_f1f908b70153c0754a00a558747" FOREIGN KEY ("owner_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             ALTER TABLE "stickies" DROP CONSTRAINT "FK_f1f908b70153c0754a00a558747"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "stickies" DROP CONSTRAINT "FK_8d7852e5e5f34dbda1398673c97"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_stickies_workspace_owner_created"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "stickies"
         `);
-    }
-
+  }
 }

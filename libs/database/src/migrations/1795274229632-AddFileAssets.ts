@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class AddFileAssets1795274229632 implements MigrationInterface {
-    name = 'AddFileAssets1795274229632'
+  name = 'AddFileAssets1795274229632';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "file_assets" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -30,25 +30,24 @@ export class AddFileAssets1795274229632 implements MigrationInterface {
                 CONSTRAINT "PK_6e7152202cfe8068f9b35048896" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_file_assets_issue" ON "file_assets" ("issue_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "file_assets"
             ADD CONSTRAINT "FK_ab77a0f52b0bef2d545c4441e81" FOREIGN KEY ("issue_id") REFERENCES "issues"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             ALTER TABLE "file_assets" DROP CONSTRAINT "FK_ab77a0f52b0bef2d545c4441e81"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_file_assets_issue"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "file_assets"
         `);
-    }
-
+  }
 }

@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class AddNotificationsProfiles1795466535388 implements MigrationInterface {
-    name = 'AddNotificationsProfiles1795466535388'
+  name = 'AddNotificationsProfiles1795466535388';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "notifications" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -30,10 +30,10 @@ export class AddNotificationsProfiles1795466535388 implements MigrationInterface
                 CONSTRAINT "PK_6a72c3c0f683f6462415e653c3a" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_notifications_receiver_workspace_created" ON "notifications" ("receiver_id", "workspace_id", "created_at")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "issue_subscribers" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "workspace_id" uuid NOT NULL,
@@ -45,13 +45,13 @@ export class AddNotificationsProfiles1795466535388 implements MigrationInterface
                 CONSTRAINT "PK_f88d7d032531e7d52384c50b35f" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_issue_subscribers_subscriber" ON "issue_subscribers" ("subscriber_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_issue_subscribers_issue_subscriber" ON "issue_subscribers" ("issue_id", "subscriber_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "profiles" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "user_id" uuid NOT NULL,
@@ -76,33 +76,32 @@ export class AddNotificationsProfiles1795466535388 implements MigrationInterface
                 CONSTRAINT "PK_8e520eb4da7dc01d0e190447c8e" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_profiles_user" ON "profiles" ("user_id")
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             DROP INDEX "public"."uq_profiles_user"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "profiles"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_issue_subscribers_issue_subscriber"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_issue_subscribers_subscriber"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "issue_subscribers"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_notifications_receiver_workspace_created"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "notifications"
         `);
-    }
-
+  }
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Brings client-set ordering numbers stored before they were range-checked into the range the API
@@ -13,22 +13,25 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * direction is needed for a list to work; this keeps stored data within what clients can send.
  */
 export class ClampStoredSortOrders1795597946397 implements MigrationInterface {
-    name = 'ClampStoredSortOrders1795597946397'
+  name = 'ClampStoredSortOrders1795597946397';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        for (const [table, column] of [
-            ["issues", "sort_order"], ["labels", "sort_order"], ["modules", "sort_order"],
-            ["cycles", "sort_order"], ["stickies", "sort_order"], ["states", "sequence"],
-        ]) {
-            await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    for (const [table, column] of [
+      ['issues', 'sort_order'],
+      ['labels', 'sort_order'],
+      ['modules', 'sort_order'],
+      ['cycles', 'sort_order'],
+      ['stickies', 'sort_order'],
+      ['states', 'sequence'],
+    ]) {
+      await queryRunner.query(`
                 UPDATE "${table}" SET "${column}" = LEAST(GREATEST("${column}", -1e12), 1e12)
                 WHERE "${column}" NOT BETWEEN -1e12 AND 1e12
             `);
-        }
     }
+  }
 
-    public async down(): Promise<void> {
-        // nothing to undo: see above
-    }
-
+  public async down(): Promise<void> {
+    // nothing to undo: see above
+  }
 }

@@ -6,7 +6,6 @@ import { hotQuery } from '../kernel/hot-query';
 import { ApiToken } from './api-token.entity';
 import { SQL_VERIFY_API_KEY } from './api-token.sql';
 
-
 /** The row of `SQL_VERIFY_API_KEY`. */
 export interface VerifiedApiKeyRow {
   id: string;

@@ -93,11 +93,15 @@ export class ApiTokenService {
   /** Soft-deletes one of the caller's keys; it fails with 401 from the next request on. */
   async remove(workspaceId: string, userId: string, id: string): Promise<void> {
     const token = await this.findOwn(workspaceId, userId, id);
-    await this.dataSource.getRepository(ApiToken).update({ id: token.id }, { deletedAt: new Date(), isActive: false, updatedById: userId });
+    await this.dataSource
+      .getRepository(ApiToken)
+      .update({ id: token.id }, { deletedAt: new Date(), isActive: false, updatedById: userId });
   }
 
   private async findOwn(workspaceId: string, userId: string, id: string): Promise<ApiToken> {
-    const token = await this.dataSource.getRepository(ApiToken).findOneBy({ id, workspaceId, userId, isService: false });
+    const token = await this.dataSource
+      .getRepository(ApiToken)
+      .findOneBy({ id, workspaceId, userId, isService: false });
     if (!token) throw new MeridianError('NOT_FOUND');
     return token;
   }

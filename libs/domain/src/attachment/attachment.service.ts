@@ -11,28 +11,78 @@ import { assertProjectWritable } from '../kernel/project-writable';
 import { AttachmentRepository } from './attachment.repository';
 import { attachmentView } from './attachment.view';
 import { FileAsset } from './file-asset.entity';
-import { OBJECT_STORAGE, ObjectStorage, SignedObject, SignedOperation, UploadTarget, UrlSigner } from './object-storage';
+import {
+  OBJECT_STORAGE,
+  ObjectStorage,
+  SignedObject,
+  SignedOperation,
+  UploadTarget,
+  UrlSigner,
+} from './object-storage';
 
 /**
  * Content types a work item attachment may have (Plane's `ATTACHMENT_MIME_TYPES`, settings/common.py):
  * images, documents, audio, video, archives, 3D, fonts and text.
  */
 export const ATTACHMENT_MIME_TYPES: readonly string[] = [
-  'image/jpeg', 'image/png', 'image/gif', 'image/svg+xml', 'image/webp', 'image/tiff', 'image/bmp',
-  'application/pdf', 'application/msword',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/svg+xml',
+  'image/webp',
+  'image/tiff',
+  'image/bmp',
+  'application/pdf',
+  'application/msword',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  'text/plain', 'application/rtf',
-  'application/vnd.oasis.opendocument.spreadsheet', 'application/vnd.oasis.opendocument.text',
-  'application/vnd.oasis.opendocument.presentation', 'application/vnd.oasis.opendocument.graphics',
-  'audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/midi', 'audio/x-midi', 'audio/aac', 'audio/flac', 'audio/x-m4a',
-  'video/mp4', 'video/mpeg', 'video/ogg', 'video/webm', 'video/quicktime', 'video/x-msvideo', 'video/x-ms-wmv',
-  'application/zip', 'application/x-rar-compressed', 'application/x-tar', 'application/gzip',
-  'model/gltf-binary', 'model/gltf+json', 'application/octet-stream',
-  'font/ttf', 'font/otf', 'font/woff', 'font/woff2',
-  'text/css', 'text/javascript', 'application/json', 'text/xml', 'text/csv', 'application/xml',
-  'application/x-sql', 'text/x-python', 'text/x-java-source', 'text/x-c', 'text/x-c++src', 'text/markdown',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'text/plain',
+  'application/rtf',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.presentation',
+  'application/vnd.oasis.opendocument.graphics',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/ogg',
+  'audio/midi',
+  'audio/x-midi',
+  'audio/aac',
+  'audio/flac',
+  'audio/x-m4a',
+  'video/mp4',
+  'video/mpeg',
+  'video/ogg',
+  'video/webm',
+  'video/quicktime',
+  'video/x-msvideo',
+  'video/x-ms-wmv',
+  'application/zip',
+  'application/x-rar-compressed',
+  'application/x-tar',
+  'application/gzip',
+  'model/gltf-binary',
+  'model/gltf+json',
+  'application/octet-stream',
+  'font/ttf',
+  'font/otf',
+  'font/woff',
+  'font/woff2',
+  'text/css',
+  'text/javascript',
+  'application/json',
+  'text/xml',
+  'text/csv',
+  'application/xml',
+  'application/x-sql',
+  'text/x-python',
+  'text/x-java-source',
+  'text/x-c',
+  'text/x-c++src',
+  'text/markdown',
 ];
 
 /** Lifetime of signed upload and download URLs, in seconds (Plane: 3600 for uploads). */
@@ -92,29 +142,54 @@ export class AttachmentService {
   }
 
   /** `{upload_data: {url, method, fields}, asset_id, attachment, asset_url}` (200, as Plane). */
-  async create(ctx: IssueContext, slug: string, issueId: string, input: CreateAttachmentInput, origin: string): Promise<Record<string, unknown>> {
+  async create(
+    ctx: IssueContext,
+    slug: string,
+    issueId: string,
+    input: CreateAttachmentInput,
+    origin: string,
+  ): Promise<Record<string, unknown>> {
     const type = (input.type ?? '').trim().toLowerCase() || 'application/octet-stream';
-    if (!ATTACHMENT_MIME_TYPES.includes(type)) throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', undefined, { allowed_types: ATTACHMENT_MIME_TYPES });
-    if (!Number.isInteger(input.size) || input.size < 1) throw validationError({ size: ['Must be a whole number of bytes, at least 1.'] });
-    if (input.size > this.sizeLimit) throw new MeridianError('ATTACHMENT_TOO_LARGE', undefined, { file_size_limit: this.sizeLimit });
+    if (!ATTACHMENT_MIME_TYPES.includes(type))
+      throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', undefined, { allowed_types: ATTACHMENT_MIME_TYPES });
+    if (!Number.isInteger(input.size) || input.size < 1)
+      throw validationError({ size: ['Must be a whole number of bytes, at least 1.'] });
+    if (input.size > this.sizeLimit)
+      throw new MeridianError('ATTACHMENT_TOO_LARGE', undefined, { file_size_limit: this.sizeLimit });
     // no path separators or control characters in the storage key
-    const name = [...input.name].map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 32 ? '_' : c)).join('').trim();
+    const name = [...input.name]
+      .map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 32 ? '_' : c))
+      .join('')
+      .trim();
     if (!name) throw validationError({ name: ['This field may not be blank.'] });
     const asset = await this.dataSource.transaction(async (em) => {
-        await assertProjectWritable(em, ctx.projectId);
-        await this.issue(em, ctx.projectId, issueId);
-        if (input.external_id && input.external_source) {
-          const clash = await em.findOne(FileAsset, { where: { issueId, externalId: input.external_id, externalSource: input.external_source } });
-          if (clash) throw new MeridianError('EXTERNAL_ID_TAKEN', undefined, { id: clash.id });
-        }
-        const key = `${ctx.workspaceId}/${randomUUID().replace(/-/g, '')}-${name}`.slice(0, 800);
-        return em.save(em.create(FileAsset, {
-          workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId,
-          attributes: { name, type, size: input.size }, asset: key, entityType: 'ISSUE_ATTACHMENT', entityIdentifier: issueId,
-          size: input.size, externalId: input.external_id ?? null, externalSource: input.external_source ?? null,
-          userId: ctx.userId, createdById: ctx.userId, updatedById: ctx.userId,
-        }));
-      });
+      await assertProjectWritable(em, ctx.projectId);
+      await this.issue(em, ctx.projectId, issueId);
+      if (input.external_id && input.external_source) {
+        const clash = await em.findOne(FileAsset, {
+          where: { issueId, externalId: input.external_id, externalSource: input.external_source },
+        });
+        if (clash) throw new MeridianError('EXTERNAL_ID_TAKEN', undefined, { id: clash.id });
+      }
+      const key = `${ctx.workspaceId}/${randomUUID().replace(/-/g, '')}-${name}`.slice(0, 800);
+      return em.save(
+        em.create(FileAsset, {
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          issueId,
+          attributes: { name, type, size: input.size },
+          asset: key,
+          entityType: 'ISSUE_ATTACHMENT',
+          entityIdentifier: issueId,
+          size: input.size,
+          externalId: input.external_id ?? null,
+          externalSource: input.external_source ?? null,
+          userId: ctx.userId,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        }),
+      );
+    });
     const upload: UploadTarget = await this.storage.uploadTarget(signed(asset), UPLOAD_URL_TTL, origin);
     return {
       upload_data: upload,
@@ -132,18 +207,29 @@ export class AttachmentService {
     const pending = await this.asset(this.dataSource.manager, ctx.projectId, issueId, assetId);
     if (!pending.isUploaded) {
       const size = await this.storage.size(pending.asset);
-      if (size === null) throw new MeridianError('ATTACHMENT_NOT_UPLOADED', 'The file has not been uploaded to storage yet.');
-      if (size !== pending.size) throw new MeridianError('ATTACHMENT_NOT_UPLOADED', `The stored file has ${size} bytes, ${pending.size} were declared.`);
+      if (size === null)
+        throw new MeridianError('ATTACHMENT_NOT_UPLOADED', 'The file has not been uploaded to storage yet.');
+      if (size !== pending.size)
+        throw new MeridianError(
+          'ATTACHMENT_NOT_UPLOADED',
+          `The stored file has ${size} bytes, ${pending.size} were declared.`,
+        );
     }
     const saved = await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const a = await this.asset(em, ctx.projectId, issueId, assetId, true);
       if (a.isUploaded) return a;
       await em.update(FileAsset, { id: a.id }, { isUploaded: true, updatedById: ctx.userId });
-      await writeActivities(em, ctx, [{
-        issueId, verb: 'created', field: 'attachment', newValue: a.attributes.name, newIdentifier: a.id,
-        comment: 'uploaded a new attachment',
-      }]);
+      await writeActivities(em, ctx, [
+        {
+          issueId,
+          verb: 'created',
+          field: 'attachment',
+          newValue: a.attributes.name,
+          newIdentifier: a.id,
+          comment: 'uploaded a new attachment',
+        },
+      ]);
       return found(em.findOneBy(FileAsset, { id: a.id }));
     });
     return attachmentView(saved);
@@ -163,9 +249,16 @@ export class AttachmentService {
       const a = await this.asset(em, ctx.projectId, issueId, assetId, true);
       await em.update(FileAsset, { id: a.id }, { isDeleted: true, deletedAt: new Date(), updatedById: ctx.userId });
       if (a.isUploaded) {
-        await writeActivities(em, ctx, [{
-          issueId, verb: 'deleted', field: 'attachment', oldValue: a.attributes.name, oldIdentifier: a.id, comment: 'deleted an attachment',
-        }]);
+        await writeActivities(em, ctx, [
+          {
+            issueId,
+            verb: 'deleted',
+            field: 'attachment',
+            oldValue: a.attributes.name,
+            oldIdentifier: a.id,
+            comment: 'deleted an attachment',
+          },
+        ]);
       }
       return a;
     });
@@ -176,7 +269,12 @@ export class AttachmentService {
    * The live asset behind a signed URL (`op`), after checking `expires` and `signature`.
    * 403 INVALID_SIGNATURE / SIGNED_URL_EXPIRED, 404 NOT_FOUND for an unknown or deleted asset.
    */
-  async signedAsset(op: SignedOperation, assetId: string, expires?: string, signature?: string): Promise<SignedObject & { uploaded: boolean }> {
+  async signedAsset(
+    op: SignedOperation,
+    assetId: string,
+    expires?: string,
+    signature?: string,
+  ): Promise<SignedObject & { uploaded: boolean }> {
     const verdict = this.signer.verify(op, assetId, expires, signature);
     if (verdict === 'invalid') throw new MeridianError('INVALID_SIGNATURE');
     if (verdict === 'expired') throw new MeridianError('SIGNED_URL_EXPIRED');
@@ -188,7 +286,8 @@ export class AttachmentService {
   /** Stores the bytes of a signed upload: at most the declared size, else 413 ATTACHMENT_TOO_LARGE. */
   async storeUpload(obj: SignedObject & { uploaded: boolean }, data: Buffer): Promise<void> {
     if (obj.uploaded) throw new MeridianError('CONFLICT', 'The attachment is already uploaded.');
-    if (data.length > obj.size) throw new MeridianError('ATTACHMENT_TOO_LARGE', `The declared size is ${obj.size} bytes.`);
+    if (data.length > obj.size)
+      throw new MeridianError('ATTACHMENT_TOO_LARGE', `The declared size is ${obj.size} bytes.`);
     await this.storage.put(obj.key, data, obj.contentType);
   }
 
@@ -205,7 +304,13 @@ export class AttachmentService {
     return issue;
   }
 
-  private async asset(em: EntityManager, projectId: string, issueId: string, assetId: string, lock = false): Promise<FileAsset> {
+  private async asset(
+    em: EntityManager,
+    projectId: string,
+    issueId: string,
+    assetId: string,
+    lock = false,
+  ): Promise<FileAsset> {
     await this.issue(em, projectId, issueId);
     const a = await this.attachments.findAttachment(em, projectId, issueId, assetId, lock);
     if (!a) throw new MeridianError('NOT_FOUND');

@@ -62,7 +62,13 @@ export class UrlSigner {
   }
 
   /** 'ok', 'expired' or 'invalid' (wrong, tampered or malformed signature). */
-  verify(op: SignedOperation, assetId: string, expires: string | undefined, signature: string | undefined, now = Date.now()): 'ok' | 'expired' | 'invalid' {
+  verify(
+    op: SignedOperation,
+    assetId: string,
+    expires: string | undefined,
+    signature: string | undefined,
+    now = Date.now(),
+  ): 'ok' | 'expired' | 'invalid' {
     if (!expires || !/^\d{1,12}$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid';
     const expected = Buffer.from(this.sign(op, assetId, Number(expires)), 'hex');
     if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'invalid';
@@ -87,11 +93,15 @@ export const ASSET_TRANSFER_PATH = '/api/v1/assets';
 export class LocalObjectStorage implements ObjectStorage {
   readonly kind = 'local';
 
-  constructor(private readonly root: string, private readonly signer: UrlSigner) {}
+  constructor(
+    private readonly root: string,
+    private readonly signer: UrlSigner,
+  ) {}
 
   private file(key: string): string {
     const full = path.resolve(this.root, key);
-    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new Error('storage key escapes the uploads directory');
+    if (!full.startsWith(path.resolve(this.root) + path.sep))
+      throw new Error('storage key escapes the uploads directory');
     return full;
   }
 

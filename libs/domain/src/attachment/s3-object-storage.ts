@@ -1,4 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectStorage, SignedObject, UploadTarget } from './object-storage';
@@ -27,14 +33,17 @@ export class S3ObjectStorage implements ObjectStorage {
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
-      credentials: settings.accessKeyId && settings.secretAccessKey
-        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
-        : undefined,
+      credentials:
+        settings.accessKeyId && settings.secretAccessKey
+          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+          : undefined,
     });
   }
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: data, ContentType: contentType }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: data, ContentType: contentType }),
+    );
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -65,7 +74,10 @@ export class S3ObjectStorage implements ObjectStorage {
     const post = await createPresignedPost(this.client, {
       Bucket: this.settings.bucket,
       Key: obj.key,
-      Conditions: [['content-length-range', 1, obj.size], ['eq', '$Content-Type', obj.contentType]],
+      Conditions: [
+        ['content-length-range', 1, obj.size],
+        ['eq', '$Content-Type', obj.contentType],
+      ],
       Fields: { 'Content-Type': obj.contentType },
       Expires: ttlSeconds,
     });

@@ -121,7 +121,8 @@ export class AuthFlowService {
       await repo.increment({ id: row.id }, 'attempts', 1);
       throw new MeridianError('INVALID_MAGIC_CODE');
     }
-    if (!(await this.auth.markMagicCodeUsed(row.id, MAGIC_CODE_MAX_TRIES))) throw new MeridianError('EXPIRED_MAGIC_CODE');
+    if (!(await this.auth.markMagicCodeUsed(row.id, MAGIC_CODE_MAX_TRIES)))
+      throw new MeridianError('EXPIRED_MAGIC_CODE');
     const user = await this.findOrCreateVerified(email, {}, undefined, 'magic-code');
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const tokens = await this.sessions.open(user, 'magic-code', client);
@@ -214,7 +215,9 @@ export class AuthFlowService {
    * 403 `USER_ACCOUNT_DEACTIVATED`.
    */
   async resetPassword(token: string, password: string): Promise<{ message: string }> {
-    const row = await this.dataSource.getRepository(AuthCode).findOneBy({ digest: sha256(token), kind: 'password_reset' });
+    const row = await this.dataSource
+      .getRepository(AuthCode)
+      .findOneBy({ digest: sha256(token), kind: 'password_reset' });
     if (!row || row.usedAt || !row.userId) throw new MeridianError('INVALID_PASSWORD_TOKEN');
     if (row.expiresAt.getTime() <= Date.now()) throw new MeridianError('EXPIRED_PASSWORD_TOKEN');
     const user = await this.dataSource.getRepository(User).findOneBy({ id: row.userId });
@@ -283,7 +286,8 @@ export class AuthFlowService {
     if (!row || row.usedAt || !row.userId || row.expiresAt.getTime() <= Date.now()) {
       throw new MeridianError('INVALID_AUTHORIZATION_CODE');
     }
-    if (!(await this.auth.markCodeUsed(this.dataSource.manager, row.id))) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
+    if (!(await this.auth.markCodeUsed(this.dataSource.manager, row.id)))
+      throw new MeridianError('INVALID_AUTHORIZATION_CODE');
     const user = await this.dataSource.getRepository(User).findOneBy({ id: row.userId });
     if (!user) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');

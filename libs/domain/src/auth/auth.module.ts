@@ -14,7 +14,15 @@ import { LandingRepository } from './landing.repository';
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
   imports: [InstanceFeatureModule, InstanceConfigFeatureModule, MailFeatureModule, ApiTokenFeatureModule],
-  providers: [AuthRepository, LandingRepository, AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
+  providers: [
+    AuthRepository,
+    LandingRepository,
+    AccountService,
+    SessionService,
+    AuthFlowService,
+    OAuthService,
+    CredentialVerifierService,
+  ],
   exports: [AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
 })
 export class AuthFeatureModule {}

@@ -1,4 +1,12 @@
-import { APP_CONFIG, AppConfig, ErrorCode, MeridianError, OAuthProviderConfig, OAuthProviderName, randomToken } from '#common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  ErrorCode,
+  MeridianError,
+  OAuthProviderConfig,
+  OAuthProviderName,
+  randomToken,
+} from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request, Response } from 'express';
@@ -157,22 +165,40 @@ export class OAuthService {
   private strategy(provider: OAuthProviderName, s: OAuthProviderConfig): Strategy {
     const verify = (_at: string, _rt: string, profile: unknown, done: (err: unknown, user?: unknown) => void) =>
       done(null, toProfile(provider, profile as RawProfile));
-    const base = { clientID: s.clientId, clientSecret: s.clientSecret, authorizationURL: s.authorizeUrl, tokenURL: s.tokenUrl };
+    const base = {
+      clientID: s.clientId,
+      clientSecret: s.clientSecret,
+      authorizationURL: s.authorizeUrl,
+      tokenURL: s.tokenUrl,
+    };
     switch (provider) {
       case 'github': {
         const { Strategy: GitHubStrategy } = require('passport-github2') as typeof GitHub;
         return new GitHubStrategy(
-          { ...base, callbackURL: '', userProfileURL: s.userInfoUrl, userEmailURL: s.emailsUrl, allRawEmails: true, scope: SCOPES.github } as never,
+          {
+            ...base,
+            callbackURL: '',
+            userProfileURL: s.userInfoUrl,
+            userEmailURL: s.emailsUrl,
+            allRawEmails: true,
+            scope: SCOPES.github,
+          } as never,
           verify,
         ) as unknown as Strategy;
       }
       case 'google': {
         const { Strategy: GoogleStrategy } = require('passport-google-oauth20') as typeof Google;
-        return new GoogleStrategy({ ...base, callbackURL: '', userProfileURL: s.userInfoUrl, scope: SCOPES.google } as never, verify as never) as unknown as Strategy;
+        return new GoogleStrategy(
+          { ...base, callbackURL: '', userProfileURL: s.userInfoUrl, scope: SCOPES.google } as never,
+          verify as never,
+        ) as unknown as Strategy;
       }
       case 'gitlab': {
         const { Strategy: GitLabStrategy } = require('passport-gitlab2') as typeof GitLab;
-        return new GitLabStrategy({ ...base, callbackURL: '', profileURL: s.userInfoUrl, scope: SCOPES.gitlab }, verify) as unknown as Strategy;
+        return new GitLabStrategy(
+          { ...base, callbackURL: '', profileURL: s.userInfoUrl, scope: SCOPES.gitlab },
+          verify,
+        ) as unknown as Strategy;
       }
     }
   }
@@ -210,8 +236,10 @@ export class OAuthService {
     try {
       const state = typeof req.query.state === 'string' ? req.query.state : '';
       const expected = readCookie(req, STATE_COOKIE) ?? '';
-      if (!state || !expected || !sameString(state, expected)) throw new MeridianError(PROVIDER_ERROR[provider], 'The OAuth state does not match.');
-      if (typeof req.query.code !== 'string' || req.query.code === '') throw new MeridianError(PROVIDER_ERROR[provider]);
+      if (!state || !expected || !sameString(state, expected))
+        throw new MeridianError(PROVIDER_ERROR[provider], 'The OAuth state does not match.');
+      if (typeof req.query.code !== 'string' || req.query.code === '')
+        throw new MeridianError(PROVIDER_ERROR[provider]);
       const profile = await new Promise<OAuthProfile | false>((resolve, reject) => {
         this.passport.authenticate(
           provider,
@@ -224,9 +252,9 @@ export class OAuthService {
       const code = await this.flows.issueOAuthCode(user.id, provider);
       return `${this.config.webUrl}/auth/callback/?code=${encodeURIComponent(code)}`;
     } catch (err) {
-      const error =
-        err instanceof MeridianError ? err : new MeridianError(PROVIDER_ERROR[provider]);
-      if (!(err instanceof MeridianError)) this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
+      const error = err instanceof MeridianError ? err : new MeridianError(PROVIDER_ERROR[provider]);
+      if (!(err instanceof MeridianError))
+        this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
       const query = new URLSearchParams({ error_code: error.code, error_message: error.detail });
       return `${this.config.webUrl}/sign-in?${query.toString()}`;
     }
@@ -248,9 +276,19 @@ export class OAuthService {
       }
       const existing = await users.findOneBy({ email: profile.email });
       if (existing && !existing.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
-      user = await this.flows.findOrCreateVerified(profile.email, { displayName: profile.displayName, avatar: profile.avatar }, undefined, 'oauth');
+      user = await this.flows.findOrCreateVerified(
+        profile.email,
+        { displayName: profile.displayName, avatar: profile.avatar },
+        undefined,
+        'oauth',
+      );
       try {
-        await accounts.insert({ userId: user.id, provider: profile.provider, providerAccountId: profile.id, lastLoginAt: new Date() });
+        await accounts.insert({
+          userId: user.id,
+          provider: profile.provider,
+          providerAccountId: profile.id,
+          lastLoginAt: new Date(),
+        });
       } catch (err) {
         if (!isUniqueViolation(err, 'uq_user_accounts_provider_account')) throw err;
       }

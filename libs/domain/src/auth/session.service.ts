@@ -59,7 +59,11 @@ export class SessionService {
           medium,
           userAgent: client.userAgent?.slice(0, 512) ?? null,
           ipAddress: client.ipAddress ?? null,
-          expiresAt: new Date(now + (client.cookie ? this.config.webSession.cookieAgeSeconds : this.config.auth.refreshTokenTtlSeconds) * 1000),
+          expiresAt: new Date(
+            now +
+              (client.cookie ? this.config.webSession.cookieAgeSeconds : this.config.auth.refreshTokenTtlSeconds) *
+                1000,
+          ),
           lastUsedAt: new Date(now),
         }),
       );
@@ -75,8 +79,18 @@ export class SessionService {
   /** The web session's single token: the cookie's value; it lives as long as the session. */
   private async issueWeb(em: EntityManager, session: AuthSession): Promise<IssuedTokens> {
     const token = randomToken(32);
-    await em.insert(AuthToken, { sessionId: session.id, kind: 'web', digest: sha256(token), expiresAt: session.expiresAt });
-    return { access_token: token, refresh_token: '', token_type: 'Bearer', expires_in: this.config.webSession.cookieAgeSeconds };
+    await em.insert(AuthToken, {
+      sessionId: session.id,
+      kind: 'web',
+      digest: sha256(token),
+      expiresAt: session.expiresAt,
+    });
+    return {
+      access_token: token,
+      refresh_token: '',
+      token_type: 'Bearer',
+      expires_in: this.config.webSession.cookieAgeSeconds,
+    };
   }
 
   private async issue(em: EntityManager, session: AuthSession, now: number): Promise<IssuedTokens> {
@@ -108,7 +122,13 @@ export class SessionService {
     const row = await this.auth.findLiveAccessToken(sha256(token), kind);
     if (!row) return null;
     await this.touch(row.session_id, row.last_used_at);
-    return { userId: row.user_id, email: row.email, via: 'session', sessionId: row.session_id, expiresAt: new Date(row.expires_at).getTime() };
+    return {
+      userId: row.user_id,
+      email: row.email,
+      via: 'session',
+      sessionId: row.session_id,
+      expiresAt: new Date(row.expires_at).getTime(),
+    };
   }
 
   /** Keeps `last_used_at` to the minute without a write on every request. */
@@ -125,12 +145,21 @@ export class SessionService {
    * or reused token, a revoked or expired session, or a deactivated user.
    */
   async refresh(refreshToken: string): Promise<IssuedTokens> {
-    const token = await this.dataSource.getRepository(AuthToken).findOneBy({ digest: sha256(refreshToken), kind: 'refresh' });
+    const token = await this.dataSource
+      .getRepository(AuthToken)
+      .findOneBy({ digest: sha256(refreshToken), kind: 'refresh' });
     if (!token) throw new MeridianError('INVALID_REFRESH_TOKEN');
     const session = await this.dataSource.getRepository(AuthSession).findOneBy({ id: token.sessionId });
     const user = session ? await this.dataSource.getRepository(User).findOneBy({ id: session.userId }) : null;
     const now = Date.now();
-    if (!session || !user || session.revokedAt || session.expiresAt.getTime() <= now || token.expiresAt.getTime() <= now || !user.isActive) {
+    if (
+      !session ||
+      !user ||
+      session.revokedAt ||
+      session.expiresAt.getTime() <= now ||
+      token.expiresAt.getTime() <= now ||
+      !user.isActive
+    ) {
       throw new MeridianError('INVALID_REFRESH_TOKEN');
     }
     // single use, also under concurrency: only one caller can flip used_at from NULL
@@ -147,7 +176,11 @@ export class SessionService {
 
   /** Revokes one session: its access and refresh tokens stop working at once. */
   async revoke(sessionId: string, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await (manager ?? this.dataSource.manager).update(
+      AuthSession,
+      { id: sessionId, revokedAt: IsNull() },
+      { revokedAt: new Date() },
+    );
   }
 
   /** Revokes every live session of a user, except `keepSessionId` when given. */
@@ -178,6 +211,7 @@ export class SessionService {
 
   /** Ends one of the user's own live sessions; another user's or an unknown id is a 404 `NOT_FOUND`. */
   async revokeOwn(userId: string, sessionId: string): Promise<void> {
-    if (!(await this.auth.revokeOwnLiveSession(userId, sessionId))) throw new MeridianError('NOT_FOUND', 'Session not found.');
+    if (!(await this.auth.revokeOwnLiveSession(userId, sessionId)))
+      throw new MeridianError('NOT_FOUND', 'Session not found.');
   }
 }

@@ -24,7 +24,10 @@ export class CycleRepository {
    * quirk); archived cycles and those of an archived project are left out.
    */
   listCurrent(projectId: string, now: Date): Promise<Cycle[]> {
-    return this.listQuery(projectId, 'current', now).orderBy('c.createdAt', 'DESC').addOrderBy('c.id', 'DESC').getMany();
+    return this.listQuery(projectId, 'current', now)
+      .orderBy('c.createdAt', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .getMany();
   }
 
   /** Non-archived cycles of a live project narrowed by `view`, newest first, one keyset page. */
@@ -34,14 +37,18 @@ export class CycleRepository {
 
   /** Archived cycles of the project, newest first, one keyset page. */
   listArchivedPage(projectId: string, page: PageRequest): Promise<Page<Cycle>> {
-    const qb = this.dataSource.getRepository(Cycle).createQueryBuilder('c')
+    const qb = this.dataSource
+      .getRepository(Cycle)
+      .createQueryBuilder('c')
       .where('c.projectId = :projectId AND c.archivedAt IS NOT NULL', { projectId });
     return paginate(qb, page, { order: 'DESC' });
   }
 
   /** The live cycle of the project with this id (archived too), or null; `lock` takes a row lock (FOR UPDATE). */
   findInProject(em: EntityManager, projectId: string, cycleId: string, lock = false): Promise<Cycle | null> {
-    const qb = em.getRepository(Cycle).createQueryBuilder('c')
+    const qb = em
+      .getRepository(Cycle)
+      .createQueryBuilder('c')
       .where('c.id = :cycleId AND c.projectId = :projectId', { cycleId, projectId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
@@ -49,8 +56,12 @@ export class CycleRepository {
 
   /** The lowest `sort_order` of the project's live cycles, or null when it has none. */
   async lowestSortOrder(em: EntityManager, projectId: string): Promise<number | null> {
-    const row = await em.getRepository(Cycle).createQueryBuilder('c').select('MIN(c.sortOrder)', 'min')
-      .where('c.projectId = :projectId', { projectId }).getRawOne<{ min: number | null }>();
+    const row = await em
+      .getRepository(Cycle)
+      .createQueryBuilder('c')
+      .select('MIN(c.sortOrder)', 'min')
+      .where('c.projectId = :projectId', { projectId })
+      .getRawOne<{ min: number | null }>();
     return row?.min === null || row?.min === undefined ? null : Number(row.min);
   }
 
@@ -73,7 +84,9 @@ export class CycleRepository {
    * paginator (`paginate` from `#common`, by creation time).
    */
   issuesQuery(projectId: string, cycleId: string): SelectQueryBuilder<Issue> {
-    return this.dataSource.getRepository(Issue).createQueryBuilder('i')
+    return this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(CycleIssue, 'ci', 'ci.issueId = i.id AND ci.cycleId = :cycleId AND ci.deletedAt IS NULL', { cycleId })
       .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
   }
@@ -94,7 +107,9 @@ export class CycleRepository {
   }
 
   private listQuery(projectId: string, view: CycleListView, now: Date) {
-    const qb = this.dataSource.getRepository(Cycle).createQueryBuilder('c')
+    const qb = this.dataSource
+      .getRepository(Cycle)
+      .createQueryBuilder('c')
       .innerJoin(Project, 'p', 'p.id = c.projectId AND p.archivedAt IS NULL')
       .where('c.projectId = :projectId AND c.archivedAt IS NULL', { projectId });
     if (view === 'current') qb.andWhere('c.startDate <= :now AND c.endDate >= :now', { now });
@@ -112,7 +127,10 @@ export class CycleRepository {
  * counts as backlog.
  */
 export async function countIssues(
-  em: EntityManager, table: 'cycle_issues' | 'module_issues', column: 'cycle_id' | 'module_id', ids: string[],
+  em: EntityManager,
+  table: 'cycle_issues' | 'module_issues',
+  column: 'cycle_id' | 'module_id',
+  ids: string[],
 ): Promise<Map<string, IssueCounts>> {
   const out = new Map<string, IssueCounts>(ids.map((id) => [id, { ...ZERO_COUNTS }]));
   if (!ids.length) return out;
@@ -153,10 +171,17 @@ export async function subIssueCounts(em: EntityManager, issueIds: string[]): Pro
  * Sums of the numeric estimate point values of the work items counted by `countIssues`, for each
  * cycle (points that are not numbers, as in a `categories` estimate, count 0).
  */
-export async function sumEstimatePoints(em: EntityManager, cycleIds: string[]): Promise<Map<string, EstimatePointSums>> {
+export async function sumEstimatePoints(
+  em: EntityManager,
+  cycleIds: string[],
+): Promise<Map<string, EstimatePointSums>> {
   const zero = (): EstimatePointSums => ({
-    total_estimate_points: 0, completed_estimate_points: 0, cancelled_estimate_points: 0,
-    started_estimate_points: 0, unstarted_estimate_points: 0, backlog_estimate_points: 0,
+    total_estimate_points: 0,
+    completed_estimate_points: 0,
+    cancelled_estimate_points: 0,
+    started_estimate_points: 0,
+    unstarted_estimate_points: 0,
+    backlog_estimate_points: 0,
   });
   const out = new Map<string, EstimatePointSums>(cycleIds.map((id) => [id, zero()]));
   if (!cycleIds.length) return out;

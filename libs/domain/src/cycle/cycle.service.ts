@@ -40,8 +40,18 @@ export interface CycleInput {
 }
 
 const CYCLE_FIELDS: Array<keyof CycleInput> = [
-  'name', 'description', 'start_date', 'end_date', 'owned_by', 'view_props', 'progress_snapshot', 'logo_props', 'sort_order',
-  'external_source', 'external_id', 'timezone',
+  'name',
+  'description',
+  'start_date',
+  'end_date',
+  'owned_by',
+  'view_props',
+  'progress_snapshot',
+  'logo_props',
+  'sort_order',
+  'external_source',
+  'external_id',
+  'timezone',
 ];
 
 export const CYCLE_VIEWS = ['all', 'current', 'upcoming', 'completed', 'draft', 'incomplete'] as const;
@@ -76,18 +86,32 @@ export class CycleService {
     const now = new Date();
     if (view === 'current') return this.render(await this.cycles.listCurrent(projectId, now));
     const found = await this.cycles.listPage(projectId, page, view, now);
-    return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+    return new Page(
+      await this.render(found.results),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 
   /** Archived cycles, newest first, paginated (`archived-cycles/`). */
   async listArchived(projectId: string, page: PageRequest): Promise<Page<CycleJson>> {
     const found = await this.cycles.listArchivedPage(projectId, page);
-    return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+    return new Page(
+      await this.render(found.results),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 
   /** One non-archived cycle of the project, with counts; 404 `NOT_FOUND` otherwise (also while the project is archived). */
   async retrieve(projectId: string, cycleId: string): Promise<CycleJson> {
-    const archived = await this.dataSource.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    const archived = await this.dataSource
+      .getRepository(Project)
+      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
     if (archived) throw new MeridianError('NOT_FOUND');
     const cycle = await this.load(this.dataSource.manager, projectId, cycleId);
     if (cycle.archivedAt) throw new MeridianError('NOT_FOUND');
@@ -113,24 +137,26 @@ export class CycleService {
           const min = await this.cycles.lowestSortOrder(em, ctx.projectId);
           sortOrder = min === null ? 65535 : min - 10000;
         }
-        const cycle = await em.save(em.create(Cycle, {
-          workspaceId: ctx.workspaceId,
-          projectId: ctx.projectId,
-          name: input.name.trim(),
-          description: input.description ?? '',
-          startDate,
-          endDate,
-          ownedById,
-          viewProps: input.view_props ?? {},
-          progressSnapshot: input.progress_snapshot ?? {},
-          logoProps: input.logo_props ?? {},
-          sortOrder,
-          externalSource: input.external_source ?? null,
-          externalId: input.external_id ?? null,
-          timezone,
-          createdById: ctx.userId,
-          updatedById: ctx.userId,
-        }));
+        const cycle = await em.save(
+          em.create(Cycle, {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            name: input.name.trim(),
+            description: input.description ?? '',
+            startDate,
+            endDate,
+            ownedById,
+            viewProps: input.view_props ?? {},
+            progressSnapshot: input.progress_snapshot ?? {},
+            logoProps: input.logo_props ?? {},
+            sortOrder,
+            externalSource: input.external_source ?? null,
+            externalId: input.external_id ?? null,
+            timezone,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          }),
+        );
         await emitChange(em, 'model.changed', { kind: 'cycle', action: 'created', row: cycle, actorId: ctx.userId });
         return cycle.id;
       });
@@ -154,7 +180,9 @@ export class CycleService {
         if (hasEnded(cycle) && keys.some((k) => k !== 'sort_order')) throw new MeridianError('CYCLE_COMPLETED');
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(
-            em, Cycle, ctx.projectId,
+            em,
+            Cycle,
+            ctx.projectId,
             input.external_source !== undefined ? input.external_source : cycle.externalSource,
             input.external_id !== undefined ? input.external_id : cycle.externalId,
             cycleId,
@@ -164,8 +192,8 @@ export class CycleService {
         const timezone = input.timezone !== undefined ? this.timezone(input.timezone) : cycle.timezone;
         if (input.start_date !== undefined || input.end_date !== undefined || input.timezone !== undefined) {
           const [start, end] = this.dates(
-            input.start_date !== undefined ? input.start_date : cycle.startDate?.toISOString() ?? null,
-            input.end_date !== undefined ? input.end_date : cycle.endDate?.toISOString() ?? null,
+            input.start_date !== undefined ? input.start_date : (cycle.startDate?.toISOString() ?? null),
+            input.end_date !== undefined ? input.end_date : (cycle.endDate?.toISOString() ?? null),
             timezone,
           );
           patch.startDate = start;
@@ -201,7 +229,11 @@ export class CycleService {
       await emitChange(em, 'model.changed', { kind: 'cycle', action: 'deleted', row: cycle, actorId: ctx.userId });
       const links = await em.getRepository(CycleIssue).find({ where: { cycleId } });
       await em.delete(CycleIssue, { cycleId });
-      await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, cycle)));
+      await writeActivities(
+        em,
+        ctx,
+        links.map((l) => removedEntry(l.issueId, cycle)),
+      );
       await em.update(Cycle, { id: cycleId }, { deletedAt: new Date(), updatedById: ctx.userId });
     });
   }
@@ -215,11 +247,17 @@ export class CycleService {
   async addIssues(ctx: ChangeContext, cycleId: string, ids: string[]) {
     await this.addIssuesTx(ctx, cycleId, ids).catch((err) => {
       // a concurrent add of the same work item to another cycle
-      if (isUniqueViolation(err, 'uq_cycle_issues_issue')) throw new MeridianError('CONFLICT', 'A work item was added to another cycle at the same time; retry.');
+      if (isUniqueViolation(err, 'uq_cycle_issues_issue'))
+        throw new MeridianError('CONFLICT', 'A work item was added to another cycle at the same time; retry.');
       throw err;
     });
-    const links = await this.dataSource.getRepository(CycleIssue).find({ where: { cycleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await this.cycles.subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    const links = await this.dataSource
+      .getRepository(CycleIssue)
+      .find({ where: { cycleId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const subs = await this.cycles.subIssueCounts(
+      this.dataSource.manager,
+      links.map((l) => l.issueId),
+    );
     return links.map((l) => cycleIssueView(l, subs.get(l.issueId) ?? 0));
   }
 
@@ -228,12 +266,18 @@ export class CycleService {
       await assertProjectWritable(em, ctx.projectId);
       const cycle = await this.load(em, ctx.projectId, cycleId, true);
       if (cycle.archivedAt) throw new MeridianError('CYCLE_ARCHIVED');
-      if (hasEnded(cycle)) throw new MeridianError('CYCLE_COMPLETED', 'The cycle has already been completed, so no work items can be added to it.');
+      if (hasEnded(cycle))
+        throw new MeridianError(
+          'CYCLE_COMPLETED',
+          'The cycle has already been completed, so no work items can be added to it.',
+        );
       const issues = await issuesOfProject(em, ctx.projectId, ids);
       const current = await em.getRepository(CycleIssue).find({ where: { issueId: In(issues.map((i) => i.id)) } });
       const others = current.filter((l) => l.cycleId !== cycleId);
       const oldCycles = others.length
-        ? await em.getRepository(Cycle).find({ where: { id: In([...new Set(others.map((l) => l.cycleId))]) }, withDeleted: true })
+        ? await em
+            .getRepository(Cycle)
+            .find({ where: { id: In([...new Set(others.map((l) => l.cycleId))]) }, withDeleted: true })
         : [];
       const history: ActivityEntry[] = [];
       for (const issue of issues) {
@@ -245,10 +289,20 @@ export class CycleService {
           history.push(movedEntry(issue.id, old ?? null, cycle));
         } else {
           await em.insert(CycleIssue, {
-            workspaceId: ctx.workspaceId, projectId: ctx.projectId, cycleId, issueId: issue.id, createdById: ctx.userId, updatedById: ctx.userId,
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            cycleId,
+            issueId: issue.id,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
           });
           history.push({
-            issueId: issue.id, verb: 'updated', field: 'cycles', newValue: cycle.name, newIdentifier: cycle.id, comment: 'added cycle ',
+            issueId: issue.id,
+            verb: 'updated',
+            field: 'cycles',
+            newValue: cycle.name,
+            newIdentifier: cycle.id,
+            comment: 'added cycle ',
           });
         }
       }
@@ -261,11 +315,23 @@ export class CycleService {
    * rendering them as cycles is not copied), oldest first (`order_by=-created_at` for newest);
    * paginated; `fields=`/`expand=` apply. Archived cycles' work items can be listed too.
    */
-  async listIssues(projectId: string, cycleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
+  async listIssues(
+    projectId: string,
+    cycleId: string,
+    page: PageRequest,
+    shape: Shape,
+    desc = false,
+  ): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, cycleId);
     const qb: SelectQueryBuilder<Issue> = this.cycles.issuesQuery(projectId, cycleId);
     const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
-    return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+    return new Page(
+      await this.issues.renderMany(found.results, shape),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 
   /** `GET cycle-issues/{issue_id}/`: the link row; 404 when the work item is not in this cycle. */
@@ -301,17 +367,27 @@ export class CycleService {
       await assertProjectWritable(em, ctx.projectId);
       const cycle = await this.load(em, ctx.projectId, cycleId, true);
       if (!newCycleId) throw validationError({ new_cycle_id: ['New Cycle Id is required.'] });
-      if (newCycleId === cycleId) throw validationError({ new_cycle_id: ['Work items cannot be transferred to the same cycle.'] });
+      if (newCycleId === cycleId)
+        throw validationError({ new_cycle_id: ['Work items cannot be transferred to the same cycle.'] });
       const target = await em.getRepository(Cycle).findOne({ where: { id: newCycleId, projectId: ctx.projectId } });
       if (!target) throw validationError({ new_cycle_id: ['This cycle does not exist in the project.'] });
-      if (!hasEnded(cycle)) throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only work items of a cycle that has ended can be transferred.');
+      if (!hasEnded(cycle))
+        throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only work items of a cycle that has ended can be transferred.');
       if (hasEnded(target) || target.archivedAt) throw new MeridianError('CYCLE_TRANSFER_TARGET_COMPLETED');
       const counts = (await this.cycles.countIssues(em, [cycleId])).get(cycleId)!;
       await em.update(Cycle, { id: cycleId }, { progressSnapshot: { ...counts }, updatedById: ctx.userId });
       const open = await this.cycles.openLinks(em, cycleId);
       if (!open.length) return;
-      await em.update(CycleIssue, { id: In(open.map((o) => o.link_id)) }, { cycleId: target.id, updatedById: ctx.userId, updatedAt: new Date() });
-      await writeActivities(em, ctx, open.map((o) => movedEntry(o.issue_id, cycle, target)));
+      await em.update(
+        CycleIssue,
+        { id: In(open.map((o) => o.link_id)) },
+        { cycleId: target.id, updatedById: ctx.userId, updatedAt: new Date() },
+      );
+      await writeActivities(
+        em,
+        ctx,
+        open.map((o) => movedEntry(o.issue_id, cycle, target)),
+      );
     });
     return { message: 'Success' };
   }
@@ -322,7 +398,8 @@ export class CycleService {
       await assertProjectWritable(em, ctx.projectId);
       const cycle = await this.load(em, ctx.projectId, cycleId, true);
       if (!hasEnded(cycle)) throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only completed cycles can be archived.');
-      if (!cycle.archivedAt) await em.update(Cycle, { id: cycleId }, { archivedAt: new Date(), updatedById: ctx.userId });
+      if (!cycle.archivedAt)
+        await em.update(Cycle, { id: cycleId }, { archivedAt: new Date(), updatedById: ctx.userId });
     });
   }
 
@@ -337,7 +414,10 @@ export class CycleService {
 
   /** Cycles with Plane's progress annotations: the counts plus `*_estimate_points` sums (App API). */
   async withProgress<T extends CycleJson>(cycles: T[]): Promise<Array<T & EstimatePointSums>> {
-    const sums = await this.cycles.sumEstimatePoints(this.dataSource.manager, cycles.map((c) => c.id));
+    const sums = await this.cycles.sumEstimatePoints(
+      this.dataSource.manager,
+      cycles.map((c) => c.id),
+    );
     return cycles.map((c) => ({ ...c, ...sums.get(c.id)! }));
   }
 
@@ -348,11 +428,19 @@ export class CycleService {
   async progress(projectId: string, cycleId: string) {
     const [c] = await this.withProgress([await this.retrieve(projectId, cycleId)]);
     const keys = ['total', 'completed', 'cancelled', 'started', 'unstarted', 'backlog'] as const;
-    return Object.fromEntries(keys.flatMap((k) => [[`${k}_issues`, c[`${k}_issues`]], [`${k}_estimate_points`, c[`${k}_estimate_points`]]]));
+    return Object.fromEntries(
+      keys.flatMap((k) => [
+        [`${k}_issues`, c[`${k}_issues`]],
+        [`${k}_estimate_points`, c[`${k}_estimate_points`]],
+      ]),
+    );
   }
 
   private async render(cycles: Cycle[]): Promise<CycleJson[]> {
-    const counts = await this.cycles.countIssues(this.dataSource.manager, cycles.map((c) => c.id));
+    const counts = await this.cycles.countIssues(
+      this.dataSource.manager,
+      cycles.map((c) => c.id),
+    );
     return cycles.map((c) => cycleView(c, counts.get(c.id)));
   }
 
@@ -370,17 +458,23 @@ export class CycleService {
   /** Both or neither; a day is the start (00:00:00) or end (23:59:59) of that day in `tz`; start ≤ end. */
   private dates(start: string | null, end: string | null, tz: string): [Date | null, Date | null] {
     if ((start === null) !== (end === null)) {
-      throw validationError({ [start === null ? 'start_date' : 'end_date']: ['Both start date and end date are either required or are to be null.'] });
+      throw validationError({
+        [start === null ? 'start_date' : 'end_date']: [
+          'Both start date and end date are either required or are to be null.',
+        ],
+      });
     }
     if (start === null || end === null) return [null, null];
     const read = (v: string, field: string, endOfDay: boolean) => {
       if (DAY.test(v)) {
         const d = zonedInstant(v, tz, endOfDay ? 23 : 0, endOfDay ? 59 : 0, endOfDay ? 59 : 0);
-        if (Number.isNaN(d.getTime()) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) throw validationError({ [field]: ['Date has wrong format. Use YYYY-MM-DD.'] });
+        if (Number.isNaN(d.getTime()) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))
+          throw validationError({ [field]: ['Date has wrong format. Use YYYY-MM-DD.'] });
         return d;
       }
       const t = Date.parse(v);
-      if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) throw validationError({ [field]: ['Date has wrong format. Use YYYY-MM-DD or an ISO 8601 datetime.'] });
+      if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(v))
+        throw validationError({ [field]: ['Date has wrong format. Use YYYY-MM-DD or an ISO 8601 datetime.'] });
       return new Date(t);
     };
     const s = read(start, 'start_date', false);
@@ -416,12 +510,25 @@ function knownToIntl(tz: string): boolean {
 }
 
 function removedEntry(issueId: string, cycle: Cycle): ActivityEntry {
-  return { issueId, verb: 'deleted', field: 'cycles', oldValue: cycle.name, oldIdentifier: cycle.id, comment: 'removed cycle ' };
+  return {
+    issueId,
+    verb: 'deleted',
+    field: 'cycles',
+    oldValue: cycle.name,
+    oldIdentifier: cycle.id,
+    comment: 'removed cycle ',
+  };
 }
 
 function movedEntry(issueId: string, from: Cycle | null, to: Cycle): ActivityEntry {
   return {
-    issueId, verb: 'updated', field: 'cycles', oldValue: from?.name ?? null, newValue: to.name,
-    oldIdentifier: from?.id ?? null, newIdentifier: to.id, comment: `updated cycle from ${from?.name ?? ''} to ${to.name}`,
+    issueId,
+    verb: 'updated',
+    field: 'cycles',
+    oldValue: from?.name ?? null,
+    newValue: to.name,
+    oldIdentifier: from?.id ?? null,
+    newIdentifier: to.id,
+    comment: `updated cycle from ${from?.name ?? ''} to ${to.name}`,
   };
 }

@@ -23,7 +23,12 @@ export interface EstimatePointSums {
 }
 
 export const ZERO_COUNTS: IssueCounts = {
-  total_issues: 0, completed_issues: 0, cancelled_issues: 0, started_issues: 0, unstarted_issues: 0, backlog_issues: 0,
+  total_issues: 0,
+  completed_issues: 0,
+  cancelled_issues: 0,
+  started_issues: 0,
+  unstarted_issues: 0,
+  backlog_issues: 0,
 };
 
 /**

@@ -3,7 +3,13 @@ import type { Project } from '../project';
 import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
 
 /** Plane's default layouts of a published board (`views` on publish, stored as `view_props`). */
-export const DEFAULT_BOARD_VIEWS = { list: true, kanban: true, calendar: true, gantt: true, spreadsheet: true } as const;
+export const DEFAULT_BOARD_VIEWS = {
+  list: true,
+  kanban: true,
+  calendar: true,
+  gantt: true,
+  spreadsheet: true,
+} as const;
 
 /**
  * A published ("deployed") project: Plane's DeployBoard (`plane/db/models/deploy_board.py`).
@@ -13,7 +19,10 @@ export const DEFAULT_BOARD_VIEWS = { list: true, kanban: true, calendar: true, g
  */
 @Entity({ name: 'deploy_boards' })
 @Index('uq_deploy_boards_anchor', ['anchor'], { unique: true })
-@Index('uq_deploy_boards_entity_live', ['entityName', 'entityIdentifier'], { unique: true, where: '"deleted_at" IS NULL' })
+@Index('uq_deploy_boards_entity_live', ['entityName', 'entityIdentifier'], {
+  unique: true,
+  where: '"deleted_at" IS NULL',
+})
 @Index('ix_deploy_boards_project', ['projectId'])
 export class DeployBoard extends ProjectScopedEntity {
   @ManyToOne('Project', { onDelete: 'CASCADE' })

@@ -72,15 +72,24 @@ export class DeployBoardRepository {
       });
     }
     if (filters.assignees?.length) {
-      qb.andWhere('EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))', {
-        assignees: filters.assignees,
-      });
+      qb.andWhere(
+        'EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))',
+        {
+          assignees: filters.assignees,
+        },
+      );
     }
     return paginate(qb, page, order);
   }
 
   /** The visible work item `issueId` of the project (locked `FOR UPDATE` when `lock`), or null. */
-  findVisibleIssue(em: EntityManager, projectId: string, visibleSql: string, issueId: string, lock = false): Promise<Issue | null> {
+  findVisibleIssue(
+    em: EntityManager,
+    projectId: string,
+    visibleSql: string,
+    issueId: string,
+    lock = false,
+  ): Promise<Issue | null> {
     const qb = this.visible(em, projectId, visibleSql).andWhere('i.id = :issueId', { issueId });
     if (lock) qb.setLock('pessimistic_write', undefined, ['i']);
     return qb.getOne();

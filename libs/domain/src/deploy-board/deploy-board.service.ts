@@ -44,7 +44,9 @@ export class DeployBoardService {
 
   /** The project's live board, or null when it is not published. */
   async current(workspaceId: string, projectId: string): Promise<DeployBoardJson | null> {
-    const board = await this.dataSource.getRepository(DeployBoard).findOneBy({ workspaceId, projectId, entityName: 'project' });
+    const board = await this.dataSource
+      .getRepository(DeployBoard)
+      .findOneBy({ workspaceId, projectId, entityName: 'project' });
     return board ? this.render(board) : null;
   }
 
@@ -58,46 +60,75 @@ export class DeployBoardService {
    * settings (defaults: comments, reactions and votes off, every layout on) → `created: true`; an
    * already published project keeps its board and anchor and takes the given settings → `created: false`.
    */
-  async publish(workspaceId: string, projectId: string, userId: string, input: DeployBoardInput): Promise<{ created: boolean; board: DeployBoardJson }> {
+  async publish(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    input: DeployBoardInput,
+  ): Promise<{ created: boolean; board: DeployBoardJson }> {
     await this.assertIntake(projectId, input.intake);
     try {
       return await this.dataSource.transaction(async (em) => {
         await this.boards.lockProject(em, projectId);
-        const existing = await em.getRepository(DeployBoard).findOneBy({ workspaceId, projectId, entityName: 'project' });
+        const existing = await em
+          .getRepository(DeployBoard)
+          .findOneBy({ workspaceId, projectId, entityName: 'project' });
         if (existing) {
           await em.update(DeployBoard, { id: existing.id }, { ...this.patch(input), updatedById: userId } as never);
-          return { created: false, board: await this.render(await em.getRepository(DeployBoard).findOneByOrFail({ id: existing.id }), em) };
+          return {
+            created: false,
+            board: await this.render(await em.getRepository(DeployBoard).findOneByOrFail({ id: existing.id }), em),
+          };
         }
         const board = await em.save(
           em.create(DeployBoard, {
-            workspaceId, projectId, entityName: 'project', entityIdentifier: projectId, anchor: newAnchor(),
-            isCommentsEnabled: false, isReactionsEnabled: false, isVotesEnabled: false, intakeId: null,
+            workspaceId,
+            projectId,
+            entityName: 'project',
+            entityIdentifier: projectId,
+            anchor: newAnchor(),
+            isCommentsEnabled: false,
+            isReactionsEnabled: false,
+            isVotesEnabled: false,
+            intakeId: null,
             viewProps: { ...DEFAULT_BOARD_VIEWS },
             ...this.patch(input),
-            createdById: userId, updatedById: userId,
+            createdById: userId,
+            updatedById: userId,
           }),
         );
         return { created: true, board: await this.render(board, em) };
       });
     } catch (err) {
       // a concurrent publish of the same project won the race: answer with its board
-      if (isUniqueViolation(err, 'uq_deploy_boards_entity_live')) return { created: false, board: (await this.current(workspaceId, projectId))! };
+      if (isUniqueViolation(err, 'uq_deploy_boards_entity_live'))
+        return { created: false, board: (await this.current(workspaceId, projectId))! };
       throw err;
     }
   }
 
   /** Changes the settings given; 200 with the board. */
-  async update(workspaceId: string, projectId: string, boardId: string, userId: string, input: DeployBoardInput): Promise<DeployBoardJson> {
+  async update(
+    workspaceId: string,
+    projectId: string,
+    boardId: string,
+    userId: string,
+    input: DeployBoardInput,
+  ): Promise<DeployBoardJson> {
     await this.assertIntake(projectId, input.intake);
     const board = await this.find(this.dataSource.manager, workspaceId, projectId, boardId);
-    await this.dataSource.getRepository(DeployBoard).update({ id: board.id }, { ...this.patch(input), updatedById: userId } as never);
+    await this.dataSource
+      .getRepository(DeployBoard)
+      .update({ id: board.id }, { ...this.patch(input), updatedById: userId } as never);
     return this.get(workspaceId, projectId, boardId);
   }
 
   /** Unpublishes: the board is soft-deleted and its anchor answers 404 from then on. */
   async unpublish(workspaceId: string, projectId: string, boardId: string, userId: string): Promise<void> {
     const board = await this.find(this.dataSource.manager, workspaceId, projectId, boardId);
-    await this.dataSource.getRepository(DeployBoard).update({ id: board.id }, { deletedAt: new Date(), updatedById: userId });
+    await this.dataSource
+      .getRepository(DeployBoard)
+      .update({ id: board.id }, { deletedAt: new Date(), updatedById: userId });
   }
 
   private patch(input: DeployBoardInput): Partial<DeployBoard> {

@@ -27,7 +27,12 @@ export function boardWorkspaceView(w: Workspace) {
  * (`plane/app/serializers/project.py`). The public variant (`/settings/`) leaves out
  * who created and updated the board.
  */
-export function deployBoardView(b: DeployBoard, project: Project, workspace: Workspace, audience: 'app' | 'public' = 'app') {
+export function deployBoardView(
+  b: DeployBoard,
+  project: Project,
+  workspace: Workspace,
+  audience: 'app' | 'public' = 'app',
+) {
   return {
     id: b.id,
     workspace: b.workspaceId,
@@ -46,7 +51,9 @@ export function deployBoardView(b: DeployBoard, project: Project, workspace: Wor
     workspace_detail: boardWorkspaceView(workspace),
     created_at: iso(b.createdAt),
     updated_at: iso(b.updatedAt),
-    ...(audience === 'app' ? { deleted_at: iso(b.deletedAt), created_by: b.createdById, updated_by: b.updatedById } : {}),
+    ...(audience === 'app'
+      ? { deleted_at: iso(b.deletedAt), created_by: b.createdById, updated_by: b.updatedById }
+      : {}),
   };
 }
 export type DeployBoardJson = ReturnType<typeof deployBoardView>;

@@ -107,9 +107,15 @@ export class PublicBoardService {
     const raw = query.order_by?.trim() || '-created_at';
     const desc = raw.startsWith('-');
     const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
-    if (!order) throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${PUBLIC_ISSUE_ORDER_BY.join(', ')}.`);
+    if (!order)
+      throw new MeridianError(
+        'INVALID_QUERY_PARAMETER',
+        `order_by must be one of: ${PUBLIC_ISSUE_ORDER_BY.join(', ')}.`,
+      );
     const page = await this.boards.listVisibleIssuesPage(project.id, VISIBLE_ISSUE, query, query.page, {
-      key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC',
+      key: order.key,
+      keyType: order.keyType,
+      order: desc ? 'DESC' : 'ASC',
     });
     const rendered = await this.renderIssues(page.results);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
@@ -136,7 +142,9 @@ export class PublicBoardService {
     const { board, project } = await this.board(anchor);
     await this.findIssue(this.dataSource.manager, project.id, issueId);
     if (!board.isCommentsEnabled) return [];
-    const rows = await this.dataSource.getRepository(IssueComment).find({ where: { issueId, projectId: project.id, access: 'EXTERNAL' }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(IssueComment)
+      .find({ where: { issueId, projectId: project.id, access: 'EXTERNAL' }, order: { createdAt: 'ASC', id: 'ASC' } });
     return this.renderComments(project.id, rows);
   }
 
@@ -145,7 +153,9 @@ export class PublicBoardService {
     const { board, project } = await this.board(anchor);
     await this.findIssue(this.dataSource.manager, project.id, issueId);
     if (!board.isCommentsEnabled) throw new MeridianError('NOT_FOUND');
-    const c = await this.dataSource.getRepository(IssueComment).findOneBy({ id: commentId, issueId, projectId: project.id, access: 'EXTERNAL' });
+    const c = await this.dataSource
+      .getRepository(IssueComment)
+      .findOneBy({ id: commentId, issueId, projectId: project.id, access: 'EXTERNAL' });
     if (!c) throw new MeridianError('NOT_FOUND');
     return (await this.renderComments(project.id, [c]))[0];
   }
@@ -159,13 +169,28 @@ export class PublicBoardService {
       const html = input.comment_html || '<p></p>';
       const c = await em.save(
         em.create(IssueComment, {
-          workspaceId: project.workspaceId, projectId: project.id, issueId,
-          commentHtml: html, commentStripped: stripHtml(html), commentJson: input.comment_json ?? {},
-          attachments: [], access: 'EXTERNAL', actorId: userId, createdById: userId, updatedById: userId,
+          workspaceId: project.workspaceId,
+          projectId: project.id,
+          issueId,
+          commentHtml: html,
+          commentStripped: stripHtml(html),
+          commentJson: input.comment_json ?? {},
+          attachments: [],
+          access: 'EXTERNAL',
+          actorId: userId,
+          createdById: userId,
+          updatedById: userId,
         }),
       );
       await writeActivities(em, this.ctx(project, userId), [
-        { issueId, verb: 'created', field: 'comment', newValue: html, issueCommentId: c.id, comment: 'created a comment' },
+        {
+          issueId,
+          verb: 'created',
+          field: 'comment',
+          newValue: html,
+          issueCommentId: c.id,
+          comment: 'created a comment',
+        },
       ]);
       return c;
     });
@@ -188,7 +213,15 @@ export class PublicBoardService {
       await em.update(IssueComment, { id: c.id }, patch as never);
       if (patch.commentHtml !== undefined) {
         await writeActivities(em, this.ctx(project, userId), [
-          { issueId, verb: 'updated', field: 'comment', oldValue: c.commentHtml, newValue: patch.commentHtml, issueCommentId: c.id, comment: 'updated a comment' },
+          {
+            issueId,
+            verb: 'updated',
+            field: 'comment',
+            oldValue: c.commentHtml,
+            newValue: patch.commentHtml,
+            issueCommentId: c.id,
+            comment: 'updated a comment',
+          },
         ]);
       }
     });
@@ -204,7 +237,14 @@ export class PublicBoardService {
       const c = await this.ownComment(em, project.id, issueId, commentId, userId);
       await em.update(IssueComment, { id: c.id }, { deletedAt: new Date(), updatedById: userId });
       await writeActivities(em, this.ctx(project, userId), [
-        { issueId, verb: 'deleted', field: 'comment', oldValue: c.commentHtml, issueCommentId: c.id, comment: 'deleted a comment' },
+        {
+          issueId,
+          verb: 'deleted',
+          field: 'comment',
+          oldValue: c.commentHtml,
+          issueCommentId: c.id,
+          comment: 'deleted a comment',
+        },
       ]);
     });
   }
@@ -215,7 +255,9 @@ export class PublicBoardService {
   async reactions(anchor: string, issueId: string) {
     const { project } = await this.board(anchor);
     await this.findIssue(this.dataSource.manager, project.id, issueId);
-    const rows = await this.dataSource.getRepository(IssueReaction).find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(IssueReaction)
+      .find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
     const actors = await this.actors(rows.map((r) => r.actorId));
     return rows.map((r) => reactionView(r, actors.get(r.actorId) ?? null));
   }
@@ -224,11 +266,20 @@ export class PublicBoardService {
    * Adds the caller's reaction (an emoji code): 201 with it, or 200 with the existing one when the
    * caller already reacted so; 403 `BOARD_REACTIONS_DISABLED`.
    */
-  async addReaction(anchor: string, issueId: string, userId: string, reaction: string): Promise<{ created: boolean; reaction: ReturnType<typeof reactionView> }> {
+  async addReaction(
+    anchor: string,
+    issueId: string,
+    userId: string,
+    reaction: string,
+  ): Promise<{ created: boolean; reaction: ReturnType<typeof reactionView> }> {
     const { board, project } = await this.board(anchor);
     if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
     await this.findIssue(this.dataSource.manager, project.id, issueId);
-    const { created, row } = await this.reactionRules.putIssueReaction({ workspaceId: project.workspaceId, projectId: project.id, userId }, issueId, reaction);
+    const { created, row } = await this.reactionRules.putIssueReaction(
+      { workspaceId: project.workspaceId, projectId: project.id, userId },
+      issueId,
+      reaction,
+    );
     const actors = await this.actors([userId]);
     return { created, reaction: reactionView(row, actors.get(userId) ?? null) };
   }
@@ -247,7 +298,9 @@ export class PublicBoardService {
   async votes(anchor: string, issueId: string) {
     const { project } = await this.board(anchor);
     await this.findIssue(this.dataSource.manager, project.id, issueId);
-    const rows = await this.dataSource.getRepository(IssueVote).find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(IssueVote)
+      .find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
     const actors = await this.actors(rows.map((r) => r.actorId));
     return rows.map((r) => voteView(r, actors.get(r.actorId) ?? null));
   }
@@ -264,7 +317,17 @@ export class PublicBoardService {
         await repo.update({ id: existing.id }, { vote, updatedById: userId });
         return found(repo.findOneBy({ id: existing.id }));
       }
-      return repo.save(repo.create({ workspaceId: project.workspaceId, projectId: project.id, issueId, actorId: userId, vote, createdById: userId, updatedById: userId }));
+      return repo.save(
+        repo.create({
+          workspaceId: project.workspaceId,
+          projectId: project.id,
+          issueId,
+          actorId: userId,
+          vote,
+          createdById: userId,
+          updatedById: userId,
+        }),
+      );
     });
     const actors = await this.actors([userId]);
     return voteView(row, actors.get(userId) ?? null);
@@ -277,7 +340,9 @@ export class PublicBoardService {
     await this.findIssue(this.dataSource.manager, project.id, issueId);
     const row = await this.dataSource.getRepository(IssueVote).findOneBy({ issueId, actorId: userId });
     if (!row) throw new MeridianError('NOT_FOUND');
-    await this.dataSource.getRepository(IssueVote).update({ id: row.id }, { deletedAt: new Date(), updatedById: userId });
+    await this.dataSource
+      .getRepository(IssueVote)
+      .update({ id: row.id }, { deletedAt: new Date(), updatedById: userId });
   }
 
   // ---- project lists ---------------------------------------------------------------------------
@@ -285,14 +350,20 @@ export class PublicBoardService {
   /** `states/`: `[{id, name, group, color, sequence}]` by sequence; triage states left out (Plane). */
   async states(anchor: string) {
     const { project } = await this.board(anchor);
-    const rows = await this.dataSource.getRepository(State).find({ where: { projectId: project.id, isTriage: false }, order: { sequence: 'ASC', id: 'ASC' } });
-    return rows.filter((s) => s.group !== 'triage').map((s) => ({ id: s.id, name: s.name, group: s.group, color: s.color, sequence: s.sequence }));
+    const rows = await this.dataSource
+      .getRepository(State)
+      .find({ where: { projectId: project.id, isTriage: false }, order: { sequence: 'ASC', id: 'ASC' } });
+    return rows
+      .filter((s) => s.group !== 'triage')
+      .map((s) => ({ id: s.id, name: s.name, group: s.group, color: s.color, sequence: s.sequence }));
   }
 
   /** `labels/`: `[{id, name, color, parent}]` by sort order. */
   async labels(anchor: string) {
     const { project } = await this.board(anchor);
-    const rows = await this.dataSource.getRepository(Label).find({ where: { projectId: project.id }, order: { sortOrder: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(Label)
+      .find({ where: { projectId: project.id }, order: { sortOrder: 'ASC', id: 'ASC' } });
     return rows.map((l) => ({ id: l.id, name: l.name, color: l.color, parent: l.parentId }));
   }
 
@@ -302,8 +373,16 @@ export class PublicBoardService {
    */
   async members(anchor: string) {
     const { project } = await this.board(anchor);
-    const rows = await this.dataSource.getRepository(ProjectMember).find({ where: { projectId: project.id, isActive: true }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const users = new Map((await this.dataSource.getRepository(User).findBy({ id: In(rows.map((r) => r.memberId).concat(['00000000-0000-0000-0000-000000000000'])) })).map((u) => [u.id, u]));
+    const rows = await this.dataSource
+      .getRepository(ProjectMember)
+      .find({ where: { projectId: project.id, isActive: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const users = new Map(
+      (
+        await this.dataSource
+          .getRepository(User)
+          .findBy({ id: In(rows.map((r) => r.memberId).concat(['00000000-0000-0000-0000-000000000000'])) })
+      ).map((u) => [u.id, u]),
+    );
     return rows
       .filter((r) => users.has(r.memberId))
       .map((r) => {
@@ -351,7 +430,8 @@ export class PublicBoardService {
     const board = await this.dataSource.getRepository(DeployBoard).findOneBy({ anchor: anchor.toLowerCase() });
     if (!board) throw new MeridianError('BOARD_NOT_FOUND');
     const project = await this.dataSource.getRepository(Project).findOneBy({ id: board.projectId });
-    if (!project || project.archivedAt || project.workspaceId !== board.workspaceId) throw new MeridianError('BOARD_NOT_FOUND');
+    if (!project || project.archivedAt || project.workspaceId !== board.workspaceId)
+      throw new MeridianError('BOARD_NOT_FOUND');
     const workspace = await this.dataSource.getRepository(Workspace).findOneBy({ id: board.workspaceId });
     if (!workspace) throw new MeridianError('BOARD_NOT_FOUND');
     return { board, project, workspace };
@@ -364,9 +444,17 @@ export class PublicBoardService {
     return issue;
   }
 
-  private async ownComment(em: EntityManager, projectId: string, issueId: string, commentId: string, userId: string): Promise<IssueComment> {
+  private async ownComment(
+    em: EntityManager,
+    projectId: string,
+    issueId: string,
+    commentId: string,
+    userId: string,
+  ): Promise<IssueComment> {
     await this.findIssue(em, projectId, issueId);
-    const c = await em.getRepository(IssueComment).findOneBy({ id: commentId, issueId, projectId, access: 'EXTERNAL', actorId: userId });
+    const c = await em
+      .getRepository(IssueComment)
+      .findOneBy({ id: commentId, issueId, projectId, access: 'EXTERNAL', actorId: userId });
     if (!c) throw new MeridianError('NOT_FOUND');
     return c;
   }
@@ -385,7 +473,13 @@ export class PublicBoardService {
   private async renderComments(projectId: string, rows: IssueComment[]) {
     const actors = await this.actors(rows.map((c) => c.actorId).filter((v): v is string => !!v));
     const memberIds = rows.length
-      ? new Set((await this.dataSource.getRepository(ProjectMember).find({ where: { projectId, isActive: true }, select: { memberId: true } })).map((m) => m.memberId))
+      ? new Set(
+          (
+            await this.dataSource
+              .getRepository(ProjectMember)
+              .find({ where: { projectId, isActive: true }, select: { memberId: true } })
+          ).map((m) => m.memberId),
+        )
       : new Set<string>();
     return rows.map((c) => ({
       id: c.id,
@@ -417,10 +511,26 @@ export class PublicBoardService {
       repo(IssueReaction).find({ where: { issueId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
       repo(CycleIssue).findBy({ issueId: In(ids) }),
       repo(ModuleIssue).findBy({ issueId: In(ids) }),
-      repo(State).find({ where: { id: In(issues.map((i) => i.stateId).filter((s): s is string => !!s).concat(['00000000-0000-0000-0000-000000000000'])) }, withDeleted: true }),
+      repo(State).find({
+        where: {
+          id: In(
+            issues
+              .map((i) => i.stateId)
+              .filter((s): s is string => !!s)
+              .concat(['00000000-0000-0000-0000-000000000000']),
+          ),
+        },
+        withDeleted: true,
+      }),
     ]);
     // only live labels and project members are shown (a removed label or member leaves no trace)
-    const liveLabels = new Set((await repo(Label).findBy({ id: In(labels.map((l) => l.labelId).concat(['00000000-0000-0000-0000-000000000000'])) })).map((l) => l.id));
+    const liveLabels = new Set(
+      (
+        await repo(Label).findBy({
+          id: In(labels.map((l) => l.labelId).concat(['00000000-0000-0000-0000-000000000000'])),
+        })
+      ).map((l) => l.id),
+    );
     const actors = await this.actors([...votes.map((v) => v.actorId), ...reactions.map((r) => r.actorId)]);
     const groupOf = new Map(states.map((s) => [s.id, s.group]));
     const by = <T extends { issueId: string }>(rows: T[]) => {
@@ -450,7 +560,10 @@ export class PublicBoardService {
       created_at: iso(i.createdAt),
       updated_at: iso(i.updatedAt),
       vote_items: (v.get(i.id) ?? []).map((x) => ({ vote: x.vote, actor_details: actors.get(x.actorId) ?? null })),
-      reaction_items: (r.get(i.id) ?? []).map((x) => ({ reaction: x.reaction, actor_details: actors.get(x.actorId) ?? null })),
+      reaction_items: (r.get(i.id) ?? []).map((x) => ({
+        reaction: x.reaction,
+        actor_details: actors.get(x.actorId) ?? null,
+      })),
     }));
   }
 }
@@ -458,9 +571,23 @@ export class PublicBoardService {
 export type PublicIssueJson = Awaited<ReturnType<PublicBoardService['renderIssues']>>[number];
 
 function reactionView(r: IssueReaction, actor: PublicActorJson | null) {
-  return { id: r.id, reaction: r.reaction, actor: r.actorId, actor_detail: actor, issue: r.issueId, created_at: iso(r.createdAt) };
+  return {
+    id: r.id,
+    reaction: r.reaction,
+    actor: r.actorId,
+    actor_detail: actor,
+    issue: r.issueId,
+    created_at: iso(r.createdAt),
+  };
 }
 
 function voteView(v: IssueVote, actor: PublicActorJson | null) {
-  return { id: v.id, vote: v.vote, actor: v.actorId, actor_detail: actor, issue: v.issueId, created_at: iso(v.createdAt) };
+  return {
+    id: v.id,
+    vote: v.vote,
+    actor: v.actorId,
+    actor_detail: actor,
+    issue: v.issueId,
+    created_at: iso(v.createdAt),
+  };
 }

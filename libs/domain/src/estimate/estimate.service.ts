@@ -61,48 +61,70 @@ export class EstimateService {
    * Plane's App API create (`{estimate: {...}, estimate_points: [...]}`): the estimate and its
    * points in one transaction, all or nothing; errors as `create` and `createPoints`.
    */
-  async createWithPoints(ctx: IssueContext, input: EstimateInput & { name: string }, points: EstimatePointInput[] = []) {
-    return this.guard(() => this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const existing = await em.getRepository(Estimate).findOne({ where: { projectId: ctx.projectId } });
-      if (existing) throw new MeridianError('ESTIMATE_EXISTS', undefined, { id: existing.id });
-      await assertExternalIdFree(em, Estimate, ctx.projectId, input.external_source, input.external_id);
-      const name = input.name.trim();
-      if (!name) throw validationError({ name: ['This field may not be blank.'] });
-      const e = await em.save(em.create(Estimate, {
-        workspaceId: ctx.workspaceId, projectId: ctx.projectId, name, description: input.description ?? '',
-        type: input.type ?? 'categories', lastUsed: input.last_used ?? false,
-        externalSource: input.external_source ?? null, externalId: input.external_id ?? null,
-        createdById: ctx.userId, updatedById: ctx.userId,
-      }));
-      const created = points.length ? await this.insertPoints(em, ctx, e, points) : [];
-      return { estimate: estimateView(e), points: created.map(estimatePointView) };
-    }));
+  async createWithPoints(
+    ctx: IssueContext,
+    input: EstimateInput & { name: string },
+    points: EstimatePointInput[] = [],
+  ) {
+    return this.guard(() =>
+      this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const existing = await em.getRepository(Estimate).findOne({ where: { projectId: ctx.projectId } });
+        if (existing) throw new MeridianError('ESTIMATE_EXISTS', undefined, { id: existing.id });
+        await assertExternalIdFree(em, Estimate, ctx.projectId, input.external_source, input.external_id);
+        const name = input.name.trim();
+        if (!name) throw validationError({ name: ['This field may not be blank.'] });
+        const e = await em.save(
+          em.create(Estimate, {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            name,
+            description: input.description ?? '',
+            type: input.type ?? 'categories',
+            lastUsed: input.last_used ?? false,
+            externalSource: input.external_source ?? null,
+            externalId: input.external_id ?? null,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          }),
+        );
+        const created = points.length ? await this.insertPoints(em, ctx, e, points) : [];
+        return { estimate: estimateView(e), points: created.map(estimatePointView) };
+      }),
+    );
   }
 
   /** `name`, `description`, `last_used`, `external_*`; the `type` is fixed once created (422 if changed). */
   async update(ctx: IssueContext, input: EstimateInput): Promise<EstimateJson> {
-    return this.guard(() => this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const e = await this.estimate(em, ctx.projectId);
-      if (input.type !== undefined && input.type !== e.type) throw validationError({ type: ['The type of an estimate cannot be changed.'] });
-      if (input.external_id !== undefined || input.external_source !== undefined) {
-        await assertExternalIdFree(em, Estimate, ctx.projectId,
-          input.external_source !== undefined ? input.external_source : e.externalSource,
-          input.external_id !== undefined ? input.external_id : e.externalId, e.id);
-      }
-      const patch: Partial<Estimate> = { updatedById: ctx.userId };
-      if (input.name !== undefined) {
-        if (!input.name.trim()) throw validationError({ name: ['This field may not be blank.'] });
-        patch.name = input.name.trim();
-      }
-      if (input.description !== undefined) patch.description = input.description;
-      if (input.last_used !== undefined) patch.lastUsed = input.last_used;
-      if (input.external_id !== undefined) patch.externalId = input.external_id;
-      if (input.external_source !== undefined) patch.externalSource = input.external_source;
-      await em.update(Estimate, { id: e.id }, patch as never);
-      return estimateView(await found(em.getRepository(Estimate).findOne({ where: { id: e.id } })));
-    }));
+    return this.guard(() =>
+      this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const e = await this.estimate(em, ctx.projectId);
+        if (input.type !== undefined && input.type !== e.type)
+          throw validationError({ type: ['The type of an estimate cannot be changed.'] });
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(
+            em,
+            Estimate,
+            ctx.projectId,
+            input.external_source !== undefined ? input.external_source : e.externalSource,
+            input.external_id !== undefined ? input.external_id : e.externalId,
+            e.id,
+          );
+        }
+        const patch: Partial<Estimate> = { updatedById: ctx.userId };
+        if (input.name !== undefined) {
+          if (!input.name.trim()) throw validationError({ name: ['This field may not be blank.'] });
+          patch.name = input.name.trim();
+        }
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.last_used !== undefined) patch.lastUsed = input.last_used;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        await em.update(Estimate, { id: e.id }, patch as never);
+        return estimateView(await found(em.getRepository(Estimate).findOne({ where: { id: e.id } })));
+      }),
+    );
   }
 
   /** 204: the estimate and its points go; the project's `estimate` and its work items' `estimate_point` are cleared. */
@@ -115,7 +137,11 @@ export class EstimateService {
       const now = new Date();
       await em.update(EstimatePoint, { estimateId: e.id }, { deletedAt: now, updatedById: ctx.userId });
       await em.update(Estimate, { id: e.id }, { deletedAt: now, updatedById: ctx.userId });
-      await em.update<Project>('Project', { id: ctx.projectId, estimateId: e.id }, { estimateId: null, updatedById: ctx.userId });
+      await em.update<Project>(
+        'Project',
+        { id: ctx.projectId, estimateId: e.id },
+        { estimateId: null, updatedById: ctx.userId },
+      );
     });
   }
 
@@ -124,7 +150,9 @@ export class EstimateService {
   /** A bare array, by `key`. 404 for an estimate that is not this project's. */
   async listPoints(projectId: string, estimateId: string): Promise<EstimatePointJson[]> {
     await this.estimate(this.dataSource.manager, projectId, estimateId);
-    const rows = await this.dataSource.getRepository(EstimatePoint).find({ where: { estimateId }, order: { key: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(EstimatePoint)
+      .find({ where: { estimateId }, order: { key: 'ASC' } });
     return rows.map(estimatePointView);
   }
 
@@ -134,18 +162,26 @@ export class EstimateService {
    * errors keyed `estimate_points.{n}.{field}`; 409 `ESTIMATE_POINT_KEY_TAKEN` for a used key.
    */
   async createPoints(ctx: IssueContext, estimateId: string, items: EstimatePointInput[]): Promise<EstimatePointJson[]> {
-    return this.guard(() => this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const e = await this.estimate(em, ctx.projectId, estimateId);
-      return (await this.insertPoints(em, ctx, e, items)).map(estimatePointView);
-    }));
+    return this.guard(() =>
+      this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const e = await this.estimate(em, ctx.projectId, estimateId);
+        return (await this.insertPoints(em, ctx, e, items)).map(estimatePointView);
+      }),
+    );
   }
 
   /** Validates and inserts points of estimate `e` (see `createPoints`). */
-  private async insertPoints(em: EntityManager, ctx: IssueContext, e: Estimate, items: EstimatePointInput[]): Promise<EstimatePoint[]> {
+  private async insertPoints(
+    em: EntityManager,
+    ctx: IssueContext,
+    e: Estimate,
+    items: EstimatePointInput[],
+  ): Promise<EstimatePoint[]> {
     const estimateId = e.id;
     if (!items.length) throw validationError({ estimate_points: ['At least one estimate point is required.'] });
-    if (items.length > MAX_POINTS_PER_REQUEST) throw validationError({ estimate_points: [`At most ${MAX_POINTS_PER_REQUEST} estimate points at once.`] });
+    if (items.length > MAX_POINTS_PER_REQUEST)
+      throw validationError({ estimate_points: [`At most ${MAX_POINTS_PER_REQUEST} estimate points at once.`] });
     const errors: Record<string, string[]> = {};
     items.forEach((item, n) => Object.assign(errors, this.check(e.type, item, `estimate_points.${n}.`, true)));
     if (Object.keys(errors).length) throw validationError(errors);
@@ -157,37 +193,60 @@ export class EstimateService {
       next = Math.max(next, key + 1);
       await this.assertKeyFree(em, estimateId, key);
       await assertExternalIdFree(em, EstimatePoint, ctx.projectId, item.external_source, item.external_id);
-      out.push(await em.save(em.create(EstimatePoint, {
-        workspaceId: ctx.workspaceId, projectId: ctx.projectId, estimateId, key, value: item.value!.trim(),
-        description: item.description ?? '', externalSource: item.external_source ?? null, externalId: item.external_id ?? null,
-        createdById: ctx.userId, updatedById: ctx.userId,
-      })));
+      out.push(
+        await em.save(
+          em.create(EstimatePoint, {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            estimateId,
+            key,
+            value: item.value!.trim(),
+            description: item.description ?? '',
+            externalSource: item.external_source ?? null,
+            externalId: item.external_id ?? null,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          }),
+        ),
+      );
     }
     return out;
   }
 
-  async updatePoint(ctx: IssueContext, estimateId: string, pointId: string, input: EstimatePointInput): Promise<EstimatePointJson> {
-    return this.guard(() => this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const e = await this.estimate(em, ctx.projectId, estimateId);
-      const point = await this.point(em, estimateId, pointId);
-      const errors = this.check(e.type, input, '', false);
-      if (Object.keys(errors).length) throw validationError(errors);
-      if (input.key !== undefined && input.key !== point.key) await this.assertKeyFree(em, estimateId, input.key);
-      if (input.external_id !== undefined || input.external_source !== undefined) {
-        await assertExternalIdFree(em, EstimatePoint, ctx.projectId,
-          input.external_source !== undefined ? input.external_source : point.externalSource,
-          input.external_id !== undefined ? input.external_id : point.externalId, pointId);
-      }
-      const patch: Partial<EstimatePoint> = { updatedById: ctx.userId };
-      if (input.key !== undefined) patch.key = input.key;
-      if (input.value !== undefined) patch.value = input.value.trim();
-      if (input.description !== undefined) patch.description = input.description;
-      if (input.external_id !== undefined) patch.externalId = input.external_id;
-      if (input.external_source !== undefined) patch.externalSource = input.external_source;
-      await em.update(EstimatePoint, { id: pointId }, patch as never);
-      return estimatePointView(await found(em.getRepository(EstimatePoint).findOne({ where: { id: pointId } })));
-    }));
+  async updatePoint(
+    ctx: IssueContext,
+    estimateId: string,
+    pointId: string,
+    input: EstimatePointInput,
+  ): Promise<EstimatePointJson> {
+    return this.guard(() =>
+      this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, ctx.projectId);
+        const e = await this.estimate(em, ctx.projectId, estimateId);
+        const point = await this.point(em, estimateId, pointId);
+        const errors = this.check(e.type, input, '', false);
+        if (Object.keys(errors).length) throw validationError(errors);
+        if (input.key !== undefined && input.key !== point.key) await this.assertKeyFree(em, estimateId, input.key);
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(
+            em,
+            EstimatePoint,
+            ctx.projectId,
+            input.external_source !== undefined ? input.external_source : point.externalSource,
+            input.external_id !== undefined ? input.external_id : point.externalId,
+            pointId,
+          );
+        }
+        const patch: Partial<EstimatePoint> = { updatedById: ctx.userId };
+        if (input.key !== undefined) patch.key = input.key;
+        if (input.value !== undefined) patch.value = input.value.trim();
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        await em.update(EstimatePoint, { id: pointId }, patch as never);
+        return estimatePointView(await found(em.getRepository(EstimatePoint).findOne({ where: { id: pointId } })));
+      }),
+    );
   }
 
   /** 204; work items that used the point lose their `estimate_point` (a history row each). */
@@ -203,30 +262,42 @@ export class EstimateService {
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private check(type: EstimateType, item: EstimatePointInput, prefix: string, create: boolean): Record<string, string[]> {
+  private check(
+    type: EstimateType,
+    item: EstimatePointInput,
+    prefix: string,
+    create: boolean,
+  ): Record<string, string[]> {
     const errors: Record<string, string[]> = {};
     const value = typeof item.value === 'string' ? item.value.trim() : item.value;
     if (create && (value === undefined || value === null)) errors[`${prefix}value`] = ['This field is required.'];
     else if (value !== undefined && typeof value !== 'string') errors[`${prefix}value`] = ['Not a valid string.'];
     else if (value !== undefined && !value) errors[`${prefix}value`] = ['This field may not be blank.'];
-    else if (value !== undefined && value.length > 20) errors[`${prefix}value`] = ['Ensure this field has no more than 20 characters.'];
+    else if (value !== undefined && value.length > 20)
+      errors[`${prefix}value`] = ['Ensure this field has no more than 20 characters.'];
     else if (value !== undefined && type !== 'categories' && !/^\d+(\.\d+)?$/.test(value)) {
       errors[`${prefix}value`] = [`A ${type} estimate takes numbers only.`];
     }
     if (item.key !== undefined && (!Number.isInteger(item.key) || item.key < 0 || item.key > 1000)) {
       errors[`${prefix}key`] = ['Ensure this value is an integer from 0 to 1000.'];
     }
-    if (item.description !== undefined && typeof item.description !== 'string') errors[`${prefix}description`] = ['Not a valid string.'];
+    if (item.description !== undefined && typeof item.description !== 'string')
+      errors[`${prefix}description`] = ['Not a valid string.'];
     for (const f of ['external_id', 'external_source'] as const) {
       const v = item[f];
-      if (v !== undefined && v !== null && (typeof v !== 'string' || v.length > 255)) errors[`${prefix}${f}`] = ['Not a valid string of at most 255 characters.'];
+      if (v !== undefined && v !== null && (typeof v !== 'string' || v.length > 255))
+        errors[`${prefix}${f}`] = ['Not a valid string of at most 255 characters.'];
     }
     return errors;
   }
 
   /** Work items that used `points` lose their point, with history (the `estimate.points-removed` listeners). */
   private async clearPoints(em: EntityManager, ctx: IssueContext, points: EstimatePoint[]): Promise<void> {
-    if (points.length) await emitChange(em, 'estimate.points-removed', { ctx, points: points.map((p) => ({ id: p.id, value: p.value })) });
+    if (points.length)
+      await emitChange(em, 'estimate.points-removed', {
+        ctx,
+        points: points.map((p) => ({ id: p.id, value: p.value })),
+      });
   }
 
   private async assertKeyFree(em: EntityManager, estimateId: string, key: number): Promise<void> {
@@ -261,9 +332,14 @@ export class EstimateService {
  * A work item's `estimate_point` must be a live point of the estimate the project uses (its
  * `estimate`): 422 on `estimate_point` otherwise (Plane accepts any point id, a quirk not copied).
  */
-export async function assertEstimatePoint(em: EntityManager, projectId: string, pointId: string): Promise<EstimatePoint> {
+export async function assertEstimatePoint(
+  em: EntityManager,
+  projectId: string,
+  pointId: string,
+): Promise<EstimatePoint> {
   const point = await findPointOfProjectEstimate(em, projectId, pointId);
-  if (!point) throw validationError({ estimate_point: ['This estimate point is not one of the estimate the project uses.'] });
+  if (!point)
+    throw validationError({ estimate_point: ['This estimate point is not one of the estimate the project uses.'] });
   return point;
 }
 

@@ -1,6 +1,4 @@
-import {
-  APP_CONFIG, AppConfig, INSTANCE_CONFIG_KEYS, InstanceKeySpec, isTruthy, validationError,
-} from '#common';
+import { APP_CONFIG, AppConfig, INSTANCE_CONFIG_KEYS, InstanceKeySpec, isTruthy, validationError } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -129,7 +127,13 @@ export class InstanceSettings {
   /** SMTP settings for `MailService`. */
   async smtp(): Promise<SmtpSettings> {
     const v = await this.getMany([
-      'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_HOST_USER', 'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', 'EMAIL_USE_SSL', 'EMAIL_FROM',
+      'EMAIL_HOST',
+      'EMAIL_PORT',
+      'EMAIL_HOST_USER',
+      'EMAIL_HOST_PASSWORD',
+      'EMAIL_USE_TLS',
+      'EMAIL_USE_SSL',
+      'EMAIL_FROM',
     ]);
     const port = Number(v.EMAIL_PORT);
     return {
@@ -174,10 +178,12 @@ export class InstanceSettings {
       }
       const problem = checkValue(spec, raw);
       if (problem) errors[key] = [problem];
-      else if (!(spec.encrypted && raw === SECRET_MASK)) clean.push([spec, raw === null ? null : (raw as string).trim()]);
+      else if (!(spec.encrypted && raw === SECRET_MASK))
+        clean.push([spec, raw === null ? null : (raw as string).trim()]);
     }
     if (Object.keys(errors).length) throw validationError(errors);
-    if (Object.keys(changes).length === 0) throw validationError({ non_field_errors: ['Send at least one configuration key.'] });
+    if (Object.keys(changes).length === 0)
+      throw validationError({ non_field_errors: ['Send at least one configuration key.'] });
 
     await this.dataSource.transaction(async (em) => {
       const repo = em.getRepository(InstanceConfiguration);
@@ -189,11 +195,18 @@ export class InstanceSettings {
         const stored = spec.encrypted && value !== '' ? this.box.seal(value) : value;
         const existing = await repo.findOneBy({ key: spec.key });
         if (existing) {
-          await repo.update({ id: existing.id }, { value: stored, isEncrypted: spec.encrypted && value !== '', updatedById: actorId });
+          await repo.update(
+            { id: existing.id },
+            { value: stored, isEncrypted: spec.encrypted && value !== '', updatedById: actorId },
+          );
         } else {
           await repo.insert({
-            key: spec.key, value: stored, category: spec.category, isEncrypted: spec.encrypted && value !== '',
-            createdById: actorId, updatedById: actorId,
+            key: spec.key,
+            value: stored,
+            category: spec.category,
+            isEncrypted: spec.encrypted && value !== '',
+            createdById: actorId,
+            updatedById: actorId,
           });
         }
       }
@@ -275,6 +288,7 @@ function checkValue(spec: InstanceKeySpec, raw: unknown): string | null {
   if (spec.kind === 'int' && !(/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535)) {
     return 'Must be a port number from 1 to 65535.';
   }
-  if (spec.key === 'GITLAB_HOST' && value !== '' && !/^https?:\/\/[^\s/]+/.test(value)) return 'Must be an http(s) URL.';
+  if (spec.key === 'GITLAB_HOST' && value !== '' && !/^https?:\/\/[^\s/]+/.test(value))
+    return 'Must be an http(s) URL.';
   return null;
 }

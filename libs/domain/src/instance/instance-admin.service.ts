@@ -79,18 +79,24 @@ export class InstanceAdminService implements InstanceAdminVerifier {
       const access = randomToken(32);
       const refresh = randomToken(32);
       const accessTtl = this.config.instanceAdmin.accessTokenTtlSeconds;
-      await em.update(InstanceAdminSession, { id: session.id }, {
-        accessDigest: sha256(access),
-        refreshDigest: sha256(refresh),
-        accessExpiresAt: new Date(Math.min(Date.now() + accessTtl * 1000, session.expiresAt.getTime())),
-      });
+      await em.update(
+        InstanceAdminSession,
+        { id: session.id },
+        {
+          accessDigest: sha256(access),
+          refreshDigest: sha256(refresh),
+          accessExpiresAt: new Date(Math.min(Date.now() + accessTtl * 1000, session.expiresAt.getTime())),
+        },
+      );
       return this.tokens(access, refresh, session.expiresAt);
     });
   }
 
   /** `POST /api/instances/admins/sign-out/`: ends the caller's admin session (both tokens). */
   async signOut(sessionId: string): Promise<void> {
-    await this.dataSource.getRepository(InstanceAdminSession).update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await this.dataSource
+      .getRepository(InstanceAdminSession)
+      .update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 
   /** `INSTANCE_ADMIN_VERIFIER`: the admin principal behind an admin access token, or null. */
@@ -107,7 +113,9 @@ export class InstanceAdminService implements InstanceAdminVerifier {
 
   /** `GET /api/instances/admins/`: every instance admin, oldest first, with `user_detail`. */
   async list() {
-    const admins = await this.dataSource.getRepository(InstanceAdmin).find({ relations: { user: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const admins = await this.dataSource
+      .getRepository(InstanceAdmin)
+      .find({ relations: { user: true }, order: { createdAt: 'ASC', id: 'ASC' } });
     return admins.map((a) => instanceAdminView(a, a.user!));
   }
 
@@ -116,13 +124,19 @@ export class InstanceAdminService implements InstanceAdminVerifier {
    * 201 with the admin; 404 `USER_DOES_NOT_EXIST`; 409 `ADMIN_USER_ALREADY_EXIST`.
    */
   async add(email: string, actorId: string) {
-    const user = await this.dataSource.getRepository(User).findOneBy({ email: email.trim().toLowerCase(), isActive: true });
+    const user = await this.dataSource
+      .getRepository(User)
+      .findOneBy({ email: email.trim().toLowerCase(), isActive: true });
     if (!user) throw new MeridianError('USER_DOES_NOT_EXIST');
     const instance = await this.instances.ensureInstance(this.dataSource.manager);
     try {
-      const admin = await this.dataSource.getRepository(InstanceAdmin).save(
-        this.dataSource.getRepository(InstanceAdmin).create({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: actorId }),
-      );
+      const admin = await this.dataSource
+        .getRepository(InstanceAdmin)
+        .save(
+          this.dataSource
+            .getRepository(InstanceAdmin)
+            .create({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: actorId }),
+        );
       return instanceAdminView(admin, user);
     } catch (err) {
       if (isUniqueViolation(err, 'uq_instance_admins_user')) throw new MeridianError('ADMIN_USER_ALREADY_EXIST');
@@ -159,7 +173,9 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     await em.insert(InstanceAdminSession, {
       userId: user.id,
       accessDigest: sha256(access),
-      accessExpiresAt: new Date(Math.min(now + this.config.instanceAdmin.accessTokenTtlSeconds * 1000, expiresAt.getTime())),
+      accessExpiresAt: new Date(
+        Math.min(now + this.config.instanceAdmin.accessTokenTtlSeconds * 1000, expiresAt.getTime()),
+      ),
       refreshDigest: sha256(refresh),
       expiresAt,
       userAgent: client.userAgent?.slice(0, 512) ?? null,

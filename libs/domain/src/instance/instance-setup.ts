@@ -26,7 +26,10 @@ export interface InstanceSetupInput {
  * Errors: 403 `ADMIN_ALREADY_EXIST` once an admin exists; 401 `ADMIN_AUTHENTICATION_FAILED` when
  * the email belongs to a user whose password does not match (or who is deactivated).
  */
-export async function setUpInstance(em: EntityManager, input: InstanceSetupInput): Promise<{ user: User; instance: Instance; created: boolean }> {
+export async function setUpInstance(
+  em: EntityManager,
+  input: InstanceSetupInput,
+): Promise<{ user: User; instance: Instance; created: boolean }> {
   const instances = new InstanceRepository(em.connection);
   const instance = await instances.ensureInstance(em);
   // serialise concurrent set-ups on the instance row
@@ -39,7 +42,10 @@ export async function setUpInstance(em: EntityManager, input: InstanceSetupInput
   const created = !user;
   if (user) {
     if (!(await verifyPassword(user.passwordHash, input.password)) || !user.isActive) {
-      throw new MeridianError('ADMIN_AUTHENTICATION_FAILED', 'A user with this email exists and the password does not match it.');
+      throw new MeridianError(
+        'ADMIN_AUTHENTICATION_FAILED',
+        'A user with this email exists and the password does not match it.',
+      );
     }
   } else {
     user = await users.save(
@@ -53,8 +59,12 @@ export async function setUpInstance(em: EntityManager, input: InstanceSetupInput
       }),
     );
   }
-  await em.getRepository(InstanceAdmin).insert({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: user.id });
+  await em
+    .getRepository(InstanceAdmin)
+    .insert({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: user.id });
   const name = input.company_name?.trim();
-  await em.getRepository(Instance).update({ id: instance.id }, { isSetupDone: true, ...(name ? { instanceName: name } : {}) });
+  await em
+    .getRepository(Instance)
+    .update({ id: instance.id }, { isSetupDone: true, ...(name ? { instanceName: name } : {}) });
   return { user, instance: await em.getRepository(Instance).findOneByOrFail({ id: instance.id }), created };
 }

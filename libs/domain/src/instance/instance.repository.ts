@@ -38,11 +38,19 @@ export class InstanceRepository {
 
   /** Locks the instance row (`FOR UPDATE`) until the caller's transaction ends: serialises set-ups and admin removals. */
   async lockInstance(em: EntityManager, instanceId: string): Promise<void> {
-    await em.getRepository(Instance).createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id', { id: instanceId }).getOne();
+    await em
+      .getRepository(Instance)
+      .createQueryBuilder('i')
+      .setLock('pessimistic_write')
+      .where('i.id = :id', { id: instanceId })
+      .getOne();
   }
 
   /** The live admin session whose refresh token has this SHA-256 digest (not revoked, not ended), locked `FOR UPDATE`; or null. */
-  findLiveAdminSessionByRefreshDigestForUpdate(em: EntityManager, digest: string): Promise<InstanceAdminSession | null> {
+  findLiveAdminSessionByRefreshDigestForUpdate(
+    em: EntityManager,
+    digest: string,
+  ): Promise<InstanceAdminSession | null> {
     return em
       .getRepository(InstanceAdminSession)
       .createQueryBuilder('s')
@@ -59,7 +67,8 @@ export class InstanceRepository {
    * admin. Undefined otherwise.
    */
   findLiveAdminSessionByAccessDigest(digest: string): Promise<LiveAdminSessionRow | undefined> {
-    return this.dataSource.getRepository(InstanceAdminSession)
+    return this.dataSource
+      .getRepository(InstanceAdminSession)
       .createQueryBuilder('s')
       .innerJoin(User, 'u', 'u.id = s.userId')
       .innerJoin(InstanceAdmin, 'a', 'a.userId = s.userId')
@@ -97,12 +106,17 @@ export class InstanceRepository {
 
   /** The users with these ids (any order; unknown ids are skipped). */
   findUsers(ids: string[]): Promise<User[]> {
-    return this.dataSource.getRepository(User).createQueryBuilder('u').where('u.id IN (:...ownerIds)', { ownerIds: ids }).getMany();
+    return this.dataSource
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.id IN (:...ownerIds)', { ownerIds: ids })
+      .getMany();
   }
 
   /** Whether a workspace, even a deleted one, has this slug in any letter case. */
   isSlugTaken(slug: string): Promise<boolean> {
-    return this.dataSource.getRepository(Workspace)
+    return this.dataSource
+      .getRepository(Workspace)
       .createQueryBuilder('w')
       .withDeleted()
       .where('LOWER(w.slug) = LOWER(:slug)', { slug })
@@ -115,7 +129,8 @@ export class InstanceRepository {
     ids: string[],
     extra?: string,
   ): Promise<Map<string, number>> {
-    const qb = this.dataSource.getRepository<WorkspaceMember | Project>(entity)
+    const qb = this.dataSource
+      .getRepository<WorkspaceMember | Project>(entity)
       .createQueryBuilder('x')
       .select(column, 'id')
       .addSelect('COUNT(*)::int', 'n')

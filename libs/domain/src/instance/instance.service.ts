@@ -47,8 +47,15 @@ export class InstanceService {
     const instance = await this.instance();
     const workspacesExist = await this.dataSource.getRepository(Workspace).exists();
     const v = await this.settings.getMany([
-      'ENABLE_SIGNUP', 'DISABLE_WORKSPACE_CREATION', 'ENABLE_MAGIC_LINK_LOGIN', 'ENABLE_EMAIL_PASSWORD', 'EMAIL_HOST',
-      'UNSPLASH_ACCESS_KEY', 'LLM_API_KEY', 'IS_INTERCOM_ENABLED', 'INTERCOM_APP_ID',
+      'ENABLE_SIGNUP',
+      'DISABLE_WORKSPACE_CREATION',
+      'ENABLE_MAGIC_LINK_LOGIN',
+      'ENABLE_EMAIL_PASSWORD',
+      'EMAIL_HOST',
+      'UNSPLASH_ACCESS_KEY',
+      'LLM_API_KEY',
+      'IS_INTERCOM_ENABLED',
+      'INTERCOM_APP_ID',
     ]);
     const on = (value: string) => value.trim() === '1' || ['true', 'yes', 'on'].includes(value.trim().toLowerCase());
     const fileSizeLimit = Number(this.config.instanceEnv.FILE_SIZE_LIMIT ?? 5_242_880);
@@ -120,7 +127,8 @@ export class InstanceService {
 
   /** Gate for email/password sign-in: 403 `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` when `ENABLE_EMAIL_PASSWORD` is "0". */
   async assertPasswordLoginAllowed(): Promise<void> {
-    if (!(await this.settings.getBool('ENABLE_EMAIL_PASSWORD'))) throw new MeridianError('EMAIL_PASSWORD_AUTHENTICATION_DISABLED');
+    if (!(await this.settings.getBool('ENABLE_EMAIL_PASSWORD')))
+      throw new MeridianError('EMAIL_PASSWORD_AUTHENTICATION_DISABLED');
   }
 
   /**
@@ -145,7 +153,13 @@ export class InstanceService {
       return {
         ...workspaceView(w, { total_members: members.get(w.id) ?? 0 }),
         owner: owner
-          ? { id: owner.id, email: owner.email, first_name: owner.firstName, last_name: owner.lastName, display_name: owner.displayName }
+          ? {
+              id: owner.id,
+              email: owner.email,
+              first_name: owner.firstName,
+              last_name: owner.lastName,
+              display_name: owner.displayName,
+            }
           : null,
         total_projects: projects.get(w.id) ?? 0,
       };

@@ -14,7 +14,9 @@ export class IntakeRepository {
    * (`paginate` from `#common`); `createdById` keeps only the rows that user submitted.
    */
   listQuery(projectId: string, createdById?: string): SelectQueryBuilder<IntakeIssue> {
-    const qb = this.dataSource.getRepository(IntakeIssue).createQueryBuilder('r')
+    const qb = this.dataSource
+      .getRepository(IntakeIssue)
+      .createQueryBuilder('r')
       .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId', { projectId });
     if (createdById !== undefined) qb.andWhere('r.createdById = :viewerId', { viewerId: createdById });
@@ -26,7 +28,9 @@ export class IntakeRepository {
    * locks the intake row (FOR UPDATE OF r).
    */
   findLiveRow(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<IntakeIssue | null> {
-    const qb = em.getRepository(IntakeIssue).createQueryBuilder('r')
+    const qb = em
+      .getRepository(IntakeIssue)
+      .createQueryBuilder('r')
       .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId AND r.issueId = :issueId', { projectId, issueId });
     if (lock) qb.setLock('pessimistic_write', undefined, ['r']);

@@ -34,7 +34,13 @@ export interface IntakeInput {
   extra?: Record<string, unknown>;
 }
 
-const STATUS_NAME: Record<number, string> = { [-2]: 'pending', [-1]: 'declined', 0: 'snoozed', 1: 'accepted', 2: 'duplicate' };
+const STATUS_NAME: Record<number, string> = {
+  [-2]: 'pending',
+  [-1]: 'declined',
+  0: 'snoozed',
+  1: 'accepted',
+  2: 'duplicate',
+};
 
 /** The caller of an App API intake read: their id and project role. */
 export interface IntakeViewer {
@@ -76,7 +82,9 @@ export class IntakeService {
     const project = await this.assertEnabled(this.dataSource.manager, projectId);
     const qb = this.intakes.listQuery(projectId, hiddenFromGuest(project, viewer) ? viewer!.userId : undefined);
     const result = await paginate(qb, page, { order: 'DESC' });
-    const rendered = await Promise.all(result.results.map(async (r) => intakeIssueView(r, await this.issues.detail(r.issueId))));
+    const rendered = await Promise.all(
+      result.results.map(async (r) => intakeIssueView(r, await this.issues.detail(r.issueId))),
+    );
     return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
   }
 
@@ -101,14 +109,28 @@ export class IntakeService {
       await emitChange(em, 'intake.changing', { workspaceId: ctx.workspaceId });
       const project = await this.assertEnabled(em, ctx.projectId);
       const intake = await this.intakeOf(em, project, ctx.userId);
-      const issue = await this.issueCommands.create(ctx, {
-        name, description_html: input.issue!.description_html, priority: input.issue!.priority,
-      }, em);
+      const issue = await this.issueCommands.create(
+        ctx,
+        {
+          name,
+          description_html: input.issue!.description_html,
+          priority: input.issue!.priority,
+        },
+        em,
+      );
       await em.insert(IntakeIssue, {
-        workspaceId: ctx.workspaceId, projectId: ctx.projectId, intakeId: intake.id, issueId: issue.id,
-        status: INTAKE_STATUS.PENDING, source: input.source === undefined ? 'IN_APP' : input.source,
-        sourceEmail: input.source_email ?? null, externalSource: input.external_source ?? null, externalId: input.external_id ?? null,
-        extra: input.extra ?? {}, createdById: ctx.userId, updatedById: ctx.userId,
+        workspaceId: ctx.workspaceId,
+        projectId: ctx.projectId,
+        intakeId: intake.id,
+        issueId: issue.id,
+        status: INTAKE_STATUS.PENDING,
+        source: input.source === undefined ? 'IN_APP' : input.source,
+        sourceEmail: input.source_email ?? null,
+        externalSource: input.external_source ?? null,
+        externalId: input.external_id ?? null,
+        extra: input.extra ?? {},
+        createdById: ctx.userId,
+        updatedById: ctx.userId,
       } as never);
       return issue.id;
     });
@@ -129,20 +151,45 @@ export class IntakeService {
     await this.assertEnabled(this.dataSource.manager, ctx.projectId);
     if (role < ROLE.ADMIN) {
       const issue = await this.dataSource.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
-      if (issue?.createdById !== ctx.userId) throw new MeridianError('PERMISSION_DENIED', 'Only project admins and its creator can edit an intake work item.');
+      if (issue?.createdById !== ctx.userId)
+        throw new MeridianError(
+          'PERMISSION_DENIED',
+          'Only project admins and its creator can edit an intake work item.',
+        );
     }
-    const intakeKeys = (['status', 'snoozed_till', 'duplicate_to', 'source', 'source_email', 'external_source', 'external_id', 'extra'] as const)
-      .filter((k) => input[k] !== undefined);
-    if (intakeKeys.length && role < ROLE.ADMIN) throw new MeridianError('PERMISSION_DENIED', 'Only project admins can change the intake status.');
+    const intakeKeys = (
+      [
+        'status',
+        'snoozed_till',
+        'duplicate_to',
+        'source',
+        'source_email',
+        'external_source',
+        'external_id',
+        'extra',
+      ] as const
+    ).filter((k) => input[k] !== undefined);
+    if (intakeKeys.length && role < ROLE.ADMIN)
+      throw new MeridianError('PERMISSION_DENIED', 'Only project admins can change the intake status.');
     if (input.issue) {
       if (role <= ROLE.GUEST) {
-        if (row0.createdById !== ctx.userId) throw new MeridianError('PERMISSION_DENIED', 'You cannot edit intake work items.');
-        const extra = Object.keys(input.issue).filter((k) => input.issue![k as keyof IntakeIssueFields] !== undefined && !['name', 'description_html', 'description'].includes(k));
-        if (extra.length) throw new MeridianError('PERMISSION_DENIED', `Guests can only change the name and description (not ${extra.join(', ')}).`);
+        if (row0.createdById !== ctx.userId)
+          throw new MeridianError('PERMISSION_DENIED', 'You cannot edit intake work items.');
+        const extra = Object.keys(input.issue).filter(
+          (k) =>
+            input.issue![k as keyof IntakeIssueFields] !== undefined &&
+            !['name', 'description_html', 'description'].includes(k),
+        );
+        if (extra.length)
+          throw new MeridianError(
+            'PERMISSION_DENIED',
+            `Guests can only change the name and description (not ${extra.join(', ')}).`,
+          );
       }
       const { description: _ignored, ...fields } = input.issue;
       void _ignored;
-      if (fields.name !== undefined && !fields.name.trim()) throw validationError({ 'issue.name': ['This field may not be blank.'] });
+      if (fields.name !== undefined && !fields.name.trim())
+        throw validationError({ 'issue.name': ['This field may not be blank.'] });
       if (Object.values(fields).some((v) => v !== undefined)) await this.issueCommands.update(ctx, issueId, fields);
     }
     if (intakeKeys.length) {
@@ -151,7 +198,8 @@ export class IntakeService {
         await emitChange(em, 'intake.changing', { workspaceId: ctx.workspaceId });
         const row = await this.row(em, ctx.projectId, issueId, true);
         const patch: Partial<IntakeIssue> = { updatedById: ctx.userId };
-        if (input.snoozed_till !== undefined) patch.snoozedTill = input.snoozed_till ? new Date(input.snoozed_till) : null;
+        if (input.snoozed_till !== undefined)
+          patch.snoozedTill = input.snoozed_till ? new Date(input.snoozed_till) : null;
         if (input.source !== undefined) patch.source = input.source;
         if (input.source_email !== undefined) patch.sourceEmail = input.source_email;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
@@ -170,7 +218,11 @@ export class IntakeService {
         if (input.status !== undefined && input.status !== row.status) {
           patch.status = input.status;
           history.push({
-            issueId, verb: 'updated', field: 'intake', oldValue: STATUS_NAME[row.status], newValue: STATUS_NAME[input.status],
+            issueId,
+            verb: 'updated',
+            field: 'intake',
+            oldValue: STATUS_NAME[row.status],
+            newValue: STATUS_NAME[input.status],
             comment: 'updated the intake status',
           });
           history.push(...(await this.moveState(em, ctx, issueId, input.status)));
@@ -204,30 +256,57 @@ export class IntakeService {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can remove the intake item.');
       }
       await em.update(IntakeIssue, { id: row.id }, { deletedAt: now, updatedById: ctx.userId });
-      await emitChange(em, 'intake.deleted', { workspaceId: ctx.workspaceId, intakeIssueId: row.id, actorId: ctx.userId });
+      await emitChange(em, 'intake.deleted', {
+        workspaceId: ctx.workspaceId,
+        intakeIssueId: row.id,
+        actorId: ctx.userId,
+      });
     });
   }
 
   // ---- helpers -------------------------------------------------------------------------------
 
   /** Declined and duplicate → first cancelled-group state; accepted from a triage state → default state. */
-  private async moveState(em: EntityManager, ctx: IssueContext, issueId: string, status: number): Promise<ActivityEntry[]> {
+  private async moveState(
+    em: EntityManager,
+    ctx: IssueContext,
+    issueId: string,
+    status: number,
+  ): Promise<ActivityEntry[]> {
     const issue = await found(em.getRepository(Issue).findOne({ where: { id: issueId } }));
-    const current = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
+    const current = issue.stateId
+      ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
+      : null;
     let next: State | null = null;
     if (status === INTAKE_STATUS.DECLINED || status === INTAKE_STATUS.DUPLICATE) {
-      next = await em.getRepository(State).findOne({ where: { projectId: ctx.projectId, group: 'cancelled' }, order: { sequence: 'ASC' } });
+      next = await em
+        .getRepository(State)
+        .findOne({ where: { projectId: ctx.projectId, group: 'cancelled' }, order: { sequence: 'ASC' } });
     } else if (status === INTAKE_STATUS.ACCEPTED && (current?.isTriage || current?.group === 'triage')) {
       next = await em.getRepository(State).findOne({ where: { projectId: ctx.projectId, default: true } });
     }
     if (!next || next.id === issue.stateId) return [];
-    await em.update(Issue, { id: issueId }, {
-      stateId: next.id, completedAt: next.group === 'completed' ? new Date() : null, updatedById: ctx.userId,
-    });
-    return [{
-      issueId, verb: 'updated', field: 'state', oldValue: current?.name ?? null, newValue: next.name,
-      oldIdentifier: current?.id ?? null, newIdentifier: next.id, comment: 'updated the state to',
-    }];
+    await em.update(
+      Issue,
+      { id: issueId },
+      {
+        stateId: next.id,
+        completedAt: next.group === 'completed' ? new Date() : null,
+        updatedById: ctx.userId,
+      },
+    );
+    return [
+      {
+        issueId,
+        verb: 'updated',
+        field: 'state',
+        oldValue: current?.name ?? null,
+        newValue: next.name,
+        oldIdentifier: current?.id ?? null,
+        newIdentifier: next.id,
+        comment: 'updated the state to',
+      },
+    ];
   }
 
   private async assertEnabled(em: EntityManager, projectId: string): Promise<Project> {
@@ -242,12 +321,19 @@ export class IntakeService {
     const found = await em.getRepository(Intake).findOne({ where: { projectId: project.id } });
     if (found) return found;
     try {
-      return await em.save(em.create(Intake, {
-        workspaceId: project.workspaceId, projectId: project.id, name: `${project.name} Intake`, isDefault: true,
-        createdById: userId, updatedById: userId,
-      }));
+      return await em.save(
+        em.create(Intake, {
+          workspaceId: project.workspaceId,
+          projectId: project.id,
+          name: `${project.name} Intake`,
+          isDefault: true,
+          createdById: userId,
+          updatedById: userId,
+        }),
+      );
     } catch (err) {
-      if (isUniqueViolation(err, 'uq_intakes_project_live')) throw new MeridianError('CONFLICT', 'The intake was created concurrently; try again.');
+      if (isUniqueViolation(err, 'uq_intakes_project_live'))
+        throw new MeridianError('CONFLICT', 'The intake was created concurrently; try again.');
       throw err;
     }
   }

@@ -79,7 +79,9 @@ export class WorkspaceInvitationService {
     const emails = [...wanted.keys()];
     const members = await this.invitations.activeMemberEmails(workspaceId, emails);
     if (members.length) {
-      throw new MeridianError('ALREADY_WORKSPACE_MEMBER', undefined, { workspace_users: members.map((m) => m.email).sort() });
+      throw new MeridianError('ALREADY_WORKSPACE_MEMBER', undefined, {
+        workspace_users: members.map((m) => m.email).sort(),
+      });
     }
 
     const workspace = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
@@ -106,7 +108,10 @@ export class WorkspaceInvitationService {
     });
     if (!(await this.mail.canDeliver())) {
       // production without SMTP: the links cannot reach anyone and are never logged
-      this.logger.warn({ workspace: workspace.id, invitations: sent.map((s) => s.invitation.id) }, 'No SMTP server configured; invitation emails not sent');
+      this.logger.warn(
+        { workspace: workspace.id, invitations: sent.map((s) => s.invitation.id) },
+        'No SMTP server configured; invitation emails not sent',
+      );
       return { message: NOT_EMAILED };
     }
     for (const { invitation, token } of sent) await this.sendInvitation(workspace, invitation, token, inviter.email);
@@ -132,7 +137,10 @@ export class WorkspaceInvitationService {
       throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
     }
     await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, { role, updatedById: inviter.userId });
-    return invitationView({ ...invitation, role, updatedById: inviter.userId, updatedAt: new Date() } as WorkspaceInvitation, workspace);
+    return invitationView(
+      { ...invitation, role, updatedById: inviter.userId, updatedAt: new Date() } as WorkspaceInvitation,
+      workspace,
+    );
   }
 
   /** Revokes (soft-deletes) an invitation: its link stops working. */
@@ -160,14 +168,20 @@ export class WorkspaceInvitationService {
     if (normaliseEmail(input.email) !== invitation.email) throw new MeridianError('INVITATION_EMAIL_MISMATCH');
     if (invitation.respondedAt) throw new MeridianError('INVITATION_ALREADY_RESPONDED');
     if (!input.accepted) {
-      await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, { accepted: false, respondedAt: new Date() });
+      await this.dataSource
+        .getRepository(WorkspaceInvitation)
+        .update({ id }, { accepted: false, respondedAt: new Date() });
       return { message: 'Workspace Invitation was not accepted' };
     }
     await this.dataSource.transaction(async (em) => {
       const user = await em.getRepository(User).findOneBy({ email: invitation.email, isActive: true });
       if (user) {
         await activateWorkspaceMember(em, workspace.id, user.id, invitation.role, invitation.createdById);
-        await em.update(WorkspaceInvitation, { id }, { accepted: true, respondedAt: new Date(), deletedAt: new Date() });
+        await em.update(
+          WorkspaceInvitation,
+          { id },
+          { accepted: true, respondedAt: new Date(), deletedAt: new Date() },
+        );
       } else {
         await em.update(WorkspaceInvitation, { id }, { accepted: true, respondedAt: new Date() });
       }
@@ -177,7 +191,9 @@ export class WorkspaceInvitationService {
 
   /** Live invitations addressed to the caller's email, in live workspaces, oldest first. */
   async listForEmail(email: string, page: PageRequest): Promise<Page<InvitationJson>> {
-    return (await this.invitations.listPageForEmail(normaliseEmail(email), page)).map((i) => invitationView(i, i.workspace!));
+    return (await this.invitations.listPageForEmail(normaliseEmail(email), page)).map((i) =>
+      invitationView(i, i.workspace!),
+    );
   }
 
   /**
@@ -194,13 +210,19 @@ export class WorkspaceInvitationService {
       const now = new Date();
       for (const inv of found) {
         await activateWorkspaceMember(em, inv.workspaceId, user.userId, inv.role, inv.createdById);
-        await em.update(WorkspaceInvitation, { id: inv.id }, { accepted: true, respondedAt: inv.respondedAt ?? now, deletedAt: now });
+        await em.update(
+          WorkspaceInvitation,
+          { id: inv.id },
+          { accepted: true, respondedAt: inv.respondedAt ?? now, deletedAt: now },
+        );
       }
     });
   }
 
   private async find(workspaceId: string, id: string) {
-    const invitation = await this.dataSource.getRepository(WorkspaceInvitation).findOne({ where: { id, workspaceId }, relations: { workspace: true } });
+    const invitation = await this.dataSource
+      .getRepository(WorkspaceInvitation)
+      .findOne({ where: { id, workspaceId }, relations: { workspace: true } });
     if (!invitation) throw new MeridianError('INVITATION_NOT_FOUND');
     return { invitation, workspace: invitation.workspace! };
   }
@@ -211,8 +233,18 @@ export class WorkspaceInvitationService {
     return { invitation, workspace: invitation.workspace! };
   }
 
-  private async sendInvitation(workspace: Workspace, invitation: WorkspaceInvitation, token: string, inviterEmail: string) {
-    const query = new URLSearchParams({ invitation_id: invitation.id, email: invitation.email, slug: workspace.slug, token });
+  private async sendInvitation(
+    workspace: Workspace,
+    invitation: WorkspaceInvitation,
+    token: string,
+    inviterEmail: string,
+  ) {
+    const query = new URLSearchParams({
+      invitation_id: invitation.id,
+      email: invitation.email,
+      slug: workspace.slug,
+      token,
+    });
     const link = `${this.config.webUrl}/workspace-invitations/?${query}`;
     const text = [
       `${inviterEmail} has invited you to join the workspace "${workspace.name}" on Meridian.`,
@@ -220,10 +252,17 @@ export class WorkspaceInvitationService {
       `Accept or decline the invitation: ${link}`,
     ].join('\n');
     try {
-      await this.mail.send({ to: invitation.email, subject: `${inviterEmail} invited you to join ${workspace.name} on Meridian`, text });
+      await this.mail.send({
+        to: invitation.email,
+        subject: `${inviterEmail} invited you to join ${workspace.name} on Meridian`,
+        text,
+      });
     } catch (err) {
       // the invitation stands; the inviter can send it again
-      this.logger.error({ invitation: invitation.id, err: (err as Error).message }, 'Could not send the invitation email');
+      this.logger.error(
+        { invitation: invitation.id, err: (err as Error).message },
+        'Could not send the invitation email',
+      );
     }
   }
 }

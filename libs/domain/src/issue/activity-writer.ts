@@ -36,10 +36,21 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
     })),
   );
   // notifications, subscriptions and webhook events follow from the same rows, in this transaction
-  await emitChange(em, 'issue.activities', { ctx, entries, activityIds: inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null) });
+  await emitChange(em, 'issue.activities', {
+    ctx,
+    entries,
+    activityIds: inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null),
+  });
 }
 
 /** Plain text of an HTML fragment (for `description_stripped`, `comment_stripped`). */
 export function stripHtml(html: string): string {
-  return html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -48,14 +48,24 @@ export class IssueChildrenService {
   // ---- comments ------------------------------------------------------------------------------
 
   /** Comments, newest first; paginated; `fields` applied. `is_member`: the author is an active project member. */
-  async listComments(projectId: string, issueId: string, page: PageRequest, shape: Shape): Promise<Page<Partial<CommentJson>>> {
+  async listComments(
+    projectId: string,
+    issueId: string,
+    page: PageRequest,
+    shape: Shape,
+  ): Promise<Page<Partial<CommentJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
     const result = await this.repo.commentsPage(issueId, page);
     const members = await this.members(projectId);
     return result.map((c) => pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields));
   }
 
-  async retrieveComment(projectId: string, issueId: string, commentId: string, shape: Shape): Promise<Partial<CommentJson>> {
+  async retrieveComment(
+    projectId: string,
+    issueId: string,
+    commentId: string,
+    shape: Shape,
+  ): Promise<Partial<CommentJson>> {
     const c = await this.comment(this.dataSource.manager, projectId, issueId, commentId);
     const members = await this.members(projectId);
     return pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields);
@@ -67,52 +77,95 @@ export class IssueChildrenService {
    * `IssueCommentViewSet.create`), else 404 `NOT_FOUND`. 409 `EXTERNAL_ID_TAKEN`.
    */
   async createComment(ctx: IssueContext, issueId: string, input: CommentInput): Promise<CommentJson> {
-    return this.guard(async () => this.dataSource.transaction(async (em) => {
-      await this.issue(em, ctx.projectId, issueId, ctx);
-      await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
-      const html = input.comment_html || '<p></p>';
-      const comment = await em.save(em.create(IssueComment, {
-        workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId,
-        commentHtml: html, commentStripped: stripHtml(html), commentJson: input.comment_json ?? {},
-        attachments: input.attachments ?? [], access: input.access ?? 'INTERNAL',
-        externalSource: input.external_source ?? null, externalId: input.external_id ?? null,
-        actorId: ctx.userId, createdById: ctx.userId, updatedById: ctx.userId,
-      }));
-      await writeActivities(em, ctx, [{ issueId, verb: 'created', field: 'comment', newValue: html, issueCommentId: comment.id, comment: 'created a comment' }]);
-      return commentView(comment);
-    }));
+    return this.guard(async () =>
+      this.dataSource.transaction(async (em) => {
+        await this.issue(em, ctx.projectId, issueId, ctx);
+        await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
+        const html = input.comment_html || '<p></p>';
+        const comment = await em.save(
+          em.create(IssueComment, {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            issueId,
+            commentHtml: html,
+            commentStripped: stripHtml(html),
+            commentJson: input.comment_json ?? {},
+            attachments: input.attachments ?? [],
+            access: input.access ?? 'INTERNAL',
+            externalSource: input.external_source ?? null,
+            externalId: input.external_id ?? null,
+            actorId: ctx.userId,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          }),
+        );
+        await writeActivities(em, ctx, [
+          {
+            issueId,
+            verb: 'created',
+            field: 'comment',
+            newValue: html,
+            issueCommentId: comment.id,
+            comment: 'created a comment',
+          },
+        ]);
+        return commentView(comment);
+      }),
+    );
   }
 
   /**
    * Only the author or a project Admin may change or delete a comment (403 `PERMISSION_DENIED`;
    * Plane lets any member do it, a quirk not copied). `edited_at` is set when the text changes.
    */
-  async updateComment(ctx: IssueContext, issueId: string, commentId: string, input: CommentInput): Promise<CommentJson> {
-    return this.guard(async () => this.dataSource.transaction(async (em) => {
-      const c = await this.comment(em, ctx.projectId, issueId, commentId);
-      this.assertAuthor(ctx, c.actorId ?? c.createdById);
-      if (input.external_id !== undefined || input.external_source !== undefined) {
-        await assertExternalIdFree(em, IssueComment, ctx.projectId,
-          input.external_source !== undefined ? input.external_source : c.externalSource,
-          input.external_id !== undefined ? input.external_id : c.externalId, commentId);
-      }
-      const patch: Partial<IssueComment> = { updatedById: ctx.userId };
-      if (input.comment_html !== undefined && input.comment_html !== c.commentHtml) {
-        patch.commentHtml = input.comment_html || '<p></p>';
-        patch.commentStripped = stripHtml(patch.commentHtml);
-        patch.editedAt = new Date();
-      }
-      if (input.comment_json !== undefined) patch.commentJson = input.comment_json;
-      if (input.access !== undefined) patch.access = input.access;
-      if (input.attachments !== undefined) patch.attachments = input.attachments;
-      if (input.external_id !== undefined) patch.externalId = input.external_id;
-      if (input.external_source !== undefined) patch.externalSource = input.external_source;
-      await em.update(IssueComment, { id: commentId }, patch as never);
-      if (patch.commentHtml !== undefined) {
-        await writeActivities(em, ctx, [{ issueId, verb: 'updated', field: 'comment', oldValue: c.commentHtml, newValue: patch.commentHtml, issueCommentId: commentId, comment: 'updated a comment' }]);
-      }
-      return commentView(await found(em.getRepository(IssueComment).findOne({ where: { id: commentId } })));
-    }));
+  async updateComment(
+    ctx: IssueContext,
+    issueId: string,
+    commentId: string,
+    input: CommentInput,
+  ): Promise<CommentJson> {
+    return this.guard(async () =>
+      this.dataSource.transaction(async (em) => {
+        const c = await this.comment(em, ctx.projectId, issueId, commentId);
+        this.assertAuthor(ctx, c.actorId ?? c.createdById);
+        if (input.external_id !== undefined || input.external_source !== undefined) {
+          await assertExternalIdFree(
+            em,
+            IssueComment,
+            ctx.projectId,
+            input.external_source !== undefined ? input.external_source : c.externalSource,
+            input.external_id !== undefined ? input.external_id : c.externalId,
+            commentId,
+          );
+        }
+        const patch: Partial<IssueComment> = { updatedById: ctx.userId };
+        if (input.comment_html !== undefined && input.comment_html !== c.commentHtml) {
+          patch.commentHtml = input.comment_html || '<p></p>';
+          patch.commentStripped = stripHtml(patch.commentHtml);
+          patch.editedAt = new Date();
+        }
+        if (input.comment_json !== undefined) patch.commentJson = input.comment_json;
+        if (input.access !== undefined) patch.access = input.access;
+        if (input.attachments !== undefined) patch.attachments = input.attachments;
+        if (input.external_id !== undefined) patch.externalId = input.external_id;
+        if (input.external_source !== undefined) patch.externalSource = input.external_source;
+        await em.update(IssueComment, { id: commentId }, patch as never);
+        if (patch.commentHtml !== undefined) {
+          await writeActivities(em, ctx, [
+            {
+              issueId,
+              verb: 'updated',
+              field: 'comment',
+              oldValue: c.commentHtml,
+              newValue: patch.commentHtml,
+              issueCommentId: commentId,
+              comment: 'updated a comment',
+            },
+          ]);
+        }
+        return commentView(await found(em.getRepository(IssueComment).findOne({ where: { id: commentId } })));
+      }),
+    );
   }
 
   async removeComment(ctx: IssueContext, issueId: string, commentId: string): Promise<void> {
@@ -120,14 +173,28 @@ export class IssueChildrenService {
       const c = await this.comment(em, ctx.projectId, issueId, commentId);
       this.assertAuthor(ctx, c.actorId ?? c.createdById);
       await em.update(IssueComment, { id: commentId }, { deletedAt: new Date(), updatedById: ctx.userId });
-      await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'comment', oldValue: c.commentHtml, issueCommentId: commentId, comment: 'deleted a comment' }]);
+      await writeActivities(em, ctx, [
+        {
+          issueId,
+          verb: 'deleted',
+          field: 'comment',
+          oldValue: c.commentHtml,
+          issueCommentId: commentId,
+          comment: 'deleted a comment',
+        },
+      ]);
     });
   }
 
   // ---- links ---------------------------------------------------------------------------------
 
   /** Links, newest first; paginated; `fields` applied. */
-  async listLinks(projectId: string, issueId: string, page: PageRequest, shape: Shape): Promise<Page<Partial<LinkJson>>> {
+  async listLinks(
+    projectId: string,
+    issueId: string,
+    page: PageRequest,
+    shape: Shape,
+  ): Promise<Page<Partial<LinkJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
     return (await this.repo.linksPage(issueId, page)).map((l) => pick(linkView(l), shape.fields));
   }
@@ -138,58 +205,116 @@ export class IssueChildrenService {
 
   /** A URL is on a work item at most once among live links: 409 `LINK_URL_TAKEN` (Plane: 400). */
   async createLink(ctx: IssueContext, issueId: string, input: LinkInput & { url: string }): Promise<LinkJson> {
-    return this.guard(async () => this.dataSource.transaction(async (em) => {
-      await this.issue(em, ctx.projectId, issueId);
-      await this.assertUrlFree(em, issueId, input.url);
-      const link = await em.save(em.create(IssueLink, {
-        workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, url: input.url,
-        title: input.title ?? null, metadata: input.metadata ?? {}, createdById: ctx.userId, updatedById: ctx.userId,
-      }));
-      await writeActivities(em, ctx, [{ issueId, verb: 'created', field: 'link', newValue: input.url, newIdentifier: link.id, comment: 'created a link' }]);
-      return linkView(link);
-    }));
+    return this.guard(async () =>
+      this.dataSource.transaction(async (em) => {
+        await this.issue(em, ctx.projectId, issueId);
+        await this.assertUrlFree(em, issueId, input.url);
+        const link = await em.save(
+          em.create(IssueLink, {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            issueId,
+            url: input.url,
+            title: input.title ?? null,
+            metadata: input.metadata ?? {},
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          }),
+        );
+        await writeActivities(em, ctx, [
+          {
+            issueId,
+            verb: 'created',
+            field: 'link',
+            newValue: input.url,
+            newIdentifier: link.id,
+            comment: 'created a link',
+          },
+        ]);
+        return linkView(link);
+      }),
+    );
   }
 
   async updateLink(ctx: IssueContext, issueId: string, linkId: string, input: LinkInput): Promise<LinkJson> {
-    return this.guard(async () => this.dataSource.transaction(async (em) => {
-      const link = await this.link(em, ctx.projectId, issueId, linkId);
-      if (input.url !== undefined && input.url !== link.url) await this.assertUrlFree(em, issueId, input.url, linkId);
-      const patch: Partial<IssueLink> = { updatedById: ctx.userId };
-      if (input.url !== undefined) patch.url = input.url;
-      if (input.title !== undefined) patch.title = input.title;
-      if (input.metadata !== undefined) patch.metadata = input.metadata;
-      await em.update(IssueLink, { id: linkId }, patch as never);
-      const history = [];
-      if (input.url !== undefined && input.url !== link.url) {
-        history.push({ issueId, verb: 'updated', field: 'link', oldValue: link.url, newValue: input.url, oldIdentifier: linkId, newIdentifier: linkId, comment: 'updated a link' });
-      }
-      if (input.title !== undefined && input.title !== link.title) {
-        history.push({ issueId, verb: 'updated', field: 'link', oldValue: link.title, newValue: input.title, oldIdentifier: linkId, newIdentifier: linkId, comment: 'updated the title of a link' });
-      }
-      await writeActivities(em, ctx, history);
-      return linkView(await found(em.getRepository(IssueLink).findOne({ where: { id: linkId } })));
-    }));
+    return this.guard(async () =>
+      this.dataSource.transaction(async (em) => {
+        const link = await this.link(em, ctx.projectId, issueId, linkId);
+        if (input.url !== undefined && input.url !== link.url) await this.assertUrlFree(em, issueId, input.url, linkId);
+        const patch: Partial<IssueLink> = { updatedById: ctx.userId };
+        if (input.url !== undefined) patch.url = input.url;
+        if (input.title !== undefined) patch.title = input.title;
+        if (input.metadata !== undefined) patch.metadata = input.metadata;
+        await em.update(IssueLink, { id: linkId }, patch as never);
+        const history = [];
+        if (input.url !== undefined && input.url !== link.url) {
+          history.push({
+            issueId,
+            verb: 'updated',
+            field: 'link',
+            oldValue: link.url,
+            newValue: input.url,
+            oldIdentifier: linkId,
+            newIdentifier: linkId,
+            comment: 'updated a link',
+          });
+        }
+        if (input.title !== undefined && input.title !== link.title) {
+          history.push({
+            issueId,
+            verb: 'updated',
+            field: 'link',
+            oldValue: link.title,
+            newValue: input.title,
+            oldIdentifier: linkId,
+            newIdentifier: linkId,
+            comment: 'updated the title of a link',
+          });
+        }
+        await writeActivities(em, ctx, history);
+        return linkView(await found(em.getRepository(IssueLink).findOne({ where: { id: linkId } })));
+      }),
+    );
   }
 
   async removeLink(ctx: IssueContext, issueId: string, linkId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const link = await this.link(em, ctx.projectId, issueId, linkId);
       await em.update(IssueLink, { id: linkId }, { deletedAt: new Date(), updatedById: ctx.userId });
-      await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'link', oldValue: link.url, oldIdentifier: linkId, comment: 'deleted a link' }]);
+      await writeActivities(em, ctx, [
+        {
+          issueId,
+          verb: 'deleted',
+          field: 'link',
+          oldValue: link.url,
+          oldIdentifier: linkId,
+          comment: 'deleted a link',
+        },
+      ]);
     });
   }
 
   // ---- activities ----------------------------------------------------------------------------
 
   /** The work item's history, oldest first (Plane's default); comment entries left out as in Plane; paginated. */
-  async listActivities(projectId: string, issueId: string, page: PageRequest, shape: Shape, order: 'ASC' | 'DESC'): Promise<Page<Partial<ActivityJson>>> {
+  async listActivities(
+    projectId: string,
+    issueId: string,
+    page: PageRequest,
+    shape: Shape,
+    order: 'ASC' | 'DESC',
+  ): Promise<Page<Partial<ActivityJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    return (await this.repo.activitiesPage(issueId, HIDDEN_FIELDS, page, order)).map((a) => pick(activityView(a), shape.fields));
+    return (await this.repo.activitiesPage(issueId, HIDDEN_FIELDS, page, order)).map((a) =>
+      pick(activityView(a), shape.fields),
+    );
   }
 
   async retrieveActivity(projectId: string, issueId: string, activityId: string): Promise<ActivityJson> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    const a = await this.dataSource.getRepository(IssueActivity).findOne({ where: { id: activityId, issueId, projectId } });
+    const a = await this.dataSource
+      .getRepository(IssueActivity)
+      .findOne({ where: { id: activityId, issueId, projectId } });
     if (!a) throw new MeridianError('NOT_FOUND');
     return activityView(a);
   }
@@ -197,13 +322,28 @@ export class IssueChildrenService {
   // ---- helpers -------------------------------------------------------------------------------
 
   /** The live work item; with a `viewer` that is a project Guest, only one they may see (Plane's Guest rule). */
-  private async issue(em: EntityManager, projectId: string, issueId: string, viewer?: { userId: string; role: number | null }): Promise<Issue> {
-    const issue = await this.repo.findOpen(em, projectId, issueId, viewer && (viewer.role ?? 0) <= ROLE.GUEST ? viewer.userId : undefined);
+  private async issue(
+    em: EntityManager,
+    projectId: string,
+    issueId: string,
+    viewer?: { userId: string; role: number | null },
+  ): Promise<Issue> {
+    const issue = await this.repo.findOpen(
+      em,
+      projectId,
+      issueId,
+      viewer && (viewer.role ?? 0) <= ROLE.GUEST ? viewer.userId : undefined,
+    );
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }
 
-  private async comment(em: EntityManager, projectId: string, issueId: string, commentId: string): Promise<IssueComment> {
+  private async comment(
+    em: EntityManager,
+    projectId: string,
+    issueId: string,
+    commentId: string,
+  ): Promise<IssueComment> {
     await this.issue(em, projectId, issueId);
     const c = await em.getRepository(IssueComment).findOne({ where: { id: commentId, issueId } });
     if (!c) throw new MeridianError('NOT_FOUND');
@@ -218,7 +358,9 @@ export class IssueChildrenService {
   }
 
   private async assertUrlFree(em: EntityManager, issueId: string, url: string, exceptId?: string): Promise<void> {
-    const found = await em.getRepository(IssueLink).findOne({ where: { issueId, url, ...(exceptId ? { id: Not(exceptId) } : {}) } });
+    const found = await em
+      .getRepository(IssueLink)
+      .findOne({ where: { issueId, url, ...(exceptId ? { id: Not(exceptId) } : {}) } });
     if (found) throw new MeridianError('LINK_URL_TAKEN', undefined, { id: found.id });
   }
 
@@ -229,7 +371,9 @@ export class IssueChildrenService {
   }
 
   private async members(projectId: string): Promise<Set<string>> {
-    const rows = await this.dataSource.getRepository(ProjectMember).find({ where: { projectId, isActive: true }, select: { memberId: true } });
+    const rows = await this.dataSource
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, isActive: true }, select: { memberId: true } });
     return new Set(rows.map((r) => r.memberId));
   }
 

@@ -115,7 +115,12 @@ export class IssueCommandService {
           const row = await this.repo.insertOne(em, ctx.projectId, values, !state);
           const created = issueFromRow(row);
           const entry: ActivityEntry = { issueId: created.id, verb: 'created', comment: 'created the issue' };
-          await emitChange(em, 'issue.created', { draft, issue: created, entry, activityId: (row.activity_id as string | undefined) ?? null });
+          await emitChange(em, 'issue.created', {
+            draft,
+            issue: created,
+            entry,
+            activityId: (row.activity_id as string | undefined) ?? null,
+          });
           return created;
         };
         issue = outer ? await write(outer) : await this.dataSource.transaction(write);
@@ -152,17 +157,39 @@ export class IssueCommandService {
     const labelled = await this.filterLabels(em, ctx.projectId, input.labels ?? []);
     const html = input.description_html || '<p></p>';
     const draft: IssueCreateDraft = {
-      ctx, assigned, descriptionHtml: html, state: state ? { name: state.name, group: state.group } : null,
-      subscribers: [...new Set([ctx.userId, ...assigned])], needsTransaction: false, scratch: new Map(),
+      ctx,
+      assigned,
+      descriptionHtml: html,
+      state: state ? { name: state.name, group: state.group } : null,
+      subscribers: [...new Set([ctx.userId, ...assigned])],
+      needsTransaction: false,
+      scratch: new Map(),
     };
     await emitChange(em, 'issue.create.prepare', draft);
     const values = [
-      ctx.workspaceId, ctx.projectId, input.name.trim(), html, stripHtml(html), input.priority ?? 'none',
-      state?.id ?? null, input.parent ?? null, input.point ?? null, input.estimate_point ?? null,
-      input.start_date ?? null, input.target_date ?? null,
-      state?.group === 'completed' ? new Date() : null, input.is_draft ?? false,
-      input.external_source ?? null, input.external_id ?? null, input.type_id ?? input.type ?? null,
-      ctx.userId, input.sort_order ?? null, Date.now() / 1000, assigned, labelled, draft.subscribers,
+      ctx.workspaceId,
+      ctx.projectId,
+      input.name.trim(),
+      html,
+      stripHtml(html),
+      input.priority ?? 'none',
+      state?.id ?? null,
+      input.parent ?? null,
+      input.point ?? null,
+      input.estimate_point ?? null,
+      input.start_date ?? null,
+      input.target_date ?? null,
+      state?.group === 'completed' ? new Date() : null,
+      input.is_draft ?? false,
+      input.external_source ?? null,
+      input.external_id ?? null,
+      input.type_id ?? input.type ?? null,
+      ctx.userId,
+      input.sort_order ?? null,
+      Date.now() / 1000,
+      assigned,
+      labelled,
+      draft.subscribers,
     ];
     return { values, state, assigned, labelled, draft };
   }
@@ -182,7 +209,9 @@ export class IssueCommandService {
         if (input.type !== undefined && input.type_id === undefined) input = { ...input, type_id: input.type };
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(
-            em, Issue, ctx.projectId,
+            em,
+            Issue,
+            ctx.projectId,
             input.external_source !== undefined ? input.external_source : issue.externalSource,
             input.external_id !== undefined ? input.external_id : issue.externalId,
             issueId,
@@ -192,7 +221,8 @@ export class IssueCommandService {
           input.start_date !== undefined ? input.start_date : issue.startDate,
           input.target_date !== undefined ? input.target_date : issue.targetDate,
         );
-        if (input.estimate_point && input.estimate_point !== issue.estimatePointId) await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
+        if (input.estimate_point && input.estimate_point !== issue.estimatePointId)
+          await assertEstimatePoint(em, ctx.projectId, input.estimate_point);
         const patch: Partial<Issue> = { updatedById: ctx.userId, updatedAt: new Date() };
         const history: ActivityEntry[] = [];
         for (const [from, to, field] of TRACKED_SCALARS) {
@@ -205,44 +235,69 @@ export class IssueCommandService {
           (patch as Record<string, unknown>)[to] = value;
           if (from === 'description_html') patch.descriptionStripped = stripHtml(value as string);
           history.push({
-            issueId, verb: 'updated', field, oldValue: str(before), newValue: str(value),
+            issueId,
+            verb: 'updated',
+            field,
+            oldValue: str(before),
+            newValue: str(value),
             comment: `updated the ${field.replace('_', ' ')} to`,
           });
         }
         if (input.state !== undefined && input.state !== issue.stateId) {
-          const state = input.state ? await this.stateOf(em, ctx.projectId, input.state) : await this.repo.defaultState(em, ctx.projectId);
-          const old = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
+          const state = input.state
+            ? await this.stateOf(em, ctx.projectId, input.state)
+            : await this.repo.defaultState(em, ctx.projectId);
+          const old = issue.stateId
+            ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
+            : null;
           patch.stateId = state?.id ?? null;
           patch.completedAt = state?.group === 'completed' ? (issue.completedAt ?? new Date()) : null;
           history.push({
-            issueId, verb: 'updated', field: 'state', oldValue: old?.name ?? null, newValue: state?.name ?? null,
-            oldIdentifier: old?.id ?? null, newIdentifier: state?.id ?? null, comment: 'updated the state to',
+            issueId,
+            verb: 'updated',
+            field: 'state',
+            oldValue: old?.name ?? null,
+            newValue: state?.name ?? null,
+            oldIdentifier: old?.id ?? null,
+            newIdentifier: state?.id ?? null,
+            comment: 'updated the state to',
           });
         }
         if (input.parent !== undefined && input.parent !== issue.parentId) {
           const parent = input.parent ? await this.assertParent(em, ctx, input.parent, issueId) : null;
-          const old = issue.parentId ? await em.getRepository(Issue).findOne({ where: { id: issue.parentId }, withDeleted: true }) : null;
+          const old = issue.parentId
+            ? await em.getRepository(Issue).findOne({ where: { id: issue.parentId }, withDeleted: true })
+            : null;
           patch.parentId = input.parent;
           history.push({
-            issueId, verb: 'updated', field: 'parent',
-            oldValue: old ? await this.keyOf(em, old) : null, newValue: parent ? await this.keyOf(em, parent) : null,
-            oldIdentifier: old?.id ?? null, newIdentifier: parent?.id ?? null, comment: 'updated the parent issue to',
+            issueId,
+            verb: 'updated',
+            field: 'parent',
+            oldValue: old ? await this.keyOf(em, old) : null,
+            newValue: parent ? await this.keyOf(em, parent) : null,
+            oldIdentifier: old?.id ?? null,
+            newIdentifier: parent?.id ?? null,
+            comment: 'updated the parent issue to',
           });
         }
         await em.update(Issue, { id: issueId }, patch as never);
         if (input.assignees !== undefined) {
           const next = await this.filterAssignees(em, ctx.projectId, input.assignees);
-          history.push(...(await this.replaceSet(em, IssueAssignee, 'assigneeId', issueId, next, 'assignees', async (ids) => {
-            const users = await em.getRepository(User).find({ where: { id: In(ids) } });
-            return new Map(users.map((u) => [u.id, u.displayName]));
-          })));
+          history.push(
+            ...(await this.replaceSet(em, IssueAssignee, 'assigneeId', issueId, next, 'assignees', async (ids) => {
+              const users = await em.getRepository(User).find({ where: { id: In(ids) } });
+              return new Map(users.map((u) => [u.id, u.displayName]));
+            })),
+          );
         }
         if (input.labels !== undefined) {
           const next = await this.filterLabels(em, ctx.projectId, input.labels);
-          history.push(...(await this.replaceSet(em, IssueLabel, 'labelId', issueId, next, 'labels', async (ids) => {
-            const labels = await em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted: true });
-            return new Map(labels.map((l) => [l.id, l.name]));
-          })));
+          history.push(
+            ...(await this.replaceSet(em, IssueLabel, 'labelId', issueId, next, 'labels', async (ids) => {
+              const labels = await em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted: true });
+              return new Map(labels.map((l) => [l.id, l.name]));
+            })),
+          );
         }
         await writeActivities(em, ctx, history);
       });
@@ -280,7 +335,8 @@ export class IssueCommandService {
         return { created: true, issue: await this.create(ctx, { ...input, name: input.name }) };
       } catch (err) {
         // the create lost to a concurrent one (taken) or the holder was deleted before the update (not found)
-        const lost = err instanceof MeridianError && (holder ? err.code === 'NOT_FOUND' : err.code === 'EXTERNAL_ID_TAKEN');
+        const lost =
+          err instanceof MeridianError && (holder ? err.code === 'NOT_FOUND' : err.code === 'EXTERNAL_ID_TAKEN');
         if (!lost || round >= 3) throw err;
       }
     }
@@ -310,7 +366,8 @@ export class IssueCommandService {
   }
 
   private assertDates(start: string | null, target: string | null): void {
-    if (start && target && start > target) throw validationError({ start_date: ['Start date cannot exceed target date.'] });
+    if (start && target && start > target)
+      throw validationError({ start_date: ['Start date cannot exceed target date.'] });
   }
 
   private async stateOf(em: EntityManager, projectId: string, stateId: string): Promise<State> {
@@ -351,16 +408,25 @@ export class IssueCommandService {
   /** Plane: labels of other projects are dropped. */
   private async filterLabels(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await em.getRepository(Label).find({ where: { id: In([...new Set(ids)]), projectId }, select: { id: true } });
+    const rows = await em
+      .getRepository(Label)
+      .find({ where: { id: In([...new Set(ids)]), projectId }, select: { id: true } });
     return rows.map((r) => r.id).sort();
   }
 
   /** Replaces a work item's assignee or label set and returns one history row per addition and removal. */
   private async replaceSet<T extends IssueAssignee | IssueLabel>(
-    em: EntityManager, entity: new () => T, column: 'assigneeId' | 'labelId', issueId: string, next: string[],
-    field: 'assignees' | 'labels', names: (ids: string[]) => Promise<Map<string, string>>,
+    em: EntityManager,
+    entity: new () => T,
+    column: 'assigneeId' | 'labelId',
+    issueId: string,
+    next: string[],
+    field: 'assignees' | 'labels',
+    names: (ids: string[]) => Promise<Map<string, string>>,
   ): Promise<ActivityEntry[]> {
-    const current = (await em.getRepository(entity).find({ where: { issueId } as never })).map((r) => (r as unknown as Record<string, string>)[column]);
+    const current = (await em.getRepository(entity).find({ where: { issueId } as never })).map(
+      (r) => (r as unknown as Record<string, string>)[column],
+    );
     const added = next.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !next.includes(id));
     if (removed.length) await em.delete(entity, { issueId, [column]: In(removed) } as never);
@@ -368,8 +434,22 @@ export class IssueCommandService {
     const label = await names([...added, ...removed]);
     const noun = field === 'assignees' ? 'assignee' : 'label';
     return [
-      ...added.map((id) => ({ issueId, verb: 'updated', field, newValue: label.get(id) ?? id, newIdentifier: id, comment: `added ${noun} ` })),
-      ...removed.map((id) => ({ issueId, verb: 'updated', field, oldValue: label.get(id) ?? id, oldIdentifier: id, comment: `removed ${noun} ` })),
+      ...added.map((id) => ({
+        issueId,
+        verb: 'updated',
+        field,
+        newValue: label.get(id) ?? id,
+        newIdentifier: id,
+        comment: `added ${noun} `,
+      })),
+      ...removed.map((id) => ({
+        issueId,
+        verb: 'updated',
+        field,
+        oldValue: label.get(id) ?? id,
+        oldIdentifier: id,
+        comment: `removed ${noun} `,
+      })),
     ];
   }
 }

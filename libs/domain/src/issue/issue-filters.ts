@@ -72,38 +72,62 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
   if (filters.state?.length) where.push(`i.state_id ${any(filters.state, 'uuid')}`);
   if (filters.priority?.length) where.push(`i.priority ${any(filters.priority, 'text')}`);
   if (filters.assignee?.length) {
-    where.push(`EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id ${any(filters.assignee, 'uuid')})`);
+    where.push(
+      `EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id ${any(filters.assignee, 'uuid')})`,
+    );
   }
   if (filters.label?.length) {
-    where.push(`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id ${any(filters.label, 'uuid')})`);
+    where.push(
+      `EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id ${any(filters.label, 'uuid')})`,
+    );
   }
   if (filters.state_group?.length) {
-    where.push(`EXISTS (SELECT 1 FROM states sg WHERE sg.id = i.state_id AND sg."group" ${any(filters.state_group, 'text')})`);
+    where.push(
+      `EXISTS (SELECT 1 FROM states sg WHERE sg.id = i.state_id AND sg."group" ${any(filters.state_group, 'text')})`,
+    );
   }
   if (filters.created_by?.length) where.push(`i.created_by_id ${any(filters.created_by, 'uuid')}`);
   if (filters.top_level) where.push('i.parent_id IS NULL');
   if (filters.ids?.length) where.push(`i.id ${any(filters.ids, 'uuid')}`);
   if (filters.guestViewerId !== undefined) where.push(guestCondition(filters.guestViewerId, bind));
-  const plans = [[filters.cycle, 'cycle_issues', 'cycle_id'], [filters.module, 'module_issues', 'module_id']] as const;
+  const plans = [
+    [filters.cycle, 'cycle_issues', 'cycle_id'],
+    [filters.module, 'module_issues', 'module_id'],
+  ] as const;
   for (const [list, table, column] of plans) {
     if (!list?.length) continue;
     const ids = list.filter((v): v is string => v !== null);
     const parts = [];
     if (ids.length) {
-      parts.push(`EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL AND x.${column} ${any(ids, 'uuid')})`);
+      parts.push(
+        `EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL AND x.${column} ${any(ids, 'uuid')})`,
+      );
     }
-    if (list.includes(null)) parts.push(`NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL)`);
+    if (list.includes(null))
+      parts.push(`NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.issue_id = i.id AND x.deleted_at IS NULL)`);
     where.push(`(${parts.join(' OR ')})`);
   }
-  for (const [list, column] of [[filters.start_date, 'i.start_date'], [filters.target_date, 'i.target_date']] as const) {
-    for (const f of list ?? []) where.push(`${column} ${f.op === 'after' ? '>=' : f.op === 'before' ? '<=' : '='} ${bind(f.date)}`);
+  for (const [list, column] of [
+    [filters.start_date, 'i.start_date'],
+    [filters.target_date, 'i.target_date'],
+  ] as const) {
+    for (const f of list ?? [])
+      where.push(`${column} ${f.op === 'after' ? '>=' : f.op === 'before' ? '<=' : '='} ${bind(f.date)}`);
   }
   return where;
 }
 
 /** `group_by` values of the App API list (Plane's `issue_group_values`), with their aliases. */
 export const ISSUE_GROUP_BY = [
-  'state_id', 'state__group', 'priority', 'labels__id', 'assignees__id', 'cycle_id', 'issue_module__module_id', 'created_by', 'start_date',
+  'state_id',
+  'state__group',
+  'priority',
+  'labels__id',
+  'assignees__id',
+  'cycle_id',
+  'issue_module__module_id',
+  'created_by',
+  'start_date',
   'target_date',
 ] as const;
 export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
@@ -145,7 +169,8 @@ export const ISSUE_ORDER_BY = Object.keys(ISSUE_ORDER_KEYS).flatMap((k) => [k, `
  * lists': `ISSUE_ORDER_KEYS`); anything else is 400 `INVALID_QUERY_PARAMETER`.
  */
 export function resolveIssueOrder(
-  orderBy: string | undefined, keys: Readonly<Record<string, IssueOrderKey>> = ISSUE_ORDER_KEYS,
+  orderBy: string | undefined,
+  keys: Readonly<Record<string, IssueOrderKey>> = ISSUE_ORDER_KEYS,
 ): { order: IssueOrderKey; desc: boolean } {
   const raw = orderBy?.trim() || '-created_at';
   const desc = raw.startsWith('-');

@@ -72,9 +72,16 @@ export class IssueOperationsService {
       const issue = await em.getRepository(Issue).findOne({ where: { id: issueId, projectId: ctx.projectId } });
       if (!issue || !issue.archivedAt || issue.isDraft) throw new MeridianError('NOT_FOUND');
       await em.update(Issue, { id: issueId }, { archivedAt: null, updatedById: ctx.userId, updatedAt: new Date() });
-      await writeActivities(em, ctx, [{
-        issueId, verb: 'updated', field: 'archived_at', oldValue: issue.archivedAt, newValue: null, comment: 'has restored the issue',
-      }]);
+      await writeActivities(em, ctx, [
+        {
+          issueId,
+          verb: 'updated',
+          field: 'archived_at',
+          oldValue: issue.archivedAt,
+          newValue: null,
+          comment: 'has restored the issue',
+        },
+      ]);
     });
   }
 
@@ -87,7 +94,9 @@ export class IssueOperationsService {
   async bulkDelete(ctx: IssueContext, issueIds: string[]): Promise<{ message: string }> {
     const wanted = this.ids(issueIds, 'issue_ids');
     return this.dataSource.transaction(async (em) => {
-      const found = await em.getRepository(Issue).find({ where: { id: In(wanted), projectId: ctx.projectId }, select: { id: true } });
+      const found = await em
+        .getRepository(Issue)
+        .find({ where: { id: In(wanted), projectId: ctx.projectId }, select: { id: true } });
       for (const issue of found) await this.commands.remove(ctx, issue.id, em);
       return { message: `${found.length} issues were deleted` };
     });
@@ -104,7 +113,8 @@ export class IssueOperationsService {
     await this.dataSource.transaction(async (em) => {
       const found = await em.getRepository(Issue).find({ where: { id: In(wanted), projectId: ctx.projectId } });
       const missing = wanted.filter((id) => !found.some((i) => i.id === id));
-      if (missing.length) throw validationError({ issue_ids: [`Not work items of this project: ${missing.join(', ')}.`] });
+      if (missing.length)
+        throw validationError({ issue_ids: [`Not work items of this project: ${missing.join(', ')}.`] });
       for (const id of wanted) {
         const input: IssueInput = {};
         if (properties.state_id !== undefined) input.state = properties.state_id;
@@ -117,7 +127,9 @@ export class IssueOperationsService {
           input.labels = [...new Set([...current, ...properties.label_ids])];
         }
         if (properties.assignee_ids?.length) {
-          const current = (await em.getRepository(IssueAssignee).find({ where: { issueId: id } })).map((r) => r.assigneeId);
+          const current = (await em.getRepository(IssueAssignee).find({ where: { issueId: id } })).map(
+            (r) => r.assigneeId,
+          );
           input.assignees = [...new Set([...current, ...properties.assignee_ids])];
         }
         await this.commands.update(ctx, id, input, em);
@@ -129,11 +141,17 @@ export class IssueOperationsService {
    * `GET issues/{id}/sub-issues/` → `{sub_issues, state_distribution}` (Plane's `SubIssuesEndpoint`):
    * the visible direct sub-items in the App list shape, oldest first, and their count per state group.
    */
-  async subIssues(projectId: string, issueId: string): Promise<{ sub_issues: AppIssueJson[]; state_distribution: Record<string, number> }> {
+  async subIssues(
+    projectId: string,
+    issueId: string,
+  ): Promise<{ sub_issues: AppIssueJson[]; state_distribution: Record<string, number> }> {
     await this.issues.assertExists(projectId, issueId);
     const subs = await this.repo.subItems(issueId);
     const states = subs.length
-      ? await this.dataSource.getRepository(State).find({ where: { id: In([...new Set(subs.map((s) => s.stateId).filter((x): x is string => !!x))]) }, withDeleted: true })
+      ? await this.dataSource.getRepository(State).find({
+          where: { id: In([...new Set(subs.map((s) => s.stateId).filter((x): x is string => !!x))]) },
+          withDeleted: true,
+        })
       : [];
     const distribution: Record<string, number> = {};
     for (const s of subs) {
@@ -173,7 +191,9 @@ export class IssueOperationsService {
         if (issueIds.length === 1) throw err;
         throw validationError({ issue_ids: [`Not a work item of this project: ${id}.`] });
       });
-      const state = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
+      const state = issue.stateId
+        ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
+        : null;
       if (state?.group !== 'completed' && state?.group !== 'cancelled') {
         throw new MeridianError('ISSUE_NOT_ARCHIVABLE', 'Can only archive completed or cancelled state group issue.');
       }
@@ -183,9 +203,22 @@ export class IssueOperationsService {
   }
 
   private async setArchived(em: EntityManager, ctx: IssueContext, issues: Issue[], date: string): Promise<void> {
-    await em.update(Issue, { id: In(issues.map((i) => i.id)) }, { archivedAt: date, updatedById: ctx.userId, updatedAt: new Date() });
-    await writeActivities(em, ctx, issues.map((i) => ({
-      issueId: i.id, verb: 'updated', field: 'archived_at', oldValue: null, newValue: date, comment: 'has archived the issue',
-    })));
+    await em.update(
+      Issue,
+      { id: In(issues.map((i) => i.id)) },
+      { archivedAt: date, updatedById: ctx.userId, updatedAt: new Date() },
+    );
+    await writeActivities(
+      em,
+      ctx,
+      issues.map((i) => ({
+        issueId: i.id,
+        verb: 'updated',
+        field: 'archived_at',
+        oldValue: null,
+        newValue: date,
+        comment: 'has archived the issue',
+      })),
+    );
   }
 }

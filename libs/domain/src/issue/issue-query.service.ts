@@ -33,21 +33,57 @@ export interface IssueListQuery extends Omit<IssueFilterSet, 'guestViewerId'> {
 
 /** Plane's App API work item values (`IssueViewSet.list`). */
 export interface AppIssueJson {
-  id: string; name: string; state_id: string | null; sort_order: number; completed_at: string | null;
-  estimate_point: string | null; priority: string; start_date: string | null; target_date: string | null;
-  sequence_id: number; project_id: string; parent_id: string | null; cycle_id: string | null;
-  module_ids: string[]; label_ids: string[]; assignee_ids: string[]; sub_issues_count: number;
-  created_at: string | null; updated_at: string | null; created_by: string | null; updated_by: string | null;
-  attachment_count: number; link_count: number; is_draft: boolean; archived_at: string | null; deleted_at: string | null;
+  id: string;
+  name: string;
+  state_id: string | null;
+  sort_order: number;
+  completed_at: string | null;
+  estimate_point: string | null;
+  priority: string;
+  start_date: string | null;
+  target_date: string | null;
+  sequence_id: number;
+  project_id: string;
+  parent_id: string | null;
+  cycle_id: string | null;
+  module_ids: string[];
+  label_ids: string[];
+  assignee_ids: string[];
+  sub_issues_count: number;
+  created_at: string | null;
+  updated_at: string | null;
+  created_by: string | null;
+  updated_by: string | null;
+  attachment_count: number;
+  link_count: number;
+  is_draft: boolean;
+  archived_at: string | null;
+  deleted_at: string | null;
   type_id: string | null;
 }
-export type AppIssueDetailJson = AppIssueJson & { workspace_id: string; description_html: string; description_stripped: string | null };
+export type AppIssueDetailJson = AppIssueJson & {
+  workspace_id: string;
+  description_html: string;
+  description_stripped: string | null;
+};
 
 /** Plane's grouped paginator envelope (`plane/utils/paginator.py`), with a keyset cursor per group. */
 export interface GroupedIssues {
-  grouped_by: string; sub_grouped_by: null; total_count: number; next_cursor: null; prev_cursor: null;
-  next_page_results: boolean; prev_page_results: false; count: number; total_pages: number; total_results: number; extra_stats: null;
-  results: Record<string, { results: unknown[]; total_results: number; next_cursor: string | null; prev_cursor: string | null }>;
+  grouped_by: string;
+  sub_grouped_by: null;
+  total_count: number;
+  next_cursor: null;
+  prev_cursor: null;
+  next_page_results: boolean;
+  prev_page_results: false;
+  count: number;
+  total_pages: number;
+  total_results: number;
+  extra_stats: null;
+  results: Record<
+    string,
+    { results: unknown[]; total_results: number; next_cursor: string | null; prev_cursor: string | null }
+  >;
 }
 
 /** Assignee and label ids per work item, when the caller already has them. */
@@ -78,7 +114,10 @@ export class IssueQueryService {
    * filters `state`, `priority`, `assignee`, `label` (each comma-separated, any value matches). With both
    * `external_id` and `external_source`, the one matching live work item instead (404 if none).
    */
-  async list(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson> | AppIssueJson> | Partial<IssueJson>> {
+  async list(
+    projectId: string,
+    query: IssueListQuery,
+  ): Promise<Page<Partial<IssueJson> | AppIssueJson> | Partial<IssueJson>> {
     if (query.external_id !== undefined && query.external_source !== undefined) {
       const hit = await this.dataSource.getRepository(Issue).findOne({
         where: { projectId, externalId: query.external_id, externalSource: query.external_source },
@@ -91,7 +130,13 @@ export class IssueQueryService {
     if (view === 'app') {
       // the App API's list (more filters, App values): the same filters over the query builder
       const result = await this.repo.filteredPage(projectId, filtersOf(rest), false, order, desc, page);
-      return new Page(await this.renderFor(result.results, query), result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
+      return new Page(
+        await this.renderFor(result.results, query),
+        result.perPage,
+        result.totalCount,
+        result.nextCursor,
+        result.prevCursor,
+      );
     }
     const result = await this.repo.visiblePage(projectId, filtersOf(rest), order, desc, page);
     const rendered = await this.render(result.results, shape);
@@ -112,16 +157,24 @@ export class IssueQueryService {
    * same order and filters; `cursor` with a group's own filter (e.g. `state=<id>`) pages on inside
    * it. An unknown `group_by` is 400 `INVALID_QUERY_PARAMETER`.
    */
-  async listGrouped(projectId: string, query: IssueListQuery, groupBy: string, archived = false): Promise<GroupedIssues> {
+  async listGrouped(
+    projectId: string,
+    query: IssueListQuery,
+    groupBy: string,
+    archived = false,
+  ): Promise<GroupedIssues> {
     if (!(ISSUE_GROUP_BY as readonly string[]).includes(groupBy)) {
       throw new MeridianError('INVALID_QUERY_PARAMETER', `group_by must be one of: ${ISSUE_GROUP_BY.join(', ')}.`);
     }
     const by = groupBy as IssueGroupBy;
     const { order, desc } = resolveIssueOrder(query.order_by);
     const filters = filtersOf(query);
-    const keys: Array<string | null> = by === 'state__group' ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
-      : by === 'priority' ? [...PRIORITIES]
-        : await this.repo.groupKeys(projectId, by, filters, archived);
+    const keys: Array<string | null> =
+      by === 'state__group'
+        ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
+        : by === 'priority'
+          ? [...PRIORITIES]
+          : await this.repo.groupKeys(projectId, by, filters, archived);
     const results: GroupedIssues['results'] = {};
     const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
     let total = 0;
@@ -130,8 +183,10 @@ export class IssueQueryService {
     for (const key of keys) {
       const page = await this.repo.filteredPage(projectId, filters, archived, order, desc, query.page, { by, key });
       results[key ?? 'None'] = {
-        results: await this.renderFor(page.results, query), total_results: page.totalCount,
-        next_cursor: page.nextCursor, prev_cursor: page.prevCursor,
+        results: await this.renderFor(page.results, query),
+        total_results: page.totalCount,
+        next_cursor: page.nextCursor,
+        prev_cursor: page.prevCursor,
       };
       count += page.results.length;
       more ||= page.nextCursor !== null;
@@ -140,8 +195,18 @@ export class IssueQueryService {
     // a work item may be in several of these groups: count it once
     if (overlapping) total = await this.repo.filteredCount(projectId, filters, archived);
     return {
-      grouped_by: groupBy, sub_grouped_by: null, total_count: total, next_cursor: null, prev_cursor: null,
-      next_page_results: more, prev_page_results: false, count, total_pages: 1, total_results: total, extra_stats: null, results,
+      grouped_by: groupBy,
+      sub_grouped_by: null,
+      total_count: total,
+      next_cursor: null,
+      prev_cursor: null,
+      next_page_results: more,
+      prev_page_results: false,
+      count,
+      total_pages: 1,
+      total_results: total,
+      extra_stats: null,
+      results,
     };
   }
 
@@ -149,7 +214,13 @@ export class IssueQueryService {
   async listArchived(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson> | AppIssueJson>> {
     const { order, desc } = resolveIssueOrder(query.order_by);
     const page = await this.repo.filteredPage(projectId, filtersOf(query), true, order, desc, query.page);
-    return new Page<Partial<IssueJson> | AppIssueJson>(await this.renderFor(page.results, query), page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+    return new Page<Partial<IssueJson> | AppIssueJson>(
+      await this.renderFor(page.results, query),
+      page.perPage,
+      page.totalCount,
+      page.nextCursor,
+      page.prevCursor,
+    );
   }
 
   /**
@@ -162,17 +233,44 @@ export class IssueQueryService {
     if (!issues.length) return [];
     const rows = await this.repo.appValues(issues.map((i) => i.id));
     const byId = new Map(rows.map((r) => [r.id as string, r]));
-    const arr = (v: unknown) => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? v.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : []);
+    const arr = (v: unknown) =>
+      Array.isArray(v)
+        ? (v as string[])
+        : typeof v === 'string'
+          ? v
+              .replace(/^\{|\}$/g, '')
+              .split(',')
+              .filter(Boolean)
+          : [];
     return issues.map((i) => {
       const r = byId.get(i.id) ?? {};
       return {
-        id: i.id, name: i.name, state_id: i.stateId, sort_order: i.sortOrder, completed_at: iso(i.completedAt),
-        estimate_point: i.estimatePointId, priority: i.priority, start_date: i.startDate, target_date: i.targetDate,
-        sequence_id: i.sequenceId, project_id: i.projectId, parent_id: i.parentId, cycle_id: (r.cycle_id as string | null) ?? null,
-        module_ids: arr(r.module_ids), label_ids: arr(r.label_ids), assignee_ids: arr(r.assignee_ids),
-        sub_issues_count: Number(r.sub_issues_count ?? 0), created_at: iso(i.createdAt), updated_at: iso(i.updatedAt),
-        created_by: i.createdById, updated_by: i.updatedById, attachment_count: Number(r.attachment_count ?? 0),
-        link_count: Number(r.link_count ?? 0), is_draft: i.isDraft, archived_at: i.archivedAt, deleted_at: iso(i.deletedAt),
+        id: i.id,
+        name: i.name,
+        state_id: i.stateId,
+        sort_order: i.sortOrder,
+        completed_at: iso(i.completedAt),
+        estimate_point: i.estimatePointId,
+        priority: i.priority,
+        start_date: i.startDate,
+        target_date: i.targetDate,
+        sequence_id: i.sequenceId,
+        project_id: i.projectId,
+        parent_id: i.parentId,
+        cycle_id: (r.cycle_id as string | null) ?? null,
+        module_ids: arr(r.module_ids),
+        label_ids: arr(r.label_ids),
+        assignee_ids: arr(r.assignee_ids),
+        sub_issues_count: Number(r.sub_issues_count ?? 0),
+        created_at: iso(i.createdAt),
+        updated_at: iso(i.updatedAt),
+        created_by: i.createdById,
+        updated_by: i.updatedById,
+        attachment_count: Number(r.attachment_count ?? 0),
+        link_count: Number(r.link_count ?? 0),
+        is_draft: i.isDraft,
+        archived_at: i.archivedAt,
+        deleted_at: iso(i.deletedAt),
         type_id: i.typeId,
       };
     });
@@ -184,14 +282,23 @@ export class IssueQueryService {
    * archived one instead of a visible one. 404 `NOT_FOUND` otherwise, also for a Guest `viewer`
    * and another's work item when the project does not let Guests see all (Plane: 400).
    */
-  async retrieveApp(projectId: string, issueId: string, archived = false, viewer?: IssueListQuery['viewer']): Promise<AppIssueDetailJson> {
+  async retrieveApp(
+    projectId: string,
+    issueId: string,
+    archived = false,
+    viewer?: IssueListQuery['viewer'],
+  ): Promise<AppIssueDetailJson> {
     const issue = await this.repo.findFiltered(projectId, issueId, filtersOf({ viewer }), archived);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return this.detailApp(issue);
   }
 
   /** `GET issues/{id}/meta/` (Plane's `IssueMetaEndpoint`): `{sequence_id, project_identifier}`; 404 as `retrieveApp`. */
-  async metaApp(projectId: string, issueId: string, viewer?: IssueListQuery['viewer']): Promise<{ sequence_id: number; project_identifier: string }> {
+  async metaApp(
+    projectId: string,
+    issueId: string,
+    viewer?: IssueListQuery['viewer'],
+  ): Promise<{ sequence_id: number; project_identifier: string }> {
     const issue = await this.repo.findFiltered(projectId, issueId, filtersOf({ viewer }), false);
     if (!issue) throw new MeridianError('NOT_FOUND');
     const project = await found(this.dataSource.getRepository(Project).findOne({ where: { id: projectId } }));
@@ -206,7 +313,12 @@ export class IssueQueryService {
   /** The App API detail shape of a work item already loaded. */
   async detailApp(issue: Issue): Promise<AppIssueDetailJson> {
     const [view] = await this.renderApp([issue]);
-    return { ...view, workspace_id: issue.workspaceId, description_html: issue.descriptionHtml, description_stripped: issue.descriptionStripped };
+    return {
+      ...view,
+      workspace_id: issue.workspaceId,
+      description_html: issue.descriptionHtml,
+      description_stripped: issue.descriptionStripped,
+    };
   }
 
   /** `retrieveByKey` in the App API's detail shape (`GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/`). */
@@ -224,7 +336,10 @@ export class IssueQueryService {
     const row = await this.repo.findVisibleRow(projectId, issueId);
     if (!row) throw new MeridianError('NOT_FOUND');
     const issue = issueFromRow(row);
-    const sets = { assignees: new Map([[issue.id, row.assignee_ids as string[]]]), labels: new Map([[issue.id, row.label_ids as string[]]]) };
+    const sets = {
+      assignees: new Map([[issue.id, row.assignee_ids as string[]]]),
+      labels: new Map([[issue.id, row.label_ids as string[]]]),
+    };
     return (await this.render([issue], shape, sets))[0];
   }
 
@@ -248,7 +363,11 @@ export class IssueQueryService {
    * (default 10, at most 100).
    */
   async search(
-    workspaceId: string, userId: string, search: string, projectId: string | undefined, limit: number,
+    workspaceId: string,
+    userId: string,
+    search: string,
+    projectId: string | undefined,
+    limit: number,
   ): Promise<{ issues: IssueSearchHit[] }> {
     return { issues: await this.repo.search(workspaceId, userId, search.trim(), projectId, limit) };
   }
@@ -277,8 +396,18 @@ export class IssueQueryService {
    * only the work items they created, unless the project has `guest_view_all_features` (Plane's
    * Guest rule, as on `retrieveApp`); another's is a 404 `NOT_FOUND`.
    */
-  async assertVisibleTo(projectId: string, issueId: string, viewer: { userId: string; role: number | null }, em: EntityManager = this.dataSource.manager): Promise<Issue> {
-    const issue = await this.repo.findVisible(projectId, issueId, em, (viewer.role ?? 0) <= ROLE.GUEST ? viewer.userId : undefined);
+  async assertVisibleTo(
+    projectId: string,
+    issueId: string,
+    viewer: { userId: string; role: number | null },
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Issue> {
+    const issue = await this.repo.findVisible(
+      projectId,
+      issueId,
+      em,
+      (viewer.role ?? 0) <= ROLE.GUEST ? viewer.userId : undefined,
+    );
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }
@@ -293,7 +422,8 @@ export class IssueQueryService {
     if (!issues.length) return [];
     const sets = given ?? (await this.repo.sets(issues.map((i) => i.id)));
     const views: Array<Record<string, unknown>> = issues.map((i) =>
-      issueView(i, sets.assignees.get(i.id) ?? [], sets.labels.get(i.id) ?? []));
+      issueView(i, sets.assignees.get(i.id) ?? [], sets.labels.get(i.id) ?? []),
+    );
     const expand = shape.fields ? new Set([...shape.expand].filter((e) => shape.fields!.includes(e))) : shape.expand;
     if (expand.size) await this.expand(views, issues, expand, sets.assignees, sets.labels);
     return views.map((v) => pick(v, shape.fields) as Partial<IssueJson>);
@@ -304,8 +434,11 @@ export class IssueQueryService {
    * becomes `{}`.
    */
   private async expand(
-    views: Array<Record<string, unknown>>, issues: Issue[], expand: Set<string>,
-    assignees: Map<string, string[]>, labels: Map<string, string[]>,
+    views: Array<Record<string, unknown>>,
+    issues: Issue[],
+    expand: Set<string>,
+    assignees: Map<string, string[]>,
+    labels: Map<string, string[]>,
   ): Promise<void> {
     const repo = <T extends object>(e: new () => T) => this.dataSource.getRepository(e);
     const load = async <T extends { id: string }>(e: new () => T, ids: Array<string | null>, withDeleted = true) => {
@@ -313,39 +446,81 @@ export class IssueQueryService {
       const rows = wanted.length ? await repo(e).find({ where: { id: In(wanted) } as never, withDeleted }) : [];
       return new Map(rows.map((r) => [r.id, r]));
     };
-    const one = <T>(map: Map<string, T>, id: string | null, fn: (x: T) => unknown) => (id && map.has(id) ? fn(map.get(id)!) : {});
+    const one = <T>(map: Map<string, T>, id: string | null, fn: (x: T) => unknown) =>
+      id && map.has(id) ? fn(map.get(id)!) : {};
     if (expand.has('state')) {
-      const m = await load(State, issues.map((i) => i.stateId));
+      const m = await load(
+        State,
+        issues.map((i) => i.stateId),
+      );
       views.forEach((v, n) => (v.state = one(m, issues[n].stateId, stateLiteView)));
     }
     if (expand.has('project')) {
-      const m = await load(Project, issues.map((i) => i.projectId));
-      views.forEach((v, n) => (v.project = one(m, issues[n].projectId, (p) => ({
-        id: p.id, identifier: p.identifier, name: p.name, cover_image: p.coverImage, icon_prop: p.iconProp ?? null,
-        emoji: p.emoji, description: p.description, cover_image_url: p.coverImage,
-      }))));
+      const m = await load(
+        Project,
+        issues.map((i) => i.projectId),
+      );
+      views.forEach(
+        (v, n) =>
+          (v.project = one(m, issues[n].projectId, (p) => ({
+            id: p.id,
+            identifier: p.identifier,
+            name: p.name,
+            cover_image: p.coverImage,
+            icon_prop: p.iconProp ?? null,
+            emoji: p.emoji,
+            description: p.description,
+            cover_image_url: p.coverImage,
+          }))),
+      );
     }
     if (expand.has('workspace')) {
-      const m = await load(Workspace, issues.map((i) => i.workspaceId));
-      views.forEach((v, n) => (v.workspace = one(m, issues[n].workspaceId, (w) => ({ name: w.name, slug: w.slug, id: w.id }))));
+      const m = await load(
+        Workspace,
+        issues.map((i) => i.workspaceId),
+      );
+      views.forEach(
+        (v, n) => (v.workspace = one(m, issues[n].workspaceId, (w) => ({ name: w.name, slug: w.slug, id: w.id }))),
+      );
     }
     if (expand.has('parent')) {
-      const m = await load(Issue, issues.map((i) => i.parentId));
-      views.forEach((v, n) => (v.parent = one(m, issues[n].parentId, (p) => ({ id: p.id, sequence_id: p.sequenceId, project_id: p.projectId }))));
+      const m = await load(
+        Issue,
+        issues.map((i) => i.parentId),
+      );
+      views.forEach(
+        (v, n) =>
+          (v.parent = one(m, issues[n].parentId, (p) => ({
+            id: p.id,
+            sequence_id: p.sequenceId,
+            project_id: p.projectId,
+          }))),
+      );
     }
     for (const key of ['created_by', 'updated_by'] as const) {
       if (!expand.has(key)) continue;
       const prop = key === 'created_by' ? 'createdById' : 'updatedById';
-      const m = await load(User, issues.map((i) => i[prop]));
+      const m = await load(
+        User,
+        issues.map((i) => i[prop]),
+      );
       views.forEach((v, n) => (v[key] = one(m, issues[n][prop], userLiteView)));
     }
     if (expand.has('assignees')) {
       const m = await load(User, [...assignees.values()].flat());
-      views.forEach((v, n) => (v.assignees = (assignees.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => userLiteView(m.get(id)!))));
+      views.forEach(
+        (v, n) =>
+          (v.assignees = (assignees.get(issues[n].id) ?? [])
+            .filter((id) => m.has(id))
+            .map((id) => userLiteView(m.get(id)!))),
+      );
     }
     if (expand.has('labels')) {
       const m = await load(Label, [...labels.values()].flat(), false);
-      views.forEach((v, n) => (v.labels = (labels.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => labelView(m.get(id)!))));
+      views.forEach(
+        (v, n) =>
+          (v.labels = (labels.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => labelView(m.get(id)!))),
+      );
     }
   }
 }

@@ -4,7 +4,10 @@ import type { Issue } from './issue.entity';
 
 /** An emoji reaction of a user on a work item (Plane's `issue_reactions`); one per user and emoji. */
 @Entity({ name: 'issue_reactions' })
-@Index('uq_issue_reactions_actor_reaction_live', ['issueId', 'actorId', 'reaction'], { unique: true, where: '"deleted_at" IS NULL' })
+@Index('uq_issue_reactions_actor_reaction_live', ['issueId', 'actorId', 'reaction'], {
+  unique: true,
+  where: '"deleted_at" IS NULL',
+})
 export class IssueReaction extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   issueId: string;

@@ -12,14 +12,23 @@ export class IssueListener {
    * lose their point, each with a history row "removed the estimate point" (old value and id).
    */
   @OnChange('estimate.points-removed')
-  async onEstimatePointsRemoved(em: EntityManager, { ctx, points }: ChangeEvents['estimate.points-removed']): Promise<void> {
+  async onEstimatePointsRemoved(
+    em: EntityManager,
+    { ctx, points }: ChangeEvents['estimate.points-removed'],
+  ): Promise<void> {
     const byId = new Map(points.map((p) => [p.id, p]));
     const issues = await em.getRepository(Issue).find({ where: { estimatePointId: In([...byId.keys()]) } });
     if (!issues.length) return;
     await em.update(Issue, { id: In(issues.map((i) => i.id)) }, { estimatePointId: null, updatedById: ctx.userId });
     const history: ActivityEntry[] = issues.map((i) => ({
-      issueId: i.id, verb: 'updated', field: 'estimate_point', oldValue: byId.get(i.estimatePointId!)?.value ?? null, newValue: null,
-      oldIdentifier: i.estimatePointId, newIdentifier: null, comment: 'removed the estimate point',
+      issueId: i.id,
+      verb: 'updated',
+      field: 'estimate_point',
+      oldValue: byId.get(i.estimatePointId!)?.value ?? null,
+      newValue: null,
+      oldIdentifier: i.estimatePointId,
+      newIdentifier: null,
+      comment: 'removed the estimate point',
     }));
     await writeActivities(em, ctx, history);
   }

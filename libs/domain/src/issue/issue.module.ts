@@ -14,8 +14,14 @@ import { IssueListener } from './issue.listener';
  */
 @Module({
   providers: [
-    IssueRepository, IssueQueryService, IssueCommandService, IssueCreateBatcher, IssueChildrenService, IssueOperationsService,
-    ReactionService, IssueListener,
+    IssueRepository,
+    IssueQueryService,
+    IssueCommandService,
+    IssueCreateBatcher,
+    IssueChildrenService,
+    IssueOperationsService,
+    ReactionService,
+    IssueListener,
   ],
   exports: [IssueQueryService, IssueCommandService, IssueChildrenService, IssueOperationsService, ReactionService],
 })

@@ -9,16 +9,34 @@ import { hotQuery, hotTransaction, hotTxPipeline, hotTxQuery } from '../kernel/h
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import {
-  bindNamed, bindPositional, guestCondition, IssueFilterSet, issueFilterConditions, IssueGroupBy, IssueOrderKey,
+  bindNamed,
+  bindPositional,
+  guestCondition,
+  IssueFilterSet,
+  issueFilterConditions,
+  IssueGroupBy,
+  IssueOrderKey,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
 import { IssueReaction } from './issue-reaction.entity';
 import { CommentReaction } from './comment-reaction.entity';
 import { Issue } from './issue.entity';
 import {
-  ISSUE_COLUMNS, LIVE_PROJECT, OPEN_ISSUE, SQL_CREATE_ISSUE, SQL_CREATE_ISSUE_IN_BATCH, SQL_CREATE_ISSUE_IN_BATCH_NO_STATE,
-  SQL_CREATE_ISSUE_NO_STATE, SQL_DEFAULT_STATE, SQL_ISSUE_SETS, SQL_NEXT_SEQUENCE, SQL_NEXT_SEQUENCES, SQL_PROJECT_FOR_CREATE, SQL_VISIBLE_ISSUE,
-  SQL_VISIBLE_ISSUES_OF_PROJECT, VISIBLE_ISSUE,
+  ISSUE_COLUMNS,
+  LIVE_PROJECT,
+  OPEN_ISSUE,
+  SQL_CREATE_ISSUE,
+  SQL_CREATE_ISSUE_IN_BATCH,
+  SQL_CREATE_ISSUE_IN_BATCH_NO_STATE,
+  SQL_CREATE_ISSUE_NO_STATE,
+  SQL_DEFAULT_STATE,
+  SQL_ISSUE_SETS,
+  SQL_NEXT_SEQUENCE,
+  SQL_NEXT_SEQUENCES,
+  SQL_PROJECT_FOR_CREATE,
+  SQL_VISIBLE_ISSUE,
+  SQL_VISIBLE_ISSUES_OF_PROJECT,
+  VISIBLE_ISSUE,
 } from './issue.sql';
 import { issueFromRow } from './issue.view';
 
@@ -52,7 +70,9 @@ export interface IssueSearchHit {
  * query builder adds `i.deleted_at IS NULL` itself.
  */
 export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue> {
-  return em.getRepository(Issue).createQueryBuilder('i')
+  return em
+    .getRepository(Issue)
+    .createQueryBuilder('i')
     .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
     .where(VISIBLE_ISSUE);
 }
@@ -75,17 +95,35 @@ export class IssueRepository {
    * `ix_issues_project_live_created` serves. No query builder per request.
    */
   async visiblePage(
-    projectId: string, filters: IssueFilterSet, order: IssueOrderKey, desc: boolean, page: PageRequest,
+    projectId: string,
+    filters: IssueFilterSet,
+    order: IssueOrderKey,
+    desc: boolean,
+    page: PageRequest,
   ): Promise<Page<Issue>> {
     const params: unknown[] = [projectId];
     const where = issueFilterConditions(filters, bindPositional(params));
     const from = SQL_VISIBLE_ISSUES_OF_PROJECT + where.map((c) => ` AND ${c}`).join('');
     const result = await paginateSql(
-      { select: ISSUE_COLUMNS, from, params, key: order.key, id: 'i.id', keyType: order.keyType, order: desc ? 'DESC' : 'ASC' },
+      {
+        select: ISSUE_COLUMNS,
+        from,
+        params,
+        key: order.key,
+        id: 'i.id',
+        keyType: order.keyType,
+        order: desc ? 'DESC' : 'ASC',
+      },
       page,
       (text, values) => hotQuery(this.dataSource, text, values),
     );
-    return new Page(result.results.map(issueFromRow), result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
+    return new Page(
+      result.results.map(issueFromRow),
+      result.perPage,
+      result.totalCount,
+      result.nextCursor,
+      result.prevCursor,
+    );
   }
 
   /**
@@ -95,9 +133,11 @@ export class IssueRepository {
    */
   private filtered(projectId: string, filters: IssueFilterSet, archived: boolean): SelectQueryBuilder<Issue> {
     const qb = archived
-      ? this.dataSource.getRepository(Issue).createQueryBuilder('i')
-        .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
-        .where('i.archived_at IS NOT NULL AND i.is_draft = false')
+      ? this.dataSource
+          .getRepository(Issue)
+          .createQueryBuilder('i')
+          .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+          .where('i.archived_at IS NOT NULL AND i.is_draft = false')
       : visibleIssuesQuery(this.dataSource.manager);
     qb.andWhere('i.project_id = :projectId', { projectId });
     const params: Record<string, unknown> = {};
@@ -107,7 +147,12 @@ export class IssueRepository {
 
   /** A keyset page of `filtered` (App list, archived list), narrowed to one `group` when given. */
   filteredPage(
-    projectId: string, filters: IssueFilterSet, archived: boolean, order: IssueOrderKey, desc: boolean, page: PageRequest,
+    projectId: string,
+    filters: IssueFilterSet,
+    archived: boolean,
+    order: IssueOrderKey,
+    desc: boolean,
+    page: PageRequest,
     group?: IssueGroup,
   ): Promise<Page<Issue>> {
     const qb = this.filtered(projectId, filters, archived);
@@ -126,26 +171,51 @@ export class IssueRepository {
   }
 
   /** Every key of a grouping for the project, `null` for "no value" (Plane's `issue_group_values`); dates from `filtered`. */
-  async groupKeys(projectId: string, groupBy: IssueGroupBy, filters: IssueFilterSet, archived: boolean): Promise<Array<string | null>> {
-    const ids = async (sql: string) => ((await this.dataSource.query(sql, [projectId])) as Array<{ id: string }>).map((r) => r.id);
+  async groupKeys(
+    projectId: string,
+    groupBy: IssueGroupBy,
+    filters: IssueFilterSet,
+    archived: boolean,
+  ): Promise<Array<string | null>> {
+    const ids = async (sql: string) =>
+      ((await this.dataSource.query(sql, [projectId])) as Array<{ id: string }>).map((r) => r.id);
     const members = `SELECT member_id AS id FROM project_members WHERE project_id = $1 AND is_active = true AND deleted_at IS NULL
 ORDER BY created_at, id`;
     switch (groupBy) {
-      case 'state_id': return ids('SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id');
-      case 'labels__id': return [...(await ids('SELECT id FROM labels WHERE project_id = $1 AND deleted_at IS NULL ORDER BY sort_order, id')), null];
-      case 'assignees__id': return [...(await ids(members)), null];
-      case 'created_by': return ids(members);
-      case 'cycle_id': return [...(await ids('SELECT id FROM cycles WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')), null];
+      case 'state_id':
+        return ids(
+          'SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id',
+        );
+      case 'labels__id':
+        return [
+          ...(await ids('SELECT id FROM labels WHERE project_id = $1 AND deleted_at IS NULL ORDER BY sort_order, id')),
+          null,
+        ];
+      case 'assignees__id':
+        return [...(await ids(members)), null];
+      case 'created_by':
+        return ids(members);
+      case 'cycle_id':
+        return [
+          ...(await ids('SELECT id FROM cycles WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')),
+          null,
+        ];
       case 'issue_module__module_id':
-        return [...(await ids('SELECT id FROM modules WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')), null];
+        return [
+          ...(await ids('SELECT id FROM modules WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')),
+          null,
+        ];
       case 'start_date':
       case 'target_date': {
         const column = groupBy === 'start_date' ? 'i.startDate' : 'i.targetDate';
         const rows = await this.filtered(projectId, filters, archived)
-          .select(`DISTINCT to_char(${column}, 'YYYY-MM-DD')`, 'd').orderBy('d').getRawMany<{ d: string | null }>();
+          .select(`DISTINCT to_char(${column}, 'YYYY-MM-DD')`, 'd')
+          .orderBy('d')
+          .getRawMany<{ d: string | null }>();
         return [...rows.map((r) => r.d).filter((d): d is string => d !== null), null];
       }
-      default: throw new Error(`groupKeys: ${groupBy} has fixed keys`);
+      default:
+        throw new Error(`groupKeys: ${groupBy} has fixed keys`);
     }
   }
 
@@ -188,10 +258,13 @@ ORDER BY created_at, id`;
 
   /** The visible direct sub-items of a work item, oldest first. */
   subItems(issueId: string): Promise<Issue[]> {
-    return this.dataSource.getRepository(Issue).createQueryBuilder('i')
+    return this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where(`i.parent_id = :issueId AND ${OPEN_ISSUE}`, { issueId })
-      .orderBy('i.createdAt', 'ASC').addOrderBy('i.id', 'ASC')
+      .orderBy('i.createdAt', 'ASC')
+      .addOrderBy('i.id', 'ASC')
       .getMany();
   }
 
@@ -205,7 +278,10 @@ ORDER BY created_at, id`;
 
   /** A visible work item of the project (`guestViewerId`: under the Guest rule), or null. */
   findVisible(
-    projectId: string, issueId: string, em: EntityManager = this.dataSource.manager, guestViewerId?: string,
+    projectId: string,
+    issueId: string,
+    em: EntityManager = this.dataSource.manager,
+    guestViewerId?: string,
   ): Promise<Issue | null> {
     const qb = visibleIssuesQuery(em).andWhere('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId });
     if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
@@ -217,7 +293,9 @@ ORDER BY created_at, id`;
    * (`guestViewerId`: under the Guest rule), or null: what comments, links and the history hang on.
    */
   findOpen(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue | null> {
-    const qb = em.getRepository(Issue).createQueryBuilder('i')
+    const qb = em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where(`i.id = :issueId AND i.project_id = :projectId AND ${OPEN_ISSUE}`, { issueId, projectId });
     if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
@@ -227,9 +305,16 @@ ORDER BY created_at, id`;
   /** The visible work item `IDENT-seq` of the workspace in a project `userId` is an active member of, or null. */
   findVisibleByKey(workspaceId: string, userId: string, identifier: string, sequenceId: number): Promise<Issue | null> {
     return visibleIssuesQuery(this.dataSource.manager)
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
+      .innerJoin(
+        ProjectMember,
+        'pm',
+        'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+        { userId },
+      )
       .andWhere('p.workspaceId = :workspaceId AND p.identifier = :identifier AND i.sequenceId = :seq', {
-        workspaceId, identifier, seq: sequenceId,
+        workspaceId,
+        identifier,
+        seq: sequenceId,
       })
       .getOne();
   }
@@ -247,12 +332,30 @@ ORDER BY created_at, id`;
    * Visible work items of the projects `userId` is an active member of (one project with
    * `projectId`) whose name contains `q`, or whose key or number is `q`; newest first, at most `limit`.
    */
-  async search(workspaceId: string, userId: string, q: string, projectId: string | undefined, limit: number): Promise<IssueSearchHit[]> {
+  async search(
+    workspaceId: string,
+    userId: string,
+    q: string,
+    projectId: string | undefined,
+    limit: number,
+  ): Promise<IssueSearchHit[]> {
     const qb = visibleIssuesQuery(this.dataSource.manager)
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL', { userId })
+      .innerJoin(
+        ProjectMember,
+        'pm',
+        'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+        { userId },
+      )
       .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
       .andWhere('p.workspaceId = :workspaceId', { workspaceId })
-      .select(['i.id AS id', 'i.name AS name', 'i.sequence_id AS sequence_id', 'p.identifier AS project__identifier', 'p.id AS project_id', 'w.slug AS workspace__slug'])
+      .select([
+        'i.id AS id',
+        'i.name AS name',
+        'i.sequence_id AS sequence_id',
+        'p.identifier AS project__identifier',
+        'p.id AS project_id',
+        'w.slug AS workspace__slug',
+      ])
       .orderBy('i.createdAt', 'DESC')
       .limit(limit);
     if (projectId) qb.andWhere('p.id = :projectId', { projectId });
@@ -260,7 +363,12 @@ ORDER BY created_at, id`;
       const key = /^(.+)-(\d{1,9})$/.exec(q);
       qb.andWhere(
         `(i.name ILIKE :like ESCAPE '\\' ${/^\d{1,9}$/.test(q) ? 'OR i.sequenceId = :seq' : ''} ${key ? 'OR (p.identifier = :ident AND i.sequenceId = :kseq)' : ''})`,
-        { like: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, seq: Number(q), ident: key?.[1].toUpperCase(), kseq: Number(key?.[2]) },
+        {
+          like: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+          seq: Number(q),
+          ident: key?.[1].toUpperCase(),
+          kseq: Number(key?.[2]),
+        },
       );
     }
     const rows = await qb.getRawMany<IssueSearchHit>();
@@ -271,38 +379,59 @@ ORDER BY created_at, id`;
 
   /** A page of the work item's comments, newest first. */
   commentsPage(issueId: string, page: PageRequest): Promise<Page<IssueComment>> {
-    const qb = this.dataSource.getRepository(IssueComment).createQueryBuilder('c').where('c.issueId = :issueId', { issueId });
+    const qb = this.dataSource
+      .getRepository(IssueComment)
+      .createQueryBuilder('c')
+      .where('c.issueId = :issueId', { issueId });
     return paginate(qb, page, { order: 'DESC' });
   }
 
   /** A page of the work item's links, newest first. */
   linksPage(issueId: string, page: PageRequest): Promise<Page<IssueLink>> {
-    const qb = this.dataSource.getRepository(IssueLink).createQueryBuilder('l').where('l.issueId = :issueId', { issueId });
+    const qb = this.dataSource
+      .getRepository(IssueLink)
+      .createQueryBuilder('l')
+      .where('l.issueId = :issueId', { issueId });
     return paginate(qb, page, { order: 'DESC' });
   }
 
   /** A page of the work item's history without the entries of the `hidden` fields. */
-  activitiesPage(issueId: string, hidden: string[], page: PageRequest, order: 'ASC' | 'DESC'): Promise<Page<IssueActivity>> {
-    const qb = this.dataSource.getRepository(IssueActivity).createQueryBuilder('a')
+  activitiesPage(
+    issueId: string,
+    hidden: string[],
+    page: PageRequest,
+    order: 'ASC' | 'DESC',
+  ): Promise<Page<IssueActivity>> {
+    const qb = this.dataSource
+      .getRepository(IssueActivity)
+      .createQueryBuilder('a')
       .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden });
     return paginate(qb, page, { order });
   }
 
   /** A page of the work item's reactions, oldest first. */
   issueReactionsPage(issueId: string, page: PageRequest): Promise<Page<IssueReaction>> {
-    const qb = this.dataSource.getRepository(IssueReaction).createQueryBuilder('r').where('r.issueId = :issueId', { issueId });
+    const qb = this.dataSource
+      .getRepository(IssueReaction)
+      .createQueryBuilder('r')
+      .where('r.issueId = :issueId', { issueId });
     return paginate(qb, page);
   }
 
   /** A page of the comment's reactions, oldest first. */
   commentReactionsPage(commentId: string, page: PageRequest): Promise<Page<CommentReaction>> {
-    const qb = this.dataSource.getRepository(CommentReaction).createQueryBuilder('r').where('r.commentId = :commentId', { commentId });
+    const qb = this.dataSource
+      .getRepository(CommentReaction)
+      .createQueryBuilder('r')
+      .where('r.commentId = :commentId', { commentId });
     return paginate(qb, page);
   }
 
   /** A comment of the project on a work item that is not deleted, archived or a draft, in a live, unarchived project; or null. */
   findCommentOnOpenIssue(em: EntityManager, projectId: string, commentId: string): Promise<IssueComment | null> {
-    return em.getRepository(IssueComment).createQueryBuilder('c')
+    return em
+      .getRepository(IssueComment)
+      .createQueryBuilder('c')
       .innerJoin(Issue, 'i', `i.id = c.issue_id AND i.deleted_at IS NULL AND ${OPEN_ISSUE}`)
       .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where('c.id = :commentId AND c.projectId = :projectId AND i.projectId = :projectId', { commentId, projectId })
@@ -318,15 +447,25 @@ ORDER BY created_at, id`;
   }
 
   /** The project's default non-triage state for a create (`{id, group, name}`), else its first non-triage state, else null. */
-  async defaultStateForCreate(em: EntityManager, projectId: string): Promise<{ id: string; group: string; name: string } | null> {
-    return ((await hotTxQuery(em, SQL_DEFAULT_STATE, [projectId]))[0] as { id: string; group: string; name: string } | undefined) ?? null;
+  async defaultStateForCreate(
+    em: EntityManager,
+    projectId: string,
+  ): Promise<{ id: string; group: string; name: string } | null> {
+    return (
+      ((await hotTxQuery(em, SQL_DEFAULT_STATE, [projectId]))[0] as
+        { id: string; group: string; name: string } | undefined) ?? null
+    );
   }
 
   /** The project's default non-triage state, else its first non-triage state, else none (as an entity). */
   defaultState(em: EntityManager, projectId: string): Promise<State | null> {
-    return em.getRepository(State).createQueryBuilder('s')
+    return em
+      .getRepository(State)
+      .createQueryBuilder('s')
       .where('s.projectId = :projectId AND s.isTriage = false', { projectId })
-      .orderBy('s.default', 'DESC').addOrderBy('s.sequence', 'ASC').getOne();
+      .orderBy('s.default', 'DESC')
+      .addOrderBy('s.sequence', 'ASC')
+      .getOne();
   }
 
   /**
@@ -351,7 +490,8 @@ ORDER BY created_at, id`;
     const answers = await hotTransaction(this.dataSource, [
       [SQL_NEXT_SEQUENCES, [projectId, n]],
       ...jobs.map((job, k): [string, unknown[]] => [
-        job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH, [...job.values, n - 1 - k],
+        job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH,
+        [...job.values, n - 1 - k],
       ]),
     ]);
     return answers.slice(1).map(([row]) => row);
@@ -359,27 +499,49 @@ ORDER BY created_at, id`;
 
   /** The work item of the project, locked (`FOR UPDATE`) until `em`'s transaction ends; or null. */
   lockInProject(em: EntityManager, projectId: string, issueId: string): Promise<Issue | null> {
-    return em.getRepository(Issue).createQueryBuilder('i').setLock('pessimistic_write')
-      .where('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId }).getOne();
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .setLock('pessimistic_write')
+      .where('i.id = :issueId AND i.projectId = :projectId', { issueId, projectId })
+      .getOne();
   }
 
   /**
    * A live work item of the workspace in a live project that is `projectId` or one `userId` is an
    * active member of (a parent the caller can reach), or null.
    */
-  findReachable(em: EntityManager, workspaceId: string, projectId: string, userId: string, issueId: string): Promise<Issue | null> {
-    return em.getRepository(Issue).createQueryBuilder('i')
+  findReachable(
+    em: EntityManager,
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    issueId: string,
+  ): Promise<Issue | null> {
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
       .where('i.id = :parentId AND i.workspaceId = :workspaceId', { parentId: issueId, workspaceId })
-      .andWhere(`(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
-        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`, { projectId, userId })
+      .andWhere(
+        `(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
+        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`,
+        { projectId, userId },
+      )
       .getOne();
   }
 
   /** Those of `ids` who are active members of the project with role ≥ Member (may repeat). */
   async activeMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    const rows = await em.getRepository(ProjectMember).createQueryBuilder('pm').select('pm.memberId', 'id')
-      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', { projectId, ids, role: ROLE.MEMBER })
+    const rows = await em
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .select('pm.memberId', 'id')
+      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', {
+        projectId,
+        ids,
+        role: ROLE.MEMBER,
+      })
       .getRawMany<{ id: string }>();
     return rows.map((r) => r.id);
   }
@@ -400,15 +562,35 @@ function whereGroup(qb: SelectQueryBuilder<Issue>, { by, key }: IssueGroup): voi
       : qb.andWhere(`EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = :g${live})`, p);
   };
   switch (by) {
-    case 'state_id': qb.andWhere('i.stateId = :g', p); break;
-    case 'state__group': qb.andWhere('EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = :g)', p); break;
-    case 'priority': qb.andWhere('i.priority = :g', p); break;
-    case 'created_by': qb.andWhere('i.createdById = :g', p); break;
-    case 'labels__id': set('issue_labels', 'label_id'); break;
-    case 'assignees__id': set('issue_assignees', 'assignee_id'); break;
-    case 'cycle_id': set('cycle_issues', 'cycle_id'); break;
-    case 'issue_module__module_id': set('module_issues', 'module_id'); break;
-    case 'start_date': qb.andWhere(key === null ? 'i.startDate IS NULL' : 'i.startDate = :g', p); break;
-    case 'target_date': qb.andWhere(key === null ? 'i.targetDate IS NULL' : 'i.targetDate = :g', p); break;
+    case 'state_id':
+      qb.andWhere('i.stateId = :g', p);
+      break;
+    case 'state__group':
+      qb.andWhere('EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = :g)', p);
+      break;
+    case 'priority':
+      qb.andWhere('i.priority = :g', p);
+      break;
+    case 'created_by':
+      qb.andWhere('i.createdById = :g', p);
+      break;
+    case 'labels__id':
+      set('issue_labels', 'label_id');
+      break;
+    case 'assignees__id':
+      set('issue_assignees', 'assignee_id');
+      break;
+    case 'cycle_id':
+      set('cycle_issues', 'cycle_id');
+      break;
+    case 'issue_module__module_id':
+      set('module_issues', 'module_id');
+      break;
+    case 'start_date':
+      qb.andWhere(key === null ? 'i.startDate IS NULL' : 'i.startDate = :g', p);
+      break;
+    case 'target_date':
+      qb.andWhere(key === null ? 'i.targetDate IS NULL' : 'i.targetDate = :g', p);
+      break;
   }
 }

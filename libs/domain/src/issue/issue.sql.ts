@@ -28,7 +28,8 @@ export const LIVE_PROJECT = 'p.deleted_at IS NULL AND p.archived_at IS NULL';
  */
 export function notInTriage(alias: string): string {
   return `NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = ${alias}.id AND ii.deleted_at IS NULL AND ii.status IN (${
-    IN_TRIAGE}))`;
+    IN_TRIAGE
+  }))`;
 }
 
 /**
@@ -138,11 +139,15 @@ function createIssue(sameState: string, sets: boolean, batched = false): string 
   return `WITH ins AS (${insertIssue(sameState, batched ? ' - $24::int' : '')}),
 act AS (INSERT INTO issue_activities (created_at, workspace_id, project_id, issue_id, verb, field, comment, actor_id, epoch, created_by_id, updated_by_id)
 SELECT clock_timestamp(), ins.workspace_id, ins.project_id, ins.id, 'created', NULL, 'created the issue', $18, $20::double precision, $18, $18 FROM ins
-RETURNING id)${sets ? `,
+RETURNING id)${
+    sets
+      ? `,
 asg AS (INSERT INTO issue_assignees (issue_id, assignee_id) SELECT ins.id, a FROM ins, unnest($21::uuid[]) a),
 lab AS (INSERT INTO issue_labels (issue_id, label_id) SELECT ins.id, l FROM ins, unnest($22::uuid[]) l),
 sub AS (INSERT INTO issue_subscribers (workspace_id, project_id, issue_id, subscriber_id, created_by_id)
-SELECT ins.workspace_id, ins.project_id, ins.id, u, $18 FROM ins, unnest($23::uuid[]) u ON CONFLICT DO NOTHING)` : ''}
+SELECT ins.workspace_id, ins.project_id, ins.id, u, $18 FROM ins, unnest($23::uuid[]) u ON CONFLICT DO NOTHING)`
+      : ''
+  }
 SELECT ins.*, act.id AS activity_id FROM ins, act`;
 }
 /** Meridian's create: work item, history, assignees, labels and subscribers (`createIssue` with sets). */

@@ -51,12 +51,32 @@ export type IssueJson = ReturnType<typeof issueView>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function issueFromRow(r: Record<string, any>): Issue {
   return {
-    id: r.id, createdAt: r.created_at, updatedAt: r.updated_at, deletedAt: r.deleted_at, createdById: r.created_by_id,
-    updatedById: r.updated_by_id, workspaceId: r.workspace_id, projectId: r.project_id, name: r.name,
-    descriptionHtml: r.description_html, descriptionStripped: r.description_stripped, priority: r.priority, stateId: r.state_id,
-    parentId: r.parent_id, point: r.point, estimatePointId: r.estimate_point_id, startDate: r.start_date, targetDate: r.target_date,
-    sequenceId: r.sequence_id, sortOrder: r.sort_order, completedAt: r.completed_at, archivedAt: r.archived_at, isDraft: r.is_draft,
-    externalSource: r.external_source, externalId: r.external_id, typeId: r.type_id,
+    id: r.id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    deletedAt: r.deleted_at,
+    createdById: r.created_by_id,
+    updatedById: r.updated_by_id,
+    workspaceId: r.workspace_id,
+    projectId: r.project_id,
+    name: r.name,
+    descriptionHtml: r.description_html,
+    descriptionStripped: r.description_stripped,
+    priority: r.priority,
+    stateId: r.state_id,
+    parentId: r.parent_id,
+    point: r.point,
+    estimatePointId: r.estimate_point_id,
+    startDate: r.start_date,
+    targetDate: r.target_date,
+    sequenceId: r.sequence_id,
+    sortOrder: r.sort_order,
+    completedAt: r.completed_at,
+    archivedAt: r.archived_at,
+    isDraft: r.is_draft,
+    externalSource: r.external_source,
+    externalId: r.external_id,
+    typeId: r.type_id,
   } as Issue;
 }
 

@@ -52,7 +52,11 @@ export class ReactionService {
   }
 
   /** `{reaction}` → `{created, reaction}`: a new one (201) or the caller's existing one (200). */
-  async addIssueReaction(ctx: IssueContext, issueId: string, reaction: string): Promise<{ created: boolean; reaction: ReactionJson }> {
+  async addIssueReaction(
+    ctx: IssueContext,
+    issueId: string,
+    reaction: string,
+  ): Promise<{ created: boolean; reaction: ReactionJson }> {
     await this.issues.assertExists(ctx.projectId, issueId);
     const { created, row } = await this.putIssueReaction(ctx, issueId, reaction);
     return { created, reaction: reactionView(row) };
@@ -69,7 +73,11 @@ export class ReactionService {
    * with this code, made now (`created`) or the one they already have; the caller checks access
    * first. Writes inside an archived project are 400 `PROJECT_ARCHIVED`.
    */
-  async putIssueReaction(ctx: ChangeContext, issueId: string, reaction: string): Promise<{ created: boolean; row: IssueReaction }> {
+  async putIssueReaction(
+    ctx: ChangeContext,
+    issueId: string,
+    reaction: string,
+  ): Promise<{ created: boolean; row: IssueReaction }> {
     return this.put(IssueReaction, { issueId }, ctx, reaction, 'uq_issue_reactions_actor_reaction_live');
   }
 
@@ -84,9 +92,19 @@ export class ReactionService {
     return (await this.repo.commentReactionsPage(commentId, page)).map(reactionView);
   }
 
-  async addCommentReaction(ctx: IssueContext, commentId: string, reaction: string): Promise<{ created: boolean; reaction: ReactionJson }> {
+  async addCommentReaction(
+    ctx: IssueContext,
+    commentId: string,
+    reaction: string,
+  ): Promise<{ created: boolean; reaction: ReactionJson }> {
     await this.comment(this.dataSource.manager, ctx.projectId, commentId);
-    const { created, row } = await this.put(CommentReaction, { commentId }, ctx, reaction, 'uq_comment_reactions_actor_reaction_live');
+    const { created, row } = await this.put(
+      CommentReaction,
+      { commentId },
+      ctx,
+      reaction,
+      'uq_comment_reactions_actor_reaction_live',
+    );
     return { created, reaction: reactionView(row) };
   }
 
@@ -98,7 +116,11 @@ export class ReactionService {
   // ---- helpers -------------------------------------------------------------------------------
 
   private async put<T extends IssueReaction | CommentReaction>(
-    entity: new () => T, target: Record<string, string>, ctx: ChangeContext, reaction: string, index: string,
+    entity: new () => T,
+    target: Record<string, string>,
+    ctx: ChangeContext,
+    reaction: string,
+    index: string,
   ): Promise<{ created: boolean; row: T }> {
     const where = { ...target, actorId: ctx.userId, reaction } as never;
     try {
@@ -106,10 +128,17 @@ export class ReactionService {
         await assertProjectWritable(em, ctx.projectId);
         const existing = await em.getRepository(entity).findOneBy(where);
         if (existing) return { created: false, row: existing };
-        const row = await em.save(em.getRepository(entity).create({
-          ...target, workspaceId: ctx.workspaceId, projectId: ctx.projectId, actorId: ctx.userId, reaction,
-          createdById: ctx.userId, updatedById: ctx.userId,
-        } as never));
+        const row = await em.save(
+          em.getRepository(entity).create({
+            ...target,
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            actorId: ctx.userId,
+            reaction,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          } as never),
+        );
         return { created: true, row: row as unknown as T };
       });
     } catch (err) {
@@ -118,7 +147,12 @@ export class ReactionService {
     }
   }
 
-  private async remove<T extends IssueReaction | CommentReaction>(entity: new () => T, target: Record<string, string>, userId: string, reaction: string): Promise<void> {
+  private async remove<T extends IssueReaction | CommentReaction>(
+    entity: new () => T,
+    target: Record<string, string>,
+    userId: string,
+    reaction: string,
+  ): Promise<void> {
     const repo = this.dataSource.getRepository(entity);
     const row = await repo.findOneBy({ ...target, actorId: userId, reaction } as never);
     if (!row) throw new MeridianError('NOT_FOUND');

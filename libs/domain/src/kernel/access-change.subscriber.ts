@@ -1,7 +1,14 @@
 import { AccessCache } from '#common';
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityMetadata, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import {
+  DataSource,
+  EntityMetadata,
+  EntitySubscriberInterface,
+  QueryRunner,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+} from 'typeorm';
 
 /**
  * The tables whose rows decide who may do what: a change to any of them may revoke or grant
@@ -9,7 +16,14 @@ import { DataSource, EntityMetadata, EntitySubscriberInterface, QueryRunner, Tra
  * given another role, a workspace or project deleted, a project made secret).
  */
 const ACCESS_TABLES = new Set([
-  'api_tokens', 'auth_sessions', 'auth_tokens', 'users', 'workspaces', 'workspace_members', 'projects', 'project_members',
+  'api_tokens',
+  'auth_sessions',
+  'auth_tokens',
+  'users',
+  'workspaces',
+  'workspace_members',
+  'projects',
+  'project_members',
 ]);
 /** New credentials grant nothing that is cached (only known credentials are cached), so their inserts do not count. */
 const INSERT_NEUTRAL = new Set(['api_tokens', 'auth_sessions', 'auth_tokens', 'users']);

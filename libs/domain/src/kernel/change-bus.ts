@@ -54,7 +54,12 @@ export interface ChangeEvents {
    * A project, cycle or module was created, updated or deleted by `actorId`. For `updated`, `row`
    * is the object as loaded before the change (emit before modifying it).
    */
-  'model.changed': { kind: 'project' | 'cycle' | 'module'; action: 'created' | 'updated' | 'deleted'; row: ChangedModel; actorId: string };
+  'model.changed': {
+    kind: 'project' | 'cycle' | 'module';
+    action: 'created' | 'updated' | 'deleted';
+    row: ChangedModel;
+    actorId: string;
+  };
   /** an intake flow runs in this transaction: its work item history is intake history */
   'intake.changing': { workspaceId: string };
   /** an intake item was deleted (its work item's history is written separately) */
@@ -81,7 +86,11 @@ const busOf = new WeakMap<DataSource, ChangeBus>();
  * Runs the listeners of `event`, one after the other, with the writer's `em` (which carries the
  * transaction). A change made through a data source without the domain module has no listeners.
  */
-export async function emitChange<E extends ChangeEventName>(em: EntityManager, event: E, payload: ChangeEvents[E]): Promise<void> {
+export async function emitChange<E extends ChangeEventName>(
+  em: EntityManager,
+  event: E,
+  payload: ChangeEvents[E],
+): Promise<void> {
   const bus = busOf.get(em.connection);
   if (bus) await bus.emit(em, event, payload);
 }
@@ -110,7 +119,8 @@ export class ChangeBus implements OnModuleInit {
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
       // an alias (`useExisting`) is the same instance under another token: once is enough
-      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic() || seen.has(instance)) continue;
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic() || seen.has(instance))
+        continue;
       seen.add(instance);
       const proto = Object.getPrototypeOf(instance) as object;
       for (const name of this.scanner.getAllMethodNames(proto)) {
@@ -126,6 +136,7 @@ export class ChangeBus implements OnModuleInit {
 
   /** See `emitChange`. */
   async emit<E extends ChangeEventName>(em: EntityManager, event: E, payload: ChangeEvents[E]): Promise<void> {
-    for (const listener of this.listeners.get(event) ?? []) await (listener as (em: EntityManager, p: ChangeEvents[E]) => unknown)(em, payload);
+    for (const listener of this.listeners.get(event) ?? [])
+      await (listener as (em: EntityManager, p: ChangeEvents[E]) => unknown)(em, payload);
   }
 }

@@ -14,7 +14,10 @@ export interface Shape {
 function list(raw: unknown, name: string): string[] | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function parseShape(query: Record<string, unknown>): Shape {

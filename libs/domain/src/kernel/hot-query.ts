@@ -76,7 +76,10 @@ interface PooledClient extends PipelinedClient {
  * (in a pipeline PostgreSQL answers the COMMIT with ROLLBACK). A connection that failed for any
  * other reason is not given back to the pool.
  */
-export async function hotTransaction(ds: DataSource, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][]> {
+export async function hotTransaction(
+  ds: DataSource,
+  statements: Array<[text: string, values: unknown[]]>,
+): Promise<Row[][]> {
   const pool = (ds.driver as unknown as { master?: { connect(): Promise<PooledClient> } }).master;
   if (!pool || typeof pool.connect !== 'function') throw new Error('hotTransaction needs the pg driver pool');
   const client = await pool.connect();
@@ -105,7 +108,8 @@ export async function hotTransaction(ds: DataSource, statements: Array<[text: st
     return out;
   } catch (err) {
     // an error PostgreSQL answered (it has an SQLSTATE) leaves the connection idle; anything else (a lost socket) may not
-    const code = err instanceof QueryFailedError ? (err.driverError as { code?: unknown } | undefined)?.code : undefined;
+    const code =
+      err instanceof QueryFailedError ? (err.driverError as { code?: unknown } | undefined)?.code : undefined;
     if (typeof code !== 'string') broken = err;
     throw err;
   } finally {
@@ -125,7 +129,10 @@ export async function hotTransaction(ds: DataSource, statements: Array<[text: st
  * On the embedded engine (no socket: PGlite's adapter stream) and with a `pg` without pipeline
  * mode, they run one after the other with `hotTxQuery`.
  */
-export async function hotTxPipeline(em: EntityManager, statements: Array<[text: string, values: unknown[]]>): Promise<Row[][]> {
+export async function hotTxPipeline(
+  em: EntityManager,
+  statements: Array<[text: string, values: unknown[]]>,
+): Promise<Row[][]> {
   const client = pipelinable(em);
   if (!client) {
     const out: Row[][] = [];
@@ -142,12 +149,17 @@ function pipelinable(em: EntityManager): PipelinedClient | undefined {
 }
 
 /** Writes `statements` at once (named; `null` values: a plain text statement such as COMMIT) and reads all answers. */
-async function runPipeline(client: PipelinedClient, statements: Array<[text: string, values: unknown[] | null]>): Promise<Row[][]> {
+async function runPipeline(
+  client: PipelinedClient,
+  statements: Array<[text: string, values: unknown[] | null]>,
+): Promise<Row[][]> {
   client.pipeline = true;
   let settled: Array<PromiseSettledResult<{ rows: Row[] }>>;
   try {
     settled = await Promise.allSettled(
-      statements.map(([text, values]) => (values ? client.query({ name: statementName(text), text, values }) : client.query({ text, values: [] }))),
+      statements.map(([text, values]) =>
+        values ? client.query({ name: statementName(text), text, values }) : client.query({ text, values: [] }),
+      ),
     );
   } finally {
     // every answer has been read: the client is idle again, and leaves pipeline mode for TypeORM's next query

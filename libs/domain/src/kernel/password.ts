@@ -28,7 +28,8 @@ let cost: PasswordHashCost = 'production';
  */
 export function usePasswordHashCost(config: Pick<AppConfig, 'env' | 'auth'>): void {
   const wanted = config.auth.passwordHashCost;
-  if (wanted === 'test' && config.env !== 'test') throw new Error(`the test password hash cost is refused with NODE_ENV=${config.env}`);
+  if (wanted === 'test' && config.env !== 'test')
+    throw new Error(`the test password hash cost is refused with NODE_ENV=${config.env}`);
   cost = wanted;
 }
 

@@ -13,7 +13,9 @@ export class LabelRepository {
 
   /** A page of the project's labels, newest first; none while the project is archived. */
   async listPageInProject(projectId: string, page: PageRequest): Promise<Page<Label>> {
-    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
+    const qb = this.dataSource
+      .getRepository(Label)
+      .createQueryBuilder('l')
       .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL')
       .where('l.projectId = :projectId', { projectId });
     return paginate(qb, page, { order: 'DESC' });
@@ -21,16 +23,22 @@ export class LabelRepository {
 
   /** A page of the labels of the workspace's live, non-archived projects `userId` is an active member of, newest first. */
   async listPageInMemberProjects(workspaceId: string, userId: string, page: PageRequest): Promise<Page<Label>> {
-    const qb = this.dataSource.getRepository(Label).createQueryBuilder('l')
+    const qb = this.dataSource
+      .getRepository(Label)
+      .createQueryBuilder('l')
       .innerJoin('Project', 'p', 'p.id = l.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
-      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
       .where('p.workspaceId = :workspaceId', { workspaceId });
     return paginate(qb, page, { order: 'DESC' });
   }
 
   /** Whether the live project is archived. */
   async isProjectArchived(projectId: string): Promise<boolean> {
-    return this.dataSource.getRepository<Project>('Project').exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    return this.dataSource
+      .getRepository<Project>('Project')
+      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
   }
 
   /** The highest `sort_order` of the project's live labels, or null for none. */

@@ -53,15 +53,21 @@ export class LabelService {
    * `parent` must be a label of the same project (422). A taken name is 409 `LABEL_NAME_TAKEN`, a
    * taken external id 409 `EXTERNAL_ID_TAKEN` (both with the holder's `id`).
    */
-  async create(workspaceId: string, projectId: string, userId: string, input: LabelInput & { name: string }): Promise<LabelJson> {
+  async create(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    input: LabelInput & { name: string },
+  ): Promise<LabelJson> {
     return this.guardNames(async () => {
       const label = await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, projectId);
         await this.assertNameFree(em, projectId, input.name);
         await assertExternalIdFree(em, Label, projectId, input.external_source, input.external_id);
-        if (input.parent) await this.load(em, projectId, input.parent).catch(() => {
-          throw validationError({ parent: ['This label does not belong to the project.'] });
-        });
+        if (input.parent)
+          await this.load(em, projectId, input.parent).catch(() => {
+            throw validationError({ parent: ['This label does not belong to the project.'] });
+          });
         let sortOrder = input.sort_order;
         if (sortOrder === undefined) {
           const max = await this.labels.maxSortOrder(em, projectId);
@@ -93,10 +99,13 @@ export class LabelService {
       await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, projectId);
         const label = await this.load(em, projectId, labelId, true);
-        if (input.name !== undefined && input.name.trim() !== label.name) await this.assertNameFree(em, projectId, input.name, labelId);
+        if (input.name !== undefined && input.name.trim() !== label.name)
+          await this.assertNameFree(em, projectId, input.name, labelId);
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(
-            em, Label, projectId,
+            em,
+            Label,
+            projectId,
             input.external_source !== undefined ? input.external_source : label.externalSource,
             input.external_id !== undefined ? input.external_id : label.externalId,
             labelId,
@@ -145,7 +154,9 @@ export class LabelService {
   }
 
   private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
-    const found = await em.getRepository(Label).findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    const found = await em
+      .getRepository(Label)
+      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
     if (found && found.id !== exceptId) throw new MeridianError('LABEL_NAME_TAKEN', undefined, { id: found.id });
   }
 

@@ -74,7 +74,13 @@ export class MailService {
       );
       return 'logged';
     }
-    await this.transporterFor(settings).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    await this.transporterFor(settings).sendMail({
+      from: settings.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    });
     return 'sent';
   }
 

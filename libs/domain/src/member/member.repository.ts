@@ -57,7 +57,10 @@ export class MemberRepository {
       const like = `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       qb.andWhere(
         new Brackets((b) =>
-          b.where('u.displayName ILIKE :like', { like }).orWhere('u.firstName ILIKE :like').orWhere('u.lastName ILIKE :like')
+          b
+            .where('u.displayName ILIKE :like', { like })
+            .orWhere('u.firstName ILIKE :like')
+            .orWhere('u.lastName ILIKE :like')
             .orWhere(viewerRole >= ROLE.MEMBER ? 'u.email ILIKE :like' : 'false'),
         ),
       );
@@ -66,7 +69,13 @@ export class MemberRepository {
   }
 
   /** Lowers to `role` every live project membership of `memberId` in the workspace whose role is above it. */
-  async lowerProjectRolesAbove(em: EntityManager, workspaceId: string, memberId: string, role: number, actorId: string): Promise<void> {
+  async lowerProjectRolesAbove(
+    em: EntityManager,
+    workspaceId: string,
+    memberId: string,
+    role: number,
+    actorId: string,
+  ): Promise<void> {
     await em
       .createQueryBuilder()
       .update(ProjectMember)
@@ -93,7 +102,11 @@ export class MemberRepository {
   }
 
   /** `userId`'s oldest active membership of a live workspace (only in `workspaceId` if given): its id and slug. */
-  async oldestLiveWorkspaceOf(em: EntityManager, userId: string, workspaceId?: string): Promise<{ id: string; slug: string } | undefined> {
+  async oldestLiveWorkspaceOf(
+    em: EntityManager,
+    userId: string,
+    workspaceId?: string,
+  ): Promise<{ id: string; slug: string } | undefined> {
     const qb = em
       .getRepository(WorkspaceMember)
       .createQueryBuilder('m')
@@ -106,9 +119,12 @@ export class MemberRepository {
 
   /** How many unanswered invitations of live workspaces go to `email`. */
   async countPendingInvitations(em: EntityManager, email: string): Promise<number> {
-    return em.getRepository(WorkspaceInvitation).createQueryBuilder('i')
+    return em
+      .getRepository(WorkspaceInvitation)
+      .createQueryBuilder('i')
       .innerJoin(Workspace, 'w', 'w.id = i.workspaceId AND w.deletedAt IS NULL')
-      .where('i.email = :email AND i.respondedAt IS NULL', { email }).getCount();
+      .where('i.email = :email AND i.respondedAt IS NULL', { email })
+      .getCount();
   }
 
   /** Creates the user's profile row unless it exists (`ON CONFLICT DO NOTHING`). */

@@ -41,4 +41,3 @@ export function profileView(p: Profile) {
   };
 }
 export type ProfileJson = ReturnType<typeof profileView>;
-

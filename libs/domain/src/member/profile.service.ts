@@ -29,11 +29,22 @@ export interface ProfileInput {
 }
 
 const COLUMNS: Record<keyof ProfileInput, keyof Profile> = {
-  theme: 'theme', is_tour_completed: 'isTourCompleted', onboarding_step: 'onboardingStep', use_case: 'useCase', role: 'role',
-  is_onboarded: 'isOnboarded', last_workspace_id: 'lastWorkspaceId', billing_address_country: 'billingAddressCountry',
-  billing_address: 'billingAddress', has_billing_address: 'hasBillingAddress', company_name: 'companyName',
-  is_smooth_cursor_enabled: 'isSmoothCursorEnabled', is_mobile_onboarded: 'isMobileOnboarded',
-  mobile_onboarding_step: 'mobileOnboardingStep', mobile_timezone_auto_set: 'mobileTimezoneAutoSet', language: 'language',
+  theme: 'theme',
+  is_tour_completed: 'isTourCompleted',
+  onboarding_step: 'onboardingStep',
+  use_case: 'useCase',
+  role: 'role',
+  is_onboarded: 'isOnboarded',
+  last_workspace_id: 'lastWorkspaceId',
+  billing_address_country: 'billingAddressCountry',
+  billing_address: 'billingAddress',
+  has_billing_address: 'hasBillingAddress',
+  company_name: 'companyName',
+  is_smooth_cursor_enabled: 'isSmoothCursorEnabled',
+  is_mobile_onboarded: 'isMobileOnboarded',
+  mobile_onboarding_step: 'mobileOnboardingStep',
+  mobile_timezone_auto_set: 'mobileTimezoneAutoSet',
+  language: 'language',
 };
 
 /**
@@ -57,7 +68,9 @@ export class ProfileService {
     return this.dataSource.transaction(async (em) => {
       const p = await this.ensure(em, userId);
       if (input.last_workspace_id) {
-        const member = await em.getRepository(WorkspaceMember).exists({ where: { workspaceId: input.last_workspace_id, memberId: userId, isActive: true } });
+        const member = await em
+          .getRepository(WorkspaceMember)
+          .exists({ where: { workspaceId: input.last_workspace_id, memberId: userId, isActive: true } });
         if (!member) throw validationError({ last_workspace_id: ['Not one of your workspaces.'] });
       }
       const patch: Record<string, unknown> = {};

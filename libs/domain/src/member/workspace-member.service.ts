@@ -30,14 +30,29 @@ export class WorkspaceMemberService {
   ) {}
 
   /** Active members, oldest membership first; `search` matches display, first or last name and email. */
-  async list(workspaceId: string, viewerRole: number, page: PageRequest, search?: string, viewerId?: string): Promise<Page<WorkspaceMemberJson>> {
+  async list(
+    workspaceId: string,
+    viewerRole: number,
+    page: PageRequest,
+    search?: string,
+    viewerId?: string,
+  ): Promise<Page<WorkspaceMemberJson>> {
     const result = await this.members.listActiveWorkspaceMembersPage(workspaceId, page, viewerRole, search);
     return result.map((row) => workspaceMemberView(row as never, viewerRole, viewerId));
   }
 
   /** One active membership row of the workspace; another workspace's id or an inactive row is a 404. */
-  async get(workspaceId: string, memberRowId: string, viewerRole: number, viewerId?: string): Promise<WorkspaceMemberJson> {
-    return workspaceMemberView((await this.findActive(this.dataSource.manager, workspaceId, memberRowId)) as never, viewerRole, viewerId);
+  async get(
+    workspaceId: string,
+    memberRowId: string,
+    viewerRole: number,
+    viewerId?: string,
+  ): Promise<WorkspaceMemberJson> {
+    return workspaceMemberView(
+      (await this.findActive(this.dataSource.manager, workspaceId, memberRowId)) as never,
+      viewerRole,
+      viewerId,
+    );
   }
 
   /** The caller's own active membership (`workspace-members/me/`); 404 when there is none. */
@@ -55,11 +70,17 @@ export class WorkspaceMemberService {
    * 400 `LAST_WORKSPACE_ADMIN` when it would leave no active Admin. Demoting also lowers the user's
    * project roles above the new role (Plane).
    */
-  async updateRole(workspaceId: string, actor: MemberActor, memberRowId: string, role: number): Promise<WorkspaceMemberJson> {
+  async updateRole(
+    workspaceId: string,
+    actor: MemberActor,
+    memberRowId: string,
+    role: number,
+  ): Promise<WorkspaceMemberJson> {
     await this.dataSource.transaction(async (em) => {
       await lockWorkspace(em, workspaceId);
       const row = await this.findActive(em, workspaceId, memberRowId);
-      if (row.memberId === actor.userId) throw new MeridianError('PERMISSION_DENIED', 'You cannot update your own role.');
+      if (row.memberId === actor.userId)
+        throw new MeridianError('PERMISSION_DENIED', 'You cannot update your own role.');
       if (role > actor.role || row.role > actor.role) {
         throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
       }
@@ -81,7 +102,8 @@ export class WorkspaceMemberService {
       await lockWorkspace(em, workspaceId);
       const row = await this.findActive(em, workspaceId, memberRowId);
       if (row.memberId === actor.userId) throw new MeridianError('CANNOT_REMOVE_SELF');
-      if (row.role > actor.role) throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
+      if (row.role > actor.role)
+        throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, row.memberId);
       await this.deactivate(em, workspaceId, row.memberId, actor.userId);
     });

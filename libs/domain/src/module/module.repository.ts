@@ -18,7 +18,9 @@ export class ModuleRepository {
    * project are left out) or, with `archived`, of its archived ones; `onlyModuleId` narrows to one.
    */
   listPage(projectId: string, page: PageRequest, archived: boolean, onlyModuleId?: string): Promise<Page<Module>> {
-    const qb = this.dataSource.getRepository(Module).createQueryBuilder('m')
+    const qb = this.dataSource
+      .getRepository(Module)
+      .createQueryBuilder('m')
       .where(`m.projectId = :projectId AND m.archivedAt IS ${archived ? 'NOT ' : ''}NULL`, { projectId });
     if (onlyModuleId !== undefined) qb.andWhere('m.id = :onlyModuleId', { onlyModuleId });
     if (!archived) qb.innerJoin(Project, 'p', 'p.id = m.projectId AND p.archivedAt IS NULL');
@@ -27,7 +29,9 @@ export class ModuleRepository {
 
   /** The live module of the project with this id (archived too), or null; `lock` takes a row lock (FOR UPDATE). */
   findInProject(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module | null> {
-    const qb = em.getRepository(Module).createQueryBuilder('m')
+    const qb = em
+      .getRepository(Module)
+      .createQueryBuilder('m')
       .where('m.id = :moduleId AND m.projectId = :projectId', { moduleId, projectId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
@@ -35,8 +39,12 @@ export class ModuleRepository {
 
   /** The lowest `sort_order` of the project's live modules, or null when it has none. */
   async lowestSortOrder(em: EntityManager, projectId: string): Promise<number | null> {
-    const row = await em.getRepository(Module).createQueryBuilder('m').select('MIN(m.sortOrder)', 'min')
-      .where('m.projectId = :projectId', { projectId }).getRawOne<{ min: number | null }>();
+    const row = await em
+      .getRepository(Module)
+      .createQueryBuilder('m')
+      .select('MIN(m.sortOrder)', 'min')
+      .where('m.projectId = :projectId', { projectId })
+      .getRawOne<{ min: number | null }>();
     return row?.min === null || row?.min === undefined ? null : Number(row.min);
   }
 
@@ -45,8 +53,12 @@ export class ModuleRepository {
    * paginator (`paginate` from `#common`, by creation time).
    */
   issuesQuery(projectId: string, moduleId: string): SelectQueryBuilder<Issue> {
-    return this.dataSource.getRepository(Issue).createQueryBuilder('i')
-      .innerJoin(ModuleIssue, 'mi', 'mi.issueId = i.id AND mi.moduleId = :moduleId AND mi.deletedAt IS NULL', { moduleId })
+    return this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(ModuleIssue, 'mi', 'mi.issueId = i.id AND mi.moduleId = :moduleId AND mi.deletedAt IS NULL', {
+        moduleId,
+      })
       .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
   }
 

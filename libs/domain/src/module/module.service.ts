@@ -60,12 +60,20 @@ export class ModuleService {
   async list(projectId: string, page: PageRequest, archived = false, onlyModuleId?: string): Promise<Page<ModuleJson>> {
     if (onlyModuleId !== undefined) await this.load(this.dataSource.manager, projectId, onlyModuleId);
     const found = await this.modules.listPage(projectId, page, archived, onlyModuleId);
-    return new Page(await this.render(found.results), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+    return new Page(
+      await this.render(found.results),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 
   /** One non-archived module with members and counts; 404 `NOT_FOUND` otherwise. */
   async retrieve(projectId: string, moduleId: string): Promise<ModuleJson> {
-    const archived = await this.dataSource.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    const archived = await this.dataSource
+      .getRepository(Project)
+      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
     if (archived) throw new MeridianError('NOT_FOUND');
     const module = await this.load(this.dataSource.manager, projectId, moduleId);
     if (module.archivedAt) throw new MeridianError('NOT_FOUND');
@@ -91,28 +99,34 @@ export class ModuleService {
           const min = await this.modules.lowestSortOrder(em, ctx.projectId);
           sortOrder = min === null ? 65535 : min - 10000;
         }
-        const module = await em.save(em.create(Module, {
-          workspaceId: ctx.workspaceId,
-          projectId: ctx.projectId,
-          name: input.name.trim(),
-          description: input.description ?? '',
-          descriptionText: input.description_text ?? null,
-          descriptionHtml: input.description_html ?? null,
-          startDate: input.start_date ?? null,
-          targetDate: input.target_date ?? null,
-          status: input.status ?? 'planned',
-          leadId: input.lead ?? null,
-          viewProps: input.view_props ?? {},
-          logoProps: input.logo_props ?? {},
-          sortOrder,
-          externalSource: input.external_source ?? null,
-          externalId: input.external_id ?? null,
-          createdById: ctx.userId,
-          updatedById: ctx.userId,
-        }));
+        const module = await em.save(
+          em.create(Module, {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            name: input.name.trim(),
+            description: input.description ?? '',
+            descriptionText: input.description_text ?? null,
+            descriptionHtml: input.description_html ?? null,
+            startDate: input.start_date ?? null,
+            targetDate: input.target_date ?? null,
+            status: input.status ?? 'planned',
+            leadId: input.lead ?? null,
+            viewProps: input.view_props ?? {},
+            logoProps: input.logo_props ?? {},
+            sortOrder,
+            externalSource: input.external_source ?? null,
+            externalId: input.external_id ?? null,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          }),
+        );
         await emitChange(em, 'model.changed', { kind: 'module', action: 'created', row: module, actorId: ctx.userId });
         const members = await this.filterMembers(em, ctx.projectId, input.members ?? []);
-        if (members.length) await em.insert(ModuleMember, members.map((memberId) => ({ moduleId: module.id, memberId })));
+        if (members.length)
+          await em.insert(
+            ModuleMember,
+            members.map((memberId) => ({ moduleId: module.id, memberId })),
+          );
         return module.id;
       });
       return this.retrieve(ctx.projectId, id);
@@ -127,10 +141,13 @@ export class ModuleService {
         const module = await this.load(em, ctx.projectId, moduleId, true);
         if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
         await emitChange(em, 'model.changed', { kind: 'module', action: 'updated', row: module, actorId: ctx.userId });
-        if (input.name !== undefined && input.name.trim() !== module.name) await this.assertNameFree(em, ctx.projectId, input.name, moduleId);
+        if (input.name !== undefined && input.name.trim() !== module.name)
+          await this.assertNameFree(em, ctx.projectId, input.name, moduleId);
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(
-            em, Module, ctx.projectId,
+            em,
+            Module,
+            ctx.projectId,
             input.external_source !== undefined ? input.external_source : module.externalSource,
             input.external_id !== undefined ? input.external_id : module.externalId,
             moduleId,
@@ -159,7 +176,11 @@ export class ModuleService {
         if (input.members !== undefined) {
           const members = await this.filterMembers(em, ctx.projectId, input.members);
           await em.delete(ModuleMember, { moduleId });
-          if (members.length) await em.insert(ModuleMember, members.map((memberId) => ({ moduleId, memberId })));
+          if (members.length)
+            await em.insert(
+              ModuleMember,
+              members.map((memberId) => ({ moduleId, memberId })),
+            );
         }
       });
       return this.retrieve(ctx.projectId, moduleId);
@@ -177,7 +198,11 @@ export class ModuleService {
       await emitChange(em, 'model.changed', { kind: 'module', action: 'deleted', row: module, actorId: ctx.userId });
       const links = await em.getRepository(ModuleIssue).find({ where: { moduleId } });
       await em.delete(ModuleIssue, { moduleId });
-      await writeActivities(em, ctx, links.map((l) => removedEntry(l.issueId, module)));
+      await writeActivities(
+        em,
+        ctx,
+        links.map((l) => removedEntry(l.issueId, module)),
+      );
       await em.update(Module, { id: moduleId }, { deletedAt: new Date(), updatedById: ctx.userId });
     });
   }
@@ -190,11 +215,17 @@ export class ModuleService {
   async addIssues(ctx: ChangeContext, moduleId: string, ids: string[]) {
     await this.addIssuesTx(ctx, moduleId, ids).catch((err) => {
       // a concurrent add of the same work item to this module
-      if (isUniqueViolation(err, 'uq_module_issues_module_issue')) throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
+      if (isUniqueViolation(err, 'uq_module_issues_module_issue'))
+        throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
       throw err;
     });
-    const links = await this.dataSource.getRepository(ModuleIssue).find({ where: { moduleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await this.modules.subIssueCounts(this.dataSource.manager, links.map((l) => l.issueId));
+    const links = await this.dataSource
+      .getRepository(ModuleIssue)
+      .find({ where: { moduleId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const subs = await this.modules.subIssueCounts(
+      this.dataSource.manager,
+      links.map((l) => l.issueId),
+    );
     return links.map((l) => moduleIssueView(l, subs.get(l.issueId) ?? 0));
   }
 
@@ -207,15 +238,34 @@ export class ModuleService {
     const module = await this.load(em, ctx.projectId, moduleId, true);
     if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
     const issues = await issuesOfProject(em, ctx.projectId, ids);
-    const current = await em.getRepository(ModuleIssue).find({ where: { moduleId, issueId: In(issues.map((i) => i.id)) } });
+    const current = await em
+      .getRepository(ModuleIssue)
+      .find({ where: { moduleId, issueId: In(issues.map((i) => i.id)) } });
     const added = issues.filter((i) => !current.some((l) => l.issueId === i.id));
     if (!added.length) return;
-    await em.insert(ModuleIssue, added.map((i) => ({
-      workspaceId: ctx.workspaceId, projectId: ctx.projectId, moduleId, issueId: i.id, createdById: ctx.userId, updatedById: ctx.userId,
-    })));
-    await writeActivities(em, ctx, added.map((i): ActivityEntry => ({
-      issueId: i.id, verb: 'updated', field: 'modules', newValue: module.name, newIdentifier: module.id, comment: 'added module ',
-    })));
+    await em.insert(
+      ModuleIssue,
+      added.map((i) => ({
+        workspaceId: ctx.workspaceId,
+        projectId: ctx.projectId,
+        moduleId,
+        issueId: i.id,
+        createdById: ctx.userId,
+        updatedById: ctx.userId,
+      })),
+    );
+    await writeActivities(
+      em,
+      ctx,
+      added.map((i): ActivityEntry => ({
+        issueId: i.id,
+        verb: 'updated',
+        field: 'modules',
+        newValue: module.name,
+        newIdentifier: module.id,
+        comment: 'added module ',
+      })),
+    );
   }
 
   /**
@@ -224,32 +274,52 @@ export class ModuleService {
    * an unknown one is a 404, an archived one to add to 400 `MODULE_ARCHIVED`), in one transaction,
    * with the same history rows as the module routes. Not being in a removed module is no error.
    */
-  async setIssueModules(ctx: ChangeContext, issueId: string, add: string[], remove: string[]): Promise<{ message: string }> {
-    await this.dataSource.transaction(async (em) => {
-      await issuesOfProject(em, ctx.projectId, [issueId]).catch(() => {
-        throw new MeridianError('NOT_FOUND');
+  async setIssueModules(
+    ctx: ChangeContext,
+    issueId: string,
+    add: string[],
+    remove: string[],
+  ): Promise<{ message: string }> {
+    await this.dataSource
+      .transaction(async (em) => {
+        await issuesOfProject(em, ctx.projectId, [issueId]).catch(() => {
+          throw new MeridianError('NOT_FOUND');
+        });
+        for (const moduleId of new Set(add)) await this.addIssuesIn(em, ctx, moduleId, [issueId]);
+        for (const moduleId of new Set(remove)) {
+          const module = await this.load(em, ctx.projectId, moduleId, true);
+          const link = await em.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
+          if (!link) continue;
+          await em.delete(ModuleIssue, { id: link.id });
+          await writeActivities(em, ctx, [removedEntry(issueId, module)]);
+        }
+      })
+      .catch((err) => {
+        if (isUniqueViolation(err, 'uq_module_issues_module_issue'))
+          throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
+        throw err;
       });
-      for (const moduleId of new Set(add)) await this.addIssuesIn(em, ctx, moduleId, [issueId]);
-      for (const moduleId of new Set(remove)) {
-        const module = await this.load(em, ctx.projectId, moduleId, true);
-        const link = await em.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
-        if (!link) continue;
-        await em.delete(ModuleIssue, { id: link.id });
-        await writeActivities(em, ctx, [removedEntry(issueId, module)]);
-      }
-    }).catch((err) => {
-      if (isUniqueViolation(err, 'uq_module_issues_module_issue')) throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
-      throw err;
-    });
     return { message: 'success' };
   }
 
   /** `GET module-issues/`: the module's visible work items as work item objects, oldest first; paginated; `fields=`/`expand=` apply. */
-  async listIssues(projectId: string, moduleId: string, page: PageRequest, shape: Shape, desc = false): Promise<Page<Partial<IssueJson>>> {
+  async listIssues(
+    projectId: string,
+    moduleId: string,
+    page: PageRequest,
+    shape: Shape,
+    desc = false,
+  ): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, moduleId);
     const qb: SelectQueryBuilder<Issue> = this.modules.issuesQuery(projectId, moduleId);
     const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
-    return new Page(await this.issues.renderMany(found.results, shape), found.perPage, found.totalCount, found.nextCursor, found.prevCursor);
+    return new Page(
+      await this.issues.renderMany(found.results, shape),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 
   /** `GET module-issues/{issue_id}/`: the link row (Plane answers 500); 404 when the work item is not in the module. */
@@ -278,8 +348,10 @@ export class ModuleService {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const module = await this.load(em, ctx.projectId, moduleId, true);
-      if (module.status !== 'completed' && module.status !== 'cancelled') throw new MeridianError('MODULE_NOT_ARCHIVABLE');
-      if (!module.archivedAt) await em.update(Module, { id: moduleId }, { archivedAt: new Date(), updatedById: ctx.userId });
+      if (module.status !== 'completed' && module.status !== 'cancelled')
+        throw new MeridianError('MODULE_NOT_ARCHIVABLE');
+      if (!module.archivedAt)
+        await em.update(Module, { id: moduleId }, { archivedAt: new Date(), updatedById: ctx.userId });
     });
   }
 
@@ -296,9 +368,20 @@ export class ModuleService {
     const ids = modules.map((m) => m.id);
     const [counts, members] = await Promise.all([
       this.modules.countIssues(this.dataSource.manager, ids),
-      ids.length ? this.dataSource.getRepository(ModuleMember).find({ where: { moduleId: In(ids) } }) : Promise.resolve([]),
+      ids.length
+        ? this.dataSource.getRepository(ModuleMember).find({ where: { moduleId: In(ids) } })
+        : Promise.resolve([]),
     ]);
-    return modules.map((m) => moduleView(m, members.filter((r) => r.moduleId === m.id).map((r) => r.memberId).sort(), counts.get(m.id)));
+    return modules.map((m) =>
+      moduleView(
+        m,
+        members
+          .filter((r) => r.moduleId === m.id)
+          .map((r) => r.memberId)
+          .sort(),
+        counts.get(m.id),
+      ),
+    );
   }
 
   private async load(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module> {
@@ -308,23 +391,30 @@ export class ModuleService {
   }
 
   private assertDates(start: string | null, target: string | null): void {
-    if (start && target && start > target) throw validationError({ start_date: ['Start date cannot exceed target date.'] });
+    if (start && target && start > target)
+      throw validationError({ start_date: ['Start date cannot exceed target date.'] });
   }
 
   private async assertLead(em: EntityManager, workspaceId: string, userId: string): Promise<void> {
-    const ok = await em.getRepository(WorkspaceMember).exists({ where: { workspaceId, memberId: userId, isActive: true } });
+    const ok = await em
+      .getRepository(WorkspaceMember)
+      .exists({ where: { workspaceId, memberId: userId, isActive: true } });
     if (!ok) throw validationError({ lead: ['The lead must be an active member of the workspace.'] });
   }
 
   /** Plane: members who are not active members of the project are dropped. */
   private async filterMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await em.getRepository(ProjectMember).find({ where: { projectId, memberId: In([...new Set(ids)]), isActive: true }, select: { memberId: true } });
+    const rows = await em
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, memberId: In([...new Set(ids)]), isActive: true }, select: { memberId: true } });
     return [...new Set(rows.map((r) => r.memberId))].sort();
   }
 
   private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
-    const found = await em.getRepository(Module).findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    const found = await em
+      .getRepository(Module)
+      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
     if (found && found.id !== exceptId) throw new MeridianError('MODULE_NAME_TAKEN', undefined, { id: found.id });
   }
 
@@ -340,5 +430,12 @@ export class ModuleService {
 }
 
 function removedEntry(issueId: string, module: Module): ActivityEntry {
-  return { issueId, verb: 'deleted', field: 'modules', oldValue: module.name, oldIdentifier: module.id, comment: 'removed module ' };
+  return {
+    issueId,
+    verb: 'deleted',
+    field: 'modules',
+    oldValue: module.name,
+    oldIdentifier: module.id,
+    comment: 'removed module ',
+  };
 }

@@ -58,22 +58,34 @@ export interface CreateNotificationPlan {
 
 /** See `CreateNotificationPlan`; `state` the work item's state (`name`, `group`), or null. */
 export async function planCreateNotifications(
-  em: EntityManager, ctx: ChangeContext, assigned: string[], descriptionHtml: string, state: { name: string; group: string } | null,
+  em: EntityManager,
+  ctx: ChangeContext,
+  assigned: string[],
+  descriptionHtml: string,
+  state: { name: string; group: string } | null,
 ): Promise<CreateNotificationPlan> {
   const mentioned = mentionedUserIds(descriptionHtml).filter((m) => m !== ctx.userId);
   if (!assigned.some((a) => a !== ctx.userId) && !mentioned.length) {
     return { subscribers: [...new Set([ctx.userId, ...assigned])], notifications: [], identifier: null, state: null };
   }
   const pending: Array<Omit<Pending, 'entry' | 'activityId'>> = [];
-  for (const a of assigned) if (a !== ctx.userId) pending.push({ receiver: a, sender: SENDER.assigned, title: 'assigned you to the work item' });
-  for (const m of mentioned) pending.push({ receiver: m, sender: SENDER.mentioned, title: 'mentioned you in the description' });
+  for (const a of assigned)
+    if (a !== ctx.userId)
+      pending.push({ receiver: a, sender: SENDER.assigned, title: 'assigned you to the work item' });
+  for (const m of mentioned)
+    pending.push({ receiver: m, sender: SENDER.mentioned, title: 'mentioned you in the description' });
   const wanted = [ctx.userId, ...assigned, ...mentioned];
   const active = new Set(
-    (await em.getRepository(ProjectMember).find({ where: { projectId: ctx.projectId, memberId: In([...new Set(wanted)]), isActive: true } }))
-      .map((m) => m.memberId),
+    (
+      await em
+        .getRepository(ProjectMember)
+        .find({ where: { projectId: ctx.projectId, memberId: In([...new Set(wanted)]), isActive: true } })
+    ).map((m) => m.memberId),
   );
   const notifications = pending.filter((p) => active.has(p.receiver));
-  const project = notifications.length ? await em.getRepository(Project).findOne({ where: { id: ctx.projectId }, withDeleted: true }) : null;
+  const project = notifications.length
+    ? await em.getRepository(Project).findOne({ where: { id: ctx.projectId }, withDeleted: true })
+    : null;
   return {
     subscribers: [...new Set(wanted.filter((u) => active.has(u)))],
     notifications,
@@ -84,14 +96,28 @@ export async function planCreateNotifications(
 
 /** Inserts the notifications of `plan` (one statement, none when empty) for the created work item and its history row. */
 export async function writeCreateNotifications(
-  em: EntityManager, ctx: ChangeContext, plan: CreateNotificationPlan, issue: CreatedIssue, entry: ActivityEntry, activityId: string | null,
+  em: EntityManager,
+  ctx: ChangeContext,
+  plan: CreateNotificationPlan,
+  issue: CreatedIssue,
+  entry: ActivityEntry,
+  activityId: string | null,
 ): Promise<void> {
   if (!plan.notifications.length) return;
   const issueData = {
-    id: issue.id, name: issue.name, identifier: plan.identifier, sequence_id: issue.sequenceId,
-    state_name: plan.state?.name ?? null, state_group: plan.state?.group ?? null,
+    id: issue.id,
+    name: issue.name,
+    identifier: plan.identifier,
+    sequence_id: issue.sequenceId,
+    state_name: plan.state?.name ?? null,
+    state_group: plan.state?.group ?? null,
   };
-  await em.insert(Notification, plan.notifications.map((p) => notificationRow(ctx, issue.projectId, issue.id, issueData, { ...p, entry, activityId })));
+  await em.insert(
+    Notification,
+    plan.notifications.map((p) =>
+      notificationRow(ctx, issue.projectId, issue.id, issueData, { ...p, entry, activityId }),
+    ),
+  );
 }
 
 interface Pending {
@@ -115,12 +141,21 @@ interface Pending {
  * (someone who left does not learn about the work item). One notification per receiver and
  * history row; a mention wins over the plain comment notification, as in Plane.
  */
-export async function notifyFromActivities(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[], activityIds: Array<string | null>): Promise<void> {
+export async function notifyFromActivities(
+  em: EntityManager,
+  ctx: ChangeContext,
+  entries: ActivityEntry[],
+  activityIds: Array<string | null>,
+): Promise<void> {
   const pending: Pending[] = [];
   const byIssue = new Map<string, Array<{ entry: ActivityEntry; activityId: string | null }>>();
   entries.forEach((entry, n) => {
     if (!entry.issueId) return;
-    const relevant = (entry.verb === 'created' && !entry.field) || entry.field === 'assignees' || entry.field === 'comment' || entry.field === 'description';
+    const relevant =
+      (entry.verb === 'created' && !entry.field) ||
+      entry.field === 'assignees' ||
+      entry.field === 'comment' ||
+      entry.field === 'description';
     if (!relevant) return;
     const list = byIssue.get(entry.issueId) ?? [];
     list.push({ entry, activityId: activityIds[n] ?? null });
@@ -140,29 +175,65 @@ export async function notifyFromActivities(em: EntityManager, ctx: ChangeContext
       };
       if (entry.verb === 'created' && !entry.field) {
         newSubscribers.push(ctx.userId, ...assignees);
-        for (const a of assignees) if (a !== ctx.userId) pending.push({ receiver: a, sender: SENDER.assigned, entry, activityId, title: 'assigned you to the work item' });
+        for (const a of assignees)
+          if (a !== ctx.userId)
+            pending.push({
+              receiver: a,
+              sender: SENDER.assigned,
+              entry,
+              activityId,
+              title: 'assigned you to the work item',
+            });
         for (const m of mentionsIn(issue.descriptionHtml, null)) {
           newSubscribers.push(m);
-          pending.push({ receiver: m, sender: SENDER.mentioned, entry, activityId, title: 'mentioned you in the description' });
+          pending.push({
+            receiver: m,
+            sender: SENDER.mentioned,
+            entry,
+            activityId,
+            title: 'mentioned you in the description',
+          });
         }
       } else if (entry.field === 'assignees' && entry.newIdentifier) {
         newSubscribers.push(entry.newIdentifier);
         if (entry.newIdentifier !== ctx.userId) {
-          pending.push({ receiver: entry.newIdentifier, sender: SENDER.assigned, entry, activityId, title: 'assigned you to the work item' });
+          pending.push({
+            receiver: entry.newIdentifier,
+            sender: SENDER.assigned,
+            entry,
+            activityId,
+            title: 'assigned you to the work item',
+          });
         }
       } else if (entry.field === 'description' && entry.verb === 'updated') {
         for (const m of mentionsIn(entry.newValue, entry.oldValue)) {
           newSubscribers.push(m);
-          pending.push({ receiver: m, sender: SENDER.mentioned, entry, activityId, title: 'mentioned you in the description' });
+          pending.push({
+            receiver: m,
+            sender: SENDER.mentioned,
+            entry,
+            activityId,
+            title: 'mentioned you in the description',
+          });
         }
       } else if (entry.field === 'comment' && (entry.verb === 'created' || entry.verb === 'updated')) {
         const mentioned = mentionsIn(entry.newValue, entry.verb === 'updated' ? entry.oldValue : null);
-        for (const m of mentioned) pending.push({ receiver: m, sender: SENDER.mentioned, entry, activityId, title: 'mentioned you in a comment' });
+        for (const m of mentioned)
+          pending.push({
+            receiver: m,
+            sender: SENDER.mentioned,
+            entry,
+            activityId,
+            title: 'mentioned you in a comment',
+          });
         if (entry.verb === 'created') {
-          const followers = (await em.getRepository(IssueSubscriber).find({ where: { issueId } })).map((s) => s.subscriberId);
+          const followers = (await em.getRepository(IssueSubscriber).find({ where: { issueId } })).map(
+            (s) => s.subscriberId,
+          );
           for (const f of new Set([...followers, ...assignees])) {
             if (f === ctx.userId || mentioned.includes(f)) continue;
-            const sender = issue.createdById === f ? SENDER.created : assignees.includes(f) ? SENDER.assigned : SENDER.subscribed;
+            const sender =
+              issue.createdById === f ? SENDER.created : assignees.includes(f) ? SENDER.assigned : SENDER.subscribed;
             pending.push({ receiver: f, sender, entry, activityId, title: entry.comment || 'commented' });
           }
           newSubscribers.push(ctx.userId);
@@ -171,26 +242,52 @@ export async function notifyFromActivities(em: EntityManager, ctx: ChangeContext
       }
     }
     const active = new Set(
-      (await em.getRepository(ProjectMember).find({
-        where: { projectId: issue.projectId, memberId: In([...new Set([...newSubscribers, ...pending.map((p) => p.receiver)])]), isActive: true },
-      })).map((m) => m.memberId),
+      (
+        await em.getRepository(ProjectMember).find({
+          where: {
+            projectId: issue.projectId,
+            memberId: In([...new Set([...newSubscribers, ...pending.map((p) => p.receiver)])]),
+            isActive: true,
+          },
+        })
+      ).map((m) => m.memberId),
     );
-    await subscribe(em, ctx, issueId, newSubscribers.filter((u) => active.has(u)));
+    await subscribe(
+      em,
+      ctx,
+      issueId,
+      newSubscribers.filter((u) => active.has(u)),
+    );
     const mine = pending.splice(0).filter((p) => active.has(p.receiver));
     if (!mine.length) continue;
     const project = await em.getRepository(Project).findOne({ where: { id: issue.projectId }, withDeleted: true });
-    const state = issue.stateId ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true }) : null;
+    const state = issue.stateId
+      ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
+      : null;
     const issueData = {
-      id: issue.id, name: issue.name, identifier: project?.identifier ?? null, sequence_id: issue.sequenceId,
-      state_name: state?.name ?? null, state_group: state?.group ?? null,
+      id: issue.id,
+      name: issue.name,
+      identifier: project?.identifier ?? null,
+      sequence_id: issue.sequenceId,
+      state_name: state?.name ?? null,
+      state_group: state?.group ?? null,
     };
-    await em.insert(Notification, mine.map((p) => notificationRow(ctx, issue.projectId, issue.id, issueData, p)));
+    await em.insert(
+      Notification,
+      mine.map((p) => notificationRow(ctx, issue.projectId, issue.id, issueData, p)),
+    );
   }
 }
 
 /** A `notifications` row for `p` about work item `issueId` (`issueData`: its rendered `data.issue`). */
-function notificationRow(ctx: ChangeContext, projectId: string, issueId: string, issueData: Record<string, unknown>, p: Pending) {
-  const html = p.entry.field === 'comment' ? p.entry.newValue ?? '<p></p>' : '<p></p>';
+function notificationRow(
+  ctx: ChangeContext,
+  projectId: string,
+  issueId: string,
+  issueData: Record<string, unknown>,
+  p: Pending,
+) {
+  const html = p.entry.field === 'comment' ? (p.entry.newValue ?? '<p></p>') : '<p></p>';
   return {
     workspaceId: ctx.workspaceId,
     projectId,
@@ -198,13 +295,21 @@ function notificationRow(ctx: ChangeContext, projectId: string, issueId: string,
     entityName: 'issue',
     title: p.title,
     messageHtml: html,
-    messageStripped: html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(),
+    messageStripped: html
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
     data: {
       issue: issueData,
       issue_activity: {
-        id: p.activityId, verb: p.entry.verb, field: p.entry.field ?? null, actor: ctx.userId,
-        new_value: p.entry.newValue ?? null, old_value: p.entry.oldValue ?? null,
-        old_identifier: p.entry.oldIdentifier ?? null, new_identifier: p.entry.newIdentifier ?? null,
+        id: p.activityId,
+        verb: p.entry.verb,
+        field: p.entry.field ?? null,
+        actor: ctx.userId,
+        new_value: p.entry.newValue ?? null,
+        old_value: p.entry.oldValue ?? null,
+        old_identifier: p.entry.oldIdentifier ?? null,
+        new_identifier: p.entry.newIdentifier ?? null,
         issue_comment: p.entry.issueCommentId ?? null,
       },
     },

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ChangeEvents, IssueCreateDraft, OnChange } from '../kernel/change-bus';
-import { CreateNotificationPlan, notifyFromActivities, planCreateNotifications, writeCreateNotifications } from './notification-writer';
+import {
+  CreateNotificationPlan,
+  notifyFromActivities,
+  planCreateNotifications,
+  writeCreateNotifications,
+} from './notification-writer';
 
 const PLAN = 'notification';
 
@@ -27,7 +32,10 @@ export class NotificationListener {
   }
 
   @OnChange('issue.created')
-  async onIssueCreated(em: EntityManager, { draft, issue, entry, activityId }: ChangeEvents['issue.created']): Promise<void> {
+  async onIssueCreated(
+    em: EntityManager,
+    { draft, issue, entry, activityId }: ChangeEvents['issue.created'],
+  ): Promise<void> {
     const plan = draft.scratch.get(PLAN) as CreateNotificationPlan | undefined;
     if (plan) await writeCreateNotifications(em, draft.ctx, plan, issue, entry, activityId);
   }

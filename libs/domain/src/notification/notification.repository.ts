@@ -29,13 +29,27 @@ export interface NotificationScope {
  * `em`'s transaction: `INSERT … ON CONFLICT DO NOTHING`, so existing rows stay. A plain function:
  * the change listeners (`notification-writer.ts`) and `IssueSubscriberService` share this one statement.
  */
-export async function subscribe(em: EntityManager, ctx: ChangeContext, issueId: string, userIds: string[]): Promise<void> {
+export async function subscribe(
+  em: EntityManager,
+  ctx: ChangeContext,
+  issueId: string,
+  userIds: string[],
+): Promise<void> {
   const ids = [...new Set(userIds)];
   if (!ids.length) return;
-  await em.createQueryBuilder().insert().into(IssueSubscriber)
-    .values(ids.map((subscriberId) => ({
-      workspaceId: ctx.workspaceId, projectId: ctx.projectId, issueId, subscriberId, createdById: ctx.userId,
-    })))
+  await em
+    .createQueryBuilder()
+    .insert()
+    .into(IssueSubscriber)
+    .values(
+      ids.map((subscriberId) => ({
+        workspaceId: ctx.workspaceId,
+        projectId: ctx.projectId,
+        issueId,
+        subscriberId,
+        createdById: ctx.userId,
+      })),
+    )
     .orIgnore()
     .execute();
 }
@@ -65,7 +79,8 @@ export class NotificationRepository {
   async countUnread(workspaceId: string, userId: string): Promise<{ total: number; mentions: number }> {
     const qb = this.mine(workspaceId, userId).andWhere('n.readAt IS NULL');
     this.narrow(qb, { workspaceId, userId, archived: false, snoozed: false });
-    const row = await qb.select("COUNT(*) FILTER (WHERE n.sender NOT LIKE '%mentioned%')", 'total')
+    const row = await qb
+      .select("COUNT(*) FILTER (WHERE n.sender NOT LIKE '%mentioned%')", 'total')
       .addSelect("COUNT(*) FILTER (WHERE n.sender LIKE '%mentioned%')", 'mentions')
       .getRawOne<{ total: string; mentions: string }>();
     return { total: Number(row?.total ?? 0), mentions: Number(row?.mentions ?? 0) };
@@ -73,7 +88,10 @@ export class NotificationRepository {
 
   /** A page of a work item's subscribers (the cursor envelope's order). */
   listSubscribersPage(issueId: string, page: PageRequest): Promise<Page<IssueSubscriber>> {
-    const qb = this.dataSource.getRepository(IssueSubscriber).createQueryBuilder('s').where('s.issueId = :issueId', { issueId });
+    const qb = this.dataSource
+      .getRepository(IssueSubscriber)
+      .createQueryBuilder('s')
+      .where('s.issueId = :issueId', { issueId });
     return paginate(qb, page);
   }
 
@@ -83,7 +101,9 @@ export class NotificationRepository {
   }
 
   private mine(workspaceId: string, userId: string): SelectQueryBuilder<Notification> {
-    return this.dataSource.getRepository(Notification).createQueryBuilder('n')
+    return this.dataSource
+      .getRepository(Notification)
+      .createQueryBuilder('n')
       .where('n.workspaceId = :workspaceId AND n.receiverId = :userId', { workspaceId, userId });
   }
 
@@ -98,20 +118,26 @@ export class NotificationRepository {
     qb.andWhere(s.archived ? 'n.archivedAt IS NOT NULL' : 'n.archivedAt IS NULL');
     qb.andWhere(s.snoozed ? 'n.snoozedTill > now()' : '(n.snoozedTill IS NULL OR n.snoozedTill <= now())');
     if (s.read !== undefined) qb.andWhere(s.read ? 'n.readAt IS NOT NULL' : 'n.readAt IS NULL');
-    if (s.mentioned !== undefined) qb.andWhere(s.mentioned ? "n.sender LIKE '%mentioned%'" : "n.sender NOT LIKE '%mentioned%'");
+    if (s.mentioned !== undefined)
+      qb.andWhere(s.mentioned ? "n.sender LIKE '%mentioned%'" : "n.sender NOT LIKE '%mentioned%'");
     if (s.types && !s.types.includes('all')) this.byType(qb, s.types, s.userId, s.workspaceRole ?? 0);
   }
 
   /** Plane's `type`: assigned (the caller is an assignee), created (the caller created it; none for Guests), subscribed (neither). */
   private byType(qb: SelectQueryBuilder<Notification>, types: string[], userId: string, workspaceRole: number): void {
-    const assigned = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = n.entity_identifier AND a.assignee_id = :me)';
+    const assigned =
+      'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = n.entity_identifier AND a.assignee_id = :me)';
     const created = 'EXISTS (SELECT 1 FROM issues i WHERE i.id = n.entity_identifier AND i.created_by_id = :me)';
-    const subscribed = 'EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = n.entity_identifier AND s.subscriber_id = :me)';
-    qb.andWhere(new Brackets((b) => {
-      b.where('false');
-      if (types.includes('assigned')) b.orWhere(assigned, { me: userId });
-      if (types.includes('created') && workspaceRole >= ROLE.MEMBER) b.orWhere(created, { me: userId });
-      if (types.includes('subscribed')) b.orWhere(`(${subscribed} AND NOT ${assigned} AND NOT ${created})`, { me: userId });
-    }));
+    const subscribed =
+      'EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = n.entity_identifier AND s.subscriber_id = :me)';
+    qb.andWhere(
+      new Brackets((b) => {
+        b.where('false');
+        if (types.includes('assigned')) b.orWhere(assigned, { me: userId });
+        if (types.includes('created') && workspaceRole >= ROLE.MEMBER) b.orWhere(created, { me: userId });
+        if (types.includes('subscribed'))
+          b.orWhere(`(${subscribed} AND NOT ${assigned} AND NOT ${created})`, { me: userId });
+      }),
+    );
   }
 }

@@ -48,10 +48,23 @@ export class NotificationService {
   ) {}
 
   /** Newest first, paginated; filters as `NotificationFilters`; 400 `INVALID_QUERY_PARAMETER` for a bad value. */
-  async list(workspaceId: string, userId: string, workspaceRole: number, filters: NotificationFilters, page: PageRequest): Promise<Page<NotificationJson>> {
-    const types = (filters.type || 'all').split(',').map((t) => t.trim()).filter(Boolean);
+  async list(
+    workspaceId: string,
+    userId: string,
+    workspaceRole: number,
+    filters: NotificationFilters,
+    page: PageRequest,
+  ): Promise<Page<NotificationJson>> {
+    const types = (filters.type || 'all')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const bad = types.find((t) => !TYPES.includes(t));
-    if (bad) throw new MeridianError('INVALID_QUERY_PARAMETER', `type must be a comma-separated list of: ${TYPES.join(', ')}.`);
+    if (bad)
+      throw new MeridianError(
+        'INVALID_QUERY_PARAMETER',
+        `type must be a comma-separated list of: ${TYPES.join(', ')}.`,
+      );
     const read = flag('read', filters.read);
     const archived = flag('archived', filters.archived) ?? false;
     const snoozed = flag('snoozed', filters.snoozed) ?? false;
@@ -61,11 +74,18 @@ export class NotificationService {
   }
 
   async retrieve(workspaceId: string, userId: string, id: string): Promise<NotificationJson> {
-    return (await this.render(new Page([await this.load(this.dataSource.manager, workspaceId, userId, id)], 1, 1, null, null))).results[0];
+    return (
+      await this.render(new Page([await this.load(this.dataSource.manager, workspaceId, userId, id)], 1, 1, null, null))
+    ).results[0];
   }
 
   /** `snoozed_till` (ISO 8601 or null) is the only writable field, as in Plane. */
-  async snooze(workspaceId: string, userId: string, id: string, snoozedTill: string | null | undefined): Promise<NotificationJson> {
+  async snooze(
+    workspaceId: string,
+    userId: string,
+    id: string,
+    snoozedTill: string | null | undefined,
+  ): Promise<NotificationJson> {
     let value: Date | null = null;
     if (snoozedTill !== undefined && snoozedTill !== null) {
       value = new Date(snoozedTill);
@@ -88,7 +108,12 @@ export class NotificationService {
   }
 
   /** Marks the caller's unread notifications read (Plane's `mark-all-read/`: `snoozed`, `archived`, `type` narrow it). */
-  async markAllRead(workspaceId: string, userId: string, workspaceRole: number, body: { snoozed?: boolean; archived?: boolean; type?: string }): Promise<{ message: string }> {
+  async markAllRead(
+    workspaceId: string,
+    userId: string,
+    workspaceRole: number,
+    body: { snoozed?: boolean; archived?: boolean; type?: string },
+  ): Promise<{ message: string }> {
     const type = body.type === 'watching' ? 'subscribed' : body.type;
     let types: string[] | undefined;
     if (type && type !== 'all') {
@@ -107,7 +132,12 @@ export class NotificationService {
     return { total_unread_notifications_count: total, mention_unread_notifications_count: mentions };
   }
 
-  private async set(workspaceId: string, userId: string, id: string, patch: Partial<Notification>): Promise<NotificationJson> {
+  private async set(
+    workspaceId: string,
+    userId: string,
+    id: string,
+    patch: Partial<Notification>,
+  ): Promise<NotificationJson> {
     await this.load(this.dataSource.manager, workspaceId, userId, id);
     await this.dataSource.getRepository(Notification).update({ id }, { ...patch, updatedById: userId } as never);
     return this.retrieve(workspaceId, userId, id);
@@ -121,13 +151,27 @@ export class NotificationService {
 
   private async render(page: Page<Notification>): Promise<Page<NotificationJson>> {
     const actorIds = [...new Set(page.results.map((n) => n.triggeredById).filter((x): x is string => !!x))];
-    const actors = actorIds.length ? await this.dataSource.getRepository(User).find({ where: { id: In(actorIds) } }) : [];
+    const actors = actorIds.length
+      ? await this.dataSource.getRepository(User).find({ where: { id: In(actorIds) } })
+      : [];
     const byId = new Map(actors.map((u) => [u.id, u]));
     const issueIds = [...new Set(page.results.map((n) => n.entityIdentifier).filter((x): x is string => !!x))];
     const intake = issueIds.length
-      ? new Set((await this.dataSource.getRepository(IntakeIssue).find({ where: { issueId: In(issueIds), status: In([0, 2, -2]) } })).map((r) => r.issueId))
+      ? new Set(
+          (
+            await this.dataSource
+              .getRepository(IntakeIssue)
+              .find({ where: { issueId: In(issueIds), status: In([0, 2, -2]) } })
+          ).map((r) => r.issueId),
+        )
       : new Set<string>();
-    return page.map((n) => notificationView(n, n.triggeredById ? byId.get(n.triggeredById) : undefined, !!n.entityIdentifier && intake.has(n.entityIdentifier)));
+    return page.map((n) =>
+      notificationView(
+        n,
+        n.triggeredById ? byId.get(n.triggeredById) : undefined,
+        !!n.entityIdentifier && intake.has(n.entityIdentifier),
+      ),
+    );
   }
 }
 
@@ -138,13 +182,18 @@ export class NotificationService {
  */
 @Injectable()
 export class IssueSubscriberService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly issues: IssueQueryService) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly issues: IssueQueryService,
+  ) {}
 
   /** Oldest first, paginated. */
   async list(projectId: string, issueId: string, page: PageRequest): Promise<Page<SubscriberJson>> {
     await this.issues.assertExists(projectId, issueId);
     const result = await this.repo.listSubscribersPage(issueId, page);
-    const users = result.results.length ? await this.dataSource.getRepository(User).find({ where: { id: In(result.results.map((s) => s.subscriberId)) } }) : [];
+    const users = result.results.length
+      ? await this.dataSource.getRepository(User).find({ where: { id: In(result.results.map((s) => s.subscriberId)) } })
+      : [];
     const byId = new Map(users.map((u) => [u.id, u]));
     return result.map((s) => subscriberView(s, byId.get(s.subscriberId)));
   }
@@ -154,20 +203,34 @@ export class IssueSubscriberService {
     await this.dataSource.transaction(async (em) => {
       await this.issues.assertExists(ctx.projectId, issueId, em);
       const ids = [...new Set(userIds.map((u) => u.toLowerCase()))];
-      const members = await em.getRepository(ProjectMember).find({ where: { projectId: ctx.projectId, memberId: In(ids), isActive: true } });
+      const members = await em
+        .getRepository(ProjectMember)
+        .find({ where: { projectId: ctx.projectId, memberId: In(ids), isActive: true } });
       const missing = ids.filter((id) => !members.some((m) => m.memberId === id));
-      if (missing.length) throw validationError({ subscribers: [`Not members of the project: ${missing.join(', ')}.`] });
+      if (missing.length)
+        throw validationError({ subscribers: [`Not members of the project: ${missing.join(', ')}.`] });
       await subscribe(em, ctx, issueId, ids);
     });
-    const rows = await this.dataSource.getRepository(IssueSubscriber).find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const users = await this.dataSource.getRepository(User).find({ where: { id: In(rows.map((r) => r.subscriberId)) } });
-    return rows.map((s) => subscriberView(s, users.find((u) => u.id === s.subscriberId)));
+    const rows = await this.dataSource
+      .getRepository(IssueSubscriber)
+      .find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const users = await this.dataSource
+      .getRepository(User)
+      .find({ where: { id: In(rows.map((r) => r.subscriberId)) } });
+    return rows.map((s) =>
+      subscriberView(
+        s,
+        users.find((u) => u.id === s.subscriberId),
+      ),
+    );
   }
 
   /** Removes one subscriber (by user id); 404 when that user is not subscribed. */
   async remove(projectId: string, issueId: string, userId: string): Promise<void> {
     await this.issues.assertExists(projectId, issueId);
-    const res = await this.dataSource.getRepository(IssueSubscriber).delete({ projectId, issueId, subscriberId: userId });
+    const res = await this.dataSource
+      .getRepository(IssueSubscriber)
+      .delete({ projectId, issueId, subscriberId: userId });
     if (!res.affected) throw new MeridianError('NOT_FOUND');
   }
 
@@ -175,9 +238,18 @@ export class IssueSubscriberService {
    * The caller's own subscription (`status`, `subscribe`, `unsubscribe`): any project member (Plane's
    * ProjectLite rule), a Guest only on the work items they may see (`IssueQueryService.assertVisibleTo`), else 404.
    */
-  async status(projectId: string, issueId: string, userId: string, role: number | null): Promise<{ subscribed: boolean }> {
+  async status(
+    projectId: string,
+    issueId: string,
+    userId: string,
+    role: number | null,
+  ): Promise<{ subscribed: boolean }> {
     await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
-    return { subscribed: await this.dataSource.getRepository(IssueSubscriber).exists({ where: { issueId, subscriberId: userId } }) };
+    return {
+      subscribed: await this.dataSource
+        .getRepository(IssueSubscriber)
+        .exists({ where: { issueId, subscriberId: userId } }),
+    };
   }
 
   /** The caller subscribes (201 with the row; the same row when already subscribed). */
@@ -186,7 +258,9 @@ export class IssueSubscriberService {
       await this.issues.assertVisibleTo(ctx.projectId, issueId, ctx, em);
       await subscribe(em, ctx, issueId, [ctx.userId]);
     });
-    const row = await found(this.dataSource.getRepository(IssueSubscriber).findOneBy({ issueId, subscriberId: ctx.userId }));
+    const row = await found(
+      this.dataSource.getRepository(IssueSubscriber).findOneBy({ issueId, subscriberId: ctx.userId }),
+    );
     return subscriberView(row, (await this.dataSource.getRepository(User).findOneBy({ id: ctx.userId })) ?? undefined);
   }
 

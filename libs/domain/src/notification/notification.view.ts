@@ -7,7 +7,12 @@ import { Notification } from './notification.entity';
 function actorView(u: User | undefined) {
   if (!u) return null;
   return {
-    id: u.id, first_name: u.firstName, last_name: u.lastName, display_name: u.displayName, avatar: u.avatar, avatar_url: u.avatar,
+    id: u.id,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    display_name: u.displayName,
+    avatar: u.avatar,
+    avatar_url: u.avatar,
     is_bot: u.isBot,
   };
 }

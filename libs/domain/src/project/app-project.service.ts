@@ -28,9 +28,16 @@ export class AppProjectService {
    * those they belong to.
    */
   async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<ProjectJson>> {
-    const memberOf = actor.workspaceRole < ROLE.ADMIN ? { userId: actor.userId, orPublic: actor.workspaceRole >= ROLE.MEMBER } : undefined;
+    const memberOf =
+      actor.workspaceRole < ROLE.ADMIN
+        ? { userId: actor.userId, orPublic: actor.workspaceRole >= ROLE.MEMBER }
+        : undefined;
     const result = await this.repo.listPage(workspaceId, page, memberOf);
-    const extras = await this.projects.extras(result.results.map((p) => p.id), actor.userId, true);
+    const extras = await this.projects.extras(
+      result.results.map((p) => p.id),
+      actor.userId,
+      true,
+    );
     return result.map((p) => projectView(p, extras.get(p.id)!));
   }
 
@@ -45,7 +52,8 @@ export class AppProjectService {
   async archive(workspaceId: string, projectId: string, userId: string): Promise<{ archived_at: string }> {
     const project = await this.find(this.dataSource.manager, workspaceId, projectId);
     const archivedAt = project.archivedAt ?? new Date();
-    if (!project.archivedAt) await this.dataSource.getRepository(Project).update({ id: projectId }, { archivedAt, updatedById: userId });
+    if (!project.archivedAt)
+      await this.dataSource.getRepository(Project).update({ id: projectId }, { archivedAt, updatedById: userId });
     return { archived_at: archivedAt.toISOString() };
   }
 
@@ -58,9 +66,14 @@ export class AppProjectService {
    * `GET /project-identifiers/?name=`: whether a live project of the workspace uses the identifier
    * (trimmed, upper-cased): `{exists: <count>, identifiers: [{id, name, project}]}`.
    */
-  async identifierCheck(workspaceId: string, name: string): Promise<{ exists: number; identifiers: Array<{ id: string; name: string; project: string }> }> {
+  async identifierCheck(
+    workspaceId: string,
+    name: string,
+  ): Promise<{ exists: number; identifiers: Array<{ id: string; name: string; project: string }> }> {
     const identifier = name.trim().toUpperCase();
-    const rows = await this.dataSource.getRepository(Project).find({ select: { id: true, identifier: true }, where: { workspaceId, identifier } });
+    const rows = await this.dataSource
+      .getRepository(Project)
+      .find({ select: { id: true, identifier: true }, where: { workspaceId, identifier } });
     return { exists: rows.length, identifiers: rows.map((p) => ({ id: p.id, name: p.identifier, project: p.id })) };
   }
 
@@ -73,10 +86,14 @@ export class AppProjectService {
   async join(workspaceId: string, actor: Actor, projectIds: string[]): Promise<{ message: string }> {
     const ids = [...new Set(projectIds.map((id) => id.toLowerCase()))];
     await this.dataSource.transaction(async (em) => {
-      const where = actor.workspaceRole >= ROLE.ADMIN ? { workspaceId, id: In(ids) } : { workspaceId, id: In(ids), network: NETWORK.PUBLIC };
+      const where =
+        actor.workspaceRole >= ROLE.ADMIN
+          ? { workspaceId, id: In(ids) }
+          : { workspaceId, id: In(ids), network: NETWORK.PUBLIC };
       const projects = await em.getRepository(Project).findBy(where);
       if (projects.length !== ids.length) throw new MeridianError('PROJECT_NOT_FOUND');
-      for (const project of projects) await this.members.activate(em, project, actor.userId, actor.workspaceRole, actor.userId);
+      for (const project of projects)
+        await this.members.activate(em, project, actor.userId, actor.workspaceRole, actor.userId);
     });
     return { message: 'Projects joined successfully' };
   }
@@ -91,4 +108,3 @@ export class AppProjectService {
     return projectView(project, (await this.projects.extras([project.id], userId, true)).get(project.id)!);
   }
 }
-

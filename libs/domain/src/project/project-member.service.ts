@@ -34,7 +34,9 @@ export class ProjectMemberService {
 
   /** Active members of the project, oldest membership first. */
   async list(projectId: string, page: PageRequest, viewer?: Viewer): Promise<Page<ProjectMemberJson>> {
-    return (await this.projects.listActiveMembersPage(projectId, page)).map((row) => projectMemberView(row, row.member!, viewer));
+    return (await this.projects.listActiveMembersPage(projectId, page)).map((row) =>
+      projectMemberView(row, row.member!, viewer),
+    );
   }
 
   /** The caller's own active membership (`project-members/me/`); 404 `NOT_FOUND` for a non-member of a public project. */
@@ -57,7 +59,11 @@ export class ProjectMemberService {
    * active workspace member (422); a role above the caller's is a 403; a role their workspace role
    * does not allow is a 422.
    */
-  async add(projectId: string, actor: ProjectActor, members: Array<{ member_id: string; role: number }>): Promise<ProjectMemberJson[]> {
+  async add(
+    projectId: string,
+    actor: ProjectActor,
+    members: Array<{ member_id: string; role: number }>,
+  ): Promise<ProjectMemberJson[]> {
     const ids = members.map((m) => m.member_id.toLowerCase());
     if (new Set(ids).size !== ids.length) throw validationError({ members: ['A member is listed more than once.'] });
     if (members.some((m) => m.role > (actor.projectRole ?? 0))) {
@@ -69,14 +75,16 @@ export class ProjectMemberService {
       const errors: Record<string, string[]> = {};
       members.forEach((m, i) => {
         const wsRole = wsRoles.get(ids[i]);
-        const problem = wsRole === undefined ? 'This user is not a member of the workspace.' : roleProblem(wsRole, m.role);
+        const problem =
+          wsRole === undefined ? 'This user is not a member of the workspace.' : roleProblem(wsRole, m.role);
         if (problem) errors[`members.${i}`] = [problem];
       });
       if (Object.keys(errors).length) throw validationError(errors);
       const out: ProjectMember[] = [];
       for (const [i, m] of members.entries()) {
         const row = await this.activate(em, project, ids[i], m.role, actor.userId);
-        if (row.role !== m.role) await em.update(ProjectMember, { id: row.id }, { role: m.role, updatedById: actor.userId });
+        if (row.role !== m.role)
+          await em.update(ProjectMember, { id: row.id }, { role: m.role, updatedById: actor.userId });
         out.push(row);
       }
       return out;
@@ -95,7 +103,8 @@ export class ProjectMemberService {
     await this.dataSource.transaction(async (em) => {
       await lockProject(em, projectId);
       const row = await this.findActive(em, projectId, rowId);
-      if (row.memberId === actor.userId) throw new MeridianError('PERMISSION_DENIED', 'You cannot update your own role.');
+      if (row.memberId === actor.userId)
+        throw new MeridianError('PERMISSION_DENIED', 'You cannot update your own role.');
       if (role > (actor.projectRole ?? 0) || row.role > (actor.projectRole ?? 0)) {
         throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
       }
@@ -114,7 +123,8 @@ export class ProjectMemberService {
       await lockProject(em, projectId);
       const row = await this.findActive(em, projectId, rowId);
       if (row.memberId === actor.userId) throw new MeridianError('CANNOT_REMOVE_SELF');
-      if (row.role > (actor.projectRole ?? 0)) throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
+      if (row.role > (actor.projectRole ?? 0))
+        throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, row.memberId);
       await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: actor.userId });
     });
@@ -137,7 +147,12 @@ export class ProjectMemberService {
    * member keeps their role unless `raise` is set and the role is higher.
    */
   async activate(
-    em: EntityManager, project: Project, memberId: string, role: number, actorId: string, raise = false,
+    em: EntityManager,
+    project: Project,
+    memberId: string,
+    role: number,
+    actorId: string,
+    raise = false,
   ): Promise<ProjectMember> {
     const repo = em.getRepository(ProjectMember);
     const existing = await repo.findOneBy({ projectId: project.id, memberId });
@@ -150,12 +165,22 @@ export class ProjectMemberService {
     const sortOrder = min === null ? 65535 : min - 10000;
     return repo.save(
       repo.create({
-        workspaceId: project.workspaceId, projectId: project.id, memberId, role, sortOrder, createdById: actorId, updatedById: actorId,
+        workspaceId: project.workspaceId,
+        projectId: project.id,
+        memberId,
+        role,
+        sortOrder,
+        createdById: actorId,
+        updatedById: actorId,
       }),
     );
   }
 
-  private async workspaceRoles(em: EntityManager, workspaceId: string, userIds: string[]): Promise<Map<string, number>> {
+  private async workspaceRoles(
+    em: EntityManager,
+    workspaceId: string,
+    userIds: string[],
+  ): Promise<Map<string, number>> {
     if (!userIds.length) return new Map();
     const rows = await em.getRepository(WorkspaceMember).findBy({ workspaceId, memberId: In(userIds), isActive: true });
     return new Map(rows.map((r) => [r.memberId, r.role]));
@@ -167,7 +192,9 @@ export class ProjectMemberService {
   }
 
   private async findActive(em: EntityManager, projectId: string, rowId: string) {
-    const row = await em.getRepository(ProjectMember).findOne({ where: { id: rowId, projectId, isActive: true }, relations: { member: true } });
+    const row = await em
+      .getRepository(ProjectMember)
+      .findOne({ where: { id: rowId, projectId, isActive: true }, relations: { member: true } });
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }
@@ -175,7 +202,9 @@ export class ProjectMemberService {
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */
 function roleProblem(workspaceRole: number, projectRole: number): string | null {
-  if (workspaceRole === ROLE.ADMIN && projectRole !== ROLE.ADMIN) return 'A workspace Admin can only be a project Admin.';
-  if (workspaceRole === ROLE.GUEST && projectRole !== ROLE.GUEST) return 'A workspace Guest can only be a project Guest.';
+  if (workspaceRole === ROLE.ADMIN && projectRole !== ROLE.ADMIN)
+    return 'A workspace Admin can only be a project Admin.';
+  if (workspaceRole === ROLE.GUEST && projectRole !== ROLE.GUEST)
+    return 'A workspace Guest can only be a project Guest.';
   return null;
 }

@@ -7,7 +7,6 @@ import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { SQL_PROJECT_ACCESS } from './project.sql';
 
-
 /** `:userId` is an active member of project `p`. */
 const IS_MEMBER = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
         AND pm.is_active = true AND pm.deleted_at IS NULL)`;
@@ -18,7 +17,11 @@ export class ProjectRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The live project's network and `userId`'s active role in it (`SQL_PROJECT_ACCESS`), or undefined. */
-  async findAccess(userId: string, projectId: string, workspaceId: string): Promise<{ network: number; role: number | null } | undefined> {
+  async findAccess(
+    userId: string,
+    projectId: string,
+    workspaceId: string,
+  ): Promise<{ network: number; role: number | null } | undefined> {
     const rows = await hotQuery(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId]);
     return rows[0] as { network: number; role: number | null } | undefined;
   }
@@ -45,8 +48,15 @@ export class ProjectRepository {
    * A page of the workspace's projects, archived ones included: all of them without `memberOf`;
    * else those `memberOf.userId` is an active member of, plus the public ones with `memberOf.orPublic`.
    */
-  async listPage(workspaceId: string, page: PageRequest, memberOf?: { userId: string; orPublic: boolean }): Promise<Page<Project>> {
-    const qb = this.dataSource.getRepository(Project).createQueryBuilder('p').where('p.workspaceId = :workspaceId', { workspaceId });
+  async listPage(
+    workspaceId: string,
+    page: PageRequest,
+    memberOf?: { userId: string; orPublic: boolean },
+  ): Promise<Page<Project>> {
+    const qb = this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.workspaceId = :workspaceId', { workspaceId });
     if (memberOf) {
       qb.andWhere(
         new Brackets((w) => {
@@ -59,7 +69,12 @@ export class ProjectRepository {
   }
 
   /** The live project of the workspace, or null; `lock` takes a row lock (`FOR UPDATE`) for `em`'s transaction. */
-  async findInWorkspace(em: EntityManager, workspaceId: string, projectId: string, lock = false): Promise<Project | null> {
+  async findInWorkspace(
+    em: EntityManager,
+    workspaceId: string,
+    projectId: string,
+    lock = false,
+  ): Promise<Project | null> {
     const qb = em
       .getRepository(Project)
       .createQueryBuilder('p')
@@ -132,7 +147,10 @@ export class ProjectRepository {
   }
 
   /** Per project of `projectIds` (non-empty): how many live rows of `table` (cycles or modules, archived ones included) it has. */
-  async countLive(table: 'cycles' | 'modules', projectIds: string[]): Promise<Array<{ project_id: string; n: number | string }>> {
+  async countLive(
+    table: 'cycles' | 'modules',
+    projectIds: string[],
+  ): Promise<Array<{ project_id: string; n: number | string }>> {
     const params = projectIds.map((_, n) => `$${n + 1}`).join(', ');
     return this.dataSource.query(
       `SELECT project_id, COUNT(*) AS n FROM ${table} WHERE deleted_at IS NULL AND project_id IN (${params}) GROUP BY project_id`,

@@ -69,7 +69,11 @@ export class ProjectService implements ProjectAccessResolver {
   ) {}
 
   /** `ProjectAccessResolver`: is the live project visible to the user in this workspace, and their active role. */
-  async resolve(workspaceId: string, projectId: string, userId: string): Promise<{ visible: boolean; role: number | null; exists?: boolean }> {
+  async resolve(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+  ): Promise<{ visible: boolean; role: number | null; exists?: boolean }> {
     const row = await this.projects.findAccess(userId, projectId, workspaceId);
     if (!row) return { visible: false, role: null };
     const role = row.role === null ? null : Number(row.role);
@@ -82,7 +86,11 @@ export class ProjectService implements ProjectAccessResolver {
    */
   async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<ProjectJson>> {
     const result = await this.projects.listPagePublicOrMember(workspaceId, actor.userId, page);
-    const extras = await this.extras(result.results.map((p) => p.id), actor.userId, true);
+    const extras = await this.extras(
+      result.results.map((p) => p.id),
+      actor.userId,
+      true,
+    );
     return result.map((p) => projectView(p, extras.get(p.id)!));
   }
 
@@ -161,7 +169,12 @@ export class ProjectService implements ProjectAccessResolver {
             updatedById: actor.userId,
           })),
         );
-        await emitChange(em, 'model.changed', { kind: 'project', action: 'created', row: project, actorId: actor.userId });
+        await emitChange(em, 'model.changed', {
+          kind: 'project',
+          action: 'created',
+          row: project,
+          actorId: actor.userId,
+        });
         return project;
       });
       const extras = await this.extras([project.id], actor.userId, false);
@@ -195,12 +208,18 @@ export class ProjectService implements ProjectAccessResolver {
       await this.dataSource.transaction(async (em) => {
         const project = await this.load(em, workspaceId, projectId, true);
         if (project.archivedAt) throw new MeridianError('PROJECT_ARCHIVED');
-        await emitChange(em, 'model.changed', { kind: 'project', action: 'updated', row: project, actorId: actor.userId });
+        await emitChange(em, 'model.changed', {
+          kind: 'project',
+          action: 'updated',
+          row: project,
+          actorId: actor.userId,
+        });
         const errors: Record<string, string[]> = {};
         if (input.name !== undefined && !input.name.trim()) errors.name = ['This field may not be blank.'];
         const identifier = input.identifier?.trim().toUpperCase();
         if (input.identifier !== undefined && !identifier) errors.identifier = ['This field may not be blank.'];
-        else if (identifier && identifier.length > 12) errors.identifier = ['Ensure this field has no more than 12 characters.'];
+        else if (identifier && identifier.length > 12)
+          errors.identifier = ['Ensure this field has no more than 12 characters.'];
         if (input.timezone !== undefined && !isTimezone(input.timezone)) errors.timezone = ['Not a valid time zone.'];
         if (Object.keys(errors).length) throw validationError(errors);
         await this.assertWorkspaceMembers(em, workspaceId, {
@@ -215,13 +234,26 @@ export class ProjectService implements ProjectAccessResolver {
         const patch: Partial<Project> = { updatedById: actor.userId };
         if (input.estimate !== undefined) patch.estimateId = input.estimate;
         const map: Array<[keyof UpdateProjectInput, keyof Project]> = [
-          ['description', 'description'], ['network', 'network'], ['project_lead', 'projectLeadId'],
-          ['default_assignee', 'defaultAssigneeId'], ['emoji', 'emoji'], ['icon_prop', 'iconProp'],
-          ['logo_props', 'logoProps'], ['cover_image', 'coverImage'], ['module_view', 'moduleView'],
-          ['cycle_view', 'cycleView'], ['issue_views_view', 'issueViewsView'], ['page_view', 'pageView'],
-          ['intake_view', 'intakeView'], ['is_time_tracking_enabled', 'isTimeTrackingEnabled'],
-          ['guest_view_all_features', 'guestViewAllFeatures'], ['archive_in', 'archiveIn'], ['close_in', 'closeIn'],
-          ['timezone', 'timezone'], ['default_state', 'defaultStateId'], ['description_text', 'descriptionText'],
+          ['description', 'description'],
+          ['network', 'network'],
+          ['project_lead', 'projectLeadId'],
+          ['default_assignee', 'defaultAssigneeId'],
+          ['emoji', 'emoji'],
+          ['icon_prop', 'iconProp'],
+          ['logo_props', 'logoProps'],
+          ['cover_image', 'coverImage'],
+          ['module_view', 'moduleView'],
+          ['cycle_view', 'cycleView'],
+          ['issue_views_view', 'issueViewsView'],
+          ['page_view', 'pageView'],
+          ['intake_view', 'intakeView'],
+          ['is_time_tracking_enabled', 'isTimeTrackingEnabled'],
+          ['guest_view_all_features', 'guestViewAllFeatures'],
+          ['archive_in', 'archiveIn'],
+          ['close_in', 'closeIn'],
+          ['timezone', 'timezone'],
+          ['default_state', 'defaultStateId'],
+          ['description_text', 'descriptionText'],
           ['description_html', 'descriptionHtml'],
         ];
         for (const [from, to] of map) {
@@ -232,15 +264,25 @@ export class ProjectService implements ProjectAccessResolver {
         if (identifier !== undefined) patch.identifier = identifier;
         await em.update(Project, { id: projectId }, patch as never);
         if (input.project_lead) {
-          const existing = await em.getRepository(ProjectMember).findOne({ where: { projectId, memberId: input.project_lead } });
+          const existing = await em
+            .getRepository(ProjectMember)
+            .findOne({ where: { projectId, memberId: input.project_lead } });
           if (!existing) {
             await em.insert(ProjectMember, {
-              workspaceId, projectId, memberId: input.project_lead, role: ROLE.ADMIN,
+              workspaceId,
+              projectId,
+              memberId: input.project_lead,
+              role: ROLE.ADMIN,
               sortOrder: await this.nextSortOrder(em, workspaceId, input.project_lead),
-              createdById: actor.userId, updatedById: actor.userId,
+              createdById: actor.userId,
+              updatedById: actor.userId,
             });
           } else if (existing.role !== ROLE.ADMIN || !existing.isActive) {
-            await em.update(ProjectMember, { id: existing.id }, { role: ROLE.ADMIN, isActive: true, updatedById: actor.userId });
+            await em.update(
+              ProjectMember,
+              { id: existing.id },
+              { role: ROLE.ADMIN, isActive: true, updatedById: actor.userId },
+            );
           }
         }
       });
@@ -260,7 +302,12 @@ export class ProjectService implements ProjectAccessResolver {
   async remove(workspaceId: string, projectId: string, actor: Actor): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const project = await this.load(em, workspaceId, projectId, true);
-      await emitChange(em, 'model.changed', { kind: 'project', action: 'deleted', row: project, actorId: actor.userId });
+      await emitChange(em, 'model.changed', {
+        kind: 'project',
+        action: 'deleted',
+        row: project,
+        actorId: actor.userId,
+      });
       const now = new Date();
       await em.update(Project, { id: projectId }, { updatedById: actor.userId, deletedAt: now });
       await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
@@ -271,8 +318,17 @@ export class ProjectService implements ProjectAccessResolver {
   async setArchived(workspaceId: string, projectId: string, actor: Actor, archived: boolean): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const project = await this.load(em, workspaceId, projectId, true);
-      await emitChange(em, 'model.changed', { kind: 'project', action: 'updated', row: project, actorId: actor.userId });
-      await em.update(Project, { id: projectId }, { updatedById: actor.userId, archivedAt: archived ? new Date() : null });
+      await emitChange(em, 'model.changed', {
+        kind: 'project',
+        action: 'updated',
+        row: project,
+        actorId: actor.userId,
+      });
+      await em.update(
+        Project,
+        { id: projectId },
+        { updatedById: actor.userId, archivedAt: archived ? new Date() : null },
+      );
     });
   }
 
@@ -283,7 +339,11 @@ export class ProjectService implements ProjectAccessResolver {
     return project;
   }
 
-  private async assertWorkspaceMembers(em: EntityManager, workspaceId: string, users: Record<string, string | null | undefined>) {
+  private async assertWorkspaceMembers(
+    em: EntityManager,
+    workspaceId: string,
+    users: Record<string, string | null | undefined>,
+  ) {
     const ids = Object.values(users).filter((v): v is string => !!v);
     if (!ids.length) return;
     const found = await em.getRepository(WorkspaceMember).find({
@@ -321,7 +381,10 @@ export class ProjectService implements ProjectAccessResolver {
     const boards = await this.projects.withLiveDeployBoard(projectIds);
     for (const row of boards) result.get(row.project_id)!.is_deployed = true;
     // live cycles and modules, archived ones included (Plane's project annotations)
-    for (const [table, key] of [['cycles', 'total_cycles'], ['modules', 'total_modules']] as const) {
+    for (const [table, key] of [
+      ['cycles', 'total_cycles'],
+      ['modules', 'total_modules'],
+    ] as const) {
       const rows = await this.projects.countLive(table, projectIds);
       for (const row of rows) result.get(row.project_id)![key] = Number(row.n);
     }

@@ -7,7 +7,14 @@ import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
  * `plane/db/models/issue.py` IssueRelation).
  */
 export const RELATION_TYPES = [
-  'blocking', 'blocked_by', 'duplicate', 'relates_to', 'start_before', 'start_after', 'finish_before', 'finish_after',
+  'blocking',
+  'blocked_by',
+  'duplicate',
+  'relates_to',
+  'start_before',
+  'start_after',
+  'finish_before',
+  'finish_after',
 ] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 

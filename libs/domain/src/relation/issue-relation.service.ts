@@ -25,8 +25,14 @@ const STORED: Record<RelationType, { type: StoredRelationType; reversed: boolean
 
 /** The inverse of each type as seen from the other work item. */
 export const INVERSE: Record<RelationType, RelationType> = {
-  blocking: 'blocked_by', blocked_by: 'blocking', duplicate: 'duplicate', relates_to: 'relates_to',
-  start_before: 'start_after', start_after: 'start_before', finish_before: 'finish_after', finish_after: 'finish_before',
+  blocking: 'blocked_by',
+  blocked_by: 'blocking',
+  duplicate: 'duplicate',
+  relates_to: 'relates_to',
+  start_before: 'start_after',
+  start_after: 'start_before',
+  finish_before: 'finish_after',
+  finish_after: 'finish_before',
 };
 
 /** The type a stored row means for `issueId` (one end of it). */
@@ -63,7 +69,11 @@ export class IssueRelationService {
    * priority, type_id, created_at, updated_at, created_by, updated_by`). Work items in projects the
    * caller is not an active member of are left out, so a relation never reveals them.
    */
-  async listDetailed(userId: string, projectId: string, issueId: string): Promise<Record<RelationType, RelatedIssueJson[]>> {
+  async listDetailed(
+    userId: string,
+    projectId: string,
+    issueId: string,
+  ): Promise<Record<RelationType, RelatedIssueJson[]>> {
     const byType = await this.list(projectId, issueId);
     const all = [...new Set(Object.values(byType).flat())];
     const rows = all.length ? await this.relations.findIssuesVisibleTo(userId, projectId, all) : [];
@@ -79,7 +89,12 @@ export class IssueRelationService {
    * `{relation_type, issues[]}` → 201 with the work item's relations (as `list`). 422 when a listed
    * work item is unknown, not visible to the caller, or the work item itself.
    */
-  async create(ctx: IssueContext, issueId: string, relationType: RelationType, issues: string[]): Promise<RelationsJson> {
+  async create(
+    ctx: IssueContext,
+    issueId: string,
+    relationType: RelationType,
+    issues: string[],
+  ): Promise<RelationsJson> {
     const ids = [...new Set(issues.map((i) => i.toLowerCase()))];
     try {
       return await this.dataSource.transaction(async (em) => {
@@ -100,11 +115,13 @@ export class IssueRelationService {
             history.push(...this.entries(issueId, otherId, typeFor(existing, issueId), keys, 'deleted'));
           }
           await em.insert(IssueRelation, {
-            workspaceId: ctx.workspaceId, projectId: issue.projectId,
+            workspaceId: ctx.workspaceId,
+            projectId: issue.projectId,
             issueId: stored.reversed ? otherId : issueId,
             relatedIssueId: stored.reversed ? issueId : otherId,
             relationType: stored.type,
-            createdById: ctx.userId, updatedById: ctx.userId,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
           });
           history.push(...this.entries(issueId, otherId, relationType, keys, 'updated'));
         }
@@ -112,7 +129,8 @@ export class IssueRelationService {
         return this.render(em, issueId);
       });
     } catch (err) {
-      if (isUniqueViolation(err, 'uq_issue_relations_pair_live')) throw new MeridianError('CONFLICT', 'The work items were related concurrently; try again.');
+      if (isUniqueViolation(err, 'uq_issue_relations_pair_live'))
+        throw new MeridianError('CONFLICT', 'The work items were related concurrently; try again.');
       throw err;
     }
   }
@@ -134,15 +152,41 @@ export class IssueRelationService {
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private entries(issueId: string, otherId: string, type: RelationType, keys: Map<string, string>, verb: 'updated' | 'deleted'): ActivityEntry[] {
-    const side = (me: string, them: string, t: RelationType): ActivityEntry => verb === 'updated'
-      ? { issueId: me, verb, field: t, newValue: keys.get(them) ?? them, newIdentifier: them, comment: `added ${t} relation` }
-      : { issueId: me, verb, field: t, oldValue: keys.get(them) ?? them, oldIdentifier: them, comment: `removed ${t} relation` };
+  private entries(
+    issueId: string,
+    otherId: string,
+    type: RelationType,
+    keys: Map<string, string>,
+    verb: 'updated' | 'deleted',
+  ): ActivityEntry[] {
+    const side = (me: string, them: string, t: RelationType): ActivityEntry =>
+      verb === 'updated'
+        ? {
+            issueId: me,
+            verb,
+            field: t,
+            newValue: keys.get(them) ?? them,
+            newIdentifier: them,
+            comment: `added ${t} relation`,
+          }
+        : {
+            issueId: me,
+            verb,
+            field: t,
+            oldValue: keys.get(them) ?? them,
+            oldIdentifier: them,
+            comment: `removed ${t} relation`,
+          };
     return [side(issueId, otherId, type), side(otherId, issueId, INVERSE[type])];
   }
 
   /** History rows go to each work item's own project. */
-  private async write(em: EntityManager, ctx: IssueContext, entries: ActivityEntry[], others: Map<string, { projectId: string }>): Promise<void> {
+  private async write(
+    em: EntityManager,
+    ctx: IssueContext,
+    entries: ActivityEntry[],
+    others: Map<string, { projectId: string }>,
+  ): Promise<void> {
     for (const e of entries) {
       const projectId = others.get(e.issueId!)?.projectId ?? ctx.projectId;
       await writeActivities(em, { workspaceId: ctx.workspaceId, projectId, userId: ctx.userId }, [e]);
@@ -158,12 +202,19 @@ export class IssueRelationService {
 
   private async pair(em: EntityManager, a: string, b: string): Promise<IssueRelation | null> {
     return em.getRepository(IssueRelation).findOne({
-      where: [{ issueId: a, relatedIssueId: b }, { issueId: b, relatedIssueId: a }],
+      where: [
+        { issueId: a, relatedIssueId: b },
+        { issueId: b, relatedIssueId: a },
+      ],
     });
   }
 
   /** Live work items of the workspace in projects where the caller is an active member. */
-  private async reachable(em: EntityManager, ctx: IssueContext, ids: string[]): Promise<Map<string, { projectId: string }>> {
+  private async reachable(
+    em: EntityManager,
+    ctx: IssueContext,
+    ids: string[],
+  ): Promise<Map<string, { projectId: string }>> {
     if (!ids.length) return new Map();
     const rows = await this.relations.findReachableIssues(em, ctx.workspaceId, ctx.userId, ids);
     return new Map(rows.map((r) => [r.id, { projectId: r.projectId }]));

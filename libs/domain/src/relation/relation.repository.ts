@@ -12,9 +12,14 @@ export class RelationRepository {
 
   /** The live, non-archived, non-draft work item of the project, if the project is live and not archived; else null. */
   findVisibleIssue(em: EntityManager, projectId: string, issueId: string): Promise<Issue | null> {
-    return em.getRepository(Issue).createQueryBuilder('i')
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { issueId, projectId })
+      .where('i.id = :issueId AND i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', {
+        issueId,
+        projectId,
+      })
       .getOne();
   }
 
@@ -23,11 +28,16 @@ export class RelationRepository {
    * where `userId` is an active member.
    */
   findIssuesVisibleTo(userId: string, projectId: string, ids: string[]): Promise<Issue[]> {
-    return this.dataSource.getRepository(Issue).createQueryBuilder('i')
+    return this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .where('i.id IN (:...all)', { all: ids })
-      .andWhere(`(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
-        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`, { projectId, userId })
+      .andWhere(
+        `(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
+        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`,
+        { projectId, userId },
+      )
       .getMany();
   }
 
@@ -36,18 +46,30 @@ export class RelationRepository {
    * projects where `userId` is an active member.
    */
   findReachableIssues(em: EntityManager, workspaceId: string, userId: string, ids: string[]): Promise<Issue[]> {
-    return em.getRepository(Issue).createQueryBuilder('i')
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .innerJoin(ProjectMember, 'm', 'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', {
-        userId,
+      .innerJoin(
+        ProjectMember,
+        'm',
+        'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL',
+        {
+          userId,
+        },
+      )
+      .where('i.id IN (:...ids) AND i.workspaceId = :ws AND i.archivedAt IS NULL AND i.isDraft = false', {
+        ids,
+        ws: workspaceId,
       })
-      .where('i.id IN (:...ids) AND i.workspaceId = :ws AND i.archivedAt IS NULL AND i.isDraft = false', { ids, ws: workspaceId })
       .getMany();
   }
 
   /** The live relations of the work item (either end) whose both work items are live and not archived, oldest first. */
   listLiveRelations(em: EntityManager, issueId: string): Promise<IssueRelation[]> {
-    return em.getRepository(IssueRelation).createQueryBuilder('r')
+    return em
+      .getRepository(IssueRelation)
+      .createQueryBuilder('r')
       .innerJoin(Issue, 'a', 'a.id = r.issueId AND a.deletedAt IS NULL AND a.archivedAt IS NULL')
       .innerJoin(Issue, 'b', 'b.id = r.relatedIssueId AND b.deletedAt IS NULL AND b.archivedAt IS NULL')
       .where('(r.issueId = :issueId OR r.relatedIssueId = :issueId)', { issueId })
@@ -57,7 +79,9 @@ export class RelationRepository {
 
   /** Project identifier and sequence id of each work item with these ids (deleted ones too). */
   issueKeys(em: EntityManager, ids: string[]): Promise<Array<{ id: string; identifier: string; seq: number }>> {
-    return em.getRepository(Issue).createQueryBuilder('i')
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
       .innerJoin(Project, 'p', 'p.id = i.projectId')
       .select(['i.id AS id', 'p.identifier AS identifier', 'i.sequence_id AS seq'])
       .where('i.id IN (:...ids)', { ids })

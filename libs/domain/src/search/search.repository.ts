@@ -32,21 +32,34 @@ export class SearchRepository {
 
   /** The caller's workspaces whose name contains `q`, newest first, at most `limit`. */
   workspaces(userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.dataSource.manager.getRepository(Workspace).createQueryBuilder('w')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true', { userId })
+    return this.dataSource.manager
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true', {
+        userId,
+      })
       .where("w.name ILIKE :like ESCAPE '\\'", { like: like(q) })
-      .select(['w.name AS name', 'w.id AS id', 'w.slug AS slug']).orderBy('w.createdAt', 'DESC').limit(limit).getRawMany();
+      .select(['w.name AS name', 'w.id AS id', 'w.slug AS slug'])
+      .orderBy('w.createdAt', 'DESC')
+      .limit(limit)
+      .getRawMany();
   }
 
   /** The caller's unarchived projects of the workspace whose name or identifier contains `q`, newest first, at most `limit`. */
   projects(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.dataSource.manager.getRepository(Project).createQueryBuilder('p')
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+    return this.dataSource.manager
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
       .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
       .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
       .andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", { like: like(q) })
       .select(['p.name AS name', 'p.id AS id', 'p.identifier AS identifier', 'w.slug AS workspace__slug'])
-      .orderBy('p.createdAt', 'DESC').limit(limit).getRawMany();
+      .orderBy('p.createdAt', 'DESC')
+      .limit(limit)
+      .getRawMany();
   }
 
   /**
@@ -54,18 +67,34 @@ export class SearchRepository {
    * with `projectId`) whose name contains `q`, newest first, at most `limit`.
    */
   plans(
-    kind: 'cycle' | 'module', workspaceId: string, userId: string, q: string, projectId: string | undefined, limit: number,
+    kind: 'cycle' | 'module',
+    workspaceId: string,
+    userId: string,
+    q: string,
+    projectId: string | undefined,
+    limit: number,
   ): Promise<unknown[]> {
     const [alias, entity] = kind === 'cycle' ? ['c', Cycle as new () => object] : ['mo', Module as new () => object];
-    const qb = this.dataSource.manager.getRepository(entity).createQueryBuilder(alias)
+    const qb = this.dataSource.manager
+      .getRepository(entity)
+      .createQueryBuilder(alias)
       .innerJoin(Project, 'p', `p.id = ${alias}.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL`)
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
       .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
       .where('p.workspaceId = :workspaceId', { workspaceId })
       .andWhere(`${alias}.name ILIKE :like ESCAPE '\\'`, { like: like(q) })
       .andWhere(`${alias}.archivedAt IS NULL`)
-      .select([`${alias}.name AS name`, `${alias}.id AS id`, 'p.id AS project_id', 'p.identifier AS project__identifier', 'w.slug AS workspace__slug'])
-      .orderBy(`${alias}.createdAt`, 'DESC').limit(limit);
+      .select([
+        `${alias}.name AS name`,
+        `${alias}.id AS id`,
+        'p.id AS project_id',
+        'p.identifier AS project__identifier',
+        'w.slug AS workspace__slug',
+      ])
+      .orderBy(`${alias}.createdAt`, 'DESC')
+      .limit(limit);
     if (projectId) qb.andWhere('p.id = :projectId', { projectId });
     return qb.getRawMany();
   }
@@ -76,19 +105,36 @@ export class SearchRepository {
    * `exclude`d ones; newest first, at most `limit`. Rows as the picker answers them.
    */
   async pickerRows(
-    workspaceId: string, projectId: string | undefined, userId: string, q: string, exclude: PickerExclusions, limit: number,
+    workspaceId: string,
+    projectId: string | undefined,
+    userId: string,
+    q: string,
+    exclude: PickerExclusions,
+    limit: number,
   ): Promise<Array<Record<string, unknown>>> {
     const qb = visibleIssuesQuery(this.dataSource.manager)
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
       .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
       .leftJoin(State, 's', 's.id = i.stateId')
       .andWhere('p.workspaceId = :workspaceId', { workspaceId })
       .select([
-        'i.name AS name', 'i.id AS id', 'i.startDate AS start_date', 'i.sequenceId AS sequence_id', 'p.name AS project__name',
-        'p.identifier AS project__identifier', 'p.id AS project_id', 'w.slug AS workspace__slug', 's.name AS state__name',
-        's.group AS state__group', 's.color AS state__color',
+        'i.name AS name',
+        'i.id AS id',
+        'i.startDate AS start_date',
+        'i.sequenceId AS sequence_id',
+        'p.name AS project__name',
+        'p.identifier AS project__identifier',
+        'p.id AS project_id',
+        'w.slug AS workspace__slug',
+        's.name AS state__name',
+        's.group AS state__group',
+        's.color AS state__color',
       ])
-      .orderBy('i.createdAt', 'DESC').addOrderBy('i.id', 'DESC').limit(limit);
+      .orderBy('i.createdAt', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .limit(limit);
     if (projectId !== undefined) qb.andWhere('p.id = :projectId', { projectId });
     if (q) {
       const key = /^(.+)-(\d{1,9})$/.exec(q);
@@ -117,7 +163,8 @@ export class SearchRepository {
           ((r.issue_id = :self AND r.related_issue_id = i.id) OR (r.related_issue_id = :self AND r.issue_id = i.id)))`);
       }
     }
-    if (exclude.cycle) qb.andWhere('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
+    if (exclude.cycle)
+      qb.andWhere('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
     if (exclude.moduleId) {
       qb.andWhere(
         'NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = :moduleId AND mi.deleted_at IS NULL)',

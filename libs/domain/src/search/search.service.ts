@@ -47,12 +47,21 @@ export class SearchService {
    * `projectId` (and not `workspaceSearch`), work items, cycles and modules of that project only.
    */
   async global(workspaceId: string, userId: string, search: string, projectId?: string) {
-    const results = { workspace: [] as unknown[], project: [] as unknown[], issue: [] as unknown[], cycle: [] as unknown[], module: [] as unknown[], issue_view: [] as unknown[], page: [] as unknown[] };
+    const results = {
+      workspace: [] as unknown[],
+      project: [] as unknown[],
+      issue: [] as unknown[],
+      cycle: [] as unknown[],
+      module: [] as unknown[],
+      issue_view: [] as unknown[],
+      page: [] as unknown[],
+    };
     const q = search.trim();
     if (!q) return { results };
     results.workspace = await this.repo.workspaces(userId, q, LIMIT);
     results.project = await this.repo.projects(workspaceId, userId, q, LIMIT);
-    for (const key of ['cycle', 'module'] as const) results[key] = await this.repo.plans(key, workspaceId, userId, q, projectId, LIMIT);
+    for (const key of ['cycle', 'module'] as const)
+      results[key] = await this.repo.plans(key, workspaceId, userId, q, projectId, LIMIT);
     results.issue = (await this.issues.search(workspaceId, userId, q, projectId, LIMIT)).issues;
     return { results };
   }
@@ -63,7 +72,12 @@ export class SearchService {
    * project_id, workspace__slug, state__name, state__group, state__color}`. 404 for an `issue_id`
    * or module outside the project.
    */
-  async picker(workspaceId: string, projectId: string, userId: string, query: IssuePickerQuery): Promise<Page<Record<string, unknown>>> {
+  async picker(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    query: IssuePickerQuery,
+  ): Promise<Page<Record<string, unknown>>> {
     const exclude: PickerExclusions = { cycle: query.cycle };
     if (query.issueId && (query.parent || query.subIssue || query.issueRelation)) {
       const self = await this.issues.assertExists(projectId, query.issueId);
@@ -71,7 +85,9 @@ export class SearchService {
       Object.assign(exclude, { parent: query.parent, subIssue: query.subIssue, issueRelation: query.issueRelation });
     }
     if (query.moduleId) {
-      const mod = await this.dataSource.manager.getRepository(Module).findOne({ where: { id: query.moduleId, projectId } });
+      const mod = await this.dataSource.manager
+        .getRepository(Module)
+        .findOne({ where: { id: query.moduleId, projectId } });
       if (!mod) throw new MeridianError('NOT_FOUND');
       exclude.moduleId = mod.id;
     }

@@ -22,9 +22,13 @@ export class StateRepository {
 
   /** A page of the non-triage states of the workspace's live, non-archived projects `userId` is an active member of, oldest first. */
   async listPageInMemberProjects(workspaceId: string, userId: string, page: PageRequest): Promise<Page<State>> {
-    const qb = this.dataSource.getRepository(State).createQueryBuilder('s')
+    const qb = this.dataSource
+      .getRepository(State)
+      .createQueryBuilder('s')
       .innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
-      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', { userId })
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
       .where('p.workspaceId = :workspaceId AND s.isTriage = false', { workspaceId });
     return paginate(qb, page);
   }
@@ -49,7 +53,8 @@ export class StateRepository {
       .getRepository(State)
       .createQueryBuilder('s')
       .where('s.id = :stateId AND s.projectId = :projectId', { stateId, projectId });
-    if (!lock) qb.andWhere('s.isTriage = false').innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
+    if (!lock)
+      qb.andWhere('s.isTriage = false').innerJoin('Project', 'p', 'p.id = s.projectId AND p.archivedAt IS NULL');
     else qb.setLock('pessimistic_write');
     return qb.getOne();
   }

@@ -54,7 +54,12 @@ export class StateService {
    * `default: true` makes it the only default state. A taken name is 409 `STATE_NAME_TAKEN`, a
    * taken external id 409 `EXTERNAL_ID_TAKEN` (both with the holder's `id`).
    */
-  async create(workspaceId: string, projectId: string, userId: string, input: StateInput & { name: string; color: string }): Promise<StateJson> {
+  async create(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    input: StateInput & { name: string; color: string },
+  ): Promise<StateJson> {
     return this.guardNames(projectId, async () => {
       const state = await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, projectId);
@@ -65,7 +70,8 @@ export class StateService {
           const max = await this.states.maxSequence(em, projectId);
           sequence = max === null ? 65535 : max + 15000;
         }
-        if (input.default) await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
+        if (input.default)
+          await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
         return em.save(
           em.create(State, {
             workspaceId,
@@ -95,7 +101,13 @@ export class StateService {
    * `projectRole` (App API), changing `default` needs a project Admin (403 `PERMISSION_DENIED`), as
    * Plane's `mark-default/` does.
    */
-  async update(projectId: string, stateId: string, userId: string, input: StateInput, projectRole?: number | null): Promise<StateJson> {
+  async update(
+    projectId: string,
+    stateId: string,
+    userId: string,
+    input: StateInput,
+    projectRole?: number | null,
+  ): Promise<StateJson> {
     if (projectRole !== undefined && input.default !== undefined && (projectRole ?? 0) < ROLE.ADMIN) {
       throw new MeridianError('PERMISSION_DENIED', 'Only project admins can change the default state.');
     }
@@ -103,13 +115,15 @@ export class StateService {
       await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, projectId);
         const state = await this.load(em, projectId, stateId, true);
-        if (input.name !== undefined && input.name.trim() !== state.name) await this.assertNameFree(em, projectId, input.name, stateId);
+        if (input.name !== undefined && input.name.trim() !== state.name)
+          await this.assertNameFree(em, projectId, input.name, stateId);
         const externalId = input.external_id !== undefined ? input.external_id : state.externalId;
         const externalSource = input.external_source !== undefined ? input.external_source : state.externalSource;
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(em, State, projectId, externalSource, externalId, stateId);
         }
-        if (input.default) await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
+        if (input.default)
+          await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
         const patch: Partial<State> = { updatedById: userId };
         if (input.name !== undefined) {
           patch.name = input.name.trim();
@@ -157,7 +171,9 @@ export class StateService {
   }
 
   private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
-    const found = await em.getRepository(State).findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    const found = await em
+      .getRepository(State)
+      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
     if (found && found.id !== exceptId) throw new MeridianError('STATE_NAME_TAKEN', undefined, { id: found.id });
   }
 

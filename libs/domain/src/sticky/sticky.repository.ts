@@ -14,7 +14,9 @@ export class StickyRepository {
    * those whose name or text contains it, case-insensitively (`%`, `_` and `\` match themselves).
    */
   listPage(workspaceId: string, userId: string, page: PageRequest, search?: string): Promise<Page<Sticky>> {
-    const qb = this.dataSource.getRepository(Sticky).createQueryBuilder('s')
+    const qb = this.dataSource
+      .getRepository(Sticky)
+      .createQueryBuilder('s')
       .where('s.workspaceId = :workspaceId AND s.ownerId = :userId', { workspaceId, userId });
     if (search) {
       const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -25,8 +27,12 @@ export class StickyRepository {
 
   /** The largest `sort_order` of the user's live stickies in the workspace, or null when there are none. */
   async highestSortOrder(em: EntityManager, workspaceId: string, userId: string): Promise<number | null> {
-    const row = await em.getRepository(Sticky).createQueryBuilder('s').select('MAX(s.sortOrder)', 'max')
-      .where('s.workspaceId = :workspaceId AND s.ownerId = :userId', { workspaceId, userId }).getRawOne<{ max: number | null }>();
+    const row = await em
+      .getRepository(Sticky)
+      .createQueryBuilder('s')
+      .select('MAX(s.sortOrder)', 'max')
+      .where('s.workspaceId = :workspaceId AND s.ownerId = :userId', { workspaceId, userId })
+      .getRawOne<{ max: number | null }>();
     return row?.max === null || row?.max === undefined ? null : Number(row.max);
   }
 }

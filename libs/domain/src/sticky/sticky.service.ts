@@ -46,12 +46,22 @@ export class StickyService {
         sortOrder = max === null ? 65535 : max + 10000;
       }
       const html = input.description_html || '<p></p>';
-      const s = await em.save(em.create(Sticky, {
-        workspaceId, ownerId: userId, name: input.name ?? null, description: input.description ?? {},
-        descriptionHtml: html, descriptionStripped: stripHtml(html), logoProps: input.logo_props ?? {},
-        color: input.color ?? null, backgroundColor: input.background_color ?? null, sortOrder,
-        createdById: userId, updatedById: userId,
-      }));
+      const s = await em.save(
+        em.create(Sticky, {
+          workspaceId,
+          ownerId: userId,
+          name: input.name ?? null,
+          description: input.description ?? {},
+          descriptionHtml: html,
+          descriptionStripped: stripHtml(html),
+          logoProps: input.logo_props ?? {},
+          color: input.color ?? null,
+          backgroundColor: input.background_color ?? null,
+          sortOrder,
+          createdById: userId,
+          updatedById: userId,
+        }),
+      );
       return stickyView(s);
     });
   }

@@ -5,7 +5,12 @@ declare module 'passport-gitlab2' {
   export class Strategy extends OAuth2Strategy {
     constructor(
       options: OAuth2Strategy.StrategyOptions & { baseURL?: string; profileURL?: string },
-      verify: (accessToken: string, refreshToken: string, profile: unknown, done: (err: unknown, user?: unknown) => void) => void,
+      verify: (
+        accessToken: string,
+        refreshToken: string,
+        profile: unknown,
+        done: (err: unknown, user?: unknown) => void,
+      ) => void,
     );
   }
 }

@@ -1,7 +1,12 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /** Plane's default `onboarding_step`. */
-export const DEFAULT_ONBOARDING_STEP = { profile_complete: false, workspace_create: false, workspace_invite: false, workspace_join: false };
+export const DEFAULT_ONBOARDING_STEP = {
+  profile_complete: false,
+  workspace_create: false,
+  workspace_invite: false,
+  workspace_join: false,
+};
 
 /**
  * A user's app settings (Plane's `Profile`, `plane/db/models/user.py`): one
@@ -22,7 +27,11 @@ export class Profile {
   @Column({ type: 'boolean', default: false })
   isTourCompleted: boolean;
 
-  @Column({ type: 'jsonb', default: () => `'{"workspace_join": false, "profile_complete": false, "workspace_create": false, "workspace_invite": false}'` })
+  @Column({
+    type: 'jsonb',
+    default: () =>
+      `'{"workspace_join": false, "profile_complete": false, "workspace_create": false, "workspace_invite": false}'`,
+  })
   onboardingStep: Record<string, unknown>;
 
   @Column({ type: 'text', nullable: true })
@@ -55,7 +64,10 @@ export class Profile {
   @Column({ type: 'boolean', default: false })
   isMobileOnboarded: boolean;
 
-  @Column({ type: 'jsonb', default: () => `'{"workspace_join": false, "profile_complete": false, "workspace_create": false}'` })
+  @Column({
+    type: 'jsonb',
+    default: () => `'{"workspace_join": false, "profile_complete": false, "workspace_create": false}'`,
+  })
   mobileOnboardingStep: Record<string, unknown>;
 
   @Column({ type: 'boolean', default: false })

@@ -53,7 +53,8 @@ export class UserProfileService {
       try {
         await this.dataSource.getRepository(User).update({ id: userId }, patch);
       } catch (err) {
-        if (isUniqueViolation(err, 'uq_users_username')) throw new MeridianError('CONFLICT', 'This username is already taken.');
+        if (isUniqueViolation(err, 'uq_users_username'))
+          throw new MeridianError('CONFLICT', 'This username is already taken.');
         throw err;
       }
     }

@@ -13,13 +13,32 @@ export interface WebhookTarget {
 /** Ranges no webhook may reach unless allowed: loopback, private, link-local, shared, multicast, reserved. */
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+  ['::', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['100::', 64],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 /** An IPv4 address written as IPv6 (`::ffff:a.b.c.d`, also NAT64 `64:ff9b::a.b.c.d`) is judged as IPv4. */
 function normalise(address: string): { address: string; family: 4 | 6 } {
@@ -89,7 +108,8 @@ export class WebhookUrlGuard {
       } catch {
         throw new MeridianError('WEBHOOK_URL_UNRESOLVABLE', `The host name ${host} could not be resolved.`);
       }
-      if (!addresses.length) throw new MeridianError('WEBHOOK_URL_UNRESOLVABLE', `The host name ${host} has no address.`);
+      if (!addresses.length)
+        throw new MeridianError('WEBHOOK_URL_UNRESOLVABLE', `The host name ${host} has no address.`);
     }
     const hostAllowed = this.hosts.has(host);
     for (const a of addresses) {

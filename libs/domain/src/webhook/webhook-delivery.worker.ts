@@ -80,7 +80,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.poll()
-        .then(() => undefined, (err: unknown) => this.logger.error(`delivery poll failed: ${(err as Error).message}`))
+        .then(
+          () => undefined,
+          (err: unknown) => this.logger.error(`delivery poll failed: ${(err as Error).message}`),
+        )
         .finally(() => {
           this.running = null;
           this.schedule(this.config.webhooks.pollIntervalMs);
@@ -98,7 +101,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     }
     const leaseMs = w.timeoutMs + 30_000;
     const rows = await this.repo.claimDueDeliveries(BATCH, leaseMs);
-    await Promise.all(rows.map((row) => this.attempt(row).catch((err) => this.logger.error(`delivery ${row.id} failed: ${(err as Error).message}`))));
+    await Promise.all(
+      rows.map((row) =>
+        this.attempt(row).catch((err) => this.logger.error(`delivery ${row.id} failed: ${(err as Error).message}`)),
+      ),
+    );
     return rows.length;
   }
 
@@ -149,7 +156,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const retryable = !permanent && (outcome.kind === 'error' || outcome.status === 429 || outcome.status >= 500);
     const retry = !ok && retryable && attempts < w.maxAttempts;
     let delay = retry ? backoffMs(attempts, w.backoffBaseMs, w.backoffMaxMs) : 0;
-    if (retry && outcome.kind === 'response' && outcome.status === 429) delay = Math.max(delay, Math.min(retryAfterMs(outcome.headers['retry-after']), w.backoffMaxMs));
+    if (retry && outcome.kind === 'response' && outcome.status === 429)
+      delay = Math.max(delay, Math.min(retryAfterMs(outcome.headers['retry-after']), w.backoffMaxMs));
     const stored = { ...headers };
     for (const h of REDACTED) if (stored[h]) stored[h] = '[redacted]';
 
@@ -183,7 +191,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     });
     if (deactivated) {
       this.outbox.invalidate(row.workspace_id);
-      this.logger.warn(`webhook ${row.webhook_id} switched off after ${w.deactivateAfter} consecutive failed deliveries`);
+      this.logger.warn(
+        `webhook ${row.webhook_id} switched off after ${w.deactivateAfter} consecutive failed deliveries`,
+      );
     }
   }
 }

@@ -21,7 +21,14 @@ export function modelEvent(change: ChangeEvents['model.changed']): PendingWebhoo
 function plainView(kind: ChangeEvents['model.changed']['kind'], row: unknown): Record<string, unknown> {
   switch (kind) {
     case 'project':
-      return projectView(row as Project, { total_members: 0, total_cycles: 0, total_modules: 0, is_member: false, member_role: null, is_deployed: false });
+      return projectView(row as Project, {
+        total_members: 0,
+        total_cycles: 0,
+        total_modules: 0,
+        is_member: false,
+        member_role: null,
+        is_deployed: false,
+      });
     case 'cycle':
       return cycleView(row as Cycle);
     case 'module':

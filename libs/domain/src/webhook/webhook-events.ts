@@ -70,7 +70,10 @@ function stateOf(qr: QueryRunner): TransactionEvents {
  * Takes the events of a committing transaction (outermost commit only), with the webhooks looked
  * up earlier in it by workspace (the outbox looks up the others).
  */
-export function takeWebhookEvents(qr: QueryRunner): { events: PendingWebhookEvent[]; subscriptions: Map<string, WebhookSubscription[]> } {
+export function takeWebhookEvents(qr: QueryRunner): {
+  events: PendingWebhookEvent[];
+  subscriptions: Map<string, WebhookSubscription[]>;
+} {
   const state = pending.get(qr);
   pending.delete(qr);
   return { events: state?.events ?? [], subscriptions: state?.subscriptions ?? new Map() };
@@ -93,7 +96,11 @@ export function takeWebhookEvents(qr: QueryRunner): { events: PendingWebhookEven
  * Answers the webhooks (the commit will use this list), or null when it cannot tell (outside a
  * transaction, or no outbox in this process).
  */
-export async function prepareWebhookSubscriptions(em: EntityManager, workspaceId: string, outbox: WebhookOutboxPort): Promise<WebhookSubscription[] | null> {
+export async function prepareWebhookSubscriptions(
+  em: EntityManager,
+  workspaceId: string,
+  outbox: WebhookOutboxPort,
+): Promise<WebhookSubscription[] | null> {
   const qr = em.queryRunner;
   if (!qr?.isTransactionActive) return null;
   const state = stateOf(qr);
@@ -115,7 +122,11 @@ export function dropWebhookEvents(qr: QueryRunner, depth: number): void {
  * outbox renders it for each active subscribed webhook and inserts the deliveries in the same
  * transaction, so a rolled-back change sends nothing. Outside a transaction it is written at once.
  */
-export async function enqueueWebhookEvent(em: EntityManager, event: PendingWebhookEvent, outbox: WebhookOutboxPort): Promise<void> {
+export async function enqueueWebhookEvent(
+  em: EntityManager,
+  event: PendingWebhookEvent,
+  outbox: WebhookOutboxPort,
+): Promise<void> {
   const qr = em.queryRunner;
   if (qr?.isTransactionActive) {
     stateOf(qr).events.push({ ...event, depth: depthOf(qr) });
@@ -138,7 +149,12 @@ const blankToNull = (v: string | null | undefined) => (v === undefined || v === 
  * that removing a sub-object (link, attachment, …) is an `updated` work item: only the work item's
  * own deletion is `deleted` (Plane sends `deleted` with the work item's id for a removed link).
  */
-export async function queueIssueActivityEvents(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[], outbox: WebhookOutboxPort): Promise<void> {
+export async function queueIssueActivityEvents(
+  em: EntityManager,
+  ctx: ChangeContext,
+  entries: ActivityEntry[],
+  outbox: WebhookOutboxPort,
+): Promise<void> {
   const qr = em.queryRunner;
   const state = qr?.isTransactionActive ? stateOf(qr) : null;
   const events: PendingWebhookEvent[] = [];

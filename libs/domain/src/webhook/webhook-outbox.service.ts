@@ -1,12 +1,25 @@
 import { APP_CONFIG, AppConfig } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  EntitySubscriberInterface,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+} from 'typeorm';
 import { DERIVED_KEYS, renderActors, renderWebhookData } from './webhook-renderer';
 import { ChangeEvents, IssueCreateDraft, OnChange } from '../kernel/change-bus';
 import {
-  dropWebhookEvents, enqueueWebhookEvent, markWebhookIntake, PendingWebhookEvent, prepareWebhookSubscriptions, queueIssueActivityEvents,
-  takeWebhookEvents, WebhookOutboxPort, WebhookSubscription,
+  dropWebhookEvents,
+  enqueueWebhookEvent,
+  markWebhookIntake,
+  PendingWebhookEvent,
+  prepareWebhookSubscriptions,
+  queueIssueActivityEvents,
+  takeWebhookEvents,
+  WebhookOutboxPort,
+  WebhookSubscription,
 } from './webhook-events';
 import { modelEvent } from './webhook-enqueue';
 import { WebhookEvent, WebhookSwitch } from './webhook.entity';
@@ -15,7 +28,12 @@ import { WebhookRepository } from './webhook.repository';
 
 /** Which switch an event needs: Plane's, and `issue` for `intake_issue` (Plane sends those to every webhook). */
 const SWITCH_OF: Record<WebhookEvent, WebhookSwitch> = {
-  project: 'project', issue: 'issue', module: 'module', cycle: 'cycle', issue_comment: 'issue_comment', intake_issue: 'issue',
+  project: 'project',
+  issue: 'issue',
+  module: 'module',
+  cycle: 'cycle',
+  issue_comment: 'issue_comment',
+  intake_issue: 'issue',
 };
 
 const depthOf = (qr: unknown): number => (qr as { transactionDepth?: number }).transactionDepth ?? 1;
@@ -84,8 +102,15 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
   }
 
   @OnChange('intake.deleted')
-  onIntakeDeleted(em: EntityManager, { workspaceId, intakeIssueId, actorId }: ChangeEvents['intake.deleted']): Promise<void> {
-    return enqueueWebhookEvent(em, { workspaceId, event: 'intake_issue', action: 'deleted', entityId: intakeIssueId, actorId }, this);
+  onIntakeDeleted(
+    em: EntityManager,
+    { workspaceId, intakeIssueId, actorId }: ChangeEvents['intake.deleted'],
+  ): Promise<void> {
+    return enqueueWebhookEvent(
+      em,
+      { workspaceId, event: 'intake_issue', action: 'deleted', entityId: intakeIssueId, actorId },
+      this,
+    );
   }
 
   /** Forget a workspace's cached subscriptions (after a webhook is created, changed, deleted or switched off). */
@@ -109,9 +134,14 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
    * manager); `known`: the webhooks of some workspaces, looked up earlier in the transaction
    * (`prepareWebhookSubscriptions`), the others are looked up now.
    */
-  async flush(em: EntityManager, events: PendingWebhookEvent[], known?: Map<string, WebhookSubscription[]>): Promise<void> {
+  async flush(
+    em: EntityManager,
+    events: PendingWebhookEvent[],
+    known?: Map<string, WebhookSubscription[]>,
+  ): Promise<void> {
     const subsByWorkspace = new Map<string, WebhookSubscription[]>();
-    for (const ws of new Set(events.map((e) => e.workspaceId))) subsByWorkspace.set(ws, known?.get(ws) ?? (await this.subscriptions(em, ws)));
+    for (const ws of new Set(events.map((e) => e.workspaceId)))
+      subsByWorkspace.set(ws, known?.get(ws) ?? (await this.subscriptions(em, ws)));
     const wanted = events.filter((e) => subsByWorkspace.get(e.workspaceId)!.some((s) => s[SWITCH_OF[e.event]]));
     if (!wanted.length) return;
 
@@ -129,7 +159,10 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
       }
       return data.get(key) ?? { id: e.entityId };
     };
-    const actors = await renderActors(em, wanted.map((e) => e.actorId).filter((x): x is string => !!x));
+    const actors = await renderActors(
+      em,
+      wanted.map((e) => e.actorId).filter((x): x is string => !!x),
+    );
     const rows: Array<Partial<WebhookDelivery>> = [];
     for (const e of wanted) {
       const body = e.action === 'deleted' ? { id: e.entityId } : await dataOf(e);

@@ -56,8 +56,12 @@ export async function renderWebhookData(
       if (!p || p.deletedAt) return null;
       const c = await repo.projectCounts(em, id, actorId);
       return projectView(p, {
-        total_members: c.total_members, total_cycles: c.total_cycles, total_modules: c.total_modules,
-        is_member: c.member_role !== null, member_role: c.member_role, is_deployed: c.is_deployed,
+        total_members: c.total_members,
+        total_cycles: c.total_cycles,
+        total_modules: c.total_modules,
+        is_member: c.member_role !== null,
+        member_role: c.member_role,
+        is_deployed: c.is_deployed,
       });
     }
     case 'intake_issue': {
@@ -90,7 +94,22 @@ export async function renderActors(em: EntityManager, ids: string[]): Promise<Ma
 
 /** Keys that change with every write or are derived, never reported as changed fields. */
 export const DERIVED_KEYS = new Set([
-  'updated_at', 'updated_by', 'created_at', 'created_by', 'deleted_at', 'members',
-  'total_members', 'total_cycles', 'total_modules', 'is_member', 'member_role', 'is_deployed',
-  'total_issues', 'completed_issues', 'cancelled_issues', 'started_issues', 'unstarted_issues', 'backlog_issues',
+  'updated_at',
+  'updated_by',
+  'created_at',
+  'created_by',
+  'deleted_at',
+  'members',
+  'total_members',
+  'total_cycles',
+  'total_modules',
+  'is_member',
+  'member_role',
+  'is_deployed',
+  'total_issues',
+  'completed_issues',
+  'cancelled_issues',
+  'started_issues',
+  'unstarted_issues',
+  'backlog_issues',
 ]);

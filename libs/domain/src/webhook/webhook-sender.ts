@@ -18,7 +18,11 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * (a 3xx is just a response). The whole attempt is bounded by `timeoutMs`; `signal` aborts it.
  */
 export function sendWebhook(
-  target: WebhookTarget, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal,
+  target: WebhookTarget,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<SendOutcome> {
   const { url, address, family } = target;
   const lookup: LookupFunction = (_host, options, callback) => {
@@ -53,7 +57,13 @@ export function sendWebhook(
           if (size < MAX_RESPONSE_BYTES) chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
           size += chunk.length;
         });
-        const done = () => finish({ kind: 'response', status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        const done = () =>
+          finish({
+            kind: 'response',
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
         res.on('end', done);
         res.on('close', done);
         res.on('error', done);

@@ -51,13 +51,19 @@ export class WebhookRepository {
 
   /** A page of the workspace's webhooks, newest first. */
   listPage(workspaceId: string, page: PageRequest): Promise<Page<Webhook>> {
-    const qb = this.dataSource.getRepository(Webhook).createQueryBuilder('w').where('w.workspaceId = :workspaceId', { workspaceId });
+    const qb = this.dataSource
+      .getRepository(Webhook)
+      .createQueryBuilder('w')
+      .where('w.workspaceId = :workspaceId', { workspaceId });
     return paginate(qb, page, { order: 'DESC' });
   }
 
   /** A page of the webhook's delivery attempts, newest first. */
   listLogsPage(webhookId: string, page: PageRequest): Promise<Page<WebhookLog>> {
-    const qb = this.dataSource.getRepository(WebhookLog).createQueryBuilder('l').where('l.webhookId = :webhookId', { webhookId });
+    const qb = this.dataSource
+      .getRepository(WebhookLog)
+      .createQueryBuilder('l')
+      .where('l.webhookId = :webhookId', { webhookId });
     return paginate(qb, page, { order: 'DESC' });
   }
 
@@ -96,7 +102,10 @@ export class WebhookRepository {
 
   /** Discards a delivery (its webhook is off or gone). */
   async discardDelivery(id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE webhook_deliveries SET status = 'discarded', finished_at = now() WHERE id = $1`, [id]);
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries SET status = 'discarded', finished_at = now() WHERE id = $1`,
+      [id],
+    );
   }
 
   /** Finishes a delivery as `delivered` or `failed` after `attempts` attempts. */
@@ -114,7 +123,13 @@ export class WebhookRepository {
   }
 
   /** Schedules the next attempt of a delivery `delayMs` from now. */
-  async retryDelivery(em: EntityManager, id: string, attempts: number, error: string | null, delayMs: number): Promise<void> {
+  async retryDelivery(
+    em: EntityManager,
+    id: string,
+    attempts: number,
+    error: string | null,
+    delayMs: number,
+  ): Promise<void> {
     await em.query(
       `UPDATE webhook_deliveries SET attempts = $2, last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond')
         WHERE id = $1`,
@@ -154,14 +169,20 @@ export class WebhookRepository {
       [projectId, actorId],
     );
     return {
-      total_members: Number(row.total_members), total_cycles: Number(row.total_cycles), total_modules: Number(row.total_modules),
-      member_role: row.member_role === null ? null : Number(row.member_role), is_deployed: !!row.is_deployed,
+      total_members: Number(row.total_members),
+      total_cycles: Number(row.total_cycles),
+      total_modules: Number(row.total_modules),
+      member_role: row.member_role === null ? null : Number(row.member_role),
+      is_deployed: !!row.is_deployed,
     };
   }
 
   /** The live intake row with this id, or whose work item has this id; null when none. */
   findLiveIntakeIssue(em: EntityManager, id: string): Promise<IntakeIssue | null> {
-    return em.getRepository(IntakeIssue).createQueryBuilder('r')
-      .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id }).getOne();
+    return em
+      .getRepository(IntakeIssue)
+      .createQueryBuilder('r')
+      .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id })
+      .getOne();
   }
 }

@@ -27,7 +27,11 @@ export interface WebhookInput {
 }
 
 const SWITCH_COLUMNS = [
-  ['project', 'project'], ['issue', 'issue'], ['module', 'module'], ['cycle', 'cycle'], ['issue_comment', 'issueComment'],
+  ['project', 'project'],
+  ['issue', 'issue'],
+  ['module', 'module'],
+  ['cycle', 'cycle'],
+  ['issue_comment', 'issueComment'],
 ] as const;
 
 /**
@@ -64,12 +68,20 @@ export class WebhookService {
    * `WEBHOOK_URL_NOT_ALLOWED` / `WEBHOOK_URL_UNRESOLVABLE`; a URL already used in the workspace 409
    * `WEBHOOK_URL_TAKEN` (Plane 410).
    */
-  async create(workspaceId: string, userId: string, input: WebhookInput & { url: string }): Promise<WebhookJson & { secret_key: string }> {
+  async create(
+    workspaceId: string,
+    userId: string,
+    input: WebhookInput & { url: string },
+  ): Promise<WebhookJson & { secret_key: string }> {
     await this.guard.check(input.url);
     const secret = `${WEBHOOK_SECRET_PREFIX}${randomHex(16)}`;
     const row: Partial<Webhook> = {
-      workspaceId, url: input.url, isActive: input.is_active ?? true, secretSealed: this.box.seal(secret),
-      createdById: userId, updatedById: userId,
+      workspaceId,
+      url: input.url,
+      isActive: input.is_active ?? true,
+      secretSealed: this.box.seal(secret),
+      createdById: userId,
+      updatedById: userId,
     };
     for (const [key, column] of SWITCH_COLUMNS) row[column] = input[key] ?? false;
     const saved = await this.unique(() => this.dataSource.getRepository(Webhook).save(row));
@@ -104,7 +116,9 @@ export class WebhookService {
   async regenerate(workspaceId: string, userId: string, id: string): Promise<WebhookJson & { secret_key: string }> {
     const hook = await this.find(workspaceId, id);
     const secret = `${WEBHOOK_SECRET_PREFIX}${randomHex(16)}`;
-    await this.dataSource.getRepository(Webhook).update({ id: hook.id }, { secretSealed: this.box.seal(secret), updatedById: userId });
+    await this.dataSource
+      .getRepository(Webhook)
+      .update({ id: hook.id }, { secretSealed: this.box.seal(secret), updatedById: userId });
     return { ...webhookView(await this.find(workspaceId, id)), secret_key: secret };
   }
 

@@ -14,7 +14,11 @@ export function workspaceLiteView(ws: Workspace) {
  * Admins and Members see the member's email and last sign-in medium; Guests see the lite user without
  * them, except on their own row when `viewerId` is given (`canSeeEmail`).
  */
-export function workspaceMemberView(row: WorkspaceMember & { member: User; workspace: Workspace }, viewerRole: number, viewerId?: string) {
+export function workspaceMemberView(
+  row: WorkspaceMember & { member: User; workspace: Workspace },
+  viewerRole: number,
+  viewerId?: string,
+) {
   const u = row.member;
   const member: Record<string, unknown> = {
     id: u.id,

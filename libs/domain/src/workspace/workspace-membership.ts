@@ -7,7 +7,13 @@ import { WorkspaceMember } from './workspace-member.entity';
  * member is left as is. Used by invitations (accept, join on sign-up) and membership changes; runs
  * in the caller's transaction.
  */
-export async function activateWorkspaceMember(em: EntityManager, workspaceId: string, userId: string, role: number, actorId: string | null): Promise<void> {
+export async function activateWorkspaceMember(
+  em: EntityManager,
+  workspaceId: string,
+  userId: string,
+  role: number,
+  actorId: string | null,
+): Promise<void> {
   const existing = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
   if (existing) {
     if (existing.isActive) return;

@@ -7,7 +7,6 @@ import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
 
-
 /** All SQL of the workspace feature. */
 @Injectable()
 export class WorkspaceRepository {
@@ -18,14 +17,22 @@ export class WorkspaceRepository {
     const qb = this.dataSource
       .getRepository(Workspace)
       .createQueryBuilder('w')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL', {
-        userId,
-      });
+      .innerJoin(
+        WorkspaceMember,
+        'm',
+        'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL',
+        {
+          userId,
+        },
+      );
     return paginate(qb, page);
   }
 
   /** Per workspace of `ids`: its active members' count and `userId`'s role in it (null for none). */
-  async memberStats(ids: string[], userId: string): Promise<Array<{ workspace_id: string; total_members: number; role: number }>> {
+  async memberStats(
+    ids: string[],
+    userId: string,
+  ): Promise<Array<{ workspace_id: string; total_members: number; role: number }>> {
     return this.dataSource
       .getRepository(WorkspaceMember)
       .createQueryBuilder('m')

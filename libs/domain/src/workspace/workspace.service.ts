@@ -47,7 +47,8 @@ export class WorkspaceService implements WorkspaceAccessResolver {
    * `DISABLE_WORKSPACE_CREATION` is "1".
    */
   async create(userId: string, input: CreateWorkspaceInput): Promise<WorkspaceJson> {
-    if (await this.settings.getBool('DISABLE_WORKSPACE_CREATION')) throw new MeridianError('WORKSPACE_CREATION_DISABLED');
+    if (await this.settings.getBool('DISABLE_WORKSPACE_CREATION'))
+      throw new MeridianError('WORKSPACE_CREATION_DISABLED');
     if (isRestrictedSlug(input.slug)) throw validationError({ slug: ['Slug is not valid'] });
     try {
       const workspace = await this.dataSource.transaction(async (em) => {

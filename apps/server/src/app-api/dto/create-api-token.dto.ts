@@ -8,10 +8,14 @@ import { IsOptionalNonNull } from '#common';
  * `expired_at` is an ISO 8601 date or datetime (a date means midnight UTC); null never expires.
  */
 export class CreateApiTokenDto implements CreateApiTokenInput {
-  @IsOptionalNonNull() @IsString() @MaxLength(255)
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(255)
   label?: string;
 
-  @IsOptionalNonNull() @IsString() @MaxLength(10_000)
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(10_000)
   description?: string;
 
   @IsOptional()

@@ -10,7 +10,9 @@ const IsLayoutMap = () =>
     name: 'isLayoutMap',
     validator: {
       validate: (value: unknown) =>
-        typeof value === 'object' && value !== null && !Array.isArray(value) &&
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
         Object.entries(value).every(([k, v]) => LAYOUTS.includes(k) && typeof v === 'boolean'),
       defaultMessage: () => `$property must be an object of booleans with keys among ${LAYOUTS.join(', ')}.`,
     },
@@ -22,27 +24,36 @@ const IsLayoutMap = () =>
  * same layout map.
  */
 export class DeployBoardDto implements DeployBoardInput {
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_comments_enabled?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_reactions_enabled?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_votes_enabled?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_activity_enabled?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_disabled?: boolean;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   intake?: string | null;
 
-  @IsOptionalNonNull() @IsLayoutMap()
+  @IsOptionalNonNull()
+  @IsLayoutMap()
   views?: Record<string, boolean>;
 
-  @IsOptionalNonNull() @IsLayoutMap()
+  @IsOptionalNonNull()
+  @IsLayoutMap()
   view_props?: Record<string, boolean>;
 }

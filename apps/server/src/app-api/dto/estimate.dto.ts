@@ -8,9 +8,14 @@ import { IsOptionalNonNull, NullAsEmptyList } from '#common';
  * [{key, value}, …]}`, or the flat estimate fields as on v1 (with `estimate_points` beside them).
  */
 export class AppCreateEstimateDto extends UpdateEstimateDto {
-  @IsOptionalNonNull() @IsObject() @ValidateNested() @Type(() => CreateEstimateDto)
+  @IsOptionalNonNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CreateEstimateDto)
   estimate?: CreateEstimateDto;
 
-  @IsOptional() @NullAsEmptyList() @IsArray()
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
   estimate_points?: unknown[];
 }

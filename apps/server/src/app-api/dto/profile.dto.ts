@@ -19,7 +19,29 @@ export class UpdateProfileDto implements ProfileInput {
   @IsOptionalNonNull() @IsBoolean() is_mobile_onboarded?: boolean;
   @IsOptionalNonNull() @IsObject() mobile_onboarding_step?: Record<string, unknown>;
   @IsOptionalNonNull() @IsBoolean() mobile_timezone_auto_set?: boolean;
-  @IsOptionalNonNull() @IsIn(['en', 'fr', 'es', 'ja', 'zh-CN', 'zh-TW', 'ru', 'it', 'cs', 'sk', 'de', 'ua', 'pl', 'ko', 'pt-BR', 'id', 'ro', 'vi-VN', 'tr-TR']) language?: string;
+  @IsOptionalNonNull()
+  @IsIn([
+    'en',
+    'fr',
+    'es',
+    'ja',
+    'zh-CN',
+    'zh-TW',
+    'ru',
+    'it',
+    'cs',
+    'sk',
+    'de',
+    'ua',
+    'pl',
+    'ko',
+    'pt-BR',
+    'id',
+    'ro',
+    'vi-VN',
+    'tr-TR',
+  ])
+  language?: string;
 }
 
 /** `PATCH /api/users/me/onboard/`. */

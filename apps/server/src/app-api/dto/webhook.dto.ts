@@ -18,30 +18,41 @@ class WebhookReadOnly {
 
 /** `PATCH /api/workspaces/{slug}/webhooks/{id}/`: Plane's writable fields, all optional. */
 export class UpdateWebhookDto extends WebhookReadOnly implements WebhookInput {
-  @IsOptionalNonNull() @IsString() @IsNotEmpty() @MaxLength(1024)
+  @IsOptionalNonNull()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
   url?: string;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_active?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   project?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   issue?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   module?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   cycle?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   issue_comment?: boolean;
 }
 
 /** `POST /api/workspaces/{slug}/webhooks/`: `url` required; switches default to false, `is_active` to true. */
 export class CreateWebhookDto extends UpdateWebhookDto {
-  @IsString() @IsNotEmpty() @MaxLength(1024)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
   declare url: string;
 }

@@ -1,7 +1,20 @@
 import { Type } from 'class-transformer';
 import {
-  Allow, ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength,
-  ValidateIf, ValidateNested,
+  Allow,
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import { BulkIssueProperties, IssueInput, Priority, PRIORITIES } from '#domain';
 import { CreateWorkItemDto, UpdateWorkItemDto } from '../../shared/dto/work-item.dto';
@@ -31,8 +44,27 @@ interface AppWorkItemAliases {
 
 /** Folds the App aliases into the domain's input (an alias wins over the v1 name when both are sent). */
 export function appIssueInput<T extends IssueInput>(body: T & AppWorkItemAliases): T {
-  const { state_id, parent_id, label_ids, assignee_ids, project_id, workspace_id, cycle_id, module_ids, sub_issues_count, link_count, attachment_count, ...rest } = body;
-  void project_id; void workspace_id; void cycle_id; void module_ids; void sub_issues_count; void link_count; void attachment_count;
+  const {
+    state_id,
+    parent_id,
+    label_ids,
+    assignee_ids,
+    project_id,
+    workspace_id,
+    cycle_id,
+    module_ids,
+    sub_issues_count,
+    link_count,
+    attachment_count,
+    ...rest
+  } = body;
+  void project_id;
+  void workspace_id;
+  void cycle_id;
+  void module_ids;
+  void sub_issues_count;
+  void link_count;
+  void attachment_count;
   const input = { ...rest } as T;
   if (state_id !== undefined) input.state = state_id;
   if (parent_id !== undefined) input.parent = parent_id;
@@ -41,19 +73,28 @@ export function appIssueInput<T extends IssueInput>(body: T & AppWorkItemAliases
   return input;
 }
 
-
 /** `POST /api/…/issues/`: `name` required; v1 names or App aliases. */
 export class AppCreateWorkItemDto extends CreateWorkItemDto {
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   state_id?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   parent_id?: string | null;
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   label_ids?: string[];
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   assignee_ids?: string[];
 
   @Allow() project_id?: unknown;
@@ -67,16 +108,26 @@ export class AppCreateWorkItemDto extends CreateWorkItemDto {
 
 /** `PATCH /api/…/issues/{issue_id}/`: any field; v1 names or App aliases. */
 export class AppUpdateWorkItemDto extends UpdateWorkItemDto {
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   state_id?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   parent_id?: string | null;
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   label_ids?: string[];
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   assignee_ids?: string[];
 
   @Allow() project_id?: unknown;
@@ -90,57 +141,92 @@ export class AppUpdateWorkItemDto extends UpdateWorkItemDto {
 
 /** `{issue_ids}`: 1–1000 work item ids (`bulk-delete-issues/`, `bulk-archive-issues/`). */
 export class WorkItemIdsDto {
-  @IsArray() @ArrayNotEmpty() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
   issue_ids: string[];
 }
 
 /** `properties` of `bulk-operation-issues/` (Plane's `BulkIssueOperationsEndpoint`). */
 export class BulkPropertiesDto implements BulkIssueProperties {
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   state_id?: string | null;
 
-  @IsOptionalNonNull() @IsIn(PRIORITIES)
+  @IsOptionalNonNull()
+  @IsIn(PRIORITIES)
   priority?: Priority;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
   start_date?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
   target_date?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   estimate_point?: string | null;
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   label_ids?: string[];
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   assignee_ids?: string[];
 }
 
 /** `POST bulk-operation-issues/` `{issue_ids, properties}`. */
 export class BulkOperationDto extends WorkItemIdsDto {
-  @IsObject() @ValidateNested() @Type(() => BulkPropertiesDto)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BulkPropertiesDto)
   properties: BulkPropertiesDto;
 }
 
 /** `POST issues/{id}/sub-issues/` `{sub_issue_ids}`. */
 export class SubWorkItemsDto {
-  @IsArray() @ArrayNotEmpty() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
   sub_issue_ids: string[];
 }
 
 /** `POST issues/{id}/modules/` `{modules, removed_modules}` (Plane's `IssueModuleViewSet.create_issue_modules`). */
 export class WorkItemModulesDto {
-  @IsOptional() @NullAsEmptyList() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
   modules?: string[];
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
   removed_modules?: string[];
 }
 
 /** `POST …/reactions/` `{reaction}`: an emoji code as Plane stores it (e.g. `"128077"`). */
 export class ReactionDto {
-  @IsString() @IsNotEmpty() @MaxLength(20)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(20)
   reaction: string;
 }

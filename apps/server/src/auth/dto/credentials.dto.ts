@@ -6,18 +6,26 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** `POST /auth/sign-up/`: `{email, password}`; the password needs 8 to 128 characters. */
 export class SignUpDto implements Credentials {
-  @Transform(trim) @IsEmail({}, { message: 'Enter a valid email address.' }) @MaxLength(255)
+  @Transform(trim)
+  @IsEmail({}, { message: 'Enter a valid email address.' })
+  @MaxLength(255)
   email: string;
 
-  @IsString() @MinLength(8) @MaxLength(128)
+  @IsString()
+  @MinLength(8)
+  @MaxLength(128)
   password: string;
 }
 
 /** `POST /auth/sign-in/`: `{email, password}`. */
 export class SignInDto implements Credentials {
-  @Transform(trim) @IsEmail({}, { message: 'Enter a valid email address.' }) @MaxLength(255)
+  @Transform(trim)
+  @IsEmail({}, { message: 'Enter a valid email address.' })
+  @MaxLength(255)
   email: string;
 
-  @IsString() @MinLength(1) @MaxLength(128)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
   password: string;
 }

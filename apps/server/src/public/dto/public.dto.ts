@@ -4,25 +4,33 @@ import { IsOptionalNonNull } from '#common';
 
 /** `POST …/comments/` (Plane `plane/space/views/issue.py` IssueCommentPublicViewSet): the text; access is always EXTERNAL. */
 export class CreatePublicCommentDto implements PublicCommentInput {
-  @IsString() @IsNotEmpty() @MaxLength(100_000)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100_000)
   comment_html: string;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   comment_json?: Record<string, unknown>;
 }
 
 /** `PATCH …/comments/{id}/`: the author's new text. */
 export class UpdatePublicCommentDto implements PublicCommentInput {
-  @IsOptionalNonNull() @IsString() @IsNotEmpty() @MaxLength(100_000)
+  @IsOptionalNonNull()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100_000)
   comment_html?: string;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   comment_json?: Record<string, unknown>;
 }
 
 /** `POST …/reactions/`: an emoji code, as Plane's web app sends it (e.g. `128077`, or the emoji itself). */
 export class ReactionDto {
-  @IsString() @Matches(/^\S{1,20}$/u, { message: 'reaction must be an emoji code of 1 to 20 characters without spaces.' })
+  @IsString()
+  @Matches(/^\S{1,20}$/u, { message: 'reaction must be an emoji code of 1 to 20 characters without spaces.' })
   reaction: string;
 }
 

@@ -1,6 +1,18 @@
 import { Transform } from 'class-transformer';
 import {
-  Allow, ArrayMaxSize, IsArray, IsIn, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf,
+  Allow,
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
 } from 'class-validator';
 import { IsFiniteInRange, IsOptionalNonNull, NullAsEmptyList, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { CycleInput, MODULE_STATUSES, ModuleInput, ModuleStatus } from '#domain';
@@ -9,7 +21,8 @@ import { ReadOnlyBase } from './read-only';
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** A date `YYYY-MM-DD`, or an ISO 8601 datetime (its date is kept for modules). */
 const DAY_OR_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const toDay = ({ value }: { value: unknown }) => (typeof value === 'string' && DAY_OR_TIME.test(value) ? value.slice(0, 10) : value);
+const toDay = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && DAY_OR_TIME.test(value) ? value.slice(0, 10) : value;
 
 /** Counts and other keys of a cycle or module that clients send back; accepted and ignored. */
 class PlanningReadOnly extends ReadOnlyBase {
@@ -31,38 +44,58 @@ class PlanningReadOnly extends ReadOnlyBase {
  * `plane-node-sdk/dist/models/Cycle.d.ts` CreateCycleRequest).
  */
 class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
-  @IsOptionalNonNull() @IsString()
+  @IsOptionalNonNull()
+  @IsString()
   description?: string;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DAY_OR_TIME, { message: 'start_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DAY_OR_TIME, { message: 'start_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' })
+  @IsISO8601({ strict: true })
   start_date?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DAY_OR_TIME, { message: 'end_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DAY_OR_TIME, { message: 'end_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' })
+  @IsISO8601({ strict: true })
   end_date?: string | null;
 
-  @IsOptionalNonNull() @IsUUID()
+  @IsOptionalNonNull()
+  @IsUUID()
   owned_by?: string;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   view_props?: Record<string, unknown>;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   progress_snapshot?: Record<string, unknown>;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   logo_props?: Record<string, unknown>;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull()
+  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_source?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_id?: string | null;
 
-  @IsOptionalNonNull() @IsString() @MaxLength(255)
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(255)
   timezone?: string;
 
   @Allow() version?: unknown;
@@ -70,25 +103,35 @@ class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
 
 /** `PATCH …/cycles/{cycle_id}/`. */
 export class UpdateCycleDto extends CycleFieldsDto {
-  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull()
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name?: string;
 }
 
 /** `POST …/cycles/`: `name` required; `project_id` (required by the SDK's type, sent by MCP) is accepted and ignored: the path names the project. */
 export class CreateCycleDto extends CycleFieldsDto {
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name: string;
 }
 
 /** `{issues: [ids]}` for `cycle-issues/` and `module-issues/`. */
 export class WorkItemIdsDto {
-  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
   issues: string[];
 }
 
 /** `{new_cycle_id}` for `transfer-issues/`. */
 export class TransferDto {
-  @IsOptionalNonNull() @IsUUID()
+  @IsOptionalNonNull()
+  @IsUUID()
   new_cycle_id?: string;
 }
 
@@ -97,7 +140,8 @@ export class TransferDto {
  * `plane-node-sdk/dist/models/Module.d.ts` CreateModuleRequest).
  */
 class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
-  @IsOptionalNonNull() @IsString()
+  @IsOptionalNonNull()
+  @IsString()
   description?: string;
 
   @Allow()
@@ -106,46 +150,76 @@ class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
   @Allow()
   description_html?: unknown;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'start_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Transform(toDay)
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'start_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
   start_date?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Transform(toDay) @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'target_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Transform(toDay)
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'target_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
   target_date?: string | null;
 
-  @IsOptionalNonNull() @IsIn(MODULE_STATUSES)
+  @IsOptionalNonNull()
+  @IsIn(MODULE_STATUSES)
   status?: ModuleStatus;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   lead?: string | null;
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   members?: string[];
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   view_props?: Record<string, unknown>;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   logo_props?: Record<string, unknown>;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull()
+  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_source?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_id?: string | null;
 }
 
 /** `PATCH …/modules/{module_id}/`. */
 export class UpdateModuleDto extends ModuleFieldsDto {
-  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull()
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name?: string;
 }
 
 /** `POST …/modules/`: `name` required. */
 export class CreateModuleDto extends ModuleFieldsDto {
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name: string;
 }

@@ -1,6 +1,17 @@
 import { Transform } from 'class-transformer';
 import {
-  IsBoolean, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
 } from 'class-validator';
 import type { CreateProjectInput, UpdateProjectInput } from '#domain';
 import { IsOptionalNonNull } from '#common';
@@ -12,28 +23,42 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
  * ProjectSerializer), shared by the App API and the External API. `network` is 0 (secret) or 2 (public).
  */
 export class ProjectFieldsDto {
-  @IsOptionalNonNull() @IsString()
+  @IsOptionalNonNull()
+  @IsString()
   description?: string;
 
-  @IsOptionalNonNull() @IsIn([0, 2])
+  @IsOptionalNonNull()
+  @IsIn([0, 2])
   network?: number;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   project_lead?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   default_assignee?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   emoji?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsObject()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsObject()
   icon_prop?: Record<string, unknown>;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   logo_props?: Record<string, unknown>;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
   cover_image?: string | null;
 
   @IsOptionalNonNull() @IsBoolean() module_view?: boolean;
@@ -44,34 +69,58 @@ export class ProjectFieldsDto {
   @IsOptionalNonNull() @IsBoolean() is_time_tracking_enabled?: boolean;
   @IsOptionalNonNull() @IsBoolean() guest_view_all_features?: boolean;
 
-  @IsOptionalNonNull() @IsInt() @Min(0) @Max(12)
+  @IsOptionalNonNull()
+  @IsInt()
+  @Min(0)
+  @Max(12)
   archive_in?: number;
 
-  @IsOptionalNonNull() @IsInt() @Min(0) @Max(12)
+  @IsOptionalNonNull()
+  @IsInt()
+  @Min(0)
+  @Max(12)
   close_in?: number;
 
-  @IsOptionalNonNull() @IsString() @MaxLength(255)
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(255)
   timezone?: string;
 }
 
 /** Create: `name` and `identifier` required; the identifier is trimmed and upper-cased by the domain. */
 export class CreateProjectDto extends ProjectFieldsDto implements CreateProjectInput {
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name: string;
 
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(12)
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(12)
   identifier: string;
 }
 
 /** Update: every field optional, plus `default_state`, the descriptions and the alias `inbox_view`. */
 export class UpdateProjectDto extends ProjectFieldsDto implements UpdateProjectInput {
-  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull()
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name?: string;
 
-  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(12)
+  @IsOptionalNonNull()
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(12)
   identifier?: string;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   default_state?: string | null;
 
   @IsOptional()
@@ -80,10 +129,13 @@ export class UpdateProjectDto extends ProjectFieldsDto implements UpdateProjectI
   @IsOptional()
   description_html?: unknown;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   inbox_view?: boolean;
 
   /** the project's estimate (SDK `estimates.linkToProject`), or null to stop estimating */
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   estimate?: string | null;
 }

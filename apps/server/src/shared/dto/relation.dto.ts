@@ -9,7 +9,10 @@ export class CreateRelationDto {
   @IsIn(RELATION_TYPES)
   relation_type: RelationType;
 
-  @IsArray() @ArrayNotEmpty() @ArrayMaxSize(100) @IsUUID('all', { each: true })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
   issues: string[];
 }
 

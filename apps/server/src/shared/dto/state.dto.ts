@@ -8,26 +8,37 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** State fields other than `name` and `color` (Plane `plane/api/serializers/state.py` StateSerializer); `slug` follows the name and is ignored. */
 class StateFieldsDto extends ReadOnlyBase implements StateInput {
-  @IsOptionalNonNull() @IsString()
+  @IsOptionalNonNull()
+  @IsString()
   description?: string;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull()
+  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sequence?: number;
 
-  @IsOptionalNonNull() @IsIn(STATE_GROUPS)
+  @IsOptionalNonNull()
+  @IsIn(STATE_GROUPS)
   group?: StateGroup;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_triage?: boolean;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   default?: boolean;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_source?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_id?: string | null;
 
   @Allow() slug?: unknown;
@@ -35,18 +46,30 @@ class StateFieldsDto extends ReadOnlyBase implements StateInput {
 
 /** `PATCH …/states/{state_id}/`. */
 export class UpdateStateDto extends StateFieldsDto {
-  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull()
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name?: string;
 
-  @IsOptionalNonNull() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   color?: string;
 }
 
 /** `POST …/states/`: `name` and `color` required; `group` defaults to backlog. */
 export class CreateStateDto extends StateFieldsDto {
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name: string;
 
-  @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   color: string;
 }

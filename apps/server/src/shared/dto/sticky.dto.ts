@@ -9,26 +9,39 @@ import { ReadOnlyBase } from './read-only';
  * accepted and ignored.
  */
 export class StickyDto extends ReadOnlyBase implements StickyInput {
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(10000)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(10000)
   name?: string | null;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   description?: Record<string, unknown>;
 
-  @IsOptionalNonNull() @IsString()
+  @IsOptionalNonNull()
+  @IsString()
   description_html?: string;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   logo_props?: Record<string, unknown>;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   color?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   background_color?: string | null;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull()
+  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
   @Allow() owner?: unknown;

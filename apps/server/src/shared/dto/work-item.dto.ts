@@ -1,7 +1,22 @@
 import { Transform } from 'class-transformer';
 import {
-  Allow, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, Max,
-  MaxLength, Min, ValidateIf,
+  Allow,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
 } from 'class-validator';
 import { IsFiniteInRange, IsOptionalNonNull, NullAsEmptyList, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
 import { CommentInput, IssueInput, LinkInput, Priority, PRIORITIES } from '#domain';
@@ -17,56 +32,94 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * timestamps) are accepted and ignored; `module` (SDK) is accepted and ignored until modules exist.
  */
 class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
-  @IsOptionalNonNull() @IsString()
+  @IsOptionalNonNull()
+  @IsString()
   description_html?: string;
 
-  @IsOptionalNonNull() @IsIn(PRIORITIES)
+  @IsOptionalNonNull()
+  @IsIn(PRIORITIES)
   priority?: Priority;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   state?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   parent?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(12)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(0)
+  @Max(12)
   point?: number | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   estimate_point?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
   start_date?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' }) @IsISO8601({ strict: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
   target_date?: string | null;
 
   /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  @IsOptionalNonNull()
+  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
-  @IsOptionalNonNull() @IsBoolean()
+  @IsOptionalNonNull()
+  @IsBoolean()
   is_draft?: boolean;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_source?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_id?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   type?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   type_id?: string | null;
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   assignees?: string[];
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUUID('all', { each: true })
   labels?: string[];
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
   module?: string | null;
 
   @Allow() sequence_id?: unknown;
@@ -78,34 +131,52 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
 
 /** `PATCH …/issues|work-items/{id}/`. */
 export class UpdateWorkItemDto extends WorkItemFieldsDto {
-  @IsOptionalNonNull() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptionalNonNull()
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name?: string;
 }
 
 /** `POST …/issues|work-items/`: `name` required. */
 export class CreateWorkItemDto extends WorkItemFieldsDto {
-  @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(255)
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
   name: string;
 }
 
 /** Comments (Plane `plane/api/serializers/issue.py` IssueCommentSerializer); no field is required. */
 export class CommentDto extends ReadOnlyBase implements CommentInput {
-  @IsOptionalNonNull() @IsString()
+  @IsOptionalNonNull()
+  @IsString()
   comment_html?: string;
 
   @IsOptionalNonNull()
   comment_json?: unknown;
 
-  @IsOptionalNonNull() @IsIn(['INTERNAL', 'EXTERNAL'])
+  @IsOptionalNonNull()
+  @IsIn(['INTERNAL', 'EXTERNAL'])
   access?: 'INTERNAL' | 'EXTERNAL';
 
-  @IsOptional() @NullAsEmptyList() @IsArray() @IsUrl({ require_tld: false }, { each: true })
+  @IsOptional()
+  @NullAsEmptyList()
+  @IsArray()
+  @IsUrl({ require_tld: false }, { each: true })
   attachments?: string[];
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_source?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   external_id?: string | null;
 
   @Allow() issue?: unknown;
@@ -117,10 +188,14 @@ export class CommentDto extends ReadOnlyBase implements CommentInput {
 
 /** Link fields other than `url` (Plane `plane/api/serializers/issue.py` IssueLinkSerializer). */
 class LinkFieldsDto extends ReadOnlyBase implements LinkInput {
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(255)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
   title?: string | null;
 
-  @IsOptionalNonNull() @IsObject()
+  @IsOptionalNonNull()
+  @IsObject()
   metadata?: Record<string, unknown>;
 
   @Allow() issue?: unknown;
@@ -130,12 +205,15 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
 
 /** `PATCH …/links/{link_id}/`: an http(s) URL. */
 export class UpdateLinkDto extends LinkFieldsDto {
-  @IsOptionalNonNull() @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
+  @IsOptionalNonNull()
+  @IsString()
+  @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
   url?: string;
 }
 
 /** `POST …/links/`: `url` required. */
 export class CreateLinkDto extends LinkFieldsDto {
-  @IsString() @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
+  @IsString()
+  @IsUrl(URL_OPTIONS, { message: 'url must be an http(s) URL' })
   url: string;
 }
