@@ -132,3 +132,36 @@ describe(
     });
   },
 );
+
+describe(
+  'only repositories send SQL (eslint.config.mjs)',
+  { skip: process.env.TEST_DATABASE_URL ? 'no database involved: runs in the embedded run' : false },
+  () => {
+    const SQL_IN_CODE = [
+      "export const a = (ds: any) => ds.createQueryBuilder('p').getMany();",
+      "export const b = (ds: any) => ds.query('SELECT 1');",
+      "import { SQL_PROJECT_ACCESS } from './project.sql';\nexport const c = SQL_PROJECT_ACCESS;",
+    ];
+
+    /** The rule ids ESLint reports for `text` as if it were the repository's file `file`. */
+    async function lint(file: string, text: string): Promise<string[]> {
+      const { ESLint } = await import('eslint');
+      const [result] = await new ESLint({ cwd: ROOT }).lintText(text, { filePath: path.join(ROOT, file) });
+      return result.messages.filter((m) => m.severity === 2).map((m) => m.ruleId ?? '');
+    }
+
+    for (const text of SQL_IN_CODE) {
+      it(`a service may not: ${text.split('\n').pop()}`, async () => {
+        const rules = await lint('libs/domain/src/project/project.service.ts', text);
+        assert.ok(rules.includes('no-restricted-syntax'), rules.join(', '));
+      });
+    }
+
+    it('the same code in the feature repository passes', async () => {
+      for (const text of SQL_IN_CODE) {
+        const rules = await lint('libs/domain/src/project/project.repository.ts', text);
+        assert.ok(!rules.includes('no-restricted-syntax'), rules.join(', '));
+      }
+    });
+  },
+);
