@@ -262,6 +262,29 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     const missing = await postForm(t, '/auth/magic-sign-in/', { email });
     assert.equal(new URL(missing.res.headers.location).searchParams.get('error_code'), '5085');
 
+    // a live code (its digest as the magic-generate flow stores it): the account is made without a password
+    const plant = (code: string) =>
+      t.sql(
+        `INSERT INTO auth_codes (kind, email, digest, expires_at) VALUES ('magic', $1, $2, now() + interval '10 minutes')`,
+        [email, createHash('sha256').update(`magic:${email}:${code}`).digest('hex')],
+      );
+    await plant('abcd-efgh-ijkl');
+    const wrong = await postForm(t, '/auth/magic-sign-in/', { email, code: 'zzzz-zzzz-zzzz' });
+    assert.equal(new URL(wrong.res.headers.location).searchParams.get('error_code'), '5090');
+    const first = await postForm(t, '/auth/magic-sign-in/', { email, code: 'abcd-efgh-ijkl', next_path: '/x/' });
+    assert.equal(first.res.headers.location, `${WEB}/x/`, 'not onboarded: next_path');
+    const cookie = `session-id=${first.cookies.get('session-id')!.value}; csrftoken=${first.cookies.get('csrftoken')!.value}`;
+    const onboard = await t.api
+      .patch('/api/users/me/onboard/')
+      .set('Cookie', cookie)
+      .set('Origin', WEB)
+      .set('X-CSRFToken', first.cookies.get('csrftoken')!.value)
+      .send({ is_onboarded: true });
+    assert.equal(onboard.status, 200, JSON.stringify(onboard.body));
+    await plant('mnop-qrst-uvwx');
+    const again = await postForm(t, '/auth/magic-sign-in/', { email, code: 'mnop-qrst-uvwx', next_path: '/x/' });
+    assert.equal(again.res.headers.location, `${WEB}/accounts/set-password`, 'onboarded without a password');
+
     const user = await signUp(t);
     const space = await postForm(t, '/auth/spaces/sign-in/', {
       email: user.email,

@@ -208,12 +208,8 @@ export class WebAuthController {
     if (form.missing.length || form.invalid.length) {
       throw new WebFormError(kind === 'in' ? 'MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED' : 'MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED');
     }
-    return this.signedIn(
-      site,
-      req,
-      res,
-      await this.flows.magicSignIn(form.value.email, form.value.code, this.client(req)),
-    );
+    const result = await this.flows.magicSignIn(form.value.email, form.value.code, this.client(req));
+    return this.signedIn(site, req, res, result, kind === 'in');
   }
 
   private async endSession(site: Site, req: Request, res: Response): Promise<Redirection> {
@@ -245,14 +241,28 @@ export class WebAuthController {
     return { ...clientOf(req), cookie: true };
   }
 
-  /** Sets the session cookie and a new CSRF token, and picks the landing page. */
-  private async signedIn(site: Site, req: Request, res: Response, result: SignInResult): Promise<Redirection> {
+  /**
+   * Sets the session cookie and a new CSRF token, and picks the landing page. After a magic code
+   * sign-in (`askPassword`), an onboarded user without a password of their own lands on
+   * `accounts/set-password` whatever `next_path` says, as in Plane (`views/app/magic.py`).
+   */
+  private async signedIn(
+    site: Site,
+    req: Request,
+    res: Response,
+    result: SignInResult,
+    askPassword = false,
+  ): Promise<Redirection> {
     const { webSession } = this.config;
     setCookie(res, this.config, webSession.cookieName, result.access_token, { maxAge: webSession.cookieAgeSeconds });
     issueCsrfToken(res, this.config);
     const next = safeNextPath(formField(req.body, 'next_path'));
     if (site === 'space') return { url: `${webSession.spaceBaseUrl}${next ?? ''}`, statusCode: 302 };
-    const path = next ? next.slice(1) : await this.sessions.landingPath(result.user.id);
+    const landing = await this.sessions.landingPath(result.user.id);
+    if (askPassword && result.user.is_password_autoset && landing !== 'onboarding') {
+      return { url: `${webSession.appBaseUrl}/accounts/set-password`, statusCode: 302 };
+    }
+    const path = next ? next.slice(1) : landing;
     return { url: `${webSession.appBaseUrl}/${path}`, statusCode: 302 };
   }
 }
