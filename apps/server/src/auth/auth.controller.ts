@@ -2,7 +2,7 @@ import { APP_CONFIG, AppConfig, AuthRateLimit, issueCsrfToken, Public } from '#c
 import { AccountService, SignInResult } from '#domain';
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { clientOf } from './client-info';
+import { clientOf } from '../shared/client-info';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
 
 /**

@@ -2,7 +2,7 @@ import { AuthRateLimit, BearerAuth, CurrentPrincipal, Principal, Public } from '
 import { AuthFlowService, SignInResult } from '#domain';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { clientOf } from './client-info';
+import { clientOf } from '../shared/client-info';
 import {
   ChangePasswordDto,
   EmailDto,

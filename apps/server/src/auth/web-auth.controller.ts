@@ -25,7 +25,7 @@ import {
   WebFormErrorFilter,
   WebFormFlow,
 } from '../shared/web-form';
-import { clientOf } from './client-info';
+import { clientOf } from '../shared/client-info';
 import { MagicSignInDto, ResetPasswordDto } from './dto/auth-flows.dto';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
 

@@ -18,10 +18,7 @@ import { Controller, Inject, Post, Redirect, Req, Res, UseFilters } from '@nestj
 import type { Request, Response } from 'express';
 import { formField, readForm, setWebFormFlow, WebFormError, WebFormErrorFilter } from '../shared/web-form';
 import { AdminSignInDto, AdminSignUpDto } from './dto/instance.dto';
-
-function clientOf(req: Request) {
-  return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };
-}
+import { clientOf } from '../shared/client-info';
 
 /** A form's checkbox or hidden boolean: "True"/"true"/"1"/"on" → true, "False"/"false"/"0"/"off" → false. */
 function formBoolean(value: unknown): unknown {

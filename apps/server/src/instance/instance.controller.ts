@@ -20,10 +20,7 @@ import {
   AdminSignUpDto,
   UpdateInstanceDto,
 } from './dto/instance.dto';
-
-function clientOf(req: Request) {
-  return { userAgent: req.headers['user-agent'] ?? null, ipAddress: req.ip ?? null };
-}
+import { clientOf } from '../shared/client-info';
 
 /**
  * The instance (`/api/instances/`, Plane `plane/license/api/views/instance.py` InstanceEndpoint): its
