@@ -258,11 +258,12 @@ export class WebAuthController {
     issueCsrfToken(res, this.config);
     const next = safeNextPath(formField(req.body, 'next_path'));
     if (site === 'space') return { url: `${webSession.spaceBaseUrl}${next ?? ''}`, statusCode: 302 };
-    const landing = await this.sessions.landingPath(result.user.id);
-    if (askPassword && result.user.is_password_autoset && landing !== 'onboarding') {
+    // the landing query only when it decides: no next_path, or a password-less user after a magic code
+    const asksPassword = askPassword && result.user.is_password_autoset;
+    const landing = !next || asksPassword ? await this.sessions.landingPath(result.user.id) : undefined;
+    if (asksPassword && landing !== 'onboarding') {
       return { url: `${webSession.appBaseUrl}/accounts/set-password`, statusCode: 302 };
     }
-    const path = next ? next.slice(1) : landing;
-    return { url: `${webSession.appBaseUrl}/${path}`, statusCode: 302 };
+    return { url: `${webSession.appBaseUrl}/${next ? next.slice(1) : landing}`, statusCode: 302 };
   }
 }
