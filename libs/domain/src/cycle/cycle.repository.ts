@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Issue } from '../issue';
 import { Project } from '../project';
 import { Cycle } from './cycle.entity';
@@ -80,15 +80,16 @@ export class CycleRepository {
   }
 
   /**
-   * The cycle's non-archived, non-draft work items of the project, as a query for the keyset
-   * paginator (`paginate` from `#common`, by creation time).
+   * A page of the cycle's non-archived, non-draft work items of the project, by creation time
+   * (`order`), through the keyset paginator.
    */
-  issuesQuery(projectId: string, cycleId: string): SelectQueryBuilder<Issue> {
-    return this.dataSource
+  issuesPage(projectId: string, cycleId: string, page: PageRequest, order: 'ASC' | 'DESC'): Promise<Page<Issue>> {
+    const qb = this.dataSource
       .getRepository(Issue)
       .createQueryBuilder('i')
       .innerJoin(CycleIssue, 'ci', 'ci.issueId = i.id AND ci.cycleId = :cycleId AND ci.deletedAt IS NULL', { cycleId })
       .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    return paginate(qb, page, { order });
   }
 
   /** Work item counts of each cycle by state group (see `countIssues`). */

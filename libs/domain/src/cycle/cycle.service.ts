@@ -1,9 +1,8 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
-import { Issue } from '../issue';
 import { IssueContext, IssueQueryService } from '../issue';
 import { IssueJson } from '../issue';
 import { ProjectMember } from '../project';
@@ -323,8 +322,7 @@ export class CycleService {
     desc = false,
   ): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, cycleId);
-    const qb: SelectQueryBuilder<Issue> = this.cycles.issuesQuery(projectId, cycleId);
-    const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
+    const found = await this.cycles.issuesPage(projectId, cycleId, page, desc ? 'DESC' : 'ASC');
     return new Page(
       await this.issues.renderMany(found.results, shape),
       found.perPage,

@@ -1,6 +1,7 @@
+import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Issue } from '../issue';
 import { IntakeIssue } from './intake-issue.entity';
 
@@ -10,17 +11,17 @@ export class IntakeRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The project's live intake rows whose work item is live, as a query for the keyset paginator
-   * (`paginate` from `#common`); `createdById` keeps only the rows that user submitted.
+   * A page of the project's live intake rows whose work item is live, newest first, through the
+   * keyset paginator; `createdById` keeps only the rows that user submitted.
    */
-  listQuery(projectId: string, createdById?: string): SelectQueryBuilder<IntakeIssue> {
+  listPage(projectId: string, page: PageRequest, createdById?: string): Promise<Page<IntakeIssue>> {
     const qb = this.dataSource
       .getRepository(IntakeIssue)
       .createQueryBuilder('r')
       .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId', { projectId });
     if (createdById !== undefined) qb.andWhere('r.createdById = :viewerId', { viewerId: createdById });
-    return qb;
+    return paginate(qb, page, { order: 'DESC' });
   }
 
   /**

@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -80,8 +80,11 @@ export class IntakeService {
    */
   async list(projectId: string, page: PageRequest, viewer?: IntakeViewer): Promise<Page<IntakeIssueJson>> {
     const project = await this.assertEnabled(this.dataSource.manager, projectId);
-    const qb = this.intakes.listQuery(projectId, hiddenFromGuest(project, viewer) ? viewer!.userId : undefined);
-    const result = await paginate(qb, page, { order: 'DESC' });
+    const result = await this.intakes.listPage(
+      projectId,
+      page,
+      hiddenFromGuest(project, viewer) ? viewer!.userId : undefined,
+    );
     const rendered = await Promise.all(
       result.results.map(async (r) => intakeIssueView(r, await this.issues.detail(r.issueId))),
     );

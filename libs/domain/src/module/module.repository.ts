@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { countIssues, IssueCounts, subIssueCounts } from '../cycle';
 import { Issue } from '../issue';
 import { Project } from '../project';
@@ -49,17 +49,18 @@ export class ModuleRepository {
   }
 
   /**
-   * The module's non-archived, non-draft work items of the project, as a query for the keyset
-   * paginator (`paginate` from `#common`, by creation time).
+   * A page of the module's non-archived, non-draft work items of the project, by creation time
+   * (`order`), through the keyset paginator.
    */
-  issuesQuery(projectId: string, moduleId: string): SelectQueryBuilder<Issue> {
-    return this.dataSource
+  issuesPage(projectId: string, moduleId: string, page: PageRequest, order: 'ASC' | 'DESC'): Promise<Page<Issue>> {
+    const qb = this.dataSource
       .getRepository(Issue)
       .createQueryBuilder('i')
       .innerJoin(ModuleIssue, 'mi', 'mi.issueId = i.id AND mi.moduleId = :moduleId AND mi.deletedAt IS NULL', {
         moduleId,
       })
       .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    return paginate(qb, page, { order });
   }
 
   /** Work item counts of each module by state group (the cycle feature's `countIssues` over `module_issues`). */

@@ -1,10 +1,9 @@
-import { MeridianError, Page, PageRequest, paginate, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { issuesOfProject } from '../cycle';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
-import { Issue } from '../issue';
 import { IssueContext, IssueQueryService } from '../issue';
 import { IssueJson } from '../issue';
 import { ProjectMember } from '../project';
@@ -311,8 +310,7 @@ export class ModuleService {
     desc = false,
   ): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.dataSource.manager, projectId, moduleId);
-    const qb: SelectQueryBuilder<Issue> = this.modules.issuesQuery(projectId, moduleId);
-    const found = await paginate(qb, page, { order: desc ? 'DESC' : 'ASC' });
+    const found = await this.modules.issuesPage(projectId, moduleId, page, desc ? 'DESC' : 'ASC');
     return new Page(
       await this.issues.renderMany(found.results, shape),
       found.perPage,
