@@ -85,9 +85,8 @@ export class IntakeService {
       page,
       hiddenFromGuest(project, viewer) ? viewer!.userId : undefined,
     );
-    const rendered = await Promise.all(
-      result.results.map(async (r) => intakeIssueView(r, await this.issues.detail(r.issueId))),
-    );
+    const details = await this.issues.details(result.results.map((r) => r.issueId));
+    const rendered = result.results.map((r, i) => intakeIssueView(r, details[i]));
     return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
   }
 

@@ -374,8 +374,20 @@ export class IssueQueryService {
 
   /** The work item as `retrieve` renders it, whatever its visibility (for intake's `issue_detail`). */
   async detail(issueId: string): Promise<IssueJson> {
-    const issue = await found(this.dataSource.getRepository(Issue).findOne({ where: { id: issueId } }));
-    return (await this.render([issue], { expand: new Set() }))[0] as IssueJson;
+    return (await this.details([issueId]))[0];
+  }
+
+  /**
+   * `detail` of several work items, in the order of `issueIds`, with one read and one rendering
+   * for all (a list's page); 404 `NOT_FOUND` when one of them is gone.
+   */
+  async details(issueIds: string[]): Promise<IssueJson[]> {
+    if (issueIds.length === 0) return [];
+    const rows = await this.dataSource.getRepository(Issue).findBy({ id: In(issueIds) });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const issues = issueIds.map((id) => byId.get(id));
+    if (issues.some((i) => i === undefined)) throw new MeridianError('NOT_FOUND');
+    return (await this.render(issues as Issue[], { expand: new Set() })) as IssueJson[];
   }
 
   /** A just-created work item as `retrieve` renders it, with the assignee and label ids the create wrote. */
