@@ -213,12 +213,34 @@ describe('auth: email check', () => {
     const known = await t.api.post('/auth/email-check/').send({ email: u.email.toUpperCase() });
     assert.equal(known.status, 200);
     assert.deepEqual(known.body, { existing: true, status: 'CREDENTIAL' });
-    const unknown = await t.api.post('/auth/email-check/').send({ email: `${unique('new')}@example.com` });
-    assert.deepEqual(unknown.body, { existing: false, status: 'MAGIC_CODE' });
+    // no SMTP here: Plane's web app must ask for a password, even for a new email
+    const fresh = `${unique('new')}@example.com`;
+    const unknown = await t.api.post('/auth/email-check/').send({ email: fresh });
+    assert.deepEqual(unknown.body, { existing: false, status: 'CREDENTIAL' });
     const passwordless = await signUp(t);
     await t.sql('UPDATE users SET password_hash = NULL WHERE id = $1', [passwordless.userId]);
-    const magic = await t.api.post('/auth/email-check/').send({ email: passwordless.email });
-    assert.deepEqual(magic.body, { existing: true, status: 'MAGIC_CODE' });
+    const noMail = await t.api.post('/auth/email-check/').send({ email: passwordless.email });
+    assert.deepEqual(noMail.body, { existing: true, status: 'CREDENTIAL' });
+  });
+
+  it('offers the mailed code when SMTP is configured and magic sign-in is on, as Plane', async () => {
+    const mailing = await startTestApp({ EMAIL_HOST: '127.0.0.1', EMAIL_PORT: '2525' });
+    try {
+      const known = await signUp(mailing);
+      const unknown = await mailing.api.post('/auth/email-check/').send({ email: `${unique('new')}@example.com` });
+      assert.deepEqual(unknown.body, { existing: false, status: 'MAGIC_CODE' });
+      assert.deepEqual((await mailing.api.post('/auth/email-check/').send({ email: known.email })).body, {
+        existing: true,
+        status: 'CREDENTIAL',
+      });
+      await mailing.sql('UPDATE users SET password_hash = NULL WHERE id = $1', [known.userId]);
+      assert.deepEqual((await mailing.api.post('/auth/email-check/').send({ email: known.email })).body, {
+        existing: true,
+        status: 'MAGIC_CODE',
+      });
+    } finally {
+      await mailing.close();
+    }
   });
 
   it('rejects a malformed email with 422 INVALID_EMAIL and a missing one with VALIDATION_ERROR', async () => {

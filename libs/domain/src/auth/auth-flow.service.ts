@@ -66,14 +66,17 @@ export class AuthFlowService {
   ) {}
 
   /**
-   * Which method the email can use, as Plane's `email-check`: `{existing, status}` where status is
-   * `CREDENTIAL` for an account with a password and `MAGIC_CODE` otherwise (no account yet, or a
-   * magic-code/OAuth account). Reveals whether an account exists, as Plane does, and nothing more.
+   * Which method the email can use, as Plane's `email-check` (`plane/authentication/views/app/check.py`):
+   * `{existing, status}` where status is `MAGIC_CODE` when a code can be mailed (SMTP configured,
+   * `EMAIL_HOST`, and `ENABLE_MAGIC_LINK_LOGIN` on) and the account has no password yet (or does not
+   * exist), `CREDENTIAL` otherwise: without mail, Plane's web app asks for a password. Reveals whether
+   * an account exists, as Plane does, and nothing more.
    */
   async emailCheck(rawEmail: string): Promise<{ existing: boolean; status: 'MAGIC_CODE' | 'CREDENTIAL' }> {
     const email = checkedEmail(rawEmail);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
-    return { existing: !!user, status: user?.passwordHash ? 'CREDENTIAL' : 'MAGIC_CODE' };
+    const magic = !user?.passwordHash && (await this.instance.magicCodeOffered());
+    return { existing: !!user, status: magic ? 'MAGIC_CODE' : 'CREDENTIAL' };
   }
 
   /**

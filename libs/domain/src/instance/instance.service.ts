@@ -120,6 +120,12 @@ export class InstanceService {
     if (!(await this.settings.getBool('ENABLE_SIGNUP'))) throw new MeridianError('SIGNUP_DISABLED');
   }
 
+  /** Whether sign-in by a mailed code is offered: SMTP configured (`EMAIL_HOST`) and `ENABLE_MAGIC_LINK_LOGIN` on. */
+  async magicCodeOffered(): Promise<boolean> {
+    const { EMAIL_HOST } = await this.settings.getMany(['EMAIL_HOST']);
+    return EMAIL_HOST.trim() !== '' && (await this.settings.getBool('ENABLE_MAGIC_LINK_LOGIN'));
+  }
+
   /** Gate for magic-code sign-in: 403 `MAGIC_LINK_LOGIN_DISABLED` when `ENABLE_MAGIC_LINK_LOGIN` is "0". */
   async assertMagicLoginAllowed(): Promise<void> {
     if (!(await this.settings.getBool('ENABLE_MAGIC_LINK_LOGIN'))) throw new MeridianError('MAGIC_LINK_LOGIN_DISABLED');
