@@ -1,0 +1,169 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { childEnv, listeningUrl, startServer } from '../support/processes';
+
+/**
+ * One origin in front of Meridian and Plane's three frontend servers, as Plane's own proxy lays them
+ * out: `/api/` and `/auth/` to Meridian, `/god-mode` to the admin app, `/spaces` to the published
+ * boards' app, everything else to the web app. The browser only ever sees the proxy's origin, so the
+ * session cookie, the CSRF cookie and the app's `withCredentials` calls are all same-origin.
+ */
+export interface Stack {
+  /** `http://127.0.0.1:<port>`, the origin the browser uses */
+  origin: string;
+  /** Meridian's own address (for set-up calls a test makes without the browser) */
+  meridian: string;
+  /** Meridian's log so far (pino lines) */
+  meridianLog: () => string;
+  stop: () => Promise<void>;
+}
+
+export interface StackOptions {
+  /** where build-frontend.sh built Plane's frontend */
+  frontendDir: string;
+  /** Meridian's embedded data directory (a fresh one when omitted) */
+  dataDir?: string;
+  /** extra environment for Meridian */
+  env?: Record<string, string>;
+}
+
+type Target = { host: string; port: number };
+
+function proxyTo(target: Target, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const upstream = http.request(
+    {
+      host: target.host,
+      port: target.port,
+      method: req.method,
+      path: req.url,
+      headers: {
+        ...req.headers,
+        'x-forwarded-for': req.socket.remoteAddress ?? '127.0.0.1',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': req.headers.host ?? '',
+      },
+    },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
+  upstream.on('error', (err) => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+    res.end(`proxy: ${err.message}`);
+  });
+  req.pipe(upstream);
+}
+
+function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/', timeout: 2000 }, (res) => {
+        res.resume();
+        resolve();
+      });
+      req.on('error', () => {
+        if (Date.now() > deadline) reject(new Error(`nothing answers on port ${port}`));
+        else setTimeout(attempt, 300);
+      });
+    };
+    attempt();
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Starts one of Plane's Next.js standalone servers (`web`, `admin` or `space`). */
+async function startNext(
+  frontendDir: string,
+  app: string,
+  log: fs.WriteStream,
+): Promise<{ child: ChildProcess; port: number }> {
+  const script = path.join(frontendDir, app, '.next', 'standalone', app, 'server.js');
+  if (!fs.existsSync(script)) throw new Error(`${script} is missing: run test/plane-web/build-frontend.sh first`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [script], {
+    cwd: path.dirname(script),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  await waitForPort(port, 60_000);
+  return { child, port };
+}
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const targets: Record<string, Target> = {};
+  const proxy = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    const target =
+      url.startsWith('/api/') || url.startsWith('/auth/')
+        ? targets.meridian
+        : url === '/god-mode' || url.startsWith('/god-mode/')
+          ? targets.admin
+          : url === '/spaces' || url.startsWith('/spaces/')
+            ? targets.space
+            : targets.web;
+    if (!target) {
+      res.writeHead(503).end('starting');
+      return;
+    }
+    proxyTo(target, req, res);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-plane-web-'));
+  const server = await startServer(
+    {
+      DATA_DIR: dataDir,
+      WEB_URL: origin,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      ...(options.env ?? {}),
+    },
+    120_000,
+  );
+  const meridian = listeningUrl(server.output());
+  const meridianUrl = new URL(meridian);
+  targets.meridian = { host: '127.0.0.1', port: Number(meridianUrl.port) };
+
+  const nextLog = fs.createWriteStream(path.join(dataDir, 'next.log'));
+  const apps = await Promise.all(['web', 'admin', 'space'].map((app) => startNext(options.frontendDir, app, nextLog)));
+  targets.web = { host: '127.0.0.1', port: apps[0].port };
+  targets.admin = { host: '127.0.0.1', port: apps[1].port };
+  targets.space = { host: '127.0.0.1', port: apps[2].port };
+
+  return {
+    origin,
+    meridian,
+    meridianLog: server.output,
+    stop: async () => {
+      for (const { child } of apps) child.kill('SIGTERM');
+      server.child.kill('SIGTERM');
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      proxy.closeAllConnections();
+      nextLog.end();
+    },
+  };
+}
+
+export { childEnv };
