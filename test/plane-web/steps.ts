@@ -31,22 +31,14 @@ async function signUp(page: Page, who: keyof typeof PEOPLE): Promise<void> {
   await page.waitForURL(/\/onboarding|\/invitations|\/[a-z0-9-]+\/?$/, { timeout: 30_000 });
 }
 
-/** The onboarding's profile screens (name, then role and use), whatever order they come in. */
+/** The onboarding's profile screen: name, role and domain. */
 async function onboardProfile(page: Page, who: keyof typeof PEOPLE): Promise<void> {
   const person = PEOPLE[who];
   await page.getByPlaceholder('Wilbur').fill(person.first);
   await page.getByPlaceholder('Wright').fill(person.last);
-  const role = page.getByText('Engineer', { exact: true }).first();
-  if (await role.isVisible().catch(() => false)) await role.click();
+  await page.getByText('Individual contributor', { exact: true }).click();
+  await page.getByText('Engineering', { exact: true }).click();
   await page.getByRole('button', { name: /^continue$/i }).click();
-  // a second profile screen asks for the role and the domain
-  const roleLater = page.getByText('Engineer', { exact: true }).first();
-  if (await roleLater.isVisible({ timeout: 3000 }).catch(() => false)) {
-    await roleLater.click();
-    const domain = page.getByText('Engineering', { exact: true }).first();
-    if (await domain.isVisible().catch(() => false)) await domain.click();
-    await page.getByRole('button', { name: /^continue$/i }).click();
-  }
 }
 
 export const teamDaySteps: Step<Ctx>[] = [
@@ -87,7 +79,7 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
-    name: 'create a workspace',
+    name: 'create a workspace and invite a teammate',
     run: async (ctx) => {
       const page = await ctx.tab('ana');
       await page.getByPlaceholder('Something familiar and recognizable is always best.').fill('Acme Team');
@@ -95,11 +87,55 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.getByText('Select a range').click();
       await page.getByRole('option').first().click();
       await page.getByRole('button', { name: /create workspace/i }).click();
-      // the invite step comes next; the team's second person joins later
-      const later = page.getByRole('button', { name: /later|skip|continue/i }).first();
-      await until(page, async () => (await later.isVisible()) || /\/acme-team/.test(page.url()), 'the invite step');
-      if (await later.isVisible().catch(() => false)) await later.click();
+      // the invite step: Ben joins later from his own onboarding
+      await page.getByPlaceholder('charlie.taylor@frstflt.com').fill(PEOPLE.ben.email);
+      await page.getByRole('button', { name: /^continue$/i }).click();
       await page.waitForURL(/\/acme-team\/?$/, { timeout: 30_000 });
+      await page.getByText(/home|projects/i).first().waitFor();
+    },
+  },
+  {
+    name: 'create a project',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/projects/`);
+      await page.getByRole('button', { name: /add project/i }).first().click();
+      await page.getByPlaceholder('Project name').fill('Website');
+      const identifier = page.getByPlaceholder('Project ID');
+      await identifier.fill('WEB');
+      await page.getByRole('button', { name: /create project/i }).click();
+      await page.getByRole('link', { name: /open project/i }).click();
+      await page.waitForURL(/\/projects\/[0-9a-f-]{36}\/issues/);
+      ctx.data.projectId = /projects\/([0-9a-f-]{36})/.exec(page.url())![1];
+    },
+  },
+  {
+    name: 'create work items in the list layout',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      for (const title of ['Design the landing page', 'Write the launch post', 'Fix the signup bug']) {
+        await page.getByText('New work item', { exact: true }).first().click();
+        const input = page.getByPlaceholder('Work item title');
+        await input.fill(title);
+        await input.press('Enter');
+        await page.getByText(title, { exact: true }).first().waitFor();
+      }
+      await page.keyboard.press('Escape');
+    },
+  },
+  {
+    name: 'create work items in the board layout',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      // the layout switch: list, board (kanban), calendar, spreadsheet, gantt
+      await page.locator('div.rounded.bg-custom-background-80.p-1 > button').nth(1).click();
+      await page.getByText('New work item', { exact: true }).first().click();
+      const input = page.getByPlaceholder('Work item title');
+      await input.fill('Prepare the board demo');
+      await input.press('Enter');
+      await page.getByText('Prepare the board demo', { exact: true }).first().waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('div.rounded.bg-custom-background-80.p-1 > button').nth(0).click();
     },
   },
 ];

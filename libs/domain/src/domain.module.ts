@@ -14,6 +14,7 @@ import { InstanceAdminService } from './instance/instance-admin.service';
 import { ApiTokenFeatureModule } from './api-token/api-token.module';
 import { AttachmentFeatureModule } from './attachment/attachment.module';
 import { AuthFeatureModule } from './auth/auth.module';
+import { CoverImageFeatureModule } from './cover-image/cover-image.module';
 import { CycleFeatureModule } from './cycle/cycle.module';
 import { DeployBoardFeatureModule } from './deploy-board/deploy-board.module';
 import { EstimateFeatureModule } from './estimate/estimate.module';
@@ -41,6 +42,7 @@ const FEATURE_MODULES = [
   ApiTokenFeatureModule,
   AttachmentFeatureModule,
   AuthFeatureModule,
+  CoverImageFeatureModule,
   CycleFeatureModule,
   DeployBoardFeatureModule,
   EstimateFeatureModule,

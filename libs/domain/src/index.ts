@@ -15,6 +15,7 @@ export * from './cycle';
 export * from './deploy-board';
 export * from './estimate';
 export * from './instance-config';
+export * from './cover-image';
 export * from './instance';
 export * from './intake';
 export * from './invitation';

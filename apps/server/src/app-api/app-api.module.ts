@@ -1,3 +1,4 @@
+import { CoverImagesController } from './cover-images.controller';
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { ApiTokensController } from './api-tokens.controller';
@@ -72,6 +73,7 @@ import {
     AppCommentReactionsController,
     WebhooksController,
     WebhookLogsController,
+    CoverImagesController,
   ],
 })
 export class AppApiModule {}
