@@ -50,6 +50,12 @@ export async function paginate<T extends ObjectLiteral>(
   const after = order === 'ASC' ? '>' : '<';
   const before = order === 'ASC' ? '<' : '>';
 
+  if (page.all) {
+    // Plane's bare array: every row in list order, one statement, no cursors
+    const rows = await base.clone().orderBy(key, order).addOrderBy(id, order).getMany();
+    return new Page(rows, Math.max(1, rows.length), rows.length, null, null);
+  }
+
   const cursor = page.cursor;
   const readOrder = cursor?.isPrev ? flip(order) : order;
   const qb = base.clone().addSelect(micros, KEY_ALIAS).orderBy(key, readOrder).addOrderBy(id, readOrder);
