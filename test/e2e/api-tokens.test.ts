@@ -158,6 +158,6 @@ describe('App API: /api/workspaces/{slug}/api-tokens/', () => {
     const key = await createApiKey(t, u.token, w.slug);
     await t.api.get(`/api/v1/workspaces/${w.slug}/projects/`).set('X-API-Key', key);
     const list = await t.api.get(`/api/workspaces/${w.slug}/api-tokens/`).auth(u.token, { type: 'bearer' });
-    assert.ok(list.body.results[0].last_used);
+    assert.ok(list.body[0].last_used);
   });
 });

@@ -112,13 +112,14 @@ describe('App API: projects and project members', () => {
       409,
       'PROJECT_NAME_TAKEN',
     );
-    for (const body of [
-      { workspace: w.id },
-      { network: 1 },
-      { project_lead: randomUUID() },
-      { timezone: 'Nope/Nope' },
-      { name: '' },
-    ]) {
+    // the workspace is read-only: ignored, as Plane's serializer does
+    const moved = await t.api
+      .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
+      .auth(member.token, { type: 'bearer' })
+      .send({ workspace: randomUUID() });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.equal(moved.body.workspace, w.id);
+    for (const body of [{ network: 1 }, { project_lead: randomUUID() }, { timezone: 'Nope/Nope' }, { name: '' }]) {
       assertError(
         await t.api
           .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)

@@ -31,7 +31,8 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationService) {}
 
   /**
-   * Newest first, in the cursor envelope. Filters: `type` (comma-separated `assigned`, `created`,
+   * Newest first: every one as a bare array, or a page with both `per_page` and `cursor` (Plane's
+   * `NotificationViewSet.list`). Filters: `type` (comma-separated `assigned`, `created`,
    * `subscribed`), `read`, `archived` (default false), `snoozed` (default false), `mentioned`
    * (default false: mentions are listed only with `mentioned=true`, as in Plane).
    */

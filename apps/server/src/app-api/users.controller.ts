@@ -45,7 +45,7 @@ export class UsersController {
     return this.users.me(me.userId);
   }
 
-  /** 200 the updated user; 422 on an unknown field (email, password, flags), a bad time zone; 409 a taken username. */
+  /** 200 the updated user (other fields, e.g. email, password, flags, ignored as Plane); 422 a bad time zone; 409 a taken username. */
   @Patch()
   update(@CurrentPrincipal() me: Principal, @Body() body: UpdateMeDto): Promise<UserMeJson> {
     return this.users.update(me.userId, body);

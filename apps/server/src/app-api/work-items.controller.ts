@@ -108,8 +108,9 @@ export function listQuery(
 
 /**
  * Work items in the App API (Plane 0.25.3 `app/urls/issue.py`, `IssueViewSet`). Reads: any project
- * member (Guests included); writes: project Admins and Members. Lists use the cursor envelope
- * (docs/decisions.md "App API lists"); the objects are Plane's App values (ids and counts).
+ * member (Guests included); writes: project Admins and Members. The list pages (the cursor
+ * envelope), `issues/list/` and `history/` are bare arrays, as in Plane (docs/decisions.md "App API
+ * lists: a bare array unless paged"); the objects are Plane's App values (ids and counts).
  */
 @Controller(`${PROJECT}/issues`)
 @BearerAuth()

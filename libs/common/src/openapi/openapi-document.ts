@@ -124,7 +124,8 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<Recor
     .setDescription(
       'Self-hosted workspace and project management with a Plane 0.25.3 compatible HTTP API. ' +
         'Errors are always `{"detail", "error_code"}` (the `Error` schema); lists use a cursor envelope ' +
-        '(`per_page`, `cursor`, `next_cursor`, `results`).',
+        '(`per_page`, `cursor`, `next_cursor`, `results`), or, on the App API lists Plane does not page, ' +
+        'a bare array.',
     )
     .setVersion(packageVersion())
     .addBearerAuth(
