@@ -43,7 +43,7 @@ describe('App API: notifications and work item subscribers', () => {
   const notes = async (u: SignedUp, query: Record<string, string> = {}) => {
     const res = await t.api.get(app('users/notifications/')).query(query).set(bearer(u));
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.results as Note[];
+    return res.body as Note[];
   };
   const createItem = async (body: Record<string, unknown>, key = adaKey) => {
     const res = await t.api.post(v1('issues/')).set('X-API-Key', key).send(body);
@@ -125,7 +125,7 @@ describe('App API: notifications and work item subscribers', () => {
       .set(bearer(ada));
     assert.equal(subs.status, 200);
     assert.deepEqual(
-      subs.body.results.map((s: { subscriber: string }) => s.subscriber).sort(),
+      subs.body.map((s: { subscriber: string }) => s.subscriber).sort(),
       [ada.userId, bob.userId].sort(),
     );
   });
@@ -268,9 +268,7 @@ describe('App API: notifications and work item subscribers', () => {
       404,
       'NOT_FOUND',
     );
-    assert.ok(
-      !(await t.api.get(`/api/workspaces/${otherWs.slug}/users/notifications/`).set(bearer(bob))).body.results.length,
-    );
+    assert.ok(!(await t.api.get(`/api/workspaces/${otherWs.slug}/users/notifications/`).set(bearer(bob))).body.length);
     const still = await t.api.get(app(`users/notifications/${n.id}/`)).set(bearer(bob));
     assert.equal(still.status, 200);
     assert.equal(still.body.read_at, null);

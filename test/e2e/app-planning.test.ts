@@ -48,9 +48,9 @@ describe('App API: planning surface, search and the web client walk', () => {
     const base = `/api/workspaces/${ws.slug}/projects/${project.id}`;
     const states = await t.api.get(`${base}/states/`).set(bearer(me));
     assert.equal(states.status, 200);
-    const groups = states.body.results.map((s: { group: string }) => s.group);
+    const groups = states.body.map((s: { group: string }) => s.group);
     for (const g of ['backlog', 'unstarted', 'started', 'completed', 'cancelled']) assert.ok(groups.includes(g), g);
-    const started = states.body.results.find((s: { group: string }) => s.group === 'started');
+    const started = states.body.find((s: { group: string }) => s.group === 'started');
     const a = await t.api.post(`${base}/issues/`).set(bearer(me)).send({ name: 'Backlog item' });
     const b = await t.api.post(`${base}/issues/`).set(bearer(me)).send({ name: 'Started item', state_id: started.id });
     assert.deepEqual([a.status, b.status], [201, 201], JSON.stringify(a.body));
@@ -58,7 +58,7 @@ describe('App API: planning surface, search and the web client walk', () => {
     const board = await t.api.get(`${base}/issues/?group_by=state_id`).set(bearer(me));
     assert.equal(board.status, 200, JSON.stringify(board.body));
     assert.equal(board.body.grouped_by, 'state_id');
-    assert.equal(Object.keys(board.body.results).length, states.body.results.length);
+    assert.equal(Object.keys(board.body.results).length, states.body.length);
     assert.deepEqual(
       board.body.results[started.id].results.map((i: { name: string }) => i.name),
       ['Started item'],
@@ -89,8 +89,8 @@ describe('App API: planning surface, search and the web client walk', () => {
     assert.equal(comment.status, 201, JSON.stringify(comment.body));
     const notes = await t.api.get(`/api/workspaces/${ws.slug}/users/notifications/`).set(bearer(bob));
     assert.equal(notes.status, 200);
-    assert.equal(notes.body.results.length, 2, JSON.stringify(notes.body.results));
-    for (const n of notes.body.results) {
+    assert.equal(notes.body.length, 2, JSON.stringify(notes.body));
+    for (const n of notes.body) {
       assert.equal(n.data.issue.id, a.body.id);
       assert.equal(n.data.issue.identifier, 'WALK');
     }
@@ -98,7 +98,7 @@ describe('App API: planning surface, search and the web client walk', () => {
     assert.equal(unread.status, 200, JSON.stringify(unread.body));
     // the author is not notified of their own changes
     const mine = await t.api.get(`/api/workspaces/${ws.slug}/users/notifications/`).set(bearer(me));
-    assert.equal(mine.body.results.length, 0);
+    assert.equal(mine.body.length, 0);
   });
 
   it('cycles carry progress counts and estimate points; progress/ sums them by state group', async () => {
@@ -113,7 +113,7 @@ describe('App API: planning surface, search and the web client walk', () => {
       .send([{ value: '3' }, { value: '5' }]);
     assert.equal(pts.status, 201, JSON.stringify(pts.body));
     assert.equal((await t.api.patch(`${base}/`).set(bearer(ada)).send({ estimate: est.body.id })).status, 200);
-    const states = (await t.api.get(`${base}/states/`).set(bearer(ada))).body.results as Array<{
+    const states = (await t.api.get(`${base}/states/`).set(bearer(ada))).body as Array<{
       id: string;
       group: string;
     }>;
@@ -138,7 +138,7 @@ describe('App API: planning surface, search and the web client walk', () => {
       .send({ issues: [i1.body.id, i2.body.id, i3.body.id] });
     assert.equal(add.status, 200, JSON.stringify(add.body));
     const list = await t.api.get(`${base}/cycles/`).set(bearer(ada));
-    const c = list.body.results.find((x: { id: string }) => x.id === cycle.body.id);
+    const c = list.body.find((x: { id: string }) => x.id === cycle.body.id);
     assert.equal(c.total_issues, 3);
     assert.equal(c.completed_issues, 1);
     assert.equal(c.backlog_issues, 2);
@@ -159,7 +159,7 @@ describe('App API: planning surface, search and the web client walk', () => {
     const picker = await t.api.get(`${base}/search-issues/`).query({ search: '', cycle: 'true' }).set(bearer(ada));
     assert.equal(picker.status, 200);
     assert.deepEqual(
-      picker.body.results.map((r: { id: string }) => r.id),
+      picker.body.map((r: { id: string }) => r.id),
       [i4.body.id],
     );
     // modules: add, list its work items, picker leaves them out
@@ -180,20 +180,20 @@ describe('App API: planning surface, search and the web client walk', () => {
       [i4.body.id],
     );
     const mPicker = await t.api.get(`${base}/search-issues/`).query({ module: mod.body.id }).set(bearer(ada));
-    assert.ok(!mPicker.body.results.some((r: { id: string }) => r.id === i4.body.id));
-    assert.equal(mPicker.body.results.length, 3);
+    assert.ok(!mPicker.body.some((r: { id: string }) => r.id === i4.body.id));
+    assert.equal(mPicker.body.length, 3);
     // picking a parent for i1 leaves out i1 itself and its sub-items
     await t.api.patch(`${v1}/issues/${i2.body.id}/`).set('X-API-Key', key).send({ parent: i1.body.id });
     const parents = await t.api
       .get(`${base}/search-issues/`)
       .query({ issue_id: i1.body.id, parent: 'true' })
       .set(bearer(ada));
-    assert.deepEqual(parents.body.results.map((r: { id: string }) => r.id).sort(), [i3.body.id, i4.body.id].sort());
+    assert.deepEqual(parents.body.map((r: { id: string }) => r.id).sort(), [i3.body.id, i4.body.id].sort());
     const subs = await t.api
       .get(`${base}/search-issues/`)
       .query({ issue_id: i2.body.id, sub_issue: 'true' })
       .set(bearer(ada));
-    assert.ok(!subs.body.results.some((r: { id: string }) => r.id === i1.body.id || r.id === i2.body.id));
+    assert.ok(!subs.body.some((r: { id: string }) => r.id === i1.body.id || r.id === i2.body.id));
   });
 
   it('estimates: Plane’s create body makes the estimate and its points together, or nothing', async () => {
@@ -210,7 +210,7 @@ describe('App API: planning surface, search and the web client walk', () => {
         ],
       });
     assertError(bad, 422, 'VALIDATION_ERROR');
-    assert.equal((await t.api.get(`${base}/estimates/`).set(bearer(ada))).body.results.length, 0);
+    assert.equal((await t.api.get(`${base}/estimates/`).set(bearer(ada))).body.length, 0);
     const ok = await t.api
       .post(`${base}/estimates/`)
       .set(bearer(ada))
@@ -229,11 +229,11 @@ describe('App API: planning surface, search and the web client walk', () => {
     );
     const list = await t.api.get(`${base}/estimates/`).set(bearer(ada));
     assert.deepEqual(
-      list.body.results.map((e: { id: string }) => e.id),
+      list.body.map((e: { id: string }) => e.id),
       [ok.body.id],
     );
     const points = await t.api.get(`${base}/estimates/${ok.body.id}/estimate-points/`).set(bearer(ada));
-    assert.equal(points.body.results.length, 2);
+    assert.equal(points.body.length, 2);
     assertError(
       await t.api.post(`${base}/estimates/`).set(bearer(ada)).send({ name: 'Second' }),
       409,
@@ -288,17 +288,17 @@ describe('App API: planning surface, search and the web client walk', () => {
       .send({ name: 'secret-label' });
     const wsStates = await t.api.get(`/api/workspaces/${ws.slug}/states/`).set(bearer(gus));
     assert.equal(wsStates.status, 200);
-    assert.ok(wsStates.body.results.length >= 5);
-    assert.ok(wsStates.body.results.every((st: { project: string }) => st.project !== secret.id));
+    assert.ok(wsStates.body.length >= 5);
+    assert.ok(wsStates.body.every((st: { project: string }) => st.project !== secret.id));
     assert.ok(
-      (await t.api.get(`/api/workspaces/${ws.slug}/states/`).set(bearer(ada))).body.results.some(
+      (await t.api.get(`/api/workspaces/${ws.slug}/states/`).set(bearer(ada))).body.some(
         (st: { project: string }) => st.project === secret.id,
       ),
     );
     const wsLabels = await t.api.get(`/api/workspaces/${ws.slug}/labels/`).set(bearer(gus));
-    assert.ok(!wsLabels.body.results.some((l: { name: string }) => l.name === 'secret-label'));
+    assert.ok(!wsLabels.body.some((l: { name: string }) => l.name === 'secret-label'));
     assert.ok(
-      (await t.api.get(`/api/workspaces/${ws.slug}/labels/`).set(bearer(ada))).body.results.some(
+      (await t.api.get(`/api/workspaces/${ws.slug}/labels/`).set(bearer(ada))).body.some(
         (l: { name: string }) => l.name === 'secret-label',
       ),
     );
@@ -309,7 +309,7 @@ describe('App API: planning surface, search and the web client walk', () => {
   it('ids of another workspace are 404 on the planning routes', async () => {
     const project = await createAppProject(t, ada.token, ws.slug, { identifier: 'OWN', name: 'Own' });
     const base = `/api/workspaces/${ws.slug}/projects/${project.id}`;
-    const state = (await t.api.get(`${base}/states/`).set(bearer(ada))).body.results[0].id;
+    const state = (await t.api.get(`${base}/states/`).set(bearer(ada))).body[0].id;
     const label = (await t.api.post(`${base}/issue-labels/`).set(bearer(ada)).send({ name: 'x' })).body.id;
     const cycle = (await t.api.post(`${base}/cycles/`).set(bearer(ada)).send({ name: 'c' })).body.id;
     const mod = (await t.api.post(`${base}/modules/`).set(bearer(ada)).send({ name: 'm' })).body.id;
@@ -353,19 +353,19 @@ describe('App API: planning surface, search and the web client walk', () => {
     assert.equal(list.status, 200);
     const rowOf = (rows: Array<{ member: { id: string; email?: string } }>, id: string) =>
       rows.find((r) => r.member.id === id)!;
-    assert.equal(rowOf(list.body.results, ada.userId).member.email, undefined);
-    assert.equal(rowOf(list.body.results, gus.userId).member.email, gus.email);
-    const adaRow = rowOf(list.body.results, ada.userId) as unknown as { id: string };
+    assert.equal(rowOf(list.body, ada.userId).member.email, undefined);
+    assert.equal(rowOf(list.body, gus.userId).member.email, gus.email);
+    const adaRow = rowOf(list.body, ada.userId) as unknown as { id: string };
     const one = await t.api.get(`${base}/members/${adaRow.id}/`).set(bearer(gus));
     assert.equal(one.status, 200);
     assert.equal(one.body.member.email, undefined);
     // Admins still see emails
     const asAdmin = await t.api.get(`${base}/members/`).set(bearer(ada));
-    assert.equal(rowOf(asAdmin.body.results, gus.userId).member.email, gus.email);
+    assert.equal(rowOf(asAdmin.body, gus.userId).member.email, gus.email);
     // the workspace member list: own email only
     const wsList = await t.api.get(`/api/workspaces/${ws.slug}/members/`).set(bearer(gus));
-    assert.equal(rowOf(wsList.body.results, ada.userId).member.email, undefined);
-    assert.equal(rowOf(wsList.body.results, gus.userId).member.email, gus.email);
+    assert.equal(rowOf(wsList.body, ada.userId).member.email, undefined);
+    assert.equal(rowOf(wsList.body, gus.userId).member.email, gus.email);
     assert.equal(
       (
         await t.api

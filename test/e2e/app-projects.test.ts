@@ -26,7 +26,7 @@ describe('App API: projects and project members', () => {
     await addMember(t, w.id, guest.userId, 5);
     return { admin, member, guest, w };
   }
-  const ids = (res: { body: { results: Array<{ id: string }> } }) => res.body.results.map((p) => p.id).sort();
+  const ids = (res: { body: Array<{ id: string }> }) => res.body.map((p) => p.id).sort();
 
   it('lists with Plane’s visibility: Admins all, Members theirs and public ones, Guests theirs', async () => {
     const { admin, member, guest, w } = await team();
@@ -43,7 +43,7 @@ describe('App API: projects and project members', () => {
     assert.deepEqual(ids(asMember), [pub.id, mine.id, guestPub.id].sort());
     const asGuest = await t.api.get(`/api/workspaces/${w.slug}/projects/`).auth(guest.token, { type: 'bearer' });
     assert.deepEqual(ids(asGuest), [guestPub.id]);
-    assert.equal(asGuest.body.results[0].member_role, 5);
+    assert.equal(asGuest.body[0].member_role, 5);
   });
 
   it('creates (Admins and Members), retrieves (project members) and updates (project Admins)', async () => {
@@ -112,13 +112,14 @@ describe('App API: projects and project members', () => {
       409,
       'PROJECT_NAME_TAKEN',
     );
-    for (const body of [
-      { workspace: w.id },
-      { network: 1 },
-      { project_lead: randomUUID() },
-      { timezone: 'Nope/Nope' },
-      { name: '' },
-    ]) {
+    // the workspace is read-only: ignored, as Plane's serializer does
+    const moved = await t.api
+      .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
+      .auth(member.token, { type: 'bearer' })
+      .send({ workspace: randomUUID() });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.equal(moved.body.workspace, w.id);
+    for (const body of [{ network: 1 }, { project_lead: randomUUID() }, { timezone: 'Nope/Nope' }, { name: '' }]) {
       assertError(
         await t.api
           .patch(`/api/workspaces/${w.slug}/projects/${p.id}/`)
@@ -144,7 +145,7 @@ describe('App API: projects and project members', () => {
     );
     assertError(await t.api.get(path).auth(admin.token, { type: 'bearer' }), 404, 'PROJECT_NOT_FOUND');
     const list = await t.api.get(`/api/workspaces/${w.slug}/projects/`).auth(admin.token, { type: 'bearer' });
-    assert.equal(list.body.results.find((x: { id: string }) => x.id === p.id).archived_at, archived.body.archived_at);
+    assert.equal(list.body.find((x: { id: string }) => x.id === p.id).archived_at, archived.body.archived_at);
     assert.equal((await t.api.delete(`${path}archive/`).auth(admin.token, { type: 'bearer' })).status, 204);
     const back = await t.api.get(path).auth(admin.token, { type: 'bearer' });
     assert.equal(back.status, 200);
@@ -278,9 +279,9 @@ describe('App API: projects and project members', () => {
     assert.equal(added.body.length, 3);
     const list = await t.api.get(base).auth(guest.token, { type: 'bearer' });
     assert.equal(list.status, 200);
-    assert.equal(list.body.results.length, 4);
+    assert.equal(list.body.length, 4);
     const rowOf = (userId: string) =>
-      list.body.results.find((r: { member: { id: string } }) => r.member.id === userId).id as string;
+      list.body.find((r: { member: { id: string } }) => r.member.id === userId).id as string;
 
     // a project Member cannot manage members
     assertError(
@@ -341,7 +342,7 @@ describe('App API: projects and project members', () => {
     const qRows = await t.api
       .get(`/api/workspaces/${w.slug}/projects/${q.id}/members/`)
       .auth(member.token, { type: 'bearer' });
-    const foreign = qRows.body.results[0].id;
+    const foreign = qRows.body[0].id;
     assertError(await t.api.get(`${base}${foreign}/`).auth(member.token, { type: 'bearer' }), 404, 'NOT_FOUND');
     assertError(
       await t.api.patch(`${base}${foreign}/`).auth(member.token, { type: 'bearer' }).send({ role: 5 }),

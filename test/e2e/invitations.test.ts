@@ -144,13 +144,13 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     const dave = await signUp(t, email);
     const joined = await t.api.get('/api/users/me/workspaces/').auth(dave.token, { type: 'bearer' });
     assert.deepEqual(
-      joined.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]),
+      joined.body.map((x: { slug: string; role: number }) => [x.slug, x.role]),
       [[w1.slug, 15]],
     );
     const mine = await t.api.get('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' });
     assert.equal(mine.status, 200);
-    assert.deepEqual(mine.body.results.map((i: { id: string }) => i.id).sort(), [l2.id, l4.id].sort());
-    assert.ok(mine.body.results.every((i: { email: string }) => i.email === email));
+    assert.deepEqual(mine.body.map((i: { id: string }) => i.id).sort(), [l2.id, l4.id].sort());
+    assert.ok(mine.body.every((i: { email: string }) => i.email === email));
 
     // someone else's invitation cannot be accepted, and nothing is accepted then
     const foreign = await t.sql<{ id: string }>('SELECT id FROM workspace_member_invites WHERE workspace_id = $1', [
@@ -170,12 +170,10 @@ describe('App API: workspace invitations, with email through a real SMTP server'
       .send({ invitations: [l2.id, l4.id] });
     assert.equal(accepted.status, 204, JSON.stringify(accepted.body));
     const workspaces = await t.api.get('/api/users/me/workspaces/').auth(dave.token, { type: 'bearer' });
-    const roles = Object.fromEntries(
-      workspaces.body.results.map((x: { slug: string; role: number }) => [x.slug, x.role]),
-    );
+    const roles = Object.fromEntries(workspaces.body.map((x: { slug: string; role: number }) => [x.slug, x.role]));
     assert.deepEqual(roles, { [w1.slug]: 15, [w2.slug]: 5, [w4.slug]: 20 });
     const after = await t.api.get('/api/users/me/workspaces/invitations/').auth(dave.token, { type: 'bearer' });
-    assert.equal(after.body.results.length, 0);
+    assert.equal(after.body.length, 0);
   });
 
   it('lists, retrieves, changes the role of and revokes invitations; the revoked link stops working', async () => {
@@ -186,7 +184,7 @@ describe('App API: workspace invitations, with email through a real SMTP server'
     const list = await t.api.get(`/api/workspaces/${w.slug}/invitations/`).auth(admin.token, { type: 'bearer' });
     assert.equal(list.status, 200);
     assert.deepEqual(
-      list.body.results.map((i: { email: string }) => i.email),
+      list.body.map((i: { email: string }) => i.email),
       [email],
     );
     assert.ok(!JSON.stringify(list.body).includes(link.token));

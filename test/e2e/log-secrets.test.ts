@@ -478,17 +478,17 @@ describe('production without SMTP: no secret is created that only the log could 
       201,
     ).body.access_token as string;
     const mine = ok(await s.call('GET', '/api/users/me/workspaces/invitations/', { bearer: inviteeToken }));
-    assert.equal(mine.body.results.length, 1);
+    assert.equal(mine.body.length, 1);
     ok(
       await s.call('POST', '/api/users/me/workspaces/invitations/', {
         bearer: inviteeToken,
-        body: { invitations: [mine.body.results[0].id] },
+        body: { invitations: [mine.body[0].id] },
       }),
       204,
     );
     const joined = ok(await s.call('GET', '/api/users/me/workspaces/', { bearer: inviteeToken }));
     assert.deepEqual(
-      joined.body.results.map((w: { slug: string }) => w.slug),
+      joined.body.map((w: { slug: string }) => w.slug),
       [slug],
     );
 

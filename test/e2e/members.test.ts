@@ -32,22 +32,22 @@ describe('App API: workspace members', () => {
     const asAdmin = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(admin.token, { type: 'bearer' });
     assert.equal(asAdmin.status, 200);
     assert.deepEqual(
-      asAdmin.body.results.map((r: { member: { id: string }; role: number }) => [r.member.id, r.role]),
+      asAdmin.body.map((r: { member: { id: string }; role: number }) => [r.member.id, r.role]),
       [
         [admin.userId, 20],
         [member.userId, 15],
         [guest.userId, 5],
       ],
     );
-    assert.equal(asAdmin.body.results[1].member.email, member.email);
-    assert.equal(asAdmin.body.results[0].workspace.slug, w.slug);
+    assert.equal(asAdmin.body[1].member.email, member.email);
+    assert.equal(asAdmin.body[0].workspace.slug, w.slug);
     const asGuest = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(guest.token, { type: 'bearer' });
     assert.equal(asGuest.status, 200);
-    const others = asGuest.body.results.filter((r: { member: { id: string } }) => r.member.id !== guest.userId);
+    const others = asGuest.body.filter((r: { member: { id: string } }) => r.member.id !== guest.userId);
     assert.equal(others.length, 2);
     assert.ok(others.every((r: { member: Record<string, unknown> }) => !('email' in r.member)));
     assert.equal(
-      asGuest.body.results.find((r: { member: { id: string } }) => r.member.id === guest.userId).member.email,
+      asGuest.body.find((r: { member: { id: string } }) => r.member.id === guest.userId).member.email,
       guest.email,
     );
     const search = await t.api
@@ -55,7 +55,7 @@ describe('App API: workspace members', () => {
       .query({ search: member.email.slice(0, 12) })
       .auth(admin.token, { type: 'bearer' });
     assert.deepEqual(
-      search.body.results.map((r: { member: { id: string } }) => r.member.id),
+      search.body.map((r: { member: { id: string } }) => r.member.id),
       [member.userId],
     );
     const one = await t.api
@@ -149,7 +149,7 @@ describe('App API: workspace members', () => {
       'NOT_FOUND',
     );
     const list = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(admin.token, { type: 'bearer' });
-    assert.ok(!list.body.results.some((r: { member: { id: string } }) => r.member.id === member.userId));
+    assert.ok(!list.body.some((r: { member: { id: string } }) => r.member.id === member.userId));
 
     // invited again, they accept and the same membership row comes back with the new role
     const invited = await t.api
@@ -158,7 +158,7 @@ describe('App API: workspace members', () => {
       .send({ emails: [{ email: member.email, role: 5 }] });
     assert.equal(invited.status, 200);
     const mine = await t.api.get('/api/users/me/workspaces/invitations/').auth(member.token, { type: 'bearer' });
-    const ids = mine.body.results.map((i: { id: string }) => i.id);
+    const ids = mine.body.map((i: { id: string }) => i.id);
     assert.equal(ids.length, 1);
     assert.equal(
       (
@@ -234,7 +234,7 @@ describe('App API: workspace members', () => {
     assert.equal((await leave(admin.token)).status, 204);
     const rest = await t.api.get(`/api/workspaces/${w.slug}/members/`).auth(member.token, { type: 'bearer' });
     assert.deepEqual(
-      rest.body.results.map((r: { member: { id: string } }) => r.member.id),
+      rest.body.map((r: { member: { id: string } }) => r.member.id),
       [member.userId],
     );
   });

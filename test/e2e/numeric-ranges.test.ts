@@ -160,11 +160,14 @@ describe('numbers from clients: finite and in range on input; lists survive stor
     for (const api of APIS) {
       const all = await api.call('get', api.base('states/', pr.id));
       assert.equal(all.status, 200, `${api.name}: ${JSON.stringify(all.body)}`);
+      // the App API answers states as a bare array, as Plane; v1 pages them
+      const rows = api.name === 'App' ? all.body : all.body.results;
       assert.deepEqual(
-        all.body.results.map((s: { name: string }) => s.name),
+        rows.map((s: { name: string }) => s.name),
         expected,
         api.name,
       );
+      if (api.name === 'App') continue;
       for (const perPage of [1, 2])
         assert.deepEqual(
           await walk(api.call, api.base('states/', pr.id), perPage),

@@ -152,7 +152,10 @@ describe('deploy boards and the Public API', () => {
     const bad = await send('patch', app(`${boardId}/`), admin, { view_props: { list: 'yes' }, is_votes_enabled: 'no' });
     assertError(bad, 422, 'VALIDATION_ERROR');
     assert.ok((bad.body as { errors: Record<string, unknown> }).errors.view_props);
-    assertError(await send('patch', app(`${boardId}/`), admin, { anchor: 'mine' }), 422, 'VALIDATION_ERROR');
+    // the anchor is read-only: the App API ignores it, as Plane's view does
+    const anchored = await send('patch', app(`${boardId}/`), admin, { anchor: 'mine' });
+    assert.equal(anchored.status, 200, JSON.stringify(anchored.body));
+    assert.equal(anchored.body.anchor, anchor);
     assertError(await send('patch', app(`${boardId}/`), member, { is_votes_enabled: true }), 403, 'PERMISSION_DENIED');
     const otherBoard = `/api/workspaces/${w.slug}/projects/${unpublished.id}/project-deploy-boards/${boardId}/`;
     assertError(await t.api.get(otherBoard).set(...bearer(admin)), 404, 'NOT_FOUND');

@@ -66,19 +66,22 @@ describe('App API: /api/users/me/ and one workspace', () => {
     assert.equal(res.body.username, 'ada_l');
     const again = await t.api.get('/api/users/me/').auth(u.token, { type: 'bearer' });
     assert.equal(again.body.display_name, 'ada');
-    for (const body of [
-      { email: 'new@example.com' },
-      { password: 'x' },
-      { is_active: false },
-      { user_timezone: 'Mars/Olympus' },
-      { display_name: '' },
-    ]) {
+    for (const body of [{ user_timezone: 'Mars/Olympus' }, { display_name: '' }]) {
       assertError(
         await t.api.patch('/api/users/me/').auth(u.token, { type: 'bearer' }).send(body),
         422,
         'VALIDATION_ERROR',
       );
     }
+    // fields the user may not set here are ignored, as Plane's serializer does, and change nothing
+    for (const body of [{ email: 'new@example.com' }, { password: 'x' }, { is_active: false }]) {
+      const ignored = await t.api.patch('/api/users/me/').auth(u.token, { type: 'bearer' }).send(body);
+      assert.equal(ignored.status, 200, JSON.stringify(ignored.body));
+    }
+    const unchanged = await t.api.get('/api/users/me/').auth(u.token, { type: 'bearer' });
+    assert.equal(unchanged.body.email, u.email);
+    assert.equal(unchanged.body.is_active, true);
+    assert.equal((await t.api.post('/auth/sign-in/').send({ email: u.email, password: u.password })).status, 200);
     assertError(
       await t.api.patch('/api/users/me/').auth(other.token, { type: 'bearer' }).send({ username: 'ada_l' }),
       409,
@@ -96,11 +99,7 @@ describe('App API: /api/users/me/ and one workspace', () => {
     const res = await t.api.get('/api/users/me/workspaces/').auth(a.token, { type: 'bearer' });
     assert.equal(res.status, 200);
     assert.deepEqual(
-      res.body.results.map((w: { slug: string; role: number; total_members: number }) => [
-        w.slug,
-        w.role,
-        w.total_members,
-      ]),
+      res.body.map((w: { slug: string; role: number; total_members: number }) => [w.slug, w.role, w.total_members]),
       [
         [w1.slug, 20, 1],
         [w2.slug, 5, 2],
@@ -130,13 +129,7 @@ describe('App API: /api/users/me/ and one workspace', () => {
       409,
       'WORKSPACE_SLUG_TAKEN',
     );
-    for (const body of [
-      { slug: 'settings' },
-      { slug: 'bad slug' },
-      { timezone: 'Nowhere/City' },
-      { owner: m.userId },
-      { name: '' },
-    ]) {
+    for (const body of [{ slug: 'settings' }, { slug: 'bad slug' }, { timezone: 'Nowhere/City' }, { name: '' }]) {
       assertError(
         await t.api.patch(`/api/workspaces/${w.slug}/`).auth(a.token, { type: 'bearer' }).send(body),
         422,
@@ -147,8 +140,11 @@ describe('App API: /api/users/me/ and one workspace', () => {
     const res = await t.api
       .patch(`/api/workspaces/${w.slug}/`)
       .auth(a.token, { type: 'bearer' })
-      .send({ name: 'Renamed', slug: newSlug, timezone: 'Asia/Tokyo', organization_size: '2-10' });
+      .send({ name: 'Renamed', slug: newSlug, timezone: 'Asia/Tokyo', organization_size: '2-10', owner: m.userId });
     assert.equal(res.status, 200, JSON.stringify(res.body));
+    // the owner is not writable: ignored, as Plane's serializer does
+    const [row] = await t.sql<{ owner_id: string }>('SELECT owner_id FROM workspaces WHERE id = $1', [w.id]);
+    assert.equal(row.owner_id, a.userId);
     assert.equal(res.body.name, 'Renamed');
     assert.equal(res.body.slug, newSlug);
     assert.equal(res.body.timezone, 'Asia/Tokyo');
@@ -179,7 +175,7 @@ describe('App API: /api/users/me/ and one workspace', () => {
       'INVALID_API_KEY',
     );
     const mine = await t.api.get('/api/users/me/workspaces/').auth(a.token, { type: 'bearer' });
-    assert.deepEqual(mine.body.results, []);
+    assert.deepEqual(mine.body, []);
     const rows = await t.sql<{ deleted_at: unknown }>('SELECT deleted_at FROM workspaces WHERE id = $1', [w.id]);
     assert.ok(rows[0].deleted_at, 'the row is kept');
     const projects = await t.sql('SELECT 1 FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL', [w.id]);

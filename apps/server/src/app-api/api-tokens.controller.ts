@@ -1,8 +1,9 @@
 import {
-  APP_PAGING,
+  APP_PAGED_ON_REQUEST,
   BearerAuth,
   CurrentPrincipal,
   CurrentWorkspace,
+  listAnswer,
   Page,
   PageQuery,
   PageRequest,
@@ -27,14 +28,18 @@ import { CreateApiTokenDto } from './dto/create-api-token.dto';
 export class ApiTokensController {
   constructor(private readonly tokens: ApiTokenService) {}
 
-  /** The caller's keys in this workspace, never with the secret. */
+  /**
+   * The caller's keys in this workspace, never with the secret: a bare array (Plane's
+   * `ApiTokenEndpoint.get`), or a page with `per_page` and `cursor` (the interface specification
+   * shows this list beside the cursor envelope).
+   */
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
-  ): Promise<Page<ApiTokenJson>> {
-    return this.tokens.list(ws.workspaceId, me.userId, page);
+    @PageQuery(APP_PAGED_ON_REQUEST) page: PageRequest,
+  ): Promise<ApiTokenJson[] | Page<ApiTokenJson>> {
+    return listAnswer(page, await this.tokens.list(ws.workspaceId, me.userId, page));
   }
 
   /** 201 with the key in `token` (`plane_api_` + 32 hex): the only time it is shown. */

@@ -1,11 +1,11 @@
 import {
   APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
   MeridianError,
-  Page,
   PageQuery,
   PageRequest,
   Principal,
@@ -34,11 +34,11 @@ import { issueContext, single } from '../shared/context';
 export class AppCyclesController {
   constructor(private readonly cycles: CycleService) {}
 
-  /** Newest first, in the cursor envelope; `cycle_view` = all|current|upcoming|completed|draft|incomplete. */
+  /** Newest first, a bare array (Plane's `CycleViewSet.list`); `cycle_view` = all|current|upcoming|completed|draft|incomplete. */
   @Get('cycles')
   async list(
     @CurrentProject() project: ProjectAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     const view = (single(query, 'cycle_view') || 'all').toLowerCase();
@@ -46,17 +46,8 @@ export class AppCyclesController {
       throw new MeridianError('INVALID_QUERY_PARAMETER', `cycle_view must be one of: ${CYCLE_VIEWS.join(', ')}.`);
     }
     const found = await this.cycles.list(project.projectId, page, view as CycleView);
-    if (Array.isArray(found)) {
-      const all = await this.cycles.withProgress(found);
-      return new Page(all, Math.max(all.length, 1), all.length, null, null);
-    }
-    return new Page(
-      await this.cycles.withProgress(found.results),
-      found.perPage,
-      found.totalCount,
-      found.nextCursor,
-      found.prevCursor,
-    );
+    // every cycle (`APP_UNPAGED`): the page holds them all
+    return this.cycles.withProgress(Array.isArray(found) ? found : found.results);
   }
 
   /** 201; 422 (dates, owner, time zone). */
@@ -70,17 +61,11 @@ export class AppCyclesController {
     return (await this.cycles.withProgress([await this.cycles.create(issueContext(me, ws, project), body)]))[0];
   }
 
+  /** Every archived cycle, a bare array (Plane's `CycleArchiveUnarchiveEndpoint.get`). */
   @Get('archived-cycles')
   @ProjectRole(ROLE.MEMBER)
-  async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    const found = await this.cycles.listArchived(project.projectId, page);
-    return new Page(
-      await this.cycles.withProgress(found.results),
-      found.perPage,
-      found.totalCount,
-      found.nextCursor,
-      found.prevCursor,
-    );
+  async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
+    return this.cycles.withProgress((await this.cycles.listArchived(project.projectId, page)).results);
   }
 
   @Get('cycles/:cycle_id')

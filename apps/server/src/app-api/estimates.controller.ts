@@ -1,9 +1,10 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  listAnswer,
   MeridianError,
   Page,
   PageQuery,
@@ -44,15 +45,15 @@ function pointsOf(body: unknown): EstimatePointInput[] {
 export class AppEstimatesController {
   constructor(private readonly estimates: EstimateService) {}
 
-  /** The project's estimate (none or one) in the cursor envelope. */
+  /** The project's estimate (none or one), a bare array (Plane's `BulkEstimatePointEndpoint.list`). */
   @Get()
-  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
     const found = await this.estimates.retrieve(project.projectId).catch((err: unknown) => {
       if (err instanceof MeridianError && err.code === 'NOT_FOUND') return null;
       throw err;
     });
     const results = found ? [found] : [];
-    return new Page(results, page.perPage, results.length, null, null);
+    return listAnswer(page, new Page(results, page.perPage, results.length, null, null));
   }
 
   /**
@@ -111,11 +112,10 @@ export class AppEstimatesController {
     await this.estimates.remove(issueContext(me, ws, project));
   }
 
-  /** The points by `key`, in the cursor envelope. */
+  /** The points by `key`, a bare array (Plane lists an estimate's points inside the estimate). */
   @Get(':estimate_id/estimate-points')
-  async listPoints(@CurrentProject() project: ProjectAccess, @Param('estimate_id', UuidPipe) id: string) {
-    const points = await this.estimates.listPoints(project.projectId, id);
-    return new Page(points, Math.max(points.length, 1), points.length, null, null);
+  listPoints(@CurrentProject() project: ProjectAccess, @Param('estimate_id', UuidPipe) id: string) {
+    return this.estimates.listPoints(project.projectId, id);
   }
 
   /** 201 with the created points (all or none); 409 `ESTIMATE_POINT_KEY_TAKEN`; 422. */

@@ -1,8 +1,9 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentWorkspace,
+  listAnswer,
   MeridianError,
   Page,
   PageQuery,
@@ -25,12 +26,13 @@ import { InviteDto, JoinInvitationDto, RoleDto } from './dto/app-api.dto';
 export class InvitationsController {
   constructor(private readonly invitations: WorkspaceInvitationService) {}
 
+  /** Every invitation of the workspace, a bare array (Plane's `WorkspaceInvitationsViewset.list`). */
   @Get()
-  list(
+  async list(
     @CurrentWorkspace() ws: WorkspaceAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
-  ): Promise<Page<InvitationJson>> {
-    return this.invitations.list(ws.workspaceId, page);
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ): Promise<InvitationJson[] | Page<InvitationJson>> {
+    return listAnswer(page, await this.invitations.list(ws.workspaceId, page));
   }
 
   /**

@@ -1,9 +1,10 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  listAnswer,
   PageQuery,
   PageRequest,
   Principal,
@@ -26,9 +27,10 @@ import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
 export class AppLabelsController {
   constructor(private readonly labels: LabelService) {}
 
+  /** Every label of the project, a bare array (Plane's `LabelViewSet.list`). */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.labels.list(project.projectId, page);
+  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
+    return listAnswer(page, await this.labels.list(project.projectId, page));
   }
 
   /** 201; 409 `LABEL_NAME_TAKEN`; 422 (a parent of another project). */
@@ -78,12 +80,13 @@ export class AppLabelsController {
 export class WorkspaceLabelsController {
   constructor(private readonly labels: LabelService) {}
 
+  /** A bare array (Plane's `WorkspaceLabelsEndpoint`). */
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return this.labels.listForWorkspace(ws.workspaceId, me.userId, page);
+    return listAnswer(page, await this.labels.listForWorkspace(ws.workspaceId, me.userId, page));
   }
 }

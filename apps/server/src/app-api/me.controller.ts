@@ -29,7 +29,7 @@ export class ProfileController {
     return this.profiles.get(me.userId);
   }
 
-  /** 200 the profile; 422 for an unknown field or a `last_workspace_id` that is not one of the caller's workspaces. */
+  /** 200 the profile (unknown fields ignored); 422 for a `last_workspace_id` that is not one of the caller's workspaces. */
   @Patch('profile')
   updateProfile(@CurrentPrincipal() me: Principal, @Body() body: UpdateProfileDto) {
     return this.profiles.update(me.userId, body);

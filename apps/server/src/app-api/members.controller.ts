@@ -1,8 +1,9 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentWorkspace,
+  listAnswer,
   Page,
   PageQuery,
   PageRequest,
@@ -26,15 +27,25 @@ import { RoleDto } from './dto/app-api.dto';
 export class MembersController {
   constructor(private readonly members: WorkspaceMemberService) {}
 
-  /** Active members, paginated; `?search=` on names (and email for Admins and Members). Guests do not see emails. */
+  /**
+   * Every active member, a bare array (Plane's `WorkSpaceMemberViewSet.list`); `?search=` on names
+   * (and email for Admins and Members). Guests do not see emails.
+   */
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query('search') search?: unknown,
-  ): Promise<Page<WorkspaceMemberJson>> {
-    return this.members.list(ws.workspaceId, ws.role, page, typeof search === 'string' ? search : undefined, me.userId);
+  ): Promise<WorkspaceMemberJson[] | Page<WorkspaceMemberJson>> {
+    const found = await this.members.list(
+      ws.workspaceId,
+      ws.role,
+      page,
+      typeof search === 'string' ? search : undefined,
+      me.userId,
+    );
+    return listAnswer(page, found);
   }
 
   /** 204: the caller leaves; 400 `LAST_WORKSPACE_ADMIN` for the only Admin. */

@@ -1,9 +1,11 @@
 import {
   APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  listAnswer,
   PageQuery,
   PageRequest,
   Principal,
@@ -30,9 +32,10 @@ import { issueContext } from '../shared/context';
 export class AppModulesController {
   constructor(private readonly modules: ModuleService) {}
 
+  /** Every module of the project, a bare array (Plane's `ModuleViewSet.list`). */
   @Get('modules')
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.modules.list(project.projectId, page);
+  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
+    return listAnswer(page, await this.modules.list(project.projectId, page));
   }
 
   /** 201; 409 `MODULE_NAME_TAKEN`; 422. */
@@ -46,9 +49,10 @@ export class AppModulesController {
     return this.modules.create(issueContext(me, ws, project), body);
   }
 
+  /** Every archived module, a bare array (Plane's `ModuleArchiveUnarchiveEndpoint.get`). */
   @Get('archived-modules')
-  listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.modules.list(project.projectId, page, true);
+  async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
+    return listAnswer(page, await this.modules.list(project.projectId, page, true));
   }
 
   @Get('modules/:module_id')

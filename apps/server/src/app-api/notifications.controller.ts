@@ -1,9 +1,11 @@
 import {
-  APP_PAGING,
+  APP_PAGED_ON_REQUEST,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  listAnswer,
   PageQuery,
   PageRequest,
   Principal,
@@ -29,18 +31,19 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationService) {}
 
   /**
-   * Newest first, in the cursor envelope. Filters: `type` (comma-separated `assigned`, `created`,
+   * Newest first: every one as a bare array, or a page with both `per_page` and `cursor` (Plane's
+   * `NotificationViewSet.list`). Filters: `type` (comma-separated `assigned`, `created`,
    * `subscribed`), `read`, `archived` (default false), `snoozed` (default false), `mentioned`
    * (default false: mentions are listed only with `mentioned=true`, as in Plane).
    */
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_PAGED_ON_REQUEST) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.notifications.list(
+    const found = await this.notifications.list(
       ws.workspaceId,
       me.userId,
       ws.role,
@@ -53,6 +56,7 @@ export class NotificationsController {
       },
       page,
     );
+    return listAnswer(page, found);
   }
 
   /** `{total_unread_notifications_count, mention_unread_notifications_count}`. */
@@ -153,13 +157,14 @@ export class NotificationsController {
 export class WorkItemSubscribersController {
   constructor(private readonly subscribers: IssueSubscriberService) {}
 
+  /** Every subscriber of the work item, a bare array (Plane's `IssueSubscriberViewSet.list`). */
   @Get('issue-subscribers')
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return this.subscribers.list(project.projectId, issueId, page);
+    return listAnswer(page, await this.subscribers.list(project.projectId, issueId, page));
   }
 
   /** `{subscribers: [user ids]}` (or `{subscriber}`) → 201 with every subscription; 422 for non-members. */

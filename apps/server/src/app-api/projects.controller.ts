@@ -1,9 +1,10 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  listAnswer,
   MeridianError,
   Page,
   PageQuery,
@@ -33,14 +34,20 @@ export class AppProjectsController {
     private readonly appProjects: AppProjectService,
   ) {}
 
-  /** Paginated; workspace Admins see all projects, Members theirs and public ones, Guests theirs. Archived included. */
+  /**
+   * Every project the caller may see, a bare array (Plane's `ProjectViewSet.list`): workspace Admins
+   * see all projects, Members theirs and public ones, Guests theirs. Archived included.
+   */
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
-  ): Promise<Page<ProjectJson>> {
-    return this.appProjects.list(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, page);
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ): Promise<ProjectJson[] | Page<ProjectJson>> {
+    return listAnswer(
+      page,
+      await this.appProjects.list(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, page),
+    );
   }
 
   /** Workspace Admins and Members: 201; the creator becomes project Admin; five default states. */
@@ -139,15 +146,15 @@ export class ProjectIdentifiersController {
 export class ProjectMembersController {
   constructor(private readonly members: ProjectMemberService) {}
 
-  /** Active members, paginated; Guests see only their own email. */
+  /** Every active member, a bare array (Plane's `ProjectMemberViewSet.list`); Guests see only their own email. */
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
-  ): Promise<Page<ProjectMemberJson>> {
-    return this.members.list(p.projectId, page, { userId: me.userId, role: ws.role });
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ): Promise<ProjectMemberJson[] | Page<ProjectMemberJson>> {
+    return listAnswer(page, await this.members.list(p.projectId, page, { userId: me.userId, role: ws.role }));
   }
 
   /** `{members: [{member_id, role}]}` → 201 the rows; 422 for non-members of the workspace or roles their workspace role forbids. */

@@ -55,17 +55,17 @@ export class SearchController {
   /**
    * The "add existing work item" picker (Plane's `IssueSearchEndpoint`): `search`, `issue_id` with
    * `parent=true` / `sub_issue=true` / `issue_relation=true`, `cycle=true`, `module=<id>`,
-   * `workspace_search=true`; the work items that can be added, newest first, at most 100, in the
-   * cursor envelope (Plane: a bare array).
+   * `workspace_search=true`; the work items that can be added, newest first, at most 100, a bare
+   * array (as Plane).
    */
   @Get('projects/:project_id/search-issues')
-  picker(
+  async picker(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.search.picker(ws.workspaceId, project.projectId, me.userId, {
+    const found = await this.search.picker(ws.workspaceId, project.projectId, me.userId, {
       search: single(query, 'search') ?? '',
       issueId: uuid(query, 'issue_id'),
       parent: bool(query, 'parent'),
@@ -75,5 +75,6 @@ export class SearchController {
       moduleId: uuid(query, 'module'),
       workspaceSearch: bool(query, 'workspace_search'),
     });
+    return found.results;
   }
 }

@@ -1,9 +1,10 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  listAnswer,
   PageQuery,
   PageRequest,
   Principal,
@@ -27,10 +28,10 @@ import { CreateStateDto, UpdateStateDto } from '../shared/dto/state.dto';
 export class AppStatesController {
   constructor(private readonly states: StateService) {}
 
-  /** Non-triage states by `sequence`, in the cursor envelope (Plane: a bare array). */
+  /** Every non-triage state by `sequence`, a bare array (Plane's `StateViewSet.list`). */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.states.list(project.projectId, page);
+  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
+    return listAnswer(page, await this.states.list(project.projectId, page));
   }
 
   /** 201; 409 `STATE_NAME_TAKEN`; 422. */
@@ -91,12 +92,13 @@ export class AppStatesController {
 export class WorkspaceStatesController {
   constructor(private readonly states: StateService) {}
 
+  /** A bare array (Plane's `WorkspaceStatesEndpoint`). */
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return this.states.listForWorkspace(ws.workspaceId, me.userId, page);
+    return listAnswer(page, await this.states.listForWorkspace(ws.workspaceId, me.userId, page));
   }
 }

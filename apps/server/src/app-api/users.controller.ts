@@ -1,8 +1,9 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentWorkspace,
+  listAnswer,
   Page,
   PageQuery,
   PageRequest,
@@ -44,28 +45,28 @@ export class UsersController {
     return this.users.me(me.userId);
   }
 
-  /** 200 the updated user; 422 on an unknown field (email, password, flags), a bad time zone; 409 a taken username. */
+  /** 200 the updated user (other fields, e.g. email, password, flags, ignored as Plane); 422 a bad time zone; 409 a taken username. */
   @Patch()
   update(@CurrentPrincipal() me: Principal, @Body() body: UpdateMeDto): Promise<UserMeJson> {
     return this.users.update(me.userId, body);
   }
 
-  /** The caller's workspaces with `role` and `total_members`, oldest first, paginated. */
+  /** The caller's workspaces with `role` and `total_members`, oldest first, a bare array (Plane's `UserWorkSpacesEndpoint`). */
   @Get('workspaces')
-  myWorkspaces(
+  async myWorkspaces(
     @CurrentPrincipal() me: Principal,
-    @PageQuery(APP_PAGING) page: PageRequest,
-  ): Promise<Page<WorkspaceJson>> {
-    return this.workspaces.listForUser(me.userId, page);
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ): Promise<WorkspaceJson[] | Page<WorkspaceJson>> {
+    return listAnswer(page, await this.workspaces.listForUser(me.userId, page));
   }
 
-  /** Pending invitations addressed to the caller's email, paginated. */
+  /** Pending invitations addressed to the caller's email, a bare array (Plane's `UserWorkspaceInvitationsViewSet.list`). */
   @Get('workspaces/invitations')
-  myInvitations(
+  async myInvitations(
     @CurrentPrincipal() me: Principal,
-    @PageQuery(APP_PAGING) page: PageRequest,
-  ): Promise<Page<InvitationJson>> {
-    return this.invitations.listForEmail(me.email, page);
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ): Promise<InvitationJson[] | Page<InvitationJson>> {
+    return listAnswer(page, await this.invitations.listForEmail(me.email, page));
   }
 
   /** 204: accepts the listed invitations at once; 404 `INVITATION_NOT_FOUND` if one is not the caller's. */

@@ -1,8 +1,9 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentWorkspace,
+  listAnswer,
   Page,
   PageQuery,
   PageRequest,
@@ -27,10 +28,13 @@ import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 export class WebhooksController {
   constructor(private readonly webhooks: WebhookService) {}
 
-  /** The workspace's webhooks, newest first, without secrets. */
+  /** The workspace's webhooks, newest first, without secrets; a bare array (Plane's `WebhookEndpoint.get`). */
   @Get()
-  list(@CurrentWorkspace() ws: WorkspaceAccess, @PageQuery(APP_PAGING) page: PageRequest): Promise<Page<WebhookJson>> {
-    return this.webhooks.list(ws.workspaceId, page);
+  async list(
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ): Promise<WebhookJson[] | Page<WebhookJson>> {
+    return listAnswer(page, await this.webhooks.list(ws.workspaceId, page));
   }
 
   /**
@@ -90,12 +94,13 @@ export class WebhooksController {
 export class WebhookLogsController {
   constructor(private readonly webhooks: WebhookService) {}
 
+  /** Every log of the webhook, a bare array (Plane's `WebhookLogsEndpoint`). */
   @Get(':webhook_id')
-  list(
+  async list(
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('webhook_id', UuidPipe) id: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
-  ): Promise<Page<WebhookLogJson>> {
-    return this.webhooks.logs(ws.workspaceId, id, page);
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ): Promise<WebhookLogJson[] | Page<WebhookLogJson>> {
+    return listAnswer(page, await this.webhooks.logs(ws.workspaceId, id, page));
   }
 }

@@ -1,9 +1,10 @@
 import {
-  APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  listAnswer,
   PageQuery,
   PageRequest,
   Principal,
@@ -33,15 +34,15 @@ const ISSUE = 'workspaces/:slug/projects/:project_id/issues/:issue_id';
 export class AppWorkItemCommentsController {
   constructor(private readonly children: IssueChildrenService) {}
 
-  /** Newest first; cursor envelope; `fields=`. */
+  /** Newest first, a bare array (Plane's `IssueCommentViewSet.list`); `fields=`. */
   @Get()
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.children.listComments(project.projectId, issueId, page, parseShape(query));
+    return listAnswer(page, await this.children.listComments(project.projectId, issueId, page, parseShape(query)));
   }
 
   /** 201 with the comment; 409 `EXTERNAL_ID_TAKEN`. */
@@ -99,14 +100,15 @@ export class AppWorkItemCommentsController {
 export class AppWorkItemLinksController {
   constructor(private readonly children: IssueChildrenService) {}
 
+  /** Newest first, a bare array (Plane's `IssueLinkViewSet.list`). */
   @Get()
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.children.listLinks(project.projectId, issueId, page, parseShape(query));
+    return listAnswer(page, await this.children.listLinks(project.projectId, issueId, page, parseShape(query)));
   }
 
   /** 201 with the link; 409 `LINK_URL_TAKEN` for a URL already on the work item. */
@@ -163,14 +165,14 @@ export class AppWorkItemLinksController {
 export class AppWorkItemReactionsController {
   constructor(private readonly reactions: ReactionService) {}
 
-  /** Oldest first; cursor envelope. */
+  /** Oldest first, a bare array (Plane's `IssueReactionViewSet.list`). */
   @Get()
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return this.reactions.listIssueReactions(project.projectId, issueId, page);
+    return listAnswer(page, await this.reactions.listIssueReactions(project.projectId, issueId, page));
   }
 
   /** `{reaction}` → 201 with the reaction, or 200 with the caller's existing one. */
@@ -213,13 +215,14 @@ export class AppWorkItemReactionsController {
 export class AppCommentReactionsController {
   constructor(private readonly reactions: ReactionService) {}
 
+  /** Oldest first, a bare array (Plane's `CommentReactionViewSet.list`). */
   @Get()
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('comment_id', UuidPipe) commentId: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return this.reactions.listCommentReactions(project.projectId, commentId, page);
+    return listAnswer(page, await this.reactions.listCommentReactions(project.projectId, commentId, page));
   }
 
   /** `{reaction}` → 201, or 200 with the caller's existing one; 404 for a comment outside the project. */

@@ -1,11 +1,14 @@
 import {
   APP_PAGING,
+  APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
   isUuid,
+  listAnswer,
   MeridianError,
+  Page,
   PageQuery,
   PageRequest,
   Principal,
@@ -105,8 +108,9 @@ export function listQuery(
 
 /**
  * Work items in the App API (Plane 0.25.3 `app/urls/issue.py`, `IssueViewSet`). Reads: any project
- * member (Guests included); writes: project Admins and Members. Lists use the cursor envelope
- * (docs/decisions.md "App API lists"); the objects are Plane's App values (ids and counts).
+ * member (Guests included); writes: project Admins and Members. The list pages (the cursor
+ * envelope), `issues/list/` and `history/` are bare arrays, as in Plane (docs/decisions.md "App API
+ * lists: a bare array unless paged"); the objects are Plane's App values (ids and counts).
  */
 @Controller(`${PROJECT}/issues`)
 @BearerAuth()
@@ -154,22 +158,21 @@ export class AppWorkItemsController {
 
   /**
    * `issues/list/?issues=<id>,<id>` (Plane's `IssueListEndpoint`): those visible work items of the
-   * project (unknown ids left out), with the list's filters, order and `group_by`; 400 without `issues`.
-   * Declared before `{issue_id}`.
+   * project (unknown ids left out), with the list's filters and order, a bare array (as Plane, also
+   * with `group_by`, which orders nothing there); 400 without `issues`. Declared before `{issue_id}`.
    */
   @Get('list')
-  listByIds(
+  async listByIds(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     const ids = values(query, 'issues', isUuid);
     if (!ids) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Issues are required.');
     if (ids.length > 1000) throw new MeridianError('INVALID_QUERY_PARAMETER', 'At most 1000 issues.');
-    const groupBy = single(query, 'group_by');
-    const q = { ...listQuery(query, page, me, project), ids };
-    return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy) : this.issues.list(project.projectId, q);
+    const found = await this.issues.list(project.projectId, { ...listQuery(query, page, me, project), ids });
+    return found instanceof Page ? listAnswer(page, found) : found;
   }
 
   /** The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404 otherwise. */
@@ -403,24 +406,25 @@ export class AppWorkItemLinksToOthersController {
     await this.relations.remove(issueContext(me, ws, project), issueId, body.related_issue);
   }
 
-  /** The work item's history, oldest first (`order_by=-created_at` for newest first); cursor envelope. */
+  /** The work item's history, oldest first (`order_by=-created_at` for newest first); a bare array (Plane's `IssueActivityEndpoint`). */
   @Get('history')
-  history(
+  async history(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     const orderBy = single(query, 'order_by') ?? 'created_at';
     if (orderBy !== 'created_at' && orderBy !== '-created_at')
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
-    return this.children.listActivities(
+    const found = await this.children.listActivities(
       project.projectId,
       issueId,
       page,
       parseShape(query),
       orderBy === 'created_at' ? 'ASC' : 'DESC',
     );
+    return listAnswer(page, found);
   }
 
   /** `{modules, removed_modules}` → 200 `{message: "success"}`: the work item joins and leaves modules of the project, in one transaction. */

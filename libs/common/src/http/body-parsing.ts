@@ -1,15 +1,28 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import { sendError } from '../errors/error-body';
+import { ignoreUnknownFields } from '../validation/validation.pipe';
 
 /**
  * JSON body parsing with Meridian's error shape. Nest's own parser is turned off
  * (`bodyParser: false`) so that parse failures never reach Express's HTML error page:
  * malformed JSON → 400 `MALFORMED_JSON`; over `limit` → 413 `PAYLOAD_TOO_LARGE`.
  * An empty body with `Content-Type: application/json` reads as `{}` (Plane's SDK sends those).
+ * A parsed App API body is marked for `RequestValidationPipe` to drop its unknown fields.
  */
 /** `PUT` requests under this path keep their body unread (signed attachment uploads). */
 export const RAW_BODY_PREFIX = '/api/v1/assets/';
+
+/** Base paths under `/api/` that are not the App API: their bodies' unknown fields are refused. */
+const STRICT_API_PREFIXES = ['/api/v1/', '/api/public/', '/api/instances/'];
+
+/**
+ * Whether a path is the App API's (`/api/`, not v1, public or instances), whose bodies' unknown
+ * fields are dropped as Plane's serializers do (docs/decisions.md "Unknown body fields").
+ */
+export function isAppApiPath(path: string): boolean {
+  return path.startsWith('/api/') && !STRICT_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
 
 export function useJsonBody(app: INestApplication, limit: string): void {
   const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
@@ -26,5 +39,11 @@ export function useJsonBody(app: INestApplication, limit: string): void {
     }
     if (err?.status && err.status >= 400 && err.status < 500) return sendError(res, 'MALFORMED_REQUEST');
     next(err);
+  });
+  // App API bodies: unknown fields are dropped by the validation pipe, not refused
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const body: unknown = req.body;
+    if (typeof body === 'object' && body !== null && isAppApiPath(req.path)) ignoreUnknownFields(body);
+    next();
   });
 }

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { AUTH_SCHEME, AuthScheme } from '../auth/auth.decorators';
 import { ERROR_CATALOG } from '../errors/error-catalog';
+import type { PagingPolicy } from '../pagination/page-query.decorator';
 import { NOT_NULL_CONSTRAINT } from '../validation/optional.decorators';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAPI objects are walked generically */
@@ -28,6 +29,8 @@ const SCHEME_OF: Record<AuthScheme, string | null> = {
   public: null,
 };
 
+const APP_TAG = 'App API';
+
 /** Tags, by base path; the first match wins (docs/reference/http-interface.md §4). */
 const TAGS: { prefix: string; tag: string; id: string; description: string }[] = [
   {
@@ -48,7 +51,7 @@ const TAGS: { prefix: string; tag: string; id: string; description: string }[] =
     id: 'instance',
     description: 'Instance administration (instance admin tokens).',
   },
-  { prefix: '/api/', tag: 'App API', id: 'app', description: "The web app's API (user access tokens)." },
+  { prefix: '/api/', tag: APP_TAG, id: 'app', description: "The web app's API (user access tokens)." },
   { prefix: '/auth/', tag: 'Auth', id: 'auth', description: 'Sign-up, sign-in, tokens, magic codes and OAuth.' },
   { prefix: '/', tag: 'Health', id: 'health', description: 'Liveness and database health.' },
 ];
@@ -102,7 +105,8 @@ const annotated = new WeakSet<object>();
  * - Request bodies: the DTO class named by `@Body()`, its schema derived from its class-validator
  *   decorators by `class-validator-jsonschema` (the project builds with `tsc`, so the swagger CLI
  *   plugin does not run and DTOs carry no `@ApiProperty`).
- * - Lists (`@PageQuery`): `per_page` and `cursor` query parameters and the `PageEnvelope` response (docs/reference/http-interface.md §8).
+ * - Lists (`@PageQuery(policy)`): `per_page` and `cursor` query parameters and the `PageEnvelope`
+ *   response (docs/reference/http-interface.md §8); by the policy's `paged`, a bare array, or either.
  * - Errors: `components.schemas.Error` (`{detail, error_code}`), the `default` response of every
  *   operation.
  * - Tags per API (External API v1, App API, Public, Instance, Auth, Health), operation ids
@@ -120,7 +124,8 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<Recor
     .setDescription(
       'Self-hosted workspace and project management with a Plane 0.25.3 compatible HTTP API. ' +
         'Errors are always `{"detail", "error_code"}` (the `Error` schema); lists use a cursor envelope ' +
-        '(`per_page`, `cursor`, `next_cursor`, `results`).',
+        '(`per_page`, `cursor`, `next_cursor`, `results`), or, on the App API lists Plane does not page, ' +
+        'a bare array.',
     )
     .setVersion(packageVersion())
     .addBearerAuth(
@@ -170,22 +175,45 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
           AuthScheme | undefined;
         const security = scheme ? SCHEME_OF[scheme] : null;
         if (security) swagger.ApiSecurity(security)(controller.prototype, name, descriptor!);
-        if (usesPageQuery(controller, name)) {
-          swagger.ApiQuery({
-            name: 'per_page',
-            required: false,
-            schema: { type: 'integer', minimum: 1, maximum: 1000 },
-            description: 'Page size (docs/reference/http-interface.md §8).',
-          })(controller.prototype, name, descriptor!);
+        const paging = pagingPolicyOf(controller, name);
+        if (paging) {
+          const mode = paging.paged ?? 'always';
+          const query = (param: string, schema: Record<string, unknown>, description: string) =>
+            swagger.ApiQuery({ name: param, required: false, schema, description })(
+              controller.prototype,
+              name,
+              descriptor!,
+            );
+          if (mode !== 'never') {
+            const both = mode === 'on-request' ? ' Pages only together with `cursor`.' : '';
+            query(
+              'per_page',
+              { type: 'integer', minimum: 1, maximum: paging.maxPerPage },
+              `Page size (docs/reference/http-interface.md §8).${both}`,
+            );
+            query(
+              'cursor',
+              { type: 'string' },
+              mode === 'on-request'
+                ? 'The `next_cursor` or `prev_cursor` of a previous page; `<per_page>:0:0` for the first page. ' +
+                    'Without both `per_page` and `cursor` the answer is every item, as a bare array.'
+                : 'The `next_cursor` or `prev_cursor` of a previous page; `<per_page>:0:0` is the first page.',
+            );
+          }
+          const schema =
+            mode === 'always'
+              ? { $ref: '#/components/schemas/PageEnvelope' }
+              : mode === 'never'
+                ? BARE_LIST_SCHEMA
+                : { oneOf: [BARE_LIST_SCHEMA, { $ref: '#/components/schemas/PageEnvelope' }] };
           swagger.ApiOkResponse({
-            description: 'A page of results.',
-            schema: { $ref: '#/components/schemas/PageEnvelope' },
-          })(controller.prototype, name, descriptor!);
-          swagger.ApiQuery({
-            name: 'cursor',
-            required: false,
-            schema: { type: 'string' },
-            description: 'The `next_cursor` or `prev_cursor` of a previous page.',
+            description:
+              mode === 'always'
+                ? 'A page of results.'
+                : mode === 'never'
+                  ? 'Every item, as a bare array.'
+                  : 'Every item as a bare array; a page (the envelope) when `per_page` and `cursor` are both given.',
+            schema,
           })(controller.prototype, name, descriptor!);
         }
       }
@@ -193,13 +221,19 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
   }
 }
 
-/** Whether a handler takes a `@PageQuery(policy)` parameter (a custom argument whose data is a paging policy). */
-function usesPageQuery(controller: object, method: string): boolean {
+/** A list answered whole (Plane's views that return `Response(serializer.data)`). */
+const BARE_LIST_SCHEMA = { type: 'array', items: { type: 'object' } };
+
+/** The paging policy of a handler's `@PageQuery(policy)` parameter (a custom argument whose data is a policy), if any. */
+function pagingPolicyOf(controller: object, method: string): PagingPolicy | undefined {
   const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<
     string,
     { data?: unknown }
   >;
-  return Object.values(args).some((a) => typeof a?.data === 'object' && a.data !== null && 'maxPerPage' in a.data);
+  const found = Object.values(args).find(
+    (a) => typeof a?.data === 'object' && a.data !== null && 'maxPerPage' in a.data,
+  );
+  return found?.data as PagingPolicy | undefined;
 }
 
 /**
@@ -222,7 +256,8 @@ function addDtoSchemas(document: Record<string, any>): void {
     additionalConverters: { conditionalValidation: nullableMarker, customValidation: customValidatorType },
   }) as Record<string, any>;
   for (const schema of Object.values(derived)) {
-    schema.additionalProperties = false; // RequestValidationPipe forbids unknown fields (422)
+    // RequestValidationPipe refuses unknown fields (422), except on the App API: `openAppBodies`
+    schema.additionalProperties = false;
     for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, any>)) {
       if (property[NULLABLE]) schema.properties[name] = nullable(property);
     }
@@ -327,7 +362,45 @@ function finishDocument(document: Record<string, any>): Record<string, any> {
     paths[route.startsWith('/api/') || route.startsWith('/auth/') ? `${route}/` : route] = item;
   }
   document.paths = paths;
+  openAppBodies(document);
   return document;
+}
+
+/**
+ * The App API drops unknown body fields (`ignoreUnknownFields`): a request-body schema used only by
+ * App API operations (and the schemas nested in it) allows further properties. A schema that a
+ * refusing API's operation also uses keeps `additionalProperties: false`, which the App API then
+ * applies more strictly than it needs to.
+ */
+function openAppBodies(document: Record<string, any>): void {
+  const schemas = document.components.schemas as Record<string, any>;
+  const refsOf = (schema: unknown): string[] =>
+    [...JSON.stringify(schema ?? {}).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+  const closure = (roots: string[]): Set<string> => {
+    const seen = new Set<string>();
+    const pending = [...roots];
+    while (pending.length) {
+      const name = pending.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      pending.push(...refsOf(schemas[name]));
+    }
+    return seen;
+  };
+  const app: string[] = [];
+  const strict: string[] = [];
+  for (const item of Object.values(document.paths as Record<string, any>)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      const body = op?.requestBody?.content?.['application/json']?.schema;
+      if (!body) continue;
+      (op.tags?.[0] === APP_TAG ? app : strict).push(...refsOf(body));
+    }
+  }
+  const refused = closure(strict);
+  for (const name of closure(app)) {
+    if (!refused.has(name) && schemas[name]?.additionalProperties === false) delete schemas[name].additionalProperties;
+  }
 }
 
 const STATUS_TEXT: Record<string, string> = {

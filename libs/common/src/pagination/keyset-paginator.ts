@@ -28,7 +28,8 @@ const KEY_ALIAS = '__cursor_key';
  * row: a cursor names a position between rows, not a page number.
  *
  * Queries per page: the page itself, the total count, and one `EXISTS`-style probe for the
- * direction the page fetch does not answer, plus a tie count for each cursor built.
+ * direction the page fetch does not answer, plus a tie count for each cursor built. A request for
+ * every row (`page.all`) is one query: all rows in list order, no cursors.
  */
 export async function paginate<T extends ObjectLiteral>(
   base: SelectQueryBuilder<T>,
@@ -49,6 +50,12 @@ export async function paginate<T extends ObjectLiteral>(
   // "after" in list order
   const after = order === 'ASC' ? '>' : '<';
   const before = order === 'ASC' ? '<' : '>';
+
+  if (page.all) {
+    // Plane's bare array: every row in list order, one statement, no cursors
+    const rows = await base.clone().orderBy(key, order).addOrderBy(id, order).getMany();
+    return new Page(rows, Math.max(1, rows.length), rows.length, null, null);
+  }
 
   const cursor = page.cursor;
   const readOrder = cursor?.isPrev ? flip(order) : order;

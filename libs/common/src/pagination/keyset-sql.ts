@@ -81,6 +81,12 @@ export async function paginateSql(
     return r.e === true;
   };
 
+  if (page.all) {
+    // Plane's bare array: every row in list order, one statement, no cursors
+    const rows = await run(`SELECT ${list.select} ${list.from} ORDER BY ${key} ${order}, ${id} ${order}`, base);
+    return new Page(rows, Math.max(1, rows.length), rows.length, null, null);
+  }
+
   const cursor = page.cursor;
   const readOrder = cursor?.isPrev ? flip(order) : order;
   let sql = `SELECT ${list.select}, ${micros} AS ${KEY_ALIAS} ${list.from}`;

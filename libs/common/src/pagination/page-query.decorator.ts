@@ -7,12 +7,26 @@ import { PageRequest } from './page';
 export interface PagingPolicy {
   defaultPerPage: number;
   maxPerPage: number;
+  /**
+   * When the list is paged (Plane's view decides, per route; docs/decisions.md "App API lists: a
+   * bare array unless paged"):
+   * - `always` (the default): every answer is a page, the envelope;
+   * - `on-request`: a page only when both `per_page` and `cursor` are given (non-empty), else every
+   *   row as a bare array (`if request.GET.get("per_page") and request.GET.get("cursor"): paginate`);
+   * - `never`: always every row as a bare array; `per_page` and `cursor` are ignored.
+   * The handler answers `listAnswer(request, page)`.
+   */
+  paged?: 'always' | 'on-request' | 'never';
 }
 
 /** External API v1: Plane's default and maximum page size, 1000. */
 export const V1_PAGING: PagingPolicy = { defaultPerPage: 1000, maxPerPage: 1000 };
-/** App API: 100 by default, at most 1000. */
+/** App API lists Plane always pages: 100 by default, at most 1000. */
 export const APP_PAGING: PagingPolicy = { defaultPerPage: 100, maxPerPage: 1000 };
+/** App API lists Plane pages only when asked with `per_page` and `cursor`: else a bare array of every row. */
+export const APP_PAGED_ON_REQUEST: PagingPolicy = { ...APP_PAGING, paged: 'on-request' };
+/** App API lists Plane never pages: always a bare array of every row. */
+export const APP_UNPAGED: PagingPolicy = { ...APP_PAGING, paged: 'never' };
 
 function single(value: unknown): string | undefined {
   if (value === undefined) return undefined;
@@ -20,12 +34,22 @@ function single(value: unknown): string | undefined {
   throw new MeridianError('INVALID_QUERY_PARAMETER', 'A paging parameter was given more than once.');
 }
 
+/** Plane's test for a paging parameter: present and not empty (`request.GET.get(name, False)`). */
+function given(value: unknown): boolean {
+  return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && value !== '';
+}
+
 /**
  * Reads `per_page` and `cursor` from the query string (docs/reference/http-interface.md §8).
  * A non-integer or out-of-range `per_page` is a 400 `INVALID_PER_PAGE`; a malformed cursor is a
- * 400 `INVALID_CURSOR`.
+ * 400 `INVALID_CURSOR`. Under a policy that is not always paged, a request that does not ask for a
+ * page reads every row (`all`), and its paging parameters are not checked (Plane ignores them).
  */
 export function parsePageRequest(query: Record<string, unknown>, policy: PagingPolicy): PageRequest {
+  if (policy.paged === 'never') return { perPage: policy.defaultPerPage, all: true };
+  if (policy.paged === 'on-request' && !(given(query.per_page) && given(query.cursor))) {
+    return { perPage: policy.defaultPerPage, all: true };
+  }
   const perPageRaw = single(query.per_page);
   const cursorRaw = single(query.cursor);
   let perPage = policy.defaultPerPage;
@@ -37,7 +61,12 @@ export function parsePageRequest(query: Record<string, unknown>, policy: PagingP
       throw new MeridianError('INVALID_PER_PAGE', `Invalid per_page value. Cannot exceed ${policy.maxPerPage}.`);
     }
   }
-  return { perPage, cursor: cursorRaw !== undefined && cursorRaw !== '' ? parseCursor(cursorRaw) : undefined };
+  let cursor = cursorRaw !== undefined && cursorRaw !== '' ? parseCursor(cursorRaw) : undefined;
+  // Plane's web app opens a paged list with `cursor=<per_page>:0:0`, page 0 of Plane's offset
+  // cursor: read as the first page. Meridian never issues a forward cursor with offset 0 (a next
+  // cursor counts the boundary row itself), so no cursor of its own reads so.
+  if (cursor && !cursor.isPrev && cursor.offset === 0 && cursor.value === perPage) cursor = undefined;
+  return { perPage, cursor };
 }
 
 /** Parameter decorator: `@PageQuery(V1_PAGING) page: PageRequest`. */

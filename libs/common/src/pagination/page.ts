@@ -2,6 +2,20 @@
 export interface PageRequest {
   perPage: number;
   cursor?: import('./cursor').Cursor;
+  /**
+   * Every row in list order, in one read, for Plane's bare-array answer (`listAnswer`): the
+   * paginators then return one page holding all rows, without cursors (docs/decisions.md, "App API
+   * lists: a bare array unless paged").
+   */
+  all?: boolean;
+}
+
+/**
+ * What a list route answers, as Plane does: the bare array of the rows when the request read them
+ * all (`PageRequest.all`, set by the route's paging policy), else the page (Plane's envelope).
+ */
+export function listAnswer<T>(request: PageRequest, page: Page<T>): T[] | Page<T> {
+  return request.all ? page.results : page;
 }
 
 /**

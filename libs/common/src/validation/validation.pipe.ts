@@ -22,16 +22,38 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   return out;
 }
 
+/** Bodies of requests whose unknown fields are dropped, not refused (`ignoreUnknownFields`). */
+const lenientBodies = new WeakSet<object>();
+
 /**
- * Global input validation (bound as `APP_PIPE`): DTO bodies are whitelisted (unknown fields are
- * rejected), transformed and validated. A failure is a 422 `VALIDATION_ERROR` with an `errors`
- * map; a body that is not a JSON object where one is expected is a 400 `MALFORMED_REQUEST`.
+ * Marks a parsed request body so that `RequestValidationPipe` drops its unknown fields instead of
+ * refusing them: the App API, whose Plane serializers ignore fields they do not declare (the web
+ * app sends some: docs/decisions.md "Unknown body fields"). Called by the body parsing middleware,
+ * which knows the path; the pipe sees only the body, the same object.
+ */
+export function ignoreUnknownFields(body: object): void {
+  lenientBodies.add(body);
+}
+
+/**
+ * Global input validation (bound as `APP_PIPE`): DTO bodies are whitelisted, transformed and
+ * validated. An unknown field is refused (422, "This field is not allowed.") on the External API,
+ * the public, instance and auth routes, and dropped silently on the App API (`ignoreUnknownFields`).
+ * A failure is a 422 `VALIDATION_ERROR` with an `errors` map; a body that is not a JSON object
+ * where one is expected is a 400 `MALFORMED_REQUEST`.
  */
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
-  private readonly inner = new ValidationPipe({
+  private readonly strict = new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
+    transform: true,
+    validateCustomDecorators: false,
+    exceptionFactory: (errors) => validationError(flattenValidationErrors(errors)),
+  });
+  private readonly lenient = new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: false,
     transform: true,
     validateCustomDecorators: false,
     exceptionFactory: (errors) => validationError(flattenValidationErrors(errors)),
@@ -41,8 +63,9 @@ export class RequestValidationPipe implements PipeTransform {
     if (metadata.type === 'body' && isDto(metadata.metatype)) {
       if (value === undefined || value === null) value = {};
       if (typeof value !== 'object' || Array.isArray(value)) throw new MeridianError('MALFORMED_REQUEST');
+      if (value !== null && lenientBodies.has(value)) return this.lenient.transform(value, metadata);
     }
-    return this.inner.transform(value, metadata);
+    return this.strict.transform(value, metadata);
   }
 }
 
