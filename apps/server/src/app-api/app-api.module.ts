@@ -1,6 +1,14 @@
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { ApiTokensController } from './api-tokens.controller';
+import {
+  AppLegacyAssetsController,
+  AppProjectAssetsController,
+  AppStaticAssetsController,
+  AppUserAssetsController,
+  AppWorkItemAttachmentsController,
+  AppWorkspaceAssetsController,
+} from './assets.controller';
 import { DeployBoardsController } from './deploy-boards.controller';
 import { InvitationJoinController, InvitationsController } from './invitations.controller';
 import { MembersController } from './members.controller';
@@ -72,6 +80,12 @@ import {
     AppCommentReactionsController,
     WebhooksController,
     WebhookLogsController,
+    AppUserAssetsController,
+    AppWorkspaceAssetsController,
+    AppStaticAssetsController,
+    AppProjectAssetsController,
+    AppWorkItemAttachmentsController,
+    AppLegacyAssetsController,
   ],
 })
 export class AppApiModule {}
