@@ -268,6 +268,62 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return { issue, id: res.body.id };
   }
 
+  // ---- uploads (`/api/assets/v2/…`) ----
+
+  const png = { name: 'i.png', type: 'image/png', size: 3 };
+  const assetsOf = (x: World) => `/api/assets/v2/workspaces/${x.w.slug}`;
+  /** Creates an asset at `url` as `by` and posts its file (not yet marked uploaded); `complete` also PATCHes it. */
+  async function asset(
+    url: string,
+    by: SignedUp,
+    body: Record<string, unknown>,
+    complete = false,
+  ): Promise<{ id: string; url: string; key: string }> {
+    const res = await t.api.post(url).auth(by.token, { type: 'bearer' }).send(body);
+    assert.equal(res.status, 200, `${url}: ${res.status} ${JSON.stringify(res.body)}`);
+    const up = res.body.upload_data as { url: string; fields: Record<string, string> };
+    const target = new URL(up.url);
+    let form = t.api.post(target.pathname + target.search);
+    for (const [k, v] of Object.entries(up.fields)) form = form.field(k, v);
+    const sent = await form.attach('file', Buffer.from('abc'), {
+      filename: 'i.png',
+      contentType: up.fields['Content-Type'],
+    });
+    assert.equal(sent.status, 204, JSON.stringify(sent.body));
+    const self = (res.body.asset_url as string | null) ?? `${url}${res.body.asset_id}/`;
+    if (complete) {
+      const done = await t.api.patch(`${url}${res.body.asset_id}/`).auth(by.token, { type: 'bearer' });
+      assert.equal(done.status, 204, JSON.stringify(done.body));
+    }
+    const [{ asset: key }] = await t.sql<{ asset: string }>('SELECT asset FROM file_assets WHERE id = $1', [
+      res.body.asset_id,
+    ]);
+    return { id: res.body.asset_id, url: self, key };
+  }
+  const mine = (x: World, c: SignedUp | null) => (c ? c : x.admin);
+  const userAsset = (x: World, c: SignedUp | null, complete = false) =>
+    asset('/api/assets/v2/user-assets/', mine(x, c), { ...png, entity_type: 'USER_AVATAR' }, complete);
+  const workspaceImage = (x: World, complete = false) =>
+    asset(`${assetsOf(x)}/`, x.admin, { ...png, entity_type: 'PAGE_DESCRIPTION', entity_identifier: '' }, complete);
+  const logo = (x: World) => asset(`${assetsOf(x)}/`, x.admin, { ...png, entity_type: 'WORKSPACE_LOGO' });
+  const projectImage = (x: World, complete = false) =>
+    asset(
+      `${assetsOf(x)}/projects/${x.project.id}/`,
+      x.admin,
+      { ...png, entity_type: 'ISSUE_DESCRIPTION', entity_identifier: '' },
+      complete,
+    );
+  async function attachment(x: World, complete = false): Promise<{ issue: string; id: string; url: string }> {
+    const { id: issue } = await item(x);
+    const a = await asset(
+      `${assetsOf(x)}/projects/${x.project.id}/issues/${issue}/attachments/`,
+      x.admin,
+      { name: 'a.txt', type: 'text/plain', size: 3 },
+      complete,
+    );
+    return { issue, id: a.id, url: a.url };
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     {
@@ -1314,6 +1370,144 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
         assert.equal(res.status, 201, JSON.stringify(res.body));
         return { path: `${proj(x)}/comments/${c.id}/reactions/127881/` };
       },
+      expect: [401, 404, 204, 204, 204],
+    },
+    // ---- uploads ----
+    {
+      route: 'POST /api/assets/v2/user-assets/',
+      prepare: () => ({ path: '/api/assets/v2/user-assets/', body: { ...png, entity_type: 'USER_AVATAR' } }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/assets/v2/user-assets/{asset_id}/',
+      prepare: async (x, c) => ({ path: `/api/assets/v2/user-assets/${(await userAsset(x, c)).id}/` }),
+      expect: [401, 204, 204, 204, 204],
+    },
+    {
+      route: 'DELETE /api/assets/v2/user-assets/{asset_id}/',
+      prepare: async (x, c) => ({ path: `/api/assets/v2/user-assets/${(await userAsset(x, c)).id}/` }),
+      expect: [401, 204, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/assets/v2/static/{asset_id}/',
+      prepare: async (x) => ({ path: (await userAsset(x, x.admin, true)).url }),
+      expect: [302, 302, 302, 302, 302],
+    },
+    {
+      // a logo: workspace Admins only
+      route: 'POST /api/assets/v2/workspaces/{slug}/',
+      prepare: (x) => ({ path: `${assetsOf(x)}/`, body: { ...png, entity_type: 'WORKSPACE_LOGO' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'GET /api/assets/v2/workspaces/{slug}/{asset_id}/',
+      prepare: async (x) => ({ path: (await workspaceImage(x, true)).url }),
+      expect: [401, 404, 302, 302, 302],
+    },
+    {
+      route: 'PATCH /api/assets/v2/workspaces/{slug}/{asset_id}/',
+      prepare: async (x) => ({ path: `${assetsOf(x)}/${(await logo(x)).id}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'DELETE /api/assets/v2/workspaces/{slug}/{asset_id}/',
+      prepare: async (x) => ({ path: `${assetsOf(x)}/${(await logo(x)).id}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'POST /api/assets/v2/workspaces/{slug}/restore/{asset_id}/',
+      prepare: async (x) => ({ path: `${assetsOf(x)}/restore/${(await workspaceImage(x)).id}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'POST /api/assets/v2/workspaces/{slug}/projects/{project_id}/',
+      prepare: (x) => ({
+        path: `${assetsOf(x)}/projects/${x.project.id}/`,
+        body: { ...png, entity_type: 'ISSUE_DESCRIPTION', entity_identifier: '' },
+      }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/assets/v2/workspaces/{slug}/projects/{project_id}/{asset_id}/',
+      prepare: async (x) => ({ path: (await projectImage(x, true)).url }),
+      expect: [401, 404, 302, 302, 302],
+    },
+    {
+      route: 'PATCH /api/assets/v2/workspaces/{slug}/projects/{project_id}/{asset_id}/',
+      prepare: async (x) => ({ path: (await projectImage(x)).url }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'DELETE /api/assets/v2/workspaces/{slug}/projects/{project_id}/{asset_id}/',
+      prepare: async (x) => ({ path: (await projectImage(x)).url }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      // the Admin's work item: a Guest links only to work items they may see
+      route: 'POST /api/assets/v2/workspaces/{slug}/projects/{project_id}/{entity_id}/bulk/',
+      prepare: async (x) => ({
+        path: `${assetsOf(x)}/projects/${x.project.id}/${(await item(x)).id}/bulk/`,
+        body: { asset_ids: [(await projectImage(x, true)).id] },
+      }),
+      expect: [401, 404, 404, 204, 204],
+    },
+    {
+      route: 'GET /api/assets/v2/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/attachments/',
+      prepare: async (x) => ({
+        path: `${assetsOf(x)}/projects/${x.project.id}/issues/${(await item(x)).id}/attachments/`,
+      }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'POST /api/assets/v2/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/attachments/',
+      prepare: async (x) => ({
+        path: `${assetsOf(x)}/projects/${x.project.id}/issues/${(await item(x)).id}/attachments/`,
+        body: { name: 'a.txt', type: 'text/plain', size: 3 },
+      }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route:
+        'GET /api/assets/v2/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/attachments/{attachment_id}/',
+      prepare: async (x) => ({ path: (await attachment(x, true)).url }),
+      expect: [401, 404, 404, 302, 302],
+    },
+    {
+      route:
+        'PATCH /api/assets/v2/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/attachments/{attachment_id}/',
+      prepare: async (x) => ({ path: (await attachment(x)).url }),
+      expect: [401, 404, 404, 204, 204],
+    },
+    {
+      // the Admin's attachment: its uploader or a project Admin
+      route:
+        'DELETE /api/assets/v2/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/attachments/{attachment_id}/',
+      prepare: async (x) => ({ path: (await attachment(x, true)).url }),
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'GET /api/users/file-assets/{asset_key}/',
+      prepare: async (x, c) => ({ path: `/api/users/file-assets/${(await userAsset(x, c)).key}/` }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/users/file-assets/{asset_key}/',
+      prepare: async (x, c) => ({ path: `/api/users/file-assets/${(await userAsset(x, c)).key}/` }),
+      expect: [401, 204, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/file-assets/{workspace_id}/{asset_key}/',
+      prepare: async (x) => ({ path: `/api/workspaces/file-assets/${(await workspaceImage(x)).key}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/file-assets/{workspace_id}/{asset_key}/',
+      prepare: async (x) => ({ path: `/api/workspaces/file-assets/${(await workspaceImage(x)).key}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/file-assets/{workspace_id}/{asset_key}/restore/',
+      prepare: async (x) => ({ path: `/api/workspaces/file-assets/${(await workspaceImage(x)).key}/restore/` }),
       expect: [401, 404, 204, 204, 204],
     },
   ];

@@ -37,8 +37,10 @@ describe('route declarations', () => {
       .map((r) => r.route.split(' ')[1].split(' ')[0])
       .sort();
     assert.deepEqual(publicRoutes, [
+      'AppStaticAssetsController.read',
       'AssetTransferController.download',
       'AssetTransferController.upload',
+      'AssetTransferController.uploadForm',
       'AuthController.csrfToken',
       'AuthController.signIn',
       'AuthController.signUp',

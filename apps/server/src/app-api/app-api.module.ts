@@ -2,6 +2,14 @@ import { CoverImagesController } from './cover-images.controller';
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { ApiTokensController } from './api-tokens.controller';
+import {
+  AppLegacyAssetsController,
+  AppProjectAssetsController,
+  AppStaticAssetsController,
+  AppUserAssetsController,
+  AppWorkItemAttachmentsController,
+  AppWorkspaceAssetsController,
+} from './assets.controller';
 import { DeployBoardsController } from './deploy-boards.controller';
 import { InvitationJoinController, InvitationsController } from './invitations.controller';
 import { MembersController } from './members.controller';
@@ -74,6 +82,12 @@ import {
     WebhooksController,
     WebhookLogsController,
     CoverImagesController,
+    AppUserAssetsController,
+    AppWorkspaceAssetsController,
+    AppStaticAssetsController,
+    AppProjectAssetsController,
+    AppWorkItemAttachmentsController,
+    AppLegacyAssetsController,
   ],
 })
 export class AppApiModule {}

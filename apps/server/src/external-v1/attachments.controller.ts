@@ -14,14 +14,10 @@ import {
 import { AttachmentService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { originOf } from '../shared/client-info';
 import { CompleteAttachmentDto, CreateAttachmentDto } from './dto/attachment.dto';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
-
-/** `https://host` the client reached Meridian at (honours `X-Forwarded-*` when TRUST_PROXY is on). */
-function originOf(req: Request): string {
-  return `${req.protocol}://${req.get('host')}`;
-}
 
 /**
  * Work item attachments (Plane `plane/api/views/issue.py` IssueAttachmentEndpoint; the SDK's
@@ -117,6 +113,18 @@ export class WorkItemAttachmentsController {
   }
 }
 
+/** Bytes a multipart upload may carry beyond the file: its fields, boundaries and part headers. */
+const FORM_OVERHEAD = 64 * 1024;
+
+/** A buffered multipart body as form data (the platform's parser), or null when it does not parse. */
+async function parseForm(body: Buffer, contentType: string): Promise<FormData | null> {
+  try {
+    return await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    return null;
+  }
+}
+
 /** Reads a raw request body up to `limit` bytes; null when it is longer. */
 async function readBody(req: Request, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
@@ -158,6 +166,39 @@ export class AssetTransferController {
     const data = await readBody(req, obj.size);
     if (data === null) throw new MeridianError('ATTACHMENT_TOO_LARGE', `The declared size is ${obj.size} bytes.`);
     await this.attachments.storeUpload(obj, data);
+  }
+
+  /**
+   * The same upload as a multipart form, as the web app posts to an S3 presigned POST: the form's
+   * fields (`Content-Type`, which must be the declared type, else 400 ATTACHMENT_TYPE_NOT_ALLOWED;
+   * `key`) and the file as `file` (at most the declared size, else 413 ATTACHMENT_TOO_LARGE) → 204.
+   * Anything but `multipart/form-data` with a `file` part → 415 UNSUPPORTED_MEDIA_TYPE.
+   */
+  @Post('upload')
+  @HttpCode(204)
+  async uploadForm(
+    @Param('asset_id', UuidPipe) assetId: string,
+    @Query('expires') expires: string | undefined,
+    @Query('signature') signature: string | undefined,
+    @Req() req: Request,
+  ) {
+    const obj = await this.attachments.signedAsset('upload', assetId, expires, signature);
+    const contentType = req.headers['content-type'] ?? '';
+    if (!/^multipart\/form-data\s*;/i.test(contentType) || req.readableEnded)
+      throw new MeridianError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data with a `file` part.');
+    // the form's fields and boundaries take a few hundred bytes beyond the file
+    const body = await readBody(req, obj.size + FORM_OVERHEAD);
+    if (body === null) throw new MeridianError('ATTACHMENT_TOO_LARGE', `The declared size is ${obj.size} bytes.`);
+    const form = await parseForm(body, contentType);
+    const file = form?.get('file');
+    if (!form || !file || typeof file === 'string')
+      throw new MeridianError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data with a `file` part.');
+    const declared = form.get('Content-Type');
+    await this.attachments.storeUpload(
+      obj,
+      Buffer.from(await file.arrayBuffer()),
+      typeof declared === 'string' ? declared : undefined,
+    );
   }
 
   /** The file, with its content type and an attachment disposition naming the original file. */

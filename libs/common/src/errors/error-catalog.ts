@@ -37,6 +37,7 @@ export const ERROR_CATALOG = {
   ISSUE_NOT_ARCHIVABLE: { status: 400, detail: 'Only work items in a completed or cancelled state can be archived.' },
   ATTACHMENT_TYPE_NOT_ALLOWED: { status: 400, detail: 'Invalid file type.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
+  INVALID_ENTITY_TYPE: { status: 400, detail: 'Invalid entity type.' },
   INTAKE_NOT_ENABLED: {
     status: 400,
     detail: "Intake is not enabled for this project; enable it with the project's intake_view.",

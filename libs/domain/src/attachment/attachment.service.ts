@@ -10,6 +10,7 @@ import { found } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { AttachmentRepository } from './attachment.repository';
 import { attachmentView } from './attachment.view';
+import { appAttachmentView, assetUrl, storageName } from './asset.view';
 import { FileAsset } from './file-asset.entity';
 import {
   OBJECT_STORAGE,
@@ -97,6 +98,18 @@ export interface CreateAttachmentInput {
   external_source?: string | null;
 }
 
+/**
+ * Which API calls: the v1 routes, or the App's `/api/assets/v2/…/attachments/` (Plane's
+ * `IssueAttachmentV2Endpoint`: Guests upload to the work items they may see, the upload is a
+ * multipart form as to S3, the answers carry `asset_url`, deleting is for the uploader or an Admin).
+ */
+export type AttachmentSurface = 'v1' | 'app';
+
+/** A project Guest's id (Plane's Guest rule narrows what they see), else undefined. */
+function guestOf(ctx: { userId: string; role: number | null }): string | undefined {
+  return (ctx.role ?? 0) <= 5 ? ctx.userId : undefined;
+}
+
 function signed(a: FileAsset): SignedObject {
   return { id: a.id, key: a.asset, contentType: a.attributes.type, size: a.size, name: a.attributes.name };
 }
@@ -131,40 +144,41 @@ export class AttachmentService {
     return Number(this.config.instanceEnv.FILE_SIZE_LIMIT ?? 5_242_880);
   }
 
-  /** Uploaded, live attachments of the work item, oldest first: a bare array. */
-  async list(projectId: string, issueId: string): Promise<Record<string, unknown>[]> {
-    await this.issue(this.dataSource.manager, projectId, issueId);
-    const rows = await this.dataSource.getRepository(FileAsset).find({
-      where: { projectId, issueId, isUploaded: true, entityType: 'ISSUE_ATTACHMENT' },
-      order: { createdAt: 'ASC' },
-    });
-    return rows.map(attachmentView);
+  /**
+   * Uploaded, live attachments of the work item, oldest first: a bare array. With `app` (the App
+   * API), Plane's `IssueAttachmentSerializer` with `asset_url`, on a work item the caller may see.
+   */
+  async list(
+    projectId: string,
+    issueId: string,
+    app?: { slug: string; userId: string; role: number | null },
+  ): Promise<Record<string, unknown>[]> {
+    await this.issue(this.dataSource.manager, projectId, issueId, app && guestOf(app));
+    const rows = await this.attachments.listAttachments(projectId, issueId);
+    return app ? rows.map((a) => appAttachmentView(a, app.slug)) : rows.map(attachmentView);
   }
 
-  /** `{upload_data: {url, method, fields}, asset_id, attachment, asset_url}` (200, as Plane). */
+  /**
+   * `{upload_data: {url, method, fields}, asset_id, attachment, asset_url}` (200, as Plane). The App
+   * surface needs a `type` (Plane: 400 without one); v1 takes `application/octet-stream` then.
+   */
   async create(
     ctx: IssueContext,
     slug: string,
     issueId: string,
     input: CreateAttachmentInput,
     origin: string,
+    surface: AttachmentSurface = 'v1',
   ): Promise<Record<string, unknown>> {
-    const type = (input.type ?? '').trim().toLowerCase() || 'application/octet-stream';
+    const app = surface === 'app';
+    const type = (input.type ?? '').trim().toLowerCase() || (app ? '' : 'application/octet-stream');
     if (!ATTACHMENT_MIME_TYPES.includes(type))
       throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', undefined, { allowed_types: ATTACHMENT_MIME_TYPES });
-    if (!Number.isInteger(input.size) || input.size < 1)
-      throw validationError({ size: ['Must be a whole number of bytes, at least 1.'] });
-    if (input.size > this.sizeLimit)
-      throw new MeridianError('ATTACHMENT_TOO_LARGE', undefined, { file_size_limit: this.sizeLimit });
-    // no path separators or control characters in the storage key
-    const name = [...input.name]
-      .map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 32 ? '_' : c))
-      .join('')
-      .trim();
-    if (!name) throw validationError({ name: ['This field may not be blank.'] });
+    this.assertSize(input.size);
+    const name = this.keyName(input.name);
     const asset = await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
-      await this.issue(em, ctx.projectId, issueId);
+      await this.issue(em, ctx.projectId, issueId, app ? guestOf(ctx) : undefined);
       if (input.external_id && input.external_source) {
         const clash = await em.findOne(FileAsset, {
           where: { issueId, externalId: input.external_id, externalSource: input.external_source },
@@ -190,7 +204,14 @@ export class AttachmentService {
         }),
       );
     });
-    const upload: UploadTarget = await this.storage.uploadTarget(signed(asset), UPLOAD_URL_TTL, origin);
+    const upload = await this.uploadTarget(asset, origin, app);
+    if (app)
+      return {
+        upload_data: upload,
+        asset_id: asset.id,
+        attachment: appAttachmentView(asset, slug),
+        asset_url: assetUrl(asset, slug),
+      };
     return {
       upload_data: upload,
       asset_id: asset.id,
@@ -199,25 +220,56 @@ export class AttachmentService {
     };
   }
 
+  /** 422 unless `size` is a whole number of bytes from 1; 413 ATTACHMENT_TOO_LARGE over `FILE_SIZE_LIMIT`. */
+  assertSize(size: number): void {
+    if (!Number.isInteger(size) || size < 1)
+      throw validationError({ size: ['Must be a whole number of bytes, at least 1.'] });
+    if (size > this.sizeLimit)
+      throw new MeridianError('ATTACHMENT_TOO_LARGE', undefined, { file_size_limit: this.sizeLimit });
+  }
+
+  /** The file name for the storage key (no path separators or control characters); 422 when blank. */
+  keyName(name: string): string {
+    const clean = storageName(name);
+    if (!clean) throw validationError({ name: ['This field may not be blank.'] });
+    return clean;
+  }
+
+  /** Where the client uploads the asset's file (signed for an hour); `form`: a multipart POST. */
+  uploadTarget(a: FileAsset, origin: string, form: boolean): Promise<UploadTarget> {
+    return this.storage.uploadTarget(signed(a), UPLOAD_URL_TTL, origin, form);
+  }
+
+  /** A signed read URL of the asset's file (5 minutes). */
+  readUrl(a: FileAsset, origin: string): Promise<string> {
+    return this.storage.downloadUrl(signed(a), DOWNLOAD_URL_TTL, origin);
+  }
+
+  /** 400 ATTACHMENT_NOT_UPLOADED unless the asset's object is in storage with the declared size. */
+  async assertStored(a: FileAsset): Promise<void> {
+    const size = await this.storage.size(a.asset);
+    if (size === null)
+      throw new MeridianError('ATTACHMENT_NOT_UPLOADED', 'The file has not been uploaded to storage yet.');
+    if (size !== a.size)
+      throw new MeridianError('ATTACHMENT_NOT_UPLOADED', `The stored file has ${size} bytes, ${a.size} were declared.`);
+  }
+
   /**
    * `PATCH {is_uploaded: true}` (or no body): verifies the object is stored with the declared size,
    * marks the asset uploaded and writes history the first time. Returns the attachment.
    */
-  async complete(ctx: IssueContext, issueId: string, assetId: string): Promise<Record<string, unknown>> {
-    const pending = await this.asset(this.dataSource.manager, ctx.projectId, issueId, assetId);
-    if (!pending.isUploaded) {
-      const size = await this.storage.size(pending.asset);
-      if (size === null)
-        throw new MeridianError('ATTACHMENT_NOT_UPLOADED', 'The file has not been uploaded to storage yet.');
-      if (size !== pending.size)
-        throw new MeridianError(
-          'ATTACHMENT_NOT_UPLOADED',
-          `The stored file has ${size} bytes, ${pending.size} were declared.`,
-        );
-    }
+  async complete(
+    ctx: IssueContext,
+    issueId: string,
+    assetId: string,
+    surface: AttachmentSurface = 'v1',
+  ): Promise<Record<string, unknown>> {
+    const guest = surface === 'app' ? guestOf(ctx) : undefined;
+    const pending = await this.asset(this.dataSource.manager, ctx.projectId, issueId, assetId, false, guest);
+    if (!pending.isUploaded) await this.assertStored(pending);
     const saved = await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
-      const a = await this.asset(em, ctx.projectId, issueId, assetId, true);
+      const a = await this.asset(em, ctx.projectId, issueId, assetId, true, guest);
       if (a.isUploaded) return a;
       await em.update(FileAsset, { id: a.id }, { isUploaded: true, updatedById: ctx.userId });
       await writeActivities(em, ctx, [
@@ -236,17 +288,28 @@ export class AttachmentService {
   }
 
   /** A signed download URL for an uploaded attachment (the route answers 302 to it). */
-  async downloadUrl(projectId: string, issueId: string, assetId: string, origin: string): Promise<string> {
-    const a = await this.asset(this.dataSource.manager, projectId, issueId, assetId);
+  async downloadUrl(
+    projectId: string,
+    issueId: string,
+    assetId: string,
+    origin: string,
+    viewer?: { userId: string; role: number | null },
+  ): Promise<string> {
+    const a = await this.asset(this.dataSource.manager, projectId, issueId, assetId, false, viewer && guestOf(viewer));
     if (!a.isUploaded) throw new MeridianError('ATTACHMENT_NOT_UPLOADED');
-    return this.storage.downloadUrl(signed(a), DOWNLOAD_URL_TTL, origin);
+    return this.readUrl(a, origin);
   }
 
-  /** Soft delete with history, then the object is removed from storage. */
-  async remove(ctx: IssueContext, issueId: string, assetId: string): Promise<void> {
+  /**
+   * Soft delete with history, then the object is removed from storage. On the App surface only its
+   * uploader or a project Admin may (Plane: `allow_permission([ADMIN], creator=True)`), else 403.
+   */
+  async remove(ctx: IssueContext, issueId: string, assetId: string, surface: AttachmentSurface = 'v1'): Promise<void> {
+    const app = surface === 'app';
     const removed = await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
-      const a = await this.asset(em, ctx.projectId, issueId, assetId, true);
+      const a = await this.asset(em, ctx.projectId, issueId, assetId, true, app ? guestOf(ctx) : undefined);
+      if (app && a.createdById !== ctx.userId && (ctx.role ?? 0) < 20) throw new MeridianError('PERMISSION_DENIED');
       await em.update(FileAsset, { id: a.id }, { isDeleted: true, deletedAt: new Date(), updatedById: ctx.userId });
       if (a.isUploaded) {
         await writeActivities(em, ctx, [
@@ -283,9 +346,15 @@ export class AttachmentService {
     return { ...signed(a), uploaded: a.isUploaded };
   }
 
-  /** Stores the bytes of a signed upload: at most the declared size, else 413 ATTACHMENT_TOO_LARGE. */
-  async storeUpload(obj: SignedObject & { uploaded: boolean }, data: Buffer): Promise<void> {
+  /**
+   * Stores the bytes of a signed upload: at most the declared size, else 413 ATTACHMENT_TOO_LARGE.
+   * `formType`: a form upload's `Content-Type` field, which must be the declared type (as an S3
+   * presigned POST's policy demands), else 400 ATTACHMENT_TYPE_NOT_ALLOWED.
+   */
+  async storeUpload(obj: SignedObject & { uploaded: boolean }, data: Buffer, formType?: string): Promise<void> {
     if (obj.uploaded) throw new MeridianError('CONFLICT', 'The attachment is already uploaded.');
+    if (formType !== undefined && formType.trim().toLowerCase() !== obj.contentType)
+      throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', `The form's Content-Type must be ${obj.contentType}.`);
     if (data.length > obj.size)
       throw new MeridianError('ATTACHMENT_TOO_LARGE', `The declared size is ${obj.size} bytes.`);
     await this.storage.put(obj.key, data, obj.contentType);
@@ -298,8 +367,8 @@ export class AttachmentService {
     return data;
   }
 
-  private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
-    const issue = await this.attachments.findIssue(em, projectId, issueId);
+  private async issue(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue> {
+    const issue = await this.attachments.findIssue(em, projectId, issueId, guestViewerId);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }
@@ -310,8 +379,9 @@ export class AttachmentService {
     issueId: string,
     assetId: string,
     lock = false,
+    guestViewerId?: string,
   ): Promise<FileAsset> {
-    await this.issue(em, projectId, issueId);
+    await this.issue(em, projectId, issueId, guestViewerId);
     const a = await this.attachments.findAttachment(em, projectId, issueId, assetId, lock);
     if (!a) throw new MeridianError('NOT_FOUND');
     return a;

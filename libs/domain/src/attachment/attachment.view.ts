@@ -26,7 +26,7 @@ export function attachmentView(a: FileAsset): Record<string, unknown> {
     draft_issue: null,
     project: a.projectId,
     issue: a.issueId,
-    comment: null,
+    comment: a.commentId,
     page: null,
   };
 }

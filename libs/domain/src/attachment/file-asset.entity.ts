@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import type { Issue } from '../issue';
+import type { Issue, IssueComment } from '../issue';
 import { BaseEntity } from '../kernel/base.entity';
 
 /** `{name, type, size}` of an uploaded file, as the client declared them (Plane's `attributes`). */
@@ -10,16 +10,19 @@ export interface FileAttributes {
 }
 
 /**
- * A stored file (Plane's `FileAsset`, `plane/db/models/asset.py`). Only work item attachments
- * (`entity_type` = `ISSUE_ATTACHMENT`) exist so far. `asset` is the storage key
- * `{workspace_id}/{uuid hex}-{name}`; `is_uploaded` turns true once the object is verified in storage.
- * Deleting soft-deletes the row (`deleted_at`, `is_deleted`) and removes the object.
+ * A stored file (Plane's `FileAsset`, `plane/db/models/asset.py`) of one of Plane's entity types
+ * (`ASSET_ENTITY_TYPES`): work item attachments, images in descriptions, avatars, covers and logos.
+ * `asset` is the storage key `{workspace_id}/{uuid hex}-{name}` (`user-{uuid hex}-{name}` for a
+ * user's own assets, which belong to no workspace); `is_uploaded` turns true once the object is
+ * verified in storage. Deleting soft-deletes the row (`deleted_at`, `is_deleted`); an attachment's
+ * object is removed too, other assets keep theirs so that an editor's undo can restore them.
  */
 @Entity({ name: 'file_assets' })
 @Index('ix_file_assets_issue', ['issueId'])
 export class FileAsset extends BaseEntity {
-  @Column({ type: 'uuid' })
-  workspaceId: string;
+  /** null for a user's avatar and cover image */
+  @Column({ type: 'uuid', nullable: true })
+  workspaceId: string | null;
 
   @Column({ type: 'uuid', nullable: true })
   projectId: string | null;
@@ -30,6 +33,14 @@ export class FileAsset extends BaseEntity {
   @ManyToOne('Issue', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'issue_id' })
   issue?: Issue;
+
+  /** the comment whose description shows the image (`COMMENT_DESCRIPTION`) */
+  @Column({ type: 'uuid', nullable: true })
+  commentId: string | null;
+
+  @ManyToOne('IssueComment', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'comment_id' })
+  comment?: IssueComment;
 
   @Column({ type: 'jsonb' })
   attributes: FileAttributes;

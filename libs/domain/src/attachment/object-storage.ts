@@ -5,7 +5,10 @@ import * as path from 'node:path';
 /** Where and how a client uploads an object (Plane's `upload_data`). */
 export interface UploadTarget {
   url: string;
-  /** `PUT` with the raw bytes as body (local store); `POST` multipart with `fields` first (S3 presigned POST) */
+  /**
+   * `POST` multipart with `fields` first and the file last as `file` (an S3 presigned POST, and the
+   * local store's form uploads); `PUT` with the raw bytes as body (the local store's v1 uploads)
+   */
   method: 'PUT' | 'POST';
   fields: Record<string, string>;
 }
@@ -36,7 +39,8 @@ export interface ObjectStorage {
   size(key: string): Promise<number | null>;
   /** idempotent */
   delete(key: string): Promise<void>;
-  uploadTarget(obj: SignedObject, ttlSeconds: number, origin: string): Promise<UploadTarget>;
+  /** `form`: the client posts a multipart form as to an S3 presigned POST (the web app always does) */
+  uploadTarget(obj: SignedObject, ttlSeconds: number, origin: string, form?: boolean): Promise<UploadTarget>;
   downloadUrl(obj: SignedObject, ttlSeconds: number, origin: string): Promise<string>;
 }
 
@@ -89,6 +93,8 @@ export const ASSET_TRANSFER_PATH = '/api/v1/assets';
 /**
  * Files on local disk under `root` (`UPLOADS_DIR`, default `DATA_DIR/uploads`); uploads and
  * downloads go through Meridian's own HMAC-signed URLs (`/api/v1/assets/{id}/upload|download`).
+ * The upload URL takes the raw bytes (`PUT`) or, like an S3 presigned POST, a multipart form whose
+ * `file` part is the file (`POST`, what the web app sends).
  */
 export class LocalObjectStorage implements ObjectStorage {
   readonly kind = 'local';
@@ -135,10 +141,10 @@ export class LocalObjectStorage implements ObjectStorage {
     await fs.rm(this.file(key), { force: true });
   }
 
-  async uploadTarget(obj: SignedObject, ttlSeconds: number, origin: string): Promise<UploadTarget> {
+  async uploadTarget(obj: SignedObject, ttlSeconds: number, origin: string, form = false): Promise<UploadTarget> {
     return {
       url: `${origin}${ASSET_TRANSFER_PATH}/${obj.id}/upload/?${this.signer.queryString('upload', obj.id, ttlSeconds)}`,
-      method: 'PUT',
+      method: form ? 'POST' : 'PUT',
       fields: { 'Content-Type': obj.contentType, key: obj.key },
     };
   }

@@ -23,6 +23,6 @@ export { stripHtml, writeActivities } from './activity-writer';
 export type { ActivityEntry, ChangeContext } from './activity-writer';
 // the one definition of visibility, priority order and ordering keys, for the features above
 export { VISIBLE_ISSUE } from './issue.sql';
-export { ISSUE_ORDER_KEYS } from './issue-filters';
+export { guestCondition, ISSUE_ORDER_KEYS } from './issue-filters';
 export type { DateFilter, IssueOrderKey } from './issue-filters';
 export { visibleIssuesQuery } from './issue.repository';
