@@ -195,6 +195,31 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.id;
   }
+  async function quickLink(x: World, caller: SignedUp | null): Promise<string> {
+    const owner = inWorld(x, caller) ? caller! : x.admin;
+    const res = await t.api
+      .post(`${ws(x)}/quick-links/`)
+      .auth(owner.token, { type: 'bearer' })
+      .send({ url: `${unique('q')}.example.com` });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+  /** A favourite folder of the caller's (the Admin's for those who may not have one). */
+  async function favoriteFolder(x: World, caller: SignedUp | null): Promise<string> {
+    const owner = inWorld(x, caller) && caller !== x.guest ? caller! : x.admin;
+    const res = await t.api
+      .post(`${ws(x)}/user-favorites/`)
+      .auth(owner.token, { type: 'bearer' })
+      .send({ entity_type: 'folder', name: unique('f') });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.id;
+  }
+  /** Favourites the entity through the older route as the caller (a project member), when the caller is in the world. */
+  async function oldFavorite(x: World, caller: SignedUp | null, path: string, body: Record<string, string>) {
+    if (!inWorld(x, caller)) return;
+    const res = await t.api.post(path).auth(caller!.token, { type: 'bearer' }).send(body);
+    assert.ok([204, 403].includes(res.status), JSON.stringify(res.body));
+  }
   /** A notification for the caller: the Admin mentions them in a comment (another user's id for outsiders). */
   async function notification(x: World, caller: SignedUp | null): Promise<string> {
     const who = inWorld(x, caller) && caller !== x.admin ? caller! : x.member;
@@ -1011,6 +1036,201 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     {
       route: 'DELETE /api/workspaces/{slug}/stickies/{sticky_id}/',
       prepare: async (x, c) => ({ path: `${ws(x)}/stickies/${await sticky(x, c)}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/home-preferences/',
+      prepare: (x) => ({ path: `${ws(x)}/home-preferences/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/home-preferences/{key}/',
+      prepare: (x) => ({ path: `${ws(x)}/home-preferences/recents/`, body: { is_enabled: false } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/sidebar-preferences/',
+      prepare: (x) => ({ path: `${ws(x)}/sidebar-preferences/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/sidebar-preferences/{key}/',
+      prepare: (x) => ({ path: `${ws(x)}/sidebar-preferences/views/`, body: { is_pinned: true } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/quick-links/',
+      prepare: (x) => ({ path: `${ws(x)}/quick-links/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/quick-links/',
+      prepare: (x) => ({ path: `${ws(x)}/quick-links/`, body: { url: `${unique('q')}.example.com` } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/quick-links/{link_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/quick-links/${await quickLink(x, c)}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/quick-links/{link_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/quick-links/${await quickLink(x, c)}/`, body: { title: 't' } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/quick-links/{link_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/quick-links/${await quickLink(x, c)}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/recent-visits/',
+      prepare: (x) => ({ path: `${ws(x)}/recent-visits/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-properties/',
+      prepare: (x) => ({ path: `${ws(x)}/user-properties/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/user-properties/',
+      prepare: (x) => ({ path: `${ws(x)}/user-properties/`, body: { filters: {} } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/user-properties/',
+      prepare: (x) => ({ path: `${proj(x)}/user-properties/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/user-properties/',
+      prepare: (x) => ({ path: `${proj(x)}/user-properties/`, body: { display_filters: { layout: 'kanban' } } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/user-properties/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/user-properties/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/user-properties/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/user-properties/`, body: { filters: {} } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/user-properties/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/user-properties/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/user-properties/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/user-properties/`, body: { filters: {} } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/cycles/',
+      prepare: (x) => ({ path: `${ws(x)}/cycles/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/modules/',
+      prepare: (x) => ({ path: `${ws(x)}/modules/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/estimates/',
+      prepare: (x) => ({ path: `${ws(x)}/estimates/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/details/',
+      prepare: (x) => ({ path: `${ws(x)}/projects/details/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/{slug}/project-roles/',
+      prepare: (x) => ({ path: `/api/users/me/workspaces/${x.w.slug}/project-roles/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/last-visited-workspace/',
+      prepare: () => ({ path: '/api/users/last-visited-workspace/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    { route: 'GET /api/timezones/', prepare: () => ({ path: '/api/timezones/' }), expect: [200, 200, 200, 200, 200] },
+    {
+      route: 'GET /api/workspaces/{slug}/user-favorites/',
+      prepare: (x) => ({ path: `${ws(x)}/user-favorites/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/user-favorites/',
+      prepare: (x) => ({ path: `${ws(x)}/user-favorites/`, body: { entity_type: 'folder', name: unique('f') } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/user-favorites/{favorite_id}/',
+      prepare: async (x, c) => ({
+        path: `${ws(x)}/user-favorites/${await favoriteFolder(x, c)}/`,
+        body: { name: 'n' },
+      }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/user-favorites/{favorite_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/user-favorites/${await favoriteFolder(x, c)}/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-favorites/{favorite_id}/group/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/user-favorites/${await favoriteFolder(x, c)}/group/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-favorite-projects/',
+      prepare: (x) => ({ path: `${ws(x)}/user-favorite-projects/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/user-favorite-projects/',
+      prepare: (x) => ({ path: `${ws(x)}/user-favorite-projects/`, body: { project: x.project.id } }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/user-favorite-projects/{project_ref}/',
+      prepare: async (x, c) => {
+        await oldFavorite(x, c, `${ws(x)}/user-favorite-projects/`, { project: x.project.id });
+        return { path: `${ws(x)}/user-favorite-projects/${x.project.id}/` };
+      },
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/user-favorite-cycles/',
+      prepare: async (x) => ({ path: `${proj(x)}/user-favorite-cycles/`, body: { cycle: await cycle(x) } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/user-favorite-cycles/{cycle_id}/',
+      prepare: async (x, c) => {
+        const id = await cycle(x);
+        await oldFavorite(x, c, `${proj(x)}/user-favorite-cycles/`, { cycle: id });
+        return { path: `${proj(x)}/user-favorite-cycles/${id}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/user-favorite-modules/',
+      prepare: async (x) => ({ path: `${proj(x)}/user-favorite-modules/`, body: { module: await mod(x) } }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/user-favorite-modules/{module_id}/',
+      prepare: async (x, c) => {
+        const id = await mod(x);
+        await oldFavorite(x, c, `${proj(x)}/user-favorite-modules/`, { module: id });
+        return { path: `${proj(x)}/user-favorite-modules/${id}/` };
+      },
       expect: [401, 404, 204, 204, 204],
     },
     {

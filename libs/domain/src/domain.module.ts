@@ -18,6 +18,7 @@ import { CoverImageFeatureModule } from './cover-image/cover-image.module';
 import { CycleFeatureModule } from './cycle/cycle.module';
 import { DeployBoardFeatureModule } from './deploy-board/deploy-board.module';
 import { EstimateFeatureModule } from './estimate/estimate.module';
+import { FavoriteFeatureModule } from './favorite/favorite.module';
 import { InstanceFeatureModule } from './instance/instance.module';
 import { InstanceConfigFeatureModule } from './instance-config/instance-config.module';
 import { IntakeFeatureModule } from './intake/intake.module';
@@ -28,6 +29,7 @@ import { MailFeatureModule } from './mail/mail.module';
 import { MemberFeatureModule } from './member/member.module';
 import { ModuleFeatureModule } from './module/module.module';
 import { NotificationFeatureModule } from './notification/notification.module';
+import { PreferenceFeatureModule } from './preference/preference.module';
 import { ProjectFeatureModule } from './project/project.module';
 import { RelationFeatureModule } from './relation/relation.module';
 import { SearchFeatureModule } from './search/search.module';
@@ -46,6 +48,7 @@ const FEATURE_MODULES = [
   CycleFeatureModule,
   DeployBoardFeatureModule,
   EstimateFeatureModule,
+  FavoriteFeatureModule,
   InstanceFeatureModule,
   InstanceConfigFeatureModule,
   IntakeFeatureModule,
@@ -56,6 +59,7 @@ const FEATURE_MODULES = [
   MemberFeatureModule,
   ModuleFeatureModule,
   NotificationFeatureModule,
+  PreferenceFeatureModule,
   ProjectFeatureModule,
   RelationFeatureModule,
   SearchFeatureModule,

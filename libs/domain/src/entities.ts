@@ -21,6 +21,9 @@ import { DeployBoard } from './deploy-board/deploy-board.entity';
 import { Estimate } from './estimate/estimate.entity';
 import { EstimatePoint } from './estimate/estimate-point.entity';
 
+// favorite
+import { UserFavorite } from './favorite/user-favorite.entity';
+
 // instance-config
 import { Instance } from './instance-config/instance.entity';
 import { InstanceAdmin } from './instance-config/instance-admin.entity';
@@ -57,6 +60,16 @@ import { ModuleMember } from './module/module-member.entity';
 // notification
 import { IssueSubscriber } from './notification/issue-subscriber.entity';
 import { Notification } from './notification/notification.entity';
+
+// preference
+import { WorkspaceHomePreference } from './preference/workspace-home-preference.entity';
+import { WorkspaceUserPreference } from './preference/workspace-user-preference.entity';
+import { WorkspaceUserLink } from './preference/workspace-user-link.entity';
+import { UserRecentVisit } from './preference/user-recent-visit.entity';
+import { WorkspaceUserProperties } from './preference/workspace-user-properties.entity';
+import { IssueUserProperty } from './preference/issue-user-property.entity';
+import { CycleUserProperties } from './preference/cycle-user-properties.entity';
+import { ModuleUserProperties } from './preference/module-user-properties.entity';
 
 // project
 import { ProjectMember } from './project/project-member.entity';
@@ -109,6 +122,9 @@ export const ENTITIES = [
   Estimate,
   EstimatePoint,
 
+  // favorite
+  UserFavorite,
+
   // instance-config
   Instance,
   InstanceAdmin,
@@ -145,6 +161,16 @@ export const ENTITIES = [
   // notification
   IssueSubscriber,
   Notification,
+
+  // preference
+  WorkspaceHomePreference,
+  WorkspaceUserPreference,
+  WorkspaceUserLink,
+  UserRecentVisit,
+  WorkspaceUserProperties,
+  IssueUserProperty,
+  CycleUserProperties,
+  ModuleUserProperties,
 
   // project
   ProjectMember,

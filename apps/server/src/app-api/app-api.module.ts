@@ -22,6 +22,13 @@ import { AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
 import { AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
+import { AppDisplayPropertiesController, AppWorkspacePreferencesController } from './preferences.controller';
+import { AppEntityFavoritesController, AppFavoritesController } from './favorites.controller';
+import {
+  AppUserWorkspaceController,
+  AppWorkspaceListsController,
+  TimezonesController,
+} from './workspace-lists.controller';
 import { SearchController } from './search.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
@@ -52,6 +59,8 @@ import {
     MembersController,
     InvitationsController,
     InvitationJoinController,
+    // before AppProjectsController: `projects/details/` must win over `projects/:project_id/`
+    AppWorkspaceListsController,
     AppProjectsController,
     ProjectIdentifiersController,
     ProjectMembersController,
@@ -88,6 +97,12 @@ import {
     AppProjectAssetsController,
     AppWorkItemAttachmentsController,
     AppLegacyAssetsController,
+    AppWorkspacePreferencesController,
+    AppDisplayPropertiesController,
+    AppFavoritesController,
+    AppEntityFavoritesController,
+    AppUserWorkspaceController,
+    TimezonesController,
   ],
 })
 export class AppApiModule {}

@@ -17,7 +17,14 @@ import {
   WorkspaceAccess,
   WorkspaceRole,
 } from '#common';
-import { AppProjectService, ProjectJson, ProjectMemberJson, ProjectMemberService, ProjectService } from '#domain';
+import {
+  AppProjectService,
+  ProjectJson,
+  ProjectMemberJson,
+  ProjectMemberService,
+  ProjectService,
+  RecentVisitService,
+} from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { AddProjectMembersDto, CreateAppProjectDto, RoleDto, UpdateProjectDto } from './dto/app-api.dto';
 
@@ -32,6 +39,7 @@ export class AppProjectsController {
   constructor(
     private readonly projects: ProjectService,
     private readonly appProjects: AppProjectService,
+    private readonly recentVisits: RecentVisitService,
   ) {}
 
   /**
@@ -61,14 +69,16 @@ export class AppProjectsController {
     return this.projects.create(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body);
   }
 
-  /** Project members: 200; an archived project is a 404. */
+  /** Project members: 200; an archived project is a 404. Recorded as a recent visit (`recent-visits/`). */
   @Get(':project_id')
-  retrieve(
+  async retrieve(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
   ): Promise<ProjectJson> {
-    return this.appProjects.get(ws.workspaceId, p.projectId, me.userId);
+    const project = await this.appProjects.get(ws.workspaceId, p.projectId, me.userId);
+    await this.recentVisits.record(ws.workspaceId, me.userId, 'project', p.projectId, p.projectId);
+    return project;
   }
 
   /** Project Admins: 200; 400 `PROJECT_ARCHIVED`; 409 on a taken identifier or name. */

@@ -112,6 +112,7 @@ export const ERROR_CATALOG = {
   ESTIMATE_EXISTS: { status: 409, detail: 'The project already has an estimate.' },
   ESTIMATE_POINT_KEY_TAKEN: { status: 409, detail: 'The estimate already has a point with this key.' },
   WEBHOOK_URL_TAKEN: { status: 409, detail: 'A webhook with this URL already exists in the workspace.' },
+  QUICK_LINK_EXISTS: { status: 409, detail: 'URL already exists for this workspace and owner.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   ATTACHMENT_TOO_LARGE: { status: 413, detail: 'The file is larger than the instance allows (FILE_SIZE_LIMIT).' },

@@ -35,6 +35,27 @@ export class CycleRepository {
     return paginate(this.listQuery(projectId, view, now), page, { order: 'DESC' });
   }
 
+  /**
+   * Non-archived cycles of the workspace's live, non-archived projects `userId` is an active member
+   * of, newest first, all of them (`GET /workspaces/{slug}/cycles/`).
+   */
+  listForMember(workspaceId: string, userId: string): Promise<Cycle[]> {
+    return this.dataSource
+      .getRepository(Cycle)
+      .createQueryBuilder('c')
+      .innerJoin('Project', 'p', 'p.id = c.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin(
+        'ProjectMember',
+        'pm',
+        'pm.projectId = c.projectId AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+        { userId },
+      )
+      .where('c.workspaceId = :workspaceId AND c.archivedAt IS NULL', { workspaceId })
+      .orderBy('c.createdAt', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .getMany();
+  }
+
   /** Archived cycles of the project, newest first, one keyset page. */
   listArchivedPage(projectId: string, page: PageRequest): Promise<Page<Cycle>> {
     const qb = this.dataSource

@@ -94,6 +94,14 @@ export class CycleService {
     );
   }
 
+  /**
+   * Non-archived cycles of every project of the workspace the user is an active member of, newest
+   * first, with counts (Plane's `WorkspaceCyclesEndpoint`, which lists the whole workspace's).
+   */
+  async listForWorkspace(workspaceId: string, userId: string): Promise<CycleJson[]> {
+    return this.render(await this.cycles.listForMember(workspaceId, userId));
+  }
+
   /** Archived cycles, newest first, paginated (`archived-cycles/`). */
   async listArchived(projectId: string, page: PageRequest): Promise<Page<CycleJson>> {
     const found = await this.cycles.listArchivedPage(projectId, page);

@@ -47,6 +47,19 @@ export class EstimateService {
     private readonly estimates: EstimateRepository,
   ) {}
 
+  /**
+   * The estimates of the workspace's projects the user is an active member of, each with its
+   * `points` (Plane's `WorkspaceEstimatesEndpoint` / `WorkspaceEstimateSerializer`, which lists the
+   * whole workspace's).
+   */
+  async listForWorkspace(workspaceId: string, userId: string) {
+    const { estimates, points } = await this.estimates.listForMember(this.dataSource.manager, workspaceId, userId);
+    return estimates.map((e) => ({
+      ...estimateView(e),
+      points: points.filter((p) => p.estimateId === e.id).map(estimatePointView),
+    }));
+  }
+
   /** The project's estimate; 404 `NOT_FOUND` when it has none. */
   async retrieve(projectId: string): Promise<EstimateJson> {
     return estimateView(await this.estimate(this.dataSource.manager, projectId));

@@ -1,12 +1,16 @@
 import { validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { ProjectMember, projectMemberView } from '../project';
+import type { ProjectMemberJson } from '../project';
 import { WorkspaceMember } from '../workspace';
+import type { WorkspaceJson } from '../workspace';
 import { Profile } from '../user';
 import { User } from '../user';
 import { MemberRepository } from './member.repository';
 import { ProfileJson, profileView } from './member.view';
+import { WorkspaceSettingsService } from './workspace-settings.service';
 
 /** Writable profile fields (Plane: any Profile field except `user`). */
 export interface ProfileInput {
@@ -57,7 +61,39 @@ export class ProfileService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly members: MemberRepository,
+    private readonly workspaces: WorkspaceSettingsService,
   ) {}
+
+  /**
+   * `GET /api/users/last-visited-workspace/` (Plane's `UserLastProjectWithWorkspaceEndpoint`): the
+   * profile's last workspace with the caller's `role`, and the caller's active memberships of its
+   * live projects; `{project_details: [], workspace_details: {}}` when there is none or the caller
+   * is no longer an active member of it.
+   */
+  async lastVisitedWorkspace(
+    userId: string,
+  ): Promise<{ workspace_details: WorkspaceJson | Record<string, never>; project_details: ProjectMemberJson[] }> {
+    const em = this.dataSource.manager;
+    const p = await this.ensure(em, userId);
+    const live = p.lastWorkspaceId
+      ? await this.members.oldestLiveWorkspaceOf(em, userId, p.lastWorkspaceId)
+      : undefined;
+    const membership = live
+      ? await em
+          .getRepository(WorkspaceMember)
+          .findOne({ where: { workspaceId: live.id, memberId: userId, isActive: true } })
+      : null;
+    if (!live || !membership) return { project_details: [], workspace_details: {} };
+    const rows = await em.getRepository(ProjectMember).find({
+      where: { workspaceId: live.id, memberId: userId, isActive: true, project: { deletedAt: IsNull() } },
+      relations: { member: true, project: true },
+      order: { createdAt: 'ASC' },
+    });
+    return {
+      workspace_details: await this.workspaces.retrieve(live.id, membership.role),
+      project_details: rows.map((r) => projectMemberView(r, r.member!)),
+    };
+  }
 
   async get(userId: string): Promise<ProfileJson> {
     return profileView(await this.ensure(this.dataSource.manager, userId));

@@ -27,6 +27,27 @@ export class ModuleRepository {
     return paginate(qb, page, { order: 'DESC' });
   }
 
+  /**
+   * Non-archived modules of the workspace's live, non-archived projects `userId` is an active
+   * member of, newest first, all of them (`GET /workspaces/{slug}/modules/`).
+   */
+  listForMember(workspaceId: string, userId: string): Promise<Module[]> {
+    return this.dataSource
+      .getRepository(Module)
+      .createQueryBuilder('m')
+      .innerJoin(Project, 'p', 'p.id = m.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL')
+      .innerJoin(
+        'ProjectMember',
+        'pm',
+        'pm.projectId = m.projectId AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+        { userId },
+      )
+      .where('m.workspaceId = :workspaceId AND m.archivedAt IS NULL', { workspaceId })
+      .orderBy('m.createdAt', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .getMany();
+  }
+
   /** The live module of the project with this id (archived too), or null; `lock` takes a row lock (FOR UPDATE). */
   findInProject(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module | null> {
     const qb = em

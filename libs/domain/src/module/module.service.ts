@@ -68,6 +68,14 @@ export class ModuleService {
     );
   }
 
+  /**
+   * Non-archived modules of every project of the workspace the user is an active member of, newest
+   * first, with members and counts (Plane's `WorkspaceModulesEndpoint`, which lists the whole workspace's).
+   */
+  async listForWorkspace(workspaceId: string, userId: string): Promise<ModuleJson[]> {
+    return this.render(await this.modules.listForMember(workspaceId, userId));
+  }
+
   /** One non-archived module with members and counts; 404 `NOT_FOUND` otherwise. */
   async retrieve(projectId: string, moduleId: string): Promise<ModuleJson> {
     const archived = await this.dataSource

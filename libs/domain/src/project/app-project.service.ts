@@ -41,6 +41,21 @@ export class AppProjectService {
     return result.map((p) => projectView(p, extras.get(p.id)!));
   }
 
+  /** The same projects as `list`, all of them in a plain array by name (`GET /projects/details/`). */
+  async listDetails(workspaceId: string, actor: Actor): Promise<ProjectJson[]> {
+    const memberOf =
+      actor.workspaceRole < ROLE.ADMIN
+        ? { userId: actor.userId, orPublic: actor.workspaceRole >= ROLE.MEMBER }
+        : undefined;
+    const projects = await this.repo.listAll(workspaceId, memberOf);
+    const extras = await this.projects.extras(
+      projects.map((p) => p.id),
+      actor.userId,
+      true,
+    );
+    return projects.map((p) => projectView(p, extras.get(p.id)!));
+  }
+
   /** One project; an archived one is a 404 `PROJECT_NOT_FOUND` as in Plane (unarchive it first). */
   async get(workspaceId: string, projectId: string, userId: string): Promise<ProjectJson> {
     const project = await this.find(this.dataSource.manager, workspaceId, projectId);

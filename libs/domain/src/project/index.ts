@@ -1,6 +1,7 @@
 export { AppProjectService } from './app-project.service';
 export { ProjectMember } from './project-member.entity';
 export { ProjectMemberService } from './project-member.service';
+export { projectMemberView } from './project-member.view';
 export type { ProjectMemberJson } from './project-member.view';
 export { Project } from './project.entity';
 export { ProjectService } from './project.service';

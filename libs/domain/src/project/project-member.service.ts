@@ -40,6 +40,16 @@ export class ProjectMemberService {
   }
 
   /** The caller's own active membership (`project-members/me/`); 404 `NOT_FOUND` for a non-member of a public project. */
+  /**
+   * `{<project_id>: <role>}` for every live project of the workspace the user is an active member
+   * of (Plane's `UserProjectRolesEndpoint`).
+   */
+  async roles(workspaceId: string, userId: string): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const r of await this.projects.activeRoles(workspaceId, userId)) out[r.project_id] = Number(r.role);
+    return out;
+  }
+
   async me(projectId: string, userId: string): Promise<ProjectMemberJson> {
     const row = await this.dataSource.getRepository(ProjectMember).findOne({
       where: { projectId, memberId: userId, isActive: true },

@@ -68,6 +68,37 @@ export class ProjectRepository {
     return paginate(qb, page);
   }
 
+  /**
+   * Every project of the workspace `listPage` would page through (same `memberOf` rule), by name
+   * (`GET /projects/details/`, Plane's `list_detail`, a plain list).
+   */
+  listAll(workspaceId: string, memberOf?: { userId: string; orPublic: boolean }): Promise<Project[]> {
+    const qb = this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.workspaceId = :workspaceId', { workspaceId });
+    if (memberOf) {
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where(IS_MEMBER, { userId: memberOf.userId });
+          if (memberOf.orPublic) w.orWhere('p.network = :public', { public: NETWORK.PUBLIC });
+        }),
+      );
+    }
+    return qb.orderBy('p.name', 'ASC').addOrderBy('p.id', 'ASC').getMany();
+  }
+
+  /** The user's active memberships of the workspace's live projects: `{project_id, role}`. */
+  activeRoles(workspaceId: string, userId: string): Promise<Array<{ project_id: string; role: number }>> {
+    return this.dataSource.query(
+      `SELECT pm.project_id, pm.role FROM project_members pm
+        JOIN projects p ON p.id = pm.project_id AND p.deleted_at IS NULL
+        WHERE pm.workspace_id = $1 AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL
+        ORDER BY pm.project_id`,
+      [workspaceId, userId],
+    );
+  }
+
   /** The live project of the workspace, or null; `lock` takes a row lock (`FOR UPDATE`) for `em`'s transaction. */
   async findInWorkspace(
     em: EntityManager,

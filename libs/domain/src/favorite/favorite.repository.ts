@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { UserFavorite } from './user-favorite.entity';
+
+/** A favourite with its entity's name, logo and project when the entity is live (`entity_data`). */
+export interface FavoriteRow {
+  id: string;
+  entity_type: string;
+  entity_identifier: string | null;
+  name: string | null;
+  is_folder: boolean;
+  sequence: number;
+  parent_id: string | null;
+  workspace_id: string;
+  project_id: string | null;
+  e_id: string | null;
+  e_name: string | null;
+  e_logo_props: Record<string, unknown> | null;
+  e_project_id: string | null;
+}
+
+/** `$2` is an active member of the favourite's project (or the favourite has none). */
+const VISIBLE = `(f.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = f.project_id
+  AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL))`;
+
+/**
+ * The user's (`$2`) favourites in the workspace (`$1`) with their entities; `listed` keeps only
+ * those the lists show: in a project the user is an active member of (or none), and a folder or
+ * an entity that is still there.
+ */
+function selectFavorites(listed: boolean): string {
+  return `SELECT f.id, f.entity_type, f.entity_identifier, f.name, f.is_folder, f.sequence, f.parent_id,
+      f.workspace_id, f.project_id,
+      COALESCE(ep.id, ec.id, em.id) AS e_id,
+      COALESCE(ep.name, ec.name, em.name) AS e_name,
+      COALESCE(ep.logo_props, ec.logo_props, em.logo_props) AS e_logo_props,
+      COALESCE(ec.project_id, em.project_id) AS e_project_id
+    FROM user_favorites f
+    LEFT JOIN projects ep ON f.entity_type = 'project' AND ep.id = f.entity_identifier AND ep.deleted_at IS NULL
+    LEFT JOIN cycles ec ON f.entity_type = 'cycle' AND ec.id = f.entity_identifier AND ec.deleted_at IS NULL
+    LEFT JOIN modules em ON f.entity_type = 'module' AND em.id = f.entity_identifier AND em.deleted_at IS NULL
+    WHERE f.workspace_id = $1 AND f.user_id = $2 AND f.deleted_at IS NULL${
+      listed ? ` AND ${VISIBLE} AND (f.is_folder OR COALESCE(ep.id, ec.id, em.id) IS NOT NULL)` : ''
+    }`;
+}
+
+/** All of the favorite feature's SQL. */
+@Injectable()
+export class FavoriteRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The user's favourites in the workspace under `parentId` (top level when null), highest
+   * `sequence` first; those in a project the user is no longer an active member of, and those whose
+   * entity is gone, are left out.
+   */
+  async list(workspaceId: string, userId: string, parentId: string | null): Promise<FavoriteRow[]> {
+    const params: unknown[] = [workspaceId, userId];
+    let sql = selectFavorites(true);
+    if (parentId === null) sql += ' AND f.parent_id IS NULL';
+    else {
+      params.push(parentId);
+      sql += ' AND f.parent_id = $3';
+    }
+    return this.dataSource.query<FavoriteRow[]>(`${sql} ORDER BY f.sequence DESC, f.created_at DESC`, params);
+  }
+
+  /** One favourite (with its entity's data) if it is the user's, in the workspace. */
+  async row(em: EntityManager, workspaceId: string, userId: string, id: string): Promise<FavoriteRow | undefined> {
+    const rows = await em.query<FavoriteRow[]>(`${selectFavorites(false)} AND f.id = $3`, [workspaceId, userId, id]);
+    return rows[0];
+  }
+
+  /** The user's favourite in the workspace (any kind), or null. */
+  find(em: EntityManager, workspaceId: string, userId: string, id: string): Promise<UserFavorite | null> {
+    return em.getRepository(UserFavorite).findOne({ where: { id, workspaceId, userId } });
+  }
+
+  /** The user's favourite of the entity, or null. */
+  findByEntity(
+    em: EntityManager,
+    workspaceId: string,
+    userId: string,
+    entityType: string,
+    entityIdentifier: string,
+  ): Promise<UserFavorite | null> {
+    return em.getRepository(UserFavorite).findOne({ where: { workspaceId, userId, entityType, entityIdentifier } });
+  }
+
+  /** The largest `sequence` of the user's favourites in the workspace, or null. */
+  async highestSequence(em: EntityManager, workspaceId: string, userId: string): Promise<number | null> {
+    const rows = await em.query<Array<{ max: number | null }>>(
+      `SELECT MAX(sequence) AS max FROM user_favorites WHERE workspace_id = $1 AND user_id = $2 AND deleted_at IS NULL`,
+      [workspaceId, userId],
+    );
+    const max = rows[0]?.max;
+    return max === null || max === undefined ? null : Number(max);
+  }
+
+  /**
+   * The live project, cycle or module `id` of the workspace with its project, when `userId` is an
+   * active member of that project; else undefined.
+   */
+  async memberEntity(
+    em: EntityManager,
+    workspaceId: string,
+    userId: string,
+    entityType: 'project' | 'cycle' | 'module',
+    id: string,
+  ): Promise<{ projectId: string } | undefined> {
+    const table = { project: 'projects', cycle: 'cycles', module: 'modules' }[entityType];
+    const projectColumn = entityType === 'project' ? 'e.id' : 'e.project_id';
+    const rows = await em.query<Array<{ project_id: string }>>(
+      `SELECT ${projectColumn} AS project_id FROM ${table} e
+        WHERE e.id = $1 AND e.workspace_id = $2 AND e.deleted_at IS NULL
+          AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ${projectColumn} AND pm.member_id = $3
+            AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+      [id, workspaceId, userId],
+    );
+    return rows[0] ? { projectId: rows[0].project_id } : undefined;
+  }
+
+  /** Deletes the favourite for good (the folder's children go with it: `ON DELETE CASCADE`). */
+  async remove(em: EntityManager, id: string): Promise<void> {
+    await em.getRepository(UserFavorite).delete({ id });
+  }
+
+  /** The ids among `ids` the user has a favourite of, for one entity type. */
+  async favoriteIds(userId: string, entityType: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.dataSource.query<Array<{ entity_identifier: string }>>(
+      `SELECT entity_identifier FROM user_favorites
+        WHERE user_id = $1 AND entity_type = $2 AND entity_identifier = ANY($3::uuid[]) AND deleted_at IS NULL`,
+      [userId, entityType, ids],
+    );
+    return new Set(rows.map((r) => r.entity_identifier));
+  }
+}
