@@ -52,6 +52,7 @@ import { Label } from './label/label.entity';
 // module
 import { Module } from './module/module.entity';
 import { ModuleIssue } from './module/module-issue.entity';
+import { ModuleLink } from './module/module-link.entity';
 import { ModuleMember } from './module/module-member.entity';
 
 // notification
@@ -140,6 +141,7 @@ export const ENTITIES = [
   // module
   Module,
   ModuleIssue,
+  ModuleLink,
   ModuleMember,
 
   // notification

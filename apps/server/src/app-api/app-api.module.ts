@@ -9,9 +9,9 @@ import { UsersController } from './users.controller';
 import { AppStatesController, WorkspaceStatesController } from './states.controller';
 import { AppLabelsController, WorkspaceLabelsController } from './labels.controller';
 import { AppCyclesController } from './cycles.controller';
-import { AppModulesController } from './modules.controller';
+import { AppModuleLinksController, AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
-import { AppIntakeController } from './intake.controller';
+import { AppInboxController, AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
 import { SearchController } from './search.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
@@ -24,6 +24,7 @@ import {
   AppWorkItemKeyController,
   AppWorkItemLinksToOthersController,
   AppWorkItemsController,
+  AppWorkItemSyncController,
 } from './work-items.controller';
 import {
   AppCommentReactionsController,
@@ -51,8 +52,10 @@ import {
     AppLabelsController,
     AppCyclesController,
     AppModulesController,
+    AppModuleLinksController,
     AppEstimatesController,
     AppIntakeController,
+    AppInboxController,
     WorkspaceStatesController,
     WorkspaceLabelsController,
     AppStickiesController,
@@ -65,6 +68,7 @@ import {
     AppArchivedWorkItemsController,
     AppBulkWorkItemsController,
     AppWorkItemKeyController,
+    AppWorkItemSyncController,
     AppWorkItemLinksToOthersController,
     AppWorkItemCommentsController,
     AppWorkItemLinksController,
