@@ -929,6 +929,54 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 204, 204],
     },
     {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/module-links/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/module-links/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/module-links/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/modules/${await mod(x)}/module-links/`,
+        body: { url: 'https://example.com/spec' },
+      }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/module-links/{link_id}/',
+      prepare: async (x) => {
+        const m = await mod(x);
+        const link = await adminPost(x, `${proj(x)}/modules/${m}/module-links/`, { url: 'https://example.com/a' });
+        return { path: `${proj(x)}/modules/${m}/module-links/${link.id}/` };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/module-links/{link_id}/',
+      prepare: async (x) => {
+        const m = await mod(x);
+        const link = await adminPost(x, `${proj(x)}/modules/${m}/module-links/`, { url: 'https://example.com/a' });
+        return { path: `${proj(x)}/modules/${m}/module-links/${link.id}/`, body: { title: 'Spec' } };
+      },
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/module-links/{link_id}/',
+      prepare: async (x) => {
+        const m = await mod(x);
+        const link = await adminPost(x, `${proj(x)}/modules/${m}/module-links/`, { url: 'https://example.com/a' });
+        return { path: `${proj(x)}/modules/${m}/module-links/${link.id}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/cycles/date-check/',
+      prepare: (x) => ({
+        path: `${proj(x)}/cycles/date-check/`,
+        body: { start_date: '2040-01-01', end_date: '2040-01-10' },
+      }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/estimates/',
       prepare: (x) => ({ path: `${proj(x)}/estimates/` }),
       expect: [401, 404, 200, 200, 200],
@@ -1011,6 +1059,38 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     {
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/intake-issues/{issue_id}/',
       prepare: async (x) => ({ path: `${proj(x)}/intake-issues/${await intakeItem(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    // the same intake under the name the 0.25.3 web app calls
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/inbox-issues/',
+      prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/inbox-issues/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/inbox-issues/',
+      prepare: async (x) => (await intakeItem(x), { path: `${proj(x)}/inbox-issues/`, body: { issue: { name: 'n' } } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    // the Admin's submission: a Guest sees only their own (no guest_view_all_features)
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/inbox-issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/inbox-issues/${await intakeItem(x)}/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    // the Admin's submission: only its creator or a project Admin may edit it (Plane: ADMIN, creator=True)
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/inbox-issues/{issue_id}/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/inbox-issues/${await intakeItem(x)}/`,
+        body: { issue: { name: 'renamed' } },
+      }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    // the creator or a project Admin
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/inbox-issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/inbox-issues/${await intakeItem(x)}/` }),
       expect: [401, 404, 403, 403, 204],
     },
     {
@@ -1395,6 +1475,24 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({
         path: `${proj(x)}/bulk-archive-issues/`,
         body: { issue_ids: [(await item(x, x.admin, true)).id] },
+      }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/v2/issues/',
+      prepare: async (x) => (await item(x), { path: `${proj(x)}/v2/issues/`, query: { cursor: '500:0:0' } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/deleted-issues/',
+      prepare: (x) => ({ path: `${proj(x)}/deleted-issues/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issue-dates/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/issue-dates/`,
+        body: { updates: [{ id: (await item(x)).id, target_date: '2031-01-01' }] },
       }),
       expect: [401, 404, 403, 200, 200],
     },

@@ -28,7 +28,11 @@ export function collectRoutes(t: TestApp): AppRoute[] {
     for (const wrapper of moduleRef.controllers.values()) {
       const controller = wrapper.metatype as new (...args: never[]) => object;
       const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      // the handlers of the controller and of the classes it extends (Nest routes inherited handlers)
+      const names = new Set<string>();
+      for (let proto = controller.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto))
+        for (const name of Object.getOwnPropertyNames(proto)) names.add(name);
+      for (const name of names) {
         const handler = controller.prototype[name as keyof object] as unknown;
         if (typeof handler !== 'function' || name === 'constructor') continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;

@@ -55,6 +55,7 @@ import { Label } from './label/label.entity';
 // module
 import { Module } from './module/module.entity';
 import { ModuleIssue } from './module/module-issue.entity';
+import { ModuleLink } from './module/module-link.entity';
 import { ModuleMember } from './module/module-member.entity';
 
 // notification
@@ -156,6 +157,7 @@ export const ENTITIES = [
   // module
   Module,
   ModuleIssue,
+  ModuleLink,
   ModuleMember,
 
   // notification

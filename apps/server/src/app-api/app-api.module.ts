@@ -18,9 +18,9 @@ import { UsersController } from './users.controller';
 import { AppStatesController, WorkspaceStatesController } from './states.controller';
 import { AppLabelsController, WorkspaceLabelsController } from './labels.controller';
 import { AppCyclesController } from './cycles.controller';
-import { AppModulesController } from './modules.controller';
+import { AppModuleLinksController, AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
-import { AppIntakeController } from './intake.controller';
+import { AppInboxController, AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
 import { AppDisplayPropertiesController, AppWorkspacePreferencesController } from './preferences.controller';
 import { AppEntityFavoritesController, AppFavoritesController } from './favorites.controller';
@@ -40,6 +40,7 @@ import {
   AppWorkItemKeyController,
   AppWorkItemLinksToOthersController,
   AppWorkItemsController,
+  AppWorkItemSyncController,
 } from './work-items.controller';
 import {
   AppCommentReactionsController,
@@ -69,8 +70,10 @@ import {
     AppLabelsController,
     AppCyclesController,
     AppModulesController,
+    AppModuleLinksController,
     AppEstimatesController,
     AppIntakeController,
+    AppInboxController,
     WorkspaceStatesController,
     WorkspaceLabelsController,
     AppStickiesController,
@@ -83,6 +86,7 @@ import {
     AppArchivedWorkItemsController,
     AppBulkWorkItemsController,
     AppWorkItemKeyController,
+    AppWorkItemSyncController,
     AppWorkItemLinksToOthersController,
     AppWorkItemCommentsController,
     AppWorkItemLinksController,

@@ -17,7 +17,13 @@ import {
 } from '#common';
 import { CYCLE_VIEWS, CycleService, CycleView, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateCycleDto, WorkItemIdsDto, TransferDto, UpdateCycleDto } from '../shared/dto/planning.dto';
+import {
+  CreateCycleDto,
+  CycleDateCheckDto,
+  WorkItemIdsDto,
+  TransferDto,
+  UpdateCycleDto,
+} from '../shared/dto/planning.dto';
 import { issueContext, single } from '../shared/context';
 
 /**
@@ -59,6 +65,23 @@ export class AppCyclesController {
     @Body() body: CreateCycleDto,
   ) {
     return (await this.cycles.withProgress([await this.cycles.create(issueContext(me, ws, project), body)]))[0];
+  }
+
+  /**
+   * `{start_date, end_date, cycle_id?}` → 200 `{status: true}`, or `{error, status: false}` when
+   * another cycle of the project meets those days (Plane's `CycleDateCheckEndpoint`; ADMIN, MEMBER).
+   * 422 without both dates or with a start after the end.
+   */
+  @Post('cycles/date-check')
+  @ProjectRole(ROLE.MEMBER)
+  @HttpCode(200)
+  dateCheck(@CurrentProject() project: ProjectAccess, @Body() body: CycleDateCheckDto) {
+    return this.cycles.dateCheck(
+      project.projectId,
+      body.start_date ?? null,
+      body.end_date ?? null,
+      body.cycle_id ?? null,
+    );
   }
 
   /** Every archived cycle, a bare array (Plane's `CycleArchiveUnarchiveEndpoint.get`). */

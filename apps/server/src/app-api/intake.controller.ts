@@ -21,8 +21,8 @@ import { issueContext } from '../shared/context';
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 
 /**
- * A project's intake on the App API (Plane 0.25.3 `app/urls/intake.py`: `intake-issues/`, items
- * addressed by their work item's id), through the same `IntakeService` as v1: every project member,
+ * A project's intake on the App API (Plane 0.25.3 `app/urls/intake.py`: `intake-issues/` and its
+ * older name `inbox-issues/`, which the 0.25.3 web app calls; items addressed by their work item's id), through the same `IntakeService` as v1: every project member,
  * Guests included, may submit; a Guest reads only their own items unless the project has
  * `guest_view_all_features`; edits by the item's creator or a project Admin, status changes by
  * project Admins (403). 400 `INTAKE_NOT_ENABLED` while the project's `intake_view` is off.
@@ -86,3 +86,9 @@ export class AppIntakeController {
     await this.intake.remove(issueContext(me, ws, project), issueId);
   }
 }
+
+/** The same intake under `inbox-issues/`, the name Plane 0.25.3's web app calls (`web/core/services/inbox/inbox-issue.service.ts`). */
+@Controller(`${PROJECT}/inbox-issues`)
+@BearerAuth()
+@ProjectRole(ROLE.GUEST)
+export class AppInboxController extends AppIntakeController {}

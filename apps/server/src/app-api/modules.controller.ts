@@ -15,9 +15,10 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { ModuleService, parseShape } from '#domain';
+import { ModuleLinkService, ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateModuleDto, WorkItemIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
+import { CreateModuleLinkDto, UpdateModuleLinkDto } from './dto/module-link.dto';
 import { issueContext } from '../shared/context';
 
 /**
@@ -153,5 +154,72 @@ export class AppModulesController {
     @Param('module_id', UuidPipe) id: string,
   ) {
     await this.modules.unarchive(issueContext(me, ws, project), id);
+  }
+}
+
+/**
+ * Links of a module (Plane 0.25.3 `ModuleLinkViewSet`, `modules/{id}/module-links/`, permission
+ * `ProjectEntityPermission`): reads any project member, writes project Admins and Members. A
+ * module of another project, or deleted, is 404.
+ */
+@Controller('workspaces/:slug/projects/:project_id/modules/:module_id/module-links')
+@BearerAuth()
+export class AppModuleLinksController {
+  constructor(private readonly links: ModuleLinkService) {}
+
+  /** The module's links, newest first (cursor envelope). */
+  @Get()
+  list(
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) moduleId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
+    return this.links.list(project.projectId, moduleId, page);
+  }
+
+  /** `{url, title?, metadata?}` → 201 with the link; 409 `LINK_URL_TAKEN` for a URL already on the module. */
+  @Post()
+  create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) moduleId: string,
+    @Body() body: CreateModuleLinkDto,
+  ) {
+    return this.links.create(issueContext(me, ws, project), moduleId, body);
+  }
+
+  @Get(':link_id')
+  retrieve(
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) moduleId: string,
+    @Param('link_id', UuidPipe) linkId: string,
+  ) {
+    return this.links.retrieve(project.projectId, moduleId, linkId);
+  }
+
+  /** 200 with the link; 409 `LINK_URL_TAKEN`. */
+  @Patch(':link_id')
+  update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) moduleId: string,
+    @Param('link_id', UuidPipe) linkId: string,
+    @Body() body: UpdateModuleLinkDto,
+  ) {
+    return this.links.update(issueContext(me, ws, project), moduleId, linkId, body);
+  }
+
+  @Delete(':link_id')
+  @HttpCode(204)
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) moduleId: string,
+    @Param('link_id', UuidPipe) linkId: string,
+  ) {
+    await this.links.remove(issueContext(me, ws, project), moduleId, linkId);
   }
 }

@@ -37,6 +37,7 @@ import {
   AppUpdateWorkItemDto,
   appIssueInput,
   BulkOperationDto,
+  BulkWorkItemDatesDto,
   WorkItemIdsDto,
   WorkItemModulesDto,
   SubWorkItemsDto,
@@ -341,6 +342,88 @@ export class AppBulkWorkItemsController {
     @Body() body: WorkItemIdsDto,
   ) {
     return this.operations.bulkArchive(issueContext(me, ws, project), body.issue_ids);
+  }
+}
+
+/**
+ * `updated_at__gt` of the local cache sync: an ISO 8601 instant (a date alone is its midnight UTC),
+ * as UTC ISO; else 400.
+ */
+function updatedAfter(query: Record<string, unknown>): string | undefined {
+  const raw = single(query, 'updated_at__gt')?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i.test(raw);
+  const time = ok ? Date.parse(raw.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1')) : NaN;
+  if (Number.isNaN(time))
+    throw new MeridianError('INVALID_QUERY_PARAMETER', 'updated_at__gt must be an ISO 8601 time.');
+  return new Date(time).toISOString();
+}
+
+/** The cursor of `v2/issues/` (Plane's `PaginateCursor`): `<page size>:<page>:<offset>`, size capped at 1000; else 400 `INVALID_CURSOR`. */
+function syncCursor(query: Record<string, unknown>): { pageSize: number; page: number } {
+  const raw = single(query, 'cursor')?.trim();
+  if (raw === undefined || raw === '') return { pageSize: 1000, page: 0 };
+  const match = /^(\d{1,9}):(\d{1,9}):(\d{1,9})$/.exec(raw);
+  if (!match || Number(match[1]) < 1) throw new MeridianError('INVALID_CURSOR');
+  return { pageSize: Math.min(Number(match[1]), 1000), page: Number(match[2]) };
+}
+
+/**
+ * The web app's local cache (Plane 0.25.3 `IssuePaginatedViewSet`, `DeletedIssuesListViewSet`,
+ * `IssueBulkUpdateDateEndpoint`): the sync of a project's work items and of their deletions, and
+ * the gantt chart's date changes.
+ */
+@Controller(PROJECT)
+@BearerAuth()
+export class AppWorkItemSyncController {
+  constructor(
+    private readonly issues: IssueQueryService,
+    private readonly operations: IssueOperationsService,
+  ) {}
+
+  /**
+   * `GET v2/issues/?cursor=<size>:<page>:0&updated_at__gt=<time>&description=true`: Plane's
+   * `{prev_cursor, cursor, next_cursor, prev_page_results, next_page_results, page_count,
+   * total_results, total_pages, results}`, the visible work items (a Guest's under the Guest rule)
+   * oldest change first, with the App values, `state__group` and, with `description=true`,
+   * `description_html`. Pages by number (default 1000 a page, at most 1000); 400
+   * `INVALID_CURSOR`, 400 `INVALID_QUERY_PARAMETER` for a bad `updated_at__gt`.
+   */
+  @Get('v2/issues')
+  sync(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
+    return this.issues.syncPage(project.projectId, {
+      ...syncCursor(query),
+      updatedAfter: updatedAfter(query),
+      description: single(query, 'description')?.toLowerCase() === 'true',
+      viewer: { userId: me.userId, role: project.role },
+    });
+  }
+
+  /** `GET deleted-issues/?updated_at__gt=<time>`: an array of the ids of work items deleted or archived since then (all without it). */
+  @Get('deleted-issues')
+  deleted(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
+    return this.issues.deletedIds(project.projectId, updatedAfter(query), { userId: me.userId, role: project.role });
+  }
+
+  /** `POST issue-dates/` `{updates: [{id, start_date, target_date}]}` → 200 `{message}`; project Admins and Members; 422 for a start after the target (nothing changed). */
+  @Post('issue-dates')
+  @ProjectRole(ROLE.MEMBER)
+  @HttpCode(200)
+  updateDates(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: BulkWorkItemDatesDto,
+  ) {
+    return this.operations.updateDates(issueContext(me, ws, project), body.updates ?? []);
   }
 }
 

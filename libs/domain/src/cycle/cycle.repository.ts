@@ -75,6 +75,16 @@ export class CycleRepository {
     return qb.getOne();
   }
 
+  /** Whether a live cycle of the project (other than `exceptId`) has dates that meet `[start, end]`. */
+  async overlaps(projectId: string, start: Date, end: Date, exceptId: string | null): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM cycles WHERE project_id = $1 AND deleted_at IS NULL AND start_date <= $3 AND end_date >= $2
+       AND ($4::uuid IS NULL OR id <> $4::uuid) LIMIT 1`,
+      [projectId, start, end, exceptId],
+    );
+    return rows.length > 0;
+  }
+
   /** The lowest `sort_order` of the project's live cycles, or null when it has none. */
   async lowestSortOrder(em: EntityManager, projectId: string): Promise<number | null> {
     const row = await em

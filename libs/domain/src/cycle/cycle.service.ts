@@ -114,6 +114,32 @@ export class CycleService {
     );
   }
 
+  /**
+   * `POST cycles/date-check/` (Plane's `CycleDateCheckEndpoint`): `{status: true}` when no other live
+   * cycle of the project (`cycleId`: the one being edited, left out) meets the days from `start` to
+   * `end` in the project's time zone, else `{error, status: false}` (200 both, as in Plane). Both
+   * dates are required and start ≤ end (422; Plane answers 400).
+   */
+  async dateCheck(
+    projectId: string,
+    start: string | null,
+    end: string | null,
+    cycleId: string | null,
+  ): Promise<{ status: boolean; error?: string }> {
+    if (!start || !end)
+      throw validationError({ [start ? 'end_date' : 'start_date']: ['Start date and end date both are required.'] });
+    const project = await this.dataSource.getRepository(Project).findOneOrFail({ where: { id: projectId } });
+    const [s, e] = this.dates(start, end, this.timezone(project.timezone ?? 'UTC'));
+    if (await this.cycles.overlaps(projectId, s!, e!, cycleId)) {
+      return {
+        error:
+          'You have a cycle already on the given dates, if you want to create a draft cycle you can do that by removing dates',
+        status: false,
+      };
+    }
+    return { status: true };
+  }
+
   /** One non-archived cycle of the project, with counts; 404 `NOT_FOUND` otherwise (also while the project is archived). */
   async retrieve(projectId: string, cycleId: string): Promise<CycleJson> {
     const archived = await this.dataSource

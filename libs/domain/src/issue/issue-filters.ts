@@ -34,6 +34,8 @@ export interface IssueFilterSet {
   top_level?: boolean;
   /** `issues/list/?issues=` (Plane's `IssueListEndpoint`): only these work items */
   ids?: string[];
+  /** `updated_at__gt` (Plane's `IssuePaginatedViewSet`, the web app's local cache sync): changed after this instant (ISO 8601 UTC) */
+  updated_after?: string;
   /** Plane's Guest rule: only the work items this user created, unless the project has `guest_view_all_features` */
   guestViewerId?: string;
 }
@@ -89,6 +91,9 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
   if (filters.created_by?.length) where.push(`i.created_by_id ${any(filters.created_by, 'uuid')}`);
   if (filters.top_level) where.push('i.parent_id IS NULL');
   if (filters.ids?.length) where.push(`i.id ${any(filters.ids, 'uuid')}`);
+  // at the millisecond the times leave Meridian with, so the newest one a client has is not sent again
+  if (filters.updated_after !== undefined)
+    where.push(`date_trunc('milliseconds', i.updated_at) > ${bind(filters.updated_after)}::timestamptz`);
   if (filters.guestViewerId !== undefined) where.push(guestCondition(filters.guestViewerId, bind));
   const plans = [
     [filters.cycle, 'cycle_issues', 'cycle_id'],

@@ -138,6 +138,37 @@ export class IssueOperationsService {
   }
 
   /**
+   * `POST issue-dates/` `{updates: [{id, start_date?, target_date?}]}` → `{message}` (Plane's
+   * `IssueBulkUpdateDateEndpoint`, the gantt chart's drag): each work item of the project gets the
+   * dates given (a missing or null date is left as it is, as in Plane) through
+   * `IssueCommandService.update` (history), in one transaction; a start after the target rolls all
+   * back (422). Ids that are not work items of the project are skipped, as in Plane (which does not
+   * look at the project: Meridian does).
+   */
+  async updateDates(
+    ctx: IssueContext,
+    updates: Array<{ id: string; start_date?: string | null; target_date?: string | null }>,
+  ): Promise<{ message: string }> {
+    await this.dataSource.transaction(async (em) => {
+      const ids = [...new Set(updates.map((u) => u.id.toLowerCase()))];
+      const found = ids.length
+        ? await em.getRepository(Issue).find({ where: { id: In(ids), projectId: ctx.projectId }, select: { id: true } })
+        : [];
+      const known = new Set(found.map((i) => i.id));
+      for (const update of updates) {
+        const id = update.id.toLowerCase();
+        if (!known.has(id)) continue;
+        const input: IssueInput = {};
+        if (update.start_date) input.start_date = update.start_date;
+        if (update.target_date) input.target_date = update.target_date;
+        if (input.start_date !== undefined || input.target_date !== undefined)
+          await this.commands.update(ctx, id, input, em);
+      }
+    });
+    return { message: 'Issues updated successfully' };
+  }
+
+  /**
    * `GET issues/{id}/sub-issues/` → `{sub_issues, state_distribution}` (Plane's `SubIssuesEndpoint`):
    * the visible direct sub-items in the App list shape, oldest first, and their count per state group.
    */

@@ -86,6 +86,34 @@ export interface GroupedIssues {
   >;
 }
 
+/** A page of `v2/issues/` (Plane's `plane/utils/global_paginator.py` `paginate`): cursors are `<page size>:<page>:0`. */
+export interface SyncPage {
+  prev_cursor: string;
+  cursor: string;
+  next_cursor: string | null;
+  prev_page_results: boolean;
+  next_page_results: boolean;
+  page_count: number;
+  total_results: number;
+  total_pages: number;
+  results: SyncIssueJson[];
+}
+
+/** The values of a work item in `v2/issues/` (Plane's `IssuePaginatedViewSet.list` `required_fields`). */
+export type SyncIssueJson = Omit<AppIssueJson, 'deleted_at' | 'type_id'> & {
+  state__group: string | null;
+  description_html?: string;
+};
+
+/** What `v2/issues/` asks for: the page (size at most 1000, number from 0), the changes after an instant, the descriptions. */
+export interface SyncQuery {
+  pageSize: number;
+  page: number;
+  updatedAfter?: string;
+  description: boolean;
+  viewer: { userId: string; role: number | null };
+}
+
 /** Assignee and label ids per work item, when the caller already has them. */
 type IssueSets = { assignees: Map<string, string[]>; labels: Map<string, string[]> };
 
@@ -221,6 +249,50 @@ export class IssueQueryService {
       page.nextCursor,
       page.prevCursor,
     );
+  }
+
+  /**
+   * `GET v2/issues/` (Plane's `IssuePaginatedViewSet.list`), the web app's local cache sync: the
+   * visible work items of the project (a Guest's under the Guest rule), changed after
+   * `updatedAfter` when given, oldest change first, a page of `pageSize` by number; each with the
+   * App values, `state__group` and, with `description`, `description_html`. Plane's envelope: the
+   * cursors are `<page size>:<page>:0`, and `total_pages` tells the client how many pages to ask for.
+   */
+  async syncPage(projectId: string, query: SyncQuery): Promise<SyncPage> {
+    const filters = filtersOf({ viewer: query.viewer, updated_after: query.updatedAfter });
+    const { pageSize, page } = query;
+    const { issues, total } = await this.repo.syncPage(projectId, filters, page * pageSize, pageSize);
+    const [values, groups] = await Promise.all([
+      this.renderApp(issues),
+      issues.length ? this.repo.stateGroups(issues.map((i) => i.id)) : new Map<string, string>(),
+    ]);
+    const results = values.map((v, n): SyncIssueJson => {
+      const { deleted_at: _deleted, type_id: _type, ...rest } = v;
+      const row: SyncIssueJson = { ...rest, state__group: groups.get(v.id) ?? null };
+      if (query.description) row.description_html = issues[n].descriptionHtml;
+      return row;
+    });
+    const next = (page + 1) * pageSize < total;
+    return {
+      prev_cursor: `${pageSize}:${page - 1}:0`,
+      cursor: `${pageSize}:${page}:0`,
+      next_cursor: next ? `${pageSize}:${page + 1}:0` : null,
+      prev_page_results: page > 0,
+      next_page_results: next,
+      page_count: results.length,
+      total_results: total,
+      total_pages: Math.ceil(total / pageSize),
+      results,
+    };
+  }
+
+  /**
+   * `GET deleted-issues/` (Plane's `DeletedIssuesListViewSet`): ids of the project's work items
+   * deleted or archived, after `updatedAfter` when given, for the local cache to drop. A Guest's
+   * under the Guest rule.
+   */
+  deletedIds(projectId: string, updatedAfter: string | undefined, viewer: IssueListQuery['viewer']): Promise<string[]> {
+    return this.repo.deletedIds(projectId, updatedAfter, filtersOf({ viewer }).guestViewerId);
   }
 
   /**

@@ -160,6 +160,54 @@ export class IssueRepository {
     return paginate(qb, page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
   }
 
+  /**
+   * An offset page of `filtered` (visible work items) oldest change first (`updated_at`, then id),
+   * and how many there are: the web app's local cache sync (`v2/issues/`), which asks for pages by
+   * number, several at once.
+   */
+  async syncPage(
+    projectId: string,
+    filters: IssueFilterSet,
+    offset: number,
+    limit: number,
+  ): Promise<{ issues: Issue[]; total: number }> {
+    const qb = this.filtered(projectId, filters, false);
+    const total = await qb.getCount();
+    const issues =
+      offset >= total
+        ? []
+        : await qb.orderBy('i.updatedAt', 'ASC').addOrderBy('i.id', 'ASC').offset(offset).limit(limit).getMany();
+    return { issues, total };
+  }
+
+  /**
+   * Ids of the project's work items that were deleted or archived, changed after `since` when given
+   * (`deleted-issues/`); `guestViewerId`: under the Guest rule. Oldest change first.
+   */
+  async deletedIds(projectId: string, since: string | undefined, guestViewerId?: string): Promise<string[]> {
+    const params: unknown[] = [projectId];
+    const bind = bindPositional(params);
+    const where = ['i.project_id = $1', '(i.deleted_at IS NOT NULL OR i.archived_at IS NOT NULL)'];
+    if (since !== undefined)
+      where.push(`date_trunc('milliseconds', GREATEST(i.updated_at, i.deleted_at)) > ${bind(since)}::timestamptz`);
+    if (guestViewerId !== undefined) where.push(guestCondition(guestViewerId, bind));
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT i.id FROM issues i JOIN projects p ON p.id = i.project_id WHERE ${where.join(' AND ')}
+       ORDER BY GREATEST(i.updated_at, i.deleted_at), i.id`,
+      params,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The state group of each work item (`state__group`), by id; none for a work item without a state. */
+  async stateGroups(ids: string[]): Promise<Map<string, string>> {
+    const rows: Array<{ id: string; group: string }> = await this.dataSource.query(
+      'SELECT i.id, s."group" FROM issues i JOIN states s ON s.id = i.state_id WHERE i.id = ANY($1::uuid[])',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.group]));
+  }
+
   /** How many work items `filtered` holds (a grouped list's total where a work item may be in several groups). */
   filteredCount(projectId: string, filters: IssueFilterSet, archived: boolean): Promise<number> {
     return this.filtered(projectId, filters, archived).getCount();

@@ -6,6 +6,7 @@ import { countIssues, IssueCounts, subIssueCounts } from '../cycle';
 import { Issue } from '../issue';
 import { Project } from '../project';
 import { Module } from './module.entity';
+import { ModuleLink } from './module-link.entity';
 import { ModuleIssue } from './module-issue.entity';
 
 /** All of the module feature's SQL: modules, their work item links and counts. */
@@ -56,6 +57,20 @@ export class ModuleRepository {
       .where('m.id = :moduleId AND m.projectId = :projectId', { moduleId, projectId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
+  }
+
+  /** A page of the module's live links, newest first. */
+  linksPage(moduleId: string, page: PageRequest): Promise<Page<ModuleLink>> {
+    const qb = this.dataSource
+      .getRepository(ModuleLink)
+      .createQueryBuilder('l')
+      .where('l.moduleId = :moduleId', { moduleId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** The module's live link with this URL, or null. */
+  liveLinkWithUrl(em: EntityManager, moduleId: string, url: string): Promise<ModuleLink | null> {
+    return em.getRepository(ModuleLink).findOne({ where: { moduleId, url } });
   }
 
   /** The lowest `sort_order` of the project's live modules, or null when it has none. */

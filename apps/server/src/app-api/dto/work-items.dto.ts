@@ -230,3 +230,31 @@ export class ReactionDto {
   @MaxLength(20)
   reaction: string;
 }
+
+/** One entry of `issue-dates/`: a work item and its new dates (a missing or null date stays as it is). */
+export class WorkItemDatesDto {
+  @IsUUID()
+  id: string;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
+  start_date?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true })
+  target_date?: string | null;
+}
+
+/** `POST issue-dates/` `{updates}` (Plane's `IssueBulkUpdateDateEndpoint`): at most 1000; none is a no-op, as in Plane. */
+export class BulkWorkItemDatesDto {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => WorkItemDatesDto)
+  updates?: WorkItemDatesDto[];
+}

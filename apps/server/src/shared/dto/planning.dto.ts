@@ -223,3 +223,23 @@ export class CreateModuleDto extends ModuleFieldsDto {
   @MaxLength(255)
   name: string;
 }
+
+/** `POST cycles/date-check/` (Plane's `CycleDateCheckEndpoint`): the days to check, and the cycle being edited to leave out. */
+export class CycleDateCheckDto {
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(64)
+  start_date?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(64)
+  end_date?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
+  cycle_id?: string | null;
+}
