@@ -246,7 +246,7 @@ describe('App API: the web app’s work item routes', () => {
     const list = await as(guest).get(links);
     assert.equal(list.status, 200);
     assert.deepEqual(
-      list.body.results.map((l: { id: string }) => l.id),
+      list.body.map((l: { id: string }) => l.id),
       [made.body.id],
     );
     const edited = await as(member).patch(`${links}${made.body.id}/`, { title: 'The spec' });

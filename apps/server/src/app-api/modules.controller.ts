@@ -167,14 +167,14 @@ export class AppModulesController {
 export class AppModuleLinksController {
   constructor(private readonly links: ModuleLinkService) {}
 
-  /** The module's links, newest first (cursor envelope). */
+  /** The module's links, newest first, a bare array (Plane's `ModuleLinkViewSet` has no paginator). */
   @Get()
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('module_id', UuidPipe) moduleId: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return this.links.list(project.projectId, moduleId, page);
+    return listAnswer(page, await this.links.list(project.projectId, moduleId, page));
   }
 
   /** `{url, title?, metadata?}` → 201 with the link; 409 `LINK_URL_TAKEN` for a URL already on the module. */
