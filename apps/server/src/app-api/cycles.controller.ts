@@ -86,7 +86,7 @@ export class AppCyclesController {
   @Get('cycles/:cycle_id')
   @ProjectRole(ROLE.MEMBER)
   async retrieve(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
-    return (await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)]))[0];
+    return (await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)], true))[0];
   }
 
   /** 200; 400 `CYCLE_ARCHIVED`, `CYCLE_COMPLETED`; 422. */

@@ -4,6 +4,7 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  Page,
   PageQuery,
   PageRequest,
   Principal,
@@ -13,7 +14,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { ModuleService, parseShape } from '#domain';
+import { ModuleJson, ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateModuleDto, WorkItemIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
 import { issueContext } from '../shared/context';
@@ -31,42 +32,42 @@ export class AppModulesController {
   constructor(private readonly modules: ModuleService) {}
 
   @Get('modules')
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.modules.list(project.projectId, page);
+  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.forApp(await this.modules.list(project.projectId, page));
   }
 
   /** 201; 409 `MODULE_NAME_TAKEN`; 422. */
   @Post('modules')
-  create(
+  async create(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateModuleDto,
   ) {
-    return this.modules.create(issueContext(me, ws, project), body);
+    return (await this.modules.forApp([await this.modules.create(issueContext(me, ws, project), body)]))[0];
   }
 
   @Get('archived-modules')
-  listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.modules.list(project.projectId, page, true);
+  async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return this.forApp(await this.modules.list(project.projectId, page, true));
   }
 
   @Get('modules/:module_id')
   @ProjectRole(ROLE.MEMBER)
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
-    return this.modules.retrieve(project.projectId, id);
+  async retrieve(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+    return (await this.modules.forApp([await this.modules.retrieve(project.projectId, id)], true))[0];
   }
 
   /** 200; `members` replaces the set; 400 `MODULE_ARCHIVED`. */
   @Patch('modules/:module_id')
-  update(
+  async update(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Param('module_id', UuidPipe) id: string,
     @Body() body: UpdateModuleDto,
   ) {
-    return this.modules.update(issueContext(me, ws, project), id, body);
+    return (await this.modules.forApp([await this.modules.update(issueContext(me, ws, project), id, body)]))[0];
   }
 
   @Delete('modules/:module_id')
@@ -149,5 +150,16 @@ export class AppModulesController {
     @Param('module_id', UuidPipe) id: string,
   ) {
     await this.modules.unarchive(issueContext(me, ws, project), id);
+  }
+
+  /** A page of modules in the App API's shape (`ModuleService.forApp`). */
+  private async forApp(found: Page<ModuleJson>) {
+    return new Page(
+      await this.modules.forApp(found.results),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 }

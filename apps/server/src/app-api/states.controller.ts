@@ -13,7 +13,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { StateService } from '#domain';
+import { appStateView, StateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CreateStateDto, UpdateStateDto } from '../shared/dto/state.dto';
 
@@ -29,35 +29,35 @@ export class AppStatesController {
 
   /** Non-triage states by `sequence`, in the cursor envelope (Plane: a bare array). */
   @Get()
-  list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
-    return this.states.list(project.projectId, page);
+  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_PAGING) page: PageRequest) {
+    return (await this.states.list(project.projectId, page)).map(appStateView);
   }
 
   /** 201; 409 `STATE_NAME_TAKEN`; 422. */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  create(
+  async create(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateStateDto,
   ) {
-    return this.states.create(ws.workspaceId, project.projectId, me.userId, body);
+    return appStateView(await this.states.create(ws.workspaceId, project.projectId, me.userId, body));
   }
 
   @Get(':state_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
-    return this.states.retrieve(project.projectId, id);
+  async retrieve(@CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
+    return appStateView(await this.states.retrieve(project.projectId, id));
   }
 
   @Patch(':state_id')
-  update(
+  async update(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
     @Param('state_id', UuidPipe) id: string,
     @Body() body: UpdateStateDto,
   ) {
-    return this.states.update(project.projectId, id, me.userId, body, project.role);
+    return appStateView(await this.states.update(project.projectId, id, me.userId, body, project.role));
   }
 
   /** 204; 400 `DEFAULT_STATE_NOT_DELETABLE` / `STATE_NOT_EMPTY`. */
@@ -76,12 +76,12 @@ export class AppStatesController {
   @Post(':state_id/mark-default')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(200)
-  markDefault(
+  async markDefault(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
     @Param('state_id', UuidPipe) id: string,
   ) {
-    return this.states.update(project.projectId, id, me.userId, { default: true }, project.role);
+    return appStateView(await this.states.update(project.projectId, id, me.userId, { default: true }, project.role));
   }
 }
 
@@ -92,11 +92,11 @@ export class WorkspaceStatesController {
   constructor(private readonly states: StateService) {}
 
   @Get()
-  list(
+  async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @PageQuery(APP_PAGING) page: PageRequest,
   ) {
-    return this.states.listForWorkspace(ws.workspaceId, me.userId, page);
+    return (await this.states.listForWorkspace(ws.workspaceId, me.userId, page)).map(appStateView);
   }
 }

@@ -7,3 +7,5 @@ export { ModuleService } from './module.service';
 export type { ModuleInput } from './module.service';
 export { moduleView } from './module.view';
 export { ModuleFeatureModule } from './module.module';
+export type { ModuleJson } from './module.view';
+export type { AppModuleJson } from './module.app-view';
