@@ -323,6 +323,28 @@ const WORKSPACE: Spec = {
   total_members: 'number',
 };
 
+// plane/app/serializers/intake.py IntakeIssueSerializer (`issue` an IssueIntakeSerializer object)
+const INTAKE_ISSUE: Spec = {
+  id: 'uuid',
+  status: 'number',
+  duplicate_to: 'uuid?',
+  snoozed_till: 'string?',
+  source: 'string?',
+  issue: 'object',
+  created_by: 'uuid?',
+};
+// plane/app/serializers/issue.py IssueIntakeSerializer
+const INTAKE_WORK_ITEM: Spec = {
+  id: 'uuid',
+  name: 'string',
+  priority: 'string',
+  sequence_id: 'number',
+  project_id: 'uuid',
+  created_at: 'string',
+  label_ids: 'uuid[]',
+  created_by: 'uuid?',
+};
+
 describe('App API: object shapes follow Plane 0.25.3', () => {
   let t: TestApp;
   let ada: SignedUp;
@@ -560,5 +582,29 @@ describe('App API: object shapes follow Plane 0.25.3', () => {
     const mine = await t.api.get('/api/users/me/workspaces/').set(bearer(ada));
     assert.equal(mine.status, 200);
     for (const w of items(mine.body)) assertShape('workspace', w, WORKSPACE);
+  });
+
+  it('intake: the item’s issue is the work item object', async () => {
+    await t.api.patch(`${base}/`).set(bearer(ada)).send({ intake_view: true });
+    const sub = await t.api
+      .post(`${base}/intake-issues/`)
+      .set(bearer(bob))
+      .send({ issue: { name: 'Report', priority: 'high' } });
+    assert.equal(sub.status, 201, JSON.stringify(sub.body));
+    assertShape('intake item (create)', sub.body, INTAKE_ISSUE);
+    assertShape('intake work item', sub.body.issue, INTAKE_WORK_ITEM);
+    const list = await t.api.get(`${base}/intake-issues/`).set(bearer(ada));
+    const row = items(list.body)[0];
+    assertShape('intake item (list)', row, INTAKE_ISSUE);
+    assertShape('intake work item (list)', row.issue as Record<string, unknown>, INTAKE_WORK_ITEM);
+    const one = await t.api.get(`${base}/intake-issues/${sub.body.issue.id}/`).set(bearer(ada));
+    assert.equal(one.status, 200);
+    assert.equal(one.body.issue.name, 'Report');
+    const accepted = await t.api
+      .patch(`${base}/intake-issues/${sub.body.issue.id}/`)
+      .set(bearer(ada))
+      .send({ status: 1 });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    assertShape('intake item (update)', accepted.body, INTAKE_ISSUE);
   });
 });

@@ -410,11 +410,14 @@ describe('App API: planning surface, search and the web client walk', () => {
       .send({ issue: { name: 'Guest report' } });
     assert.equal(sub.status, 201, JSON.stringify(sub.body));
     assertError(
-      await t.api.patch(`${base}/intake-issues/${sub.body.issue}/`).set(bearer(gus)).send({ status: 1 }),
+      await t.api.patch(`${base}/intake-issues/${sub.body.issue.id}/`).set(bearer(gus)).send({ status: 1 }),
       403,
       'PERMISSION_DENIED',
     );
-    const accepted = await t.api.patch(`${base}/intake-issues/${sub.body.issue}/`).set(bearer(ada)).send({ status: 1 });
+    const accepted = await t.api
+      .patch(`${base}/intake-issues/${sub.body.issue.id}/`)
+      .set(bearer(ada))
+      .send({ status: 1 });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.equal(accepted.body.status, 1);
     const mine = await t.api.post(`/api/workspaces/${ws.slug}/stickies/`).set(bearer(gus)).send({ name: 'note' });
