@@ -24,7 +24,8 @@ import { issueContext, single } from '../shared/context';
  * Cycles of a project on the App API (Plane 0.25.3 `app/urls/cycle.py`), through the same
  * `CycleService` as v1. Each cycle carries Plane's progress annotations: `total_issues`,
  * `completed_issues`, `cancelled_issues`, `started_issues`, `unstarted_issues`, `backlog_issues` and
- * the matching `*_estimate_points`. Listing cycles and their progress needs a project membership; a
+ * the matching `*_estimate_points`, and Plane's App keys (`status`, `assignee_ids`, `owned_by_id`,
+ * `workspace_id`, `is_favorite`; retrieve adds `sub_issues`). Listing cycles and their progress needs a project membership; a
  * cycle's detail, its work items and the archived cycles need project role ≥ 15 (Plane's
  * `CycleViewSet.retrieve`, `CycleIssueViewSet`, `CycleArchiveUnarchiveEndpoint`), as do writes;
  * delete: the creator or a project Admin.

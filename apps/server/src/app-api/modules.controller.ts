@@ -21,7 +21,9 @@ import { issueContext } from '../shared/context';
 
 /**
  * Modules of a project on the App API (Plane 0.25.3 `app/urls/module.py`: work items under
- * `modules/{id}/issues/`), through the same `ModuleService` as v1, with the same counts. Lists of
+ * `modules/{id}/issues/`), through the same `ModuleService` as v1, with the same counts, in Plane's
+ * App shape (`ModuleService.forApp`: `member_ids`, `lead_id`, estimate point sums; the detail adds
+ * `sub_issues` and the distribution). Lists of
  * modules need a project membership; a module's detail and its work items need project role ≥ 15
  * (Plane's `ModuleViewSet.retrieve`, `ModuleIssueViewSet`), as do writes; delete: the creator or a
  * project Admin.
