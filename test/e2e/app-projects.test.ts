@@ -280,8 +280,7 @@ describe('App API: projects and project members', () => {
     const list = await t.api.get(base).auth(guest.token, { type: 'bearer' });
     assert.equal(list.status, 200);
     assert.equal(list.body.length, 4);
-    const rowOf = (userId: string) =>
-      list.body.find((r: { member: { id: string } }) => r.member.id === userId).id as string;
+    const rowOf = (userId: string) => list.body.find((r: { member: string }) => r.member === userId).id as string;
 
     // a project Member cannot manage members
     assertError(

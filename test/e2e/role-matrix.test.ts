@@ -181,9 +181,9 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     await t.sql('UPDATE projects SET intake_view = true WHERE id = $1', [x.project.id]);
     return (
       (await adminPost(x, `${proj(x)}/intake-issues/`, { issue: { name: unique('in') } })) as unknown as {
-        issue: string;
+        issue: { id: string };
       }
-    ).issue;
+    ).issue.id;
   }
   const inWorld = (x: World, c: SignedUp | null) => !!c && c !== x.outsider;
   async function sticky(x: World, caller: SignedUp | null): Promise<string> {
@@ -1893,18 +1893,18 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     const listed = async (who: SignedUp) =>
       (
         (await t.api.get(`${proj(x)}/intake-issues/`).auth(who.token, { type: 'bearer' })).body.results as Array<{
-          issue: string;
+          issue: { id: string };
         }>
       )
-        .map((r) => r.issue)
+        .map((r) => r.issue.id)
         .sort();
-    assert.deepEqual(await listed(x.guest), [own.body.issue]);
-    assert.deepEqual(await listed(x.member), [others, own.body.issue].sort());
+    assert.deepEqual(await listed(x.guest), [own.body.issue.id]);
+    assert.deepEqual(await listed(x.member), [others, own.body.issue.id].sort());
     // the Guest's own submission: they may edit it, a Member who did not submit it may not
     assert.equal(
       (
         await t.api
-          .patch(`${proj(x)}/intake-issues/${own.body.issue}/`)
+          .patch(`${proj(x)}/intake-issues/${own.body.issue.id}/`)
           .auth(x.guest.token, { type: 'bearer' })
           .send({ issue: { name: 'r' } })
       ).status,
@@ -1913,7 +1913,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     assert.equal(
       (
         await t.api
-          .patch(`${proj(x)}/intake-issues/${own.body.issue}/`)
+          .patch(`${proj(x)}/intake-issues/${own.body.issue.id}/`)
           .auth(x.member.token, { type: 'bearer' })
           .send({ issue: { name: 'r' } })
       ).status,
@@ -1937,7 +1937,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     );
     // the project lets Guests see everything: the others' too
     await t.sql('UPDATE projects SET guest_view_all_features = true WHERE id = $1', [x.project.id]);
-    assert.deepEqual(await listed(x.guest), [others, own.body.issue].sort());
+    assert.deepEqual(await listed(x.guest), [others, own.body.issue.id].sort());
     assert.equal(
       (await t.api.get(`${proj(x)}/intake-issues/${others}/`).auth(x.guest.token, { type: 'bearer' })).status,
       200,

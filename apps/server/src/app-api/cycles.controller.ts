@@ -30,7 +30,8 @@ import { issueContext, single } from '../shared/context';
  * Cycles of a project on the App API (Plane 0.25.3 `app/urls/cycle.py`), through the same
  * `CycleService` as v1. Each cycle carries Plane's progress annotations: `total_issues`,
  * `completed_issues`, `cancelled_issues`, `started_issues`, `unstarted_issues`, `backlog_issues` and
- * the matching `*_estimate_points`. Listing cycles and their progress needs a project membership; a
+ * the matching `*_estimate_points`, and Plane's App keys (`status`, `assignee_ids`, `owned_by_id`,
+ * `workspace_id`, `is_favorite`; retrieve adds `sub_issues`). Listing cycles and their progress needs a project membership; a
  * cycle's detail, its work items and the archived cycles need project role ≥ 15 (Plane's
  * `CycleViewSet.retrieve`, `CycleIssueViewSet`, `CycleArchiveUnarchiveEndpoint`), as do writes;
  * delete: the creator or a project Admin.
@@ -94,7 +95,7 @@ export class AppCyclesController {
   @Get('cycles/:cycle_id')
   @ProjectRole(ROLE.MEMBER)
   async retrieve(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
-    return (await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)]))[0];
+    return (await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)], true))[0];
   }
 
   /** 200; 400 `CYCLE_ARCHIVED`, `CYCLE_COMPLETED`; 422. */

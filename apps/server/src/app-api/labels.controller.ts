@@ -14,7 +14,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { LabelService } from '#domain';
+import { appLabelView, LabelService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
 
@@ -30,35 +30,35 @@ export class AppLabelsController {
   /** Every label of the project, a bare array (Plane's `LabelViewSet.list`). */
   @Get()
   async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
-    return listAnswer(page, await this.labels.list(project.projectId, page));
+    return listAnswer(page, (await this.labels.list(project.projectId, page)).map(appLabelView));
   }
 
   /** 201; 409 `LABEL_NAME_TAKEN`; 422 (a parent of another project). */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  create(
+  async create(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateLabelDto,
   ) {
-    return this.labels.create(ws.workspaceId, project.projectId, me.userId, body);
+    return appLabelView(await this.labels.create(ws.workspaceId, project.projectId, me.userId, body));
   }
 
   @Get(':label_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string) {
-    return this.labels.retrieve(project.projectId, id);
+  async retrieve(@CurrentProject() project: ProjectAccess, @Param('label_id', UuidPipe) id: string) {
+    return appLabelView(await this.labels.retrieve(project.projectId, id));
   }
 
   @Patch(':label_id')
   @ProjectRole(ROLE.ADMIN)
-  update(
+  async update(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
     @Param('label_id', UuidPipe) id: string,
     @Body() body: UpdateLabelDto,
   ) {
-    return this.labels.update(project.projectId, id, me.userId, body);
+    return appLabelView(await this.labels.update(project.projectId, id, me.userId, body));
   }
 
   /** 204; children become top-level, work items lose the label. */
@@ -87,6 +87,6 @@ export class WorkspaceLabelsController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return listAnswer(page, await this.labels.listForWorkspace(ws.workspaceId, me.userId, page));
+    return listAnswer(page, (await this.labels.listForWorkspace(ws.workspaceId, me.userId, page)).map(appLabelView));
   }
 }

@@ -6,6 +6,7 @@ import {
   CurrentProject,
   CurrentWorkspace,
   listAnswer,
+  Page,
   PageQuery,
   PageRequest,
   Principal,
@@ -15,7 +16,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { ModuleLinkService, ModuleService, parseShape } from '#domain';
+import { ModuleJson, ModuleLinkService, ModuleService, parseShape } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateModuleDto, WorkItemIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
 import { CreateModuleLinkDto, UpdateModuleLinkDto } from './dto/module-link.dto';
@@ -23,7 +24,9 @@ import { issueContext } from '../shared/context';
 
 /**
  * Modules of a project on the App API (Plane 0.25.3 `app/urls/module.py`: work items under
- * `modules/{id}/issues/`), through the same `ModuleService` as v1, with the same counts. Lists of
+ * `modules/{id}/issues/`), through the same `ModuleService` as v1, with the same counts, in Plane's
+ * App shape (`ModuleService.forApp`: `member_ids`, `lead_id`, estimate point sums; the detail adds
+ * `sub_issues` and the distribution). Lists of
  * modules need a project membership; a module's detail and its work items need project role ≥ 15
  * (Plane's `ModuleViewSet.retrieve`, `ModuleIssueViewSet`), as do writes; delete: the creator or a
  * project Admin.
@@ -36,42 +39,42 @@ export class AppModulesController {
   /** Every module of the project, a bare array (Plane's `ModuleViewSet.list`). */
   @Get('modules')
   async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
-    return listAnswer(page, await this.modules.list(project.projectId, page));
+    return listAnswer(page, await this.forApp(await this.modules.list(project.projectId, page)));
   }
 
   /** 201; 409 `MODULE_NAME_TAKEN`; 422. */
   @Post('modules')
-  create(
+  async create(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateModuleDto,
   ) {
-    return this.modules.create(issueContext(me, ws, project), body);
+    return (await this.modules.forApp([await this.modules.create(issueContext(me, ws, project), body)]))[0];
   }
 
   /** Every archived module, a bare array (Plane's `ModuleArchiveUnarchiveEndpoint.get`). */
   @Get('archived-modules')
   async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
-    return listAnswer(page, await this.modules.list(project.projectId, page, true));
+    return listAnswer(page, await this.forApp(await this.modules.list(project.projectId, page, true)));
   }
 
   @Get('modules/:module_id')
   @ProjectRole(ROLE.MEMBER)
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
-    return this.modules.retrieve(project.projectId, id);
+  async retrieve(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
+    return (await this.modules.forApp([await this.modules.retrieve(project.projectId, id)], true))[0];
   }
 
   /** 200; `members` replaces the set; 400 `MODULE_ARCHIVED`. */
   @Patch('modules/:module_id')
-  update(
+  async update(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Param('module_id', UuidPipe) id: string,
     @Body() body: UpdateModuleDto,
   ) {
-    return this.modules.update(issueContext(me, ws, project), id, body);
+    return (await this.modules.forApp([await this.modules.update(issueContext(me, ws, project), id, body)]))[0];
   }
 
   @Delete('modules/:module_id')
@@ -154,6 +157,17 @@ export class AppModulesController {
     @Param('module_id', UuidPipe) id: string,
   ) {
     await this.modules.unarchive(issueContext(me, ws, project), id);
+  }
+
+  /** A page of modules in the App API's shape (`ModuleService.forApp`). */
+  private async forApp(found: Page<ModuleJson>) {
+    return new Page(
+      await this.modules.forApp(found.results),
+      found.perPage,
+      found.totalCount,
+      found.nextCursor,
+      found.prevCursor,
+    );
   }
 }
 

@@ -19,6 +19,7 @@ import {
 } from '#common';
 import {
   AppProjectService,
+  appProjectMemberRoleView,
   ProjectJson,
   ProjectMemberJson,
   ProjectMemberService,
@@ -61,12 +62,13 @@ export class AppProjectsController {
   /** Workspace Admins and Members: 201; the creator becomes project Admin; five default states. */
   @Post()
   @WorkspaceRole(ROLE.MEMBER)
-  create(
+  async create(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Body() body: CreateAppProjectDto,
   ): Promise<ProjectJson> {
-    return this.projects.create(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body);
+    const created = await this.projects.create(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body);
+    return (await this.appProjects.forApp([created], me.userId))[0];
   }
 
   /** Project members: 200; an archived project is a 404. Recorded as a recent visit (`recent-visits/`). */
@@ -84,13 +86,19 @@ export class AppProjectsController {
   /** Project Admins: 200; 400 `PROJECT_ARCHIVED`; 409 on a taken identifier or name. */
   @Patch(':project_id')
   @ProjectRole(ROLE.ADMIN)
-  update(
+  async update(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
     @Body() body: UpdateProjectDto,
   ): Promise<ProjectJson> {
-    return this.projects.update(ws.workspaceId, p.projectId, { userId: me.userId, workspaceRole: ws.role }, body);
+    const updated = await this.projects.update(
+      ws.workspaceId,
+      p.projectId,
+      { userId: me.userId, workspaceRole: ws.role },
+      body,
+    );
+    return (await this.appProjects.forApp([updated], me.userId))[0];
   }
 
   /** Project Admins or workspace Admins: 204, soft delete. */
@@ -156,31 +164,38 @@ export class ProjectIdentifiersController {
 export class ProjectMembersController {
   constructor(private readonly members: ProjectMemberService) {}
 
-  /** Every active member, a bare array (Plane's `ProjectMemberViewSet.list`); Guests see only their own email. */
+  /** Every active member, a bare array (Plane's `ProjectMemberViewSet.list`), `member` the user's id (Plane's `ProjectMemberRoleSerializer`). */
   @Get()
   async list(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
     @PageQuery(APP_UNPAGED) page: PageRequest,
-  ): Promise<ProjectMemberJson[] | Page<ProjectMemberJson>> {
-    return listAnswer(page, await this.members.list(p.projectId, page, { userId: me.userId, role: ws.role }));
+  ) {
+    return listAnswer(
+      page,
+      (await this.members.list(p.projectId, page, { userId: me.userId, role: ws.role })).map(appProjectMemberRoleView),
+    );
   }
 
-  /** `{members: [{member_id, role}]}` → 201 the rows; 422 for non-members of the workspace or roles their workspace role forbids. */
+  /**
+   * `{members: [{member_id, role}]}` → 201 the rows, `member` the user's id; 422 for non-members of
+   * the workspace or roles their workspace role forbids.
+   */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  add(
+  async add(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
     @Body() body: AddProjectMembersDto,
-  ): Promise<ProjectMemberJson[]> {
-    return this.members.add(
+  ) {
+    const rows = await this.members.add(
       p.projectId,
       { userId: me.userId, projectRole: p.role, workspaceRole: ws.role },
       body.members,
     );
+    return rows.map(appProjectMemberRoleView);
   }
 
   /** Any project member: 204, the caller leaves the project; 400 `LAST_PROJECT_ADMIN` for its only Admin. */

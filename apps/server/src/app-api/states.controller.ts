@@ -14,7 +14,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { StateService } from '#domain';
+import { appStateView, StateService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CreateStateDto, UpdateStateDto } from '../shared/dto/state.dto';
 
@@ -31,34 +31,34 @@ export class AppStatesController {
   /** Every non-triage state by `sequence`, a bare array (Plane's `StateViewSet.list`). */
   @Get()
   async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
-    return listAnswer(page, await this.states.list(project.projectId, page));
+    return listAnswer(page, (await this.states.list(project.projectId, page)).map(appStateView));
   }
 
   /** 201; 409 `STATE_NAME_TAKEN`; 422. */
   @Post()
   @ProjectRole(ROLE.ADMIN)
-  create(
+  async create(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateStateDto,
   ) {
-    return this.states.create(ws.workspaceId, project.projectId, me.userId, body);
+    return appStateView(await this.states.create(ws.workspaceId, project.projectId, me.userId, body));
   }
 
   @Get(':state_id')
-  retrieve(@CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
-    return this.states.retrieve(project.projectId, id);
+  async retrieve(@CurrentProject() project: ProjectAccess, @Param('state_id', UuidPipe) id: string) {
+    return appStateView(await this.states.retrieve(project.projectId, id));
   }
 
   @Patch(':state_id')
-  update(
+  async update(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
     @Param('state_id', UuidPipe) id: string,
     @Body() body: UpdateStateDto,
   ) {
-    return this.states.update(project.projectId, id, me.userId, body, project.role);
+    return appStateView(await this.states.update(project.projectId, id, me.userId, body, project.role));
   }
 
   /** 204; 400 `DEFAULT_STATE_NOT_DELETABLE` / `STATE_NOT_EMPTY`. */
@@ -77,12 +77,12 @@ export class AppStatesController {
   @Post(':state_id/mark-default')
   @ProjectRole(ROLE.ADMIN)
   @HttpCode(200)
-  markDefault(
+  async markDefault(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
     @Param('state_id', UuidPipe) id: string,
   ) {
-    return this.states.update(project.projectId, id, me.userId, { default: true }, project.role);
+    return appStateView(await this.states.update(project.projectId, id, me.userId, { default: true }, project.role));
   }
 }
 
@@ -99,6 +99,6 @@ export class WorkspaceStatesController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
-    return listAnswer(page, await this.states.listForWorkspace(ws.workspaceId, me.userId, page));
+    return listAnswer(page, (await this.states.listForWorkspace(ws.workspaceId, me.userId, page)).map(appStateView));
   }
 }

@@ -5,6 +5,7 @@ import {
   CurrentProject,
   CurrentWorkspace,
   listAnswer,
+  Page,
   PageQuery,
   PageRequest,
   Principal,
@@ -42,34 +43,52 @@ export class AppWorkItemCommentsController {
     @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    return listAnswer(page, await this.children.listComments(project.projectId, issueId, page, parseShape(query)));
+    const found = await this.children.listComments(project.projectId, issueId, page, parseShape(query));
+    return listAnswer(
+      page,
+      new Page(
+        await this.children.forAppComments(found.results),
+        found.perPage,
+        found.totalCount,
+        found.nextCursor,
+        found.prevCursor,
+      ),
+    );
   }
 
   /** 201 with the comment; 409 `EXTERNAL_ID_TAKEN`. */
   @Post()
-  create(
+  async create(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
     @Body() body: CommentDto,
   ) {
-    return this.children.createComment(issueContext(me, ws, project), issueId, body);
+    return (
+      await this.children.forAppComments([
+        await this.children.createComment(issueContext(me, ws, project), issueId, body),
+      ])
+    )[0];
   }
 
   @Get(':comment_id')
-  retrieve(
+  async retrieve(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
     @Param('comment_id', UuidPipe) id: string,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.children.retrieveComment(project.projectId, issueId, id, parseShape(query));
+    return (
+      await this.children.forAppComments([
+        await this.children.retrieveComment(project.projectId, issueId, id, parseShape(query)),
+      ])
+    )[0];
   }
 
   /** 200 with the comment; author or project Admin only (403). */
   @Patch(':comment_id')
-  update(
+  async update(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
@@ -77,7 +96,11 @@ export class AppWorkItemCommentsController {
     @Param('comment_id', UuidPipe) id: string,
     @Body() body: CommentDto,
   ) {
-    return this.children.updateComment(issueContext(me, ws, project), issueId, id, body);
+    return (
+      await this.children.forAppComments([
+        await this.children.updateComment(issueContext(me, ws, project), issueId, id, body),
+      ])
+    )[0];
   }
 
   /** 204; author or project Admin only (403). */

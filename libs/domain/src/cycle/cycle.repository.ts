@@ -135,7 +135,33 @@ export class CycleRepository {
 
   /** Estimate point sums of each cycle by state group (see `sumEstimatePoints`). */
   sumEstimatePoints(em: EntityManager, cycleIds: string[]): Promise<Map<string, EstimatePointSums>> {
-    return sumEstimatePoints(em, cycleIds);
+    return sumEstimatePoints(em, 'cycle_issues', 'cycle_id', cycleIds);
+  }
+
+  /**
+   * The distinct assignees of each cycle's live, non-draft work items, sorted (Plane's
+   * `assignee_ids` annotation of `CycleViewSet`); one statement for the page.
+   */
+  async assigneeIds(em: EntityManager, cycleIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(cycleIds.map((id) => [id, []]));
+    if (!cycleIds.length) return out;
+    const params = cycleIds.map((_, n) => `$${n + 1}`).join(', ');
+    const rows: Array<{ id: string; assignee_id: string }> = await em.query(
+      `SELECT DISTINCT l.cycle_id AS id, ia.assignee_id
+         FROM cycle_issues l
+         JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.is_draft = false
+         JOIN issue_assignees ia ON ia.issue_id = i.id
+        WHERE l.deleted_at IS NULL AND l.cycle_id IN (${params})
+        ORDER BY ia.assignee_id`,
+      cycleIds,
+    );
+    for (const r of rows) out.get(r.id)!.push(r.assignee_id);
+    return out;
+  }
+
+  /** Live, non-archived, non-draft work items with a parent among the cycle's (Plane's `sub_issues`). */
+  async subIssuesOf(em: EntityManager, cycleId: string): Promise<number> {
+    return countSubIssues(em, 'cycle_issues', 'cycle_id', cycleId);
   }
 
   private listQuery(projectId: string, view: CycleListView, now: Date) {
@@ -200,11 +226,32 @@ export async function subIssueCounts(em: EntityManager, issueIds: string[]): Pro
 }
 
 /**
+ * How many of the live, non-archived, non-draft work items of a cycle or module have a parent
+ * (Plane's `sub_issues` annotation on the cycle and module detail).
+ */
+export async function countSubIssues(
+  em: EntityManager,
+  table: 'cycle_issues' | 'module_issues',
+  column: 'cycle_id' | 'module_id',
+  id: string,
+): Promise<number> {
+  const rows: Array<{ n: number | string }> = await em.query(
+    `SELECT COUNT(DISTINCT i.id) AS n FROM ${table} l
+       JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+      WHERE l.deleted_at IS NULL AND l.${column} = $1 AND i.parent_id IS NOT NULL`,
+    [id],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
  * Sums of the numeric estimate point values of the work items counted by `countIssues`, for each
- * cycle (points that are not numbers, as in a `categories` estimate, count 0).
+ * cycle or module (points that are not numbers, as in a `categories` estimate, count 0).
  */
 export async function sumEstimatePoints(
   em: EntityManager,
+  table: 'cycle_issues' | 'module_issues',
+  column: 'cycle_id' | 'module_id',
   cycleIds: string[],
 ): Promise<Map<string, EstimatePointSums>> {
   const zero = (): EstimatePointSums => ({
@@ -219,14 +266,14 @@ export async function sumEstimatePoints(
   if (!cycleIds.length) return out;
   const params = cycleIds.map((_, n) => `$${n + 1}`).join(', ');
   const rows: Array<{ id: string; grp: string | null; n: number | string }> = await em.query(
-    `SELECT l.cycle_id AS id, s."group" AS grp,
+    `SELECT l.${column} AS id, s."group" AS grp,
             SUM(CASE WHEN ep.value ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ep.value::numeric ELSE 0 END) AS n
-       FROM cycle_issues l
+       FROM ${table} l
        JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
        JOIN estimate_points ep ON ep.id = i.estimate_point_id AND ep.deleted_at IS NULL
        LEFT JOIN states s ON s.id = i.state_id
-      WHERE l.deleted_at IS NULL AND l.cycle_id IN (${params})
-      GROUP BY l.cycle_id, s."group"`,
+      WHERE l.deleted_at IS NULL AND l.${column} IN (${params})
+      GROUP BY l.${column}, s."group"`,
     cycleIds,
   );
   for (const r of rows) {

@@ -14,7 +14,8 @@ import { assertProjectWritable } from '../kernel/project-writable';
 import { isTimezone } from '../kernel/timezone';
 import { Cycle } from './cycle.entity';
 import { CycleIssue } from './cycle-issue.entity';
-import { CycleJson, cycleIssueView, cycleView, EstimatePointSums } from './cycle.view';
+import { AppCycleJson, appCycleView } from './cycle.app-view';
+import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
 import { CycleRepository } from './cycle.repository';
 import { issuesOfProject } from './planning';
 import { zonedInstant } from './zoned-date';
@@ -444,13 +445,22 @@ export class CycleService {
     });
   }
 
-  /** Cycles with Plane's progress annotations: the counts plus `*_estimate_points` sums (App API). */
-  async withProgress<T extends CycleJson>(cycles: T[]): Promise<Array<T & EstimatePointSums>> {
-    const sums = await this.cycles.sumEstimatePoints(
-      this.dataSource.manager,
-      cycles.map((c) => c.id),
-    );
-    return cycles.map((c) => ({ ...c, ...sums.get(c.id)! }));
+  /**
+   * Cycles in the App API's shape (`appCycleView`): Plane's progress annotations (the counts plus
+   * `*_estimate_points` sums), `status`, `assignee_ids` and the `_id` keys, in one statement per
+   * annotation for the whole page; `detail` adds `sub_issues` (Plane's retrieve).
+   */
+  async withProgress<T extends CycleJson>(cycles: T[], detail = false): Promise<Array<AppCycleJson & T>> {
+    const em = this.dataSource.manager;
+    const ids = cycles.map((c) => c.id);
+    const [sums, assignees] = [await this.cycles.sumEstimatePoints(em, ids), await this.cycles.assigneeIds(em, ids)];
+    const now = new Date();
+    const out: Array<AppCycleJson & T> = [];
+    for (const c of cycles) {
+      const sub_issues = detail ? await this.cycles.subIssuesOf(em, c.id) : undefined;
+      out.push(appCycleView({ ...c, ...sums.get(c.id)! }, { assignee_ids: assignees.get(c.id)!, sub_issues }, now));
+    }
+    return out;
   }
 
   /**

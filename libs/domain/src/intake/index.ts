@@ -4,5 +4,6 @@ export { INTAKE_STATUS, INTAKE_STATUSES, IntakeIssue } from './intake-issue.enti
 export { IntakeService } from './intake.service';
 export type { IntakeInput, IntakeIssueFields, IntakeViewer } from './intake.service';
 export { intakeIssueView } from './intake.view';
+export { appIntakeIssueView } from './intake.app-view';
 export type { IntakeIssueJson } from './intake.view';
 export { IntakeFeatureModule } from './intake.module';

@@ -13,7 +13,9 @@ import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
 import { IssueRepository } from './issue.repository';
 import { IssueContext } from './issue-command.service';
+import { AppCommentJson, appCommentView } from './issue.app-view';
 import { ActivityJson, activityView, CommentJson, commentView, LinkJson, linkView } from './issue.view';
+import { ReactionJson, reactionView } from './reaction.service';
 
 export interface CommentInput {
   comment_html?: string;
@@ -69,6 +71,26 @@ export class IssueChildrenService {
     const c = await this.comment(this.dataSource.manager, projectId, issueId, commentId);
     const members = await this.members(projectId);
     return pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields);
+  }
+
+  /**
+   * Comments in the App API's shape (`appCommentView`): the authors' `actor_detail` and the
+   * `comment_reactions`, two statements for the page.
+   */
+  async forAppComments(comments: Array<Partial<CommentJson>>): Promise<AppCommentJson[]> {
+    const ids = comments.map((c) => c.id).filter((id): id is string => !!id);
+    const actors = [...new Set(comments.map((c) => c.actor).filter((id): id is string => !!id))];
+    const { users, reactions } = await this.repo.commentExtras(ids, actors);
+    const byUser = new Map(users.map((u) => [u.id, u]));
+    const byComment = new Map<string, ReactionJson[]>();
+    for (const r of reactions) {
+      const list = byComment.get(r.commentId) ?? [];
+      list.push(reactionView(r));
+      byComment.set(r.commentId, list);
+    }
+    return comments.map((c) =>
+      appCommentView(c, c.actor ? byUser.get(c.actor) : undefined, (c.id && byComment.get(c.id)) || []),
+    );
   }
 
   /**

@@ -36,6 +36,7 @@ export interface AppIssueJson {
   id: string;
   name: string;
   state_id: string | null;
+  state__group: string | null;
   sort_order: number;
   completed_at: string | null;
   estimate_point: string | null;
@@ -297,7 +298,7 @@ export class IssueQueryService {
 
   /**
    * Plane's App API work item values (`IssueViewSet.list`): ids instead of objects (`state_id`,
-   * `parent_id`, `label_ids`, `assignee_ids`, `module_ids`, `cycle_id`) and the counts
+   * `parent_id`, `label_ids`, `assignee_ids`, `module_ids`, `cycle_id`), `state__group` and the counts
    * `sub_issues_count`, `link_count`, `attachment_count`. Archived modules and deleted cycles,
    * modules and labels are left out, as in Plane.
    */
@@ -320,6 +321,7 @@ export class IssueQueryService {
         id: i.id,
         name: i.name,
         state_id: i.stateId,
+        state__group: (r.state_group as string | null) ?? null,
         sort_order: i.sortOrder,
         completed_at: iso(i.completedAt),
         estimate_point: i.estimatePointId,

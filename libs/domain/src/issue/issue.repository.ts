@@ -1,9 +1,10 @@
 import { Page, PageRequest, paginate, paginateSql, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { Project, ProjectMember } from '../project';
 import { State } from '../state';
+import { User } from '../user';
 import { Workspace } from '../workspace';
 import { hotQuery, hotTransaction, hotTxPipeline, hotTxQuery } from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
@@ -269,7 +270,7 @@ ORDER BY created_at, id`;
 
   /**
    * The App API values of work items that are not columns (Plane's `IssueViewSet.list`): assignee,
-   * label and module ids, the cycle, and the sub-item, link and attachment counts. Archived modules
+   * label and module ids, the cycle, the state group, and the sub-item, link and attachment counts. Archived modules
    * and deleted cycles, modules and labels are left out, as in Plane.
    */
   async appValues(ids: string[]): Promise<Array<Record<string, unknown>>> {
@@ -283,7 +284,8 @@ ORDER BY created_at, id`;
         (SELECT ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL LIMIT 1) AS cycle_id,
         (SELECT COUNT(*) FROM issues s WHERE s.parent_id = i.id AND s.deleted_at IS NULL AND s.archived_at IS NULL AND s.is_draft = false) AS sub_issues_count,
         (SELECT COUNT(*) FROM issue_links k WHERE k.issue_id = i.id AND k.deleted_at IS NULL) AS link_count,
-        (SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count
+        (SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count,
+        (SELECT s."group" FROM states s WHERE s.id = i.state_id) AS state_group
        FROM issues i WHERE i.id IN (${params})`,
       ids,
     );
@@ -432,6 +434,23 @@ ORDER BY created_at, id`;
       .createQueryBuilder('c')
       .where('c.issueId = :issueId', { issueId });
     return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /**
+   * For the App API's comments, in two statements for the page: the authors (`actorIds`) and the
+   * live reactions on the comments, oldest first.
+   */
+  async commentExtras(
+    commentIds: string[],
+    actorIds: string[],
+  ): Promise<{ users: User[]; reactions: CommentReaction[] }> {
+    const users = actorIds.length ? await this.dataSource.getRepository(User).findBy({ id: In(actorIds) }) : [];
+    const reactions = commentIds.length
+      ? await this.dataSource
+          .getRepository(CommentReaction)
+          .find({ where: { commentId: In(commentIds) }, order: { createdAt: 'ASC', id: 'ASC' } })
+      : [];
+    return { users, reactions };
   }
 
   /** A page of the work item's links, newest first. */

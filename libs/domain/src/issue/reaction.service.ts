@@ -14,7 +14,7 @@ import { IssueQueryService } from './issue-query.service';
 import { IssueRepository } from './issue.repository';
 
 /** Plane's IssueReactionSerializer / CommentReactionSerializer: the model fields. */
-function reactionView(r: IssueReaction | CommentReaction) {
+export function reactionView(r: IssueReaction | CommentReaction) {
   return {
     id: r.id,
     reaction: r.reaction,

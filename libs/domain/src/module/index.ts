@@ -10,3 +10,5 @@ export { ModuleLink } from './module-link.entity';
 export type { ModuleInput } from './module.service';
 export { moduleView } from './module.view';
 export { ModuleFeatureModule } from './module.module';
+export type { ModuleJson } from './module.view';
+export type { AppModuleJson } from './module.app-view';

@@ -17,6 +17,7 @@ import { Module, ModuleStatus } from './module.entity';
 import { ModuleIssue } from './module-issue.entity';
 import { ModuleMember } from './module-member.entity';
 import { ModuleRepository } from './module.repository';
+import { AppModuleJson, appModuleView } from './module.app-view';
 import { ModuleJson, moduleIssueView, moduleView } from './module.view';
 import { emitChange } from '../kernel/change-bus';
 
@@ -368,6 +369,29 @@ export class ModuleService {
       await this.load(em, ctx.projectId, moduleId, true);
       await em.update(Module, { id: moduleId }, { archivedAt: null, updatedById: ctx.userId });
     });
+  }
+
+  /**
+   * Modules in the App API's shape (`appModuleView`): one statement for the page's estimate point
+   * sums; `detail` (retrieve) adds `sub_issues` and the distribution of the one module.
+   */
+  async forApp(modules: ModuleJson[], detail = false): Promise<AppModuleJson[]> {
+    const em = this.dataSource.manager;
+    const sums = await this.modules.sumEstimatePoints(
+      em,
+      modules.map((m) => m.id),
+    );
+    const out: AppModuleJson[] = [];
+    for (const m of modules) {
+      const extra = detail
+        ? {
+            sub_issues: await this.modules.subIssuesOf(em, m.id),
+            distribution: await this.modules.distribution(em, m.id),
+          }
+        : undefined;
+      out.push(appModuleView(m, sums.get(m.id)!, extra));
+    }
+    return out;
   }
 
   private async render(modules: Module[]): Promise<ModuleJson[]> {

@@ -6,6 +6,7 @@ import { NETWORK, Project } from './project.entity';
 import { ProjectMemberService } from './project-member.service';
 import { ProjectRepository } from './project.repository';
 import { Actor, ProjectJson, ProjectService } from './project.service';
+import { AppProjectJson, appProjectView } from './project.app-view';
 import { projectView } from './project.view';
 
 /**
@@ -27,7 +28,7 @@ export class AppProjectService {
    * workspace Admins all of them; Members those they belong to and every public one; Guests only
    * those they belong to.
    */
-  async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<ProjectJson>> {
+  async list(workspaceId: string, actor: Actor, page: PageRequest): Promise<Page<AppProjectJson>> {
     const memberOf =
       actor.workspaceRole < ROLE.ADMIN
         ? { userId: actor.userId, orPublic: actor.workspaceRole >= ROLE.MEMBER }
@@ -38,7 +39,34 @@ export class AppProjectService {
       actor.userId,
       true,
     );
-    return result.map((p) => projectView(p, extras.get(p.id)!));
+    const rendered = result.results.map((p) => projectView(p, extras.get(p.id)!));
+    return new Page(
+      await this.forApp(rendered, actor.userId),
+      result.perPage,
+      result.totalCount,
+      result.nextCursor,
+      result.prevCursor,
+    );
+  }
+
+  /**
+   * Projects in the App API's shape (`appProjectView`): members, deploy board anchor and the
+   * caller's `sort_order`, one statement for all of them.
+   */
+  async forApp(projects: ProjectJson[], userId: string): Promise<AppProjectJson[]> {
+    const rows = await this.repo.appExtras(
+      projects.map((p) => p.id),
+      userId,
+    );
+    const byId = new Map(rows.map((r) => [r.project_id, r]));
+    return projects.map((p) => {
+      const r = byId.get(p.id);
+      return appProjectView(p, {
+        members: uuidList(r?.members),
+        anchor: r?.anchor ?? null,
+        sort_order: r?.sort_order === null || r?.sort_order === undefined ? null : Number(r.sort_order),
+      });
+    });
   }
 
   /** The same projects as `list`, all of them in a plain array by name (`GET /projects/details/`). */
@@ -57,7 +85,7 @@ export class AppProjectService {
   }
 
   /** One project; an archived one is a 404 `PROJECT_NOT_FOUND` as in Plane (unarchive it first). */
-  async get(workspaceId: string, projectId: string, userId: string): Promise<ProjectJson> {
+  async get(workspaceId: string, projectId: string, userId: string): Promise<AppProjectJson> {
     const project = await this.find(this.dataSource.manager, workspaceId, projectId);
     if (project.archivedAt) throw new MeridianError('PROJECT_NOT_FOUND');
     return this.render(project, userId);
@@ -119,7 +147,19 @@ export class AppProjectService {
     return project;
   }
 
-  private async render(project: Project, userId: string): Promise<ProjectJson> {
-    return projectView(project, (await this.projects.extras([project.id], userId, true)).get(project.id)!);
+  private async render(project: Project, userId: string): Promise<AppProjectJson> {
+    const json = projectView(project, (await this.projects.extras([project.id], userId, true)).get(project.id)!);
+    return (await this.forApp([json], userId))[0];
   }
+}
+
+/** A uuid[] column as PGlite or node-postgres returns it (an array, or `{a,b}` text). */
+function uuidList(v: unknown): string[] {
+  if (Array.isArray(v)) return v as string[];
+  if (typeof v === 'string')
+    return v
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .filter(Boolean);
+  return [];
 }

@@ -3,6 +3,7 @@ export { ProjectMember } from './project-member.entity';
 export { ProjectMemberService } from './project-member.service';
 export { projectMemberView } from './project-member.view';
 export type { ProjectMemberJson } from './project-member.view';
+export { appProjectMemberRoleView } from './project-member.app-view';
 export { Project } from './project.entity';
 export { ProjectService } from './project.service';
 export type { CreateProjectInput, ProjectJson, UpdateProjectInput } from './project.service';

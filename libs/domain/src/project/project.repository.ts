@@ -188,4 +188,32 @@ export class ProjectRepository {
       projectIds,
     );
   }
+
+  /**
+   * For each project of `projectIds`: its active members who are not bots (sorted), its live deploy
+   * board's anchor and `userId`'s own `sort_order` (Plane's `ProjectViewSet` annotations), in one statement.
+   */
+  async appExtras(
+    projectIds: string[],
+    userId: string,
+  ): Promise<
+    Array<{
+      project_id: string;
+      members: string[] | string | null;
+      anchor: string | null;
+      sort_order: number | string | null;
+    }>
+  > {
+    if (!projectIds.length) return [];
+    const params = projectIds.map((_, n) => `$${n + 2}`).join(', ');
+    return this.dataSource.query(
+      `SELECT p.id AS project_id,
+         ARRAY(SELECT pm.member_id FROM project_members pm JOIN users u ON u.id = pm.member_id AND u.is_bot = false
+                WHERE pm.project_id = p.id AND pm.is_active = true ORDER BY pm.member_id) AS members,
+         (SELECT b.anchor FROM deploy_boards b WHERE b.project_id = p.id AND b.deleted_at IS NULL LIMIT 1) AS anchor,
+         (SELECT pm.sort_order FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = $1 AND pm.is_active = true LIMIT 1) AS sort_order
+       FROM projects p WHERE p.id IN (${params})`,
+      [userId, ...projectIds],
+    );
+  }
 }

@@ -1,0 +1,47 @@
+import { CycleJson, EstimatePointSums } from './cycle.view';
+
+/** Plane's computed cycle status (`plane/app/views/cycle/base.py` CycleViewSet.get_queryset `status`). */
+export type CycleStatus = 'CURRENT' | 'UPCOMING' | 'COMPLETED' | 'DRAFT';
+
+/**
+ * CURRENT while start ≤ now ≤ end, UPCOMING before the start, COMPLETED after the end, DRAFT
+ * without dates (Plane's `Case(When(...))`, in the same order).
+ */
+export function cycleStatus(start: string | null, end: string | null, now = new Date()): CycleStatus {
+  const t = now.getTime();
+  const s = start === null ? null : Date.parse(start);
+  const e = end === null ? null : Date.parse(end);
+  if (s !== null && e !== null && s <= t && e >= t) return 'CURRENT';
+  if (s !== null && s > t) return 'UPCOMING';
+  if (e !== null && e < t) return 'COMPLETED';
+  return 'DRAFT';
+}
+
+/** What the App API adds to a cycle beyond the counts and sums: one batch per page. */
+export interface AppCycleExtras {
+  assignee_ids: string[];
+  /** live sub-items among the cycle's work items; only on retrieve, as Plane */
+  sub_issues?: number;
+}
+
+/**
+ * A cycle on the App API: Plane's `CycleViewSet` list/retrieve `.values(...)` (`id`,
+ * `workspace_id`, `project_id`, model fields, `owned_by_id`, `is_favorite`, `total_issues`,
+ * `cancelled_issues`, `completed_issues`, `assignee_ids`, `status`, `version`, `created_by`;
+ * retrieve adds `sub_issues`), kept beside the v1 keys (`owned_by`, `project`, `workspace`, the other
+ * state group counts and the `*_estimate_points` sums of `CycleProgressEndpoint`). `is_favorite` is
+ * always false: Meridian has no favorites (docs/decisions.md).
+ */
+export function appCycleView<T extends CycleJson & EstimatePointSums>(c: T, extras: AppCycleExtras, now = new Date()) {
+  return {
+    ...c,
+    workspace_id: c.workspace,
+    project_id: c.project,
+    owned_by_id: c.owned_by,
+    is_favorite: false,
+    status: cycleStatus(c.start_date, c.end_date, now),
+    assignee_ids: extras.assignee_ids,
+    ...(extras.sub_issues === undefined ? {} : { sub_issues: extras.sub_issues }),
+  };
+}
+export type AppCycleJson = ReturnType<typeof appCycleView>;
