@@ -66,6 +66,35 @@ describe('App API: work items', () => {
   });
   after(() => t.close());
 
+  it('reads an empty relation id as none, as Plane’s serializers: the web app’s create modal body', async () => {
+    // what Plane's create modal posts when state and parent are left empty (it also sends keys Plane ignores)
+    const item = await create({
+      name: 'From the modal',
+      description_html: '<p></p>',
+      state_id: '',
+      parent_id: '',
+      estimate_point: '',
+      type_id: '',
+      priority: 'none',
+      label_ids: [],
+      assignee_ids: [],
+      cycle_id: '',
+      module_ids: [],
+      project_id: project.id,
+    });
+    assert.equal(item.state_id, states.backlog, 'the project’s default state');
+    assert.equal(item.parent_id, null);
+    assert.equal(item.estimate_point, null);
+    const res = await as(admin).patch(`${base()}/issues/${item.id}/`, { parent_id: '', state_id: states.started });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    const after = await as(admin).get(`${base()}/issues/${item.id}/`);
+    assert.equal(after.body.state_id, states.started);
+    assert.equal(after.body.parent_id, null);
+    // a malformed id is still refused
+    const bad = await as(admin).post(`${base()}/issues/`, { name: 'x', state_id: 'not-a-uuid' });
+    assert.equal(bad.status, 422);
+  });
+
   it('creates a work item with the App names and answers Plane’s App values', async () => {
     const item = await create({
       name: ' First ',

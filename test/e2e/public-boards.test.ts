@@ -235,6 +235,31 @@ describe('deploy boards and the Public API', () => {
       (await get(`${pub('issues/')}?order_by=sequence_id`)).body.results.map((i: { id: string }) => i.id),
       [issueA, issueB],
     );
+    // grouped by state, as the published boards' app asks (`group_by=state_id`): every state a group
+    const grouped = await get(`${pub('issues/')}?cursor=50:0:0&per_page=50&group_by=state_id`);
+    assert.equal(grouped.status, 200, JSON.stringify(grouped.body));
+    assert.equal(grouped.body.grouped_by, 'state_id');
+    assert.equal(grouped.body.total_count, 2);
+    const boardStates = (await get(pub('states/'))).body as Array<{ id: string; group: string }>;
+    assert.deepEqual(Object.keys(grouped.body.results).sort(), boardStates.map((st) => st.id).sort());
+    const backlog = boardStates.find((st) => st.group === 'backlog')!.id;
+    assert.deepEqual(
+      grouped.body.results[backlog].results.map((i: { id: string }) => i.id),
+      [issueB, issueA],
+    );
+    assert.equal(grouped.body.results[backlog].total_results, 2);
+    const byPriority = await get(`${pub('issues/')}?group_by=priority&priority=high`);
+    assert.deepEqual(Object.keys(byPriority.body.results), ['urgent', 'high', 'medium', 'low', 'none']);
+    assert.deepEqual(
+      byPriority.body.results.high.results.map((i: { id: string }) => i.id),
+      [issueA],
+    );
+    assert.equal(
+      byPriority.body.results.none.total_results,
+      0,
+      'a filter on the grouped field keeps other groups empty',
+    );
+    assertError(await get(`${pub('issues/')}?group_by=created_by`), 400, 'INVALID_QUERY_PARAMETER');
     assertError(await get(`${pub('issues/')}?order_by=password`), 400, 'INVALID_QUERY_PARAMETER');
     assertError(await get(`${pub('issues/')}?priority=extreme`), 400, 'INVALID_QUERY_PARAMETER');
 

@@ -678,6 +678,16 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 200, 200, 200, 200],
     },
     {
+      route: 'GET /api/unsplash/',
+      prepare: () => ({ path: '/api/unsplash/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/project-covers/',
+      prepare: () => ({ path: '/api/project-covers/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
       route: 'PATCH /api/users/me/onboard/',
       prepare: () => ({ path: '/api/users/me/onboard/', body: { is_onboarded: true } }),
       expect: [401, 200, 200, 200, 200],

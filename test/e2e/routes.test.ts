@@ -84,6 +84,7 @@ describe('route declarations', () => {
       'PublicBoardController.states',
       'PublicBoardController.votes',
       'SessionsController.refresh',
+      'TimezonesController.list',
       'WebAuthController.magicSignIn',
       'WebAuthController.magicSignUp',
       'WebAuthController.resetPassword',

@@ -11,6 +11,8 @@ export interface FailedCall {
   status: number;
   /** the first 300 characters of the answer */
   body: string;
+  /** the first 500 characters of the request body, if any */
+  sent?: string;
 }
 
 export interface StepResult {
@@ -62,6 +64,7 @@ export class Recorder<C> {
         url: url.pathname + url.search,
         status: response.status(),
         body: '',
+        sent: response.request().postData()?.slice(0, 500) ?? undefined,
       };
       this.current.failed.push(call);
       response
@@ -100,6 +103,12 @@ export class Recorder<C> {
         const file = path.join(this.outDir, `${prefix}-${label}.png`);
         await page.screenshot({ path: file, fullPage: false }).catch(() => undefined);
         if (fs.existsSync(file)) screenshots.push(path.basename(file));
+        // the page's text, to read what a failed step was looking at
+        const text = await page
+          .locator('body')
+          .innerText({ timeout: 2000 })
+          .catch(() => '');
+        fs.writeFileSync(path.join(this.outDir, `${prefix}-${label}.txt`), `${page.url()}\n\n${text}`);
       }
       const expected = step.expect ?? [];
       const isExpected = (c: FailedCall) => expected.some((re) => re.test(`${c.method} ${c.url}`));
@@ -136,8 +145,10 @@ export class Recorder<C> {
     for (const [i, r] of this.results.entries()) {
       lines.push(`## ${i + 1}. ${r.name}: ${r.ok ? 'pass' : 'FAIL'} (${r.seconds} s)`, '');
       if (r.error) lines.push('```text', r.error, '```', '');
-      for (const c of r.failedCalls)
+      for (const c of r.failedCalls) {
         lines.push(`- failed: \`${c.status} ${c.method} ${c.url}\` ${c.body.slice(0, 200)}`);
+        if (c.sent) lines.push(`  - sent: \`${c.sent}\``);
+      }
       for (const c of r.expectedFailures) lines.push(`- expected: \`${c.status} ${c.method} ${c.url}\``);
       for (const m of r.consoleErrors.slice(0, 10)) lines.push(`- console: ${m.replace(/\n/g, ' ')}`);
       for (const s of r.screenshots) lines.push(`- screenshot: ${s}`);

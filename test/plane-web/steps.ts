@@ -91,7 +91,10 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.getByPlaceholder('charlie.taylor@frstflt.com').fill(PEOPLE.ben.email);
       await page.getByRole('button', { name: /^continue$/i }).click();
       await page.waitForURL(/\/acme-team\/?$/, { timeout: 30_000 });
-      await page.getByText(/home|projects/i).first().waitFor();
+      await page
+        .getByText(/home|projects/i)
+        .first()
+        .waitFor();
     },
   },
   {
@@ -99,7 +102,10 @@ export const teamDaySteps: Step<Ctx>[] = [
     run: async (ctx) => {
       const page = await ctx.tab('ana');
       await page.goto(`/${ctx.data.slug}/projects/`);
-      await page.getByRole('button', { name: /add project/i }).first().click();
+      await page
+        .getByRole('button', { name: /add project/i })
+        .first()
+        .click();
       await page.getByPlaceholder('Project name').fill('Website');
       const identifier = page.getByPlaceholder('Project ID');
       await identifier.fill('WEB');
@@ -113,8 +119,17 @@ export const teamDaySteps: Step<Ctx>[] = [
     name: 'create work items in the list layout',
     run: async (ctx) => {
       const page = await ctx.tab('ana');
-      for (const title of ['Design the landing page', 'Write the launch post', 'Fix the signup bug']) {
-        await page.getByText('New work item', { exact: true }).first().click();
+      // the first through the create modal (an empty project shows no list yet)
+      await page
+        .getByRole('button', { name: /add work item/i })
+        .first()
+        .click();
+      await page.getByPlaceholder('Title', { exact: true }).fill('Design the landing page');
+      await page.getByRole('button', { name: /^save$/i }).click();
+      await page.getByText('Design the landing page', { exact: true }).first().waitFor();
+      // the others inline, with the list's quick add (it stays open for the next one)
+      await page.getByText('New Work item', { exact: true }).first().click();
+      for (const title of ['Write the launch post', 'Fix the signup bug']) {
         const input = page.getByPlaceholder('Work item title');
         await input.fill(title);
         await input.press('Enter');
@@ -129,13 +144,201 @@ export const teamDaySteps: Step<Ctx>[] = [
       const page = await ctx.tab('ana');
       // the layout switch: list, board (kanban), calendar, spreadsheet, gantt
       await page.locator('div.rounded.bg-custom-background-80.p-1 > button').nth(1).click();
-      await page.getByText('New work item', { exact: true }).first().click();
+      await page.getByText('New Work item', { exact: true }).first().click(); // the layout's quick add
       const input = page.getByPlaceholder('Work item title');
       await input.fill('Prepare the board demo');
       await input.press('Enter');
       await page.getByText('Prepare the board demo', { exact: true }).first().waitFor();
       await page.keyboard.press('Escape');
       await page.locator('div.rounded.bg-custom-background-80.p-1 > button').nth(0).click();
+    },
+  },
+  {
+    name: 'a teammate signs up and joins from the invitation',
+    expect: SIGNED_OUT,
+    run: async (ctx) => {
+      const page = await ctx.tab('ben');
+      await signUp(page, 'ben');
+      await page.waitForURL(/\/onboarding/);
+      await onboardProfile(page, 'ben');
+      await page.getByText('Acme Team', { exact: true }).first().click();
+      await page.getByRole('button', { name: /continue to workspace/i }).click();
+      await page.waitForURL(/\/acme-team\/?$/, { timeout: 30_000 });
+      // and joins the project from its card
+      await page.goto(`/${ctx.data.slug}/projects/`);
+      await page
+        .getByRole('button', { name: /^join$/i })
+        .first()
+        .click();
+      await page
+        .getByRole('button', { name: /join project|^join$/i })
+        .last()
+        .click();
+      await page.getByText('Joined').first().waitFor();
+    },
+  },
+  {
+    name: 'change state, priority, assignee and labels',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/browse/WEB-1/`);
+      await page.getByText('Design the landing page').first().waitFor();
+      const sidebar = page.locator('div', { has: page.getByText('Properties', { exact: true }) }).last();
+      await sidebar.getByRole('button', { name: 'Backlog' }).first().click();
+      await page
+        .getByRole('option', { name: /in progress/i })
+        .first()
+        .click();
+      await sidebar
+        .getByRole('button', { name: /^none$/i })
+        .first()
+        .click();
+      await page
+        .getByRole('option', { name: /^high$/i })
+        .first()
+        .click();
+      await sidebar
+        .getByRole('button', { name: /add assignees/i })
+        .first()
+        .click();
+      await page.getByRole('option', { name: /ben/i }).first().click();
+      await page.keyboard.press('Escape');
+      await sidebar.getByText('Select label').first().click();
+      const search = page.getByPlaceholder('Search').last();
+      await search.fill('frontend');
+      await search.press('Enter');
+      await page.keyboard.press('Escape');
+      await until(
+        page,
+        async () =>
+          (await sidebar.getByText('In Progress').count()) > 0 &&
+          (await sidebar.getByText('High').count()) > 0 &&
+          (await sidebar.getByText('frontend').count()) > 0,
+        'the new state, priority and label in the sidebar',
+      );
+    },
+  },
+  {
+    name: 'comment with a mention and attach a file',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.keyboard.press('Escape');
+      await page.locator('.ProseMirror').last().click(); // the comment box under the activity
+      await page.keyboard.type('Please review this, @Ben');
+      await page
+        .getByRole('button', { name: /ben/i })
+        .or(page.getByText(/^Ben Dev$/))
+        .first()
+        .click();
+      await page.keyboard.type(' thanks!');
+      await page.getByRole('button', { name: /^comment$/i }).click();
+      await page.getByText('Please review this', { exact: false }).first().waitFor();
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: /^attach$/i }).click();
+      await (
+        await chooser
+      ).setFiles({ name: 'spec.txt', mimeType: 'text/plain', buffer: Buffer.from('the landing page spec') });
+      await page.getByText('spec.txt').first().waitFor();
+    },
+  },
+  {
+    name: 'create a cycle and add work items',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/cycles/`);
+      await page
+        .getByRole('button', { name: /add cycle|new cycle|create cycle/i })
+        .first()
+        .click();
+      await page.getByPlaceholder('Title').fill('Sprint 1');
+      await page
+        .getByRole('button', { name: /create cycle/i })
+        .last()
+        .click();
+      await page.getByText('Sprint 1').first().click();
+      await page.waitForURL(/\/cycles\/[0-9a-f-]{36}/);
+      await page
+        .getByRole('button', { name: /add existing work item|existing work item/i })
+        .first()
+        .click();
+      await page.getByText('Design the landing page').last().click();
+      await page.getByRole('button', { name: /add selected work items|add work items/i }).click();
+      await page.getByText('Design the landing page').first().waitFor();
+    },
+  },
+  {
+    name: 'create a module and add work items',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/modules/`);
+      await page
+        .getByRole('button', { name: /add module|new module|create module/i })
+        .first()
+        .click();
+      await page.getByPlaceholder('Title').fill('Launch');
+      await page
+        .getByRole('button', { name: /create module/i })
+        .last()
+        .click();
+      await page.getByText('Launch', { exact: true }).first().click();
+      await page.waitForURL(/\/modules\/[0-9a-f-]{36}/);
+      await page
+        .getByRole('button', { name: /add existing work item|existing work item/i })
+        .first()
+        .click();
+      await page.getByText('Write the launch post').last().click();
+      await page.getByRole('button', { name: /add selected work items|add work items/i }).click();
+      await page.getByText('Write the launch post').first().waitFor();
+    },
+  },
+  {
+    name: 'the teammate reads the notification in the inbox',
+    run: async (ctx) => {
+      const page = await ctx.tab('ben');
+      await page.goto(`/${ctx.data.slug}/notifications/`);
+      await page.getByText('Design the landing page').first().click();
+      await page.getByText('Please review this').first().waitFor();
+    },
+  },
+  {
+    name: 'publish a board and read it signed out',
+    expect: SIGNED_OUT,
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/issues/`);
+      // the sidebar's project menu: Publish settings
+      await page.getByText('Website', { exact: true }).first().hover();
+      await page
+        .locator('button:has(svg.lucide-ellipsis), button:has(svg.lucide-more-horizontal)')
+        .filter({ hasNotText: /more/i })
+        .first()
+        .click();
+      await page.getByText('Publish settings').click();
+      await page
+        .getByRole('button', { name: /^publish$/i })
+        .last()
+        .click();
+      const link = page.getByText(/\/spaces\/issues\//).first();
+      await link.waitFor();
+      const url = (await link.textContent())!.trim();
+      const anon = await ctx.tab('visitor');
+      await anon.goto(new URL(url, ctx.stack.origin).pathname);
+      await anon.getByText('Design the landing page').first().waitFor();
+    },
+  },
+  {
+    name: 'sign out',
+    expect: SIGNED_OUT,
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/`);
+      await page.getByText('Acme Team', { exact: true }).first().click(); // the workspace menu
+      await page
+        .getByText(/sign out/i)
+        .first()
+        .click();
+      await page.waitForURL((url) => url.pathname === '/' || url.pathname.startsWith('/sign'), { timeout: 30_000 });
+      await page.getByPlaceholder('name@company.com').waitFor();
     },
   },
 ];

@@ -58,7 +58,8 @@ export class PublicBoardController {
   /**
    * Work items, newest first; `order_by` (created_at, updated_at, sequence_id, priority, `-` to
    * reverse); filters `state`, `state_group`, `priority`, `labels`, `assignees` (comma-separated);
-   * the cursor envelope (`per_page`, `cursor`).
+   * the cursor envelope (`per_page`, `cursor`). `group_by` (`state_id`, `state__group`, `priority`,
+   * as the published boards' app sends it): Plane's grouped envelope, every group one page.
    */
   @Get('issues')
   issues(
@@ -74,6 +75,7 @@ export class PublicBoardController {
       priority: filter(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
       labels: filter(query, 'labels', isUuid),
       assignees: filter(query, 'assignees', isUuid),
+      group_by: single(query, 'group_by') || undefined,
     });
   }
 

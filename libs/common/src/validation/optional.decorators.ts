@@ -29,3 +29,12 @@ export function IsOptionalNonNull(): PropertyDecorator {
 export function NullAsEmptyList(): PropertyDecorator {
   return Transform(({ value }: { value: unknown }) => (value === null ? [] : value));
 }
+
+/**
+ * `""` reads as `null`: for optional ids of related objects (`state_id`, `parent_id`,
+ * `estimate_point`…). Plane's serializers do the same (DRF's `RelatedField.run_validation` turns an
+ * empty string into `None`), and Plane's web app sends `""` for a relation left empty in its forms.
+ */
+export function EmptyAsNull(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (value === '' ? null : value));
+}

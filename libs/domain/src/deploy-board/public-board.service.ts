@@ -6,7 +6,7 @@ import { Cycle, CycleIssue } from '../cycle';
 import { stripHtml, writeActivities } from '../issue';
 import { IssueComment } from '../issue';
 import { Issue, IssueAssignee, IssueLabel } from '../issue';
-import { ISSUE_ORDER_KEYS, IssueOrderKey, VISIBLE_ISSUE } from '../issue';
+import { ISSUE_ORDER_KEYS, IssueOrderKey, PRIORITIES, VISIBLE_ISSUE } from '../issue';
 import { Label } from '../label';
 import { Module, ModuleIssue } from '../module';
 import { ProjectMember } from '../project';
@@ -20,7 +20,7 @@ import { ReactionService } from '../issue';
 import { IssueReaction, IssueVote } from '../issue';
 import { DeployBoard } from './deploy-board.entity';
 import { deployBoardView, PublicActorJson, publicActorView } from './deploy-board.view';
-import { DeployBoardRepository } from './deploy-board.repository';
+import { DeployBoardRepository, PublicIssueOrder } from './deploy-board.repository';
 
 /** A published board with its live project and workspace. */
 interface Board {
@@ -38,6 +38,35 @@ export interface PublicIssueQuery {
   priority?: string[];
   labels?: string[];
   assignees?: string[];
+  /** `state_id`, `state__group` or `priority`: the answer is grouped (Plane's `GroupedOffsetPaginator`) */
+  group_by?: string;
+}
+
+/** The group keys the published boards' app sends (`space`: by state), with the filter each group adds. */
+export const PUBLIC_ISSUE_GROUP_BY = ['state_id', 'state__group', 'priority'] as const;
+
+/** One group of a grouped public list. */
+export interface PublicIssueGroup {
+  results: PublicIssueJson[];
+  total_results: number;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+/** The grouped envelope, as the App list's `group_by` answers it. */
+export interface GroupedPublicIssues {
+  grouped_by: string;
+  sub_grouped_by: null;
+  total_count: number;
+  next_cursor: null;
+  prev_cursor: null;
+  next_page_results: boolean;
+  prev_page_results: false;
+  count: number;
+  total_pages: 1;
+  total_results: number;
+  extra_stats: null;
+  results: Record<string, PublicIssueGroup>;
 }
 
 export interface PublicCommentInput {
@@ -102,23 +131,90 @@ export class PublicBoardService {
    * first unless `order_by` (see `PUBLIC_ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`);
    * filters `state`, `state_group`, `priority`, `labels`, `assignees` (any value matches); paginated.
    */
-  async issues(anchor: string, query: PublicIssueQuery): Promise<Page<PublicIssueJson>> {
+  async issues(anchor: string, query: PublicIssueQuery): Promise<Page<PublicIssueJson> | GroupedPublicIssues> {
     const { project } = await this.board(anchor);
     const raw = query.order_by?.trim() || '-created_at';
     const desc = raw.startsWith('-');
-    const order = ORDER_KEYS[desc ? raw.slice(1) : raw];
-    if (!order)
+    const key = ORDER_KEYS[desc ? raw.slice(1) : raw];
+    if (!key)
       throw new MeridianError(
         'INVALID_QUERY_PARAMETER',
         `order_by must be one of: ${PUBLIC_ISSUE_ORDER_BY.join(', ')}.`,
       );
-    const page = await this.boards.listVisibleIssuesPage(project.id, VISIBLE_ISSUE, query, query.page, {
-      key: order.key,
-      keyType: order.keyType,
-      order: desc ? 'DESC' : 'ASC',
-    });
+    const order = { key: key.key, keyType: key.keyType, order: desc ? ('DESC' as const) : ('ASC' as const) };
+    if (query.group_by) return this.grouped(anchor, project.id, query, order);
+    const page = await this.boards.listVisibleIssuesPage(project.id, VISIBLE_ISSUE, query, query.page, order);
     const rendered = await this.renderIssues(page.results);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
+  }
+
+  /**
+   * `?group_by=` on the public list, as the published boards' app sends it (`state_id` for its list
+   * and board layouts): Plane's grouped envelope, every group present (empty ones too), each group one
+   * page of the same order and filters. Another `group_by` is 400 `INVALID_QUERY_PARAMETER`.
+   */
+  private async grouped(
+    anchor: string,
+    projectId: string,
+    query: PublicIssueQuery,
+    order: PublicIssueOrder,
+  ): Promise<GroupedPublicIssues> {
+    const by = query.group_by!;
+    if (!(PUBLIC_ISSUE_GROUP_BY as readonly string[]).includes(by)) {
+      throw new MeridianError(
+        'INVALID_QUERY_PARAMETER',
+        `group_by must be one of: ${PUBLIC_ISSUE_GROUP_BY.join(', ')}.`,
+      );
+    }
+    const keys =
+      by === 'state_id'
+        ? (await this.states(anchor)).map((s) => s.id)
+        : by === 'state__group'
+          ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
+          : [...PRIORITIES];
+    const field = by === 'state_id' ? 'state' : by === 'state__group' ? 'state_group' : 'priority';
+    const results: Record<string, PublicIssueGroup> = {};
+    let total = 0;
+    let count = 0;
+    let more = false;
+    for (const k of keys) {
+      // the group's own value, within any filter the caller gave on the same field
+      const given = query[field];
+      if (given?.length && !given.includes(k)) {
+        results[k] = { results: [], total_results: 0, next_cursor: null, prev_cursor: null };
+        continue;
+      }
+      const page = await this.boards.listVisibleIssuesPage(
+        projectId,
+        VISIBLE_ISSUE,
+        { ...query, [field]: [k] },
+        query.page,
+        order,
+      );
+      results[k] = {
+        results: await this.renderIssues(page.results),
+        total_results: page.totalCount,
+        next_cursor: page.nextCursor,
+        prev_cursor: page.prevCursor,
+      };
+      total += page.totalCount;
+      count += page.results.length;
+      more ||= page.nextCursor !== null;
+    }
+    return {
+      grouped_by: by,
+      sub_grouped_by: null,
+      total_count: total,
+      next_cursor: null,
+      prev_cursor: null,
+      next_page_results: more,
+      prev_page_results: false,
+      count,
+      total_pages: 1,
+      total_results: total,
+      extra_stats: null,
+      results,
+    };
   }
 
   /** `issues/{id}/`: one visible work item with its description; 404 `NOT_FOUND` otherwise. */

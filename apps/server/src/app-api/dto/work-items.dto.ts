@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import { BulkIssueProperties, IssueInput, Priority, PRIORITIES } from '#domain';
 import { CreateWorkItemDto, UpdateWorkItemDto } from '../../shared/dto/work-item.dto';
-import { IsOptionalNonNull, NullAsEmptyList } from '#common';
+import { EmptyAsNull, IsOptionalNonNull, NullAsEmptyList } from '#common';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -76,11 +76,13 @@ export function appIssueInput<T extends IssueInput>(body: T & AppWorkItemAliases
 /** `POST /api/…/issues/`: `name` required; v1 names or App aliases. */
 export class AppCreateWorkItemDto extends CreateWorkItemDto {
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   state_id?: string | null;
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   parent_id?: string | null;
@@ -109,11 +111,13 @@ export class AppCreateWorkItemDto extends CreateWorkItemDto {
 /** `PATCH /api/…/issues/{issue_id}/`: any field; v1 names or App aliases. */
 export class AppUpdateWorkItemDto extends UpdateWorkItemDto {
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   state_id?: string | null;
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   parent_id?: string | null;
@@ -151,6 +155,7 @@ export class WorkItemIdsDto {
 /** `properties` of `bulk-operation-issues/` (Plane's `BulkIssueOperationsEndpoint`). */
 export class BulkPropertiesDto implements BulkIssueProperties {
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   state_id?: string | null;

@@ -18,7 +18,14 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { IsFiniteInRange, IsOptionalNonNull, NullAsEmptyList, SORT_ORDER_MAX, SORT_ORDER_MIN } from '#common';
+import {
+  EmptyAsNull,
+  IsFiniteInRange,
+  IsOptionalNonNull,
+  NullAsEmptyList,
+  SORT_ORDER_MAX,
+  SORT_ORDER_MIN,
+} from '#common';
 import { CommentInput, IssueInput, LinkInput, Priority, PRIORITIES } from '#domain';
 import { ReadOnlyBase } from '../../shared/dto/read-only';
 
@@ -41,11 +48,13 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   priority?: Priority;
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   state?: string | null;
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   parent?: string | null;
@@ -58,6 +67,7 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   point?: number | null;
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   estimate_point?: string | null;
@@ -96,11 +106,13 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   external_id?: string | null;
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   type?: string | null;
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   type_id?: string | null;
@@ -118,6 +130,7 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   labels?: string[];
 
   @IsOptional()
+  @EmptyAsNull()
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   module?: string | null;
