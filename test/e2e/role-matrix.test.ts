@@ -214,6 +214,10 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body.id;
   }
+  /** A public saved view made by the Admin: the project's, or with `workspace` the workspace's. */
+  async function adminView(x: World, workspace = false): Promise<string> {
+    return (await adminPost(x, `${workspace ? ws(x) : proj(x)}/views/`, { name: unique('view') })).id;
+  }
   /** Favourites the entity through the older route as the caller (a project member), when the caller is in the world. */
   async function oldFavorite(x: World, caller: SignedUp | null, path: string, body: Record<string, string>) {
     if (!inWorld(x, caller)) return;
@@ -1322,6 +1326,80 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
         return { path: `${proj(x)}/user-favorite-modules/${id}/` };
       },
       expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/views/',
+      prepare: (x) => ({ path: `${proj(x)}/views/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/views/',
+      prepare: (x) => ({ path: `${proj(x)}/views/`, body: { name: unique('v') } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/views/${await adminView(x)}/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/views/${await adminView(x)}/`, body: { name: 'n' } }),
+      expect: [401, 404, 404, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/views/${await adminView(x)}/` }),
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/views/{view_id}/issues/',
+      prepare: async (x) => ({ path: `${proj(x)}/views/${await adminView(x)}/issues/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/user-favorite-views/',
+      prepare: (x) => ({ path: `${proj(x)}/user-favorite-views/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/user-favorite-views/',
+      prepare: async (x) => ({ path: `${proj(x)}/user-favorite-views/`, body: { view: await adminView(x) } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/user-favorite-views/{view_id}/',
+      prepare: async (x, c) => {
+        const id = await adminView(x);
+        await oldFavorite(x, c, `${proj(x)}/user-favorite-views/`, { view: id });
+        return { path: `${proj(x)}/user-favorite-views/${id}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/views/',
+      prepare: (x) => ({ path: `${ws(x)}/views/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/views/',
+      prepare: (x) => ({ path: `${ws(x)}/views/`, body: { name: unique('v') } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/views/${await adminView(x, true)}/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/views/${await adminView(x, true)}/`, body: { name: 'n' } }),
+      expect: [401, 404, 404, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/views/${await adminView(x, true)}/` }),
+      expect: [401, 404, 404, 403, 204],
     },
     {
       route: 'GET /api/workspaces/{slug}/users/notifications/',

@@ -36,6 +36,7 @@ import { SearchFeatureModule } from './search/search.module';
 import { StateFeatureModule } from './state/state.module';
 import { StickyFeatureModule } from './sticky/sticky.module';
 import { UserFeatureModule } from './user/user.module';
+import { ViewFeatureModule } from './view/view.module';
 import { WebhookFeatureModule } from './webhook/webhook.module';
 import { WorkspaceFeatureModule } from './workspace/workspace.module';
 
@@ -66,6 +67,7 @@ const FEATURE_MODULES = [
   StateFeatureModule,
   StickyFeatureModule,
   UserFeatureModule,
+  ViewFeatureModule,
   WebhookFeatureModule,
   WorkspaceFeatureModule,
 ];

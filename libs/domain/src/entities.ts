@@ -89,6 +89,9 @@ import { Sticky } from './sticky/sticky.entity';
 import { User } from './user/user.entity';
 import { Profile } from './user/profile.entity';
 
+// view
+import { IssueView } from './view/issue-view.entity';
+
 // webhook
 import { Webhook } from './webhook/webhook.entity';
 import { WebhookDelivery } from './webhook/webhook-delivery.entity';
@@ -190,6 +193,9 @@ export const ENTITIES = [
   // user
   User,
   Profile,
+
+  // view
+  IssueView,
 
   // webhook
   Webhook,

@@ -34,5 +34,6 @@ export * from './search';
 export * from './state';
 export * from './sticky';
 export * from './user';
+export * from './view';
 export * from './webhook';
 export * from './workspace';

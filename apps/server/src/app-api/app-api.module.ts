@@ -30,6 +30,7 @@ import {
   TimezonesController,
 } from './workspace-lists.controller';
 import { SearchController } from './search.controller';
+import { AppProjectViewsController, AppWorkspaceViewsController } from './views.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
 import { WebhookLogsController, WebhooksController } from './webhooks.controller';
@@ -71,6 +72,8 @@ import {
     AppCyclesController,
     AppModulesController,
     AppModuleLinksController,
+    AppProjectViewsController,
+    AppWorkspaceViewsController,
     AppEstimatesController,
     AppIntakeController,
     AppInboxController,

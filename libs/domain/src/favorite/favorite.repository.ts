@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { UserFavorite } from './user-favorite.entity';
+import { FavoriteEntityKind, UserFavorite } from './user-favorite.entity';
 
 /** A favourite with its entity's name, logo and project when the entity is live (`entity_data`). */
 export interface FavoriteRow {
@@ -32,16 +32,18 @@ const VISIBLE = `(f.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members 
 function selectFavorites(listed: boolean): string {
   return `SELECT f.id, f.entity_type, f.entity_identifier, f.name, f.is_folder, f.sequence, f.parent_id,
       f.workspace_id, f.project_id,
-      COALESCE(ep.id, ec.id, em.id) AS e_id,
-      COALESCE(ep.name, ec.name, em.name) AS e_name,
-      COALESCE(ep.logo_props, ec.logo_props, em.logo_props) AS e_logo_props,
-      COALESCE(ec.project_id, em.project_id) AS e_project_id
+      COALESCE(ep.id, ec.id, em.id, ev.id) AS e_id,
+      COALESCE(ep.name, ec.name, em.name, ev.name) AS e_name,
+      COALESCE(ep.logo_props, ec.logo_props, em.logo_props, ev.logo_props) AS e_logo_props,
+      COALESCE(ec.project_id, em.project_id, ev.project_id) AS e_project_id
     FROM user_favorites f
     LEFT JOIN projects ep ON f.entity_type = 'project' AND ep.id = f.entity_identifier AND ep.deleted_at IS NULL
     LEFT JOIN cycles ec ON f.entity_type = 'cycle' AND ec.id = f.entity_identifier AND ec.deleted_at IS NULL
     LEFT JOIN modules em ON f.entity_type = 'module' AND em.id = f.entity_identifier AND em.deleted_at IS NULL
+    LEFT JOIN issue_views ev ON f.entity_type = 'view' AND ev.id = f.entity_identifier AND ev.deleted_at IS NULL
+      AND (ev.access = 1 OR ev.owned_by_id = f.user_id)
     WHERE f.workspace_id = $1 AND f.user_id = $2 AND f.deleted_at IS NULL${
-      listed ? ` AND ${VISIBLE} AND (f.is_folder OR COALESCE(ep.id, ec.id, em.id) IS NOT NULL)` : ''
+      listed ? ` AND ${VISIBLE} AND (f.is_folder OR COALESCE(ep.id, ec.id, em.id, ev.id) IS NOT NULL)` : ''
     }`;
 }
 
@@ -99,16 +101,29 @@ export class FavoriteRepository {
   }
 
   /**
-   * The live project, cycle or module `id` of the workspace with its project, when `userId` is an
-   * active member of that project; else undefined.
+   * The live project, cycle, module or saved view `id` of the workspace with its project (null for
+   * a workspace view), when `userId` may see it: an active member of its project (a project view
+   * also public or the user's own, and for a project Guest without `guest_view_all_features` the
+   * user's own, as the view lists show them); else undefined.
    */
   async memberEntity(
     em: EntityManager,
     workspaceId: string,
     userId: string,
-    entityType: 'project' | 'cycle' | 'module',
+    entityType: FavoriteEntityKind,
     id: string,
-  ): Promise<{ projectId: string } | undefined> {
+  ): Promise<{ projectId: string | null } | undefined> {
+    if (entityType === 'view') {
+      const rows = await em.query<Array<{ project_id: string | null }>>(
+        `SELECT v.project_id FROM issue_views v LEFT JOIN projects p ON p.id = v.project_id AND p.deleted_at IS NULL
+          WHERE v.id = $1 AND v.workspace_id = $2 AND v.deleted_at IS NULL AND (v.access = 1 OR v.owned_by_id = $3)
+            AND (v.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id
+              AND pm.member_id = $3 AND pm.is_active = true AND pm.deleted_at IS NULL
+              AND (pm.role > 5 OR p.guest_view_all_features OR v.owned_by_id = $3)))`,
+        [id, workspaceId, userId],
+      );
+      return rows[0] ? { projectId: rows[0].project_id } : undefined;
+    }
     const table = { project: 'projects', cycle: 'cycles', module: 'modules' }[entityType];
     const projectColumn = entityType === 'project' ? 'e.id' : 'e.project_id';
     const rows = await em.query<Array<{ project_id: string }>>(
@@ -119,6 +134,11 @@ export class FavoriteRepository {
       [id, workspaceId, userId],
     );
     return rows[0] ? { projectId: rows[0].project_id } : undefined;
+  }
+
+  /** Deletes every user's favourite of the entity for good (the entity is deleted). */
+  async removeAllOf(em: EntityManager, entityType: FavoriteEntityKind, entityIdentifier: string): Promise<void> {
+    await em.getRepository(UserFavorite).delete({ entityType, entityIdentifier });
   }
 
   /** Deletes the favourite for good (the folder's children go with it: `ON DELETE CASCADE`). */

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { FavoriteRepository } from './favorite.repository';
 import { FavoriteJson, favoriteView } from './favorite.view';
-import { FavoriteEntityType, UserFavorite } from './user-favorite.entity';
+import { FavoriteEntityKind, FavoriteEntityType, UserFavorite } from './user-favorite.entity';
 
 export interface CreateFavoriteInput {
   entity_type: FavoriteEntityType;
@@ -46,15 +46,15 @@ export class FavoriteService {
     return (await this.favorites.list(workspaceId, userId, folderId)).map(favoriteView);
   }
 
-  /** The user's favourite entity ids among `ids`, for `is_favorite` on project, cycle and module objects. */
-  favoriteIds(userId: string, entityType: 'project' | 'cycle' | 'module', ids: string[]): Promise<Set<string>> {
+  /** The user's favourite entity ids among `ids`, for `is_favorite` on project, cycle, module and view objects. */
+  favoriteIds(userId: string, entityType: FavoriteEntityKind, ids: string[]): Promise<Set<string>> {
     return this.favorites.favoriteIds(userId, entityType, ids);
   }
 
   /**
    * Adds a favourite, or returns the one the user already has of that entity. A folder needs a
-   * `name`; an entity needs `entity_identifier` (404 unless it is a live project, cycle or module
-   * of the workspace in a project the user is an active member of). `parent` must be one of the
+   * `name`; an entity needs `entity_identifier` (404 unless it is a live project, cycle, module or
+   * saved view of the workspace the user may see: see `FavoriteRepository.memberEntity`). `parent` must be one of the
    * user's folders (404 if not the user's, 422 if not a folder). `sequence` defaults to the user's
    * highest + 10000 (Plane's `UserFavorite.save`).
    */
@@ -74,7 +74,7 @@ export class FavoriteService {
       return await this.dataSource.transaction(async (em) => {
         let projectId: string | null = null;
         if (!isFolder) {
-          const type = input.entity_type as 'project' | 'cycle' | 'module';
+          const type = input.entity_type as FavoriteEntityKind;
           const entity = await this.favorites.memberEntity(em, workspaceId, userId, type, input.entity_identifier!);
           if (!entity || (inProject !== undefined && entity.projectId !== inProject))
             throw new MeridianError('NOT_FOUND', `No ${type} with that entity_identifier.`);
@@ -121,12 +121,12 @@ export class FavoriteService {
     }
   }
 
-  /** The older per-entity routes: favourites a cycle or module of `projectId` (404 if it is not that project's). */
+  /** The older per-entity routes: favourites a cycle, module or view of `projectId` (404 if it is not that project's). */
   createInProject(
     workspaceId: string,
     userId: string,
     projectId: string,
-    entityType: 'cycle' | 'module',
+    entityType: 'cycle' | 'module' | 'view',
     entityId: string,
   ): Promise<FavoriteJson> {
     return this.create(workspaceId, userId, { entity_type: entityType, entity_identifier: entityId }, projectId);
@@ -164,7 +164,7 @@ export class FavoriteService {
   async removeEntity(
     workspaceId: string,
     userId: string,
-    entityType: 'project' | 'cycle' | 'module',
+    entityType: FavoriteEntityKind,
     entityId: string,
     projectId: string,
   ): Promise<void> {
@@ -173,6 +173,11 @@ export class FavoriteService {
       if (!fav || fav.projectId !== projectId) throw new MeridianError('NOT_FOUND');
       await this.favorites.remove(em, fav.id);
     });
+  }
+
+  /** Deletes every user's favourite of an entity that is being deleted, in the deleting transaction. */
+  removeAllOf(em: EntityManager, entityType: FavoriteEntityKind, entityId: string): Promise<void> {
+    return this.favorites.removeAllOf(em, entityType, entityId);
   }
 
   /** The user's folder `id`: 404 if it is not the user's favourite, 422 if it is not a folder. */

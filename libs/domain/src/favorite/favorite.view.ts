@@ -2,8 +2,8 @@ import type { FavoriteRow } from './favorite.repository';
 
 /**
  * Plane's `UserFavoriteSerializer` (`plane/app/serializers/favorite.py`): the favourite and its
- * `entity_data` (`{id, name, logo_props}` for a project, with `project_id` for a cycle or
- * module; null for a folder).
+ * `entity_data` (`{id, name, logo_props}` for a project, with `project_id` for a cycle, module or
+ * saved view; null for a folder).
  */
 export function favoriteView(f: FavoriteRow) {
   return {

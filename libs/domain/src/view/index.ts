@@ -1,0 +1,6 @@
+// The view feature's door: what other features, the API modules and the tests use.
+export { IssueView, VIEW_ACCESS } from './issue-view.entity';
+export { ViewService } from './view.service';
+export type { ViewInput, ViewScope } from './view.service';
+export type { AppViewJson } from './view.app-view';
+export { ViewFeatureModule } from './view.module';
