@@ -179,6 +179,10 @@ const LABEL: Spec = {
   sort_order: 'number',
 };
 
+// plane/app/serializers/issue.py IssueCommentSerializer's nested details (issue_detail: IssueFlatSerializer,
+// project_detail: ProjectLiteSerializer, workspace_detail: WorkspaceLiteSerializer); the web app's comment
+// card reads workspace_detail.slug and project_detail.id, the history rows project_detail.identifier
+const DETAILS: Spec = { issue_detail: 'object', project_detail: 'object', workspace_detail: 'object' };
 // plane/app/serializers/issue.py IssueCommentSerializer (fields "__all__" of IssueComment, plus
 // actor_detail, comment_reactions, is_member); issue_id/project_id/workspace_id are Meridian's
 const COMMENT: Spec = {
@@ -203,7 +207,70 @@ const COMMENT: Spec = {
   issue_id: 'uuid',
   project_id: 'uuid',
   workspace_id: 'uuid',
+  ...DETAILS,
 };
+const ISSUE_FLAT: Spec = {
+  id: 'uuid',
+  name: 'string',
+  description_html: 'string',
+  priority: 'string',
+  start_date: 'string?',
+  target_date: 'string?',
+  sequence_id: 'number',
+  sort_order: 'number',
+  is_draft: 'boolean',
+};
+const PROJECT_LITE: Spec = {
+  id: 'uuid',
+  identifier: 'string',
+  name: 'string',
+  cover_image: 'string?',
+  cover_image_url: 'string?',
+  logo_props: 'object',
+  description: 'string',
+};
+const WORKSPACE_LITE: Spec = { id: 'uuid', name: 'string', slug: 'string', logo_url: 'string?' };
+// plane/app/serializers/issue.py IssueActivitySerializer (fields "__all__" of IssueActivity, plus
+// actor_detail, issue_detail, project_detail, workspace_detail, source_data)
+const ACTIVITY: Spec = {
+  id: 'uuid',
+  verb: 'string',
+  field: 'string?',
+  old_value: 'string?',
+  new_value: 'string?',
+  comment: 'string?',
+  attachments: 'array',
+  old_identifier: 'uuid?',
+  new_identifier: 'uuid?',
+  epoch: 'number?',
+  issue: 'uuid',
+  issue_comment: 'uuid?',
+  actor: 'uuid?',
+  project: 'uuid',
+  workspace: 'uuid',
+  created_at: 'string',
+  updated_at: 'string',
+  created_by: 'uuid?',
+  updated_by: 'uuid?',
+  actor_detail: 'object?',
+  ...DETAILS,
+  source_data: 'object?',
+};
+// plane/app/serializers/module.py ModuleLinkSerializer (fields "__all__")
+const MODULE_LINK: Spec = {
+  id: 'uuid',
+  title: 'string?',
+  url: 'string',
+  metadata: 'object',
+  module: 'uuid',
+  project: 'uuid',
+  workspace: 'uuid',
+  created_at: 'string',
+  updated_at: 'string',
+  created_by: 'uuid?',
+  updated_by: 'uuid?',
+};
+
 // plane/app/serializers/user.py UserLiteSerializer
 const USER_LITE: Spec = {
   id: 'uuid',
@@ -332,6 +399,59 @@ const INTAKE_ISSUE: Spec = {
   source: 'string?',
   issue: 'object',
   created_by: 'uuid?',
+};
+// plane/app/serializers/intake.py IntakeIssueDetailSerializer (retrieve, create, partial_update):
+// `issue` an IssueDetailSerializer object, `duplicate_issue_detail` an IssueIntakeSerializer one
+const INTAKE_ISSUE_DETAIL: Spec = {
+  id: 'uuid',
+  status: 'number',
+  duplicate_to: 'uuid?',
+  snoozed_till: 'string?',
+  duplicate_issue_detail: 'object?',
+  source: 'string?',
+  issue: 'object',
+};
+// plane/app/serializers/issue.py IssueSerializer.Meta.fields + description_html (IssueDetailSerializer)
+const INTAKE_WORK_ITEM_DETAIL: Spec = {
+  id: 'uuid',
+  name: 'string',
+  state_id: 'uuid?',
+  sort_order: 'number',
+  completed_at: 'string?',
+  estimate_point: 'uuid?',
+  priority: 'string',
+  start_date: 'string?',
+  target_date: 'string?',
+  sequence_id: 'number',
+  project_id: 'uuid',
+  parent_id: 'uuid?',
+  cycle_id: 'uuid?',
+  module_ids: 'uuid[]',
+  label_ids: 'uuid[]',
+  assignee_ids: 'uuid[]',
+  sub_issues_count: 'number',
+  created_at: 'string',
+  updated_at: 'string',
+  created_by: 'uuid?',
+  updated_by: 'uuid?',
+  attachment_count: 'number',
+  link_count: 'number',
+  is_draft: 'boolean',
+  archived_at: 'string?',
+  description_html: 'string',
+};
+// plane/utils/paginator.py BasePaginator.paginate: the envelope the web app's intake store reads
+// (packages/types/src/inbox.d.ts TInboxIssueWithPagination)
+const PAGE_ENVELOPE: Spec = {
+  results: 'array',
+  count: 'number',
+  total_results: 'number',
+  total_pages: 'number',
+  next_cursor: 'string?',
+  prev_cursor: 'string?',
+  next_page_results: 'boolean',
+  prev_page_results: 'boolean',
+  extra_stats: 'any?',
 };
 // plane/app/serializers/issue.py IssueIntakeSerializer
 const INTAKE_WORK_ITEM: Spec = {
@@ -584,27 +704,203 @@ describe('App API: object shapes follow Plane 0.25.3', () => {
     for (const w of items(mine.body)) assertShape('workspace', w, WORKSPACE);
   });
 
-  it('intake: the item’s issue is the work item object', async () => {
+  it('intake: the list envelope and IntakeIssueSerializer; the other answers IntakeIssueDetailSerializer', async () => {
     await t.api.patch(`${base}/`).set(bearer(ada)).send({ intake_view: true });
     const sub = await t.api
       .post(`${base}/intake-issues/`)
       .set(bearer(bob))
       .send({ issue: { name: 'Report', priority: 'high' } });
     assert.equal(sub.status, 201, JSON.stringify(sub.body));
-    assertShape('intake item (create)', sub.body, INTAKE_ISSUE);
-    assertShape('intake work item', sub.body.issue, INTAKE_WORK_ITEM);
-    const list = await t.api.get(`${base}/intake-issues/`).set(bearer(ada));
+    assertShape('intake item (create)', sub.body, { ...INTAKE_ISSUE_DETAIL, created_by: 'uuid?' });
+    assertShape('intake work item (create)', sub.body.issue, { ...INTAKE_WORK_ITEM, ...INTAKE_WORK_ITEM_DETAIL });
+    assert.equal(sub.body.duplicate_issue_detail, null);
+    const list = await t.api.get(`${base}/inbox-issues/?per_page=10&cursor=10:0:0`).set(bearer(ada));
+    assert.equal(list.status, 200);
+    assertShape('intake list envelope', list.body, PAGE_ENVELOPE);
     const row = items(list.body)[0];
     assertShape('intake item (list)', row, INTAKE_ISSUE);
     assertShape('intake work item (list)', row.issue as Record<string, unknown>, INTAKE_WORK_ITEM);
-    const one = await t.api.get(`${base}/intake-issues/${sub.body.issue.id}/`).set(bearer(ada));
+    const one = await t.api.get(`${base}/inbox-issues/${sub.body.issue.id}/?expand=issue_inbox`).set(bearer(ada));
     assert.equal(one.status, 200);
+    assertShape('intake item (retrieve)', one.body, INTAKE_ISSUE_DETAIL);
+    assertShape('intake work item (retrieve)', one.body.issue, INTAKE_WORK_ITEM_DETAIL);
     assert.equal(one.body.issue.name, 'Report');
+    // a second report, marked a duplicate of the parent work item
+    const dup = await t.api
+      .post(`${base}/inbox-issues/`)
+      .set(bearer(bob))
+      .send({ source: 'IN_APP', issue: { name: 'Same again' } });
+    const marked = await t.api
+      .patch(`${base}/inbox-issues/${dup.body.issue.id}/`)
+      .set(bearer(ada))
+      .send({ status: 2, duplicate_to: ids.parent });
+    assert.equal(marked.status, 200, JSON.stringify(marked.body));
+    assertShape('intake item (duplicate)', marked.body, INTAKE_ISSUE_DETAIL);
+    assert.deepEqual([marked.body.status, marked.body.duplicate_to], [2, ids.parent]);
+    assertShape('duplicate_issue_detail', marked.body.duplicate_issue_detail, {
+      id: 'uuid',
+      name: 'string',
+      priority: 'string',
+      sequence_id: 'number',
+      project_id: 'uuid',
+      created_at: 'string',
+      created_by: 'uuid?',
+    });
+    assert.equal(marked.body.duplicate_issue_detail.name, 'Parent');
     const accepted = await t.api
       .patch(`${base}/intake-issues/${sub.body.issue.id}/`)
       .set(bearer(ada))
       .send({ status: 1 });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-    assertShape('intake item (update)', accepted.body, INTAKE_ISSUE);
+    assertShape('intake item (update)', accepted.body, INTAKE_ISSUE_DETAIL);
+    assertShape('intake work item (update)', accepted.body.issue, INTAKE_WORK_ITEM_DETAIL);
+    // the web app's tabs: open (pending, Plane's default) and closed (accepted, declined, duplicate)
+    const issueIds = (body: unknown) => items(body).map((r) => (r.issue as { id: string }).id);
+    const open = await t.api.get(`${base}/inbox-issues/`).set(bearer(ada));
+    assert.deepEqual(issueIds(open.body), []);
+    assert.equal(open.body.total_results, 0);
+    const closed = await t.api
+      .get(`${base}/inbox-issues/?status=1,-1,2&order_by=issue__sequence_id&per_page=10&cursor=10:0:0`)
+      .set(bearer(ada));
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    assert.deepEqual(issueIds(closed.body), [sub.body.issue.id, dup.body.issue.id]);
+    const newest = await t.api.get(`${base}/inbox-issues/?status=1,2&order_by=-issue__created_at`).set(bearer(ada));
+    assert.deepEqual(issueIds(newest.body), [dup.body.issue.id, sub.body.issue.id]);
+    const high = await t.api.get(`${base}/inbox-issues/?status=1,2&priority=high`).set(bearer(ada));
+    assert.deepEqual(issueIds(high.body), [sub.body.issue.id]);
+    const bad = await t.api.get(`${base}/inbox-issues/?order_by=name`).set(bearer(ada));
+    assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    assert.equal((await t.api.get(`${base}/inbox-issues/?status=7`).set(bearer(ada))).status, 400);
+  });
+
+  it('is_favorite: the caller’s favourites, first in the cycle and module lists', async () => {
+    const fav = async (entity_type: string, entity_identifier: string) => {
+      const res = await t.api
+        .post(`/api/workspaces/${ws.slug}/user-favorites/`)
+        .set(bearer(ada))
+        .send({ entity_type, entity_identifier });
+      assert.ok([200, 201].includes(res.status), JSON.stringify(res.body));
+      return res.body.id as string;
+    };
+    // a newer cycle and module, not favourites: the favourites still come first
+    const newerCycle = await t.api.post(`${base}/cycles/`).set(bearer(ada)).send({ name: 'Newer' });
+    const newerModule = await t.api.post(`${base}/modules/`).set(bearer(ada)).send({ name: 'Newer module' });
+    const favs = [await fav('cycle', ids.cycle), await fav('module', ids.module), await fav('project', ids.project)];
+    const cycles = items((await t.api.get(`${base}/cycles/`).set(bearer(ada))).body);
+    assert.equal(cycles[0].id, ids.cycle);
+    assert.deepEqual(
+      cycles.map((c) => c.is_favorite),
+      cycles.map((c) => c.id === ids.cycle),
+    );
+    assert.equal(cycles.find((c) => c.id === newerCycle.body.id)!.is_favorite, false);
+    assert.equal((await t.api.get(`${base}/cycles/${ids.cycle}/`).set(bearer(ada))).body.is_favorite, true);
+    const patched = await t.api.patch(`${base}/cycles/${ids.cycle}/`).set(bearer(ada)).send({ description: 'd' });
+    assert.equal(patched.body.is_favorite, true);
+    assert.equal((await t.api.get(`${base}/cycles/${ids.cycle}/`).set(bearer(bob))).body.is_favorite, false);
+    const modules = items((await t.api.get(`${base}/modules/`).set(bearer(ada))).body);
+    assert.equal(modules[0].id, ids.module);
+    assert.equal(modules.find((m) => m.id === newerModule.body.id)!.is_favorite, false);
+    assert.equal((await t.api.get(`${base}/modules/${ids.module}/`).set(bearer(ada))).body.is_favorite, true);
+    assert.equal((await t.api.get(`${base}/modules/${ids.module}/`).set(bearer(bob))).body.is_favorite, false);
+    const bobModules = items((await t.api.get(`${base}/modules/`).set(bearer(bob))).body);
+    assert.ok(bobModules.every((m) => m.is_favorite === false));
+    const projects = items((await t.api.get(`/api/workspaces/${ws.slug}/projects/`).set(bearer(ada))).body);
+    assert.equal(projects.find((p) => p.id === ids.project)!.is_favorite, true);
+    assert.equal((await t.api.get(`${base}/`).set(bearer(ada))).body.is_favorite, true);
+    assert.equal((await t.api.get(`${base}/`).set(bearer(bob))).body.is_favorite, false);
+    // unfavourited: false again
+    for (const id of favs) {
+      const res = await t.api.delete(`/api/workspaces/${ws.slug}/user-favorites/${id}/`).set(bearer(ada));
+      assert.equal(res.status, 204);
+    }
+    assert.equal((await t.api.get(`${base}/cycles/${ids.cycle}/`).set(bearer(ada))).body.is_favorite, false);
+    assert.equal((await t.api.get(`${base}/modules/${ids.module}/`).set(bearer(ada))).body.is_favorite, false);
+    assert.equal((await t.api.get(`${base}/`).set(bearer(ada))).body.is_favorite, false);
+  });
+
+  it('module detail: link_module holds the module’s links, newest first', async () => {
+    const links = `${base}/modules/${ids.module}/module-links/`;
+    const first = await t.api.post(links).set(bearer(ada)).send({ url: 'https://example.com/a', title: 'A' });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const second = await t.api.post(links).set(bearer(ada)).send({ url: 'https://example.com/b' });
+    const one = await t.api.get(`${base}/modules/${ids.module}/`).set(bearer(ada));
+    const got = one.body.link_module as Array<Record<string, unknown>>;
+    for (const l of got) assertShape('module link', l, MODULE_LINK);
+    assert.deepEqual(
+      got.map((l) => l.id),
+      [second.body.id, first.body.id],
+    );
+    assert.deepEqual([got[1].url, got[1].title, got[1].module], ['https://example.com/a', 'A', ids.module]);
+    await t.api.delete(`${links}${second.body.id}/`).set(bearer(ada));
+    const after = await t.api.get(`${base}/modules/${ids.module}/`).set(bearer(ada));
+    assert.deepEqual(
+      (after.body.link_module as Array<{ id: string }>).map((l) => l.id),
+      [first.body.id],
+    );
+  });
+
+  it('history: activity_type picks the history rows or the comments, both merged by default; created_at__gt', async () => {
+    const history = (query: string) => t.api.get(`${base}/issues/${ids.parent}/history/${query}`).set(bearer(bob));
+    const comments = await history('?activity_type=issue-comment');
+    assert.equal(comments.status, 200);
+    assert.ok(Array.isArray(comments.body));
+    assert.deepEqual(
+      comments.body.map((c: { id: string }) => c.id),
+      [ids.comment],
+    );
+    const c = comments.body[0];
+    assertShape('history comment', c, COMMENT);
+    assertShape('history comment actor_detail', c.actor_detail, USER_LITE);
+    assertShape('comment issue_detail', c.issue_detail, ISSUE_FLAT);
+    assertShape('comment project_detail', c.project_detail, PROJECT_LITE);
+    assertShape('comment workspace_detail', c.workspace_detail, WORKSPACE_LITE);
+    assert.deepEqual(
+      [c.workspace_detail.slug, c.project_detail.id, c.issue_detail.id],
+      [ws.slug, ids.project, ids.parent],
+    );
+    assert.equal(c.comment_reactions.length, 1);
+    assertShape('history comment reaction', c.comment_reactions[0], COMMENT_REACTION);
+    const rows = await history('?activity_type=issue-property');
+    assert.equal(rows.status, 200);
+    assert.ok(rows.body.length > 0);
+    for (const a of rows.body) assertShape('history row', a, ACTIVITY);
+    assert.ok(rows.body.every((a: { field: string | null }) => a.field !== 'comment'));
+    assert.equal(rows.body[0].project_detail.identifier, 'SHAPE');
+    assert.equal(rows.body[0].actor_detail.id, ada.userId);
+    assert.equal(rows.body[0].source_data, null);
+    const both = await history('');
+    assert.equal(both.status, 200);
+    assert.equal(both.body.length, rows.body.length + 1);
+    const times = both.body.map((x: { created_at: string }) => x.created_at);
+    assert.deepEqual(times, [...times].sort(), 'oldest first');
+    assert.ok(both.body.some((x: { id: string; comment_html?: string }) => x.id === ids.comment && x.comment_html));
+    const newest = await history('?order_by=-created_at');
+    assert.deepEqual(
+      newest.body.map((x: { id: string }) => x.id),
+      both.body.map((x: { id: string }) => x.id).reverse(),
+    );
+    // the web app asks for what came after the newest comment it has
+    const more = await t.api
+      .post(`${base}/issues/${ids.parent}/comments/`)
+      .set(bearer(bob))
+      .send({ comment_html: '<p>later</p>' });
+    const since = await history(`?activity_type=issue-comment&created_at__gt=${encodeURIComponent(c.created_at)}`);
+    assert.deepEqual(
+      since.body.map((x: { id: string }) => x.id),
+      [more.body.id],
+    );
+    const sinceRows = await history(`?activity_type=issue-property&created_at__gt=${encodeURIComponent(c.created_at)}`);
+    assert.ok(sinceRows.body.every((a: { created_at: string }) => a.created_at > c.created_at));
+    assert.equal((await history('?created_at__gt=yesterday')).status, 400);
+    // an intake work item carries where it came from
+    const report = await t.api
+      .post(`${base}/intake-issues/`)
+      .set(bearer(bob))
+      .send({ issue: { name: 'Via intake' } });
+    const reportRows = await t.api
+      .get(`${base}/issues/${report.body.issue.id}/history/?activity_type=issue-property`)
+      .set(bearer(ada));
+    assert.equal(reportRows.status, 200, JSON.stringify(reportRows.body));
+    assert.equal(reportRows.body[0].source_data.source, 'IN_APP');
   });
 });

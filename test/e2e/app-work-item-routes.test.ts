@@ -189,7 +189,7 @@ describe('App API: the web app’s work item routes', () => {
     assert.deepEqual([ys.body.start_date, ys.body.target_date], [null, '2030-02-01']);
     const fs = await as(admin).get(`${base(other.id)}/issues/${foreign.id}/`);
     assert.equal(fs.body.start_date, null);
-    const history = await as(member).get(`${base()}/issues/${x.id}/history/`);
+    const history = await as(member).get(`${base()}/issues/${x.id}/history/?activity_type=issue-property`);
     const fields = history.body.map((h: { field: string | null }) => h.field);
     assert.ok(fields.includes('start_date') && fields.includes('target_date'), JSON.stringify(fields));
 
@@ -271,17 +271,24 @@ describe('App API: the web app’s work item routes', () => {
     await as(admin).patch(`${base()}/`, { intake_view: true });
     const made = await as(guest).post(`${base()}/inbox-issues/`, { issue: { name: 'From a guest' } });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    // the work item is an object in the App shape, as the web app's intake store reads it
-    const issueId = made.body.issue.id as string;
+    const id = made.body.issue.id as string;
+    const ids = (body: { results: Array<{ issue: { id: string } }> }) => body.results.map((r) => r.issue.id);
+    // the open tab: pending items (Plane's default `status=-2`)
     const list = await as(admin).get(`${base()}/inbox-issues/`);
     assert.equal(list.status, 200);
-    assert.ok(list.body.results.some((r: { issue: { id: string } }) => r.issue.id === issueId));
-    const same = await as(admin).get(`${base()}/intake-issues/${issueId}/`);
-    const alias = await as(admin).get(`${base()}/inbox-issues/${issueId}/`);
+    assert.ok(ids(list.body).includes(id));
+    const same = await as(admin).get(`${base()}/intake-issues/${id}/`);
+    const alias = await as(admin).get(`${base()}/inbox-issues/${id}/`);
     assert.equal(alias.status, 200);
     assert.deepEqual(alias.body, same.body);
-    const accepted = await as(admin).patch(`${base()}/inbox-issues/${issueId}/`, { status: 1 });
+    const accepted = await as(admin).patch(`${base()}/inbox-issues/${id}/`, { status: 1 });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.equal(accepted.body.status, 1);
+    assert.equal(accepted.body.issue.id, id);
+    // accepted: off the open tab, on the closed one
+    assert.ok(!ids((await as(admin).get(`${base()}/inbox-issues/`)).body).includes(id));
+    assert.ok(ids((await as(admin).get(`${base()}/inbox-issues/?status=1,-1,2`)).body).includes(id));
+    // the guest sees their own item
+    assert.ok(ids((await as(guest).get(`${base()}/inbox-issues/?status=1`)).body).includes(id));
   });
 });

@@ -41,9 +41,13 @@ import { issueContext, single } from '../shared/context';
 export class AppCyclesController {
   constructor(private readonly cycles: CycleService) {}
 
-  /** Newest first, a bare array (Plane's `CycleViewSet.list`); `cycle_view` = all|current|upcoming|completed|draft|incomplete. */
+  /**
+   * The caller's favourites first, then newest first, a bare array (Plane's `CycleViewSet.list`);
+   * `cycle_view` = all|current|upcoming|completed|draft|incomplete.
+   */
   @Get('cycles')
   async list(
+    @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
     @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
@@ -54,7 +58,7 @@ export class AppCyclesController {
     }
     const found = await this.cycles.list(project.projectId, page, view as CycleView);
     // every cycle (`APP_UNPAGED`): the page holds them all
-    return this.cycles.withProgress(Array.isArray(found) ? found : found.results);
+    return this.cycles.withProgress(Array.isArray(found) ? found : found.results, me.userId, { favoritesFirst: true });
   }
 
   /** 201; 422 (dates, owner, time zone). */
@@ -65,7 +69,9 @@ export class AppCyclesController {
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateCycleDto,
   ) {
-    return (await this.cycles.withProgress([await this.cycles.create(issueContext(me, ws, project), body)]))[0];
+    return (
+      await this.cycles.withProgress([await this.cycles.create(issueContext(me, ws, project), body)], me.userId)
+    )[0];
   }
 
   /**
@@ -85,17 +91,31 @@ export class AppCyclesController {
     );
   }
 
-  /** Every archived cycle, a bare array (Plane's `CycleArchiveUnarchiveEndpoint.get`). */
+  /**
+   * Every archived cycle, the caller's favourites first, then newest first, a bare array (Plane's
+   * `CycleArchiveUnarchiveEndpoint.get`).
+   */
   @Get('archived-cycles')
   @ProjectRole(ROLE.MEMBER)
-  async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
-    return this.cycles.withProgress((await this.cycles.listArchived(project.projectId, page)).results);
+  async listArchived(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ) {
+    const found = await this.cycles.listArchived(project.projectId, page);
+    return this.cycles.withProgress(found.results, me.userId, { favoritesFirst: true });
   }
 
   @Get('cycles/:cycle_id')
   @ProjectRole(ROLE.MEMBER)
-  async retrieve(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
-    return (await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)], true))[0];
+  async retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
+    return (
+      await this.cycles.withProgress([await this.cycles.retrieve(project.projectId, id)], me.userId, { detail: true })
+    )[0];
   }
 
   /** 200; 400 `CYCLE_ARCHIVED`, `CYCLE_COMPLETED`; 422. */
@@ -107,7 +127,8 @@ export class AppCyclesController {
     @Param('cycle_id', UuidPipe) id: string,
     @Body() body: UpdateCycleDto,
   ) {
-    return (await this.cycles.withProgress([await this.cycles.update(issueContext(me, ws, project), id, body)]))[0];
+    const updated = await this.cycles.update(issueContext(me, ws, project), id, body);
+    return (await this.cycles.withProgress([updated], me.userId))[0];
   }
 
   /** 204; the creator or a project Admin (403). */

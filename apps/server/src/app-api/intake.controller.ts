@@ -4,6 +4,8 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  isUuid,
+  MeridianError,
   PageQuery,
   PageRequest,
   Principal,
@@ -13,12 +15,70 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { appIntakeIssueView, IntakeService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { appIntakeIssueView, DateFilter, INTAKE_STATUSES, IntakeListFilter, IntakeService, PRIORITIES } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { IntakeDto } from '../shared/dto/intake.dto';
-import { issueContext } from '../shared/context';
+import { issueContext, single } from '../shared/context';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
+
+/** A comma-separated list parameter; each value must pass `check` (else 400 `INVALID_QUERY_PARAMETER`). */
+function list(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const out = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '' && v !== 'null');
+  if (!out.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
+  return out.map((v) => (isUuid(v) ? v.toLowerCase() : v));
+}
+
+/** `created_at=` / `updated_at=`: `YYYY-MM-DD;after`, `YYYY-MM-DD;before` or `YYYY-MM-DD`, comma-separated. */
+function days(query: Record<string, unknown>, name: string): DateFilter[] | undefined {
+  const valid = (v: string) =>
+    /^\d{4}-\d{2}-\d{2}(;(after|before))?$/.test(v) && !Number.isNaN(Date.parse(v.slice(0, 10)));
+  return list(query, name, valid)?.map((v) => {
+    const [date, op] = v.split(';');
+    return { date, op: (op as 'after' | 'before' | undefined) ?? 'on' };
+  });
+}
+
+const ORDER_BY = ['issue__created_at', 'issue__updated_at', 'issue__sequence_id'];
+
+/**
+ * The App list's query (Plane's `IntakeIssueViewSet.list`): `status` (comma-separated, default
+ * `-2`, pending only; `null` values are dropped), the work item filters `state`, `priority`,
+ * `labels`, `assignees`, `created_by`, `created_at`, `updated_at`, and `order_by` (`issue__created_at`,
+ * `issue__updated_at`, `issue__sequence_id`, `-` for descending; default `-issue__created_at`).
+ */
+function intakeListFilter(query: Record<string, unknown>): IntakeListFilter {
+  const isStatus = (v: string) => /^-?\d$/.test(v) && (INTAKE_STATUSES as readonly number[]).includes(Number(v));
+  const given = list(query, 'status', isStatus);
+  // no `status` at all: pending only (Plane's default `-2`); given but only `null`s: every status
+  const statuses = (given ?? (single(query, 'status') === undefined ? ['-2'] : [])).map(Number);
+  const orderBy = single(query, 'order_by') ?? '-issue__created_at';
+  const key = orderBy.replace(/^-/, '');
+  if (!ORDER_BY.includes(key))
+    throw new MeridianError(
+      'INVALID_QUERY_PARAMETER',
+      `order_by must be one of: ${ORDER_BY.join(', ')} (with - for descending).`,
+    );
+  return {
+    statuses,
+    issue: {
+      state: list(query, 'state', isUuid),
+      priority: list(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
+      label: list(query, 'labels', isUuid),
+      assignee: list(query, 'assignees', isUuid),
+      created_by: list(query, 'created_by', isUuid),
+    },
+    created_at: days(query, 'created_at'),
+    updated_at: days(query, 'updated_at'),
+    orderBy: key.slice('issue__'.length) as IntakeListFilter['orderBy'],
+    desc: orderBy.startsWith('-'),
+  };
+}
 
 /**
  * A project's intake on the App API (Plane 0.25.3 `app/urls/intake.py`: `intake-issues/` and its
@@ -26,7 +86,9 @@ const PROJECT = 'workspaces/:slug/projects/:project_id';
  * Guests included, may submit; a Guest reads only their own items unless the project has
  * `guest_view_all_features`; edits by the item's creator or a project Admin, status changes by
  * project Admins (403). 400 `INTAKE_NOT_ENABLED` while the project's `intake_view` is off. Items in
- * Plane's App shape (`appIntakeIssueView`: `issue` is the work item object).
+ * Plane's App shapes: the list's `IntakeIssueSerializer` (`appIntakeIssueView`: `issue` is the work
+ * item object), the other answers' `IntakeIssueDetailSerializer` (`IntakeService.forAppDetail`:
+ * the work item's detail values and `duplicate_issue_detail`).
  */
 @Controller(`${PROJECT}/intake-issues`)
 @BearerAuth()
@@ -34,15 +96,16 @@ const PROJECT = 'workspaces/:slug/projects/:project_id';
 export class AppIntakeController {
   constructor(private readonly intake: IntakeService) {}
 
+  /** The cursor envelope; filters and order as `intakeListFilter` (400 `INVALID_QUERY_PARAMETER`). */
   @Get()
   async list(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
     @PageQuery(APP_PAGING) page: PageRequest,
+    @Query() query: Record<string, unknown>,
   ) {
-    return (await this.intake.list(project.projectId, page, { userId: me.userId, role: project.role })).map(
-      appIntakeIssueView,
-    );
+    const viewer = { userId: me.userId, role: project.role };
+    return (await this.intake.list(project.projectId, page, viewer, intakeListFilter(query))).map(appIntakeIssueView);
   }
 
   /** 201 with the pending item; 422 without `issue.name`. */
@@ -53,7 +116,7 @@ export class AppIntakeController {
     @CurrentProject() project: ProjectAccess,
     @Body() body: IntakeDto,
   ) {
-    return appIntakeIssueView(await this.intake.create(issueContext(me, ws, project), body));
+    return this.intake.forAppDetail(await this.intake.create(issueContext(me, ws, project), body));
   }
 
   @Get(':issue_id')
@@ -62,7 +125,7 @@ export class AppIntakeController {
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
   ) {
-    return appIntakeIssueView(
+    return this.intake.forAppDetail(
       await this.intake.retrieve(project.projectId, issueId, { userId: me.userId, role: project.role }),
     );
   }
@@ -76,7 +139,7 @@ export class AppIntakeController {
     @Param('issue_id', UuidPipe) issueId: string,
     @Body() body: IntakeDto,
   ) {
-    return appIntakeIssueView(await this.intake.update(issueContext(me, ws, project), issueId, body));
+    return this.intake.forAppDetail(await this.intake.update(issueContext(me, ws, project), issueId, body));
   }
 
   /** 204; the work item goes too unless accepted. */

@@ -36,10 +36,14 @@ import { issueContext } from '../shared/context';
 export class AppModulesController {
   constructor(private readonly modules: ModuleService) {}
 
-  /** Every module of the project, a bare array (Plane's `ModuleViewSet.list`). */
+  /** Every module of the project, the caller's favourites first, then newest first, a bare array (Plane's `ModuleViewSet.list`). */
   @Get('modules')
-  async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
-    return listAnswer(page, await this.forApp(await this.modules.list(project.projectId, page)));
+  async list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ) {
+    return listAnswer(page, await this.forApp(await this.modules.list(project.projectId, page), me.userId));
   }
 
   /** 201; 409 `MODULE_NAME_TAKEN`; 422. */
@@ -50,19 +54,30 @@ export class AppModulesController {
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateModuleDto,
   ) {
-    return (await this.modules.forApp([await this.modules.create(issueContext(me, ws, project), body)]))[0];
+    const created = await this.modules.create(issueContext(me, ws, project), body);
+    return (await this.modules.forApp([created], me.userId))[0];
   }
 
-  /** Every archived module, a bare array (Plane's `ModuleArchiveUnarchiveEndpoint.get`). */
+  /** Every archived module, the caller's favourites first, then newest first, a bare array (Plane's `ModuleArchiveUnarchiveEndpoint.get`). */
   @Get('archived-modules')
-  async listArchived(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
-    return listAnswer(page, await this.forApp(await this.modules.list(project.projectId, page, true)));
+  async listArchived(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_UNPAGED) page: PageRequest,
+  ) {
+    return listAnswer(page, await this.forApp(await this.modules.list(project.projectId, page, true), me.userId));
   }
 
+  /** The module's detail: `link_module`, `sub_issues`, the distribution (Plane's `ModuleDetailSerializer`). */
   @Get('modules/:module_id')
   @ProjectRole(ROLE.MEMBER)
-  async retrieve(@CurrentProject() project: ProjectAccess, @Param('module_id', UuidPipe) id: string) {
-    return (await this.modules.forApp([await this.modules.retrieve(project.projectId, id)], true))[0];
+  async retrieve(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
+    const found = await this.modules.retrieve(project.projectId, id);
+    return (await this.modules.forApp([found], me.userId, { detail: true }))[0];
   }
 
   /** 200; `members` replaces the set; 400 `MODULE_ARCHIVED`. */
@@ -74,7 +89,8 @@ export class AppModulesController {
     @Param('module_id', UuidPipe) id: string,
     @Body() body: UpdateModuleDto,
   ) {
-    return (await this.modules.forApp([await this.modules.update(issueContext(me, ws, project), id, body)]))[0];
+    const updated = await this.modules.update(issueContext(me, ws, project), id, body);
+    return (await this.modules.forApp([updated], me.userId))[0];
   }
 
   @Delete('modules/:module_id')
@@ -159,10 +175,10 @@ export class AppModulesController {
     await this.modules.unarchive(issueContext(me, ws, project), id);
   }
 
-  /** A page of modules in the App API's shape (`ModuleService.forApp`). */
-  private async forApp(found: Page<ModuleJson>) {
+  /** A page of modules in the App API's shape (`ModuleService.forApp`), the caller's favourites first. */
+  private async forApp(found: Page<ModuleJson>, userId: string) {
     return new Page(
-      await this.modules.forApp(found.results),
+      await this.modules.forApp(found.results, userId, { favoritesFirst: true }),
       found.perPage,
       found.totalCount,
       found.nextCursor,

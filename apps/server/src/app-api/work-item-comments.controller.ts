@@ -47,7 +47,7 @@ export class AppWorkItemCommentsController {
     return listAnswer(
       page,
       new Page(
-        await this.children.forAppComments(found.results),
+        await this.children.forAppComments(issueId, found.results),
         found.perPage,
         found.totalCount,
         found.nextCursor,
@@ -66,7 +66,7 @@ export class AppWorkItemCommentsController {
     @Body() body: CommentDto,
   ) {
     return (
-      await this.children.forAppComments([
+      await this.children.forAppComments(issueId, [
         await this.children.createComment(issueContext(me, ws, project), issueId, body),
       ])
     )[0];
@@ -80,7 +80,7 @@ export class AppWorkItemCommentsController {
     @Query() query: Record<string, unknown>,
   ) {
     return (
-      await this.children.forAppComments([
+      await this.children.forAppComments(issueId, [
         await this.children.retrieveComment(project.projectId, issueId, id, parseShape(query)),
       ])
     )[0];
@@ -97,7 +97,7 @@ export class AppWorkItemCommentsController {
     @Body() body: CommentDto,
   ) {
     return (
-      await this.children.forAppComments([
+      await this.children.forAppComments(issueId, [
         await this.children.updateComment(issueContext(me, ws, project), issueId, id, body),
       ])
     )[0];

@@ -20,6 +20,7 @@ import {
 } from '#common';
 import {
   DateFilter,
+  HistoryKind,
   IssueChildrenService,
   IssueCommandService,
   IssueListQuery,
@@ -489,25 +490,34 @@ export class AppWorkItemLinksToOthersController {
     await this.relations.remove(issueContext(me, ws, project), issueId, body.related_issue);
   }
 
-  /** The work item's history, oldest first (`order_by=-created_at` for newest first); a bare array (Plane's `IssueActivityEndpoint`). */
+  /**
+   * The work item's history and comments, a bare array (Plane's `IssueActivityEndpoint`):
+   * `activity_type=issue-property` the history rows (`IssueActivitySerializer`), `issue-comment` the
+   * comments (`IssueCommentSerializer`), anything else both merged; `created_at__gt` only what was
+   * created after that time (400 `INVALID_QUERY_PARAMETER` if it is not one). Oldest first;
+   * `order_by=-created_at` for newest first.
+   */
   @Get('history')
   async history(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
-    @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     const orderBy = single(query, 'order_by') ?? 'created_at';
     if (orderBy !== 'created_at' && orderBy !== '-created_at')
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
-    const found = await this.children.listActivities(
-      project.projectId,
-      issueId,
-      page,
-      parseShape(query),
-      orderBy === 'created_at' ? 'ASC' : 'DESC',
-    );
-    return listAnswer(page, found);
+    const type = single(query, 'activity_type');
+    const kind: HistoryKind = type === 'issue-property' || type === 'issue-comment' ? type : 'all';
+    const afterRaw = single(query, 'created_at__gt');
+    const after = afterRaw ? new Date(afterRaw) : null;
+    if (after && Number.isNaN(after.getTime()))
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'created_at__gt must be a date and time (ISO 8601).');
+    return this.children.appHistory(project.projectId, issueId, {
+      kind,
+      after,
+      order: orderBy === 'created_at' ? 'ASC' : 'DESC',
+      shape: parseShape(query),
+    });
   }
 
   /** `{modules, removed_modules}` → 200 `{message: "success"}`: the work item joins and leaves modules of the project, in one transaction. */

@@ -29,7 +29,7 @@ export class AppWorkspaceListsController {
   /** Non-archived cycles with Plane's progress counts, newest first. */
   @Get('cycles')
   async cyclesOfWorkspace(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess) {
-    return this.cycles.withProgress(await this.cycles.listForWorkspace(ws.workspaceId, me.userId));
+    return this.cycles.withProgress(await this.cycles.listForWorkspace(ws.workspaceId, me.userId), me.userId);
   }
 
   /** Non-archived modules with members and counts, newest first. */

@@ -20,6 +20,8 @@ export function cycleStatus(start: string | null, end: string | null, now = new 
 /** What the App API adds to a cycle beyond the counts and sums: one batch per page. */
 export interface AppCycleExtras {
   assignee_ids: string[];
+  /** whether the caller has the cycle among their favourites */
+  is_favorite: boolean;
   /** live sub-items among the cycle's work items; only on retrieve, as Plane */
   sub_issues?: number;
 }
@@ -29,8 +31,8 @@ export interface AppCycleExtras {
  * `workspace_id`, `project_id`, model fields, `owned_by_id`, `is_favorite`, `total_issues`,
  * `cancelled_issues`, `completed_issues`, `assignee_ids`, `status`, `version`, `created_by`;
  * retrieve adds `sub_issues`), kept beside the v1 keys (`owned_by`, `project`, `workspace`, the other
- * state group counts and the `*_estimate_points` sums of `CycleProgressEndpoint`). `is_favorite` is
- * always false: Meridian has no favorites (docs/decisions.md).
+ * state group counts and the `*_estimate_points` sums of `CycleProgressEndpoint`). `is_favorite`: the
+ * caller has the cycle among their favourites (`user_favorites`).
  */
 export function appCycleView<T extends CycleJson & EstimatePointSums>(c: T, extras: AppCycleExtras, now = new Date()) {
   return {
@@ -38,7 +40,7 @@ export function appCycleView<T extends CycleJson & EstimatePointSums>(c: T, extr
     workspace_id: c.workspace,
     project_id: c.project,
     owned_by_id: c.owned_by,
-    is_favorite: false,
+    is_favorite: extras.is_favorite,
     status: cycleStatus(c.start_date, c.end_date, now),
     assignee_ids: extras.assignee_ids,
     ...(extras.sub_issues === undefined ? {} : { sub_issues: extras.sub_issues }),

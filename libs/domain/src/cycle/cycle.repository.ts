@@ -159,6 +159,11 @@ export class CycleRepository {
     return out;
   }
 
+  /** The cycles among `cycleIds` `userId` has a favourite of (Plane's `is_favorite`); one statement. */
+  favoriteIds(em: EntityManager, userId: string, cycleIds: string[]): Promise<Set<string>> {
+    return favoriteIdsOf(em, 'cycle', userId, cycleIds);
+  }
+
   /** Live, non-archived, non-draft work items with a parent among the cycle's (Plane's `sub_issues`). */
   async subIssuesOf(em: EntityManager, cycleId: string): Promise<number> {
     return countSubIssues(em, 'cycle_issues', 'cycle_id', cycleId);
@@ -242,6 +247,27 @@ export async function countSubIssues(
     [id],
   );
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The ids among `ids` of cycles or modules (`entityType`) that `userId` has a favourite of, in one
+ * statement (Plane's `is_favorite` annotation: an `Exists` over `UserFavorite`). The favourite room
+ * sits above the cycle and module rooms, so its table is read here by name.
+ */
+export async function favoriteIdsOf(
+  em: EntityManager,
+  entityType: 'cycle' | 'module',
+  userId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const params = ids.map((_, n) => `$${n + 3}`).join(', ');
+  const rows: Array<{ id: string }> = await em.query(
+    `SELECT entity_identifier AS id FROM user_favorites
+      WHERE user_id = $1 AND entity_type = $2 AND deleted_at IS NULL AND entity_identifier IN (${params})`,
+    [userId, entityType, ...ids],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

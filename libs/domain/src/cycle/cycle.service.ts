@@ -447,20 +447,29 @@ export class CycleService {
 
   /**
    * Cycles in the App API's shape (`appCycleView`): Plane's progress annotations (the counts plus
-   * `*_estimate_points` sums), `status`, `assignee_ids` and the `_id` keys, in one statement per
-   * annotation for the whole page; `detail` adds `sub_issues` (Plane's retrieve).
+   * `*_estimate_points` sums), `status`, `assignee_ids`, the `_id` keys and `userId`'s `is_favorite`
+   * (false without a user), in one statement per annotation for the whole page. `detail` adds
+   * `sub_issues` (Plane's retrieve); `favoritesFirst` moves the favourites to the front, keeping the
+   * order otherwise (Plane's lists: `order_by("-is_favorite", "-created_at")`).
    */
-  async withProgress<T extends CycleJson>(cycles: T[], detail = false): Promise<Array<AppCycleJson & T>> {
+  async withProgress<T extends CycleJson>(
+    cycles: T[],
+    userId: string | null,
+    opts: { detail?: boolean; favoritesFirst?: boolean } = {},
+  ): Promise<Array<AppCycleJson & T>> {
     const em = this.dataSource.manager;
     const ids = cycles.map((c) => c.id);
-    const [sums, assignees] = [await this.cycles.sumEstimatePoints(em, ids), await this.cycles.assigneeIds(em, ids)];
+    const sums = await this.cycles.sumEstimatePoints(em, ids);
+    const assignees = await this.cycles.assigneeIds(em, ids);
+    const favorites = userId === null ? new Set<string>() : await this.cycles.favoriteIds(em, userId, ids);
     const now = new Date();
     const out: Array<AppCycleJson & T> = [];
     for (const c of cycles) {
-      const sub_issues = detail ? await this.cycles.subIssuesOf(em, c.id) : undefined;
-      out.push(appCycleView({ ...c, ...sums.get(c.id)! }, { assignee_ids: assignees.get(c.id)!, sub_issues }, now));
+      const sub_issues = opts.detail ? await this.cycles.subIssuesOf(em, c.id) : undefined;
+      const extras = { assignee_ids: assignees.get(c.id)!, is_favorite: favorites.has(c.id), sub_issues };
+      out.push(appCycleView({ ...c, ...sums.get(c.id)! }, extras, now));
     }
-    return out;
+    return opts.favoritesFirst ? [...out.filter((c) => c.is_favorite), ...out.filter((c) => !c.is_favorite)] : out;
   }
 
   /**
@@ -468,7 +477,7 @@ export class CycleService {
    * sums by state group; 404 as `retrieve`.
    */
   async progress(projectId: string, cycleId: string) {
-    const [c] = await this.withProgress([await this.retrieve(projectId, cycleId)]);
+    const [c] = await this.withProgress([await this.retrieve(projectId, cycleId)], null);
     const keys = ['total', 'completed', 'cancelled', 'started', 'unstarted', 'backlog'] as const;
     return Object.fromEntries(
       keys.flatMap((k) => [

@@ -5,6 +5,6 @@ export { CYCLE_VIEWS, CycleService } from './cycle.service';
 export type { CycleInput, CycleView } from './cycle.service';
 export { cycleView, ZERO_COUNTS } from './cycle.view';
 export type { EstimatePointSums, IssueCounts } from './cycle.view';
-export { countIssues, countSubIssues, subIssueCounts, sumEstimatePoints } from './cycle.repository';
+export { countIssues, countSubIssues, favoriteIdsOf, subIssueCounts, sumEstimatePoints } from './cycle.repository';
 export { issuesOfProject } from './planning';
 export { CycleFeatureModule } from './cycle.module';

@@ -6,4 +6,6 @@ export type { IntakeInput, IntakeIssueFields, IntakeViewer } from './intake.serv
 export { intakeIssueView } from './intake.view';
 export { appIntakeIssueView } from './intake.app-view';
 export type { IntakeIssueJson } from './intake.view';
+export type { IntakeListFilter } from './intake.repository';
+export type { AppIntakeIssueDetailJson } from './intake.app-view';
 export { IntakeFeatureModule } from './intake.module';

@@ -1,3 +1,5 @@
+import type { Issue, IssueQueryService } from '../issue';
+import { iso } from '../kernel/time';
 import { IntakeIssueJson } from './intake.view';
 
 /**
@@ -41,3 +43,33 @@ export function appIntakeIssueView(j: IntakeIssueJson) {
   };
 }
 export type AppIntakeIssueJson = ReturnType<typeof appIntakeIssueView>;
+
+/** The App API detail values of a work item (`IssueQueryService.detailAppById`). */
+type AppIssueDetail = Awaited<ReturnType<IssueQueryService['detailAppById']>>;
+
+/**
+ * An intake item in Plane's `IntakeIssueDetailSerializer` shape (retrieve, create and update):
+ * `issue` is the work item's detail (`IssueDetailSerializer` values: the ids, counts, `cycle_id`,
+ * `module_ids`, `description_html`) over the list's keys, and `duplicate_issue_detail` the work
+ * item of `duplicate_to` (`IssueIntakeSerializer`: `id`, `name`, `priority`, `sequence_id`,
+ * `project_id`, `created_at`, `created_by`) or null.
+ */
+export function appIntakeIssueDetailView(j: IntakeIssueJson, detail: AppIssueDetail, duplicate: Issue | null) {
+  const base = appIntakeIssueView(j);
+  return {
+    ...base,
+    issue: { ...base.issue, ...detail },
+    duplicate_issue_detail: duplicate
+      ? {
+          id: duplicate.id,
+          name: duplicate.name,
+          priority: duplicate.priority,
+          sequence_id: duplicate.sequenceId,
+          project_id: duplicate.projectId,
+          created_at: iso(duplicate.createdAt),
+          created_by: duplicate.createdById,
+        }
+      : null,
+  };
+}
+export type AppIntakeIssueDetailJson = ReturnType<typeof appIntakeIssueDetailView>;

@@ -2,8 +2,25 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Issue } from '../issue';
+import { bindNamed, Issue, issueFilterConditions } from '../issue';
+import type { DateFilter, IssueFilterSet } from '../issue';
 import { IntakeIssue } from './intake-issue.entity';
+
+/** The App API list's filters and order (Plane's `IntakeIssueViewSet.list`). */
+export interface IntakeListFilter {
+  /** the intake statuses kept; empty keeps all */
+  statuses: number[];
+  /** the work item filters (Plane's `issue_filters` with the `issue__` prefix) */
+  issue: Pick<IssueFilterSet, 'state' | 'priority' | 'assignee' | 'label' | 'created_by'>;
+  /** the work item's creation and update days (`YYYY-MM-DD;after|before`, all must hold) */
+  created_at?: DateFilter[];
+  updated_at?: DateFilter[];
+  /** `order_by`: the work item's `created_at`, `updated_at` or `sequence_id`, descending with `desc` */
+  orderBy: 'created_at' | 'updated_at' | 'sequence_id';
+  desc: boolean;
+}
+
+const ORDER_KEYS = { created_at: 'i.createdAt', updated_at: 'i.updatedAt', sequence_id: 'i.sequenceId' } as const;
 
 /** All of the intake feature's SQL: the intake rows of a project, joined to their live work items. */
 @Injectable()
@@ -12,16 +29,42 @@ export class IntakeRepository {
 
   /**
    * A page of the project's live intake rows whose work item is live, newest first, through the
-   * keyset paginator; `createdById` keeps only the rows that user submitted.
+   * keyset paginator; `createdById` keeps only the rows that user submitted. `filter` (the App API
+   * list) narrows by status and work item fields and orders by a work item key.
    */
-  listPage(projectId: string, page: PageRequest, createdById?: string): Promise<Page<IntakeIssue>> {
+  listPage(
+    projectId: string,
+    page: PageRequest,
+    createdById?: string,
+    filter?: IntakeListFilter,
+  ): Promise<Page<IntakeIssue>> {
     const qb = this.dataSource
       .getRepository(IntakeIssue)
       .createQueryBuilder('r')
       .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId', { projectId });
     if (createdById !== undefined) qb.andWhere('r.createdById = :viewerId', { viewerId: createdById });
-    return paginate(qb, page, { order: 'DESC' });
+    if (!filter) return paginate(qb, page, { order: 'DESC' });
+    if (filter.statuses.length) qb.andWhere('r.status IN (:...statuses)', { statuses: filter.statuses });
+    const params: Record<string, unknown> = {};
+    const bind = bindNamed(params, 'f');
+    const where = issueFilterConditions(filter.issue, bind);
+    for (const [list, column] of [
+      [filter.created_at, 'i.created_at'],
+      [filter.updated_at, 'i.updated_at'],
+    ] as const) {
+      for (const f of list ?? [])
+        where.push(
+          `(${column} AT TIME ZONE 'UTC')::date ${f.op === 'after' ? '>=' : f.op === 'before' ? '<=' : '='} ${bind(f.date)}::date`,
+        );
+    }
+    for (const w of where) qb.andWhere(w);
+    qb.setParameters(params);
+    return paginate(qb, page, {
+      key: ORDER_KEYS[filter.orderBy],
+      order: filter.desc ? 'DESC' : 'ASC',
+      keyType: filter.orderBy === 'sequence_id' ? 'bigint' : 'timestamp',
+    });
   }
 
   /**

@@ -11,7 +11,8 @@ import { assertProjectWritable } from '../kernel/project-writable';
 import { State } from '../state';
 import { Intake } from './intake.entity';
 import { INTAKE_STATUS, IntakeIssue } from './intake-issue.entity';
-import { IntakeRepository } from './intake.repository';
+import { IntakeListFilter, IntakeRepository } from './intake.repository';
+import { AppIntakeIssueDetailJson, appIntakeIssueDetailView } from './intake.app-view';
 import { IntakeIssueJson, intakeIssueView } from './intake.view';
 import { emitChange } from '../kernel/change-bus';
 
@@ -78,16 +79,37 @@ export class IntakeService {
    * project Guest, only the items they submitted unless the project has `guest_view_all_features`
    * (Plane's `IntakeIssueViewSet.list`).
    */
-  async list(projectId: string, page: PageRequest, viewer?: IntakeViewer): Promise<Page<IntakeIssueJson>> {
+  async list(
+    projectId: string,
+    page: PageRequest,
+    viewer?: IntakeViewer,
+    filter?: IntakeListFilter,
+  ): Promise<Page<IntakeIssueJson>> {
     const project = await this.assertEnabled(this.dataSource.manager, projectId);
     const result = await this.intakes.listPage(
       projectId,
       page,
       hiddenFromGuest(project, viewer) ? viewer!.userId : undefined,
+      filter,
     );
     const details = await this.issues.details(result.results.map((r) => r.issueId));
     const rendered = result.results.map((r, i) => intakeIssueView(r, details[i]));
     return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
+  }
+
+  /**
+   * An intake item in the App API's detail shape (Plane's `IntakeIssueDetailSerializer`, the answer
+   * to retrieve, create and update): `issue` with the work item's detail values and
+   * `duplicate_issue_detail`, the work item it duplicates (or null).
+   */
+  async forAppDetail(item: IntakeIssueJson): Promise<AppIntakeIssueDetailJson> {
+    const [issue, duplicate] = await Promise.all([
+      this.issues.detailAppById(item.issue),
+      item.duplicate_to
+        ? this.dataSource.getRepository(Issue).findOne({ where: { id: item.duplicate_to }, withDeleted: true })
+        : Promise.resolve(null),
+    ]);
+    return appIntakeIssueDetailView(item, issue, duplicate);
   }
 
   /** One item; for a Guest `viewer`, another's is a 404 `NOT_FOUND` as in `list` (Plane's `retrieve`: 400). */

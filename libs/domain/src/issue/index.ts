@@ -5,7 +5,7 @@ export type { IssueListQuery, SyncPage, SyncQuery } from './issue-query.service'
 export { IssueCommandService } from './issue-command.service';
 export type { IssueContext, IssueInput } from './issue-command.service';
 export { IssueChildrenService } from './issue-children.service';
-export type { CommentInput, LinkInput } from './issue-children.service';
+export type { CommentInput, HistoryKind, LinkInput } from './issue-children.service';
 export { IssueOperationsService } from './issue-operations.service';
 export type { BulkIssueProperties } from './issue-operations.service';
 export { ReactionService } from './reaction.service';
@@ -26,3 +26,6 @@ export { VISIBLE_ISSUE } from './issue.sql';
 export { guestCondition, ISSUE_ORDER_KEYS } from './issue-filters';
 export type { DateFilter, IssueOrderKey } from './issue-filters';
 export { visibleIssuesQuery } from './issue.repository';
+// the filter compiler, for the lists of work items that live in other features (intake)
+export { bindNamed, issueFilterConditions } from './issue-filters';
+export type { IssueFilterSet } from './issue-filters';

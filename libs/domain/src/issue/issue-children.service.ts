@@ -2,7 +2,8 @@ import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not } from 'typeorm';
-import { ProjectMember } from '../project';
+import { ProjectMember, projectLiteView } from '../project';
+import { workspaceLiteView } from '../workspace';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { pick, Shape } from '../kernel/fields';
@@ -13,7 +14,15 @@ import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
 import { IssueRepository } from './issue.repository';
 import { IssueContext } from './issue-command.service';
-import { AppCommentJson, appCommentView } from './issue.app-view';
+import {
+  AppActivityJson,
+  appActivityView,
+  AppCommentJson,
+  appCommentView,
+  AppIssueDetails,
+  IntakeSource,
+  issueFlatView,
+} from './issue.app-view';
 import { ActivityJson, activityView, CommentJson, commentView, LinkJson, linkView } from './issue.view';
 import { ReactionJson, reactionView } from './reaction.service';
 
@@ -31,6 +40,12 @@ export interface LinkInput {
   title?: string | null;
   metadata?: Record<string, unknown>;
 }
+
+/**
+ * What the App API's `history/` lists (Plane's `activity_type`): the history rows
+ * (`issue-property`), the comments (`issue-comment`), or both (`all`, Plane's default).
+ */
+export type HistoryKind = 'issue-property' | 'issue-comment' | 'all';
 
 /** Activity fields Plane's list leaves out (`plane/api/views/issue.py` IssueActivityAPIEndpoint). */
 const HIDDEN_FIELDS = ['comment', 'vote', 'reaction', 'draft'];
@@ -74,13 +89,17 @@ export class IssueChildrenService {
   }
 
   /**
-   * Comments in the App API's shape (`appCommentView`): the authors' `actor_detail` and the
-   * `comment_reactions`, two statements for the page.
+   * Comments of work item `issueId` in the App API's shape (`appCommentView`): the authors'
+   * `actor_detail`, the `comment_reactions` and the work item's, project's and workspace's details,
+   * a few statements for the page.
    */
-  async forAppComments(comments: Array<Partial<CommentJson>>): Promise<AppCommentJson[]> {
+  async forAppComments(issueId: string, comments: Array<Partial<CommentJson>>): Promise<AppCommentJson[]> {
     const ids = comments.map((c) => c.id).filter((id): id is string => !!id);
     const actors = [...new Set(comments.map((c) => c.actor).filter((id): id is string => !!id))];
-    const { users, reactions } = await this.repo.commentExtras(ids, actors);
+    const [{ users, reactions }, { details }] = await Promise.all([
+      this.repo.commentExtras(ids, actors),
+      this.appDetails(issueId),
+    ]);
     const byUser = new Map(users.map((u) => [u.id, u]));
     const byComment = new Map<string, ReactionJson[]>();
     for (const r of reactions) {
@@ -89,7 +108,7 @@ export class IssueChildrenService {
       byComment.set(r.commentId, list);
     }
     return comments.map((c) =>
-      appCommentView(c, c.actor ? byUser.get(c.actor) : undefined, (c.id && byComment.get(c.id)) || []),
+      appCommentView(c, c.actor ? byUser.get(c.actor) : undefined, (c.id && byComment.get(c.id)) || [], details),
     );
   }
 
@@ -341,6 +360,45 @@ export class IssueChildrenService {
     return activityView(a);
   }
 
+  /**
+   * The App API's `history/` (Plane 0.25.3 `IssueActivityEndpoint`): with `kind` `issue-property`
+   * the history rows (`IssueActivitySerializer`: `appActivityView`), with `issue-comment` the
+   * comments (`IssueCommentSerializer`: `appCommentView`), with `all` both merged; oldest first
+   * (`DESC`: newest first), a history row before a comment of the same instant. `after`: only
+   * what was created after it. `fields=` keeps the named keys. 404 as the other children.
+   */
+  async appHistory(
+    projectId: string,
+    issueId: string,
+    opts: { kind: HistoryKind; after: Date | null; order: 'ASC' | 'DESC'; shape: Shape },
+  ): Promise<Array<Partial<AppActivityJson> | Partial<AppCommentJson>>> {
+    await this.issue(this.dataSource.manager, projectId, issueId);
+    const [rows, comments] = await Promise.all([
+      opts.kind === 'issue-comment' ? [] : this.repo.historyRows(issueId, HIDDEN_FIELDS, opts.after),
+      opts.kind === 'issue-property' ? [] : this.repo.historyComments(issueId, opts.after),
+    ]);
+    const { details, intake } = await this.appDetails(issueId);
+    const actorIds = [...rows, ...comments].map((r) => r.actorId).filter((id): id is string => !!id);
+    const { users } = await this.repo.commentExtras([], [...new Set(actorIds)]);
+    const byUser = new Map(users.map((u) => [u.id, u]));
+    const members = comments.length ? await this.members(projectId) : new Set<string>();
+    const merged: Array<{ at: number; json: AppActivityJson | AppCommentJson }> = rows.map((a) => ({
+      at: a.createdAt.getTime(),
+      json: appActivityView(a, a.actorId ? byUser.get(a.actorId) : undefined, details, intake),
+    }));
+    const commentJson = await this.forAppComments(
+      issueId,
+      comments.map((c) => commentView(c, !!c.actorId && members.has(c.actorId))),
+    );
+    comments.forEach((c, n) => merged.push({ at: c.createdAt.getTime(), json: commentJson[n] }));
+    // a stable sort: the history rows (oldest first) stay ahead of the comments of the same instant
+    merged.sort((x, y) => x.at - y.at);
+    if (opts.order === 'DESC') merged.reverse();
+    return merged.map((m) => pick(m.json as Record<string, unknown>, opts.shape.fields)) as Array<
+      Partial<AppActivityJson> | Partial<AppCommentJson>
+    >;
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   /** The live work item; with a `viewer` that is a project Guest, only one they may see (Plane's Guest rule). */
@@ -390,6 +448,20 @@ export class IssueChildrenService {
     if (authorId !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
       throw new MeridianError('PERMISSION_DENIED', 'Only the author or a project admin can change this comment.');
     }
+  }
+
+  /** The work item's, project's and workspace's details, and its intake source, for the App shapes. */
+  private async appDetails(issueId: string): Promise<{ details: AppIssueDetails; intake: IntakeSource | null }> {
+    const found = await this.repo.appDetailsOf(issueId);
+    if (!found) throw new MeridianError('NOT_FOUND');
+    return {
+      details: {
+        issue_detail: issueFlatView(found.issue),
+        project_detail: projectLiteView(found.project),
+        workspace_detail: workspaceLiteView(found.workspace),
+      },
+      intake: found.intake,
+    };
   }
 
   private async members(projectId: string): Promise<Set<string>> {

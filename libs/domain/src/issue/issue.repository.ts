@@ -39,6 +39,7 @@ import {
   SQL_VISIBLE_ISSUES_OF_PROJECT,
   VISIBLE_ISSUE,
 } from './issue.sql';
+import type { IntakeSource } from './issue.app-view';
 import { issueFromRow } from './issue.view';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -451,6 +452,59 @@ ORDER BY created_at, id`;
           .find({ where: { commentId: In(commentIds) }, order: { createdAt: 'ASC', id: 'ASC' } })
       : [];
     return { users, reactions };
+  }
+
+  /**
+   * What the App API's comments and history rows of one work item nest: the work item (deleted
+   * ones too), its project and workspace, and its intake source when it came through intake (the
+   * intake room sits above this one: its table is read by name). Null when the work item is gone.
+   */
+  async appDetailsOf(
+    issueId: string,
+  ): Promise<{ issue: Issue; project: Project; workspace: Workspace; intake: IntakeSource | null } | null> {
+    const em = this.dataSource.manager;
+    const issue = await em.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
+    if (!issue) return null;
+    const [project, workspace, intake] = await Promise.all([
+      em.getRepository(Project).findOneOrFail({ where: { id: issue.projectId }, withDeleted: true }),
+      em.getRepository(Workspace).findOneOrFail({ where: { id: issue.workspaceId }, withDeleted: true }),
+      em.query<Array<{ source: string | null; source_email: string | null; extra: Record<string, unknown> | null }>>(
+        `SELECT source, source_email, extra FROM intake_issues WHERE issue_id = $1 AND deleted_at IS NULL
+          ORDER BY created_at LIMIT 1`,
+        [issueId],
+      ),
+    ]);
+    const row = intake[0];
+    return {
+      issue,
+      project,
+      workspace,
+      intake: row ? { source: row.source, source_email: row.source_email, extra: row.extra ?? {} } : null,
+    };
+  }
+
+  /**
+   * The work item's history rows without the `hidden` fields, oldest first (Plane's
+   * `IssueActivityEndpoint`); `after`: only those created after it, to the millisecond (the
+   * precision the API shows).
+   */
+  historyRows(issueId: string, hidden: string[], after: Date | null): Promise<IssueActivity[]> {
+    const qb = this.dataSource
+      .getRepository(IssueActivity)
+      .createQueryBuilder('a')
+      .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden });
+    if (after) qb.andWhere("date_trunc('milliseconds', a.createdAt) > :after", { after });
+    return qb.orderBy('a.createdAt', 'ASC').addOrderBy('a.id', 'ASC').getMany();
+  }
+
+  /** The work item's live comments, oldest first; `after` as `historyRows`. */
+  historyComments(issueId: string, after: Date | null): Promise<IssueComment[]> {
+    const qb = this.dataSource
+      .getRepository(IssueComment)
+      .createQueryBuilder('c')
+      .where('c.issueId = :issueId', { issueId });
+    if (after) qb.andWhere("date_trunc('milliseconds', c.createdAt) > :after", { after });
+    return qb.orderBy('c.createdAt', 'ASC').addOrderBy('c.id', 'ASC').getMany();
   }
 
   /** A page of the work item's links, newest first. */

@@ -1,4 +1,5 @@
 import type { EstimatePointSums } from '../cycle';
+import type { ModuleLinkJson } from './module-link.view';
 import type { ModuleDistribution } from './module.repository';
 import { ModuleJson } from './module.view';
 
@@ -6,6 +7,8 @@ import { ModuleJson } from './module.view';
 export interface AppModuleDetail {
   sub_issues: number;
   distribution: ModuleDistribution;
+  /** the module's live links, newest first */
+  link_module: ModuleLinkJson[];
 }
 
 /** The longest burndown a module's detail draws, in days (Plane draws any length). */
@@ -43,17 +46,17 @@ export function completionChart(
  * `detail` (retrieve, `ModuleDetailSerializer`): `link_module`, `sub_issues`, the other
  * `*_estimate_points`, `distribution` (`assignees`, `labels`, `completion_chart`) and
  * `estimate_distribution`. The v1 keys (`lead`, `members`, `project`, `workspace`) stay.
- * `is_favorite` is always false and `link_module` empty: Meridian has neither favorites nor module
- * links; `estimate_distribution` is `{}` (docs/decisions.md).
+ * `is_favorite`: the caller has the module among their favourites (`user_favorites`);
+ * `link_module`: `ModuleLinkSerializer` objects; `estimate_distribution` is `{}` (docs/decisions.md).
  */
-export function appModuleView(m: ModuleJson, sums: EstimatePointSums, detail?: AppModuleDetail) {
+export function appModuleView(m: ModuleJson, sums: EstimatePointSums, isFavorite: boolean, detail?: AppModuleDetail) {
   const base = {
     ...m,
     workspace_id: m.workspace,
     project_id: m.project,
     lead_id: m.lead,
     member_ids: m.members,
-    is_favorite: false,
+    is_favorite: isFavorite,
     total_estimate_points: sums.total_estimate_points,
     completed_estimate_points: sums.completed_estimate_points,
   };
@@ -64,7 +67,7 @@ export function appModuleView(m: ModuleJson, sums: EstimatePointSums, detail?: A
     unstarted_estimate_points: sums.unstarted_estimate_points,
     started_estimate_points: sums.started_estimate_points,
     cancelled_estimate_points: sums.cancelled_estimate_points,
-    link_module: [] as unknown[],
+    link_module: detail.link_module,
     sub_issues: detail.sub_issues,
     distribution: {
       assignees: detail.distribution.assignees,

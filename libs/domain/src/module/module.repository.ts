@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { countIssues, countSubIssues, IssueCounts, subIssueCounts, sumEstimatePoints } from '../cycle';
+import { countIssues, countSubIssues, favoriteIdsOf, IssueCounts, subIssueCounts, sumEstimatePoints } from '../cycle';
 import type { EstimatePointSums } from '../cycle';
 import { Issue, VISIBLE_ISSUE } from '../issue';
 import { Project } from '../project';
@@ -67,6 +67,16 @@ export class ModuleRepository {
       .createQueryBuilder('l')
       .where('l.moduleId = :moduleId', { moduleId });
     return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** The module's live links, newest first (Plane's `link_module`, `ModuleLink.Meta.ordering`). */
+  liveLinks(em: EntityManager, moduleId: string): Promise<ModuleLink[]> {
+    return em.getRepository(ModuleLink).find({ where: { moduleId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** The modules among `moduleIds` `userId` has a favourite of (Plane's `is_favorite`); one statement. */
+  favoriteIds(em: EntityManager, userId: string, moduleIds: string[]): Promise<Set<string>> {
+    return favoriteIdsOf(em, 'module', userId, moduleIds);
   }
 
   /** The module's live link with this URL, or null. */

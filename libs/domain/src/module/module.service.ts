@@ -18,6 +18,7 @@ import { ModuleIssue } from './module-issue.entity';
 import { ModuleMember } from './module-member.entity';
 import { ModuleRepository } from './module.repository';
 import { AppModuleJson, appModuleView } from './module.app-view';
+import { moduleLinkView } from './module-link.view';
 import { ModuleJson, moduleIssueView, moduleView } from './module.view';
 import { emitChange } from '../kernel/change-bus';
 
@@ -372,26 +373,32 @@ export class ModuleService {
   }
 
   /**
-   * Modules in the App API's shape (`appModuleView`): one statement for the page's estimate point
-   * sums; `detail` (retrieve) adds `sub_issues` and the distribution of the one module.
+   * Modules in the App API's shape (`appModuleView`): one statement each for the page's estimate
+   * point sums and `userId`'s `is_favorite`; `detail` (retrieve) adds `sub_issues`, the distribution
+   * and `link_module` of the one module. `favoritesFirst` moves the favourites to the front, keeping
+   * the order otherwise (Plane's lists: `order_by("-is_favorite", "-created_at")`).
    */
-  async forApp(modules: ModuleJson[], detail = false): Promise<AppModuleJson[]> {
+  async forApp(
+    modules: ModuleJson[],
+    userId: string,
+    opts: { detail?: boolean; favoritesFirst?: boolean } = {},
+  ): Promise<AppModuleJson[]> {
     const em = this.dataSource.manager;
-    const sums = await this.modules.sumEstimatePoints(
-      em,
-      modules.map((m) => m.id),
-    );
+    const ids = modules.map((m) => m.id);
+    const sums = await this.modules.sumEstimatePoints(em, ids);
+    const favorites = await this.modules.favoriteIds(em, userId, ids);
     const out: AppModuleJson[] = [];
     for (const m of modules) {
-      const extra = detail
+      const extra = opts.detail
         ? {
             sub_issues: await this.modules.subIssuesOf(em, m.id),
             distribution: await this.modules.distribution(em, m.id),
+            link_module: (await this.modules.liveLinks(em, m.id)).map(moduleLinkView),
           }
         : undefined;
-      out.push(appModuleView(m, sums.get(m.id)!, extra));
+      out.push(appModuleView(m, sums.get(m.id)!, favorites.has(m.id), extra));
     }
-    return out;
+    return opts.favoritesFirst ? [...out.filter((m) => m.is_favorite), ...out.filter((m) => !m.is_favorite)] : out;
   }
 
   private async render(modules: Module[]): Promise<ModuleJson[]> {

@@ -50,8 +50,8 @@ export class AppProjectService {
   }
 
   /**
-   * Projects in the App API's shape (`appProjectView`): members, deploy board anchor and the
-   * caller's `sort_order`, one statement for all of them.
+   * Projects in the App API's shape (`appProjectView`): members, deploy board anchor, the
+   * caller's `sort_order` and `is_favorite`, one statement for all of them.
    */
   async forApp(projects: ProjectJson[], userId: string): Promise<AppProjectJson[]> {
     const rows = await this.repo.appExtras(
@@ -65,6 +65,7 @@ export class AppProjectService {
         members: uuidList(r?.members),
         anchor: r?.anchor ?? null,
         sort_order: r?.sort_order === null || r?.sort_order === undefined ? null : Number(r.sort_order),
+        is_favorite: r?.is_favorite === true,
       });
     });
   }

@@ -191,7 +191,9 @@ export class ProjectRepository {
 
   /**
    * For each project of `projectIds`: its active members who are not bots (sorted), its live deploy
-   * board's anchor and `userId`'s own `sort_order` (Plane's `ProjectViewSet` annotations), in one statement.
+   * board's anchor, `userId`'s own `sort_order` and whether `userId` has it among their favourites
+   * (Plane's `ProjectViewSet` annotations), in one statement. The deploy board and favourite rooms
+   * sit above this one: their tables are read by name.
    */
   async appExtras(
     projectIds: string[],
@@ -202,6 +204,7 @@ export class ProjectRepository {
       members: string[] | string | null;
       anchor: string | null;
       sort_order: number | string | null;
+      is_favorite: boolean;
     }>
   > {
     if (!projectIds.length) return [];
@@ -211,7 +214,9 @@ export class ProjectRepository {
          ARRAY(SELECT pm.member_id FROM project_members pm JOIN users u ON u.id = pm.member_id AND u.is_bot = false
                 WHERE pm.project_id = p.id AND pm.is_active = true ORDER BY pm.member_id) AS members,
          (SELECT b.anchor FROM deploy_boards b WHERE b.project_id = p.id AND b.deleted_at IS NULL LIMIT 1) AS anchor,
-         (SELECT pm.sort_order FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = $1 AND pm.is_active = true LIMIT 1) AS sort_order
+         (SELECT pm.sort_order FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = $1 AND pm.is_active = true LIMIT 1) AS sort_order,
+         EXISTS (SELECT 1 FROM user_favorites f WHERE f.user_id = $1 AND f.entity_type = 'project'
+                   AND f.entity_identifier = p.id AND f.deleted_at IS NULL) AS is_favorite
        FROM projects p WHERE p.id IN (${params})`,
       [userId, ...projectIds],
     );

@@ -54,3 +54,20 @@ export function projectView(project: Project, extras: ProjectExtras) {
     ...extras,
   };
 }
+
+/**
+ * Plane's `ProjectLiteSerializer` (`plane/app/serializers/project.py`): the `project_detail` of a
+ * work item's history row or comment on the App API.
+ */
+export function projectLiteView(p: Project) {
+  return {
+    id: p.id,
+    identifier: p.identifier,
+    name: p.name,
+    cover_image: p.coverImage,
+    cover_image_url: p.coverImage,
+    logo_props: p.logoProps,
+    description: p.description,
+  };
+}
+export type ProjectLiteJson = ReturnType<typeof projectLiteView>;
