@@ -37,10 +37,12 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
 import {
   AppArchivedWorkItemsController,
   AppBulkWorkItemsController,
+  AppWorkItemDetailsController,
   AppWorkItemKeyController,
   AppWorkItemLinksToOthersController,
   AppWorkItemsController,
   AppWorkItemSyncController,
+  AppWorkspaceWorkItemsController,
 } from './work-items.controller';
 import {
   AppCommentReactionsController,
@@ -87,6 +89,8 @@ import {
     AppBulkWorkItemsController,
     AppWorkItemKeyController,
     AppWorkItemSyncController,
+    AppWorkItemDetailsController,
+    AppWorkspaceWorkItemsController,
     AppWorkItemLinksToOthersController,
     AppWorkItemCommentsController,
     AppWorkItemLinksController,
