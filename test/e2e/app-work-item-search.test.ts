@@ -380,6 +380,24 @@ describe('App API: entity search, the workspace work item list, visits and page 
       assert.deepEqual(page1.body.results.urgent.results, []);
     });
 
+    it('cycle and module work items page by number too', async () => {
+      const cycle = await as(admin).post(`${p(board.id)}/cycles/`, { name: 'Paged' });
+      assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
+      const added = await as(admin).post(`${p(board.id)}/cycles/${cycle.body.id}/cycle-issues/`, { issues: made });
+      assert.equal(added.status, 200, JSON.stringify(added.body));
+      const mod = await as(admin).post(`${p(board.id)}/modules/`, { name: 'Paged' });
+      await as(admin).post(`${p(board.id)}/modules/${mod.body.id}/issues/`, { issues: made });
+      for (const path of [`cycles/${cycle.body.id}/cycle-issues`, `modules/${mod.body.id}/issues`]) {
+        const walk: string[] = [];
+        for (let n = 0; n < 3; n++) {
+          const res = await as(admin).get(`${p(board.id)}/${path}/?per_page=2&cursor=2:${n}:0`);
+          assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+          walk.push(...res.body.results.map((r: { id: string }) => r.id));
+        }
+        assert.deepEqual(walk.sort(), [...made].sort(), path);
+      }
+    });
+
     it('keeps reading a keyset cursor from elsewhere, and refuses a malformed one', async () => {
       assertError(await as(admin).get(`${p(board.id)}/issues/?cursor=abc`), 400, 'INVALID_CURSOR');
       const res = await as(admin).get(`${p(board.id)}/issues/?per_page=2&cursor=1000000000000000:1:0`);
