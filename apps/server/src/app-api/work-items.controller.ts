@@ -146,10 +146,12 @@ export class AppWorkItemsController {
   /**
    * Visible work items, newest first; `order_by` (see `ISSUE_ORDER_BY`); filters `state`,
    * `state_group`, `priority`, `assignees`, `labels`, `created_by`, `cycle`, `module` (ids or `None`),
-   * `start_date`/`target_date` (`YYYY-MM-DD;after|before`), comma-separated; `group_by`
-   * (`state_id`, `state__group`, `priority`, `labels__id`, `assignees__id`, `cycle_id`,
-   * `issue_module__module_id`, `created_by`, `start_date`, `target_date`) answers Plane's grouped
-   * envelope. `fields=`/`expand=` give the v1 work item object instead of the App values. 400 for a bad parameter.
+   * `project`, `subscriber`, `type` (`active`, `backlog`, `all`), `start_date`/`target_date`
+   * (`YYYY-MM-DD;after|before`), comma-separated; `group_by` (`state_id`, `state__group`,
+   * `priority`, `labels__id`, `assignees__id`, `cycle_id`, `issue_module__module_id`, `created_by`,
+   * `start_date`, `target_date`, `project_id`) answers Plane's grouped envelope. Paged by number as
+   * Plane's web app asks (`cursor=<per_page>:<page>:0`, docs/decisions.md "Work item lists page by
+   * number"). `fields=`/`expand=` give the v1 work item object instead of the App values. 400 for a bad parameter.
    * A project Guest sees only the work items they created, unless the project has `guest_view_all_features`.
    */
   @Get()
