@@ -1572,6 +1572,27 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 200, 200, 200],
     },
     {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues-detail/',
+      prepare: async (x) => (await item(x), { path: `${proj(x)}/issues-detail/`, query: { expand: 'issue_relation' } }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/issues/',
+      prepare: async (x) => (
+        await item(x),
+        { path: `${ws(x)}/issues/`, query: { cursor: '100:0:0', per_page: '100' } }
+      ),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/entity-search/',
+      prepare: (x) => ({
+        path: `${ws(x)}/entity-search/`,
+        query: { query_type: 'user_mention,project,issue,cycle,module,page', project_id: x.project.id },
+      }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/deleted-issues/',
       prepare: (x) => ({ path: `${proj(x)}/deleted-issues/` }),
       expect: [401, 404, 200, 200, 200],

@@ -38,10 +38,12 @@ import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces
 import {
   AppArchivedWorkItemsController,
   AppBulkWorkItemsController,
+  AppWorkItemDetailsController,
   AppWorkItemKeyController,
   AppWorkItemLinksToOthersController,
   AppWorkItemsController,
   AppWorkItemSyncController,
+  AppWorkspaceWorkItemsController,
 } from './work-items.controller';
 import {
   AppCommentReactionsController,
@@ -90,6 +92,8 @@ import {
     AppBulkWorkItemsController,
     AppWorkItemKeyController,
     AppWorkItemSyncController,
+    AppWorkItemDetailsController,
+    AppWorkspaceWorkItemsController,
     AppWorkItemLinksToOthersController,
     AppWorkItemCommentsController,
     AppWorkItemLinksController,

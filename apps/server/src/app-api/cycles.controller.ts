@@ -1,5 +1,5 @@
 import {
-  APP_PAGING,
+  APP_PAGED_BY_NUMBER,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -155,7 +155,7 @@ export class AppCyclesController {
   listIssues(
     @CurrentProject() project: ProjectAccess,
     @Param('cycle_id', UuidPipe) id: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     return this.cycles.listIssues(project.projectId, id, page, parseShape(query));

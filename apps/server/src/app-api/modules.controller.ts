@@ -1,5 +1,5 @@
 import {
-  APP_PAGING,
+  APP_PAGED_BY_NUMBER,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -110,7 +110,7 @@ export class AppModulesController {
   listIssues(
     @CurrentProject() project: ProjectAccess,
     @Param('module_id', UuidPipe) id: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     return this.modules.listIssues(project.projectId, id, page, parseShape(query));

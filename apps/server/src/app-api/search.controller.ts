@@ -53,6 +53,37 @@ export class SearchController {
   }
 
   /**
+   * `?query_type=user_mention,project,issue,cycle,module,page&query=&count=5&project_id=&issue_id=`
+   * (Plane's `SearchEndpoint`, the editor's mentions and entity pickers): `{<query_type>: [...]}`
+   * for each known type asked (default `user_mention`), at most `count` (default 5, 1 to 100) each,
+   * newest first; `page` is always `[]`. Mentions are the workspace's members, or with `project_id`
+   * the project's Admins and Members and the creator of `issue_id`. `team_id` is accepted and
+   * ignored (Plane's community edition has no teams). 400 `INVALID_QUERY_PARAMETER` for a bad
+   * `count` or id; 404 for a project the caller is not a member of, or a work item not in it.
+   */
+  @Get('entity-search')
+  entities(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const rawCount = single(query, 'count')?.trim() || '5';
+    if (!/^\d{1,4}$/.test(rawCount) || Number(rawCount) < 1 || Number(rawCount) > 100)
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'count must be an integer from 1 to 100.');
+    const projectId = uuid(query, 'project_id');
+    return this.search.entities(
+      { workspaceId: ws.workspaceId, userId: me.userId, workspaceRole: ws.role },
+      {
+        query: single(query, 'query') ?? '',
+        types: (single(query, 'query_type') || 'user_mention').split(',').map((t) => t.trim()),
+        count: Number(rawCount),
+        projectId,
+        issueId: projectId ? uuid(query, 'issue_id') : undefined,
+      },
+    );
+  }
+
+  /**
    * The "add existing work item" picker (Plane's `IssueSearchEndpoint`): `search`, `issue_id` with
    * `parent=true` / `sub_issue=true` / `issue_relation=true`, `cycle=true`, `module=<id>`,
    * `workspace_search=true`; the work items that can be added, newest first, at most 100, a bare

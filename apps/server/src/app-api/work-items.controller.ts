@@ -1,5 +1,5 @@
 import {
-  APP_PAGING,
+  APP_PAGED_BY_NUMBER,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -19,6 +19,7 @@ import {
   WorkspaceAccess,
 } from '#common';
 import {
+  AppIssueJson,
   DateFilter,
   HistoryKind,
   IssueChildrenService,
@@ -30,6 +31,7 @@ import {
   ModuleService,
   parseShape,
   PRIORITIES,
+  RecentVisitService,
 } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
@@ -78,21 +80,39 @@ function dates(query: Record<string, unknown>, name: string): DateFilter[] | und
   });
 }
 
-/** The App API list query: Plane's filters (state, state_group, priority, assignees, labels, created_by, cycle, module, dates, `sub_issue=false`), `order_by`, `fields`/`expand`, the caller (Guest visibility). */
+/** Plane's `type` filter (`filter_issue_state_type`): the state groups it keeps. */
+const STATE_TYPES: Record<string, string[]> = {
+  active: ['unstarted', 'started'],
+  backlog: ['backlog'],
+  all: ['backlog', 'unstarted', 'started', 'completed', 'cancelled'],
+};
+
+/**
+ * The App API list query: Plane's filters (state, state_group, priority, assignees, labels,
+ * created_by, cycle, module, project, subscriber, type, dates, `sub_issue=false`), `order_by`,
+ * `fields`/`expand`, the caller (Guest visibility: `project` is the caller's standing in the
+ * route's project, absent on the workspace list, which applies each project's rule).
+ */
 export function listQuery(
   query: Record<string, unknown>,
   page: PageRequest,
   me: Principal,
-  project: ProjectAccess,
+  project?: ProjectAccess,
 ): IssueListQuery {
   const subIssue = single(query, 'sub_issue');
   if (subIssue !== undefined && subIssue !== 'true' && subIssue !== 'false')
     throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_issue must be true or false.');
+  const type = single(query, 'type');
+  if (type !== undefined && type !== '' && !STATE_TYPES[type])
+    throw new MeridianError('INVALID_QUERY_PARAMETER', 'type must be active, backlog or all.');
   return {
     page,
     view: 'app',
-    viewer: { userId: me.userId, role: project.role },
+    viewer: project ? { userId: me.userId, role: project.role } : undefined,
     top_level: subIssue === 'false',
+    project: values(query, 'project', isUuid),
+    subscriber: values(query, 'subscriber', isUuid),
+    state_type: type ? STATE_TYPES[type] : undefined,
     shape: parseShape(query),
     order_by: single(query, 'order_by'),
     state: values(query, 'state', isUuid),
@@ -121,22 +141,25 @@ export class AppWorkItemsController {
     private readonly issues: IssueQueryService,
     private readonly commands: IssueCommandService,
     private readonly operations: IssueOperationsService,
+    private readonly recentVisits: RecentVisitService,
   ) {}
 
   /**
    * Visible work items, newest first; `order_by` (see `ISSUE_ORDER_BY`); filters `state`,
    * `state_group`, `priority`, `assignees`, `labels`, `created_by`, `cycle`, `module` (ids or `None`),
-   * `start_date`/`target_date` (`YYYY-MM-DD;after|before`), comma-separated; `group_by`
-   * (`state_id`, `state__group`, `priority`, `labels__id`, `assignees__id`, `cycle_id`,
-   * `issue_module__module_id`, `created_by`, `start_date`, `target_date`) answers Plane's grouped
-   * envelope. `fields=`/`expand=` give the v1 work item object instead of the App values. 400 for a bad parameter.
+   * `project`, `subscriber`, `type` (`active`, `backlog`, `all`), `start_date`/`target_date`
+   * (`YYYY-MM-DD;after|before`), comma-separated; `group_by` (`state_id`, `state__group`,
+   * `priority`, `labels__id`, `assignees__id`, `cycle_id`, `issue_module__module_id`, `created_by`,
+   * `start_date`, `target_date`, `project_id`) answers Plane's grouped envelope. Paged by number as
+   * Plane's web app asks (`cursor=<per_page>:<page>:0`, docs/decisions.md "Work item lists page by
+   * number"). `fields=`/`expand=` give the v1 work item object instead of the App values. 400 for a bad parameter.
    * A project Guest sees only the work items they created, unless the project has `guest_view_all_features`.
    */
   @Get()
   list(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     const groupBy = single(query, 'group_by');
@@ -177,14 +200,23 @@ export class AppWorkItemsController {
     return found instanceof Page ? listAnswer(page, found) : found;
   }
 
-  /** The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404 otherwise. */
+  /**
+   * The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404
+   * otherwise. Recorded as a recent visit (`recent-visits/`, Plane's `recent_visited_task`).
+   */
   @Get(':issue_id')
-  retrieve(
+  async retrieve(
     @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) id: string,
   ) {
-    return this.issues.retrieveApp(project.projectId, id, false, { userId: me.userId, role: project.role });
+    const issue = await this.issues.retrieveApp(project.projectId, id, false, {
+      userId: me.userId,
+      role: project.role,
+    });
+    await this.recentVisits.record(ws.workspaceId, me.userId, 'issue', issue.id, project.projectId);
+    return issue;
   }
 
   /** 204 (Plane); `assignees`/`assignee_ids` and `labels`/`label_ids` replace the sets; history for each change. */
@@ -288,7 +320,7 @@ export class AppArchivedWorkItemsController {
   list(
     @CurrentPrincipal() me: Principal,
     @CurrentProject() project: ProjectAccess,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
     const groupBy = single(query, 'group_by');
@@ -296,6 +328,76 @@ export class AppArchivedWorkItemsController {
     return groupBy
       ? this.issues.listGrouped(project.projectId, q, groupBy, true)
       : this.issues.listArchived(project.projectId, q);
+  }
+}
+
+/**
+ * `GET issues-detail/` (Plane's `IssueDetailEndpoint`, which the web app calls when `expand` asks
+ * for `issue_relation` without `group_by`): the list's work items, filters, order and Guest rule,
+ * always paged (by number, as the list), in the App values; `expand=issue_relation,issue_related`
+ * adds the relations each work item holds and those held on it. Any project member.
+ */
+@Controller(PROJECT)
+@BearerAuth()
+export class AppWorkItemDetailsController {
+  constructor(
+    private readonly issues: IssueQueryService,
+    private readonly relations: IssueRelationService,
+  ) {}
+
+  @Get('issues-detail')
+  async list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const q = listQuery(query, page, me, project);
+    const expand = q.shape.expand;
+    const found = (await this.issues.list(project.projectId, {
+      ...q,
+      shape: { expand: new Set() },
+    })) as Page<AppIssueJson>;
+    if (!expand.has('issue_relation') && !expand.has('issue_related')) return found;
+    const ids = found.results.map((i) => i.id);
+    const relations = await this.relations.expandForList(me.userId, project.projectId, ids);
+    return found.map((item) => {
+      const r = relations.get(item.id)!;
+      return {
+        ...item,
+        ...(expand.has('issue_relation') ? { issue_relation: r.issue_relation } : {}),
+        ...(expand.has('issue_related') ? { issue_related: r.issue_related } : {}),
+      };
+    });
+  }
+}
+
+/**
+ * `GET /api/workspaces/{slug}/issues/` (Plane's `WorkspaceViewIssuesViewSet.list`, the web app's
+ * workspace views: all, assigned, created, subscribed, and saved views): the visible work items of
+ * the workspace's projects the caller is an active member of, each project's Guest rule applied.
+ * Any workspace member (a workspace Guest sees the projects they are a member of).
+ */
+@Controller('workspaces/:slug/issues')
+@BearerAuth()
+export class AppWorkspaceWorkItemsController {
+  constructor(private readonly issues: IssueQueryService) {}
+
+  /**
+   * The project list's filters (and `project`, `subscriber`, `type`), `order_by`, `fields`/`expand`
+   * and `group_by` (and `project_id`), newest first, paged by number as the project list: the
+   * cursor envelope, or Plane's grouped envelope. 400 for a bad parameter or `sub_group_by`.
+   */
+  @Get()
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
+    @Query() query: Record<string, unknown>,
+  ) {
+    if (single(query, 'sub_group_by'))
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
+    return this.issues.listWorkspace(ws.workspaceId, me.userId, listQuery(query, page, me), single(query, 'group_by'));
   }
 }
 
@@ -428,15 +530,23 @@ export class AppWorkItemSyncController {
   }
 }
 
-/** `GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/` (Plane 0.25.3): the detail of a work item by key, in a project the caller is a member of; else 404. */
+/**
+ * `GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/` (Plane 0.25.3): the detail of a work item by
+ * key, in a project the caller is a member of; else 404. Recorded as a recent visit.
+ */
 @Controller('workspaces/:slug/work-items')
 @BearerAuth()
 export class AppWorkItemKeyController {
-  constructor(private readonly issues: IssueQueryService) {}
+  constructor(
+    private readonly issues: IssueQueryService,
+    private readonly recentVisits: RecentVisitService,
+  ) {}
 
   @Get(':key')
-  byKey(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('key') key: string) {
-    return this.issues.retrieveByKeyApp(ws.workspaceId, me.userId, key);
+  async byKey(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('key') key: string) {
+    const issue = await this.issues.retrieveByKeyApp(ws.workspaceId, me.userId, key);
+    await this.recentVisits.record(ws.workspaceId, me.userId, 'issue', issue.id, issue.project_id);
+    return issue;
   }
 }
 

@@ -1,7 +1,7 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Cursor, formatCursor } from './cursor';
 import { doubleSortKey } from './double-key';
-import { Page, PageRequest } from './page';
+import { Page, pageNumberCursors, PageRequest } from './page';
 
 export interface KeysetOptions {
   /** timestamptz property to order by, as `alias.property` (default `<alias>.createdAt`) */
@@ -55,6 +55,20 @@ export async function paginate<T extends ObjectLiteral>(
     // Plane's bare array: every row in list order, one statement, no cursors
     const rows = await base.clone().orderBy(key, order).addOrderBy(id, order).getMany();
     return new Page(rows, Math.max(1, rows.length), rows.length, null, null);
+  }
+
+  if (page.number !== undefined) {
+    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order
+    const rows = await base
+      .clone()
+      .orderBy(key, order)
+      .addOrderBy(id, order)
+      .offset(page.number * page.perPage)
+      .limit(page.perPage + 1)
+      .getMany();
+    const total = await base.clone().getCount();
+    const { next, prev } = pageNumberCursors(page.perPage, page.number, rows.length > page.perPage);
+    return new Page(rows.slice(0, page.perPage), page.perPage, total, next, prev);
   }
 
   const cursor = page.cursor;

@@ -1,6 +1,6 @@
 import { Cursor, formatCursor } from './cursor';
 import { doubleSortKey } from './double-key';
-import { Page, PageRequest } from './page';
+import { Page, pageNumberCursors, PageRequest } from './page';
 
 /**
  * A list for `paginateSql`: plain SQL fragments with `$1…$n` placeholders, so that hot lists
@@ -85,6 +85,19 @@ export async function paginateSql(
     // Plane's bare array: every row in list order, one statement, no cursors
     const rows = await run(`SELECT ${list.select} ${list.from} ORDER BY ${key} ${order}, ${id} ${order}`, base);
     return new Page(rows, Math.max(1, rows.length), rows.length, null, null);
+  }
+
+  if (page.number !== undefined) {
+    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order
+    const [fetched, [countRow]] = await Promise.all([
+      run(
+        `SELECT ${list.select} ${list.from} ORDER BY ${key} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}`,
+        [...base, page.number * page.perPage, page.perPage + 1],
+      ),
+      run(`SELECT COUNT(*)::int AS n ${list.from}`, base),
+    ]);
+    const { next: nextCursor, prev } = pageNumberCursors(page.perPage, page.number, fetched.length > page.perPage);
+    return new Page(fetched.slice(0, page.perPage), page.perPage, Number(countRow.n), nextCursor, prev);
   }
 
   const cursor = page.cursor;

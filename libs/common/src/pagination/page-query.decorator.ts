@@ -17,12 +17,21 @@ export interface PagingPolicy {
    * The handler answers `listAnswer(request, page)`.
    */
   paged?: 'always' | 'on-request' | 'never';
+  /**
+   * Plane's web app pages this list by number (`<per_page>:<page>:0`, base-issues.store.ts
+   * `getNextCursor`): a cursor whose first part equals `per_page` is Plane's page number (its
+   * offset cursor, `is_prev` ignored as Plane does), read by offset; no cursor is page 0. Such
+   * lists answer Plane's page cursors only; any other cursor is still read as a keyset position.
+   */
+  byNumber?: boolean;
 }
 
 /** External API v1: Plane's default and maximum page size, 1000. */
 export const V1_PAGING: PagingPolicy = { defaultPerPage: 1000, maxPerPage: 1000 };
 /** App API lists Plane always pages: 100 by default, at most 1000. */
 export const APP_PAGING: PagingPolicy = { defaultPerPage: 100, maxPerPage: 1000 };
+/** App API work item lists, which Plane's web app pages by number (`<per_page>:<page>:0`). */
+export const APP_PAGED_BY_NUMBER: PagingPolicy = { ...APP_PAGING, byNumber: true };
 /** App API lists Plane pages only when asked with `per_page` and `cursor`: else a bare array of every row. */
 export const APP_PAGED_ON_REQUEST: PagingPolicy = { ...APP_PAGING, paged: 'on-request' };
 /** App API lists Plane never pages: always a bare array of every row. */
@@ -62,6 +71,9 @@ export function parsePageRequest(query: Record<string, unknown>, policy: PagingP
     }
   }
   let cursor = cursorRaw !== undefined && cursorRaw !== '' ? parseCursor(cursorRaw) : undefined;
+  // a list Plane's web app pages by number: its page cursor (the first part is the page size), or
+  // its first page; such a list answers only page cursors, so a keyset cursor here is another's
+  if (policy.byNumber && (!cursor || cursor.value === perPage)) return { perPage, number: cursor?.offset ?? 0 };
   // Plane's web app opens a paged list with `cursor=<per_page>:0:0`, page 0 of Plane's offset
   // cursor: read as the first page. Meridian never issues a forward cursor with offset 0 (a next
   // cursor counts the boundary row itself), so no cursor of its own reads so.

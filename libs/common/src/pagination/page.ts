@@ -8,6 +8,28 @@ export interface PageRequest {
    * lists: a bare array unless paged").
    */
   all?: boolean;
+  /**
+   * Plane's page number (`<per_page>:<number>:<is_prev>` on a route paged by number, see
+   * `PagingPolicy.byNumber`): the paginators read `number × perPage` rows further, by offset, and
+   * answer Plane's page cursors (`pageNumberCursors`).
+   */
+  number?: number;
+}
+
+/**
+ * Plane's cursors around page `number` (`plane/utils/paginator.py` OffsetPaginator.get_result):
+ * `<per_page>:<number + 1>:0` when more rows follow, `<per_page>:<number - 1>:1` after the first
+ * page; else null.
+ */
+export function pageNumberCursors(
+  perPage: number,
+  number: number,
+  more: boolean,
+): { next: string | null; prev: string | null } {
+  return {
+    next: more ? `${perPage}:${number + 1}:0` : null,
+    prev: number > 0 ? `${perPage}:${number - 1}:1` : null,
+  };
 }
 
 /**

@@ -30,6 +30,11 @@ export interface IssueFilterSet {
   /** `start_date` / `target_date`: each `{date, op}`; `after` ≥, `before` ≤, `on` = (all must hold) */
   start_date?: DateFilter[];
   target_date?: DateFilter[];
+  /** App API filters (Plane's `issue_filters`): projects, subscribers (`issue_subscribers`) */
+  project?: string[];
+  subscriber?: string[];
+  /** Plane's `type` filter: the state groups a work item's state must be in (`active`: unstarted, started) */
+  state_type?: string[];
   /** `sub_issue=false` (Plane): only work items without a parent */
   top_level?: boolean;
   /** `issues/list/?issues=` (Plane's `IssueListEndpoint`): only these work items */
@@ -88,7 +93,18 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
       `EXISTS (SELECT 1 FROM states sg WHERE sg.id = i.state_id AND sg."group" ${any(filters.state_group, 'text')})`,
     );
   }
+  if (filters.state_type?.length) {
+    where.push(
+      `EXISTS (SELECT 1 FROM states st WHERE st.id = i.state_id AND st."group" ${any(filters.state_type, 'text')})`,
+    );
+  }
   if (filters.created_by?.length) where.push(`i.created_by_id ${any(filters.created_by, 'uuid')}`);
+  if (filters.project?.length) where.push(`i.project_id ${any(filters.project, 'uuid')}`);
+  if (filters.subscriber?.length) {
+    where.push(
+      `EXISTS (SELECT 1 FROM issue_subscribers su WHERE su.issue_id = i.id AND su.subscriber_id ${any(filters.subscriber, 'uuid')})`,
+    );
+  }
   if (filters.top_level) where.push('i.parent_id IS NULL');
   if (filters.ids?.length) where.push(`i.id ${any(filters.ids, 'uuid')}`);
   // at the millisecond the times leave Meridian with, so the newest one a client has is not sent again
@@ -134,6 +150,7 @@ export const ISSUE_GROUP_BY = [
   'created_by',
   'start_date',
   'target_date',
+  'project_id',
 ] as const;
 export type IssueGroupBy = (typeof ISSUE_GROUP_BY)[number];
 

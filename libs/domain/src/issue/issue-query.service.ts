@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, ROLE } from '#common';
+import { MeridianError, Page, pageNumberCursors, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
@@ -11,7 +11,7 @@ import { State, stateLiteView } from '../state';
 import { User, userLiteView } from '../user';
 import { Workspace } from '../workspace';
 import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, resolveIssueOrder } from './issue-filters';
-import { IssueRepository, IssueSearchHit } from './issue.repository';
+import { IssueRepository, IssueScope, IssueSearchHit } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
 
@@ -68,15 +68,18 @@ export type AppIssueDetailJson = AppIssueJson & {
   description_stripped: string | null;
 };
 
-/** Plane's grouped paginator envelope (`plane/utils/paginator.py`), with a keyset cursor per group. */
+/**
+ * Plane's grouped paginator envelope (`plane/utils/paginator.py` GroupedOffsetPaginator), with a
+ * cursor per group; the top-level cursors are Plane's page cursors when the list pages by number.
+ */
 export interface GroupedIssues {
   grouped_by: string;
   sub_grouped_by: null;
   total_count: number;
-  next_cursor: null;
-  prev_cursor: null;
+  next_cursor: string | null;
+  prev_cursor: string | null;
   next_page_results: boolean;
-  prev_page_results: false;
+  prev_page_results: boolean;
   count: number;
   total_pages: number;
   total_results: number;
@@ -181,13 +184,15 @@ export class IssueQueryService {
   /**
    * `?group_by=` on the App API list (Plane's `GroupedOffsetPaginator`, `plane/utils/paginator.py`):
    * the envelope with `grouped_by` set and `results` a map from each group's key (`"None"` for no
-   * value) to `{results, total_results, next_cursor, prev_cursor}`. Every group of the project is
-   * present, empty ones included (Plane's `issue_group_values`). Each group is one keyset page of the
-   * same order and filters; `cursor` with a group's own filter (e.g. `state=<id>`) pages on inside
-   * it. An unknown `group_by` is 400 `INVALID_QUERY_PARAMETER`.
+   * value) to `{results, total_results, next_cursor, prev_cursor}`. Every group of the scope is
+   * present, empty ones included (Plane's `issue_group_values`). Each group is one page of the same
+   * order and filters (page N of every group with Plane's page cursor `<per_page>:<N>:0`, as
+   * Plane); `cursor` with a group's own filter (e.g. `state=<id>`) pages on inside it.
+   * `total_pages` is the largest group's. An unknown `group_by` is 400 `INVALID_QUERY_PARAMETER`.
+   * `scope`: a project id, or the caller's projects of a workspace (`listWorkspace`).
    */
   async listGrouped(
-    projectId: string,
+    scope: IssueScope,
     query: IssueListQuery,
     groupBy: string,
     archived = false,
@@ -203,14 +208,15 @@ export class IssueQueryService {
         ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
         : by === 'priority'
           ? [...PRIORITIES]
-          : await this.repo.groupKeys(projectId, by, filters, archived);
+          : await this.repo.groupKeys(scope, by, filters, archived);
     const results: GroupedIssues['results'] = {};
     const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
     let total = 0;
     let count = 0;
     let more = false;
+    let pages = 0;
     for (const key of keys) {
-      const page = await this.repo.filteredPage(projectId, filters, archived, order, desc, query.page, { by, key });
+      const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, { by, key });
       results[key ?? 'None'] = {
         results: await this.renderFor(page.results, query),
         total_results: page.totalCount,
@@ -219,24 +225,49 @@ export class IssueQueryService {
       };
       count += page.results.length;
       more ||= page.nextCursor !== null;
+      pages = Math.max(pages, Math.ceil(page.totalCount / page.perPage));
       if (!overlapping) total += page.totalCount;
     }
     // a work item may be in several of these groups: count it once
-    if (overlapping) total = await this.repo.filteredCount(projectId, filters, archived);
+    if (overlapping) total = await this.repo.filteredCount(scope, filters, archived);
+    const number = query.page.number;
+    const cursors =
+      number === undefined ? { next: null, prev: null } : pageNumberCursors(query.page.perPage, number, more);
     return {
       grouped_by: groupBy,
       sub_grouped_by: null,
       total_count: total,
-      next_cursor: null,
-      prev_cursor: null,
+      next_cursor: cursors.next,
+      prev_cursor: cursors.prev,
       next_page_results: more,
-      prev_page_results: false,
+      prev_page_results: cursors.prev !== null,
       count,
-      total_pages: 1,
+      total_pages: number === undefined ? 1 : pages,
       total_results: total,
       extra_stats: null,
       results,
     };
+  }
+
+  /**
+   * `GET /api/workspaces/{slug}/issues/` (Plane's `WorkspaceViewIssuesViewSet.list`): the visible
+   * work items of the workspace's live projects `userId` is an active member of, a Guest's under
+   * each project's Guest rule; the App list's filters (`project=` too), order, `fields`/`expand` and
+   * `group_by` (`project_id` too), paged as the project list.
+   */
+  async listWorkspace(
+    workspaceId: string,
+    userId: string,
+    query: IssueListQuery,
+    groupBy?: string,
+  ): Promise<Page<Partial<IssueJson> | AppIssueJson> | GroupedIssues> {
+    const scope = { workspaceId, viewerId: userId };
+    const q: IssueListQuery = { ...query, viewer: undefined };
+    if (groupBy) return this.listGrouped(scope, q, groupBy);
+    const { order, desc } = resolveIssueOrder(q.order_by);
+    const page = await this.repo.filteredPage(scope, filtersOf(q), false, order, desc, q.page);
+    const rendered = await this.renderFor(page.results, q);
+    return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
   }
 
   /** The archived work items of the project (App API `archived-issues/`), filters, order and `group_by` as `list`. */

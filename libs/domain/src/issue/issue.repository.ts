@@ -50,6 +50,12 @@ interface ProjectForCreate {
   default_assignee_id: string | null;
 }
 
+/**
+ * Where a list reads: one project (its id), or the workspace's projects `viewerId` is an active
+ * member of, each under its Guest rule (Plane's `WorkspaceViewIssuesViewSet`).
+ */
+export type IssueScope = string | { workspaceId: string; viewerId: string };
+
 /** One group of a grouped list: the grouping and the group's key (`null`: no value). */
 export interface IssueGroup {
   by: IssueGroupBy;
@@ -129,11 +135,12 @@ export class IssueRepository {
   }
 
   /**
-   * The project's work items with the filters applied, as a query: visible ones, or with `archived`
-   * the archived ones (not deleted, not drafts, project live and not archived). Shared by the App
-   * list, its groups, the archived list and the App lookups, so all filter alike.
+   * The work items of the scope (a project, or the caller's projects of a workspace) with the
+   * filters applied, as a query: visible ones, or with `archived` the archived ones (not deleted,
+   * not drafts, project live and not archived). Shared by the App lists, their groups, the archived
+   * list and the App lookups, so all filter alike.
    */
-  private filtered(projectId: string, filters: IssueFilterSet, archived: boolean): SelectQueryBuilder<Issue> {
+  private filtered(scope: IssueScope, filters: IssueFilterSet, archived: boolean): SelectQueryBuilder<Issue> {
     const qb = archived
       ? this.dataSource
           .getRepository(Issue)
@@ -141,15 +148,24 @@ export class IssueRepository {
           .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
           .where('i.archived_at IS NOT NULL AND i.is_draft = false')
       : visibleIssuesQuery(this.dataSource.manager);
-    qb.andWhere('i.project_id = :projectId', { projectId });
     const params: Record<string, unknown> = {};
-    for (const condition of issueFilterConditions(filters, bindNamed(params))) qb.andWhere(condition);
+    const bind = bindNamed(params);
+    if (typeof scope === 'string') qb.andWhere(`i.project_id = ${bind(scope)}`);
+    else {
+      // the caller's projects, a Guest's under the Guest rule of each (`pm.role` 5)
+      const viewer = bind(scope.viewerId);
+      qb.andWhere(`p.workspace_id = ${bind(scope.workspaceId)}`).andWhere(
+        `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
+          AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
+      );
+    }
+    for (const condition of issueFilterConditions(filters, bind)) qb.andWhere(condition);
     return qb.setParameters(params);
   }
 
-  /** A keyset page of `filtered` (App list, archived list), narrowed to one `group` when given. */
+  /** A page of `filtered` (App lists, archived list), narrowed to one `group` when given. */
   filteredPage(
-    projectId: string,
+    scope: IssueScope,
     filters: IssueFilterSet,
     archived: boolean,
     order: IssueOrderKey,
@@ -157,7 +173,7 @@ export class IssueRepository {
     page: PageRequest,
     group?: IssueGroup,
   ): Promise<Page<Issue>> {
-    const qb = this.filtered(projectId, filters, archived);
+    const qb = this.filtered(scope, filters, archived);
     if (group) whereGroup(qb, group);
     return paginate(qb, page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
   }
@@ -211,8 +227,8 @@ export class IssueRepository {
   }
 
   /** How many work items `filtered` holds (a grouped list's total where a work item may be in several groups). */
-  filteredCount(projectId: string, filters: IssueFilterSet, archived: boolean): Promise<number> {
-    return this.filtered(projectId, filters, archived).getCount();
+  filteredCount(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
+    return this.filtered(scope, filters, archived).getCount();
   }
 
   /** One work item of `filtered` (the App lookups), or null. */
@@ -220,45 +236,68 @@ export class IssueRepository {
     return this.filtered(projectId, filters, archived).andWhere('i.id = :issueId', { issueId }).getOne();
   }
 
-  /** Every key of a grouping for the project, `null` for "no value" (Plane's `issue_group_values`); dates from `filtered`. */
+  /**
+   * Every key of a grouping for the scope, `null` for "no value" (Plane's `issue_group_values`): the
+   * project's states, labels, members, cycles, modules; for a workspace those of the caller's
+   * projects, and the workspace's members. Dates from `filtered`.
+   */
   async groupKeys(
-    projectId: string,
+    scope: IssueScope,
     groupBy: IssueGroupBy,
     filters: IssueFilterSet,
     archived: boolean,
   ): Promise<Array<string | null>> {
-    const ids = async (sql: string) =>
-      ((await this.dataSource.query(sql, [projectId])) as Array<{ id: string }>).map((r) => r.id);
-    const members = `SELECT member_id AS id FROM project_members WHERE project_id = $1 AND is_active = true AND deleted_at IS NULL
-ORDER BY created_at, id`;
+    const params = typeof scope === 'string' ? [scope] : [scope.workspaceId, scope.viewerId];
+    // the projects of the scope, as a condition on a `project_id` column
+    const inScope =
+      typeof scope === 'string'
+        ? 'project_id = $1'
+        : `project_id IN (SELECT pm.project_id FROM project_members pm JOIN projects sp ON sp.id = pm.project_id
+            AND sp.deleted_at IS NULL AND sp.archived_at IS NULL
+           WHERE sp.workspace_id = $1 AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL)`;
+    const ids = async (sql: string, values = params) =>
+      ((await this.dataSource.query(sql, values)) as Array<{ id: string }>).map((r) => r.id);
+    const members = () =>
+      typeof scope === 'string'
+        ? ids(`SELECT member_id AS id FROM project_members WHERE ${inScope} AND is_active = true AND deleted_at IS NULL
+ORDER BY created_at, id`)
+        : ids(
+            `SELECT member_id AS id FROM workspace_members WHERE workspace_id = $1 AND is_active = true AND deleted_at IS NULL
+ORDER BY created_at, id`,
+            [scope.workspaceId],
+          );
     switch (groupBy) {
       case 'state_id':
         return ids(
-          'SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id',
+          `SELECT id FROM states WHERE ${inScope} AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id`,
         );
       case 'labels__id':
         return [
-          ...(await ids('SELECT id FROM labels WHERE project_id = $1 AND deleted_at IS NULL ORDER BY sort_order, id')),
+          ...(await ids(`SELECT id FROM labels WHERE ${inScope} AND deleted_at IS NULL ORDER BY sort_order, id`)),
           null,
         ];
       case 'assignees__id':
-        return [...(await ids(members)), null];
+        return [...(await members()), null];
       case 'created_by':
-        return ids(members);
+        return members();
       case 'cycle_id':
         return [
-          ...(await ids('SELECT id FROM cycles WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')),
+          ...(await ids(`SELECT id FROM cycles WHERE ${inScope} AND deleted_at IS NULL ORDER BY created_at, id`)),
           null,
         ];
       case 'issue_module__module_id':
         return [
-          ...(await ids('SELECT id FROM modules WHERE project_id = $1 AND deleted_at IS NULL ORDER BY created_at, id')),
+          ...(await ids(`SELECT id FROM modules WHERE ${inScope} AND deleted_at IS NULL ORDER BY created_at, id`)),
           null,
         ];
+      case 'project_id':
+        return ids(
+          `SELECT id FROM projects WHERE ${inScope.replace('project_id', 'id')} AND deleted_at IS NULL ORDER BY created_at, id`,
+        );
       case 'start_date':
       case 'target_date': {
         const column = groupBy === 'start_date' ? 'i.startDate' : 'i.targetDate';
-        const rows = await this.filtered(projectId, filters, archived)
+        const rows = await this.filtered(scope, filters, archived)
           .select(`DISTINCT to_char(${column}, 'YYYY-MM-DD')`, 'd')
           .orderBy('d')
           .getRawMany<{ d: string | null }>();
@@ -694,6 +733,9 @@ function whereGroup(qb: SelectQueryBuilder<Issue>, { by, key }: IssueGroup): voi
       break;
     case 'created_by':
       qb.andWhere('i.createdById = :g', p);
+      break;
+    case 'project_id':
+      qb.andWhere('i.projectId = :g', p);
       break;
     case 'labels__id':
       set('issue_labels', 'label_id');

@@ -11,6 +11,17 @@ import { IssueRelation, RELATION_TYPES, RelationType, StoredRelationType } from 
 import { RelationRepository } from './relation.repository';
 import { RelatedIssueJson, relatedIssueView, RelationsJson } from './relation.view';
 
+/** One relation in `expandForList`: the work item at the other end and the stored type. */
+export interface ExpandedRelationJson {
+  id: string;
+  project_id: string;
+  sequence_id: number;
+  relation_type: string;
+  name: string;
+  state_id: string | null;
+  priority: string;
+}
+
 /** How a type a client sends is stored: `reversed` puts the other work item in `issue_id`. */
 const STORED: Record<RelationType, { type: StoredRelationType; reversed: boolean }> = {
   blocked_by: { type: 'blocked_by', reversed: false },
@@ -81,6 +92,40 @@ export class IssueRelationService {
     const out = {} as Record<RelationType, RelatedIssueJson[]>;
     for (const type of RELATION_TYPES) {
       out[type] = byType[type].filter((id) => found.has(id)).map((id) => relatedIssueView(found.get(id)!, type));
+    }
+    return out;
+  }
+
+  /**
+   * `expand=issue_relation,issue_related` of the App API's `issues-detail/` (Plane's
+   * `IssueRelationSerializer`, `RelatedIssueSerializer`): per work item, the relations it holds
+   * (`issue_relation`: the related work items) and those held on it (`issue_related`: the work items
+   * holding them), each `{id, project_id, sequence_id, relation_type, name, state_id, priority}`
+   * with the type as stored (`blocked_by`, `duplicate`, `relates_to`, `start_before`,
+   * `finish_before`). Work items the caller cannot reach are left out.
+   */
+  async expandForList(
+    userId: string,
+    projectId: string,
+    issueIds: string[],
+  ): Promise<Map<string, { issue_relation: ExpandedRelationJson[]; issue_related: ExpandedRelationJson[] }>> {
+    const out = new Map(
+      issueIds.map((id) => [
+        id,
+        { issue_relation: [] as ExpandedRelationJson[], issue_related: [] as ExpandedRelationJson[] },
+      ]),
+    );
+    for (const { relation, other, outgoing } of await this.relations.relationsOf(userId, projectId, issueIds)) {
+      const self = outgoing ? relation.issueId : relation.relatedIssueId;
+      out.get(self)?.[outgoing ? 'issue_relation' : 'issue_related'].push({
+        id: other.id,
+        project_id: other.projectId,
+        sequence_id: other.sequenceId,
+        relation_type: relation.relationType,
+        name: other.name,
+        state_id: other.stateId,
+        priority: other.priority,
+      });
     }
     return out;
   }

@@ -88,4 +88,37 @@ export class RelationRepository {
       .withDeleted()
       .getRawMany<{ id: string; identifier: string; seq: number }>();
   }
+
+  /**
+   * The live relations at either end of these work items whose other work item is live, not
+   * archived, and in a live project that is `projectId` or one `userId` is an active member of;
+   * oldest first, with the other work item.
+   */
+  async relationsOf(
+    userId: string,
+    projectId: string,
+    ids: string[],
+  ): Promise<Array<{ relation: IssueRelation; other: Issue; outgoing: boolean }>> {
+    if (!ids.length) return [];
+    const rows = await this.dataSource
+      .getRepository(IssueRelation)
+      .createQueryBuilder('r')
+      .where('(r.issueId IN (:...ids) OR r.relatedIssueId IN (:...ids))', { ids })
+      .orderBy('r.createdAt', 'ASC')
+      .addOrderBy('r.id', 'ASC')
+      .getMany();
+    const otherIds = [...new Set(rows.flatMap((r) => [r.issueId, r.relatedIssueId]))];
+    const others = otherIds.length ? await this.findIssuesVisibleTo(userId, projectId, otherIds) : [];
+    const open = new Map(others.filter((i) => i.archivedAt === null && !i.isDraft).map((i) => [i.id, i]));
+    const wanted = new Set(ids);
+    const out: Array<{ relation: IssueRelation; other: Issue; outgoing: boolean }> = [];
+    for (const relation of rows) {
+      for (const outgoing of [true, false]) {
+        const self = outgoing ? relation.issueId : relation.relatedIssueId;
+        const other = open.get(outgoing ? relation.relatedIssueId : relation.issueId);
+        if (wanted.has(self) && other) out.push({ relation, other, outgoing });
+      }
+    }
+    return out;
+  }
 }

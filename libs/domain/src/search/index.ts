@@ -1,3 +1,4 @@
 // The search room's door: what the API modules use.
-export { SearchService } from './search.service';
+export { ENTITY_SEARCH_TYPES, SearchService } from './search.service';
+export type { EntitySearchQuery, EntitySearchType } from './search.service';
 export { SearchFeatureModule } from './search.module';

@@ -2,14 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Cycle } from '../cycle';
-import { visibleIssuesQuery } from '../issue';
+import { guestCondition, visibleIssuesQuery } from '../issue';
 import { Module } from '../module';
 import { Project, ProjectMember } from '../project';
 import { State } from '../state';
+import { User } from '../user';
 import { Workspace, WorkspaceMember } from '../workspace';
 
 /** `%q%` for `ILIKE … ESCAPE '\'`, with `\`, `%` and `_` taken literally. */
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Where `entity-search/` looks: the workspace, or one project of it (`projectId`). */
+export interface EntitySearchScope {
+  workspaceId: string;
+  userId: string;
+  /** the caller's workspace role (a workspace Guest finds only the projects they are a member of) */
+  workspaceRole: number;
+  projectId?: string;
+}
+
+/** Plane's cycle `status` annotation (`SearchEndpoint`, `CycleViewSet`), over the alias `c`, in its order. */
+const CYCLE_STATUS = `CASE WHEN c.start_date <= now() AND c.end_date >= now() THEN 'CURRENT'
+  WHEN c.start_date > now() THEN 'UPCOMING' WHEN c.end_date < now() THEN 'COMPLETED' ELSE 'DRAFT' END`;
 
 /** What the work item picker leaves out (see `IssuePickerQuery`); `self` is the work item being edited. */
 export interface PickerExclusions {
@@ -172,5 +186,167 @@ export class SearchRepository {
       );
     }
     return qb.getRawMany<Record<string, unknown>>();
+  }
+
+  // ---- entity-search/ (Plane's SearchEndpoint): the editor's mentions and the entity pickers ----
+
+  /**
+   * Users to mention, newest membership first, at most `limit`: the workspace's active members who
+   * are not bots, or with `project` the project's active members above Guest plus the creator of
+   * `project.issueCreatorId`'s work item (Plane's `role__gt=10 | member_id=issue_created_by`);
+   * `q` in the first, last or display name.
+   */
+  mentionUsers(
+    workspaceId: string,
+    q: string,
+    limit: number,
+    project?: { projectId: string; issueCreatorId?: string | null },
+  ): Promise<unknown[]> {
+    const qb = project
+      ? this.dataSource.manager
+          .getRepository(ProjectMember)
+          .createQueryBuilder('m')
+          .where('m.projectId = :projectId AND m.isActive = true', { projectId: project.projectId })
+          .andWhere(project.issueCreatorId ? '(m.role > 10 OR m.memberId = :creator)' : 'm.role > 10', {
+            creator: project.issueCreatorId,
+          })
+      : this.dataSource.manager
+          .getRepository(WorkspaceMember)
+          .createQueryBuilder('m')
+          .where('m.workspaceId = :workspaceId AND m.isActive = true', { workspaceId });
+    qb.innerJoin(User, 'u', 'u.id = m.memberId AND u.isBot = false')
+      .select(['u.avatar AS member__avatar_url', 'u.displayName AS member__display_name', 'u.id AS member__id'])
+      .orderBy('m.createdAt', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit);
+    if (q) {
+      qb.andWhere(
+        "(u.firstName ILIKE :like ESCAPE '\\' OR u.lastName ILIKE :like ESCAPE '\\' OR u.displayName ILIKE :like ESCAPE '\\')",
+        { like: like(q) },
+      );
+    }
+    return qb.getRawMany();
+  }
+
+  /**
+   * Projects to mention: the workspace's unarchived projects the caller is an active member of, and
+   * the public ones unless the caller is a workspace Guest; `q` in the name or identifier; newest
+   * first, at most `limit` (with `projectId` too: Plane's project search ignores it).
+   */
+  entityProjects(scope: EntitySearchScope, q: string, limit: number): Promise<unknown[]> {
+    const member = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+      AND pm.is_active = true AND pm.deleted_at IS NULL)`;
+    const qb = this.dataSource.manager
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId: scope.workspaceId })
+      .andWhere(scope.workspaceRole > 5 ? `(${member} OR p.network = 2)` : member, { userId: scope.userId })
+      .select([
+        'p.name AS name',
+        'p.id AS id',
+        'p.identifier AS identifier',
+        'p.logoProps AS logo_props',
+        'w.slug AS workspace__slug',
+      ])
+      .orderBy('p.createdAt', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .limit(limit);
+    if (q) qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", { like: like(q) });
+    return qb.getRawMany();
+  }
+
+  /**
+   * Work items to mention: visible ones of the caller's projects (the one project with `projectId`),
+   * under the Guest rule per project; `q` in the name or the project identifier, or a number in `q`
+   * as the sequence id (Plane's `re.findall(r"\b\d+\b")`); newest first, at most `limit`.
+   */
+  async entityIssues(scope: EntitySearchScope, q: string, limit: number): Promise<unknown[]> {
+    const params: Record<string, unknown> = {};
+    const guest = guestCondition(scope.userId, (v) => {
+      params.guestViewer = v;
+      return ':guestViewer';
+    });
+    const qb = visibleIssuesQuery(this.dataSource.manager)
+      .innerJoin(
+        ProjectMember,
+        'pm',
+        'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+        { userId: scope.userId },
+      )
+      .andWhere('p.workspaceId = :workspaceId', { workspaceId: scope.workspaceId })
+      .andWhere(`(pm.role > 5 OR ${guest})`, params)
+      .select([
+        'i.name AS name',
+        'i.id AS id',
+        'i.sequenceId AS sequence_id',
+        'p.identifier AS project__identifier',
+        'p.id AS project_id',
+        'i.priority AS priority',
+        'i.stateId AS state_id',
+        'i.typeId AS type_id',
+      ])
+      .orderBy('i.createdAt', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .limit(limit);
+    if (scope.projectId) qb.andWhere('p.id = :projectId', { projectId: scope.projectId });
+    if (q) {
+      const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
+      qb.andWhere(
+        `(i.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\'${numbers.length ? ' OR i.sequenceId IN (:...numbers)' : ''})`,
+        { like: like(q), numbers },
+      );
+    }
+    const rows = await qb.getRawMany<Record<string, unknown>>();
+    return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
+  }
+
+  /**
+   * Cycles or modules to mention: the unarchived ones of the caller's projects (the one project with
+   * `projectId`) whose name contains `q`, newest first, at most `limit`: `{name, id, project_id,
+   * project__identifier, status, workspace__slug}` (a cycle's `status` computed as Plane's).
+   */
+  entityPlans(kind: 'cycle' | 'module', scope: EntitySearchScope, q: string, limit: number): Promise<unknown[]> {
+    const [alias, entity] = kind === 'cycle' ? ['c', Cycle as new () => object] : ['mo', Module as new () => object];
+    const qb = this.dataSource.manager
+      .getRepository(entity)
+      .createQueryBuilder(alias)
+      .innerJoin(Project, 'p', `p.id = ${alias}.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL`)
+      .innerJoin(
+        ProjectMember,
+        'pm',
+        'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+        { userId: scope.userId },
+      )
+      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId', { workspaceId: scope.workspaceId })
+      .andWhere(`${alias}.archivedAt IS NULL`)
+      .select([
+        `${alias}.name AS name`,
+        `${alias}.id AS id`,
+        'p.id AS project_id',
+        'p.identifier AS project__identifier',
+        kind === 'cycle' ? `${CYCLE_STATUS} AS status` : `${alias}.status AS status`,
+        'w.slug AS workspace__slug',
+      ])
+      .orderBy(`${alias}.createdAt`, 'DESC')
+      .addOrderBy(`${alias}.id`, 'DESC')
+      .limit(limit);
+    if (scope.projectId) qb.andWhere('p.id = :projectId', { projectId: scope.projectId });
+    if (q) qb.andWhere(`${alias}.name ILIKE :like ESCAPE '\\'`, { like: like(q) });
+    return qb.getRawMany();
+  }
+
+  /** `userId`'s role in the live, unarchived project `projectId` of the workspace, if an active member; else undefined. */
+  async activeRole(projectId: string, workspaceId: string, userId: string): Promise<number | undefined> {
+    const row = await this.dataSource.manager
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoin(Project, 'p', 'p.id = pm.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('pm.projectId = :projectId AND pm.memberId = :userId AND pm.isActive = true', { projectId, userId })
+      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
+      .select('pm.role', 'role')
+      .getRawOne<{ role: number }>();
+    return row ? Number(row.role) : undefined;
   }
 }

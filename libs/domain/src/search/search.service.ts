@@ -4,10 +4,25 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { IssueQueryService } from '../issue';
 import { Module } from '../module';
-import { PickerExclusions, SearchRepository } from './search.repository';
+import { EntitySearchScope, PickerExclusions, SearchRepository } from './search.repository';
 
 /** How many hits each kind of result carries. */
 const LIMIT = 100;
+
+/** The kinds `entity-search/` answers (Plane's `TSearchEntities`); others are left out of the answer. */
+export const ENTITY_SEARCH_TYPES = ['user_mention', 'project', 'issue', 'cycle', 'module', 'page'] as const;
+export type EntitySearchType = (typeof ENTITY_SEARCH_TYPES)[number];
+
+/** What `entity-search/` asks for (Plane's `SearchEndpoint` parameters). */
+export interface EntitySearchQuery {
+  query: string;
+  types: string[];
+  count: number;
+  /** the project the editor is in: its members, work items, cycles, modules */
+  projectId?: string;
+  /** the work item being edited: its creator is mentionable even as a Guest */
+  issueId?: string;
+}
 
 /** Filters of the "add existing work item" picker (Plane's `IssueSearchEndpoint`). */
 export interface IssuePickerQuery {
@@ -95,5 +110,47 @@ export class SearchService {
     const rows = await this.repo.pickerRows(workspaceId, scope, userId, query.search.trim(), exclude, LIMIT);
     const out = rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id), start_date: r.start_date ?? null }));
     return new Page(out, LIMIT, out.length, null, null);
+  }
+
+  /**
+   * `entity-search/` (Plane's `SearchEndpoint`): a map from each asked kind to at most `count`
+   * hits, newest first. `user_mention`: `{member__avatar_url, member__display_name, member__id}`
+   * of the workspace's active members who are not bots (with `projectId`: the project's members
+   * above Guest, and the creator of `issueId`); `project`: `{name, id, identifier, logo_props,
+   * workspace__slug}`; `issue`: `{name, id, sequence_id, project__identifier, project_id, priority,
+   * state_id, type_id}` (visible, Guest rule); `cycle`/`module`: `{name, id, project_id,
+   * project__identifier, status, workspace__slug}`; `page`: always empty (Meridian has no pages).
+   * Unknown kinds are left out, as Plane. 404 for a `projectId` the caller is not an active
+   * member of, or an `issueId` not in that project.
+   */
+  async entities(
+    scope: Omit<EntitySearchScope, 'projectId'>,
+    query: EntitySearchQuery,
+  ): Promise<Partial<Record<EntitySearchType, unknown[]>>> {
+    const q = query.query.trim();
+    const where: EntitySearchScope = { ...scope, projectId: query.projectId };
+    let issueCreatorId: string | null | undefined;
+    if (query.projectId) {
+      const role = await this.repo.activeRole(query.projectId, scope.workspaceId, scope.userId);
+      if (role === undefined) throw new MeridianError('NOT_FOUND');
+      if (query.issueId) {
+        const viewer = { userId: scope.userId, role };
+        issueCreatorId = (await this.issues.assertVisibleTo(query.projectId, query.issueId, viewer)).createdById;
+      }
+    }
+    const out: Partial<Record<EntitySearchType, unknown[]>> = {};
+    for (const type of query.types) {
+      if (!(ENTITY_SEARCH_TYPES as readonly string[]).includes(type) || out[type as EntitySearchType]) continue;
+      const kind = type as EntitySearchType;
+      if (kind === 'user_mention') {
+        const project = query.projectId ? { projectId: query.projectId, issueCreatorId } : undefined;
+        out[kind] = await this.repo.mentionUsers(scope.workspaceId, q, query.count, project);
+      } else if (kind === 'project') out[kind] = await this.repo.entityProjects(where, q, query.count);
+      else if (kind === 'issue') out[kind] = await this.repo.entityIssues(where, q, query.count);
+      else if (kind === 'cycle' || kind === 'module')
+        out[kind] = await this.repo.entityPlans(kind, where, q, query.count);
+      else out[kind] = [];
+    }
+    return out;
   }
 }
