@@ -373,7 +373,7 @@ export class ModuleService {
 
   /**
    * Modules in the App API's shape (`appModuleView`): one statement for the page's estimate point
-   * sums; `detail` (retrieve) adds `sub_issues` and the distribution of the one module.
+   * sums; `detail` (retrieve) adds `sub_issues` and the distributions of the one module.
    */
   async forApp(modules: ModuleJson[], detail = false): Promise<AppModuleJson[]> {
     const em = this.dataSource.manager;
@@ -382,11 +382,16 @@ export class ModuleService {
       modules.map((m) => m.id),
     );
     const out: AppModuleJson[] = [];
+    const points = new Map<string, boolean>();
     for (const m of modules) {
+      if (detail && !points.has(m.project)) points.set(m.project, await this.modules.usesPointEstimate(em, m.project));
       const extra = detail
         ? {
             sub_issues: await this.modules.subIssuesOf(em, m.id),
-            distribution: await this.modules.distribution(em, m.id),
+            distribution: await this.modules.distribution(em, m.id, 'issues'),
+            estimate_distribution: points.get(m.project)
+              ? await this.modules.distribution(em, m.id, 'points')
+              : undefined,
           }
         : undefined;
       out.push(appModuleView(m, sums.get(m.id)!, extra));
