@@ -823,6 +823,16 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 200, 200, 200],
     },
     {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-progress/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-progress/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/analytics/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await ended(x)}/analytics/?type=issues` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/cycle-issues/',
       prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/cycle-issues/` }),
       expect: [401, 404, 403, 200, 200],

@@ -168,12 +168,10 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.goto(`/${ctx.data.slug}/projects/`);
       await page
         .getByRole('button', { name: /^join$/i })
+        .filter({ visible: true })
         .first()
         .click();
-      await page
-        .getByRole('button', { name: /join project|^join$/i })
-        .last()
-        .click();
+      await page.getByRole('dialog').getByRole('button', { name: /join/i }).click();
       await page.getByText('Joined').first().waitFor();
     },
   },
@@ -332,7 +330,7 @@ export const teamDaySteps: Step<Ctx>[] = [
     run: async (ctx) => {
       const page = await ctx.tab('ana');
       await page.goto(`/${ctx.data.slug}/`);
-      await page.getByText('Acme Team', { exact: true }).first().click(); // the workspace menu
+      await page.getByText('Acme Team', { exact: true }).filter({ visible: true }).first().click(); // the workspace menu
       await page
         .getByText(/sign out/i)
         .first()

@@ -149,6 +149,31 @@ export class AppCyclesController {
     return this.cycles.progress(project.projectId, id);
   }
 
+  /**
+   * The same as `progress/`, under the path Plane's web app calls for its commercial edition
+   * (`workspaceActiveCyclesProgressPro`).
+   */
+  @Get('cycles/:cycle_id/cycle-progress')
+  cycleProgress(@CurrentProject() project: ProjectAccess, @Param('cycle_id', UuidPipe) id: string) {
+    return this.cycles.progress(project.projectId, id);
+  }
+
+  /**
+   * `?type=issues` (default) or `points` → `{assignees, labels, completion_chart}` (Plane's
+   * `CycleAnalyticsEndpoint`): per assignee (`display_name`, `assignee_id`, `avatar_url`) and per
+   * label (`label_name`, `color`, `label_id`) the total, completed and pending work items
+   * (`*_issues`) or estimate points (`*_estimates`, only with a `points` estimate; else empty), and
+   * the burndown by day (null after today). 400 `CYCLE_HAS_NO_DATES` for a draft cycle.
+   */
+  @Get('cycles/:cycle_id/analytics')
+  analytics(
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Query() query: Record<string, unknown>,
+  ) {
+    return this.cycles.analytics(project.projectId, id, single(query, 'type') ?? 'issues');
+  }
+
   /** The cycle's work items, oldest first, in the cursor envelope. */
   @Get('cycles/:cycle_id/cycle-issues')
   @ProjectRole(ROLE.MEMBER)

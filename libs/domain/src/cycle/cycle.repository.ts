@@ -7,6 +7,7 @@ import { Project } from '../project';
 import { Cycle } from './cycle.entity';
 import { CycleIssue } from './cycle-issue.entity';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
+import { Distribution, distribution, DistributionUnit, usesPointEstimate } from './distribution.repository';
 
 /** Which cycles a list shows (`cycle_view`); see `CycleService.list`. */
 export type CycleListView = 'all' | 'current' | 'upcoming' | 'completed' | 'draft' | 'incomplete';
@@ -167,6 +168,22 @@ export class CycleRepository {
   /** Live, non-archived, non-draft work items with a parent among the cycle's (Plane's `sub_issues`). */
   async subIssuesOf(em: EntityManager, cycleId: string): Promise<number> {
     return countSubIssues(em, 'cycle_issues', 'cycle_id', cycleId);
+  }
+
+  /**
+   * The cycle's distribution (Plane's `CycleAnalyticsEndpoint`): assignee rows with `display_name`,
+   * `assignee_id`, `avatar_url`, ordered by `display_name`; completions on the days of `timezone`.
+   */
+  distribution(em: EntityManager, cycleId: string, unit: DistributionUnit, timezone: string): Promise<Distribution> {
+    return distribution(em, { table: 'cycle_issues', column: 'cycle_id', id: cycleId }, unit, {
+      names: false,
+      timezone,
+    });
+  }
+
+  /** Whether the project's estimate is of type `points`. */
+  usesPointEstimate(em: EntityManager, projectId: string): Promise<boolean> {
+    return usesPointEstimate(em, projectId);
   }
 
   private listQuery(projectId: string, view: CycleListView, now: Date) {

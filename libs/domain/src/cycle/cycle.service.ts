@@ -19,6 +19,8 @@ import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
 import { CycleRepository } from './cycle.repository';
 import { issuesOfProject } from './planning';
 import { zonedInstant } from './zoned-date';
+import { burndown, dayIn } from './burndown';
+import type { DistributionRow } from './distribution.repository';
 import { emitChange } from '../kernel/change-bus';
 
 /** Writable cycle fields, Plane's names (`plane/api/serializers/cycle.py` CycleSerializer). */
@@ -58,6 +60,13 @@ export const CYCLE_VIEWS = ['all', 'current', 'upcoming', 'completed', 'draft', 
 export type CycleView = (typeof CYCLE_VIEWS)[number];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Plane's `CycleAnalyticsEndpoint` answer. */
+export interface CycleAnalytics {
+  assignees: DistributionRow[];
+  labels: DistributionRow[];
+  completion_chart: Record<string, number | null>;
+}
 
 /** True when the cycle's end is in the past (Plane: "the cycle has already been completed"). */
 export function hasEnded(c: Cycle, now = new Date()): boolean {
@@ -485,6 +494,48 @@ export class CycleService {
         [`${k}_estimate_points`, c[`${k}_estimate_points`]],
       ]),
     );
+  }
+
+  /**
+   * `cycles/{id}/analytics/?type=issues|points` (Plane's `CycleAnalyticsEndpoint`):
+   * `{assignees, labels, completion_chart}`. By `issues` (the default), rows count the cycle's
+   * visible work items (`total_issues`, `completed_issues`, `pending_issues`); by `points`, and only
+   * when the project's estimate is of type `points`, they sum the estimate points
+   * (`*_estimates`); any other case answers empty lists and `{}`. `completion_chart` is the
+   * burndown over the cycle's days in its time zone, null after today. Archived cycles too; 404
+   * `NOT_FOUND` for a cycle of another project or while the project is archived; 400
+   * `CYCLE_HAS_NO_DATES` for a draft cycle.
+   */
+  async analytics(projectId: string, cycleId: string, type: string): Promise<CycleAnalytics> {
+    const em = this.dataSource.manager;
+    const archived = await em.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    if (archived) throw new MeridianError('NOT_FOUND');
+    const cycle = await this.load(em, projectId, cycleId);
+    if (!cycle.startDate || !cycle.endDate) throw new MeridianError('CYCLE_HAS_NO_DATES');
+    const unit = type === 'issues' ? 'issues' : type === 'points' ? 'points' : null;
+    if (unit === null || (unit === 'points' && !(await this.cycles.usesPointEstimate(em, projectId)))) {
+      return { assignees: [], labels: [], completion_chart: {} };
+    }
+    const tz = this.chartTimezone(cycle.timezone);
+    const d = await this.cycles.distribution(em, cycle.id, unit, tz);
+    const chart = burndown(
+      dayIn(cycle.startDate, tz),
+      dayIn(cycle.endDate, tz),
+      d.total,
+      d.completed,
+      dayIn(new Date(), tz),
+    );
+    return { assignees: d.assignees, labels: d.labels, completion_chart: chart };
+  }
+
+  /** The cycle's time zone when `Intl` knows it, else UTC. */
+  private chartTimezone(tz: string): string {
+    try {
+      dayIn(new Date(), tz);
+      return tz;
+    } catch {
+      return 'UTC';
+    }
   }
 
   private async render(cycles: Cycle[]): Promise<CycleJson[]> {

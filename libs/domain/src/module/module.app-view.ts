@@ -1,42 +1,26 @@
-import type { EstimatePointSums } from '../cycle';
+import { burndown } from '../cycle';
+import type { Distribution, EstimatePointSums } from '../cycle';
 import type { ModuleLinkJson } from './module-link.view';
-import type { ModuleDistribution } from './module.repository';
 import { ModuleJson } from './module.view';
 
 /** What the App API adds to a module's detail (Plane's `ModuleDetailSerializer` and `retrieve`). */
 export interface AppModuleDetail {
   sub_issues: number;
-  distribution: ModuleDistribution;
+  /** by work items */
+  distribution: Distribution;
+  /** by estimate points, when the project's estimate is of type `points` */
+  estimate_distribution?: Distribution;
   /** the module's live links, newest first */
   link_module: ModuleLinkJson[];
 }
 
-/** The longest burndown a module's detail draws, in days (Plane draws any length). */
-export const MAX_CHART_DAYS = 3660;
-
 /**
- * Plane's issue burndown (`plane/utils/analytics_plot.py` burndown_plot, module branch): for each
- * day from `start_date` to `target_date`, the work items not yet completed by the end of that day;
- * null for days after today (UTC). Empty without both dates or without work items.
+ * A module's burndown (`burndown_plot`, module branch): each day from `start_date` to
+ * `target_date`, null after today (UTC); `{}` without both dates.
  */
-export function completionChart(
-  start: string | null,
-  target: string | null,
-  total: number,
-  completed: Array<{ day: string; n: number }>,
-  now = new Date(),
-): Record<string, number | null> {
-  const chart: Record<string, number | null> = {};
-  if (!start || !target || total <= 0) return chart;
-  const today = now.toISOString().slice(0, 10);
-  const first = Date.parse(`${start}T00:00:00Z`);
-  const last = Date.parse(`${target}T00:00:00Z`);
-  for (let t = first, n = 0; t <= last && n < MAX_CHART_DAYS; t += 86_400_000, n++) {
-    const day = new Date(t).toISOString().slice(0, 10);
-    const done = completed.reduce((sum, c) => (c.day <= day ? sum + c.n : sum), 0);
-    chart[day] = day > today ? null : total - done;
-  }
-  return chart;
+function moduleChart(m: ModuleJson, d: Distribution, now: Date): Record<string, number | null> {
+  if (!m.start_date || !m.target_date) return {};
+  return burndown(m.start_date, m.target_date, d.total, d.completed, now.toISOString().slice(0, 10));
 }
 
 /**
@@ -47,9 +31,16 @@ export function completionChart(
  * `*_estimate_points`, `distribution` (`assignees`, `labels`, `completion_chart`) and
  * `estimate_distribution`. The v1 keys (`lead`, `members`, `project`, `workspace`) stay.
  * `is_favorite`: the caller has the module among their favourites (`user_favorites`);
- * `link_module`: `ModuleLinkSerializer` objects; `estimate_distribution` is `{}` (docs/decisions.md).
+ * `link_module`: `ModuleLinkSerializer` objects; `estimate_distribution` is `{}` unless the project's
+ * estimate is of type `points` (docs/decisions.md).
  */
-export function appModuleView(m: ModuleJson, sums: EstimatePointSums, isFavorite: boolean, detail?: AppModuleDetail) {
+export function appModuleView(
+  m: ModuleJson,
+  sums: EstimatePointSums,
+  isFavorite: boolean,
+  detail?: AppModuleDetail,
+  now = new Date(),
+) {
   const base = {
     ...m,
     workspace_id: m.workspace,
@@ -72,9 +63,18 @@ export function appModuleView(m: ModuleJson, sums: EstimatePointSums, isFavorite
     distribution: {
       assignees: detail.distribution.assignees,
       labels: detail.distribution.labels,
-      completion_chart: completionChart(m.start_date, m.target_date, m.total_issues, detail.distribution.completed),
+      // Plane draws the work item burndown only for a module with work items
+      completion_chart: m.total_issues > 0 ? moduleChart(m, detail.distribution, now) : {},
     },
-    estimate_distribution: {},
+    estimate_distribution: detail.estimate_distribution
+      ? {
+          assignees: detail.estimate_distribution.assignees,
+          labels: detail.estimate_distribution.labels,
+          ...(m.start_date && m.target_date
+            ? { completion_chart: moduleChart(m, detail.estimate_distribution, now) }
+            : {}),
+        }
+      : {},
   };
 }
 export type AppModuleJson = ReturnType<typeof appModuleView>;

@@ -2,8 +2,17 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { countIssues, countSubIssues, favoriteIdsOf, IssueCounts, subIssueCounts, sumEstimatePoints } from '../cycle';
-import type { EstimatePointSums } from '../cycle';
+import {
+  countIssues,
+  countSubIssues,
+  distribution,
+  favoriteIdsOf,
+  IssueCounts,
+  subIssueCounts,
+  sumEstimatePoints,
+  usesPointEstimate,
+} from '../cycle';
+import type { Distribution, DistributionUnit, EstimatePointSums } from '../cycle';
 import { Issue, VISIBLE_ISSUE } from '../issue';
 import { Project } from '../project';
 import { Module } from './module.entity';
@@ -139,44 +148,20 @@ export class ModuleRepository {
   }
 
   /**
-   * Plane's module distribution (`ModuleViewSet.retrieve`): per assignee (a row with a null
-   * `assignee_id` for work items without one) and per label (null for unlabelled), the module's
-   * visible work items in total, completed (`completed_at` set) and pending.
+   * Plane's module distribution (`ModuleViewSet.retrieve`, shared with the cycle analytics): per
+   * assignee (`first_name`, `last_name`, `assignee_id`, `avatar_url`, `display_name`, ordered by
+   * name) and per label, by work items or estimate points; completions on UTC days.
    */
-  async distribution(em: EntityManager, moduleId: string): Promise<ModuleDistribution> {
-    const items = `FROM module_issues l
-       JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND ${VISIBLE_ISSUE}`;
-    const counts = `COUNT(DISTINCT i.id)::int AS total_issues,
-            COUNT(DISTINCT i.id) FILTER (WHERE i.completed_at IS NOT NULL)::int AS completed_issues,
-            COUNT(DISTINCT i.id) FILTER (WHERE i.completed_at IS NULL)::int AS pending_issues`;
-    const assignees: DistributionRow[] = await em.query(
-      `SELECT u.first_name, u.last_name, u.id AS assignee_id, u.avatar AS avatar_url, u.display_name, ${counts}
-         ${items}
-         LEFT JOIN issue_assignees ia ON ia.issue_id = i.id
-         LEFT JOIN users u ON u.id = ia.assignee_id
-        WHERE l.deleted_at IS NULL AND l.module_id = $1
-        GROUP BY u.id, u.first_name, u.last_name, u.avatar, u.display_name
-        ORDER BY u.first_name, u.last_name`,
-      [moduleId],
-    );
-    const labels: DistributionRow[] = await em.query(
-      `SELECT lb.name AS label_name, lb.color, lb.id AS label_id, ${counts}
-         ${items}
-         LEFT JOIN issue_labels il ON il.issue_id = i.id
-         LEFT JOIN labels lb ON lb.id = il.label_id AND lb.deleted_at IS NULL
-        WHERE l.deleted_at IS NULL AND l.module_id = $1
-        GROUP BY lb.id, lb.name, lb.color
-        ORDER BY lb.name`,
-      [moduleId],
-    );
-    const completed: Array<{ day: string; n: number }> = await em.query(
-      `SELECT (i.completed_at AT TIME ZONE 'UTC')::date::text AS day, COUNT(DISTINCT i.id)::int AS n
-         ${items}
-        WHERE l.deleted_at IS NULL AND l.module_id = $1 AND i.completed_at IS NOT NULL
-        GROUP BY 1`,
-      [moduleId],
-    );
-    return { assignees, labels, completed: completed.map((r) => ({ day: r.day, n: Number(r.n) })) };
+  distribution(em: EntityManager, moduleId: string, unit: DistributionUnit): Promise<Distribution> {
+    return distribution(em, { table: 'module_issues', column: 'module_id', id: moduleId }, unit, {
+      names: true,
+      timezone: 'UTC',
+    });
+  }
+
+  /** Whether the project's estimate is of type `points`. */
+  usesPointEstimate(em: EntityManager, projectId: string): Promise<boolean> {
+    return usesPointEstimate(em, projectId);
   }
 
   /** Number of live sub-items of each work item. */
@@ -184,17 +169,3 @@ export class ModuleRepository {
     return subIssueCounts(em, issueIds);
   }
 }
-
-/** A module's distribution rows and how many of its work items were completed each day (UTC). */
-export interface ModuleDistribution {
-  assignees: DistributionRow[];
-  labels: DistributionRow[];
-  completed: Array<{ day: string; n: number }>;
-}
-
-/** One row of a module's distribution: the assignee's or label's keys and the three counts. */
-export type DistributionRow = Record<string, string | null> & {
-  total_issues: number;
-  completed_issues: number;
-  pending_issues: number;
-};

@@ -388,11 +388,18 @@ export class ModuleService {
     const sums = await this.modules.sumEstimatePoints(em, ids);
     const favorites = await this.modules.favoriteIds(em, userId, ids);
     const out: AppModuleJson[] = [];
+    const points = new Map<string, boolean>();
     for (const m of modules) {
+      if (opts.detail && !points.has(m.project)) {
+        points.set(m.project, await this.modules.usesPointEstimate(em, m.project));
+      }
       const extra = opts.detail
         ? {
             sub_issues: await this.modules.subIssuesOf(em, m.id),
-            distribution: await this.modules.distribution(em, m.id),
+            distribution: await this.modules.distribution(em, m.id, 'issues'),
+            estimate_distribution: points.get(m.project)
+              ? await this.modules.distribution(em, m.id, 'points')
+              : undefined,
             link_module: (await this.modules.liveLinks(em, m.id)).map(moduleLinkView),
           }
         : undefined;
