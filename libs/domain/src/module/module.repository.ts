@@ -13,7 +13,7 @@ import {
   usesPointEstimate,
 } from '../cycle';
 import type { Distribution, DistributionUnit, EstimatePointSums } from '../cycle';
-import { Issue, VISIBLE_ISSUE } from '../issue';
+import { Issue } from '../issue';
 import { Project } from '../project';
 import { Module } from './module.entity';
 import { ModuleLink } from './module-link.entity';
