@@ -48,6 +48,10 @@ const ACCEPTS_NULL: Record<string, string> = {
   UpdateProjectDto: 'default_state description_text description_html estimate',
   StateFieldsDto: 'external_source external_id',
   StickyDto: 'name color background_color',
+  CycleDateCheckDto: 'cycle_id',
+  CreateAssetDto: 'entity_identifier',
+  QuickLinkDto: 'title',
+  CreateFavoriteDto: 'entity_identifier name parent',
 };
 
 /** Lists of related ids: null is the empty list. */
@@ -193,6 +197,10 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
     const points = await v1(p(`estimates/${ids.estimate_id}/estimate-points/`), [{ value: '1' }]);
     ids.point_id = points.body[0].id;
     ids.sticky_id = (await created(v1('stickies/', { name: 'Note' }))).id;
+    ids.module_link_id = (
+      await created(app(p(`modules/${ids.module_id}/module-links/`), { url: 'https://example.com/spec' }))
+    ).id;
+    ids.quick_link_id = (await created(app('quick-links/', { url: 'https://example.com/home' }))).id;
     ids.intake_issue_id = (
       (await created(v1(p('intake-issues/'), { issue: { name: 'Triage' } }))) as unknown as { issue: string }
     ).issue;
@@ -214,6 +222,8 @@ describe('explicit null in write bodies: 422 "This field may not be null." or st
     let missing = false;
     const out = path.replace(/:([a-z_]+)/g, (_, name: string) => {
       if (name === 'issue_id' && /(intake|inbox)-issues\/:issue_id/.test(path)) return ids.intake_issue_id;
+      if (name === 'link_id' && path.includes('/module-links/')) return ids.module_link_id;
+      if (name === 'link_id' && path.includes('/quick-links/')) return ids.quick_link_id;
       if (!ids[name]) missing = true;
       return ids[name] ?? '';
     });

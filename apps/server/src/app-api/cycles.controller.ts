@@ -163,7 +163,7 @@ export class AppCyclesController {
    * `CycleAnalyticsEndpoint`): per assignee (`display_name`, `assignee_id`, `avatar_url`) and per
    * label (`label_name`, `color`, `label_id`) the total, completed and pending work items
    * (`*_issues`) or estimate points (`*_estimates`, only with a `points` estimate; else empty), and
-   * the burndown by day (null after today). 400 `CYCLE_HAS_NO_DATES` for a draft cycle.
+   * the burndown by day (null after today). A draft cycle: its rows, an empty chart.
    */
   @Get('cycles/:cycle_id/analytics')
   analytics(

@@ -32,7 +32,6 @@ export const ERROR_CATALOG = {
     status: 400,
     detail: 'The cycle where the work items are transferred is already completed.',
   },
-  CYCLE_HAS_NO_DATES: { status: 400, detail: 'Cycle has no start or end date' },
   MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
   MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
   VIEW_LOCKED: { status: 400, detail: 'The view is locked; its owner must unlock it first.' },

@@ -503,28 +503,25 @@ export class CycleService {
    * when the project's estimate is of type `points`, they sum the estimate points
    * (`*_estimates`); any other case answers empty lists and `{}`. `completion_chart` is the
    * burndown over the cycle's days in its time zone, null after today. Archived cycles too; 404
-   * `NOT_FOUND` for a cycle of another project or while the project is archived; 400
-   * `CYCLE_HAS_NO_DATES` for a draft cycle.
+   * `NOT_FOUND` for a cycle of another project or while the project is archived. A draft cycle
+   * answers its rows and an empty `completion_chart` (Plane: 400, which its own web app meets).
    */
   async analytics(projectId: string, cycleId: string, type: string): Promise<CycleAnalytics> {
     const em = this.dataSource.manager;
     const archived = await em.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
     if (archived) throw new MeridianError('NOT_FOUND');
     const cycle = await this.load(em, projectId, cycleId);
-    if (!cycle.startDate || !cycle.endDate) throw new MeridianError('CYCLE_HAS_NO_DATES');
     const unit = type === 'issues' ? 'issues' : type === 'points' ? 'points' : null;
     if (unit === null || (unit === 'points' && !(await this.cycles.usesPointEstimate(em, projectId)))) {
       return { assignees: [], labels: [], completion_chart: {} };
     }
     const tz = this.chartTimezone(cycle.timezone);
     const d = await this.cycles.distribution(em, cycle.id, unit, tz);
-    const chart = burndown(
-      dayIn(cycle.startDate, tz),
-      dayIn(cycle.endDate, tz),
-      d.total,
-      d.completed,
-      dayIn(new Date(), tz),
-    );
+    // a draft cycle has no days to chart: its rows, and an empty chart
+    const chart =
+      cycle.startDate && cycle.endDate
+        ? burndown(dayIn(cycle.startDate, tz), dayIn(cycle.endDate, tz), d.total, d.completed, dayIn(new Date(), tz))
+        : {};
     return { assignees: d.assignees, labels: d.labels, completion_chart: chart };
   }
 

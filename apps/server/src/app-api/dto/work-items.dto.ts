@@ -256,9 +256,10 @@ export class WorkItemDatesDto {
 
 /** `POST issue-dates/` `{updates}` (Plane's `IssueBulkUpdateDateEndpoint`): at most 1000; none is a no-op, as in Plane. */
 export class BulkWorkItemDatesDto {
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsArray()
   @ArrayMaxSize(1000)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => WorkItemDatesDto)
   updates?: WorkItemDatesDto[];

@@ -226,17 +226,15 @@ export class CreateModuleDto extends ModuleFieldsDto {
 
 /** `POST cycles/date-check/` (Plane's `CycleDateCheckEndpoint`): the days to check, and the cycle being edited to leave out. */
 export class CycleDateCheckDto {
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(64)
-  start_date?: string | null;
+  start_date?: string;
 
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(64)
-  end_date?: string | null;
+  end_date?: string;
 
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
