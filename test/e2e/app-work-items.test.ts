@@ -246,6 +246,18 @@ describe('App API: work items', () => {
       JSON.stringify(fields),
     );
     assert.ok(Array.isArray(history.body), 'a bare array, as Plane');
+    // a label added: the empty side is "" as Plane writes it (its web app tells added from removed by it)
+    const added = (history.body as Array<{ field: string; old_value: unknown; new_value: unknown }>).find(
+      (h) => h.field === 'labels',
+    )!;
+    assert.equal(added.old_value, '');
+    assert.equal(added.new_value, 'bug');
+    await as(member).patch(`${base()}/issues/${item.id}/`, { label_ids: [] });
+    const removed = ((await as(member).get(`${base()}/issues/${item.id}/history/`)).body as (typeof added)[]).filter(
+      (h) => h.field === 'labels',
+    );
+    assert.equal(removed.length, 2);
+    assert.deepEqual([removed[1].old_value, removed[1].new_value], ['bug', '']);
     // the guest cannot edit; a bad state is 422
     assertError(await as(guest).patch(`${base()}/issues/${item.id}/`, { name: 'no' }), 403, 'PERMISSION_DENIED');
     assert.equal(

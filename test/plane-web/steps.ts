@@ -31,6 +31,13 @@ async function signUp(page: Page, who: keyof typeof PEOPLE): Promise<void> {
   await page.waitForURL(/\/onboarding|\/invitations|\/[a-z0-9-]+\/?$/, { timeout: 30_000 });
 }
 
+/** The first visit to a workspace offers a product tour: decline it. */
+async function dismissTour(page: Page): Promise<void> {
+  const noTour = page.getByText(/no thanks, i will explore it myself/i);
+  await noTour.waitFor({ timeout: 8000 }).catch(() => undefined);
+  if (await noTour.isVisible()) await noTour.click();
+}
+
 /** The onboarding's profile screen: name, role and domain. */
 async function onboardProfile(page: Page, who: keyof typeof PEOPLE): Promise<void> {
   const person = PEOPLE[who];
@@ -165,14 +172,15 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.getByRole('button', { name: /continue to workspace/i }).click();
       await page.waitForURL(/\/acme-team\/?$/, { timeout: 30_000 });
       // and joins the project from its card
+      await dismissTour(page);
       await page.goto(`/${ctx.data.slug}/projects/`);
       await page
-        .getByRole('button', { name: /^join$/i })
-        .filter({ visible: true })
+        .getByText(/^Created on/)
         .first()
-        .click();
+        .click(); // a project card opens its join dialog
       await page.getByRole('dialog').getByRole('button', { name: /join/i }).click();
-      await page.getByText('Joined').first().waitFor();
+      // the project joins the sidebar
+      await page.getByText('Website', { exact: true }).filter({ visible: true }).first().waitFor();
     },
   },
   {
@@ -231,11 +239,11 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.keyboard.type(' thanks!');
       await page.getByRole('button', { name: /^comment$/i }).click();
       await page.getByText('Please review this', { exact: false }).first().waitFor();
-      const chooser = page.waitForEvent('filechooser');
-      await page.getByRole('button', { name: /^attach$/i }).click();
-      await (
-        await chooser
-      ).setFiles({ name: 'spec.txt', mimeType: 'text/plain', buffer: Buffer.from('the landing page spec') });
+      // the Attach button is a drop zone with its file input inside
+      await page
+        .locator('button', { hasText: /^attach$/i })
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'spec.txt', mimeType: 'text/plain', buffer: Buffer.from('the landing page spec') });
       await page.getByText('spec.txt').first().waitFor();
     },
   },
@@ -294,8 +302,9 @@ export const teamDaySteps: Step<Ctx>[] = [
     run: async (ctx) => {
       const page = await ctx.tab('ben');
       await page.goto(`/${ctx.data.slug}/notifications/`);
+      await dismissTour(page);
       await page.getByText('Design the landing page').first().click();
-      await page.getByText('Please review this').first().waitFor();
+      await page.getByText('Please review this').first().waitFor({ state: 'attached' });
     },
   },
   {
@@ -330,6 +339,7 @@ export const teamDaySteps: Step<Ctx>[] = [
     run: async (ctx) => {
       const page = await ctx.tab('ana');
       await page.goto(`/${ctx.data.slug}/`);
+      await dismissTour(page);
       await page.getByText('Acme Team', { exact: true }).filter({ visible: true }).first().click(); // the workspace menu
       await page
         .getByText(/sign out/i)

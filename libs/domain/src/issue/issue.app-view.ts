@@ -91,8 +91,13 @@ export function appActivityView(
   details: AppIssueDetails,
   source: IntakeSource | null,
 ) {
+  const row = activityView(a);
+  // Plane writes "" for the empty side of a list change (an assignee or label added or removed);
+  // its web app tells "added" from "removed" by `old_value === ""`
+  const listField = a.field === 'assignees' || a.field === 'labels';
   return {
-    ...activityView(a),
+    ...row,
+    ...(listField ? { old_value: row.old_value ?? '', new_value: row.new_value ?? '' } : {}),
     created_by: a.createdById,
     updated_by: a.updatedById,
     actor_detail: actor ? actorDetailView(actor) : null,
