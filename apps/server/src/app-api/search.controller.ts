@@ -10,7 +10,7 @@ import {
 } from '#common';
 import { SearchService } from '#domain';
 import { Controller, Get, Query } from '@nestjs/common';
-import { single } from '../shared/context';
+import { intInRange, single } from '../shared/context';
 
 function bool(query: Record<string, unknown>, name: string): boolean {
   const v = single(query, name);
@@ -67,16 +67,14 @@ export class SearchController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Query() query: Record<string, unknown>,
   ) {
-    const rawCount = single(query, 'count')?.trim() || '5';
-    if (!/^\d{1,4}$/.test(rawCount) || Number(rawCount) < 1 || Number(rawCount) > 100)
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'count must be an integer from 1 to 100.');
+    const count = intInRange(query, 'count', 5, 100);
     const projectId = uuid(query, 'project_id');
     return this.search.entities(
       { workspaceId: ws.workspaceId, userId: me.userId, workspaceRole: ws.role },
       {
         query: single(query, 'query') ?? '',
         types: (single(query, 'query_type') || 'user_mention').split(',').map((t) => t.trim()),
-        count: Number(rawCount),
+        count,
         projectId,
         issueId: projectId ? uuid(query, 'issue_id') : undefined,
       },

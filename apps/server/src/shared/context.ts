@@ -13,3 +13,16 @@ export function single(query: Record<string, unknown>, name: string): string | u
   if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
   return v;
 }
+
+/**
+ * An integer query parameter from 1 to `max`, `fallback` when absent or empty; 400
+ * `INVALID_QUERY_PARAMETER` ("<name> must be an integer from 1 to <max>.") otherwise.
+ */
+export function intInRange(query: Record<string, unknown>, name: string, fallback: number, max: number): number {
+  const raw = single(query, name)?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} must be an integer from 1 to ${max}.`);
+  }
+  return Number(raw);
+}

@@ -7,13 +7,14 @@ import { stripHtml, writeActivities } from '../issue';
 import { IssueComment } from '../issue';
 import { Issue, IssueAssignee, IssueLabel } from '../issue';
 import { ISSUE_ORDER_KEYS, IssueOrderKey, PRIORITIES, VISIBLE_ISSUE } from '../issue';
+import type { GroupedIssues } from '../issue';
 import { Label } from '../label';
 import { Module, ModuleIssue } from '../module';
 import { ProjectMember } from '../project';
 import { Project } from '../project';
 import { iso } from '../kernel/time';
 import { found } from '../kernel/db-errors';
-import { State } from '../state';
+import { State, STATE_GROUPS } from '../state';
 import { User } from '../user';
 import { Workspace } from '../workspace';
 import { ReactionService } from '../issue';
@@ -44,30 +45,6 @@ export interface PublicIssueQuery {
 
 /** The group keys the published boards' app sends (`space`: by state), with the filter each group adds. */
 export const PUBLIC_ISSUE_GROUP_BY = ['state_id', 'state__group', 'priority'] as const;
-
-/** One group of a grouped public list. */
-export interface PublicIssueGroup {
-  results: PublicIssueJson[];
-  total_results: number;
-  next_cursor: string | null;
-  prev_cursor: string | null;
-}
-
-/** The grouped envelope, as the App list's `group_by` answers it. */
-export interface GroupedPublicIssues {
-  grouped_by: string;
-  sub_grouped_by: null;
-  total_count: number;
-  next_cursor: null;
-  prev_cursor: null;
-  next_page_results: boolean;
-  prev_page_results: false;
-  count: number;
-  total_pages: 1;
-  total_results: number;
-  extra_stats: null;
-  results: Record<string, PublicIssueGroup>;
-}
 
 export interface PublicCommentInput {
   comment_html?: string;
@@ -131,7 +108,7 @@ export class PublicBoardService {
    * first unless `order_by` (see `PUBLIC_ISSUE_ORDER_BY`, else 400 `INVALID_QUERY_PARAMETER`);
    * filters `state`, `state_group`, `priority`, `labels`, `assignees` (any value matches); paginated.
    */
-  async issues(anchor: string, query: PublicIssueQuery): Promise<Page<PublicIssueJson> | GroupedPublicIssues> {
+  async issues(anchor: string, query: PublicIssueQuery): Promise<Page<PublicIssueJson> | GroupedIssues> {
     const { project } = await this.board(anchor);
     const raw = query.order_by?.trim() || '-created_at';
     const desc = raw.startsWith('-');
@@ -158,7 +135,7 @@ export class PublicBoardService {
     projectId: string,
     query: PublicIssueQuery,
     order: PublicIssueOrder,
-  ): Promise<GroupedPublicIssues> {
+  ): Promise<GroupedIssues> {
     const by = query.group_by!;
     if (!(PUBLIC_ISSUE_GROUP_BY as readonly string[]).includes(by)) {
       throw new MeridianError(
@@ -170,10 +147,10 @@ export class PublicBoardService {
       by === 'state_id'
         ? (await this.states(anchor)).map((s) => s.id)
         : by === 'state__group'
-          ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
+          ? STATE_GROUPS.filter((g) => g !== 'triage')
           : [...PRIORITIES];
     const field = by === 'state_id' ? 'state' : by === 'state__group' ? 'state_group' : 'priority';
-    const results: Record<string, PublicIssueGroup> = {};
+    const results: GroupedIssues['results'] = {};
     let total = 0;
     let count = 0;
     let more = false;
