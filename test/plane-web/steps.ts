@@ -231,14 +231,23 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.keyboard.press('Escape');
       await page.locator('.ProseMirror').last().click(); // the comment box under the activity
       await page.keyboard.type('Please review this, @Ben');
-      await page
-        .getByRole('button', { name: /ben/i })
-        .or(page.getByText(/^Ben Dev$/))
-        .first()
-        .click();
+      // the editor's mention list (it shows "Loading..." until entity-search answers): pick Ben
+      await page.locator('div.shadow-custom-shadow-rg').getByText(/ben/i).first().waitFor();
+      await page.keyboard.press('Enter');
       await page.keyboard.type(' thanks!');
-      await page.getByRole('button', { name: /^comment$/i }).click();
-      await page.getByText('Please review this', { exact: false }).first().waitFor();
+      await Promise.all([
+        page.waitForResponse(
+          (r) =>
+            r.request().method() === 'POST' && /\/comments\/$/.test(new URL(r.url()).pathname) && r.status() === 201,
+        ),
+        page.getByRole('button', { name: /^comment$/i }).click(),
+      ]);
+      // the posted comment carries the mention chip (the page also keeps a hidden copy of the editor)
+      await page
+        .locator('a', { hasText: /^@ben$/i })
+        .filter({ visible: true })
+        .first()
+        .waitFor();
       // the Attach button is a drop zone with its file input inside
       await page
         .locator('button', { hasText: /^attach$/i })
