@@ -307,6 +307,32 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
+    name: 'save a view and add it to favourites',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/views/`);
+      await page
+        .getByRole('button', { name: /^add view$/i })
+        .first()
+        .click();
+      await page.getByPlaceholder('Title').fill('Everything open');
+      await page.getByRole('button', { name: /create view/i }).click();
+      await page.getByText('Everything open').first().waitFor();
+      // the row's star: the sidebar's favourites list then shows the view
+      await Promise.all([
+        page.waitForResponse((r) => /\/user-favorite/.test(r.url()) && r.request().method() === 'POST'),
+        page.locator('button:has(svg.lucide-star)').first().click(),
+      ]);
+      await page
+        .getByText(/^favorites$/i)
+        .first()
+        .waitFor();
+      await page.getByText('Everything open').first().click();
+      await page.waitForURL(/\/views\/[0-9a-f-]{36}/);
+      await page.getByText('Design the landing page').first().waitFor();
+    },
+  },
+  {
     name: 'the teammate reads the notification in the inbox',
     run: async (ctx) => {
       const page = await ctx.tab('ben');
@@ -326,7 +352,7 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.getByText('Website', { exact: true }).first().hover();
       await page
         .locator('button:has(svg.lucide-ellipsis), button:has(svg.lucide-more-horizontal)')
-        .filter({ hasNotText: /more/i })
+        .filter({ hasNotText: /more/i, visible: true }) // the hovered project's, not a favourite's hidden one
         .first()
         .click();
       await page.getByText('Publish settings').click();
