@@ -155,6 +155,21 @@ describe('App API: pages', () => {
     assert.equal(patched.body.archived_at, null, 'archived_at is not set by PATCH');
     assert.equal(patched.body.updated_by, max.userId);
 
+    // the web app sends its whole page object back (`asJSON`): read-only keys are ignored
+    const whole = await as(max).patch(`${pages()}/${created.id}/`, {
+      ...patched.body,
+      name: 'Whole',
+      anchor: null,
+      team: null,
+      is_favorite: true,
+      is_locked: true,
+      owned_by: max.userId,
+    });
+    assert.equal(whole.status, 200, JSON.stringify(whole.body));
+    assert.equal(whole.body.name, 'Whole');
+    assert.equal(whole.body.is_locked, false);
+    assert.equal(whole.body.owned_by, mia.userId);
+
     // a sub-page: not in the list, readable by id
     const child = await page(mia, { name: 'Child', parent: created.id });
     assert.equal(child.parent, created.id);
