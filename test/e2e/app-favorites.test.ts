@@ -149,7 +149,7 @@ describe('App API: favourites', () => {
       'VALIDATION_ERROR',
     );
     assertError(
-      await t.api.post(`${fav()}/`).set(bearer(ada)).send({ entity_type: 'page', entity_identifier: project.id }),
+      await t.api.post(`${fav()}/`).set(bearer(ada)).send({ entity_type: 'issue', entity_identifier: project.id }),
       422,
       'VALIDATION_ERROR',
     );

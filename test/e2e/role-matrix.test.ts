@@ -353,6 +353,27 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return { issue, id: a.id, url: a.url };
   }
 
+  // ---- pages ----
+  /** A public page made by the Admin; `archived` archives it, `version` saves a description (one version). */
+  async function adminPage(x: World, opts: { archived?: boolean; version?: boolean } = {}): Promise<string> {
+    const id = (await adminPost(x, `${proj(x)}/pages/`, { name: unique('page') })).id;
+    if (opts.archived) await adminPost(x, `${proj(x)}/pages/${id}/archive/`, {});
+    if (opts.version) {
+      const res = await t.api
+        .patch(`${proj(x)}/pages/${id}/description/`)
+        .auth(x.admin.token, { type: 'bearer' })
+        .send({ description_binary: 'AAAA', description_html: `<p>${unique('v')}</p>` });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    return id;
+  }
+  async function pageVersion(x: World): Promise<{ page: string; version: string }> {
+    const page = await adminPage(x, { version: true });
+    const res = await t.api.get(`${proj(x)}/pages/${page}/versions/`).auth(x.admin.token, { type: 'bearer' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return { page, version: res.body[0].id };
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     {
@@ -1946,6 +1967,102 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'POST /api/workspaces/file-assets/{workspace_id}/{asset_key}/restore/',
       prepare: async (x) => ({ path: `/api/workspaces/file-assets/${(await workspaceImage(x)).key}/restore/` }),
       expect: [401, 404, 204, 204, 204],
+    },
+    // ---- pages ----
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/pages/',
+      prepare: (x) => ({ path: `${proj(x)}/pages/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/pages/',
+      prepare: (x) => ({ path: `${proj(x)}/pages/`, body: { name: unique('p') } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/`, body: { name: 'n' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x, { archived: true })}/` }),
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/archive/` }),
+      expect: [401, 404, 404, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/archive/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x, { archived: true })}/archive/` }),
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/lock/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/lock/` }),
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/lock/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/lock/` }),
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/access/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/access/`, body: { access: 1 } }),
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/duplicate/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/duplicate/` }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/description/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x)}/description/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/description/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/pages/${await adminPage(x)}/description/`,
+        body: { description_binary: 'AAAA', description_html: '<p>d</p>' },
+      }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/versions/',
+      prepare: async (x) => ({ path: `${proj(x)}/pages/${await adminPage(x, { version: true })}/versions/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/pages/{page_id}/versions/{version_id}/',
+      prepare: async (x) => {
+        const v = await pageVersion(x);
+        return { path: `${proj(x)}/pages/${v.page}/versions/${v.version}/` };
+      },
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/favorite-pages/{page_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/favorite-pages/${await adminPage(x)}/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/favorite-pages/{page_id}/',
+      prepare: async (x, c) => {
+        const id = await adminPage(x);
+        await oldFavorite(x, c, `${proj(x)}/favorite-pages/${id}/`, {});
+        return { path: `${proj(x)}/favorite-pages/${id}/` };
+      },
+      expect: [401, 404, 403, 204, 204],
     },
   ];
 

@@ -29,6 +29,7 @@ import { MailFeatureModule } from './mail/mail.module';
 import { MemberFeatureModule } from './member/member.module';
 import { ModuleFeatureModule } from './module/module.module';
 import { NotificationFeatureModule } from './notification/notification.module';
+import { PageFeatureModule } from './page/page.module';
 import { PreferenceFeatureModule } from './preference/preference.module';
 import { ProjectFeatureModule } from './project/project.module';
 import { RelationFeatureModule } from './relation/relation.module';
@@ -60,6 +61,7 @@ const FEATURE_MODULES = [
   MemberFeatureModule,
   ModuleFeatureModule,
   NotificationFeatureModule,
+  PageFeatureModule,
   PreferenceFeatureModule,
   ProjectFeatureModule,
   RelationFeatureModule,

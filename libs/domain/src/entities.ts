@@ -62,6 +62,12 @@ import { ModuleMember } from './module/module-member.entity';
 import { IssueSubscriber } from './notification/issue-subscriber.entity';
 import { Notification } from './notification/notification.entity';
 
+// page
+import { Page } from './page/page.entity';
+import { ProjectPage } from './page/project-page.entity';
+import { PageLabel } from './page/page-label.entity';
+import { PageVersion } from './page/page-version.entity';
+
 // preference
 import { WorkspaceHomePreference } from './preference/workspace-home-preference.entity';
 import { WorkspaceUserPreference } from './preference/workspace-user-preference.entity';
@@ -166,6 +172,12 @@ export const ENTITIES = [
   // notification
   IssueSubscriber,
   Notification,
+
+  // page
+  Page,
+  ProjectPage,
+  PageLabel,
+  PageVersion,
 
   // preference
   WorkspaceHomePreference,

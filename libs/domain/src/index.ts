@@ -27,6 +27,7 @@ export * from './mail';
 export * from './member';
 export * from './module';
 export * from './notification';
+export * from './page';
 export * from './preference';
 export * from './project';
 export * from './relation';

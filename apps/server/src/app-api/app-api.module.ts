@@ -31,6 +31,7 @@ import {
 } from './workspace-lists.controller';
 import { SearchController } from './search.controller';
 import { AppProjectViewsController, AppWorkspaceViewsController } from './views.controller';
+import { AppPagesController } from './pages.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
 import { WebhookLogsController, WebhooksController } from './webhooks.controller';
@@ -75,6 +76,7 @@ import {
     AppModulesController,
     AppModuleLinksController,
     AppProjectViewsController,
+    AppPagesController,
     AppWorkspaceViewsController,
     AppEstimatesController,
     AppIntakeController,

@@ -35,6 +35,13 @@ export const ERROR_CATALOG = {
   MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
   MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
   VIEW_LOCKED: { status: 400, detail: 'The view is locked; its owner must unlock it first.' },
+  PAGE_LOCKED: { status: 400, detail: 'The page is locked; unlock it first.' },
+  PAGE_ARCHIVED: { status: 400, detail: 'The page is archived; restore it first.' },
+  PAGE_NOT_ARCHIVED: { status: 400, detail: 'The page should be archived before deleting.' },
+  PAGE_ACCESS_OWNER_ONLY: {
+    status: 400,
+    detail: 'Access cannot be updated since this page is owned by someone else.',
+  },
   ISSUE_NOT_ARCHIVABLE: { status: 400, detail: 'Only work items in a completed or cancelled state can be archived.' },
   ATTACHMENT_TYPE_NOT_ALLOWED: { status: 400, detail: 'Invalid file type.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },

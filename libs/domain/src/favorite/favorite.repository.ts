@@ -32,18 +32,20 @@ const VISIBLE = `(f.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members 
 function selectFavorites(listed: boolean): string {
   return `SELECT f.id, f.entity_type, f.entity_identifier, f.name, f.is_folder, f.sequence, f.parent_id,
       f.workspace_id, f.project_id,
-      COALESCE(ep.id, ec.id, em.id, ev.id) AS e_id,
-      COALESCE(ep.name, ec.name, em.name, ev.name) AS e_name,
-      COALESCE(ep.logo_props, ec.logo_props, em.logo_props, ev.logo_props) AS e_logo_props,
-      COALESCE(ec.project_id, em.project_id, ev.project_id) AS e_project_id
+      COALESCE(ep.id, ec.id, em.id, ev.id, epg.id) AS e_id,
+      COALESCE(ep.name, ec.name, em.name, ev.name, epg.name) AS e_name,
+      COALESCE(ep.logo_props, ec.logo_props, em.logo_props, ev.logo_props, epg.logo_props) AS e_logo_props,
+      COALESCE(ec.project_id, em.project_id, ev.project_id, CASE WHEN epg.id IS NOT NULL THEN f.project_id END) AS e_project_id
     FROM user_favorites f
     LEFT JOIN projects ep ON f.entity_type = 'project' AND ep.id = f.entity_identifier AND ep.deleted_at IS NULL
     LEFT JOIN cycles ec ON f.entity_type = 'cycle' AND ec.id = f.entity_identifier AND ec.deleted_at IS NULL
     LEFT JOIN modules em ON f.entity_type = 'module' AND em.id = f.entity_identifier AND em.deleted_at IS NULL
     LEFT JOIN issue_views ev ON f.entity_type = 'view' AND ev.id = f.entity_identifier AND ev.deleted_at IS NULL
       AND (ev.access = 1 OR ev.owned_by_id = f.user_id)
+    LEFT JOIN pages epg ON f.entity_type = 'page' AND epg.id = f.entity_identifier AND epg.deleted_at IS NULL
+      AND (epg.access = 0 OR epg.owned_by_id = f.user_id)
     WHERE f.workspace_id = $1 AND f.user_id = $2 AND f.deleted_at IS NULL${
-      listed ? ` AND ${VISIBLE} AND (f.is_folder OR COALESCE(ep.id, ec.id, em.id, ev.id) IS NOT NULL)` : ''
+      listed ? ` AND ${VISIBLE} AND (f.is_folder OR COALESCE(ep.id, ec.id, em.id, ev.id, epg.id) IS NOT NULL)` : ''
     }`;
 }
 
@@ -101,7 +103,7 @@ export class FavoriteRepository {
   }
 
   /**
-   * The live project, cycle, module or saved view `id` of the workspace with its project (null for
+   * The live project, cycle, module, saved view or page `id` of the workspace with its project (null for
    * a workspace view), when `userId` may see it: an active member of its project (a project view
    * also public or the user's own, and for a project Guest without `guest_view_all_features` the
    * user's own, as the view lists show them); else undefined.
@@ -120,6 +122,23 @@ export class FavoriteRepository {
             AND (v.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id
               AND pm.member_id = $3 AND pm.is_active = true AND pm.deleted_at IS NULL
               AND (pm.role > 5 OR p.guest_view_all_features OR v.owned_by_id = $3)))`,
+        [id, workspaceId, userId],
+      );
+      return rows[0] ? { projectId: rows[0].project_id } : undefined;
+    }
+    if (entityType === 'page') {
+      // a live, unarchived page of a project the user is an active member of, public or the user's
+      // own (a project Guest without `guest_view_all_features`: their own), as the page list shows it
+      const rows = await em.query<Array<{ project_id: string }>>(
+        `SELECT pp.project_id FROM pages g
+          JOIN project_pages pp ON pp.page_id = g.id AND pp.deleted_at IS NULL
+          JOIN projects p ON p.id = pp.project_id AND p.deleted_at IS NULL AND p.archived_at IS NULL
+          WHERE g.id = $1 AND g.workspace_id = $2 AND g.deleted_at IS NULL AND g.archived_at IS NULL
+            AND (g.access = 0 OR g.owned_by_id = $3)
+            AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = $3
+              AND pm.is_active = true AND pm.deleted_at IS NULL
+              AND (pm.role > 5 OR p.guest_view_all_features OR g.owned_by_id = $3))
+          ORDER BY pp.created_at LIMIT 1`,
         [id, workspaceId, userId],
       );
       return rows[0] ? { projectId: rows[0].project_id } : undefined;

@@ -121,12 +121,12 @@ export class FavoriteService {
     }
   }
 
-  /** The older per-entity routes: favourites a cycle, module or view of `projectId` (404 if it is not that project's). */
+  /** The older per-entity routes: favourites a cycle, module, view or page of `projectId` (404 if it is not that project's). */
   createInProject(
     workspaceId: string,
     userId: string,
     projectId: string,
-    entityType: 'cycle' | 'module' | 'view',
+    entityType: 'cycle' | 'module' | 'view' | 'page',
     entityId: string,
   ): Promise<FavoriteJson> {
     return this.create(workspaceId, userId, { entity_type: entityType, entity_identifier: entityId }, projectId);

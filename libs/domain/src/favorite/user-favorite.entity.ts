@@ -5,14 +5,14 @@ import type { User } from '../user';
 import type { Workspace } from '../workspace';
 
 /** What a favourite points at (Plane's `UserFavorite.entity_type` values Meridian has objects for). */
-export const FAVORITE_ENTITY_TYPES = ['project', 'cycle', 'module', 'view', 'folder'] as const;
+export const FAVORITE_ENTITY_TYPES = ['project', 'cycle', 'module', 'view', 'page', 'folder'] as const;
 export type FavoriteEntityType = (typeof FAVORITE_ENTITY_TYPES)[number];
 /** The entity types a favourite of an entity (not a folder) can have. */
 export type FavoriteEntityKind = Exclude<FavoriteEntityType, 'folder'>;
 
 /**
  * A user's favourite in a workspace (Plane's `UserFavorite`, `plane/db/models/favorite.py`): a
- * project, cycle, module or saved view (`entity_type` + `entity_identifier`), or a folder (`is_folder`, a
+ * project, cycle, module, saved view or page (`entity_type` + `entity_identifier`), or a folder (`is_folder`, a
  * `name`) that holds others through `parent`. One per user, entity type and entity; deleting a
  * folder deletes what it holds. Deleted for good (Plane's `delete(soft=False)`).
  */

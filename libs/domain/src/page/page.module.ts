@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { FavoriteFeatureModule } from '../favorite';
+import { PageRepository } from './page.repository';
+import { PageService } from './page.service';
+
+/** The page feature (project pages): its services; exports what the API modules use. */
+@Module({
+  imports: [FavoriteFeatureModule],
+  providers: [PageRepository, PageService],
+  exports: [PageService],
+})
+export class PageFeatureModule {}
