@@ -105,6 +105,7 @@ export const ERROR_CATALOG = {
   ADMIN_USER_ALREADY_EXIST: { status: 409, detail: 'This user is already an instance admin.' },
   LAST_INSTANCE_ADMIN: { status: 409, detail: 'The last instance admin cannot be removed.' },
   ALREADY_PROJECT_MEMBER: { status: 400, detail: 'User is already part of the workspace and project.' },
+  SMTP_CHECK_FAILED: { status: 400, detail: 'Could not send email. Please check your configuration' },
   ALREADY_WORKSPACE_MEMBER: { status: 409, detail: 'Some users are already members of the workspace.' },
   STATE_NAME_TAKEN: { status: 409, detail: 'State with the same name already exists in the project.' },
   LABEL_NAME_TAKEN: { status: 409, detail: 'Label with the same name already exists in the project.' },
