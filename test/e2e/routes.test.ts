@@ -85,6 +85,7 @@ describe('route declarations', () => {
       'PublicBoardController.settings',
       'PublicBoardController.states',
       'PublicBoardController.votes',
+      'PublicWorkspaceBoardsController.list',
       'SessionsController.refresh',
       'TimezonesController.list',
       'WebAuthController.magicSignIn',

@@ -80,6 +80,7 @@ export const ERROR_CATALOG = {
   WORKSPACE_CREATION_DISABLED: { status: 403, detail: 'Workspace creation is disabled on this instance.' },
   BOARD_COMMENTS_DISABLED: { status: 403, detail: 'Comments are not enabled for this project board.' },
   BOARD_REACTIONS_DISABLED: { status: 403, detail: 'Reactions are not enabled for this project board.' },
+  BOARD_INTAKE_DISABLED: { status: 403, detail: 'Intake is not enabled for this project board.' },
   BOARD_VOTES_DISABLED: { status: 403, detail: 'Votes are not enabled for this project board.' },
   INVALID_SIGNATURE: { status: 403, detail: 'The signed URL is not valid.' },
   SIGNED_URL_EXPIRED: { status: 403, detail: 'The signed URL has expired.' },
