@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createApiKey, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -31,7 +34,12 @@ describe('Public API: comment reactions, intake, workspace boards', () => {
   const pub = (path: string, a = anchor) => `/api/public/anchor/${a}/${path}`;
 
   before(async () => {
-    t = await startTestApp({ API_KEY_RATE_LIMIT: '100000', PUBLIC_RATE_LIMIT: '100000/minute' });
+    t = await startTestApp({
+      API_KEY_RATE_LIMIT: '100000',
+      PUBLIC_RATE_LIMIT: '100000/minute',
+      UPLOADS_DIR: mkdtempSync(path.join(tmpdir(), 'meridian-public-assets-')),
+      FILE_SIZE_LIMIT: '100000',
+    });
     [admin, visitor, other] = [await signUp(t), await signUp(t), await signUp(t)];
     w = await createWorkspace(t, admin.token);
     key = await createApiKey(t, admin.token, w.slug);
@@ -297,6 +305,196 @@ describe('Public API: comment reactions, intake, workspace boards', () => {
       'INTAKE_NOT_ENABLED',
     );
     assert.equal((await t.api.patch(v1('/')).set('X-API-Key', key).send({ intake_view: true })).status, 200);
+  });
+
+  it('assets: a visitor uploads a comment image (presigned flow), links it, reads it publicly; others cannot touch it', async () => {
+    const base = (rest = '') => `/api/public/assets/v2/anchor/${anchor}/${rest}`;
+    const local = (url: string) => {
+      const u = new URL(url);
+      return u.pathname + u.search;
+    };
+    const created = await t.api
+      .post(base())
+      .set(...bearer(visitor))
+      .send({
+        name: 'shot.png',
+        type: 'image/png',
+        size: 4,
+        entity_type: 'COMMENT_DESCRIPTION',
+        entity_identifier: '',
+      });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.deepEqual(Object.keys(created.body).sort(), ['asset_id', 'asset_url', 'upload_data']);
+    const id = created.body.asset_id as string;
+    assert.equal(created.body.asset_url, `/api/public/assets/v2/anchor/${anchor}/${id}/`);
+    // not uploaded yet: completing is refused, reading is a 404
+    assertError(
+      await t.api
+        .patch(base(`${id}/`))
+        .set(...bearer(visitor))
+        .send({}),
+      400,
+      'ATTACHMENT_NOT_UPLOADED',
+    );
+    assertError(await t.api.get(base(`${id}/`)), 404, 'NOT_FOUND');
+    let up = t.api.post(local(created.body.upload_data.url));
+    for (const [k, v] of Object.entries(created.body.upload_data.fields as Record<string, string>)) up = up.field(k, v);
+    assert.equal(
+      (await up.attach('file', Buffer.from('PNG!'), { filename: 'shot.png', contentType: 'image/png' })).status,
+      204,
+    );
+    // another visitor cannot complete, delete or restore it
+    assertError(
+      await t.api
+        .patch(base(`${id}/`))
+        .set(...bearer(other))
+        .send({}),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(await t.api.delete(base(`${id}/`)).set(...bearer(other)), 404, 'NOT_FOUND');
+    assert.equal(
+      (
+        await t.api
+          .patch(base(`${id}/`))
+          .set(...bearer(visitor))
+          .send({ attributes: { name: 'a.png' } })
+      ).status,
+      204,
+    );
+    // public read: 302 to a signed URL that serves the file
+    const read = await t.api.get(base(`${id}/`));
+    assert.equal(read.status, 302);
+    const file = await t.api.get(local(new URL(read.headers.location, t.url).toString())).buffer(true);
+    assert.equal(file.status, 200);
+    assert.equal(Buffer.from(file.body).toString(), 'PNG!');
+    // bulk link to the visitor's comment
+    assertError(
+      await t.api
+        .post(base(`${externalComment}/bulk/`))
+        .set(...bearer(other))
+        .send({ asset_ids: [id] }),
+      404,
+      'NOT_FOUND',
+    );
+    assert.equal(
+      (
+        await t.api
+          .post(base(`${externalComment}/bulk/`))
+          .set(...bearer(visitor))
+          .send({ asset_ids: [id] })
+      ).status,
+      204,
+    );
+    const [row] = await t.sql<{ comment_id: string }>('SELECT comment_id FROM file_assets WHERE id = $1', [id]);
+    assert.equal(row.comment_id, externalComment);
+    assertError(
+      await t.api
+        .post(base(`${NIL}/bulk/`))
+        .set(...bearer(visitor))
+        .send({ asset_ids: [id] }),
+      404,
+      'NOT_FOUND',
+    );
+    // delete and restore
+    assert.equal((await t.api.delete(base(`${id}/`)).set(...bearer(visitor))).status, 204);
+    assertError(await t.api.get(base(`${id}/`)), 404, 'NOT_FOUND');
+    assertError(await t.api.post(base(`restore/${id}/`)).set(...bearer(other)), 404, 'NOT_FOUND');
+    assert.equal((await t.api.post(base(`restore/${id}/`)).set(...bearer(visitor))).status, 204);
+    assert.equal((await t.api.get(base(`${id}/`))).status, 302);
+  });
+
+  it('assets: validation, entity checks, sign-in for writes, foreign anchors and ids', async () => {
+    const base = (rest = '', a = anchor) => `/api/public/assets/v2/anchor/${a}/${rest}`;
+    const img = { name: 'x.png', type: 'image/png', size: 3 };
+    assertError(
+      await t.api
+        .post(base())
+        .set(...bearer(visitor))
+        .send({ ...img, entity_type: 'PROJECT_COVER' }),
+      400,
+      'INVALID_ENTITY_TYPE',
+    );
+    assertError(
+      await t.api
+        .post(base())
+        .set(...bearer(visitor))
+        .send({ ...img, type: 'text/html', entity_type: 'COMMENT_DESCRIPTION' }),
+      400,
+      'ATTACHMENT_TYPE_NOT_ALLOWED',
+    );
+    assertError(
+      await t.api
+        .post(base())
+        .set(...bearer(visitor))
+        .send({ ...img, size: 10_000_000, entity_type: 'COMMENT_DESCRIPTION' }),
+      413,
+      'ATTACHMENT_TOO_LARGE',
+    );
+    for (const body of [
+      {},
+      { ...img },
+      { ...img, size: 0, entity_type: 'COMMENT_DESCRIPTION' },
+      { ...img, name: '', entity_type: 'COMMENT_DESCRIPTION' },
+    ]) {
+      assertError(
+        await t.api
+          .post(base())
+          .set(...bearer(visitor))
+          .send(body),
+        422,
+        'VALIDATION_ERROR',
+      );
+    }
+    // a work item the visitor did not make, or an unknown comment: 404
+    assertError(
+      await t.api
+        .post(base())
+        .set(...bearer(visitor))
+        .send({ ...img, entity_type: 'ISSUE_DESCRIPTION', entity_identifier: issueId }),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api
+        .post(base())
+        .set(...bearer(visitor))
+        .send({ ...img, entity_type: 'COMMENT_DESCRIPTION', entity_identifier: NIL }),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api.post(base()).send({ ...img, entity_type: 'COMMENT_DESCRIPTION' }),
+      401,
+      'AUTHENTICATION_REQUIRED',
+    );
+    assertError(await t.api.patch(base(`${NIL}/`)).send({}), 401, 'AUTHENTICATION_REQUIRED');
+    assertError(await t.api.get(base(`${NIL}/`)), 404, 'NOT_FOUND');
+    assertError(await t.api.get(base('not-a-uuid/')), 404, 'NOT_FOUND');
+    assertError(await t.api.get(base(`${NIL}/`, 'f'.repeat(32))), 404, 'BOARD_NOT_FOUND');
+    assertError(
+      await t.api
+        .post(base('', 'f'.repeat(32)))
+        .set(...bearer(visitor))
+        .send({ ...img, entity_type: 'COMMENT_DESCRIPTION' }),
+      404,
+      'BOARD_NOT_FOUND',
+    );
+    assertError(
+      await t.api
+        .post(base(`${externalComment}/bulk/`))
+        .set(...bearer(visitor))
+        .send({ asset_ids: [] }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    // an image of the App's own project assets is readable only when it is a description image of this project
+    const appAsset = await t.api
+      .post(`/api/assets/v2/workspaces/${w.slug}/projects/${project.id}/`)
+      .set(...bearer(admin))
+      .send({ ...img, entity_type: 'PROJECT_COVER' });
+    assert.equal(appAsset.status, 200, JSON.stringify(appAsset.body));
+    assertError(await t.api.get(base(`${appAsset.body.asset_id}/`)), 404, 'NOT_FOUND');
   });
 
   it('GET workspaces/{slug}/project-boards/: the published projects, anonymously; [] for an unknown workspace', async () => {

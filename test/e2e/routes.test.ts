@@ -72,6 +72,7 @@ describe('route declarations', () => {
       'PasswordlessController.spaceForgotPassword',
       'PasswordlessController.spaceMagicGenerate',
       'PublicAnchorLookupController.lookup',
+      'PublicAssetsController.read',
       'PublicBoardController.comment',
       'PublicBoardController.comments',
       'PublicBoardController.cycles',

@@ -5,10 +5,16 @@ import {
   PublicBoardController,
   PublicWorkspaceBoardsController,
 } from './public-boards.controller';
+import { PublicAssetsController } from './public-assets.controller';
 
 /** Public API, mounted at `/api/public/`: published deploy boards, addressed by anchor. */
 @Module({
   imports: [DomainModule],
-  controllers: [PublicBoardController, PublicAnchorLookupController, PublicWorkspaceBoardsController],
+  controllers: [
+    PublicBoardController,
+    PublicAnchorLookupController,
+    PublicWorkspaceBoardsController,
+    PublicAssetsController,
+  ],
 })
 export class PublicModule {}

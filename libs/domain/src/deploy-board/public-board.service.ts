@@ -464,6 +464,12 @@ export class PublicBoardService {
     await this.intake.remove(this.intakeCtx(project, userId), issueId);
   }
 
+  /** The board's workspace and project for the visitors' uploads (`AssetService`'s board routes); 404 `BOARD_NOT_FOUND`. */
+  async assetScope(anchor: string): Promise<{ workspaceId: string; projectId: string; anchor: string }> {
+    const { board, project } = await this.board(anchor);
+    return { workspaceId: project.workspaceId, projectId: project.id, anchor: board.anchor };
+  }
+
   // ---- workspace boards ------------------------------------------------------------------------
 
   /**
