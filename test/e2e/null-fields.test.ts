@@ -50,6 +50,8 @@ const ACCEPTS_NULL: Record<string, string> = {
   StickyDto: 'name color background_color',
   CycleDateCheckDto: 'cycle_id',
   CreateAssetDto: 'entity_identifier',
+  CreatePublicAssetDto: 'entity_identifier',
+  InstanceCreateWorkspaceDto: 'organization_size',
   QuickLinkDto: 'title',
   CreateFavoriteDto: 'entity_identifier name parent',
 };

@@ -1,7 +1,7 @@
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { AuthController } from './auth.controller';
-import { OAuthController } from './oauth.controller';
+import { OAuthController, SpaceOAuthController } from './oauth.controller';
 import { PasswordlessController } from './passwordless.controller';
 import { SessionsController } from './sessions.controller';
 import { WebAuthController } from './web-auth.controller';
@@ -9,6 +9,13 @@ import { WebAuthController } from './web-auth.controller';
 /** Authentication module, mounted at `/auth/`. */
 @Module({
   imports: [DomainModule],
-  controllers: [AuthController, SessionsController, PasswordlessController, OAuthController, WebAuthController],
+  controllers: [
+    AuthController,
+    SessionsController,
+    PasswordlessController,
+    OAuthController,
+    SpaceOAuthController,
+    WebAuthController,
+  ],
 })
 export class AuthModule {}

@@ -5,10 +5,14 @@ import {
   CurrentWorkspace,
   Principal,
   ProjectAccess,
+  ProjectRole,
+  ROLE,
   WorkspaceAccess,
+  WorkspaceRole,
 } from '#common';
-import { MemberService } from '#domain';
-import { Controller, Get } from '@nestjs/common';
+import { MemberService, ProjectMemberService } from '#domain';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { AddProjectMemberByEmailDto } from './dto/project-member.dto';
 
 /**
  * `GET /api/v1/users/me/`: the API key's user (SDK `users.me`, `plane-node-sdk/dist/api/Users.js`;
@@ -33,7 +37,10 @@ export class UsersController {
 @Controller('workspaces/:slug')
 @ApiKeyAuth()
 export class MembersController {
-  constructor(private readonly members: MemberService) {}
+  constructor(
+    private readonly members: MemberService,
+    private readonly memberships: ProjectMemberService,
+  ) {}
 
   /** Guests see only their own email (the App API workspace member list's rule). */
   @Get('members')
@@ -49,5 +56,29 @@ export class MembersController {
     @CurrentProject() project: ProjectAccess,
   ) {
     return this.members.projectMembers(project.projectId, { userId: me.userId, role: ws.role });
+  }
+
+  /**
+   * `POST …/projects/{project_id}/members/` (Plane `plane/api/views/member.py`
+   * ProjectMemberAPIEndpoint.post, `ProjectMemberPermission`: workspace Admin or Member): 201 with
+   * the UserLite of the user with `email`, made inactive when unknown, now a member of the workspace
+   * and the project with `role` (default 5). 400 `ALREADY_PROJECT_MEMBER`; 403 for a role above the
+   * caller's; 422 for a bad body or a role the member's workspace role does not allow.
+   */
+  @Post('projects/:project_id/members')
+  @WorkspaceRole(ROLE.MEMBER)
+  @ProjectRole(ROLE.MEMBER, { orWorkspaceRole: ROLE.ADMIN })
+  @HttpCode(201)
+  addProjectMember(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: AddProjectMemberByEmailDto,
+  ) {
+    return this.memberships.addByEmail(
+      { workspaceId: ws.workspaceId, projectId: project.projectId },
+      { userId: me.userId, projectRole: project.role, workspaceRole: ws.role },
+      body,
+    );
   }
 }

@@ -1,5 +1,6 @@
 import {
   APP_PAGING,
+  adminCookieOf,
   AuthRateLimit,
   CurrentPrincipal,
   InstanceAdminAuth,
@@ -10,7 +11,14 @@ import {
   Public,
   UuidPipe,
 } from '#common';
-import { ConfigurationEntry, InstanceAdminService, InstanceService, InstanceSettings } from '#domain';
+import {
+  ConfigurationEntry,
+  InstanceAdminService,
+  InstanceService,
+  InstanceSettings,
+  MailService,
+  WorkspaceService,
+} from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import {
@@ -18,6 +26,8 @@ import {
   AdminRefreshDto,
   AdminSignInDto,
   AdminSignUpDto,
+  EmailCheckDto,
+  InstanceCreateWorkspaceDto,
   UpdateInstanceDto,
 } from './dto/instance.dto';
 import { clientOf } from '../shared/client-info';
@@ -79,6 +89,27 @@ export class InstanceController {
   refresh(@Body() body: AdminRefreshDto) {
     return this.admins.refresh(body.refresh_token);
   }
+
+  /**
+   * Public: the admin app's session check. 200 `{is_authenticated: true, user}` for a live admin
+   * access token (`Authorization: Bearer` or the `admin-session-id` cookie), else 200
+   * `{is_authenticated: false}` (a user token, an expired or unknown one included).
+   */
+  @Get('admins/session')
+  @Public()
+  session(@Req() req: Request) {
+    const header = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    return this.admins.session(header ? header[1] : adminCookieOf(req));
+  }
+
+  /** Public, as Plane's `SignUpScreenVisitedEndpoint`: 204; `is_signup_screen_visited` becomes true. */
+  @Post('admins/sign-up-screen-visited')
+  @Public()
+  @AuthRateLimit('address')
+  @HttpCode(204)
+  async signUpScreenVisited(): Promise<void> {
+    await this.instances.markSignUpScreenVisited();
+  }
 }
 
 /** Instance administration (`/api/instances/`): admin tokens only (`@InstanceAdminAuth()`). */
@@ -89,7 +120,29 @@ export class InstanceAdminController {
     private readonly instances: InstanceService,
     private readonly admins: InstanceAdminService,
     private readonly settings: InstanceSettings,
+    private readonly mail: MailService,
+    private readonly workspaceService: WorkspaceService,
   ) {}
+
+  /**
+   * `{receiver_email}`: sends Plane's sample message through the configured SMTP settings. 200
+   * `{message: "Email successfully sent."}`; 400 `SMTP_CHECK_FAILED` naming the cause; 422 for a
+   * bad address.
+   */
+  @Post('email-credentials-check')
+  @HttpCode(200)
+  emailCheck(@Body() body: EmailCheckDto) {
+    return this.mail.sendTest(body.receiver_email);
+  }
+
+  /**
+   * Plane's `InstanceWorkSpaceEndpoint.post`: 201 with the new workspace, the signed-in admin its
+   * owner and Admin (`DISABLE_WORKSPACE_CREATION` does not apply); 409 `WORKSPACE_SLUG_TAKEN`; 422.
+   */
+  @Post('workspaces')
+  createWorkspace(@CurrentPrincipal() me: Principal, @Body() body: InstanceCreateWorkspaceDto) {
+    return this.workspaceService.create(me.userId, body, true);
+  }
 
   /** 200: updates `instance_name`, `domain`, `is_telemetry_enabled`, `is_support_required`; returns the instance. */
   @Patch()

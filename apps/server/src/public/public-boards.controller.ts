@@ -14,7 +14,13 @@ import {
 import { PRIORITIES, PublicBoardService, STATE_GROUPS } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CreatePublicCommentDto, ReactionDto, UpdatePublicCommentDto, VoteDto } from './dto/public.dto';
+import {
+  CreatePublicCommentDto,
+  PublicIntakeDto,
+  ReactionDto,
+  UpdatePublicCommentDto,
+  VoteDto,
+} from './dto/public.dto';
 import { single } from '../shared/context';
 
 /** A comma-separated filter; each value must pass `check`, else 400 `INVALID_QUERY_PARAMETER`. */
@@ -172,6 +178,141 @@ export class PublicBoardController {
     await this.boards.removeReaction(anchor, issueId, me.userId, code);
   }
 
+  /**
+   * Signed in (Plane's `BaseViewSet`): the reactions on an EXTERNAL comment of a work item the
+   * board shows, newest first; `[]` while reactions are off. 404 `NOT_FOUND` for another comment.
+   */
+  @Get('comments/:comment_id/reactions')
+  @BearerAuth()
+  commentReactions(@Param('anchor') anchor: string, @Param('comment_id', UuidPipe) commentId: string) {
+    return this.boards.commentReactions(anchor, commentId);
+  }
+
+  /** Signed in, reactions on: 201 (200 if the caller already reacted with this code); 403 `BOARD_REACTIONS_DISABLED`. */
+  @Post('comments/:comment_id/reactions')
+  @BearerAuth()
+  async reactToComment(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('comment_id', UuidPipe) commentId: string,
+    @Body() body: ReactionDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { created, reaction } = await this.boards.addCommentReaction(anchor, commentId, me.userId, body.reaction);
+    res.status(created ? 201 : 200);
+    return reaction;
+  }
+
+  /** Removes the caller's reaction with this code from the comment: 204; 404 if they have none. */
+  @Delete('comments/:comment_id/reactions/:reaction_code')
+  @BearerAuth()
+  @HttpCode(204)
+  async unreactToComment(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('comment_id', UuidPipe) commentId: string,
+    @Param('reaction_code') code: string,
+  ) {
+    await this.boards.removeCommentReaction(anchor, commentId, me.userId, code);
+  }
+
+  /**
+   * Signed in: the caller's own submissions to the board's intake (`intake-issues/` and the
+   * `inbox-issues/` alias), newest first, in the cursor envelope. 403 `BOARD_INTAKE_DISABLED` when
+   * the board shows no intake; 404 `NOT_FOUND` for another intake id; 400 `INTAKE_NOT_ENABLED`
+   * while the project's intake is off.
+   */
+  @Get('intakes/:intake_id/intake-issues')
+  @BearerAuth()
+  intakeItems(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('intake_id', UuidPipe) intakeId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
+    return this.boards.intakeItems(anchor, intakeId, me.userId, page);
+  }
+
+  /** Signed in: submits a work item to the intake; 201 with the pending intake item; 422 without `issue.name`. */
+  @Post('intakes/:intake_id/intake-issues')
+  @BearerAuth()
+  submitIntakeItem(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('intake_id', UuidPipe) intakeId: string,
+    @Body() body: PublicIntakeDto,
+  ) {
+    return this.boards.submitIntakeItem(anchor, intakeId, me.userId, body.issue);
+  }
+
+  /** `inbox-issues/`: Plane's older name of `intake-issues/` (the same list). */
+  @Get('intakes/:intake_id/inbox-issues')
+  @BearerAuth()
+  inboxItems(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('intake_id', UuidPipe) intakeId: string,
+    @PageQuery(APP_PAGING) page: PageRequest,
+  ) {
+    return this.boards.intakeItems(anchor, intakeId, me.userId, page);
+  }
+
+  /** `inbox-issues/`: Plane's older name of `intake-issues/` (the same submission). */
+  @Post('intakes/:intake_id/inbox-issues')
+  @BearerAuth()
+  submitInboxItem(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('intake_id', UuidPipe) intakeId: string,
+    @Body() body: PublicIntakeDto,
+  ) {
+    return this.boards.submitIntakeItem(anchor, intakeId, me.userId, body.issue);
+  }
+
+  /** Signed in: one of the caller's own submissions (by intake item id or work item id); else 404. */
+  @Get('intakes/:intake_id/intake-issues/:intake_issue_id')
+  @BearerAuth()
+  intakeItem(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('intake_id', UuidPipe) intakeId: string,
+    @Param('intake_issue_id', UuidPipe) id: string,
+  ) {
+    return this.boards.intakeItem(anchor, intakeId, id, me.userId);
+  }
+
+  /**
+   * Signed in, the submitter only (else 404): `issue.name`, `issue.description_html` and
+   * `issue.description` change (Plane reads only these; other keys are ignored).
+   */
+  @Patch('intakes/:intake_id/intake-issues/:intake_issue_id')
+  @BearerAuth()
+  updateIntakeItem(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('intake_id', UuidPipe) intakeId: string,
+    @Param('intake_issue_id', UuidPipe) id: string,
+    @Body() body: PublicIntakeDto,
+  ) {
+    const issue = body.issue
+      ? { name: body.issue.name, description_html: body.issue.description_html, description: body.issue.description }
+      : undefined;
+    return this.boards.updateIntakeItem(anchor, intakeId, id, me.userId, issue);
+  }
+
+  /** Signed in, the submitter only (else 404): 204; the pending work item goes too. */
+  @Delete('intakes/:intake_id/intake-issues/:intake_issue_id')
+  @BearerAuth()
+  @HttpCode(204)
+  async removeIntakeItem(
+    @CurrentPrincipal() me: Principal,
+    @Param('anchor') anchor: string,
+    @Param('intake_id', UuidPipe) intakeId: string,
+    @Param('intake_issue_id', UuidPipe) id: string,
+  ) {
+    await this.boards.removeIntakeItem(anchor, intakeId, id, me.userId);
+  }
+
   /** Every vote on the work item, with who voted (names only). */
   @Get('issues/:issue_id/votes')
   votes(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
@@ -248,5 +389,24 @@ export class PublicAnchorLookupController {
   lookup(@Param('workspace_slug') slug: string, @Param('published_project_id') projectId: string) {
     if (!isUuid(projectId)) throw new MeridianError('BOARD_NOT_FOUND');
     return this.boards.byProject(slug, projectId.toLowerCase());
+  }
+}
+
+/**
+ * `GET /api/public/workspaces/{slug}/project-boards/` (Plane `plane/space/views/project.py`
+ * WorkspaceProjectDeployBoardEndpoint, whose handler never runs in 0.25.3: it takes `anchor`, the
+ * path gives `slug`): the workspace's published projects, `[{id, identifier, name, description,
+ * emoji, icon_prop, cover_image}]`; `[]` for an unknown workspace. Named apart from `slug`, which
+ * would call for a membership.
+ */
+@Controller('workspaces/:workspace_slug/project-boards')
+@Public()
+@PublicRateLimit()
+export class PublicWorkspaceBoardsController {
+  constructor(private readonly boards: PublicBoardService) {}
+
+  @Get()
+  list(@Param('workspace_slug') slug: string) {
+    return this.boards.workspaceBoards(slug);
   }
 }

@@ -45,10 +45,21 @@ export interface ProjectAssetScope extends WorkspaceAssetScope {
 const ADMIN = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A published board's project, as its visitors' uploads need it (Plane `plane/space/views/asset.py`). */
+export interface BoardAssetScope {
+  workspaceId: string;
+  projectId: string;
+  anchor: string;
+  /** the signed-in visitor (writes only) */
+  userId: string;
+}
+
 /** Entity types each route creates (the others → 400 INVALID_ENTITY_TYPE). */
 const USER_TYPES = ['USER_AVATAR', 'USER_COVER'];
 const WORKSPACE_TYPES = ['WORKSPACE_LOGO', 'PROJECT_COVER', 'USER_AVATAR', 'USER_COVER', ...DESCRIPTION_ENTITY_TYPES];
 const PROJECT_TYPES = ['PROJECT_COVER', ...DESCRIPTION_ENTITY_TYPES];
+/** What a board's visitor uploads: images in a comment or in a work item they submit. */
+const BOARD_TYPES = ['COMMENT_DESCRIPTION', 'ISSUE_DESCRIPTION'];
 
 /**
  * The web app's uploads other than work item attachments (Plane 0.25.3 `plane/app/views/asset/v2.py`:
@@ -281,6 +292,112 @@ export class AssetService {
         }
       }
     });
+  }
+
+  // ---- published boards (`/api/public/assets/v2/anchor/{anchor}/`) --------------------------
+
+  /**
+   * A visitor's image for a comment or a work item they submit on the board: 200 `{upload_data,
+   * asset_id, asset_url}` with `asset_url` the public read path. `entity_identifier`, when given, is
+   * a comment of the project or a work item the visitor created (else 404).
+   */
+  async createBoardAsset(
+    scope: BoardAssetScope,
+    input: CreateAssetInput,
+    origin: string,
+  ): Promise<Record<string, unknown>> {
+    const { type, name } = this.checkImage(input, BOARD_TYPES);
+    const id = (input.entity_identifier ?? '').trim() || null;
+    return this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, scope.projectId);
+      const link = await this.link(em, this.boardScope(scope), input.entity_type, id);
+      const asset = await em.save(
+        em.create(FileAsset, {
+          ...this.row(input, type, `${scope.workspaceId}/${hex()}-${name}`, scope.userId),
+          workspaceId: scope.workspaceId,
+          projectId: scope.projectId,
+          userId: scope.userId,
+          ...link,
+        }),
+      );
+      return {
+        upload_data: await this.files.uploadTarget(asset, origin, true),
+        asset_id: asset.id,
+        asset_url: `/api/public/assets/v2/anchor/${scope.anchor}/${asset.id}/`,
+      };
+    });
+  }
+
+  /** 204: the visitor's own upload of the board's project marked uploaded; else 404. */
+  async completeBoardAsset(
+    scope: BoardAssetScope,
+    assetId: string,
+    attributes?: Partial<FileAttributes>,
+  ): Promise<void> {
+    await this.complete(assetId, this.own(scope), scope.userId, attributes);
+  }
+
+  /** 204: soft-deletes the visitor's own upload (its file stays, for restore); else 404. */
+  async deleteBoardAsset(scope: BoardAssetScope, assetId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const a = await this.found(em, assetId, this.own(scope));
+      await this.repo.softDelete(em, [a.id], scope.userId);
+    });
+  }
+
+  /** 204: un-deletes the visitor's own upload; else 404. */
+  async restoreBoardAsset(scope: BoardAssetScope, assetId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const a = await this.found(em, assetId, { ...this.own(scope), withDeleted: true });
+      await this.repo.restore(em, [a.id]);
+    });
+  }
+
+  /**
+   * Anyone: the signed read URL (302) of an uploaded image in a work item's or comment's description
+   * of the board's project (Plane reads any of the workspace: tighter here); else 404.
+   */
+  async boardReadUrl(board: Omit<BoardAssetScope, 'userId'>, assetId: string, origin: string): Promise<string> {
+    const a = await this.found(this.dataSource.manager, assetId, {
+      workspaceId: board.workspaceId,
+      projectId: board.projectId,
+    });
+    if (!a.isUploaded || !BOARD_TYPES.includes(a.entityType))
+      throw new MeridianError('NOT_FOUND', 'The requested asset could not be found.');
+    return this.files.readUrl(a, origin);
+  }
+
+  /**
+   * 204: links the visitor's own comment images uploaded before the comment existed to `entityId`, a
+   * comment of the project (Plane links only `COMMENT_DESCRIPTION` assets); 404 when none of
+   * `assetIds` is theirs in the project, or the comment is not the project's.
+   */
+  async bulkLinkBoardAssets(scope: BoardAssetScope, entityId: string, assetIds: string[]): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, scope.projectId);
+      const assets = await this.repo.findOwnInProject(em, scope.projectId, scope.userId, assetIds);
+      if (assets.length === 0) throw new MeridianError('NOT_FOUND', 'The requested asset could not be found.');
+      const comments = assets.filter((a) => a.entityType === 'COMMENT_DESCRIPTION').map((a) => a.id);
+      if (!comments.length) return;
+      const link = await this.link(em, this.boardScope(scope), 'COMMENT_DESCRIPTION', entityId);
+      await this.repo.update(em, comments, link);
+    });
+  }
+
+  private own(scope: BoardAssetScope): AssetScope {
+    return { workspaceId: scope.workspaceId, projectId: scope.projectId, createdById: scope.userId };
+  }
+
+  /** A visitor as `link` sees a caller: no workspace or project role (work items: their own only). */
+  private boardScope(scope: BoardAssetScope): ProjectAssetScope {
+    return {
+      workspaceId: scope.workspaceId,
+      slug: '',
+      userId: scope.userId,
+      role: 0,
+      projectId: scope.projectId,
+      projectRole: null,
+    };
   }
 
   // ---- legacy (`/api/users/file-assets/`, `/api/workspaces/file-assets/`) -------------------

@@ -15,6 +15,8 @@ export interface AssetScope {
   userId?: string;
   /** soft-deleted rows too (restore) */
   withDeleted?: boolean;
+  /** made by this user (a published board's visitor reaches only their own uploads) */
+  createdById?: string;
 }
 
 /** Columns an update sets. */
@@ -86,6 +88,7 @@ export class AttachmentRepository {
     if (scope.workspaceId !== undefined) qb.andWhere('a.workspaceId = :w', { w: scope.workspaceId });
     if (scope.projectId !== undefined) qb.andWhere('a.projectId = :p', { p: scope.projectId });
     if (scope.userId !== undefined) qb.andWhere('a.userId = :u AND a.workspaceId IS NULL', { u: scope.userId });
+    if (scope.createdById !== undefined) qb.andWhere('a.createdById = :c', { c: scope.createdById });
     if (scope.withDeleted) qb.withDeleted();
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
@@ -101,6 +104,15 @@ export class AttachmentRepository {
         w: workspaceId,
         p: projectId,
       })
+      .getMany();
+  }
+
+  /** Live assets among `ids` of the project made by `createdById`. */
+  findOwnInProject(em: EntityManager, projectId: string, createdById: string, ids: string[]): Promise<FileAsset[]> {
+    return em
+      .getRepository(FileAsset)
+      .createQueryBuilder('a')
+      .where('a.id IN (:...ids) AND a.projectId = :p AND a.createdById = :c', { ids, p: projectId, c: createdById })
       .getMany();
   }
 

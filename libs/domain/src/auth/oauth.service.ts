@@ -22,6 +22,8 @@ import { User } from '../user';
 import { normaliseEmail } from './account.service';
 import { InstanceSettings } from '../instance-config';
 import { AuthFlowService } from './auth-flow.service';
+import type { SignInResult } from './account.service';
+import type { ClientInfo } from './session.service';
 import { UserAccount } from './user-account.entity';
 
 export const OAUTH_PROVIDERS: readonly OAuthProviderName[] = ['github', 'google', 'gitlab'];
@@ -57,6 +59,11 @@ const SCOPES: Record<OAuthProviderName, string[]> = {
 };
 
 const STATE_COOKIE = 'meridian_oauth_state';
+/** The published boards' `next_path` of an `/auth/spaces/{provider}/` flow, until its callback. */
+const NEXT_COOKIE = 'meridian_oauth_next';
+
+/** Which app an OAuth flow signs in to: the web app, or the published boards' app (`/auth/spaces/…`). */
+export type OAuthSite = 'app' | 'space';
 const STATE_TTL_SECONDS = 600;
 
 interface RawProfile {
@@ -203,23 +210,40 @@ export class OAuthService {
     }
   }
 
-  private callbackUrl(provider: OAuthProviderName, req: Request): string {
-    return `${req.protocol}://${req.get('host')}/auth/${provider}/callback/`;
+  private callbackUrl(provider: OAuthProviderName, req: Request, site: OAuthSite = 'app'): string {
+    return `${req.protocol}://${req.get('host')}/auth/${site === 'space' ? 'spaces/' : ''}${provider}/callback/`;
   }
 
-  /** `GET /auth/{provider}/`: sets the state cookie and redirects (302) to the provider's authorize URL. */
-  async begin(provider: OAuthProviderName, req: Request, res: Response): Promise<void> {
+  /**
+   * `GET /auth/{provider}/` (and `/auth/spaces/{provider}/`, `site` `space`, which keeps the boards'
+   * app's `nextPath` in a cookie for the callback): sets the state cookie and redirects (302) to
+   * the provider's authorize URL.
+   */
+  async begin(
+    provider: OAuthProviderName,
+    req: Request,
+    res: Response,
+    site: OAuthSite = 'app',
+    nextPath?: string,
+  ): Promise<void> {
     await this.settings(provider);
     const state = randomToken(24);
+    const secure = req.secure ? '; Secure' : '';
     res.append(
       'Set-Cookie',
-      `${STATE_COOKIE}=${state}; Max-Age=${STATE_TTL_SECONDS}; Path=/auth/; HttpOnly; SameSite=Lax${req.secure ? '; Secure' : ''}`,
+      `${STATE_COOKIE}=${state}; Max-Age=${STATE_TTL_SECONDS}; Path=/auth/; HttpOnly; SameSite=Lax${secure}`,
     );
+    if (site === 'space') {
+      res.append(
+        'Set-Cookie',
+        `${NEXT_COOKIE}=${encodeURIComponent(nextPath ?? '')}; Max-Age=${STATE_TTL_SECONDS}; Path=/auth/; HttpOnly; SameSite=Lax${secure}`,
+      );
+    }
     await new Promise<void>((resolve, reject) => {
       res.once('finish', () => resolve());
       this.passport.authenticate(
         provider,
-        { session: false, state, callbackURL: this.callbackUrl(provider, req), scope: SCOPES[provider] } as never,
+        { session: false, state, callbackURL: this.callbackUrl(provider, req, site), scope: SCOPES[provider] } as never,
         (err: unknown) => reject(err ?? new Error('OAuth start did not redirect')),
       )(req, res, (err?: unknown) => reject(err ?? new Error('OAuth start did not redirect')));
     });
@@ -234,21 +258,7 @@ export class OAuthService {
     await this.settings(provider);
     res.append('Set-Cookie', `${STATE_COOKIE}=; Max-Age=0; Path=/auth/; HttpOnly; SameSite=Lax`);
     try {
-      const state = typeof req.query.state === 'string' ? req.query.state : '';
-      const expected = readCookie(req, STATE_COOKIE) ?? '';
-      if (!state || !expected || !sameString(state, expected))
-        throw new MeridianError(PROVIDER_ERROR[provider], 'The OAuth state does not match.');
-      if (typeof req.query.code !== 'string' || req.query.code === '')
-        throw new MeridianError(PROVIDER_ERROR[provider]);
-      const profile = await new Promise<OAuthProfile | false>((resolve, reject) => {
-        this.passport.authenticate(
-          provider,
-          { session: false, callbackURL: this.callbackUrl(provider, req) } as never,
-          (err: unknown, user: OAuthProfile | false) => (err ? reject(err) : resolve(user)),
-        )(req, res, (err?: unknown) => reject(err ?? new Error('OAuth callback did not finish')));
-      });
-      if (!profile || !profile.id) throw new MeridianError(PROVIDER_ERROR[provider]);
-      const user = await this.signIn(profile);
+      const user = await this.authenticate(provider, req, res, 'app');
       const code = await this.flows.issueOAuthCode(user.id, provider);
       return `${this.config.webUrl}/auth/callback/?code=${encodeURIComponent(code)}`;
     } catch (err) {
@@ -258,6 +268,62 @@ export class OAuthService {
       const query = new URLSearchParams({ error_code: error.code, error_message: error.detail });
       return `${this.config.webUrl}/sign-in?${query.toString()}`;
     }
+  }
+
+  /**
+   * `GET /auth/spaces/{provider}/callback/`: as `finish`, for the published boards' app. Returns
+   * the web session (`client.cookie`) of the signed-in user; throws a `MeridianError` (the
+   * provider's `<PROVIDER>_OAUTH_PROVIDER_ERROR`, `INVALID_EMAIL`, `USER_ACCOUNT_DEACTIVATED`, …)
+   * for the caller to redirect with. The `next_path` kept by `begin` is `spaceNextPath`.
+   */
+  async finishSpace(
+    provider: OAuthProviderName,
+    req: Request,
+    res: Response,
+    client: ClientInfo,
+  ): Promise<SignInResult> {
+    res.append('Set-Cookie', `${STATE_COOKIE}=; Max-Age=0; Path=/auth/; HttpOnly; SameSite=Lax`);
+    res.append('Set-Cookie', `${NEXT_COOKIE}=; Max-Age=0; Path=/auth/; HttpOnly; SameSite=Lax`);
+    await this.settings(provider);
+    let user: User;
+    try {
+      user = await this.authenticate(provider, req, res, 'space');
+    } catch (err) {
+      if (err instanceof MeridianError) throw err;
+      this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
+      throw new MeridianError(PROVIDER_ERROR[provider]);
+    }
+    const code = await this.flows.issueOAuthCode(user.id, provider);
+    return this.flows.exchangeCode(code, { ...client, cookie: true });
+  }
+
+  /** The `next_path` an `/auth/spaces/{provider}/` start kept (unchecked: the caller checks it is a path). */
+  spaceNextPath(req: Request): string | undefined {
+    const raw = readCookie(req, NEXT_COOKIE);
+    if (!raw) return undefined;
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The state check, the code exchange and the profile, then `signIn`: the user, or a throw. */
+  private async authenticate(provider: OAuthProviderName, req: Request, res: Response, site: OAuthSite): Promise<User> {
+    const state = typeof req.query.state === 'string' ? req.query.state : '';
+    const expected = readCookie(req, STATE_COOKIE) ?? '';
+    if (!state || !expected || !sameString(state, expected))
+      throw new MeridianError(PROVIDER_ERROR[provider], 'The OAuth state does not match.');
+    if (typeof req.query.code !== 'string' || req.query.code === '') throw new MeridianError(PROVIDER_ERROR[provider]);
+    const profile = await new Promise<OAuthProfile | false>((resolve, reject) => {
+      this.passport.authenticate(
+        provider,
+        { session: false, callbackURL: this.callbackUrl(provider, req, site) } as never,
+        (err: unknown, user: OAuthProfile | false) => (err ? reject(err) : resolve(user)),
+      )(req, res, (err?: unknown) => reject(err ?? new Error('OAuth callback did not finish')));
+    });
+    if (!profile || !profile.id) throw new MeridianError(PROVIDER_ERROR[provider]);
+    return this.signIn(profile);
   }
 
   /**

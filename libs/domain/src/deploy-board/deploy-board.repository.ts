@@ -82,6 +82,23 @@ export class DeployBoardRepository {
     return paginate(qb, page, order);
   }
 
+  /**
+   * The live, unarchived projects of the live workspace `slug` that have a live board, by name:
+   * `{id, identifier, name, description, emoji, icon_prop, cover_image}` (Plane's `project-boards/`).
+   */
+  publishedProjects(slug: string): Promise<Project[]> {
+    return this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId AND w.deletedAt IS NULL')
+      .innerJoin(DeployBoard, 'b', 'b.projectId = p.id AND b.deletedAt IS NULL')
+      .where('w.slug = :slug', { slug })
+      .andWhere('p.archivedAt IS NULL')
+      .orderBy('p.name', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .getMany();
+  }
+
   /** The visible work item `issueId` of the project (locked `FOR UPDATE` when `lock`), or null. */
   findVisibleIssue(
     em: EntityManager,

@@ -18,7 +18,9 @@ import { State, STATE_GROUPS } from '../state';
 import { User } from '../user';
 import { Workspace } from '../workspace';
 import { ReactionService } from '../issue';
-import { IssueReaction, IssueVote } from '../issue';
+import { CommentReaction, IssueReaction, IssueVote } from '../issue';
+import { IntakeService } from '../intake';
+import type { IntakeIssueFields, IntakeIssueJson } from '../intake';
 import { DeployBoard } from './deploy-board.entity';
 import { deployBoardView, PublicActorJson, publicActorView } from './deploy-board.view';
 import { DeployBoardRepository, PublicIssueOrder } from './deploy-board.repository';
@@ -73,6 +75,7 @@ export class PublicBoardService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reactionRules: ReactionService,
     private readonly boards: DeployBoardRepository,
+    private readonly intake: IntakeService,
   ) {}
 
   /** `meta/`: the project's public face `{id, identifier, name, cover_image, icon_prop, emoji, description, logo_props}`. */
@@ -365,6 +368,129 @@ export class PublicBoardService {
     await this.reactionRules.deleteIssueReaction(userId, issueId, reaction);
   }
 
+  // ---- comment reactions (Plane `CommentReactionPublicViewSet`) ------------------------------
+
+  /**
+   * The reactions on an EXTERNAL comment of a work item the board shows, newest first (Plane's
+   * order): `[{id, reaction, actor, actor_detail, comment, project, workspace, created_at, …}]`; `[]`
+   * while reactions are off (Plane's empty queryset). 404 `NOT_FOUND` for any other comment.
+   */
+  async commentReactions(anchor: string, commentId: string) {
+    const { board, project } = await this.board(anchor);
+    await this.publicComment(project.id, commentId);
+    if (!board.isReactionsEnabled) return [];
+    const rows = await this.dataSource
+      .getRepository(CommentReaction)
+      .find({ where: { commentId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const actors = await this.actors(rows.map((r) => r.actorId));
+    return rows.map((r) => commentReactionView(r, actors.get(r.actorId) ?? null));
+  }
+
+  /**
+   * Adds the caller's reaction to a public comment: 201 with it, or 200 with the one they already
+   * have; 403 `BOARD_REACTIONS_DISABLED`; 404 `NOT_FOUND` for a comment the board does not show.
+   */
+  async addCommentReaction(anchor: string, commentId: string, userId: string, reaction: string) {
+    const { board, project } = await this.board(anchor);
+    if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
+    await this.publicComment(project.id, commentId);
+    const { created, reaction: json } = await this.reactionRules.addCommentReaction(
+      { workspaceId: project.workspaceId, projectId: project.id, userId, role: null },
+      commentId,
+      reaction,
+    );
+    const actors = await this.actors([userId]);
+    return { created, reaction: { ...json, actor_detail: actors.get(userId) ?? null } };
+  }
+
+  /** Removes the caller's reaction with this code from a public comment: 204; 404 if they have none. */
+  async removeCommentReaction(anchor: string, commentId: string, userId: string, reaction: string): Promise<void> {
+    const { board, project } = await this.board(anchor);
+    if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
+    await this.publicComment(project.id, commentId);
+    await this.reactionRules.removeCommentReaction(
+      { workspaceId: project.workspaceId, projectId: project.id, userId, role: null },
+      commentId,
+      reaction,
+    );
+  }
+
+  // ---- intake (Plane `IntakeIssuePublicViewSet`) ----------------------------------------------
+
+  /**
+   * The caller's own submissions to the board's intake, newest first, in the cursor envelope (the
+   * intake item shape of the v1 API, `issue_detail` included). The board must show an intake (403
+   * `BOARD_INTAKE_DISABLED`), `intakeId` must be it (404 `NOT_FOUND`), and the project's intake must
+   * be on (400 `INTAKE_NOT_ENABLED`).
+   */
+  async intakeItems(anchor: string, intakeId: string, userId: string, page: PageRequest) {
+    const { project } = await this.intakeBoard(anchor, intakeId);
+    return this.intake.listSubmitted(project.id, intakeId, userId, page);
+  }
+
+  /**
+   * A signed-in visitor submits a work item to the board's intake: 201 with the pending intake item
+   * (`issue.name` required, 422; `priority` one of Plane's). Made as the v1 intake makes it.
+   */
+  async submitIntakeItem(anchor: string, intakeId: string, userId: string, issue: IntakeIssueFields | undefined) {
+    const { project } = await this.intakeBoard(anchor, intakeId);
+    return this.intake.create(this.intakeCtx(project, userId), { issue, source: 'IN_APP' });
+  }
+
+  /** One of the caller's own submissions, by the intake item's id or its work item's id; else 404. */
+  async intakeItem(anchor: string, intakeId: string, id: string, userId: string): Promise<IntakeIssueJson> {
+    const { project } = await this.intakeBoard(anchor, intakeId);
+    const issueId = await this.intake.submittedIssueId(project.id, intakeId, id, userId);
+    return this.intake.retrieve(project.id, issueId);
+  }
+
+  /** The submitter edits `name`, `description_html` or `description` of their own item (Plane's rule); else 404. */
+  async updateIntakeItem(
+    anchor: string,
+    intakeId: string,
+    id: string,
+    userId: string,
+    issue: IntakeIssueFields | undefined,
+  ): Promise<IntakeIssueJson> {
+    const { project } = await this.intakeBoard(anchor, intakeId);
+    const issueId = await this.intake.submittedIssueId(project.id, intakeId, id, userId);
+    return this.intake.update(this.intakeCtx(project, userId), issueId, { issue });
+  }
+
+  /** The submitter withdraws their own item (with its work item unless accepted): 204; else 404. */
+  async removeIntakeItem(anchor: string, intakeId: string, id: string, userId: string): Promise<void> {
+    const { project } = await this.intakeBoard(anchor, intakeId);
+    const issueId = await this.intake.submittedIssueId(project.id, intakeId, id, userId);
+    await this.intake.remove(this.intakeCtx(project, userId), issueId);
+  }
+
+  /** The board's workspace and project for the visitors' uploads (`AssetService`'s board routes); 404 `BOARD_NOT_FOUND`. */
+  async assetScope(anchor: string): Promise<{ workspaceId: string; projectId: string; anchor: string }> {
+    const { board, project } = await this.board(anchor);
+    return { workspaceId: project.workspaceId, projectId: project.id, anchor: board.anchor };
+  }
+
+  // ---- workspace boards ------------------------------------------------------------------------
+
+  /**
+   * `GET /api/public/workspaces/{slug}/project-boards/`: the workspace's published projects by name,
+   * `[{id, identifier, name, description, emoji, icon_prop, cover_image}]` (Plane's
+   * `WorkspaceProjectDeployBoardEndpoint` values); `[]` for an unknown workspace (its existence is
+   * not revealed).
+   */
+  async workspaceBoards(slug: string) {
+    const projects = await this.boards.publishedProjects(slug);
+    return projects.map((p) => ({
+      id: p.id,
+      identifier: p.identifier,
+      name: p.name,
+      description: p.description,
+      emoji: p.emoji,
+      icon_prop: p.iconProp ?? null,
+      cover_image: p.coverImage,
+    }));
+  }
+
   // ---- votes -----------------------------------------------------------------------------------
 
   /** The work item's votes: `[{id, vote, actor, actor_detail, issue, created_at}]`. */
@@ -532,6 +658,29 @@ export class PublicBoardService {
     return c;
   }
 
+  /** An EXTERNAL comment of a work item the board shows; else 404 `NOT_FOUND`. */
+  private async publicComment(projectId: string, commentId: string): Promise<IssueComment> {
+    const c = await this.dataSource
+      .getRepository(IssueComment)
+      .findOneBy({ id: commentId, projectId, access: 'EXTERNAL' });
+    if (!c) throw new MeridianError('NOT_FOUND');
+    await this.findIssue(this.dataSource.manager, projectId, c.issueId);
+    return c;
+  }
+
+  /** The board of the anchor with its intake `intakeId`: 403 `BOARD_INTAKE_DISABLED` without one, 404 for another id. */
+  private async intakeBoard(anchor: string, intakeId: string): Promise<Board> {
+    const b = await this.board(anchor);
+    if (!b.board.intakeId) throw new MeridianError('BOARD_INTAKE_DISABLED');
+    if (b.board.intakeId !== intakeId.toLowerCase()) throw new MeridianError('NOT_FOUND');
+    return b;
+  }
+
+  /** A visitor acts as a non-member (role null): only their own submissions, name and description. */
+  private intakeCtx(project: Project, userId: string) {
+    return { workspaceId: project.workspaceId, projectId: project.id, userId, role: null };
+  }
+
   private ctx(project: Project, userId: string) {
     return { workspaceId: project.workspaceId, projectId: project.id, userId };
   }
@@ -662,5 +811,19 @@ function voteView(v: IssueVote, actor: PublicActorJson | null) {
     actor_detail: actor,
     issue: v.issueId,
     created_at: iso(v.createdAt),
+  };
+}
+
+function commentReactionView(r: CommentReaction, actor: PublicActorJson | null) {
+  return {
+    id: r.id,
+    reaction: r.reaction,
+    actor: r.actorId,
+    actor_detail: actor,
+    comment: r.commentId,
+    project: r.projectId,
+    workspace: r.workspaceId,
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }

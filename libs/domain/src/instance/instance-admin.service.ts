@@ -10,7 +10,7 @@ import { Workspace } from '../workspace';
 import { InstanceAdmin, InstanceAdminSession } from '../instance-config';
 import { InstanceSetupInput, setUpInstance } from './instance-setup';
 import { InstanceRepository } from './instance.repository';
-import { adminUserView, instanceAdminView, instanceView } from './instance.view';
+import { adminSessionUserView, adminUserView, instanceAdminView, instanceView } from './instance.view';
 
 /** Tokens of an instance admin session; valid only on `/api/instances/`. */
 export interface AdminTokens {
@@ -109,6 +109,19 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   /** `GET /api/instances/admins/me/`: the signed-in admin's user. */
   async me(userId: string) {
     return adminUserView(await this.dataSource.getRepository(User).findOneByOrFail({ id: userId }));
+  }
+
+  /**
+   * `GET /api/instances/admins/session/` (Plane `plane/license/api/views/admin.py`
+   * InstanceAdminUserSessionEndpoint): `{is_authenticated: true, user}` (Plane's
+   * `InstanceAdminMeSerializer`) for a live admin access token, else `{is_authenticated: false}`.
+   */
+  async session(token: string | undefined) {
+    const principal = token ? await this.verifyInstanceAdminToken(token) : null;
+    if (!principal) return { is_authenticated: false };
+    const user = await this.dataSource.getRepository(User).findOneBy({ id: principal.userId });
+    if (!user) return { is_authenticated: false };
+    return { is_authenticated: true, user: adminSessionUserView(user) };
   }
 
   /** `GET /api/instances/admins/`: every instance admin, oldest first, with `user_detail`. */

@@ -104,6 +104,17 @@ export class InstanceService {
   }
 
   /**
+   * `POST /api/instances/admins/sign-up-screen-visited/` (Plane `plane/license/api/views/instance.py`
+   * SignUpScreenVisitedEndpoint): the admin app has shown its set-up screen; `GET /api/instances/`
+   * reports `is_signup_screen_visited: true` from now on.
+   */
+  async markSignUpScreenVisited(): Promise<void> {
+    const instance = await this.instance();
+    if (!instance.isSignupScreenVisited)
+      await this.dataSource.getRepository(Instance).update({ id: instance.id }, { isSignupScreenVisited: true });
+  }
+
+  /**
    * Gate for creating a user account (Plane `plane/authentication/adapter/base.py`): 403
    * `INSTANCE_NOT_CONFIGURED` until the first set-up is done; for email/password sign-up, 403
    * `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` when `ENABLE_EMAIL_PASSWORD` is "0"; 403

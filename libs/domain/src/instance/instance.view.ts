@@ -47,6 +47,27 @@ export function adminUserView(user: User) {
   };
 }
 
+/** Plane's `InstanceAdminMeSerializer` (`plane/license/api/serializers/admin.py`): the session check's `user`. */
+export function adminSessionUserView(user: User) {
+  return {
+    id: user.id,
+    avatar: user.avatar,
+    avatar_url: user.avatar,
+    cover_image: user.coverImage,
+    date_joined: iso(user.createdAt),
+    display_name: user.displayName,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    is_active: user.isActive,
+    is_bot: user.isBot,
+    is_email_verified: user.isEmailVerified,
+    user_timezone: user.userTimezone,
+    username: user.username,
+    is_password_autoset: user.passwordHash === null,
+  };
+}
+
 /** Plane's `InstanceAdminSerializer`: `{id, user, instance, role, is_verified, user_detail, …}`. */
 export function instanceAdminView(admin: InstanceAdmin, user: User) {
   return {

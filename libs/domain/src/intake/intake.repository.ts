@@ -37,6 +37,7 @@ export class IntakeRepository {
     page: PageRequest,
     createdById?: string,
     filter?: IntakeListFilter,
+    intakeId?: string,
   ): Promise<Page<IntakeIssue>> {
     const qb = this.dataSource
       .getRepository(IntakeIssue)
@@ -44,6 +45,7 @@ export class IntakeRepository {
       .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId', { projectId });
     if (createdById !== undefined) qb.andWhere('r.createdById = :viewerId', { viewerId: createdById });
+    if (intakeId !== undefined) qb.andWhere('r.intakeId = :intakeId', { intakeId });
     if (!filter) return paginate(qb, page, { order: 'DESC' });
     if (filter.statuses.length) qb.andWhere('r.status IN (:...statuses)', { statuses: filter.statuses });
     const params: Record<string, unknown> = {};
@@ -71,6 +73,17 @@ export class IntakeRepository {
    * The project's live intake row of this work item, if the work item is live too, or null; `lock`
    * locks the intake row (FOR UPDATE OF r).
    */
+  /** A live item of the intake (its work item live too) by the item's id or its work item's id. */
+  findLiveRowByIdOrIssue(projectId: string, intakeId: string, id: string): Promise<IntakeIssue | null> {
+    return this.dataSource
+      .getRepository(IntakeIssue)
+      .createQueryBuilder('r')
+      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
+      .where('r.projectId = :projectId AND r.intakeId = :intakeId', { projectId, intakeId })
+      .andWhere('(r.id = :id OR r.issueId = :id)', { id })
+      .getOne();
+  }
+
   findLiveRow(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<IntakeIssue | null> {
     const qb = em
       .getRepository(IntakeIssue)

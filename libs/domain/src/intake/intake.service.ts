@@ -98,6 +98,33 @@ export class IntakeService {
   }
 
   /**
+   * Public boards (Plane `plane/space/views/intake.py`): the items `userId` submitted to `intakeId`,
+   * newest first; paginated. Other visitors' submissions are never listed.
+   */
+  async listSubmitted(
+    projectId: string,
+    intakeId: string,
+    userId: string,
+    page: PageRequest,
+  ): Promise<Page<IntakeIssueJson>> {
+    await this.assertEnabled(this.dataSource.manager, projectId);
+    const result = await this.intakes.listPage(projectId, page, userId, undefined, intakeId);
+    const details = await this.issues.details(result.results.map((r) => r.issueId));
+    const rendered = result.results.map((r, i) => intakeIssueView(r, details[i]));
+    return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
+  }
+
+  /**
+   * Public boards: the work item id of `userId`'s own live item of `intakeId`, addressed by the
+   * intake item's id (Plane's `pk`) or its work item's id; 404 `NOT_FOUND` for anyone else's.
+   */
+  async submittedIssueId(projectId: string, intakeId: string, id: string, userId: string): Promise<string> {
+    const row = await this.intakes.findLiveRowByIdOrIssue(projectId, intakeId, id);
+    if (!row || row.createdById !== userId) throw new MeridianError('NOT_FOUND');
+    return row.issueId;
+  }
+
+  /**
    * An intake item in the App API's detail shape (Plane's `IntakeIssueDetailSerializer`, the answer
    * to retrieve, create and update): `issue` with the work item's detail values and
    * `duplicate_issue_detail`, the work item it duplicates (or null).

@@ -16,6 +16,7 @@ export { IssueAssignee } from './issue-assignee.entity';
 export { IssueLabel } from './issue-label.entity';
 export { IssueComment } from './issue-comment.entity';
 export { IssueReaction } from './issue-reaction.entity';
+export { CommentReaction } from './comment-reaction.entity';
 export { IssueVote } from './issue-vote.entity';
 export { commentView, issueView } from './issue.view';
 export type { IssueJson } from './issue.view';

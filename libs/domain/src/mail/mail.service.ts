@@ -84,6 +84,46 @@ export class MailService {
     return 'sent';
   }
 
+  /**
+   * `POST /api/instances/email-credentials-check/` (Plane `plane/license/api/views/configuration.py`
+   * EmailCredentialCheckEndpoint): sends Plane's sample message to `to` through the configured SMTP
+   * settings, on a connection of its own with short time-outs, never through the log fallback.
+   * Every failure is a 400 `SMTP_CHECK_FAILED` whose detail names the cause (Plane's messages); the
+   * password is never part of an answer or a log line.
+   */
+  async sendTest(to: string): Promise<{ message: string }> {
+    const settings = await this.settings.smtp();
+    if (!settings.host)
+      throw new MeridianError('SMTP_CHECK_FAILED', 'No SMTP server is configured (EMAIL_HOST is empty).');
+    const nodemailer = require('nodemailer') as typeof Nodemailer;
+    const transporter = nodemailer.createTransport({
+      host: settings.host,
+      port: settings.port,
+      secure: settings.useSsl,
+      requireTLS: settings.useTls && !settings.useSsl,
+      ignoreTLS: !settings.useTls && !settings.useSsl,
+      auth: settings.user ? { user: settings.user, pass: settings.password } : undefined,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 15_000,
+    });
+    try {
+      await transporter.sendMail({
+        from: settings.from,
+        to,
+        subject: 'Email Notification from Plane',
+        text: 'This is a sample email notification sent from Plane application.',
+      });
+      return { message: 'Email successfully sent.' };
+    } catch (err) {
+      const cause = smtpFailure(err);
+      this.logger.warn({ code: (err as { code?: unknown }).code ?? null, cause }, 'SMTP check failed');
+      throw new MeridianError('SMTP_CHECK_FAILED', cause);
+    } finally {
+      transporter.close();
+    }
+  }
+
   /** One transporter per distinct settings: a configuration change builds a new one. */
   private transporterFor(settings: SmtpSettings): Transporter {
     const key = JSON.stringify(settings);
@@ -103,4 +143,20 @@ export class MailService {
     }
     return this.transport.transporter;
   }
+}
+
+/** Plane's messages for the SMTP check's failures, from nodemailer's error codes (no server text, which may echo input). */
+function smtpFailure(err: unknown): string {
+  const e = (err ?? {}) as { code?: unknown; responseCode?: unknown; command?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  const response = typeof e.responseCode === 'number' ? e.responseCode : 0;
+  if (code === 'EAUTH' || response === 535 || response === 534) return 'Invalid credentials provided';
+  if (code === 'ETIMEDOUT') return 'Timeout error while trying to connect to the SMTP server.';
+  if (code === 'EENVELOPE' || code === 'EMESSAGE') {
+    return e.command === 'MAIL FROM' ? 'From address is invalid.' : 'All recipient addresses were refused.';
+  }
+  if (code === 'ECONNECTION' || code === 'EDNS' || code === 'ESOCKET' || code === 'ETLS')
+    return 'Could not connect with the SMTP server.';
+  if (code === 'EPROTOCOL') return 'SMTP server disconnected unexpectedly.';
+  return 'Could not send email. Please check your configuration';
 }

@@ -3,9 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { lockProject } from '../kernel/locks';
-import { User } from '../user';
+import { User, userLiteView } from '../user';
 import type { Viewer } from '../user';
-import { WorkspaceMember } from '../workspace';
+import { activateWorkspaceMember, WorkspaceMember } from '../workspace';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { ProjectMemberJson, projectMemberView } from './project-member.view';
@@ -103,6 +103,60 @@ export class ProjectMemberService {
     const byId = new Map(users.map((u) => [u.id, u]));
     const fresh = await this.dataSource.getRepository(ProjectMember).findBy({ id: In(rows.map((r) => r.id)) });
     return fresh.map((row) => projectMemberView(row, byId.get(row.memberId)!));
+  }
+
+  /**
+   * `POST /api/v1/…/projects/{project_id}/members/` (Plane `plane/api/views/member.py`
+   * ProjectMemberAPIEndpoint.post): the user with `email` (made, inactive and without a password, when
+   * no account has it, as Plane does) joins the workspace (if not an active member) and the project
+   * with `role` (default Guest 5). 201 with UserLite. An active project member already: 400
+   * `ALREADY_PROJECT_MEMBER`. Tighter than Plane: `role` is no higher than the caller's project role
+   * (a workspace Admin counts as Admin) nor, for a new workspace membership, their workspace role
+   * (403); an existing workspace member's role bounds the project role (422, as `add`).
+   */
+  async addByEmail(
+    project: { workspaceId: string; projectId: string },
+    actor: ProjectActor,
+    input: { email: string; display_name: string; first_name?: string; last_name?: string; role?: number },
+  ) {
+    const role = input.role ?? ROLE.GUEST;
+    const ceiling = actor.workspaceRole >= ROLE.ADMIN ? ROLE.ADMIN : (actor.projectRole ?? 0);
+    if (role > ceiling) throw new MeridianError('PERMISSION_DENIED', 'You cannot give a role above your own.');
+    const email = input.email.trim().toLowerCase();
+    const user = await this.dataSource.transaction(async (em) => {
+      const proj = await em.getRepository(Project).findOneByOrFail({ id: project.projectId });
+      let user = await em.getRepository(User).findOneBy({ email });
+      if (user) {
+        const pm = await em.getRepository(ProjectMember).findOneBy({ projectId: proj.id, memberId: user.id });
+        if (pm?.isActive) throw new MeridianError('ALREADY_PROJECT_MEMBER');
+      } else {
+        user = await em.save(
+          em.create(User, {
+            email,
+            displayName: input.display_name,
+            firstName: input.first_name ?? '',
+            lastName: input.last_name ?? '',
+            passwordHash: null,
+            isActive: false,
+          }),
+        );
+      }
+      const ws = await em
+        .getRepository(WorkspaceMember)
+        .findOneBy({ workspaceId: proj.workspaceId, memberId: user.id });
+      if (ws?.isActive) {
+        const problem = roleProblem(ws.role, role);
+        if (problem) throw validationError({ role: [problem] });
+      } else {
+        if (role > actor.workspaceRole)
+          throw new MeridianError('PERMISSION_DENIED', 'You cannot give a workspace role above your own.');
+        await activateWorkspaceMember(em, proj.workspaceId, user.id, role, actor.userId);
+      }
+      const row = await this.activate(em, proj, user.id, role, actor.userId);
+      if (row.role !== role) await em.update(ProjectMember, { id: row.id }, { role, updatedById: actor.userId });
+      return user;
+    });
+    return userLiteView(user);
   }
 
   /**

@@ -44,10 +44,11 @@ export class WorkspaceService implements WorkspaceAccessResolver {
    * Creates a workspace and makes the creator its Admin (role 20), in one transaction.
    * A restricted slug is a 422; a slug already used, even by a deleted workspace, is a 409
    * `WORKSPACE_SLUG_TAKEN`; 403 `WORKSPACE_CREATION_DISABLED` while the instance configuration
-   * `DISABLE_WORKSPACE_CREATION` is "1".
+   * `DISABLE_WORKSPACE_CREATION` is "1" (not for an instance admin, `byInstanceAdmin`: Plane's
+   * `InstanceWorkSpaceEndpoint` has no such check).
    */
-  async create(userId: string, input: CreateWorkspaceInput): Promise<WorkspaceJson> {
-    if (await this.settings.getBool('DISABLE_WORKSPACE_CREATION'))
+  async create(userId: string, input: CreateWorkspaceInput, byInstanceAdmin = false): Promise<WorkspaceJson> {
+    if (!byInstanceAdmin && (await this.settings.getBool('DISABLE_WORKSPACE_CREATION')))
       throw new MeridianError('WORKSPACE_CREATION_DISABLED');
     if (isRestrictedSlug(input.slug)) throw validationError({ slug: ['Slug is not valid'] });
     try {

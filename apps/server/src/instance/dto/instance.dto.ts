@@ -1,6 +1,16 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import type { InstanceSetupInput, UpdateInstanceInput } from '#domain';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import type { CreateWorkspaceInput, InstanceSetupInput, UpdateInstanceInput } from '#domain';
 import { IsOptionalNonNull } from '#common';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -99,4 +109,46 @@ export class AddInstanceAdminDto {
   @IsOptionalNonNull()
   @IsIn([20], { message: 'role must be 20 (instance admin).' })
   role?: number;
+}
+
+/** `POST /api/instances/email-credentials-check/` (the admin app's `sendTestEmail`): `{receiver_email}`. */
+export class EmailCheckDto {
+  @Transform(trim)
+  @IsEmail({}, { message: 'Enter a valid email address.' })
+  @MaxLength(255)
+  receiver_email: string;
+}
+
+/**
+ * `POST /api/instances/workspaces/` (Plane `plane/license/api/views/workspace.py`
+ * InstanceWorkSpaceEndpoint.post): `{name (≤ 80), slug (≤ 48), organization_size?, company_role?}`.
+ */
+export class InstanceCreateWorkspaceDto implements CreateWorkspaceInput {
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(80)
+  name: string;
+
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(48)
+  @Matches(/^[-a-zA-Z0-9_]+$/, { message: 'Slug may contain only letters, digits, "-" and "_".' })
+  slug: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  organization_size?: string;
+
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(255)
+  timezone?: string;
+
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(255)
+  company_role?: string;
 }

@@ -1,4 +1,6 @@
-import { IsIn, IsNotEmpty, IsObject, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Allow, IsIn, IsNotEmpty, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IntakeWorkItemFieldsDto } from '../../shared/dto/intake.dto';
 import type { PublicCommentInput } from '#domain';
 import { IsOptionalNonNull } from '#common';
 
@@ -38,4 +40,19 @@ export class ReactionDto {
 export class VoteDto {
   @IsIn([1, -1], { message: 'vote must be 1 or -1.' })
   vote: 1 | -1;
+}
+
+/**
+ * `POST …/intakes/{intake_id}/intake-issues/` (Plane `plane/space/views/intake.py`
+ * IntakeIssuePublicViewSet.create): `{issue: {name, description_html?, description?, priority?}}`;
+ * `source` is accepted and ignored (a visitor's item is always `IN_APP`).
+ */
+export class PublicIntakeDto {
+  @IsOptionalNonNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => IntakeWorkItemFieldsDto)
+  issue?: IntakeWorkItemFieldsDto;
+
+  @Allow() source?: unknown;
 }
