@@ -33,6 +33,7 @@ import {
   SQL_ISSUE_SETS,
   SQL_NEXT_SEQUENCE,
   SQL_PROJECT_FOR_CREATE,
+  SQL_PROJECT_VISIBLE_COUNT,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
 } from '../libs/domain/src/issue/issue.sql';
@@ -124,6 +125,7 @@ async function list(projectId: string, url: URL) {
       key: 'i.created_at',
       id: 'i.id',
       order: 'DESC',
+      total: { sql: SQL_PROJECT_VISIBLE_COUNT, params: [projectId] },
     },
     { perPage, cursor: raw ? parseCursor(raw) : undefined },
     (text, values) => q(text, values),
@@ -193,7 +195,7 @@ async function create(ctx: { userId: string; workspaceId: string; projectId: str
   try {
     answers = await Promise.allSettled([
       client.query('BEGIN').then((r) => r.rows as Row[]),
-      q(SQL_NEXT_SEQUENCE, [ctx.projectId], client),
+      q(SQL_NEXT_SEQUENCE, [ctx.projectId, 1], client),
       q(text, values, client),
       client.query('COMMIT').then((r) => r.rows as Row[]),
     ]);

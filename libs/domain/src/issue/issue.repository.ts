@@ -35,6 +35,7 @@ import {
   SQL_NEXT_SEQUENCE,
   SQL_NEXT_SEQUENCES,
   SQL_PROJECT_FOR_CREATE,
+  SQL_PROJECT_VISIBLE_COUNT,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
   VISIBLE_ISSUE,
@@ -121,6 +122,8 @@ export class IssueRepository {
         id: 'i.id',
         keyType: order.keyType,
         order: desc ? 'DESC' : 'ASC',
+        // no filter: the project's counter, not a count of the list
+        total: where.length ? undefined : { sql: SQL_PROJECT_VISIBLE_COUNT, params: [projectId] },
       },
       page,
       (text, values) => hotQuery(this.dataSource, text, values),
@@ -175,7 +178,30 @@ export class IssueRepository {
   ): Promise<Page<Issue>> {
     const qb = this.filtered(scope, filters, archived);
     if (group) whereGroup(qb, group);
-    return paginate(qb, page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    return paginate(qb, page, {
+      key: order.key,
+      keyType: order.keyType,
+      order: desc ? 'DESC' : 'ASC',
+      total: group ? undefined : this.counted(scope, filters, archived),
+    });
+  }
+
+  /**
+   * How many visible work items the project has (`SQL_PROJECT_VISIBLE_COUNT`: its maintained
+   * counter, one row read), what `filtered` would count for it with no filter.
+   */
+  async visibleCount(projectId: string): Promise<number> {
+    const [row] = await hotQuery(this.dataSource, SQL_PROJECT_VISIBLE_COUNT, [projectId]);
+    return Number(row.n);
+  }
+
+  /**
+   * `filtered`'s total from the project's counter when `filtered` is a project's visible work items
+   * with no filter (no Guest rule either), else undefined (count the list).
+   */
+  private counted(scope: IssueScope, filters: IssueFilterSet, archived: boolean): (() => Promise<number>) | undefined {
+    if (typeof scope !== 'string' || archived || issueFilterConditions(filters, bindNamed({})).length) return undefined;
+    return () => this.visibleCount(scope);
   }
 
   /**
@@ -190,7 +216,7 @@ export class IssueRepository {
     limit: number,
   ): Promise<{ issues: Issue[]; total: number }> {
     const qb = this.filtered(projectId, filters, false);
-    const total = await qb.getCount();
+    const total = await (this.counted(projectId, filters, false) ?? (() => qb.getCount()))();
     const issues =
       offset >= total
         ? []
@@ -635,7 +661,7 @@ ORDER BY created_at, id`,
    */
   async insertOne(em: EntityManager, projectId: string, values: unknown[], stateless: boolean): Promise<Row> {
     const [, [row]] = await hotTxPipeline(em, [
-      [SQL_NEXT_SEQUENCE, [projectId]],
+      [SQL_NEXT_SEQUENCE, [projectId, visibleOnCreate(values)]],
       [stateless ? SQL_CREATE_ISSUE_NO_STATE : SQL_CREATE_ISSUE, values],
     ]);
     return row;
@@ -648,7 +674,7 @@ ORDER BY created_at, id`,
   async insertBatch(projectId: string, jobs: Array<{ values: unknown[]; stateless: boolean }>): Promise<Row[]> {
     const n = jobs.length;
     const answers = await hotTransaction(this.dataSource, [
-      [SQL_NEXT_SEQUENCES, [projectId, n]],
+      [SQL_NEXT_SEQUENCES, [projectId, n, jobs.reduce((sum, job) => sum + visibleOnCreate(job.values), 0)]],
       ...jobs.map((job, k): [string, unknown[]] => [
         job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH,
         [...job.values, n - 1 - k],
@@ -710,6 +736,11 @@ ORDER BY created_at, id`,
     const params: Record<string, unknown> = {};
     qb.andWhere(guestCondition(viewerId, bindNamed(params, 'guest')), params);
   }
+}
+
+/** 1 when a create's `values` (`$1`–`$23` of `SQL_CREATE_ISSUE`) make a visible work item (`$14` is_draft false), else 0. */
+function visibleOnCreate(values: unknown[]): number {
+  return values[13] === true ? 0 : 1;
 }
 
 /** Narrows a `filtered` query to one group (`null` key: the work items with no value). */
