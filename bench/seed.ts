@@ -17,6 +17,8 @@ export interface SeedTarget {
   workspaceId: string;
   projectId: string;
   userId: string;
+  /** a Bearer access token of the user (the App API) */
+  token?: string;
 }
 
 /** `count` work items through the API, `concurrency` at a time. */
@@ -115,4 +117,20 @@ export async function checkBulkMatchesApi(sql: Sql, projectId: string): Promise<
     [projectId],
   );
   assert.equal(Number(visible.counted), Number(visible.n), 'visible_count is the count of visible work items');
+}
+
+/**
+ * Spreads the project's work items over its non-triage states, round robin by `sequence_id` (a
+ * board has every column filled; all states but the default one were empty). Sort orders stay
+ * unique in each state (they were unique in the project).
+ */
+export async function spreadOverStates(sql: Sql, projectId: string): Promise<void> {
+  await sql(
+    `WITH st AS (SELECT id, (ROW_NUMBER() OVER (ORDER BY sequence, id) - 1)::int AS n, COUNT(*) OVER ()::int AS k
+                 FROM states WHERE project_id = $1 AND is_triage = false AND deleted_at IS NULL)
+     UPDATE issues i SET state_id = st.id,
+       completed_at = CASE WHEN (SELECT "group" FROM states WHERE id = st.id) = 'completed' THEN i.created_at END
+     FROM st WHERE i.project_id = $1 AND i.sequence_id % st.k = st.n`,
+    [projectId],
+  );
 }

@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { load, LoadRequest, LoadResult, once } from './load';
-import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, Sql } from './seed';
+import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'apps', 'server', 'src', 'main.js');
@@ -39,7 +39,14 @@ const SECONDS = arg('seconds', 3);
 const ROUNDS = arg('rounds', 4);
 const CONNECTIONS = arg('connections', 32);
 const EMBEDDED = process.argv.includes('--embedded');
+/** `--only <text>`: time only the scenarios whose name contains it (e.g. `App`); the checks still run */
+const ONLY = (() => {
+  const i = process.argv.indexOf('--only');
+  return i > 0 ? process.argv[i + 1] : '';
+})();
 const PER_PAGE = 100;
+/** the board's page per state column */
+const BOARD_PAGE = 50;
 
 interface Running {
   child: ChildProcess;
@@ -203,7 +210,7 @@ async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
     { 'x-api-key': apiKey },
   );
   assert.equal(project.status, 201, project.body);
-  return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId };
+  return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId, token };
 }
 
 interface Scenario {
@@ -241,6 +248,33 @@ function scenarios(
       },
     );
   }
+  if (reads && t.token) {
+    // the App API: the web app's list (paged by number) and its board, by state
+    const app = { authorization: `Bearer ${t.token}` };
+    const issues = `/api/workspaces/${t.slug}/projects/${t.projectId}/issues/`;
+    const deep = Math.floor((ITEMS + API_ITEMS) / PER_PAGE / 2);
+    const board = Math.floor((ITEMS + API_ITEMS) / BOARD_PAGE / 6 / 2);
+    for (const [name, query] of [
+      [`App list, per_page=${PER_PAGE}, page 0`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:0:0`],
+      [`App list, page ${deep}`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:${deep}:0`],
+      [`App list, order_by=sort_order, page 0`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:0:0&order_by=sort_order`],
+      [`App list, order_by=-priority, page 0`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:0:0&order_by=-priority`],
+      [
+        `App board, group_by=state_id, per_page=${BOARD_PAGE}, page 0`,
+        `group_by=state_id&per_page=${BOARD_PAGE}&cursor=${BOARD_PAGE}:0:0`,
+      ],
+      [
+        `App board, group_by=state_id, page ${board}`,
+        `group_by=state_id&per_page=${BOARD_PAGE}&cursor=${BOARD_PAGE}:${board}:0`,
+      ],
+      [
+        `App board, group_by=state_id, order_by=sort_order, page 0`,
+        `group_by=state_id&per_page=${BOARD_PAGE}&cursor=${BOARD_PAGE}:0:0&order_by=sort_order`,
+      ],
+    ] as const) {
+      all.push({ name, ok: 200, next: () => ({ method: 'GET', path: `${issues}?${query}`, headers: app }) });
+    }
+  }
   if (writes) {
     all.push({
       name: `POST create (${CONNECTIONS} concurrent, one project)`,
@@ -261,14 +295,18 @@ async function assertSameBodies(
 ) {
   const headers = { 'x-api-key': t.key };
   const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
-  for (const p of [
-    `${list}${id}/`,
-    `${list}?per_page=${PER_PAGE}`,
-    `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`,
-  ]) {
+  const appHeaders = { authorization: `Bearer ${t.token}` };
+  for (const [p, h] of [
+    [`${list}${id}/`, headers],
+    [`${list}?per_page=${PER_PAGE}`, headers],
+    [`${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`, headers],
+    ...scenarios(t, deepCursor, [id], true, false)
+      .filter((s) => s.name.startsWith('App'))
+      .map((s) => [s.next(0).path, appHeaders] as const),
+  ] as Array<readonly [string, Record<string, string>]>) {
     const [a, b] = await Promise.all([
-      once(meridian, { method: 'GET', path: p, headers }),
-      once(bare, { method: 'GET', path: p, headers }),
+      once(meridian, { method: 'GET', path: p, headers: h }),
+      once(bare, { method: 'GET', path: p, headers: h }),
     ]);
     assert.equal(a.status, 200, a.body.slice(0, 300));
     assert.equal(
@@ -365,6 +403,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     t0 = performance.now();
     await seedBulk(sql, { ...t, base: first.base }, ITEMS);
     await checkBulkMatchesApi(sql, t.projectId);
+    await spreadOverStates(sql, t.projectId);
     await sql('VACUUM ANALYZE');
     console.log(
       `seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s (bulk rows equal API rows column by column)`,
@@ -398,7 +437,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     const rows: Row[] = [];
     let rssMeridian = 0;
     let rssBare = 0;
-    for (const s of scenarios(t, deep, ids, true, true)) {
+    for (const s of scenarios(t, deep, ids, true, true).filter((x) => x.name.includes(ONLY))) {
       const runs: Record<'bare' | 'meridian', LoadResult[]> = { bare: [], meridian: [] };
       // warm both
       await load(bare.base, s.next, CONNECTIONS, 1, s.ok);
@@ -475,6 +514,7 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     const t0 = performance.now();
     await seedBulk(sql, { ...t, base: '' }, ITEMS);
     await checkBulkMatchesApi(sql, t.projectId);
+    await spreadOverStates(sql, t.projectId);
     await sql('VACUUM ANALYZE');
     const deep = await deepCursorOf(sql, t.projectId);
     const ids = (
@@ -495,7 +535,7 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     const rows: Row[] = [];
     let rss = 0;
     try {
-      for (const s of scenarios(t, deep, ids, true, false)) {
+      for (const s of scenarios(t, deep, ids, true, false).filter((x) => x.name.includes(ONLY))) {
         await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
         const runs: LoadResult[] = [];
         for (let r = 0; r < ROUNDS; r++) {

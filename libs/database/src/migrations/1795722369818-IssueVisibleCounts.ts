@@ -29,6 +29,10 @@ export class IssueVisibleCounts1795722369818 implements MigrationInterface {
             CREATE INDEX "ix_issues_project_priority_live" ON "issues" ("project_id", "priority")
             WHERE "deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false
         `);
+    await queryRunner.query(`
+            CREATE INDEX "ix_issues_project_state_live_created" ON "issues" ("project_id", "state_id", "created_at", "id")
+            WHERE "deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false
+        `);
     // adds `delta` to the project's count; a project without a counter row gets one (a project
     // deleted in the same statement, as a cascade, is left alone)
     await queryRunner.query(`
@@ -169,6 +173,7 @@ export class IssueVisibleCounts1795722369818 implements MigrationInterface {
     await queryRunner.query(`DROP TRIGGER issues_visible_count_update ON issues`);
     await queryRunner.query(`DROP FUNCTION meridian_issues_visible_count()`);
     await queryRunner.query(`DROP FUNCTION meridian_count_visible(uuid, integer)`);
+    await queryRunner.query(`DROP INDEX "public"."ix_issues_project_state_live_created"`);
     await queryRunner.query(`DROP INDEX "public"."ix_issues_project_priority_live"`);
     await queryRunner.query(`ALTER TABLE "project_issue_counters" DROP COLUMN "visible_count"`);
   }
