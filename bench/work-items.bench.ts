@@ -53,6 +53,8 @@ interface Running {
   base: string;
   /** ms from spawn to the first 200 on /health (Meridian) or to listening (bare) */
   coldStartMs: number;
+  /** Meridian's own account of its start (the `startup_ms` of its "listening" line), as text */
+  phases: string;
   stop(): Promise<void>;
 }
 
@@ -130,10 +132,12 @@ async function start(script: string, env: Record<string, string>, health: boolea
     }
   }
   const coldStartMs = performance.now() - t0;
+  const phases = /"startup_ms":\{([^}]*)\}/.exec(out)?.[1].replace(/"/g, '') ?? '';
   return {
     child,
     base,
     coldStartMs,
+    phases,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -366,6 +370,29 @@ function merge(results: LoadResult[]): LoadResult {
   };
 }
 
+/**
+ * Lists and single reads at once: half the connections ask for the first list page, the other half
+ * for single work items, for `seconds` (what a busy team does; on the embedded database every
+ * statement waits for the one running). Answers both results.
+ */
+async function mixed(base: string, all: Scenario[], seconds: number): Promise<{ list: LoadResult; one: LoadResult }> {
+  const list = all.find((s) => s.name.startsWith('list, per_page'))!;
+  const one = all.find((s) => s.name === 'GET one work item')!;
+  const half = Math.max(1, Math.floor(CONNECTIONS / 2));
+  const [l, o] = await Promise.all([
+    load(base, list.next, half, seconds, list.ok),
+    load(base, one.next, CONNECTIONS - half, seconds, one.ok),
+  ]);
+  return { list: l, one: o };
+}
+
+function printMixed(who: string, r: { list: LoadResult; one: LoadResult }) {
+  console.log(
+    `mixed (${who}): list first page ${fmt(r.list.rps, 0)}/s p50 / p99 ${fmt(r.list.p50)} / ${fmt(r.list.p99)} ms; ` +
+      `GET one ${fmt(r.one.rps, 0)}/s p50 / p99 ${fmt(r.one.p50)} / ${fmt(r.one.p99)} ms (${CONNECTIONS / 2} connections each)`,
+  );
+}
+
 async function deepCursorOf(sql: Sql, projectId: string): Promise<string> {
   const [row] = await sql(
     `SELECT FLOOR(EXTRACT(EPOCH FROM created_at) * 1000000)::bigint AS us FROM issues
@@ -412,9 +439,10 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     servers.pop();
 
     const colds: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const s = await start(SERVER, env, true);
       colds.push(s.coldStartMs);
+      console.log(`  start ${i + 1}: ${fmt(s.coldStartMs, 0)} ms to /health; the server's steps (ms): ${s.phases}`);
       await s.stop();
     }
     console.log(
@@ -469,6 +497,14 @@ async function postgres(): Promise<Map<string, LoadResult>> {
         `  ${s.name}: bare ${fmt(row.bare.rps, 0)}/s, Meridian ${fmt(row.meridian.rps, 0)}/s, ratio ${fmt(row.meridian.rps / row.bare.rps, 2)}`,
       );
     }
+    let mixedRows: Array<[string, { list: LoadResult; one: LoadResult }]> = [];
+    if (!ONLY || 'mixed'.includes(ONLY)) {
+      const all = scenarios(t, deep, ids, true, false);
+      mixedRows = [
+        ['bare, PostgreSQL', await mixed(bare.base, all, SECONDS * 2)],
+        ['Meridian, PostgreSQL', await mixed(meridian.base, all, SECONDS * 2)],
+      ];
+    }
     const [dups] = await sql(
       `SELECT (SELECT COUNT(*) FROM (SELECT sequence_id FROM issues WHERE project_id = $1 GROUP BY sequence_id HAVING COUNT(*) > 1) d)::int AS seq,
               (SELECT COUNT(*) FROM (SELECT sort_order FROM issues WHERE project_id = $1 AND deleted_at IS NULL GROUP BY state_id, sort_order HAVING COUNT(*) > 1) d)::int AS sort,
@@ -482,6 +518,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       rows,
     );
     console.log(`peak RSS under load: Meridian ${fmt(rssMeridian, 0)} MiB, bare ${fmt(rssBare, 0)} MiB`);
+    for (const [who, r] of mixedRows) printMixed(who, r);
     console.log(`after the creates: duplicate sequence_ids ${dups.seq}, duplicate sort orders in a state ${dups.sort}`);
     // Meridian's load creates are the ones with a subscriber row (the bare server writes none); one xmin per transaction
     console.log(
@@ -523,9 +560,10 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     await pg.close();
     console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s`);
     const colds: number[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 5; i++) {
       const s = await start(SERVER, env, true);
       colds.push(s.coldStartMs);
+      console.log(`  start ${i + 1}: ${fmt(s.coldStartMs, 0)} ms to /health; the server's steps (ms): ${s.phases}`);
       await s.stop();
     }
     console.log(
@@ -546,6 +584,13 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
           rss = Math.max(rss, rssMiB);
         }
         rows.push({ scenario: s.name, bare: bare.get(s.name), meridian: merge(runs) });
+      }
+      if (!ONLY || 'mixed'.includes(ONLY)) {
+        const { result, rssMiB } = await withRss(meridian.child.pid!, () =>
+          mixed(meridian.base, scenarios(t, deep, ids, true, false), SECONDS * 2),
+        );
+        rss = Math.max(rss, rssMiB);
+        printMixed('Meridian, embedded', result);
       }
     } finally {
       await meridian.stop();

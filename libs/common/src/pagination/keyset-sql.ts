@@ -96,10 +96,13 @@ export async function paginateSql(
   }
 
   if (page.number !== undefined) {
-    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order
+    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order. No cursor
+    // carries the key here, so a `double` key orders by its value itself (the key is monotone in it;
+    // only values closer than the key tells apart may swap), which an index on the column serves
+    const byValue = list.keyType === 'double' ? list.key : key;
     const [fetched, [countRow]] = await Promise.all([
       run(
-        `SELECT ${list.select} ${list.from} ORDER BY ${key} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}`,
+        `SELECT ${list.select} ${list.from} ORDER BY ${byValue} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}`,
         [...base, page.number * page.perPage, page.perPage + 1],
       ),
       countTotal(),

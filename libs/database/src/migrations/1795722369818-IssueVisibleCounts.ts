@@ -33,6 +33,16 @@ export class IssueVisibleCounts1795722369818 implements MigrationInterface {
             CREATE INDEX "ix_issues_project_state_live_created" ON "issues" ("project_id", "state_id", "created_at", "id")
             WHERE "deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false
         `);
+    await queryRunner.query(`
+            CREATE INDEX "ix_issues_project_live_sort" ON "issues" ("project_id", "sort_order", "id")
+            WHERE "deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false
+        `);
+    // PRIORITY_RANK (issue-filters.ts), the key of order_by=priority
+    await queryRunner.query(`
+            CREATE INDEX "ix_issues_project_live_priority_rank" ON "issues" ("project_id",
+                (CASE priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END), "id")
+            WHERE "deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false
+        `);
     // adds `delta` to the project's count; a project without a counter row gets one (a project
     // deleted in the same statement, as a cascade, is left alone)
     await queryRunner.query(`
@@ -173,6 +183,8 @@ export class IssueVisibleCounts1795722369818 implements MigrationInterface {
     await queryRunner.query(`DROP TRIGGER issues_visible_count_update ON issues`);
     await queryRunner.query(`DROP FUNCTION meridian_issues_visible_count()`);
     await queryRunner.query(`DROP FUNCTION meridian_count_visible(uuid, integer)`);
+    await queryRunner.query(`DROP INDEX "public"."ix_issues_project_live_priority_rank"`);
+    await queryRunner.query(`DROP INDEX "public"."ix_issues_project_live_sort"`);
     await queryRunner.query(`DROP INDEX "public"."ix_issues_project_state_live_created"`);
     await queryRunner.query(`DROP INDEX "public"."ix_issues_project_priority_live"`);
     await queryRunner.query(`ALTER TABLE "project_issue_counters" DROP COLUMN "visible_count"`);

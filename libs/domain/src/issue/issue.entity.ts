@@ -28,6 +28,12 @@ export type Priority = (typeof PRIORITIES)[number];
 @Index('ix_issues_project_state_live_created', ['projectId', 'stateId', 'createdAt', 'id'], {
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
 })
+// `order_by=sort_order` and `order_by=priority` of a project's list (the priority rank is an
+// expression: migration `IssueVisibleCounts` writes that index, TypeORM leaves it alone)
+@Index('ix_issues_project_live_sort', ['projectId', 'sortOrder', 'id'], {
+  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
+})
+@Index('ix_issues_project_live_priority_rank', { synchronize: false })
 // the `priority=` filter and `group_by=priority` of the lists, and their totals
 @Index('ix_issues_project_priority_live', ['projectId', 'priority'], {
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
