@@ -17,6 +17,8 @@ export interface SeedTarget {
   workspaceId: string;
   projectId: string;
   userId: string;
+  /** a Bearer access token of the user (the App API) */
+  token?: string;
 }
 
 /** `count` work items through the API, `concurrency` at a time. */
@@ -40,7 +42,8 @@ export async function seedViaApi(t: SeedTarget, count: number, concurrency = 8):
 /**
  * `count` work items in the project's default state, in batches: what `IssueCommandService.create`
  * writes for `{"name": …}` (default state, next sequence ids, sort order after the state's last,
- * `completed_at` for a completed state, creator, history row).
+ * `completed_at` for a completed state, creator, history row), counted in the project's
+ * `visible_count` as a create counts them.
  */
 export async function seedBulk(sql: Sql, t: SeedTarget, count: number, batch = 20_000): Promise<void> {
   for (let done = 0; done < count; done += batch) {
@@ -50,8 +53,9 @@ export async function seedBulk(sql: Sql, t: SeedTarget, count: number, batch = 2
          SELECT id, "group" FROM states WHERE project_id = $1 AND is_triage = false AND deleted_at IS NULL
          ORDER BY "default" DESC, sequence ASC LIMIT 1),
        c AS (
-         INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, $3)
-         ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + $3
+         INSERT INTO project_issue_counters (project_id, last_sequence, visible_count) VALUES ($1, $3, $3)
+         ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + $3,
+           visible_count = project_issue_counters.visible_count + $3
          RETURNING last_sequence - $3 AS base),
        m AS (
          SELECT COALESCE(MAX(i.sort_order), 55535) AS s FROM issues i, st
@@ -107,4 +111,26 @@ export async function checkBulkMatchesApi(sql: Sql, projectId: string): Promise<
   );
   assert.equal(Number(seq.last), Number(seq.max), 'counter after the last sequence id');
   assert.equal(Number(seq.n), Number(seq.max), 'sequence ids 1..n');
+  const [visible] = await sql(
+    `SELECT (SELECT visible_count FROM project_issue_counters WHERE project_id = $1) AS counted,
+       (SELECT COUNT(*)::int FROM issues WHERE project_id = $1 AND deleted_at IS NULL AND archived_at IS NULL AND is_draft = false) AS n`,
+    [projectId],
+  );
+  assert.equal(Number(visible.counted), Number(visible.n), 'visible_count is the count of visible work items');
+}
+
+/**
+ * Spreads the project's work items over its non-triage states, round robin by `sequence_id` (a
+ * board has every column filled; all states but the default one were empty). Sort orders stay
+ * unique in each state (they were unique in the project).
+ */
+export async function spreadOverStates(sql: Sql, projectId: string): Promise<void> {
+  await sql(
+    `WITH st AS (SELECT id, (ROW_NUMBER() OVER (ORDER BY sequence, id) - 1)::int AS n, COUNT(*) OVER ()::int AS k
+                 FROM states WHERE project_id = $1 AND is_triage = false AND deleted_at IS NULL)
+     UPDATE issues i SET state_id = st.id,
+       completed_at = CASE WHEN (SELECT "group" FROM states WHERE id = st.id) = 'completed' THEN i.created_at END
+     FROM st WHERE i.project_id = $1 AND i.sequence_id % st.k = st.n`,
+    [projectId],
+  );
 }

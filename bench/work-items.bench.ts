@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { load, LoadRequest, LoadResult, once } from './load';
-import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, Sql } from './seed';
+import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'apps', 'server', 'src', 'main.js');
@@ -39,13 +39,22 @@ const SECONDS = arg('seconds', 3);
 const ROUNDS = arg('rounds', 4);
 const CONNECTIONS = arg('connections', 32);
 const EMBEDDED = process.argv.includes('--embedded');
+/** `--only <text>`: time only the scenarios whose name contains it (e.g. `App`); the checks still run */
+const ONLY = (() => {
+  const i = process.argv.indexOf('--only');
+  return i > 0 ? process.argv[i + 1] : '';
+})();
 const PER_PAGE = 100;
+/** the board's page per state column */
+const BOARD_PAGE = 50;
 
 interface Running {
   child: ChildProcess;
   base: string;
   /** ms from spawn to the first 200 on /health (Meridian) or to listening (bare) */
   coldStartMs: number;
+  /** Meridian's own account of its start (the `startup_ms` of its "listening" line), as text */
+  phases: string;
   stop(): Promise<void>;
 }
 
@@ -123,10 +132,12 @@ async function start(script: string, env: Record<string, string>, health: boolea
     }
   }
   const coldStartMs = performance.now() - t0;
+  const phases = /"startup_ms":\{([^}]*)\}/.exec(out)?.[1].replace(/"/g, '') ?? '';
   return {
     child,
     base,
     coldStartMs,
+    phases,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -203,7 +214,7 @@ async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
     { 'x-api-key': apiKey },
   );
   assert.equal(project.status, 201, project.body);
-  return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId };
+  return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId, token };
 }
 
 interface Scenario {
@@ -241,6 +252,33 @@ function scenarios(
       },
     );
   }
+  if (reads && t.token) {
+    // the App API: the web app's list (paged by number) and its board, by state
+    const app = { authorization: `Bearer ${t.token}` };
+    const issues = `/api/workspaces/${t.slug}/projects/${t.projectId}/issues/`;
+    const deep = Math.floor((ITEMS + API_ITEMS) / PER_PAGE / 2);
+    const board = Math.floor((ITEMS + API_ITEMS) / BOARD_PAGE / 6 / 2);
+    for (const [name, query] of [
+      [`App list, per_page=${PER_PAGE}, page 0`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:0:0`],
+      [`App list, page ${deep}`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:${deep}:0`],
+      [`App list, order_by=sort_order, page 0`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:0:0&order_by=sort_order`],
+      [`App list, order_by=-priority, page 0`, `per_page=${PER_PAGE}&cursor=${PER_PAGE}:0:0&order_by=-priority`],
+      [
+        `App board, group_by=state_id, per_page=${BOARD_PAGE}, page 0`,
+        `group_by=state_id&per_page=${BOARD_PAGE}&cursor=${BOARD_PAGE}:0:0`,
+      ],
+      [
+        `App board, group_by=state_id, page ${board}`,
+        `group_by=state_id&per_page=${BOARD_PAGE}&cursor=${BOARD_PAGE}:${board}:0`,
+      ],
+      [
+        `App board, group_by=state_id, order_by=sort_order, page 0`,
+        `group_by=state_id&per_page=${BOARD_PAGE}&cursor=${BOARD_PAGE}:0:0&order_by=sort_order`,
+      ],
+    ] as const) {
+      all.push({ name, ok: 200, next: () => ({ method: 'GET', path: `${issues}?${query}`, headers: app }) });
+    }
+  }
   if (writes) {
     all.push({
       name: `POST create (${CONNECTIONS} concurrent, one project)`,
@@ -261,14 +299,18 @@ async function assertSameBodies(
 ) {
   const headers = { 'x-api-key': t.key };
   const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
-  for (const p of [
-    `${list}${id}/`,
-    `${list}?per_page=${PER_PAGE}`,
-    `${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`,
-  ]) {
+  const appHeaders = { authorization: `Bearer ${t.token}` };
+  for (const [p, h] of [
+    [`${list}${id}/`, headers],
+    [`${list}?per_page=${PER_PAGE}`, headers],
+    [`${list}?per_page=${PER_PAGE}&cursor=${deepCursor}`, headers],
+    ...scenarios(t, deepCursor, [id], true, false)
+      .filter((s) => s.name.startsWith('App'))
+      .map((s) => [s.next(0).path, appHeaders] as const),
+  ] as Array<readonly [string, Record<string, string>]>) {
     const [a, b] = await Promise.all([
-      once(meridian, { method: 'GET', path: p, headers }),
-      once(bare, { method: 'GET', path: p, headers }),
+      once(meridian, { method: 'GET', path: p, headers: h }),
+      once(bare, { method: 'GET', path: p, headers: h }),
     ]);
     assert.equal(a.status, 200, a.body.slice(0, 300));
     assert.equal(
@@ -328,6 +370,29 @@ function merge(results: LoadResult[]): LoadResult {
   };
 }
 
+/**
+ * Lists and single reads at once: half the connections ask for the first list page, the other half
+ * for single work items, for `seconds` (what a busy team does; on the embedded database every
+ * statement waits for the one running). Answers both results.
+ */
+async function mixed(base: string, all: Scenario[], seconds: number): Promise<{ list: LoadResult; one: LoadResult }> {
+  const list = all.find((s) => s.name.startsWith('list, per_page'))!;
+  const one = all.find((s) => s.name === 'GET one work item')!;
+  const half = Math.max(1, Math.floor(CONNECTIONS / 2));
+  const [l, o] = await Promise.all([
+    load(base, list.next, half, seconds, list.ok),
+    load(base, one.next, CONNECTIONS - half, seconds, one.ok),
+  ]);
+  return { list: l, one: o };
+}
+
+function printMixed(who: string, r: { list: LoadResult; one: LoadResult }) {
+  console.log(
+    `mixed (${who}): list first page ${fmt(r.list.rps, 0)}/s p50 / p99 ${fmt(r.list.p50)} / ${fmt(r.list.p99)} ms; ` +
+      `GET one ${fmt(r.one.rps, 0)}/s p50 / p99 ${fmt(r.one.p50)} / ${fmt(r.one.p99)} ms (${CONNECTIONS / 2} connections each)`,
+  );
+}
+
 async function deepCursorOf(sql: Sql, projectId: string): Promise<string> {
   const [row] = await sql(
     `SELECT FLOOR(EXTRACT(EPOCH FROM created_at) * 1000000)::bigint AS us FROM issues
@@ -365,6 +430,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     t0 = performance.now();
     await seedBulk(sql, { ...t, base: first.base }, ITEMS);
     await checkBulkMatchesApi(sql, t.projectId);
+    await spreadOverStates(sql, t.projectId);
     await sql('VACUUM ANALYZE');
     console.log(
       `seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s (bulk rows equal API rows column by column)`,
@@ -373,9 +439,10 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     servers.pop();
 
     const colds: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const s = await start(SERVER, env, true);
       colds.push(s.coldStartMs);
+      console.log(`  start ${i + 1}: ${fmt(s.coldStartMs, 0)} ms to /health; the server's steps (ms): ${s.phases}`);
       await s.stop();
     }
     console.log(
@@ -398,7 +465,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     const rows: Row[] = [];
     let rssMeridian = 0;
     let rssBare = 0;
-    for (const s of scenarios(t, deep, ids, true, true)) {
+    for (const s of scenarios(t, deep, ids, true, true).filter((x) => x.name.includes(ONLY))) {
       const runs: Record<'bare' | 'meridian', LoadResult[]> = { bare: [], meridian: [] };
       // warm both
       await load(bare.base, s.next, CONNECTIONS, 1, s.ok);
@@ -430,6 +497,14 @@ async function postgres(): Promise<Map<string, LoadResult>> {
         `  ${s.name}: bare ${fmt(row.bare.rps, 0)}/s, Meridian ${fmt(row.meridian.rps, 0)}/s, ratio ${fmt(row.meridian.rps / row.bare.rps, 2)}`,
       );
     }
+    let mixedRows: Array<[string, { list: LoadResult; one: LoadResult }]> = [];
+    if (!ONLY || 'mixed'.includes(ONLY)) {
+      const all = scenarios(t, deep, ids, true, false);
+      mixedRows = [
+        ['bare, PostgreSQL', await mixed(bare.base, all, SECONDS * 2)],
+        ['Meridian, PostgreSQL', await mixed(meridian.base, all, SECONDS * 2)],
+      ];
+    }
     const [dups] = await sql(
       `SELECT (SELECT COUNT(*) FROM (SELECT sequence_id FROM issues WHERE project_id = $1 GROUP BY sequence_id HAVING COUNT(*) > 1) d)::int AS seq,
               (SELECT COUNT(*) FROM (SELECT sort_order FROM issues WHERE project_id = $1 AND deleted_at IS NULL GROUP BY state_id, sort_order HAVING COUNT(*) > 1) d)::int AS sort,
@@ -443,6 +518,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       rows,
     );
     console.log(`peak RSS under load: Meridian ${fmt(rssMeridian, 0)} MiB, bare ${fmt(rssBare, 0)} MiB`);
+    for (const [who, r] of mixedRows) printMixed(who, r);
     console.log(`after the creates: duplicate sequence_ids ${dups.seq}, duplicate sort orders in a state ${dups.sort}`);
     // Meridian's load creates are the ones with a subscriber row (the bare server writes none); one xmin per transaction
     console.log(
@@ -475,6 +551,7 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     const t0 = performance.now();
     await seedBulk(sql, { ...t, base: '' }, ITEMS);
     await checkBulkMatchesApi(sql, t.projectId);
+    await spreadOverStates(sql, t.projectId);
     await sql('VACUUM ANALYZE');
     const deep = await deepCursorOf(sql, t.projectId);
     const ids = (
@@ -483,9 +560,10 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     await pg.close();
     console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s`);
     const colds: number[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 5; i++) {
       const s = await start(SERVER, env, true);
       colds.push(s.coldStartMs);
+      console.log(`  start ${i + 1}: ${fmt(s.coldStartMs, 0)} ms to /health; the server's steps (ms): ${s.phases}`);
       await s.stop();
     }
     console.log(
@@ -495,7 +573,7 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     const rows: Row[] = [];
     let rss = 0;
     try {
-      for (const s of scenarios(t, deep, ids, true, false)) {
+      for (const s of scenarios(t, deep, ids, true, false).filter((x) => x.name.includes(ONLY))) {
         await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
         const runs: LoadResult[] = [];
         for (let r = 0; r < ROUNDS; r++) {
@@ -506,6 +584,13 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
           rss = Math.max(rss, rssMiB);
         }
         rows.push({ scenario: s.name, bare: bare.get(s.name), meridian: merge(runs) });
+      }
+      if (!ONLY || 'mixed'.includes(ONLY)) {
+        const { result, rssMiB } = await withRss(meridian.child.pid!, () =>
+          mixed(meridian.base, scenarios(t, deep, ids, true, false), SECONDS * 2),
+        );
+        rss = Math.max(rss, rssMiB);
+        printMixed('Meridian, embedded', result);
       }
     } finally {
       await meridian.stop();

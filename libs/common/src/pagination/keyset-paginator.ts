@@ -17,6 +17,11 @@ export interface KeysetOptions {
    * (`doubleSortKey` maps it to the cursor's integer).
    */
   keyType?: 'timestamp' | 'bigint' | 'double';
+  /**
+   * The list's size when it is known without reading the list (a maintained counter); default
+   * `getCount()` of `base`. Must count exactly the rows of `base`.
+   */
+  total?: () => Promise<number>;
 }
 
 const KEY_ALIAS = '__cursor_key';
@@ -66,7 +71,7 @@ export async function paginate<T extends ObjectLiteral>(
       .offset(page.number * page.perPage)
       .limit(page.perPage + 1)
       .getMany();
-    const total = await base.clone().getCount();
+    const total = await (options.total ? options.total() : base.clone().getCount());
     const { next, prev } = pageNumberCursors(page.perPage, page.number, rows.length > page.perPage);
     return new Page(rows.slice(0, page.perPage), page.perPage, total, next, prev);
   }
@@ -93,7 +98,7 @@ export async function paginate<T extends ObjectLiteral>(
     keys = keys.reverse();
   }
 
-  const total = await base.clone().getCount();
+  const total = await (options.total ? options.total() : base.clone().getCount());
   if (rows.length === 0) {
     // past either end: offer the way back only if rows exist on that side
     const position = cursor ?? null;

@@ -25,6 +25,12 @@ export interface SqlKeysetList {
   id: string;
   keyType?: 'timestamp' | 'bigint' | 'double';
   order?: 'ASC' | 'DESC';
+  /**
+   * The total's statement (one row, its count in column `n`) when the list's size is known without
+   * reading the list (a maintained counter); default `SELECT COUNT(*) <from>`. Must count exactly
+   * the rows of `from`.
+   */
+  total?: { sql: string; params: unknown[] };
 }
 
 /** Runs one statement and returns its rows (a pool, a PGlite connection, a transaction). */
@@ -62,6 +68,8 @@ export async function paginateSql(
   const idBefore = order === 'ASC' ? '<' : '>';
   const base = list.params;
   const next = base.length + 1;
+  const countTotal = () =>
+    list.total ? run(list.total.sql, list.total.params) : run(`SELECT COUNT(*)::int AS n ${list.from}`, base);
 
   const tieCount = async (value: number, idCmp?: string, rowId?: string): Promise<number> => {
     let sql = `SELECT COUNT(*)::int AS n ${list.from} AND ${key} = ${at(next)}`;
@@ -88,13 +96,16 @@ export async function paginateSql(
   }
 
   if (page.number !== undefined) {
-    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order
+    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order. No cursor
+    // carries the key here, so a `double` key orders by its value itself (the key is monotone in it;
+    // only values closer than the key tells apart may swap), which an index on the column serves
+    const byValue = list.keyType === 'double' ? list.key : key;
     const [fetched, [countRow]] = await Promise.all([
       run(
-        `SELECT ${list.select} ${list.from} ORDER BY ${key} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}`,
+        `SELECT ${list.select} ${list.from} ORDER BY ${byValue} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}`,
         [...base, page.number * page.perPage, page.perPage + 1],
       ),
-      run(`SELECT COUNT(*)::int AS n ${list.from}`, base),
+      countTotal(),
     ]);
     const { next: nextCursor, prev } = pageNumberCursors(page.perPage, page.number, fetched.length > page.perPage);
     return new Page(fetched.slice(0, page.perPage), page.perPage, Number(countRow.n), nextCursor, prev);
@@ -112,10 +123,7 @@ export async function paginateSql(
     sql += ` ORDER BY ${key} ${readOrder}, ${id} ${readOrder} LIMIT $${next}`;
     params.push(page.perPage + 1);
   }
-  const [fetched, [countRow]] = await Promise.all([
-    run(sql, params),
-    run(`SELECT COUNT(*)::int AS n ${list.from}`, base),
-  ]);
+  const [fetched, [countRow]] = await Promise.all([run(sql, params), countTotal()]);
   const total = Number(countRow.n);
   const more = fetched.length > page.perPage;
   let rows = fetched.slice(0, page.perPage);

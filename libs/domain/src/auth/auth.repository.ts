@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { hotQuery } from '../kernel/hot-query';
 import { User } from '../user';
 import { AuthCode } from './auth-code.entity';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
+import { SQL_LIVE_ACCESS_TOKEN } from './auth.sql';
 
 /** The row of `findLiveAccessToken`: the session and user behind a live access token. */
 export interface LiveAccessTokenRow {
@@ -30,23 +32,12 @@ export class AuthRepository {
    * token) with this SHA-256 digest, when the token has not expired, its session is neither revoked
    * nor expired and its user is active; undefined otherwise.
    */
-  findLiveAccessToken(digest: string, kind: 'access' | 'web' = 'access'): Promise<LiveAccessTokenRow | undefined> {
-    return this.dataSource
-      .createQueryBuilder(AuthToken, 't')
-      .innerJoin(AuthSession, 's', 's.id = t.sessionId')
-      .innerJoin(User, 'u', 'u.id = s.userId')
-      .select('s.id', 'session_id')
-      .addSelect('u.id', 'user_id')
-      .addSelect('u.email', 'email')
-      .addSelect('s.lastUsedAt', 'last_used_at')
-      .addSelect('LEAST(t.expiresAt, s.expiresAt)', 'expires_at')
-      .where('t.digest = :digest', { digest })
-      .andWhere('t.kind = :kind', { kind })
-      .andWhere('t.expiresAt > now()')
-      .andWhere('s.revokedAt IS NULL')
-      .andWhere('s.expiresAt > now()')
-      .andWhere('u.isActive = true')
-      .getRawOne<LiveAccessTokenRow>();
+  async findLiveAccessToken(
+    digest: string,
+    kind: 'access' | 'web' = 'access',
+  ): Promise<LiveAccessTokenRow | undefined> {
+    const [row] = await hotQuery(this.dataSource, SQL_LIVE_ACCESS_TOKEN, [digest, kind]);
+    return row as LiveAccessTokenRow | undefined;
   }
 
   /** Sets a session's `last_used_at` to now, without the entity listeners (bookkeeping, not an access change). */

@@ -133,6 +133,9 @@ function filtersOf(query: Omit<IssueListQuery, 'page' | 'shape'>): IssueFilterSe
  * the App list (one filter compiler, `issue-filters.ts`), grouped and archived lists, lookups,
  * search, and the renderings (v1 object with `fields`/`expand`, App values).
  */
+/** How many groups of a grouped list are read at once (`listGrouped`). */
+const GROUPS_AT_ONCE = 6;
+
 @Injectable()
 export class IssueQueryService {
   constructor(
@@ -215,10 +218,23 @@ export class IssueQueryService {
     let count = 0;
     let more = false;
     let pages = 0;
-    for (const key of keys) {
-      const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, { by, key });
+    // the groups' pages are read a few at a time (each is a page and its count): a board's states at once,
+    // without one request taking the pool for a grouping with many keys
+    const read: Array<{ key: string | null; page: Page<Issue>; rendered: Array<Partial<IssueJson> | AppIssueJson> }> =
+      [];
+    for (let at = 0; at < keys.length; at += GROUPS_AT_ONCE) {
+      read.push(
+        ...(await Promise.all(
+          keys.slice(at, at + GROUPS_AT_ONCE).map(async (key) => {
+            const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, { by, key });
+            return { key, page, rendered: await this.renderFor(page.results, query) };
+          }),
+        )),
+      );
+    }
+    for (const { key, page, rendered } of read) {
       results[key ?? 'None'] = {
-        results: await this.renderFor(page.results, query),
+        results: rendered,
         total_results: page.totalCount,
         next_cursor: page.nextCursor,
         prev_cursor: page.prevCursor,

@@ -24,6 +24,20 @@ export type Priority = (typeof PRIORITIES)[number];
 })
 // the last sort_order of a state, read on every create while the project's counter is locked
 @Index('ix_issues_project_state_sort', ['projectId', 'stateId', 'sortOrder'], { where: '"deleted_at" IS NULL' })
+// a state's visible work items newest first and their count (the board's columns, the `state=` filter)
+@Index('ix_issues_project_state_live_created', ['projectId', 'stateId', 'createdAt', 'id'], {
+  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
+})
+// `order_by=sort_order` and `order_by=priority` of a project's list (the priority rank is an
+// expression: migration `IssueVisibleCounts` writes that index, TypeORM leaves it alone)
+@Index('ix_issues_project_live_sort', ['projectId', 'sortOrder', 'id'], {
+  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
+})
+@Index('ix_issues_project_live_priority_rank', { synchronize: false })
+// the `priority=` filter and `group_by=priority` of the lists, and their totals
+@Index('ix_issues_project_priority_live', ['projectId', 'priority'], {
+  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
+})
 export class Issue extends ProjectScopedEntity {
   @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })

@@ -10,6 +10,7 @@ import { hotQuery, hotTransaction, hotTxPipeline, hotTxQuery } from '../kernel/h
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import {
+  Bind,
   bindNamed,
   bindPositional,
   guestCondition,
@@ -26,6 +27,7 @@ import {
   ISSUE_COLUMNS,
   LIVE_PROJECT,
   OPEN_ISSUE,
+  SQL_APP_VALUES,
   SQL_CREATE_ISSUE,
   SQL_CREATE_ISSUE_IN_BATCH,
   SQL_CREATE_ISSUE_IN_BATCH_NO_STATE,
@@ -35,6 +37,8 @@ import {
   SQL_NEXT_SEQUENCE,
   SQL_NEXT_SEQUENCES,
   SQL_PROJECT_FOR_CREATE,
+  SQL_PROJECT_VISIBLE_COUNT,
+  SQL_STATE_GROUP_KEYS,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
   VISIBLE_ISSUE,
@@ -108,9 +112,12 @@ export class IssueRepository {
     order: IssueOrderKey,
     desc: boolean,
     page: PageRequest,
+    group?: IssueGroup,
   ): Promise<Page<Issue>> {
     const params: unknown[] = [projectId];
-    const where = issueFilterConditions(filters, bindPositional(params));
+    const bind = bindPositional(params);
+    const where = issueFilterConditions(filters, bind);
+    if (group) where.push(groupCondition(group, bind));
     const from = SQL_VISIBLE_ISSUES_OF_PROJECT + where.map((c) => ` AND ${c}`).join('');
     const result = await paginateSql(
       {
@@ -121,6 +128,8 @@ export class IssueRepository {
         id: 'i.id',
         keyType: order.keyType,
         order: desc ? 'DESC' : 'ASC',
+        // no filter: the project's counter, not a count of the list
+        total: where.length ? undefined : { sql: SQL_PROJECT_VISIBLE_COUNT, params: [projectId] },
       },
       page,
       (text, values) => hotQuery(this.dataSource, text, values),
@@ -173,9 +182,37 @@ export class IssueRepository {
     page: PageRequest,
     group?: IssueGroup,
   ): Promise<Page<Issue>> {
+    // a project's visible work items (the App list and its groups, the board): the plain SQL of the v1 list
+    if (typeof scope === 'string' && !archived) return this.visiblePage(scope, filters, order, desc, page, group);
     const qb = this.filtered(scope, filters, archived);
-    if (group) whereGroup(qb, group);
-    return paginate(qb, page, { key: order.key, keyType: order.keyType, order: desc ? 'DESC' : 'ASC' });
+    if (group) {
+      const params: Record<string, unknown> = {};
+      qb.andWhere(groupCondition(group, bindNamed(params, 'g')), params);
+    }
+    return paginate(qb, page, {
+      key: order.key,
+      keyType: order.keyType,
+      order: desc ? 'DESC' : 'ASC',
+      total: group ? undefined : this.counted(scope, filters, archived),
+    });
+  }
+
+  /**
+   * How many visible work items the project has (`SQL_PROJECT_VISIBLE_COUNT`: its maintained
+   * counter, one row read), what `filtered` would count for it with no filter.
+   */
+  async visibleCount(projectId: string): Promise<number> {
+    const [row] = await hotQuery(this.dataSource, SQL_PROJECT_VISIBLE_COUNT, [projectId]);
+    return Number(row.n);
+  }
+
+  /**
+   * `filtered`'s total from the project's counter when `filtered` is a project's visible work items
+   * with no filter (no Guest rule either), else undefined (count the list).
+   */
+  private counted(scope: IssueScope, filters: IssueFilterSet, archived: boolean): (() => Promise<number>) | undefined {
+    if (typeof scope !== 'string' || archived || issueFilterConditions(filters, bindNamed({})).length) return undefined;
+    return () => this.visibleCount(scope);
   }
 
   /**
@@ -190,7 +227,7 @@ export class IssueRepository {
     limit: number,
   ): Promise<{ issues: Issue[]; total: number }> {
     const qb = this.filtered(projectId, filters, false);
-    const total = await qb.getCount();
+    const total = await (this.counted(projectId, filters, false) ?? (() => qb.getCount()))();
     const issues =
       offset >= total
         ? []
@@ -268,6 +305,10 @@ ORDER BY created_at, id`,
           );
     switch (groupBy) {
       case 'state_id':
+        if (typeof scope === 'string')
+          return ((await hotQuery(this.dataSource, SQL_STATE_GROUP_KEYS, [scope])) as Array<{ id: string }>).map(
+            (r) => r.id,
+          );
         return ids(
           `SELECT id FROM states WHERE ${inScope} AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id`,
         );
@@ -314,21 +355,7 @@ ORDER BY created_at, id`,
    * and deleted cycles, modules and labels are left out, as in Plane.
    */
   async appValues(ids: string[]): Promise<Array<Record<string, unknown>>> {
-    const params = ids.map((_, n) => `$${n + 1}`).join(', ');
-    return this.dataSource.query(
-      `SELECT i.id,
-        ARRAY(SELECT ia.assignee_id FROM issue_assignees ia WHERE ia.issue_id = i.id ORDER BY ia.assignee_id) AS assignee_ids,
-        ARRAY(SELECT il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL WHERE il.issue_id = i.id ORDER BY il.label_id) AS label_ids,
-        ARRAY(SELECT mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL AND m.archived_at IS NULL
-              WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL ORDER BY mi.module_id) AS module_ids,
-        (SELECT ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL LIMIT 1) AS cycle_id,
-        (SELECT COUNT(*) FROM issues s WHERE s.parent_id = i.id AND s.deleted_at IS NULL AND s.archived_at IS NULL AND s.is_draft = false) AS sub_issues_count,
-        (SELECT COUNT(*) FROM issue_links k WHERE k.issue_id = i.id AND k.deleted_at IS NULL) AS link_count,
-        (SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count,
-        (SELECT s."group" FROM states s WHERE s.id = i.state_id) AS state_group
-       FROM issues i WHERE i.id IN (${params})`,
-      ids,
-    );
+    return hotQuery(this.dataSource, SQL_APP_VALUES, [ids]);
   }
 
   /** Assignee and label ids of work items (one statement), each list sorted. */
@@ -635,7 +662,7 @@ ORDER BY created_at, id`,
    */
   async insertOne(em: EntityManager, projectId: string, values: unknown[], stateless: boolean): Promise<Row> {
     const [, [row]] = await hotTxPipeline(em, [
-      [SQL_NEXT_SEQUENCE, [projectId]],
+      [SQL_NEXT_SEQUENCE, [projectId, visibleOnCreate(values)]],
       [stateless ? SQL_CREATE_ISSUE_NO_STATE : SQL_CREATE_ISSUE, values],
     ]);
     return row;
@@ -648,7 +675,7 @@ ORDER BY created_at, id`,
   async insertBatch(projectId: string, jobs: Array<{ values: unknown[]; stateless: boolean }>): Promise<Row[]> {
     const n = jobs.length;
     const answers = await hotTransaction(this.dataSource, [
-      [SQL_NEXT_SEQUENCES, [projectId, n]],
+      [SQL_NEXT_SEQUENCES, [projectId, n, jobs.reduce((sum, job) => sum + visibleOnCreate(job.values), 0)]],
       ...jobs.map((job, k): [string, unknown[]] => [
         job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH,
         [...job.values, n - 1 - k],
@@ -712,48 +739,42 @@ ORDER BY created_at, id`,
   }
 }
 
-/** Narrows a `filtered` query to one group (`null` key: the work items with no value). */
-function whereGroup(qb: SelectQueryBuilder<Issue>, { by, key }: IssueGroup): void {
-  const p = { g: key };
+/** 1 when a create's `values` (`$1`–`$23` of `SQL_CREATE_ISSUE`) make a visible work item (`$14` is_draft false), else 0. */
+function visibleOnCreate(values: unknown[]): number {
+  return values[13] === true ? 0 : 1;
+}
+
+/** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
+function groupCondition({ by, key }: IssueGroup, bind: Bind): string {
   const set = (table: string, column: string) => {
     const live = table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL';
     return key === null
-      ? qb.andWhere(`NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`)
-      : qb.andWhere(`EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = :g${live})`, p);
+      ? `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`
+      : `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${bind(key)}${live})`;
   };
+  const equals = (column: string) => (key === null ? `${column} IS NULL` : `${column} = ${bind(key)}`);
   switch (by) {
     case 'state_id':
-      qb.andWhere('i.stateId = :g', p);
-      break;
+      return equals('i.state_id');
     case 'state__group':
-      qb.andWhere('EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = :g)', p);
-      break;
+      return `EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = ${bind(key)})`;
     case 'priority':
-      qb.andWhere('i.priority = :g', p);
-      break;
+      return equals('i.priority');
     case 'created_by':
-      qb.andWhere('i.createdById = :g', p);
-      break;
+      return equals('i.created_by_id');
     case 'project_id':
-      qb.andWhere('i.projectId = :g', p);
-      break;
+      return equals('i.project_id');
     case 'labels__id':
-      set('issue_labels', 'label_id');
-      break;
+      return set('issue_labels', 'label_id');
     case 'assignees__id':
-      set('issue_assignees', 'assignee_id');
-      break;
+      return set('issue_assignees', 'assignee_id');
     case 'cycle_id':
-      set('cycle_issues', 'cycle_id');
-      break;
+      return set('cycle_issues', 'cycle_id');
     case 'issue_module__module_id':
-      set('module_issues', 'module_id');
-      break;
+      return set('module_issues', 'module_id');
     case 'start_date':
-      qb.andWhere(key === null ? 'i.startDate IS NULL' : 'i.startDate = :g', p);
-      break;
+      return equals('i.start_date');
     case 'target_date':
-      qb.andWhere(key === null ? 'i.targetDate IS NULL' : 'i.targetDate = :g', p);
-      break;
+      return equals('i.target_date');
   }
 }

@@ -85,19 +85,37 @@ export const SQL_PROJECT_FOR_CREATE = `SELECT archived_at::text AS archived_at, 
 export const SQL_DEFAULT_STATE = `SELECT id, "group", name FROM states WHERE project_id = $1 AND is_triage = false AND deleted_at IS NULL
 ORDER BY "default" DESC, sequence ASC LIMIT 1`;
 
-/** `$1` project id: the next `sequence_id`. Locks the project's counter row until the transaction ends. */
-export const SQL_NEXT_SEQUENCE = `INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, 1)
-ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + 1
+/**
+ * `$1` project id, `$2` 1 when the work item is visible (not a draft), else 0: the next
+ * `sequence_id`, and the project's `visible_count` (see `SQL_PROJECT_VISIBLE_COUNT`) counts the
+ * work item. Locks the project's counter row until the transaction ends.
+ */
+export const SQL_NEXT_SEQUENCE = `INSERT INTO project_issue_counters (project_id, last_sequence, visible_count) VALUES ($1, 1, $2::int)
+ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + 1,
+visible_count = project_issue_counters.visible_count + $2::int
 RETURNING last_sequence`;
 
 /**
- * `$1` project id, `$2` how many work items a batch creates (`IssueCreateBatcher`): takes `$2`
- * numbers at once; the batch's k-th work item (from 0) gets `last_sequence - ($2 - 1 - k)`. Locks
- * the counter row as `SQL_NEXT_SEQUENCE` does.
+ * `$1` project id, `$2` how many work items a batch creates (`IssueCreateBatcher`), `$3` how many
+ * of them are visible (not drafts): takes `$2` numbers at once and counts `$3` visible work items
+ * (one update of the counter row per batch); the batch's k-th work item (from 0) gets
+ * `last_sequence - ($2 - 1 - k)`. Locks the counter row as `SQL_NEXT_SEQUENCE` does.
  */
-export const SQL_NEXT_SEQUENCES = `INSERT INTO project_issue_counters (project_id, last_sequence) VALUES ($1, $2::int)
-ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + $2::int
+export const SQL_NEXT_SEQUENCES = `INSERT INTO project_issue_counters (project_id, last_sequence, visible_count) VALUES ($1, $2::int, $3::int)
+ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.last_sequence + $2::int,
+visible_count = project_issue_counters.visible_count + $3::int
 RETURNING last_sequence`;
+
+/**
+ * `$1` project id: how many work items `SQL_VISIBLE_ISSUES_OF_PROJECT` holds (`n`), read from the
+ * project's counter (`project_issue_counters.visible_count`, kept in every writing transaction:
+ * creates count in their counter upsert, every other change of visibility is counted by the
+ * database's triggers, migration `IssueVisibleCounts`); 0 for a project that is deleted, archived
+ * or has no counter row. The unfiltered total of every list page: one row read instead of the
+ * whole list.
+ */
+export const SQL_PROJECT_VISIBLE_COUNT = `SELECT COALESCE(MAX(c.visible_count), 0)::int AS n FROM projects p
+LEFT JOIN project_issue_counters c ON c.project_id = p.id WHERE p.id = $1 AND ${LIVE_PROJECT}`;
 
 /**
  * Inserts a work item: `$1` workspace, `$2` project, `$3` name, `$4` description_html, `$5`
@@ -165,3 +183,23 @@ export const SQL_CREATE_ISSUE_IN_BATCH_NO_STATE = createIssue(NO_STATE, true, tr
 export const SQL_CREATE_ISSUE_PLAIN = createIssue(SAME_STATE, false);
 /** `SQL_CREATE_ISSUE_PLAIN` for a work item without a state. */
 export const SQL_CREATE_ISSUE_PLAIN_NO_STATE = createIssue(NO_STATE, false);
+
+/**
+ * `$1` work item ids (uuid[]): Plane's App API values of each (`IssueViewSet.list`): assignee, label
+ * and module ids (sorted), the cycle, the sub-item, link and attachment counts and the state group.
+ * Archived modules and deleted cycles, modules and labels are left out, as in Plane.
+ */
+export const SQL_APP_VALUES = `SELECT i.id,
+ARRAY(SELECT ia.assignee_id FROM issue_assignees ia WHERE ia.issue_id = i.id ORDER BY ia.assignee_id) AS assignee_ids,
+ARRAY(SELECT il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL WHERE il.issue_id = i.id ORDER BY il.label_id) AS label_ids,
+ARRAY(SELECT mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL AND m.archived_at IS NULL
+WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL ORDER BY mi.module_id) AS module_ids,
+(SELECT ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL LIMIT 1) AS cycle_id,
+(SELECT COUNT(*) FROM issues s WHERE s.parent_id = i.id AND s.deleted_at IS NULL AND s.archived_at IS NULL AND s.is_draft = false) AS sub_issues_count,
+(SELECT COUNT(*) FROM issue_links k WHERE k.issue_id = i.id AND k.deleted_at IS NULL) AS link_count,
+(SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count,
+(SELECT s."group" FROM states s WHERE s.id = i.state_id) AS state_group
+FROM issues i WHERE i.id = ANY($1::uuid[])`;
+
+/** `$1` project id: the keys of `group_by=state_id` (Plane's `issue_group_values`): the project's states but triage, in order. */
+export const SQL_STATE_GROUP_KEYS = `SELECT id FROM states WHERE project_id = $1 AND deleted_at IS NULL AND is_triage = false ORDER BY sequence, id`;
