@@ -128,6 +128,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     }
     proxyTo(target, req, res);
   });
+  // No live co-editing server here (Meridian serves none): its WebSocket upgrade is refused at once,
+  // as a proxy with nothing behind `/live/` does, so the page editor falls back to `description/`.
+  proxy.on('upgrade', (_req, socket) => socket.destroy());
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 

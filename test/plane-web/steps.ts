@@ -333,6 +333,33 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
+    name: 'write a page',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/pages/`);
+      await page
+        .getByRole('button', { name: /^add page$/i })
+        .first()
+        .click();
+      await page.waitForURL(/\/pages\/[0-9a-f-]{36}/);
+      await Promise.all([
+        page.waitForResponse((r) => /\/pages\/[0-9a-f-]{36}\/$/.test(r.url()) && r.request().method() === 'PATCH'),
+        page.getByPlaceholder('Untitled').fill('Launch plan'),
+      ]);
+      // no live co-editing server: the editor loads and saves the body through description/ (decisions)
+      await page.locator('.ProseMirror').first().click({ timeout: 60_000 });
+      await Promise.all([
+        page.waitForResponse(
+          (r) => /\/description\/$/.test(r.url()) && r.request().method() === 'PATCH' && r.status() === 200,
+          { timeout: 30_000 },
+        ),
+        page.keyboard.type('Ship the landing page on Monday.'),
+      ]);
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/pages/`);
+      await page.getByText('Launch plan').first().waitFor();
+    },
+  },
+  {
     name: 'the teammate reads the notification in the inbox',
     run: async (ctx) => {
       const page = await ctx.tab('ben');
@@ -351,8 +378,11 @@ export const teamDaySteps: Step<Ctx>[] = [
       // the sidebar's project menu: Publish settings
       await page.getByText('Website', { exact: true }).first().hover();
       await page
-        .locator('button:has(svg.lucide-ellipsis), button:has(svg.lucide-more-horizontal)')
-        .filter({ hasNotText: /more/i, visible: true }) // the hovered project's, not a favourite's hidden one
+        .getByText('Website', { exact: true })
+        .first()
+        // the project row's own menu button (a favourite's row has one too)
+        .locator('xpath=ancestor::div[.//button[.//*[contains(@class,"lucide-ellipsis")]]][1]')
+        .locator('button:has(svg.lucide-ellipsis)')
         .first()
         .click();
       await page.getByText('Publish settings').click();
