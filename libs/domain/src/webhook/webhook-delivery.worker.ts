@@ -1,5 +1,13 @@
-import { APP_CONFIG, AppConfig, MeridianError } from '#common';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, MeridianError, Metrics } from '#common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -48,7 +56,7 @@ export function backoffMs(attempts: number, base: number, max: number, random = 
  * webhook that is off or deleted are discarded. Finished rows are deleted after 7 days (their attempts stay in `webhook_logs`).
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -62,7 +70,34 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     private readonly webhooks: WebhookService,
     private readonly outbox: WebhookOutbox,
     private readonly repo: WebhookRepository,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
+
+  /**
+   * The outbox's gauges (README "Metrics"), read from the database at each scrape, so every replica
+   * reports the shared outbox: `meridian_webhook_outbox_pending{state="due"|"waiting"}` and
+   * `meridian_webhook_outbox_oldest_due_seconds`.
+   */
+  onModuleInit(): void {
+    this.metrics?.gauge(
+      'meridian_webhook_outbox_pending',
+      'Pending webhook deliveries in the shared outbox: due now, or waiting (backoff or leased)',
+      ['state'],
+      async () => {
+        const d = await this.repo.outboxDepth();
+        return [
+          { labels: { state: 'due' }, value: d.due },
+          { labels: { state: 'waiting' }, value: d.waiting },
+        ];
+      },
+    );
+    this.metrics?.gauge(
+      'meridian_webhook_outbox_oldest_due_seconds',
+      'How long the oldest due webhook delivery has been waiting for a worker, in seconds',
+      [],
+      async () => [{ labels: {}, value: (await this.repo.outboxDepth()).oldestDueSeconds }],
+    );
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.webhooks.worker) this.schedule(0);
@@ -114,6 +149,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const hook = await this.dataSource.getRepository(Webhook).findOneBy({ id: row.webhook_id });
     if (!hook || !hook.isActive || hook.deletedAt) {
       await this.repo.discardDelivery(row.id);
+      this.metrics?.webhookDeliveries.inc({ status: 'discarded' });
       return;
     }
     const secret = this.webhooks.openSecret(hook);
@@ -189,6 +225,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
         deactivated = isActive === false && hook.isActive;
       }
     });
+    this.metrics?.webhookAttempts.inc({ result: ok ? 'success' : 'error' });
+    if (ok || !retry) this.metrics?.webhookDeliveries.inc({ status: ok ? 'delivered' : 'failed' });
     if (deactivated) {
       this.outbox.invalidate(row.workspace_id);
       this.logger.warn(
