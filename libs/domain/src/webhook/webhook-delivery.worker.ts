@@ -24,6 +24,8 @@ const BATCH = 20;
 /** Finished outbox rows are kept this long (the attempts stay in `webhook_logs`), pruned about hourly. */
 const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
+/** On shutdown, how long sends in flight may finish before they are aborted (below SHUTDOWN_TIMEOUT_MS' default). */
+const STOP_GRACE_MS = 3000;
 /** Headers whose values are secrets-derived and never stored in the logs. */
 const REDACTED = ['X-Plane-Signature', 'X-Plane-Timestamp-Signature'];
 
@@ -103,10 +105,19 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstr
     if (this.config.webhooks.worker) this.schedule(0);
   }
 
-  /** Stops polling, aborts requests in flight (their rows are retried after the lease) and waits for the current poll. */
+  /**
+   * Stops polling and lets the sends in flight finish for up to `STOP_GRACE_MS` (so a rolling
+   * restart does not send them twice: a receiver that answers promptly gets each delivery once);
+   * then aborts what is left (those rows are retried after their lease) and waits for the poll.
+   */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.running) {
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([this.running, new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
+      clearTimeout(grace);
+    }
     this.abort.abort();
     await this.running;
   }
@@ -183,7 +194,7 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstr
       }
       if (target) {
         outcome = await sendWebhook(target, headers, row.body, w.timeoutMs, this.abort.signal);
-        if (this.stopped) return; // shutting down: the lease ends and another poll retries it
+        if (this.abort.signal.aborted) return; // cut off by the shutdown: the lease ends and another poll retries it
       }
     }
     outcome = outcome!;
