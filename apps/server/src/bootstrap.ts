@@ -31,11 +31,13 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
     bufferLogs: true,
     abortOnError: false,
   });
-  // first: every request is timed and counted by its route template (README "Metrics"), and answers
-  // `Connection: close` once the process is stopping (README "Replicas")
+  // first: with metrics on, every request is timed and counted by its route template (README
+  // "Metrics"); every answer is `Connection: close` once the process is stopping (README "Replicas")
   const metrics = app.get(Metrics);
-  metrics.observePool(() => poolStats(database.dataSource));
-  app.use(metrics.requestMetrics());
+  if (config.metrics.enabled) {
+    metrics.observePool(() => poolStats(database.dataSource));
+    app.use(metrics.requestMetrics());
+  }
   app.use(app.get(Draining).middleware());
   // then: every request is logged and gets its X-Request-Id, whatever answers it
   const logging = createRequestLogging(config);

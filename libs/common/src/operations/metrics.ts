@@ -32,8 +32,8 @@ export interface PoolStats {
 /**
  * The process's Prometheus metrics (prom-client), one registry per application (tests run several
  * in one process). Every metric is registered whether or not metrics are served, so the code that
- * counts never checks; the process defaults (CPU, memory, GC, event-loop lag) are collected only
- * when `METRICS_ENABLED` (their event-loop monitor costs a little).
+ * counts never checks; what costs something on every request or all the time (the request
+ * middleware, the process defaults with their event-loop monitor) runs only when metrics are on.
  *
  * - `meridian_http_requests_total{method,route,status}` and
  *   `meridian_http_request_duration_seconds{method,route,status}`: `route` is the matched route's
