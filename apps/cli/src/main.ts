@@ -1,7 +1,15 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, loadDotEnv, MeridianError } from '#common';
 import { setUpInstance } from '#domain';
-import { DataDirLockedError, DatabaseUnavailableError, openDatabase, runMigrationsLocked } from '#database';
+import {
+  BackupError,
+  backupEmbedded,
+  DataDirLockedError,
+  DatabaseUnavailableError,
+  openDatabase,
+  restoreEmbedded,
+  runMigrationsLocked,
+} from '#database';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
@@ -21,6 +29,11 @@ Commands:
                              The password (8 to 128 characters) comes from MERIDIAN_ADMIN_PASSWORD, or
                              is asked for when the terminal is interactive. --password PASSWORD also
                              works but shows it in the process list, the shell history and npm's echo.
+  backup FILE                the embedded database (DATA_DIR) into FILE, a gzipped tar of its files;
+                             refused while a server runs on DATA_DIR (stop it first: a backup is then
+                             consistent). For PostgreSQL use pg_dump (README "Backups").
+  restore FILE [--replace]   a backup made by \`backup\` into DATA_DIR, which must hold no database;
+                             --replace moves the current one aside (DATA_DIR/pg.before-restore-<time>)
   help, --help, -h           this text
 
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
@@ -97,6 +110,9 @@ async function run(argv: string[]): Promise<number> {
       );
       return result.status ?? 1;
     }
+    case 'backup':
+    case 'restore':
+      return backupOrRestore(command, args);
     case 'admin': {
       if (args[0] !== 'create') {
         console.error(
@@ -117,6 +133,47 @@ async function run(argv: string[]): Promise<number> {
     default:
       console.error(`meridian: unknown command "${command}"\n\n${USAGE}`);
       return 2;
+  }
+}
+
+/** `backup FILE` and `restore FILE [--replace]`: the embedded database only (README "Backups"). */
+async function backupOrRestore(command: 'backup' | 'restore', args: string[]): Promise<number> {
+  const replace = command === 'restore' && args.includes('--replace');
+  const rest = args.filter((a) => !(command === 'restore' && a === '--replace'));
+  if (rest.length !== 1 || rest[0].startsWith('-')) {
+    console.error(`Usage: meridian ${command === 'backup' ? 'backup FILE' : 'restore FILE [--replace]'}`);
+    return 2;
+  }
+  const config = loadConfig();
+  if (config.database.url) {
+    console.error(
+      `meridian: ${command} is for the embedded database; with DATABASE_URL use PostgreSQL's own tools: ` +
+        (command === 'backup'
+          ? 'pg_dump --format=custom --file=FILE "$DATABASE_URL"'
+          : 'pg_restore --no-owner --dbname="$DATABASE_URL" FILE (into an empty database)') +
+        ' (README "Backups").',
+    );
+    return 2;
+  }
+  const dataDir = config.database.dataDir;
+  try {
+    if (command === 'backup') {
+      const bytes = await backupEmbedded(dataDir, rest[0]);
+      console.log(`Backed up the embedded database in ${dataDir} to ${path.resolve(rest[0])} (${bytes} bytes).`);
+    } else {
+      const { movedAside } = await restoreEmbedded(dataDir, rest[0], { replace });
+      if (movedAside) console.log(`The database that was in ${dataDir} is kept in ${movedAside}.`);
+      console.log(
+        `Restored ${path.resolve(rest[0])} into ${dataDir}. Start the server on it; it applies any newer migration.`,
+      );
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof BackupError) {
+      console.error(`meridian: ${err.message}`);
+      return 1;
+    }
+    throw err;
   }
 }
 

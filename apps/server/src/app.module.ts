@@ -15,7 +15,7 @@ import {
   unlessThrottled,
   WorkspaceAccessGuard,
 } from '#common';
-import { AccessCacheModule, RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule } from '#common';
+import { AccessCacheModule, OperationsModule, RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule } from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -53,6 +53,8 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot(database),
+        // metrics and the stop sequence's draining flag (README "Metrics", "Replicas")
+        OperationsModule.forRoot(config),
         // one store for every counter: this process's memory, or Redis with REDIS_URL
         RateLimitStoreModule.forRoot(config),
         // resolved credentials and roles, briefly (ACCESS_CACHE_TTL_MS); emptied on every access change

@@ -3,6 +3,9 @@ import {
   AppConfig,
   corsFor,
   createRequestLogging,
+  Draining,
+  Metrics,
+  metricsOnHttpPort,
   routeFormPosts,
   QuietStartupLogger,
   screenInput,
@@ -10,7 +13,7 @@ import {
   serveOpenApi,
   useJsonBody,
 } from '#common';
-import { ReadyDatabase } from '#database';
+import { poolStats, ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -28,7 +31,15 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
     bufferLogs: true,
     abortOnError: false,
   });
-  // first: every request is logged and gets its X-Request-Id, whatever answers it
+  // first: with metrics on, every request is timed and counted by its route template (README
+  // "Metrics"); every answer is `Connection: close` once the process is stopping (README "Replicas")
+  const metrics = app.get(Metrics);
+  if (config.metrics.enabled) {
+    metrics.observePool(() => poolStats(database.dataSource));
+    app.use(metrics.requestMetrics());
+  }
+  app.use(app.get(Draining).middleware());
+  // then: every request is logged and gets its X-Request-Id, whatever answers it
   const logging = createRequestLogging(config);
   app.use(logging.middleware);
   app.useLogger(new QuietStartupLogger(logging.nestLogger));
@@ -49,6 +60,8 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   app.use(routeFormPosts);
   // NUL, lone surrogates and deep nesting in the path, query or body: 400 before any route
   app.use(screenInput());
+  // GET /metrics on this port, behind METRICS_TOKEN when set (not with METRICS_PORT: served there)
+  if (metricsOnHttpPort(config)) app.use('/metrics', metrics.endpoint(config.metrics.token));
   serveOpenApi(app); // GET /api/openapi.json and /api/docs/, built on first request
   // No enableShutdownHooks(): main.ts handles SIGTERM/SIGINT itself (bounded grace period, logged),
   // and app.close() runs the same shutdown hooks (HTTP server first, then the database).

@@ -4,6 +4,7 @@ import {
   ConfigError,
   createProcessLogger,
   describeSecretKeyProblem,
+  Draining,
   loadConfig,
   loadDotEnv,
   meridianVersion,
@@ -58,9 +59,9 @@ function checkListenable(host: string, port: number): Promise<void> {
 }
 
 /**
- * Stops on SIGTERM and SIGINT: stops accepting connections, lets in-flight requests finish, closes the
+ * Stops on SIGTERM and SIGINT: drains for `SHUTDOWN_DRAIN_MS` (health 503, `Connection: close`), stops accepting connections, lets in-flight requests finish, closes the
  * database (the embedded engine and its data-directory lock included), logs `stopped` and exits 0.
- * After `SHUTDOWN_TIMEOUT_MS`, or on a second signal, it exits 1 at once. A signal during start-up
+ * After `SHUTDOWN_DRAIN_MS` + `SHUTDOWN_TIMEOUT_MS`, or on a second signal, it exits 1 at once. A signal during start-up
  * (migrations, module set-up) is honoured as soon as the current step ends.
  */
 class Lifecycle {
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createProcessLogger(config);
-  const lifecycle = new Lifecycle(log, config.shutdownTimeoutMs);
+  const lifecycle = new Lifecycle(log, config.shutdownTimeoutMs + config.shutdownDrainMs);
   const { host, port } = config.http;
   const version = meridianVersion();
   // heap_limit_mib: V8's heap limit (`--max-old-space-size` plus the young generation); `npm run
@@ -210,7 +211,16 @@ async function main(): Promise<void> {
     { url, version, database: describeDatabase(config), startup_ms },
     `listening on ${url} (${describeDatabase(config)})`,
   );
-  lifecycle.running(() => app.close());
+  lifecycle.running(async () => {
+    // drain first (README "Replicas"): /health answers 503 and every answer `Connection: close`,
+    // while the load balancer notices; then the listener closes and in-flight requests finish
+    app.get(Draining).start();
+    if (config.shutdownDrainMs > 0) {
+      log.info({ drain_ms: config.shutdownDrainMs }, `draining for ${config.shutdownDrainMs} ms (SHUTDOWN_DRAIN_MS)`);
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    }
+    await app.close();
+  });
 }
 
 main().catch((err: unknown) => fail((err as Error)?.stack ?? String(err)));

@@ -39,3 +39,6 @@ export * from './logging/process-logger';
 export * from './util/version';
 export * from './logging/redact';
 export * from './logging/request-logging';
+export * from './operations/metrics';
+export * from './operations/draining';
+export * from './operations/operations.module';

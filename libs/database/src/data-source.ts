@@ -194,3 +194,24 @@ export async function startDatabase(config: AppConfig): Promise<ReadyDatabase> {
     throw err;
   }
 }
+
+/**
+ * The connection pool's counts (metrics): TypeORM's PostgreSQL driver keeps a node-postgres `Pool`
+ * as `driver.master` for both engines (the embedded one through PGlite's adapter, with one
+ * connection: `waiting` is then the queries queued behind the one running). Null before the data
+ * source is initialised or after it is destroyed.
+ */
+export function poolStats(
+  dataSource: DataSource,
+): { total: number; idle: number; waiting: number; max: number } | null {
+  const pool = (dataSource.driver as unknown as { master?: PgPoolLike }).master;
+  if (!dataSource.isInitialized || !pool || typeof pool.totalCount !== 'number') return null;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options?.max ?? 0 };
+}
+
+interface PgPoolLike {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  options?: { max?: number };
+}

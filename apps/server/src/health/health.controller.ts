@@ -1,4 +1,4 @@
-import { meridianVersion, MeridianError, Public } from '#common';
+import { Draining, meridianVersion, MeridianError, Public } from '#common';
 import { pendingMigrations } from '#database';
 import { Controller, Get, HttpException } from '@nestjs/common';
 import {
@@ -16,7 +16,8 @@ import { DataSource } from 'typeorm';
  * when the database answers within 3 s and every migration this build knows is applied. Otherwise
  * 503 `SERVICE_UNAVAILABLE` with `version` and the failed checks under `checks`; pending migrations
  * (possible only with `MIGRATIONS_RUN=false`) are listed in `checks.error.migrations.pending` and in
- * `pending_migrations`. `version` is Meridian's own (package.json), not Plane's `current_version`.
+ * `pending_migrations`. While the process is stopping (`SHUTDOWN_DRAIN_MS` after SIGTERM, README
+ * "Replicas") it answers 503 with `draining: true`. `version` is Meridian's own (package.json), not Plane's `current_version`.
  */
 @Controller('health')
 @Public()
@@ -26,11 +27,16 @@ export class HealthController {
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly dataSource: DataSource,
+    private readonly draining: Draining,
   ) {}
 
   @Get()
   async check(): Promise<HealthCheckResult & { version: string }> {
     const version = meridianVersion();
+    if (this.draining.active) {
+      // stopping (SIGTERM): out of rotation while in-flight requests finish (README "Replicas")
+      throw new MeridianError('SERVICE_UNAVAILABLE', 'The server is stopping.', { version, draining: true });
+    }
     let pending: string[] = [];
     try {
       const result = await this.health.check([

@@ -69,6 +69,37 @@ class EnvironmentVariables {
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 8000;
 
+  /**
+   * on SIGTERM/SIGINT: how long the server keeps serving with `GET /health` at 503 and
+   * `Connection: close` on every answer before it stops listening (a load balancer's time to notice)
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS = 0;
+
+  /** `GET /metrics` on the HTTP port (Prometheus text format); README "Metrics" */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  METRICS_ENABLED = false;
+
+  /** Bearer token `GET /metrics` requires on the HTTP port (required with NODE_ENV=production) */
+  @IsOptional()
+  @IsString()
+  @Matches(/^\S{16,}$/, { message: 'METRICS_TOKEN must be at least 16 characters without spaces' })
+  METRICS_TOKEN?: string;
+
+  /** serve `/metrics` on this separate port (on HOST) instead of the HTTP port, without a token */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number;
+
   @IsOptional()
   @Transform(toInt)
   @IsInt()
@@ -492,6 +523,14 @@ export interface AppConfig {
   logLevel: string;
   /** grace period on SIGTERM/SIGINT before the process exits with in-flight work cut off, in ms */
   shutdownTimeoutMs: number;
+  /** on SIGTERM/SIGINT, how long to keep serving (health 503, `Connection: close`) before closing the listener, in ms */
+  shutdownDrainMs: number;
+  /**
+   * Prometheus metrics (README "Metrics"): `enabled` serves `GET /metrics`; on the HTTP port behind
+   * `Authorization: Bearer <token>` when `token` is set, or on the separate `port` (then not on the
+   * HTTP port, and without a token).
+   */
+  metrics: { enabled: boolean; token?: string; port?: number };
   /** public address of the web app, used in links sent by email and OAuth redirects */
   webUrl: string;
   /** SMTP settings; without `host`, emails are written to the log instead of being sent */
@@ -708,6 +747,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     );
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
+  if (env.NODE_ENV === 'production' && env.METRICS_ENABLED && env.METRICS_PORT === undefined && !env.METRICS_TOKEN) {
+    throw new ConfigError(
+      'Invalid configuration: METRICS_ENABLED=true with NODE_ENV=production needs METRICS_TOKEN (a bearer token for GET /metrics) or METRICS_PORT (a separate port)',
+    );
+  }
   if (env.PASSWORD_HASH_COST === 'test' && env.NODE_ENV !== 'test') {
     throw new ConfigError(
       `Invalid configuration: PASSWORD_HASH_COST=test is accepted only with NODE_ENV=test, not ${env.NODE_ENV}`,
@@ -778,6 +822,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+    metrics: {
+      enabled: env.METRICS_ENABLED || env.METRICS_PORT !== undefined,
+      token: env.METRICS_TOKEN,
+      port: env.METRICS_PORT,
+    },
     webUrl: env.WEB_URL.replace(/\/+$/, ''),
     webSession: webSessionConfig(env),
     mail: {

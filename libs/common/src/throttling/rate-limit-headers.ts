@@ -1,5 +1,6 @@
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
+import { markRateLimited } from '../operations/metrics';
 
 /** One limit that applies to a request, as its headers would show it. */
 interface ShownLimit {
@@ -52,5 +53,6 @@ export function refuseRateLimited(res: Response, tag: string, limit: number, res
   res.setHeader('X-RateLimit-Remaining', '0');
   res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetAtMs / 1000)));
   res.setHeader('Retry-After', String(retryAfter));
+  markRateLimited(res, tag);
   throw new ThrottlerException();
 }

@@ -1,5 +1,13 @@
-import { APP_CONFIG, AppConfig, MeridianError } from '#common';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, MeridianError, Metrics } from '#common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -16,6 +24,8 @@ const BATCH = 20;
 /** Finished outbox rows are kept this long (the attempts stay in `webhook_logs`), pruned about hourly. */
 const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
+/** On shutdown, how long sends in flight may finish before they are aborted (below SHUTDOWN_TIMEOUT_MS' default). */
+const STOP_GRACE_MS = 3000;
 /** Headers whose values are secrets-derived and never stored in the logs. */
 const REDACTED = ['X-Plane-Signature', 'X-Plane-Timestamp-Signature'];
 
@@ -48,7 +58,7 @@ export function backoffMs(attempts: number, base: number, max: number, random = 
  * webhook that is off or deleted are discarded. Finished rows are deleted after 7 days (their attempts stay in `webhook_logs`).
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -62,16 +72,52 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     private readonly webhooks: WebhookService,
     private readonly outbox: WebhookOutbox,
     private readonly repo: WebhookRepository,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
+
+  /**
+   * The outbox's gauges (README "Metrics"), read from the database at each scrape, so every replica
+   * reports the shared outbox: `meridian_webhook_outbox_pending{state="due"|"waiting"}` and
+   * `meridian_webhook_outbox_oldest_due_seconds`.
+   */
+  onModuleInit(): void {
+    this.metrics?.gauge(
+      'meridian_webhook_outbox_pending',
+      'Pending webhook deliveries in the shared outbox: due now, or waiting (backoff or leased)',
+      ['state'],
+      async () => {
+        const d = await this.repo.outboxDepth();
+        return [
+          { labels: { state: 'due' }, value: d.due },
+          { labels: { state: 'waiting' }, value: d.waiting },
+        ];
+      },
+    );
+    this.metrics?.gauge(
+      'meridian_webhook_outbox_oldest_due_seconds',
+      'How long the oldest due webhook delivery has been waiting for a worker, in seconds',
+      [],
+      async () => [{ labels: {}, value: (await this.repo.outboxDepth()).oldestDueSeconds }],
+    );
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.webhooks.worker) this.schedule(0);
   }
 
-  /** Stops polling, aborts requests in flight (their rows are retried after the lease) and waits for the current poll. */
+  /**
+   * Stops polling and lets the sends in flight finish for up to `STOP_GRACE_MS` (so a rolling
+   * restart does not send them twice: a receiver that answers promptly gets each delivery once);
+   * then aborts what is left (those rows are retried after their lease) and waits for the poll.
+   */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.running) {
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([this.running, new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
+      clearTimeout(grace);
+    }
     this.abort.abort();
     await this.running;
   }
@@ -114,6 +160,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const hook = await this.dataSource.getRepository(Webhook).findOneBy({ id: row.webhook_id });
     if (!hook || !hook.isActive || hook.deletedAt) {
       await this.repo.discardDelivery(row.id);
+      this.metrics?.webhookDeliveries.inc({ status: 'discarded' });
       return;
     }
     const secret = this.webhooks.openSecret(hook);
@@ -147,7 +194,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       }
       if (target) {
         outcome = await sendWebhook(target, headers, row.body, w.timeoutMs, this.abort.signal);
-        if (this.stopped) return; // shutting down: the lease ends and another poll retries it
+        if (this.abort.signal.aborted) return; // cut off by the shutdown: the lease ends and another poll retries it
       }
     }
     outcome = outcome!;
@@ -189,6 +236,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
         deactivated = isActive === false && hook.isActive;
       }
     });
+    this.metrics?.webhookAttempts.inc({ result: ok ? 'success' : 'error' });
+    if (ok || !retry) this.metrics?.webhookDeliveries.inc({ status: ok ? 'delivered' : 'failed' });
     if (deactivated) {
       this.outbox.invalidate(row.workspace_id);
       this.logger.warn(

@@ -100,6 +100,21 @@ export class WebhookRepository {
     return returnedRows<ClaimedDelivery>(result);
   }
 
+  /**
+   * The outbox's depth for the metrics: pending deliveries, split into those due now and those
+   * waiting (a retry's backoff, or leased by a worker sending them), and the age in seconds of the
+   * oldest due one (0 when none is due).
+   */
+  async outboxDepth(): Promise<{ due: number; waiting: number; oldestDueSeconds: number }> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*) FILTER (WHERE next_attempt_at <= now())::int AS due,
+              count(*) FILTER (WHERE next_attempt_at > now())::int AS waiting,
+              COALESCE(EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::float8 AS oldest
+         FROM webhook_deliveries WHERE status = 'pending'`,
+    )) as { due: number; waiting: number; oldest: number }[];
+    return { due: Number(row.due), waiting: Number(row.waiting), oldestDueSeconds: Number(row.oldest) };
+  }
+
   /** Discards a delivery (its webhook is off or gone). */
   async discardDelivery(id: string): Promise<void> {
     await this.dataSource.query(
