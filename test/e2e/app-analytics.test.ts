@@ -9,6 +9,7 @@ import {
   signUp,
   SignedUp,
 } from '../support/fixtures';
+import { CapturedMail, SmtpCapture, startSmtpCapture } from '../support/smtp';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Row = Record<string, unknown>;
@@ -371,5 +372,58 @@ describe('App API: analytics', () => {
       'INVALID_QUERY_PARAMETER',
     );
     assert.equal((await t.api.get(`/api/users/me/workspaces/${ws.slug}/dashboard/`).set(bearer(out))).status, 404);
+  });
+});
+
+describe('App API: export-analytics through a real SMTP server', () => {
+  let t: TestApp;
+  let smtp: SmtpCapture;
+  before(async () => {
+    smtp = await startSmtpCapture();
+    t = await startTestApp({ ...smtp.env });
+  });
+  after(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('mails Plane’s CSV (state names, the total, one column per segment) to the caller', async () => {
+    const ada = await signUp(t);
+    const ws = await createWorkspace(t, ada.token);
+    const project = await createAppProject(t, ada.token, ws.slug);
+    const base = `/api/workspaces/${ws.slug}/projects/${project.id}`;
+    const auth = { Authorization: `Bearer ${ada.token}` };
+    const states = (await t.api.get(`${base}/states/`).set(auth)).body as Array<{
+      id: string;
+      group: string;
+      name: string;
+    }>;
+    const backlog = states.find((s) => s.group === 'backlog')!;
+    for (const priority of ['high', 'high', 'low'])
+      assert.equal(
+        (await t.api.post(`${base}/issues/`).set(auth).send({ name: 'x', priority, state_id: backlog.id })).status,
+        201,
+      );
+    const res = await t.api
+      .post(`/api/workspaces/${ws.slug}/export-analytics/`)
+      .set(auth)
+      .send({ x_axis: 'state_id', y_axis: 'issue_count', segment: 'priority' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.message, `Once the export is ready it will be emailed to you at ${ada.email}`);
+    let mail: CapturedMail | undefined;
+    for (let i = 0; i < 100 && !mail; i++) {
+      mail = smtp.to(ada.email)[0];
+      if (!mail) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(mail, 'no mail arrived');
+    assert.equal(mail.subject, 'Your Export is ready');
+    const part = /filename="?analytics\.csv"?[\s\S]*?\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n(?:\r\n|--)/.exec(mail.raw);
+    assert.ok(part, mail.raw.slice(0, 2000));
+    const csv = Buffer.from(part[1].replace(/\r\n/g, ''), 'base64').toString('utf8');
+    const lines = csv.trim().split('\r\n');
+    assert.equal(lines[0].split(',')[0], '"X-Axis"');
+    assert.deepEqual(lines[0].split(',').slice(1).sort(), ['"Issue Count"', '"high"', '"low"'].sort());
+    assert.equal(lines.length, 2);
+    assert.ok(lines[1].startsWith(`"${backlog.name}","3",`), lines[1]);
   });
 });
