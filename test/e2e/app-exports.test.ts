@@ -275,6 +275,16 @@ describe('App API: work item exports', () => {
       'PERMISSION_DENIED',
     );
     assert.equal((await t.api.post(`${api()}/export-issues/`).set(bearer(out)).send({ provider: 'csv' })).status, 404);
+    // another workspace's project
+    const foreign = await createAppProject(t, out.token, other.slug);
+    assertError(
+      await t.api
+        .post(`${api()}/export-issues/`)
+        .set(bearer(ada))
+        .send({ provider: 'csv', project: [foreign.id] }),
+      404,
+      'PROJECT_NOT_FOUND',
+    );
     assertError(
       await t.api.get(`${api()}/export-issues/00000000-0000-4000-8000-000000000000/download/`).set(bearer(ada)),
       404,

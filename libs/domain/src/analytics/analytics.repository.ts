@@ -98,7 +98,7 @@ function axisSql(axis: AnalyticsAxis, a: string): { expr: string; join: string }
 
 /** A user's name fields and avatar under Plane's `<prefix>__` keys, over the users alias `u`. */
 const userFields = (prefix: string) =>
-  `u.first_name AS ${prefix}__first_name, u.last_name AS ${prefix}__last_name, u.display_name AS ${prefix}__display_name, u.id::text AS ${prefix}__id, NULLIF(u.avatar, '') AS ${prefix}__avatar_url`;
+  `u.first_name AS ${prefix}__first_name, u.last_name AS ${prefix}__last_name, u.display_name AS ${prefix}__display_name, u.id::text AS ${prefix}__id, u.avatar AS ${prefix}__avatar_url`;
 
 /**
  * All of the analytics room's SQL (Plane 0.25.3 `app/views/analytic/base.py`,
@@ -190,7 +190,7 @@ export class AnalyticsRepository {
   assigneeDetails(scope: AnalyticsScope): Promise<ChartRow[]> {
     const params: unknown[] = [];
     return this.dataSource.query(
-      `SELECT DISTINCT NULLIF(u.avatar, '') AS assignees__avatar_url, u.display_name AS assignees__display_name,
+      `SELECT DISTINCT u.avatar AS assignees__avatar_url, u.display_name AS assignees__display_name,
          u.first_name AS assignees__first_name, u.last_name AS assignees__last_name, u.id::text AS assignees__id
        ${this.scoped(scope, params, 'JOIN issue_assignees ia ON ia.issue_id = i.id JOIN users u ON u.id = ia.assignee_id')}
        ORDER BY 5`,

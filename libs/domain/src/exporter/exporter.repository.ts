@@ -98,6 +98,15 @@ export class ExporterRepository {
     await this.dataSource.getRepository(ExporterHistory).update({ id }, { status, ...values });
   }
 
+  /** Which of `ids` are live projects of the workspace (archived ones included). */
+  async projectsOfWorkspace(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      'SELECT id::text AS id FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
+      [workspaceId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
   /**
    * The projects of `projectIds` in the workspace that `userId` is an active member of and that
    * are live and not archived (Plane's export filter), in the order asked.

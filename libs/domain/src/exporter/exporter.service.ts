@@ -60,8 +60,9 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
 
   /**
    * Records an export and queues it; 400 `EXPORT_PROVIDER_NOT_FOUND` for a provider other than
-   * csv, json or xlsx; 400 `INVALID_QUERY_PARAMETER`-like 422 for project ids that are not UUIDs
-   * (`VALIDATION_ERROR`). Project ids the caller is not an active member of are left out.
+   * csv, json or xlsx; 422 for project ids that are not a list of UUIDs
+   * (`VALIDATION_ERROR`); 404 `PROJECT_NOT_FOUND` for an id that is not a project of the workspace.
+   * Projects the caller is not an active member of (or archived ones) are left out, as Plane's task does.
    */
   async request(workspaceId: string, userId: string, input: ExportRequest): Promise<{ message: string }> {
     const provider = input.provider;
@@ -78,6 +79,10 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
     }
     if (input.multiple !== undefined && input.multiple !== null && typeof input.multiple !== 'boolean')
       throw new MeridianError('VALIDATION_ERROR', 'multiple must be true or false.');
+    if (asked) {
+      const known = await this.repo.projectsOfWorkspace(workspaceId, asked);
+      if (asked.some((id) => !known.has(id))) throw new MeridianError('PROJECT_NOT_FOUND');
+    }
     const projects = await this.repo.exportableProjects(workspaceId, userId, asked);
     const row = await this.repo.create({
       workspaceId,
