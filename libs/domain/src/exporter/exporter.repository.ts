@@ -73,25 +73,39 @@ export class ExporterRepository {
     return this.dataSource.getRepository(ExporterHistory).findOne({ where: { workspaceId, id } });
   }
 
-  /** Ids of the exports still `queued` (to be picked up after a restart), oldest first. */
-  async queued(): Promise<string[]> {
-    const rows = await this.dataSource
-      .getRepository(ExporterHistory)
-      .find({ select: { id: true }, where: { status: 'queued' }, order: { createdAt: 'ASC' } });
+  /**
+   * Ids of the exports to write: still `queued`, or `processing` without a sign of life for
+   * `leaseMs` (their process stopped), oldest first.
+   */
+  async pending(leaseMs: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id::text AS id FROM exporters WHERE deleted_at IS NULL
+         AND (status = 'queued' OR (status = 'processing' AND updated_at < now() - $1::int * interval '1 millisecond'))
+       ORDER BY created_at`,
+      [leaseMs],
+    );
     return rows.map((r) => r.id);
   }
 
-  /** Moves a `queued` export to `processing`; null when another worker took it (or it is gone). */
-  async claim(id: string): Promise<ExporterHistory | null> {
-    const res = await this.dataSource
-      .getRepository(ExporterHistory)
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'processing' })
-      .where('id = :id AND status = :queued', { id, queued: 'queued' })
-      .execute();
-    if (!res.affected) return null;
+  /**
+   * Moves a pending export (see `pending`) to `processing`; null when another process holds it (or
+   * it is gone or finished). Atomic: two processes never write the same export at once.
+   */
+  async claim(id: string, leaseMs: number): Promise<ExporterHistory | null> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE exporters SET status = 'processing', updated_at = now()
+       WHERE id = $1 AND deleted_at IS NULL
+         AND (status = 'queued' OR (status = 'processing' AND updated_at < now() - $2::int * interval '1 millisecond'))
+       RETURNING id`,
+      [id, leaseMs],
+    );
+    if (!rows.length) return null;
     return this.dataSource.getRepository(ExporterHistory).findOne({ where: { id } });
+  }
+
+  /** A sign of life of an export being written (renews its lease). */
+  async touch(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE exporters SET updated_at = now() WHERE id = $1`, [id]);
   }
 
   async finish(id: string, status: ExportStatus, values: Partial<Pick<ExporterHistory, 'key' | 'url' | 'reason'>>) {

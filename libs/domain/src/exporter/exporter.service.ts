@@ -21,6 +21,9 @@ export interface ExportRequest {
 }
 
 /** Where the download route of an export lives, under the workspace. */
+/** How long an export being written may go without a sign of life before another process takes it over. */
+const LEASE_MS = 10 * 60_000;
+
 const downloadPath = (slug: string, id: string) => `/api/workspaces/${slug}/export-issues/${id}/download/`;
 
 /**
@@ -30,7 +33,8 @@ const downloadPath = (slug: string, id: string) => `/api/workspaces/${slug}/expo
  * file per project (`multiple`) or one for all, in CSV, JSON or XLSX, zipped and stored where the
  * assets are (local disk or S3), then `completed` with the members-only download link as `url`,
  * or `failed` with `reason`. Exports still `queued` when the process stops are picked up again at
- * the next start; one stopped while `processing` stays so (docs/decisions.md, "Exports").
+ * the next start, and so are those left `processing` without a sign of life for ten minutes (the
+ * writer renews its lease after each batch) (docs/decisions.md, "Analytics, exports and the home graphs").
  */
 @Injectable()
 export class ExporterService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,10 +48,10 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    // after start-up, not during it: the exports left queued by the last run
+    // after start-up, not during it: the exports left queued (or abandoned) by the last run
     setImmediate(() => {
       this.repo
-        .queued()
+        .pending(LEASE_MS)
         .then((ids) => ids.forEach((id) => this.schedule(id)))
         .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'Could not read the queued exports'));
     });
@@ -139,7 +143,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
   private async run(id: string): Promise<void> {
     let dir: string | undefined;
     try {
-      const e = await this.repo.claim(id);
+      const e = await this.repo.claim(id, LEASE_MS);
       if (!e) return;
       dir = await fs.mkdtemp(path.join(os.tmpdir(), 'meridian-export-'));
       const files = await this.write(e, dir);
@@ -170,6 +174,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
       for (;;) {
         const rows = await this.repo.batch(projectId, e.initiatedById, after);
         if (rows.length) await writer!.write(rows);
+        await this.repo.touch(e.id);
         if (rows.length < EXPORT_BATCH) break;
         after = rows[rows.length - 1].sequence_id;
       }
