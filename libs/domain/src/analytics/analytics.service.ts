@@ -181,7 +181,7 @@ export class AnalyticsService {
     return this.repo.chart(scope, chart.x, chart.y, chart.segment);
   }
 
-  /** Names for the dimensions of a chart's export: state, label, assignee, cycle and module ids → names. */
+  /** Names for the dimensions of a chart's export: state, label, cycle and module ids → names, assignee ids → `first last` (Plane's). */
   async names(scope: AnalyticsScope, chart: Chart): Promise<Map<string, string>> {
     const uses = (axis: AnalyticsAxis) => chart.x === axis || chart.segment === axis;
     const out = new Map<string, string>();
@@ -191,7 +191,11 @@ export class AnalyticsService {
     if (uses('state_id')) put(await this.repo.stateDetails(scope), 'state_id', (r) => String(r.state__name));
     if (uses('labels__id')) put(await this.repo.labelDetails(scope), 'labels__id', (r) => String(r.labels__name));
     if (uses('assignees__id'))
-      put(await this.repo.assigneeDetails(scope), 'assignees__id', (r) => String(r.assignees__display_name));
+      put(
+        await this.repo.assigneeDetails(scope),
+        'assignees__id',
+        (r) => `${String(r.assignees__first_name ?? '')} ${String(r.assignees__last_name ?? '')}`,
+      );
     if (uses('issue_cycle__cycle_id'))
       put(await this.repo.cycleDetails(scope), 'issue_cycle__cycle_id', (r) => String(r.issue_cycle__cycle__name));
     if (uses('issue_module__module_id'))
