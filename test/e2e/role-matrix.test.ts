@@ -373,6 +373,36 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return { page, version: res.body[0].id };
   }
+  // ---- analytics and exports ----
+
+  const wsApi = (x: World) => `/api/workspaces/${x.w.slug}`;
+  /** A saved chart of the workspace, by the Admin. */
+  async function analyticView(x: World): Promise<string> {
+    const res = await t.api
+      .post(`${wsApi(x)}/analytic-view/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ name: unique('chart'), query_dict: { x_axis: 'priority', y_axis: 'issue_count' } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+  /** A completed CSV export of the workspace, by the Admin: its download path. */
+  async function completedExport(x: World): Promise<string> {
+    const res = await t.api
+      .post(`${wsApi(x)}/export-issues/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ provider: 'csv' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    for (let i = 0; i < 200; i++) {
+      const list = await t.api
+        .get(`${wsApi(x)}/export-issues/?per_page=1&cursor=1:0:0`)
+        .auth(x.admin.token, { type: 'bearer' });
+      const e = list.body.results[0] as { id: string; status: string };
+      if (e.status === 'completed') return `${wsApi(x)}/export-issues/${e.id}/download/`;
+      assert.notEqual(e.status, 'failed');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('export did not complete');
+  }
 
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
@@ -2063,6 +2093,90 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
         return { path: `${proj(x)}/favorite-pages/${id}/` };
       },
       expect: [401, 404, 403, 204, 204],
+    },
+    // ---- analytics and exports ----
+    {
+      route: 'GET /api/workspaces/{slug}/analytics/',
+      prepare: (x) => ({ path: `${wsApi(x)}/analytics/`, query: { x_axis: 'priority', y_axis: 'issue_count' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/default-analytics/',
+      prepare: (x) => ({ path: `${wsApi(x)}/default-analytics/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/project-stats/',
+      prepare: (x) => ({ path: `${wsApi(x)}/project-stats/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/analytic-view/',
+      prepare: (x) => ({ path: `${wsApi(x)}/analytic-view/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/analytic-view/',
+      prepare: (x) => ({ path: `${wsApi(x)}/analytic-view/`, body: { name: unique('chart') } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/analytic-view/{pk}/',
+      prepare: async (x) => ({ path: `${wsApi(x)}/analytic-view/${await analyticView(x)}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/analytic-view/{pk}/',
+      prepare: async (x) => ({
+        path: `${wsApi(x)}/analytic-view/${await analyticView(x)}/`,
+        body: { description: 'd' },
+      }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/analytic-view/{pk}/',
+      prepare: async (x) => ({ path: `${wsApi(x)}/analytic-view/${await analyticView(x)}/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/saved-analytic-view/{analytic_id}/',
+      prepare: async (x) => ({ path: `${wsApi(x)}/saved-analytic-view/${await analyticView(x)}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/export-analytics/',
+      prepare: (x) => ({ path: `${wsApi(x)}/export-analytics/`, body: { x_axis: 'priority', y_axis: 'issue_count' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/export-issues/',
+      prepare: (x) => ({ path: `${wsApi(x)}/export-issues/`, query: { per_page: '10', cursor: '10:0:0' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/export-issues/',
+      prepare: (x) => ({ path: `${wsApi(x)}/export-issues/`, body: { provider: 'json' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/export-issues/{id}/download/',
+      prepare: async (x) => ({ path: await completedExport(x) }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/{slug}/dashboard/',
+      prepare: (x) => ({ path: `/api/users/me/workspaces/${x.w.slug}/dashboard/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/{slug}/activity-graph/',
+      prepare: (x) => ({ path: `/api/users/me/workspaces/${x.w.slug}/activity-graph/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/{slug}/issues-completed-graph/',
+      prepare: (x) => ({ path: `/api/users/me/workspaces/${x.w.slug}/issues-completed-graph/`, query: { month: '2' } }),
+      expect: [401, 404, 200, 200, 200],
     },
   ];
 

@@ -11,6 +11,7 @@ import { CredentialVerifierService } from './auth/credential-verifier.service';
 import { WorkspaceService } from './workspace/workspace.service';
 import { ProjectService } from './project/project.service';
 import { InstanceAdminService } from './instance/instance-admin.service';
+import { AnalyticsFeatureModule } from './analytics/analytics.module';
 import { ApiTokenFeatureModule } from './api-token/api-token.module';
 import { AttachmentFeatureModule } from './attachment/attachment.module';
 import { AuthFeatureModule } from './auth/auth.module';
@@ -18,6 +19,7 @@ import { CoverImageFeatureModule } from './cover-image/cover-image.module';
 import { CycleFeatureModule } from './cycle/cycle.module';
 import { DeployBoardFeatureModule } from './deploy-board/deploy-board.module';
 import { EstimateFeatureModule } from './estimate/estimate.module';
+import { ExporterFeatureModule } from './exporter/exporter.module';
 import { FavoriteFeatureModule } from './favorite/favorite.module';
 import { InstanceFeatureModule } from './instance/instance.module';
 import { InstanceConfigFeatureModule } from './instance-config/instance-config.module';
@@ -43,6 +45,7 @@ import { WorkspaceFeatureModule } from './workspace/workspace.module';
 
 /** One Nest module per feature (its `<feature>.module.ts`), lowest first in the import graph. */
 const FEATURE_MODULES = [
+  AnalyticsFeatureModule,
   ApiTokenFeatureModule,
   AttachmentFeatureModule,
   AuthFeatureModule,
@@ -50,6 +53,7 @@ const FEATURE_MODULES = [
   CycleFeatureModule,
   DeployBoardFeatureModule,
   EstimateFeatureModule,
+  ExporterFeatureModule,
   FavoriteFeatureModule,
   InstanceFeatureModule,
   InstanceConfigFeatureModule,

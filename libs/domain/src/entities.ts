@@ -1,3 +1,6 @@
+// analytics
+import { AnalyticView } from './analytics/analytic-view.entity';
+
 // api-token
 import { ApiToken } from './api-token/api-token.entity';
 
@@ -16,6 +19,9 @@ import { CycleIssue } from './cycle/cycle-issue.entity';
 
 // deploy-board
 import { DeployBoard } from './deploy-board/deploy-board.entity';
+
+// exporter
+import { ExporterHistory } from './exporter/exporter-history.entity';
 
 // estimate
 import { Estimate } from './estimate/estimate.entity';
@@ -109,6 +115,9 @@ import { Workspace } from './workspace/workspace.entity';
 
 /** Every entity; the data source (libs/database) registers exactly these. One line per feature. */
 export const ENTITIES = [
+  // analytics
+  AnalyticView,
+
   // api-token
   ApiToken,
 
@@ -127,6 +136,9 @@ export const ENTITIES = [
 
   // deploy-board
   DeployBoard,
+
+  // exporter
+  ExporterHistory,
 
   // estimate
   Estimate,

@@ -11,6 +11,7 @@ import {
   AppWorkspaceAssetsController,
 } from './assets.controller';
 import { DeployBoardsController } from './deploy-boards.controller';
+import { AppAnalyticsController, AppExportsController, AppUserDashboardController } from './analytics.controller';
 import { InvitationJoinController, InvitationsController } from './invitations.controller';
 import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
@@ -116,6 +117,9 @@ import {
     AppEntityFavoritesController,
     AppUserWorkspaceController,
     TimezonesController,
+    AppAnalyticsController,
+    AppExportsController,
+    AppUserDashboardController,
   ],
 })
 export class AppApiModule {}

@@ -44,6 +44,15 @@ export const ERROR_CATALOG = {
   },
   ISSUE_NOT_ARCHIVABLE: { status: 400, detail: 'Only work items in a completed or cancelled state can be archived.' },
   ATTACHMENT_TYPE_NOT_ALLOWED: { status: 400, detail: 'Invalid file type.' },
+  ANALYTICS_AXIS_INVALID: {
+    status: 400,
+    detail: 'x-axis and y-axis dimensions are required and the values should be valid',
+  },
+  ANALYTICS_SEGMENT_INVALID: {
+    status: 400,
+    detail: 'Both segment and x axis cannot be same and segment should be valid',
+  },
+  EXPORT_PROVIDER_NOT_FOUND: { status: 400, detail: 'The export provider is not one of csv, json, xlsx.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
   INVALID_ENTITY_TYPE: { status: 400, detail: 'Invalid entity type.' },
   INTAKE_NOT_ENABLED: {

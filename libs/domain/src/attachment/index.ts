@@ -5,4 +5,6 @@ export type { BoardAssetScope, CreateAssetInput, ProjectAssetScope, WorkspaceAss
 export { ASSET_ENTITY_TYPES } from './asset.view';
 export type { FileAttributes } from './file-asset.entity';
 export { createObjectStorage } from './storage.provider';
+export { OBJECT_STORAGE } from './object-storage';
+export type { ObjectStorage } from './object-storage';
 export { AttachmentFeatureModule } from './attachment.module';

@@ -33,6 +33,8 @@ export interface SignedObject {
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** stores the file at `file` (a local path) under `key`, streamed, never read whole into memory */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
   /** null when the object does not exist */
   get(key: string): Promise<Buffer | null>;
   /** the object's size in bytes, null when it does not exist */
@@ -116,6 +118,14 @@ export class LocalObjectStorage implements ObjectStorage {
     await fs.mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
     await fs.writeFile(tmp, data);
+    await fs.rename(tmp, file);
+  }
+
+  async putFile(key: string, source: string): Promise<void> {
+    const file = this.file(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await fs.copyFile(source, tmp);
     await fs.rename(tmp, file);
   }
 

@@ -5,6 +5,8 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectStorage, SignedObject, UploadTarget } from './object-storage';
@@ -43,6 +45,19 @@ export class S3ObjectStorage implements ObjectStorage {
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     await this.client.send(
       new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: data, ContentType: contentType }),
+    );
+  }
+
+  async putFile(key: string, file: string, contentType: string): Promise<void> {
+    const { size } = await stat(file);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.settings.bucket,
+        Key: key,
+        Body: createReadStream(file),
+        ContentLength: size,
+        ContentType: contentType,
+      }),
     );
   }
 

@@ -23,10 +23,10 @@ export type { IssueJson } from './issue.view';
 export { stripHtml, writeActivities } from './activity-writer';
 export type { ActivityEntry, ChangeContext } from './activity-writer';
 // the one definition of visibility, priority order and ordering keys, for the features above
-export { VISIBLE_ISSUE } from './issue.sql';
+export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
 export { guestCondition, ISSUE_ORDER_KEYS } from './issue-filters';
 export type { DateFilter, IssueOrderKey } from './issue-filters';
 export { visibleIssuesQuery } from './issue.repository';
 // the filter compiler, for the lists of work items that live in other features (intake)
-export { bindNamed, issueFilterConditions } from './issue-filters';
+export { bindNamed, bindPositional, issueFilterConditions } from './issue-filters';
 export type { IssueFilterSet } from './issue-filters';

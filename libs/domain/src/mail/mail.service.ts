@@ -9,6 +9,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** files sent with the message (the analytics export's CSV); the log fallback names them only */
+  attachments?: Array<{ filename: string; content: string | Buffer; contentType: string }>;
 }
 
 /**
@@ -69,7 +71,7 @@ export class MailService {
     if (!settings.host) {
       if (this.config.env === 'production') throw new MeridianError('SMTP_NOT_CONFIGURED');
       this.logger.warn(
-        { to: mail.to, subject: mail.subject, text: mail.text },
+        { to: mail.to, subject: mail.subject, text: mail.text, attachments: mail.attachments?.map((a) => a.filename) },
         `No SMTP server configured; email written to the log (NODE_ENV=${this.config.env} only, never in production)`,
       );
       return 'logged';
@@ -80,6 +82,7 @@ export class MailService {
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      attachments: mail.attachments,
     });
     return 'sent';
   }

@@ -1,0 +1,443 @@
+import { ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { bindPositional, guestCondition, issueFilterConditions, LIVE_PROJECT, VISIBLE_ISSUE } from '../issue';
+import type { IssueFilterSet } from '../issue';
+import { AnalyticView } from './analytic-view.entity';
+
+/**
+ * Which work items a chart counts: the visible work items (not deleted, archived, draft or waiting
+ * in intake; live project) of the workspace's projects `viewerId` is an active member of, a project
+ * Guest's under the Guest rule, narrowed by Plane's list filters.
+ */
+export interface AnalyticsScope {
+  workspaceId: string;
+  viewerId: string;
+  filters: IssueFilterSet;
+}
+
+/** A public project's `network` (the project room's `NETWORK.PUBLIC`). */
+const PUBLIC_NETWORK = 2;
+
+/** `x_axis` and `segment` values (Plane's `valid_xaxis_segment` in `AnalyticsEndpoint`). */
+export const ANALYTICS_AXES = [
+  'state_id',
+  'state__group',
+  'labels__id',
+  'assignees__id',
+  'estimate_point__value',
+  'issue_cycle__cycle_id',
+  'issue_module__module_id',
+  'priority',
+  'start_date',
+  'target_date',
+  'created_at',
+  'completed_at',
+] as const;
+export type AnalyticsAxis = (typeof ANALYTICS_AXES)[number];
+
+/** `y_axis` values. */
+export const ANALYTICS_MEASURES = ['issue_count', 'estimate'] as const;
+export type AnalyticsMeasure = (typeof ANALYTICS_MEASURES)[number];
+
+/** One row of a chart: `dimension`, `segment` when segmented, and `count` or `estimate`. */
+export type ChartRow = Record<string, string | number | null>;
+
+/** A numeric estimate point value over alias `ep` (Plane casts the value to a float; other values count as none). */
+const numericPoint = (ep: string) => `CASE WHEN ${ep}.value ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ${ep}.value::float8 END`;
+
+/** `<year>-<month>` of a date or time (Plane's `annotate_with_monthly_dimension`, months unpadded, UTC). */
+const month = (column: string, time: boolean) => {
+  const v = time ? `(${column} AT TIME ZONE 'UTC')` : column;
+  return `(EXTRACT(YEAR FROM ${v})::int::text || '-' || EXTRACT(MONTH FROM ${v})::int::text)`;
+};
+
+/** The SQL of one axis over alias `a`: its value and the join it needs. */
+function axisSql(axis: AnalyticsAxis, a: string): { expr: string; join: string } {
+  switch (axis) {
+    case 'state_id':
+      return { expr: 'i.state_id::text', join: '' };
+    case 'state__group':
+      return { expr: `${a}."group"::text`, join: `LEFT JOIN states ${a} ON ${a}.id = i.state_id` };
+    case 'labels__id':
+      return {
+        expr: `${a}.label_id::text`,
+        join: `LEFT JOIN (SELECT il.issue_id, il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      };
+    case 'assignees__id':
+      return {
+        expr: `${a}.assignee_id::text`,
+        join: `LEFT JOIN issue_assignees ${a} ON ${a}.issue_id = i.id`,
+      };
+    case 'estimate_point__value':
+      return {
+        expr: `${a}.value::text`,
+        join: `LEFT JOIN estimate_points ${a} ON ${a}.id = i.estimate_point_id AND ${a}.deleted_at IS NULL`,
+      };
+    case 'issue_cycle__cycle_id':
+      return {
+        expr: `${a}.cycle_id::text`,
+        join: `LEFT JOIN (SELECT ci.issue_id, ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      };
+    case 'issue_module__module_id':
+      return {
+        expr: `${a}.module_id::text`,
+        join: `LEFT JOIN (SELECT mi.issue_id, mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL WHERE mi.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      };
+    case 'priority':
+      return { expr: 'i.priority::text', join: '' };
+    case 'start_date':
+    case 'target_date':
+      return { expr: month(`i.${axis}`, false), join: '' };
+    case 'created_at':
+    case 'completed_at':
+      return { expr: month(`i.${axis}`, true), join: '' };
+  }
+}
+
+/** A user's name fields and avatar under Plane's `<prefix>__` keys, over the users alias `u`. */
+const userFields = (prefix: string) =>
+  `u.first_name AS ${prefix}__first_name, u.last_name AS ${prefix}__last_name, u.display_name AS ${prefix}__display_name, u.id::text AS ${prefix}__id, u.avatar AS ${prefix}__avatar_url`;
+
+/**
+ * All of the analytics room's SQL (Plane 0.25.3 `app/views/analytic/base.py`,
+ * `utils/analytics_plot.py`, `app/views/workspace/base.py` and `user.py` for the home graphs), in
+ * plain SQL over the visible work items of an `AnalyticsScope`; and the saved charts
+ * (`analytic_views`).
+ */
+@Injectable()
+export class AnalyticsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** `FROM issues i JOIN projects p … WHERE …` of the scope, its values appended to `params`. */
+  private scoped(scope: AnalyticsScope, params: unknown[], joins = ''): string {
+    const bind = bindPositional(params);
+    const ws = bind(scope.workspaceId);
+    const viewer = bind(scope.viewerId);
+    const where = [
+      `i.workspace_id = ${ws}`,
+      'i.deleted_at IS NULL',
+      VISIBLE_ISSUE,
+      `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
+        AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
+      ...issueFilterConditions(scope.filters, bind),
+    ];
+    return `FROM issues i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
+  }
+
+  /** How many work items the scope holds. */
+  async count(scope: AnalyticsScope): Promise<number> {
+    const params: unknown[] = [];
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `SELECT COUNT(*)::int AS n ${this.scoped(scope, params)}`,
+      params,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /**
+   * Plane's `build_graph_plot` rows: per `x` value (work items without one left out), and per
+   * `segment` value when given (null for none), the number of work items or the sum of their numeric
+   * estimate points, ordered by dimension then segment.
+   */
+  async chart(
+    scope: AnalyticsScope,
+    x: AnalyticsAxis,
+    y: AnalyticsMeasure,
+    segment: AnalyticsAxis | undefined,
+  ): Promise<ChartRow[]> {
+    const xs = axisSql(x, 'ax');
+    const ss = segment ? axisSql(segment, 'sg') : undefined;
+    const joins = [xs.join, ss?.join ?? ''];
+    let measure = 'COUNT(*)::int AS count';
+    if (y === 'estimate') {
+      joins.push('LEFT JOIN estimate_points yp ON yp.id = i.estimate_point_id AND yp.deleted_at IS NULL');
+      measure = `SUM(${numericPoint('yp')}) AS estimate`;
+    }
+    const params: unknown[] = [];
+    const from = this.scoped(scope, params, joins.join(' '));
+    const cols = ss ? `${xs.expr} AS dimension, ${ss.expr} AS segment` : `${xs.expr} AS dimension`;
+    return this.dataSource.query(
+      `SELECT ${cols}, ${measure} ${from} AND ${xs.expr} IS NOT NULL
+       GROUP BY ${ss ? '1, 2' : '1'} ORDER BY ${ss ? '1, 2' : '1'}`,
+      params,
+    );
+  }
+
+  /** `extras.state_details`: `{state_id, state__name, state__color}` of the states in the scope. */
+  stateDetails(scope: AnalyticsScope): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    return this.dataSource.query(
+      `SELECT DISTINCT i.state_id::text AS state_id, s.name AS state__name, s.color AS state__color
+       ${this.scoped(scope, params, 'JOIN states s ON s.id = i.state_id')} ORDER BY 1`,
+      params,
+    );
+  }
+
+  /** `extras.label_details`: `{labels__id, labels__color, labels__name}`. */
+  labelDetails(scope: AnalyticsScope): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    return this.dataSource.query(
+      `SELECT DISTINCT l.id::text AS labels__id, l.color AS labels__color, l.name AS labels__name
+       ${this.scoped(scope, params, 'JOIN issue_labels il ON il.issue_id = i.id JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL')}
+       ORDER BY 1`,
+      params,
+    );
+  }
+
+  /** `extras.assignee_details`: `{assignees__avatar_url, assignees__display_name, assignees__first_name, assignees__last_name, assignees__id}`. */
+  assigneeDetails(scope: AnalyticsScope): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    return this.dataSource.query(
+      `SELECT DISTINCT u.avatar AS assignees__avatar_url, u.display_name AS assignees__display_name,
+         u.first_name AS assignees__first_name, u.last_name AS assignees__last_name, u.id::text AS assignees__id
+       ${this.scoped(scope, params, 'JOIN issue_assignees ia ON ia.issue_id = i.id JOIN users u ON u.id = ia.assignee_id')}
+       ORDER BY 5`,
+      params,
+    );
+  }
+
+  /** `extras.cycle_details`: `{issue_cycle__cycle_id, issue_cycle__cycle__name}`. */
+  cycleDetails(scope: AnalyticsScope): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    return this.dataSource.query(
+      `SELECT DISTINCT c.id::text AS issue_cycle__cycle_id, c.name AS issue_cycle__cycle__name
+       ${this.scoped(scope, params, 'JOIN cycle_issues ci ON ci.issue_id = i.id AND ci.deleted_at IS NULL JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL')}
+       ORDER BY 1`,
+      params,
+    );
+  }
+
+  /** `extras.module_details`: `{issue_module__module_id, issue_module__module__name}`. */
+  moduleDetails(scope: AnalyticsScope): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    return this.dataSource.query(
+      `SELECT DISTINCT m.id::text AS issue_module__module_id, m.name AS issue_module__module__name
+       ${this.scoped(scope, params, 'JOIN module_issues mi ON mi.issue_id = i.id AND mi.deleted_at IS NULL JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL')}
+       ORDER BY 1`,
+      params,
+    );
+  }
+
+  /** `{state_group, state_count}` per state group of the scope (only the open groups with `openOnly`), by group. */
+  async byStateGroup(scope: AnalyticsScope, openOnly: boolean): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    const from = this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id');
+    return this.dataSource.query(
+      `SELECT s."group"::text AS state_group, COUNT(s."group")::int AS state_count ${from}
+       ${openOnly ? `AND s."group" IN ('backlog', 'unstarted', 'started')` : ''}
+       GROUP BY 1 ORDER BY 1`,
+      params,
+    );
+  }
+
+  /** Work items of the scope in the open state groups (backlog, unstarted, started), and the sums of their and all `point`s. */
+  async openAndPoints(
+    scope: AnalyticsScope,
+  ): Promise<{ open: number; openPoints: number | null; points: number | null }> {
+    const params: unknown[] = [];
+    const rows: Array<{ open: number; open_points: number | null; points: number | null }> =
+      await this.dataSource.query(
+        `SELECT COUNT(*) FILTER (WHERE s."group" IN ('backlog', 'unstarted', 'started'))::int AS open,
+         (SUM(i.point) FILTER (WHERE s."group" IN ('backlog', 'unstarted', 'started')))::float8 AS open_points,
+         SUM(i.point)::float8 AS points
+       ${this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id')}`,
+        params,
+      );
+    const r = rows[0];
+    return { open: r?.open ?? 0, openPoints: r?.open_points ?? null, points: r?.points ?? null };
+  }
+
+  /** `{month, count}` of the work items completed in `year` (UTC), by month. */
+  completedByMonth(scope: AnalyticsScope, year: number): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    const from = this.scoped(scope, params);
+    params.push(year);
+    return this.dataSource.query(
+      `SELECT EXTRACT(MONTH FROM i.completed_at AT TIME ZONE 'UTC')::int AS month, COUNT(*)::int AS count ${from}
+       AND EXTRACT(YEAR FROM i.completed_at AT TIME ZONE 'UTC') = $${params.length} GROUP BY 1 ORDER BY 1`,
+      params,
+    );
+  }
+
+  /** The five creators of the most work items: `created_by__*` keys and `count`, most first. */
+  topCreators(scope: AnalyticsScope): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    return this.dataSource.query(
+      `SELECT ${userFields('created_by')}, COUNT(*)::int AS count
+       ${this.scoped(scope, params, 'JOIN users u ON u.id = i.created_by_id')}
+       GROUP BY u.id ORDER BY count DESC, u.display_name LIMIT 5`,
+      params,
+    );
+  }
+
+  /**
+   * Per assignee (`assignees__*` keys, `count`), the work items completed (`completed`: the five
+   * with most) or not completed (every assignee, and a row of nulls for the unassigned), most first.
+   */
+  byAssignee(scope: AnalyticsScope, completed: boolean): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    const joins = completed
+      ? 'JOIN issue_assignees ia ON ia.issue_id = i.id JOIN users u ON u.id = ia.assignee_id'
+      : 'LEFT JOIN issue_assignees ia ON ia.issue_id = i.id LEFT JOIN users u ON u.id = ia.assignee_id';
+    return this.dataSource.query(
+      `SELECT ${userFields('assignees')}, COUNT(*)::int AS count ${this.scoped(scope, params, joins)}
+       AND i.completed_at IS ${completed ? 'NOT NULL' : 'NULL'}
+       GROUP BY u.id ORDER BY count DESC, u.display_name NULLS LAST ${completed ? 'LIMIT 5' : ''}`,
+      params,
+    );
+  }
+
+  /**
+   * Per project of the workspace that `viewerId` may see (an active member, or a public project),
+   * `id` and the asked counts (Plane's `ProjectStatsEndpoint`), optionally only `projectIds`.
+   */
+  projectStats(
+    workspaceId: string,
+    viewerId: string,
+    fields: ReadonlySet<string>,
+    projectIds: string[] | undefined,
+  ): Promise<Array<Record<string, unknown>>> {
+    const params: unknown[] = [workspaceId, viewerId];
+    const live = `x.deleted_at IS NULL`;
+    const cols: string[] = [];
+    if (fields.has('total_issues'))
+      cols.push(
+        `(SELECT COUNT(*)::int FROM issues i WHERE i.project_id = p.id AND i.deleted_at IS NULL AND ${VISIBLE_ISSUE}) AS total_issues`,
+      );
+    if (fields.has('completed_issues'))
+      cols.push(
+        `(SELECT COUNT(*)::int FROM issues i JOIN states s ON s.id = i.state_id AND s."group" = 'completed'
+          WHERE i.project_id = p.id AND i.deleted_at IS NULL AND ${VISIBLE_ISSUE}) AS completed_issues`,
+      );
+    if (fields.has('total_cycles'))
+      cols.push(`(SELECT COUNT(*)::int FROM cycles x WHERE x.project_id = p.id AND ${live}) AS total_cycles`);
+    if (fields.has('total_modules'))
+      cols.push(`(SELECT COUNT(*)::int FROM modules x WHERE x.project_id = p.id AND ${live}) AS total_modules`);
+    if (fields.has('total_members'))
+      cols.push(
+        `(SELECT COUNT(*)::int FROM project_members x JOIN users u ON u.id = x.member_id AND u.is_bot = false
+          WHERE x.project_id = p.id AND x.is_active = true AND ${live}) AS total_members`,
+      );
+    let only = '';
+    if (projectIds) {
+      params.push(projectIds);
+      only = `AND p.id = ANY($${params.length}::uuid[])`;
+    }
+    return this.dataSource.query(
+      `SELECT p.id::text AS id${cols.map((c) => `, ${c}`).join('')} FROM projects p
+       WHERE p.workspace_id = $1 AND p.deleted_at IS NULL ${only}
+         AND (p.network = ${PUBLIC_NETWORK} OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id
+           AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL))
+       ORDER BY p.created_at DESC`,
+      params,
+    );
+  }
+
+  // ---- the home graphs (the caller's own work) ------------------------------------------------
+
+  /** `{created_date, activity_count}` of `actorId`'s history entries in the workspace since `since` (UTC days). */
+  activityByDay(workspaceId: string, actorId: string, since: string): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT to_char((a.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS created_date, COUNT(*)::int AS activity_count
+       FROM issue_activities a
+       WHERE a.workspace_id = $1 AND a.actor_id = $2 AND a.deleted_at IS NULL AND (a.created_at AT TIME ZONE 'UTC')::date >= $3::date
+       GROUP BY 1 ORDER BY 1`,
+      [workspaceId, actorId, since],
+    );
+  }
+
+  /**
+   * The scope's work items completed in calendar month `month` (of any year, as Plane), grouped
+   * by `week`: `(day - 1) / 7 + 1` (`week_in_month`, the dashboard) or the ISO week modulo 4
+   * (`week`, the completed graph), each with `completed_count`.
+   */
+  completedInMonth(scope: AnalyticsScope, month: number, by: 'week_in_month' | 'week'): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    const from = this.scoped(scope, params);
+    params.push(month);
+    const t = `(i.completed_at AT TIME ZONE 'UTC')`;
+    const key = by === 'week' ? `(EXTRACT(WEEK FROM ${t})::int % 4)` : `(((EXTRACT(DAY FROM ${t})::int - 1) / 7) + 1)`;
+    return this.dataSource.query(
+      `SELECT ${key} AS ${by}, COUNT(*)::int AS completed_count ${from}
+       AND i.completed_at IS NOT NULL AND EXTRACT(MONTH FROM ${t}) = $${params.length} GROUP BY 1 ORDER BY 1`,
+      params,
+    );
+  }
+
+  /** The dashboard's counts of the scope (its work items are the caller's assigned ones). */
+  async dashboardCounts(
+    scope: AnalyticsScope,
+  ): Promise<{ assigned: number; pending: number; completed: number; dueThisWeek: number }> {
+    const params: unknown[] = [];
+    const rows: Array<{ assigned: number; pending: number; completed: number; due: number }> =
+      await this.dataSource.query(
+        `SELECT COUNT(*)::int AS assigned,
+           COUNT(*) FILTER (WHERE s."group" IS NULL OR s."group" NOT IN ('completed', 'cancelled'))::int AS pending,
+           COUNT(*) FILTER (WHERE s."group" = 'completed')::int AS completed,
+           COUNT(*) FILTER (WHERE date_trunc('week', i.target_date) = date_trunc('week', (now() AT TIME ZONE 'UTC')::date))::int AS due
+         ${this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id')}`,
+        params,
+      );
+    const r = rows[0];
+    return {
+      assigned: r?.assigned ?? 0,
+      pending: r?.pending ?? 0,
+      completed: r?.completed ?? 0,
+      dueThisWeek: r?.due ?? 0,
+    };
+  }
+
+  /**
+   * Open work items of the scope (state group not completed or cancelled, `completed_at` unset)
+   * that are overdue (`target_date` before today, UTC) or upcoming (`start_date` today or later):
+   * `{id, name, workspace__slug, project_id, target_date | start_date}`, soonest first.
+   */
+  dueItems(scope: AnalyticsScope, kind: 'overdue' | 'upcoming'): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    const from = this.scoped(
+      scope,
+      params,
+      'LEFT JOIN states s ON s.id = i.state_id JOIN workspaces w ON w.id = i.workspace_id',
+    );
+    const column = kind === 'overdue' ? 'target_date' : 'start_date';
+    const cond =
+      kind === 'overdue'
+        ? `i.target_date < (now() AT TIME ZONE 'UTC')::date`
+        : `i.start_date >= (now() AT TIME ZONE 'UTC')::date`;
+    return this.dataSource.query(
+      `SELECT i.id::text AS id, i.name, w.slug AS workspace__slug, i.project_id::text AS project_id, i.${column}::text AS ${column}
+       ${from} AND (s."group" IS NULL OR s."group" NOT IN ('completed', 'cancelled')) AND i.completed_at IS NULL AND ${cond}
+       ORDER BY i.${column}, i.created_at LIMIT 100`,
+      params,
+    );
+  }
+
+  /** `{state_group, state_count}` per state group of the scope. */
+  stateDistribution(scope: AnalyticsScope): Promise<ChartRow[]> {
+    return this.byStateGroup(scope, false);
+  }
+
+  // ---- saved charts ---------------------------------------------------------------------------
+
+  listViews(workspaceId: string): Promise<AnalyticView[]> {
+    return this.dataSource.getRepository(AnalyticView).find({ where: { workspaceId }, order: { createdAt: 'DESC' } });
+  }
+
+  findView(workspaceId: string, id: string): Promise<AnalyticView | null> {
+    return this.dataSource.getRepository(AnalyticView).findOne({ where: { workspaceId, id } });
+  }
+
+  saveView(view: AnalyticView): Promise<AnalyticView> {
+    return this.dataSource.getRepository(AnalyticView).save(view);
+  }
+
+  newView(values: Partial<AnalyticView>): AnalyticView {
+    return this.dataSource.getRepository(AnalyticView).create(values);
+  }
+
+  async softDeleteView(id: string): Promise<void> {
+    await this.dataSource.getRepository(AnalyticView).softDelete({ id });
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AttachmentFeatureModule } from '../attachment';
+import { ExporterRepository } from './exporter.repository';
+import { ExporterService } from './exporter.service';
+
+/** The exporter feature (work item exports, written in the background): its services; exports what the API modules use. */
+@Module({
+  imports: [AttachmentFeatureModule],
+  providers: [ExporterRepository, ExporterService],
+  exports: [ExporterService],
+})
+export class ExporterFeatureModule {}

@@ -1,0 +1,182 @@
+import { Page, paginate, PageRequest, ROLE } from '#common';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { bindPositional, guestCondition, notInTriage } from '../issue';
+import { ExporterHistory, ExportStatus } from './exporter-history.entity';
+
+/** One exported work item: Plane's export columns, names and dates as read (`export_task.py`). */
+export interface ExportRow {
+  sequence_id: number;
+  project_id: string;
+  project__identifier: string;
+  project__name: string;
+  name: string;
+  description_stripped: string | null;
+  state__name: string | null;
+  start_date: string | null;
+  target_date: string | null;
+  priority: string;
+  created_by__first_name: string | null;
+  created_by__last_name: string | null;
+  /** `first last` of each assignee with both names, in name order */
+  assignees: string[] | null;
+  labels: string[] | null;
+  cycle__name: string | null;
+  cycle__start_date: Date | null;
+  cycle__end_date: Date | null;
+  modules: string[] | null;
+  module__start_date: string | null;
+  module__target_date: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  archived_at: Date | null;
+}
+
+/** Work items read per statement while an export is written. */
+export const EXPORT_BATCH = 500;
+
+/**
+ * All of the exporter room's SQL (Plane 0.25.3 `plane/db/models/exporter.py`,
+ * `bgtasks/export_task.py`): the export history, the atomic claim of a queued export, and the
+ * work items of an export read in batches by `(project, sequence_id)`.
+ */
+@Injectable()
+export class ExporterRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  create(values: Partial<ExporterHistory>): Promise<ExporterHistory> {
+    const repo = this.dataSource.getRepository(ExporterHistory);
+    return repo.save(repo.create(values));
+  }
+
+  /** The workspace's work item exports, newest first, with the initiator. */
+  page(workspaceId: string, page: PageRequest): Promise<Page<ExporterHistory>> {
+    const qb = this.dataSource
+      .getRepository(ExporterHistory)
+      .createQueryBuilder('e')
+      .leftJoinAndSelect('e.initiatedBy', 'u')
+      .where('e.workspace_id = :ws', { ws: workspaceId })
+      .andWhere(`e.type = 'issue_exports'`);
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  async workspaceSlug(workspaceId: string): Promise<string | undefined> {
+    const rows: Array<{ slug: string }> = await this.dataSource.query('SELECT slug FROM workspaces WHERE id = $1', [
+      workspaceId,
+    ]);
+    return rows[0]?.slug;
+  }
+
+  find(workspaceId: string, id: string): Promise<ExporterHistory | null> {
+    return this.dataSource.getRepository(ExporterHistory).findOne({ where: { workspaceId, id } });
+  }
+
+  /**
+   * Ids of the exports to write: still `queued`, or `processing` without a sign of life for
+   * `leaseMs` (their process stopped), oldest first.
+   */
+  async pending(leaseMs: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id::text AS id FROM exporters WHERE deleted_at IS NULL
+         AND (status = 'queued' OR (status = 'processing' AND updated_at < now() - $1::int * interval '1 millisecond'))
+       ORDER BY created_at`,
+      [leaseMs],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Moves a pending export (see `pending`) to `processing`; null when another process holds it (or
+   * it is gone or finished). Atomic: two processes never write the same export at once.
+   */
+  async claim(id: string, leaseMs: number): Promise<ExporterHistory | null> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE exporters SET status = 'processing', updated_at = now()
+       WHERE id = $1 AND deleted_at IS NULL
+         AND (status = 'queued' OR (status = 'processing' AND updated_at < now() - $2::int * interval '1 millisecond'))
+       RETURNING id`,
+      [id, leaseMs],
+    );
+    if (!rows.length) return null;
+    return this.dataSource.getRepository(ExporterHistory).findOne({ where: { id } });
+  }
+
+  /** A sign of life of an export being written (renews its lease). */
+  async touch(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE exporters SET updated_at = now() WHERE id = $1`, [id]);
+  }
+
+  async finish(id: string, status: ExportStatus, values: Partial<Pick<ExporterHistory, 'key' | 'url' | 'reason'>>) {
+    await this.dataSource.getRepository(ExporterHistory).update({ id }, { status, ...values });
+  }
+
+  /** Which of `ids` are live projects of the workspace (archived ones included). */
+  async projectsOfWorkspace(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      'SELECT id::text AS id FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
+      [workspaceId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The projects of `projectIds` in the workspace that `userId` is an active member of and that
+   * are live and not archived (Plane's export filter), in the order asked.
+   */
+  async exportableProjects(workspaceId: string, userId: string, projectIds: string[] | undefined): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT p.id::text AS id FROM projects p
+       JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL
+       WHERE p.workspace_id = $1 AND p.deleted_at IS NULL AND p.archived_at IS NULL
+         AND ($3::uuid[] IS NULL OR p.id = ANY($3::uuid[]))
+       ORDER BY p.identifier`,
+      [workspaceId, userId, projectIds ?? null],
+    );
+    if (!projectIds) return rows.map((r) => r.id);
+    const found = new Set(rows.map((r) => r.id));
+    return projectIds.filter((id) => found.has(id));
+  }
+
+  /**
+   * One batch of the project's work items after `afterSequence`, by sequence id: not deleted, not
+   * drafts, not waiting in intake (archived ones included, as Plane's export); a project Guest's
+   * under the Guest rule. At most `EXPORT_BATCH` rows; the caller reads until a batch is short.
+   */
+  batch(projectId: string, userId: string, afterSequence: number): Promise<ExportRow[]> {
+    const params: unknown[] = [projectId, afterSequence, userId];
+    const guest = guestCondition(userId, bindPositional(params));
+    return this.dataSource.query(
+      `SELECT i.sequence_id, i.project_id::text AS project_id, p.identifier AS project__identifier, p.name AS project__name,
+         i.name, i.description_stripped, s.name AS state__name, i.start_date::text AS start_date, i.target_date::text AS target_date,
+         i.priority, cu.first_name AS created_by__first_name, cu.last_name AS created_by__last_name,
+         (SELECT array_agg(u.first_name || ' ' || u.last_name ORDER BY u.first_name, u.last_name)
+            FROM issue_assignees ia JOIN users u ON u.id = ia.assignee_id
+            WHERE ia.issue_id = i.id AND u.first_name <> '' AND u.last_name <> '') AS assignees,
+         (SELECT array_agg(l.name ORDER BY l.name) FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL
+            WHERE il.issue_id = i.id) AS labels,
+         c.name AS cycle__name, c.start_date AS cycle__start_date, c.end_date AS cycle__end_date,
+         mods.names AS modules, mods.start_date AS module__start_date, mods.target_date AS module__target_date,
+         i.created_at, i.updated_at, i.completed_at, i.archived_at
+       FROM issues i
+       JOIN projects p ON p.id = i.project_id
+       JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $3 AND pm.is_active = true AND pm.deleted_at IS NULL
+       LEFT JOIN states s ON s.id = i.state_id
+       LEFT JOIN users cu ON cu.id = i.created_by_id
+       LEFT JOIN cycle_issues ci ON ci.issue_id = i.id AND ci.deleted_at IS NULL
+       LEFT JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL
+       LEFT JOIN LATERAL (
+         SELECT array_agg(m.name ORDER BY m.name) AS names, (array_agg(m.start_date::text ORDER BY m.name))[1] AS start_date,
+                (array_agg(m.target_date::text ORDER BY m.name))[1] AS target_date
+         FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL
+         WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL
+       ) mods ON true
+       WHERE i.project_id = $1 AND i.deleted_at IS NULL AND i.is_draft = false AND ${notInTriage('i')}
+         AND i.sequence_id > $2 AND (pm.role > ${ROLE.GUEST} OR ${guest})
+       ORDER BY i.sequence_id
+       LIMIT ${EXPORT_BATCH}`,
+      params,
+    );
+  }
+}
