@@ -1947,6 +1947,37 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: async (x) => ({ path: `/api/workspaces/file-assets/${(await workspaceImage(x)).key}/restore/` }),
       expect: [401, 404, 204, 204, 204],
     },
+    // ---- profiles ----
+    {
+      route: 'GET /api/workspaces/{slug}/user-profile/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-profile/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-stats/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-stats/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-issues/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-issues/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-activity/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-activity/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/user-activity/{user_id}/export/',
+      prepare: (x) => ({ path: `${ws(x)}/user-activity/${x.member.userId}/export/`, body: { date: '2025-01-02' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/activities/',
+      prepare: () => ({ path: '/api/users/me/activities/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
   ];
 
   it('covers every App API route of docs/permissions.md', () => {

@@ -30,6 +30,7 @@ import {
   TimezonesController,
 } from './workspace-lists.controller';
 import { SearchController } from './search.controller';
+import { AppMyActivityController, AppProfilesController } from './profiles.controller';
 import { AppProjectViewsController, AppWorkspaceViewsController } from './views.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
@@ -114,6 +115,8 @@ import {
     AppEntityFavoritesController,
     AppUserWorkspaceController,
     TimezonesController,
+    AppProfilesController,
+    AppMyActivityController,
   ],
 })
 export class AppApiModule {}

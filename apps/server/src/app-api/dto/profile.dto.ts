@@ -1,4 +1,14 @@
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsDateString,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import type { ProfileInput } from '#domain';
 import { IsOptionalNonNull } from '#common';
 
@@ -52,4 +62,10 @@ export class OnboardDto {
 /** `PATCH /api/users/me/tour-completed/`. */
 export class TourCompletedDto {
   @IsBoolean() is_tour_completed: boolean;
+}
+
+/** `{date}` of `user-activity/{user_id}/export/` (Plane's `ExportWorkspaceUserActivityEndpoint`): the UTC day, `YYYY-MM-DD`. */
+export class ExportUserActivityDto {
+  @IsDateString({ strict: true })
+  date: string;
 }
