@@ -353,6 +353,19 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return { issue, id: a.id, url: a.url };
   }
 
+  // ---- profiles ----
+  /** A project invitation made by the project Admin; its id. */
+  async function projectInvitation(x: World, email = `${unique('pinv')}@example.com`): Promise<string> {
+    const base = `/api/workspaces/${x.w.slug}/projects/${x.project.id}/invitations/`;
+    const res = await t.api
+      .post(base)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ emails: [{ email }] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const list = await t.api.get(base).auth(x.admin.token, { type: 'bearer' });
+    return (list.body as Array<{ id: string; email: string }>).find((i) => i.email === email)!.id;
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     {
@@ -1977,6 +1990,57 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'GET /api/users/me/activities/',
       prepare: () => ({ path: '/api/users/me/activities/' }),
       expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/notification-preferences/',
+      prepare: () => ({ path: '/api/users/me/notification-preferences/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/users/me/notification-preferences/',
+      prepare: () => ({ path: '/api/users/me/notification-preferences/', body: { comment: false } }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/invitations/',
+      prepare: (x) => ({ path: `${proj(x)}/invitations/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/invitations/',
+      prepare: (x) => ({
+        path: `${proj(x)}/invitations/`,
+        body: { emails: [{ email: `${unique('p')}@example.com` }] },
+      }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/invitations/{invitation_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/invitations/${await projectInvitation(x)}/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/invitations/{invitation_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/invitations/${await projectInvitation(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/join/{invitation_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/join/${await projectInvitation(x)}/` }),
+      expect: [200, 200, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/join/{invitation_id}/',
+      prepare: async (x) => {
+        const email = `${unique('pj')}@example.com`;
+        return { path: `${proj(x)}/join/${await projectInvitation(x, email)}/`, body: { email, accepted: false } };
+      },
+      expect: [200, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/{slug}/projects/invitations/',
+      prepare: (x) => ({ path: `/api/users/me/workspaces/${x.w.slug}/projects/invitations/` }),
+      expect: [401, 404, 200, 200, 200],
     },
   ];
 

@@ -31,6 +31,12 @@ import {
 } from './workspace-lists.controller';
 import { SearchController } from './search.controller';
 import { AppMyActivityController, AppProfilesController } from './profiles.controller';
+import { AppAccountController } from './account.controller';
+import {
+  AppMyProjectInvitationsController,
+  AppProjectInvitationsController,
+  AppProjectJoinController,
+} from './project-invitations.controller';
 import { AppProjectViewsController, AppWorkspaceViewsController } from './views.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
@@ -117,6 +123,10 @@ import {
     TimezonesController,
     AppProfilesController,
     AppMyActivityController,
+    AppAccountController,
+    AppProjectInvitationsController,
+    AppProjectJoinController,
+    AppMyProjectInvitationsController,
   ],
 })
 export class AppApiModule {}

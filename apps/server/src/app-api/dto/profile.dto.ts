@@ -69,3 +69,37 @@ export class ExportUserActivityDto {
   @IsDateString({ strict: true })
   date: string;
 }
+
+/** `PATCH users/me/notification-preferences/` (Plane's `UserNotificationPreferenceSerializer`, partial). */
+export class UpdateNotificationPreferencesDto {
+  @IsOptionalNonNull()
+  @IsBoolean()
+  property_change?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  state_change?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  comment?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  mention?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  issue_completed?: boolean;
+}
+
+/** `POST …/projects/{project_id}/join/{id}/` (Plane's `ProjectJoinEndpoint`): the invited email and the answer. */
+export class AnswerProjectInvitationDto {
+  @IsString()
+  @MaxLength(255)
+  email: string;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  accepted?: boolean;
+}
