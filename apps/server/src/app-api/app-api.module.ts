@@ -31,7 +31,8 @@ import {
 } from './workspace-lists.controller';
 import { SearchController } from './search.controller';
 import { AppMyActivityController, AppProfilesController } from './profiles.controller';
-import { AppAccountController } from './account.controller';
+import { AppAccountController, AppUserSessionController } from './account.controller';
+import { AppAiAssistantController, AppWorkspaceThemesController } from './workspace-themes.controller';
 import {
   AppMyProjectInvitationsController,
   AppProjectInvitationsController,
@@ -127,6 +128,9 @@ import {
     AppProjectInvitationsController,
     AppProjectJoinController,
     AppMyProjectInvitationsController,
+    AppUserSessionController,
+    AppWorkspaceThemesController,
+    AppAiAssistantController,
   ],
 })
 export class AppApiModule {}

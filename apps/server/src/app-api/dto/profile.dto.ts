@@ -103,3 +103,26 @@ export class AnswerProjectInvitationDto {
   @IsBoolean()
   accepted?: boolean;
 }
+
+/** `POST workspace-themes/` (Plane's `WorkspaceThemeSerializer`): `name` (required, at most 300), `colors` (an object). */
+export class CreateWorkspaceThemeDto {
+  @IsString()
+  @MaxLength(300)
+  name: string;
+
+  @IsOptionalNonNull()
+  @IsObject()
+  colors?: Record<string, unknown>;
+}
+
+/** `PATCH workspace-themes/{id}/`: any of `name`, `colors`. */
+export class UpdateWorkspaceThemeDto {
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(300)
+  name?: string;
+
+  @IsOptionalNonNull()
+  @IsObject()
+  colors?: Record<string, unknown>;
+}
