@@ -96,6 +96,11 @@ describe('App API: profiles', () => {
     const guest = await t.api.get(`${base()}/user-profile/${ada.userId}/`).set(bearer(gus));
     assert.equal(guest.status, 200);
     assert.deepEqual(guest.body.project_data, []);
+    // a Guest sees no one's email but their own
+    assert.equal(guest.body.user_data.email, '');
+    assert.equal(seen.body.user_data.email, ada.email);
+    const self = await t.api.get(`${base()}/user-profile/${gus.userId}/`).set(bearer(gus));
+    assert.equal(self.body.user_data.email, gus.email);
   });
 
   it('user-profile: 404 for an unknown user, a malformed id, or outside the workspace', async () => {
@@ -105,6 +110,8 @@ describe('App API: profiles', () => {
       'NOT_FOUND',
     );
     assertError(await t.api.get(`${base()}/user-profile/nope/`).set(bearer(ada)), 404, 'NOT_FOUND');
+    // a user who is not a member of the workspace
+    assertError(await t.api.get(`${base()}/user-profile/${eve.userId}/`).set(bearer(ada)), 404, 'NOT_FOUND');
     assertError(await t.api.get(`${base()}/user-profile/${ada.userId}/`).set(bearer(eve)), 404, 'WORKSPACE_NOT_FOUND');
     assert.equal((await t.api.get(`${base()}/user-profile/${ada.userId}/`)).status, 401);
   });

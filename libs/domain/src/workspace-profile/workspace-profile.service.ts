@@ -6,8 +6,8 @@ import { appActivityView, issueFlatView, PRIORITIES } from '../issue';
 import type { AppActivityJson, AppIssueDetails, IssueActivity, IssueFilterSet } from '../issue';
 import { projectLiteView } from '../project';
 import { iso } from '../kernel/time';
-import { User } from '../user';
-import { workspaceLiteView } from '../workspace';
+import { canSeeEmail, User } from '../user';
+import { WorkspaceMember, workspaceLiteView } from '../workspace';
 import { ActivityRelations, ProfileProjectRow, WorkspaceProfileRepository } from './workspace-profile.repository';
 
 /** `user-profile/`'s `user_data` (Plane's `WorkspaceUserProfileEndpoint`). */
@@ -76,7 +76,8 @@ export class WorkspaceProfileService {
   /**
    * `{project_data, user_data}`: for a caller who is a workspace Admin or Member, each of their
    * live projects with the user's created, assigned, completed and pending work items (a Guest: `[]`);
-   * the user's public fields. 404 for a user id that does not exist.
+   * the user's public fields (`email` empty for a Guest viewing another). 404 for a user who is not
+   * and never was a member of the workspace.
    */
   async profile(
     workspaceId: string,
@@ -84,13 +85,16 @@ export class WorkspaceProfileService {
     userId: string,
   ): Promise<{ project_data: ProfileProjectRow[]; user_data: ProfileUserJson }> {
     const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
-    if (!user) throw new MeridianError('NOT_FOUND');
+    // a profile of the workspace is one of its members' (past members too); anyone else is a 404
+    const member = await this.dataSource.getRepository(WorkspaceMember).existsBy({ workspaceId, memberId: userId });
+    if (!user || !member) throw new MeridianError('NOT_FOUND');
     const projects =
       viewer.role >= ROLE.MEMBER ? await this.repo.projectCounts(workspaceId, viewer.userId, userId) : [];
     return {
       project_data: projects,
       user_data: {
-        email: user.email,
+        // a workspace Guest sees no one's email but their own, as in the member list
+        email: canSeeEmail(viewer, user.id) ? user.email : '',
         first_name: user.firstName,
         last_name: user.lastName,
         avatar_url: user.avatar,
