@@ -403,6 +403,37 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     }
     throw new Error('export did not complete');
   }
+  // ---- profiles ----
+  /** A project invitation made by the project Admin; its id. */
+  async function projectInvitation(x: World, email = `${unique('pinv')}@example.com`): Promise<string> {
+    const base = `/api/workspaces/${x.w.slug}/projects/${x.project.id}/invitations/`;
+    const res = await t.api
+      .post(base)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ emails: [{ email }] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const list = await t.api.get(base).auth(x.admin.token, { type: 'bearer' });
+    return (list.body as Array<{ id: string; email: string }>).find((i) => i.email === email)!.id;
+  }
+
+  /** A workspace theme made by the Admin; its id. */
+  async function theme(x: World): Promise<string> {
+    const res = await t.api
+      .post(`/api/workspaces/${x.w.slug}/workspace-themes/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ name: unique('theme') });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+
+  /** A linked OAuth account of `u`; its id. */
+  async function linkedAccount(u: SignedUp): Promise<string> {
+    const rows = await t.sql<{ id: string }>(
+      "INSERT INTO user_accounts (user_id, provider, provider_account_id) VALUES ($1, 'github', $2) RETURNING id",
+      [u.userId, unique('gh')],
+    );
+    return rows[0].id;
+  }
 
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
@@ -2177,6 +2208,154 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'GET /api/users/me/workspaces/{slug}/issues-completed-graph/',
       prepare: (x) => ({ path: `/api/users/me/workspaces/${x.w.slug}/issues-completed-graph/`, query: { month: '2' } }),
       expect: [401, 404, 200, 200, 200],
+    },
+    // ---- profiles ----
+    {
+      route: 'GET /api/workspaces/{slug}/user-profile/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-profile/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-stats/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-stats/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-issues/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-issues/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/user-activity/{user_id}/',
+      prepare: (x) => ({ path: `${ws(x)}/user-activity/${x.member.userId}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/user-activity/{user_id}/export/',
+      prepare: (x) => ({ path: `${ws(x)}/user-activity/${x.member.userId}/export/`, body: { date: '2025-01-02' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/activities/',
+      prepare: () => ({ path: '/api/users/me/activities/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/notification-preferences/',
+      prepare: () => ({ path: '/api/users/me/notification-preferences/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'PATCH /api/users/me/notification-preferences/',
+      prepare: () => ({ path: '/api/users/me/notification-preferences/', body: { comment: false } }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/invitations/',
+      prepare: (x) => ({ path: `${proj(x)}/invitations/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/invitations/',
+      prepare: (x) => ({
+        path: `${proj(x)}/invitations/`,
+        body: { emails: [{ email: `${unique('p')}@example.com` }] },
+      }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/invitations/{invitation_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/invitations/${await projectInvitation(x)}/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/invitations/{invitation_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/invitations/${await projectInvitation(x)}/` }),
+      expect: [401, 404, 403, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/join/{invitation_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/join/${await projectInvitation(x)}/` }),
+      expect: [200, 200, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/join/{invitation_id}/',
+      prepare: async (x) => {
+        const email = `${unique('pj')}@example.com`;
+        return { path: `${proj(x)}/join/${await projectInvitation(x, email)}/`, body: { email, accepted: false } };
+      },
+      expect: [200, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/workspaces/{slug}/projects/invitations/',
+      prepare: (x) => ({ path: `/api/users/me/workspaces/${x.w.slug}/projects/invitations/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/instance-admin/',
+      prepare: () => ({ path: '/api/users/me/instance-admin/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/accounts/',
+      prepare: () => ({ path: '/api/users/me/accounts/' }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/users/me/accounts/{account_id}/',
+      prepare: async (x, c) => ({ path: `/api/users/me/accounts/${await linkedAccount(mine(x, c))}/` }),
+      expect: [401, 200, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/users/me/accounts/{account_id}/',
+      prepare: async (x, c) => ({ path: `/api/users/me/accounts/${await linkedAccount(mine(x, c))}/` }),
+      expect: [401, 204, 204, 204, 204],
+    },
+    {
+      // each caller deactivates themselves; the Admin last, once the others have left
+      route: 'DELETE /api/users/me/',
+      prepare: () => ({ path: '/api/users/me/' }),
+      expect: [401, 204, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/users/session/',
+      prepare: () => ({ path: '/api/users/session/' }),
+      expect: [200, 200, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/workspace-themes/',
+      prepare: (x) => ({ path: `${ws(x)}/workspace-themes/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/workspace-themes/',
+      prepare: (x) => ({ path: `${ws(x)}/workspace-themes/`, body: { name: unique('theme') } }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/workspace-themes/{theme_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/workspace-themes/${await theme(x)}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/workspace-themes/{theme_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/workspace-themes/${await theme(x)}/`, body: { colors: { a: 1 } } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/workspace-themes/{theme_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/workspace-themes/${await theme(x)}/` }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/ai-assistant/',
+      prepare: (x) => ({ path: `${ws(x)}/ai-assistant/`, body: { task: 't', prompt: 'p' } }),
+      expect: [401, 404, 403, 400, 400],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/ai-assistant/',
+      prepare: (x) => ({ path: `${proj(x)}/ai-assistant/`, body: { task: 't', prompt: 'p' } }),
+      expect: [401, 404, 403, 400, 400],
     },
   ];
 

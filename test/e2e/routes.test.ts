@@ -37,7 +37,10 @@ describe('route declarations', () => {
       .map((r) => r.route.split(' ')[1].split(' ')[0])
       .sort();
     assert.deepEqual(publicRoutes, [
+      'AppProjectJoinController.answer',
+      'AppProjectJoinController.retrieve',
       'AppStaticAssetsController.read',
+      'AppUserSessionController.session',
       'AssetTransferController.download',
       'AssetTransferController.upload',
       'AssetTransferController.uploadForm',

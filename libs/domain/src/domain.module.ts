@@ -42,6 +42,7 @@ import { UserFeatureModule } from './user/user.module';
 import { ViewFeatureModule } from './view/view.module';
 import { WebhookFeatureModule } from './webhook/webhook.module';
 import { WorkspaceFeatureModule } from './workspace/workspace.module';
+import { WorkspaceProfileFeatureModule } from './workspace-profile/workspace-profile.module';
 
 /** One Nest module per feature (its `<feature>.module.ts`), lowest first in the import graph. */
 const FEATURE_MODULES = [
@@ -76,6 +77,7 @@ const FEATURE_MODULES = [
   ViewFeatureModule,
   WebhookFeatureModule,
   WorkspaceFeatureModule,
+  WorkspaceProfileFeatureModule,
 ];
 
 /**

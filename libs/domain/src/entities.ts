@@ -67,6 +67,11 @@ import { ModuleMember } from './module/module-member.entity';
 // notification
 import { IssueSubscriber } from './notification/issue-subscriber.entity';
 import { Notification } from './notification/notification.entity';
+import { UserNotificationPreference } from './notification/user-notification-preference.entity';
+
+// profiles: themes, project invitations
+import { WorkspaceTheme } from './preference/workspace-theme.entity';
+import { ProjectInvitation } from './member/project-invitation.entity';
 
 // page
 import { Page } from './page/page.entity';
@@ -184,6 +189,11 @@ export const ENTITIES = [
   // notification
   IssueSubscriber,
   Notification,
+  UserNotificationPreference,
+
+  // profiles: themes, project invitations
+  WorkspaceTheme,
+  ProjectInvitation,
 
   // page
   Page,

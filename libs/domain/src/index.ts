@@ -40,3 +40,4 @@ export * from './user';
 export * from './view';
 export * from './webhook';
 export * from './workspace';
+export * from './workspace-profile';

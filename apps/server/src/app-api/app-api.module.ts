@@ -31,6 +31,14 @@ import {
   TimezonesController,
 } from './workspace-lists.controller';
 import { SearchController } from './search.controller';
+import { AppMyActivityController, AppProfilesController } from './profiles.controller';
+import { AppAccountController, AppUserSessionController } from './account.controller';
+import { AppAiAssistantController, AppWorkspaceThemesController } from './workspace-themes.controller';
+import {
+  AppMyProjectInvitationsController,
+  AppProjectInvitationsController,
+  AppProjectJoinController,
+} from './project-invitations.controller';
 import { AppProjectViewsController, AppWorkspaceViewsController } from './views.controller';
 import { AppPagesController } from './pages.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
@@ -120,6 +128,15 @@ import {
     AppAnalyticsController,
     AppExportsController,
     AppUserDashboardController,
+    AppProfilesController,
+    AppMyActivityController,
+    AppAccountController,
+    AppProjectInvitationsController,
+    AppProjectJoinController,
+    AppMyProjectInvitationsController,
+    AppUserSessionController,
+    AppWorkspaceThemesController,
+    AppAiAssistantController,
   ],
 })
 export class AppApiModule {}

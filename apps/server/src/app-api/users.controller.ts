@@ -13,8 +13,8 @@ import {
   WorkspaceRole,
 } from '#common';
 import {
-  AppProjectService,
   InvitationJson,
+  ProjectInvitationService,
   UserMeJson,
   UserProfileService,
   WorkspaceInvitationService,
@@ -36,7 +36,7 @@ export class UsersController {
     private readonly users: UserProfileService,
     private readonly workspaces: WorkspaceService,
     private readonly invitations: WorkspaceInvitationService,
-    private readonly projects: AppProjectService,
+    private readonly projectInvitations: ProjectInvitationService,
   ) {}
 
   /** 200 Plane's UserMe fields; never a password hash or token. */
@@ -84,6 +84,10 @@ export class UsersController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Body() body: JoinProjectsDto,
   ): Promise<{ message: string }> {
-    return this.projects.join(ws.workspaceId, { userId: me.userId, workspaceRole: ws.role }, body.project_ids);
+    return this.projectInvitations.joinProjects(
+      ws.workspaceId,
+      { userId: me.userId, email: me.email, workspaceRole: ws.role },
+      body.project_ids,
+    );
   }
 }

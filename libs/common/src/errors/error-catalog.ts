@@ -65,6 +65,20 @@ export const ERROR_CATALOG = {
       "The webhook URL is not allowed: it must be http(s) and must not point at a loopback, private, link-local or this server's own address.",
   },
   WEBHOOK_URL_UNRESOLVABLE: { status: 400, detail: "The webhook URL's host name could not be resolved." },
+  INVITE_ROLE_MISMATCH: { status: 400, detail: 'You cannot invite a user with different role than workspace role' },
+  LLM_NOT_CONFIGURED: { status: 400, detail: 'LLM provider API key and model are required' },
+  DEACTIVATE_INSTANCE_ADMIN: {
+    status: 400,
+    detail: 'You cannot deactivate your account since you are an instance admin',
+  },
+  DEACTIVATE_ONLY_PROJECT_ADMIN: {
+    status: 400,
+    detail: 'You cannot deactivate account as you are the only admin in some projects.',
+  },
+  DEACTIVATE_ONLY_WORKSPACE_ADMIN: {
+    status: 400,
+    detail: 'You cannot deactivate account as you are the only admin in some workspaces.',
+  },
   // 401
   AUTHENTICATION_REQUIRED: { status: 401, detail: 'Authentication credentials were not provided.' },
   INVALID_ACCESS_TOKEN: { status: 401, detail: 'The access token is invalid or has expired.' },
@@ -133,6 +147,7 @@ export const ERROR_CATALOG = {
   ESTIMATE_POINT_KEY_TAKEN: { status: 409, detail: 'The estimate already has a point with this key.' },
   WEBHOOK_URL_TAKEN: { status: 409, detail: 'A webhook with this URL already exists in the workspace.' },
   QUICK_LINK_EXISTS: { status: 409, detail: 'URL already exists for this workspace and owner.' },
+  THEME_NAME_TAKEN: { status: 409, detail: 'A theme with this name already exists in the workspace.' },
   // 413
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   ATTACHMENT_TOO_LARGE: { status: 413, detail: 'The file is larger than the instance allows (FILE_SIZE_LIMIT).' },

@@ -10,6 +10,7 @@ import { AuthFlowService } from './auth-flow.service';
 import { OAuthService } from './oauth.service';
 import { CredentialVerifierService } from './credential-verifier.service';
 import { LandingRepository } from './landing.repository';
+import { AccountSettingsService } from './account-settings.service';
 
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
@@ -22,7 +23,15 @@ import { LandingRepository } from './landing.repository';
     AuthFlowService,
     OAuthService,
     CredentialVerifierService,
+    AccountSettingsService,
   ],
-  exports: [AccountService, SessionService, AuthFlowService, OAuthService, CredentialVerifierService],
+  exports: [
+    AccountService,
+    SessionService,
+    AuthFlowService,
+    OAuthService,
+    CredentialVerifierService,
+    AccountSettingsService,
+  ],
 })
 export class AuthFeatureModule {}

@@ -149,4 +149,27 @@ export class AuthRepository {
       .execute();
     return !!result.affected;
   }
+
+  /**
+   * Whether `userId` is the only active Admin (20) of one of the scopes (`project_members` by
+   * project, `workspace_members` by workspace) that has other active members.
+   */
+  async isSoleAdminOf(
+    em: EntityManager,
+    table: 'project_members' | 'workspace_members',
+    scope: 'project_id' | 'workspace_id',
+    userId: string,
+  ): Promise<boolean> {
+    const rows = await em.query<unknown[]>(
+      `SELECT 1 FROM ${table} me
+        WHERE me.member_id = $1 AND me.is_active = true AND me.deleted_at IS NULL AND me.role = 20
+          AND NOT EXISTS (SELECT 1 FROM ${table} o WHERE o.${scope} = me.${scope} AND o.member_id <> $1
+            AND o.is_active = true AND o.deleted_at IS NULL AND o.role = 20)
+          AND EXISTS (SELECT 1 FROM ${table} o WHERE o.${scope} = me.${scope} AND o.member_id <> $1
+            AND o.is_active = true AND o.deleted_at IS NULL)
+        LIMIT 1`,
+      [userId],
+    );
+    return rows.length > 0;
+  }
 }

@@ -4,3 +4,5 @@ export { AuthFlowService } from './auth-flow.service';
 export { OAuthService } from './oauth.service';
 export { ClientInfo, SessionService } from './session.service';
 export { AuthFeatureModule } from './auth.module';
+export { AccountSettingsService } from './account-settings.service';
+export type { LinkedAccountJson } from './account-settings.service';

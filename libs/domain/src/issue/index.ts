@@ -19,6 +19,10 @@ export { IssueReaction } from './issue-reaction.entity';
 export { CommentReaction } from './comment-reaction.entity';
 export { IssueVote } from './issue-vote.entity';
 export { commentView, issueView } from './issue.view';
+// the App history row (Plane's IssueActivitySerializer), for the profile pages' activity lists
+export { IssueActivity } from './issue-activity.entity';
+export { appActivityView, issueFlatView } from './issue.app-view';
+export type { AppActivityJson, AppIssueDetails, IntakeSource } from './issue.app-view';
 export type { IssueJson } from './issue.view';
 export { stripHtml, writeActivities } from './activity-writer';
 export type { ActivityEntry, ChangeContext } from './activity-writer';

@@ -5,3 +5,5 @@ export { WorkspaceMemberService } from './workspace-member.service';
 export { WorkspaceSettingsService } from './workspace-settings.service';
 export type { UpdateWorkspaceInput } from './workspace-settings.service';
 export { MemberFeatureModule } from './member.module';
+export { ProjectInvitationService } from './project-invitation.service';
+export type { ProjectInvitationJson, ProjectInviteInput } from './project-invitation.service';

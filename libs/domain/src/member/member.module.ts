@@ -4,10 +4,20 @@ import { MemberService } from './member.service';
 import { WorkspaceSettingsService } from './workspace-settings.service';
 import { WorkspaceMemberService } from './workspace-member.service';
 import { ProfileService } from './profile.service';
+import { ProjectInvitationService } from './project-invitation.service';
+import { ProjectFeatureModule } from '../project';
 
 /** The member feature: its services; exports what other features and the API modules use. */
 @Module({
-  providers: [MemberRepository, MemberService, WorkspaceSettingsService, WorkspaceMemberService, ProfileService],
-  exports: [MemberService, WorkspaceSettingsService, WorkspaceMemberService, ProfileService],
+  imports: [ProjectFeatureModule],
+  providers: [
+    MemberRepository,
+    MemberService,
+    WorkspaceSettingsService,
+    WorkspaceMemberService,
+    ProfileService,
+    ProjectInvitationService,
+  ],
+  exports: [MemberService, WorkspaceSettingsService, WorkspaceMemberService, ProfileService, ProjectInvitationService],
 })
 export class MemberFeatureModule {}

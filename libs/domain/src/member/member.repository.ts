@@ -5,6 +5,7 @@ import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { WorkspaceInvitation } from '../invitation';
 import { ProjectMember } from '../project';
 import { Profile } from '../user';
+import { ProjectInvitation } from './project-invitation.entity';
 import { Workspace, WorkspaceMember } from '../workspace';
 
 /** All SQL of the member feature (memberships, profiles and workspace settings as the member routes read them). */
@@ -130,5 +131,41 @@ export class MemberRepository {
   /** Creates the user's profile row unless it exists (`ON CONFLICT DO NOTHING`). */
   async insertProfileIfMissing(em: EntityManager, userId: string): Promise<void> {
     await em.createQueryBuilder().insert().into(Profile).values({ userId }).orIgnore().execute();
+  }
+
+  /** The active workspace roles of the members with these (lower-case) emails, by email. */
+  async workspaceRolesByEmail(em: EntityManager, workspaceId: string, emails: string[]): Promise<Map<string, number>> {
+    if (!emails.length) return new Map();
+    const rows = await em
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('wm')
+      .innerJoin('wm.member', 'u')
+      .select('LOWER(u.email)', 'email')
+      .addSelect('wm.role', 'role')
+      .where('wm.workspaceId = :workspaceId AND wm.isActive = true AND LOWER(u.email) IN (:...emails)', {
+        workspaceId,
+        emails,
+      })
+      .getRawMany<{ email: string; role: number }>();
+    return new Map(rows.map((r) => [r.email, Number(r.role)]));
+  }
+
+  /** A page of the project's live invitations, newest first. */
+  projectInvitationsPage(projectId: string, page: PageRequest): Promise<Page<ProjectInvitation>> {
+    const qb = this.dataSource
+      .getRepository(ProjectInvitation)
+      .createQueryBuilder('pi')
+      .where('pi.projectId = :projectId', { projectId });
+    return paginate(qb, page, { order: 'DESC' });
+  }
+
+  /** A page of the live invitations to `email` (lower case) of live projects, newest first. */
+  projectInvitationsForEmailPage(email: string, page: PageRequest): Promise<Page<ProjectInvitation>> {
+    const qb = this.dataSource
+      .getRepository(ProjectInvitation)
+      .createQueryBuilder('pi')
+      .innerJoin('Project', 'ip', 'ip.id = pi.project_id AND ip.deleted_at IS NULL')
+      .where('pi.email = :email', { email });
+    return paginate(qb, page, { order: 'DESC' });
   }
 }

@@ -5,6 +5,7 @@ import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typ
 import type { ChangeContext } from '../kernel/change-context';
 import { IssueSubscriber } from './issue-subscriber.entity';
 import { Notification } from './notification.entity';
+import { UserNotificationPreference } from './user-notification-preference.entity';
 
 /** Which of a receiver's notifications a query covers (Plane's list filters, already validated). */
 export interface NotificationScope {
@@ -139,5 +140,16 @@ export class NotificationRepository {
           b.orWhere(`(${subscribed} AND NOT ${assigned} AND NOT ${created})`, { me: userId });
       }),
     );
+  }
+
+  /** Creates the user's notification preference row with Plane's defaults (all on) unless it exists. */
+  async insertPreferenceIfMissing(em: EntityManager, userId: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(UserNotificationPreference)
+      .values({ userId, createdById: userId, updatedById: userId })
+      .orIgnore()
+      .execute();
   }
 }

@@ -21,3 +21,5 @@ export type { QuickLinkInput } from './quick-link.service';
 export { RecentVisitService } from './recent-visit.service';
 export type { DisplayPropertiesJson, QuickLinkJson, RecentVisitJson } from './preference.view';
 export { PreferenceFeatureModule } from './preference.module';
+export { WorkspaceThemeService } from './workspace-theme.service';
+export type { WorkspaceThemeInput, WorkspaceThemeJson } from './workspace-theme.service';

@@ -1,4 +1,14 @@
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsDateString,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import type { ProfileInput } from '#domain';
 import { IsOptionalNonNull } from '#common';
 
@@ -52,4 +62,67 @@ export class OnboardDto {
 /** `PATCH /api/users/me/tour-completed/`. */
 export class TourCompletedDto {
   @IsBoolean() is_tour_completed: boolean;
+}
+
+/** `{date}` of `user-activity/{user_id}/export/` (Plane's `ExportWorkspaceUserActivityEndpoint`): the UTC day, `YYYY-MM-DD`. */
+export class ExportUserActivityDto {
+  @IsDateString({ strict: true })
+  date: string;
+}
+
+/** `PATCH users/me/notification-preferences/` (Plane's `UserNotificationPreferenceSerializer`, partial). */
+export class UpdateNotificationPreferencesDto {
+  @IsOptionalNonNull()
+  @IsBoolean()
+  property_change?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  state_change?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  comment?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  mention?: boolean;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  issue_completed?: boolean;
+}
+
+/** `POST …/projects/{project_id}/join/{id}/` (Plane's `ProjectJoinEndpoint`): the invited email and the answer. */
+export class AnswerProjectInvitationDto {
+  @IsString()
+  @MaxLength(255)
+  email: string;
+
+  @IsOptionalNonNull()
+  @IsBoolean()
+  accepted?: boolean;
+}
+
+/** `POST workspace-themes/` (Plane's `WorkspaceThemeSerializer`): `name` (required, at most 300), `colors` (an object). */
+export class CreateWorkspaceThemeDto {
+  @IsString()
+  @MaxLength(300)
+  name: string;
+
+  @IsOptionalNonNull()
+  @IsObject()
+  colors?: Record<string, unknown>;
+}
+
+/** `PATCH workspace-themes/{id}/`: any of `name`, `colors`. */
+export class UpdateWorkspaceThemeDto {
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(300)
+  name?: string;
+
+  @IsOptionalNonNull()
+  @IsObject()
+  colors?: Record<string, unknown>;
 }
