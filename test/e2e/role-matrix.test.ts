@@ -353,6 +353,32 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return { issue, id: a.id, url: a.url };
   }
 
+  // ---- drafts (workspace draft work items) ----
+  /** A draft in the world's project owned by the caller (the Admin for callers outside the world). */
+  async function draftOf(x: World, caller: SignedUp | null): Promise<string> {
+    const owner = inWorld(x, caller) ? caller! : x.admin;
+    const res = await t.api
+      .post(`${ws(x)}/draft-issues/`)
+      .auth(owner.token, { type: 'bearer' })
+      .send({ name: 'd', project_id: x.project.id });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+  // ---- work item leftovers (versions) ----
+  /** A work item of the Admin whose description changed once, and its description version. */
+  async function describedItem(x: World): Promise<{ issue: string; version: string }> {
+    const issue = (await item(x)).id;
+    const res = await t.api
+      .patch(`${proj(x)}/issues/${issue}/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ description_html: '<p>changed</p>' });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    const [{ id }] = await t.sql<{ id: string }>('SELECT id FROM issue_description_versions WHERE issue_id = $1', [
+      issue,
+    ]);
+    return { issue, version: id };
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     {
@@ -1946,6 +1972,63 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'POST /api/workspaces/file-assets/{workspace_id}/{asset_key}/restore/',
       prepare: async (x) => ({ path: `/api/workspaces/file-assets/${(await workspaceImage(x)).key}/restore/` }),
       expect: [401, 404, 204, 204, 204],
+    },
+    // ---- drafts (workspace draft work items) ----
+    {
+      route: 'GET /api/workspaces/{slug}/draft-issues/',
+      prepare: (x) => ({ path: `${ws(x)}/draft-issues/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/draft-issues/',
+      prepare: (x) => ({ path: `${ws(x)}/draft-issues/`, body: { name: 'n', project_id: x.project.id } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/draft-issues/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-issues/${await draftOf(x, c)}/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/draft-issues/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-issues/${await draftOf(x, c)}/`, body: { name: 'r' } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/draft-issues/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-issues/${await draftOf(x, c)}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/draft-to-issue/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-to-issue/${await draftOf(x, c)}/`, body: {} }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    // ---- work item leftovers (versions) ----
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/versions/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/versions/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/versions/{version_id}/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/versions/00000000-0000-4000-8000-000000000000/`,
+      }),
+      expect: [401, 404, 404, 404, 404],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/description-versions/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await describedItem(x)).issue}/description-versions/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/description-versions/{version_id}/',
+      prepare: async (x) => {
+        const { issue, version } = await describedItem(x);
+        return { path: `${proj(x)}/issues/${issue}/description-versions/${version}/` };
+      },
+      expect: [401, 404, 404, 200, 200],
     },
   ];
 

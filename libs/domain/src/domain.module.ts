@@ -16,6 +16,7 @@ import { AttachmentFeatureModule } from './attachment/attachment.module';
 import { AuthFeatureModule } from './auth/auth.module';
 import { CoverImageFeatureModule } from './cover-image/cover-image.module';
 import { CycleFeatureModule } from './cycle/cycle.module';
+import { DraftFeatureModule } from './draft/draft.module';
 import { DeployBoardFeatureModule } from './deploy-board/deploy-board.module';
 import { EstimateFeatureModule } from './estimate/estimate.module';
 import { FavoriteFeatureModule } from './favorite/favorite.module';
@@ -48,6 +49,7 @@ const FEATURE_MODULES = [
   CoverImageFeatureModule,
   CycleFeatureModule,
   DeployBoardFeatureModule,
+  DraftFeatureModule,
   EstimateFeatureModule,
   FavoriteFeatureModule,
   InstanceFeatureModule,

@@ -22,6 +22,7 @@ import { AppModuleLinksController, AppModulesController } from './modules.contro
 import { AppEstimatesController } from './estimates.controller';
 import { AppInboxController, AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
+import { AppDraftsController } from './drafts.controller';
 import { AppDisplayPropertiesController, AppWorkspacePreferencesController } from './preferences.controller';
 import { AppEntityFavoritesController, AppFavoritesController } from './favorites.controller';
 import {
@@ -43,6 +44,7 @@ import {
   AppWorkItemLinksToOthersController,
   AppWorkItemsController,
   AppWorkItemSyncController,
+  AppWorkItemVersionsController,
   AppWorkspaceWorkItemsController,
 } from './work-items.controller';
 import {
@@ -82,6 +84,7 @@ import {
     WorkspaceStatesController,
     WorkspaceLabelsController,
     AppStickiesController,
+    AppDraftsController,
     SearchController,
     NotificationsController,
     WorkItemSubscribersController,
@@ -92,6 +95,7 @@ import {
     AppBulkWorkItemsController,
     AppWorkItemKeyController,
     AppWorkItemSyncController,
+    AppWorkItemVersionsController,
     AppWorkItemDetailsController,
     AppWorkspaceWorkItemsController,
     AppWorkItemLinksToOthersController,
