@@ -60,6 +60,7 @@ describe('App API: work item versions', () => {
     get: (url: string) => t.api.get(url).auth(u.token, { type: 'bearer' }),
     post: (url: string, body: object = {}) => t.api.post(url).auth(u.token, { type: 'bearer' }).send(body),
     patch: (url: string, body: object) => t.api.patch(url).auth(u.token, { type: 'bearer' }).send(body),
+    put: (url: string, body: object) => t.api.put(url).auth(u.token, { type: 'bearer' }).send(body),
   });
   const base = (p = project.id) => `/api/workspaces/${ws.slug}/projects/${p}`;
 
@@ -185,5 +186,36 @@ describe('App API: work item versions', () => {
     assertError(await as(eve).get(elsewhere), 404, 'NOT_FOUND');
     assertError(await as(mia).get(`${base()}/issues/not-a-uuid/description-versions/`), 404, 'NOT_FOUND');
     assertError(await as(mia).get(`${base()}/issues/${item}/description-versions/?cursor=x`), 400, 'INVALID_CURSOR');
+  });
+
+  it('answers PUT as PATCH where Plane maps "put": "update"', async () => {
+    const issue = await as(mia).post(`${base()}/issues/`, { name: 'Before' });
+    const put = await as(mia).put(`${base()}/issues/${issue.body.id}/`, { name: 'After', priority: 'low' });
+    assert.equal(put.status, 204, JSON.stringify(put.body));
+    const got = await as(mia).get(`${base()}/issues/${issue.body.id}/`);
+    assert.equal(got.body.name, 'After');
+    assert.equal(got.body.priority, 'low', 'a partial body is enough, as PATCH');
+    assertError(await as(mia).put(`${base()}/issues/${issue.body.id}/`, { priority: 'asap' }), 422, 'VALIDATION_ERROR');
+
+    const label = await as(ada).post(`${base()}/issue-labels/`, { name: 'bug', color: '#ff0000' });
+    const relabel = await as(ada).put(`${base()}/issue-labels/${label.body.id}/`, { name: 'defect' });
+    assert.equal(relabel.status, 200, JSON.stringify(relabel.body));
+    assert.equal(relabel.body.name, 'defect');
+    assertError(await as(mia).put(`${base()}/issue-labels/${label.body.id}/`, { name: 'x' }), 403, 'PERMISSION_DENIED');
+
+    const renamed = await as(ada).put(`/api/workspaces/${ws.slug}/`, { name: 'Renamed workspace' });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal(renamed.body.name, 'Renamed workspace');
+    assertError(await as(mia).put(`/api/workspaces/${ws.slug}/`, { name: 'x' }), 403, 'PERMISSION_DENIED');
+
+    const cycle = await as(mia).post(`${base()}/cycles/`, { name: 'Sprint' });
+    const recycled = await as(mia).put(`${base()}/cycles/${cycle.body.id}/`, { name: 'Sprint 2' });
+    assert.equal(recycled.status, 200, JSON.stringify(recycled.body));
+    assert.equal(recycled.body.name, 'Sprint 2');
+    assertError(
+      await as(mia).put(`${base()}/cycles/00000000-0000-4000-8000-000000000000/`, { name: 'x' }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

@@ -2030,6 +2030,73 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 404, 200, 200],
     },
+    // ---- PUT aliases (Plane maps "put": "update"; the same handler as PATCH) ----
+    {
+      route: 'PUT /api/workspaces/{slug}/',
+      prepare: (x) => ({ path: `${ws(x)}/`, body: { name: 'Renamed' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/',
+      prepare: (x) => ({ path: `${proj(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/`, body: { color: '#ff0000' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/module-links/{link_id}/',
+      prepare: async (x) => {
+        const m = await mod(x);
+        const link = await adminPost(x, `${proj(x)}/modules/${m}/module-links/`, { url: 'https://example.com/a' });
+        return { path: `${proj(x)}/modules/${m}/module-links/${link.id}/`, body: { title: 'Spec' } };
+      },
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/views/${await adminView(x)}/`, body: { name: 'n' } }),
+      expect: [401, 404, 404, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/views/${await adminView(x, true)}/`, body: { name: 'n' } }),
+      expect: [401, 404, 404, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/`, body: { name: 'Renamed' } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      // each writes their own comment (another's is 403, see app-work-items)
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/{comment_id}/',
+      prepare: async (x, caller) => {
+        const c = await comment(x, author(x, caller));
+        return { path: `${proj(x)}/issues/${c.issue}/comments/${c.id}/`, body: { comment_html: '<p>edited</p>' } };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/{link_id}/',
+      prepare: async (x) => {
+        const l = await link(x);
+        return { path: `${proj(x)}/issues/${l.issue}/issue-links/${l.id}/`, body: { title: 'T' } };
+      },
+      expect: [401, 404, 403, 200, 200],
+    },
   ];
 
   it('covers every App API route of docs/permissions.md', () => {

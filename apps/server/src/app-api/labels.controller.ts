@@ -15,7 +15,7 @@ import {
   WorkspaceAccess,
 } from '#common';
 import { appLabelView, LabelService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post } from '@nestjs/common';
 import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
 
 /**
@@ -59,6 +59,18 @@ export class AppLabelsController {
     @Body() body: UpdateLabelDto,
   ) {
     return appLabelView(await this.labels.update(project.projectId, id, me.userId, body));
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':label_id')
+  @ProjectRole(ROLE.ADMIN)
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('label_id', UuidPipe) id: string,
+    @Body() body: UpdateLabelDto,
+  ) {
+    return this.update(me, project, id, body);
   }
 
   /** 204; children become top-level, work items lose the label. */

@@ -33,7 +33,7 @@ import {
   PRIORITIES,
   RecentVisitService,
 } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
 import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
 import {
   AppCreateWorkItemDto,
@@ -230,6 +230,19 @@ export class AppWorkItemsController {
     @Body() body: AppUpdateWorkItemDto,
   ): Promise<void> {
     await this.commands.update(issueContext(me, ws, project), id, appIssueInput(body));
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':issue_id')
+  @HttpCode(204)
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+    @Body() body: AppUpdateWorkItemDto,
+  ): Promise<void> {
+    return this.update(me, ws, project, id, body);
   }
 
   /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
