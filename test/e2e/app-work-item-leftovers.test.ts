@@ -218,4 +218,27 @@ describe('App API: work item versions', () => {
       'NOT_FOUND',
     );
   });
+
+  it('bulk-creates labels (project Admins), skipping names the project has', async () => {
+    await as(ada).post(`${base()}/issue-labels/`, { name: 'existing', color: '#000000' });
+    const res = await as(ada).post(`${base()}/bulk-create-labels/`, {
+      label_data: [{ name: 'imported', description: 'from Jira' }, { name: 'existing' }, {}, { name: 'imported' }],
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.deepEqual(Object.keys(res.body), ['labels']);
+    assert.deepEqual(
+      res.body.labels.map((l: { name: string }) => l.name),
+      ['imported', 'Migrated'],
+    );
+    const [imported, migrated] = res.body.labels;
+    assert.equal(imported.description, 'from Jira');
+    assert.equal(migrated.description, 'Migrated Issue');
+    assert.match(imported.color, /^#[0-9A-F]{6}$/);
+    assert.equal(imported.project_id, project.id);
+    assert.ok(migrated.sort_order > imported.sort_order);
+    assertError(await as(mia).post(`${base()}/bulk-create-labels/`, { label_data: [] }), 403, 'PERMISSION_DENIED');
+    const bad = await as(ada).post(`${base()}/bulk-create-labels/`, { label_data: [{ name: 5 }] });
+    assert.equal(bad.status, 422, JSON.stringify(bad.body));
+    assert.deepEqual((await as(ada).post(`${base()}/bulk-create-labels/`, {})).body, { labels: [] });
+  });
 });

@@ -2097,6 +2097,11 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       },
       expect: [401, 404, 403, 200, 200],
     },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/bulk-create-labels/',
+      prepare: (x) => ({ path: `${proj(x)}/bulk-create-labels/`, body: { label_data: [{ name: unique('bl') }] } }),
+      expect: [401, 404, 403, 403, 201],
+    },
   ];
 
   it('covers every App API route of docs/permissions.md', () => {

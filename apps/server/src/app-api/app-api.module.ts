@@ -16,7 +16,7 @@ import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
 import { UsersController } from './users.controller';
 import { AppStatesController, WorkspaceStatesController } from './states.controller';
-import { AppLabelsController, WorkspaceLabelsController } from './labels.controller';
+import { AppBulkLabelsController, AppLabelsController, WorkspaceLabelsController } from './labels.controller';
 import { AppCyclesController } from './cycles.controller';
 import { AppModuleLinksController, AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
@@ -73,6 +73,7 @@ import {
     DeployBoardsController,
     AppStatesController,
     AppLabelsController,
+    AppBulkLabelsController,
     AppCyclesController,
     AppModulesController,
     AppModuleLinksController,

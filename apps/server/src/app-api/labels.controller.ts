@@ -17,6 +17,7 @@ import {
 import { appLabelView, LabelService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post } from '@nestjs/common';
 import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
+import { BulkCreateLabelsDto } from './dto/draft.dto';
 
 /**
  * Labels of a project on the App API (Plane 0.25.3 `issue-labels/`), through the same
@@ -100,5 +101,28 @@ export class WorkspaceLabelsController {
     @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
     return listAnswer(page, (await this.labels.listForWorkspace(ws.workspaceId, me.userId, page)).map(appLabelView));
+  }
+}
+
+/**
+ * `POST bulk-create-labels/` (Plane 0.25.3 `app/urls/issue.py`, `BulkCreateIssueLabelsEndpoint`):
+ * project Admins (Plane: ADMIN). 201 `{labels: [...]}` with the labels created; names the project
+ * already has are skipped (Plane's `ignore_conflicts`).
+ */
+@Controller('workspaces/:slug/projects/:project_id/bulk-create-labels')
+@BearerAuth()
+export class AppBulkLabelsController {
+  constructor(private readonly labels: LabelService) {}
+
+  @Post()
+  @ProjectRole(ROLE.ADMIN)
+  async create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: BulkCreateLabelsDto,
+  ) {
+    const labels = await this.labels.bulkCreate(ws.workspaceId, project.projectId, me.userId, body.label_data ?? []);
+    return { labels: labels.map(appLabelView) };
   }
 }

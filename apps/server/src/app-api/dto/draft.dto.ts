@@ -1,4 +1,4 @@
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   Allow,
   ArrayMaxSize,
@@ -12,6 +12,7 @@ import {
   Matches,
   MaxLength,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import {
   EmptyAsNull,
@@ -163,4 +164,26 @@ export function draftInput(body: DraftIssueDto): DraftInput {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (body[k] !== undefined) out[k] = body[k];
   return out as DraftInput;
+}
+
+/** One item of `bulk-create-labels/` `label_data` (Plane reads `name` and `description`). */
+export class BulkLabelItemDto {
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+
+  @IsOptionalNonNull()
+  @IsString()
+  description?: string;
+}
+
+/** `POST bulk-create-labels/` `{label_data: [{name, description}]}`: at most 1000 items. */
+export class BulkCreateLabelsDto {
+  @IsOptionalNonNull()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => BulkLabelItemDto)
+  label_data?: BulkLabelItemDto[];
 }
