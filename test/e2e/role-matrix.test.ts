@@ -434,6 +434,31 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     );
     return rows[0].id;
   }
+  // ---- drafts (workspace draft work items) ----
+  /** A draft in the world's project owned by the caller (the Admin for callers outside the world). */
+  async function draftOf(x: World, caller: SignedUp | null): Promise<string> {
+    const owner = inWorld(x, caller) ? caller! : x.admin;
+    const res = await t.api
+      .post(`${ws(x)}/draft-issues/`)
+      .auth(owner.token, { type: 'bearer' })
+      .send({ name: 'd', project_id: x.project.id });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id;
+  }
+  // ---- work item leftovers (versions) ----
+  /** A work item of the Admin whose description changed once, and its description version. */
+  async function describedItem(x: World): Promise<{ issue: string; version: string }> {
+    const issue = (await item(x)).id;
+    const res = await t.api
+      .patch(`${proj(x)}/issues/${issue}/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({ description_html: '<p>changed</p>' });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    const [{ id }] = await t.sql<{ id: string }>('SELECT id FROM issue_description_versions WHERE issue_id = $1', [
+      issue,
+    ]);
+    return { issue, version: id };
+  }
 
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
@@ -2356,6 +2381,135 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/ai-assistant/',
       prepare: (x) => ({ path: `${proj(x)}/ai-assistant/`, body: { task: 't', prompt: 'p' } }),
       expect: [401, 404, 403, 400, 400],
+    },
+    // ---- drafts (workspace draft work items) ----
+    {
+      route: 'GET /api/workspaces/{slug}/draft-issues/',
+      prepare: (x) => ({ path: `${ws(x)}/draft-issues/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/draft-issues/',
+      prepare: (x) => ({ path: `${ws(x)}/draft-issues/`, body: { name: 'n', project_id: x.project.id } }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/draft-issues/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-issues/${await draftOf(x, c)}/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/draft-issues/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-issues/${await draftOf(x, c)}/`, body: { name: 'r' } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/draft-issues/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-issues/${await draftOf(x, c)}/` }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/draft-to-issue/{draft_id}/',
+      prepare: async (x, c) => ({ path: `${ws(x)}/draft-to-issue/${await draftOf(x, c)}/`, body: {} }),
+      expect: [401, 404, 403, 201, 201],
+    },
+    // ---- work item leftovers (versions) ----
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/versions/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/versions/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/versions/{version_id}/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/versions/00000000-0000-4000-8000-000000000000/`,
+      }),
+      expect: [401, 404, 404, 404, 404],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/description-versions/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await describedItem(x)).issue}/description-versions/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/description-versions/{version_id}/',
+      prepare: async (x) => {
+        const { issue, version } = await describedItem(x);
+        return { path: `${proj(x)}/issues/${issue}/description-versions/${version}/` };
+      },
+      expect: [401, 404, 404, 200, 200],
+    },
+    // ---- PUT aliases (Plane maps "put": "update"; the same handler as PATCH) ----
+    {
+      route: 'PUT /api/workspaces/{slug}/',
+      prepare: (x) => ({ path: `${ws(x)}/`, body: { name: 'Renamed' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/',
+      prepare: (x) => ({ path: `${proj(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issue-labels/{label_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issue-labels/${await label(x)}/`, body: { color: '#ff0000' } }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/cycles/{cycle_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/cycles/${await cycle(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/modules/${await mod(x)}/`, body: { description: 'd' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/modules/{module_id}/module-links/{link_id}/',
+      prepare: async (x) => {
+        const m = await mod(x);
+        const link = await adminPost(x, `${proj(x)}/modules/${m}/module-links/`, { url: 'https://example.com/a' });
+        return { path: `${proj(x)}/modules/${m}/module-links/${link.id}/`, body: { title: 'Spec' } };
+      },
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/views/${await adminView(x)}/`, body: { name: 'n' } }),
+      expect: [401, 404, 404, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/views/{view_id}/',
+      prepare: async (x) => ({ path: `${ws(x)}/views/${await adminView(x, true)}/`, body: { name: 'n' } }),
+      expect: [401, 404, 404, 403, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/`, body: { name: 'Renamed' } }),
+      expect: [401, 404, 403, 204, 204],
+    },
+    {
+      // each writes their own comment (another's is 403, see app-work-items)
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/comments/{comment_id}/',
+      prepare: async (x, caller) => {
+        const c = await comment(x, author(x, caller));
+        return { path: `${proj(x)}/issues/${c.issue}/comments/${c.id}/`, body: { comment_html: '<p>edited</p>' } };
+      },
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'PUT /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-links/{link_id}/',
+      prepare: async (x) => {
+        const l = await link(x);
+        return { path: `${proj(x)}/issues/${l.issue}/issue-links/${l.id}/`, body: { title: 'T' } };
+      },
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/bulk-create-labels/',
+      prepare: (x) => ({ path: `${proj(x)}/bulk-create-labels/`, body: { label_data: [{ name: unique('bl') }] } }),
+      expect: [401, 404, 403, 403, 201],
     },
   ];
 

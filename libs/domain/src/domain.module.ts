@@ -17,6 +17,7 @@ import { AttachmentFeatureModule } from './attachment/attachment.module';
 import { AuthFeatureModule } from './auth/auth.module';
 import { CoverImageFeatureModule } from './cover-image/cover-image.module';
 import { CycleFeatureModule } from './cycle/cycle.module';
+import { DraftFeatureModule } from './draft/draft.module';
 import { DeployBoardFeatureModule } from './deploy-board/deploy-board.module';
 import { EstimateFeatureModule } from './estimate/estimate.module';
 import { ExporterFeatureModule } from './exporter/exporter.module';
@@ -53,6 +54,7 @@ const FEATURE_MODULES = [
   CoverImageFeatureModule,
   CycleFeatureModule,
   DeployBoardFeatureModule,
+  DraftFeatureModule,
   EstimateFeatureModule,
   ExporterFeatureModule,
   FavoriteFeatureModule,

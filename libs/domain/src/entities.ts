@@ -47,6 +47,7 @@ import { WorkspaceInvitation } from './invitation/workspace-invitation.entity';
 import { Issue } from './issue/issue.entity';
 import { IssueAssignee } from './issue/issue-assignee.entity';
 import { IssueLabel } from './issue/issue-label.entity';
+import { IssueDescriptionVersion } from './issue/issue-description-version.entity';
 import { ProjectIssueCounter } from './issue/project-issue-counter.entity';
 import { IssueComment } from './issue/issue-comment.entity';
 import { IssueLink } from './issue/issue-link.entity';
@@ -95,6 +96,13 @@ import { Project } from './project/project.entity';
 
 // relation
 import { IssueRelation } from './relation/issue-relation.entity';
+
+// draft
+import { DraftIssue } from './draft/draft-issue.entity';
+import { DraftIssueAssignee } from './draft/draft-issue-assignee.entity';
+import { DraftIssueCycle } from './draft/draft-issue-cycle.entity';
+import { DraftIssueLabel } from './draft/draft-issue-label.entity';
+import { DraftIssueModule } from './draft/draft-issue-module.entity';
 
 // state
 import { State } from './state/state.entity';
@@ -169,6 +177,7 @@ export const ENTITIES = [
   Issue,
   IssueAssignee,
   IssueLabel,
+  IssueDescriptionVersion,
   ProjectIssueCounter,
   IssueComment,
   IssueLink,
@@ -217,6 +226,13 @@ export const ENTITIES = [
 
   // relation
   IssueRelation,
+
+  // draft
+  DraftIssue,
+  DraftIssueAssignee,
+  DraftIssueCycle,
+  DraftIssueLabel,
+  DraftIssueModule,
 
   // state
   State,

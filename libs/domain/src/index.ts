@@ -36,6 +36,7 @@ export * from './relation';
 export * from './search';
 export * from './state';
 export * from './sticky';
+export * from './draft';
 export * from './user';
 export * from './view';
 export * from './webhook';

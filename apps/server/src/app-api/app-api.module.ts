@@ -17,12 +17,13 @@ import { MembersController } from './members.controller';
 import { AppProjectsController, ProjectIdentifiersController, ProjectMembersController } from './projects.controller';
 import { UsersController } from './users.controller';
 import { AppStatesController, WorkspaceStatesController } from './states.controller';
-import { AppLabelsController, WorkspaceLabelsController } from './labels.controller';
+import { AppBulkLabelsController, AppLabelsController, WorkspaceLabelsController } from './labels.controller';
 import { AppCyclesController } from './cycles.controller';
 import { AppModuleLinksController, AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
 import { AppInboxController, AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
+import { AppDraftsController } from './drafts.controller';
 import { AppDisplayPropertiesController, AppWorkspacePreferencesController } from './preferences.controller';
 import { AppEntityFavoritesController, AppFavoritesController } from './favorites.controller';
 import {
@@ -53,6 +54,7 @@ import {
   AppWorkItemLinksToOthersController,
   AppWorkItemsController,
   AppWorkItemSyncController,
+  AppWorkItemVersionsController,
   AppWorkspaceWorkItemsController,
 } from './work-items.controller';
 import {
@@ -81,6 +83,7 @@ import {
     DeployBoardsController,
     AppStatesController,
     AppLabelsController,
+    AppBulkLabelsController,
     AppCyclesController,
     AppModulesController,
     AppModuleLinksController,
@@ -93,6 +96,7 @@ import {
     WorkspaceStatesController,
     WorkspaceLabelsController,
     AppStickiesController,
+    AppDraftsController,
     SearchController,
     NotificationsController,
     WorkItemSubscribersController,
@@ -103,6 +107,7 @@ import {
     AppBulkWorkItemsController,
     AppWorkItemKeyController,
     AppWorkItemSyncController,
+    AppWorkItemVersionsController,
     AppWorkItemDetailsController,
     AppWorkspaceWorkItemsController,
     AppWorkItemLinksToOthersController,

@@ -16,7 +16,7 @@ import {
   WorkspaceAccess,
 } from '#common';
 import { CYCLE_VIEWS, CycleService, CycleView, parseShape } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
 import {
   CreateCycleDto,
   CycleDateCheckDto,
@@ -129,6 +129,18 @@ export class AppCyclesController {
   ) {
     const updated = await this.cycles.update(issueContext(me, ws, project), id, body);
     return (await this.cycles.withProgress([updated], me.userId))[0];
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put('cycles/:cycle_id')
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+    @Body() body: UpdateCycleDto,
+  ) {
+    return this.update(me, ws, project, id, body);
   }
 
   /** 204; the creator or a project Admin (403). */

@@ -15,8 +15,9 @@ import {
   WorkspaceAccess,
 } from '#common';
 import { appLabelView, LabelService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post } from '@nestjs/common';
 import { CreateLabelDto, UpdateLabelDto } from '../shared/dto/label.dto';
+import { BulkCreateLabelsDto } from './dto/draft.dto';
 
 /**
  * Labels of a project on the App API (Plane 0.25.3 `issue-labels/`), through the same
@@ -61,6 +62,18 @@ export class AppLabelsController {
     return appLabelView(await this.labels.update(project.projectId, id, me.userId, body));
   }
 
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':label_id')
+  @ProjectRole(ROLE.ADMIN)
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('label_id', UuidPipe) id: string,
+    @Body() body: UpdateLabelDto,
+  ) {
+    return this.update(me, project, id, body);
+  }
+
   /** 204; children become top-level, work items lose the label. */
   @Delete(':label_id')
   @ProjectRole(ROLE.ADMIN)
@@ -88,5 +101,28 @@ export class WorkspaceLabelsController {
     @PageQuery(APP_UNPAGED) page: PageRequest,
   ) {
     return listAnswer(page, (await this.labels.listForWorkspace(ws.workspaceId, me.userId, page)).map(appLabelView));
+  }
+}
+
+/**
+ * `POST bulk-create-labels/` (Plane 0.25.3 `app/urls/issue.py`, `BulkCreateIssueLabelsEndpoint`):
+ * project Admins (Plane: ADMIN). 201 `{labels: [...]}` with the labels created; names the project
+ * already has are skipped (Plane's `ignore_conflicts`).
+ */
+@Controller('workspaces/:slug/projects/:project_id/bulk-create-labels')
+@BearerAuth()
+export class AppBulkLabelsController {
+  constructor(private readonly labels: LabelService) {}
+
+  @Post()
+  @ProjectRole(ROLE.ADMIN)
+  async create(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Body() body: BulkCreateLabelsDto,
+  ) {
+    const labels = await this.labels.bulkCreate(ws.workspaceId, project.projectId, me.userId, body.label_data ?? []);
+    return { labels: labels.map(appLabelView) };
   }
 }

@@ -17,7 +17,7 @@ import {
   WorkspaceAccess,
 } from '#common';
 import { ModuleJson, ModuleLinkService, ModuleService, parseShape } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
 import { CreateModuleDto, WorkItemIdsDto, UpdateModuleDto } from '../shared/dto/planning.dto';
 import { CreateModuleLinkDto, UpdateModuleLinkDto } from './dto/module-link.dto';
 import { issueContext } from '../shared/context';
@@ -91,6 +91,18 @@ export class AppModulesController {
   ) {
     const updated = await this.modules.update(issueContext(me, ws, project), id, body);
     return (await this.modules.forApp([updated], me.userId))[0];
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put('modules/:module_id')
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+    @Body() body: UpdateModuleDto,
+  ) {
+    return this.update(me, ws, project, id, body);
   }
 
   @Delete('modules/:module_id')
@@ -239,6 +251,19 @@ export class AppModuleLinksController {
     @Body() body: UpdateModuleLinkDto,
   ) {
     return this.links.update(issueContext(me, ws, project), moduleId, linkId, body);
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':link_id')
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) moduleId: string,
+    @Param('link_id', UuidPipe) linkId: string,
+    @Body() body: UpdateModuleLinkDto,
+  ) {
+    return this.update(me, ws, project, moduleId, linkId, body);
   }
 
   @Delete(':link_id')

@@ -26,7 +26,7 @@ import {
   ProjectService,
   RecentVisitService,
 } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
 import { AddProjectMembersDto, CreateAppProjectDto, RoleDto, UpdateProjectDto } from './dto/app-api.dto';
 
 /**
@@ -99,6 +99,18 @@ export class AppProjectsController {
       body,
     );
     return (await this.appProjects.forApp([updated], me.userId))[0];
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':project_id')
+  @ProjectRole(ROLE.ADMIN)
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() p: ProjectAccess,
+    @Body() body: UpdateProjectDto,
+  ): Promise<ProjectJson> {
+    return this.update(me, ws, p, body);
   }
 
   /** Project Admins or workspace Admins: 204, soft delete. */

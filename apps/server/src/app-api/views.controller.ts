@@ -15,7 +15,7 @@ import {
   WorkspaceAccess,
 } from '#common';
 import { AppViewJson, FavoriteService, parseShape, pick, ViewScope, ViewService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
 import { single } from '../shared/context';
 import { CreateViewDto, FavoriteViewDto, UpdateViewDto } from './dto/view.dto';
 import { listQuery } from './work-items.controller';
@@ -101,6 +101,19 @@ export class AppProjectViewsController {
     @Body() body: UpdateViewDto,
   ) {
     return this.views.update(projectScope(me, ws, project), id, body);
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put('views/:view_id')
+  @ProjectRole(ROLE.GUEST)
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('view_id', UuidPipe) id: string,
+    @Body() body: UpdateViewDto,
+  ) {
+    return this.update(me, ws, project, id, body);
   }
 
   /** 204; the owner or a project Admin (403). */
@@ -227,6 +240,17 @@ export class AppWorkspaceViewsController {
     @Body() body: UpdateViewDto,
   ) {
     return this.views.update(workspaceScope(me, ws), id, body);
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put('views/:view_id')
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('view_id', UuidPipe) id: string,
+    @Body() body: UpdateViewDto,
+  ) {
+    return this.update(me, ws, id, body);
   }
 
   /** 204; the owner or a workspace Admin (403). */

@@ -16,7 +16,7 @@ import {
   WorkspaceAccess,
 } from '#common';
 import { IssueChildrenService, parseShape, ReactionService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CommentDto, CreateLinkDto, UpdateLinkDto } from '../shared/dto/work-item.dto';
 import { ReactionDto } from './dto/work-items.dto';
@@ -103,6 +103,19 @@ export class AppWorkItemCommentsController {
     )[0];
   }
 
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':comment_id')
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('comment_id', UuidPipe) id: string,
+    @Body() body: CommentDto,
+  ) {
+    return this.update(me, ws, project, issueId, id, body);
+  }
+
   /** 204; author or project Admin only (403). */
   @Delete(':comment_id')
   @HttpCode(204)
@@ -166,6 +179,19 @@ export class AppWorkItemLinksController {
     @Body() body: UpdateLinkDto,
   ) {
     return this.children.updateLink(issueContext(me, ws, project), issueId, id, body);
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':link_id')
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('link_id', UuidPipe) id: string,
+    @Body() body: UpdateLinkDto,
+  ) {
+    return this.update(me, ws, project, issueId, id, body);
   }
 
   @Delete(':link_id')

@@ -33,7 +33,7 @@ import {
   PRIORITIES,
   RecentVisitService,
 } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
 import { CreateRelationDto, RemoveRelationDto } from '../shared/dto/relation.dto';
 import {
   AppCreateWorkItemDto,
@@ -230,6 +230,19 @@ export class AppWorkItemsController {
     @Body() body: AppUpdateWorkItemDto,
   ): Promise<void> {
     await this.commands.update(issueContext(me, ws, project), id, appIssueInput(body));
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':issue_id')
+  @HttpCode(204)
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) id: string,
+    @Body() body: AppUpdateWorkItemDto,
+  ): Promise<void> {
+    return this.update(me, ws, project, id, body);
   }
 
   /** 204; only the creator or a project Admin (403 `PERMISSION_DENIED`). */
@@ -646,5 +659,72 @@ export class AppWorkItemLinksToOthersController {
       body.modules ?? [],
       body.removed_modules ?? [],
     );
+  }
+}
+
+/**
+ * A work item's versions (Plane 0.25.3 `app/urls/issue.py` `versions/`, `description-versions/`;
+ * `app/views/issue/version.py`): any project member (Plane: ADMIN, MEMBER, GUEST), a Guest only for
+ * work items they may see. Lists answer Plane's global paginator envelope (`cursor=<size>:<page>:0`).
+ */
+@Controller(`${PROJECT}/issues/:issue_id`)
+@BearerAuth()
+export class AppWorkItemVersionsController {
+  constructor(private readonly issues: IssueQueryService) {}
+
+  /** Plane's `IssueVersion` rows, which only its maintenance command writes: always no results. */
+  @Get('versions')
+  versions(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const { pageSize, page } = syncCursor(query);
+    return this.issues.versions(project.projectId, issueId, { userId: me.userId, role: project.role }, pageSize, page);
+  }
+
+  /** Always 404: there are no `IssueVersion` rows (see `versions/`). */
+  @Get('versions/:version_id')
+  async version(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('version_id', UuidPipe) _versionId: string,
+  ): Promise<never> {
+    await this.issues.versions(project.projectId, issueId, { userId: me.userId, role: project.role }, 1, 0);
+    throw new MeridianError('NOT_FOUND');
+  }
+
+  /** The description's versions, newest first: `{id, workspace, project, issue, last_saved_at, owned_by, …}`. */
+  @Get('description-versions')
+  descriptionVersions(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const { pageSize, page } = syncCursor(query);
+    return this.issues.descriptionVersions(
+      project.projectId,
+      issueId,
+      { userId: me.userId, role: project.role },
+      pageSize,
+      page,
+    );
+  }
+
+  /** One version with its `description_html`, `description_stripped`, `description_json`; 404 otherwise. */
+  @Get('description-versions/:version_id')
+  descriptionVersion(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('version_id', UuidPipe) versionId: string,
+  ) {
+    return this.issues.descriptionVersion(project.projectId, issueId, versionId, {
+      userId: me.userId,
+      role: project.role,
+    });
   }
 }

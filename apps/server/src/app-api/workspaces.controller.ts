@@ -13,7 +13,7 @@ import {
   WorkspaceRole,
 } from '#common';
 import { WorkspaceJson, WorkspaceService, WorkspaceSettingsService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Put, Post, Query } from '@nestjs/common';
 import { UpdateWorkspaceDto } from './dto/app-api.dto';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
 
@@ -56,6 +56,17 @@ export class WorkspacesController {
     @Body() body: UpdateWorkspaceDto,
   ): Promise<WorkspaceJson> {
     return this.settings.update(ws.workspaceId, me.userId, ws.role, body);
+  }
+
+  /** `PUT`, which Plane maps to the same update (`"put": "update"`): the PATCH above. */
+  @Put(':slug')
+  @WorkspaceRole(ROLE.ADMIN)
+  putUpdate(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: UpdateWorkspaceDto,
+  ): Promise<WorkspaceJson> {
+    return this.update(me, ws, body);
   }
 
   /** Admins: 204, soft delete (projects and API keys too); the slug stays reserved. */

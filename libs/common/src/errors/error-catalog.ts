@@ -34,6 +34,7 @@ export const ERROR_CATALOG = {
   },
   MODULE_ARCHIVED: { status: 400, detail: 'Archived module cannot be edited.' },
   MODULE_NOT_ARCHIVABLE: { status: 400, detail: 'Only completed or cancelled modules can be archived.' },
+  DRAFT_PROJECT_REQUIRED: { status: 400, detail: 'Project is required to create an issue.' },
   VIEW_LOCKED: { status: 400, detail: 'The view is locked; its owner must unlock it first.' },
   PAGE_LOCKED: { status: 400, detail: 'The page is locked; unlock it first.' },
   PAGE_ARCHIVED: { status: 400, detail: 'The page is archived; restore it first.' },

@@ -305,52 +305,59 @@ export class CycleService {
   }
 
   private async addIssuesTx(ctx: ChangeContext, cycleId: string, ids: string[]): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const cycle = await this.load(em, ctx.projectId, cycleId, true);
-      if (cycle.archivedAt) throw new MeridianError('CYCLE_ARCHIVED');
-      if (hasEnded(cycle))
-        throw new MeridianError(
-          'CYCLE_COMPLETED',
-          'The cycle has already been completed, so no work items can be added to it.',
-        );
-      const issues = await issuesOfProject(em, ctx.projectId, ids);
-      const current = await em.getRepository(CycleIssue).find({ where: { issueId: In(issues.map((i) => i.id)) } });
-      const others = current.filter((l) => l.cycleId !== cycleId);
-      const oldCycles = others.length
-        ? await em
-            .getRepository(Cycle)
-            .find({ where: { id: In([...new Set(others.map((l) => l.cycleId))]) }, withDeleted: true })
-        : [];
-      const history: ActivityEntry[] = [];
-      for (const issue of issues) {
-        const link = current.find((l) => l.issueId === issue.id);
-        if (link?.cycleId === cycleId) continue;
-        if (link) {
-          const old = oldCycles.find((c) => c.id === link.cycleId);
-          await em.update(CycleIssue, { id: link.id }, { cycleId, updatedById: ctx.userId, updatedAt: new Date() });
-          history.push(movedEntry(issue.id, old ?? null, cycle));
-        } else {
-          await em.insert(CycleIssue, {
-            workspaceId: ctx.workspaceId,
-            projectId: ctx.projectId,
-            cycleId,
-            issueId: issue.id,
-            createdById: ctx.userId,
-            updatedById: ctx.userId,
-          });
-          history.push({
-            issueId: issue.id,
-            verb: 'updated',
-            field: 'cycles',
-            newValue: cycle.name,
-            newIdentifier: cycle.id,
-            comment: 'added cycle ',
-          });
-        }
+    await this.dataSource.transaction((em) => this.addIssuesIn(em, ctx, cycleId, ids));
+  }
+
+  /**
+   * `addIssues` inside the caller's transaction (publishing a draft adds its new work item to the
+   * draft's cycle in the create's transaction): same rules, history rows and errors; the caller
+   * maps a `uq_cycle_issues_issue` violation.
+   */
+  async addIssuesIn(em: EntityManager, ctx: ChangeContext, cycleId: string, ids: string[]): Promise<void> {
+    await assertProjectWritable(em, ctx.projectId);
+    const cycle = await this.load(em, ctx.projectId, cycleId, true);
+    if (cycle.archivedAt) throw new MeridianError('CYCLE_ARCHIVED');
+    if (hasEnded(cycle))
+      throw new MeridianError(
+        'CYCLE_COMPLETED',
+        'The cycle has already been completed, so no work items can be added to it.',
+      );
+    const issues = await issuesOfProject(em, ctx.projectId, ids);
+    const current = await em.getRepository(CycleIssue).find({ where: { issueId: In(issues.map((i) => i.id)) } });
+    const others = current.filter((l) => l.cycleId !== cycleId);
+    const oldCycles = others.length
+      ? await em
+          .getRepository(Cycle)
+          .find({ where: { id: In([...new Set(others.map((l) => l.cycleId))]) }, withDeleted: true })
+      : [];
+    const history: ActivityEntry[] = [];
+    for (const issue of issues) {
+      const link = current.find((l) => l.issueId === issue.id);
+      if (link?.cycleId === cycleId) continue;
+      if (link) {
+        const old = oldCycles.find((c) => c.id === link.cycleId);
+        await em.update(CycleIssue, { id: link.id }, { cycleId, updatedById: ctx.userId, updatedAt: new Date() });
+        history.push(movedEntry(issue.id, old ?? null, cycle));
+      } else {
+        await em.insert(CycleIssue, {
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          cycleId,
+          issueId: issue.id,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        });
+        history.push({
+          issueId: issue.id,
+          verb: 'updated',
+          field: 'cycles',
+          newValue: cycle.name,
+          newIdentifier: cycle.id,
+          comment: 'added cycle ',
+        });
       }
-      await writeActivities(em, ctx, history);
-    });
+    }
+    await writeActivities(em, ctx, history);
   }
 
   /**

@@ -281,6 +281,16 @@ export class IssueCommandService {
           });
         }
         await em.update(Issue, { id: issueId }, patch as never);
+        if (patch.descriptionHtml !== undefined) {
+          // Plane's issue_description_version_task, in this transaction; only when the description changed
+          await this.repo.recordDescriptionVersion(
+            em,
+            issue,
+            ctx.userId,
+            { html: issue.descriptionHtml, stripped: issue.descriptionStripped },
+            { html: patch.descriptionHtml, stripped: patch.descriptionStripped ?? null },
+          );
+        }
         if (input.assignees !== undefined) {
           const next = await this.filterAssignees(em, ctx.projectId, input.assignees);
           history.push(

@@ -14,6 +14,7 @@ import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, resolveIssueOrder } from 
 import { IssueRepository, IssueScope, IssueSearchHit } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
 import { issueFromRow, IssueJson, issueView } from './issue.view';
+import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
 
 /** A list request: its page, shape, order and filters (`IssueFilterSet` without the Guest rule, which `viewer` decides). */
 export interface IssueListQuery extends Omit<IssueFilterSet, 'guestViewerId'> {
@@ -424,6 +425,50 @@ export class IssueQueryService {
     if (!issue) throw new MeridianError('NOT_FOUND');
     const project = await found(this.dataSource.getRepository(Project).findOne({ where: { id: projectId } }));
     return { sequence_id: issue.sequenceId, project_identifier: project.identifier };
+  }
+
+  /**
+   * `GET issues/{id}/description-versions/` (Plane 0.25.3 `IssueDescriptionVersionEndpoint`): the
+   * work item's description versions, newest first, in Plane's global paginator envelope (pages by
+   * number, `<size>:<page>:0`); 404 when the work item is not visible to the caller (Guest rule).
+   */
+  async descriptionVersions(
+    projectId: string,
+    issueId: string,
+    viewer: IssueListQuery['viewer'],
+    pageSize: number,
+    page: number,
+  ) {
+    await this.assertVisible(projectId, issueId, viewer);
+    const { rows, total } = await this.repo.descriptionVersions(issueId, page * pageSize, pageSize);
+    return globalPage(rows.map(versionListView), total, pageSize, page);
+  }
+
+  /** `GET issues/{id}/description-versions/{pk}/`: Plane's `IssueDescriptionVersionDetailSerializer`; 404 otherwise. */
+  async descriptionVersion(projectId: string, issueId: string, versionId: string, viewer: IssueListQuery['viewer']) {
+    await this.assertVisible(projectId, issueId, viewer);
+    const version = await this.repo.descriptionVersion(issueId, versionId);
+    if (!version) throw new MeridianError('NOT_FOUND');
+    return descriptionVersionView(version);
+  }
+
+  /**
+   * `GET issues/{id}/versions/` (Plane 0.25.3 `IssueVersionEndpoint`): Plane writes `IssueVersion`
+   * rows only from its `sync_issue_version` maintenance command, never on a change, so a work item
+   * has none: the envelope with no results (404 when the work item is not visible).
+   */
+  async versions(projectId: string, issueId: string, viewer: IssueListQuery['viewer'], pageSize: number, page: number) {
+    await this.assertVisible(projectId, issueId, viewer);
+    return globalPage([], 0, pageSize, page);
+  }
+
+  /** A live or archived work item of the project visible to the viewer, else 404. */
+  private async assertVisible(projectId: string, issueId: string, viewer: IssueListQuery['viewer']): Promise<void> {
+    const filters = filtersOf({ viewer });
+    const issue =
+      (await this.repo.findFiltered(projectId, issueId, filters, false)) ??
+      (await this.repo.findFiltered(projectId, issueId, filters, true));
+    if (!issue) throw new MeridianError('NOT_FOUND');
   }
 
   /** The App API detail shape of a work item by id, whatever its visibility (the answer to a create). */

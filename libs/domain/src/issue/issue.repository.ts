@@ -20,6 +20,7 @@ import {
   IssueOrderKey,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
+import { IssueDescriptionVersion } from './issue-description-version.entity';
 import { IssueReaction } from './issue-reaction.entity';
 import { CommentReaction } from './comment-reaction.entity';
 import { Issue } from './issue.entity';
@@ -736,6 +737,71 @@ ORDER BY created_at, id`,
   private guest(qb: SelectQueryBuilder<Issue>, viewerId: string): void {
     const params: Record<string, unknown> = {};
     qb.andWhere(guestCondition(viewerId, bindNamed(params, 'guest')), params);
+  }
+
+  /**
+   * Records a description change as Plane's `issue_description_version_task` does, in the
+   * change's transaction (only when the description changed): the latest version of the work item
+   * is updated when `userId` owns it and saved it at most 600 seconds ago, else a version is added.
+   * A work item without versions first gets one for its description before the change (`before`),
+   * owned by its creator and saved at its creation, as Plane's create writes it.
+   */
+  async recordDescriptionVersion(
+    em: EntityManager,
+    issue: Issue,
+    userId: string,
+    before: { html: string; stripped: string | null },
+    after: { html: string; stripped: string | null },
+  ): Promise<void> {
+    const repo = em.getRepository(IssueDescriptionVersion);
+    let latest = await repo.findOne({
+      where: { issueId: issue.id },
+      order: { lastSavedAt: 'DESC', createdAt: 'DESC' },
+    });
+    const row = (owner: string, savedAt: Date, d: { html: string; stripped: string | null }) => ({
+      workspaceId: issue.workspaceId,
+      projectId: issue.projectId,
+      issueId: issue.id,
+      descriptionHtml: d.html,
+      descriptionStripped: d.stripped,
+      descriptionJson: {},
+      lastSavedAt: savedAt,
+      ownedById: owner,
+      createdById: issue.createdById,
+      updatedById: userId,
+    });
+    if (!latest && issue.createdById) {
+      latest = await repo.save(repo.create(row(issue.createdById, issue.createdAt, before)));
+    }
+    const now = new Date();
+    if (latest && latest.ownedById === userId && now.getTime() - latest.lastSavedAt.getTime() <= 600_000) {
+      await repo.update(
+        { id: latest.id },
+        { descriptionHtml: after.html, descriptionStripped: after.stripped, lastSavedAt: now, updatedById: userId },
+      );
+    } else {
+      await repo.insert(row(userId, now, after));
+    }
+  }
+
+  /** One page (by number) of a work item's description versions, newest first, and their count. */
+  async descriptionVersions(
+    issueId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: IssueDescriptionVersion[]; total: number }> {
+    const [rows, total] = await this.dataSource.getRepository(IssueDescriptionVersion).findAndCount({
+      where: { issueId },
+      order: { lastSavedAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
+    return { rows, total };
+  }
+
+  /** A description version of the work item, else null. */
+  descriptionVersion(issueId: string, versionId: string): Promise<IssueDescriptionVersion | null> {
+    return this.dataSource.getRepository(IssueDescriptionVersion).findOne({ where: { id: versionId, issueId } });
   }
 }
 

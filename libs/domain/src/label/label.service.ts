@@ -1,4 +1,5 @@
 import { MeridianError, Page, PageRequest, validationError } from '#common';
+import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -91,6 +92,56 @@ export class LabelService {
       });
       return labelView(label);
     });
+  }
+
+  /**
+   * `POST bulk-create-labels/` (Plane 0.25.3 `BulkCreateIssueLabelsEndpoint`): one label per item,
+   * `name` "Migrated" and `description` "Migrated Issue" when missing, a random color, in one
+   * transaction; a name the project already has (or an earlier item had) is skipped, as Plane's
+   * `ignore_conflicts`. Answers the labels created, in the items' order.
+   */
+  async bulkCreate(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    items: Array<{ name?: string; description?: string }>,
+  ): Promise<LabelJson[]> {
+    return this.guardNames(() =>
+      this.dataSource.transaction(async (em) => {
+        await assertProjectWritable(em, projectId);
+        const max = await this.labels.maxSortOrder(em, projectId);
+        let sortOrder = max === null ? 55535 : max;
+        const created: Label[] = [];
+        const seen = new Set<string>();
+        for (const item of items) {
+          const name = (item.name ?? 'Migrated').trim() || 'Migrated';
+          if (seen.has(name)) continue;
+          seen.add(name);
+          const taken = await this.assertNameFree(em, projectId, name).then(
+            () => false,
+            () => true,
+          );
+          if (taken) continue;
+          sortOrder += 10000;
+          created.push(
+            await em.save(
+              em.create(Label, {
+                workspaceId,
+                projectId,
+                name,
+                description: item.description ?? 'Migrated Issue',
+                color: `#${randomInt(0, 0x1000000).toString(16).toUpperCase().padStart(6, '0')}`,
+                parentId: null,
+                sortOrder,
+                createdById: userId,
+                updatedById: userId,
+              }),
+            ),
+          );
+        }
+        return created.map(labelView);
+      }),
+    );
   }
 
   /** Partial update; a parent that is the label itself or one of its descendants is 422. */

@@ -242,7 +242,11 @@ export class ModuleService {
     await this.dataSource.transaction((em) => this.addIssuesIn(em, ctx, moduleId, ids));
   }
 
-  private async addIssuesIn(em: EntityManager, ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
+  /**
+   * `addIssues` inside the caller's transaction (publishing a draft adds its new work item to the
+   * draft's modules in the create's transaction): same rules, history rows and errors.
+   */
+  async addIssuesIn(em: EntityManager, ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
     await assertProjectWritable(em, ctx.projectId);
     const module = await this.load(em, ctx.projectId, moduleId, true);
     if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
