@@ -5,6 +5,7 @@ import { DataDirLockedError, DatabaseUnavailableError, openDatabase, runMigratio
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
+import { IMPORT_USAGE, importCommand } from './import-plane/import-command';
 
 const USAGE = `Usage: meridian <command>     (npm run cli -- <command>)
 
@@ -21,6 +22,7 @@ Commands:
                              The password (8 to 128 characters) comes from MERIDIAN_ADMIN_PASSWORD, or
                              is asked for when the terminal is interactive. --password PASSWORD also
                              works but shows it in the process list, the shell history and npm's echo.
+${IMPORT_USAGE}
   help, --help, -h           this text
 
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
@@ -108,6 +110,8 @@ async function run(argv: string[]): Promise<number> {
       }
       return adminCreate(args.slice(1));
     }
+    case 'import':
+      return importCommand(args, parseOptions);
     case undefined:
     case 'help':
     case '--help':

@@ -39,6 +39,7 @@ import { UserFeatureModule } from './user/user.module';
 import { ViewFeatureModule } from './view/view.module';
 import { WebhookFeatureModule } from './webhook/webhook.module';
 import { WorkspaceFeatureModule } from './workspace/workspace.module';
+import { ImporterFeatureModule } from './importer/importer.module';
 
 /** One Nest module per feature (its `<feature>.module.ts`), lowest first in the import graph. */
 const FEATURE_MODULES = [
@@ -70,6 +71,7 @@ const FEATURE_MODULES = [
   ViewFeatureModule,
   WebhookFeatureModule,
   WorkspaceFeatureModule,
+  ImporterFeatureModule,
 ];
 
 /**
