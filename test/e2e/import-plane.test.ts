@@ -161,10 +161,39 @@ describe('meridian import plane', () => {
   const targets: Record<string, { id: string; slug: string }> = {};
   let targetOwner: { email: string; password: string };
   let expected: Awaited<ReturnType<typeof snapshot>>;
+  let bobEmail: string;
 
   before(async () => {
     sourceDb = await migratedDatabaseEnv();
-    const source = await startTestApp(sourceDb.env);
+    const source = await startTestApp({ ...sourceDb.env, API_KEY_RATE_LIMIT: '100000/minute' });
+    try {
+      await seed(source);
+    } finally {
+      await source.close(); // drops the spare database startTestApp made, not the source's
+    }
+
+    // the source as a server of its own, its key limit raised for speed (the 429 path has its own case)
+    const started = await startServer({ ...sourceDb.env, API_KEY_RATE_LIMIT: '100000/minute' });
+    server = started.child;
+    sourceUrl = listeningUrl(started.output());
+    // the server's own view equals the seeded one
+    assert.deepEqual(await snapshot(request(sourceUrl), sourceKey, SLUG_SOURCE), expected);
+
+    // the target: its owner, bob (the same email as in the source: matched), three workspaces
+    target = await migratedDatabaseEnv();
+    const t = await startTestApp(target.env);
+    try {
+      targetOwner = { email: `target-owner-${unique()}@example.com`, password: 'correct horse 1' };
+      const me = await signUp(t, targetOwner.email, targetOwner.password);
+      await signUp(t, bobEmail);
+      for (const name of ['main', 'resume', 'proxy', 'v025']) targets[name] = await createWorkspace(t, me.token);
+    } finally {
+      await t.close(); // drops the spare database startTestApp made, not the target
+    }
+  });
+
+  /** Seeds the source with every kind the importer reads, and takes its snapshot (`expected`). */
+  async function seed(source: TestApp) {
     const owner = await signUp(source, `owner-${unique()}@example.com`);
     const ws = await createWorkspace(source, owner.token, SLUG_SOURCE);
     sourceKey = await createApiKey(source, owner.token, ws.slug);
@@ -279,27 +308,8 @@ describe('meridian import plane', () => {
     expected = await snapshot(source.api, sourceKey, ws.slug);
     assert.equal(expected.projects.length, 2);
     assert.equal(expected.projects[0].issues.length, 5); // + the declined intake item
-    await source.close(); // drops the spare database startTestApp made, not the source's
-
-    // the source as a server of its own, its key limit raised for speed (the 429 path has its own case)
-    const started = await startServer({ ...sourceDb.env, API_KEY_RATE_LIMIT: '100000/minute' });
-    server = started.child;
-    sourceUrl = listeningUrl(started.output());
-    // the server's own view equals the seeded one
-    assert.deepEqual(await snapshot(request(sourceUrl), sourceKey, ws.slug), expected);
-
-    // the target: its owner, bob (the same email as in the source: matched), three workspaces
-    target = await migratedDatabaseEnv();
-    const t = await startTestApp(target.env);
-    try {
-      targetOwner = { email: `target-owner-${unique()}@example.com`, password: 'correct horse 1' };
-      const me = await signUp(t, targetOwner.email, targetOwner.password);
-      await signUp(t, bob.email);
-      for (const name of ['main', 'resume', 'proxy']) targets[name] = await createWorkspace(t, me.token);
-    } finally {
-      await t.close(); // drops the spare database startTestApp made, not the target
-    }
-  });
+    bobEmail = bob.email;
+  }
 
   after(async () => {
     if (server) {
@@ -447,6 +457,55 @@ describe('meridian import plane', () => {
     }
     await withTarget(targets.proxy.slug, async (t, key) => {
       assert.deepEqual(await snapshot(t.api, key, targets.proxy.slug), expected);
+    });
+  });
+
+  it('from a Plane 0.25.3 source (no workspace members, estimates or relations routes): the rest comes over', async () => {
+    // a proxy that answers 404 (Plane's "Page not found.") where Plane 0.25.3's v1 has no route
+    const seen: string[] = [];
+    const proxy = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      const path = (req.url ?? '').split('?')[0];
+      if (/^\/api\/v1\/workspaces\/[^/]+\/members\/$|\/relations\/$|\/estimates\//.test(path)) {
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.end('{"error":"Page not found."}');
+        return;
+      }
+      const upstream = http.request(
+        `${sourceUrl}${req.url}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(sourceUrl).host } },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    try {
+      const res = await runImport(targets.v025.slug, [], url);
+      assert.equal(res.code, 0, res.stdout + res.stderr);
+      assert.match(res.stderr, /the source has no relations route/);
+      // relations are asked for once, then no more
+      assert.equal(seen.filter((u) => u.includes('/relations/')).length, 1);
+      assert.equal(created(res.stdout, 'relations').created, 0);
+      assert.equal(created(res.stdout, 'estimates').created, 0);
+    } finally {
+      proxy.close();
+    }
+    // members come from the projects' member lists; no estimate; no relations; the rest as the source
+    const want = structuredClone(expected);
+    for (const p of want.projects) {
+      p.estimate = null;
+      p.points = [];
+      for (const i of p.issues) {
+        i.estimate = null;
+        i.relations = {};
+      }
+    }
+    await withTarget(targets.v025.slug, async (t, key) => {
+      assert.deepEqual(await snapshot(t.api, key, targets.v025.slug), want);
     });
   });
 

@@ -82,6 +82,12 @@ export async function importCommand(args: string[], parseOptions: (a: string[]) 
   });
   const started = Date.now();
   let stopped: string | null = null;
+  // a run that stalls with nothing left to wait for (a bug) must not end as a success
+  const stalled = () => {
+    console.error('meridian: import stopped unexpectedly (nothing left to wait for). Run it again to continue.');
+    process.exit(1);
+  };
+  process.once('beforeExit', stalled);
   try {
     await importer.run();
   } catch (err) {
@@ -89,6 +95,7 @@ export async function importCommand(args: string[], parseOptions: (a: string[]) 
     else if (err instanceof SourceError || err instanceof RequestLimitReached) stopped = err.message;
     else stopped = (err as Error)?.message ?? String(err);
   } finally {
+    process.removeListener('beforeExit', stalled);
     await context.close(); // closes the database too
   }
   console.log(formatSummary(importer.summary));

@@ -38,8 +38,12 @@ export class ImporterRepository {
   }
 
   /** The user's active workspace role, or null. */
-  async workspaceRole(workspaceId: string, userId: string): Promise<number | null> {
-    const row = await this.dataSource.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
+  async workspaceRole(
+    workspaceId: string,
+    userId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<number | null> {
+    const row = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
     return row?.isActive ? row.role : null;
   }
 

@@ -109,7 +109,7 @@ export class ImporterService {
             }),
           );
         }
-        const before = await this.repo.workspaceRole(workspaceId, user.id);
+        const before = await this.repo.workspaceRole(workspaceId, user.id, em);
         if (before === null) await activateWorkspaceMember(em, workspaceId, user.id, role, actorId);
         return {
           userId: user.id,
