@@ -78,6 +78,8 @@ export class PlaneImporter {
   private readonly users = new Map<string, string>();
   private readonly emails = new Map<string, string>();
   private workspaceId = '';
+  /** false once the source answered 404 for a relations list (Plane 0.25.3's v1 has none): not asked again */
+  private relationsExposed = true;
   private actorId = '';
   private readonly ws: string;
 
@@ -568,7 +570,6 @@ export class PlaneImporter {
     const links = await importer.linkKeys(projectId);
     const comments = await importer.externalIds('comment', projectId, SOURCE);
     const pairs = await importer.relatedPairs(projectId);
-    let relationsExposed = true;
     for (const [n, i] of source.entries()) {
       if ((n + 1) % 25 === 0) this.options.log(`  links, comments, relations: ${n + 1}/${source.length}`);
       const issueId = issues.get(i.id);
@@ -613,10 +614,10 @@ export class PlaneImporter {
           this.count('comments', 'failed', `on ${i.name}`, err);
         }
       }
-      if (!relationsExposed) continue;
+      if (!this.relationsExposed) continue;
       const relations = await this.source.get<Record<string, unknown[]>>(`${path}/relations/`, true);
       if (relations === null) {
-        relationsExposed = false; // Plane 0.25.3's v1 has no relations route
+        this.relationsExposed = false; // Plane 0.25.3's v1 has no relations route
         this.options.log('  the source has no relations route: relations are not imported');
         continue;
       }
