@@ -13,6 +13,7 @@ import {
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
+import { IMPORT_USAGE, importCommand } from './import-plane/import-command';
 
 const USAGE = `Usage: meridian <command>     (npm run cli -- <command>)
 
@@ -34,6 +35,7 @@ Commands:
                              consistent). For PostgreSQL use pg_dump (README "Backups").
   restore FILE [--replace]   a backup made by \`backup\` into DATA_DIR, which must hold no database;
                              --replace moves the current one aside (DATA_DIR/pg.before-restore-<time>)
+${IMPORT_USAGE}
   help, --help, -h           this text
 
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
@@ -124,6 +126,8 @@ async function run(argv: string[]): Promise<number> {
       }
       return adminCreate(args.slice(1));
     }
+    case 'import':
+      return importCommand(args, parseOptions);
     case undefined:
     case 'help':
     case '--help':

@@ -44,6 +44,7 @@ import { ViewFeatureModule } from './view/view.module';
 import { WebhookFeatureModule } from './webhook/webhook.module';
 import { WorkspaceFeatureModule } from './workspace/workspace.module';
 import { WorkspaceProfileFeatureModule } from './workspace-profile/workspace-profile.module';
+import { ImporterFeatureModule } from './importer/importer.module';
 
 /** One Nest module per feature (its `<feature>.module.ts`), lowest first in the import graph. */
 const FEATURE_MODULES = [
@@ -80,6 +81,7 @@ const FEATURE_MODULES = [
   WebhookFeatureModule,
   WorkspaceFeatureModule,
   WorkspaceProfileFeatureModule,
+  ImporterFeatureModule,
 ];
 
 /**

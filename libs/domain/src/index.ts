@@ -21,6 +21,7 @@ export * from './favorite';
 export * from './instance-config';
 export * from './cover-image';
 export * from './instance';
+export * from './importer';
 export * from './intake';
 export * from './invitation';
 export * from './issue';

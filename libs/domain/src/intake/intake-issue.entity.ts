@@ -15,6 +15,10 @@ export const INTAKE_STATUSES = [-2, -1, 0, 1, 2] as const;
 @Entity({ name: 'intake_issues' })
 @Index('uq_intake_issues_issue_live', ['issueId'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('ix_intake_issues_project_created', ['projectId', 'createdAt'])
+@Index('uq_intake_issues_external_live', ['projectId', 'externalSource', 'externalId'], {
+  unique: true,
+  where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
+})
 export class IntakeIssue extends ProjectScopedEntity {
   @Column({ type: 'uuid' })
   intakeId: string;

@@ -13,6 +13,10 @@ export const NETWORK = { SECRET: 0, PUBLIC: 2 } as const;
 @Index('uq_projects_identifier_live', ['workspaceId', 'identifier'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('uq_projects_name_live', ['workspaceId', 'name'], { unique: true, where: '"deleted_at" IS NULL' })
 @Index('ix_projects_workspace_created', ['workspaceId', 'createdAt'])
+@Index('uq_projects_external_live', ['workspaceId', 'externalSource', 'externalId'], {
+  unique: true,
+  where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
+})
 export class Project extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;
@@ -98,4 +102,11 @@ export class Project extends BaseEntity {
 
   @Column({ type: 'varchar', length: 255, default: 'UTC' })
   timezone: string;
+
+  /** where an import took it from (`plane` for `meridian import plane`); not in Plane 0.25.3's project */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSource: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId: string | null;
 }

@@ -36,6 +36,9 @@ export interface CreateProjectInput {
   archive_in?: number;
   close_in?: number;
   timezone?: string;
+  /** the origin of an imported project (no API sets it: Plane 0.25.3's project has no such field) */
+  external_source?: string | null;
+  external_id?: string | null;
 }
 
 /**
@@ -141,6 +144,8 @@ export class ProjectService implements ProjectAccessResolver {
             archiveIn: input.archive_in ?? 0,
             closeIn: input.close_in ?? 0,
             timezone: input.timezone ?? 'UTC',
+            externalSource: input.external_id ? (input.external_source ?? null) : null,
+            externalId: input.external_id ?? null,
             createdById: actor.userId,
             updatedById: actor.userId,
           }),
@@ -182,6 +187,7 @@ export class ProjectService implements ProjectAccessResolver {
     } catch (err) {
       if (isUniqueViolation(err, 'uq_projects_identifier_live')) throw new MeridianError('PROJECT_IDENTIFIER_TAKEN');
       if (isUniqueViolation(err, 'uq_projects_name_live')) throw new MeridianError('PROJECT_NAME_TAKEN');
+      if (isUniqueViolation(err, 'uq_projects_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
       throw err;
     }
   }

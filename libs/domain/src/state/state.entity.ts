@@ -8,6 +8,10 @@ export type StateGroup = (typeof STATE_GROUPS)[number];
 /** A work item state of a project (Plane `plane/db/models/state.py`); names are unique per project. */
 @Entity({ name: 'states' })
 @Index('uq_states_name_live', ['projectId', 'name'], { unique: true, where: '"deleted_at" IS NULL' })
+@Index('uq_states_external_live', ['projectId', 'externalSource', 'externalId'], {
+  unique: true,
+  where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
+})
 export class State extends ProjectScopedEntity {
   @ManyToOne('Project', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
