@@ -22,6 +22,9 @@ const BODY = 3;
 /** Fields that accept null and store null, by the DTO class that declares them. */
 const ACCEPTS_NULL: Record<string, string> = {
   UpdateMeDto: 'avatar cover_image mobile_number',
+  PageFieldsDto: 'parent',
+  DraftIssueDto: 'name project_id state_id parent_id estimate_point start_date target_date type_id cycle_id',
+  CreatePageDto: 'description_binary',
   CreateWorkspaceDto: 'organization_size',
   UpdateWorkspaceDto: 'logo organization_size',
   CreateApiTokenDto: 'expired_at',
@@ -68,6 +71,7 @@ const EMPTY_LIST = new Set([
   'removed_modules',
   'attachments',
   'estimate_points',
+  'module_ids',
 ]);
 
 /** Optional in the declaring class, required in the route's own DTO: null is refused like a missing value. */

@@ -2177,12 +2177,12 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 201, 201],
     },
     {
-      route: 'GET /api/workspaces/{slug}/analytic-view/{pk}/',
+      route: 'GET /api/workspaces/{slug}/analytic-view/{id}/',
       prepare: async (x) => ({ path: `${wsApi(x)}/analytic-view/${await analyticView(x)}/` }),
       expect: [401, 404, 403, 200, 200],
     },
     {
-      route: 'PATCH /api/workspaces/{slug}/analytic-view/{pk}/',
+      route: 'PATCH /api/workspaces/{slug}/analytic-view/{id}/',
       prepare: async (x) => ({
         path: `${wsApi(x)}/analytic-view/${await analyticView(x)}/`,
         body: { description: 'd' },
@@ -2190,7 +2190,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 200, 200],
     },
     {
-      route: 'DELETE /api/workspaces/{slug}/analytic-view/{pk}/',
+      route: 'DELETE /api/workspaces/{slug}/analytic-view/{id}/',
       prepare: async (x) => ({ path: `${wsApi(x)}/analytic-view/${await analyticView(x)}/` }),
       expect: [401, 404, 403, 204, 204],
     },

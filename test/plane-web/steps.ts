@@ -360,6 +360,40 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
+    name: 'save a draft and move it into the project',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/drafts/`);
+      await page
+        .getByRole('button', { name: /draft a work item/i })
+        .first()
+        .click();
+      await page.getByPlaceholder('Title', { exact: true }).fill('Plan the retro');
+      await Promise.all([
+        page.waitForResponse((r) => /\/draft-issues\/$/.test(r.url()) && r.request().method() === 'POST'),
+        page.getByRole('button', { name: /save to drafts/i }).click(),
+      ]);
+      // the draft's row menu: Move to project, then Add to project in the modal it opens
+      await page
+        .getByText('Plan the retro', { exact: true })
+        .first()
+        .locator('xpath=ancestor::div[.//button[.//*[contains(@class,"lucide-ellipsis")]]][1]')
+        .locator('button:has(svg.lucide-ellipsis)')
+        .first()
+        .click();
+      await page
+        .getByText(/move to project/i)
+        .first()
+        .click();
+      await Promise.all([
+        page.waitForResponse((r) => /\/draft-to-issue\//.test(r.url()) && r.request().method() === 'POST'),
+        page.getByRole('button', { name: /add to project/i }).click(),
+      ]);
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/issues/`);
+      await page.getByText('Plan the retro', { exact: true }).first().waitFor();
+    },
+  },
+  {
     name: 'the teammate reads the notification in the inbox',
     run: async (ctx) => {
       const page = await ctx.tab('ben');

@@ -10,7 +10,7 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-import { IsOptionalNonNull } from '#common';
+import { IsOptionalNonNull, NullAsEmptyList } from '#common';
 import { CreatePageInput, PageDescriptionInput, PageInput } from '#domain';
 import { ReadOnlyBase } from '../../shared/dto/read-only';
 
@@ -27,8 +27,8 @@ class PageFieldsDto extends ReadOnlyBase implements PageInput {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsUUID() parent?: string | null;
   @IsOptionalNonNull() @IsObject() view_props?: Record<string, unknown>;
   @IsOptionalNonNull() @IsObject() logo_props?: Record<string, unknown>;
-  @IsOptionalNonNull() @IsArray() @IsUUID('all', { each: true }) labels?: string[];
-  @IsOptionalNonNull() @IsArray() @IsUUID('all', { each: true }) label_ids?: string[];
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true }) labels?: string[];
+  @IsOptional() @NullAsEmptyList() @IsArray() @IsUUID('all', { each: true }) label_ids?: string[];
   @IsOptionalNonNull() @IsString() description_html?: string;
 
   @Allow() owned_by?: unknown;
