@@ -375,11 +375,9 @@ export const teamDaySteps: Step<Ctx>[] = [
       ]);
       // the draft's row menu: Move to project, then Add to project in the modal it opens
       await page
-        .getByText('Plan the retro', { exact: true })
-        .first()
-        .locator('xpath=ancestor::div[.//button[.//*[contains(@class,"lucide-ellipsis")]]][1]')
         .locator('button:has(svg.lucide-ellipsis)')
-        .first()
+        .filter({ visible: true })
+        .last() // the only draft's row (the sidebar's buttons come first; a hidden twin serves small screens)
         .click();
       await page
         .getByText(/move to project/i)
@@ -389,7 +387,11 @@ export const teamDaySteps: Step<Ctx>[] = [
         page.waitForResponse((r) => /\/draft-to-issue\//.test(r.url()) && r.request().method() === 'POST'),
         page.getByRole('button', { name: /add to project/i }).click(),
       ]);
+      // the app's local cache logs "Error while adding issue to db" for the moved draft and its open
+      // list misses it until the page loads again (noted in the closing note; the server lists it)
       await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/issues/`);
+      await page.waitForTimeout(5000); // the cache's sync of the project (v2/issues/) runs on opening
+      await page.reload();
       await page.getByText('Plan the retro', { exact: true }).first().waitFor();
     },
   },
