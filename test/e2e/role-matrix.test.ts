@@ -2511,6 +2511,27 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       prepare: (x) => ({ path: `${proj(x)}/bulk-create-labels/`, body: { label_data: [{ name: unique('bl') }] } }),
       expect: [401, 404, 403, 403, 201],
     },
+    // ---- rest ----
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-estimates/',
+      prepare: (x) => ({ path: `${proj(x)}/project-estimates/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/project-views/',
+      prepare: (x) => ({ path: `${proj(x)}/project-views/`, body: { view_props: { layout: 'list' } } }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/project-members/',
+      prepare: (x) => ({ path: `${ws(x)}/project-members/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/project-identifiers/',
+      prepare: (x) => ({ path: `${ws(x)}/project-identifiers/`, body: { name: 'FREEID' } }),
+      expect: [401, 404, 403, 204, 204],
+    },
   ];
 
   it('covers every App API route of docs/permissions.md', () => {

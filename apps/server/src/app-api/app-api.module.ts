@@ -21,6 +21,11 @@ import { AppBulkLabelsController, AppLabelsController, WorkspaceLabelsController
 import { AppCyclesController } from './cycles.controller';
 import { AppModuleLinksController, AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
+import {
+  AppProjectEstimatePointsController,
+  AppProjectUserViewsController,
+  AppWorkspaceProjectMembersController,
+} from './project-rest.controller';
 import { AppInboxController, AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
 import { AppDraftsController } from './drafts.controller';
@@ -91,6 +96,9 @@ import {
     AppPagesController,
     AppWorkspaceViewsController,
     AppEstimatesController,
+    AppProjectEstimatePointsController,
+    AppProjectUserViewsController,
+    AppWorkspaceProjectMembersController,
     AppIntakeController,
     AppInboxController,
     WorkspaceStatesController,
