@@ -197,4 +197,56 @@ describe('App API: project estimates, user views, workspace project members, ide
     assertError(await t.api.delete(url).set(bearer(gus)).send({ name: 'NOPE' }), 403, 'PERMISSION_DENIED');
     assertError(await t.api.delete(url).set(bearer(eve)).send({ name: 'NOPE' }), 404, 'WORKSPACE_NOT_FOUND');
   });
+  it('archived-cycles/{id} and archived-modules/{id}: the detail of an archived one only', async () => {
+    const proj = `/api/workspaces/${ws.slug}/projects/${project.id}`;
+    const cycle = await t.api
+      .post(`${proj}/cycles/`)
+      .set(bearer(ada))
+      .send({ name: 'Old', start_date: '2020-01-01', end_date: '2020-01-10' });
+    assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
+    const mod = await t.api.post(`${proj}/modules/`).set(bearer(ada)).send({ name: 'Done', status: 'completed' });
+    assert.equal(mod.status, 201, JSON.stringify(mod.body));
+    // not archived yet: 404
+    assertError(await t.api.get(`${proj}/archived-cycles/${cycle.body.id}/`).set(bearer(max)), 404, 'NOT_FOUND');
+    assertError(await t.api.get(`${proj}/archived-modules/${mod.body.id}/`).set(bearer(max)), 404, 'NOT_FOUND');
+    assert.ok((await t.api.post(`${proj}/cycles/${cycle.body.id}/archive/`).set(bearer(ada)).send({})).status < 300);
+    assert.ok((await t.api.post(`${proj}/modules/${mod.body.id}/archive/`).set(bearer(ada)).send({})).status < 300);
+
+    const c = await t.api.get(`${proj}/archived-cycles/${cycle.body.id}/`).set(bearer(max));
+    assert.equal(c.status, 200, JSON.stringify(c.body));
+    assert.equal(c.body.id, cycle.body.id);
+    assert.equal(c.body.name, 'Old');
+    assert.equal(typeof c.body.archived_at, 'string');
+    assert.equal(typeof c.body.sub_issues, 'number');
+    const m = await t.api.get(`${proj}/archived-modules/${mod.body.id}/`).set(bearer(gus));
+    assert.equal(m.status, 200, JSON.stringify(m.body));
+    assert.equal(m.body.id, mod.body.id);
+    assert.equal(typeof m.body.archived_at, 'string');
+    assert.ok('link_module' in m.body);
+    // the live detail no longer has them
+    assertError(await t.api.get(`${proj}/cycles/${cycle.body.id}/`).set(bearer(max)), 404, 'NOT_FOUND');
+
+    // Guests may not read an archived cycle (Plane: ADMIN, MEMBER)
+    assertError(
+      await t.api.get(`${proj}/archived-cycles/${cycle.body.id}/`).set(bearer(gus)),
+      403,
+      'PERMISSION_DENIED',
+    );
+    // another project's id, a random id, a foreign project
+    const otherProj = `/api/workspaces/${ws.slug}/projects/${second.id}`;
+    assertError(await t.api.get(`${otherProj}/archived-cycles/${cycle.body.id}/`).set(bearer(ada)), 404, 'NOT_FOUND');
+    assertError(await t.api.get(`${otherProj}/archived-modules/${mod.body.id}/`).set(bearer(ada)), 404, 'NOT_FOUND');
+    assertError(
+      await t.api.get(`${proj}/archived-modules/00000000-0000-4000-8000-000000000000/`).set(bearer(ada)),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(
+      await t.api
+        .get(`/api/workspaces/${ws.slug}/projects/${foreign.id}/archived-cycles/${cycle.body.id}/`)
+        .set(bearer(ada)),
+      404,
+      'PROJECT_NOT_FOUND',
+    );
+  });
 });

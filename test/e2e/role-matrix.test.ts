@@ -460,6 +460,18 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return { issue, version: id };
   }
 
+  // ---- rest ----
+  /** An ended cycle, or a completed module, archived by the Admin; its id. */
+  async function archivedOne(x: World, kind: 'cycles' | 'modules'): Promise<string> {
+    const id = kind === 'cycles' ? await ended(x) : await mod(x, { status: 'completed' });
+    const res = await t.api
+      .post(`${proj(x)}/${kind}/${id}/archive/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({});
+    assert.ok(res.status < 300, `${res.status} ${JSON.stringify(res.body)}`);
+    return id;
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     {
@@ -2512,6 +2524,16 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 403, 201],
     },
     // ---- rest ----
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-cycles/{cycle_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/archived-cycles/${await archivedOne(x, 'cycles')}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-modules/{module_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/archived-modules/${await archivedOne(x, 'modules')}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
     {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-estimates/',
       prepare: (x) => ({ path: `${proj(x)}/project-estimates/` }),
