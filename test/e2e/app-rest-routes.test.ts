@@ -249,4 +249,58 @@ describe('App API: project estimates, user views, workspace project members, ide
       'PROJECT_NOT_FOUND',
     );
   });
+  it('issue-attachments (pre-v2): the list and DELETE, as the v2 attachments', async () => {
+    const proj = `/api/workspaces/${ws.slug}/projects/${project.id}`;
+    const issue = await t.api.post(`${proj}/issues/`).set(bearer(max)).send({ name: 'with a file' });
+    assert.equal(issue.status, 201, JSON.stringify(issue.body));
+    const v2 = `/api/assets/v2/workspaces/${ws.slug}/projects/${project.id}/issues/${issue.body.id}/attachments/`;
+    async function upload(by: SignedUp): Promise<string> {
+      const res = await t.api.post(v2).set(bearer(by)).send({ name: 'a.txt', type: 'text/plain', size: 3 });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const up = res.body.upload_data as { url: string; fields: Record<string, string> };
+      const target = new URL(up.url);
+      let form = t.api.post(target.pathname + target.search);
+      for (const [k, v] of Object.entries(up.fields)) form = form.field(k, v);
+      const sent = await form.attach('file', Buffer.from('abc'), { filename: 'a.txt', contentType: 'text/plain' });
+      assert.equal(sent.status, 204, JSON.stringify(sent.body));
+      assert.equal((await t.api.patch(`${v2}${res.body.asset_id}/`).set(bearer(by))).status, 204);
+      return res.body.asset_id;
+    }
+    const mine = await upload(max);
+    const adas = await upload(ada);
+    const url = `${proj}/issues/${issue.body.id}/issue-attachments/`;
+    const list = await t.api.get(url).set(bearer(max));
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    assert.deepEqual(
+      list.body.map((a: { id: string }) => a.id),
+      [mine, adas],
+    );
+    assert.deepEqual(list.body, (await t.api.get(v2).set(bearer(max))).body);
+
+    // someone else's attachment: 403 for a Member, the Admin may
+    assertError(await t.api.delete(`${url}${adas}/`).set(bearer(max)), 403, 'PERMISSION_DENIED');
+    assert.equal((await t.api.delete(`${url}${mine}/`).set(bearer(max))).status, 204);
+    assert.deepEqual(
+      (await t.api.get(url).set(bearer(max))).body.map((a: { id: string }) => a.id),
+      [adas],
+    );
+    // a Guest does not see Max's work item (Plane's Guest rule): 404
+    assertError(await t.api.get(url).set(bearer(gus)), 404, 'NOT_FOUND');
+    // another work item's path, a random id, a foreign project
+    const other = await t.api.post(`${proj}/issues/`).set(bearer(ada)).send({ name: 'other' });
+    assertError(
+      await t.api.delete(`${proj}/issues/${other.body.id}/issue-attachments/${adas}/`).set(bearer(ada)),
+      404,
+      'NOT_FOUND',
+    );
+    assertError(await t.api.delete(`${url}00000000-0000-4000-8000-000000000000/`).set(bearer(ada)), 404, 'NOT_FOUND');
+    assertError(
+      await t.api
+        .get(`/api/workspaces/${ws.slug}/projects/${foreign.id}/issues/${issue.body.id}/issue-attachments/`)
+        .set(bearer(ada)),
+      404,
+      'PROJECT_NOT_FOUND',
+    );
+    assert.equal((await t.api.delete(`${url}${adas}/`).set(bearer(ada))).status, 204);
+  });
 });

@@ -2535,6 +2535,20 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 200, 200, 200],
     },
     {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-attachments/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-attachments/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      // the Admin's attachment: its uploader or a project Admin
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-attachments/{attachment_id}/',
+      prepare: async (x) => {
+        const a = await attachment(x, true);
+        return { path: `${proj(x)}/issues/${a.issue}/issue-attachments/${a.id}/` };
+      },
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-estimates/',
       prepare: (x) => ({ path: `${proj(x)}/project-estimates/` }),
       expect: [401, 404, 403, 200, 200],

@@ -22,6 +22,7 @@ import { AppCyclesController } from './cycles.controller';
 import { AppModuleLinksController, AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
 import {
+  AppLegacyWorkItemAttachmentsController,
   AppProjectEstimatePointsController,
   AppProjectUserViewsController,
   AppWorkspaceProjectMembersController,
@@ -96,6 +97,7 @@ import {
     AppPagesController,
     AppWorkspaceViewsController,
     AppEstimatesController,
+    AppLegacyWorkItemAttachmentsController,
     AppProjectEstimatePointsController,
     AppProjectUserViewsController,
     AppWorkspaceProjectMembersController,

@@ -4,14 +4,16 @@ import {
   CurrentProject,
   CurrentWorkspace,
   MeridianError,
+  UuidPipe,
   Principal,
   ProjectAccess,
   ProjectRole,
   ROLE,
   WorkspaceAccess,
 } from '#common';
-import { EstimateService, ProjectMemberService } from '#domain';
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { AttachmentService, EstimateService, ProjectMemberService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { issueContext } from '../shared/context';
 import { ProjectUserViewsDto } from './dto/preference.dto';
 
 /**
@@ -84,5 +86,43 @@ export class AppWorkspaceProjectMembersController {
     for (const [projectId, rows] of Object.entries(grouped))
       out[projectId] = rows.map((m) => ({ ...m, member: m.member.id }));
     return out;
+  }
+}
+
+/**
+ * Plane's pre-v2 attachment routes (Plane 0.25.3 `app/views/issue/attachment.py`
+ * `IssueAttachmentEndpoint`): the list (`GET`, Admins, Members and Guests on the work items they may
+ * see) and `DELETE {id}` (the uploader or a project Admin, 403 otherwise), the same records and rules
+ * as `…/attachments/` (`AppWorkItemAttachmentsController`). The multipart upload (`POST`) is not
+ * served: Plane's web app uploads through `assets/v2/…/attachments/`.
+ */
+@Controller('workspaces/:slug/projects/:project_id/issues/:issue_id/issue-attachments')
+@BearerAuth()
+@ProjectRole(ROLE.GUEST)
+export class AppLegacyWorkItemAttachmentsController {
+  constructor(private readonly attachments: AttachmentService) {}
+
+  /** Uploaded attachments, oldest first: a bare array of Plane's `IssueAttachmentSerializer`; 404 for a foreign work item. */
+  @Get()
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+  ) {
+    return this.attachments.list(project.projectId, issueId, { slug: ws.slug, userId: me.userId, role: project.role });
+  }
+
+  /** 204: soft delete with history; the file is removed; 404 for an attachment of another work item. */
+  @Delete(':attachment_id')
+  @HttpCode(204)
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Param('attachment_id', UuidPipe) id: string,
+  ): Promise<void> {
+    await this.attachments.remove(issueContext(me, ws, project), issueId, id, 'app');
   }
 }
