@@ -460,6 +460,18 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return { issue, version: id };
   }
 
+  // ---- rest ----
+  /** An ended cycle, or a completed module, archived by the Admin; its id. */
+  async function archivedOne(x: World, kind: 'cycles' | 'modules'): Promise<string> {
+    const id = kind === 'cycles' ? await ended(x) : await mod(x, { status: 'completed' });
+    const res = await t.api
+      .post(`${proj(x)}/${kind}/${id}/archive/`)
+      .auth(x.admin.token, { type: 'bearer' })
+      .send({});
+    assert.ok(res.status < 300, `${res.status} ${JSON.stringify(res.body)}`);
+    return id;
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     {
@@ -2510,6 +2522,51 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'POST /api/workspaces/{slug}/projects/{project_id}/bulk-create-labels/',
       prepare: (x) => ({ path: `${proj(x)}/bulk-create-labels/`, body: { label_data: [{ name: unique('bl') }] } }),
       expect: [401, 404, 403, 403, 201],
+    },
+    // ---- rest ----
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-cycles/{cycle_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/archived-cycles/${await archivedOne(x, 'cycles')}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/archived-modules/{module_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/archived-modules/${await archivedOne(x, 'modules')}/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-attachments/',
+      prepare: async (x) => ({ path: `${proj(x)}/issues/${(await item(x)).id}/issue-attachments/` }),
+      expect: [401, 404, 404, 200, 200],
+    },
+    {
+      // the Admin's attachment: its uploader or a project Admin
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-attachments/{attachment_id}/',
+      prepare: async (x) => {
+        const a = await attachment(x, true);
+        return { path: `${proj(x)}/issues/${a.issue}/issue-attachments/${a.id}/` };
+      },
+      expect: [401, 404, 404, 403, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-estimates/',
+      prepare: (x) => ({ path: `${proj(x)}/project-estimates/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/project-views/',
+      prepare: (x) => ({ path: `${proj(x)}/project-views/`, body: { view_props: { layout: 'list' } } }),
+      expect: [401, 404, 204, 204, 204],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/project-members/',
+      prepare: (x) => ({ path: `${ws(x)}/project-members/` }),
+      expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/project-identifiers/',
+      prepare: (x) => ({ path: `${ws(x)}/project-identifiers/`, body: { name: 'FREEID' } }),
+      expect: [401, 404, 403, 204, 204],
     },
   ];
 

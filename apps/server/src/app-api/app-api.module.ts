@@ -21,6 +21,12 @@ import { AppBulkLabelsController, AppLabelsController, WorkspaceLabelsController
 import { AppCyclesController } from './cycles.controller';
 import { AppModuleLinksController, AppModulesController } from './modules.controller';
 import { AppEstimatesController } from './estimates.controller';
+import {
+  AppLegacyWorkItemAttachmentsController,
+  AppProjectEstimatePointsController,
+  AppProjectUserViewsController,
+  AppWorkspaceProjectMembersController,
+} from './project-rest.controller';
 import { AppInboxController, AppIntakeController } from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
 import { AppDraftsController } from './drafts.controller';
@@ -91,6 +97,10 @@ import {
     AppPagesController,
     AppWorkspaceViewsController,
     AppEstimatesController,
+    AppLegacyWorkItemAttachmentsController,
+    AppProjectEstimatePointsController,
+    AppProjectUserViewsController,
+    AppWorkspaceProjectMembersController,
     AppIntakeController,
     AppInboxController,
     WorkspaceStatesController,

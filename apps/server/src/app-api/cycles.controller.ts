@@ -106,6 +106,25 @@ export class AppCyclesController {
     return this.cycles.withProgress(found.results, me.userId, { favoritesFirst: true });
   }
 
+  /**
+   * An archived cycle's detail, as `cycles/{cycle_id}/` gives a live one (Plane 0.25.3
+   * `app/views/cycle/archive.py` `CycleArchiveUnarchiveEndpoint.get` with a `pk`; Admins and
+   * Members). 404 for a cycle that is not archived or not this project's.
+   */
+  @Get('archived-cycles/:cycle_id')
+  @ProjectRole(ROLE.MEMBER)
+  async retrieveArchived(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('cycle_id', UuidPipe) id: string,
+  ) {
+    return (
+      await this.cycles.withProgress([await this.cycles.retrieveArchived(project.projectId, id)], me.userId, {
+        detail: true,
+      })
+    )[0];
+  }
+
   @Get('cycles/:cycle_id')
   @ProjectRole(ROLE.MEMBER)
   async retrieve(

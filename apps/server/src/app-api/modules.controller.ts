@@ -68,6 +68,22 @@ export class AppModulesController {
     return listAnswer(page, await this.forApp(await this.modules.list(project.projectId, page, true), me.userId));
   }
 
+  /**
+   * An archived module's detail, as `modules/{module_id}/` gives a live one (Plane 0.25.3
+   * `app/views/module/archive.py` `ModuleArchiveUnarchiveEndpoint.get` with a `pk`; any project
+   * member, Plane's `ProjectEntityPermission` for a read). 404 for a module that is not archived or
+   * not this project's.
+   */
+  @Get('archived-modules/:module_id')
+  async retrieveArchived(
+    @CurrentPrincipal() me: Principal,
+    @CurrentProject() project: ProjectAccess,
+    @Param('module_id', UuidPipe) id: string,
+  ) {
+    const found = await this.modules.retrieveArchived(project.projectId, id);
+    return (await this.modules.forApp([found], me.userId, { detail: true }))[0];
+  }
+
   /** The module's detail: `link_module`, `sub_issues`, the distribution (Plane's `ModuleDetailSerializer`). */
   @Get('modules/:module_id')
   @ProjectRole(ROLE.MEMBER)

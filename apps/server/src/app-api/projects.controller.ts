@@ -28,6 +28,7 @@ import {
 } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
 import { AddProjectMembersDto, CreateAppProjectDto, RoleDto, UpdateProjectDto } from './dto/app-api.dto';
+import { ReleaseProjectIdentifierDto } from './dto/preference.dto';
 
 /**
  * Projects in the App API (Plane `plane/app/views/project/base.py` ProjectViewSet). Scoping and roles
@@ -163,6 +164,18 @@ export class ProjectIdentifiersController {
     if (typeof name !== 'string' || !name.trim())
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'Name is required.');
     return this.appProjects.identifierCheck(ws.workspaceId, name);
+  }
+
+  /**
+   * `{name}` → 204 (Plane 0.25.3 `ProjectIdentifierEndpoint.delete`); 400 `MALFORMED_REQUEST` without
+   * `name`, 400 `PROJECT_IDENTIFIER_IN_USE` while a live project has it.
+   */
+  @Delete()
+  @HttpCode(204)
+  async release(@CurrentWorkspace() ws: WorkspaceAccess, @Body() body: ReleaseProjectIdentifierDto): Promise<void> {
+    const name = body?.name;
+    if (typeof name !== 'string' || !name.trim()) throw new MeridianError('MALFORMED_REQUEST', 'Name is required.');
+    await this.appProjects.releaseIdentifier(ws.workspaceId, name);
   }
 }
 

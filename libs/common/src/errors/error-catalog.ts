@@ -132,6 +132,7 @@ export const ERROR_CATALOG = {
   CONFLICT: { status: 409, detail: 'The request conflicts with existing data.' },
   USER_ALREADY_EXIST: { status: 409, detail: 'A user with this email already exists.' },
   WORKSPACE_SLUG_TAKEN: { status: 409, detail: 'The workspace with the slug already exists.' },
+  PROJECT_IDENTIFIER_IN_USE: { status: 400, detail: 'Cannot delete an identifier of an existing project.' },
   PROJECT_IDENTIFIER_TAKEN: { status: 409, detail: 'The project identifier is already taken.' },
   PROJECT_NAME_TAKEN: { status: 409, detail: 'The project name is already taken.' },
   ADMIN_USER_ALREADY_EXIST: { status: 409, detail: 'This user is already an instance admin.' },

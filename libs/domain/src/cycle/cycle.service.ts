@@ -151,6 +151,20 @@ export class CycleService {
   }
 
   /** One non-archived cycle of the project, with counts; 404 `NOT_FOUND` otherwise (also while the project is archived). */
+  /**
+   * An archived cycle (Plane 0.25.3 `app/views/cycle/archive.py` `CycleArchiveUnarchiveEndpoint.get` with a `pk`): 404 `NOT_FOUND` when it is
+   * not archived, not this project's, or the project is archived.
+   */
+  async retrieveArchived(projectId: string, cycleId: string): Promise<CycleJson> {
+    const archived = await this.dataSource
+      .getRepository(Project)
+      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    if (archived) throw new MeridianError('NOT_FOUND');
+    const cycle = await this.load(this.dataSource.manager, projectId, cycleId);
+    if (!cycle.archivedAt) throw new MeridianError('NOT_FOUND');
+    return (await this.render([cycle]))[0];
+  }
+
   async retrieve(projectId: string, cycleId: string): Promise<CycleJson> {
     const archived = await this.dataSource
       .getRepository(Project)

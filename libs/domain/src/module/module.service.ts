@@ -79,6 +79,20 @@ export class ModuleService {
   }
 
   /** One non-archived module with members and counts; 404 `NOT_FOUND` otherwise. */
+  /**
+   * An archived module (Plane 0.25.3 `app/views/module/archive.py` `ModuleArchiveUnarchiveEndpoint.get` with a `pk`): 404 `NOT_FOUND` when it is
+   * not archived, not this project's, or the project is archived.
+   */
+  async retrieveArchived(projectId: string, moduleId: string): Promise<ModuleJson> {
+    const archived = await this.dataSource
+      .getRepository(Project)
+      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+    if (archived) throw new MeridianError('NOT_FOUND');
+    const module = await this.load(this.dataSource.manager, projectId, moduleId);
+    if (!module.archivedAt) throw new MeridianError('NOT_FOUND');
+    return (await this.render([module]))[0];
+  }
+
   async retrieve(projectId: string, moduleId: string): Promise<ModuleJson> {
     const archived = await this.dataSource
       .getRepository(Project)

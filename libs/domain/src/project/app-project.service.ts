@@ -122,6 +122,18 @@ export class AppProjectService {
   }
 
   /**
+   * Releases an identifier (Plane 0.25.3 `app/views/project/base.py` `ProjectIdentifierEndpoint.delete`):
+   * 400 `PROJECT_IDENTIFIER_IN_USE` while a live project of the workspace holds it. Meridian keeps no
+   * identifier rows apart from the projects (a deleted project's identifier is free at once), so
+   * otherwise there is nothing to release and the answer is a plain success.
+   */
+  async releaseIdentifier(workspaceId: string, name: string): Promise<void> {
+    const identifier = name.trim().toUpperCase();
+    const held = await this.dataSource.getRepository(Project).exists({ where: { workspaceId, identifier } });
+    if (held) throw new MeridianError('PROJECT_IDENTIFIER_IN_USE');
+  }
+
+  /**
    * Joins projects (Plane's `POST /users/me/workspaces/{slug}/projects/invitations/`): the caller
    * becomes an active member of each with their workspace role. Only public projects can be joined,
    * except by workspace Admins; an id that is not a joinable live project of the workspace is a 404

@@ -50,6 +50,49 @@ export class ProjectMemberService {
     return out;
   }
 
+  /**
+   * `{<project_id>: [membership, …]}`: the active members of each live project of the workspace the
+   * caller is an active member of (Plane 0.25.3 `app/views/workspace/member.py`
+   * `WorkspaceProjectMemberEndpoint`); each row is `projectMemberView` without `project`.
+   */
+  async byMemberProjects(
+    workspaceId: string,
+    viewer: Viewer,
+  ): Promise<Record<string, Array<Omit<ProjectMemberJson, 'project'>>>> {
+    const out: Record<string, Array<Omit<ProjectMemberJson, 'project'>>> = {};
+    for (const row of await this.projects.listMembersOfMemberProjects(workspaceId, viewer.userId)) {
+      const { project, ...rest } = projectMemberView(row, row.member!, viewer);
+      (out[project] ??= []).push(rest);
+    }
+    return out;
+  }
+
+  /**
+   * Saves the caller's own view settings of a project (Plane 0.25.3 `app/views/project/base.py`
+   * `ProjectUserViewsEndpoint.post`): each of `view_props`, `default_props`, `preferences`,
+   * `sort_order` that is sent replaces the stored one. 403 `PERMISSION_DENIED` without an active
+   * membership.
+   */
+  async saveViewProps(
+    projectId: string,
+    userId: string,
+    input: {
+      viewProps?: Record<string, unknown>;
+      defaultProps?: Record<string, unknown>;
+      preferences?: Record<string, unknown>;
+      sortOrder?: number;
+    },
+  ): Promise<void> {
+    const repo = this.dataSource.getRepository(ProjectMember);
+    const row = await repo.findOne({ where: { projectId, memberId: userId, isActive: true } });
+    if (!row) throw new MeridianError('PERMISSION_DENIED');
+    if (input.viewProps !== undefined) row.viewProps = input.viewProps;
+    if (input.defaultProps !== undefined) row.defaultProps = input.defaultProps;
+    if (input.preferences !== undefined) row.preferences = input.preferences;
+    if (input.sortOrder !== undefined) row.sortOrder = input.sortOrder;
+    await repo.save(row);
+  }
+
   async me(projectId: string, userId: string): Promise<ProjectMemberJson> {
     const row = await this.dataSource.getRepository(ProjectMember).findOne({
       where: { projectId, memberId: userId, isActive: true },

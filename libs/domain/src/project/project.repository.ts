@@ -126,6 +126,27 @@ export class ProjectRepository {
   }
 
   /** A page of the project's active memberships with their users. */
+  /**
+   * Active memberships (with their users) of every live project of the workspace that `userId` is an
+   * active member of, by project then membership age (Plane's `WorkspaceProjectMemberEndpoint`).
+   */
+  listMembersOfMemberProjects(workspaceId: string, userId: string): Promise<ProjectMember[]> {
+    return this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoinAndSelect('pm.member', 'u')
+      .innerJoin('pm.project', 'p', 'p.deletedAt IS NULL')
+      .where('pm.workspaceId = :workspaceId AND pm.isActive = true', { workspaceId })
+      .andWhere(
+        'pm.projectId IN (SELECT mine.project_id FROM project_members mine WHERE mine.member_id = :userId AND mine.is_active = true AND mine.deleted_at IS NULL)',
+        { userId },
+      )
+      .orderBy('pm.projectId', 'ASC')
+      .addOrderBy('pm.createdAt', 'ASC')
+      .addOrderBy('pm.id', 'ASC')
+      .getMany();
+  }
+
   async listActiveMembersPage(projectId: string, page: PageRequest): Promise<Page<ProjectMember>> {
     const qb = this.dataSource
       .getRepository(ProjectMember)

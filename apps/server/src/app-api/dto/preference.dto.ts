@@ -93,3 +93,19 @@ export class FavoriteCycleDto {
 export class FavoriteModuleDto {
   @IsUUID() module: string;
 }
+
+/**
+ * `POST projects/{project_id}/project-views/`: the caller's view settings of the project (Plane
+ * 0.25.3 `ProjectUserViewsEndpoint`; each key sent replaces the stored one).
+ */
+export class ProjectUserViewsDto extends ReadOnlyBase {
+  @IsOptionalNonNull() @IsObject() view_props?: Record<string, unknown>;
+  @IsOptionalNonNull() @IsObject() default_props?: Record<string, unknown>;
+  @IsOptionalNonNull() @IsObject() preferences?: Record<string, unknown>;
+  @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX) sort_order?: number;
+}
+
+/** `DELETE /api/workspaces/{slug}/project-identifiers/`: `{name}` (Plane's `ProjectIdentifierEndpoint.delete`). */
+export class ReleaseProjectIdentifierDto {
+  @IsOptional() @Allow() name?: unknown;
+}
