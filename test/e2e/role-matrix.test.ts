@@ -472,6 +472,16 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return id;
   }
 
+  // ---- intake objects ----
+  /** The project's intake object (made by its first intake item); its id. */
+  async function intakeObject(x: World): Promise<string> {
+    await intakeItem(x);
+    const rows = await t.sql<{ id: string }>('SELECT id FROM intakes WHERE project_id = $1 AND deleted_at IS NULL', [
+      x.project.id,
+    ]);
+    return rows[0].id;
+  }
+
   const CASES: Case[] = [
     { route: 'GET /api/users/me/', prepare: () => ({ path: '/api/users/me/' }), expect: [401, 200, 200, 200, 200] },
     {
@@ -2567,6 +2577,47 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'DELETE /api/workspaces/{slug}/project-identifiers/',
       prepare: (x) => ({ path: `${ws(x)}/project-identifiers/`, body: { name: 'FREEID' } }),
       expect: [401, 404, 403, 204, 204],
+    },
+    // ---- intake objects ----
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/intakes/',
+      prepare: async (x) => (await intakeObject(x), { path: `${proj(x)}/intakes/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/intakes/{intake_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/intakes/${await intakeObject(x)}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/intakes/{intake_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/intakes/${await intakeObject(x)}/`, body: { name: 'Triage' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/intakes/{intake_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/intakes/${await intakeObject(x)}/` }),
+      expect: [401, 404, 403, 400, 400],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/inboxes/',
+      prepare: async (x) => (await intakeObject(x), { path: `${proj(x)}/inboxes/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/projects/{project_id}/inboxes/{intake_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/inboxes/${await intakeObject(x)}/` }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'PATCH /api/workspaces/{slug}/projects/{project_id}/inboxes/{intake_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/inboxes/${await intakeObject(x)}/`, body: { name: 'Triage' } }),
+      expect: [401, 404, 403, 200, 200],
+    },
+    {
+      route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/inboxes/{intake_id}/',
+      prepare: async (x) => ({ path: `${proj(x)}/inboxes/${await intakeObject(x)}/` }),
+      expect: [401, 404, 403, 400, 400],
     },
   ];
 

@@ -27,7 +27,12 @@ import {
   AppProjectUserViewsController,
   AppWorkspaceProjectMembersController,
 } from './project-rest.controller';
-import { AppInboxController, AppIntakeController } from './intake.controller';
+import {
+  AppInboxController,
+  AppInboxObjectsController,
+  AppIntakeController,
+  AppIntakeObjectsController,
+} from './intake.controller';
 import { AppStickiesController } from './stickies.controller';
 import { AppDraftsController } from './drafts.controller';
 import { AppDisplayPropertiesController, AppWorkspacePreferencesController } from './preferences.controller';
@@ -103,6 +108,8 @@ import {
     AppWorkspaceProjectMembersController,
     AppIntakeController,
     AppInboxController,
+    AppIntakeObjectsController,
+    AppInboxObjectsController,
     WorkspaceStatesController,
     WorkspaceLabelsController,
     AppStickiesController,

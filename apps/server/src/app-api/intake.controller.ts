@@ -18,6 +18,7 @@ import {
 import { appIntakeIssueView, DateFilter, INTAKE_STATUSES, IntakeListFilter, IntakeService, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { IntakeDto } from '../shared/dto/intake.dto';
+import { UpdateIntakeObjectDto } from './dto/intake-object.dto';
 import { issueContext, single } from '../shared/context';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
@@ -160,3 +161,52 @@ export class AppIntakeController {
 @BearerAuth()
 @ProjectRole(ROLE.GUEST)
 export class AppInboxController extends AppIntakeController {}
+
+/**
+ * The project's intake object (Plane's `IntakeViewSet`, `plane/app/views/intake/base.py`; the
+ * serializer is `IntakeSerializer`): the list answers the one intake as an object, as Plane's
+ * `list` does, with `pending_issue_count`. Project Admins and Members (Plane's `allow_permission`
+ * on `list` and `destroy`; its retrieve and update check only the sign-in: stricter here). Plane's
+ * `create` fails (its permission decorator sits on `perform_create`), so there is no POST.
+ */
+@Controller(`${PROJECT}/intakes`)
+@BearerAuth()
+@ProjectRole(ROLE.MEMBER)
+export class AppIntakeObjectsController {
+  constructor(private readonly intake: IntakeService) {}
+
+  /** 200 with the project's intake; 404 `NOT_FOUND` while its intake was never used. */
+  @Get()
+  async list(@CurrentProject() project: ProjectAccess) {
+    return this.intake.intakeObject(project.projectId);
+  }
+
+  @Get(':intake_id')
+  async retrieve(@CurrentProject() project: ProjectAccess, @Param('intake_id', UuidPipe) id: string) {
+    return this.intake.intakeObject(project.projectId, id);
+  }
+
+  /** 200 with the intake; 400 `PROJECT_ARCHIVED`. */
+  @Patch(':intake_id')
+  async update(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('intake_id', UuidPipe) id: string,
+    @Body() body: UpdateIntakeObjectDto,
+  ) {
+    return this.intake.updateIntakeObject(issueContext(me, ws, project), id, body);
+  }
+
+  /** Always 400 `INTAKE_DEFAULT_UNDELETABLE` for an existing intake (a project's only intake is its default). */
+  @Delete(':intake_id')
+  async remove(@CurrentProject() project: ProjectAccess, @Param('intake_id', UuidPipe) id: string) {
+    return this.intake.removeIntakeObject(project.projectId, id);
+  }
+}
+
+/** The same under `inboxes/`, Plane's older name (`plane/app/urls/intake.py`). */
+@Controller(`${PROJECT}/inboxes`)
+@BearerAuth()
+@ProjectRole(ROLE.MEMBER)
+export class AppInboxObjectsController extends AppIntakeObjectsController {}

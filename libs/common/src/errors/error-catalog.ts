@@ -56,6 +56,7 @@ export const ERROR_CATALOG = {
   EXPORT_PROVIDER_NOT_FOUND: { status: 400, detail: 'The export provider is not one of csv, json, xlsx.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
   INVALID_ENTITY_TYPE: { status: 400, detail: 'Invalid entity type.' },
+  INTAKE_DEFAULT_UNDELETABLE: { status: 400, detail: 'You cannot delete the default intake' },
   INTAKE_NOT_ENABLED: {
     status: 400,
     detail: "Intake is not enabled for this project; enable it with the project's intake_view.",

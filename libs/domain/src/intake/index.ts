@@ -4,6 +4,7 @@ export { INTAKE_STATUS, INTAKE_STATUSES, IntakeIssue } from './intake-issue.enti
 export { IntakeService } from './intake.service';
 export type { IntakeInput, IntakeIssueFields, IntakeViewer } from './intake.service';
 export { intakeIssueView } from './intake.view';
+export type { IntakeObjectJson } from './intake-object.view';
 export { appIntakeIssueView } from './intake.app-view';
 export type { IntakeIssueJson } from './intake.view';
 export type { IntakeListFilter } from './intake.repository';

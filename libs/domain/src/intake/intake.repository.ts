@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { bindNamed, Issue, issueFilterConditions } from '../issue';
 import type { DateFilter, IssueFilterSet } from '../issue';
 import { IntakeIssue } from './intake-issue.entity';
+import { Intake } from './intake.entity';
 
 /** The App API list's filters and order (Plane's `IntakeIssueViewSet.list`). */
 export interface IntakeListFilter {
@@ -92,5 +93,49 @@ export class IntakeRepository {
       .where('r.projectId = :projectId AND r.issueId = :issueId', { projectId, issueId });
     if (lock) qb.setLock('pessimistic_write', undefined, ['r']);
     return qb.getOne();
+  }
+
+  /**
+   * The project's live intake objects (one at most), or the one with `id`, with the number of its
+   * pending rows (status -2) whose work item is live (Plane's `pending_issue_count`).
+   */
+  async intakeObjects(
+    projectId: string,
+    id?: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Array<{ intake: Intake; pending: number }>> {
+    const qb = em
+      .getRepository(Intake)
+      .createQueryBuilder('k')
+      .leftJoinAndSelect('k.project', 'p')
+      .where('k.projectId = :projectId', { projectId })
+      .andWhere('k.deletedAt IS NULL')
+      .orderBy('k.createdAt', 'ASC');
+    if (id) qb.andWhere('k.id = :id', { id });
+    const rows = await qb.getMany();
+    if (!rows.length) return [];
+    const counts: Array<{ intake_id: string; n: string }> = await em
+      .getRepository(IntakeIssue)
+      .createQueryBuilder('ii')
+      .innerJoin(Issue, 'i', 'i.id = ii.issueId AND i.deletedAt IS NULL')
+      .select('ii.intakeId', 'intake_id')
+      .addSelect('COUNT(*)', 'n')
+      .where('ii.intakeId IN (:...ids)', { ids: rows.map((r) => r.id) })
+      .andWhere('ii.deletedAt IS NULL')
+      .andWhere('ii.status = :pending', { pending: -2 })
+      .groupBy('ii.intakeId')
+      .getRawMany();
+    const byId = new Map(counts.map((c) => [c.intake_id, Number(c.n)]));
+    return rows.map((intake) => ({ intake, pending: byId.get(intake.id) ?? 0 }));
+  }
+
+  /** Renames or redescribes an intake object. */
+  async updateIntakeObject(
+    em: EntityManager,
+    id: string,
+    fields: { name?: string; description?: string },
+    userId: string,
+  ): Promise<void> {
+    await em.update(Intake, { id }, { ...fields, updatedById: userId });
   }
 }

@@ -14,6 +14,7 @@ import { INTAKE_STATUS, IntakeIssue } from './intake-issue.entity';
 import { IntakeListFilter, IntakeRepository } from './intake.repository';
 import { AppIntakeIssueDetailJson, appIntakeIssueDetailView } from './intake.app-view';
 import { IntakeIssueJson, intakeIssueView } from './intake.view';
+import { IntakeObjectJson, intakeObjectView } from './intake-object.view';
 import { emitChange } from '../kernel/change-bus';
 
 export interface IntakeIssueFields {
@@ -313,6 +314,45 @@ export class IntakeService {
         actorId: ctx.userId,
       });
     });
+  }
+
+  // ---- the intake object (Plane's `IntakeViewSet`, `plane/app/views/intake/base.py`) ---------
+
+  /**
+   * The project's intake object with its pending count (`GET …/intakes/`). Plane answers its first
+   * intake; a project whose intake was never used has none here (404 `NOT_FOUND`), since Meridian
+   * makes the intake on first use.
+   */
+  async intakeObject(projectId: string, id?: string, em?: EntityManager): Promise<IntakeObjectJson> {
+    const [first] = await this.intakes.intakeObjects(projectId, id, em);
+    if (!first) throw new MeridianError('NOT_FOUND');
+    return intakeObjectView(first.intake, first.pending);
+  }
+
+  /** `PATCH …/intakes/{id}/`: `name` and `description`. 404 `NOT_FOUND`; 400 `PROJECT_ARCHIVED`. */
+  async updateIntakeObject(
+    ctx: IssueContext,
+    id: string,
+    input: { name?: string; description?: string },
+  ): Promise<IntakeObjectJson> {
+    await this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      await this.intakeObject(ctx.projectId, id, em);
+      const fields: { name?: string; description?: string } = {};
+      if (input.name !== undefined) fields.name = input.name;
+      if (input.description !== undefined) fields.description = input.description;
+      await this.intakes.updateIntakeObject(em, id, fields, ctx.userId);
+    });
+    return this.intakeObject(ctx.projectId, id);
+  }
+
+  /**
+   * `DELETE …/intakes/{id}/`: Plane refuses the default intake with 400, and a project's only intake
+   * is its default one, so this is always 400 `INTAKE_DEFAULT_UNDELETABLE` (404 `NOT_FOUND` first).
+   */
+  async removeIntakeObject(projectId: string, id: string): Promise<never> {
+    await this.intakeObject(projectId, id);
+    throw new MeridianError('INTAKE_DEFAULT_UNDELETABLE');
   }
 
   // ---- helpers -------------------------------------------------------------------------------
