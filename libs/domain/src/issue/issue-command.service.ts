@@ -359,7 +359,11 @@ export class IssueCommandService {
   async remove(ctx: IssueContext, issueId: string, outer?: EntityManager): Promise<void> {
     await this.inTransaction(outer, async (em) => {
       await assertProjectWritable(em, ctx.projectId);
-      const issue = await em.getRepository(Issue).findOne({ where: { id: issueId, projectId: ctx.projectId } });
+      // the row lock makes a concurrent delete of the same item wait, then find it gone (404)
+      const issue = await em.getRepository(Issue).findOne({
+        where: { id: issueId, projectId: ctx.projectId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!issue) throw new MeridianError('NOT_FOUND');
       if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the work item.');
