@@ -24,6 +24,10 @@ describe('App API: workspace members', () => {
     const guest = await signUp(t);
     await addMember(t, w.id, member.userId, 15);
     await addMember(t, w.id, guest.userId, 5);
+    // the list is oldest membership first: two inserts in one clock tick would tie (then the id decides)
+    await t.sql("UPDATE workspace_members SET created_at = created_at + interval '1 second' WHERE member_id = $1", [
+      guest.userId,
+    ]);
     return { admin, member, guest, w };
   }
 
