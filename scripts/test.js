@@ -79,7 +79,12 @@ let template;
 if (process.env.TEST_DATABASE_URL) template = { engine: 'postgres', name: `meridian_template_${suffix}` };
 else {
   const scratch = scratchDirectory();
-  template = { engine: 'embedded', dir: path.join(scratch, 'template'), copies: scratch };
+  template = {
+    engine: 'embedded',
+    dir: path.join(scratch, 'template'),
+    empty: path.join(scratch, 'empty'),
+    copies: scratch,
+  };
 }
 
 let child = null;

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CLI, runNode, SERVER, startServer, waitExit } from '../support/processes';
+import { embeddedDataDir } from '../support/test-app';
 
 /** A port that was free a moment ago (the server prints its configured port, so PORT=0 will not do here). */
 async function freePort(): Promise<number> {
@@ -18,8 +16,8 @@ async function freePort(): Promise<number> {
 const GOOD_KEY = 'a'.repeat(16) + '0123456789abcdef0123456789abcdef';
 
 describe('server process: SECRET_KEY at start-up', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-secret-'));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const { dir, drop } = embeddedDataDir('empty', 'meridian-secret-');
+  after(drop);
 
   for (const [label, env, pattern] of [
     ['missing', {}, /^meridian: SECRET_KEY is not set: set SECRET_KEY to a random string of at least 32 characters/],
@@ -66,8 +64,8 @@ describe('server process: SECRET_KEY at start-up', () => {
 });
 
 describe('CLI: admin create', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-admin-'));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const { dir, drop } = embeddedDataDir('empty', 'meridian-admin-');
+  after(drop);
 
   it('rejects bad arguments with usage and exit code 2', async () => {
     const none = await runNode([CLI, 'admin', 'create'], { DATA_DIR: dir });

@@ -16,7 +16,7 @@ import {
   startServer,
   waitExit,
 } from '../support/processes';
-import { freshDatabaseEnv } from '../support/test-app';
+import { embeddedDataDir, freshDatabaseEnv } from '../support/test-app';
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -71,8 +71,8 @@ function exitWithin(child: ChildProcess, ms: number) {
 }
 
 describe('start and stop with the README commands (embedded database)', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-ops-'));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const { dir, drop } = embeddedDataDir('empty', 'meridian-ops-');
+  after(drop);
 
   // heap: the limit the server runs with (MiB, `--max-old-space-size`): the scripts' default, or the
   // caller's NODE_OPTIONS, which overrides it
@@ -122,7 +122,7 @@ describe('start and stop with the README commands (embedded database)', () => {
   }
 
   it('logs the migrations it applies, then that the schema is up to date', async () => {
-    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-ops-migrate-'));
+    const { dir: fresh, drop } = embeddedDataDir('empty', 'meridian-ops-migrate-');
     try {
       const first = await startServer({ DATA_DIR: fresh, LOG_LEVEL: 'info' });
       first.child.kill('SIGTERM');
@@ -138,7 +138,7 @@ describe('start and stop with the README commands (embedded database)', () => {
         jsonLines(second.output()).some((l) => l.msg === 'database schema is up to date: no pending migrations'),
       );
     } finally {
-      fs.rmSync(fresh, { recursive: true, force: true });
+      drop();
     }
   });
 });

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runNode, SERVER, startServer, waitExit } from '../support/processes';
+import { embeddedDataDir } from '../support/test-app';
 
 describe('server process: the embedded database lock and start-up failures', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-lock-'));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // migrated already: what is tested is the lock and the refusals, not a first start
+  const { dir, drop } = embeddedDataDir('migrated', 'meridian-lock-');
+  after(drop);
 
   it('refuses a second process on the same DATA_DIR, and a crash leaves no lock that blocks a restart', async () => {
     const first = await startServer({ DATA_DIR: dir });

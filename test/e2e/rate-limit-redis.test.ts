@@ -1,14 +1,11 @@
 import Redis from 'ioredis';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createApiKey, createWorkspace, signUp, unique } from '../support/fixtures';
 import { startServer, waitExit } from '../support/processes';
-import { ENGINE, freshDatabaseEnv, startTestApp, TestApp } from '../support/test-app';
+import { embeddedDataDir, ENGINE, freshDatabaseEnv, startTestApp, TestApp } from '../support/test-app';
 
 /** The shared Redis of the test machine; each test isolates itself with a random REDIS_KEY_PREFIX. */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -236,7 +233,7 @@ describe('rate limits on Redis (REDIS_URL)', async () => {
   });
 
   it('a server whose REDIS_URL points at nothing answers, limits per process and logs a warning', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-redis-down-'));
+    const { dir, drop } = embeddedDataDir('migrated', 'meridian-redis-down-');
     const port = await freePort();
     const server = await startServer({
       DATA_DIR: dir,
@@ -266,7 +263,7 @@ describe('rate limits on Redis (REDIS_URL)', async () => {
         server.child.kill('SIGKILL');
         await waitExit(server.child);
       }
-      fs.rmSync(dir, { recursive: true, force: true });
+      drop();
     }
   });
 

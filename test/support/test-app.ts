@@ -10,7 +10,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { setUpInstance, usePasswordHashCost } from '#domain';
 import { createApp } from '../../apps/server/src/bootstrap';
-import { databaseUrl, DatabaseTemplate, templateFromEnv } from './database-template';
+import { databaseUrl, DatabaseTemplate, TEMPLATE_ENV, templateFromEnv } from './database-template';
 
 export interface TestApp {
   app: INestApplication;
@@ -46,12 +46,14 @@ export const ENGINE = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
 
 /**
  * A fresh database for one test file: with `TEST_DATABASE_URL`, a new PostgreSQL database
- * created for this run and dropped after; otherwise an embedded PGlite in a temporary directory.
+ * created for this run and dropped after; otherwise an embedded PGlite in a temporary directory
+ * (a copy of the run's initialised, unmigrated cluster when `npm test` provides one, so the start
+ * skips initdb; an empty directory otherwise).
  * Empty: the server (or CLI) started on it applies the migrations.
  * Returns the environment that points the server at it and a cleanup function.
  */
 export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  return newDatabaseEnv(null);
+  return newDatabaseEnv(templateFromEnv(), 'empty');
 }
 
 /**
@@ -60,20 +62,40 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
  * Without one, the same as `freshDatabaseEnv`.
  */
 export async function migratedDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  return newDatabaseEnv(templateFromEnv());
+  return newDatabaseEnv(templateFromEnv(), 'migrated');
+}
+
+/**
+ * A new embedded `DATA_DIR` for a test that starts server or CLI processes on a directory of its
+ * own, whichever engine the run is on: a copy of the run's embedded template in `state` ('empty':
+ * initialised, no migration applied; 'migrated': every migration applied) when `npm test` provides
+ * one, an empty directory otherwise (the process then runs initdb itself, as on a first start).
+ * `drop` removes it.
+ */
+export function embeddedDataDir(state: 'empty' | 'migrated', prefix = 'meridian-test-'): { dir: string; drop(): void } {
+  const raw = process.env[TEMPLATE_ENV];
+  const template = raw ? (JSON.parse(raw) as DatabaseTemplate) : null;
+  const source =
+    template?.engine !== 'embedded' ? null : state === 'migrated' ? template.dir : (template.empty ?? null);
+  const dir = fs.mkdtempSync(path.join(source ? (template as { copies: string }).copies : os.tmpdir(), prefix));
+  if (source) fs.cpSync(source, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
+  return { dir, drop: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function newDatabaseEnv(
   template: DatabaseTemplate | null,
+  state: 'empty' | 'migrated',
 ): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
     const dir = fs.mkdtempSync(
       path.join(template?.engine === 'embedded' ? template.copies : os.tmpdir(), 'meridian-test-'),
     );
-    if (template?.engine === 'embedded') {
-      // the template is closed, so holds no lock file; skip one anyway (data-dir-lock.ts)
-      fs.cpSync(template.dir, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
+    const source =
+      template?.engine !== 'embedded' ? null : state === 'migrated' ? template.dir : (template.empty ?? null);
+    if (source) {
+      // the templates are closed, so hold no lock file; skip one anyway (data-dir-lock.ts)
+      fs.cpSync(source, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
     }
     return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
@@ -81,7 +103,7 @@ async function newDatabaseEnv(
   const admin = new Client({ connectionString: base });
   await admin.connect();
   await admin.query(
-    template?.engine === 'postgres'
+    template?.engine === 'postgres' && state === 'migrated'
       ? `CREATE DATABASE "${name}" TEMPLATE "${template.name}"`
       : `CREATE DATABASE "${name}"`,
   );

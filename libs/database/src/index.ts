@@ -3,3 +3,4 @@ export * from './data-dir-lock';
 export * from './snake-naming.strategy';
 export * from './database.module';
 export * from './embedded-backup';
+export { initEmbeddedCluster } from './embedded-initdb';
