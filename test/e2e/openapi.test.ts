@@ -143,7 +143,15 @@ describe('OpenAPI document', () => {
       for (const m of METHODS.filter((m) => item[m])) {
         const op = item[m];
         const ref: string | undefined = op.requestBody?.content?.['application/json']?.schema?.$ref;
-        if (op.requestBody) {
+        const form = op.requestBody?.content?.['multipart/form-data']?.schema;
+        if (form) {
+          // a `@MultipartBody()` upload: its parts inline, at least one a file
+          const parts = Object.values<any>(form.properties ?? {});
+          assert.ok(
+            parts.some((x) => x.format === 'binary'),
+            `${m} ${p}: multipart body without a file part`,
+          );
+        } else if (op.requestBody) {
           assert.ok(ref, `${m} ${p}: request body without a named schema`);
           const schema = doc.components.schemas[ref.split('/').pop()!];
           assert.ok(Object.keys(schema?.properties ?? {}).length > 0, `${m} ${p}: ${ref} has no fields`);

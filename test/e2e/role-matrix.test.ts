@@ -40,6 +40,8 @@ interface Call {
   path: string;
   body?: Record<string, unknown>;
   query?: Record<string, string>;
+  /** a multipart upload: the file as the `field` part (Plane's legacy uploads: `asset`), and text fields */
+  upload?: { field: string; name: string; type: string; content: Buffer; fields?: Record<string, string> };
 }
 
 interface Case {
@@ -300,6 +302,8 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   // ---- uploads (`/api/assets/v2/…`) ----
 
   const png = { name: 'i.png', type: 'image/png', size: 3 };
+  /** a legacy multipart upload's image (`POST …/file-assets/`) */
+  const legacyImage = { field: 'asset', name: 'i.png', type: 'image/png', content: Buffer.from('PNG') };
   const assetsOf = (x: World) => `/api/assets/v2/workspaces/${x.w.slug}`;
   /** Creates an asset at `url` as `by` and posts its file (not yet marked uploaded); `complete` also PATCHes it. */
   async function asset(
@@ -2062,6 +2066,16 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 204, 204, 204, 204],
     },
     {
+      route: 'POST /api/users/file-assets/',
+      prepare: () => ({ path: '/api/users/file-assets/', upload: legacyImage }),
+      expect: [401, 201, 201, 201, 201],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/file-assets/',
+      prepare: (x) => ({ path: `${ws(x)}/file-assets/`, upload: legacyImage }),
+      expect: [401, 404, 201, 201, 201],
+    },
+    {
       route: 'GET /api/workspaces/file-assets/{workspace_id}/{asset_key}/',
       prepare: async (x) => ({ path: `/api/workspaces/file-assets/${(await workspaceImage(x)).key}/` }),
       expect: [401, 404, 200, 200, 200],
@@ -2550,6 +2564,15 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 404, 200, 200],
     },
     {
+      // the Admin's work item: a Guest does not see it (Plane's Guest rule: 404)
+      route: 'POST /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-attachments/',
+      prepare: async (x) => ({
+        path: `${proj(x)}/issues/${(await item(x)).id}/issue-attachments/`,
+        upload: { field: 'asset', name: 'a.txt', type: 'text/plain', content: Buffer.from('abc') },
+      }),
+      expect: [401, 404, 404, 201, 201],
+    },
+    {
       // the Admin's attachment: its uploader or a project Admin
       route: 'DELETE /api/workspaces/{slug}/projects/{project_id}/issues/{issue_id}/issue-attachments/{attachment_id}/',
       prepare: async (x) => {
@@ -2649,6 +2672,13 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
         let req = t.api[method.toLowerCase() as 'get'](call.path);
         if (call.query) req = req.query(call.query);
         if (who[caller]) req = req.auth(who[caller]!.token, { type: 'bearer' });
+        if (call.upload) {
+          for (const [k, v] of Object.entries(call.upload.fields ?? {})) req = req.field(k, v);
+          req = req.attach(call.upload.field, call.upload.content, {
+            filename: call.upload.name,
+            contentType: call.upload.type,
+          });
+        }
         const res = call.body ? await req.send(call.body) : await req;
         got.push(res.status);
         bodies.push(`${caller}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
@@ -2656,6 +2686,20 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       assert.deepEqual(got, c.expect, bodies.join('\n'));
     });
   }
+
+  it('a legacy workspace upload of a logo is for workspace Admins only (as the v2 route)', async () => {
+    const x = await world();
+    const got: number[] = [];
+    for (const u of [x.guest, x.member, x.admin]) {
+      const res = await t.api
+        .post(`${ws(x)}/file-assets/`)
+        .auth(u.token, { type: 'bearer' })
+        .field('entity_type', 'WORKSPACE_LOGO')
+        .attach('asset', legacyImage.content, { filename: legacyImage.name, contentType: legacyImage.type });
+      got.push(res.status);
+    }
+    assert.deepEqual(got, [403, 403, 201]);
+  });
 
   it('a Member may edit a state but not make it the default (Plane: mark-default is for Admins)', async () => {
     const x = await world();

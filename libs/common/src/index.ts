@@ -35,6 +35,7 @@ export * from './http/security-headers';
 export * from './util/secrets';
 export * from './throttling/sliding-window';
 export * from './openapi/openapi-routes';
+export * from './openapi/multipart-body';
 export * from './logging/process-logger';
 export * from './util/version';
 export * from './logging/redact';

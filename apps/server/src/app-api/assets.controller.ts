@@ -3,6 +3,7 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  MultipartBody,
   Principal,
   ProjectAccess,
   ProjectRole,
@@ -15,6 +16,7 @@ import { AssetService, AttachmentService, ProjectAssetScope, WorkspaceAssetScope
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { originOf } from '../shared/client-info';
+import { attributesName, readMultipartUpload } from '../shared/multipart';
 import { issueContext } from '../shared/context';
 import { BulkAssetsDto, CompleteAssetDto, CreateAppAttachmentDto, CreateAssetDto } from './dto/asset.dto';
 
@@ -325,16 +327,109 @@ export class AppWorkItemAttachmentsController {
   }
 }
 
+/** The form parts of the legacy asset uploads, for the OpenAPI document. */
+const LEGACY_PARTS = {
+  asset: {
+    name: 'asset',
+    file: true,
+    required: true,
+    description: "The image; its part's Content-Type (JPEG, PNG, WebP or GIF) is its type.",
+  },
+  attributes: {
+    name: 'attributes',
+    description: 'Optional JSON object; its `name` is shown instead of the file name.',
+  },
+};
+
 /**
- * Plane's pre-v2 asset routes the web app still calls for images uploaded before 0.24
- * (`plane/app/views/asset/base.py` `UserAssetsEndpoint`, `FileAssetEndpoint`, `FileAssetViewSet`),
- * by storage key: the caller's own (users), or a workspace's they are a member of (else 404
- * WORKSPACE_NOT_FOUND). No uploads: those go through the v2 routes.
+ * Plane's pre-v2 asset routes (`plane/app/views/asset/base.py` `UserAssetsEndpoint`,
+ * `FileAssetEndpoint`, `FileAssetViewSet`): by storage key, the caller's own (users) or a workspace's
+ * they are a member of (else 404 WORKSPACE_NOT_FOUND), which the web app still calls for images
+ * uploaded before 0.24; and the multipart uploads (`POST`, the file in `asset`), which the web app
+ * 0.25.3 no longer calls (it uses the v2 routes) but older clients do.
  */
 @Controller()
 @BearerAuth()
 export class AppLegacyAssetsController {
-  constructor(private readonly assets: AssetService) {}
+  constructor(
+    private readonly assets: AssetService,
+    private readonly files: AttachmentService,
+  ) {}
+
+  /**
+   * 201 with Plane's `FileAssetSerializer` and `asset_url` (the public static read): the caller's
+   * image, stored and marked uploaded at once, found afterwards by its `asset` key under
+   * `users/file-assets/{asset_key}/`. Multipart: the file in `asset`; `entity_type` `USER_AVATAR`
+   * (default) or `USER_COVER` (else 400 INVALID_ENTITY_TYPE); `attributes` (JSON, its `name`). It
+   * does not change the avatar or cover (as Plane: the client saves the URL on the user). JPEG, PNG,
+   * WebP or GIF (else 400 ATTACHMENT_TYPE_NOT_ALLOWED); 400 FILE_REQUIRED / FILE_EMPTY; 413
+   * ATTACHMENT_TOO_LARGE over `FILE_SIZE_LIMIT`; 415 for a body that is not a form.
+   */
+  @Post('users/file-assets')
+  @HttpCode(201)
+  @MultipartBody({
+    parts: [
+      LEGACY_PARTS.asset,
+      { name: 'entity_type', enum: ['USER_AVATAR', 'USER_COVER'], description: 'Default `USER_AVATAR`.' },
+      LEGACY_PARTS.attributes,
+    ],
+    status: 201,
+    answer: "The asset: Plane's `FileAssetSerializer` with `asset_url`.",
+  })
+  async uploadUserAsset(@CurrentPrincipal() me: Principal, @Req() req: Request) {
+    const { file, fields } = await readMultipartUpload(req, 'asset', this.files.sizeLimit);
+    return this.assets.uploadUserAsset(me.userId, file, {
+      entity_type: fields.entity_type,
+      name: attributesName(fields),
+    });
+  }
+
+  /**
+   * 201 with Plane's `FileAssetSerializer` and `asset_url`: a file of the workspace, stored and
+   * marked uploaded at once, found afterwards under `workspaces/file-assets/{workspace_id}/{asset_key}/`
+   * (`asset` is `{workspace_id}/{asset_key}`). Any workspace member. Multipart: the file in `asset`;
+   * `entity_type` as the v2 workspace route takes it, default `PAGE_DESCRIPTION` (an image outside
+   * any project, read by members through `asset_url`); `WORKSPACE_LOGO` only for a workspace Admin
+   * and `PROJECT_COVER` (`entity_identifier`: the project) only for its or the workspace's Admins
+   * (403); `attributes` (JSON, its `name`). Errors as the user upload.
+   */
+  @Post('workspaces/:slug/file-assets')
+  @HttpCode(201)
+  @MultipartBody({
+    parts: [
+      LEGACY_PARTS.asset,
+      {
+        name: 'entity_type',
+        enum: [
+          'PAGE_DESCRIPTION',
+          'ISSUE_DESCRIPTION',
+          'COMMENT_DESCRIPTION',
+          'DRAFT_ISSUE_DESCRIPTION',
+          'WORKSPACE_LOGO',
+          'PROJECT_COVER',
+          'USER_AVATAR',
+          'USER_COVER',
+        ],
+        description: 'Default `PAGE_DESCRIPTION`.',
+      },
+      { name: 'entity_identifier', description: 'For `PROJECT_COVER`: the project.' },
+      LEGACY_PARTS.attributes,
+    ],
+    status: 201,
+    answer: "The asset: Plane's `FileAssetSerializer` with `asset_url`.",
+  })
+  async uploadWorkspaceAsset(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Req() req: Request,
+  ) {
+    const { file, fields } = await readMultipartUpload(req, 'asset', this.files.sizeLimit);
+    return this.assets.uploadWorkspaceAsset(workspaceScope(me, ws), file, {
+      entity_type: fields.entity_type,
+      entity_identifier: fields.entity_identifier,
+      name: attributesName(fields),
+    });
+  }
 
   /** 200 `{data, status: true}`, or `{error: 'Asset key does not exist', status: false}` (200, as Plane). */
   @Get('users/file-assets/:asset_key')

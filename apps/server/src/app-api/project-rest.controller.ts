@@ -4,6 +4,7 @@ import {
   CurrentProject,
   CurrentWorkspace,
   MeridianError,
+  MultipartBody,
   UuidPipe,
   Principal,
   ProjectAccess,
@@ -12,8 +13,10 @@ import {
   WorkspaceAccess,
 } from '#common';
 import { AttachmentService, EstimateService, ProjectMemberService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { issueContext } from '../shared/context';
+import { attributesName, readMultipartUpload } from '../shared/multipart';
 import { ProjectUserViewsDto } from './dto/preference.dto';
 
 /**
@@ -93,8 +96,9 @@ export class AppWorkspaceProjectMembersController {
  * Plane's pre-v2 attachment routes (Plane 0.25.3 `app/views/issue/attachment.py`
  * `IssueAttachmentEndpoint`): the list (`GET`, Admins, Members and Guests on the work items they may
  * see) and `DELETE {id}` (the uploader or a project Admin, 403 otherwise), the same records and rules
- * as `…/attachments/` (`AppWorkItemAttachmentsController`). The multipart upload (`POST`) is not
- * served: Plane's web app uploads through `assets/v2/…/attachments/`.
+ * as `…/attachments/` (`AppWorkItemAttachmentsController`), and the multipart upload (`POST`: the
+ * file in `asset`, stored and marked uploaded at once, with the work item's history). Plane's web app
+ * 0.25.3 uploads through `assets/v2/…/attachments/` instead; scripts of older Plane versions post here.
  */
 @Controller('workspaces/:slug/projects/:project_id/issues/:issue_id/issue-attachments')
 @BearerAuth()
@@ -111,6 +115,35 @@ export class AppLegacyWorkItemAttachmentsController {
     @Param('issue_id', UuidPipe) issueId: string,
   ) {
     return this.attachments.list(project.projectId, issueId, { slug: ws.slug, userId: me.userId, role: project.role });
+  }
+
+  /**
+   * 201 with Plane's `IssueAttachmentSerializer` (every field, `asset_url` the download route, which
+   * answers 302 to the file; `is_uploaded` true). Multipart: the file in `asset` (its part's
+   * `Content-Type` from Plane's `ATTACHMENT_MIME_TYPES`, else 400 ATTACHMENT_TYPE_NOT_ALLOWED), an
+   * optional `attributes` JSON object whose `name` names it. 400 FILE_REQUIRED / FILE_EMPTY, 413
+   * ATTACHMENT_TOO_LARGE over `FILE_SIZE_LIMIT`, 415 for a body that is not a form, 404 for a work
+   * item of another project or one a Guest may not see, 400 PROJECT_ARCHIVED.
+   */
+  @Post()
+  @HttpCode(201)
+  @MultipartBody({
+    parts: [
+      { name: 'asset', file: true, required: true, description: "The file; its part's Content-Type is its type." },
+      { name: 'attributes', description: 'Optional JSON object; its `name` is shown instead of the file name.' },
+    ],
+    status: 201,
+    answer: "The attachment: Plane's `IssueAttachmentSerializer` with `asset_url`.",
+  })
+  async upload(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @CurrentProject() project: ProjectAccess,
+    @Param('issue_id', UuidPipe) issueId: string,
+    @Req() req: Request,
+  ) {
+    const { file, fields } = await readMultipartUpload(req, 'asset', this.attachments.sizeLimit);
+    return this.attachments.upload(issueContext(me, ws, project), ws.slug, issueId, file, attributesName(fields));
   }
 
   /** 204: soft delete with history; the file is removed; 404 for an attachment of another work item. */

@@ -15,6 +15,7 @@ import { AttachmentService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { originOf } from '../shared/client-info';
+import { FORM_OVERHEAD, parseForm, readBody } from '../shared/multipart';
 import { CompleteAttachmentDto, CreateAttachmentDto } from './dto/attachment.dto';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
@@ -111,30 +112,6 @@ export class WorkItemAttachmentsController {
       assetId,
     );
   }
-}
-
-/** Bytes a multipart upload may carry beyond the file: its fields, boundaries and part headers. */
-const FORM_OVERHEAD = 64 * 1024;
-
-/** A buffered multipart body as form data (the platform's parser), or null when it does not parse. */
-async function parseForm(body: Buffer, contentType: string): Promise<FormData | null> {
-  try {
-    return await new Response(body, { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    return null;
-  }
-}
-
-/** Reads a raw request body up to `limit` bytes; null when it is longer. */
-async function readBody(req: Request, limit: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > limit) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 /**

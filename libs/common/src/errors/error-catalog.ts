@@ -55,6 +55,8 @@ export const ERROR_CATALOG = {
   },
   EXPORT_PROVIDER_NOT_FOUND: { status: 400, detail: 'The export provider is not one of csv, json, xlsx.' },
   ATTACHMENT_NOT_UPLOADED: { status: 400, detail: 'The asset is not uploaded.' },
+  FILE_REQUIRED: { status: 400, detail: 'No file was submitted.' },
+  FILE_EMPTY: { status: 400, detail: 'The submitted file is empty.' },
   INVALID_ENTITY_TYPE: { status: 400, detail: 'Invalid entity type.' },
   INTAKE_DEFAULT_UNDELETABLE: { status: 400, detail: 'You cannot delete the default intake' },
   INTAKE_NOT_ENABLED: {

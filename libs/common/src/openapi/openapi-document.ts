@@ -9,6 +9,7 @@ import { AUTH_SCHEME, AuthScheme } from '../auth/auth.decorators';
 import { ERROR_CATALOG } from '../errors/error-catalog';
 import type { PagingPolicy } from '../pagination/page-query.decorator';
 import { NOT_NULL_CONSTRAINT } from '../validation/optional.decorators';
+import { MULTIPART_BODY, MultipartBodySpec } from './multipart-body';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAPI objects are walked generically */
 
@@ -104,7 +105,8 @@ const annotated = new WeakSet<object>();
  *   not load `@nestjs/swagger`.
  * - Request bodies: the DTO class named by `@Body()`, its schema derived from its class-validator
  *   decorators by `class-validator-jsonschema` (the project builds with `tsc`, so the swagger CLI
- *   plugin does not run and DTOs carry no `@ApiProperty`).
+ *   plugin does not run and DTOs carry no `@ApiProperty`); a `@MultipartBody()` handler's
+ *   `multipart/form-data` parts, inline, with its success answer.
  * - Lists (`@PageQuery(policy)`): `per_page` and `cursor` query parameters and the `PageEnvelope`
  *   response (docs/reference/http-interface.md §8); by the policy's `paged`, a bare array, or either.
  * - Errors: `components.schemas.Error` (`{detail, error_code}`), the `default` response of every
@@ -175,6 +177,16 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
           AuthScheme | undefined;
         const security = scheme ? SCHEME_OF[scheme] : null;
         if (security) swagger.ApiSecurity(security)(controller.prototype, name, descriptor!);
+        const multipart = Reflect.getMetadata(MULTIPART_BODY, handler) as MultipartBodySpec | undefined;
+        if (multipart) {
+          swagger.ApiConsumes('multipart/form-data')(controller.prototype, name, descriptor!);
+          swagger.ApiBody({ schema: multipartSchema(multipart) })(controller.prototype, name, descriptor!);
+          swagger.ApiResponse({ status: multipart.status, description: multipart.answer })(
+            controller.prototype,
+            name,
+            descriptor!,
+          );
+        }
         const paging = pagingPolicyOf(controller, name);
         if (paging) {
           const mode = paging.paged ?? 'always';
@@ -219,6 +231,21 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
       }
     }
   }
+}
+
+/** The JSON Schema of a `@MultipartBody()` form: a file part is a binary string, a text field a string. */
+function multipartSchema(spec: MultipartBodySpec): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const part of spec.parts) {
+    properties[part.name] = {
+      type: 'string',
+      ...(part.file ? { format: 'binary', contentMediaType: 'application/octet-stream' } : {}),
+      ...(part.enum ? { enum: [...part.enum] } : {}),
+      description: part.description,
+    };
+  }
+  const required = spec.parts.filter((p) => p.required).map((p) => p.name);
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
 /** A list answered whole (Plane's views that return `Response(serializer.data)`). */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { AssetPatch, AssetScope, AttachmentRepository, ImageSlot } from './attachment.repository';
-import { AttachmentService } from './attachment.service';
+import { AttachmentService, mediaType, ReceivedFile } from './attachment.service';
 import {
   ASSET_ENTITY_TYPES,
   assetUrl,
@@ -91,15 +91,7 @@ export class AssetService {
   /** An avatar or cover image of the caller: 200 `{upload_data, asset_id, asset_url}`. */
   async createUserAsset(userId: string, input: CreateAssetInput, origin: string): Promise<Record<string, unknown>> {
     const { type, name } = this.checkImage(input, USER_TYPES);
-    const asset = await this.dataSource.manager.save(
-      this.dataSource.manager.create(FileAsset, {
-        ...this.row(input, type, `user-${hex()}-${name}`, userId),
-        workspaceId: null,
-        userId,
-        entityIdentifier: userId,
-      }),
-    );
-    return this.created(asset, null, origin);
+    return this.created(await this.insertUserAsset(userId, input, type, name), null, origin);
   }
 
   /** 204: marks the caller's asset uploaded; it becomes their avatar or cover image. */
@@ -129,27 +121,7 @@ export class AssetService {
     origin: string,
   ): Promise<Record<string, unknown>> {
     const { type, name } = this.checkImage(input, WORKSPACE_TYPES);
-    const id = (input.entity_identifier ?? '').trim() || null;
-    return this.dataSource.transaction(async (em) => {
-      const link: AssetPatch = { entityIdentifier: id };
-      if (input.entity_type === 'WORKSPACE_LOGO') {
-        if (id !== null && id.toLowerCase() !== scope.workspaceId) throw new MeridianError('NOT_FOUND');
-        if (scope.role < ADMIN) throw new MeridianError('PERMISSION_DENIED');
-        link.entityIdentifier = scope.workspaceId;
-      } else if (input.entity_type === 'PROJECT_COVER' && id !== null) {
-        await this.assertCoverEditor(em, scope, id);
-        link.projectId = id.toLowerCase();
-      }
-      const asset = await em.save(
-        em.create(FileAsset, {
-          ...this.row(input, type, `${scope.workspaceId}/${hex()}-${name}`, scope.userId),
-          workspaceId: scope.workspaceId,
-          userId: scope.userId,
-          ...link,
-        }),
-      );
-      return this.created(asset, scope.slug, origin);
-    });
+    return this.created(await this.insertWorkspaceAsset(scope, input, type, name), scope.slug, origin);
   }
 
   /** 204: marks the workspace's asset uploaded; a logo or project cover is put in place. */
@@ -445,6 +417,54 @@ export class AssetService {
     );
   }
 
+  // ---- legacy multipart uploads (`POST /api/users/file-assets/`, `/api/workspaces/{slug}/file-assets/`)
+
+  /**
+   * Plane's `UserAssetsEndpoint.post`: the caller's file, received whole, stored and marked uploaded
+   * at once; 201 with Plane's `FileAssetSerializer` and `asset_url`. `entity_type` `USER_AVATAR`
+   * (default) or `USER_COVER` (else 400 INVALID_ENTITY_TYPE); it does not become the avatar or cover
+   * (as Plane: the client sets the returned URL on the user). JPEG, PNG, WebP or GIF.
+   */
+  async uploadUserAsset(
+    userId: string,
+    file: ReceivedFile,
+    fields: LegacyUploadFields,
+  ): Promise<Record<string, unknown>> {
+    const input = received(file, fields, 'USER_AVATAR');
+    const { type, name } = this.checkImage({ ...input, name: file.name }, USER_TYPES);
+    return this.storeReceived(await this.insertUserAsset(userId, input, type, name), file.data, userId, null);
+  }
+
+  /**
+   * Plane's `FileAssetEndpoint.post`: a file of the workspace, received whole, stored and marked
+   * uploaded at once; 201 with Plane's `FileAssetSerializer` and `asset_url`. `entity_type` as the v2
+   * workspace route takes it (a logo: workspace Admins, a project cover: project or workspace Admins),
+   * by default `PAGE_DESCRIPTION`: an image outside any project, which every member of the workspace
+   * reads through `asset_url`. Nothing is put in place (no logo or cover is changed).
+   */
+  async uploadWorkspaceAsset(
+    scope: WorkspaceAssetScope,
+    file: ReceivedFile,
+    fields: LegacyUploadFields,
+  ): Promise<Record<string, unknown>> {
+    const input = received(file, fields, 'PAGE_DESCRIPTION');
+    const { type, name } = this.checkImage({ ...input, name: file.name }, WORKSPACE_TYPES);
+    const asset = await this.insertWorkspaceAsset(scope, input, type, name);
+    return this.storeReceived(asset, file.data, scope.userId, scope.slug);
+  }
+
+  /** Stores a received file for its new asset row and marks the asset uploaded; the row in Plane's shape. */
+  private async storeReceived(
+    asset: FileAsset,
+    data: Buffer,
+    userId: string,
+    slug: string | null,
+  ): Promise<Record<string, unknown>> {
+    await this.files.storeReceived(asset, data, userId);
+    await this.repo.update(this.dataSource.manager, [asset.id], { isUploaded: true, updatedById: userId });
+    return appAttachmentView(await this.found(this.dataSource.manager, asset.id, {}), slug);
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   /** The entity type must be one the route takes, the type an image, the size within the limit. */
@@ -465,6 +485,50 @@ export class AssetService {
       );
     this.files.assertSize(input.size);
     return { type, name: this.files.keyName(input.name) };
+  }
+
+  /** A new avatar or cover image row of the user (not uploaded). */
+  private insertUserAsset(userId: string, input: CreateAssetInput, type: string, name: string): Promise<FileAsset> {
+    return this.dataSource.manager.save(
+      this.dataSource.manager.create(FileAsset, {
+        ...this.row(input, type, `user-${hex()}-${name}`, userId),
+        workspaceId: null,
+        userId,
+        entityIdentifier: userId,
+      }),
+    );
+  }
+
+  /**
+   * A new asset row of the workspace (not uploaded): a logo only by a workspace Admin (403) and for
+   * this workspace (404), a project cover only by that project's or the workspace's Admins.
+   */
+  private insertWorkspaceAsset(
+    scope: WorkspaceAssetScope,
+    input: CreateAssetInput,
+    type: string,
+    name: string,
+  ): Promise<FileAsset> {
+    const id = (input.entity_identifier ?? '').trim() || null;
+    return this.dataSource.transaction(async (em) => {
+      const link: AssetPatch = { entityIdentifier: id };
+      if (input.entity_type === 'WORKSPACE_LOGO') {
+        if (id !== null && id.toLowerCase() !== scope.workspaceId) throw new MeridianError('NOT_FOUND');
+        if (scope.role < ADMIN) throw new MeridianError('PERMISSION_DENIED');
+        link.entityIdentifier = scope.workspaceId;
+      } else if (input.entity_type === 'PROJECT_COVER' && id !== null) {
+        await this.assertCoverEditor(em, scope, id);
+        link.projectId = id.toLowerCase();
+      }
+      return em.save(
+        em.create(FileAsset, {
+          ...this.row(input, type, `${scope.workspaceId}/${hex()}-${name}`, scope.userId),
+          workspaceId: scope.workspaceId,
+          userId: scope.userId,
+          ...link,
+        }),
+      );
+    });
   }
 
   private row(input: CreateAssetInput, type: string, key: string, userId: string): Partial<FileAsset> {
@@ -593,6 +657,25 @@ export class AssetService {
     if (!UUID.test(workspaceId) || !(await this.repo.isWorkspaceMember(workspaceId.toLowerCase(), userId)))
       throw new MeridianError('WORKSPACE_NOT_FOUND');
   }
+}
+
+/** The form fields of a legacy upload besides the file (Plane's `FileAssetSerializer` fields Meridian takes). */
+export interface LegacyUploadFields {
+  entity_type?: string;
+  entity_identifier?: string;
+  /** `attributes.name`: the name shown for the file (default: the file's own name) */
+  name?: string;
+}
+
+/** A received file as the v2 routes' `POST` body: its name (or the given one), type, size and entity. */
+function received(file: ReceivedFile, fields: LegacyUploadFields, entityType: string): CreateAssetInput {
+  return {
+    name: fields.name?.trim() || file.name.trim(),
+    type: mediaType(file.type),
+    size: file.data.length,
+    entity_type: fields.entity_type?.trim() || entityType,
+    entity_identifier: fields.entity_identifier ?? null,
+  };
 }
 
 function hex(): string {

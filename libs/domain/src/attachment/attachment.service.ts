@@ -98,6 +98,19 @@ export interface CreateAttachmentInput {
   external_source?: string | null;
 }
 
+/** A file the server received whole (a multipart upload): its file name, declared content type and bytes. */
+export interface ReceivedFile {
+  name: string;
+  /** the part's `Content-Type`, parameters and case as sent */
+  type: string;
+  data: Buffer;
+}
+
+/** A content type without its parameters, lower case (`Text/Plain; charset=utf-8` → `text/plain`). */
+export function mediaType(type: string): string {
+  return type.split(';')[0].trim().toLowerCase();
+}
+
 /**
  * Which API calls: the v1 routes, or the App's `/api/assets/v2/…/attachments/` (Plane's
  * `IssueAttachmentV2Endpoint`: Guests upload to the work items they may see, the upload is a
@@ -176,34 +189,7 @@ export class AttachmentService {
       throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', undefined, { allowed_types: ATTACHMENT_MIME_TYPES });
     this.assertSize(input.size);
     const name = this.keyName(input.name);
-    const asset = await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      await this.issue(em, ctx.projectId, issueId, app ? guestOf(ctx) : undefined);
-      if (input.external_id && input.external_source) {
-        const clash = await em.findOne(FileAsset, {
-          where: { issueId, externalId: input.external_id, externalSource: input.external_source },
-        });
-        if (clash) throw new MeridianError('EXTERNAL_ID_TAKEN', undefined, { id: clash.id });
-      }
-      const key = `${ctx.workspaceId}/${randomUUID().replace(/-/g, '')}-${name}`.slice(0, 800);
-      return em.save(
-        em.create(FileAsset, {
-          workspaceId: ctx.workspaceId,
-          projectId: ctx.projectId,
-          issueId,
-          attributes: { name, type, size: input.size },
-          asset: key,
-          entityType: 'ISSUE_ATTACHMENT',
-          entityIdentifier: issueId,
-          size: input.size,
-          externalId: input.external_id ?? null,
-          externalSource: input.external_source ?? null,
-          userId: ctx.userId,
-          createdById: ctx.userId,
-          updatedById: ctx.userId,
-        }),
-      );
-    });
+    const asset = await this.insert(ctx, issueId, { ...input, name, type }, name, app ? guestOf(ctx) : undefined);
     const upload = await this.uploadTarget(asset, origin, app);
     if (app)
       return {
@@ -218,6 +204,47 @@ export class AttachmentService {
       attachment: attachmentView(asset),
       asset_url: `/api/v1/workspaces/${slug}/projects/${ctx.projectId}/work-items/${issueId}/attachments/${asset.id}/`,
     };
+  }
+
+  /**
+   * Plane's pre-v2 multipart upload (`IssueAttachmentEndpoint.post`): the file arrives whole, is
+   * stored, and the attachment is marked uploaded with its history in one go; answers Plane's
+   * `IssueAttachmentSerializer` with `asset_url`. `file.type` from Plane's `ATTACHMENT_MIME_TYPES`
+   * (else 400 ATTACHMENT_TYPE_NOT_ALLOWED); over `FILE_SIZE_LIMIT` → 413 ATTACHMENT_TOO_LARGE; a work
+   * item outside the project, or one a Guest may not see → 404. `displayName` (the client's
+   * `attributes.name`) names it; the storage key takes the file's own name.
+   */
+  async upload(
+    ctx: IssueContext,
+    slug: string,
+    issueId: string,
+    file: ReceivedFile,
+    displayName?: string,
+  ): Promise<Record<string, unknown>> {
+    const type = mediaType(file.type);
+    if (!ATTACHMENT_MIME_TYPES.includes(type))
+      throw new MeridianError('ATTACHMENT_TYPE_NOT_ALLOWED', undefined, { allowed_types: ATTACHMENT_MIME_TYPES });
+    this.assertSize(file.data.length);
+    const keyName = this.keyName(file.name);
+    const name = displayName?.trim() || file.name.trim();
+    const guest = guestOf(ctx);
+    const pending = await this.insert(ctx, issueId, { name, type, size: file.data.length }, keyName, guest);
+    await this.storeReceived(pending, file.data, ctx.userId);
+    const saved = await this.markUploaded(ctx, issueId, pending.id, guest);
+    return appAttachmentView(saved, slug);
+  }
+
+  /**
+   * Stores the bytes of a file received whole for a new asset row (not yet uploaded). If storing
+   * fails, the row is soft-deleted (it would never be uploaded) and the error goes on.
+   */
+  async storeReceived(a: FileAsset, data: Buffer, userId: string): Promise<void> {
+    try {
+      await this.storage.put(a.asset, data, a.attributes.type);
+    } catch (err) {
+      await this.attachments.softDelete(this.dataSource.manager, [a.id], userId).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** 422 unless `size` is a whole number of bytes from 1; 413 ATTACHMENT_TOO_LARGE over `FILE_SIZE_LIMIT`. */
@@ -267,24 +294,7 @@ export class AttachmentService {
     const guest = surface === 'app' ? guestOf(ctx) : undefined;
     const pending = await this.asset(this.dataSource.manager, ctx.projectId, issueId, assetId, false, guest);
     if (!pending.isUploaded) await this.assertStored(pending);
-    const saved = await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const a = await this.asset(em, ctx.projectId, issueId, assetId, true, guest);
-      if (a.isUploaded) return a;
-      await em.update(FileAsset, { id: a.id }, { isUploaded: true, updatedById: ctx.userId });
-      await writeActivities(em, ctx, [
-        {
-          issueId,
-          verb: 'created',
-          field: 'attachment',
-          newValue: a.attributes.name,
-          newIdentifier: a.id,
-          comment: 'uploaded a new attachment',
-        },
-      ]);
-      return found(em.findOneBy(FileAsset, { id: a.id }));
-    });
-    return attachmentView(saved);
+    return attachmentView(await this.markUploaded(ctx, issueId, assetId, guest));
   }
 
   /** A signed download URL for an uploaded attachment (the route answers 302 to it). */
@@ -365,6 +375,70 @@ export class AttachmentService {
     const data = await this.storage.get(obj.key);
     if (!data) throw new MeridianError('NOT_FOUND');
     return data;
+  }
+
+  /** A new attachment row of the work item (not uploaded yet); 404 for a work item outside the project or hidden from a Guest. */
+  private insert(
+    ctx: IssueContext,
+    issueId: string,
+    input: CreateAttachmentInput & { type: string },
+    keyName: string,
+    guestViewerId?: string,
+  ): Promise<FileAsset> {
+    return this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      await this.issue(em, ctx.projectId, issueId, guestViewerId);
+      if (input.external_id && input.external_source) {
+        const clash = await em.findOne(FileAsset, {
+          where: { issueId, externalId: input.external_id, externalSource: input.external_source },
+        });
+        if (clash) throw new MeridianError('EXTERNAL_ID_TAKEN', undefined, { id: clash.id });
+      }
+      const key = `${ctx.workspaceId}/${randomUUID().replace(/-/g, '')}-${keyName}`.slice(0, 800);
+      return em.save(
+        em.create(FileAsset, {
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          issueId,
+          attributes: { name: input.name, type: input.type, size: input.size },
+          asset: key,
+          entityType: 'ISSUE_ATTACHMENT',
+          entityIdentifier: issueId,
+          size: input.size,
+          externalId: input.external_id ?? null,
+          externalSource: input.external_source ?? null,
+          userId: ctx.userId,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        }),
+      );
+    });
+  }
+
+  /** Marks a stored attachment uploaded and writes the work item's history, once; the row after. */
+  private markUploaded(
+    ctx: IssueContext,
+    issueId: string,
+    assetId: string,
+    guestViewerId?: string,
+  ): Promise<FileAsset> {
+    return this.dataSource.transaction(async (em) => {
+      await assertProjectWritable(em, ctx.projectId);
+      const a = await this.asset(em, ctx.projectId, issueId, assetId, true, guestViewerId);
+      if (a.isUploaded) return a;
+      await em.update(FileAsset, { id: a.id }, { isUploaded: true, updatedById: ctx.userId });
+      await writeActivities(em, ctx, [
+        {
+          issueId,
+          verb: 'created',
+          field: 'attachment',
+          newValue: a.attributes.name,
+          newIdentifier: a.id,
+          comment: 'uploaded a new attachment',
+        },
+      ]);
+      return found(em.findOneBy(FileAsset, { id: a.id }));
+    });
   }
 
   private async issue(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue> {

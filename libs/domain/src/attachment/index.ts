@@ -1,7 +1,14 @@
 // The attachment feature's door: what other features, the API modules and the tests use.
 export { AttachmentService } from './attachment.service';
+export type { ReceivedFile } from './attachment.service';
 export { AssetService } from './asset.service';
-export type { BoardAssetScope, CreateAssetInput, ProjectAssetScope, WorkspaceAssetScope } from './asset.service';
+export type {
+  BoardAssetScope,
+  CreateAssetInput,
+  LegacyUploadFields,
+  ProjectAssetScope,
+  WorkspaceAssetScope,
+} from './asset.service';
 export { ASSET_ENTITY_TYPES } from './asset.view';
 export type { FileAttributes } from './file-asset.entity';
 export { createObjectStorage } from './storage.provider';
