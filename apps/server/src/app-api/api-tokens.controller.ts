@@ -101,7 +101,7 @@ export class ServiceApiTokensController {
   constructor(private readonly tokens: ApiTokenService) {}
 
   @Post()
-  async get(
+  async serviceToken(
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Res({ passthrough: true }) res: Response,
