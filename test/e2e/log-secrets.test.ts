@@ -254,6 +254,11 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     );
     keep('API key', created.body.token);
     const key = created.body.token as string;
+    // the service token: made, answered again (it is kept sealed to be), and used
+    const svc = ok(await s.call('POST', `/api/workspaces/${slug}/service-api-tokens/`, { bearer: me }), 201);
+    keep('service API token', svc.body.token);
+    ok(await s.call('POST', `/api/workspaces/${slug}/service-api-tokens/`, { bearer: me }), 200);
+    ok(await s.call('GET', `/api/v1/workspaces/${slug}/projects/`, { key: svc.body.token }));
     const project = ok(
       await s.call('POST', `/api/v1/workspaces/${slug}/projects/`, { key, body: { name: 'Scan', identifier: 'SCAN' } }),
       201,

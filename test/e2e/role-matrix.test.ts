@@ -652,6 +652,11 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 403, 204],
     },
     {
+      route: 'POST /api/workspaces/{slug}/service-api-tokens/',
+      prepare: (x) => ({ path: `${ws(x)}/service-api-tokens/` }),
+      expect: [401, 404, 403, 403, 201],
+    },
+    {
       route: 'GET /api/workspaces/{slug}/webhooks/',
       prepare: (x) => ({ path: `${ws(x)}/webhooks/` }),
       expect: [401, 404, 403, 403, 200],
@@ -838,6 +843,14 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       route: 'GET /api/workspaces/{slug}/workspace-members/me/',
       prepare: (x) => ({ path: `${ws(x)}/workspace-members/me/` }),
       expect: [401, 404, 200, 200, 200],
+    },
+    {
+      route: 'POST /api/workspaces/{slug}/workspace-views/',
+      prepare: (x) => ({
+        path: `${ws(x)}/workspace-views/`,
+        body: { view_props: { display_filters: { layout: 'list' } } },
+      }),
+      expect: [401, 404, 204, 204, 204],
     },
     {
       route: 'GET /api/workspaces/{slug}/projects/{project_id}/project-members/me/',

@@ -14,7 +14,8 @@ import {
   WorkspaceRole,
 } from '#common';
 import { ApiTokenJson, ApiTokenService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { UpdateApiTokenDto } from './dto/app-api.dto';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
 
@@ -82,5 +83,31 @@ export class ApiTokensController {
     @Param('token_id', UuidPipe) id: string,
   ): Promise<void> {
     await this.tokens.remove(ws.workspaceId, me.userId, id);
+  }
+}
+
+/**
+ * `POST /api/workspaces/{slug}/service-api-tokens/` (Plane 0.25.3 `app/views/api.py`
+ * `ServiceApiTokenEndpoint`, `WorkspaceOwnerPermission`: workspace Admins only): `{token}`, the
+ * workspace's service token (`is_service`, an `X-API-Key` like any other, of the Admin who first
+ * asked for it): 200 with the existing one, or 201 with a new one. The body is ignored. Meridian keeps
+ * this one key sealed with `SECRET_KEY` (besides its digest) to answer it again; it is never listed
+ * by `api-tokens/` (docs/decisions.md).
+ */
+@Controller('workspaces/:slug/service-api-tokens')
+@BearerAuth()
+@WorkspaceRole(ROLE.ADMIN)
+export class ServiceApiTokensController {
+  constructor(private readonly tokens: ApiTokenService) {}
+
+  @Post()
+  async serviceToken(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ token: string }> {
+    const { token, created } = await this.tokens.serviceToken(ws.workspaceId, me.userId);
+    res.status(created ? 201 : 200);
+    return { token };
   }
 }

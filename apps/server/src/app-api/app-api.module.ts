@@ -1,7 +1,7 @@
 import { CoverImagesController } from './cover-images.controller';
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
-import { ApiTokensController } from './api-tokens.controller';
+import { ApiTokensController, ServiceApiTokensController } from './api-tokens.controller';
 import {
   AppLegacyAssetsController,
   AppProjectAssetsController,
@@ -81,6 +81,7 @@ import {
   controllers: [
     WorkspacesController,
     ApiTokensController,
+    ServiceApiTokensController,
     UsersController,
     WorkspaceSlugCheckController,
     MembersController,

@@ -8,8 +8,9 @@ import {
   ProjectRole,
   WorkspaceAccess,
 } from '#common';
-import { ProfileService, ProjectMemberService, WorkspaceMemberService } from '#domain';
-import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ProfileService, ProjectMemberService, WorkspaceMemberMeJson, WorkspaceMemberService } from '#domain';
+import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { WorkspaceUserViewsDto } from './dto/preference.dto';
 import { OnboardDto, TourCompletedDto, UpdateProfileDto } from './dto/profile.dto';
 
 /**
@@ -56,7 +57,10 @@ export class ProfileController {
   }
 }
 
-/** The caller's own memberships: `workspace-members/me/` and `project-members/me/` (Plane 0.25.3). */
+/**
+ * The caller's own memberships: `workspace-members/me/`, `project-members/me/` and the caller's
+ * view settings of the workspace, `workspace-views/` (Plane 0.25.3 `app/views/workspace/member.py`).
+ */
 @Controller('workspaces/:slug')
 @BearerAuth()
 export class MembershipMeController {
@@ -65,9 +69,33 @@ export class MembershipMeController {
     private readonly projectMembers: ProjectMemberService,
   ) {}
 
+  /**
+   * 200 the caller's membership (Plane's `WorkspaceMemberUserEndpoint`): the member row with
+   * `view_props` (the caller's own, else Plane's defaults), `default_props`, `issue_props` and
+   * `draft_issue_count`.
+   */
   @Get('workspace-members/me')
-  workspace(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess) {
+  workspace(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+  ): Promise<WorkspaceMemberMeJson> {
     return this.workspaceMembers.me(ws.workspaceId, me.userId, ws.role);
+  }
+
+  /**
+   * `{view_props}` → 204 (Plane's `WorkspaceMemberUserViewsEndpoint.post`): replaces the caller's
+   * own view settings of the workspace, read back by `workspace-members/me/`. Any workspace member
+   * (Guests too); a non-member 404 `WORKSPACE_NOT_FOUND`; `view_props` not an object (or null) 422
+   * `VALIDATION_ERROR`; left out, `{}` is stored as Plane does.
+   */
+  @Post('workspace-views')
+  @HttpCode(204)
+  async saveViews(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: WorkspaceUserViewsDto,
+  ): Promise<void> {
+    await this.workspaceMembers.saveViewProps(ws.workspaceId, me.userId, body.view_props ?? {});
   }
 
   /** 200 the caller's project membership; a workspace member who can see a public project without joining it gets 404. */

@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { hotQuery } from '../kernel/hot-query';
 import { ApiToken } from './api-token.entity';
 import { SQL_VERIFY_API_KEY } from './api-token.sql';
@@ -16,6 +16,15 @@ export interface VerifiedApiKeyRow {
   email: string;
 }
 
+/** The row of `findLiveService`. */
+export interface ServiceTokenRow {
+  id: string;
+  token_digest: string;
+  token_sealed: string | null;
+  /** what `SQL_VERIFY_API_KEY` would accept: active, unexpired, its user active and an active member */
+  usable: boolean;
+}
+
 /** All SQL of the api-token feature. */
 @Injectable()
 export class ApiTokenRepository {
@@ -28,6 +37,36 @@ export class ApiTokenRepository {
       .createQueryBuilder('t')
       .where('t.workspaceId = :workspaceId AND t.userId = :userId AND t.isService = false', { workspaceId, userId });
     return paginate(qb, page);
+  }
+
+  /**
+   * The workspace's live (not deleted) service token with its sealed key, whether it still
+   * authenticates (`usable`), or undefined. Call inside the transaction that holds the workspace lock.
+   */
+  async findLiveService(em: EntityManager, workspaceId: string): Promise<ServiceTokenRow | undefined> {
+    const [row] = (await em.query(
+      `SELECT t.id, t.token_digest, t.token_sealed,
+              (t.is_active AND (t.expired_at IS NULL OR t.expired_at > now()) AND u.id IS NOT NULL AND m.id IS NOT NULL) AS usable
+       FROM api_tokens t
+       LEFT JOIN users u ON u.id = t.user_id AND u.is_active = true
+       LEFT JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.member_id = t.user_id
+            AND m.is_active = true AND m.deleted_at IS NULL
+       WHERE t.workspace_id = $1 AND t.is_service = true AND t.deleted_at IS NULL
+       ORDER BY t.created_at DESC, t.id DESC
+       LIMIT 1`,
+      [workspaceId],
+    )) as ServiceTokenRow[];
+    return row;
+  }
+
+  /** Revokes a key for good (soft delete), through TypeORM so that cached access is dropped. */
+  async revoke(em: EntityManager, id: string, byUserId: string): Promise<void> {
+    await em.getRepository(ApiToken).update({ id }, { deletedAt: new Date(), isActive: false, updatedById: byUserId });
+  }
+
+  /** Inserts a key row (`tokenSealed` included, which `save` would not read back). */
+  async insert(em: EntityManager, row: Partial<ApiToken>): Promise<void> {
+    await em.getRepository(ApiToken).insert(row);
   }
 
   /** The usable key with this digest, its user and workspace (`SQL_VERIFY_API_KEY`), or undefined. */

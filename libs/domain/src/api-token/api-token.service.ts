@@ -1,7 +1,19 @@
-import { MeridianError, Page, PageRequest, Principal, randomHex, sha256, validationError } from '#common';
-import { Injectable } from '@nestjs/common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  MeridianError,
+  Page,
+  PageRequest,
+  Principal,
+  randomHex,
+  sha256,
+  validationError,
+} from '#common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SecretBox } from '../instance-config';
+import { lockWorkspace } from '../kernel/locks';
 import { ApiToken } from './api-token.entity';
 import { ApiTokenRepository } from './api-token.repository';
 import { apiTokenView } from './api-token.view';
@@ -28,13 +40,60 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** Prefix of every API key; Plane's format is `plane_api_` + 32 hex characters. */
 export const API_KEY_PREFIX = 'plane_api_';
 
-/** API keys for the External API. Keys are shown once; the database holds only their SHA-256. */
+/** HKDF purpose of the key that seals service tokens (distinct from the other sealed secrets'). */
+export const SERVICE_TOKEN_PURPOSE = 'meridian:service-api-token:v1';
+
+/**
+ * API keys for the External API. Keys are shown once; the database holds only their SHA-256,
+ * except the workspace's service token, which is also kept sealed (`SecretBox`) so that
+ * `serviceToken` can answer it again.
+ */
 @Injectable()
 export class ApiTokenService {
+  private readonly box: SecretBox;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tokens: ApiTokenRepository,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.box = new SecretBox(config.secret.key, SERVICE_TOKEN_PURPOSE);
+  }
+
+  /**
+   * The workspace's service token (Plane 0.25.3 `app/views/api.py` `ServiceApiTokenEndpoint.post`):
+   * the live one, `created: false` (Plane's 200), or a new one made for `userId` (`is_service`,
+   * description "Service Token", a random label), `created: true` (Plane's 201). It authenticates
+   * as `X-API-Key` like any key of `userId`. A live one that no longer authenticates (its user gone
+   * from the workspace or deactivated, expired, inactive) or whose sealed key cannot be opened (another
+   * `SECRET_KEY`) is revoked and replaced. The workspace row's lock makes concurrent calls answer
+   * one token; the partial unique index `uq_api_tokens_service_live` backs that up.
+   */
+  async serviceToken(workspaceId: string, userId: string): Promise<{ token: string; created: boolean }> {
+    return this.dataSource.transaction(async (em) => {
+      await lockWorkspace(em, workspaceId);
+      const live = await this.tokens.findLiveService(em, workspaceId);
+      if (live) {
+        const token = live.usable && live.token_sealed ? this.box.open(live.token_sealed) : null;
+        if (token !== null && sha256(token) === live.token_digest) return { token, created: false };
+        await this.tokens.revoke(em, live.id, userId);
+      }
+      const token = `${API_KEY_PREFIX}${randomHex(16)}`;
+      await this.tokens.insert(em, {
+        label: randomHex(16),
+        description: 'Service Token',
+        tokenDigest: sha256(token),
+        tokenSealed: this.box.seal(token),
+        isService: true,
+        userId,
+        userType: 0,
+        workspaceId,
+        createdById: userId,
+        updatedById: userId,
+      });
+      return { token, created: true };
+    });
+  }
 
   /** The caller's own non-service keys in the workspace, oldest first, without the secret. */
   async list(workspaceId: string, userId: string, page: PageRequest): Promise<Page<ApiTokenJson>> {

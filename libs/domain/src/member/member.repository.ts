@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
 import { WorkspaceInvitation } from '../invitation';
 import { ProjectMember } from '../project';
 import { Profile } from '../user';
@@ -87,6 +87,35 @@ export class MemberRepository {
         role,
       })
       .execute();
+  }
+
+  /**
+   * `userId`'s own `view_props` in the workspace (null when never saved) and how many live drafts
+   * they created there (Plane's `draft_issue_count`); undefined without an active membership.
+   */
+  async ownViewPropsAndDraftCount(
+    workspaceId: string,
+    userId: string,
+  ): Promise<{ view_props: Record<string, unknown> | null; draft_issue_count: number } | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT m.view_props,
+              (SELECT count(*)::int FROM draft_issues d
+               WHERE d.workspace_id = $1 AND d.created_by_id = $2 AND d.deleted_at IS NULL) AS draft_issue_count
+       FROM workspace_members m
+       WHERE m.workspace_id = $1 AND m.member_id = $2 AND m.is_active = true AND m.deleted_at IS NULL`,
+      [workspaceId, userId],
+    )) as Array<{ view_props: Record<string, unknown> | null; draft_issue_count: number }>;
+    return row;
+  }
+
+  /** Replaces `userId`'s own `view_props` in the workspace; false without an active membership. */
+  async saveOwnViewProps(workspaceId: string, userId: string, viewProps: Record<string, unknown>): Promise<boolean> {
+    const result = await this.dataSource.getRepository(WorkspaceMember).update(
+      { workspaceId, memberId: userId, isActive: true, deletedAt: IsNull() },
+      // a jsonb object: TypeORM's deep-partial type would walk into it
+      { viewProps: viewProps as never, updatedById: userId },
+    );
+    return (result.affected ?? 0) > 0;
   }
 
   /** How many active Admins the workspace has besides `userId`. */

@@ -6,7 +6,7 @@ import { ApiToken } from '../api-token';
 import { ProjectMember } from '../project';
 import { lockWorkspace } from '../kernel/locks';
 import { WorkspaceMember } from '../workspace';
-import { WorkspaceMemberJson, workspaceMemberView } from '../workspace';
+import { WorkspaceMemberJson, WorkspaceMemberMeJson, workspaceMemberMeView, workspaceMemberView } from '../workspace';
 import { MemberRepository } from './member.repository';
 
 /** The caller, as membership rules need it. */
@@ -55,14 +55,33 @@ export class WorkspaceMemberService {
     );
   }
 
-  /** The caller's own active membership (`workspace-members/me/`); 404 when there is none. */
-  async me(workspaceId: string, userId: string, viewerRole: number): Promise<WorkspaceMemberJson> {
+  /**
+   * The caller's own active membership (`workspace-members/me/`, `workspaceMemberMeView`: with
+   * `view_props`, `default_props`, `issue_props`, `draft_issue_count`); 404 when there is none.
+   */
+  async me(workspaceId: string, userId: string, viewerRole: number): Promise<WorkspaceMemberMeJson> {
     const row = await this.dataSource.getRepository(WorkspaceMember).findOne({
       where: { workspaceId, memberId: userId, isActive: true },
       relations: { member: true, workspace: true },
     });
-    if (!row) throw new MeridianError('NOT_FOUND');
-    return workspaceMemberView(row as never, viewerRole, userId);
+    const own = row && (await this.members.ownViewPropsAndDraftCount(workspaceId, userId));
+    if (!row || !own) throw new MeridianError('NOT_FOUND');
+    return workspaceMemberMeView(row as never, viewerRole, userId, {
+      viewProps: own.view_props,
+      draftIssueCount: own.draft_issue_count,
+    });
+  }
+
+  /**
+   * `POST workspace-views/` (Plane 0.25.3 `app/views/workspace/member.py`
+   * `WorkspaceMemberUserViewsEndpoint.post`): replaces the caller's own `view_props` in the
+   * workspace (Plane stores `{}` when none is sent). 404 `WORKSPACE_NOT_FOUND` without an active
+   * membership (the membership went away since the route's check).
+   */
+  async saveViewProps(workspaceId: string, userId: string, viewProps: Record<string, unknown>): Promise<void> {
+    if (!(await this.members.saveOwnViewProps(workspaceId, userId, viewProps))) {
+      throw new MeridianError('WORKSPACE_NOT_FOUND');
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 export { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from './slug-rules';
 export { WorkspaceMember } from './workspace-member.entity';
-export { workspaceLiteView, workspaceMemberView } from './workspace-member.view';
-export type { WorkspaceMemberJson } from './workspace-member.view';
+export { workspaceLiteView, workspaceMemberMeView, workspaceMemberView } from './workspace-member.view';
+export type { WorkspaceMemberJson, WorkspaceMemberMeJson } from './workspace-member.view';
 export { Workspace } from './workspace.entity';
 export { WorkspaceService } from './workspace.service';
 export type { CreateWorkspaceInput, WorkspaceJson } from './workspace.service';

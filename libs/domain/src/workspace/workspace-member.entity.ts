@@ -30,4 +30,12 @@ export class WorkspaceMember extends BaseEntity {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   companyRole: string | null;
+
+  /**
+   * The member's own view settings of the workspace (Plane's `view_props`, saved by
+   * `POST workspace-views/`); null until first saved, then read as Plane's default props. Not
+   * loaded by `find` (`select: false`: member lists never need it); `workspace-members/me/` reads it.
+   */
+  @Column({ type: 'jsonb', nullable: true, select: false })
+  viewProps?: Record<string, unknown> | null;
 }

@@ -48,3 +48,68 @@ export function workspaceMemberView(
 }
 
 export type WorkspaceMemberJson = ReturnType<typeof workspaceMemberView>;
+
+/** Plane's `get_default_props()` (`plane/db/models/workspace.py`): a workspace member's default view settings. */
+export function defaultWorkspaceViewProps(): Record<string, unknown> {
+  return {
+    filters: {
+      priority: null,
+      state: null,
+      state_group: null,
+      assignees: null,
+      created_by: null,
+      labels: null,
+      start_date: null,
+      target_date: null,
+      subscriber: null,
+    },
+    display_filters: {
+      group_by: null,
+      order_by: '-created_at',
+      type: null,
+      sub_issue: true,
+      show_empty_groups: true,
+      layout: 'list',
+      calendar_date_range: '',
+    },
+    display_properties: {
+      assignee: true,
+      attachment_count: true,
+      created_on: true,
+      due_date: true,
+      estimate: true,
+      key: true,
+      labels: true,
+      link: true,
+      priority: true,
+      start_date: true,
+      state: true,
+      sub_issue_count: true,
+      updated_on: true,
+    },
+  };
+}
+
+/**
+ * The caller's own membership (`GET workspace-members/me/`): `workspaceMemberView` with what Plane's
+ * `WorkspaceMemberMeSerializer` adds and the web app's `IWorkspaceMemberMe` reads: `view_props` (the
+ * member's own, saved by `POST workspace-views/`, else Plane's defaults), `default_props` and
+ * `issue_props` (Plane's defaults: no Plane route changes them) and `draft_issue_count` (the caller's
+ * live drafts in the workspace).
+ */
+export function workspaceMemberMeView(
+  row: WorkspaceMember & { member: User; workspace: Workspace },
+  viewerRole: number,
+  viewerId: string,
+  extra: { viewProps: Record<string, unknown> | null; draftIssueCount: number },
+) {
+  return {
+    ...workspaceMemberView(row, viewerRole, viewerId),
+    view_props: extra.viewProps ?? defaultWorkspaceViewProps(),
+    default_props: defaultWorkspaceViewProps(),
+    issue_props: { subscribed: true, assigned: true, created: true, all_issues: true },
+    draft_issue_count: extra.draftIssueCount,
+  };
+}
+
+export type WorkspaceMemberMeJson = ReturnType<typeof workspaceMemberMeView>;

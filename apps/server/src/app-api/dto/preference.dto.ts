@@ -105,6 +105,15 @@ export class ProjectUserViewsDto extends ReadOnlyBase {
   @IsOptionalNonNull() @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX) sort_order?: number;
 }
 
+/**
+ * `POST /api/workspaces/{slug}/workspace-views/`: the caller's own view settings of the workspace
+ * (Plane 0.25.3 `WorkspaceMemberUserViewsEndpoint`): an object, stored as sent; left out, `{}` is
+ * stored (Plane's `request.data.get("view_props", {})`).
+ */
+export class WorkspaceUserViewsDto {
+  @IsOptionalNonNull() @IsObject() view_props?: Record<string, unknown>;
+}
+
 /** `DELETE /api/workspaces/{slug}/project-identifiers/`: `{name}` (Plane's `ProjectIdentifierEndpoint.delete`). */
 export class ReleaseProjectIdentifierDto {
   @IsOptional() @Allow() name?: unknown;
