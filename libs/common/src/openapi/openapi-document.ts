@@ -389,8 +389,41 @@ function finishDocument(document: Record<string, any>): Record<string, any> {
     paths[route.startsWith('/api/') || route.startsWith('/auth/') ? `${route}/` : route] = item;
   }
   document.paths = paths;
+  documentFormPosts(document);
   openAppBodies(document);
   return document;
+}
+
+/**
+ * The web app's form posts (Plane's `/auth/[spaces/]…/` and `/api/instances/admins/…/` sign-in,
+ * sign-up, magic codes, sign-out and password reset) are routed to the `…/web/…` handlers
+ * (`routeFormPosts`, libs/common/src/auth/web-session.ts): each is documented at Plane's path too. Where
+ * that path also answers JSON (the Bearer sign-in), the form's media type joins its request body;
+ * otherwise the `web/` operation is repeated there with its own operation id.
+ */
+function documentFormPosts(document: Record<string, any>): void {
+  const paths = document.paths as Record<string, any>;
+  for (const [route, item] of Object.entries(paths)) {
+    const plane = route
+      .replace(/^\/auth\/web\//, '/auth/')
+      .replace(/^\/api\/instances\/admins\/web\//, '/api/instances/admins/');
+    const form = item.post;
+    if (plane === route || !form) continue;
+    const note = `A form post (\`application/x-www-form-urlencoded\`, as Plane's web app sends) to \`${plane}\` is answered by \`${route}\`.`;
+    form.description = [form.description, note].filter(Boolean).join('\n\n');
+    const target = (paths[plane] ??= {});
+    if (!target.post) {
+      target.post = { ...form, operationId: `${form.operationId}_plane_path` };
+      continue;
+    }
+    const media = form.requestBody?.content?.['application/x-www-form-urlencoded'] ?? {
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+    };
+    target.post.requestBody ??= { content: {} };
+    target.post.requestBody.content ??= {};
+    target.post.requestBody.content['application/x-www-form-urlencoded'] ??= media;
+    target.post.description = [target.post.description, note].filter(Boolean).join('\n\n');
+  }
 }
 
 /**
