@@ -398,7 +398,8 @@ function finishDocument(document: Record<string, any>): Record<string, any> {
  * The web app's form posts (Plane's `/auth/[spaces/]…/` and `/api/instances/admins/…/` sign-in,
  * sign-up, magic codes, sign-out and password reset) are routed to the `…/web/…` handlers
  * (`routeFormPosts`, libs/common/src/auth/web-session.ts): each is documented at Plane's path too. Where
- * that path also answers JSON (the Bearer sign-in), the form's media type joins its request body;
+ * that path also answers JSON (the Bearer sign-in), its operation says so (and takes the form's media
+ * type where both declare a body);
  * otherwise the `web/` operation is repeated there with its own operation id.
  */
 function documentFormPosts(document: Record<string, any>): void {
@@ -416,12 +417,10 @@ function documentFormPosts(document: Record<string, any>): void {
       target.post = { ...form, operationId: `${form.operationId}_plane_path` };
       continue;
     }
-    const media = form.requestBody?.content?.['application/x-www-form-urlencoded'] ?? {
-      schema: { type: 'object', additionalProperties: { type: 'string' } },
-    };
-    target.post.requestBody ??= { content: {} };
-    target.post.requestBody.content ??= {};
-    target.post.requestBody.content['application/x-www-form-urlencoded'] ??= media;
+    // the form's own fields, where its handler declares them and the JSON route takes a body too
+    const media = form.requestBody?.content?.['application/x-www-form-urlencoded'];
+    if (media && target.post.requestBody?.content)
+      target.post.requestBody.content['application/x-www-form-urlencoded'] ??= media;
     target.post.description = [target.post.description, note].filter(Boolean).join('\n\n');
   }
 }
