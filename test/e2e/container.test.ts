@@ -99,8 +99,12 @@ describe('container image and compose file', () => {
     assert.deepEqual(dockerCmd, ['node', 'dist/apps/server/src/main.js']);
     assert.deepEqual(compose.services.meridian.command, dockerCmd);
     // the scripts put the image's NODE_OPTIONS first, so that the caller's NODE_OPTIONS can override them
-    const nodeOptions = /NODE_OPTIONS=(\S+)/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];
-    assert.match(nodeOptions ?? '', /^--max-old-space-size=\d+$/, 'the image sets the heap limit');
+    const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];
+    assert.match(
+      nodeOptions ?? '',
+      /^--max-old-space-size=\d+ --max-semi-space-size=\d+$/,
+      'the image sets the heap limit and the young generation size',
+    );
     assert.equal(pkg.scripts['start:prod'], `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec ${dockerCmd.join(' ')}`);
     assert.equal(
       pkg.scripts.start,
