@@ -11,8 +11,9 @@
  *        [--variant 'arena 2;env=MALLOC_ARENA_MAX=2'] [--rounds 4] [--seconds 5] [--connections 32] [--items 20000]
  *
  * Each server starts as `npm run start:prod` does (`mode=image` is the default here: the image's
- * environment, then the variant's `opts` after the image's NODE_OPTIONS, so they win). A benchmark,
- * not a test.
+ * environment, then the variant's `opts` after the image's NODE_OPTIONS, so they win). Each server's
+ * pool has `--connections` connections: keep variants × connections under PostgreSQL's
+ * `max_connections` (100 by default), or requests fail with "too many clients". A benchmark, not a test.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -142,6 +143,8 @@ async function main() {
       vs.forEach((v, i) => {
         const rps = results[i].map((x) => x.rps);
         const errors = results[i].reduce((s, x) => s + x.errors, 0);
+        const firstError = results[i].find((x) => x.firstError)?.firstError;
+        if (firstError) console.log(`  ${scenario}, ${v.label}: first error ${firstError}`);
         rows.push(
           `| ${scenario} | ${v.label} | ${f(median(rps))} (${rps.map((x) => f(x)).join(', ')}) | ${f(median(results[i].map((x) => x.p50)), 1)} / ${f(median(results[i].map((x) => x.p99)), 1)} | ${f(median(cpu[i]), 2)} | ${f(peaks[i])} | ${errors} |`,
         );
