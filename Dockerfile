@@ -15,13 +15,16 @@ COPY libs ./libs
 RUN npm run build
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
-# NODE_OPTIONS: the heap limit `npm run start:prod` sets too; it keeps V8's heap growth, and so the
-# memory held under load, moderate (README, "Memory"). `docker run -e NODE_OPTIONS=…` replaces it.
+# NODE_OPTIONS and MALLOC_ARENA_MAX: what `npm run start:prod` sets too. The old generation's limit
+# keeps its growth moderate, the young generation's semi-spaces are 8 MiB instead of 16, and glibc
+# keeps 2 malloc arenas instead of one per thread: together they bound the memory held under load
+# (README, "Memory"; docs/decisions.md). `docker run -e NODE_OPTIONS=…` replaces them.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8000 \
     DATA_DIR=/data \
-    NODE_OPTIONS=--max-old-space-size=1536
+    NODE_OPTIONS="--max-old-space-size=768 --max-semi-space-size=8" \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

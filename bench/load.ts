@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export interface LoadRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   headers: Record<string, string>;
   body?: string;

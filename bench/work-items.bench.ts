@@ -22,6 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { imageEnv } from './harness';
 import { load, LoadRequest, LoadResult, once } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
@@ -103,7 +104,12 @@ async function start(script: string, env: Record<string, string>, health: boolea
   const t0 = performance.now();
   // Meridian as production starts it; the bare server with Node's defaults
   const nodeOptions: Record<string, string> =
-    script === SERVER ? { NODE_OPTIONS: `${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim() } : {};
+    script === SERVER
+      ? {
+          NODE_OPTIONS: `${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
+          MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? imageEnv().MALLOC_ARENA_MAX ?? '',
+        }
+      : {};
   const child = spawn(process.execPath, [script], {
     cwd: ROOT,
     env: serverEnv({ ...env, ...nodeOptions, PORT: port }),

@@ -99,12 +99,20 @@ describe('container image and compose file', () => {
     assert.deepEqual(dockerCmd, ['node', 'dist/apps/server/src/main.js']);
     assert.deepEqual(compose.services.meridian.command, dockerCmd);
     // the scripts put the image's NODE_OPTIONS first, so that the caller's NODE_OPTIONS can override them
-    const nodeOptions = /NODE_OPTIONS=(\S+)/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];
-    assert.match(nodeOptions ?? '', /^--max-old-space-size=\d+$/, 'the image sets the heap limit');
-    assert.equal(pkg.scripts['start:prod'], `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec ${dockerCmd.join(' ')}`);
+    const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];
+    assert.match(
+      nodeOptions ?? '',
+      /^--max-old-space-size=\d+ --max-semi-space-size=\d+$/,
+      'the image sets the heap limit and the young generation size',
+    );
+    // and the same malloc arena count, which the caller's MALLOC_ARENA_MAX overrides
+    const arenas = /MALLOC_ARENA_MAX=(\d+)/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];
+    assert.ok(arenas, 'the image sets MALLOC_ARENA_MAX');
+    const env = `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" MALLOC_ARENA_MAX=\${MALLOC_ARENA_MAX:-${arenas}}`;
+    assert.equal(pkg.scripts['start:prod'], `${env} exec ${dockerCmd.join(' ')}`);
     assert.equal(
       pkg.scripts.start,
-      `NODE_OPTIONS="${nodeOptions} $NODE_OPTIONS" exec node scripts/start.js`,
+      `${env} exec node scripts/start.js`,
       'npm start execs node, so signals reach the server',
     );
     assert.ok(readme.includes('npm run build') && readme.includes('npm run start:prod'), 'README: the production path');

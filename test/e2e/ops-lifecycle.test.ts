@@ -77,7 +77,7 @@ describe('start and stop with the README commands (embedded database)', () => {
   // heap: the limit the server runs with (MiB, `--max-old-space-size`): the scripts' default, or the
   // caller's NODE_OPTIONS, which overrides it
   for (const [label, args, logLevel, nodeOptions, heap] of [
-    ['npm start', ['start'], 'info', '', 1536],
+    ['npm start', ['start'], 'info', '', 768],
     ['npm run start:prod', ['run', 'start:prod'], 'debug', '--max-old-space-size=700', 700],
   ] as const) {
     it(`SIGTERM to \`${label}\` stops the server: port and data-directory lock freed, JSON logs throughout; heap limit ${heap} MiB`, async () => {
@@ -88,6 +88,9 @@ describe('start and stop with the README commands (embedded database)', () => {
       assert.equal(health.status, 200);
       assert.equal(((await health.json()) as { version: string }).version, VERSION);
       assert.ok(fs.existsSync(path.join(dir, 'meridian.lock')));
+      // the scripts' malloc arena count reaches the server process (glibc reads it at start)
+      const environ = fs.readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0');
+      assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), environ.filter((e) => e.startsWith('MALLOC')).join(' '));
 
       run.npm.kill('SIGTERM');
       await exitWithin(run.npm, 20_000);

@@ -206,6 +206,10 @@ async function main(): Promise<void> {
     app: Math.round(marks.app - marks.database),
     listen: Math.round(marks.listen - marks.app),
     total: Math.round(marks.listen),
+    // the database step's parts: opening the embedded engine, TypeORM's metadata and first connection, migrations
+    db_open: database.startupMs.open,
+    db_connect: database.startupMs.connect,
+    db_migrations: database.startupMs.migrations,
   };
   log.info(
     { url, version, database: describeDatabase(config), startup_ms },

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { AppConfig } from '../config/app-config';
 import { errorBody, sendError } from '../errors/error-body';
 
@@ -11,6 +11,16 @@ export const UNMATCHED_ROUTE = 'unmatched';
 const METRICS_ROUTE = '/metrics';
 
 type Locals = { rateLimitedBy?: string };
+
+/** What the code that counts uses of a prom-client `Counter` (a no-op when metrics are off). */
+export interface CounterLike<L extends string> {
+  inc(labels: Partial<Record<L, string>>, value?: number): void;
+}
+/** What the request middleware uses of a prom-client `Histogram`. */
+export interface HistogramLike<L extends string> {
+  observe(labels: Partial<Record<L, string>>, value: number): void;
+}
+const NOOP: CounterLike<never> & HistogramLike<never> = { inc: () => undefined, observe: () => undefined };
 
 /**
  * Marks a response as refused by a rate limit of `kind` (the limit's header tag: `api-key`, `auth`,
@@ -31,9 +41,10 @@ export interface PoolStats {
 
 /**
  * The process's Prometheus metrics (prom-client), one registry per application (tests run several
- * in one process). Every metric is registered whether or not metrics are served, so the code that
- * counts never checks; what costs something on every request or all the time (the request
- * middleware, the process defaults with their event-loop monitor) runs only when metrics are on.
+ * in one process). The code that counts never checks whether metrics are on: when they are off,
+ * prom-client is not loaded at all (a start does not pay for it), every counter is a no-op and
+ * nothing is registered; the request middleware and the process defaults (their event-loop
+ * monitor) run only when metrics are on.
  *
  * - `meridian_http_requests_total{method,route,status}` and
  *   `meridian_http_request_duration_seconds{method,route,status}`: `route` is the matched route's
@@ -46,45 +57,59 @@ export interface PoolStats {
  *   delivery worker), and the outbox gauges a feature registers with `gauge`.
  */
 export class Metrics {
-  readonly registry = new Registry();
-  readonly httpRequests = new Counter({
-    name: 'meridian_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpDuration = new Histogram({
-    name: 'meridian_http_request_duration_seconds',
-    help: 'Time from the request to the end of the response, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
-  readonly rateLimitRejections = new Counter({
-    name: 'meridian_rate_limit_rejections_total',
-    help: 'Requests refused with 429 by a rate limit, by kind of limit',
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-  });
-  readonly webhookAttempts = new Counter({
-    name: 'meridian_webhook_attempts_total',
-    help: 'Webhook delivery attempts made by this process, by result (success: a 2xx; error: anything else)',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  readonly webhookDeliveries = new Counter({
-    name: 'meridian_webhook_deliveries_total',
-    help: 'Webhook deliveries finished by this process, by final status (delivered, failed, discarded)',
-    labelNames: ['status'] as const,
-    registers: [this.registry],
-  });
+  /** null when metrics are off: prom-client is then never loaded (it and its dependencies are ~80 files at start) */
+  readonly registry: Registry | null;
+  readonly httpRequests: CounterLike<'method' | 'route' | 'status'>;
+  readonly httpDuration: HistogramLike<'method' | 'route' | 'status'>;
+  readonly rateLimitRejections: CounterLike<'kind'>;
+  readonly webhookAttempts: CounterLike<'result'>;
+  readonly webhookDeliveries: CounterLike<'status'>;
+  private readonly prom: typeof import('prom-client') | null;
 
   constructor(readonly enabled: boolean) {
-    if (enabled) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+    // loaded here, and only when metrics are on: a start without metrics does not pay for it
+    this.prom = enabled ? (require('prom-client') as typeof import('prom-client')) : null;
+    const registry = (this.registry = this.prom ? new this.prom.Registry() : null);
+    const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]): CounterLike<L> =>
+      this.prom && registry ? new this.prom.Counter({ name, help, labelNames, registers: [registry] }) : NOOP;
+    this.httpRequests = counter(
+      'meridian_http_requests_total',
+      'HTTP requests answered, by method, route template and status',
+      ['method', 'route', 'status'] as const,
+    );
+    this.httpDuration =
+      this.prom && registry
+        ? new this.prom.Histogram({
+            name: 'meridian_http_request_duration_seconds',
+            help: 'Time from the request to the end of the response, by method, route template and status',
+            labelNames: ['method', 'route', 'status'] as const,
+            buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+            registers: [registry],
+          })
+        : NOOP;
+    this.rateLimitRejections = counter(
+      'meridian_rate_limit_rejections_total',
+      'Requests refused with 429 by a rate limit, by kind of limit',
+      ['kind'] as const,
+    );
+    this.webhookAttempts = counter(
+      'meridian_webhook_attempts_total',
+      'Webhook delivery attempts made by this process, by result (success: a 2xx; error: anything else)',
+      ['result'] as const,
+    );
+    this.webhookDeliveries = counter(
+      'meridian_webhook_deliveries_total',
+      'Webhook deliveries finished by this process, by final status (delivered, failed, discarded)',
+      ['status'] as const,
+    );
+    if (this.prom && registry)
+      this.prom.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   }
 
   /** Gauges of the database connection pool, read from `stats` at each scrape. */
   observePool(stats: () => PoolStats | null): void {
+    if (!this.prom || !this.registry) return;
+    const { Gauge } = this.prom;
     const read = () => stats() ?? { total: 0, idle: 0, waiting: 0, max: 0 };
     new Gauge({
       name: 'meridian_db_pool_connections',
@@ -125,7 +150,8 @@ export class Metrics {
     labelNames: readonly L[],
     read: () => Promise<{ labels: Partial<Record<L, string>>; value: number }[]>,
   ): void {
-    new Gauge({
+    if (!this.prom || !this.registry) return;
+    new this.prom.Gauge({
       name,
       help,
       labelNames,
@@ -166,6 +192,7 @@ export class Metrics {
 
   /** The text exposition (`registry.metrics()`) with its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
+    if (!this.registry) throw new Error('metrics are off (METRICS_ENABLED)');
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 

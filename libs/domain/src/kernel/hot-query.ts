@@ -7,12 +7,22 @@ interface PgQueryable {
   query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
 }
 
+/**
+ * How many distinct SQL texts run as named (prepared) statements. Most texts are fixed (the rooms'
+ * `*.sql.ts`), but a list's text depends on which filters it has (`visiblePage`), and a client
+ * chooses those. A named statement stays prepared for the life of each connection, in pg's client
+ * (`parsedStatements`) and in the database session (on the embedded engine, in this process's
+ * WebAssembly memory, which never shrinks), so past this bound a new text runs unnamed: parsed and
+ * planned each time, kept nowhere.
+ */
+export const MAX_NAMED_STATEMENTS = 500;
 const names = new Map<string, string>();
 
-/** A stable statement name per SQL text (pg prepares a named statement once per connection). */
-function statementName(text: string): string {
+/** A stable statement name per SQL text (pg prepares a named statement once per connection); none past the bound. */
+function statementName(text: string): string | undefined {
   let name = names.get(text);
-  if (!name) names.set(text, (name = `m_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  if (!name && names.size < MAX_NAMED_STATEMENTS)
+    names.set(text, (name = `m_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
   return name;
 }
 

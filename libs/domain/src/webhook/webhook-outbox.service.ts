@@ -38,6 +38,9 @@ const SWITCH_OF: Record<WebhookEvent, WebhookSwitch> = {
 
 const depthOf = (qr: unknown): number => (qr as { transactionDepth?: number }).transactionDepth ?? 1;
 
+/** At most this many workspaces' webhook subscriptions are cached (a write in each one reads them). */
+const MAX_CACHED_WORKSPACES = 1_000;
+
 /**
  * The transactional outbox. Services queue events in their transaction (`enqueueWebhookEvent`,
  * `queueIssueActivityEvents` from `writeActivities`); just before the outermost COMMIT, a TypeORM
@@ -202,7 +205,12 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
     if (hit && Date.now() - hit.at < ttl) return hit.subs;
     const generation = this.generation;
     const subs = await this.repo.findSubscriptions(em, workspaceId);
-    if (ttl > 0 && generation === this.generation) this.cache.set(workspaceId, { at: Date.now(), subs });
+    if (ttl > 0 && generation === this.generation) {
+      // bounded: past MAX_CACHED_WORKSPACES the oldest entry goes (one map, insertion order)
+      this.cache.delete(workspaceId);
+      if (this.cache.size >= MAX_CACHED_WORKSPACES) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(workspaceId, { at: Date.now(), subs });
+    }
     return subs;
   }
 }
