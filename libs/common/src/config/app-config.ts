@@ -57,6 +57,15 @@ class EnvironmentVariables {
   @IsString()
   DATA_DIR = './data';
 
+  /**
+   * where the embedded database (no `DATABASE_URL`) runs: `worker`, PGlite in a worker thread of its
+   * own; `main`, PGlite on the main thread with the HTTP work (docs/decisions.md "Embedded database
+   * off the main thread")
+   */
+  @IsOptional()
+  @IsIn(['main', 'worker'])
+  EMBEDDED_DB_THREAD: 'main' | 'worker' = 'main';
+
   @IsOptional()
   @Transform(toBool)
   @IsBoolean()
@@ -442,6 +451,8 @@ export interface AppConfig {
     poolSize: number;
     connectTimeoutMs: number;
     dataDir: string;
+    /** `EMBEDDED_DB_THREAD`: PGlite on the main thread or in a worker thread (embedded engine only) */
+    embeddedThread: 'main' | 'worker';
     migrationsRun: boolean;
   };
   /**
@@ -766,6 +777,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       poolSize: env.DATABASE_POOL_SIZE,
       connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       dataDir: path.resolve(env.DATA_DIR),
+      embeddedThread: env.EMBEDDED_DB_THREAD,
       migrationsRun: env.MIGRATIONS_RUN,
     },
     auth: {
