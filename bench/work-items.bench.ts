@@ -598,7 +598,12 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
       if (keepDir) fs.writeFileSync(targetFile, JSON.stringify(seeded));
     }
     const { t, deep, ids } = seeded;
-    const envOf = (design: string) => ({ DATA_DIR: dir, EMBEDDED_DB_THREAD: design });
+    // a design: the thread (`main`, `worker`), `+first` for short reads first at the pool
+    const envOf = (design: string) => ({
+      DATA_DIR: dir,
+      EMBEDDED_DB_THREAD: design.split('+')[0],
+      DATABASE_SHORT_READS_FIRST: String(design.includes('+first')),
+    });
 
     if (!process.argv.includes('--skip-cold')) {
       for (const design of designs) {

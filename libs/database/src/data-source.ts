@@ -26,6 +26,12 @@ export interface OpenOptions {
   onWorkerCrash?: (err: Error) => void;
 }
 
+/**
+ * The key in the data source's `extra` (the `pg` pool's options, which `pg` ignores) that tells
+ * libs/domain's `hotRead` whether short reads go first (`DATABASE_SHORT_READS_FIRST`).
+ */
+const SHORT_READS_FIRST = 'shortReadsFirst';
+
 const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
 
 /** What both engines share: one schema, generated migrations, no `synchronize`. */
@@ -65,6 +71,7 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
         poolSize: db.poolSize,
         connectTimeoutMS: db.connectTimeoutMs,
         applicationName: 'meridian',
+        extra: { [SHORT_READS_FIRST]: db.shortReadsFirst },
       },
       close: async () => undefined,
     };
@@ -85,7 +92,13 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
           connectTimeoutMS: db.connectTimeoutMs,
           // `pg` speaks the wire protocol over a stream to the worker; the one connection is PGlite's one session
           // (PGlite's one database and user: the startup packet must name them)
-          extra: { stream: () => worker.connect(), user: 'postgres', database: 'postgres', idleTimeoutMillis: 0 },
+          extra: {
+            stream: () => worker.connect(),
+            user: 'postgres',
+            database: 'postgres',
+            idleTimeoutMillis: 0,
+            [SHORT_READS_FIRST]: db.shortReadsFirst,
+          },
         },
         close: async () => {
           if (closed) return;
@@ -108,7 +121,7 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
         ...commonOptions(),
         poolSize: 1,
         connectTimeoutMS: db.connectTimeoutMs,
-        extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0 },
+        extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0, [SHORT_READS_FIRST]: db.shortReadsFirst },
       },
       close: async () => {
         if (closed) return;

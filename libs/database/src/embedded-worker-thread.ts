@@ -75,13 +75,27 @@ async function main(): Promise<void> {
         if (current !== 0) await resetSession();
         current = msg.session;
       }
-      const out = await pglite.execProtocolRaw(bytes);
+      // the answer's bytes as PostgreSQL writes them (views into PGlite's memory: copied), not
+      // parsed here (`execProtocolRaw` would also parse them into messages: the main thread's `pg` does)
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      const onRawData = (chunk: Uint8Array) => {
+        chunks.push(chunk.slice());
+        size += chunk.byteLength;
+      };
+      if (bytes[0] === 0)
+        onRawData(await pglite.execProtocolRaw(bytes)); // the startup packet
+      else await pglite.execProtocolRawStream(bytes, { onRawData });
+      const out = chunks.length === 1 ? chunks[0] : new Uint8Array(size);
+      if (chunks.length !== 1) {
+        let at = 0;
+        for (const c of chunks) {
+          out.set(c, at);
+          at += c.byteLength;
+        }
+      }
       // every batch is answered (an empty answer too): the main thread counts what is in flight
-      // a response that is a view into PGlite's own buffer (the startup answer) is copied before transfer
-      const own =
-        bytes[0] !== 0 && out.byteOffset === 0 && out.byteLength === out.buffer.byteLength
-          ? (out.buffer as ArrayBuffer)
-          : out.slice().buffer;
+      const own = out.buffer as ArrayBuffer;
       post({ type: 'data', session: msg.session, bytes: own }, [own]);
     } catch (err) {
       post({ type: 'session-failed', session: msg.session, message: (err as Error)?.message ?? String(err) });

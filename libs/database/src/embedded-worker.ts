@@ -114,8 +114,7 @@ export class EmbeddedWorker {
       if (!socket) return; // a connection already ended
       if (msg.type === 'data') {
         if (msg.bytes.byteLength) socket.push(Buffer.from(msg.bytes));
-      }
-      else socket.destroy(new Error(`embedded database: ${msg.message}`));
+      } else socket.destroy(new Error(`embedded database: ${msg.message}`));
     }
   }
 

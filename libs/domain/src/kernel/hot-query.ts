@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Socket } from 'node:net';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 
@@ -25,6 +26,88 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[]):
   const pool = (ds.driver as unknown as { master?: PgQueryable }).master;
   if (!pool || typeof pool.query !== 'function') return ds.query(text, values);
   return (await pool.query({ name: statementName(text), text, values })).rows;
+}
+
+/** A waiting acquisition in `pg-pool`'s queue (its `_pendingQueue`), as `connectFirst` marks it. */
+interface PendingAcquisition {
+  /** `performance.now()` when it was queued */
+  queuedAt?: number;
+  /** queued by `connectFirst` */
+  first?: boolean;
+}
+
+interface QueueingPool {
+  connect(): Promise<PooledClient>;
+  _pendingQueue?: PendingAcquisition[];
+}
+
+/**
+ * How long an acquisition may wait before a short read (`hotRead`) no longer passes it (ms): short
+ * reads go first, but a list's statement is not pushed back indefinitely.
+ */
+export const SHORT_READ_MAX_PASS_MS = 250;
+
+const stamped = new WeakSet<PendingAcquisition[]>();
+
+/** Stamps every acquisition the pool queues with the time it was queued (once per pool). */
+function stampQueue(queue: PendingAcquisition[]): void {
+  if (stamped.has(queue)) return;
+  stamped.add(queue);
+  const push = queue.push;
+  queue.push = function (this: PendingAcquisition[], ...items: PendingAcquisition[]) {
+    const now = performance.now();
+    for (const item of items) item.queuedAt ??= now;
+    return push.apply(this, items);
+  };
+}
+
+/**
+ * A connection from the pool for a short read: when every connection is busy (always the case
+ * under load on the embedded engine, whose pool has one), its place in the queue is ahead of
+ * the acquisitions queued for other statements, behind earlier short reads and behind any
+ * acquisition that has already waited `SHORT_READ_MAX_PASS_MS`. Reorders `pg-pool`'s pending queue
+ * (`_pendingQueue`, an array it shifts from the front); with a pool without one it is `connect()`.
+ */
+async function connectFirst(pool: QueueingPool): Promise<PooledClient> {
+  const queue = pool._pendingQueue;
+  if (!Array.isArray(queue)) return pool.connect();
+  stampQueue(queue);
+  const before = queue.length;
+  const acquired = pool.connect();
+  if (queue.length === before + 1) {
+    const item = queue.pop()!;
+    item.first = true;
+    const oldest = performance.now() - SHORT_READ_MAX_PASS_MS;
+    let at = 0;
+    while (at < queue.length && (queue[at].first || (queue[at].queuedAt ?? 0) <= oldest)) at++;
+    queue.splice(at, 0, item);
+  }
+  return acquired;
+}
+
+/**
+ * `hotQuery` for a short read: one row (or a few) by key, such as a work item by id or a
+ * credential's lookup. Under load its connection is taken ahead of queued list statements
+ * (`connectFirst`), so a single read does not wait for every list page asked before it; the
+ * answer is the same as `hotQuery`'s. With `DATABASE_SHORT_READS_FIRST=false` it is `hotQuery`.
+ */
+export async function hotRead(ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+  const pool = (ds.driver as unknown as { master?: QueueingPool }).master;
+  if (!pool || typeof pool.connect !== 'function') return ds.query(text, values);
+  // `DATABASE_SHORT_READS_FIRST=false` (libs/database puts it in the pool's options): in turn
+  const first = (ds.options as { extra?: { shortReadsFirst?: boolean } }).extra?.shortReadsFirst !== false;
+  if (!first) return hotQuery(ds, text, values);
+  const client = await connectFirst(pool);
+  let broken: unknown;
+  try {
+    return (await client.query({ name: statementName(text), text, values })).rows;
+  } catch (err) {
+    // as `pool.query` does: a connection that failed without an SQLSTATE is not given back
+    if (typeof (err as { code?: unknown })?.code !== 'string') broken = err;
+    throw err;
+  } finally {
+    client.release(broken instanceof Error ? broken : broken !== undefined);
+  }
 }
 
 /** The transaction's `pg` client, when `em` is in an active transaction on a connected query runner. */
