@@ -109,8 +109,9 @@ describe('embedded database in a worker thread', { skip: ENGINE === 'postgres' &
     });
 
     it("a connection dropped mid-transaction: its writes are gone and the next connection's session is clean", async () => {
-      const list = await t.api.get(`${items()}?per_page=1`).set('X-API-Key', key);
-      const victim = list.body.results[0] as { id: string; name: string };
+      const made = await t.api.post(items()).set('X-API-Key', key).send({ name: 'Victim' });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const victim = made.body as { id: string; name: string };
       const client = await pool().connect();
       await client.query('BEGIN');
       await client.query('UPDATE issues SET name = $1 WHERE id = $2', ['Abandoned', victim.id]);
