@@ -22,7 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { load, LoadRequest, LoadResult, once } from './load';
+import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -649,7 +649,7 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
             rss.set(design, Math.max(rss.get(design) ?? 0, rssMiB));
             const entry = { ...result, load: `${before} → ${loadAvg()}` };
             mixedRuns.set(design, [...(mixedRuns.get(design) ?? []), entry]);
-            printMixed(`embedded, ${design} thread, round ${r + 1}, load ${entry.load}`, result);
+            printMixed(`embedded, ${design}, round ${r + 1}, load ${entry.load}`, result);
           }
         } finally {
           await meridian.stop();
@@ -670,9 +670,9 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
       console.log(`peak RSS under load: Meridian (embedded, ${design}) ${fmt(rss.get(design) ?? 0, 0)} MiB`);
       const m = mixedRuns.get(design);
       if (m?.length)
-        printMixed(`embedded, ${design} thread, median of ${m.length} rounds`, {
-          list: merge(m.map((x) => x.list)),
-          one: merge(m.map((x) => x.one)),
+        printMixed(`embedded, ${design}, ${m.length} rounds pooled (p50/p99 over all their requests)`, {
+          list: pooled(m.map((x) => x.list)),
+          one: pooled(m.map((x) => x.one)),
         });
     }
   } finally {
