@@ -70,7 +70,13 @@ export class EmbeddedWorker {
 
   /** @internal the bytes a `WorkerSocket` wrote, as one batch */
   send(session: number, bytes: Uint8Array): void {
-    if (this.crashed || this.closing) return;
+    if (this.crashed || this.closing) {
+      // nothing will answer: fail the connection rather than leave its query waiting
+      const err = this.crashed ?? new Error('The embedded database is closed');
+      const socket = this.sessions.get(session);
+      process.nextTick(() => socket?.destroy(err));
+      return;
+    }
     if (this.inFlight++ === 0) this.worker.ref();
     const message: ToWorker = { type: 'data', session, bytes: bytes.buffer as ArrayBuffer };
     this.worker.postMessage(message, [message.bytes]);
