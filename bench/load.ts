@@ -21,6 +21,22 @@ export interface LoadResult {
   p50: number;
   p99: number;
   firstError?: string;
+  /** every request's latency (ms), sorted: lets several rounds be pooled (`pooled`) */
+  latencies?: number[];
+}
+
+/** Rounds pooled: requests/s averaged, p50/p99 over every request of every round. */
+export function pooled(results: LoadResult[]): LoadResult {
+  const all = results.flatMap((r) => r.latencies ?? []).sort((a, b) => a - b);
+  const pct = (p: number) => all[Math.min(all.length - 1, Math.floor(all.length * p))] ?? NaN;
+  return {
+    requests: all.length,
+    errors: results.reduce((s, r) => s + r.errors, 0),
+    rps: results.reduce((s, r) => s + r.rps, 0) / Math.max(1, results.length),
+    p50: pct(0.5),
+    p99: pct(0.99),
+    firstError: results.find((r) => r.firstError)?.firstError,
+  };
 }
 
 export function once(base: string, req: LoadRequest, agent?: Agent): Promise<{ status: number; body: string }> {
@@ -90,5 +106,6 @@ export async function load(
     p50: pct(0.5),
     p99: pct(0.99),
     firstError,
+    latencies,
   };
 }

@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { imageEnv } from './harness';
-import { load, LoadRequest, LoadResult, once } from './load';
+import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -40,6 +40,11 @@ const SECONDS = arg('seconds', 3);
 const ROUNDS = arg('rounds', 4);
 const CONNECTIONS = arg('connections', 32);
 const EMBEDDED = process.argv.includes('--embedded');
+/** `--name value` as text, undefined when absent */
+function strArg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
 /** `--only <text>`: time only the scenarios whose name contains it (e.g. `App`); the checks still run */
 const ONLY = (() => {
   const i = process.argv.indexOf('--only');
@@ -541,70 +546,144 @@ async function postgres(): Promise<Map<string, LoadResult>> {
   }
 }
 
+/** `uptime`'s load averages (1, 5, 15 min), written beside every embedded figure: the machine is shared. */
+function loadAvg(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+}
+
+/** What the embedded runs need of the seeded data directory (kept in it as `bench-target.json`). */
+interface EmbeddedTarget {
+  t: Omit<SeedTarget, 'base'>;
+  deep: string;
+  ids: string[];
+  items: number;
+}
+
+/**
+ * The embedded database: seeded once (a kept `--data-dir` is reused by the next run), then every
+ * design of `--threads` (`EMBEDDED_DB_THREAD`: main, worker) measured in the same run, rounds
+ * interleaved. One server runs at a time (the data directory's lock), so each round starts the
+ * design's server, warms it for a second and times it, with the load average beside each figure.
+ */
 async function embedded(bare: Map<string, LoadResult>): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
-  const env = { DATA_DIR: dir };
+  const keepDir = strArg('data-dir');
+  const dir = keepDir ? path.resolve(keepDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-bench-'));
+  const designs = (strArg('threads') ?? 'main').split(',').filter(Boolean);
+  const targetFile = path.join(dir, 'bench-target.json');
   try {
-    const first = await start(SERVER, env, true);
-    console.log(`\nEmbedded: first start (creates and migrates) ${fmt(first.coldStartMs, 0)} ms`);
-    const t = await setUp(first.base);
-    await seedViaApi({ ...t, base: first.base }, API_ITEMS);
-    await first.stop();
-    // the data directory is the server's while it runs: bulk-load it in this process in between
-    const { PGlite } = await import('@electric-sql/pglite');
-    const pg = await PGlite.create({ dataDir: path.join(dir, 'pg') });
-    const sql: Sql = async (text, params) => (await pg.query<Record<string, unknown>>(text, params as unknown[])).rows;
-    const t0 = performance.now();
-    await seedBulk(sql, { ...t, base: '' }, ITEMS);
-    await checkBulkMatchesApi(sql, t.projectId);
-    await spreadOverStates(sql, t.projectId);
-    await sql('VACUUM ANALYZE');
-    const deep = await deepCursorOf(sql, t.projectId);
-    const ids = (
-      await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
-    ).map((r) => r.id as string);
-    await pg.close();
-    console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s`);
-    const colds: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const s = await start(SERVER, env, true);
-      colds.push(s.coldStartMs);
-      console.log(`  start ${i + 1}: ${fmt(s.coldStartMs, 0)} ms to /health; the server's steps (ms): ${s.phases}`);
-      await s.stop();
+    let seeded: EmbeddedTarget;
+    if (fs.existsSync(targetFile)) {
+      seeded = JSON.parse(fs.readFileSync(targetFile, 'utf8')) as EmbeddedTarget;
+      console.log(`\nEmbedded: reusing the seeded data directory ${dir} (${seeded.items} work items)`);
+    } else {
+      const first = await start(SERVER, { DATA_DIR: dir }, true);
+      console.log(`\nEmbedded: first start (creates and migrates) ${fmt(first.coldStartMs, 0)} ms`);
+      const t = await setUp(first.base);
+      await seedViaApi({ ...t, base: first.base }, API_ITEMS);
+      await first.stop();
+      // the data directory is the server's while it runs: bulk-load it in this process in between
+      const { PGlite } = await import('@electric-sql/pglite');
+      const pg = await PGlite.create({ dataDir: path.join(dir, 'pg') });
+      const sql: Sql = async (text, params) =>
+        (await pg.query<Record<string, unknown>>(text, params as unknown[])).rows;
+      const t0 = performance.now();
+      await seedBulk(sql, { ...t, base: '' }, ITEMS);
+      await checkBulkMatchesApi(sql, t.projectId);
+      await spreadOverStates(sql, t.projectId);
+      await sql('VACUUM ANALYZE');
+      const deep = await deepCursorOf(sql, t.projectId);
+      const ids = (
+        await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
+      ).map((r) => r.id as string);
+      await pg.close();
+      console.log(`seeded ${ITEMS} work items in bulk in ${fmt((performance.now() - t0) / 1000)} s`);
+      seeded = { t, deep, ids, items: ITEMS + API_ITEMS };
+      if (keepDir) fs.writeFileSync(targetFile, JSON.stringify(seeded));
     }
-    console.log(
-      `Embedded: cold start to first 200 on /health, existing database of ${ITEMS + API_ITEMS} work items: ${colds.map((c) => fmt(c, 0)).join(', ')} ms`,
-    );
-    const meridian = await start(SERVER, env, true);
-    const rows: Row[] = [];
-    let rss = 0;
-    try {
-      for (const s of scenarios(t, deep, ids, true, false).filter((x) => x.name.includes(ONLY))) {
-        await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
-        const runs: LoadResult[] = [];
-        for (let r = 0; r < ROUNDS; r++) {
-          const { result, rssMiB } = await withRss(meridian.child.pid!, () =>
-            load(meridian.base, s.next, CONNECTIONS, SECONDS, s.ok),
+    const { t, deep, ids } = seeded;
+    // a design: the thread (`main`, `worker`), `+first` for short reads first at the pool
+    const envOf = (design: string) => ({
+      DATA_DIR: dir,
+      EMBEDDED_DB_THREAD: design.split('+')[0],
+      DATABASE_SHORT_READS_FIRST: String(design.includes('+first')),
+    });
+
+    if (!process.argv.includes('--skip-cold')) {
+      for (const design of designs) {
+        const colds: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const s = await start(SERVER, envOf(design), true);
+          colds.push(s.coldStartMs);
+          console.log(
+            `  ${design}: start ${i + 1}: ${fmt(s.coldStartMs, 0)} ms to /health; the server's steps (ms): ${s.phases}`,
           );
-          runs.push(result);
-          rss = Math.max(rss, rssMiB);
+          await s.stop();
         }
-        rows.push({ scenario: s.name, bare: bare.get(s.name), meridian: merge(runs) });
-      }
-      if (!ONLY || 'mixed'.includes(ONLY)) {
-        const { result, rssMiB } = await withRss(meridian.child.pid!, () =>
-          mixed(meridian.base, scenarios(t, deep, ids, true, false), SECONDS * 2),
+        console.log(
+          `Embedded (${design}): cold start to first 200 on /health, ${seeded.items} work items: ${colds.map((c) => fmt(c, 0)).join(', ')} ms (load ${loadAvg()})`,
         );
-        rss = Math.max(rss, rssMiB);
-        printMixed('Meridian, embedded', result);
       }
-    } finally {
-      await meridian.stop();
     }
-    printTable(`Embedded (PGlite), same data; "bare" is the bare server on PostgreSQL above`, rows);
-    console.log(`peak RSS under load: Meridian (embedded) ${fmt(rss, 0)} MiB`);
+
+    const runs = new Map<string, LoadResult[]>(); // `${design}\t${scenario}`
+    const mixedRuns = new Map<string, Array<{ list: LoadResult; one: LoadResult; load: string }>>();
+    const rss = new Map<string, number>();
+    const timed = scenarios(t, deep, ids, true, false).filter((x) => x.name.includes(ONLY));
+    const withMixed = !ONLY || 'mixed'.includes(ONLY);
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 ? [...designs].reverse() : designs;
+      for (const design of order) {
+        const meridian = await start(SERVER, envOf(design), true);
+        try {
+          for (const s of timed) {
+            await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
+            const { result, rssMiB } = await withRss(meridian.child.pid!, () =>
+              load(meridian.base, s.next, CONNECTIONS, SECONDS, s.ok),
+            );
+            const key = `${design}\t${s.name}`;
+            runs.set(key, [...(runs.get(key) ?? []), result]);
+            rss.set(design, Math.max(rss.get(design) ?? 0, rssMiB));
+          }
+          if (withMixed) {
+            const all = scenarios(t, deep, ids, true, false);
+            await mixed(meridian.base, all, 1); // warm-up
+            const before = loadAvg();
+            const { result, rssMiB } = await withRss(meridian.child.pid!, () => mixed(meridian.base, all, SECONDS * 2));
+            rss.set(design, Math.max(rss.get(design) ?? 0, rssMiB));
+            const entry = { ...result, load: `${before} → ${loadAvg()}` };
+            mixedRuns.set(design, [...(mixedRuns.get(design) ?? []), entry]);
+            printMixed(`embedded, ${design}, round ${r + 1}, load ${entry.load}`, result);
+          }
+        } finally {
+          await meridian.stop();
+        }
+      }
+    }
+    for (const design of designs) {
+      const rows: Row[] = timed.map((s) => ({
+        scenario: s.name,
+        bare: bare.get(s.name),
+        meridian: merge(runs.get(`${design}\t${s.name}`) ?? []),
+      }));
+      if (rows.length)
+        printTable(
+          `Embedded (PGlite, EMBEDDED_DB_THREAD=${design}), same data; "bare" is the bare server on PostgreSQL above`,
+          rows,
+        );
+      console.log(`peak RSS under load: Meridian (embedded, ${design}) ${fmt(rss.get(design) ?? 0, 0)} MiB`);
+      const m = mixedRuns.get(design);
+      if (m?.length)
+        printMixed(`embedded, ${design}, ${m.length} rounds pooled (p50/p99 over all their requests)`, {
+          list: pooled(m.map((x) => x.list)),
+          one: pooled(m.map((x) => x.one)),
+        });
+    }
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept the embedded data directory ${dir}`);
   }
 }
 

@@ -173,7 +173,13 @@ async function main(): Promise<void> {
 
   let database: ReadyDatabase;
   try {
-    database = await startDatabase(config);
+    database = await startDatabase(config, {
+      // EMBEDDED_DB_THREAD=worker: without its database the server cannot answer; exit (a supervisor restarts it)
+      onWorkerCrash: (err) => {
+        log.fatal({ err }, 'the embedded database stopped: exiting');
+        fail(err.message);
+      },
+    });
   } catch (err) {
     if (err instanceof DataDirLockedError || err instanceof DatabaseUnavailableError) fail(err.message);
     fail(`Database start-up failed on ${describeDatabase(config)}: ${(err as Error).message}`);

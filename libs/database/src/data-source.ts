@@ -6,6 +6,7 @@ import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 
 import { lockDataDir } from './data-dir-lock';
 import { initEmbeddedCluster } from './embedded-initdb';
+import { EmbeddedWorker } from './embedded-worker';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** Options for a DataSource plus the handle that releases what the embedded engine holds. */
@@ -15,6 +16,22 @@ export interface OpenedDatabase {
   /** Closes PGlite and releases the data-directory lock (no-op for PostgreSQL). */
   close(): Promise<void>;
 }
+
+/** How the embedded engine's worker thread reports that it stopped unexpectedly. */
+export interface OpenOptions {
+  /**
+   * Called once if the embedded database's worker thread (`EMBEDDED_DB_THREAD=worker`) stops
+   * unexpectedly; its open connections have already failed with the same error. Default: the error
+   * is thrown uncaught, so the process exits non-zero instead of hanging on a database that is gone.
+   */
+  onWorkerCrash?: (err: Error) => void;
+}
+
+/**
+ * The key in the data source's `extra` (the `pg` pool's options, which `pg` ignores) that tells
+ * libs/domain's `hotRead` whether short reads go first (`DATABASE_SHORT_READS_FIRST`).
+ */
+const SHORT_READS_FIRST = 'shortReadsFirst';
 
 const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
 
@@ -39,10 +56,12 @@ function commonOptions() {
  * (`ormconfig.ts`).
  *
  * - `DATABASE_URL` set: PostgreSQL with a pool of `DATABASE_POOL_SIZE` (default 10).
- * - Not set: PGlite in this process through its node-postgres adapter, pool 1, data under
- *   `DATA_DIR`, after taking the directory's lock (docs/reference/embedded-database.md §4).
+ * - Not set: PGlite in this process, pool 1, data under `DATA_DIR`, after taking the directory's
+ *   lock (docs/reference/embedded-database.md §4): on the main thread through PGlite's
+ *   node-postgres adapter (`EMBEDDED_DB_THREAD=main`), or in a worker thread (`worker`,
+ *   `embedded-worker.ts`), `pg` talking to it over a stream.
  */
-export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
+export async function openDatabase(config: AppConfig, options: OpenOptions = {}): Promise<OpenedDatabase> {
   const db = config.database;
   if (db.url) {
     return {
@@ -53,6 +72,7 @@ export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
         poolSize: db.poolSize,
         connectTimeoutMS: db.connectTimeoutMs,
         applicationName: 'meridian',
+        extra: { [SHORT_READS_FIRST]: db.shortReadsFirst },
       },
       close: async () => undefined,
     };
@@ -60,10 +80,40 @@ export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
 
   const release = lockDataDir(db.dataDir);
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
     const pgDir = path.join(db.dataDir, 'pg');
     await initEmbeddedCluster(pgDir); // a new directory: initdb in a child process (its memory is not kept)
+    if (db.embeddedThread === 'worker') {
+      const worker = await EmbeddedWorker.start(pgDir, options.onWorkerCrash);
+      let closed = false;
+      return {
+        engine: 'embedded',
+        options: {
+          ...commonOptions(),
+          poolSize: 1,
+          connectTimeoutMS: db.connectTimeoutMs,
+          // `pg` speaks the wire protocol over a stream to the worker; the one connection is PGlite's one session
+          // (PGlite's one database and user: the startup packet must name them)
+          extra: {
+            stream: () => worker.connect(),
+            user: 'postgres',
+            database: 'postgres',
+            idleTimeoutMillis: 0,
+            [SHORT_READS_FIRST]: db.shortReadsFirst,
+          },
+        },
+        close: async () => {
+          if (closed) return;
+          closed = true;
+          try {
+            await worker.close(); // PGlite closed in the worker before the lock goes
+          } finally {
+            release();
+          }
+        },
+      };
+    }
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
     const pglite = await PGlite.create({ dataDir: pgDir });
     let closed = false;
     return {
@@ -72,7 +122,7 @@ export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
         ...commonOptions(),
         poolSize: 1,
         connectTimeoutMS: db.connectTimeoutMs,
-        extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0 },
+        extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0, [SHORT_READS_FIRST]: db.shortReadsFirst },
       },
       close: async () => {
         if (closed) return;
@@ -172,9 +222,9 @@ export interface ReadyDatabase {
  * A database that cannot be reached raises `DatabaseUnavailableError` with one clear sentence
  * (no retry loop); the server prints it and exits non-zero.
  */
-export async function startDatabase(config: AppConfig): Promise<ReadyDatabase> {
+export async function startDatabase(config: AppConfig, options: OpenOptions = {}): Promise<ReadyDatabase> {
   const t0 = performance.now();
-  const opened = await openDatabase(config);
+  const opened = await openDatabase(config, options);
   const t1 = performance.now();
   const dataSource = new DataSource(opened.options);
   const close = async () => {

@@ -57,6 +57,25 @@ class EnvironmentVariables {
   @IsString()
   DATA_DIR = './data';
 
+  /**
+   * where the embedded database (no `DATABASE_URL`) runs: `worker` (default), PGlite in a worker
+   * thread of its own; `main`, PGlite on the main thread with the HTTP work (docs/decisions.md
+   * "Embedded database off the main thread")
+   */
+  @IsOptional()
+  @IsIn(['main', 'worker'])
+  EMBEDDED_DB_THREAD: 'main' | 'worker' = 'worker';
+
+  /**
+   * when every pool connection is busy, single-row reads by key (a work item by id, a credential's
+   * lookup) take the next free connection ahead of other queued statements, unless those have
+   * already waited 250 ms (both engines; libs/domain `kernel/hot-query.ts` `hotRead`)
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  DATABASE_SHORT_READS_FIRST = true;
+
   @IsOptional()
   @Transform(toBool)
   @IsBoolean()
@@ -442,6 +461,10 @@ export interface AppConfig {
     poolSize: number;
     connectTimeoutMs: number;
     dataDir: string;
+    /** `EMBEDDED_DB_THREAD`: PGlite on the main thread or in a worker thread (embedded engine only) */
+    embeddedThread: 'main' | 'worker';
+    /** `DATABASE_SHORT_READS_FIRST`: short reads pass queued statements at the pool (`hotRead`) */
+    shortReadsFirst: boolean;
     migrationsRun: boolean;
   };
   /**
@@ -766,6 +789,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       poolSize: env.DATABASE_POOL_SIZE,
       connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       dataDir: path.resolve(env.DATA_DIR),
+      embeddedThread: env.EMBEDDED_DB_THREAD,
+      shortReadsFirst: env.DATABASE_SHORT_READS_FIRST,
       migrationsRun: env.MIGRATIONS_RUN,
     },
     auth: {

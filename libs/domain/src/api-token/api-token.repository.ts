@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { hotQuery } from '../kernel/hot-query';
+import { hotRead } from '../kernel/hot-query';
 import { ApiToken } from './api-token.entity';
 import { SQL_VERIFY_API_KEY } from './api-token.sql';
 
@@ -71,7 +71,7 @@ export class ApiTokenRepository {
 
   /** The usable key with this digest, its user and workspace (`SQL_VERIFY_API_KEY`), or undefined. */
   async findUsableByDigest(digest: string): Promise<VerifiedApiKeyRow | undefined> {
-    const [row] = (await hotQuery(this.dataSource, SQL_VERIFY_API_KEY, [digest])) as VerifiedApiKeyRow[];
+    const [row] = (await hotRead(this.dataSource, SQL_VERIFY_API_KEY, [digest])) as VerifiedApiKeyRow[];
     return row;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { hotQuery } from '../kernel/hot-query';
+import { hotRead } from '../kernel/hot-query';
 import { User } from '../user';
 import { AuthCode } from './auth-code.entity';
 import { AuthSession } from './auth-session.entity';
@@ -36,7 +36,7 @@ export class AuthRepository {
     digest: string,
     kind: 'access' | 'web' = 'access',
   ): Promise<LiveAccessTokenRow | undefined> {
-    const [row] = await hotQuery(this.dataSource, SQL_LIVE_ACCESS_TOKEN, [digest, kind]);
+    const [row] = await hotRead(this.dataSource, SQL_LIVE_ACCESS_TOKEN, [digest, kind]);
     return row as LiveAccessTokenRow | undefined;
   }
 

@@ -6,7 +6,7 @@ import { Project, ProjectMember } from '../project';
 import { State } from '../state';
 import { User } from '../user';
 import { Workspace } from '../workspace';
-import { hotQuery, hotTransaction, hotTxPipeline, hotTxQuery } from '../kernel/hot-query';
+import { hotQuery, hotRead, hotTransaction, hotTxPipeline, hotTxQuery } from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import {
@@ -390,7 +390,7 @@ ORDER BY created_at, id`,
 
   /** One visible work item of the project with its assignee and label ids (one statement), or undefined. */
   async findVisibleRow(projectId: string, issueId: string): Promise<Row | undefined> {
-    const [row] = await hotQuery(this.dataSource, SQL_VISIBLE_ISSUE, [projectId, issueId]);
+    const [row] = await hotRead(this.dataSource, SQL_VISIBLE_ISSUE, [projectId, issueId]);
     return row;
   }
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,6 +37,183 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[]):
   const pool = (ds.driver as unknown as { master?: PgQueryable }).master;
   if (!pool || typeof pool.query !== 'function') return ds.query(text, values);
   return (await pool.query({ name: statementName(text), text, values })).rows;
+}
+
+/** A waiting acquisition in `pg-pool`'s queue (its `_pendingQueue`), as `connectFirst` marks it. */
+interface PendingAcquisition {
+  /** `performance.now()` when it was queued */
+  queuedAt?: number;
+  /** queued by `connectFirst` */
+  first?: boolean;
+}
+
+interface QueueingPool {
+  connect(): Promise<PooledClient>;
+  _pendingQueue?: PendingAcquisition[];
+}
+
+/**
+ * How long an acquisition may wait before a short read (`hotRead`) no longer passes it (ms): short
+ * reads go first, but a list's statement is not pushed back indefinitely.
+ */
+export const SHORT_READ_MAX_PASS_MS = 250;
+
+const stamped = new WeakSet<PendingAcquisition[]>();
+
+/** Stamps every acquisition the pool queues with the time it was queued (once per pool). */
+function stampQueue(queue: PendingAcquisition[]): void {
+  if (stamped.has(queue)) return;
+  stamped.add(queue);
+  const push = queue.push;
+  queue.push = function (this: PendingAcquisition[], ...items: PendingAcquisition[]) {
+    const now = performance.now();
+    for (const item of items) item.queuedAt ??= now;
+    return push.apply(this, items);
+  };
+}
+
+/**
+ * A connection from the pool for a short read: when every connection is busy (always the case
+ * under load on the embedded engine, whose pool has one), its place in the queue is ahead of
+ * the acquisitions queued for other statements, behind earlier short reads and behind any
+ * acquisition that has already waited `SHORT_READ_MAX_PASS_MS`. Reorders `pg-pool`'s pending queue
+ * (`_pendingQueue`, an array it shifts from the front); with a pool without one it is `connect()`.
+ */
+async function connectFirst(pool: QueueingPool): Promise<PooledClient> {
+  const queue = pool._pendingQueue;
+  if (!Array.isArray(queue)) return pool.connect();
+  stampQueue(queue);
+  const before = queue.length;
+  const acquired = pool.connect();
+  if (queue.length === before + 1) {
+    const item = queue.pop()!;
+    item.first = true;
+    const oldest = performance.now() - SHORT_READ_MAX_PASS_MS;
+    let at = 0;
+    while (at < queue.length && (queue[at].first || (queue[at].queuedAt ?? 0) <= oldest)) at++;
+    queue.splice(at, 0, item);
+  }
+  return acquired;
+}
+
+/**
+ * `hotQuery` for a short read: one row (or a few) by key, such as a work item by id or a
+ * credential's lookup. The short reads waiting at the same time share one acquisition
+ * (`ShortReads`), which goes ahead of the acquisitions queued for other statements
+ * (`connectFirst`): a single read does not wait for every list page asked before it, nor for a
+ * turn of its own behind the other single reads. The answer is the same as `hotQuery`'s. With
+ * `DATABASE_SHORT_READS_FIRST=false` it is `hotQuery`.
+ */
+export async function hotRead(ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+  const pool = (ds.driver as unknown as { master?: QueueingPool }).master;
+  if (!pool || typeof pool.connect !== 'function') return ds.query(text, values);
+  // `DATABASE_SHORT_READS_FIRST=false` (libs/database puts it in the pool's options): in turn
+  const first = (ds.options as { extra?: { shortReadsFirst?: boolean } }).extra?.shortReadsFirst !== false;
+  if (!first) return hotQuery(ds, text, values);
+  let reads = shortReads.get(pool);
+  if (!reads) shortReads.set(pool, (reads = new ShortReads(pool)));
+  return reads.run(text, values);
+}
+
+interface ShortRead {
+  text: string;
+  values: unknown[];
+  resolve(rows: Row[]): void;
+  reject(err: unknown): void;
+}
+
+const shortReads = new WeakMap<QueueingPool, ShortReads>();
+
+/**
+ * The short reads of one pool: those that arrive while one acquisition is waiting join it, and
+ * run together once it has the connection, in `pg`'s pipeline mode over a stream (a socket to
+ * PostgreSQL, or the embedded engine's worker thread: one round trip for all of them, each with
+ * its own Sync, so one failing does not fail the others), else one after the other. A read that
+ * arrives after the connection was taken waits for the next acquisition.
+ */
+class ShortReads {
+  private waiting: ShortRead[] = [];
+
+  constructor(private readonly pool: QueueingPool) {}
+
+  run(text: string, values: unknown[]): Promise<Row[]> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ text, values, resolve, reject });
+      if (this.waiting.length === 1) void this.acquire();
+    });
+  }
+
+  private async acquire(): Promise<void> {
+    let client: PooledClient;
+    try {
+      client = await connectFirst(this.pool);
+    } catch (err) {
+      for (const read of this.waiting.splice(0)) read.reject(err);
+      return;
+    }
+    const batch = this.waiting.splice(0);
+    let broken: unknown;
+    try {
+      const settled =
+        batch.length > 1 && canPipeline(client)
+          ? await pipelined(
+              client,
+              batch.map((r) => [r.text, r.values]),
+            )
+          : await inTurn(client, batch);
+      settled.forEach((result, i) => {
+        if (result.status === 'fulfilled') batch[i].resolve(result.value.rows);
+        else {
+          // as `pool.query` does: a connection that failed without an SQLSTATE is not given back
+          if (typeof (result.reason as { code?: unknown })?.code !== 'string') broken ??= result.reason;
+          batch[i].reject(result.reason);
+        }
+      });
+    } finally {
+      client.release(broken instanceof Error ? broken : broken !== undefined);
+    }
+  }
+}
+
+async function inTurn(client: PooledClient, batch: ShortRead[]): Promise<Array<PromiseSettledResult<{ rows: Row[] }>>> {
+  const out: Array<PromiseSettledResult<{ rows: Row[] }>> = [];
+  for (const r of batch) {
+    try {
+      out.push({
+        status: 'fulfilled',
+        value: await client.query({ name: statementName(r.text), text: r.text, values: r.values }),
+      });
+    } catch (reason) {
+      out.push({ status: 'rejected', reason });
+    }
+  }
+  return out;
+}
+
+/** Writes the statements at once in pipeline mode and answers each one's outcome. */
+async function pipelined(
+  client: PipelinedClient,
+  statements: Array<[text: string, values: unknown[] | null]>,
+): Promise<Array<PromiseSettledResult<{ rows: Row[] }>>> {
+  client.pipeline = true;
+  try {
+    return await Promise.allSettled(
+      statements.map(([text, values]) =>
+        values ? client.query({ name: statementName(text), text, values }) : client.query({ text, values: [] }),
+      ),
+    );
+  } finally {
+    // every answer has been read: the client is idle again, and leaves pipeline mode
+    client.pipeline = false;
+  }
+}
+
+/**
+ * Whether `client` can pipeline: `pg` with pipeline mode, not in it, over a stream (a socket to
+ * PostgreSQL or the embedded engine's `WorkerSocket`; PGlite's in-process adapter has none).
+ */
+function canPipeline(client: PipelinedClient): boolean {
+  return client.pipeline === false && client.connection?.stream instanceof Duplex;
 }
 
 /** The transaction's `pg` client, when `em` is in an active transaction on a connected query runner. */

@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager } from 'typeorm';
-import { hotQuery } from '../kernel/hot-query';
+import { hotRead } from '../kernel/hot-query';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { SQL_PROJECT_ACCESS } from './project.sql';
@@ -22,7 +22,7 @@ export class ProjectRepository {
     projectId: string,
     workspaceId: string,
   ): Promise<{ network: number; role: number | null } | undefined> {
-    const rows = await hotQuery(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId]);
+    const rows = await hotRead(this.dataSource, SQL_PROJECT_ACCESS, [userId, projectId, workspaceId]);
     return rows[0] as { network: number; role: number | null } | undefined;
   }
 

@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { hotQuery } from '../kernel/hot-query';
+import { hotRead } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
@@ -48,7 +48,7 @@ export class WorkspaceRepository {
 
   /** The live workspace with this exact slug and `userId`'s active role in it (`SQL_WORKSPACE_ACCESS`), or undefined. */
   async findAccess(userId: string, slug: string): Promise<{ workspace_id: string; role: number | null } | undefined> {
-    const rows = await hotQuery(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug]);
+    const rows = await hotRead(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug]);
     return rows[0] as { workspace_id: string; role: number | null } | undefined;
   }
 }
