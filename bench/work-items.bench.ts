@@ -22,7 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { imageEnv } from './harness';
+import { imageEnv, setUp } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
@@ -177,55 +177,6 @@ async function withRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: 
   } finally {
     clearInterval(timer);
   }
-}
-
-async function http(
-  base: string,
-  method: 'GET' | 'POST',
-  p: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await once(base, {
-    method,
-    path: p,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.body, json: () => JSON.parse(res.body) };
-}
-
-/** Instance set-up (the first admin), a user, a workspace, an API key and a project: the target of every scenario. */
-async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
-  const claim = await http(base, 'POST', '/api/instances/admins/sign-up/', {
-    email: 'bench-admin@example.com',
-    password: 'bench admin password 1',
-    first_name: 'Bench',
-    company_name: 'Bench',
-  });
-  assert.ok(claim.status === 200 || claim.status === 201, claim.body);
-  const signUp = await http(base, 'POST', '/auth/sign-up/', {
-    email: 'bench@example.com',
-    password: 'bench password 123',
-  });
-  assert.equal(signUp.status, 201, signUp.body);
-  const token = signUp.json().access_token as string;
-  const userId = signUp.json().user.id as string;
-  const auth = { authorization: `Bearer ${token}` };
-  const ws = await http(base, 'POST', '/api/workspaces/', { name: 'Bench', slug: 'bench' }, auth);
-  assert.equal(ws.status, 201, ws.body);
-  const key = await http(base, 'POST', '/api/workspaces/bench/api-tokens/', { label: 'bench' }, auth);
-  assert.equal(key.status, 201, key.body);
-  const apiKey = key.json().token as string;
-  const project = await http(
-    base,
-    'POST',
-    '/api/v1/workspaces/bench/projects/',
-    { name: 'Bench', identifier: 'BENCH' },
-    { 'x-api-key': apiKey },
-  );
-  assert.equal(project.status, 201, project.body);
-  return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId, token };
 }
 
 interface Scenario {
