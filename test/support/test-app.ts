@@ -53,7 +53,7 @@ export const ENGINE = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
  * Returns the environment that points the server at it and a cleanup function.
  */
 export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  return newDatabaseEnv(templateFromEnv(), 'empty');
+  return newDatabaseEnv('empty');
 }
 
 /**
@@ -62,7 +62,7 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
  * Without one, the same as `freshDatabaseEnv`.
  */
 export async function migratedDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  return newDatabaseEnv(templateFromEnv(), 'migrated');
+  return newDatabaseEnv('migrated');
 }
 
 /**
@@ -78,27 +78,20 @@ export function embeddedDataDir(state: 'empty' | 'migrated', prefix = 'meridian-
   const source =
     template?.engine !== 'embedded' ? null : state === 'migrated' ? template.dir : (template.empty ?? null);
   const dir = fs.mkdtempSync(path.join(source ? (template as { copies: string }).copies : os.tmpdir(), prefix));
+  // the templates are closed, so hold no lock file; skip one anyway (data-dir-lock.ts)
   if (source) fs.cpSync(source, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
   return { dir, drop: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function newDatabaseEnv(
-  template: DatabaseTemplate | null,
   state: 'empty' | 'migrated',
 ): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const dir = fs.mkdtempSync(
-      path.join(template?.engine === 'embedded' ? template.copies : os.tmpdir(), 'meridian-test-'),
-    );
-    const source =
-      template?.engine !== 'embedded' ? null : state === 'migrated' ? template.dir : (template.empty ?? null);
-    if (source) {
-      // the templates are closed, so hold no lock file; skip one anyway (data-dir-lock.ts)
-      fs.cpSync(source, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
-    }
-    return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    const { dir, drop } = embeddedDataDir(state);
+    return { env: { DATA_DIR: dir }, drop: async () => drop() };
   }
+  const template = templateFromEnv();
   const name = `meridian_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new Client({ connectionString: base });
   await admin.connect();

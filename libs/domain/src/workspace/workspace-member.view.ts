@@ -1,4 +1,5 @@
 import { iso } from '../kernel/time';
+import { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from '../preference';
 import { User } from '../user';
 import { canSeeEmail } from '../user';
 import { WorkspaceMember } from './workspace-member.entity';
@@ -49,44 +50,15 @@ export function workspaceMemberView(
 
 export type WorkspaceMemberJson = ReturnType<typeof workspaceMemberView>;
 
-/** Plane's `get_default_props()` (`plane/db/models/workspace.py`): a workspace member's default view settings. */
+/**
+ * Plane's `get_default_props()` (`plane/db/models/workspace.py`): a workspace member's default view
+ * settings, the same three defaults a new list settings row gets.
+ */
 export function defaultWorkspaceViewProps(): Record<string, unknown> {
   return {
-    filters: {
-      priority: null,
-      state: null,
-      state_group: null,
-      assignees: null,
-      created_by: null,
-      labels: null,
-      start_date: null,
-      target_date: null,
-      subscriber: null,
-    },
-    display_filters: {
-      group_by: null,
-      order_by: '-created_at',
-      type: null,
-      sub_issue: true,
-      show_empty_groups: true,
-      layout: 'list',
-      calendar_date_range: '',
-    },
-    display_properties: {
-      assignee: true,
-      attachment_count: true,
-      created_on: true,
-      due_date: true,
-      estimate: true,
-      key: true,
-      labels: true,
-      link: true,
-      priority: true,
-      start_date: true,
-      state: true,
-      sub_issue_count: true,
-      updated_on: true,
-    },
+    filters: defaultFilters(),
+    display_filters: defaultDisplayFilters(),
+    display_properties: defaultDisplayProperties(),
   };
 }
 
