@@ -415,7 +415,14 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     const lines = (await s.log())
       .split('\n')
       .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; req?: { id: string; url: string }; res?: { statusCode: number } });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            msg: string;
+            req?: { id: string; url: string };
+            res?: { statusCode: number; headers?: Record<string, unknown> };
+          },
+      );
     for (const [id, url, status] of [
       [given, '/api/openapi.json', 200],
       [made, '/api/users/me/', 401],
@@ -424,6 +431,8 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
       assert.equal(done.length, 1, `one completion line for ${url}`);
       assert.equal(done[0].req!.url, url);
       assert.equal(done[0].res!.statusCode, status);
+      // the few headers worth a log line, not the ones every answer carries (helmet's, CORS)
+      assert.deepEqual(Object.keys(done[0].res!.headers ?? {}).sort(), ['content-length']);
     }
   });
 });

@@ -1,3 +1,5 @@
+import { stdSerializers } from 'pino';
+
 /**
  * Secret redaction for every log line (the request log and Nest's logger, request-logging.ts; and anything else that logs a URL).
  *
@@ -128,24 +130,73 @@ export function redactResponseHeaders(headers: Record<string, unknown> | undefin
   return out;
 }
 
-/** Serialised request as pino-http hands it to a `req` serializer (pino-std-serializers' shape). */
-interface SerialisedRequest {
+/** Response headers a request's completion line carries (the rest are the same on every answer). */
+const LOGGED_RESPONSE_HEADERS = [
+  'location',
+  'content-location',
+  'refresh',
+  'set-cookie',
+  'content-length',
+  'retry-after',
+];
+
+/** The request as pino-http hands it to the `req` serializer (Express's, unwrapped: `wrapSerializers: false`). */
+interface LoggedRequest {
   id?: unknown;
   method?: string;
   url?: string;
+  /** the URL as received, before Express's routers rewrite `url` */
+  originalUrl?: string;
 }
 
-/** Serialised response as pino-http hands it to a `res` serializer. */
-interface SerialisedResponse {
-  statusCode?: number | null;
-  headers?: Record<string, unknown>;
+/** The response as pino-http hands it to the `res` serializer (Node's `ServerResponse`, unwrapped). */
+interface LoggedResponse {
+  statusCode?: number;
+  getHeader?(name: string): number | string | string[] | undefined;
 }
 
 /**
- * pino-http options that keep secrets out of every log line: the `req` serializer logs the id,
- * method and URL (secret query parameters masked; no headers, no body), the `res` serializer the
- * status and headers (`Location`, `Set-Cookie` masked), and `redact` masks credential headers and
- * credential-named fields wherever a line carries them. Spread into `pinoHttp` options.
+ * A response's completion-line fields: the status and the few headers worth reading in a log
+ * (`Location`, `Set-Cookie`, `Retry-After`, the length), masked by `redactResponseHeaders`. Read
+ * straight from the response: no copy of all its headers per request (a single read's log line
+ * was most of its allocation, BENCHMARKS.md "Round 4").
+ */
+function loggedResponse(res: LoggedResponse): { statusCode?: number; headers?: Record<string, unknown> } {
+  if (typeof res?.getHeader !== 'function') return { statusCode: res?.statusCode };
+  let headers: Record<string, unknown> | undefined;
+  for (const name of LOGGED_RESPONSE_HEADERS) {
+    const value = res.getHeader(name);
+    if (value !== undefined) (headers ??= {})[name] = value;
+  }
+  return headers
+    ? { statusCode: res.statusCode, headers: redactResponseHeaders(headers) }
+    : { statusCode: res.statusCode };
+}
+
+/**
+ * The request log's options (pino-http): its lines carry only what these serializers return, so
+ * they are what keeps secrets out of them. The `req` serializer logs the id, method and URL
+ * (secret query parameters masked; no headers, no body), the `res` serializer the status and a few
+ * headers (`Location`, `Set-Cookie` masked: `loggedResponse`), errors go through pino's standard
+ * error serializer. The serializers get the raw request and response (`wrapSerializers: false`):
+ * pino's standard ones would first copy every header and field of both, on every request, for the
+ * few fields logged; and no `redact` pass runs over lines that cannot carry what it masks (it
+ * clones each line's objects: about a tenth of a single read's allocation, BENCHMARKS.md).
+ */
+export function requestLogOptions() {
+  return {
+    wrapSerializers: false,
+    serializers: {
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: redactUrl(req.originalUrl ?? req.url) }),
+      res: loggedResponse,
+      err: stdSerializers.err,
+    },
+  };
+}
+
+/**
+ * pino options for every other line (Nest's logger: services, the exception filter): `redact`
+ * masks credential headers and credential-named fields wherever a line carries them.
  */
 export function secretSafeLogOptions() {
   return {
@@ -174,9 +225,6 @@ export function secretSafeLogOptions() {
       ],
       censor: REDACTED,
     },
-    serializers: {
-      req: (req: SerialisedRequest) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-      res: (res: SerialisedResponse) => ({ statusCode: res.statusCode, headers: redactResponseHeaders(res.headers) }),
-    },
+    serializers: requestLogOptions().serializers,
   };
 }

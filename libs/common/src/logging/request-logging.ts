@@ -1,12 +1,14 @@
 import { LoggerService } from '@nestjs/common';
 import { Logger, Params, PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
+import pino from 'pino';
 import { HttpLogger, pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/app-config';
-import { secretSafeLogOptions } from './redact';
+import { requestLogOptions, secretSafeLogOptions } from './redact';
 
 /**
- * The request log and Nest's logger, on one pino instance with the secret-safe options (redact.ts).
+ * The request log and Nest's logger: two pino instances on one stdout, the request log's with its
+ * secret-safe serializers (`requestLogOptions`), Nest's with `redact` too (`secretSafeLogOptions`).
  *
  * - `middleware` (pino-http) is mounted as the application's first Express middleware, so every
  *   request is logged once it is answered (`request completed`, or `request errored`/`failed`),
@@ -26,15 +28,20 @@ export function createRequestLogging(config: Pick<AppConfig, 'logLevel'>): {
   middleware: HttpLogger;
   nestLogger: LoggerService;
 } {
-  const middleware = pinoHttp({
-    level: config.logLevel,
-    genReqId: (req, res) => {
-      const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
+  // both write their lines to stdout, synchronously (pino's default)
+  const stdout = pino.destination(1);
+  const middleware = pinoHttp(
+    {
+      level: config.logLevel,
+      genReqId: (req, res) => {
+        const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      ...requestLogOptions(),
     },
-    ...secretSafeLogOptions(),
-  });
-  const params: Params = { pinoHttp: { logger: middleware.logger } };
+    stdout,
+  );
+  const params: Params = { pinoHttp: { logger: pino({ level: config.logLevel, ...secretSafeLogOptions() }, stdout) } };
   return { middleware, nestLogger: new Logger(new PinoLogger(params), params) };
 }
