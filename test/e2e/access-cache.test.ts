@@ -164,3 +164,38 @@ describe('access cache: a change made outside the service is seen within ACCESS_
     });
   }
 });
+
+/**
+ * A credential verified moments ago is taken from the cache before passport runs
+ * (`AuthenticationGuard`): it must answer exactly as its strategy would.
+ */
+describe('access cache: a recently verified credential is answered as its strategy answers it', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ ACCESS_CACHE_TTL_MS: '60000', FAILED_AUTH_RATE_LIMIT: '3/minute' });
+  });
+  after(() => t.close());
+
+  it('any case of "Bearer", not a malformed header, not a key on a session route, and not past the failed-auth limit', async () => {
+    const u = await signUp(t);
+    const w = await createWorkspace(t, u.token);
+    const key = await createApiKey(t, u.token, w.slug);
+    const me = () => t.api.get('/api/users/me/');
+    const v1 = () => t.api.get(`/api/v1/workspaces/${w.slug}/projects/`);
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await me().set('Authorization', `Bearer ${u.token}`)).status, 200);
+      assert.equal((await me().set('Authorization', `bEaReR ${u.token}`)).status, 200);
+      assert.equal((await v1().set('X-API-Key', key)).status, 200);
+    }
+    // as passport-http-bearer: three parts are no bearer token, whatever the cache holds (a failure: 1)
+    assertError(await me().set('Authorization', `Bearer ${u.token} extra`), 401, 'INVALID_ACCESS_TOKEN');
+    // a known API key does not authenticate a session route (the key is looked up by its own strategy only)
+    assertError(await me().set('X-API-Key', key), 401, 'AUTHENTICATION_REQUIRED');
+    // two more refused credentials from this address reach FAILED_AUTH_RATE_LIMIT (3): then even the
+    // cached ones are refused, as before they were cached
+    for (const bad of ['plane_api_0', 'plane_api_1'])
+      assertError(await v1().set('X-API-Key', bad), 401, 'INVALID_API_KEY');
+    assertError(await v1().set('X-API-Key', key), 429, 'RATE_LIMIT_EXCEEDED');
+    assertError(await me().set('Authorization', `Bearer ${u.token}`), 429, 'RATE_LIMIT_EXCEEDED');
+  });
+});

@@ -127,6 +127,12 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
     return value;
   }
 
+  /** The live entry of `key`, or undefined (absent, expired, or the cache off); loads nothing. */
+  peek<T>(key: string): T | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > Date.now() ? (hit.value as T) : undefined;
+  }
+
   /** Empties this process's cache and tells the other processes (through Redis) to do the same. */
   invalidate(): void {
     this.clear();

@@ -24,6 +24,10 @@ function headerOnly(req: unknown): unknown {
 }
 
 const isPrincipal = (p: Principal | null): boolean => p !== null;
+
+/** The access cache's key of a bearer access token (`BearerTokenStrategy`) and of an API key's digest (`ApiKeyStrategy`). */
+export const accessTokenCacheKey = (token: string): string => `t:${sha256(token)}`;
+export const apiKeyCacheKey = (digest: string): string => `k:${digest}`;
 const expiryOf = (p: Principal | null): number | undefined => p?.expiresAt;
 
 /**
@@ -45,7 +49,7 @@ export class BearerTokenStrategy extends PassportStrategy(BearerStrategy, 'beare
 
   async validate(token: string): Promise<Principal | false> {
     const principal = await this.cache.get(
-      `t:${sha256(token)}`,
+      accessTokenCacheKey(token),
       () => this.verifier.verifyAccessToken(token),
       isPrincipal,
       expiryOf,
@@ -82,7 +86,7 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
     if (digest === null) return super.authenticate(req, options); // no key: the library's failure
     const passport = this as unknown as PassportActions;
     this.cache
-      .get(`k:${digest}`, () => this.verifier.verifyApiKeyDigest(digest), isPrincipal, expiryOf)
+      .get(apiKeyCacheKey(digest), () => this.verifier.verifyApiKeyDigest(digest), isPrincipal, expiryOf)
       .then(
         (principal) => (principal ? passport.success(principal) : passport.fail(null, 401)),
         (err: unknown) => passport.error(err as Error),
