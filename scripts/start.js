@@ -55,7 +55,8 @@ function newestSource(entry) {
 function isFresh() {
   if (!fs.existsSync(MAIN) || !fs.existsSync(BUILD_INFO)) return false;
   const built = fs.statSync(BUILD_INFO).mtimeMs;
-  if (fs.statSync(MAIN).mtimeMs < Math.max(built, fs.statSync(BUNDLE).mtimeMs)) return false;
+  const bundler = fs.existsSync(BUNDLE) ? fs.statSync(BUNDLE).mtimeMs : 0;
+  if (fs.statSync(MAIN).mtimeMs < Math.max(built, bundler)) return false;
   return SOURCES.every((s) => newestSource(path.join(ROOT, s)) <= built);
 }
 
