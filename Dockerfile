@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Meridian's container image: `docker build -t meridian .` (see README, "Containers").
-# Stage 1 compiles the TypeScript with the development dependencies; stage 2 holds the production
-# dependencies and the compiled dist/ only, and runs as the unprivileged `node` user.
+# Stage 1 compiles the TypeScript with the development dependencies and bundles the server into one
+# file (dist/server/main.js, scripts/bundle.js); stage 2 holds the production dependencies and the
+# compiled dist/ only, and runs as the unprivileged `node` user.
 
 ARG NODE_VERSION=22
 
@@ -10,6 +11,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ormconfig.ts ./
+COPY scripts/bundle.js ./scripts/
 COPY apps ./apps
 COPY libs ./libs
 RUN npm run build
@@ -37,5 +39,6 @@ EXPOSE 8000
 # GET /health: 200 when the database answers and no migration is pending (no curl in the image)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# the server's bundle (the CLI, `npm run cli`, runs from dist/apps/cli);
 # node itself, not npm: SIGTERM from `docker stop` reaches the server, which stops cleanly
-CMD ["node", "dist/apps/server/src/main.js"]
+CMD ["node", "dist/server/main.js"]

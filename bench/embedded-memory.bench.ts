@@ -2,7 +2,7 @@
  * Memory of the embedded database: the server's resident set (RSS) after a first start on an
  * empty `DATA_DIR` (initdb + every migration) and after a restart on the same directory.
  *
- * Each run starts `dist/apps/server/src/main.js` as a child process on a new temporary directory,
+ * Each run starts `dist/server/main.js` (the server's bundle) as a child process on a new temporary directory,
  * waits until `/health` answers 200, lets it settle 2 s, reads `VmRSS` and `VmHWM` (peak) from
  * `/proc/<pid>/status` (Linux only), stops it with SIGTERM, and does the same again on that
  * directory. "ready" is the wall time from spawn to the first 200 from `/health`.
@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = path.resolve(__dirname, '..');
-const DEFAULT_SERVER = path.join(ROOT, 'apps', 'server', 'src', 'main.js');
+const DEFAULT_SERVER = path.join(ROOT, 'server', 'main.js');
 
 interface Sample {
   readyMs: number;

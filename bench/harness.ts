@@ -1,6 +1,6 @@
 /**
  * What the soak and start-up benches share: starting Meridian the way its users start it
- * (`npm run start:prod`, `npm start`, or `node dist/apps/server/src/main.js` with the container
+ * (`npm run start:prod`, `npm start`, or `node dist/server/main.js` with the container
  * image's environment), reading a process's memory and CPU from `/proc` (Linux only), and the
  * instance set-up every scenario needs (admin, user, workspace, API key, project).
  */
@@ -14,13 +14,14 @@ import { once } from './load';
 import type { SeedTarget } from './seed';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const MAIN = path.join(ROOT, 'dist', 'apps', 'server', 'src', 'main.js');
+/** the server's bundle (scripts/bundle.js): what `npm run start:prod`, `npm start` and the image run */
+export const MAIN = path.join(ROOT, 'dist', 'server', 'main.js');
 
 /**
  * How the server is started:
  * - `start:prod`: `npm run start:prod` (the production command in the README);
  * - `npm-start`: `npm start` (compiles first when dist/ is stale, then runs the server in-process);
- * - `image`: `node dist/apps/server/src/main.js` with the environment the Dockerfile's `ENV` sets
+ * - `image`: `node dist/server/main.js` with the environment the Dockerfile's `ENV` sets
  *   (NODE_OPTIONS, MALLOC_ARENA_MAX, …), as the container runs it.
  */
 export type StartMode = 'start:prod' | 'npm-start' | 'image';

@@ -11,7 +11,7 @@
  *        [--node-options "…"] [--env K=V,K=V] [--data-dir DIR] [--out FILE.json]
  *
  * The server is started the way users start it (`--start`, default `npm run start:prod`, with the
- * `--node` binary first on PATH; `image` = `node dist/apps/server/src/main.js` with the Dockerfile's
+ * `--node` binary first on PATH; `image` = `node dist/server/main.js` with the Dockerfile's
  * ENV). PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a
  * database `meridian_soak_<pid>` is created and dropped. Embedded: a new temporary DATA_DIR, or
  * `--data-dir DIR` (created and seeded when empty, kept). `--probe` preloads dist/bench/mem-probe.js

@@ -15,9 +15,12 @@
  *   node dist/bench/startup.bench.js --engine postgres \
  *     --variant 'node20;node=/usr/bin/node' --variant 'node22;node=/path/to/node22' \
  *     --variant 'before;main=/tmp/base/dist/apps/server/src/main.js'
+ *   # the bundle (the default entry point) against tsc's output of the same build
+ *   node dist/bench/startup.bench.js --engine postgres \
+ *     --variant 'bundle' --variant 'tsc;main=dist/apps/server/src/main.js'
  *
- * Default start mode `image` (`node dist/apps/server/src/main.js` with the Dockerfile's ENV: what the
- * container runs, and `npm run start:prod` without npm's own start in front); `mode=start:prod`
+ * Default start mode `image` (`node dist/server/main.js`, the server's bundle, with the Dockerfile's
+ * ENV: what the container runs, and `npm run start:prod` without npm's own start in front); `mode=start:prod`
  * measures through npm. PostgreSQL: BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres); a database `meridian_startup_<pid>` is created,
  * migrated by a first start, and dropped. A benchmark, not a test.

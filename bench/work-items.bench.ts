@@ -27,7 +27,8 @@ import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const SERVER = path.join(ROOT, 'dist', 'apps', 'server', 'src', 'main.js');
+/** the server's bundle, as the image runs it */
+const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
 const BARE = path.join(__dirname, 'bare-server.js');
 
 function arg(name: string, fallback: number): number {

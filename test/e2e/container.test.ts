@@ -96,7 +96,13 @@ describe('container image and compose file', () => {
   });
 
   it('the image, compose and `npm run start:prod` run the same command, the one the README gives', () => {
-    assert.deepEqual(dockerCmd, ['node', 'dist/apps/server/src/main.js']);
+    // the server's bundle, which `npm run build` writes (scripts/bundle.js, copied into the build stage)
+    assert.deepEqual(dockerCmd, ['node', 'dist/server/main.js']);
+    assert.match(pkg.scripts.build, /&& node scripts\/bundle\.js$/);
+    assert.ok(
+      stages[0].some((l) => l === 'COPY scripts/bundle.js ./scripts/'),
+      'the build stage has the bundler',
+    );
     assert.deepEqual(compose.services.meridian.command, dockerCmd);
     // the scripts put the image's NODE_OPTIONS first, so that the caller's NODE_OPTIONS can override them
     const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(runtime.find((l) => l.startsWith('ENV '))!)?.[1];

@@ -2,7 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
-export const SERVER = path.join(ROOT, 'dist', 'apps', 'server', 'src', 'main.js');
+/** the server as `npm run start:prod` and the image start it: its bundle (scripts/bundle.js) */
+export const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
 export const CLI = path.join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 export const TYPEORM = require.resolve('typeorm/cli.js');
 

@@ -49,8 +49,12 @@ export async function initEmbeddedCluster(pgDir: string): Promise<void> {
 
 function runChild(dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
+    // beside this file in tsc's output and in the server's bundle (scripts/bundle.js);
     // execArgv: [] so the parent's flags (`--test`, inspector, …) are not inherited
-    const child = fork(__filename, [dir], { execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = fork(path.join(__dirname, 'embedded-initdb-child.js'), [dir], {
+      execArgv: [],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     let output = '';
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-4000);
@@ -64,21 +68,4 @@ function runChild(dir: string): Promise<void> {
         reject(new Error(`PGlite initdb failed (${signal ?? `exit code ${code}`}): ${output.trim() || 'no output'}`));
     });
   });
-}
-
-/** Child process entry: `node embedded-initdb.js <dir>` initialises `<dir>` and exits. */
-async function childMain(dir: string): Promise<void> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create({ dataDir: dir });
-  await pglite.close();
-}
-
-if (require.main === module) {
-  childMain(process.argv[2]).then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
 }

@@ -41,6 +41,7 @@ export class EmbeddedWorker {
    */
   static start(pgDir: string, onCrash: (err: Error) => void = throwUncaught): Promise<EmbeddedWorker> {
     const init: WorkerInit = { pgDir };
+    // beside this file in tsc's output and in the server's bundle (scripts/bundle.js);
     // execArgv: [] so the parent's flags (`--test`, inspector, `--cpu-prof`) are not inherited
     const worker = new Worker(path.join(__dirname, 'embedded-worker-thread.js'), { workerData: init, execArgv: [] });
     return new Promise((resolve, reject) => {

@@ -40,7 +40,9 @@ export class HealthController {
     let pending: string[] = [];
     try {
       const result = await this.health.check([
-        () => this.db.pingCheck('database', { timeout: 3000 }),
+        // the connection given, not looked up: terminus would import @nestjs/typeorm by a computed
+        // name, which the server's bundle (scripts/bundle.js) resolves to a second copy
+        () => this.db.pingCheck('database', { connection: this.dataSource, timeout: 3000 }),
         async () => {
           const migrations = this.indicators.check('migrations');
           try {

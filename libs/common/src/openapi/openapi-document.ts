@@ -3,7 +3,6 @@ import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.j
 import { ModulesContainer } from '@nestjs/core';
 import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { AUTH_SCHEME, AuthScheme } from '../auth/auth.decorators';
 import { ERROR_CATALOG } from '../errors/error-catalog';
@@ -269,12 +268,12 @@ function pagingPolicyOf(controller: object, method: string): PagingPolicy | unde
  */
 function addDtoSchemas(document: Record<string, any>): void {
   const schemas = (document.components ??= {}).schemas ?? (document.components.schemas = {});
-  const load = createRequire(__filename);
-  const { validationMetadatasToSchemas } = load(
-    'class-validator-jsonschema',
-  ) as typeof import('class-validator-jsonschema');
+  // plain requires, so that the server's bundle (scripts/bundle.js) holds them with the one
+  // class-transformer whose storage the DTOs' decorators filled
+  const { validationMetadatasToSchemas } =
+    require('class-validator-jsonschema') as typeof import('class-validator-jsonschema');
   // class-transformer's `@Type()` targets (nested DTOs); the storage is not part of its typed exports
-  const { defaultMetadataStorage } = load('class-transformer/cjs/storage.js') as {
+  const { defaultMetadataStorage } = require('class-transformer/cjs/storage.js') as {
     defaultMetadataStorage: TransformerMetadata;
   };
   const derived = validationMetadatasToSchemas({

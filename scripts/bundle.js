@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// The second step of `npm run build`, after tsc: bundles the compiled server (dist/apps/server/src/
+// main.js and what it imports, tsc's output with its decorator metadata) into one file,
+// dist/server/main.js, with esbuild. A start then reads one file instead of resolving and compiling
+// about 1,600 (BENCHMARKS.md "Start-up"; docs/decisions.md "The server runs as one bundled file").
+// `npm run start:prod`, `npm start` and the container image run the bundle; the CLI and the tests'
+// in-process applications keep using tsc's output.
+//
+// Beside main.js, what the server finds next to its own code at run time:
+// - embedded-worker-thread.js: the embedded database's worker thread (`new Worker(<dir>/…)`);
+// - embedded-initdb-child.js: the process that runs PGlite's initdb for a new data directory;
+// - migrations/*.js: the migrations, which the data source loads by a glob beside its own file.
+// Not bundled (required from node_modules at run time): native addons and WebAssembly (argon2,
+// PGlite), what is loaded only on first use anyway (S3, mail, Redis, metrics, OAuth providers,
+// exports), and the optional packages Nest, TypeORM and pg try to require that are not installed.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const OUT = path.join(DIST, 'server');
+const DATABASE = path.join(DIST, 'libs', 'database', 'src');
+
+/** Required lazily by Meridian (on first use, or only when configured), or not bundleable. */
+const EXTERNAL = [
+  'argon2', // native addon
+  '@electric-sql/pglite', // WebAssembly and data files beside its modules; the embedded engine only
+  '@aws-sdk/*', // S3 storage, when configured
+  'nodemailer', // on the first mail
+  'ioredis', // with REDIS_URL only
+  'prom-client', // with metrics on
+  'passport-github2', // OAuth providers, when configured
+  'passport-google-oauth20',
+  'passport-gitlab2',
+  'exceljs', // exports
+  'archiver',
+  'swagger-ui-dist', // served from its own directory (the OpenAPI routes resolve it)
+];
+
+/**
+ * Bare imports that do not resolve here stay `require` calls: the optional packages Nest
+ * (@nestjs/microservices, @nestjs/websockets, …), TypeORM (the other databases' drivers) and pg
+ * (pg-native) try inside a try/catch. Run time then behaves as without the bundle.
+ */
+const optionalPackages = {
+  name: 'optional-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.pluginData === 'optional-packages' || args.path.startsWith('node:')) return undefined;
+      return build
+        .resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'optional-packages',
+        })
+        .then((result) => (result.errors.length ? { path: args.path, external: true } : result));
+    });
+  },
+};
+
+/**
+ * Nest's packages are ES modules that reach their optional and peer packages through
+ * `createRequire(import.meta.url)` and check them with `import.meta.resolve`, both of which a
+ * CommonJS bundle has no value for (esbuild leaves `import.meta` empty). Rewritten to plain
+ * `require` / `require.resolve`, so that the bundle holds the one copy of each (the
+ * `typeorm` that @nestjs/typeorm reads, the class-transformer storage that @nestjs/mapped-types
+ * fills) instead of loading a second one from node_modules at run time. Any other `import.meta`
+ * fails the build (logOverride below).
+ */
+const esModuleRequires = {
+  name: 'es-module-requires',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, (args) => {
+      const source = fs.readFileSync(args.path, 'utf8');
+      if (!source.includes('import.meta')) return undefined;
+      const contents = source
+        .replace(/^const require = createRequire\(import\.meta\.url\);$/m, '')
+        .replace(/createRequire\(import\.meta\.url\)/g, 'require')
+        .replace(/import\.meta\.resolve\(/g, 'require.resolve(')
+        // (terminus's gRPC check, unused: its .proto file's directory where the bundle was built)
+        .replace(/import\.meta\.dirname/g, JSON.stringify(path.dirname(args.path)));
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+function entryPoints() {
+  const entries = {
+    main: path.join(DIST, 'apps', 'server', 'src', 'main.js'),
+    'embedded-worker-thread': path.join(DATABASE, 'embedded-worker-thread.js'),
+    'embedded-initdb-child': path.join(DATABASE, 'embedded-initdb-child.js'),
+  };
+  for (const file of fs.readdirSync(path.join(DATABASE, 'migrations'))) {
+    if (file.endsWith('.js')) entries[`migrations/${file.slice(0, -3)}`] = path.join(DATABASE, 'migrations', file);
+  }
+  for (const [name, file] of Object.entries(entries)) {
+    if (!fs.existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run tsc first (npm run build)`);
+    entries[name] = file;
+  }
+  return entries;
+}
+
+/**
+ * esbuild writes ASCII except in regular expression literals and comments (validator.js's
+ * alphabets, a few `≥`): one such character and V8 holds the whole 10 MiB source as a two-byte
+ * string, for the life of the process (about 10 MiB more resident). Escaped (`\\uXXXX` means the
+ * same character in a regular expression, and a comment is only text), the source stays one byte per
+ * character. The columns after an escape shift on those few lines of the source map.
+ */
+function asciiOnly(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (/\\[\u0080-\uffff]/.test(text)) throw new Error(`${file}: a non-ASCII character after a backslash`);
+  const escaped = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (escaped !== text) fs.writeFileSync(file, escaped);
+}
+
+async function main() {
+  let esbuild;
+  try {
+    esbuild = require('esbuild');
+  } catch {
+    throw new Error('esbuild is not installed (a development dependency): run `npm ci`, then `npm run build`');
+  }
+  fs.rmSync(OUT, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: entryPoints(),
+    outdir: OUT,
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    // Nest's tokens, TypeORM's entity and migration names and the error catalog read class names
+    keepNames: true,
+    minify: false,
+    // stack traces name the compiled files (dist/apps/…, dist/libs/…) and their lines
+    sourcemap: 'linked',
+    sourcesContent: false,
+    external: EXTERNAL,
+    // tslib's `import` entry for Node is an ES wrapper around its CommonJS file that esbuild cannot
+    // see the exports of: its ES build for every importer
+    alias: { tslib: 'tslib/tslib.es6.mjs' },
+    plugins: [optionalPackages, esModuleRequires],
+    // the package.json `imports` (#common, #domain, #database) point at tsc's output
+    conditions: ['default'],
+    logLevel: 'warning',
+    // dynamic requires of a computed path (TypeORM's glob loading, Nest's loadPackage) stay requires
+    // and `require.resolve` stays Node's (the OpenAPI routes find swagger-ui-dist's directory by it)
+    logOverride: {
+      'unsupported-require-call': 'silent',
+      'unsupported-dynamic-import': 'silent',
+      'require-resolve-not-external': 'silent',
+      'empty-import-meta': 'error',
+    },
+    metafile: true,
+  });
+  for (const file of Object.keys(result.metafile.outputs)) if (file.endsWith('.js')) asciiOnly(path.join(ROOT, file));
+  if (process.env.BUNDLE_ANALYZE) process.stdout.write(await esbuild.analyzeMetafile(result.metafile));
+  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+  const inputs = Object.keys(result.metafile.inputs).length;
+  process.stdout.write(
+    `bundle: ${path.relative(ROOT, OUT)}/main.js and ${Object.keys(result.metafile.outputs).length - 1} more files ` +
+      `(${(bytes / 1048576).toFixed(1)} MiB with source maps) from ${inputs} modules\n`,
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`bundle: ${(err && err.message) || err}\n`);
+  process.exit(1);
+});
