@@ -1,14 +1,14 @@
 import 'reflect-metadata';
-import { AccessCacheModule, AppConfig, AppConfigModule, loadConfig } from '#common';
-import { DatabaseModule, ReadyDatabase, startDatabase } from '#database';
+import { AccessCacheModule, AppConfig, AppConfigModule } from '#common';
+import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule, setUpInstance, usePasswordHashCost } from '#domain';
 import { DynamicModule, INestApplicationContext, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { migratedDatabaseEnv, TEST_ADMIN } from './test-app';
+import { openTestDatabase, TEST_ADMIN } from './test-app';
 
 /**
- * The fast tier (`test/domain/`): the domain's services over a real, migrated database (a copy of
- * the run's template, as `startTestApp` gets), without HTTP: no Express, no guards, no pipes, no
+ * The fast tier (`test/domain/`): the domain's services over a real, migrated database (the run's
+ * template's state, as `startTestApp` gets: `openTestDatabase`), without HTTP: no Express, no guards, no pipes, no
  * supertest. A Nest application context with the configuration, the database and the `DomainModule`.
  */
 export interface DomainContext {
@@ -42,9 +42,7 @@ class DomainTestModule {
  * `startTestApp` does), so sign-ups are allowed. `env` overrides the test configuration.
  */
 export async function startDomainContext(env: Record<string, string> = {}): Promise<DomainContext> {
-  const db = await migratedDatabaseEnv();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: 'test', ...db.env, ...env });
-  const database = await startDatabase(config);
+  const { config, database, drop } = await openTestDatabase(env);
   try {
     usePasswordHashCost(config);
     await database.dataSource.transaction((em) =>
@@ -61,12 +59,12 @@ export async function startDomainContext(env: Record<string, string> = {}): Prom
       sql: (text, params) => database.dataSource.query(text, params),
       close: async () => {
         await context.close(); // closes the database too (DatabaseModule)
-        await db.drop();
+        await drop();
       },
     };
   } catch (err) {
     await database.close();
-    await db.drop();
+    await drop();
     throw err;
   }
 }

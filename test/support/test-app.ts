@@ -10,7 +10,8 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { setUpInstance, usePasswordHashCost } from '#domain';
 import { createApp } from '../../apps/server/src/bootstrap';
-import { databaseUrl, DatabaseTemplate, TEMPLATE_ENV, templateFromEnv } from './database-template';
+import { databaseUrl, templateFromEnv } from './database-template';
+import { acquireLaneDatabase } from './lane-database';
 
 export interface TestApp {
   app: INestApplication;
@@ -73,14 +74,22 @@ export async function migratedDatabaseEnv(): Promise<{ env: Record<string, strin
  * `drop` removes it.
  */
 export function embeddedDataDir(state: 'empty' | 'migrated', prefix = 'meridian-test-'): { dir: string; drop(): void } {
-  const raw = process.env[TEMPLATE_ENV];
-  const template = raw ? (JSON.parse(raw) as DatabaseTemplate) : null;
+  const template = templateFromEnv();
+  const dir = fs.mkdtempSync(path.join(template?.engine === 'embedded' ? template.copies : os.tmpdir(), prefix));
+  copyTemplateInto(dir, state);
+  return { dir, drop: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Copies the run's embedded template in `state` into the directory `dir` (empty), when `npm test`
+ * provides one; leaves `dir` empty otherwise.
+ */
+function copyTemplateInto(dir: string, state: 'empty' | 'migrated'): void {
+  const template = templateFromEnv();
   const source =
     template?.engine !== 'embedded' ? null : state === 'migrated' ? template.dir : (template.empty ?? null);
-  const dir = fs.mkdtempSync(path.join(source ? (template as { copies: string }).copies : os.tmpdir(), prefix));
   // the templates are closed, so hold no lock file; skip one anyway (data-dir-lock.ts)
   if (source) fs.cpSync(source, dir, { recursive: true, filter: (src) => path.basename(src) !== 'meridian.lock' });
-  return { dir, drop: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function newDatabaseEnv(
@@ -113,25 +122,76 @@ async function newDatabaseEnv(
 }
 
 /**
+ * The configuration and the started, migrated database of a test app or domain context: `env` (the
+ * test's variables) over `defaults` over the test settings (`NODE_ENV=test`, silent logs, cheap
+ * password hashes), pointed at:
+ *
+ * - PostgreSQL: a new database copied from the run's template (`migratedDatabaseEnv`);
+ * - embedded: the process's shared database reset to the template's state (`lane-database.ts`)
+ *   when it is free and the test asks for no database settings of its own (`DATA_DIR`,
+ *   `DATABASE_*`, `EMBEDDED_DB_THREAD`, `MIGRATIONS_RUN`); the app still gets an empty `DATA_DIR`
+ *   of its own (uploads). Otherwise a copy of the template in that `DATA_DIR`, as before.
+ *
+ * `drop` releases the database (after the app or context closed it) and removes what was made.
+ */
+export async function openTestDatabase(
+  env: Record<string, string>,
+  defaults: Record<string, string> = {},
+): Promise<{ config: AppConfig; database: ReadyDatabase; drop(): Promise<void> }> {
+  const own = ENGINE === 'postgres' ? await migratedDatabaseEnv() : emptyDataDir();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    // cheap argon2id (kernel/password.ts); a test that checks the stored parameters passes
+    // `PASSWORD_HASH_COST: 'production'`
+    PASSWORD_HASH_COST: 'test',
+    ...defaults,
+    ...own.env,
+    ...env,
+  });
+  try {
+    const shared =
+      ENGINE === 'embedded' && !('DATA_DIR' in env)
+        ? await acquireLaneDatabase(config, () => embeddedDataDir('migrated', 'meridian-lane-'))
+        : null;
+    if (shared) {
+      return {
+        config,
+        database: shared.database,
+        drop: async () => {
+          shared.release();
+          await own.drop();
+        },
+      };
+    }
+    if (ENGINE === 'embedded' && !('DATA_DIR' in env)) copyTemplateInto(config.database.dataDir, 'migrated');
+    return { config, database: await startDatabase(config), drop: own.drop };
+  } catch (err) {
+    await own.drop();
+    throw err;
+  }
+}
+
+/** An empty embedded `DATA_DIR` beside the run's copies (the system's temporary directory without a runner). */
+function emptyDataDir(): { env: Record<string, string>; drop(): Promise<void> } {
+  const template = templateFromEnv();
+  const parent = template?.engine === 'embedded' ? template.copies : os.tmpdir();
+  const dir = fs.mkdtempSync(path.join(parent, 'meridian-test-'));
+  return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
  * Builds the production application on a fresh, migrated database (`migratedDatabaseEnv`) and listens on a free loopback port.
  * Passwords are hashed with the test cost (`PASSWORD_HASH_COST=test`) unless `env` says `production`.
  * By default the instance is set up first (`TEST_ADMIN` is its admin): pass `{ setup: false }` as
  * the second argument for an unclaimed instance.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await migratedDatabaseEnv();
-  const config = loadConfig({
-    NODE_ENV: 'test',
+  const { config, database, drop } = await openTestDatabase(env, {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // every test signs its users up from one address: the sign-up limit is tested on its own
     AUTH_SIGN_UP_RATE_LIMIT: '10000/minute',
-    // cheap argon2id (kernel/password.ts); a test that checks the stored parameters passes
-    // `PASSWORD_HASH_COST: 'production'`
-    PASSWORD_HASH_COST: 'test',
-    ...db.env,
-    ...env,
   });
-  const database = await startDatabase(config);
   usePasswordHashCost(config); // before the set-up below hashes the admin's password (the app applies it again)
   let admin: TestApp['admin'] = null;
   if (options.setup !== false) {
@@ -160,7 +220,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     },
     close: async () => {
       await app.close();
-      await db.drop();
+      await drop();
     },
   };
 }

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { IMPORT_USAGE, importCommand } from './import-plane/import-command';
+import { parseOptions } from './options';
 
 const USAGE = `Usage: meridian <command>     (npm run cli -- <command>)
 
@@ -179,19 +180,6 @@ async function backupOrRestore(command: 'backup' | 'restore', args: string[]): P
     }
     throw err;
   }
-}
-
-/** `--name value` and `--name=value` options; null when an argument is not an option or lacks its value. */
-function parseOptions(args: string[]): Record<string, string> | null {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
-    if (!m) return null;
-    const value = m[2] ?? args[++i];
-    if (value === undefined) return null;
-    out[m[1]] = value;
-  }
-  return out;
 }
 
 /** Reads one line from the terminal without echoing it (raw mode). Ctrl-C aborts with exit code 130. */

@@ -220,15 +220,25 @@ export interface ReadyDatabase {
   startupMs: { open: number; connect: number; migrations: number };
 }
 
+export interface StartOptions extends OpenOptions {
+  /**
+   * An engine the caller already opened (`openDatabase`) and keeps open between data sources: the
+   * start builds its data source on it instead of opening one from `config`, and the returned
+   * `close` calls this one's `close` (which may keep the engine open). The test runs reuse one
+   * embedded engine per process this way (test/support/lane-database.ts).
+   */
+  opened?: OpenedDatabase;
+}
+
 /**
  * Opens the database, connects, and applies pending migrations unless `MIGRATIONS_RUN=false`;
  * reports which it applied and which are still pending.
  * A database that cannot be reached raises `DatabaseUnavailableError` with one clear sentence
  * (no retry loop); the server prints it and exits non-zero.
  */
-export async function startDatabase(config: AppConfig, options: OpenOptions = {}): Promise<ReadyDatabase> {
+export async function startDatabase(config: AppConfig, options: StartOptions = {}): Promise<ReadyDatabase> {
   const t0 = performance.now();
-  const opened = await openDatabase(config, options);
+  const opened = options.opened ?? (await openDatabase(config, options));
   const t1 = performance.now();
   const dataSource = new DataSource(opened.options);
   const close = async () => {

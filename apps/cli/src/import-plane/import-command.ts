@@ -32,16 +32,38 @@ class ImportModule {
   }
 }
 
+/**
+ * Where the command reads its environment and writes its output: the process's by default; a test
+ * that runs the command in its own process passes its own (test/e2e/import-plane.test.ts).
+ */
+export interface CommandIo {
+  env: NodeJS.ProcessEnv;
+  /** a line of the summary (stdout) */
+  out(line: string): void;
+  /** a line of progress or an error (stderr) */
+  err(line: string): void;
+}
+
+const PROCESS_IO: CommandIo = {
+  env: process.env,
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+};
+
 /** `meridian import plane …`: see `IMPORT_USAGE`. Exit codes: 0 all done, 1 something failed, 2 usage. */
-export async function importCommand(args: string[], parseOptions: (a: string[]) => Record<string, string> | null) {
+export async function importCommand(
+  args: string[],
+  parseOptions: (a: string[]) => Record<string, string> | null,
+  io: CommandIo = PROCESS_IO,
+) {
   if (args[0] !== 'plane') {
-    console.error(args[0] ? `meridian: unknown import source "${args[0]}" (only "plane")` : `Usage:\n${IMPORT_USAGE}`);
+    io.err(args[0] ? `meridian: unknown import source "${args[0]}" (only "plane")` : `Usage:\n${IMPORT_USAGE}`);
     return 2;
   }
   const options = parseOptions(args.slice(1));
   const known = ['url', 'api-key', 'workspace', 'into', 'as', 'max-requests'];
   const unknown = options ? Object.keys(options).filter((k) => !known.includes(k)) : [];
-  const apiKey = options?.['api-key'] ?? process.env.PLANE_API_KEY ?? '';
+  const apiKey = options?.['api-key'] ?? io.env.PLANE_API_KEY ?? '';
   const maxRequests = options?.['max-requests'];
   if (
     !options ||
@@ -51,21 +73,21 @@ export async function importCommand(args: string[], parseOptions: (a: string[]) 
     !options.workspace ||
     (maxRequests !== undefined && !/^\d+$/.test(maxRequests))
   ) {
-    console.error(
+    io.err(
       unknown.length
         ? `import plane: unknown option --${unknown[0]}`
         : `import plane needs --url (http or https), --api-key (or PLANE_API_KEY) and --workspace\n\nUsage:\n${IMPORT_USAGE}`,
     );
     return 2;
   }
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) => io.err(line);
   const source = new PlaneSource({
     url: options.url,
     apiKey,
     maxRequests: maxRequests === undefined ? undefined : Number(maxRequests),
     log,
   });
-  const config = loadConfig();
+  const config = loadConfig(io.env);
   const database = await startDatabase(config);
   let context;
   try {
@@ -84,7 +106,7 @@ export async function importCommand(args: string[], parseOptions: (a: string[]) 
   let stopped: string | null = null;
   // a run that stalls with nothing left to wait for (a bug) must not end as a success
   const stalled = () => {
-    console.error('meridian: import stopped unexpectedly (nothing left to wait for). Run it again to continue.');
+    io.err('meridian: import stopped unexpectedly (nothing left to wait for). Run it again to continue.');
     process.exit(1);
   };
   process.once('beforeExit', stalled);
@@ -98,15 +120,15 @@ export async function importCommand(args: string[], parseOptions: (a: string[]) 
     process.removeListener('beforeExit', stalled);
     await context.close(); // closes the database too
   }
-  console.log(formatSummary(importer.summary));
-  console.log(
+  io.out(formatSummary(importer.summary));
+  io.out(
     `${source.requests} request(s) to the source, ${source.throttled} rate-limited, ${Math.round((Date.now() - started) / 1000)} s`,
   );
   if (stopped) {
-    console.error(`meridian: import stopped: ${stopped}\nRun the same command again to continue.`);
+    io.err(`meridian: import stopped: ${stopped}\nRun the same command again to continue.`);
     return 1;
   }
   const failed = KINDS.reduce((n, k) => n + importer.summary[k].failed, 0);
-  if (failed) console.error(`meridian: ${failed} object(s) failed (see above); run again after fixing them.`);
+  if (failed) io.err(`meridian: ${failed} object(s) failed (see above); run again after fixing them.`);
   return failed ? 1 : 0;
 }

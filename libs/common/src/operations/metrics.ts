@@ -193,7 +193,10 @@ export class Metrics {
   /** The text exposition (`registry.metrics()`) with its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
     if (!this.registry) throw new Error('metrics are off (METRICS_ENABLED)');
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    // prom-client writes a NaN value as `Nan` (the event-loop lag's mean before its first sample, in
+    // a scrape right after start-up); the exposition format spells it `NaN`
+    const body = (await this.registry.metrics()).replace(/ Nan$/gm, ' NaN');
+    return { contentType: this.registry.contentType, body };
   }
 
   /**
