@@ -17,45 +17,15 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { Client } from 'pg';
-import { cpuMs, median, opt, Server, setUp, startServer, StartMode, statusKiB } from './harness';
+import { cpuMs, median, opt, Server, setUp, startServer, statusKiB, variantsFromArgs } from './harness';
 import { load, LoadRequest, LoadResult } from './load';
-import { checkBulkMatchesApi, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
+import { postgresSeedConnection, seedProject } from './seed';
 
 const ROUNDS = Number(opt('rounds', '4'));
 const SECONDS = Number(opt('seconds', '5'));
 const CONNECTIONS = Number(opt('connections', '32'));
 const ITEMS = Number(opt('items', '20000'));
-
-interface Variant {
-  label: string;
-  node: string;
-  mode: StartMode;
-  nodeOptions: string;
-  env: Record<string, string>;
-}
-
-function variants(): Variant[] {
-  const specs: string[] = [];
-  process.argv.forEach((a, i) => a === '--variant' && specs.push(process.argv[i + 1]));
-  return specs.map((spec) => {
-    const [label, ...parts] = spec.split(';');
-    const kv = Object.fromEntries(parts.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-    return {
-      label,
-      node: path.resolve(kv.node ?? process.execPath),
-      mode: (kv.mode ?? 'image') as StartMode,
-      nodeOptions: kv.opts ?? '',
-      env: Object.fromEntries(
-        (kv.env ?? '')
-          .split(',')
-          .filter(Boolean)
-          .map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]),
-      ),
-    };
-  });
-}
 
 async function peakDuring<T>(pid: number, fn: () => Promise<T>): Promise<[T, number]> {
   let peak = 0;
@@ -73,7 +43,7 @@ async function peakDuring<T>(pid: number, fn: () => Promise<T>): Promise<[T, num
 const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 
 async function main() {
-  const vs = variants();
+  const vs = variantsFromArgs();
   if (vs.length < 2) throw new Error('give two or more --variant');
   console.log(
     `flags bench: ${new Date().toISOString()}, ${os.cpus().length} cores; load average ${os
@@ -93,19 +63,7 @@ async function main() {
   try {
     const first = await startServer({ mode: 'image', node: process.execPath, env });
     const t = await setUp(first.base);
-    await seedViaApi({ ...t, base: first.base }, 200);
-    await first.stop();
-    const db = new Client({ connectionString: env.DATABASE_URL });
-    await db.connect();
-    const sql: Sql = async (text, params) => (await db.query(text, params as unknown[])).rows;
-    await seedBulk(sql, { ...t, base: '' }, ITEMS);
-    await checkBulkMatchesApi(sql, t.projectId);
-    await spreadOverStates(sql, t.projectId);
-    await sql('VACUUM ANALYZE');
-    const ids = (
-      await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
-    ).map((r) => r.id as string);
-    await db.end();
+    const ids = await seedProject(t, first, ITEMS, () => postgresSeedConnection(env.DATABASE_URL));
     for (const v of vs)
       servers.push(
         await startServer({ mode: v.mode, node: v.node, env: { ...env, ...v.env }, nodeOptions: v.nodeOptions }),

@@ -75,6 +75,7 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** A port free right now (the server's start-up line names the configured port, so 0 will not do). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createNetServer();
@@ -251,4 +252,44 @@ export const median = (xs: number[]) => {
 export function opt(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+
+/** One `--variant` of the start-up and flags benches: what starts, how, with which environment. */
+export interface Variant {
+  label: string;
+  /** the node binary */
+  node: string;
+  /** the server's entry point (with `mode` `image`) */
+  main: string;
+  mode: StartMode;
+  /** extra NODE_OPTIONS */
+  nodeOptions: string;
+  env: Record<string, string>;
+}
+
+/**
+ * The `--variant 'label;node=…;main=…;mode=…;opts=…;env=K=V,K2=V2'` arguments (each key optional:
+ * this node, this build's server, `image`, none), or `fallback` alone when none is given.
+ */
+export function variantsFromArgs(fallback?: string): Variant[] {
+  const specs: string[] = [];
+  process.argv.forEach((a, i) => a === '--variant' && specs.push(process.argv[i + 1]));
+  if (!specs.length && fallback) specs.push(fallback);
+  return specs.map((spec) => {
+    const [label, ...parts] = spec.split(';');
+    const kv = Object.fromEntries(parts.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+    return {
+      label,
+      node: path.resolve(kv.node ?? process.execPath),
+      main: path.resolve(kv.main ?? MAIN),
+      mode: (kv.mode ?? 'image') as StartMode,
+      nodeOptions: kv.opts ?? '',
+      env: Object.fromEntries(
+        (kv.env ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]),
+      ),
+    };
+  });
 }

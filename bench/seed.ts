@@ -134,3 +134,56 @@ export async function spreadOverStates(sql: Sql, projectId: string): Promise<voi
     [projectId],
   );
 }
+
+/** A connection for the bulk steps: `sql` and how to close it. */
+export interface SeedConnection {
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+/** A `SeedConnection` to PostgreSQL at `url`. */
+export async function postgresSeedConnection(url: string): Promise<SeedConnection> {
+  const { Client } = await import('pg');
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  return { sql: async (text, params) => (await db.query(text, params as unknown[])).rows, close: () => db.end() };
+}
+
+/** A `SeedConnection` to an embedded data directory (`<DATA_DIR>/pg`), opened in this process: no server may hold it. */
+export async function embeddedSeedConnection(dataDir: string): Promise<SeedConnection> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = await PGlite.create({ dataDir: `${dataDir}/pg` });
+  return {
+    sql: async (text, params) => (await pg.query<Record<string, unknown>>(text, params as unknown[])).rows,
+    close: () => pg.close(),
+  };
+}
+
+/**
+ * The benches' project (the soak, start-up and flags benches): 200 work items through the API of
+ * `server` (set up on `t`), which is then stopped (an embedded data directory is the server's while
+ * it runs), then `items` more in bulk through `open()` (checked equal to the API's rows), spread over
+ * the project's states, and `VACUUM ANALYZE`. Returns up to 1,000 of the project's work item ids in
+ * random order.
+ */
+export async function seedProject(
+  t: Omit<SeedTarget, 'base'>,
+  server: { base: string; stop(): Promise<void> },
+  items: number,
+  open: () => Promise<SeedConnection>,
+): Promise<string[]> {
+  await seedViaApi({ ...t, base: server.base }, 200);
+  await server.stop();
+  const { sql, close } = await open();
+  try {
+    await seedBulk(sql, { ...t, base: '' }, items);
+    await checkBulkMatchesApi(sql, t.projectId);
+    await spreadOverStates(sql, t.projectId);
+    await sql('VACUUM ANALYZE');
+    return (await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])).map(
+      (r) => r.id as string,
+    );
+  } finally {
+    await close();
+  }
+}

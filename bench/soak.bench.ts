@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { cpuMs, median, opt, Server, setUp, startServer, StartMode, statusKiB } from './harness';
 import { LoadRequest, once } from './load';
-import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
+import { embeddedSeedConnection, postgresSeedConnection, SeedTarget, seedProject } from './seed';
 
 const ENGINE = opt('engine', 'postgres') as 'postgres' | 'embedded';
 const MINUTES = Number(opt('minutes', '10'));
@@ -359,19 +359,7 @@ async function prepareEmbedded(): Promise<{
   fs.mkdirSync(dir, { recursive: true });
   const first = await startServer({ mode: START, node: NODE, env });
   const t = await setUp(first.base);
-  await seedViaApi({ ...t, base: first.base }, 200);
-  await first.stop();
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create({ dataDir: path.join(dir, 'pg') });
-  const sql: Sql = async (text, params) => (await pg.query<Record<string, unknown>>(text, params as unknown[])).rows;
-  await seedBulk(sql, { ...t, base: '' }, ITEMS);
-  await checkBulkMatchesApi(sql, t.projectId);
-  await spreadOverStates(sql, t.projectId);
-  await sql('VACUUM ANALYZE');
-  const ids = (
-    await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
-  ).map((r) => r.id as string);
-  await pg.close();
+  const ids = await seedProject(t, first, ITEMS, () => embeddedSeedConnection(dir));
   fs.writeFileSync(saved, JSON.stringify({ t, ids }));
   console.log(`embedded: seeded ${ITEMS + 200} work items in ${dir}`);
   return { env, t, ids, cleanup };
@@ -398,19 +386,7 @@ async function preparePostgres(): Promise<{
   try {
     const first = await startServer({ mode: START, node: NODE, env });
     const t = await setUp(first.base);
-    await seedViaApi({ ...t, base: first.base }, 200);
-    await first.stop();
-    const db = new Client({ connectionString: env.DATABASE_URL });
-    await db.connect();
-    const sql: Sql = async (text, params) => (await db.query(text, params as unknown[])).rows;
-    await seedBulk(sql, { ...t, base: '' }, ITEMS);
-    await checkBulkMatchesApi(sql, t.projectId);
-    await spreadOverStates(sql, t.projectId);
-    await sql('VACUUM ANALYZE');
-    const ids = (
-      await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
-    ).map((r) => r.id as string);
-    await db.end();
+    const ids = await seedProject(t, first, ITEMS, () => postgresSeedConnection(env.DATABASE_URL));
     console.log(`postgres: seeded ${ITEMS + 200} work items in ${name}`);
     return { env, t, ids, cleanup };
   } catch (err) {

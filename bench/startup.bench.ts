@@ -29,45 +29,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { MAIN, median, opt, setUp, startServer, StartMode } from './harness';
-import { checkBulkMatchesApi, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
+import { MAIN, median, opt, setUp, startServer, Variant, variantsFromArgs } from './harness';
+import { embeddedSeedConnection, seedProject } from './seed';
 
 const ENGINE = opt('engine', 'postgres') as 'postgres' | 'embedded';
 const RUNS = Number(opt('runs', '5'));
 const ITEMS = Number(opt('items', '100000'));
 const DATA_DIR = opt('data-dir', '');
-
-interface Variant {
-  label: string;
-  node: string;
-  main: string;
-  mode: StartMode;
-  nodeOptions: string;
-  env: Record<string, string>;
-}
-
-function variants(): Variant[] {
-  const specs: string[] = [];
-  process.argv.forEach((a, i) => a === '--variant' && specs.push(process.argv[i + 1]));
-  if (!specs.length) specs.push('this build');
-  return specs.map((spec) => {
-    const [label, ...parts] = spec.split(';');
-    const kv = Object.fromEntries(parts.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-    return {
-      label,
-      node: path.resolve(kv.node ?? process.execPath),
-      main: path.resolve(kv.main ?? MAIN),
-      mode: (kv.mode ?? 'image') as StartMode,
-      nodeOptions: kv.opts ?? '',
-      env: Object.fromEntries(
-        (kv.env ?? '')
-          .split(',')
-          .filter(Boolean)
-          .map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]),
-      ),
-    };
-  });
-}
 
 /** Starts `v` once on `env`'s database: wall ms, CPU ms, the server's steps. */
 async function startOnce(v: Variant, env: Record<string, string>) {
@@ -96,17 +64,7 @@ async function embeddedDir(): Promise<{ env: Record<string, string>; cleanup: ()
   fs.mkdirSync(dir, { recursive: true });
   const first = await startServer({ mode: 'image', node: process.execPath, env });
   const t = await setUp(first.base);
-  await seedViaApi({ ...t, base: first.base }, 200);
-  await first.stop();
-  // the data directory is the server's while it runs: bulk-load it in this process in between
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create({ dataDir: path.join(dir, 'pg') });
-  const sql: Sql = async (text, params) => (await pg.query<Record<string, unknown>>(text, params as unknown[])).rows;
-  await seedBulk(sql, { ...t, base: '' }, ITEMS);
-  await checkBulkMatchesApi(sql, t.projectId);
-  await spreadOverStates(sql, t.projectId);
-  await sql('VACUUM ANALYZE');
-  await pg.close();
+  await seedProject(t, first, ITEMS, () => embeddedSeedConnection(dir));
   fs.writeFileSync(marker, JSON.stringify({ items: ITEMS + 200, project: t.projectId }) + '\n');
   console.log(`embedded: seeded ${ITEMS + 200} work items into ${dir} (kept)`);
   return { env, cleanup };
@@ -135,7 +93,7 @@ async function postgresDb(): Promise<{ env: Record<string, string>; cleanup: () 
 const f0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
 
 async function main() {
-  const vs = variants();
+  const vs = variantsFromArgs('this build');
   console.log(
     `startup bench: ${new Date().toISOString()}, ${ENGINE}, ${os.cpus().length} cores; load average ${os
       .loadavg()

@@ -17,12 +17,11 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { imageEnv, setUp } from './harness';
+import { freePort, imageEnv, setUp } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
@@ -78,18 +77,6 @@ function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     API_KEY_RATE_LIMIT: '100000000/minute',
     ...env,
   };
-}
-
-/** A port free right now (the server's start-up line names the configured port, so 0 will not do). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**
