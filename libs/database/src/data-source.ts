@@ -83,42 +83,11 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
   }
 
   const release = lockDataDir(db.dataDir);
-  try {
-    const pgDir = path.join(db.dataDir, 'pg');
-    await initEmbeddedCluster(pgDir); // a new directory: initdb in a child process (its memory is not kept)
-    if (db.embeddedThread === 'worker') {
-      const worker = await EmbeddedWorker.start(pgDir, options.onWorkerCrash);
-      let closed = false;
-      return {
-        engine: 'embedded',
-        options: {
-          ...commonOptions(),
-          poolSize: 1,
-          connectTimeoutMS: db.connectTimeoutMs,
-          // `pg` speaks the wire protocol over a stream to the worker; the one connection is PGlite's one session
-          // (PGlite's one database and user: the startup packet must name them)
-          extra: {
-            stream: () => worker.connect(),
-            user: 'postgres',
-            database: 'postgres',
-            idleTimeoutMillis: 0,
-            [SHORT_READS_FIRST]: db.shortReadsFirst,
-          },
-        },
-        close: async () => {
-          if (closed) return;
-          closed = true;
-          try {
-            await worker.close(); // PGlite closed in the worker before the lock goes
-          } finally {
-            release();
-          }
-        },
-      };
-    }
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-    const pglite = await PGlite.create({ dataDir: pgDir });
+  /**
+   * The embedded engine's options (one connection: PGlite's one session) and a `close` that runs
+   * `closeEngine` (once) before the directory's lock goes.
+   */
+  const embedded = (extra: object, closeEngine: () => Promise<void>): OpenedDatabase => {
     let closed = false;
     return {
       engine: 'embedded',
@@ -126,18 +95,32 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
         ...commonOptions(),
         poolSize: 1,
         connectTimeoutMS: db.connectTimeoutMs,
-        extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0, [SHORT_READS_FIRST]: db.shortReadsFirst },
+        extra: { ...extra, idleTimeoutMillis: 0, [SHORT_READS_FIRST]: db.shortReadsFirst },
       },
       close: async () => {
         if (closed) return;
         closed = true;
         try {
-          await pglite.close();
+          await closeEngine();
         } finally {
           release();
         }
       },
     };
+  };
+  try {
+    const pgDir = path.join(db.dataDir, 'pg');
+    await initEmbeddedCluster(pgDir); // a new directory: initdb in a child process (its memory is not kept)
+    if (db.embeddedThread === 'worker') {
+      const worker = await EmbeddedWorker.start(pgDir, options.onWorkerCrash);
+      // `pg` speaks the wire protocol over a stream to the worker (PGlite's one database and user:
+      // the startup packet must name them); PGlite is closed in the worker before the lock goes
+      return embedded({ stream: () => worker.connect(), user: 'postgres', database: 'postgres' }, () => worker.close());
+    }
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+    const pglite = await PGlite.create({ dataDir: pgDir });
+    return embedded(createPgConfig(pglite), () => pglite.close());
   } catch (err) {
     release();
     throw err;
