@@ -74,9 +74,15 @@ export async function migratedDatabaseEnv(): Promise<{ env: Record<string, strin
  * `drop` removes it.
  */
 export function embeddedDataDir(state: 'empty' | 'migrated', prefix = 'meridian-test-'): { dir: string; drop(): void } {
+  const made = emptyDataDir(prefix);
+  copyTemplateInto(made.dir, state);
+  return made;
+}
+
+/** A new, empty directory beside the run's copies (the system's temporary directory without a runner). */
+function emptyDataDir(prefix: string): { dir: string; drop(): void } {
   const template = templateFromEnv();
   const dir = fs.mkdtempSync(path.join(template?.engine === 'embedded' ? template.copies : os.tmpdir(), prefix));
-  copyTemplateInto(dir, state);
   return { dir, drop: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -138,7 +144,10 @@ export async function openTestDatabase(
   env: Record<string, string>,
   defaults: Record<string, string> = {},
 ): Promise<{ config: AppConfig; database: ReadyDatabase; drop(): Promise<void> }> {
-  const own = ENGINE === 'postgres' ? await migratedDatabaseEnv() : emptyDataDir();
+  const dataDir = ENGINE === 'embedded' ? emptyDataDir('meridian-test-') : null;
+  const own = dataDir
+    ? { env: { DATA_DIR: dataDir.dir }, drop: async () => dataDir.drop() }
+    : await migratedDatabaseEnv();
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -150,10 +159,11 @@ export async function openTestDatabase(
     ...env,
   });
   try {
-    const shared =
-      ENGINE === 'embedded' && !('DATA_DIR' in env)
-        ? await acquireLaneDatabase(config, () => embeddedDataDir('migrated', 'meridian-lane-'))
-        : null;
+    // embedded, in the directory made above (not one the test gave)
+    const fromTemplate = ENGINE === 'embedded' && !('DATA_DIR' in env);
+    const shared = fromTemplate
+      ? await acquireLaneDatabase(config, () => embeddedDataDir('migrated', 'meridian-lane-'))
+      : null;
     if (shared) {
       return {
         config,
@@ -164,20 +174,12 @@ export async function openTestDatabase(
         },
       };
     }
-    if (ENGINE === 'embedded' && !('DATA_DIR' in env)) copyTemplateInto(config.database.dataDir, 'migrated');
+    if (fromTemplate) copyTemplateInto(config.database.dataDir, 'migrated');
     return { config, database: await startDatabase(config), drop: own.drop };
   } catch (err) {
     await own.drop();
     throw err;
   }
-}
-
-/** An empty embedded `DATA_DIR` beside the run's copies (the system's temporary directory without a runner). */
-function emptyDataDir(): { env: Record<string, string>; drop(): Promise<void> } {
-  const template = templateFromEnv();
-  const parent = template?.engine === 'embedded' ? template.copies : os.tmpdir();
-  const dir = fs.mkdtempSync(path.join(parent, 'meridian-test-'));
-  return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
