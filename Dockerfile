@@ -31,8 +31,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# the embedded database (without DATABASE_URL) and local attachments live in DATA_DIR
-RUN mkdir -p /data && chown node:node /data
+# the embedded database (without DATABASE_URL) and local attachments live in DATA_DIR; the first start
+# writes the code cache that later starts of this container read (.env.example, CODE_CACHE_DIR)
+RUN mkdir -p /data dist/server/.code-cache && chown node:node /data dist/server/.code-cache
 USER node
 VOLUME ["/data"]
 EXPOSE 8000

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // The second step of `npm run build`, after tsc: bundles the compiled server (dist/apps/server/src/
 // main.js and what it imports, tsc's output with its decorator metadata) into one file,
-// dist/server/main.js, with esbuild. A start then reads one file instead of resolving and compiling
+// dist/server/server.js, with esbuild. A start then reads one file instead of resolving and compiling
 // about 1,600 (BENCHMARKS.md "Start-up"; docs/decisions.md "The server runs as one bundled file").
-// `npm run start:prod`, `npm start` and the container image run the bundle; the CLI and the tests'
+// The entry point is dist/server/main.js, written from scripts/server-entry.js: it runs server.js
+// with a V8 code cache (docs/decisions.md "A code cache for the bundle").
+// `npm run start:prod`, `npm start` and the container image run it; the CLI and the tests'
 // in-process applications keep using tsc's output.
 //
-// Beside main.js, what the server finds next to its own code at run time:
+// Beside server.js, what the server finds next to its own code at run time:
 // - embedded-worker-thread.js: the embedded database's worker thread (`new Worker(<dir>/…)`);
 // - embedded-initdb-child.js: the process that runs PGlite's initdb for a new data directory;
 // - migrations/*.js: the migrations, which the data source loads by a glob beside its own file.
@@ -22,6 +24,7 @@ const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'server');
 const DATABASE = path.join(DIST, 'libs', 'database', 'src');
+const ENTRY_TEMPLATE = path.join(__dirname, 'server-entry.js');
 
 /** Required lazily by Meridian (on first use, or only when configured), or not bundleable. */
 const EXTERNAL = [
@@ -89,7 +92,7 @@ const esModuleRequires = {
 
 function entryPoints() {
   const entries = {
-    main: path.join(DIST, 'apps', 'server', 'src', 'main.js'),
+    server: path.join(DIST, 'apps', 'server', 'src', 'main.js'),
     'embedded-worker-thread': path.join(DATABASE, 'embedded-worker-thread.js'),
     'embedded-initdb-child': path.join(DATABASE, 'embedded-initdb-child.js'),
   };
@@ -117,6 +120,21 @@ function asciiOnly(file) {
   if (escaped !== text) fs.writeFileSync(file, escaped);
 }
 
+/** dist/server/main.js: scripts/server-entry.js with the SHA-256 of the bundle it runs (its code cache's key). */
+function writeEntry() {
+  const sha256 = require('node:crypto')
+    .createHash('sha256')
+    .update(fs.readFileSync(path.join(OUT, 'server.js')))
+    .digest('hex');
+  const template = fs.readFileSync(ENTRY_TEMPLATE, 'utf8');
+  if (!template.includes("'__SERVER_BUNDLE_SHA256__'")) throw new Error(`${ENTRY_TEMPLATE}: the bundle's hash marker is missing`);
+  const entry = template.replace("'__SERVER_BUNDLE_SHA256__'", `'${sha256}'`);
+  fs.writeFileSync(
+    path.join(OUT, 'main.js'),
+    `// Written by scripts/bundle.js from scripts/server-entry.js: edit that file, not this one.\n${entry}`,
+  );
+}
+
 async function main() {
   let esbuild;
   try {
@@ -133,6 +151,10 @@ async function main() {
     platform: 'node',
     target: 'node22',
     format: 'cjs',
+    // `import()` of what stays in node_modules (PGlite) becomes `require`: the entry point compiles
+    // the bundle with node:vm for its code cache, and a dynamic import there needs an experimental
+    // flag on Node 20 (every such package has a CommonJS build; Node 20.19+ and 22.12+ require ES ones)
+    supported: { 'dynamic-import': false },
     // Nest's tokens, TypeORM's entity and migration names and the error catalog read class names
     keepNames: true,
     minify: false,
@@ -158,11 +180,12 @@ async function main() {
     metafile: true,
   });
   for (const file of Object.keys(result.metafile.outputs)) if (file.endsWith('.js')) asciiOnly(path.join(ROOT, file));
+  writeEntry();
   if (process.env.BUNDLE_ANALYZE) process.stdout.write(await esbuild.analyzeMetafile(result.metafile));
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
   const inputs = Object.keys(result.metafile.inputs).length;
   process.stdout.write(
-    `bundle: ${path.relative(ROOT, OUT)}/main.js and ${Object.keys(result.metafile.outputs).length - 1} more files ` +
+    `bundle: ${path.relative(ROOT, OUT)}/main.js, server.js and ${Object.keys(result.metafile.outputs).length - 1} more files ` +
       `(${(bytes / 1048576).toFixed(1)} MiB with source maps) from ${inputs} modules\n`,
   );
 }

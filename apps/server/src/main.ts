@@ -118,6 +118,21 @@ class Lifecycle {
   }
 }
 
+/**
+ * The code cache of the bundle's entry point (scripts/server-entry.js), present when the server runs
+ * from `dist/server/main.js`; absent under tsc's output and in tests' in-process applications.
+ */
+interface CodeCache {
+  /** hit, miss, rejected or off: how this start compiled the bundle */
+  state(): string;
+  /** writes the cache when this start had none or V8 refused it: hit, written, unwritable or off */
+  save(): string;
+}
+
+function codeCacheOfEntry(): CodeCache | undefined {
+  return (globalThis as Record<symbol, CodeCache | undefined>)[Symbol.for('meridian.server.codeCache')];
+}
+
 function logMigrations(log: Logger, config: AppConfig, database: ReadyDatabase): void {
   const { appliedMigrations: applied, pendingMigrations: pending } = database;
   if (applied.length)
@@ -217,10 +232,22 @@ async function main(): Promise<void> {
     db_connect: database.startupMs.connect,
     db_migrations: database.startupMs.migrations,
   };
+  const codeCache = codeCacheOfEntry();
   log.info(
-    { url, version, database: describeDatabase(config), startup_ms },
+    { url, version, database: describeDatabase(config), startup_ms, code_cache: codeCache?.state() },
     `listening on ${url} (${describeDatabase(config)})`,
   );
+  // the functions this start compiled, for the next start (once; a start that read the cache skips it)
+  if (codeCache?.state() === 'miss' || codeCache?.state() === 'rejected') {
+    setImmediate(() => {
+      const outcome = codeCache.save();
+      if (outcome === 'unwritable')
+        log.info(
+          'the code cache could not be written (CODE_CACHE_DIR, README "Start-up"): later starts compile the code again',
+        );
+      else log.debug({ code_cache: outcome }, `code cache ${outcome}`);
+    });
+  }
   lifecycle.running(async () => {
     // drain first (README "Replicas"): /health answers 503 and every answer `Connection: close`,
     // while the load balancer notices; then the listener closes and in-flight requests finish

@@ -1,0 +1,103 @@
+// The server's entry point, `dist/server/main.js` (`npm run build` writes it from this file, with the
+// bundle's SHA-256 in place of the marker below): runs the server's bundle beside it, `server.js`,
+// with a V8 code cache.
+//
+// Why: a start spends about a quarter of its CPU compiling the 10 MiB bundle, once for the whole file
+// and again for each function the start runs (BENCHMARKS.md "Start-up", docs/decisions.md "A code
+// cache for the bundle"). The code cache holds that work: the first start writes it once the server
+// listens, later starts read it and skip the compiling. Node's own compile cache (22.1+) writes a
+// file's cache as soon as it is compiled, before any of its functions have run, which for one bundle
+// holds next to nothing; and Node 20 has none.
+//
+// Where: `<this directory>/.code-cache/`, or CODE_CACHE_DIR (read from the environment, not `.env`:
+// this file runs before the server reads it); CODE_CACHE_DIR=off turns it off. One file per bundle,
+// Node version and set of Node options (V8 refuses a cache made under other flags; a new build
+// empties dist/server). A cache V8 refuses, or one that cannot be read or written, costs nothing but
+// the compiling it would have saved. Only the installation's owner should be able to write the
+// directory: the cache is code.
+//
+// The server reports the outcome in its "listening" line (`code_cache`: hit, miss, rejected, off)
+// and calls `save` through the global symbol below once it listens. With `--enable-source-maps` the
+// bundle is loaded by Node's own loader, which alone maps stack traces, and the cache is off.
+'use strict';
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
+const vm = require('node:vm');
+
+const BUNDLE = path.join(__dirname, 'server.js');
+const BUNDLE_SHA256 = '__SERVER_BUNDLE_SHA256__';
+
+function cacheFile() {
+  const dir = process.env.CODE_CACHE_DIR || path.join(__dirname, '.code-cache');
+  if (dir === 'off') return null;
+  // Node maps stack traces only through its own loader (`--enable-source-maps`, a debugging session)
+  if (process.sourceMapsEnabled) return null;
+  const key = crypto
+    .createHash('sha256')
+    .update(
+      [BUNDLE_SHA256, process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ''].join('\0'),
+    )
+    .digest('hex')
+    .slice(0, 24);
+  return path.join(dir, `server-${key}.cache`);
+}
+
+function readCache(file) {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined; // none yet
+  }
+}
+
+/** Compiles the bundle with `cachedData` (a Buffer, or undefined: none yet), publishes the outcome, runs it. */
+function runBundle(cachedData) {
+  const script = new vm.Script(Module.wrap(fs.readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData });
+  const bundle = new Module(BUNDLE, module);
+  bundle.filename = BUNDLE;
+  bundle.paths = Module._nodeModulePaths(__dirname);
+  require.cache[BUNDLE] = bundle;
+  const state = !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  publish(state, script);
+  script
+    .runInThisContext()
+    .call(bundle.exports, bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname);
+  bundle.loaded = true;
+}
+
+/**
+ * What the server reads through `Symbol.for('meridian.server.codeCache')`: `state()` (hit: V8 took
+ * the cache; rejected: it refused it, another V8 or other flags; miss: there was none; off) and
+ * `save()`, which writes the cache when this start had none (or V8 refused it), with the functions
+ * the start has compiled so far, at most once: hit, written, unwritable or off.
+ */
+function publish(initial, script) {
+  let state = initial;
+  const save = () => {
+    if (state !== 'miss' && state !== 'rejected') return state;
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(temporary, file);
+      state = 'written';
+    } catch {
+      fs.rmSync(temporary, { force: true });
+      state = 'unwritable';
+    }
+    return state;
+  };
+  Object.defineProperty(globalThis, Symbol.for('meridian.server.codeCache'), {
+    value: Object.freeze({ save, state: () => state }),
+  });
+}
+
+const file = cacheFile();
+if (file) runBundle(readCache(file));
+else {
+  publish('off', null);
+  require(BUNDLE);
+}
