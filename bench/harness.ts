@@ -68,6 +68,8 @@ export interface Server {
   readyRssMiB: number;
   /** the server's own account of its start (the `startup_ms` of its "listening" line) */
   phases: Record<string, number>;
+  /** how the bundle was compiled (`code_cache` of that line: hit, miss, rejected, off; '-' under tsc's output) */
+  codeCache: string;
   /** what the server's "starting" line says: node version and heap limit */
   node: string;
   heapLimitMiB: number;
@@ -170,6 +172,7 @@ export async function startServer(opts: StartOptions): Promise<Server> {
   const startingLine = out.split('\n').find((l) => l.includes('"heap_limit_mib"'));
   const starting = startingLine ? (JSON.parse(startingLine) as { node: string; heap_limit_mib: number }) : undefined;
   const phases = JSON.parse(/"startup_ms":(\{[^}]*\})/.exec(out)?.[1] ?? '{}') as Record<string, number>;
+  const codeCache = /"code_cache":"(\w+)"/.exec(out)?.[1] ?? '-';
   const pid = listening.pid;
   return {
     child,
@@ -179,6 +182,7 @@ export async function startServer(opts: StartOptions): Promise<Server> {
     readyCpuMs,
     readyRssMiB,
     phases,
+    codeCache,
     node: starting?.node ?? '?',
     heapLimitMiB: starting?.heap_limit_mib ?? NaN,
     output: () => out,

@@ -111,7 +111,7 @@ async function main() {
         const s = await startOnce(v, db.env);
         results.get(v.label)!.push(s);
         console.log(
-          `  ${v.label} (${s.node}): ${f0(s.readyMs)} ms to /health, CPU ${f0(s.readyCpuMs)} ms, RSS ${f0(s.readyRssMiB)} MiB; steps ${JSON.stringify(s.phases)}`,
+          `  ${v.label} (${s.node}): ${f0(s.readyMs)} ms to /health, CPU ${f0(s.readyCpuMs)} ms, RSS ${f0(s.readyRssMiB)} MiB; code cache ${s.codeCache}; steps ${JSON.stringify(s.phases)}`,
         );
       }
     }
@@ -128,13 +128,13 @@ async function main() {
       .join(' ')}`,
   );
   console.log(
-    `| variant | to /health, median (range) ms | CPU ms, median | RSS MiB | ${keys.map((k) => `${k} ms`).join(' | ')} |\n|---|---|---|---|${keys.map(() => '---|').join('')}`,
+    `| variant | to /health, median (range) ms | CPU ms, median | RSS MiB | code cache | ${keys.map((k) => `${k} ms`).join(' | ')} |\n|---|---|---|---|---|${keys.map(() => '---|').join('')}`,
   );
   for (const v of vs) {
     const ss = results.get(v.label)!;
     const wall = ss.map((s) => s.readyMs);
     console.log(
-      `| ${v.label} | ${f0(median(wall))} (${f0(Math.min(...wall))}–${f0(Math.max(...wall))}) | ${f0(median(ss.map((s) => s.readyCpuMs)))} | ${f0(median(ss.map((s) => s.readyRssMiB)))} | ${keys
+      `| ${v.label} | ${f0(median(wall))} (${f0(Math.min(...wall))}–${f0(Math.max(...wall))}) | ${f0(median(ss.map((s) => s.readyCpuMs)))} | ${f0(median(ss.map((s) => s.readyRssMiB)))} | ${[...new Set(ss.map((s) => s.codeCache))].join(', ')} | ${keys
         .map((k) => f0(median(ss.map((s) => s.phases[k]).filter((x) => x !== undefined))))
         .join(' | ')} |`,
     );
