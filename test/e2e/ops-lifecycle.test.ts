@@ -14,6 +14,7 @@ import {
   runNode,
   SERVER,
   startServer,
+  TEST_NODE_FLAGS,
   waitExit,
 } from '../support/processes';
 import { embeddedDataDir, freshDatabaseEnv } from '../support/test-app';
@@ -150,7 +151,7 @@ describe('SIGTERM during start-up (embedded database)', () => {
   it('is honoured once the current step ends: the database is closed, the lock released, exit 0', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-early-'));
     try {
-      const child = spawn(process.execPath, [SERVER], {
+      const child = spawn(process.execPath, [...TEST_NODE_FLAGS, SERVER], {
         cwd: ROOT,
         env: childEnv({
           DATA_DIR: dir,
