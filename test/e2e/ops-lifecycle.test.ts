@@ -149,7 +149,9 @@ describe('start and stop with the README commands (embedded database)', () => {
 
 describe('SIGTERM during start-up (embedded database)', () => {
   it('is honoured once the current step ends: the database is closed, the lock released, exit 0', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-early-'));
+    // a cluster out of initdb with no migration applied: the start's database step (opening it and
+    // applying every migration) takes seconds, and the signal comes before it
+    const { dir, drop } = embeddedDataDir('empty', 'meridian-early-');
     try {
       const child = spawn(process.execPath, [...TEST_NODE_FLAGS, SERVER], {
         cwd: ROOT,
@@ -180,7 +182,7 @@ describe('SIGTERM during start-up (embedded database)', () => {
       assert.ok(!messages.some((m) => m.startsWith('listening on')), 'it never started serving');
       assert.equal(fs.existsSync(path.join(dir, 'meridian.lock')), false, 'lock released');
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      drop();
     }
   });
 });
