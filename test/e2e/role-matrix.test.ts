@@ -63,12 +63,15 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
     return { admin, member, guest, outsider };
   };
   /**
-   * The four callers that the worlds of the read-only (GET) routes share: a read changes no user,
-   * and each world has its own workspace and project, so a caller's role there is the one the world
-   * gives (a route that writes gets four new users: its writes may touch the user, as sign-out,
-   * deactivation or leaving do). Four sign-ups are about two thirds of a world's cost.
+   * The four callers that most worlds share: those of the read-only (GET) routes, and of the routes
+   * under a workspace (`/api/workspaces/{slug}/…`), whose writes change that world's workspace and
+   * project, not the user. Each world has its own workspace and project, so a caller's role there is
+   * the one the world gives. The other routes that write (`/api/users/…`, the user's assets) get four
+   * new users: their writes touch the user (profile, onboarding, deactivation). Four sign-ups are
+   * about two thirds of a world's cost.
    */
-  let readers: Promise<Users> | null = null;
+  let shared: Promise<Users> | null = null;
+  const sharesUsers = (route: string) => route.startsWith('GET ') || / \/api\/workspaces\//.test(route);
 
   async function world(users?: Users): Promise<World> {
     const { admin, member, guest, outsider } = users ?? (await newUsers());
@@ -2682,7 +2685,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
 
   for (const c of CASES) {
     it(c.route, async () => {
-      const x = await world(c.route.startsWith('GET ') ? await (readers ??= newUsers()) : undefined);
+      const x = await world(sharesUsers(c.route) ? await (shared ??= newUsers()) : undefined);
       const who: Record<Caller, SignedUp | null> = {
         anonymous: null,
         outsider: x.outsider,
