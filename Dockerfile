@@ -40,6 +40,6 @@ EXPOSE 8000
 # GET /health: 200 when the database answers and no migration is pending (no curl in the image)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# the server's bundle (the CLI, `npm run cli`, runs from dist/apps/cli);
+# the server's bundle (the CLI's, `npm run cli`, is dist/server/cli.js);
 # node itself, not npm: SIGTERM from `docker stop` reaches the server, which stops cleanly
 CMD ["node", "dist/server/main.js"]

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // The second step of `npm run build`, after tsc: bundles the compiled server (dist/apps/server/src/
 // main.js and what it imports, tsc's output with its decorator metadata) into one file,
-// dist/server/server.js, with esbuild. A start then reads one file instead of resolving and compiling
-// about 1,600 (BENCHMARKS.md "Start-up"; docs/decisions.md "The server runs as one bundled file").
-// The entry point is dist/server/main.js, written from scripts/server-entry.js: it runs server.js
-// with a V8 code cache (docs/decisions.md "A code cache for the bundle").
-// `npm run start:prod`, `npm start` and the container image run it; the CLI and the tests'
-// in-process applications keep using tsc's output.
+// dist/server/server.js, with esbuild, and the ops CLI (dist/apps/cli/src/main.js) into
+// dist/server/cli.js. A start then reads one file instead of resolving and compiling about 1,600
+// (BENCHMARKS.md "Start-up"; docs/decisions.md "The server runs as one bundled file").
+// The server's entry point is dist/server/main.js, written from scripts/server-entry.js: it runs
+// server.js with a V8 code cache (docs/decisions.md "A code cache for the bundle").
+// `npm run start:prod`, `npm start`, `npm run cli` and the container image run the bundles; the
+// tests' in-process applications keep using tsc's output.
 //
-// Beside server.js, what the server finds next to its own code at run time:
+// Beside server.js and cli.js, what both find next to their own code at run time:
 // - embedded-worker-thread.js: the embedded database's worker thread (`new Worker(<dir>/…)`);
 // - embedded-initdb-child.js: the process that runs PGlite's initdb for a new data directory;
 // - migrations/*.js: the migrations, which the data source loads by a glob beside its own file.
@@ -93,6 +94,7 @@ const esModuleRequires = {
 function entryPoints() {
   const entries = {
     server: path.join(DIST, 'apps', 'server', 'src', 'main.js'),
+    cli: path.join(DIST, 'apps', 'cli', 'src', 'main.js'),
     'embedded-worker-thread': path.join(DATABASE, 'embedded-worker-thread.js'),
     'embedded-initdb-child': path.join(DATABASE, 'embedded-initdb-child.js'),
   };
@@ -185,7 +187,7 @@ async function main() {
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
   const inputs = Object.keys(result.metafile.inputs).length;
   process.stdout.write(
-    `bundle: ${path.relative(ROOT, OUT)}/main.js, server.js and ${Object.keys(result.metafile.outputs).length - 1} more files ` +
+    `bundle: ${path.relative(ROOT, OUT)}/main.js, server.js, cli.js and ${Object.keys(result.metafile.outputs).length - 2} more files ` +
       `(${(bytes / 1048576).toFixed(1)} MiB with source maps) from ${inputs} modules\n`,
   );
 }

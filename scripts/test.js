@@ -101,7 +101,17 @@ function run(command, commandArgs, extra = {}) {
   });
 }
 
-const templateCommand = (command) => run(process.execPath, [TEMPLATE_SCRIPT, command, JSON.stringify(template)]);
+/**
+ * V8's flags for the short processes of a run (the template's, the domain tier's lanes; the tests
+ * give the server and CLI processes they start the same, test/support/processes.ts): WebAssembly
+ * compiled by the baseline compiler only. Optimizing PGlite's hottest functions costs a process
+ * about a CPU-second that a process of a few seconds never earns back; the end-to-end lanes, minutes
+ * long, keep V8's default (the same CPU either way, measured). BENCHMARKS.md "Test suite".
+ */
+const SHORT_PROCESS_FLAGS = ['--liftoff-only'];
+
+const templateCommand = (command) =>
+  run(process.execPath, [...SHORT_PROCESS_FLAGS, TEMPLATE_SCRIPT, command, JSON.stringify(template)]);
 
 /** Seconds per test file (its path under dist/test/) in a measured run; a file not listed counts as the median. */
 function readWeights() {
@@ -152,7 +162,15 @@ async function main() {
     process.stdout.write(`test: ${tag} tier, ${tierFiles.length} file(s) in ${entries.length} process(es)\n`);
     result = await run(
       process.execPath,
-      ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...options, ...entries],
+      [
+        // node --test hands its own V8 flags on to the test processes
+        ...(tag === 'domain' ? SHORT_PROCESS_FLAGS : []),
+        '--test',
+        '--test-reporter=spec',
+        `--test-concurrency=${concurrency}`,
+        ...options,
+        ...entries,
+      ],
       {
         env: { ...process.env, TEST_DATABASE_TEMPLATE: JSON.stringify(template) },
       },

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { childEnv, CLI, ROOT, runNode } from '../support/processes';
+import { childEnv, CLI, ROOT, runNode, TEST_NODE_FLAGS } from '../support/processes';
 import { freshDatabaseEnv } from '../support/test-app';
 
 /** The most recent migration's class name, e.g. `AddInstance1795267277879`. */
@@ -84,7 +84,7 @@ describe('ops CLI: admin create password sources', () => {
     { skip: !hasScript && 'needs script(1) for a pseudo-terminal' },
     async () => {
       const secret = 'typed at the prompt';
-      const command = [process.execPath, CLI, 'admin', 'create', '--email', 'tty@example.com']
+      const command = [process.execPath, ...TEST_NODE_FLAGS, CLI, 'admin', 'create', '--email', 'tty@example.com']
         .map((a) => `'${a}'`)
         .join(' ');
       const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: childEnv(db.env) });

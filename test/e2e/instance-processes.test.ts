@@ -16,7 +16,8 @@ async function freePort(): Promise<number> {
 const GOOD_KEY = 'a'.repeat(16) + '0123456789abcdef0123456789abcdef';
 
 describe('server process: SECRET_KEY at start-up', () => {
-  const { dir, drop } = embeddedDataDir('empty', 'meridian-secret-');
+  // migrated: the starts below are about the key, not a first start
+  const { dir, drop } = embeddedDataDir('migrated', 'meridian-secret-');
   after(drop);
 
   for (const [label, env, pattern] of [

@@ -9,8 +9,11 @@ import { unique } from '../support/fixtures';
 import { startMailCatcher } from '../support/mail-catcher';
 import { startMockOAuthProvider } from '../support/oauth-provider';
 import { jsonLines, startServer, waitExit } from '../support/processes';
-import { ENGINE, freshDatabaseEnv } from '../support/test-app';
+import { ENGINE, migratedDatabaseEnv } from '../support/test-app';
 import { Client } from 'pg';
+import { loadConfig } from '#common';
+import { startDatabase } from '#database';
+import { templateFromEnv } from '../support/database-template';
 
 /**
  * The log of a real server process (stdout, LOG_LEVEL=trace: the real pino pipeline) is scanned for
@@ -41,7 +44,7 @@ interface Answer {
 
 /** A spawned server with its database, and a small HTTP client for it. */
 async function spawn(env: Record<string, string>) {
-  const db = await freshDatabaseEnv();
+  const db = await migratedDatabaseEnv();
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-logscan-'));
   const port = await freePort();
   const server = await startServer({
@@ -542,7 +545,7 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
       RETURN NEW;
     END $$;
     CREATE TRIGGER refuse_boom BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION refuse_boom();`;
-  let db: Awaited<ReturnType<typeof freshDatabaseEnv>>;
+  let db: Awaited<ReturnType<typeof migratedDatabaseEnv>>;
   let server: Awaited<ReturnType<typeof startServer>>;
   let base = '';
   const env = async () => {
@@ -562,22 +565,26 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
   };
 
   before(async () => {
-    db = await freshDatabaseEnv();
-    server = await startServer(await env()); // applies the migrations
+    // a migrated database, the trigger added before the server starts (the embedded database
+    // belongs to the server process once it runs)
+    db = await migratedDatabaseEnv();
+    if (!templateFromEnv()) {
+      // run without `npm test`'s template: the database is empty, so migrate it first
+      const database = await startDatabase(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...db.env }));
+      await database.close();
+    }
     if (ENGINE === 'postgres') {
       const c = new Client({ connectionString: db.env.DATABASE_URL });
       await c.connect();
       await c.query(TRIGGER);
       await c.end();
     } else {
-      // the embedded database belongs to the server process: add the trigger while it is stopped
-      await stop();
       const { PGlite } = await import('@electric-sql/pglite');
       const pg = await PGlite.create({ dataDir: path.join(db.env.DATA_DIR, 'pg') });
       await pg.exec(TRIGGER);
       await pg.close();
-      server = await startServer(await env());
     }
+    server = await startServer(await env());
   });
   after(async () => {
     await stop();

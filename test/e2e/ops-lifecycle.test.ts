@@ -14,6 +14,7 @@ import {
   runNode,
   SERVER,
   startServer,
+  TEST_NODE_FLAGS,
   waitExit,
 } from '../support/processes';
 import { embeddedDataDir, freshDatabaseEnv } from '../support/test-app';
@@ -148,9 +149,11 @@ describe('start and stop with the README commands (embedded database)', () => {
 
 describe('SIGTERM during start-up (embedded database)', () => {
   it('is honoured once the current step ends: the database is closed, the lock released, exit 0', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-early-'));
+    // a cluster out of initdb with no migration applied: the start's database step (opening it and
+    // applying every migration) takes seconds, and the signal comes before it
+    const { dir, drop } = embeddedDataDir('empty', 'meridian-early-');
     try {
-      const child = spawn(process.execPath, [SERVER], {
+      const child = spawn(process.execPath, [...TEST_NODE_FLAGS, SERVER], {
         cwd: ROOT,
         env: childEnv({
           DATA_DIR: dir,
@@ -179,7 +182,7 @@ describe('SIGTERM during start-up (embedded database)', () => {
       assert.ok(!messages.some((m) => m.startsWith('listening on')), 'it never started serving');
       assert.equal(fs.existsSync(path.join(dir, 'meridian.lock')), false, 'lock released');
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      drop();
     }
   });
 });

@@ -57,8 +57,24 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   before(async () => (t = await startTestApp()));
   after(() => t.close());
 
-  async function world(): Promise<World> {
+  type Users = Pick<World, 'admin' | 'member' | 'guest' | 'outsider'>;
+  const newUsers = async (): Promise<Users> => {
     const [admin, member, guest, outsider] = [await signUp(t), await signUp(t), await signUp(t), await signUp(t)];
+    return { admin, member, guest, outsider };
+  };
+  /**
+   * The four callers that most worlds share: those of the read-only (GET) routes, and of the routes
+   * under a workspace (`/api/workspaces/{slug}/…`), whose writes change that world's workspace and
+   * project, not the user. Each world has its own workspace and project, so a caller's role there is
+   * the one the world gives. The other routes that write (`/api/users/…`, the user's assets) get four
+   * new users: their writes touch the user (profile, onboarding, deactivation). Four sign-ups are
+   * about two thirds of a world's cost.
+   */
+  let shared: Promise<Users> | null = null;
+  const sharesUsers = (route: string) => route.startsWith('GET ') || / \/api\/workspaces\//.test(route);
+
+  async function world(users?: Users): Promise<World> {
+    const { admin, member, guest, outsider } = users ?? (await newUsers());
     const w = await createWorkspace(t, admin.token);
     await addMember(t, w.id, member.userId, 15);
     await addMember(t, w.id, guest.userId, 5);
@@ -2669,7 +2685,7 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
 
   for (const c of CASES) {
     it(c.route, async () => {
-      const x = await world();
+      const x = await world(sharesUsers(c.route) ? await (shared ??= newUsers()) : undefined);
       const who: Record<Caller, SignedUp | null> = {
         anonymous: null,
         outsider: x.outsider,

@@ -16,7 +16,7 @@ import { startServer, waitExit } from '../support/processes';
 import { loadConfig } from '#common';
 import { startDatabase } from '#database';
 import { createApp } from '../../apps/server/src/bootstrap';
-import { ENGINE, freshDatabaseEnv, startTestApp, TestApp } from '../support/test-app';
+import { ENGINE, migratedDatabaseEnv, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * HMAC-SHA256 written out from SHA-256 (RFC 2104), independent of the server's `createHmac`:
@@ -670,10 +670,10 @@ async function freePort(): Promise<number> {
 
 describe('webhooks: a change committed before a crash is delivered after the restart', () => {
   let rx: Receiver;
-  let db: Awaited<ReturnType<typeof freshDatabaseEnv>>;
+  let db: Awaited<ReturnType<typeof migratedDatabaseEnv>>;
   before(async () => {
     rx = await startReceiver();
-    db = await freshDatabaseEnv();
+    db = await migratedDatabaseEnv();
   });
   after(async () => {
     await rx.close();

@@ -4,8 +4,18 @@ import * as path from 'node:path';
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
 /** the server as `npm run start:prod` and the image start it: its bundle (scripts/bundle.js) */
 export const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
-export const CLI = path.join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+/** the ops CLI as `npm run cli` and the image run it: its bundle (scripts/bundle.js) */
+export const CLI = path.join(ROOT, 'dist', 'server', 'cli.js');
 export const TYPEORM = require.resolve('typeorm/cli.js');
+
+/**
+ * Node's flags for the server and CLI processes the tests start: WebAssembly compiled by V8's baseline
+ * compiler only (Liftoff), without the optimizing tier-up. A process that lives for one test pays
+ * for optimizing PGlite's hottest functions (about 1 CPU-second a start) and ends before the faster
+ * code pays it back; what the process does is the same (BENCHMARKS.md "Test suite"). Production
+ * starts keep V8's default.
+ */
+export const TEST_NODE_FLAGS = ['--liftoff-only'];
 
 export interface Finished {
   code: number | null;
@@ -25,7 +35,7 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 /** Runs a node script to completion (bounded by `timeoutMs`). */
 export function runNode(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv(env) });
+    const child = spawn(process.execPath, [...TEST_NODE_FLAGS, ...args], { cwd: ROOT, env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -50,7 +60,7 @@ export function startServer(
   timeoutMs = 60_000,
 ): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER], {
+    const child = spawn(process.execPath, [...TEST_NODE_FLAGS, SERVER], {
       cwd: ROOT,
       env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
     });
