@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { hotQuery, MAX_NAMED_STATEMENTS } from '#domain';
+import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS } from '#domain';
 import { DomainContext, startDomainContext } from '../support/domain-context';
 
 describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
@@ -21,5 +21,27 @@ describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
     const [{ n }] = await hotQuery(ds, `SELECT COUNT(*)::int AS n FROM pg_prepared_statements`, []);
     assert.ok(n > 0, 'the texts were prepared as named statements');
     assert.ok(n <= MAX_NAMED_STATEMENTS, `${n} statements prepared in this session`);
+  });
+
+  it('reads timestamptz as ISO text (ISO_TIMES) exactly as iso() writes the Date pg parses', async () => {
+    const ds = d.database.dataSource;
+    const times = [
+      '2026-11-27 04:47:45.143894+00',
+      '2026-11-27 04:47:45+00',
+      '2026-11-27 04:47:45.1+00',
+      '1999-12-31 23:59:59.999999+00',
+      '2000-02-29 12:00:00.000500+00',
+      '0050-01-01 00:00:00+00',
+      '2026-06-01 10:00:00.25+02',
+    ];
+    const sql = `SELECT t, now() AS at FROM unnest($1::timestamptz[]) AS t /* iso times test */`;
+    const asDates = await hotQuery(ds, sql, [times]);
+    const asText = await hotQuery(ds, sql, [times], ISO_TIMES);
+    assert.equal(asText.length, times.length);
+    asText.forEach((row, i) => {
+      assert.equal(typeof row.t, 'string', `${times[i]} read as text`);
+      assert.equal(iso(row.t as string), iso(asDates[i].t as Date), times[i]);
+    });
+    assert.match(asText[0].t as string, /^2026-11-27T04:47:45\.143Z$/);
   });
 });

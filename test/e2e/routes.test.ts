@@ -1,4 +1,4 @@
-import { AUTH_SCHEME, ERROR_CATALOG } from '#common';
+import { AUTH_SCHEME, ERROR_CATALOG, PrefilteredRouter } from '#common';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -134,5 +134,40 @@ describe('route declarations', () => {
       [],
       'documented but not in the catalog',
     );
+  });
+});
+
+describe('route prefilter (route-prefilter.ts)', () => {
+  let t: TestApp;
+  before(async () => (t = await startTestApp()));
+  after(() => t.close());
+
+  it("answers every path as the router's own match does", () => {
+    const router = (t.app.getHttpAdapter().getInstance() as { router: PrefilteredRouter }).router;
+    type Layer = PrefilteredRouter['stack'][number];
+    const routes = router.stack.filter(
+      (l): l is Layer & { route: { path: string } } => typeof l.route?.path === 'string',
+    );
+    const own = Object.getPrototypeOf(routes[0]).match as Layer['match'];
+    const prefiltered = routes.filter((l) => l.match !== own);
+    assert.ok(prefiltered.length > routes.length * 0.9, `${prefiltered.length} of ${routes.length} routes prefiltered`);
+    // each route's path with values, with and without the trailing slash, upper-cased, cut short, one
+    // segment longer, with an empty or a non-ASCII segment
+    const paths = new Set<string>(['/', '//', '/api', '/API/', '/api/v1/%2F/x/']);
+    for (const { route } of routes) {
+      const p = route.path.replace(/:[^/]+/g, 'x1');
+      const parts = p.split('/');
+      for (const q of [p, `${p}/`, `${p}//`, p.toUpperCase(), `${p}/extra`, parts.slice(0, -1).join('/'), `${p}/é`])
+        paths.add(q);
+      paths.add(parts.map((s, i) => (i === 2 ? '' : s)).join('/'));
+    }
+    let checked = 0;
+    for (const path of paths) {
+      for (const layer of prefiltered) {
+        assert.deepEqual(layer.match(path), own.call(layer, path), `${layer.route.path} against ${path}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 100_000, `${checked} checks`);
   });
 });

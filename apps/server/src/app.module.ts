@@ -11,6 +11,7 @@ import {
   ProjectAccessGuard,
   RateLimitGuard,
   RequestValidationPipe,
+  RoutePrefilter,
   THROTTLER,
   unlessThrottled,
   WorkspaceAccessGuard,
@@ -104,6 +105,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ProjectAccessGuard },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // once the routes are registered: a cheap test before each route's expression (route-prefilter.ts)
+        RoutePrefilter,
       ],
     };
   }

@@ -29,6 +29,7 @@ export * from './validation/optional.decorators';
 export * from './http/body-parsing';
 export * from './http/uuid.pipe';
 export * from './http/allowed-methods';
+export * from './http/route-prefilter';
 export * from './http/input-screening';
 export * from './http/http-server-errors';
 export * from './http/security-headers';

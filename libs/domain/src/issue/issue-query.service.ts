@@ -13,7 +13,7 @@ import { Workspace } from '../workspace';
 import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, resolveIssueOrder } from './issue-filters';
 import { IssueRepository, IssueScope, IssueSearchHit } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
-import { issueFromRow, IssueJson, issueView } from './issue.view';
+import { IssueJson, IssueRecord, issueRecordFromRow, issueView } from './issue.view';
 import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
 
 /** A list request: its page, shape, order and filters (`IssueFilterSet` without the Guest rule, which `viewer` decides). */
@@ -180,7 +180,10 @@ export class IssueQueryService {
   }
 
   /** Renders for a list query: Plane's App shape (`view: 'app'`, no `fields`/`expand`), else the v1 object. */
-  private async renderFor(issues: Issue[], query: IssueListQuery): Promise<Array<Partial<IssueJson> | AppIssueJson>> {
+  private async renderFor(
+    issues: IssueRecord[],
+    query: IssueListQuery,
+  ): Promise<Array<Partial<IssueJson> | AppIssueJson>> {
     if (query.view === 'app' && !query.shape.fields && !query.shape.expand.size) return this.renderApp(issues);
     return this.render(issues, query.shape);
   }
@@ -221,8 +224,11 @@ export class IssueQueryService {
     let pages = 0;
     // the groups' pages are read a few at a time (each is a page and its count): a board's states at once,
     // without one request taking the pool for a grouping with many keys
-    const read: Array<{ key: string | null; page: Page<Issue>; rendered: Array<Partial<IssueJson> | AppIssueJson> }> =
-      [];
+    const read: Array<{
+      key: string | null;
+      page: Page<IssueRecord>;
+      rendered: Array<Partial<IssueJson> | AppIssueJson>;
+    }> = [];
     for (let at = 0; at < keys.length; at += GROUPS_AT_ONCE) {
       read.push(
         ...(await Promise.all(
@@ -350,7 +356,7 @@ export class IssueQueryService {
    * `sub_issues_count`, `link_count`, `attachment_count`. Archived modules and deleted cycles,
    * modules and labels are left out, as in Plane.
    */
-  async renderApp(issues: Issue[]): Promise<AppIssueJson[]> {
+  async renderApp(issues: IssueRecord[]): Promise<AppIssueJson[]> {
     if (!issues.length) return [];
     const rows = await this.repo.appValues(issues.map((i) => i.id));
     const byId = new Map(rows.map((r) => [r.id as string, r]));
@@ -501,7 +507,7 @@ export class IssueQueryService {
     // one statement: the row with its assignee and label ids
     const row = await this.repo.findVisibleRow(projectId, issueId);
     if (!row) throw new MeridianError('NOT_FOUND');
-    const issue = issueFromRow(row);
+    const issue = issueRecordFromRow(row);
     const sets = {
       assignees: new Map([[issue.id, row.assignee_ids as string[]]]),
       labels: new Map([[issue.id, row.label_ids as string[]]]),
@@ -591,12 +597,12 @@ export class IssueQueryService {
   }
 
   /** Renders work items as the work item list does (`fields=`/`expand=` applied): for cycle and module work item lists. */
-  renderMany(issues: Issue[], shape: Shape): Promise<Array<Partial<IssueJson>>> {
+  renderMany(issues: IssueRecord[], shape: Shape): Promise<Array<Partial<IssueJson>>> {
     return this.render(issues, shape);
   }
 
   /** Views for a page of work items: one query for the assignee and label sets (unless given), one per expanded kind. */
-  private async render(issues: Issue[], shape: Shape, given?: IssueSets): Promise<Array<Partial<IssueJson>>> {
+  private async render(issues: IssueRecord[], shape: Shape, given?: IssueSets): Promise<Array<Partial<IssueJson>>> {
     if (!issues.length) return [];
     const sets = given ?? (await this.repo.sets(issues.map((i) => i.id)));
     const views: Array<Record<string, unknown>> = issues.map((i) =>
@@ -613,7 +619,7 @@ export class IssueQueryService {
    */
   private async expand(
     views: Array<Record<string, unknown>>,
-    issues: Issue[],
+    issues: IssueRecord[],
     expand: Set<string>,
     assignees: Map<string, string[]>,
     labels: Map<string, string[]>,

@@ -6,7 +6,7 @@ import { Project, ProjectMember } from '../project';
 import { State } from '../state';
 import { User } from '../user';
 import { Workspace } from '../workspace';
-import { hotQuery, hotRead, hotTransaction, hotTxPipeline, hotTxQuery } from '../kernel/hot-query';
+import { hotQuery, hotRead, hotTransaction, hotTxPipeline, hotTxQuery, ISO_TIMES } from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import {
@@ -45,7 +45,7 @@ import {
   VISIBLE_ISSUE,
 } from './issue.sql';
 import type { IntakeSource } from './issue.app-view';
-import { issueFromRow } from './issue.view';
+import { IssueRecord, issueRecordFromRow } from './issue.view';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -114,7 +114,7 @@ export class IssueRepository {
     desc: boolean,
     page: PageRequest,
     group?: IssueGroup,
-  ): Promise<Page<Issue>> {
+  ): Promise<Page<IssueRecord>> {
     const params: unknown[] = [projectId];
     const bind = bindPositional(params);
     const where = issueFilterConditions(filters, bind);
@@ -133,10 +133,11 @@ export class IssueRepository {
         total: where.length ? undefined : { sql: SQL_PROJECT_VISIBLE_COUNT, params: [projectId] },
       },
       page,
-      (text, values) => hotQuery(this.dataSource, text, values),
+      // the rows are only written out: their times stay text (`ISO_TIMES`)
+      (text, values) => hotQuery(this.dataSource, text, values, ISO_TIMES),
     );
     return new Page(
-      result.results.map(issueFromRow),
+      result.results.map(issueRecordFromRow),
       result.perPage,
       result.totalCount,
       result.nextCursor,
@@ -182,7 +183,7 @@ export class IssueRepository {
     desc: boolean,
     page: PageRequest,
     group?: IssueGroup,
-  ): Promise<Page<Issue>> {
+  ): Promise<Page<IssueRecord>> {
     // a project's visible work items (the App list and its groups, the board): the plain SQL of the v1 list
     if (typeof scope === 'string' && !archived) return this.visiblePage(scope, filters, order, desc, page, group);
     const qb = this.filtered(scope, filters, archived);
@@ -390,7 +391,7 @@ ORDER BY created_at, id`,
 
   /** One visible work item of the project with its assignee and label ids (one statement), or undefined. */
   async findVisibleRow(projectId: string, issueId: string): Promise<Row | undefined> {
-    const [row] = await hotRead(this.dataSource, SQL_VISIBLE_ISSUE, [projectId, issueId]);
+    const [row] = await hotRead(this.dataSource, SQL_VISIBLE_ISSUE, [projectId, issueId], ISO_TIMES);
     return row;
   }
 

@@ -1,14 +1,25 @@
-import { iso } from '../kernel/time';
+import { iso, Time } from '../kernel/time';
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
 
 /**
+ * A work item as the views read it: an `Issue`, or a row of a hot statement read with `ISO_TIMES`
+ * (`issueRecordFromRow`), whose times are ISO 8601 text already (`Time`).
+ */
+export type IssueRecord = Omit<Issue, 'createdAt' | 'updatedAt' | 'deletedAt' | 'completedAt'> & {
+  createdAt: Time;
+  updatedAt: Time;
+  deletedAt: Time | null;
+  completedAt: Time | null;
+};
+
+/**
  * Plane's IssueSerializer output (`plane/api/serializers/issue.py`): the model fields plus
  * `assignees` and `labels` (ids) and `type_id`. No counts, no `description` JSON.
  */
-export function issueView(i: Issue, assignees: string[], labels: string[]) {
+export function issueView(i: IssueRecord, assignees: string[], labels: string[]) {
   return {
     id: i.id,
     name: i.name,
@@ -79,6 +90,9 @@ export function issueFromRow(r: Record<string, any>): Issue {
     typeId: r.type_id,
   } as Issue;
 }
+
+/** `issueFromRow` for a row read with `ISO_TIMES` (hot-query.ts): its times stay ISO 8601 text. */
+export const issueRecordFromRow = issueFromRow as (r: Record<string, unknown>) => IssueRecord;
 
 /** Plane's IssueCommentSerializer (`plane/api/serializers/issue.py`). `is_member` only on reads. */
 export function commentView(c: IssueComment, isMember?: boolean) {

@@ -2,12 +2,49 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import { types as pgTypes } from 'pg';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface PgQueryable {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
+
+/** How `pg` turns a column's text into a value: its `types` option, per statement. */
+export interface TypeParsers {
+  getTypeParser(oid: number, format?: string): (text: string) => unknown;
 }
+
+interface PgQueryable {
+  query(config: { name?: string; text: string; values: unknown[]; types?: TypeParsers }): Promise<{ rows: Row[] }>;
+}
+
+/** PostgreSQL's `timestamptz` type. */
+const TIMESTAMPTZ_OID = 1184;
+/** `timestamptz` as PostgreSQL writes it in a UTC session: `2026-11-27 04:47:00.123456+00` (0 to 6 fraction digits). */
+const UTC_TIMESTAMPTZ = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?\+00$/;
+const parseTimestamptz = pgTypes.getTypeParser(TIMESTAMPTZ_OID, 'text') as (text: string) => unknown;
+
+/**
+ * A `timestamptz` column's text as `Date#toISOString` would write the `Date` that `pg` parses from
+ * it (`2026-11-27T04:47:00.123Z`: UTC, milliseconds, the further digits cut off as `Date` cuts
+ * them), without the `Date`: a page of 100 work items has 400 of them, parsed and written back each
+ * time (BENCHMARKS.md "Round 5"). Text of any other form (another session time zone, BC, infinity,
+ * a year past 9999) is parsed by `pg`'s own parser (a `Date`, which `iso` writes as before).
+ */
+export function isoTimestamptz(text: string): string | unknown {
+  if (!UTC_TIMESTAMPTZ.test(text)) return parseTimestamptz(text);
+  const ms = text.length === 22 ? '000' : `${text.slice(20, -3)}00`.slice(0, 3);
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${ms}Z`;
+}
+
+/**
+ * `pg`'s parsers but `timestamptz`, read as ISO 8601 text (`isoTimestamptz`): for the hot statements
+ * whose rows are only written out (`iso` passes text through; `Time`).
+ */
+export const ISO_TIMES: TypeParsers = {
+  getTypeParser: (oid, format = 'text') =>
+    oid === TIMESTAMPTZ_OID && format === 'text'
+      ? isoTimestamptz
+      : (pgTypes.getTypeParser(oid, format as 'text') as (text: string) => unknown),
+};
 
 /**
  * How many distinct SQL texts run as named (prepared) statements. Most texts are fixed (the rooms'
@@ -32,11 +69,18 @@ function statementName(text: string): string | undefined {
  * Runs one fixed statement (the rooms' `*.sql.ts` texts) outside any transaction, straight on the driver's
  * pool as a named statement: parsed and planned once per connection, no query builder, no
  * TypeORM query runner. Both engines go through `pg` (PGlite through its node-postgres adapter).
+ * `types`: the columns' parsers (`ISO_TIMES`), else `pg`'s.
  */
-export async function hotQuery(ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+export async function hotQuery(ds: DataSource, text: string, values: unknown[], types?: TypeParsers): Promise<Row[]> {
   const pool = (ds.driver as unknown as { master?: PgQueryable }).master;
   if (!pool || typeof pool.query !== 'function') return ds.query(text, values);
-  return (await pool.query({ name: statementName(text), text, values })).rows;
+  return (await pool.query(statement(text, values, types))).rows;
+}
+
+/** A named statement's `pg` query config, with `types` when given. */
+function statement(text: string, values: unknown[], types: TypeParsers | undefined) {
+  const name = statementName(text);
+  return types ? { name, text, values, types } : { name, text, values };
 }
 
 /** A waiting acquisition in `pg-pool`'s queue (its `_pendingQueue`), as `connectFirst` marks it. */
@@ -102,22 +146,23 @@ async function connectFirst(pool: QueueingPool): Promise<PooledClient> {
  * (`ShortReads`), which goes ahead of the acquisitions queued for other statements
  * (`connectFirst`): a single read does not wait for every list page asked before it, nor for a
  * turn of its own behind the other single reads. The answer is the same as `hotQuery`'s. With
- * `DATABASE_SHORT_READS_FIRST=false` it is `hotQuery`.
+ * `DATABASE_SHORT_READS_FIRST=false` it is `hotQuery`. `types` as for `hotQuery`.
  */
-export async function hotRead(ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+export async function hotRead(ds: DataSource, text: string, values: unknown[], types?: TypeParsers): Promise<Row[]> {
   const pool = (ds.driver as unknown as { master?: QueueingPool }).master;
   if (!pool || typeof pool.connect !== 'function') return ds.query(text, values);
   // `DATABASE_SHORT_READS_FIRST=false` (libs/database puts it in the pool's options): in turn
   const first = (ds.options as { extra?: { shortReadsFirst?: boolean } }).extra?.shortReadsFirst !== false;
-  if (!first) return hotQuery(ds, text, values);
+  if (!first) return hotQuery(ds, text, values, types);
   let reads = shortReads.get(pool);
   if (!reads) shortReads.set(pool, (reads = new ShortReads(pool)));
-  return reads.run(text, values);
+  return reads.run(text, values, types);
 }
 
 interface ShortRead {
   text: string;
   values: unknown[];
+  types: TypeParsers | undefined;
   resolve(rows: Row[]): void;
   reject(err: unknown): void;
 }
@@ -136,9 +181,9 @@ class ShortReads {
 
   constructor(private readonly pool: QueueingPool) {}
 
-  run(text: string, values: unknown[]): Promise<Row[]> {
+  run(text: string, values: unknown[], types: TypeParsers | undefined): Promise<Row[]> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ text, values, resolve, reject });
+      this.waiting.push({ text, values, types, resolve, reject });
       if (this.waiting.length === 1) void this.acquire();
     });
   }
@@ -158,7 +203,7 @@ class ShortReads {
         batch.length > 1 && canPipeline(client)
           ? await pipelined(
               client,
-              batch.map((r) => [r.text, r.values]),
+              batch.map((r) => [r.text, r.values, r.types]),
             )
           : await inTurn(client, batch);
       settled.forEach((result, i) => {
@@ -181,7 +226,7 @@ async function inTurn(client: PooledClient, batch: ShortRead[]): Promise<Array<P
     try {
       out.push({
         status: 'fulfilled',
-        value: await client.query({ name: statementName(r.text), text: r.text, values: r.values }),
+        value: await client.query(statement(r.text, r.values, r.types)),
       });
     } catch (reason) {
       out.push({ status: 'rejected', reason });
@@ -193,13 +238,13 @@ async function inTurn(client: PooledClient, batch: ShortRead[]): Promise<Array<P
 /** Writes the statements at once in pipeline mode and answers each one's outcome. */
 async function pipelined(
   client: PipelinedClient,
-  statements: Array<[text: string, values: unknown[] | null]>,
+  statements: Array<[text: string, values: unknown[] | null, types?: TypeParsers]>,
 ): Promise<Array<PromiseSettledResult<{ rows: Row[] }>>> {
   client.pipeline = true;
   try {
     return await Promise.allSettled(
-      statements.map(([text, values]) =>
-        values ? client.query({ name: statementName(text), text, values }) : client.query({ text, values: [] }),
+      statements.map(([text, values, types]) =>
+        values ? client.query(statement(text, values, types)) : client.query({ text, values: [] }),
       ),
     );
   } finally {
