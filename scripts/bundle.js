@@ -129,7 +129,8 @@ function writeEntry() {
     .update(fs.readFileSync(path.join(OUT, 'server.js')))
     .digest('hex');
   const template = fs.readFileSync(ENTRY_TEMPLATE, 'utf8');
-  if (!template.includes("'__SERVER_BUNDLE_SHA256__'")) throw new Error(`${ENTRY_TEMPLATE}: the bundle's hash marker is missing`);
+  if (!template.includes("'__SERVER_BUNDLE_SHA256__'"))
+    throw new Error(`${ENTRY_TEMPLATE}: the bundle's hash marker is missing`);
   const entry = template.replace("'__SERVER_BUNDLE_SHA256__'", `'${sha256}'`);
   fs.writeFileSync(
     path.join(OUT, 'main.js'),
