@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, loadDotEnv, MeridianError } from '#common';
+import { ConfigError, loadConfig, loadDotEnv, MeridianError, projectRoot } from '#common';
 import { setUpInstance } from '#domain';
 import {
   BackupError,
@@ -11,7 +11,6 @@ import {
   runMigrationsLocked,
 } from '#database';
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { IMPORT_USAGE, importCommand } from './import-plane/import-command';
@@ -42,19 +41,6 @@ ${IMPORT_USAGE}
 
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
 (stop the server first: the embedded database allows one process at a time).`;
-
-/**
- * The project's directory (its package.json, named meridian): found by walking up from this file,
- * so it is the same from tsc's output (dist/apps/cli/src/) and from the bundle (dist/server/cli.js).
- */
-function projectRoot(): string {
-  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string }).name === 'meridian')
-      return dir;
-  }
-  throw new Error(`no package.json of meridian above ${__dirname}`);
-}
 
 async function withDataSource<T>(fn: (ds: DataSource) => Promise<T>): Promise<T> {
   const opened = await openDatabase(loadConfig());
@@ -106,7 +92,9 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     case 'migration:generate': {
+      // the sources' directory, the same from tsc's output and from the bundle (dist/server/cli.js)
       const ROOT = projectRoot();
+      if (!ROOT) throw new Error(`no package.json of meridian above ${__dirname}`);
       const name = args[0];
       if (!name || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {
         console.error('migration:generate needs a NAME in PascalCase, for example AddLabels');

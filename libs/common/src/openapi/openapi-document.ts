@@ -2,11 +2,10 @@ import type { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
 import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { AUTH_SCHEME, AuthScheme } from '../auth/auth.decorators';
 import { ERROR_CATALOG } from '../errors/error-catalog';
 import type { PagingPolicy } from '../pagination/page-query.decorator';
+import { meridianVersion } from '../util/version';
 import { NOT_NULL_CONSTRAINT } from '../validation/optional.decorators';
 import { MULTIPART_BODY, MultipartBodySpec } from './multipart-body';
 
@@ -128,7 +127,7 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<Recor
         '(`per_page`, `cursor`, `next_cursor`, `results`), or, on the App API lists Plane does not page, ' +
         'a bare array.',
     )
-    .setVersion(packageVersion())
+    .setVersion(meridianVersion())
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'A user access token from `/auth/sign-in/` or `/auth/sign-up/`.' },
       SECURITY_SCHEMES.bearer,
@@ -485,20 +484,4 @@ function withPathParameters(route: string, parameters: any[]): any[] {
       schema: name.endsWith('_id') ? { type: 'string', format: 'uuid' } : { type: 'string' },
     }));
   return [...missing, ...parameters];
-}
-
-/** `version` of the repository's package.json, looked up from this file (sources or `dist/`). */
-function packageVersion(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'meridian' && pkg.version) return pkg.version;
-    } catch {
-      // not here
-    }
-  }
-  return '0.0.0';
 }
