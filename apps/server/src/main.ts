@@ -237,15 +237,15 @@ async function main(): Promise<void> {
     { url, version, database: describeDatabase(config), startup_ms, code_cache: codeCache?.state() },
     `listening on ${url} (${describeDatabase(config)})`,
   );
-  // the functions this start compiled, for the next start (once; a start that read the cache skips it)
-  if (codeCache?.state() === 'miss' || codeCache?.state() === 'rejected') {
+  // the functions this start compiled, for the next start (`save` writes only when this start had no cache)
+  if (codeCache) {
     setImmediate(() => {
       const outcome = codeCache.save();
       if (outcome === 'unwritable')
         log.info(
-          'the code cache could not be written (CODE_CACHE_DIR, README "Start-up"): later starts compile the code again',
+          'the code cache could not be written (CODE_CACHE_DIR, .env.example): later starts compile the code again',
         );
-      else log.debug({ code_cache: outcome }, `code cache ${outcome}`);
+      else if (outcome === 'written') log.debug({ code_cache: outcome }, 'code cache written');
     });
   }
   lifecycle.running(async () => {
