@@ -144,11 +144,19 @@ export async function startServer(opts: StartOptions): Promise<Server> {
       () => reject(new Error(`no start within the timeout:\n${out}`)),
       opts.timeoutMs ?? 180_000,
     );
-    const onData = (d: Buffer) => {
+    // after the "listening" line the server's output is only kept (the first 200 kB, for errors): its
+    // request log is drained without being scanned, so that reading it costs the machine as little as
+    // any log reader would (it shares the cores with the server under test)
+    const keep = (d: Buffer) => {
       if (out.length < 200_000) out += d;
+    };
+    const onData = (d: Buffer) => {
+      keep(d);
       const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
+        child.stdout!.off('data', onData).on('data', keep);
+        child.stderr!.off('data', onData).on('data', keep);
         const line = out.split('\n').find((l) => l.includes('listening on'))!;
         resolve({ base: m[1], pid: (JSON.parse(line) as { pid: number }).pid });
       }
