@@ -35,6 +35,7 @@ import { SQL_WORKSPACE_ACCESS } from '../libs/domain/src/workspace/workspace.sql
 import { SQL_PROJECT_ACCESS } from '../libs/domain/src/project/project.sql';
 import {
   ISSUE_COLUMNS,
+  ISSUE_LIST_COLUMNS,
   SQL_APP_VALUES,
   SQL_STATE_GROUP_KEYS,
   SQL_CREATE_ISSUE_PLAIN,
@@ -294,7 +295,7 @@ async function appList(projectId: string, url: URL) {
   const page = (extra: string, params: unknown[]) =>
     paginateSql(
       {
-        select: ISSUE_COLUMNS,
+        select: ISSUE_LIST_COLUMNS,
         from: SQL_VISIBLE_ISSUES_OF_PROJECT + extra,
         params,
         key: order.key,

@@ -91,6 +91,26 @@ const esModuleRequires = {
   },
 };
 
+/**
+ * pg picks its socket by asking whether it runs in Cloudflare Workers (`pg/lib/stream.js`,
+ * `isCloudflareRuntime`): where there is no `navigator` (Node 20) it builds a fetch `Response` to
+ * find out, and that loads Node's fetch implementation (undici) during the server's start, about
+ * 40–100 ms that nothing else spends (BENCHMARKS.md "Round 6"). The bundle runs on Node.js only: the
+ * check is `false` in it. The build fails if the check is not where it was, so that an upgrade of pg
+ * is looked at again.
+ */
+const pgNodeStreams = {
+  name: 'pg-node-streams',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, (args) => {
+      const source = fs.readFileSync(args.path, 'utf8');
+      const check = 'if (isCloudflareRuntime()) {';
+      if (source.split(check).length !== 2) throw new Error(`${args.path}: pg's Cloudflare check has changed`);
+      return { contents: source.replace(check, 'if (false) {'), loader: 'js' };
+    });
+  },
+};
+
 function entryPoints() {
   const entries = {
     server: path.join(DIST, 'apps', 'server', 'src', 'main.js'),
@@ -168,7 +188,7 @@ async function main() {
     // tslib's `import` entry for Node is an ES wrapper around its CommonJS file that esbuild cannot
     // see the exports of: its ES build for every importer
     alias: { tslib: 'tslib/tslib.es6.mjs' },
-    plugins: [optionalPackages, esModuleRequires],
+    plugins: [optionalPackages, esModuleRequires, pgNodeStreams],
     // the package.json `imports` (#common, #domain, #database) point at tsc's output
     conditions: ['default'],
     logLevel: 'warning',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { MAX_PREPARED_TEXTS } from '#database';
 import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS } from '#domain';
 import { DomainContext, startDomainContext } from '../support/domain-context';
 
@@ -18,7 +19,12 @@ describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
       const [row] = await hotQuery(ds, `SELECT $1::int + ${k} AS n /* hot-query bound test */`, [1]);
       assert.equal(Number(row.n), k + 1);
     }
-    const [{ n }] = await hotQuery(ds, `SELECT COUNT(*)::int AS n FROM pg_prepared_statements`, []);
+    // hotQuery's names (`m_…`); the session also holds the embedded client's own (`p_…`, the last test)
+    const [{ n }] = await hotQuery(
+      ds,
+      `SELECT COUNT(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'm\\_%'`,
+      [],
+    );
     assert.ok(n > 0, 'the texts were prepared as named statements');
     assert.ok(n <= MAX_NAMED_STATEMENTS, `${n} statements prepared in this session`);
   });
@@ -43,5 +49,28 @@ describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
       assert.equal(iso(row.t as string), iso(asDates[i].t as Date), times[i]);
     });
     assert.match(asText[0].t as string, /^2026-11-27T04:47:45\.143Z$/);
+  });
+
+  it('the embedded engine prepares statements sent as text with parameters once per connection, also after DISCARD ALL; PostgreSQL does not', async () => {
+    const ds = d.database.dataSource;
+    const text = `SELECT $1::int + 1 AS n /* prepared by the client test */`;
+    const prepared = async () =>
+      (await ds.query(`SELECT COUNT(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [text]))[0]
+        .n as number;
+    for (let k = 0; k < 3; k++) assert.equal(Number((await ds.query(text, [k]))[0].n), k + 1);
+    // one connection on the embedded engine: the statements above ran in the session queried here
+    assert.equal(await prepared(), d.database.engine === 'embedded' ? 1 : 0);
+    await ds.query('DISCARD ALL');
+    assert.equal(await prepared(), 0);
+    assert.equal(Number((await ds.query(text, [41]))[0].n), 42, 'prepared again after DISCARD ALL');
+    assert.equal(await prepared(), d.database.engine === 'embedded' ? 1 : 0);
+
+    // bounded: past MAX_PREPARED_TEXTS distinct texts, the rest still run, unnamed
+    for (let k = 0; k < MAX_PREPARED_TEXTS + 20; k++) {
+      assert.equal(Number((await ds.query(`SELECT $1::int + ${k} AS n /* prepared bound test */`, [1]))[0].n), k + 1);
+    }
+    const [{ n }] = await ds.query(`SELECT COUNT(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'p\\_%'`);
+    if (d.database.engine === 'embedded') assert.ok(n > 0 && n <= MAX_PREPARED_TEXTS, `${n} prepared by the client`);
+    else assert.equal(n, 0);
   });
 });

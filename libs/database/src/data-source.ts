@@ -6,6 +6,7 @@ import pg from 'pg';
 import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 
 import { lockDataDir } from './data-dir-lock';
+import { PreparingClient } from './preparing-client';
 import { initEmbeddedCluster } from './embedded-initdb';
 import { EmbeddedWorker } from './embedded-worker';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -95,7 +96,8 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
         ...commonOptions(),
         poolSize: 1,
         connectTimeoutMS: db.connectTimeoutMs,
-        extra: { ...extra, idleTimeoutMillis: 0, [SHORT_READS_FIRST]: db.shortReadsFirst },
+        // statements with parameters prepared once per connection (`PreparingClient`)
+        extra: { ...extra, Client: PreparingClient, idleTimeoutMillis: 0, [SHORT_READS_FIRST]: db.shortReadsFirst },
       },
       close: async () => {
         if (closed) return;

@@ -4,3 +4,4 @@ export * from './snake-naming.strategy';
 export * from './database.module';
 export * from './embedded-backup';
 export { initEmbeddedCluster } from './embedded-initdb';
+export { MAX_PREPARED_TEXTS } from './preparing-client';

@@ -10,10 +10,10 @@ import { pick, Shape } from '../kernel/fields';
 import { State, stateLiteView } from '../state';
 import { User, userLiteView } from '../user';
 import { Workspace } from '../workspace';
-import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, resolveIssueOrder } from './issue-filters';
-import { IssueRepository, IssueScope, IssueSearchHit } from './issue.repository';
+import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
+import { IssueGroup, IssueRepository, IssueScope, IssueSearchHit } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
-import { IssueJson, IssueRecord, issueRecordFromRow, issueView } from './issue.view';
+import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView } from './issue.view';
 import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
 
 /** A list request: its page, shape, order and filters (`IssueFilterSet` without the Guest rule, which `viewer` decides). */
@@ -164,28 +164,35 @@ export class IssueQueryService {
     const { page, shape, order_by, external_id: _id, external_source: _source, view, ...rest } = query;
     const { order, desc } = resolveIssueOrder(order_by);
     if (view === 'app') {
-      // the App API's list (more filters, App values): the same filters over the query builder
-      const result = await this.repo.filteredPage(projectId, filtersOf(rest), false, order, desc, page);
-      return new Page(
-        await this.renderFor(result.results, query),
-        result.perPage,
-        result.totalCount,
-        result.nextCursor,
-        result.prevCursor,
-      );
+      // the App API's list (more filters, App values): the same filters
+      const { page: result, rendered } = await this.renderedPage(projectId, filtersOf(rest), false, order, desc, query);
+      return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
     }
     const result = await this.repo.visiblePage(projectId, filtersOf(rest), order, desc, page);
     const rendered = await this.render(result.results, shape);
     return new Page(rendered, result.perPage, result.totalCount, result.nextCursor, result.prevCursor);
   }
 
-  /** Renders for a list query: Plane's App shape (`view: 'app'`, no `fields`/`expand`), else the v1 object. */
-  private async renderFor(
-    issues: IssueRecord[],
+  /**
+   * A page of `IssueRepository.filteredPage` rendered for a list query: Plane's App shape (`view:
+   * 'app'`, no `fields`/`expand`; read without the descriptions, which that shape does not show),
+   * else the v1 object.
+   */
+  private async renderedPage(
+    scope: IssueScope,
+    filters: IssueFilterSet,
+    archived: boolean,
+    order: IssueOrderKey,
+    desc: boolean,
     query: IssueListQuery,
-  ): Promise<Array<Partial<IssueJson> | AppIssueJson>> {
-    if (query.view === 'app' && !query.shape.fields && !query.shape.expand.size) return this.renderApp(issues);
-    return this.render(issues, query.shape);
+    group?: IssueGroup,
+  ): Promise<{ page: Page<IssueListRecord>; rendered: Array<Partial<IssueJson> | AppIssueJson> }> {
+    if (query.view === 'app' && !query.shape.fields && !query.shape.expand.size) {
+      const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group, 'list');
+      return { page, rendered: await this.renderApp(page.results) };
+    }
+    const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group);
+    return { page, rendered: await this.render(page.results, query.shape) };
   }
 
   /**
@@ -226,16 +233,16 @@ export class IssueQueryService {
     // without one request taking the pool for a grouping with many keys
     const read: Array<{
       key: string | null;
-      page: Page<IssueRecord>;
+      page: Page<IssueListRecord>;
       rendered: Array<Partial<IssueJson> | AppIssueJson>;
     }> = [];
     for (let at = 0; at < keys.length; at += GROUPS_AT_ONCE) {
       read.push(
         ...(await Promise.all(
-          keys.slice(at, at + GROUPS_AT_ONCE).map(async (key) => {
-            const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, { by, key });
-            return { key, page, rendered: await this.renderFor(page.results, query) };
-          }),
+          keys.slice(at, at + GROUPS_AT_ONCE).map(async (key) => ({
+            key,
+            ...(await this.renderedPage(scope, filters, archived, order, desc, query, { by, key })),
+          })),
         )),
       );
     }
@@ -288,17 +295,16 @@ export class IssueQueryService {
     const q: IssueListQuery = { ...query, viewer: undefined };
     if (groupBy) return this.listGrouped(scope, q, groupBy);
     const { order, desc } = resolveIssueOrder(q.order_by);
-    const page = await this.repo.filteredPage(scope, filtersOf(q), false, order, desc, q.page);
-    const rendered = await this.renderFor(page.results, q);
+    const { page, rendered } = await this.renderedPage(scope, filtersOf(q), false, order, desc, q);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
   }
 
   /** The archived work items of the project (App API `archived-issues/`), filters, order and `group_by` as `list`. */
   async listArchived(projectId: string, query: IssueListQuery): Promise<Page<Partial<IssueJson> | AppIssueJson>> {
     const { order, desc } = resolveIssueOrder(query.order_by);
-    const page = await this.repo.filteredPage(projectId, filtersOf(query), true, order, desc, query.page);
+    const { page, rendered } = await this.renderedPage(projectId, filtersOf(query), true, order, desc, query);
     return new Page<Partial<IssueJson> | AppIssueJson>(
-      await this.renderFor(page.results, query),
+      rendered,
       page.perPage,
       page.totalCount,
       page.nextCursor,
@@ -356,7 +362,7 @@ export class IssueQueryService {
    * `sub_issues_count`, `link_count`, `attachment_count`. Archived modules and deleted cycles,
    * modules and labels are left out, as in Plane.
    */
-  async renderApp(issues: IssueRecord[]): Promise<AppIssueJson[]> {
+  async renderApp(issues: IssueListRecord[]): Promise<AppIssueJson[]> {
     if (!issues.length) return [];
     const rows = await this.repo.appValues(issues.map((i) => i.id));
     const byId = new Map(rows.map((r) => [r.id as string, r]));

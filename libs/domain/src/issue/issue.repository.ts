@@ -26,6 +26,7 @@ import { CommentReaction } from './comment-reaction.entity';
 import { Issue } from './issue.entity';
 import {
   ISSUE_COLUMNS,
+  ISSUE_LIST_COLUMNS,
   LIVE_PROJECT,
   OPEN_ISSUE,
   SQL_APP_VALUES,
@@ -45,7 +46,7 @@ import {
   VISIBLE_ISSUE,
 } from './issue.sql';
 import type { IntakeSource } from './issue.app-view';
-import { IssueRecord, issueRecordFromRow } from './issue.view';
+import { IssueListRecord, IssueRecord, issueRecordFromRow } from './issue.view';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -66,6 +67,14 @@ export interface IssueGroup {
   by: IssueGroupBy;
   key: string | null;
 }
+
+/**
+ * Which columns a page of work items reads: all of them (`ISSUE_COLUMNS`), or those of the App
+ * API's list shape (`'list'`: `ISSUE_LIST_COLUMNS`, no description; `IssueListRecord`).
+ */
+export type IssueColumns = 'all' | 'list';
+/** The work item a page of `C` columns holds. */
+export type IssueOfColumns<C extends IssueColumns> = C extends 'list' ? IssueListRecord : IssueRecord;
 
 /** A row of `search`: a work item hit with its project key and workspace slug. */
 export interface IssueSearchHit {
@@ -105,16 +114,17 @@ export class IssueRepository {
   /**
    * A page of the project's visible work items (v1 list) in plain SQL: `SQL_VISIBLE_ISSUES_OF_PROJECT`
    * and the filters; the project join cannot duplicate a row, so the total is a `COUNT(*)` that
-   * `ix_issues_project_live_created` serves. No query builder per request.
+   * `ix_issues_project_live_created` serves. No query builder per request. `columns`: see `IssueColumns`.
    */
-  async visiblePage(
+  async visiblePage<C extends IssueColumns = 'all'>(
     projectId: string,
     filters: IssueFilterSet,
     order: IssueOrderKey,
     desc: boolean,
     page: PageRequest,
     group?: IssueGroup,
-  ): Promise<Page<IssueRecord>> {
+    columns?: C,
+  ): Promise<Page<IssueOfColumns<C>>> {
     const params: unknown[] = [projectId];
     const bind = bindPositional(params);
     const where = issueFilterConditions(filters, bind);
@@ -122,7 +132,7 @@ export class IssueRepository {
     const from = SQL_VISIBLE_ISSUES_OF_PROJECT + where.map((c) => ` AND ${c}`).join('');
     const result = await paginateSql(
       {
-        select: ISSUE_COLUMNS,
+        select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
         from,
         params,
         key: order.key,
@@ -137,7 +147,7 @@ export class IssueRepository {
       (text, values) => hotQuery(this.dataSource, text, values, ISO_TIMES),
     );
     return new Page(
-      result.results.map(issueRecordFromRow),
+      result.results.map(issueRecordFromRow) as Array<IssueOfColumns<C>>,
       result.perPage,
       result.totalCount,
       result.nextCursor,
@@ -174,8 +184,12 @@ export class IssueRepository {
     return qb.setParameters(params);
   }
 
-  /** A page of `filtered` (App lists, archived list), narrowed to one `group` when given. */
-  filteredPage(
+  /**
+   * A page of `filtered` (App lists, archived list), narrowed to one `group` when given. `columns`
+   * (see `IssueColumns`) narrows what a project's visible work items read; the other scopes read
+   * whole work items.
+   */
+  async filteredPage<C extends IssueColumns = 'all'>(
     scope: IssueScope,
     filters: IssueFilterSet,
     archived: boolean,
@@ -183,20 +197,23 @@ export class IssueRepository {
     desc: boolean,
     page: PageRequest,
     group?: IssueGroup,
-  ): Promise<Page<IssueRecord>> {
+    columns?: C,
+  ): Promise<Page<IssueOfColumns<C>>> {
     // a project's visible work items (the App list and its groups, the board): the plain SQL of the v1 list
-    if (typeof scope === 'string' && !archived) return this.visiblePage(scope, filters, order, desc, page, group);
+    if (typeof scope === 'string' && !archived)
+      return this.visiblePage(scope, filters, order, desc, page, group, columns);
     const qb = this.filtered(scope, filters, archived);
     if (group) {
       const params: Record<string, unknown> = {};
       qb.andWhere(groupCondition(group, bindNamed(params, 'g')), params);
     }
-    return paginate(qb, page, {
+    // whole work items (an `Issue` is an `IssueRecord`, and so an `IssueListRecord`)
+    return (await paginate(qb, page, {
       key: order.key,
       keyType: order.keyType,
       order: desc ? 'DESC' : 'ASC',
       total: group ? undefined : this.counted(scope, filters, archived),
-    });
+    })) as Page<IssueOfColumns<C>>;
   }
 
   /**

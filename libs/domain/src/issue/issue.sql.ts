@@ -46,11 +46,21 @@ export const OPEN_ISSUE = 'i.archived_at IS NULL AND i.is_draft = false';
  */
 export const VISIBLE_ISSUE = `${OPEN_ISSUE} AND ${notInTriage('i')}`;
 
-/** The columns of a work item row, dates as `YYYY-MM-DD` text (as TypeORM maps `date` columns). */
-export const ISSUE_COLUMNS = `i.id, i.created_at, i.updated_at, i.deleted_at, i.created_by_id, i.updated_by_id, i.workspace_id, i.project_id,
-i.name, i.description_html, i.description_stripped, i.priority, i.state_id, i.parent_id, i.point, i.estimate_point_id,
+const ISSUE_HEAD_COLUMNS = `i.id, i.created_at, i.updated_at, i.deleted_at, i.created_by_id, i.updated_by_id, i.workspace_id, i.project_id,
+i.name`;
+const ISSUE_TAIL_COLUMNS = `i.priority, i.state_id, i.parent_id, i.point, i.estimate_point_id,
 i.start_date::text AS start_date, i.target_date::text AS target_date, i.sequence_id, i.sort_order, i.completed_at,
 i.archived_at::text AS archived_at, i.is_draft, i.external_source, i.external_id, i.type_id`;
+
+/** The columns of a work item row, dates as `YYYY-MM-DD` text (as TypeORM maps `date` columns). */
+export const ISSUE_COLUMNS = `${ISSUE_HEAD_COLUMNS}, i.description_html, i.description_stripped, ${ISSUE_TAIL_COLUMNS}`;
+
+/**
+ * `ISSUE_COLUMNS` without `description_html` and `description_stripped`: what the App API's list and
+ * board show of a work item (Plane's `IssueViewSet.list` reads its `.values()` without the
+ * description), so that a page of them does not carry every description out of the database.
+ */
+export const ISSUE_LIST_COLUMNS = `${ISSUE_HEAD_COLUMNS}, ${ISSUE_TAIL_COLUMNS}`;
 
 /**
  * The visible work items of project `$1` (not deleted, archived, draft or waiting in intake;

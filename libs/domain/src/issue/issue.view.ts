@@ -15,6 +15,9 @@ export type IssueRecord = Omit<Issue, 'createdAt' | 'updatedAt' | 'deletedAt' | 
   completedAt: Time | null;
 };
 
+/** A work item of a list read with `ISSUE_LIST_COLUMNS` (issue.sql.ts): an `IssueRecord` without its description. */
+export type IssueListRecord = Omit<IssueRecord, 'descriptionHtml' | 'descriptionStripped'>;
+
 /**
  * Plane's IssueSerializer output (`plane/api/serializers/issue.py`): the model fields plus
  * `assignees` and `labels` (ids) and `type_id`. No counts, no `description` JSON.

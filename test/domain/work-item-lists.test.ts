@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { IssueCommandService, IssueQueryService } from '#domain';
+import { DomainContext, startDomainContext } from '../support/domain-context';
+import { seedProject } from '../support/domain-fixtures';
+
+/** The statements the data source's pool is given while `fn` runs (the driver's `query`, watched, not replaced). */
+async function statementsOf(d: DomainContext, fn: () => Promise<unknown>): Promise<string[]> {
+  const pool = (d.database.dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } })
+    .master;
+  const query = pool.query;
+  const seen: string[] = [];
+  pool.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    seen.push(typeof first === 'string' ? first : (first?.text ?? ''));
+    return query.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    pool.query = query;
+  }
+  return seen;
+}
+
+describe('domain: what the work item lists read (IssueQueryService)', () => {
+  let d: DomainContext;
+  let issues: IssueQueryService;
+  let p: Awaited<ReturnType<typeof seedProject>>;
+  const description = `<p>${'a long description '.repeat(200)}</p>`;
+  before(async () => {
+    d = await startDomainContext();
+    issues = d.get(IssueQueryService);
+    p = await seedProject(d);
+    const ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    for (const name of ['One', 'Two']) {
+      await d.get(IssueCommandService).create(ctx, { name, description_html: description });
+    }
+  });
+  after(() => d.close());
+
+  const pageOf = (query: Record<string, unknown>) => ({
+    page: { perPage: 100, number: 0 },
+    shape: { expand: new Set<string>() },
+    ...query,
+  });
+  /** the statements that read the work items' rows (the page), not their counts or App values */
+  const pageReads = (statements: string[]) => statements.filter((s) => /^SELECT i\.id, i\.created_at/.test(s));
+
+  it("the App list and board read no description (Plane's list shape has none); the v1 list and `fields=` read it", async () => {
+    let app: unknown;
+    const appReads = pageReads(
+      await statementsOf(d, async () => (app = await issues.list(p.projectId, pageOf({ view: 'app' })))),
+    );
+    assert.equal(appReads.length, 1, 'the App list reads one page');
+    assert.doesNotMatch(appReads[0], /description/);
+    const appRows = (app as { results: Array<Record<string, unknown>> }).results;
+    assert.deepEqual(appRows.map((r) => r.name).sort(), ['One', 'Two']);
+    assert.ok(appRows.every((r) => !('description_html' in r) && typeof r.state__group === 'string'));
+
+    const boardReads = pageReads(
+      await statementsOf(d, () => issues.listGrouped(p.projectId, pageOf({ view: 'app' }) as never, 'state_id')),
+    );
+    assert.ok(boardReads.length >= 1, 'the board reads a page per state');
+    for (const text of boardReads) assert.doesNotMatch(text, /description/);
+
+    let v1: unknown;
+    const v1Reads = pageReads(await statementsOf(d, async () => (v1 = await issues.list(p.projectId, pageOf({})))));
+    assert.equal(v1Reads.length, 1);
+    assert.match(v1Reads[0], /i\.description_html, i\.description_stripped/);
+    const v1Rows = (v1 as { results: Array<Record<string, unknown>> }).results;
+    assert.ok(v1Rows.every((r) => r.description_html === description));
+
+    let picked: unknown;
+    const pickedReads = pageReads(
+      await statementsOf(
+        d,
+        async () =>
+          (picked = await issues.list(
+            p.projectId,
+            pageOf({ view: 'app', shape: { fields: ['id', 'description_html'], expand: new Set<string>() } }),
+          )),
+      ),
+    );
+    assert.match(pickedReads[0], /i\.description_html/);
+    assert.ok(
+      (picked as { results: Array<Record<string, unknown>> }).results.every((r) => r.description_html === description),
+    );
+  });
+});
