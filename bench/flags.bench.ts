@@ -9,6 +9,8 @@
  *   npm run build
  *   node dist/bench/flags.bench.js --variant 'default' --variant 'semi 8;opts=--max-semi-space-size=8' \
  *        [--variant 'arena 2;env=MALLOC_ARENA_MAX=2'] [--rounds 4] [--seconds 5] [--connections 32] [--items 20000]
+ *        [--only 'GET one']
+ *   another build: `--variant 'base;main=../base/dist/server/main.js'` (the bundle of another checkout)
  *
  * Each server starts as `npm run start:prod` does (`mode=image` is the default here: the image's
  * environment, then the variant's `opts` after the image's NODE_OPTIONS, so they win). Each server's
@@ -26,6 +28,8 @@ const ROUNDS = Number(opt('rounds', '4'));
 const SECONDS = Number(opt('seconds', '5'));
 const CONNECTIONS = Number(opt('connections', '32'));
 const ITEMS = Number(opt('items', '20000'));
+/** time only the scenarios whose name contains this text (e.g. `GET one`) */
+const ONLY = opt('only', '');
 
 async function peakDuring<T>(pid: number, fn: () => Promise<T>): Promise<[T, number]> {
   let peak = 0;
@@ -66,7 +70,13 @@ async function main() {
     const ids = await seedProject(t, first, ITEMS, () => postgresSeedConnection(env.DATABASE_URL));
     for (const v of vs)
       servers.push(
-        await startServer({ mode: v.mode, node: v.node, env: { ...env, ...v.env }, nodeOptions: v.nodeOptions }),
+        await startServer({
+          mode: v.mode,
+          node: v.node,
+          main: v.main,
+          env: { ...env, ...v.env },
+          nodeOptions: v.nodeOptions,
+        }),
       );
     const headers = { 'x-api-key': t.key };
     const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
@@ -80,7 +90,7 @@ async function main() {
       ['list, per_page=100', 200, () => ({ method: 'GET', path: `${list}?per_page=100`, headers })],
     ];
     const rows: string[] = [];
-    for (const [scenario, ok, next] of scenarios) {
+    for (const [scenario, ok, next] of scenarios.filter(([name]) => name.includes(ONLY))) {
       const results = vs.map(() => [] as LoadResult[]);
       const peaks = vs.map(() => 0);
       /** the server's CPU ms per request, each round (what a busy machine distorts least) */
