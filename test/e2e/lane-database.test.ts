@@ -46,6 +46,12 @@ describe(
         await a.sql(`DELETE FROM typeorm_migrations WHERE id = (SELECT max(id) FROM typeorm_migrations)`);
         await a.sql(`UPDATE typeorm_migrations SET name = 'renamed' WHERE id = 1`);
         await a.sql(`SELECT nextval('typeorm_migrations_id_seq') FROM generate_series(1, 5)`);
+        // a table grown past what the reset deletes row by row (it truncates it instead)
+        await a.sql(
+          `INSERT INTO users (email, display_name) SELECT 'bulk' || g || '@example.com', 'bulk ' || g FROM generate_series(1, 3000) g`,
+        );
+        const [grown] = await a.sql<{ pages: string }>(`SELECT pg_relation_size('users') / 8192 AS pages`);
+        assert.ok(Number(grown.pages) >= 32, `users: ${grown.pages} pages`);
         const written = await counts(a);
         assert.ok(Object.values(written).filter((n) => n > 0).length >= 8, JSON.stringify(written));
       } finally {
@@ -71,6 +77,9 @@ describe(
         );
         assert.deepEqual([Number(seq.last_value), seq.is_called], [Math.max(...rows.map((r) => r.id)), true]);
         assert.deepEqual(await laneDifferences(b.database.dataSource), []);
+        // the grown table was truncated, not left behind as dead rows; the others were emptied
+        const [users] = await b.sql<{ pages: string }>(`SELECT pg_relation_size('users') / 8192 AS pages`);
+        assert.equal(Number(users.pages), 0);
         // and the app works on it: the instance is unclaimed, a set-up happens once
         const status = await b.api.get('/api/instances/');
         assert.equal(status.status, 200, JSON.stringify(status.body));

@@ -23,7 +23,8 @@ interface Sql {
  *
  * The first app of the process gets the engine on a fresh copy of the template, and its state is
  * recorded (`Pristine`). Every later app gets it reset to that state (`reset`): the tables that
- * hold rows emptied (`TRUNCATE … CASCADE`), the template's own rows (the migrations table) put back
+ * hold rows emptied (`DELETE` with the foreign keys' triggers off, `TRUNCATE … CASCADE` once a table
+ * has grown: `TRUNCATE_FROM_PAGES`), the template's own rows (the migrations table) put back
  * if they changed, the sequences set back, the session discarded; then the whole state is checked
  * against the record, and a difference fails the app's start (a reset that missed something must
  * not let rows leak silently into the next test).
@@ -155,6 +156,25 @@ async function differences(ds: Sql, p: Pristine): Promise<string[]> {
   return out;
 }
 
+/**
+ * A dirty table of at least this many pages (8 KiB each) is emptied with `TRUNCATE`, a smaller one
+ * with `DELETE`. `TRUNCATE` gives the table and each of its indexes new files, which costs PGlite
+ * more than deleting a test's few rows (about 0.15–0.5 CPU-s an app over the twenty-odd tables a
+ * test fills: BENCHMARKS.md "Test suite"); but PGlite runs no autovacuum, so the deleted rows stay
+ * behind as dead tuples for every later app of the lane. A table's heap then only grows, until it
+ * reaches this size and is truncated, which bounds what a later scan reads (a test that filled a
+ * table with thousands of rows leaves nothing).
+ */
+const TRUNCATE_FROM_PAGES = 32;
+
+/** the heap size, in pages, of each of `tables` */
+async function relationPages(ds: Sql, tables: string[]): Promise<Map<string, number>> {
+  const [row]: Record<string, string>[] = await ds.query(
+    `SELECT ${tables.map((t, i) => `pg_relation_size('${t.replace(/'/g, "''")}') / 8192 AS t${i}`).join(', ')}`,
+  );
+  return new Map(tables.map((t, i) => [t, Number(row[`t${i}`])]));
+}
+
 /** Brings the database back to `p` (see the file's comment), then checks it. */
 async function reset(ds: DataSource, p: Pristine): Promise<void> {
   await ds.query('DISCARD ALL'); // the previous app's session state (the worker does it too, per connection)
@@ -163,9 +183,14 @@ async function reset(ds: DataSource, p: Pristine): Promise<void> {
   const changedSeeds = [...p.seeded].filter(([t, { digest }]) => sums.get(t) !== digest).map(([t]) => t);
   const dirty = [...new Set([...withRows.filter((t) => !p.seeded.has(t)), ...changedSeeds])];
   if (dirty.length) {
+    const sizes = await relationPages(ds, dirty);
+    const large = dirty.filter((t) => sizes.get(t)! >= TRUNCATE_FROM_PAGES);
     await ds.transaction(async (em) => {
-      await em.query(`TRUNCATE ${dirty.join(', ')} CASCADE`);
-      // CASCADE may have emptied a seeded table that references a dirty one: put back every seeded
+      // foreign keys are triggers: off for this transaction, so the tables empty in any order
+      await em.query('SET LOCAL session_replication_role = replica');
+      for (const t of dirty) if (!large.includes(t)) await em.query(`DELETE FROM ${t}`);
+      if (large.length) await em.query(`TRUNCATE ${large.join(', ')} CASCADE`);
+      // CASCADE may have emptied a seeded table that references a large one: put back every seeded
       // table that is now not as recorded
       const after = await digests(em, [...p.seeded.keys()]);
       for (const [t, { digest, rows }] of p.seeded) {
