@@ -44,3 +44,4 @@ export * from './logging/request-logging';
 export * from './operations/metrics';
 export * from './operations/draining';
 export * from './operations/operations.module';
+export * from './util/statement-names';

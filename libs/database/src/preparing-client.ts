@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { StatementNames } from '#common';
 import pg from 'pg';
 
 /**
@@ -9,15 +9,7 @@ import pg from 'pg';
  * writes the same text for the same query), but an `IN (…)` list makes one per length.
  */
 export const MAX_PREPARED_TEXTS = 500;
-const names = new Map<string, string>();
-
-/** A stable statement name for `text` (`p_` and 20 hex digits of its SHA-1), or none past the bound. */
-function preparedName(text: string): string | undefined {
-  let name = names.get(text);
-  if (!name && names.size < MAX_PREPARED_TEXTS)
-    names.set(text, (name = `p_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
-  return name;
-}
+const names = new StatementNames('p_', MAX_PREPARED_TEXTS);
 
 /**
  * The embedded engine's `pg` client (the pool's `Client` option): a statement sent as text with
@@ -39,7 +31,7 @@ export class PreparingClient extends pg.Client {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
-      const name = preparedName(config);
+      const name = names.of(config);
       if (name) return super.query({ name, text: config, values }, callback);
     }
     if (typeof config === 'string' && FORGETS_PREPARED.test(config)) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { StatementNames } from '#common';
 import { performance } from 'node:perf_hooks';
 import { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
@@ -55,14 +55,11 @@ export const ISO_TIMES: TypeParsers = {
  * planned each time, kept nowhere.
  */
 export const MAX_NAMED_STATEMENTS = 500;
-const names = new Map<string, string>();
+const names = new StatementNames('m_', MAX_NAMED_STATEMENTS);
 
 /** A stable statement name per SQL text (pg prepares a named statement once per connection); none past the bound. */
 function statementName(text: string): string | undefined {
-  let name = names.get(text);
-  if (!name && names.size < MAX_NAMED_STATEMENTS)
-    names.set(text, (name = `m_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
-  return name;
+  return names.of(text);
 }
 
 /**
