@@ -55,12 +55,8 @@ export const ISO_TIMES: TypeParsers = {
  * planned each time, kept nowhere.
  */
 export const MAX_NAMED_STATEMENTS = 500;
-const names = new StatementNames('m_', MAX_NAMED_STATEMENTS);
-
 /** A stable statement name per SQL text (pg prepares a named statement once per connection); none past the bound. */
-function statementName(text: string): string | undefined {
-  return names.of(text);
-}
+const statementNames = new StatementNames('m_', MAX_NAMED_STATEMENTS);
 
 /**
  * Runs one fixed statement (the rooms' `*.sql.ts` texts) outside any transaction, straight on the driver's
@@ -76,7 +72,7 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[], 
 
 /** A named statement's `pg` query config, with `types` when given. */
 function statement(text: string, values: unknown[], types: TypeParsers | undefined) {
-  const name = statementName(text);
+  const name = statementNames.of(text);
   return types ? { name, text, values, types } : { name, text, values };
 }
 
@@ -279,7 +275,7 @@ export async function hotTxQuery(em: EntityManager, text: string, values: unknow
   const client = txClient(em);
   if (!client) return em.queryRunner ? em.query(text, values) : hotQuery(em.connection, text, values);
   try {
-    return (await client.query({ name: statementName(text), text, values })).rows;
+    return (await client.query({ name: statementNames.of(text), text, values })).rows;
   } catch (err) {
     throw new QueryFailedError(text, values, err as Error);
   }
@@ -322,7 +318,8 @@ export async function hotTransaction(
     }
     const run = async (text: string, values: unknown[] | null): Promise<Row[]> => {
       try {
-        return (await client.query(values ? { name: statementName(text), text, values } : { text, values: [] })).rows;
+        return (await client.query(values ? { name: statementNames.of(text), text, values } : { text, values: [] }))
+          .rows;
       } catch (err) {
         throw new QueryFailedError(text, values ?? [], err as Error);
       }
@@ -389,7 +386,7 @@ async function runPipeline(
   try {
     settled = await Promise.allSettled(
       statements.map(([text, values]) =>
-        values ? client.query({ name: statementName(text), text, values }) : client.query({ text, values: [] }),
+        values ? client.query({ name: statementNames.of(text), text, values }) : client.query({ text, values: [] }),
       ),
     );
   } finally {
