@@ -32,7 +32,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # the embedded database (without DATABASE_URL) and local attachments live in DATA_DIR; the first start
-# writes the code cache that later starts of this container read (.env.example, CODE_CACHE_DIR)
+# writes the code cache that later starts of this container read, as the CLI's first successful
+# command writes its own (.env.example, CODE_CACHE_DIR)
 RUN mkdir -p /data dist/server/.code-cache && chown node:node /data dist/server/.code-cache
 USER node
 VOLUME ["/data"]
@@ -40,6 +41,6 @@ EXPOSE 8000
 # GET /health: 200 when the database answers and no migration is pending (no curl in the image)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# the server's bundle (the CLI's, `npm run cli`, is dist/server/cli.js);
+# the server's bundle (the CLI's entry point, `npm run cli`, is dist/server/cli.js);
 # node itself, not npm: SIGTERM from `docker stop` reaches the server, which stops cleanly
 CMD ["node", "dist/server/main.js"]

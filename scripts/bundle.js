@@ -2,14 +2,15 @@
 // The second step of `npm run build`, after tsc: bundles the compiled server (dist/apps/server/src/
 // main.js and what it imports, tsc's output with its decorator metadata) into one file,
 // dist/server/server.js, with esbuild, and the ops CLI (dist/apps/cli/src/main.js) into
-// dist/server/cli.js. A start then reads one file instead of resolving and compiling about 1,600
-// (BENCHMARKS.md "Start-up"; docs/decisions.md "The server runs as one bundled file").
-// The server's entry point is dist/server/main.js, written from scripts/server-entry.js: it runs
-// server.js with a V8 code cache (docs/decisions.md "A code cache for the bundle").
+// dist/server/cli-bundle.js. A start then reads one file instead of resolving and compiling about
+// 1,600 (BENCHMARKS.md "Start-up"; docs/decisions.md "The server runs as one bundled file").
+// Their entry points, dist/server/main.js and dist/server/cli.js, are written from
+// scripts/server-entry.js: each runs its bundle with a V8 code cache (docs/decisions.md "A code cache
+// for the bundle").
 // `npm run start:prod`, `npm start`, `npm run cli` and the container image run the bundles; the
 // tests' in-process applications keep using tsc's output.
 //
-// Beside server.js and cli.js, what both find next to their own code at run time:
+// Beside server.js and cli-bundle.js, what both find next to their own code at run time:
 // - embedded-worker-thread.js: the embedded database's worker thread (`new Worker(<dir>/…)`);
 // - embedded-initdb-child.js: the process that runs PGlite's initdb for a new data directory;
 // - migrations/*.js: the migrations, which the data source loads by a glob beside its own file.
@@ -114,7 +115,7 @@ const pgNodeStreams = {
 function entryPoints() {
   const entries = {
     server: path.join(DIST, 'apps', 'server', 'src', 'main.js'),
-    cli: path.join(DIST, 'apps', 'cli', 'src', 'main.js'),
+    'cli-bundle': path.join(DIST, 'apps', 'cli', 'src', 'main.js'),
     'embedded-worker-thread': path.join(DATABASE, 'embedded-worker-thread.js'),
     'embedded-initdb-child': path.join(DATABASE, 'embedded-initdb-child.js'),
   };
@@ -142,19 +143,23 @@ function asciiOnly(file) {
   if (escaped !== text) fs.writeFileSync(file, escaped);
 }
 
-/** dist/server/main.js: scripts/server-entry.js with the SHA-256 of the bundle it runs (its code cache's key). */
-function writeEntry() {
+/**
+ * An entry point (`entry`: main.js, cli.js) in dist/server: scripts/server-entry.js with the name
+ * and the SHA-256 of the bundle it runs (`bundle`: server.js, cli-bundle.js; its code cache's key).
+ */
+function writeEntry(entry, bundle) {
   const sha256 = require('node:crypto')
     .createHash('sha256')
-    .update(fs.readFileSync(path.join(OUT, 'server.js')))
+    .update(fs.readFileSync(path.join(OUT, bundle)))
     .digest('hex');
   const template = fs.readFileSync(ENTRY_TEMPLATE, 'utf8');
-  if (!template.includes("'__SERVER_BUNDLE_SHA256__'"))
-    throw new Error(`${ENTRY_TEMPLATE}: the bundle's hash marker is missing`);
-  const entry = template.replace("'__SERVER_BUNDLE_SHA256__'", `'${sha256}'`);
+  for (const marker of ["'__BUNDLE_FILE__'", "'__BUNDLE_SHA256__'"])
+    if (template.split(marker).length !== 2)
+      throw new Error(`${ENTRY_TEMPLATE}: the marker ${marker} is not there once`);
+  const text = template.replace("'__BUNDLE_FILE__'", `'${bundle}'`).replace("'__BUNDLE_SHA256__'", `'${sha256}'`);
   fs.writeFileSync(
-    path.join(OUT, 'main.js'),
-    `// Written by scripts/bundle.js from scripts/server-entry.js: edit that file, not this one.\n${entry}`,
+    path.join(OUT, entry),
+    `// Written by scripts/bundle.js from scripts/server-entry.js: edit that file, not this one.\n${text}`,
   );
 }
 
@@ -203,12 +208,13 @@ async function main() {
     metafile: true,
   });
   for (const file of Object.keys(result.metafile.outputs)) if (file.endsWith('.js')) asciiOnly(path.join(ROOT, file));
-  writeEntry();
+  writeEntry('main.js', 'server.js');
+  writeEntry('cli.js', 'cli-bundle.js');
   if (process.env.BUNDLE_ANALYZE) process.stdout.write(await esbuild.analyzeMetafile(result.metafile));
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
   const inputs = Object.keys(result.metafile.inputs).length;
   process.stdout.write(
-    `bundle: ${path.relative(ROOT, OUT)}/main.js, server.js, cli.js and ${Object.keys(result.metafile.outputs).length - 2} more files ` +
+    `bundle: ${path.relative(ROOT, OUT)}/main.js, server.js, cli.js, cli-bundle.js and ${Object.keys(result.metafile.outputs).length - 2} more files ` +
       `(${(bytes / 1048576).toFixed(1)} MiB with source maps) from ${inputs} modules\n`,
   );
 }

@@ -1,24 +1,27 @@
-// The server's entry point, `dist/server/main.js` (`npm run build` writes it from this file, with the
-// bundle's SHA-256 in place of the marker below): runs the server's bundle beside it, `server.js`,
-// with a V8 code cache.
+// The entry points of the server, `dist/server/main.js`, and of the ops CLI, `dist/server/cli.js`
+// (`npm run build` writes both from this file, with the bundle's file name and SHA-256 in place of the
+// markers below): each runs its bundle beside it (`server.js`, `cli-bundle.js`) with a V8 code cache.
 //
 // Why: a start spends about a quarter of its CPU compiling the 10 MiB bundle, once for the whole file
 // and again for each function the start runs (BENCHMARKS.md "Start-up", docs/decisions.md "A code
-// cache for the bundle"). The code cache holds that work: the first start writes it once the server
-// listens, later starts read it and skip the compiling. Node's own compile cache (22.1+) writes a
-// file's cache as soon as it is compiled, before any of its functions have run, which for one bundle
-// holds next to nothing; and Node 20 has none.
+// cache for the bundle"); a CLI command that opens the embedded database about a third of its CPU
+// before the cache (BENCHMARKS.md "Test suite"). The code cache holds that work: the first start
+// after a build writes it (the server once it listens, the CLI when a command succeeds), later starts
+// read it and skip the compiling. Node's own compile cache (22.1+) writes a file's cache as soon as
+// it is compiled, before any of its functions have run, which for one bundle holds next to nothing;
+// and Node 20 has none.
 //
 // Where: `<this directory>/.code-cache/`, or CODE_CACHE_DIR (read from the environment, not `.env`:
-// this file runs before the server reads it); CODE_CACHE_DIR=off turns it off. One file per bundle,
+// this file runs before the bundle reads it); CODE_CACHE_DIR=off turns it off. One file per bundle,
 // Node version and set of Node options (V8 refuses a cache made under other flags; a new build
 // empties dist/server). A cache V8 refuses, or one that cannot be read or written, costs nothing but
 // the compiling it would have saved. Only the installation's owner should be able to write the
 // directory: the cache is code.
 //
 // The server reports the outcome in its "listening" line (`code_cache`: hit, miss, rejected, off)
-// and calls `save` through the global symbol below once it listens. With `--enable-source-maps` the
-// bundle is loaded by Node's own loader, which alone maps stack traces, and the cache is off.
+// and calls `save` through the global symbol below once it listens; the CLI calls it, silently, when
+// a command ends with exit code 0. With `--enable-source-maps` the bundle is loaded by Node's own
+// loader, which alone maps stack traces, and the cache is off.
 'use strict';
 
 const crypto = require('node:crypto');
@@ -27,8 +30,8 @@ const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
-const BUNDLE = path.join(__dirname, 'server.js');
-const BUNDLE_SHA256 = '__SERVER_BUNDLE_SHA256__';
+const BUNDLE = path.join(__dirname, '__BUNDLE_FILE__');
+const BUNDLE_SHA256 = '__BUNDLE_SHA256__';
 
 function cacheFile() {
   const dir = process.env.CODE_CACHE_DIR || path.join(__dirname, '.code-cache');
@@ -42,7 +45,7 @@ function cacheFile() {
     )
     .digest('hex')
     .slice(0, 24);
-  return path.join(dir, `server-${key}.cache`);
+  return path.join(dir, `${path.basename(BUNDLE, '.js')}-${key}.cache`);
 }
 
 function readCache(file) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { childEnv, CLI, ROOT, runNode, TEST_NODE_FLAGS } from '../support/processes';
@@ -35,6 +36,41 @@ describe('ops CLI: usage', () => {
     const admin = await runNode([CLI, 'admin', 'delete'], {});
     assert.equal(admin.code, 2);
     assert.match(admin.stderr, /^meridian: unknown command "admin delete"/);
+  });
+});
+
+describe('ops CLI: the code cache of its bundle (scripts/server-entry.js)', () => {
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-cli-code-cache-'));
+  after(() => fs.rmSync(cacheDir, { recursive: true, force: true }));
+  const cli = (arg: string) => runNode([CLI, arg], { CODE_CACHE_DIR: cacheDir });
+  const files = () => fs.readdirSync(cacheDir);
+
+  it('is written by the first command that succeeds, read by the next, and replaced when damaged', async () => {
+    const failed = await cli('migration:frobnicate');
+    assert.equal(failed.code, 2);
+    assert.deepEqual(files(), [], 'a failed command writes no cache');
+
+    const first = await cli('help');
+    assert.equal(first.code, 0, first.stderr);
+    const [file] = files();
+    assert.match(file ?? '', /^cli-bundle-[0-9a-f]{24}\.cache$/);
+    const cached = path.join(cacheDir, file);
+    assert.equal(fs.statSync(cached).mode & 0o777, 0o600, 'only the owner reads it');
+    const written = { ino: fs.statSync(cached).ino, bytes: fs.readFileSync(cached) };
+
+    const second = await cli('help');
+    assert.equal(second.stdout, first.stdout);
+    assert.deepEqual(files(), [file]);
+    assert.equal(fs.statSync(cached).ino, written.ino, 'read, not written again');
+    assert.ok(fs.readFileSync(cached).equals(written.bytes));
+
+    const damaged = Buffer.alloc(written.bytes.length, 7);
+    fs.writeFileSync(cached, damaged);
+    const third = await cli('help');
+    assert.equal(third.code, 0, third.stderr);
+    assert.equal(third.stdout, first.stdout, 'V8 refuses a damaged cache and the command runs anyway');
+    assert.deepEqual(files(), [file], 'rewritten in place, no temporary file left');
+    assert.ok(!fs.readFileSync(cached).equals(damaged), 'the damaged cache was replaced');
   });
 });
 

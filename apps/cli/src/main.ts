@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, loadDotEnv, MeridianError, projectRoot } from '#common';
+import { codeCacheOfEntry, ConfigError, loadConfig, loadDotEnv, MeridianError, projectRoot } from '#common';
 import { setUpInstance } from '#domain';
 import {
   BackupError,
@@ -92,7 +92,7 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     case 'migration:generate': {
-      // the sources' directory, the same from tsc's output and from the bundle (dist/server/cli.js)
+      // the sources' directory, the same from tsc's output and from the bundle (dist/server/cli-bundle.js)
       const ROOT = projectRoot();
       if (!ROOT) throw new Error(`no package.json of meridian above ${__dirname}`);
       const name = args[0];
@@ -281,7 +281,12 @@ async function adminCreate(args: string[]): Promise<number> {
 
 loadDotEnv();
 run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    // a successful command's compiled functions, for the next command (scripts/server-entry.js):
+    // written once after a build, silently (a read-only installation just compiles every time)
+    if (code === 0) codeCacheOfEntry()?.save();
+    process.exit(code);
+  },
   (err: unknown) => {
     if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof DatabaseUnavailableError) {
       console.error(`meridian: ${err.message}`);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import {
   AppConfig,
+  codeCacheOfEntry,
   ConfigError,
   createProcessLogger,
   describeSecretKeyProblem,
@@ -116,21 +117,6 @@ class Lifecycle {
     deadline.unref();
     if (this.closer) void this.stop(this.closer);
   }
-}
-
-/**
- * The code cache of the bundle's entry point (scripts/server-entry.js), present when the server runs
- * from `dist/server/main.js`; absent under tsc's output and in tests' in-process applications.
- */
-interface CodeCache {
-  /** hit, miss, rejected or off: how this start compiled the bundle */
-  state(): string;
-  /** writes the cache when this start had none or V8 refused it: hit, written, unwritable or off */
-  save(): string;
-}
-
-function codeCacheOfEntry(): CodeCache | undefined {
-  return (globalThis as Record<symbol, CodeCache | undefined>)[Symbol.for('meridian.server.codeCache')];
 }
 
 function logMigrations(log: Logger, config: AppConfig, database: ReadyDatabase): void {

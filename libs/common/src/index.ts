@@ -45,3 +45,4 @@ export * from './operations/metrics';
 export * from './operations/draining';
 export * from './operations/operations.module';
 export * from './util/statement-names';
+export * from './util/code-cache';
