@@ -1,3 +1,4 @@
+import { ConfigError, loadConfig } from '#common';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -125,6 +126,39 @@ describe('embedded database in a worker thread', { skip: ENGINE === 'postgres' &
       assert.equal(rename.status, 200, JSON.stringify(rename.body));
       const [state] = await t.sql<{ in_tx: boolean }>('SELECT now() <> statement_timestamp() AS in_tx');
       assert.equal(state.in_tx, false, 'no transaction left open');
+    });
+  });
+
+  describe('the buffer pool (EMBEDDED_SHARED_BUFFERS)', () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['by default, in the worker', {}, '32MB'],
+      ['as set, in the worker', { EMBEDDED_SHARED_BUFFERS: '16MB' }, '16MB'],
+      ['as set, on the main thread', { EMBEDDED_DB_THREAD: 'main', EMBEDDED_SHARED_BUFFERS: '256kB' }, '256kB'],
+    ];
+    for (const [label, env, expected] of cases) {
+      it(`PGlite starts with it ${label}: ${expected}`, async () => {
+        const app = await startTestApp(env);
+        try {
+          const [row] = await app.sql<{ shared_buffers: string }>('SHOW shared_buffers');
+          assert.equal(row.shared_buffers, expected);
+        } finally {
+          await app.close();
+        }
+      });
+    }
+
+    it('must be a size in kB, MB or GB of at least 128kB', () => {
+      for (const value of ['lots', '32', '32mb', '0MB', '64kB']) {
+        assert.throws(
+          () => loadConfig({ NODE_ENV: 'test', EMBEDDED_SHARED_BUFFERS: value }),
+          (err: Error) => err instanceof ConfigError && /EMBEDDED_SHARED_BUFFERS must/.test(err.message),
+          value,
+        );
+      }
+      assert.equal(
+        loadConfig({ NODE_ENV: 'test', EMBEDDED_SHARED_BUFFERS: '128kB' }).database.embeddedSharedBuffers,
+        '128kB',
+      );
     });
   });
 

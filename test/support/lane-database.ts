@@ -30,7 +30,7 @@ interface Sql {
  * not let rows leak silently into the next test).
  *
  * Only one app at a time holds it: an app started while it is held, or with database settings of
- * its own (`DATA_DIR`, `DATABASE_*`, `EMBEDDED_DB_THREAD`, `MIGRATIONS_RUN`: anything in
+ * its own (`DATA_DIR`, `DATABASE_*`, `EMBEDDED_*`, `MIGRATIONS_RUN`: anything in
  * `config.database` but the directory), gets a copy of its own as before (`acquire` returns null).
  */
 

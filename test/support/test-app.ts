@@ -135,7 +135,7 @@ async function newDatabaseEnv(
  * - PostgreSQL: a new database copied from the run's template (`migratedDatabaseEnv`);
  * - embedded: the process's shared database reset to the template's state (`lane-database.ts`)
  *   when it is free and the test asks for no database settings of its own (`DATA_DIR`,
- *   `DATABASE_*`, `EMBEDDED_DB_THREAD`, `MIGRATIONS_RUN`); the app still gets an empty `DATA_DIR`
+ *   `DATABASE_*`, `EMBEDDED_*`, `MIGRATIONS_RUN`); the app still gets an empty `DATA_DIR`
  *   of its own (uploads). Otherwise a copy of the template in that `DATA_DIR`, as before.
  *
  * `drop` releases the database (after the app or context closed it) and removes what was made.

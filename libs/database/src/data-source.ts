@@ -9,6 +9,7 @@ import { lockDataDir } from './data-dir-lock';
 import { PreparingClient } from './preparing-client';
 import { initEmbeddedCluster } from './embedded-initdb';
 import { EmbeddedWorker } from './embedded-worker';
+import { embeddedSettings, pgliteStartParams } from './embedded-settings';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** Options for a DataSource plus the handle that releases what the embedded engine holds. */
@@ -114,14 +115,17 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
     const pgDir = path.join(db.dataDir, 'pg');
     await initEmbeddedCluster(pgDir); // a new directory: initdb in a child process (its memory is not kept)
     if (db.embeddedThread === 'worker') {
-      const worker = await EmbeddedWorker.start(pgDir, options.onWorkerCrash);
+      const worker = await EmbeddedWorker.start(pgDir, embeddedSettings(db), options.onWorkerCrash);
       // `pg` speaks the wire protocol over a stream to the worker (PGlite's one database and user:
       // the startup packet must name them); PGlite is closed in the worker before the lock goes
       return embedded({ stream: () => worker.connect(), user: 'postgres', database: 'postgres' }, () => worker.close());
     }
     const { PGlite } = await import('@electric-sql/pglite');
     const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-    const pglite = await PGlite.create({ dataDir: pgDir });
+    const pglite = await PGlite.create({
+      dataDir: pgDir,
+      startParams: pgliteStartParams(PGlite.defaultStartParams, embeddedSettings(db)),
+    });
     return embedded(createPgConfig(pglite), () => pglite.close());
   } catch (err) {
     release();

@@ -11,9 +11,12 @@
  * instead of answering: that session is broken), and `{ type: 'closed', error? }` after `close`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { pgliteStartParams } from './embedded-settings';
 
 export interface WorkerInit {
   pgDir: string;
+  /** PostgreSQL settings for PGlite's start (`embeddedSettings`), e.g. `{ shared_buffers: '32MB' }` */
+  settings: Record<string, string>;
 }
 
 export type ToWorker = { type: 'data'; session: number; bytes: ArrayBuffer } | { type: 'close' };
@@ -34,7 +37,11 @@ async function main(): Promise<void> {
   const { PGlite } = await import('@electric-sql/pglite');
   let pglite: InstanceType<typeof PGlite>;
   try {
-    pglite = await PGlite.create({ dataDir: (workerData as WorkerInit).pgDir });
+    const { pgDir, settings } = workerData as WorkerInit;
+    pglite = await PGlite.create({
+      dataDir: pgDir,
+      startParams: pgliteStartParams(PGlite.defaultStartParams, settings),
+    });
   } catch (err) {
     post({ type: 'open-failed', message: (err as Error)?.message ?? String(err), stack: (err as Error)?.stack });
     return;

@@ -37,10 +37,15 @@ export class EmbeddedWorker {
 
   /**
    * Starts the worker and opens PGlite on `pgDir` in it (an initialised cluster: see
-   * `initEmbeddedCluster`). Rejects with PGlite's error if it cannot open the directory.
+   * `initEmbeddedCluster`) with the PostgreSQL `settings` (`embeddedSettings`). Rejects with
+   * PGlite's error if it cannot open the directory.
    */
-  static start(pgDir: string, onCrash: (err: Error) => void = throwUncaught): Promise<EmbeddedWorker> {
-    const init: WorkerInit = { pgDir };
+  static start(
+    pgDir: string,
+    settings: Record<string, string>,
+    onCrash: (err: Error) => void = throwUncaught,
+  ): Promise<EmbeddedWorker> {
+    const init: WorkerInit = { pgDir, settings };
     // beside this file in tsc's output and in the server's bundle (scripts/bundle.js);
     // execArgv: [] so the parent's flags (`--test`, inspector, `--cpu-prof`) are not inherited
     const worker = new Worker(path.join(__dirname, 'embedded-worker-thread.js'), { workerData: init, execArgv: [] });

@@ -67,6 +67,17 @@ class EnvironmentVariables {
   EMBEDDED_DB_THREAD: 'main' | 'worker' = 'worker';
 
   /**
+   * the embedded database's buffer pool (PostgreSQL's `shared_buffers`), a size in kB, MB or GB
+   * (at least 128kB): memory the embedded engine holds from its start for good
+   * (docs/decisions.md "The embedded engine's buffer pool")
+   */
+  @IsOptional()
+  @Matches(/^[1-9]\d*(kB|MB|GB)$/, {
+    message: 'EMBEDDED_SHARED_BUFFERS must be a size in kB, MB or GB, e.g. 32MB',
+  })
+  EMBEDDED_SHARED_BUFFERS = '32MB';
+
+  /**
    * when every pool connection is busy, single-row reads by key (a work item by id, a credential's
    * lookup) take the next free connection ahead of other queued statements, unless those have
    * already waited 250 ms (both engines; libs/domain `kernel/hot-query.ts` `hotRead`)
@@ -463,6 +474,8 @@ export interface AppConfig {
     dataDir: string;
     /** `EMBEDDED_DB_THREAD`: PGlite on the main thread or in a worker thread (embedded engine only) */
     embeddedThread: 'main' | 'worker';
+    /** `EMBEDDED_SHARED_BUFFERS`: PGlite's `shared_buffers` (embedded engine only) */
+    embeddedSharedBuffers: string;
     /** `DATABASE_SHORT_READS_FIRST`: short reads pass queued statements at the pool (`hotRead`) */
     shortReadsFirst: boolean;
     migrationsRun: boolean;
@@ -775,6 +788,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       'Invalid configuration: METRICS_ENABLED=true with NODE_ENV=production needs METRICS_TOKEN (a bearer token for GET /metrics) or METRICS_PORT (a separate port)',
     );
   }
+  const [, amount, unit] = /^(\d+)(kB|MB|GB)$/.exec(env.EMBEDDED_SHARED_BUFFERS)!;
+  if (Number(amount) * { kB: 1, MB: 1024, GB: 1024 ** 2 }[unit as 'kB'] < 128) {
+    throw new ConfigError(
+      `Invalid configuration: EMBEDDED_SHARED_BUFFERS must be at least 128kB (PostgreSQL's least), not ${env.EMBEDDED_SHARED_BUFFERS}`,
+    );
+  }
   if (env.PASSWORD_HASH_COST === 'test' && env.NODE_ENV !== 'test') {
     throw new ConfigError(
       `Invalid configuration: PASSWORD_HASH_COST=test is accepted only with NODE_ENV=test, not ${env.NODE_ENV}`,
@@ -790,6 +809,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       dataDir: path.resolve(env.DATA_DIR),
       embeddedThread: env.EMBEDDED_DB_THREAD,
+      embeddedSharedBuffers: env.EMBEDDED_SHARED_BUFFERS,
       shortReadsFirst: env.DATABASE_SHORT_READS_FIRST,
       migrationsRun: env.MIGRATIONS_RUN,
     },
