@@ -72,7 +72,7 @@ function runBundle(cachedData) {
 }
 
 /**
- * What the server reads through `Symbol.for('meridian.server.codeCache')`: `state()` (hit: V8 took
+ * What the server and the CLI read through `Symbol.for('meridian.codeCache')`: `state()` (hit: V8 took
  * the cache; rejected: it refused it, another V8 or other flags; miss: there was none; off) and
  * `save()`, which writes the cache when this start had none (or V8 refused it), with the functions
  * the start has compiled so far, at most once: hit, written, unwritable or off.
@@ -93,7 +93,7 @@ function publish(initial, script) {
     }
     return state;
   };
-  Object.defineProperty(globalThis, Symbol.for('meridian.server.codeCache'), {
+  Object.defineProperty(globalThis, Symbol.for('meridian.codeCache'), {
     value: Object.freeze({ save, state: () => state }),
   });
 }

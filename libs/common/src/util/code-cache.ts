@@ -12,5 +12,5 @@ export interface CodeCache {
 
 /** The entry point's code cache, when the process runs from a bundle's entry point. */
 export function codeCacheOfEntry(): CodeCache | undefined {
-  return (globalThis as Record<symbol, CodeCache | undefined>)[Symbol.for('meridian.server.codeCache')];
+  return (globalThis as Record<symbol, CodeCache | undefined>)[Symbol.for('meridian.codeCache')];
 }

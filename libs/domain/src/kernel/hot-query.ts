@@ -71,7 +71,7 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[], 
 }
 
 /** A named statement's `pg` query config, with `types` when given. */
-function statement(text: string, values: unknown[], types: TypeParsers | undefined) {
+function statement(text: string, values: unknown[], types?: TypeParsers) {
   const name = statementNames.of(text);
   return types ? { name, text, values, types } : { name, text, values };
 }
@@ -275,7 +275,7 @@ export async function hotTxQuery(em: EntityManager, text: string, values: unknow
   const client = txClient(em);
   if (!client) return em.queryRunner ? em.query(text, values) : hotQuery(em.connection, text, values);
   try {
-    return (await client.query({ name: statementNames.of(text), text, values })).rows;
+    return (await client.query(statement(text, values))).rows;
   } catch (err) {
     throw new QueryFailedError(text, values, err as Error);
   }
@@ -318,8 +318,7 @@ export async function hotTransaction(
     }
     const run = async (text: string, values: unknown[] | null): Promise<Row[]> => {
       try {
-        return (await client.query(values ? { name: statementNames.of(text), text, values } : { text, values: [] }))
-          .rows;
+        return (await client.query(values ? statement(text, values) : { text, values: [] })).rows;
       } catch (err) {
         throw new QueryFailedError(text, values ?? [], err as Error);
       }
@@ -385,9 +384,7 @@ async function runPipeline(
   let settled: Array<PromiseSettledResult<{ rows: Row[] }>>;
   try {
     settled = await Promise.allSettled(
-      statements.map(([text, values]) =>
-        values ? client.query({ name: statementNames.of(text), text, values }) : client.query({ text, values: [] }),
-      ),
+      statements.map(([text, values]) => client.query(values ? statement(text, values) : { text, values: [] })),
     );
   } finally {
     // every answer has been read: the client is idle again, and leaves pipeline mode for TypeORM's next query
