@@ -49,6 +49,7 @@ import {
   SQL_VISIBLE_ISSUES_OF_PROJECT,
 } from '../libs/domain/src/issue/issue.sql';
 /* eslint-enable no-restricted-imports */
+import { iso, view } from './work-item-view';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -64,42 +65,6 @@ function named(text: string): string {
 }
 const q = async (text: string, values: unknown[], client: { query: Pool['query'] } = pool): Promise<Row[]> =>
   (await client.query({ name: named(text), text, values })).rows;
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-function view(i: Row, assignees: string[], labels: string[]) {
-  return {
-    id: i.id,
-    name: i.name,
-    description_html: i.description_html,
-    description_stripped: i.description_stripped,
-    description_binary: null,
-    priority: i.priority,
-    state: i.state_id,
-    parent: i.parent_id,
-    point: i.point,
-    estimate_point: i.estimate_point_id,
-    start_date: i.start_date,
-    target_date: i.target_date,
-    sequence_id: i.sequence_id,
-    sort_order: i.sort_order,
-    completed_at: iso(i.completed_at),
-    archived_at: i.archived_at,
-    is_draft: i.is_draft,
-    external_source: i.external_source,
-    external_id: i.external_id,
-    type: i.type_id,
-    type_id: i.type_id,
-    assignees,
-    labels,
-    project: i.project_id,
-    workspace: i.workspace_id,
-    created_at: iso(i.created_at),
-    updated_at: iso(i.updated_at),
-    deleted_at: iso(i.deleted_at),
-    created_by: i.created_by_id,
-    updated_by: i.updated_by_id,
-  };
-}
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
