@@ -92,17 +92,25 @@ const MERIDIAN_NODE_OPTIONS = (() => {
   return m[1];
 })();
 
+/**
+ * `--bare-flags meridian`: the bare server runs with Meridian's runtime flags (its NODE_OPTIONS and
+ * MALLOC_ARENA_MAX, above) instead of Node's defaults, so that the ratio compares code on the same
+ * runtime settings (the young generation's size moves list pages by a tenth or more, BENCHMARKS.md
+ * "Round 8").
+ */
+const BARE_FLAGS = strArg('bare-flags') ?? 'node';
+if (!['node', 'meridian'].includes(BARE_FLAGS)) throw new Error('--bare-flags node|meridian');
+
 async function start(script: string, env: Record<string, string>, health: boolean): Promise<Running> {
   const port = String(await freePort());
   const t0 = performance.now();
   // Meridian as production starts it; the bare server with Node's defaults
+  const meridianFlags = {
+    NODE_OPTIONS: `${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? imageEnv().MALLOC_ARENA_MAX ?? '',
+  };
   const nodeOptions: Record<string, string> =
-    script === SERVER
-      ? {
-          NODE_OPTIONS: `${MERIDIAN_NODE_OPTIONS} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
-          MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? imageEnv().MALLOC_ARENA_MAX ?? '',
-        }
-      : {};
+    script === SERVER ? meridianFlags : BARE_FLAGS === 'meridian' ? meridianFlags : {};
   const child = spawn(process.execPath, [script], {
     cwd: ROOT,
     env: serverEnv({ ...env, ...nodeOptions, PORT: port }),
@@ -410,6 +418,9 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     await assertSameBodies(meridian.base, bare.base, t, deep, ids[0]);
     console.log(
       'bodies: Meridian and the bare server answer the same bytes (GET one, first page, deep page; create alike)',
+    );
+    console.log(
+      `runtime flags: Meridian NODE_OPTIONS "${MERIDIAN_NODE_OPTIONS}"; the bare server ${BARE_FLAGS === 'meridian' ? 'the same (--bare-flags meridian)' : "Node's defaults"}`,
     );
 
     const rows: Row[] = [];
