@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_PREPARED_TEXTS } from '#database';
-import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS } from '#domain';
+import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS, UUID_ARRAYS } from '#domain';
 import { DomainContext, startDomainContext } from '../support/domain-context';
 
 describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
@@ -49,6 +49,29 @@ describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
       assert.equal(iso(row.t as string), iso(asDates[i].t as Date), times[i]);
     });
     assert.match(asText[0].t as string, /^2026-11-27T04:47:45\.143Z$/);
+  });
+
+  it("reads uuid[] (UUID_ARRAYS) as pg's own parser does: empty, one, many, NULL elements, two dimensions", async () => {
+    const ds = d.database.dataSource;
+    const [a, b, c] = [
+      '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0',
+      'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+      'ffffffff-0000-4000-8000-000000000001',
+    ];
+    const sql = `SELECT '{}'::uuid[] AS empty, ARRAY['${b}']::uuid[] AS one, ARRAY['${b}', '${a}', '${c}']::uuid[] AS many,
+      ARRAY[NULL, '${a}']::uuid[] AS with_null, ARRAY[ARRAY['${a}', '${b}'], ARRAY['${c}', '${a}']]::uuid[] AS two_d,
+      NULL::uuid[] AS none, 7 AS n /* uuid arrays test */`;
+    const [theirs] = await hotQuery(ds, sql, []);
+    const [ours] = await hotQuery(ds, sql, [], UUID_ARRAYS);
+    assert.deepEqual(ours, theirs);
+    assert.deepEqual(ours.empty, []);
+    assert.deepEqual(ours.many, [b, a, c]);
+    assert.deepEqual(ours.with_null, [null, a]);
+    assert.deepEqual(ours.two_d, [
+      [a, b],
+      [c, a],
+    ]);
+    assert.equal(ours.none, null);
   });
 
   it('the embedded engine prepares statements sent as text with parameters once per connection, also after DISCARD ALL; PostgreSQL does not', async () => {

@@ -6,7 +6,15 @@ import { Project, ProjectMember } from '../project';
 import { State } from '../state';
 import { User } from '../user';
 import { Workspace } from '../workspace';
-import { hotQuery, hotRead, hotTransaction, hotTxPipeline, hotTxQuery, ISO_TIMES } from '../kernel/hot-query';
+import {
+  hotQuery,
+  hotRead,
+  hotTransaction,
+  hotTxPipeline,
+  hotTxQuery,
+  ISO_TIMES,
+  UUID_ARRAYS,
+} from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import {
@@ -374,7 +382,7 @@ ORDER BY created_at, id`,
    * and deleted cycles, modules and labels are left out, as in Plane.
    */
   async appValues(ids: string[]): Promise<Array<Record<string, unknown>>> {
-    return hotQuery(this.dataSource, SQL_APP_VALUES, [ids]);
+    return hotQuery(this.dataSource, SQL_APP_VALUES, [ids], UUID_ARRAYS);
   }
 
   /** Assignee and label ids of work items (one statement), each list sorted. */

@@ -46,6 +46,33 @@ export const ISO_TIMES: TypeParsers = {
       : (pgTypes.getTypeParser(oid, format as 'text') as (text: string) => unknown),
 };
 
+/** PostgreSQL's `uuid[]` type. */
+const UUID_ARRAY_OID = 2951;
+/** A one-dimensional `uuid[]` without NULL elements, as PostgreSQL writes it: `{}` or `{a0ee…,b1…}` (never quoted). */
+const FLAT_UUID_ARRAY = /^\{[0-9a-f,-]*\}$/;
+const parseUuidArray = pgTypes.getTypeParser(UUID_ARRAY_OID as Parameters<typeof pgTypes.getTypeParser>[0], 'text') as (
+  text: string,
+) => unknown;
+
+/**
+ * A `uuid[]` column's text as the array of strings `pg`'s parser returns, split instead of scanned
+ * character by character: uuids are never quoted or escaped. A page of the App API's list reads
+ * three per work item (assignee, label and module ids), most of them empty. Anything else (NULL
+ * elements, more dimensions) goes to `pg`'s own parser.
+ */
+export function uuidArray(text: string): unknown {
+  if (text === '{}') return [];
+  return FLAT_UUID_ARRAY.test(text) ? text.slice(1, -1).split(',') : parseUuidArray(text);
+}
+
+/** `pg`'s parsers but `uuid[]`, split (`uuidArray`): for the App API's values of a page (`SQL_APP_VALUES`). */
+export const UUID_ARRAYS: TypeParsers = {
+  getTypeParser: (oid, format = 'text') =>
+    oid === UUID_ARRAY_OID && format === 'text'
+      ? uuidArray
+      : (pgTypes.getTypeParser(oid, format as 'text') as (text: string) => unknown),
+};
+
 /**
  * How many distinct SQL texts run as named (prepared) statements. Most texts are fixed (the rooms'
  * `*.sql.ts`), but a list's text depends on which filters it has (`visiblePage`), and a client
