@@ -19,8 +19,18 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { Client } from 'pg';
-import { cpuMs, median, opt, Server, setUp, startServer, statusKiB, variantsFromArgs } from './harness';
+import {
+  benchHeader,
+  cpuMs,
+  median,
+  opt,
+  scratchDatabase,
+  Server,
+  setUp,
+  startServer,
+  statusKiB,
+  variantsFromArgs,
+} from './harness';
 import { load, LoadRequest, LoadResult } from './load';
 import { postgresSeedConnection, seedProject } from './seed';
 
@@ -49,20 +59,9 @@ const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 async function main() {
   const vs = variantsFromArgs();
   if (vs.length < 2) throw new Error('give two or more --variant');
-  console.log(
-    `flags bench: ${new Date().toISOString()}, ${os.cpus().length} cores; load average ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
-  );
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  const name = `meridian_flags_${process.pid}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: String(CONNECTIONS) };
+  console.log(benchHeader('flags bench'));
+  const scratch = await scratchDatabase('meridian_flags');
+  const env = { DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: String(CONNECTIONS) };
   const servers: Server[] = [];
   try {
     const first = await startServer({ mode: 'image', node: process.execPath, env });
@@ -140,8 +139,7 @@ async function main() {
     console.log(rows.join('\n'));
   } finally {
     for (const s of servers) await s.stop();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -20,8 +20,17 @@ import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from 'pg';
-import { cpuMs, median, opt, Server, setUp, startServer, variantsFromArgs } from './harness';
+import {
+  benchHeader,
+  cpuMs,
+  median,
+  opt,
+  scratchDatabase,
+  Server,
+  setUp,
+  startServer,
+  variantsFromArgs,
+} from './harness';
 import { load, LoadRequest, LoadResult, once } from './load';
 import { postgresSeedConnection, seedProject } from './seed';
 
@@ -71,20 +80,9 @@ const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 
 async function main() {
   const variants = variantsFromArgs('Meridian');
-  console.log(
-    `floor bench: ${new Date().toISOString()}, ${os.cpus().length} cores; load average ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
-  );
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  const name = `meridian_floor_${process.pid}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = url.toString();
+  console.log(benchHeader('floor bench'));
+  const scratch = await scratchDatabase('meridian_floor');
+  const db = scratch.url;
   const env = { DATABASE_URL: db, DATABASE_POOL_SIZE: String(CONNECTIONS) };
   const targets: Target[] = [];
   try {
@@ -154,8 +152,7 @@ async function main() {
     });
   } finally {
     for (const s of targets) await s.stop();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

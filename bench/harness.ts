@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { createServer as createNetServer } from 'node:net';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
 import { once } from './load';
 import type { SeedTarget } from './seed';
 
@@ -253,6 +255,35 @@ export async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
   );
   assert.equal(project.status, 201, project.body);
   return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId, token };
+}
+
+/** A bench's first line: its name, the time, the cores and the load averages (the machine is shared). */
+export function benchHeader(bench: string): string {
+  return `${bench}: ${new Date().toISOString()}, ${os.cpus().length} cores; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`;
+}
+
+/**
+ * A new database `<prefix>_<pid>` on the PostgreSQL server of `BENCH_DATABASE_URL` (default the
+ * local one), its URL, and `drop()`, which drops it (connections and all) and disconnects.
+ */
+export async function scratchDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  const name = `${prefix}_${process.pid}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
 }
 
 export const median = (xs: number[]) => {
