@@ -16,11 +16,26 @@ interface PgQueryable {
   query(config: { name?: string; text: string; values: unknown[]; types?: TypeParsers }): Promise<{ rows: Row[] }>;
 }
 
+/** `pg`'s own parser of a type (`oid`), for its text format. */
+function pgParser(oid: number): (text: string) => unknown {
+  return pgTypes.getTypeParser(oid as Parameters<typeof pgTypes.getTypeParser>[0], 'text') as (text: string) => unknown;
+}
+
+/** `pg`'s parsers but the text format of type `oid`, which `parser` reads instead. */
+function pgParsersBut(oid: number, parser: (text: string) => unknown): TypeParsers {
+  return {
+    getTypeParser: (o, format = 'text') =>
+      o === oid && format === 'text'
+        ? parser
+        : (pgTypes.getTypeParser(o, format as 'text') as (text: string) => unknown),
+  };
+}
+
 /** PostgreSQL's `timestamptz` type. */
 const TIMESTAMPTZ_OID = 1184;
 /** `timestamptz` as PostgreSQL writes it in a UTC session: `2026-11-27 04:47:00.123456+00` (0 to 6 fraction digits). */
 const UTC_TIMESTAMPTZ = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?\+00$/;
-const parseTimestamptz = pgTypes.getTypeParser(TIMESTAMPTZ_OID, 'text') as (text: string) => unknown;
+const parseTimestamptz = pgParser(TIMESTAMPTZ_OID);
 
 /**
  * A `timestamptz` column's text as `Date#toISOString` would write the `Date` that `pg` parses from
@@ -39,20 +54,13 @@ export function isoTimestamptz(text: string): string | unknown {
  * `pg`'s parsers but `timestamptz`, read as ISO 8601 text (`isoTimestamptz`): for the hot statements
  * whose rows are only written out (`iso` passes text through; `Time`).
  */
-export const ISO_TIMES: TypeParsers = {
-  getTypeParser: (oid, format = 'text') =>
-    oid === TIMESTAMPTZ_OID && format === 'text'
-      ? isoTimestamptz
-      : (pgTypes.getTypeParser(oid, format as 'text') as (text: string) => unknown),
-};
+export const ISO_TIMES = pgParsersBut(TIMESTAMPTZ_OID, isoTimestamptz);
 
 /** PostgreSQL's `uuid[]` type. */
 const UUID_ARRAY_OID = 2951;
 /** A one-dimensional `uuid[]` without NULL elements, as PostgreSQL writes it: `{}` or `{a0ee…,b1…}` (never quoted). */
 const FLAT_UUID_ARRAY = /^\{[0-9a-f,-]*\}$/;
-const parseUuidArray = pgTypes.getTypeParser(UUID_ARRAY_OID as Parameters<typeof pgTypes.getTypeParser>[0], 'text') as (
-  text: string,
-) => unknown;
+const parseUuidArray = pgParser(UUID_ARRAY_OID);
 
 /**
  * A `uuid[]` column's text as the array of strings `pg`'s parser returns, split instead of scanned
@@ -66,12 +74,7 @@ export function uuidArray(text: string): unknown {
 }
 
 /** `pg`'s parsers but `uuid[]`, split (`uuidArray`): for the App API's values of a page (`SQL_APP_VALUES`). */
-export const UUID_ARRAYS: TypeParsers = {
-  getTypeParser: (oid, format = 'text') =>
-    oid === UUID_ARRAY_OID && format === 'text'
-      ? uuidArray
-      : (pgTypes.getTypeParser(oid, format as 'text') as (text: string) => unknown),
-};
+export const UUID_ARRAYS = pgParsersBut(UUID_ARRAY_OID, uuidArray);
 
 /**
  * How many distinct SQL texts run as named (prepared) statements. Most texts are fixed (the rooms'
