@@ -1,6 +1,7 @@
 import {
   answerHttpErrors,
   AppConfig,
+  configureAnswerBudget,
   corsFor,
   createRequestLogging,
   Draining,
@@ -11,6 +12,7 @@ import {
   screenInput,
   securityHeaders,
   serveOpenApi,
+  shedUnderHeapPressure,
   useJsonBody,
 } from '#common';
 import { poolStats, ReadyDatabase } from '#database';
@@ -42,6 +44,10 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   // then: every request is logged and gets its X-Request-Id, whatever answers it
   const logging = createRequestLogging(config);
   app.use(logging.middleware);
+  // memory per request (docs/decisions.md "Memory per request"): lists of large rows are lent their
+  // chunks from one budget; near the heap's limit new requests are shed (503) instead of the process dying
+  configureAnswerBudget(config.http.answerBudgetBytes);
+  app.use(shedUnderHeapPressure(config.http.shedHeapRatio));
   app.useLogger(new QuietStartupLogger(logging.nestLogger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');

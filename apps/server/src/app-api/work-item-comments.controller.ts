@@ -5,7 +5,6 @@ import {
   CurrentProject,
   CurrentWorkspace,
   listAnswer,
-  Page,
   PageQuery,
   PageRequest,
   Principal,
@@ -14,6 +13,7 @@ import {
   ROLE,
   UuidPipe,
   WorkspaceAccess,
+  streamedList,
 } from '#common';
 import { IssueChildrenService, parseShape, ReactionService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query, Res } from '@nestjs/common';
@@ -43,17 +43,8 @@ export class AppWorkItemCommentsController {
     @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    const found = await this.children.listComments(project.projectId, issueId, page, parseShape(query));
-    return listAnswer(
-      page,
-      new Page(
-        await this.children.forAppComments(issueId, found.results),
-        found.perPage,
-        found.totalCount,
-        found.nextCursor,
-        found.prevCursor,
-      ),
-    );
+    const list = await this.children.listAppComments(project.projectId, issueId, page, parseShape(query));
+    return streamedList(list.chunks, list.page ?? undefined);
   }
 
   /** 201 with the comment; 409 `EXTERNAL_ID_TAKEN`. */

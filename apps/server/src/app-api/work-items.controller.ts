@@ -17,6 +17,7 @@ import {
   ROLE,
   UuidPipe,
   WorkspaceAccess,
+  streamedList,
 } from '#common';
 import {
   AppIssueJson,
@@ -635,12 +636,14 @@ export class AppWorkItemLinksToOthersController {
     const after = afterRaw ? new Date(afterRaw) : null;
     if (after && Number.isNaN(after.getTime()))
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'created_at__gt must be a date and time (ISO 8601).');
-    return this.children.appHistory(project.projectId, issueId, {
-      kind,
-      after,
-      order: orderBy === 'created_at' ? 'ASC' : 'DESC',
-      shape: parseShape(query),
-    });
+    return streamedList(
+      await this.children.appHistory(project.projectId, issueId, {
+        kind,
+        after,
+        order: orderBy === 'created_at' ? 'ASC' : 'DESC',
+        shape: parseShape(query),
+      }),
+    );
   }
 
   /** `{modules, removed_modules}` → 200 `{message: "success"}`: the work item joins and leaves modules of the project, in one transaction. */

@@ -14,6 +14,7 @@ import {
   UuidPipe,
   V1_PAGING,
   WorkspaceAccess,
+  streamedList,
 } from '#common';
 import { IssueChildrenService, IssueCommandService, IssueQueryService, parseShape, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
@@ -205,13 +206,14 @@ export class WorkItemCommentsController {
   constructor(private readonly children: IssueChildrenService) {}
 
   @Get()
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
     @PageQuery(V1_PAGING) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.children.listComments(project.projectId, issueId, page, parseShape(query));
+    const list = await this.children.listComments(project.projectId, issueId, page, parseShape(query));
+    return streamedList(list.chunks, list.page ?? undefined);
   }
 
   /** 201 with the comment; 409 `EXTERNAL_ID_TAKEN`. */
@@ -331,7 +333,7 @@ export class WorkItemActivitiesController {
 
   /** Oldest first (`order_by=-created_at` for newest first); paginated; `fields=` applies. */
   @Get()
-  list(
+  async list(
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
     @PageQuery(V1_PAGING) page: PageRequest,
@@ -340,13 +342,14 @@ export class WorkItemActivitiesController {
     const orderBy = single(query, 'order_by') ?? 'created_at';
     if (orderBy !== 'created_at' && orderBy !== '-created_at')
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'order_by must be created_at or -created_at.');
-    return this.children.listActivities(
+    const list = await this.children.listActivities(
       project.projectId,
       issueId,
       page,
       parseShape(query),
       orderBy === 'created_at' ? 'ASC' : 'DESC',
     );
+    return streamedList(list.chunks, list.page ?? undefined);
   }
 
   @Get(':activity_id')

@@ -1,5 +1,16 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { INSTANCE_CONFIG_KEY_NAMES, INSTANCE_ENV_ONLY_KEYS } from './instance-keys';
@@ -186,6 +197,19 @@ class EnvironmentVariables {
   @IsOptional()
   @Matches(/^\d+(b|kb|mb)?$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576' })
   BODY_LIMIT = '1mb';
+
+  /** bytes of rows held at once for lists answered in chunks (`AnswerBudget`) */
+  @IsOptional()
+  @Matches(/^\d+(b|kb|mb)?$/i, { message: 'ANSWER_MEMORY_BUDGET must look like 64mb, 512kb or 67108864' })
+  ANSWER_MEMORY_BUDGET = '64mb';
+
+  /** the share of the heap limit in use above which new requests are answered 503 SERVER_BUSY */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value))
+  @IsNumber()
+  @Min(0.1)
+  @Max(1)
+  HEAP_SHED_RATIO = 0.85;
 
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -463,7 +487,16 @@ export interface AppConfig {
    * `trustProxy` is Express's `trust proxy`: `false` (use the socket address), a number of
    * trusted proxy hops, or the addresses/CIDRs of the trusted proxies (see `parseTrustProxy`).
    */
-  http: { host: string; port: number; bodyLimit: string; trustProxy: false | number | string[] };
+  http: {
+    host: string;
+    port: number;
+    bodyLimit: string;
+    trustProxy: false | number | string[];
+    /** `ANSWER_MEMORY_BUDGET` in bytes (`AnswerBudget`) */
+    answerBudgetBytes: number;
+    /** `HEAP_SHED_RATIO`: new requests are shed above this share of the heap limit (`shedUnderHeapPressure`) */
+    shedHeapRatio: number;
+  };
   /** Redis for the rate-limit counters (`REDIS_URL`, `REDIS_KEY_PREFIX`); undefined: in memory */
   redis?: { url: string; keyPrefix: string };
   database: {
@@ -801,7 +834,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   return {
     env: env.NODE_ENV,
-    http: { host: env.HOST, port: env.PORT, bodyLimit: env.BODY_LIMIT, trustProxy: parseTrustProxy(env.TRUST_PROXY) },
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      bodyLimit: env.BODY_LIMIT,
+      trustProxy: parseTrustProxy(env.TRUST_PROXY),
+      answerBudgetBytes: sizeInBytes(env.ANSWER_MEMORY_BUDGET),
+      shedHeapRatio: env.HEAP_SHED_RATIO,
+    },
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     database: {
       url: env.DATABASE_URL,
@@ -916,3 +956,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
 
 /** Injection token for the `AppConfig` object. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** `64mb`, `512kb`, `100b` or a plain number of bytes (as `BODY_LIMIT` is written) in bytes. */
+export function sizeInBytes(value: string): number {
+  const [, amount, unit] = /^(\d+)(b|kb|mb)?$/i.exec(value)!;
+  return Number(amount) * ({ b: 1, kb: 1024, mb: 1024 * 1024 }[(unit ?? 'b').toLowerCase()] ?? 1);
+}

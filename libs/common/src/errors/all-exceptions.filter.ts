@@ -65,6 +65,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private toResponse(exception: unknown, req: Request & { id?: unknown }, res: Response) {
     if (exception instanceof MeridianError) {
+      if (exception.retryAfter !== undefined) res.setHeader('Retry-After', String(exception.retryAfter));
       return { status: exception.status, body: errorBody(exception.code, exception.detail, exception.extra) };
     }
     if (exception instanceof ThrottlerException) {

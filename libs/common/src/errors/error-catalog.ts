@@ -18,6 +18,7 @@ export const ERROR_CATALOG = {
     detail: 'The request contains a NUL character, a lone UTF-16 surrogate or malformed percent-encoding.',
   },
   NESTING_TOO_DEEP: { status: 400, detail: 'The request body is nested too deeply.' },
+  FIELD_TOO_LONG: { status: 422, detail: 'A field of the request body is longer than Meridian allows.' },
   LAST_WORKSPACE_ADMIN: { status: 400, detail: 'The workspace must keep at least one Admin.' },
   LAST_PROJECT_ADMIN: { status: 400, detail: 'The project must keep at least one Admin.' },
   CANNOT_REMOVE_SELF: { status: 400, detail: 'You cannot remove yourself; leave instead.' },
@@ -154,6 +155,10 @@ export const ERROR_CATALOG = {
   QUICK_LINK_EXISTS: { status: 409, detail: 'URL already exists for this workspace and owner.' },
   THEME_NAME_TAKEN: { status: 409, detail: 'A theme with this name already exists in the workspace.' },
   // 413
+  SERVER_BUSY: {
+    status: 503,
+    detail: 'The server is answering too much at once; retry after the number of seconds in Retry-After.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   ATTACHMENT_TOO_LARGE: { status: 413, detail: 'The file is larger than the instance allows (FILE_SIZE_LIMIT).' },
   // 415

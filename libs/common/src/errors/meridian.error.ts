@@ -7,12 +7,14 @@ import { ERROR_CATALOG, ErrorCode } from './error-catalog';
  * @param code   an entry of `ERROR_CATALOG`
  * @param detail human-readable message; defaults to the catalog's text
  * @param extra  more top-level fields for the body (for example `errors` on 422, `id` on 409)
+ * @param retryAfter seconds, sent as `Retry-After` (503s that ask the client to come back)
  */
 export class MeridianError extends Error {
   constructor(
     readonly code: ErrorCode,
     detail?: string,
     readonly extra: Record<string, unknown> = {},
+    readonly retryAfter?: number,
   ) {
     super(detail ?? ERROR_CATALOG[code].detail);
     this.name = 'MeridianError';

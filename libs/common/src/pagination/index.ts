@@ -4,3 +4,4 @@ export * from './keyset-paginator';
 export * from './page-query.decorator';
 export * from './keyset-sql';
 export * from './double-key';
+export * from './chunked-reads';

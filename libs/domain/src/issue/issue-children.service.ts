@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, ROLE } from '#common';
+import { ChunkedList, mapChunks, MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not } from 'typeorm';
@@ -64,17 +64,38 @@ export class IssueChildrenService {
 
   // ---- comments ------------------------------------------------------------------------------
 
-  /** Comments, newest first; paginated; `fields` applied. `is_member`: the author is an active project member. */
+  /**
+   * Comments, newest first; a page, or every comment with `page.all`; `fields` applied; read and
+   * answered in chunks of bounded size (`pageInChunks`, `streamedList`). `is_member`: the author is
+   * an active project member. 404 `NOT_FOUND` as the other children.
+   */
   async listComments(
     projectId: string,
     issueId: string,
     page: PageRequest,
     shape: Shape,
-  ): Promise<Page<Partial<CommentJson>>> {
+  ): Promise<ChunkedList<Partial<CommentJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    const result = await this.repo.commentsPage(issueId, page);
+    const list = await this.repo.commentPageChunks(issueId, page);
     const members = await this.members(projectId);
-    return result.map((c) => pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields));
+    return {
+      page: list.page,
+      chunks: mapChunks(list.chunks, (rows) =>
+        rows.map((c) => pick(commentView(c, !!c.actorId && members.has(c.actorId)), shape.fields)),
+      ),
+    };
+  }
+
+  /** `listComments` in the App API's shape (`appCommentView`, see `forAppComments`). */
+  async listAppComments(
+    projectId: string,
+    issueId: string,
+    page: PageRequest,
+    shape: Shape,
+  ): Promise<ChunkedList<AppCommentJson>> {
+    const list = await this.listComments(projectId, issueId, page, shape);
+    const { details } = await this.appDetails(issueId);
+    return { page: list.page, chunks: mapChunks(list.chunks, (comments) => this.renderAppComments(comments, details)) };
   }
 
   async retrieveComment(
@@ -94,12 +115,18 @@ export class IssueChildrenService {
    * a few statements for the page.
    */
   async forAppComments(issueId: string, comments: Array<Partial<CommentJson>>): Promise<AppCommentJson[]> {
+    const { details } = await this.appDetails(issueId);
+    return this.renderAppComments(comments, details);
+  }
+
+  /** `forAppComments` with the details read once for a list: two statements per chunk. */
+  private async renderAppComments(
+    comments: Array<Partial<CommentJson>>,
+    details: AppIssueDetails,
+  ): Promise<AppCommentJson[]> {
     const ids = comments.map((c) => c.id).filter((id): id is string => !!id);
     const actors = [...new Set(comments.map((c) => c.actor).filter((id): id is string => !!id))];
-    const [{ users, reactions }, { details }] = await Promise.all([
-      this.repo.commentExtras(ids, actors),
-      this.appDetails(issueId),
-    ]);
+    const { users, reactions } = await this.repo.commentExtras(ids, actors);
     const byUser = new Map(users.map((u) => [u.id, u]));
     const byComment = new Map<string, ReactionJson[]>();
     for (const r of reactions) {
@@ -337,18 +364,23 @@ export class IssueChildrenService {
 
   // ---- activities ----------------------------------------------------------------------------
 
-  /** The work item's history, oldest first (Plane's default); comment entries left out as in Plane; paginated. */
+  /**
+   * The work item's history, oldest first (Plane's default); comment entries left out as in Plane;
+   * a page, read and answered in chunks of bounded size as `listComments`.
+   */
   async listActivities(
     projectId: string,
     issueId: string,
     page: PageRequest,
     shape: Shape,
     order: 'ASC' | 'DESC',
-  ): Promise<Page<Partial<ActivityJson>>> {
+  ): Promise<ChunkedList<Partial<ActivityJson>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    return (await this.repo.activitiesPage(issueId, HIDDEN_FIELDS, page, order)).map((a) =>
-      pick(activityView(a), shape.fields),
-    );
+    const list = await this.repo.activityPageChunks(issueId, HIDDEN_FIELDS, page, order);
+    return {
+      page: list.page,
+      chunks: mapChunks(list.chunks, (rows) => rows.map((a) => pick(activityView(a), shape.fields))),
+    };
   }
 
   async retrieveActivity(projectId: string, issueId: string, activityId: string): Promise<ActivityJson> {
@@ -371,32 +403,35 @@ export class IssueChildrenService {
     projectId: string,
     issueId: string,
     opts: { kind: HistoryKind; after: Date | null; order: 'ASC' | 'DESC'; shape: Shape },
-  ): Promise<Array<Partial<AppActivityJson> | Partial<AppCommentJson>>> {
+  ): Promise<AsyncGenerator<Array<Partial<AppActivityJson> | Partial<AppCommentJson>>>> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    const [rows, comments] = await Promise.all([
-      opts.kind === 'issue-comment' ? [] : this.repo.historyRows(issueId, HIDDEN_FIELDS, opts.after),
-      opts.kind === 'issue-property' ? [] : this.repo.historyComments(issueId, opts.after),
-    ]);
     const { details, intake } = await this.appDetails(issueId);
-    const actorIds = [...rows, ...comments].map((r) => r.actorId).filter((id): id is string => !!id);
-    const { users } = await this.repo.commentExtras([], [...new Set(actorIds)]);
-    const byUser = new Map(users.map((u) => [u.id, u]));
-    const members = comments.length ? await this.members(projectId) : new Set<string>();
-    const merged: Array<{ at: number; json: AppActivityJson | AppCommentJson }> = rows.map((a) => ({
-      at: a.createdAt.getTime(),
-      json: appActivityView(a, a.actorId ? byUser.get(a.actorId) : undefined, details, intake),
-    }));
-    const commentJson = await this.forAppComments(
-      issueId,
-      comments.map((c) => commentView(c, !!c.actorId && members.has(c.actorId))),
-    );
-    comments.forEach((c, n) => merged.push({ at: c.createdAt.getTime(), json: commentJson[n] }));
-    // a stable sort: the history rows (oldest first) stay ahead of the comments of the same instant
-    merged.sort((x, y) => x.at - y.at);
-    if (opts.order === 'DESC') merged.reverse();
-    return merged.map((m) => pick(m.json as Record<string, unknown>, opts.shape.fields)) as Array<
-      Partial<AppActivityJson> | Partial<AppCommentJson>
-    >;
+    const members = opts.kind === 'issue-property' ? new Set<string>() : await this.members(projectId);
+    const rows =
+      opts.kind === 'issue-comment'
+        ? null
+        : mapChunks(this.repo.historyRowChunks(issueId, HIDDEN_FIELDS, opts.after, opts.order), async (chunk) => {
+            const actorIds = [...new Set(chunk.map((a) => a.actorId).filter((id): id is string => !!id))];
+            const byUser = new Map((await this.repo.commentExtras([], actorIds)).users.map((u) => [u.id, u]));
+            return chunk.map((a) => ({
+              at: a.createdAt.getTime(),
+              json: appActivityView(a, a.actorId ? byUser.get(a.actorId) : undefined, details, intake) as object,
+            }));
+          });
+    const comments =
+      opts.kind === 'issue-property'
+        ? null
+        : mapChunks(this.repo.commentChunks(issueId, opts.after, opts.order), async (chunk) => {
+            const json = await this.renderAppComments(
+              chunk.map((c) => commentView(c, !!c.actorId && members.has(c.actorId))),
+              details,
+            );
+            return chunk.map((c, n) => ({ at: c.createdAt.getTime(), json: json[n] as object }));
+          });
+    // a history row comes before a comment of the same instant (oldest first; after it, newest first)
+    return mapChunks(mergeByTime(rows, comments, opts.order), (items) =>
+      items.map((m) => pick(m.json as Record<string, unknown>, opts.shape.fields)),
+    ) as AsyncGenerator<Array<Partial<AppActivityJson> | Partial<AppCommentJson>>>;
   }
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -479,5 +514,75 @@ export class IssueChildrenService {
       if (isUniqueViolation(err, 'uq_issue_comments_external_live')) throw new MeridianError('EXTERNAL_ID_TAKEN');
       throw err;
     }
+  }
+}
+
+/** One side of `mergeByTime`: the head of a chunked list, read one chunk ahead of none. */
+class ChunkCursor<T> {
+  private chunk: T[] = [];
+  private at = 0;
+  done: boolean;
+
+  constructor(private readonly chunks: AsyncGenerator<T[]> | null) {
+    this.done = chunks === null;
+  }
+
+  get head(): T | undefined {
+    return this.at < this.chunk.length ? this.chunk[this.at] : undefined;
+  }
+
+  get empty(): boolean {
+    return this.at >= this.chunk.length && !this.done;
+  }
+
+  async fill(): Promise<void> {
+    while (this.chunks && !this.done && this.at >= this.chunk.length) {
+      const step = await this.chunks.next();
+      if (step.done) this.done = true;
+      else [this.chunk, this.at] = [step.value, 0];
+    }
+  }
+
+  take(): T {
+    return this.chunk[this.at++];
+  }
+
+  async close(): Promise<void> {
+    await this.chunks?.return(undefined);
+  }
+}
+
+/**
+ * Two chunked lists, each in `order` of `at`, merged into one in that order, as chunks: with
+ * `ASC` an item of `first` comes before one of `second` of the same `at`, with `DESC` after it (the
+ * reverse of the `ASC` list). What was merged is handed on before either side reads its next chunk,
+ * so at most a chunk of each side is held.
+ */
+async function* mergeByTime<T extends { at: number }>(
+  first: AsyncGenerator<T[]> | null,
+  second: AsyncGenerator<T[]> | null,
+  order: 'ASC' | 'DESC',
+): AsyncGenerator<T[]> {
+  const a = new ChunkCursor(first);
+  const b = new ChunkCursor(second);
+  let out: T[] = [];
+  try {
+    for (;;) {
+      if (a.empty || b.empty) {
+        if (out.length > 0) yield out;
+        out = [];
+        await a.fill();
+        await b.fill();
+      }
+      const x = a.head;
+      const y = b.head;
+      if (x === undefined && y === undefined) break;
+      const fromFirst = y === undefined || (x !== undefined && (order === 'ASC' ? x.at <= y.at : x.at > y.at));
+      out.push(fromFirst ? a.take() : b.take());
+    }
+    if (out.length > 0) yield out;
+  } finally {
+    await a.close();
+    await b.close();
   }
 }

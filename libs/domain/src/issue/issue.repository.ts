@@ -1,4 +1,4 @@
-import { Page, PageRequest, paginate, paginateSql, ROLE } from '#common';
+import { Page, PageRequest, pageInChunks, paginate, paginateSql, readInChunks, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
@@ -113,6 +113,13 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
  * App values, lookups, search, and the create, update and batch statements. Methods that take an
  * `EntityManager` run in the caller's transaction.
  */
+/** A comment's size in bytes, as its text columns hold it (`readInChunks`' weight). */
+const COMMENT_WEIGHT =
+  'octet_length(c.commentHtml) + octet_length(c.commentStripped) + octet_length(CAST(c.commentJson AS text))';
+/** A history row's size in bytes (its values can be a description's HTML). */
+const ACTIVITY_WEIGHT =
+  'COALESCE(octet_length(a.oldValue), 0) + COALESCE(octet_length(a.newValue), 0) + octet_length(a.comment)';
+
 @Injectable()
 export class IssueRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -521,13 +528,19 @@ ORDER BY created_at, id`,
 
   // ---- reads: what hangs off a work item -----------------------------------------------------
 
-  /** A page of the work item's comments, newest first. */
-  commentsPage(issueId: string, page: PageRequest): Promise<Page<IssueComment>> {
+  /**
+   * The work item's comments, newest first: a page (its light rows, `page`) or, with `page.all`,
+   * every comment (`page` null); the comments themselves in chunks of bounded size (`pageInChunks`).
+   */
+  commentPageChunks(
+    issueId: string,
+    page: PageRequest,
+  ): Promise<{ page: Page<IssueComment> | null; chunks: AsyncGenerator<IssueComment[]> }> {
     const qb = this.dataSource
       .getRepository(IssueComment)
       .createQueryBuilder('c')
       .where('c.issueId = :issueId', { issueId });
-    return paginate(qb, page, { order: 'DESC' });
+    return pageInChunks(qb, page, { order: 'DESC', weight: COMMENT_WEIGHT });
   }
 
   /**
@@ -577,27 +590,32 @@ ORDER BY created_at, id`,
   }
 
   /**
-   * The work item's history rows without the `hidden` fields, oldest first (Plane's
-   * `IssueActivityEndpoint`); `after`: only those created after it, to the millisecond (the
-   * precision the API shows).
+   * The work item's history rows without the `hidden` fields, in `order` of creation (Plane's
+   * `IssueActivityEndpoint`: oldest first), in chunks of bounded size (`readInChunks`); `after`:
+   * only those created after it, to the millisecond (the precision the API shows).
    */
-  historyRows(issueId: string, hidden: string[], after: Date | null): Promise<IssueActivity[]> {
+  historyRowChunks(
+    issueId: string,
+    hidden: string[],
+    after: Date | null,
+    order: 'ASC' | 'DESC',
+  ): AsyncGenerator<IssueActivity[]> {
     const qb = this.dataSource
       .getRepository(IssueActivity)
       .createQueryBuilder('a')
       .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden });
     if (after) qb.andWhere("date_trunc('milliseconds', a.createdAt) > :after", { after });
-    return qb.orderBy('a.createdAt', 'ASC').addOrderBy('a.id', 'ASC').getMany();
+    return readInChunks(qb, { order, weight: ACTIVITY_WEIGHT });
   }
 
-  /** The work item's live comments, oldest first; `after` as `historyRows`. */
-  historyComments(issueId: string, after: Date | null): Promise<IssueComment[]> {
+  /** The work item's live comments, in `order` of creation, in chunks of bounded size; `after` as `historyRowChunks`. */
+  commentChunks(issueId: string, after: Date | null, order: 'ASC' | 'DESC'): AsyncGenerator<IssueComment[]> {
     const qb = this.dataSource
       .getRepository(IssueComment)
       .createQueryBuilder('c')
       .where('c.issueId = :issueId', { issueId });
     if (after) qb.andWhere("date_trunc('milliseconds', c.createdAt) > :after", { after });
-    return qb.orderBy('c.createdAt', 'ASC').addOrderBy('c.id', 'ASC').getMany();
+    return readInChunks(qb, { order, weight: COMMENT_WEIGHT });
   }
 
   /** A page of the work item's links, newest first. */
@@ -609,18 +627,18 @@ ORDER BY created_at, id`,
     return paginate(qb, page, { order: 'DESC' });
   }
 
-  /** A page of the work item's history without the entries of the `hidden` fields. */
-  activitiesPage(
+  /** A page of the work item's history without the entries of the `hidden` fields, as `commentPageChunks`. */
+  activityPageChunks(
     issueId: string,
     hidden: string[],
     page: PageRequest,
     order: 'ASC' | 'DESC',
-  ): Promise<Page<IssueActivity>> {
+  ): Promise<{ page: Page<IssueActivity> | null; chunks: AsyncGenerator<IssueActivity[]> }> {
     const qb = this.dataSource
       .getRepository(IssueActivity)
       .createQueryBuilder('a')
       .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden });
-    return paginate(qb, page, { order });
+    return pageInChunks(qb, page, { order, weight: ACTIVITY_WEIGHT });
   }
 
   /** A page of the work item's reactions, oldest first. */
