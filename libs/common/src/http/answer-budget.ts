@@ -53,7 +53,6 @@ export class AnswerBudget {
         this.drain();
         reject(new MeridianError('SERVER_BUSY', undefined, {}, Math.ceil(this.waitMs / 1000)));
       }, this.waitMs);
-      timer.unref?.();
       this.waiters.push(waiter);
     });
   }

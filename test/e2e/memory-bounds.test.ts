@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assertError, createApiKey, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+
+interface CommentPage {
+  total_count: number;
+  count: number;
+  results: Array<{ comment_html: string }>;
+  next_page_results: boolean;
+  next_cursor: string;
+}
+
+/**
+ * One member cannot bring the server down (issue: "bounded reads"): every free-text field has a
+ * size limit (docs/errors.md "Field size limits"), and a work item's comments and history, which
+ * Plane answers whole, are read and written in chunks. Both engines.
+ */
+describe('memory per request: field size limits and lists answered in chunks', () => {
+  let t: TestApp;
+  let owner: SignedUp;
+  let ws: { id: string; slug: string };
+  let project: { id: string };
+  let key: string;
+  const app = () => `/api/workspaces/${ws.slug}/projects/${project.id}`;
+  const v1 = () => `/api/v1/workspaces/${ws.slug}/projects/${project.id}`;
+  const get = (path: string) => t.api.get(path).auth(owner.token, { type: 'bearer' });
+  const post = (path: string, body: object) => t.api.post(path).auth(owner.token, { type: 'bearer' }).send(body);
+  const newIssue = async (name = 'Talk') => {
+    const res = await post(`${app()}/issues/`, { name });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id as string;
+  };
+
+  before(async () => {
+    // a body limit above the largest field, so that each field's own limit is what refuses it
+    t = await startTestApp({ BODY_LIMIT: '4mb' });
+    owner = await signUp(t);
+    ws = await createWorkspace(t, owner.token);
+    project = await createAppProject(t, owner.token, ws.slug, { identifier: 'MEM', name: 'Memory' });
+    key = await createApiKey(t, owner.token, ws.slug);
+  });
+  after(() => t.close());
+
+  describe('422 FIELD_TOO_LONG, and nothing written', () => {
+    it("the outside finding's comment (900 KB: 450,000 × é) is refused on both APIs; the largest allowed one is kept", async () => {
+      const issue = await newIssue();
+      const huge = `<p>${'é'.repeat(450_000)}</p>`;
+      const refused = await post(`${app()}/issues/${issue}/comments/`, { comment_html: huge });
+      assertError(refused, 422, 'FIELD_TOO_LONG');
+      assert.deepEqual(refused.body.errors, {
+        comment_html: ['Ensure this field has no more than 262144 characters.'],
+      });
+      assert.match(refused.body.detail, /^comment_html: /);
+      const viaKey = await t.api
+        .post(`${v1()}/work-items/${issue}/comments/`)
+        .set('X-API-Key', key)
+        .send({ comment_html: huge });
+      assertError(viaKey, 422, 'FIELD_TOO_LONG');
+      const largest = `<p>${'é'.repeat(262_144 - 7)}</p>`;
+      assert.equal(largest.length, 262_144);
+      assert.equal((await post(`${app()}/issues/${issue}/comments/`, { comment_html: largest })).status, 201);
+      assertError(
+        await post(`${app()}/issues/${issue}/comments/`, { comment_html: `${largest}x` }),
+        422,
+        'FIELD_TOO_LONG',
+      );
+      const list = await get(`${app()}/issues/${issue}/comments/`);
+      assert.equal(list.status, 200);
+      assert.equal(list.body.length, 1, 'only the comment within the limit was written');
+    });
+
+    it('descriptions, links, names and settings; nested fields are named by their path', async () => {
+      const issue = await newIssue('Kept');
+      const desc = await t.api
+        .patch(`${app()}/issues/${issue}/`)
+        .auth(owner.token, { type: 'bearer' })
+        .send({ description_html: `<p>${'a'.repeat(524_288)}</p>` });
+      assertError(desc, 422, 'FIELD_TOO_LONG');
+      assert.ok(desc.body.errors.description_html);
+      const read = await get(`${app()}/issues/${issue}/`);
+      assert.equal(read.body.name, 'Kept');
+      assert.notEqual(read.body.description_html?.length, 524_295, 'the description was not written');
+      const link = await post(`${app()}/issues/${issue}/issue-links/`, {
+        url: `https://example.com/${'a'.repeat(8_200)}`,
+      });
+      assertError(link, 422, 'FIELD_TOO_LONG');
+      assert.ok(link.body.errors.url);
+      // a field with no limit of its own: 64 Ki characters, here inside a JSON setting
+      const view = await post(`${app()}/views/`, { name: 'Wide', filters: { note: 'n'.repeat(65_537) } });
+      assertError(view, 422, 'FIELD_TOO_LONG');
+      assert.deepEqual(Object.keys(view.body.errors), ['filters.note']);
+    });
+
+    it('a rich-text document is measured as a whole: a long code block inside it is fine, a document over 1 Mi characters is not', async () => {
+      const issue = await newIssue();
+      const block = 'x'.repeat(100_000);
+      const doc = (text: string) => ({
+        type: 'doc',
+        content: [{ type: 'codeBlock', content: [{ type: 'text', text }] }],
+      });
+      const ok = await post(`${app()}/issues/${issue}/comments/`, {
+        comment_html: `<pre><code>${block}</code></pre>`,
+        comment_json: doc(block),
+      });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body).slice(0, 300));
+      const tooBig = await post(`${app()}/issues/${issue}/comments/`, {
+        comment_html: '<p>x</p>',
+        comment_json: doc('y'.repeat(1_048_576)),
+      });
+      assertError(tooBig, 422, 'FIELD_TOO_LONG');
+      assert.deepEqual(Object.keys(tooBig.body.errors), ['comment_json']);
+    });
+  });
+
+  describe('a long history, read in chunks, answers every entry in order', () => {
+    let issue: string;
+    const texts: string[] = [];
+    before(async () => {
+      issue = await newIssue('Long');
+      // about 400 KB each as the database measures a comment (its HTML and its stripped text):
+      // the 1 MiB chunks hold two, so the answers below are made of several chunks
+      for (let i = 0; i < 7; i++) {
+        const text = `${i}${'é'.repeat(100_000)}`;
+        texts.push(text);
+        assert.equal(
+          (await post(`${app()}/issues/${issue}/comments/`, { comment_html: `<p>${text}</p>` })).status,
+          201,
+        );
+      }
+    });
+
+    it('history/ merges the history rows and every comment, oldest first and newest first', async () => {
+      const asc = await get(`${app()}/issues/${issue}/history/`);
+      assert.equal(asc.status, 200);
+      assert.match(asc.headers['content-type'], /^application\/json/);
+      const comments = (asc.body as Array<{ comment_html?: string; field?: string }>).filter((x) => x.comment_html);
+      assert.deepEqual(
+        comments.map((c) => c.comment_html),
+        texts.map((x) => `<p>${x}</p>`),
+      );
+      assert.equal(asc.body[0].field === undefined || asc.body[0].comment_html === undefined, true);
+      assert.ok(!asc.body[0].comment_html, 'the "created the work item" row comes first');
+      const desc = await get(`${app()}/issues/${issue}/history/?order_by=-created_at`);
+      assert.deepEqual(
+        desc.body.map((x: { id: string }) => x.id),
+        [...asc.body].reverse().map((x: { id: string }) => x.id),
+      );
+      const onlyComments = await get(`${app()}/issues/${issue}/history/?activity_type=issue-comment&fields=id`);
+      assert.equal(onlyComments.body.length, 7);
+      assert.deepEqual(Object.keys(onlyComments.body[0]), ['id']);
+    });
+
+    it("the App API's comment list (a bare array) and the External API's pages of comments", async () => {
+      const list = await get(`${app()}/issues/${issue}/comments/`);
+      assert.deepEqual(
+        list.body.map((c: { comment_html: string }) => c.comment_html),
+        [...texts].reverse().map((x) => `<p>${x}</p>`),
+      );
+      assert.ok(list.body[0].actor_detail, "the App API's shape");
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { status: number; body: CommentPage } = await t.api
+          .get(`${v1()}/work-items/${issue}/comments/?per_page=3${cursor ? `&cursor=${cursor}` : ''}`)
+          .set('X-API-Key', key);
+        assert.equal(page.status, 200);
+        assert.equal(page.body.total_count, 7);
+        assert.equal(page.body.count, page.body.results.length);
+        seen.push(...page.body.results.map((c: { comment_html: string }) => c.comment_html));
+        cursor = page.body.next_page_results ? page.body.next_cursor : null;
+      } while (cursor);
+      assert.deepEqual(
+        seen,
+        [...texts].reverse().map((x) => `<p>${x}</p>`),
+      );
+    });
+
+    it('a foreign or unknown work item is still a 404 before anything is sent', async () => {
+      const other = await createAppProject(t, owner.token, ws.slug, { identifier: 'OTH', name: 'Other' });
+      assertError(
+        await get(`/api/workspaces/${ws.slug}/projects/${other.id}/issues/${issue}/history/`),
+        404,
+        'NOT_FOUND',
+      );
+      assertError(
+        await t.api.get(`${v1()}/work-items/00000000-0000-4000-8000-000000000000/comments/`).set('X-API-Key', key),
+        404,
+        'NOT_FOUND',
+      );
+    });
+  });
+});
