@@ -134,6 +134,22 @@ describe('domain: lists read in chunks of bounded size, and the answer budget', 
     assert.equal(budget.free, 100);
   });
 
+  it('forOneAnswer: an answer holding a lease gets its next one at once (two lists merged never wait on each other)', async () => {
+    const budget = new AnswerBudget(100, 5_000);
+    const answer = budget.forOneAnswer();
+    const first = await answer.acquire(100);
+    const second = await answer.acquire(100);
+    assert.equal(budget.free, -100, 'past the capacity, by one chunk');
+    let other = false;
+    const waiting = budget.acquire(50).then((release) => ((other = true), release));
+    second();
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(other, false, 'another answer waits until the capacity is back');
+    first();
+    (await waiting)();
+    assert.equal(budget.free, 100);
+  });
+
   it('a chunk is lent from the budget while it is used, and given back when the next is asked for', async () => {
     const budget = new AnswerBudget(1_000_000);
     const reader = readInChunks(comments(), { weight, chunkBytes: 1, budget });

@@ -33,8 +33,9 @@ describe('memory per request: field size limits and lists answered in chunks', (
   };
 
   before(async () => {
-    // a body limit above the largest field, so that each field's own limit is what refuses it
-    t = await startTestApp({ BODY_LIMIT: '4mb' });
+    // a body limit above the largest field, so that each field's own limit is what refuses it; an
+    // answer budget of 400 KB, so that a page of work items holds at most 200 KB of descriptions
+    t = await startTestApp({ BODY_LIMIT: '4mb', ANSWER_MEMORY_BUDGET: '400kb' });
     owner = await signUp(t);
     ws = await createWorkspace(t, owner.token);
     project = await createAppProject(t, owner.token, ws.slug, { identifier: 'MEM', name: 'Memory' });
@@ -118,10 +119,10 @@ describe('memory per request: field size limits and lists answered in chunks', (
     const texts: string[] = [];
     before(async () => {
       issue = await newIssue('Long');
-      // about 400 KB each as the database measures a comment (its HTML and its stripped text):
-      // the 1 MiB chunks hold two, so the answers below are made of several chunks
-      for (let i = 0; i < 7; i++) {
-        const text = `${i}${'é'.repeat(100_000)}`;
+      // about 800 KB each as the database measures a comment (its HTML and its stripped text):
+      // the 4 MiB chunks hold five, so the answers below are made of several chunks
+      for (let i = 0; i < 12; i++) {
+        const text = `${i}${'é'.repeat(200_000)}`;
         texts.push(text);
         assert.equal(
           (await post(`${app()}/issues/${issue}/comments/`, { comment_html: `<p>${text}</p>` })).status,
@@ -147,7 +148,7 @@ describe('memory per request: field size limits and lists answered in chunks', (
         [...asc.body].reverse().map((x: { id: string }) => x.id),
       );
       const onlyComments = await get(`${app()}/issues/${issue}/history/?activity_type=issue-comment&fields=id`);
-      assert.equal(onlyComments.body.length, 7);
+      assert.equal(onlyComments.body.length, 12);
       assert.deepEqual(Object.keys(onlyComments.body[0]), ['id']);
     });
 
@@ -162,10 +163,10 @@ describe('memory per request: field size limits and lists answered in chunks', (
       let cursor: string | null = null;
       do {
         const page: { status: number; body: CommentPage } = await t.api
-          .get(`${v1()}/work-items/${issue}/comments/?per_page=3${cursor ? `&cursor=${cursor}` : ''}`)
+          .get(`${v1()}/work-items/${issue}/comments/?per_page=5${cursor ? `&cursor=${cursor}` : ''}`)
           .set('X-API-Key', key);
         assert.equal(page.status, 200);
-        assert.equal(page.body.total_count, 7);
+        assert.equal(page.body.total_count, 12);
         assert.equal(page.body.count, page.body.results.length);
         seen.push(...page.body.results.map((c: { comment_html: string }) => c.comment_html));
         cursor = page.body.next_page_results ? page.body.next_cursor : null;
@@ -188,6 +189,61 @@ describe('memory per request: field size limits and lists answered in chunks', (
         404,
         'NOT_FOUND',
       );
+    });
+  });
+
+  describe('a page of work items holds at most half the answer budget of descriptions', () => {
+    let other: { id: string };
+    const made: string[] = [];
+    before(async () => {
+      other = await createAppProject(t, owner.token, ws.slug, { identifier: 'DSC', name: 'Descriptions' });
+      // 120 KB each (the HTML and the stripped text): one fits in a 200 KB page, two do not
+      for (let i = 0; i < 4; i++) {
+        const res = await post(`/api/workspaces/${ws.slug}/projects/${other.id}/issues/`, {
+          name: `D${i}`,
+          description_html: `<p>${'a'.repeat(60_000)}</p>`,
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body).slice(0, 200));
+        made.push(res.body.id);
+      }
+      const small = await post(`/api/workspaces/${ws.slug}/projects/${other.id}/issues/`, { name: 'small' });
+      made.push(small.body.id);
+    });
+
+    it('the External API: a keyset page ends early with a next cursor, and the walk sees every work item once', async () => {
+      const seen: string[] = [];
+      const sizes: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: {
+          status: number;
+          body: {
+            results: Array<{ id: string }>;
+            next_cursor: string;
+            next_page_results: boolean;
+            total_count: number;
+          };
+        } = await t.api
+          .get(
+            `/api/v1/workspaces/${ws.slug}/projects/${other.id}/work-items/?per_page=100&order_by=created_at${cursor ? `&cursor=${cursor}` : ''}`,
+          )
+          .set('X-API-Key', key);
+        assert.equal(page.status, 200, JSON.stringify(page.body).slice(0, 300));
+        assert.equal(page.body.total_count, 5);
+        sizes.push(page.body.results.length);
+        seen.push(...page.body.results.map((x) => x.id));
+        cursor = page.body.next_page_results ? page.body.next_cursor : null;
+      } while (cursor);
+      assert.deepEqual(seen, made);
+      assert.deepEqual(sizes, [1, 1, 1, 2], 'one large work item a page; the last page takes the small one too');
+    });
+
+    it("the App API's page by number with descriptions is refused (400 ANSWER_TOO_LARGE); without them it is whole", async () => {
+      const path = `/api/workspaces/${ws.slug}/projects/${other.id}/issues/?per_page=100&cursor=100:0:0`;
+      assertError(await get(`${path}&fields=id,description_html`), 400, 'ANSWER_TOO_LARGE');
+      const list = await get(path);
+      assert.equal(list.status, 200);
+      assert.equal(list.body.results.length, 5);
     });
   });
 });

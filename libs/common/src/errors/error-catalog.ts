@@ -18,6 +18,10 @@ export const ERROR_CATALOG = {
     detail: 'The request contains a NUL character, a lone UTF-16 surrogate or malformed percent-encoding.',
   },
   NESTING_TOO_DEEP: { status: 400, detail: 'The request body is nested too deeply.' },
+  ANSWER_TOO_LARGE: {
+    status: 400,
+    detail: 'The page asked for would be larger than an answer may be; ask for fewer rows with per_page.',
+  },
   FIELD_TOO_LONG: { status: 422, detail: 'A field of the request body is longer than Meridian allows.' },
   LAST_WORKSPACE_ADMIN: { status: 400, detail: 'The workspace must keep at least one Admin.' },
   LAST_PROJECT_ADMIN: { status: 400, detail: 'The project must keep at least one Admin.' },

@@ -12,7 +12,12 @@ import { MeridianError } from '../errors/meridian.error';
  * the answer's first byte that is the answer; later, the streamed answer is cut (the client sees a
  * broken transfer, never a short list that looks whole).
  */
-export class AnswerBudget {
+/** What lends a chunk its memory: the budget itself, or one answer's share of it (`forOneAnswer`). */
+export interface AnswerLender {
+  acquire(bytes: number): Promise<() => void>;
+}
+
+export class AnswerBudget implements AnswerLender {
   private available: number;
   private readonly waiters: Array<{ bytes: number; grant: () => void }> = [];
 
@@ -55,6 +60,37 @@ export class AnswerBudget {
       }, this.waitMs);
       this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * The leases of one answer that reads several lists at once (a work item's history merges its
+   * history rows and its comments): while the answer holds a lease, a further one is lent at once,
+   * past the capacity if need be, instead of waiting for leases that only this answer can give back
+   * (two such answers would otherwise each hold one and wait for the other's). An answer so holds at
+   * most one chunk per list beyond its first.
+   */
+  forOneAnswer(): AnswerLender {
+    let held = 0;
+    return {
+      acquire: async (bytes: number) => {
+        let release: () => void;
+        if (held > 0) {
+          const want = Math.max(1, Math.min(Math.ceil(bytes), this.capacity));
+          this.available -= want;
+          release = this.releaser(want);
+        } else {
+          release = await this.acquire(bytes);
+        }
+        held++;
+        let done = false;
+        return () => {
+          if (done) return;
+          done = true;
+          held--;
+          release();
+        };
+      },
+    };
   }
 
   private releaser(bytes: number): () => void {

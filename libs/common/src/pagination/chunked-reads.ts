@@ -1,5 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { AnswerBudget, answerBudget } from '../http/answer-budget';
+import { AnswerLender, answerBudget } from '../http/answer-budget';
 import { paginate } from './keyset-paginator';
 import { Page, PageRequest } from './page';
 
@@ -19,11 +19,17 @@ export interface ChunkedReadOptions {
   weight: string;
   /** rows per light scan (default 500): the most ids held at once */
   window?: number;
-  /** bytes of rows per chunk (default 1 MiB): at least one row */
+  /** bytes of rows per chunk (default 4 MiB): at least one row */
   chunkBytes?: number;
-  /** default: the process's (`answerBudget()`) */
-  budget?: AnswerBudget;
+  /** default: the process's (`answerBudget()`); one answer's share of it (`forOneAnswer`) when it reads several lists */
+  budget?: AnswerLender;
 }
+
+/**
+ * Rows per chunk, in bytes: four of the largest comments. Fewer, larger chunks are fewer round
+ * trips; the process-wide bound is the `AnswerBudget` (64 MiB by default) all chunks share.
+ */
+const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 interface LightRow {
   id: string;
@@ -46,7 +52,7 @@ export async function* readInChunks<T extends ObjectLiteral>(
   const id = options.id ?? `${alias}.id`;
   const order = options.order ?? 'ASC';
   const window = options.window ?? 500;
-  const chunkBytes = options.chunkBytes ?? 1024 * 1024;
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const budget = options.budget ?? answerBudget();
   const cmp = order === 'ASC' ? '>' : '<';
   const at = `(TIMESTAMPTZ 'epoch' + :chunk_key::bigint * INTERVAL '1 microsecond')`;
@@ -113,7 +119,12 @@ export async function* hydrateInChunks<T extends ObjectLiteral>(
     .getRawMany<{ id: string; w: string | number | null }>();
   const weights = new Map(light.map((r) => [r.id, r.w]));
   const ordered = ids.filter((rowId) => weights.has(rowId)).map((rowId) => ({ id: rowId, w: weights.get(rowId)! }));
-  yield* loadChunks(base, id, byWeight(ordered, options.chunkBytes ?? 1024 * 1024), options.budget ?? answerBudget());
+  yield* loadChunks(
+    base,
+    id,
+    byWeight(ordered, options.chunkBytes ?? DEFAULT_CHUNK_BYTES),
+    options.budget ?? answerBudget(),
+  );
 }
 
 /**
@@ -124,7 +135,7 @@ async function* loadChunks<T extends ObjectLiteral>(
   base: SelectQueryBuilder<T>,
   id: string,
   chunks: Array<{ ids: string[]; bytes: number }>,
-  budget: AnswerBudget,
+  budget: AnswerLender,
 ): AsyncGenerator<T[]> {
   for (const chunk of chunks) {
     const release = await budget.acquire(chunk.bytes);

@@ -1,3 +1,4 @@
+import { MeridianError } from '../errors/meridian.error';
 import { Cursor, formatCursor } from './cursor';
 import { doubleSortKey } from './double-key';
 import { Page, pageNumberCursors, PageRequest } from './page';
@@ -31,12 +32,62 @@ export interface SqlKeysetList {
    * the rows of `from`.
    */
   total?: { sql: string; params: unknown[] };
+  /**
+   * Bounds a page by the size of its rows as well as by `per_page` (memory per request: a page
+   * of 1000 work items with the largest descriptions would be about a gigabyte). `sql`: a row's
+   * size in bytes (its large text columns' `octet_length`, which PostgreSQL reads from the value's
+   * header without decompressing it); `maxBytes`: at most this much in one page. A keyset page
+   * stops before the row that would pass it (but holds at least one row, whatever its size) and offers the next cursor
+   * from there; a page by number cannot be shorter than its size without shifting the next ones,
+   * so it is refused with 400 `ANSWER_TOO_LARGE` instead. The rows past the bound never leave the
+   * database.
+   */
+  weight?: { sql: string; maxBytes: number };
 }
 
 /** Runs one statement and returns its rows (a pool, a PGlite connection, a transaction). */
 export type SqlRunner = (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
 const KEY_ALIAS = '__cursor_key';
+/** a row's size (`SqlKeysetList.weight`), and how many rows the page read before its size bound */
+const BYTES_ALIAS = '__row_bytes';
+const READ_ALIAS = '__rows_read';
+
+/**
+ * `sql` (a page read with `BYTES_ALIAS`) wrapped so that only its rows up to `$n` bytes in all are
+ * answered (the first row always, whatever its size), in the page's order (`orderBy`, over the
+ * page's own columns), each with the number of rows read (`READ_ALIAS`). The sum runs over the page
+ * read (at most `per_page + 1` rows), not the list.
+ */
+function boundedBySize(sql: string, orderBy: string, n: number): string {
+  return (
+    `SELECT * FROM (SELECT p.*, SUM(p.${BYTES_ALIAS}) OVER (ORDER BY ${orderBy} ROWS UNBOUNDED PRECEDING) AS __bytes_through,` +
+    ` ROW_NUMBER() OVER (ORDER BY ${orderBy}) AS __row_at, COUNT(*) OVER () AS ${READ_ALIAS} FROM (${sql}) p) q` +
+    ` WHERE q.__bytes_through <= $${n} OR q.__row_at = 1 ORDER BY ${orderBy}`
+  );
+}
+
+/** 400 `ANSWER_TOO_LARGE` when a page by number (`params`: the list's, its offset and size) holds more than `weight.maxBytes`. */
+async function refuseOverSize(
+  list: SqlKeysetList,
+  orderBy: string,
+  id: string,
+  order: 'ASC' | 'DESC',
+  next: number,
+  params: unknown[],
+  run: SqlRunner,
+): Promise<void> {
+  const [row] = await run(
+    `SELECT COALESCE(SUM(p.w), 0)::bigint AS n FROM (SELECT ${list.weight!.sql} AS w ${list.from} ORDER BY ${orderBy} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}) p`,
+    params,
+  );
+  if (Number(row.n) > list.weight!.maxBytes) {
+    throw new MeridianError(
+      'ANSWER_TOO_LARGE',
+      `This page would hold ${Math.ceil(Number(row.n) / 1048576)} MiB of text, more than an answer may (${list.weight!.maxBytes / 1048576} MiB): ask for fewer work items with per_page.`,
+    );
+  }
+}
 
 /**
  * The keyset paginator of `paginate` (same cursors, same pages, same totals) over plain SQL.
@@ -100,6 +151,9 @@ export async function paginateSql(
     // carries the key here, so a `double` key orders by its value itself (the key is monotone in it;
     // only values closer than the key tells apart may swap), which an index on the column serves
     const byValue = list.keyType === 'double' ? list.key : key;
+    // its size first: the page is read only when it may be answered
+    if (list.weight)
+      await refuseOverSize(list, byValue, id, order, next, [...base, page.number * page.perPage, page.perPage], run);
     const [fetched, [countRow]] = await Promise.all([
       run(
         `SELECT ${list.select} ${list.from} ORDER BY ${byValue} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}`,
@@ -113,7 +167,8 @@ export async function paginateSql(
 
   const cursor = page.cursor;
   const readOrder = cursor?.isPrev ? flip(order) : order;
-  let sql = `SELECT ${list.select}, ${micros} AS ${KEY_ALIAS} ${list.from}`;
+  const weight = list.weight ? `, ${list.weight.sql} AS ${BYTES_ALIAS}` : '';
+  let sql = `SELECT ${list.select}, ${micros} AS ${KEY_ALIAS}${weight} ${list.from}`;
   const params = [...base];
   if (cursor) {
     const skip = cursor.isPrev ? (await tieCount(cursor.value)) - cursor.offset : cursor.offset;
@@ -123,13 +178,25 @@ export async function paginateSql(
     sql += ` ORDER BY ${key} ${readOrder}, ${id} ${readOrder} LIMIT $${next}`;
     params.push(page.perPage + 1);
   }
+  if (list.weight) {
+    sql = boundedBySize(sql, `${KEY_ALIAS} ${readOrder}, id ${readOrder}`, params.length + 1);
+    params.push(list.weight.maxBytes);
+  }
   const [fetched, [countRow]] = await Promise.all([run(sql, params), countTotal()]);
   const total = Number(countRow.n);
-  const more = fetched.length > page.perPage;
+  // a page cut by its size has more rows after it, in the direction it was read
+  const cut = list.weight !== undefined && fetched.length > 0 && fetched.length < Number(fetched[0][READ_ALIAS]);
+  const more = fetched.length > page.perPage || cut;
   let rows = fetched.slice(0, page.perPage);
   if (cursor?.isPrev) rows = rows.reverse();
   const keys = rows.map((r) => Number(r[KEY_ALIAS]));
-  for (const r of rows) delete r[KEY_ALIAS];
+  for (const r of rows) {
+    delete r[KEY_ALIAS];
+    delete r[BYTES_ALIAS];
+    delete r[READ_ALIAS];
+    delete r.__bytes_through;
+    delete r.__row_at;
+  }
 
   if (rows.length === 0) {
     const back = cursor ? formatCursor({ ...cursor, isPrev: !cursor.isPrev }) : null;

@@ -1,4 +1,4 @@
-import { ChunkedList, mapChunks, MeridianError, Page, PageRequest, ROLE } from '#common';
+import { answerBudget, ChunkedList, mapChunks, MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not } from 'typeorm';
@@ -407,21 +407,26 @@ export class IssueChildrenService {
     await this.issue(this.dataSource.manager, projectId, issueId);
     const { details, intake } = await this.appDetails(issueId);
     const members = opts.kind === 'issue-property' ? new Set<string>() : await this.members(projectId);
+    // the two lists are read side by side: their chunks share one answer's leases (no waiting on itself)
+    const lender = answerBudget().forOneAnswer();
     const rows =
       opts.kind === 'issue-comment'
         ? null
-        : mapChunks(this.repo.historyRowChunks(issueId, HIDDEN_FIELDS, opts.after, opts.order), async (chunk) => {
-            const actorIds = [...new Set(chunk.map((a) => a.actorId).filter((id): id is string => !!id))];
-            const byUser = new Map((await this.repo.commentExtras([], actorIds)).users.map((u) => [u.id, u]));
-            return chunk.map((a) => ({
-              at: a.createdAt.getTime(),
-              json: appActivityView(a, a.actorId ? byUser.get(a.actorId) : undefined, details, intake) as object,
-            }));
-          });
+        : mapChunks(
+            this.repo.historyRowChunks(issueId, HIDDEN_FIELDS, opts.after, opts.order, lender),
+            async (chunk) => {
+              const actorIds = [...new Set(chunk.map((a) => a.actorId).filter((id): id is string => !!id))];
+              const byUser = new Map((await this.repo.commentExtras([], actorIds)).users.map((u) => [u.id, u]));
+              return chunk.map((a) => ({
+                at: a.createdAt.getTime(),
+                json: appActivityView(a, a.actorId ? byUser.get(a.actorId) : undefined, details, intake) as object,
+              }));
+            },
+          );
     const comments =
       opts.kind === 'issue-property'
         ? null
-        : mapChunks(this.repo.commentChunks(issueId, opts.after, opts.order), async (chunk) => {
+        : mapChunks(this.repo.commentChunks(issueId, opts.after, opts.order, lender), async (chunk) => {
             const json = await this.renderAppComments(
               chunk.map((c) => commentView(c, !!c.actorId && members.has(c.actorId))),
               details,

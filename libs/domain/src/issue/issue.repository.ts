@@ -1,4 +1,14 @@
-import { Page, PageRequest, pageInChunks, paginate, paginateSql, readInChunks, ROLE } from '#common';
+import {
+  AnswerLender,
+  answerBudget,
+  Page,
+  PageRequest,
+  pageInChunks,
+  paginate,
+  paginateSql,
+  readInChunks,
+  ROLE,
+} from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
@@ -113,6 +123,14 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
  * App values, lookups, search, and the create, update and batch statements. Methods that take an
  * `EntityManager` run in the caller's transaction.
  */
+/** A work item row's size in bytes as its large text columns hold it (`SqlKeysetList.weight`). */
+const ISSUE_TEXT_BYTES = 'octet_length(i.description_html) + octet_length(i.description_stripped)';
+/**
+ * The most text (bytes) one page of work items may hold: half the answer budget
+ * (`ANSWER_MEMORY_BUDGET`), 32 MiB by default: about 64 of the largest descriptions (docs/errors.md
+ * "Field size limits"), or a page of 1000 with 16 KiB each.
+ */
+const pageTextBytes = () => Math.floor(answerBudget().capacity / 2);
 /** A comment's size in bytes, as its text columns hold it (`readInChunks`' weight). */
 const COMMENT_WEIGHT =
   'octet_length(c.commentHtml) + octet_length(c.commentStripped) + octet_length(CAST(c.commentJson AS text))';
@@ -156,6 +174,8 @@ export class IssueRepository {
         order: desc ? 'DESC' : 'ASC',
         // no filter: the project's counter, not a count of the list
         total: where.length ? undefined : { sql: SQL_PROJECT_VISIBLE_COUNT, params: [projectId] },
+        // with the descriptions: a page holds at most half the answer budget of them (memory per request)
+        weight: columns === 'list' ? undefined : { sql: ISSUE_TEXT_BYTES, maxBytes: pageTextBytes() },
       },
       page,
       // the rows are only written out: their times stay text (`ISO_TIMES`)
@@ -599,23 +619,29 @@ ORDER BY created_at, id`,
     hidden: string[],
     after: Date | null,
     order: 'ASC' | 'DESC',
+    budget?: AnswerLender,
   ): AsyncGenerator<IssueActivity[]> {
     const qb = this.dataSource
       .getRepository(IssueActivity)
       .createQueryBuilder('a')
       .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden });
     if (after) qb.andWhere("date_trunc('milliseconds', a.createdAt) > :after", { after });
-    return readInChunks(qb, { order, weight: ACTIVITY_WEIGHT });
+    return readInChunks(qb, { order, weight: ACTIVITY_WEIGHT, budget });
   }
 
   /** The work item's live comments, in `order` of creation, in chunks of bounded size; `after` as `historyRowChunks`. */
-  commentChunks(issueId: string, after: Date | null, order: 'ASC' | 'DESC'): AsyncGenerator<IssueComment[]> {
+  commentChunks(
+    issueId: string,
+    after: Date | null,
+    order: 'ASC' | 'DESC',
+    budget?: AnswerLender,
+  ): AsyncGenerator<IssueComment[]> {
     const qb = this.dataSource
       .getRepository(IssueComment)
       .createQueryBuilder('c')
       .where('c.issueId = :issueId', { issueId });
     if (after) qb.andWhere("date_trunc('milliseconds', c.createdAt) > :after", { after });
-    return readInChunks(qb, { order, weight: COMMENT_WEIGHT });
+    return readInChunks(qb, { order, weight: COMMENT_WEIGHT, budget });
   }
 
   /** A page of the work item's links, newest first. */
