@@ -213,11 +213,16 @@ export class AppExportsController {
    * app pages by number (`10:0:0`).
    */
   @Get()
-  list(@CurrentWorkspace() ws: WorkspaceAccess, @Query() query: Record<string, unknown>, @Req() req: Request) {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+  ) {
     if (!single(query, 'per_page') || !single(query, 'cursor'))
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'per_page and cursor are required');
     const page: PageRequest = parsePageRequest(query, APP_PAGED_BY_NUMBER);
-    return this.exporter.list(ws.workspaceId, ws.slug, page, originOf(req));
+    return this.exporter.list(ws.workspaceId, me.userId, ws.slug, page, originOf(req));
   }
 
   /**
@@ -231,10 +236,18 @@ export class AppExportsController {
     return this.exporter.request(ws.workspaceId, me.userId, body);
   }
 
-  /** The zip of a completed export (a redirect to a short-lived S3 link, or the file); 404 otherwise. */
+  /**
+   * The zip of a completed export the caller may read (a redirect to a short-lived S3 link, or the
+   * file); 404 otherwise, also for an export of a project the caller may not read in full.
+   */
   @Get(':id/download')
-  async download(@CurrentWorkspace() ws: WorkspaceAccess, @Param('id', UuidPipe) id: string, @Res() res: Response) {
-    const file = await this.exporter.download(ws.workspaceId, id);
+  async download(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('id', UuidPipe) id: string,
+    @Res() res: Response,
+  ) {
+    const file = await this.exporter.download(ws.workspaceId, me.userId, id);
     if (file.redirect) return res.redirect(302, file.redirect);
     res.setHeader('Content-Type', 'application/zip');
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
