@@ -13,9 +13,8 @@ import {
   WorkspaceRole,
 } from '#common';
 import { AnalyticsScope, AnalyticsService, ExporterService, IssueFilterSet } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { originOf } from '../shared/client-info';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { single } from '../shared/context';
 import { CreateAnalyticViewDto, ExportAnalyticsDto, ExportIssuesDto, UpdateAnalyticViewDto } from './dto/analytics.dto';
 import { listQuery } from './work-items.controller';
@@ -217,12 +216,11 @@ export class AppExportsController {
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Query() query: Record<string, unknown>,
-    @Req() req: Request,
   ) {
     if (!single(query, 'per_page') || !single(query, 'cursor'))
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'per_page and cursor are required');
     const page: PageRequest = parsePageRequest(query, APP_PAGED_BY_NUMBER);
-    return this.exporter.list(ws.workspaceId, me.userId, ws.slug, page, originOf(req));
+    return this.exporter.list(ws.workspaceId, me.userId, ws.slug, page);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { isUuid, MeridianError, Page, PageRequest } from '#common';
+import { APP_CONFIG, AppConfig, isUuid, MeridianError, Page, PageRequest } from '#common';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -45,6 +45,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     private readonly repo: ExporterRepository,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -105,7 +106,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
 
   /**
    * The workspace's exports `userId` may read, newest first (Plane's `ExporterHistorySerializer`),
-   * `url` absolute on `origin`. Readable: the caller's own, and those whose every project the caller
+   * `url` absolute on `API_BASE_URL` (never the request's `Host`). Readable: the caller's own, and those whose every project the caller
    * may read in full (an active member, above Guest or with `guest_view_all_features`); Plane lists
    * them all (docs/decisions.md, "Exports").
    */
@@ -114,8 +115,8 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
     userId: string,
     slug: string,
     page: PageRequest,
-    origin: string,
   ): Promise<Page<ReturnType<typeof exportJson>>> {
+    const origin = this.config.apiBaseUrl;
     return (await this.repo.page(workspaceId, userId, page)).map((e) => exportJson(e, slug, origin));
   }
 
