@@ -291,4 +291,61 @@ describe('App API: work item exports', () => {
       'NOT_FOUND',
     );
   });
+
+  it('an export is listed and downloaded only by its initiator and by those who may read all its projects (stricter than Plane)', async () => {
+    const [sam, gil] = [await signUp(t), await signUp(t)];
+    await addMember(t, ws.id, sam.userId, 15);
+    await addMember(t, ws.id, gil.userId, 15);
+    // a secret project: sam a Member of it, gil a Guest of it, max not in it
+    const secret = await createAppProject(t, ada.token, ws.slug, { network: 0 });
+    await addProjectMember(t, ws.id, secret.id, sam.userId, 15);
+    await addProjectMember(t, ws.id, secret.id, gil.userId, 5);
+    const made = await t.api
+      .post(`${api()}/export-issues/`)
+      .set(bearer(ada))
+      .send({ provider: 'csv', project: [secret.id] });
+    assert.equal(made.status, 200);
+    const e = await settled(ada);
+    assert.equal(e.status, 'completed', JSON.stringify(e));
+    assert.deepEqual(e.project, [secret.id]);
+    const path = `${api()}/export-issues/${e.id}/download/`;
+    const listed = async (u: SignedUp) => {
+      const res = await t.api.get(`${api()}/export-issues/?per_page=100&cursor=100:0:0`).set(bearer(u));
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return (res.body.results as Row[]).some((x) => x.id === e.id);
+    };
+    // a Member outside the project: not listed, 404 on the download
+    assert.equal(await listed(max), false);
+    assertError(await t.api.get(path).set(bearer(max)), 404, 'NOT_FOUND');
+    // a project Guest may not read others' work items: not listed, 404, until guest_view_all_features
+    assert.equal(await listed(gil), false);
+    assertError(await t.api.get(path).set(bearer(gil)), 404, 'NOT_FOUND');
+    await t.sql('UPDATE projects SET guest_view_all_features = true WHERE id = $1', [secret.id]);
+    assert.equal(await listed(gil), true);
+    assert.equal((await t.api.get(path).set(bearer(gil))).status, 200);
+    // a Member of every project of the export, and its creator
+    assert.equal(await listed(sam), true);
+    assert.equal((await t.api.get(path).set(bearer(sam))).status, 200);
+    assert.equal(await listed(ada), true);
+    // the creator keeps their own export after leaving its project
+    const own = await t.api
+      .post(`${api()}/export-issues/`)
+      .set(bearer(sam))
+      .send({ provider: 'json', project: [secret.id] });
+    assert.equal(own.status, 200);
+    const mine = await settled(sam);
+    assert.equal(mine.status, 'completed', JSON.stringify(mine));
+    await t.sql('UPDATE project_members SET is_active = false WHERE project_id = $1 AND member_id = $2', [
+      secret.id,
+      sam.userId,
+    ]);
+    const after = await t.api.get(`${api()}/export-issues/?per_page=100&cursor=100:0:0`).set(bearer(sam));
+    assert.deepEqual(
+      (after.body.results as Row[]).map((x) => x.id),
+      [mine.id],
+    );
+    assert.equal((await t.api.get(`${api()}/export-issues/${mine.id}/download/`).set(bearer(sam))).status, 200);
+    assertError(await t.api.get(path).set(bearer(sam)), 404, 'NOT_FOUND');
+    assertError(await t.api.get(`${api()}/export-issues/${mine.id}/download/`).set(bearer(max)), 404, 'NOT_FOUND');
+  });
 });

@@ -47,6 +47,8 @@ describe('server process: SECRET_KEY at start-up', () => {
   it('starts in production with a proper key, and in test/development without one (with a warning)', async () => {
     const prod = await startServer({ NODE_ENV: 'production', DATA_DIR: dir, SECRET_KEY: GOOD_KEY });
     assert.doesNotMatch(prod.output(), /SECRET_KEY/);
+    // links are built on API_BASE_URL only (issue 36): production without one says so
+    assert.match(prod.output(), /API_BASE_URL is not set: .*point at http:\/\/localhost:\d+\./);
     prod.child.kill('SIGTERM');
     await waitExit(prod.child);
 

@@ -243,11 +243,92 @@ describe('web session: cookies, forms and CSRF beside Bearer', () => {
     assert.equal(cleared.value, '');
     assert.match(cleared.attributes, /max-age=0/);
     assertError(await t.api.get('/api/users/me/').set('Cookie', b.cookie), 401, 'AUTHENTICATION_REQUIRED');
-    const again = await t.api.post('/auth/sign-out/').set('Content-Type', FORM).send('');
+    // signed out already: the form with a CSRF token still deletes the cookies and redirects
+    const { csrf, cookie } = await csrfToken(t);
+    const again = await t.api
+      .post('/auth/sign-out/')
+      .set('Content-Type', FORM)
+      .set('Origin', WEB)
+      .set('Cookie', cookie)
+      .send(new URLSearchParams({ csrfmiddlewaretoken: csrf }).toString());
     assert.equal(again.status, 302);
     // the JSON sign-out with Bearer is unchanged
     const user = await signUp(t);
     assert.equal((await t.api.post('/auth/sign-out/').auth(user.token, bearer)).status, 204);
+  });
+
+  it('a sign-out form that fails the CSRF check is 403 and changes nothing: the cookies stay and the session works', async () => {
+    const b = await webSignUp(t);
+    const signOut = (origin: string | null, fields: Record<string, string>, cookie = b.cookie) => {
+      const req = t.api.post('/auth/sign-out/').set('Content-Type', FORM).set('Cookie', cookie);
+      if (origin) req.set('Origin', origin);
+      return req.send(new URLSearchParams(fields).toString());
+    };
+    const refused = [
+      // a foreign page without the token (the cross-site sign-out), and with it
+      await signOut('http://evil.test', {}),
+      await signOut('http://evil.test', { csrfmiddlewaretoken: b.csrf }),
+      // the app's own origin, or none, without the token or with a wrong one
+      await signOut(WEB, {}),
+      await signOut(null, {}),
+      await signOut(WEB, { csrfmiddlewaretoken: 'x'.repeat(43) }),
+      // the token but no csrftoken cookie
+      await signOut(WEB, { csrfmiddlewaretoken: b.csrf }, b.cookie.replace(/; csrftoken=.*/, '')),
+    ];
+    for (const res of refused) {
+      assertError(res, 403, 'CSRF_FAILED');
+      assert.equal(res.headers['set-cookie'], undefined, 'no cookie is touched');
+    }
+    // the spaces twin too
+    const space = await t.api
+      .post('/auth/spaces/sign-out/')
+      .set('Content-Type', FORM)
+      .set('Origin', 'http://evil.test')
+      .set('Cookie', b.cookie)
+      .send('');
+    assertError(space, 403, 'CSRF_FAILED');
+    assert.equal(space.headers['set-cookie'], undefined);
+    const me = await t.api.get('/api/users/me/').set('Cookie', b.cookie);
+    assert.equal(me.status, 200, JSON.stringify(me.body));
+    assert.equal(me.body.email, b.email);
+
+    // same origin with the token: 302, the cookies deleted, and the old cookie no longer authenticates
+    const out = await signOut(WEB, { csrfmiddlewaretoken: b.csrf });
+    assert.equal(out.status, 302);
+    const cleared = cookiesOf(out);
+    for (const name of ['session-id', 'csrftoken', 'XSRF-TOKEN']) {
+      assert.equal(cleared.get(name)?.value, '', name);
+      assert.match(cleared.get(name)!.attributes, /max-age=0/, name);
+    }
+    assertError(await t.api.get('/api/users/me/').set('Cookie', b.cookie), 401, 'AUTHENTICATION_REQUIRED');
+  });
+
+  it('the instance admin sign-out form fails the same way from a foreign page: 403, the admin cookie kept', async () => {
+    const { res, cookies } = await postForm(t, '/api/instances/admins/sign-in/', {
+      email: TEST_ADMIN.email,
+      password: TEST_ADMIN.password,
+    });
+    assert.equal(res.status, 302, JSON.stringify(res.body));
+    const csrf = cookies.get('csrftoken')!.value;
+    const cookie = `admin-session-id=${cookies.get('admin-session-id')!.value}; csrftoken=${csrf}`;
+    const refused = await t.api
+      .post('/api/instances/admins/sign-out/')
+      .set('Content-Type', FORM)
+      .set('Origin', 'http://evil.test')
+      .set('Cookie', cookie)
+      .send('');
+    assertError(refused, 403, 'CSRF_FAILED');
+    assert.equal(refused.headers['set-cookie'], undefined);
+    assert.equal((await t.api.get('/api/instances/admins/me/').set('Cookie', cookie)).status, 200);
+    const out = await t.api
+      .post('/api/instances/admins/sign-out/')
+      .set('Content-Type', FORM)
+      .set('Origin', WEB)
+      .set('Cookie', cookie)
+      .send(new URLSearchParams({ csrfmiddlewaretoken: csrf }).toString());
+    assert.equal(out.status, 302);
+    assert.equal(cookiesOf(out).get('admin-session-id')?.value, '');
+    assertError(await t.api.get('/api/instances/admins/me/').set('Cookie', cookie), 401, 'AUTHENTICATION_REQUIRED');
   });
 
   it('the magic code forms answer Plane codes (5095 without a live code, 5085 without the code) and the spaces twins redirect to the boards app', async () => {

@@ -139,6 +139,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     {
       DATA_DIR: dataDir,
       WEB_URL: origin,
+      // the proxy's origin serves /api/ and /auth/ too: Meridian's links (signed upload URLs) go there
+      API_BASE_URL: origin,
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
       ...(options.env ?? {}),

@@ -206,6 +206,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
+  // Meridian builds its links on API_BASE_URL, never on the request's Host; the port is only known
+  // now, so unless the test chose an address, the links point at this server (read per request)
+  if (!('API_BASE_URL' in env)) config.apiBaseUrl = url;
   return {
     app,
     api: request(app.getHttpServer()),

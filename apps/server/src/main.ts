@@ -162,6 +162,12 @@ async function main(): Promise<void> {
     const using = config.secret.problem === 'missing' ? ' Using the fixed development key.' : '';
     log.warn(`${secretKeyProblem}${using} The server refuses to start like this with NODE_ENV=production.`);
   }
+  if (config.apiBaseUrlIsDefault && config.env === 'production') {
+    log.warn(
+      `API_BASE_URL is not set: links to this server (signed upload and download URLs, export links, ` +
+        `OAuth callbacks) point at ${config.apiBaseUrl}. Set it to the address clients reach the server at.`,
+    );
+  }
 
   try {
     await checkListenable(host, port);

@@ -13,9 +13,8 @@ import {
   WorkspaceRole,
 } from '#common';
 import { AnalyticsScope, AnalyticsService, ExporterService, IssueFilterSet } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { originOf } from '../shared/client-info';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { single } from '../shared/context';
 import { CreateAnalyticViewDto, ExportAnalyticsDto, ExportIssuesDto, UpdateAnalyticViewDto } from './dto/analytics.dto';
 import { listQuery } from './work-items.controller';
@@ -213,11 +212,15 @@ export class AppExportsController {
    * app pages by number (`10:0:0`).
    */
   @Get()
-  list(@CurrentWorkspace() ws: WorkspaceAccess, @Query() query: Record<string, unknown>, @Req() req: Request) {
+  list(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Query() query: Record<string, unknown>,
+  ) {
     if (!single(query, 'per_page') || !single(query, 'cursor'))
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'per_page and cursor are required');
     const page: PageRequest = parsePageRequest(query, APP_PAGED_BY_NUMBER);
-    return this.exporter.list(ws.workspaceId, ws.slug, page, originOf(req));
+    return this.exporter.list(ws.workspaceId, me.userId, ws.slug, page);
   }
 
   /**
@@ -231,10 +234,18 @@ export class AppExportsController {
     return this.exporter.request(ws.workspaceId, me.userId, body);
   }
 
-  /** The zip of a completed export (a redirect to a short-lived S3 link, or the file); 404 otherwise. */
+  /**
+   * The zip of a completed export the caller may read (a redirect to a short-lived S3 link, or the
+   * file); 404 otherwise, also for an export of a project the caller may not read in full.
+   */
   @Get(':id/download')
-  async download(@CurrentWorkspace() ws: WorkspaceAccess, @Param('id', UuidPipe) id: string, @Res() res: Response) {
-    const file = await this.exporter.download(ws.workspaceId, id);
+  async download(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('id', UuidPipe) id: string,
+    @Res() res: Response,
+  ) {
+    const file = await this.exporter.download(ws.workspaceId, me.userId, id);
     if (file.redirect) return res.redirect(302, file.redirect);
     res.setHeader('Content-Type', 'application/zip');
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);

@@ -15,7 +15,6 @@ import {
 import { AssetService, AttachmentService, ProjectAssetScope, WorkspaceAssetScope } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { originOf } from '../shared/client-info';
 import { attributesName, readMultipartUpload } from '../shared/multipart';
 import { issueContext } from '../shared/context';
 import { BulkAssetsDto, CompleteAssetDto, CreateAppAttachmentDto, CreateAssetDto } from './dto/asset.dto';
@@ -49,8 +48,8 @@ export class AppUserAssetsController {
    */
   @Post()
   @HttpCode(200)
-  create(@CurrentPrincipal() me: Principal, @Body() body: CreateAssetDto, @Req() req: Request) {
-    return this.assets.createUserAsset(me.userId, body, originOf(req));
+  create(@CurrentPrincipal() me: Principal, @Body() body: CreateAssetDto) {
+    return this.assets.createUserAsset(me.userId, body);
   }
 
   /** 204: the file is stored (else 400 ATTACHMENT_NOT_UPLOADED); it becomes the avatar or cover image. */
@@ -89,13 +88,8 @@ export class AppWorkspaceAssetsController {
    */
   @Post()
   @HttpCode(200)
-  create(
-    @CurrentPrincipal() me: Principal,
-    @CurrentWorkspace() ws: WorkspaceAccess,
-    @Body() body: CreateAssetDto,
-    @Req() req: Request,
-  ) {
-    return this.assets.createWorkspaceAsset(workspaceScope(me, ws), body, originOf(req));
+  create(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: CreateAssetDto) {
+    return this.assets.createWorkspaceAsset(workspaceScope(me, ws), body);
   }
 
   /** 302 to a signed URL of the file (5 minutes); 404 before it is uploaded. */
@@ -104,10 +98,9 @@ export class AppWorkspaceAssetsController {
     @CurrentPrincipal() me: Principal,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('asset_id', UuidPipe) id: string,
-    @Req() req: Request,
     @Res() res: Response,
   ) {
-    res.redirect(302, await this.assets.workspaceReadUrl(workspaceScope(me, ws), id, originOf(req)));
+    res.redirect(302, await this.assets.workspaceReadUrl(workspaceScope(me, ws), id));
   }
 
   /** 204: the file is stored (else 400 ATTACHMENT_NOT_UPLOADED); a logo or cover is put in place. */
@@ -156,8 +149,8 @@ export class AppStaticAssetsController {
   constructor(private readonly assets: AssetService) {}
 
   @Get(':asset_id')
-  async read(@Param('asset_id', UuidPipe) id: string, @Req() req: Request, @Res() res: Response) {
-    res.redirect(302, await this.assets.staticReadUrl(id, originOf(req)));
+  async read(@Param('asset_id', UuidPipe) id: string, @Res() res: Response) {
+    res.redirect(302, await this.assets.staticReadUrl(id));
   }
 }
 
@@ -185,9 +178,8 @@ export class AppProjectAssetsController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Body() body: CreateAssetDto,
-    @Req() req: Request,
   ) {
-    return this.assets.createProjectAsset(projectScope(me, ws, project), body, originOf(req));
+    return this.assets.createProjectAsset(projectScope(me, ws, project), body);
   }
 
   /** 302 to a signed URL of the file (5 minutes); 404 before it is uploaded. */
@@ -197,10 +189,9 @@ export class AppProjectAssetsController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Param('asset_id', UuidPipe) id: string,
-    @Req() req: Request,
     @Res() res: Response,
   ) {
-    res.redirect(302, await this.assets.projectReadUrl(projectScope(me, ws, project), id, originOf(req)));
+    res.redirect(302, await this.assets.projectReadUrl(projectScope(me, ws, project), id));
   }
 
   /** 204: the file is stored (else 400 ATTACHMENT_NOT_UPLOADED). */
@@ -281,9 +272,8 @@ export class AppWorkItemAttachmentsController {
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
     @Body() body: CreateAppAttachmentDto,
-    @Req() req: Request,
   ) {
-    return this.attachments.create(issueContext(me, ws, project), ws.slug, issueId, body, originOf(req), 'app');
+    return this.attachments.create(issueContext(me, ws, project), ws.slug, issueId, body, 'app');
   }
 
   /** 302 to a signed download URL (5 minutes); 400 ATTACHMENT_NOT_UPLOADED before the upload is complete. */
@@ -293,11 +283,10 @@ export class AppWorkItemAttachmentsController {
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
     @Param('attachment_id', UuidPipe) id: string,
-    @Req() req: Request,
     @Res() res: Response,
   ) {
     const viewer = { userId: me.userId, role: project.role };
-    res.redirect(302, await this.attachments.downloadUrl(project.projectId, issueId, id, originOf(req), viewer));
+    res.redirect(302, await this.attachments.downloadUrl(project.projectId, issueId, id, viewer));
   }
 
   /** 204: the file is stored (else 400 ATTACHMENT_NOT_UPLOADED); the work item's history notes it once. */

@@ -128,8 +128,11 @@ export class WebAuthController {
   }
 
   /**
-   * Ends the cookie's session (when the CSRF token matches), deletes the cookies and redirects to
-   * the app (or the boards' app + `next_path`), signed in or not, as Plane does.
+   * The CSRF check first (403 `CSRF_FAILED`, as JSON, and nothing else changes: the cookies stay,
+   * as Django's CSRF middleware refuses Plane's `SignOutAuthEndpoint` before it runs); then ends the
+   * cookie's session on the server (its tokens stop working at once), deletes the cookies and
+   * redirects to the app (or the boards' app + `next_path`), signed in or not. Plane's web app posts
+   * this form with the token from `GET /auth/get-csrf-token/` (`AuthService.signOut`).
    */
   @Post('sign-out')
   @Redirect()
@@ -213,8 +216,9 @@ export class WebAuthController {
   }
 
   private async endSession(site: Site, req: Request, res: Response): Promise<Redirection> {
+    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
     const cookie = sessionCookieOf(req, this.config);
-    if (cookie !== undefined && passesCsrfCheck(req, this.config)) {
+    if (cookie !== undefined) {
       const principal = await this.sessions.verifyAccessToken(cookie, 'web');
       if (principal?.sessionId) await this.sessions.revoke(principal.sessionId);
     }

@@ -14,7 +14,6 @@ import {
 import { AttachmentService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { originOf } from '../shared/client-info';
 import { FORM_OVERHEAD, parseForm, readBody } from '../shared/multipart';
 import { CompleteAttachmentDto, CreateAttachmentDto } from './dto/attachment.dto';
 
@@ -51,14 +50,12 @@ export class WorkItemAttachmentsController {
     @Param('slug') slug: string,
     @Param('issue_id', UuidPipe) issueId: string,
     @Body() body: CreateAttachmentDto,
-    @Req() req: Request,
   ) {
     return this.attachments.create(
       { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role },
       slug,
       issueId,
       body,
-      originOf(req),
     );
   }
 
@@ -90,10 +87,9 @@ export class WorkItemAttachmentsController {
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) issueId: string,
     @Param('asset_id', UuidPipe) assetId: string,
-    @Req() req: Request,
     @Res() res: Response,
   ) {
-    res.redirect(302, await this.attachments.downloadUrl(project.projectId, issueId, assetId, originOf(req)));
+    res.redirect(302, await this.attachments.downloadUrl(project.projectId, issueId, assetId));
   }
 
   /** 204: soft delete with history; the file is removed from storage. */

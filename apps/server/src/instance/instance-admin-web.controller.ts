@@ -87,12 +87,17 @@ export class InstanceAdminWebController {
     return this.signedIn(res, result.access_token, result.expires_in);
   }
 
-  /** Ends the admin cookie's session (when the CSRF token matches), deletes the cookies, 302 to the admin app. */
+  /**
+   * The CSRF check first (403 `CSRF_FAILED`, the cookies kept, as Django refuses Plane's admin
+   * sign-out), then ends the admin cookie's session on the server, deletes the cookies, 302 to the
+   * admin app.
+   */
   @Post('sign-out')
   @Redirect()
   async signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
     const cookie = adminCookieOf(req);
-    if (cookie !== undefined && passesCsrfCheck(req, this.config)) {
+    if (cookie !== undefined) {
       const principal = await this.admins.verifyInstanceAdminToken(cookie);
       if (principal?.sessionId) await this.admins.signOut(principal.sessionId);
     }

@@ -1,8 +1,7 @@
 import { BearerAuth, CurrentPrincipal, Principal, Public, PublicRateLimit, UuidPipe } from '#common';
 import { AssetService, BoardAssetScope, PublicBoardService } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { originOf } from '../shared/client-info';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { BulkPublicAssetsDto, CompletePublicAssetDto, CreatePublicAssetDto } from './dto/public-asset.dto';
 
 /**
@@ -36,24 +35,14 @@ export class PublicAssetsController {
   @Post()
   @BearerAuth()
   @HttpCode(200)
-  async create(
-    @CurrentPrincipal() me: Principal,
-    @Param('anchor') anchor: string,
-    @Body() body: CreatePublicAssetDto,
-    @Req() req: Request,
-  ) {
-    return this.assets.createBoardAsset(await this.scope(anchor, me), body, originOf(req));
+  async create(@CurrentPrincipal() me: Principal, @Param('anchor') anchor: string, @Body() body: CreatePublicAssetDto) {
+    return this.assets.createBoardAsset(await this.scope(anchor, me), body);
   }
 
   /** Public: 302 to a signed URL (5 minutes) of an uploaded description image of the board's project; else 404. */
   @Get(':asset_id')
-  async read(
-    @Param('anchor') anchor: string,
-    @Param('asset_id', UuidPipe) id: string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ) {
-    res.redirect(302, await this.assets.boardReadUrl(await this.boards.assetScope(anchor), id, originOf(req)));
+  async read(@Param('anchor') anchor: string, @Param('asset_id', UuidPipe) id: string, @Res() res: Response) {
+    res.redirect(302, await this.assets.boardReadUrl(await this.boards.assetScope(anchor), id));
   }
 
   /** 204: the file is stored (else 400 ATTACHMENT_NOT_UPLOADED); the visitor's own upload only. */

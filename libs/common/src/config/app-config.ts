@@ -233,6 +233,16 @@ class EnvironmentVariables {
   @Matches(/^https?:\/\//, { message: 'WEB_URL must be an http(s) URL' })
   WEB_URL = 'http://localhost:3000';
 
+  /**
+   * the public address of this server (scheme, host, port, optional path prefix) as clients reach
+   * it: the origin of every absolute link to Meridian's own routes (signed upload and download URLs,
+   * export `url`s, OAuth callbacks); default `http://localhost:PORT`. Never taken from a request's
+   * `Host`. Plane's web app calls the same address its `API_BASE_URL`.
+   */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'API_BASE_URL must be an http(s) URL' })
+  API_BASE_URL?: string;
+
   /** the web app's base (Plane's `APP_BASE_URL`); default `WEB_URL`. Sign-in form posts redirect here. */
   @IsOptional()
   @Matches(HTTP_URL, { message: 'APP_BASE_URL must be an http(s) URL' })
@@ -602,6 +612,13 @@ export interface AppConfig {
   metrics: { enabled: boolean; token?: string; port?: number };
   /** public address of the web app, used in links sent by email and OAuth redirects */
   webUrl: string;
+  /**
+   * `API_BASE_URL` without a trailing slash (default `http://localhost:PORT`): the only origin of
+   * absolute links to Meridian's own routes; never the request's `Host` (issue 36).
+   */
+  apiBaseUrl: string;
+  /** true when `API_BASE_URL` is unset and `apiBaseUrl` is the localhost default */
+  apiBaseUrlIsDefault: boolean;
   /** SMTP settings; without `host`, emails are written to the log instead of being sent */
   mail: {
     host?: string;
@@ -914,6 +931,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       port: env.METRICS_PORT,
     },
     webUrl: env.WEB_URL.replace(/\/+$/, ''),
+    apiBaseUrl: (env.API_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    apiBaseUrlIsDefault: env.API_BASE_URL === undefined,
     webSession: webSessionConfig(env),
     mail: {
       host: env.EMAIL_HOST,

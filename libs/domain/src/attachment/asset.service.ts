@@ -89,9 +89,9 @@ export class AssetService {
   // ---- user assets (`/api/assets/v2/user-assets/`) ------------------------------------------
 
   /** An avatar or cover image of the caller: 200 `{upload_data, asset_id, asset_url}`. */
-  async createUserAsset(userId: string, input: CreateAssetInput, origin: string): Promise<Record<string, unknown>> {
+  async createUserAsset(userId: string, input: CreateAssetInput): Promise<Record<string, unknown>> {
     const { type, name } = this.checkImage(input, USER_TYPES);
-    return this.created(await this.insertUserAsset(userId, input, type, name), null, origin);
+    return this.created(await this.insertUserAsset(userId, input, type, name), null);
   }
 
   /** 204: marks the caller's asset uploaded; it becomes their avatar or cover image. */
@@ -115,13 +115,9 @@ export class AssetService {
   // ---- workspace assets (`/api/assets/v2/workspaces/{slug}/`) --------------------------------
 
   /** A workspace logo, project cover or an image outside any project: 200 `{upload_data, asset_id, asset_url}`. */
-  async createWorkspaceAsset(
-    scope: WorkspaceAssetScope,
-    input: CreateAssetInput,
-    origin: string,
-  ): Promise<Record<string, unknown>> {
+  async createWorkspaceAsset(scope: WorkspaceAssetScope, input: CreateAssetInput): Promise<Record<string, unknown>> {
     const { type, name } = this.checkImage(input, WORKSPACE_TYPES);
-    return this.created(await this.insertWorkspaceAsset(scope, input, type, name), scope.slug, origin);
+    return this.created(await this.insertWorkspaceAsset(scope, input, type, name), scope.slug);
   }
 
   /** 204: marks the workspace's asset uploaded; a logo or project cover is put in place. */
@@ -155,10 +151,10 @@ export class AssetService {
   }
 
   /** A signed read URL of an uploaded asset of the workspace (the route answers 302); else 404. */
-  async workspaceReadUrl(scope: WorkspaceAssetScope, assetId: string, origin: string): Promise<string> {
+  async workspaceReadUrl(scope: WorkspaceAssetScope, assetId: string): Promise<string> {
     const a = await this.found(this.dataSource.manager, assetId, { workspaceId: scope.workspaceId });
     if (!a.isUploaded) throw new MeridianError('NOT_FOUND', 'The requested asset could not be found.');
-    return this.files.readUrl(a, origin);
+    return this.files.readUrl(a);
   }
 
   /** 204: un-deletes an asset of the workspace (an editor's undo). */
@@ -170,21 +166,17 @@ export class AssetService {
   }
 
   /** The signed read URL of an uploaded avatar, cover or logo, for anyone who has its id; else 404. */
-  async staticReadUrl(assetId: string, origin: string): Promise<string> {
+  async staticReadUrl(assetId: string): Promise<string> {
     const a = await this.repo.findAsset(this.dataSource.manager, assetId, {});
     if (!a || !a.isUploaded || !STATIC_ENTITY_TYPES.includes(a.entityType))
       throw new MeridianError('NOT_FOUND', 'The requested asset could not be found.');
-    return this.files.readUrl(a, origin);
+    return this.files.readUrl(a);
   }
 
   // ---- project assets (`/api/assets/v2/workspaces/{slug}/projects/{project_id}/`) ----------
 
   /** An image in a description of the project (or its cover): 200 `{upload_data, asset_id, asset_url}`. */
-  async createProjectAsset(
-    scope: ProjectAssetScope,
-    input: CreateAssetInput,
-    origin: string,
-  ): Promise<Record<string, unknown>> {
+  async createProjectAsset(scope: ProjectAssetScope, input: CreateAssetInput): Promise<Record<string, unknown>> {
     const { type, name } = this.checkImage(input, PROJECT_TYPES);
     const id = (input.entity_identifier ?? '').trim() || null;
     return this.dataSource.transaction(async (em) => {
@@ -199,7 +191,7 @@ export class AssetService {
           ...link,
         }),
       );
-      return this.created(asset, scope.slug, origin);
+      return this.created(asset, scope.slug);
     });
   }
 
@@ -226,13 +218,13 @@ export class AssetService {
   }
 
   /** A signed read URL of an uploaded asset of the project (the route answers 302); else 404. */
-  async projectReadUrl(scope: ProjectAssetScope, assetId: string, origin: string): Promise<string> {
+  async projectReadUrl(scope: ProjectAssetScope, assetId: string): Promise<string> {
     const a = await this.found(this.dataSource.manager, assetId, {
       workspaceId: scope.workspaceId,
       projectId: scope.projectId,
     });
     if (!a.isUploaded) throw new MeridianError('NOT_FOUND', 'The requested asset could not be found.');
-    return this.files.readUrl(a, origin);
+    return this.files.readUrl(a);
   }
 
   /**
@@ -273,11 +265,7 @@ export class AssetService {
    * asset_id, asset_url}` with `asset_url` the public read path. `entity_identifier`, when given, is
    * a comment of the project or a work item the visitor created (else 404).
    */
-  async createBoardAsset(
-    scope: BoardAssetScope,
-    input: CreateAssetInput,
-    origin: string,
-  ): Promise<Record<string, unknown>> {
+  async createBoardAsset(scope: BoardAssetScope, input: CreateAssetInput): Promise<Record<string, unknown>> {
     const { type, name } = this.checkImage(input, BOARD_TYPES);
     const id = (input.entity_identifier ?? '').trim() || null;
     return this.dataSource.transaction(async (em) => {
@@ -293,7 +281,7 @@ export class AssetService {
         }),
       );
       return {
-        upload_data: await this.files.uploadTarget(asset, origin, true),
+        upload_data: await this.files.uploadTarget(asset, true),
         asset_id: asset.id,
         asset_url: `/api/public/assets/v2/anchor/${scope.anchor}/${asset.id}/`,
       };
@@ -329,14 +317,14 @@ export class AssetService {
    * Anyone: the signed read URL (302) of an uploaded image in a work item's or comment's description
    * of the board's project (Plane reads any of the workspace: tighter here); else 404.
    */
-  async boardReadUrl(board: Omit<BoardAssetScope, 'userId'>, assetId: string, origin: string): Promise<string> {
+  async boardReadUrl(board: Omit<BoardAssetScope, 'userId'>, assetId: string): Promise<string> {
     const a = await this.found(this.dataSource.manager, assetId, {
       workspaceId: board.workspaceId,
       projectId: board.projectId,
     });
     if (!a.isUploaded || !BOARD_TYPES.includes(a.entityType))
       throw new MeridianError('NOT_FOUND', 'The requested asset could not be found.');
-    return this.files.readUrl(a, origin);
+    return this.files.readUrl(a);
   }
 
   /**
@@ -543,9 +531,9 @@ export class AssetService {
     };
   }
 
-  private async created(asset: FileAsset, slug: string | null, origin: string): Promise<Record<string, unknown>> {
+  private async created(asset: FileAsset, slug: string | null): Promise<Record<string, unknown>> {
     return {
-      upload_data: await this.files.uploadTarget(asset, origin, true),
+      upload_data: await this.files.uploadTarget(asset, true),
       asset_id: asset.id,
       asset_url: assetUrl(asset, slug),
     };

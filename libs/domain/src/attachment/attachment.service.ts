@@ -180,7 +180,6 @@ export class AttachmentService {
     slug: string,
     issueId: string,
     input: CreateAttachmentInput,
-    origin: string,
     surface: AttachmentSurface = 'v1',
   ): Promise<Record<string, unknown>> {
     const app = surface === 'app';
@@ -190,7 +189,7 @@ export class AttachmentService {
     this.assertSize(input.size);
     const name = this.keyName(input.name);
     const asset = await this.insert(ctx, issueId, { ...input, name, type }, name, app ? guestOf(ctx) : undefined);
-    const upload = await this.uploadTarget(asset, origin, app);
+    const upload = await this.uploadTarget(asset, app);
     if (app)
       return {
         upload_data: upload,
@@ -262,14 +261,17 @@ export class AttachmentService {
     return clean;
   }
 
-  /** Where the client uploads the asset's file (signed for an hour); `form`: a multipart POST. */
-  uploadTarget(a: FileAsset, origin: string, form: boolean): Promise<UploadTarget> {
-    return this.storage.uploadTarget(signed(a), UPLOAD_URL_TTL, origin, form);
+  /**
+   * Where the client uploads the asset's file (signed for an hour); `form`: a multipart POST. A URL
+   * Meridian serves itself (local store) is on `API_BASE_URL`, never the request's `Host`.
+   */
+  uploadTarget(a: FileAsset, form: boolean): Promise<UploadTarget> {
+    return this.storage.uploadTarget(signed(a), UPLOAD_URL_TTL, this.config.apiBaseUrl, form);
   }
 
-  /** A signed read URL of the asset's file (5 minutes). */
-  readUrl(a: FileAsset, origin: string): Promise<string> {
-    return this.storage.downloadUrl(signed(a), DOWNLOAD_URL_TTL, origin);
+  /** A signed read URL of the asset's file (5 minutes), on `API_BASE_URL` for the local store. */
+  readUrl(a: FileAsset): Promise<string> {
+    return this.storage.downloadUrl(signed(a), DOWNLOAD_URL_TTL, this.config.apiBaseUrl);
   }
 
   /** 400 ATTACHMENT_NOT_UPLOADED unless the asset's object is in storage with the declared size. */
@@ -302,12 +304,11 @@ export class AttachmentService {
     projectId: string,
     issueId: string,
     assetId: string,
-    origin: string,
     viewer?: { userId: string; role: number | null },
   ): Promise<string> {
     const a = await this.asset(this.dataSource.manager, projectId, issueId, assetId, false, viewer && guestOf(viewer));
     if (!a.isUploaded) throw new MeridianError('ATTACHMENT_NOT_UPLOADED');
-    return this.readUrl(a, origin);
+    return this.readUrl(a);
   }
 
   /**

@@ -26,8 +26,8 @@ export interface SignedObject {
 }
 
 /**
- * A blob store for uploaded files, addressed by key. `origin` is the address the client reached
- * Meridian at (`https://host`), used by stores whose URLs Meridian serves itself.
+ * A blob store for uploaded files, addressed by key. `origin` is Meridian's configured public base
+ * (`API_BASE_URL`, never a request's `Host`), used by stores whose URLs Meridian serves itself.
  * TTLs are in seconds.
  */
 export interface ObjectStorage {

@@ -210,8 +210,12 @@ export class OAuthService {
     }
   }
 
-  private callbackUrl(provider: OAuthProviderName, req: Request, site: OAuthSite = 'app'): string {
-    return `${req.protocol}://${req.get('host')}/auth/${site === 'space' ? 'spaces/' : ''}${provider}/callback/`;
+  /**
+   * The `redirect_uri` given to the provider: this server's callback route on `API_BASE_URL` (Plane
+   * builds it from the request's host; a forged `Host` must not choose it).
+   */
+  private callbackUrl(provider: OAuthProviderName, site: OAuthSite = 'app'): string {
+    return `${this.config.apiBaseUrl}/auth/${site === 'space' ? 'spaces/' : ''}${provider}/callback/`;
   }
 
   /**
@@ -243,7 +247,7 @@ export class OAuthService {
       res.once('finish', () => resolve());
       this.passport.authenticate(
         provider,
-        { session: false, state, callbackURL: this.callbackUrl(provider, req, site), scope: SCOPES[provider] } as never,
+        { session: false, state, callbackURL: this.callbackUrl(provider, site), scope: SCOPES[provider] } as never,
         (err: unknown) => reject(err ?? new Error('OAuth start did not redirect')),
       )(req, res, (err?: unknown) => reject(err ?? new Error('OAuth start did not redirect')));
     });
@@ -318,7 +322,7 @@ export class OAuthService {
     const profile = await new Promise<OAuthProfile | false>((resolve, reject) => {
       this.passport.authenticate(
         provider,
-        { session: false, callbackURL: this.callbackUrl(provider, req, site) } as never,
+        { session: false, callbackURL: this.callbackUrl(provider, site) } as never,
         (err: unknown, user: OAuthProfile | false) => (err ? reject(err) : resolve(user)),
       )(req, res, (err?: unknown) => reject(err ?? new Error('OAuth callback did not finish')));
     });

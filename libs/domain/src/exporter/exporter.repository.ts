@@ -34,6 +34,24 @@ export interface ExportRow {
   archived_at: Date | null;
 }
 
+/**
+ * Who may read an export (list it, download it): its initiator, and whoever may read every work
+ * item of every project in it: an active member of each (live) project, with a role above Guest or
+ * in a project with `guest_view_all_features` (the read rule of `ProjectAccessGuard` plus Plane's
+ * Guest rule, the same membership join the writer reads with). Stricter than Plane 0.25.3, which
+ * lists every export of the workspace to every Admin and Member (docs/decisions.md, "Exports").
+ * `alias` is the `exporters` row; `me` the bound caller id.
+ */
+function readableBy(alias: string, me: string): string {
+  return `(${alias}.initiated_by_id = ${me} OR NOT EXISTS (
+    SELECT 1 FROM unnest(${alias}.project) AS x(id)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM projects rp
+      JOIN project_members rpm ON rpm.project_id = rp.id AND rpm.member_id = ${me} AND rpm.is_active = true AND rpm.deleted_at IS NULL
+      WHERE rp.id = x.id AND rp.workspace_id = ${alias}.workspace_id AND rp.deleted_at IS NULL
+        AND (rpm.role > ${ROLE.GUEST} OR rp.guest_view_all_features = true))))`;
+}
+
 /** Work items read per statement while an export is written. */
 export const EXPORT_BATCH = 500;
 
@@ -51,14 +69,18 @@ export class ExporterRepository {
     return repo.save(repo.create(values));
   }
 
-  /** The workspace's work item exports, newest first, with the initiator. */
-  page(workspaceId: string, page: PageRequest): Promise<Page<ExporterHistory>> {
+  /**
+   * The workspace's work item exports that `userId` may read (`readableBy`), newest first, with the
+   * initiator.
+   */
+  page(workspaceId: string, userId: string, page: PageRequest): Promise<Page<ExporterHistory>> {
     const qb = this.dataSource
       .getRepository(ExporterHistory)
       .createQueryBuilder('e')
       .leftJoinAndSelect('e.initiatedBy', 'u')
       .where('e.workspace_id = :ws', { ws: workspaceId })
-      .andWhere(`e.type = 'issue_exports'`);
+      .andWhere(`e.type = 'issue_exports'`)
+      .andWhere(readableBy('e', ':me'), { me: userId });
     return paginate(qb, page, { order: 'DESC' });
   }
 
@@ -69,8 +91,14 @@ export class ExporterRepository {
     return rows[0]?.slug;
   }
 
-  find(workspaceId: string, id: string): Promise<ExporterHistory | null> {
-    return this.dataSource.getRepository(ExporterHistory).findOne({ where: { workspaceId, id } });
+  /** The workspace's export `id` if `userId` may read it (`readableBy`), else null. */
+  find(workspaceId: string, id: string, userId: string): Promise<ExporterHistory | null> {
+    return this.dataSource
+      .getRepository(ExporterHistory)
+      .createQueryBuilder('e')
+      .where('e.workspace_id = :ws AND e.id = :id', { ws: workspaceId, id })
+      .andWhere(readableBy('e', ':me'), { me: userId })
+      .getOne();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { isUuid, MeridianError, Page, PageRequest } from '#common';
+import { APP_CONFIG, AppConfig, isUuid, MeridianError, Page, PageRequest } from '#common';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -45,6 +45,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     private readonly repo: ExporterRepository,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -103,22 +104,33 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
     return { message: 'Once the export is ready you will be able to download it' };
   }
 
-  /** The workspace's exports, newest first (Plane's `ExporterHistorySerializer`), `url` absolute on `origin`. */
+  /**
+   * The workspace's exports `userId` may read, newest first (Plane's `ExporterHistorySerializer`),
+   * `url` absolute on `API_BASE_URL` (never the request's `Host`). Readable: the caller's own, and those whose every project the caller
+   * may read in full (an active member, above Guest or with `guest_view_all_features`); Plane lists
+   * them all (docs/decisions.md, "Exports").
+   */
   async list(
     workspaceId: string,
+    userId: string,
     slug: string,
     page: PageRequest,
-    origin: string,
   ): Promise<Page<ReturnType<typeof exportJson>>> {
-    return (await this.repo.page(workspaceId, page)).map((e) => exportJson(e, slug, origin));
+    const origin = this.config.apiBaseUrl;
+    return (await this.repo.page(workspaceId, userId, page)).map((e) => exportJson(e, slug, origin));
   }
 
   /**
    * The file of a completed export: `{redirect}` to a short-lived signed URL (S3) or `{data}` (local
-   * disk). 404 when the export is not the workspace's, not completed or its file is gone.
+   * disk). 404 `NOT_FOUND` when the export is not the workspace's, `userId` may not read it (see
+   * `list`), it is not completed or its file is gone.
    */
-  async download(workspaceId: string, id: string): Promise<{ name: string; redirect?: string; data?: Buffer }> {
-    const e = await this.repo.find(workspaceId, id);
+  async download(
+    workspaceId: string,
+    userId: string,
+    id: string,
+  ): Promise<{ name: string; redirect?: string; data?: Buffer }> {
+    const e = await this.repo.find(workspaceId, id, userId);
     if (!e) throw new MeridianError('NOT_FOUND');
     if (e.status !== 'completed' || !e.key) throw new MeridianError('NOT_FOUND', 'The export is not completed.');
     const name = path.basename(e.key);
