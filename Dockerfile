@@ -11,7 +11,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ormconfig.ts ./
-COPY scripts/bundle.js ./scripts/
+# the bundler and the template of the entry points it writes (dist/server/main.js, cli.js)
+COPY scripts/bundle.js scripts/server-entry.js ./scripts/
 COPY apps ./apps
 COPY libs ./libs
 RUN npm run build
