@@ -173,6 +173,10 @@ export const ERROR_CATALOG = {
     status: 503,
     detail: 'The database cannot be reached right now; retry after the number of seconds in Retry-After.',
   },
+  DATABASE_TIMEOUT: {
+    status: 503,
+    detail: 'The database did not finish in time (busy or locked); retry after the number of seconds in Retry-After.',
+  },
   // Auth (/auth/): Plane's authentication error names (authentication/adapter/error.py)
   INVALID_EMAIL: { status: 422, detail: 'Invalid email. Please try again.' },
   USER_ACCOUNT_DEACTIVATED: { status: 403, detail: 'User account deactivated. Please contact your administrator.' },
