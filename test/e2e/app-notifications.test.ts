@@ -32,6 +32,7 @@ describe('App API: notifications and work item subscribers', () => {
   let ada: SignedUp; // Admin, creates the work items
   let bob: SignedUp; // Member
   let cyd: SignedUp; // Guest
+  let dan: SignedUp; // Member, mentioned
   let eve: SignedUp; // workspace member, not in the project
   let ws: { id: string; slug: string };
   let project: { id: string };
@@ -61,7 +62,7 @@ describe('App API: notifications and work item subscribers', () => {
 
   before(async () => {
     t = await startTestApp({ API_KEY_RATE_LIMIT: '100000' });
-    [ada, bob, cyd, eve] = [await signUp(t), await signUp(t), await signUp(t), await signUp(t)];
+    [ada, bob, cyd, eve, dan] = [await signUp(t), await signUp(t), await signUp(t), await signUp(t), await signUp(t)];
     ws = await createWorkspace(t, ada.token);
     await addMember(t, ws.id, bob.userId, 20);
     bobKey = await createApiKey(t, bob.token, ws.slug);
@@ -71,10 +72,12 @@ describe('App API: notifications and work item subscribers', () => {
     ]);
     await addMember(t, ws.id, cyd.userId, 5);
     await addMember(t, ws.id, eve.userId, 15);
+    await addMember(t, ws.id, dan.userId, 15);
     adaKey = await createApiKey(t, ada.token, ws.slug);
     project = await createAppProject(t, ada.token, ws.slug, { identifier: 'NOTE', name: 'Notes' });
     await addProjectMember(t, ws.id, project.id, bob.userId, 15);
     await addProjectMember(t, ws.id, project.id, cyd.userId, 5);
+    await addProjectMember(t, ws.id, project.id, dan.userId, 15);
   });
   after(() => t.close());
 
@@ -139,22 +142,22 @@ describe('App API: notifications and work item subscribers', () => {
     assert.equal(adaNotes[0].data.issue_activity.field, 'comment');
     assert.equal(adaNotes[0].message_html, '<p>first</p>');
     assert.equal(adaNotes[0].message_stripped, 'first');
-    // ada comments mentioning the Guest: the Guest gets a mention, bob (assignee) a comment notification
-    await comment(item.id, mention(cyd.userId));
-    const cydAll = (await notes(cyd)).filter((x) => x.entity_identifier === item.id);
-    assert.equal(cydAll.length, 0, 'mentions are listed only with mentioned=true, as in Plane');
-    const cydMentions = (await notes(cyd, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id);
-    assert.equal(cydMentions.length, 1);
-    assert.equal(cydMentions[0].is_mentioned_notification, true);
-    assert.equal(cydMentions[0].sender, 'in_app:issue_activities:mentioned');
+    // ada comments mentioning dan: dan gets a mention, bob (assignee) a comment notification
+    await comment(item.id, mention(dan.userId));
+    const danAll = (await notes(dan)).filter((x) => x.entity_identifier === item.id);
+    assert.equal(danAll.length, 0, 'mentions are listed only with mentioned=true, as in Plane');
+    const danMentions = (await notes(dan, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id);
+    assert.equal(danMentions.length, 1);
+    assert.equal(danMentions[0].is_mentioned_notification, true);
+    assert.equal(danMentions[0].sender, 'in_app:issue_activities:mentioned');
     const bobNotes = (await notes(bob)).filter(
       (x) => x.entity_identifier === item.id && x.data.issue_activity.field === 'comment',
     );
     assert.equal(bobNotes.length, 1);
     assert.equal(bobNotes[0].sender, 'in_app:issue_activities:assigned');
-    // the Guest is now a subscriber: a third comment (bob's) reaches ada and the Guest, not bob
+    // dan is now a subscriber: a third comment (bob's) reaches ada and dan, not bob
     await comment(item.id, '<p>third</p>', bobKey);
-    assert.equal((await notes(cyd)).filter((x) => x.entity_identifier === item.id).length, 1);
+    assert.equal((await notes(dan)).filter((x) => x.entity_identifier === item.id).length, 1);
     adaNotes = (await notes(ada)).filter((x) => x.entity_identifier === item.id);
     assert.equal(adaNotes.length, 2);
     assert.equal(
@@ -173,22 +176,22 @@ describe('App API: notifications and work item subscribers', () => {
   });
 
   it('a mention in the description notifies the newly mentioned user once; type=subscribed lists followed items only', async () => {
-    const item = await createItem({ name: 'Described', description_html: mention(cyd.userId) });
-    assert.equal((await notes(cyd, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
+    const item = await createItem({ name: 'Described', description_html: mention(dan.userId) });
+    assert.equal((await notes(dan, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
     // editing the description again with the same mention and a new one notifies only the new one
     const res = await t.api
       .patch(v1(`issues/${item.id}/`))
       .set('X-API-Key', adaKey)
-      .send({ description_html: mention(cyd.userId) + mention(bob.userId) });
+      .send({ description_html: mention(dan.userId) + mention(bob.userId) });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.equal((await notes(cyd, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
+    assert.equal((await notes(dan, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
     assert.equal((await notes(bob, { mentioned: 'true' })).filter((x) => x.entity_identifier === item.id).length, 1);
-    // the Guest follows the item (mentioned), is neither its creator nor an assignee: a comment is "subscribed"
+    // dan follows the item (mentioned), is neither its creator nor an assignee: a comment is "subscribed"
     await comment(item.id, '<p>news</p>', bobKey);
-    const subscribed = (await notes(cyd, { type: 'subscribed' })).filter((x) => x.entity_identifier === item.id);
+    const subscribed = (await notes(dan, { type: 'subscribed' })).filter((x) => x.entity_identifier === item.id);
     assert.equal(subscribed.length, 1);
     assert.equal(subscribed[0].sender, 'in_app:issue_activities:subscribed');
-    assert.equal((await notes(cyd, { type: 'assigned' })).filter((x) => x.entity_identifier === item.id).length, 0);
+    assert.equal((await notes(dan, { type: 'assigned' })).filter((x) => x.entity_identifier === item.id).length, 0);
     assert.equal((await notes(ada, { type: 'created' })).filter((x) => x.entity_identifier === item.id).length, 1);
   });
 
@@ -273,6 +276,79 @@ describe('App API: notifications and work item subscribers', () => {
     assert.equal(still.status, 200);
     assert.equal(still.body.read_at, null);
     assert.equal(still.body.archived_at, null);
+  });
+
+  it('a Guest is notified only of work items they may read (Plane’s Guest rule); lists, counts and reads follow the rule now', async () => {
+    const guestSeesAll = (on: boolean) =>
+      t.sql('UPDATE projects SET guest_view_all_features = $2 WHERE id = $1', [project.id, on]);
+    const mine = async (u: SignedUp, itemId: string, query: Record<string, string> = {}) =>
+      (await notes(u, query)).filter((x) => x.entity_identifier === itemId);
+    const unread = async (u: SignedUp) =>
+      (await t.api.get(app('users/notifications/unread/')).set(bearer(u))).body as {
+        total_unread_notifications_count: number;
+        mention_unread_notifications_count: number;
+      };
+    const stored = async (u: SignedUp, itemId: string) =>
+      Number(
+        (
+          await t.sql<{ n: string }>(
+            'SELECT count(*) AS n FROM notifications WHERE receiver_id = $1 AND entity_identifier = $2',
+            [u.userId, itemId],
+          )
+        )[0].n,
+      );
+    await guestSeesAll(false);
+    // ada's work item: the Guest may not read it. Mentioned in the description and in a comment,
+    // subscribed by the mention as in Plane: no notification is written for the Guest, dan gets his
+    const item = await createItem({
+      name: 'Not for guests',
+      description_html: mention(cyd.userId) + mention(dan.userId),
+    });
+    await comment(item.id, mention(cyd.userId) + mention(dan.userId));
+    await comment(item.id, '<p>news for subscribers</p>', bobKey);
+    assert.equal(await stored(cyd, item.id), 0);
+    assert.equal((await mine(dan, item.id, { mentioned: 'true' })).length, 2);
+    assert.equal((await mine(dan, item.id)).length, 1);
+
+    // the project lets Guests see every work item: the Guest is notified
+    await guestSeesAll(true);
+    await comment(item.id, mention(cyd.userId));
+    const [seen] = await mine(cyd, item.id, { mentioned: 'true' });
+    assert.ok(seen, 'the Guest is notified once they may read the work item');
+    const counted = await unread(cyd);
+    assert.ok(counted.mention_unread_notifications_count >= 1);
+    assert.equal((await t.api.get(app(`users/notifications/${seen.id}/`)).set(bearer(cyd))).status, 200);
+
+    // switched off again: the notification written meanwhile is neither listed, counted nor read
+    await guestSeesAll(false);
+    assert.equal((await mine(cyd, item.id, { mentioned: 'true' })).length, 0);
+    assert.equal(
+      (await unread(cyd)).mention_unread_notifications_count,
+      counted.mention_unread_notifications_count - 1,
+    );
+    assertError(await t.api.get(app(`users/notifications/${seen.id}/`)).set(bearer(cyd)), 404, 'NOT_FOUND');
+    assertError(await t.api.post(app(`users/notifications/${seen.id}/read/`)).set(bearer(cyd)), 404, 'NOT_FOUND');
+
+    // the Guest's own work item stays theirs to read, and a Member's notifications are untouched
+    await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [item.id, cyd.userId]);
+    assert.equal((await mine(cyd, item.id, { mentioned: 'true' })).length, 1);
+    await t.sql('UPDATE issues SET created_by_id = $2 WHERE id = $1', [item.id, ada.userId]);
+    assert.equal((await mine(dan, item.id, { mentioned: 'true' })).length, 2);
+
+    // a Member who becomes a Guest no longer sees those about another's work item
+    await t.sql('UPDATE project_members SET role = 5 WHERE project_id = $1 AND member_id = $2', [
+      project.id,
+      dan.userId,
+    ]);
+    try {
+      assert.equal((await mine(dan, item.id, { mentioned: 'true' })).length, 0);
+      assert.equal((await mine(dan, item.id)).length, 0);
+    } finally {
+      await t.sql('UPDATE project_members SET role = 15 WHERE project_id = $1 AND member_id = $2', [
+        project.id,
+        dan.userId,
+      ]);
+    }
   });
 
   it('subscribers: subscribe, status, unsubscribe; Admins and Members add members only; foreign work items 404', async () => {

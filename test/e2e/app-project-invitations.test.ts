@@ -173,9 +173,19 @@ describe('App API: project invitations', () => {
       .send({ emails: [{ email: eve.email, role: 20 }] });
     const id = await idOf(eve.email);
     const join = `/api/workspaces/${ws.slug}/projects/${secret.id}/join/${id}/`;
+    // what a join screen needs, and nothing of the invitee or the project beyond it
+    await t.sql(`UPDATE projects SET description = 'the secret plan' WHERE id = $1`, [secret.id]);
     const read = await t.api.get(join);
     assert.equal(read.status, 200);
-    assert.equal(read.body.email, eve.email.toLowerCase());
+    assert.deepEqual(Object.keys(read.body).sort(), ['accepted', 'id', 'project', 'responded_at', 'workspace']);
+    assert.equal(read.body.id, id);
+    assert.deepEqual(Object.keys(read.body.project).sort(), ['id', 'identifier', 'logo_props', 'name']);
+    assert.equal(read.body.project.id, secret.id);
+    assert.deepEqual(Object.keys(read.body.workspace).sort(), ['id', 'logo_url', 'name', 'slug']);
+    assert.equal(read.body.workspace.slug, ws.slug);
+    assert.equal(read.body.accepted, false);
+    assert.equal(read.body.responded_at, null);
+    assert.doesNotMatch(JSON.stringify(read.body), new RegExp(`${eve.email}|secret plan`, 'i'));
     assertError(
       await t.api.post(join).send({ email: 'someone@example.com', accepted: true }),
       403,
@@ -189,6 +199,9 @@ describe('App API: project invitations', () => {
     const ok = await t.api.post(join).send({ email: eve.email, accepted: true });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.deepEqual(ok.body, { message: 'Project Invitation Accepted' });
+    const answered = await t.api.get(join);
+    assert.equal(answered.body.accepted, true);
+    assert.ok(answered.body.responded_at);
     assertError(await t.api.post(join).send({ email: eve.email, accepted: true }), 400, 'INVITATION_ALREADY_RESPONDED');
     const wsMe = await t.api.get(`/api/workspaces/${ws.slug}/workspace-members/me/`).set(bearer(eve));
     assert.equal(wsMe.status, 200);

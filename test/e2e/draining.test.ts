@@ -39,6 +39,7 @@ describe('draining before the listener closes', () => {
       assert.equal(health.status, 503);
       assert.equal(health.body.error_code, 'SERVICE_UNAVAILABLE');
       assert.equal(health.body.draining, true);
+      assert.equal(health.headers['retry-after'], '5');
       const other = await get(`${t.url}/api/instances/`, agent);
       assert.equal(other.status, 200);
       assert.equal(other.connection, 'close');

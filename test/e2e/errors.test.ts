@@ -53,7 +53,7 @@ describe('one error shape for every failure (docs/reference/http-interface.md §
     assertError(res, 422, 'VALIDATION_ERROR');
   });
 
-  it('answers a failing database with 500 INTERNAL_ERROR without internals, and /health with 503', async () => {
+  it('answers a failing database with 500 INTERNAL_ERROR without internals, and /health with 503 and Retry-After', async () => {
     const u = await signUp(t);
     assert.equal((await t.api.get('/health')).status, 200);
     await t.database.dataSource.destroy();
@@ -63,5 +63,7 @@ describe('one error shape for every failure (docs/reference/http-interface.md §
     assert.doesNotMatch(JSON.stringify(body), /SELECT|at .*\.js|Error:/);
     const health = await t.api.get('/health');
     assertError(health, 503, 'SERVICE_UNAVAILABLE');
+    // as the database's 503s: a load balancer or client knows when to ask again
+    assert.equal(health.headers['retry-after'], '5');
   });
 });

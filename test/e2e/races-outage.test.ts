@@ -162,6 +162,45 @@ describe('races and database outages: never a 500', () => {
     assert.equal(Number(left[0].n), 0, JSON.stringify(seen));
   });
 
+  it('parallel DELETEs of one comment or one link (v1 and App API): one 204, the rest 404 NOT_FOUND, one history row', async () => {
+    const [issueId] = await createItems(1);
+    const rounds = ENGINE === 'postgres' ? 8 : 4;
+    for (let round = 0; round < rounds; round++) {
+      const comment = await call('POST', v(`work-items/${issueId}/comments/`), { comment_html: `<p>c${round}</p>` });
+      assert.equal(comment.status, 201, JSON.stringify(comment.body));
+      const link = await call('POST', v(`work-items/${issueId}/links/`), { url: `https://example.com/${round}` });
+      assert.equal(link.status, 201, JSON.stringify(link.body));
+      const deletes = await Promise.all([
+        call('DELETE', v(`work-items/${issueId}/comments/${comment.body.id}/`)),
+        call('DELETE', app(`issues/${issueId}/comments/${comment.body.id}/`), undefined, 'bearer'),
+        call('DELETE', v(`issues/${issueId}/comments/${comment.body.id}/`)),
+        call('DELETE', app(`issues/${issueId}/comments/${comment.body.id}/`), undefined, 'bearer'),
+        call('DELETE', v(`work-items/${issueId}/links/${link.body.id}/`)),
+        call('DELETE', app(`issues/${issueId}/issue-links/${link.body.id}/`), undefined, 'bearer'),
+        call('DELETE', v(`issues/${issueId}/links/${link.body.id}/`)),
+        call('DELETE', app(`issues/${issueId}/issue-links/${link.body.id}/`), undefined, 'bearer'),
+      ]);
+      for (const [what, answers] of [
+        ['comment', deletes.slice(0, 4)],
+        ['link', deletes.slice(4)],
+      ] as const) {
+        const statuses = answers.map((r) => r.status).sort();
+        assert.deepEqual(statuses, [204, 404, 404, 404], `${what} round ${round}: ${JSON.stringify(answers)}`);
+        for (const r of answers.filter((r) => r.status === 404)) assert.equal(r.body.error_code, 'NOT_FOUND');
+      }
+      const history = await t.sql<{ field: string; n: string }>(
+        `SELECT field, COUNT(*) AS n FROM issue_activities
+          WHERE issue_id = $1 AND verb = 'deleted' AND (issue_comment_id = $2 OR old_identifier = $3) GROUP BY field`,
+        [issueId, comment.body.id, link.body.id],
+      );
+      assert.deepEqual(
+        Object.fromEntries(history.map((h) => [h.field, Number(h.n)])),
+        { comment: 1, link: 1 },
+        `round ${round}`,
+      );
+    }
+  });
+
   it(
     'ten parallel upserts (PUT work-items/) of one external_id: one 201, nine 200, all naming one work item' +
       (ENGINE === 'postgres' ? '' : ' (the embedded database serialises them)'),

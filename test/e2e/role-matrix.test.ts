@@ -246,6 +246,9 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
   async function notification(x: World, caller: SignedUp | null): Promise<string> {
     const who = inWorld(x, caller) && caller !== x.admin ? caller! : x.member;
     const issueId = await workItem(x);
+    // a Guest is notified only of work items they may read (Plane's Guest rule): make it theirs
+    if (caller === x.guest)
+      await t.sql('UPDATE issues SET created_by_id = $1 WHERE id = $2', [x.guest.userId, issueId]);
     const html = `<p>hi <mention-component entity_name="user_mention" entity_identifier="${who.userId}"></mention-component></p>`;
     const res = await t.api
       .post(`/api/v1/workspaces/${x.w.slug}/projects/${x.project.id}/issues/${issueId}/comments/`)

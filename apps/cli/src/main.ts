@@ -9,6 +9,7 @@ import {
   openDatabase,
   restoreEmbedded,
   runMigrationsLocked,
+  withJobLimits,
 } from '#database';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -42,8 +43,9 @@ ${IMPORT_USAGE}
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
 (stop the server first: the embedded database allows one process at a time).`;
 
+/** The database, under the background jobs' limits (`DATABASE_JOB_STATEMENT_TIMEOUT_MS`): every command here is one. */
 async function withDataSource<T>(fn: (ds: DataSource) => Promise<T>): Promise<T> {
-  const opened = await openDatabase(loadConfig());
+  const opened = await openDatabase(withJobLimits(loadConfig()));
   const ds = new DataSource(opened.options);
   try {
     await ds.initialize();

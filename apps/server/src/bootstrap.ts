@@ -9,6 +9,7 @@ import {
   metricsOnHttpPort,
   routeFormPosts,
   QuietStartupLogger,
+  requireHost,
   screenInput,
   securityHeaders,
   serveOpenApi,
@@ -61,6 +62,8 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   answerHttpErrors(app.getHttpServer());
   // helmet and Cache-Control: no-store, on every answer (body-parser refusals included)
   app.use(securityHeaders());
+  // an HTTP/1.1 request without Host: 400 in the error shape (Node's own answer has no body)
+  app.use(requireHost());
   useJsonBody(app, config.http.bodyLimit);
   // Plane's sign-in forms post to the JSON flows' paths: route them to their form handlers
   app.use(routeFormPosts);

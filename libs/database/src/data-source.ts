@@ -36,6 +36,38 @@ export interface OpenOptions {
  */
 const SHORT_READS_FIRST = 'shortReadsFirst';
 
+/**
+ * The key in the data source's `extra` that gives libs/domain's `jobTransaction` the background
+ * jobs' `statement_timeout` (`DATABASE_JOB_STATEMENT_TIMEOUT_MS`, ms; 0: none).
+ */
+const JOB_STATEMENT_TIMEOUT = 'jobStatementTimeoutMs';
+
+/**
+ * `pg`'s connection options that bound database time on PostgreSQL: `statement_timeout` and
+ * `lock_timeout` (ms) sent in each connection's startup packet, so they are the session's defaults
+ * from its first statement (a `SET LOCAL` in a transaction, or a `SET` and `RESET`, overrides
+ * them for a while). A value of 0 sets nothing: the database's or role's own setting applies.
+ */
+export function sessionTimeouts(db: Pick<AppConfig['database'], 'statementTimeoutMs' | 'lockTimeoutMs'>): {
+  statement_timeout?: number;
+  lock_timeout?: number;
+} {
+  return {
+    ...(db.statementTimeoutMs > 0 ? { statement_timeout: db.statementTimeoutMs } : {}),
+    ...(db.lockTimeoutMs > 0 ? { lock_timeout: db.lockTimeoutMs } : {}),
+  };
+}
+
+/**
+ * The configuration of a process that only runs background work (the CLI: migrations, imports,
+ * admin set-up): its connections get the jobs' `statement_timeout` and no `lock_timeout` of their
+ * own (the statement timeout bounds lock waits too).
+ */
+export function withJobLimits(config: AppConfig): AppConfig {
+  const db = config.database;
+  return { ...config, database: { ...db, statementTimeoutMs: db.jobStatementTimeoutMs, lockTimeoutMs: 0 } };
+}
+
 const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
 
 /** What both engines share: one schema, generated migrations, no `synchronize`. */
@@ -78,7 +110,11 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
         poolSize: db.poolSize,
         connectTimeoutMS: db.connectTimeoutMs,
         applicationName: 'meridian',
-        extra: { [SHORT_READS_FIRST]: db.shortReadsFirst },
+        extra: {
+          ...sessionTimeouts(db),
+          [SHORT_READS_FIRST]: db.shortReadsFirst,
+          [JOB_STATEMENT_TIMEOUT]: db.jobStatementTimeoutMs,
+        },
       },
       close: async () => undefined,
     };
@@ -98,7 +134,15 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
         poolSize: 1,
         connectTimeoutMS: db.connectTimeoutMs,
         // statements with parameters prepared once per connection (`PreparingClient`)
-        extra: { ...extra, Client: PreparingClient, idleTimeoutMillis: 0, [SHORT_READS_FIRST]: db.shortReadsFirst },
+        // no statement or lock timeout: PGlite accepts them but never cancels a statement (no
+        // timer interrupt in WebAssembly), and its one session never waits for another's lock
+        extra: {
+          ...extra,
+          Client: PreparingClient,
+          idleTimeoutMillis: 0,
+          [SHORT_READS_FIRST]: db.shortReadsFirst,
+          [JOB_STATEMENT_TIMEOUT]: db.jobStatementTimeoutMs,
+        },
       },
       close: async () => {
         if (closed) return;
@@ -134,17 +178,24 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
 }
 
 /** Arbitrary constant naming Meridian's migration lock among PostgreSQL advisory locks. */
-const MIGRATION_LOCK_KEY = 7_245_310_861;
+export const MIGRATION_LOCK_KEY = 7_245_310_861;
 
 /**
  * Applies pending migrations inside a PostgreSQL advisory lock, so several server processes
  * starting together migrate once. The lock and the migrations share one connection, which also
  * suits the embedded engine's pool of 1. Returns the names of the migrations applied.
+ *
+ * A background job: the connection runs under the jobs' `statement_timeout`
+ * (`DATABASE_JOB_STATEMENT_TIMEOUT_MS`) and no `lock_timeout` while it waits for the lock (another
+ * process migrating) and migrates, then gets the server's limits back before it returns to the pool.
  */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
+    await runner.query(`SELECT set_config('statement_timeout', $1, false), set_config('lock_timeout', '0', false)`, [
+      String(jobStatementTimeoutMs(dataSource)),
+    ]);
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       const executor = new MigrationExecutor(dataSource, runner);
@@ -155,8 +206,17 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<strin
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
+    // the connection's own values again (those of its startup packet)
+    await runner.query('RESET statement_timeout; RESET lock_timeout').catch(() => undefined);
     await runner.release();
   }
+}
+
+/** `DATABASE_JOB_STATEMENT_TIMEOUT_MS` as the data source carries it (0 when it carries none). */
+function jobStatementTimeoutMs(dataSource: DataSource): number {
+  const extra = (dataSource.options as { extra?: Record<string, unknown> }).extra;
+  const ms = extra?.[JOB_STATEMENT_TIMEOUT];
+  return typeof ms === 'number' ? ms : 0;
 }
 
 /** A short, secret-free description of where the data lives, for logs and errors. */

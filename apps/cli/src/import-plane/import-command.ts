@@ -1,5 +1,5 @@
 import { AccessCacheModule, AppConfig, AppConfigModule, loadConfig, MeridianError } from '#common';
-import { DatabaseModule, ReadyDatabase, startDatabase } from '#database';
+import { DatabaseModule, ReadyDatabase, startDatabase, withJobLimits } from '#database';
 import { DomainModule } from '#domain';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -88,7 +88,8 @@ export async function importCommand(
     log,
   });
   const config = loadConfig(io.env);
-  const database = await startDatabase(config);
+  // a background job: the import's statements run under DATABASE_JOB_STATEMENT_TIMEOUT_MS
+  const database = await startDatabase(withJobLimits(config));
   let context;
   try {
     context = await NestFactory.createApplicationContext(ImportModule.forRoot(config, database), { logger: false });

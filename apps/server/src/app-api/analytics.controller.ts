@@ -178,7 +178,7 @@ export class AppAnalyticsController {
 
   /**
    * 200 `{message}` (Plane's): the chart's CSV is mailed to the caller in the background. 400 as
-   * `analytics/` (Plane's export spells the estimate axis `estimate_point`); 503
+   * `analytics/` (Plane's export spells the estimate axis `estimate_point`); 400
    * `SMTP_NOT_CONFIGURED` when no mail can be delivered. Admin or Member.
    */
   @Post('export-analytics')

@@ -16,7 +16,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { ProjectInvitationJson, ProjectInvitationService } from '#domain';
+import { ProjectInvitationJson, ProjectInvitationService, ProjectJoinJson } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { InviteDto } from './dto/app-api.dto';
 import { AnswerProjectInvitationDto } from './dto/profile.dto';
@@ -89,13 +89,17 @@ export class AppProjectInvitationsController {
 export class AppProjectJoinController {
   constructor(private readonly invitations: ProjectInvitationService) {}
 
-  /** 200 the invitation. */
+  /**
+   * 200 `{id, project: {id, identifier, name, logo_props}, workspace: {id, name, slug, logo_url},
+   * accepted, responded_at}`: what a join screen needs, without the invitee's email or the
+   * project's description (Plane answers its whole serializer).
+   */
   @Get()
   retrieve(
     @Param('slug') slug: string,
     @Param('project_id', UuidPipe) projectId: string,
     @Param('invitation_id', UuidPipe) id: string,
-  ): Promise<ProjectInvitationJson> {
+  ): Promise<ProjectJoinJson> {
     return this.invitations.getPublic(slug, projectId, id);
   }
 

@@ -17,7 +17,8 @@ import { DataSource } from 'typeorm';
  * 503 `SERVICE_UNAVAILABLE` with `version` and the failed checks under `checks`; pending migrations
  * (possible only with `MIGRATIONS_RUN=false`) are listed in `checks.error.migrations.pending` and in
  * `pending_migrations`. While the process is stopping (`SHUTDOWN_DRAIN_MS` after SIGTERM, README
- * "Replicas") it answers 503 with `draining: true`. `version` is Meridian's own (package.json), not Plane's `current_version`.
+ * "Replicas") it answers 503 with `draining: true`. Every 503 has `Retry-After: 5` (the exception
+ * filter's, as the database's 503s). `version` is Meridian's own (package.json), not Plane's `current_version`.
  */
 @Controller('health')
 @Public()

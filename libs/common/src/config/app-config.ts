@@ -98,6 +98,41 @@ class EnvironmentVariables {
   @IsBoolean()
   DATABASE_SHORT_READS_FIRST = true;
 
+  /**
+   * PostgreSQL's `statement_timeout` for the server's connections (ms; 0: Meridian sets none): a
+   * request's statement running longer is cancelled and the request answers 503 `DATABASE_TIMEOUT`
+   * with `Retry-After`. Background jobs run under `DATABASE_JOB_STATEMENT_TIMEOUT_MS` instead.
+   * PostgreSQL only (docs/decisions.md "Database time is bounded")
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  DATABASE_STATEMENT_TIMEOUT_MS = 30_000;
+
+  /**
+   * PostgreSQL's `lock_timeout` for the server's connections (ms; 0: Meridian sets none): a request
+   * waiting longer for a lock (a table or row another session holds) answers 503 `DATABASE_TIMEOUT`
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  DATABASE_LOCK_TIMEOUT_MS = 10_000;
+
+  /**
+   * the `statement_timeout` of background jobs (ms; 0: none), lock waits included: migrations,
+   * work item exports, the webhook outbox's pruning, and every CLI command (imports, migrations)
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  DATABASE_JOB_STATEMENT_TIMEOUT_MS = 3_600_000;
+
   @IsOptional()
   @Transform(toBool)
   @IsBoolean()
@@ -521,6 +556,12 @@ export interface AppConfig {
     embeddedSharedBuffers: string;
     /** `DATABASE_SHORT_READS_FIRST`: short reads pass queued statements at the pool (`hotRead`) */
     shortReadsFirst: boolean;
+    /** `DATABASE_STATEMENT_TIMEOUT_MS`: `statement_timeout` of the server's connections (ms, 0: none set; PostgreSQL) */
+    statementTimeoutMs: number;
+    /** `DATABASE_LOCK_TIMEOUT_MS`: `lock_timeout` of the server's connections (ms, 0: none set; PostgreSQL) */
+    lockTimeoutMs: number;
+    /** `DATABASE_JOB_STATEMENT_TIMEOUT_MS`: `statement_timeout` of background jobs (ms, 0: none) */
+    jobStatementTimeoutMs: number;
     migrationsRun: boolean;
   };
   /**
@@ -868,6 +909,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       embeddedThread: env.EMBEDDED_DB_THREAD,
       embeddedSharedBuffers: env.EMBEDDED_SHARED_BUFFERS,
       shortReadsFirst: env.DATABASE_SHORT_READS_FIRST,
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: env.DATABASE_LOCK_TIMEOUT_MS,
+      jobStatementTimeoutMs: env.DATABASE_JOB_STATEMENT_TIMEOUT_MS,
       migrationsRun: env.MIGRATIONS_RUN,
     },
     auth: {

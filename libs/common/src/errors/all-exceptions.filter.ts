@@ -3,14 +3,18 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { EntityNotFoundError, QueryFailedError } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { databaseEndpoint, isDatabaseUnavailable, loggableError } from './database-errors';
+import { databaseEndpoint, isDatabaseTimeout, isDatabaseUnavailable, loggableError } from './database-errors';
 import { ErrorCode } from './error-catalog';
 import { errorBody } from './error-body';
 import { MeridianError } from './meridian.error';
 import { allowedMethods } from '../http/allowed-methods';
 import { redactUrl } from '../logging/redact';
 
-/** Seconds a client should wait before retrying while the database cannot be reached. */
+/**
+ * Seconds a client should wait before retrying a 503 (`Retry-After`): the database cannot be reached
+ * or gave up on a statement for time, or `GET /health` fails (a dependency, pending migrations, the
+ * process stopping).
+ */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
@@ -39,6 +43,10 @@ const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
  *   connections, database not accepting connections; `isDatabaseUnavailable`): 503
  *   `DATABASE_UNAVAILABLE` with `Retry-After`, logged as a warning. The pool reconnects by itself
  *   once the database is back.
+ * - A statement cancelled for time (`statement_timeout`, `lock_timeout`; `isDatabaseTimeout`): 503
+ *   `DATABASE_TIMEOUT` with `Retry-After`, logged as a warning. Its transaction was rolled back.
+ * - Every 503, `/health`'s `SERVICE_UNAVAILABLE` included, carries `Retry-After`
+ *   (`DATABASE_RETRY_AFTER_SECONDS`) unless it set its own.
  * - TypeORM's `EntityNotFoundError` (a `findOneOrFail` that found nothing: a row deleted by a
  *   concurrent request between a write and its re-read): 404 `NOT_FOUND`, logged as a warning with
  *   its stack. The domain re-reads with `found()` instead; this is the net under it.
@@ -60,6 +68,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     if (res.headersSent) return;
     const { status, body } = this.toResponse(exception, req, res);
+    // every 503 is "not now": `/health`'s SERVICE_UNAVAILABLE (a failed check, pending migrations,
+    // the process stopping) as much as the database's
+    if (status === 503 && !res.getHeader('Retry-After')) {
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     res.status(status).json(body);
   }
 
@@ -92,6 +105,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.warn({ error: loggableError(exception), ...where }, 'Database unavailable');
       res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return { status: 503, body: errorBody('DATABASE_UNAVAILABLE') };
+    }
+    if (isDatabaseTimeout(exception)) {
+      this.logger.warn({ error: loggableError(exception), ...where }, 'Database statement timed out');
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return { status: 503, body: errorBody('DATABASE_TIMEOUT') };
     }
     if (exception instanceof EntityNotFoundError) {
       this.logger.warn({ error: loggableError(exception), ...where }, 'Row not found on re-read');

@@ -84,6 +84,25 @@ export function isDatabaseUnavailable(err: unknown, db?: DatabaseEndpoint, depth
   return Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, db, depth + 1));
 }
 
+/**
+ * SQLSTATEs of a statement the database gave up on for time (`DATABASE_STATEMENT_TIMEOUT_MS`,
+ * `DATABASE_LOCK_TIMEOUT_MS`): 57014 query_canceled (`statement_timeout`, or a statement cancelled by
+ * an operator: `pg_cancel_backend`) and 55P03 lock_not_available (`lock_timeout`).
+ */
+const TIMEOUT_SQLSTATES = new Set(['57014', '55P03']);
+
+/**
+ * True when `err` (a TypeORM `QueryFailedError` or a node-postgres error, the SQLSTATE on it or on
+ * its `driverError`) is a statement cancelled for time: the database is there but busy (a long
+ * lock, an overloaded server), so the request may be retried.
+ */
+export function isDatabaseTimeout(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as ErrorLike;
+  if (typeof e.code === 'string' && TIMEOUT_SQLSTATES.has(e.code)) return true;
+  return isDatabaseTimeout(e.driverError, depth + 1);
+}
+
 /** What a log line says of an error: never its query parameters, its SQL or any other field it carries. */
 export interface LoggedError {
   type: string;

@@ -182,6 +182,10 @@ export const ERROR_CATALOG = {
     status: 503,
     detail: 'The database cannot be reached right now; retry after the number of seconds in Retry-After.',
   },
+  DATABASE_TIMEOUT: {
+    status: 503,
+    detail: 'The database did not finish in time (busy or locked); retry after the number of seconds in Retry-After.',
+  },
   // Auth (/auth/): Plane's authentication error names (authentication/adapter/error.py)
   INVALID_EMAIL: { status: 422, detail: 'Invalid email. Please try again.' },
   USER_ACCOUNT_DEACTIVATED: { status: 403, detail: 'User account deactivated. Please contact your administrator.' },
@@ -200,7 +204,8 @@ export const ERROR_CATALOG = {
   GOOGLE_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'Google OAuth provider error. Please try again.' },
   GITLAB_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'GitLab OAuth provider error. Please try again.' },
   UNSPLASH_UNAVAILABLE: { status: 502, detail: 'Unsplash did not answer. Please try again later.' },
-  SMTP_NOT_CONFIGURED: { status: 503, detail: 'SMTP not configured. Please contact your administrator.' },
+  // 400 as Plane's MagicCodeProvider and ForgotPasswordEndpoint: a configuration state, not an outage
+  SMTP_NOT_CONFIGURED: { status: 400, detail: 'SMTP not configured. Please contact your administrator.' },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

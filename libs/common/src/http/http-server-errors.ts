@@ -1,6 +1,7 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { IncomingMessage, Server, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorBody } from '../errors/error-body';
+import { errorBody, sendError } from '../errors/error-body';
 import { ERROR_CATALOG, ErrorCode } from '../errors/error-catalog';
 
 /** The most bytes of request line and headers a request may have (Node's default, made explicit): 431 beyond. */
@@ -40,12 +41,16 @@ export function rawErrorResponse(code: ErrorCode, detail?: string): string {
  *   `HEADERS_TOO_LARGE`, 413 `PAYLOAD_TOO_LARGE` or 408 `REQUEST_TIMEOUT`, then the connection is
  *   closed. Nothing is written once a response has started on the connection (as Node does).
  * - `checkExpectation` (an `Expect` other than `100-continue`) → 417 `EXPECTATION_FAILED`.
+ * - an HTTP/1.1 request without `Host`, which Node answers with a bare 400 (its
+ *   `requireHostHeader`, turned off here): `requireHost()`, mounted in Express, answers it.
  * `Expect: 100-continue` keeps Node's handling (`100 Continue`, then the request as usual).
  * Used where the server is created (`createApp`), so the tests' servers have it too.
  */
 export function answerHttpErrors(server: Server): void {
   // what `http.createServer({ maxHeaderSize })` sets; read for each new connection
   (server as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
+  // what `http.createServer({ requireHostHeader })` sets; read for each request: `requireHost()` instead
+  (server as Server & { requireHostHeader?: boolean }).requireHostHeader = false;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {
       socket.destroy();
@@ -69,4 +74,21 @@ export function answerHttpErrors(server: Server): void {
     });
     res.end(body);
   });
+}
+
+/**
+ * RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without a `Host` header. Node does so
+ * with a bare status line and no body (`requireHostHeader`, which `answerHttpErrors` turns off);
+ * this answers it in the error shape: 400 `MALFORMED_REQUEST` with `Connection: close`, as Node
+ * closes it. An empty `Host` is accepted, and HTTP/1.0 needs none, as in Node. Mounted before
+ * body parsing and routing (`createApp`), after the request log and the security headers.
+ */
+export function requireHost(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
+      res.setHeader('Connection', 'close');
+      return sendError(res, 'MALFORMED_REQUEST', 'An HTTP/1.1 request needs a Host header.');
+    }
+    next();
+  };
 }

@@ -86,7 +86,7 @@ export class AnalyticsService {
   /**
    * `POST export-analytics/` (Plane's `ExportAnalyticsEndpoint`, `bgtasks/analytic_plot_export.py`):
    * the chart as a CSV (Plane's rows: the x value's name, the total, one column per segment) mailed
-   * to `email` in the background; answers Plane's message at once. 503 `SMTP_NOT_CONFIGURED` when no
+   * to `email` in the background; answers Plane's message at once. 400 `SMTP_NOT_CONFIGURED` when no
    * mail can be delivered (production without SMTP; elsewhere the message goes to the log).
    */
   async exportChart(scope: AnalyticsScope, chart: Chart, email: string): Promise<{ message: string }> {

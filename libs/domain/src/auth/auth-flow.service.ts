@@ -81,8 +81,8 @@ export class AuthFlowService {
 
   /**
    * Emails a magic code valid 10 minutes (replacing any earlier one for the email). Answers
-   * `{key: "magic_<email>"}` as Plane, whether or not an account exists. 503
-   * `SMTP_NOT_CONFIGURED` in production without SMTP (Plane: 5025), before any code exists.
+   * `{key: "magic_<email>"}` as Plane, whether or not an account exists. 400
+   * `SMTP_NOT_CONFIGURED` in production without SMTP (Plane's `MagicCodeProvider`: 400, 5025), before any code exists.
    */
   async magicGenerate(rawEmail: string): Promise<{ key: string }> {
     const email = checkedEmail(rawEmail);
@@ -180,8 +180,8 @@ export class AuthFlowService {
   /**
    * Emails a single-use password reset token valid 1 hour to an active account with that email
    * (earlier tokens stop working). Always answers the same, so it does not tell whether the
-   * account exists. The link is `WEB_URL/accounts/reset-password/?token=…&uidb64=…&email=…`. 503
-   * `SMTP_NOT_CONFIGURED` in production without SMTP, for every email alike.
+   * account exists. The link is `WEB_URL/accounts/reset-password/?token=…&uidb64=…&email=…`. 400
+   * `SMTP_NOT_CONFIGURED` in production without SMTP (Plane's `ForgotPasswordEndpoint`: 400), for every email alike.
    */
   async forgotPassword(rawEmail: string): Promise<{ message: string }> {
     const email = checkedEmail(rawEmail);

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Cycle, CycleIssue } from '../cycle';
-import { stripHtml, writeActivities } from '../issue';
+import { softDeleteComment, stripHtml, writeActivities } from '../issue';
 import { IssueComment } from '../issue';
 import { Issue, IssueAssignee, IssueLabel } from '../issue';
 import { ISSUE_ORDER_KEYS, IssueOrderKey, PRIORITIES, VISIBLE_ISSUE } from '../issue';
@@ -311,7 +311,8 @@ export class PublicBoardService {
     if (!board.isCommentsEnabled) throw new MeridianError('BOARD_COMMENTS_DISABLED');
     await this.dataSource.transaction(async (em) => {
       const c = await this.ownComment(em, project.id, issueId, commentId, userId);
-      await em.update(IssueComment, { id: c.id }, { deletedAt: new Date(), updatedById: userId });
+      // a concurrent delete of the same comment committed first: 404, as the work item's routes
+      if (!(await softDeleteComment(em, c.id, userId))) throw new MeridianError('NOT_FOUND');
       await writeActivities(em, this.ctx(project, userId), [
         {
           issueId,

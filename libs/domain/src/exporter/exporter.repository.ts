@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { bindPositional, guestCondition, notInTriage } from '../issue';
+import { jobTransaction } from '../kernel/job-limits';
 import { ExporterHistory, ExportStatus } from './exporter-history.entity';
 
 /** One exported work item: Plane's export columns, names and dates as read (`export_task.py`). */
@@ -171,12 +172,15 @@ export class ExporterRepository {
    * One batch of the project's work items after `afterSequence`, by sequence id: not deleted, not
    * drafts, not waiting in intake (archived ones included, as Plane's export); a project Guest's
    * under the Guest rule. At most `EXPORT_BATCH` rows; the caller reads until a batch is short.
+   * Under the background jobs' limits (`jobTransaction`), not a request's: an export of a large
+   * project waits or reads as long as `DATABASE_JOB_STATEMENT_TIMEOUT_MS` allows.
    */
   batch(projectId: string, userId: string, afterSequence: number): Promise<ExportRow[]> {
     const params: unknown[] = [projectId, afterSequence, userId];
     const guest = guestCondition(userId, bindPositional(params));
-    return this.dataSource.query(
-      `SELECT i.sequence_id, i.project_id::text AS project_id, p.identifier AS project__identifier, p.name AS project__name,
+    return jobTransaction(this.dataSource, (em) =>
+      em.query(
+        `SELECT i.sequence_id, i.project_id::text AS project_id, p.identifier AS project__identifier, p.name AS project__name,
          i.name, i.description_stripped, s.name AS state__name, i.start_date::text AS start_date, i.target_date::text AS target_date,
          i.priority, cu.first_name AS created_by__first_name, cu.last_name AS created_by__last_name,
          (SELECT array_agg(u.first_name || ' ' || u.last_name ORDER BY u.first_name, u.last_name)
@@ -204,7 +208,8 @@ export class ExporterRepository {
          AND i.sequence_id > $2 AND (pm.role > ${ROLE.GUEST} OR ${guest})
        ORDER BY i.sequence_id
        LIMIT ${EXPORT_BATCH}`,
-      params,
+        params,
+      ),
     );
   }
 }

@@ -28,9 +28,9 @@ export { stripHtml, writeActivities } from './activity-writer';
 export type { ActivityEntry, ChangeContext } from './activity-writer';
 // the one definition of visibility, priority order and ordering keys, for the features above
 export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
-export { guestCondition, ISSUE_ORDER_KEYS } from './issue-filters';
+export { guestCondition, guestRule, ISSUE_ORDER_KEYS } from './issue-filters';
 export type { DateFilter, IssueOrderKey } from './issue-filters';
-export { visibleIssuesQuery } from './issue.repository';
+export { softDeleteComment, visibleIssuesQuery } from './issue.repository';
 // the filter compiler, for the lists of work items that live in other features (intake)
 export { bindNamed, bindPositional, issueFilterConditions } from './issue-filters';
 export type { IssueFilterSet } from './issue-filters';

@@ -12,7 +12,7 @@ import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
-import { IssueRepository } from './issue.repository';
+import { IssueRepository, softDeleteComment, softDeleteLink } from './issue.repository';
 import { IssueContext } from './issue-command.service';
 import {
   AppActivityJson,
@@ -236,11 +236,16 @@ export class IssueChildrenService {
     );
   }
 
+  /**
+   * Soft-deletes the comment (its author or a project Admin) with a history row; 404 `NOT_FOUND`
+   * when it is gone, also to all but the first of concurrent deletes.
+   */
   async removeComment(ctx: IssueContext, issueId: string, commentId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const c = await this.comment(em, ctx.projectId, issueId, commentId);
       this.assertAuthor(ctx, c.actorId ?? c.createdById);
-      await em.update(IssueComment, { id: commentId }, { deletedAt: new Date(), updatedById: ctx.userId });
+      // a concurrent delete of the same comment committed first: 404, and no second history row
+      if (!(await softDeleteComment(em, commentId, ctx.userId))) throw new MeridianError('NOT_FOUND');
       await writeActivities(em, ctx, [
         {
           issueId,
@@ -345,10 +350,11 @@ export class IssueChildrenService {
     );
   }
 
+  /** Soft-deletes the link with a history row; 404 `NOT_FOUND` when it is gone, also to all but the first of concurrent deletes. */
   async removeLink(ctx: IssueContext, issueId: string, linkId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const link = await this.link(em, ctx.projectId, issueId, linkId);
-      await em.update(IssueLink, { id: linkId }, { deletedAt: new Date(), updatedById: ctx.userId });
+      if (!(await softDeleteLink(em, linkId, ctx.userId))) throw new MeridianError('NOT_FOUND');
       await writeActivities(em, ctx, [
         {
           issueId,

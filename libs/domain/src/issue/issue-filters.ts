@@ -69,7 +69,17 @@ export function bindNamed(params: Record<string, unknown>, prefix = 'if'): Bind 
  * has `guest_view_all_features`. The caller decides who counts as a Guest.
  */
 export function guestCondition(viewerId: string, bind: Bind): string {
-  return `(i.created_by_id = ${bind(viewerId)} OR p.guest_view_all_features = true)`;
+  return guestRule(bind(viewerId));
+}
+
+/**
+ * `guestCondition` with the viewer as an SQL expression instead of a bound value (a column, such as
+ * `pm.member_id`, to decide it for several users in one statement): `i` is the work item (its
+ * `created_by_id`), `p` its project. NULL, not false, when the work item has no creator: compare
+ * with `IS TRUE` outside a `WHERE`.
+ */
+export function guestRule(viewer: string): string {
+  return `(i.created_by_id = ${viewer} OR p.guest_view_all_features = true)`;
 }
 
 /** The conditions of `filters` (to be joined with `AND`), their values bound with `bind`. */

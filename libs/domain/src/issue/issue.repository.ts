@@ -11,7 +11,7 @@ import {
 } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
 import { Project, ProjectMember } from '../project';
 import { State } from '../state';
 import { User } from '../user';
@@ -115,6 +115,32 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
     .createQueryBuilder('i')
     .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
     .where(VISIBLE_ISSUE);
+}
+
+/**
+ * Soft-deletes the comment if it is still live (`deleted_at` now, `updated_by` the deleter), in
+ * `em`'s transaction; false when it was already deleted. Conditional on `deleted_at IS NULL`, so of
+ * concurrent deletes of one comment the first takes the row lock and the others, once it commits,
+ * match nothing: one 204, the rest 404, as every other kind (a plain `UPDATE … WHERE id` answered
+ * 204 to all of them on PostgreSQL). Shared with the published boards' comment delete.
+ */
+export async function softDeleteComment(em: EntityManager, commentId: string, userId: string): Promise<boolean> {
+  const res = await em.update(
+    IssueComment,
+    { id: commentId, deletedAt: IsNull() },
+    { deletedAt: new Date(), updatedById: userId },
+  );
+  return (res.affected ?? 0) > 0;
+}
+
+/** `softDeleteComment` for a work item link. */
+export async function softDeleteLink(em: EntityManager, linkId: string, userId: string): Promise<boolean> {
+  const res = await em.update(
+    IssueLink,
+    { id: linkId, deletedAt: IsNull() },
+    { deletedAt: new Date(), updatedById: userId },
+  );
+  return (res.affected ?? 0) > 0;
 }
 
 /**

@@ -22,8 +22,8 @@ export interface OutgoingMail {
  * - outside production (`NODE_ENV` development or test), the message is written to the log
  *   instead (level warn, "email written to the log"), so a developer can read a sign-in code or
  *   an invitation link. This is the only log line that may carry a secret, by design.
- * - with `NODE_ENV=production`, nothing is sent or logged: `send` throws 503
- *   `SMTP_NOT_CONFIGURED`, and callers check `canDeliver()` first (docs/decisions.md,
+ * - with `NODE_ENV=production`, nothing is sent or logged: `send` throws 400
+ *   `SMTP_NOT_CONFIGURED` (Plane's status), and callers check `canDeliver()` first (docs/decisions.md,
  *   "No secrets in the log").
  */
 @Injectable()
@@ -57,14 +57,14 @@ export class MailService {
     return this.config.env !== 'production' || (await this.isConfigured());
   }
 
-  /** 503 `SMTP_NOT_CONFIGURED` unless `canDeliver()`: for flows whose only point is the mail (codes, reset tokens). */
+  /** 400 `SMTP_NOT_CONFIGURED` unless `canDeliver()`: for flows whose only point is the mail (codes, reset tokens). */
   async assertCanDeliver(): Promise<void> {
     if (!(await this.canDeliver())) throw new MeridianError('SMTP_NOT_CONFIGURED');
   }
 
   /**
    * Sends the message: `'sent'` through SMTP, `'logged'` through the development log fallback.
-   * 503 `SMTP_NOT_CONFIGURED` in production without SMTP (nothing is logged); SMTP failures throw.
+   * 400 `SMTP_NOT_CONFIGURED` in production without SMTP (nothing is logged); SMTP failures throw.
    */
   async send(mail: OutgoingMail): Promise<'sent' | 'logged'> {
     const settings = await this.settings.smtp();

@@ -6,4 +6,4 @@ export { WorkspaceSettingsService } from './workspace-settings.service';
 export type { UpdateWorkspaceInput } from './workspace-settings.service';
 export { MemberFeatureModule } from './member.module';
 export { ProjectInvitationService } from './project-invitation.service';
-export type { ProjectInvitationJson, ProjectInviteInput } from './project-invitation.service';
+export type { ProjectInvitationJson, ProjectInviteInput, ProjectJoinJson } from './project-invitation.service';

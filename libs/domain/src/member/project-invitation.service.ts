@@ -34,6 +34,25 @@ export function projectInvitationView(inv: ProjectInvitation, project: Project, 
 }
 export type ProjectInvitationJson = ReturnType<typeof projectInvitationView>;
 
+/**
+ * What anyone holding an invitation's id reads (`GET …/projects/{project_id}/join/{id}/`, public):
+ * what a join screen shows and needs to answer (Plane's web app has no project join screen; its
+ * workspace one reads the invitation's `id`, `accepted`, `responded_at` and the workspace's `name`
+ * and `slug`): the project's `id`, `identifier`, `name` and `logo_props`, the lite workspace.
+ * Not the invitee's `email` (the answer must name it: `POST` checks it), nor the project's
+ * `description` and cover, the inviter, the role or the message (docs/decisions.md).
+ */
+export function projectJoinView(inv: ProjectInvitation, project: Project, workspace: Workspace) {
+  return {
+    id: inv.id,
+    project: { id: project.id, identifier: project.identifier, name: project.name, logo_props: project.logoProps },
+    workspace: workspaceLiteView(workspace),
+    accepted: inv.accepted,
+    responded_at: iso(inv.respondedAt),
+  };
+}
+export type ProjectJoinJson = ReturnType<typeof projectJoinView>;
+
 /** `{emails: [{email, role}], message?}` of `POST …/invitations/`. */
 export interface ProjectInviteInput {
   emails: Array<{ email: string; role?: number }>;
@@ -163,8 +182,11 @@ export class ProjectInvitationService {
     return { message: 'Projects joined successfully' };
   }
 
-  /** `GET …/projects/{project_id}/join/{id}/` (public, as Plane): the invitation; 404 otherwise. */
-  async getPublic(slug: string, projectId: string, id: string): Promise<ProjectInvitationJson> {
+  /**
+   * `GET …/projects/{project_id}/join/{id}/` (public, as Plane): `projectJoinView` of the invitation
+   * (Plane answers its whole serializer, the invitee's email included); 404 `INVITATION_NOT_FOUND` otherwise.
+   */
+  async getPublic(slug: string, projectId: string, id: string): Promise<ProjectJoinJson> {
     const workspace = await this.dataSource.getRepository(Workspace).findOneBy({ slug });
     if (!workspace) throw new MeridianError('INVITATION_NOT_FOUND');
     const inv = await this.dataSource
@@ -172,7 +194,7 @@ export class ProjectInvitationService {
       .findOneBy({ id, projectId, workspaceId: workspace.id });
     if (!inv) throw new MeridianError('INVITATION_NOT_FOUND');
     const [project] = await this.parents(projectId, workspace.id);
-    return projectInvitationView(inv, project, workspace);
+    return projectJoinView(inv, project, workspace);
   }
 
   /**

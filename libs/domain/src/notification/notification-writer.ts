@@ -1,13 +1,12 @@
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { CreatedIssue } from '../kernel/change-bus';
 import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
 import { Issue, IssueAssignee } from '../issue';
-import { ProjectMember } from '../project';
 import { Project } from '../project';
 import { State } from '../state';
 import { IssueSubscriber } from './issue-subscriber.entity';
 import { Notification } from './notification.entity';
-import { subscribe } from './notification.repository';
+import { activeMembersReading, subscribe } from './notification.repository';
 
 /** Plane's `sender` values. */
 export const SENDER = {
@@ -46,7 +45,8 @@ export function mentionedUserIds(html: string | null | undefined): string[] {
  * the creator and the assignees are subscribed and nobody is notified, without a query; else the
  * creator, the assignees and the mentioned users who are active project members are subscribed,
  * each assignee other than the creator gets "assigned you to the work item" and each mentioned
- * user other than the creator "mentioned you in the description" (active members only).
+ * user other than the creator "mentioned you in the description" (active members who may read it:
+ * a project Guest only with `guest_view_all_features`).
  */
 export interface CreateNotificationPlan {
   subscribers: string[];
@@ -75,19 +75,14 @@ export async function planCreateNotifications(
   for (const m of mentioned)
     pending.push({ receiver: m, sender: SENDER.mentioned, title: 'mentioned you in the description' });
   const wanted = [ctx.userId, ...assigned, ...mentioned];
-  const active = new Set(
-    (
-      await em
-        .getRepository(ProjectMember)
-        .find({ where: { projectId: ctx.projectId, memberId: In([...new Set(wanted)]), isActive: true } })
-    ).map((m) => m.memberId),
-  );
-  const notifications = pending.filter((p) => active.has(p.receiver));
+  // the work item is the caller's: a Guest reads it only with the project's guest_view_all_features
+  const members = await activeMembersReading(em, ctx.projectId, ctx.userId, wanted);
+  const notifications = pending.filter((p) => members.get(p.receiver) === true);
   const project = notifications.length
     ? await em.getRepository(Project).findOne({ where: { id: ctx.projectId }, withDeleted: true })
     : null;
   return {
-    subscribers: [...new Set(wanted.filter((u) => active.has(u)))],
+    subscribers: [...new Set(wanted.filter((u) => members.has(u)))],
     notifications,
     identifier: project?.identifier ?? null,
     state: state ? { name: state.name, group: state.group } : null,
@@ -137,8 +132,10 @@ interface Pending {
  *   subscriber;
  * - a mention (`<mention-component entity_identifier="USER_ID">` newly present in a comment or the
  *   description) notifies the mentioned user, who becomes a subscriber.
- * Nobody is notified of their own change, and only active members of the project are notified
- * (someone who left does not learn about the work item). One notification per receiver and
+ * Nobody is notified of their own change, and only active members of the project who may read the
+ * work item are notified (someone who left does not learn about it, nor does a project Guest about
+ * another's work item unless the project has `guest_view_all_features`: Plane's Guest rule; Plane
+ * notifies them). Subscriptions follow project membership only, as in Plane. One notification per receiver and
  * history row; a mention wins over the plain comment notification, as in Plane.
  */
 export async function notifyFromActivities(
@@ -241,24 +238,19 @@ export async function notifyFromActivities(
         newSubscribers.push(...mentioned);
       }
     }
-    const active = new Set(
-      (
-        await em.getRepository(ProjectMember).find({
-          where: {
-            projectId: issue.projectId,
-            memberId: In([...new Set([...newSubscribers, ...pending.map((p) => p.receiver)])]),
-            isActive: true,
-          },
-        })
-      ).map((m) => m.memberId),
-    );
+    const members = await activeMembersReading(em, issue.projectId, issue.createdById, [
+      ...newSubscribers,
+      ...pending.map((p) => p.receiver),
+    ]);
     await subscribe(
       em,
       ctx,
       issueId,
-      newSubscribers.filter((u) => active.has(u)),
+      newSubscribers.filter((u) => members.has(u)),
     );
-    const mine = pending.splice(0).filter((p) => active.has(p.receiver));
+    // only those who may read the work item: not a Guest of the project who did not create it
+    // (unless the project has guest_view_all_features), whatever made them a receiver
+    const mine = pending.splice(0).filter((p) => members.get(p.receiver) === true);
     if (!mine.length) continue;
     const project = await em.getRepository(Project).findOne({ where: { id: issue.projectId }, withDeleted: true });
     const state = issue.stateId

@@ -2,6 +2,7 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { guestRule } from '../issue';
 import type { ChangeContext } from '../kernel/change-context';
 import { IssueSubscriber } from './issue-subscriber.entity';
 import { Notification } from './notification.entity';
@@ -56,6 +57,43 @@ export async function subscribe(
 }
 
 /**
+ * Of `userIds`, the active members of the project, each with whether they may read a work item of
+ * it created by `creatorId` (Plane's Guest rule, `guestRule`: a project Guest reads only the work
+ * items they created unless the project has `guest_view_all_features`; the other roles read all).
+ * One statement in `em`'s transaction; users who are not active members are left out. The create
+ * path asks before the work item exists, with its creator.
+ */
+export async function activeMembersReading(
+  em: EntityManager,
+  projectId: string,
+  creatorId: string | null,
+  userIds: string[],
+): Promise<Map<string, boolean>> {
+  const ids = [...new Set(userIds)];
+  if (!ids.length) return new Map();
+  const rows: Array<{ id: string; reads: boolean }> = await em.query(
+    `SELECT pm.member_id::text AS id, (pm.role > ${ROLE.GUEST} OR ${guestRule('pm.member_id')}) IS TRUE AS reads
+       FROM project_members pm
+       JOIN projects p ON p.id = pm.project_id
+       CROSS JOIN (SELECT $3::uuid AS created_by_id) i
+      WHERE pm.project_id = $1 AND pm.member_id = ANY($2::uuid[]) AND pm.is_active = true AND pm.deleted_at IS NULL`,
+    [projectId, ids, creatorId],
+  );
+  return new Map(rows.map((r) => [r.id, r.reads]));
+}
+
+/**
+ * A notification about a work item its receiver may no longer read: they are a Guest of its project
+ * and Plane's Guest rule (`guestRule`) refuses it (the project's `guest_view_all_features` was
+ * switched off, or a Member became a Guest, after it was written). For `NOT EXISTS`, on alias `n`.
+ */
+const UNREADABLE_BY_GUEST = `SELECT 1 FROM issues i
+  JOIN projects p ON p.id = i.project_id
+  JOIN project_members pm ON pm.project_id = i.project_id AND pm.member_id = n.receiver_id
+   AND pm.is_active = true AND pm.deleted_at IS NULL AND pm.role <= ${ROLE.GUEST}
+  WHERE n.entity_name = 'issue' AND i.id = n.entity_identifier AND ${guestRule('pm.member_id')} IS NOT TRUE`;
+
+/**
  * All SQL of the notification feature: the receiver's notifications with Plane's filters, their
  * unread counts, and the subscriber rows. Methods that take an `EntityManager` run in the caller's
  * transaction.
@@ -96,16 +134,26 @@ export class NotificationRepository {
     return paginate(qb, page);
   }
 
+  /** The receiver's notification `id` in the workspace (the Guest rule applied, as in the lists), or null. */
+  findMine(workspaceId: string, userId: string, id: string): Promise<Notification | null> {
+    return this.mine(workspaceId, userId).andWhere('n.id = :id', { id }).getOne();
+  }
+
   /** The notifications with these ids are read now. */
   async markRead(ids: string[]): Promise<void> {
     await this.dataSource.getRepository(Notification).update({ id: In(ids) }, { readAt: new Date() });
   }
 
+  /**
+   * The receiver's notifications in the workspace, without those about work items they may not read
+   * as a project Guest (`UNREADABLE_BY_GUEST`): what every list, count and single read starts from.
+   */
   private mine(workspaceId: string, userId: string): SelectQueryBuilder<Notification> {
     return this.dataSource
       .getRepository(Notification)
       .createQueryBuilder('n')
-      .where('n.workspaceId = :workspaceId AND n.receiverId = :userId', { workspaceId, userId });
+      .where('n.workspaceId = :workspaceId AND n.receiverId = :userId', { workspaceId, userId })
+      .andWhere(`NOT EXISTS (${UNREADABLE_BY_GUEST})`);
   }
 
   private scoped(scope: NotificationScope): SelectQueryBuilder<Notification> {

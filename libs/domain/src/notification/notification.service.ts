@@ -1,7 +1,7 @@
 import { MeridianError, Page, PageRequest, validationError } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import type { ChangeContext } from '../issue';
 import { IssueQueryService } from '../issue';
 import { IntakeIssue } from '../intake';
@@ -74,9 +74,7 @@ export class NotificationService {
   }
 
   async retrieve(workspaceId: string, userId: string, id: string): Promise<NotificationJson> {
-    return (
-      await this.render(new Page([await this.load(this.dataSource.manager, workspaceId, userId, id)], 1, 1, null, null))
-    ).results[0];
+    return (await this.render(new Page([await this.load(workspaceId, userId, id)], 1, 1, null, null))).results[0];
   }
 
   /** `snoozed_till` (ISO 8601 or null) is the only writable field, as in Plane. */
@@ -103,7 +101,7 @@ export class NotificationService {
   }
 
   async remove(workspaceId: string, userId: string, id: string): Promise<void> {
-    await this.load(this.dataSource.manager, workspaceId, userId, id);
+    await this.load(workspaceId, userId, id);
     await this.dataSource.getRepository(Notification).softDelete({ id });
   }
 
@@ -138,13 +136,14 @@ export class NotificationService {
     id: string,
     patch: Partial<Notification>,
   ): Promise<NotificationJson> {
-    await this.load(this.dataSource.manager, workspaceId, userId, id);
+    await this.load(workspaceId, userId, id);
     await this.dataSource.getRepository(Notification).update({ id }, { ...patch, updatedById: userId } as never);
     return this.retrieve(workspaceId, userId, id);
   }
 
-  private async load(em: EntityManager, workspaceId: string, userId: string, id: string): Promise<Notification> {
-    const n = await em.getRepository(Notification).findOne({ where: { id, workspaceId, receiverId: userId } });
+  /** The caller's notification; 404 for another's, and for one about a work item they may not read as a Guest. */
+  private async load(workspaceId: string, userId: string, id: string): Promise<Notification> {
+    const n = await this.repo.findMine(workspaceId, userId, id);
     if (!n) throw new MeridianError('NOT_FOUND');
     return n;
   }

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { IntakeIssue } from '../intake';
 import { hotTxQuery } from '../kernel/hot-query';
+import { jobTransaction } from '../kernel/job-limits';
 import type { WebhookSubscription } from './webhook-events';
 import { Webhook } from './webhook.entity';
 import { WebhookLog } from './webhook-log.entity';
@@ -74,11 +75,16 @@ export class WebhookRepository {
 
   // ---- the outbox -----------------------------------------------------------------------------
 
-  /** Deletes finished (not pending) deliveries that finished over `keepMs` ago. */
+  /**
+   * Deletes finished (not pending) deliveries that finished over `keepMs` ago: a week's worth at
+   * once, so under the background jobs' limits (`jobTransaction`), not a request's.
+   */
   async pruneFinishedDeliveries(keepMs: number): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - ($1::int * interval '1 millisecond')`,
-      [keepMs],
+    await jobTransaction(this.dataSource, (em) =>
+      em.query(
+        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - ($1::int * interval '1 millisecond')`,
+        [keepMs],
+      ),
     );
   }
 
