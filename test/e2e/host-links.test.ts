@@ -100,17 +100,13 @@ describe('links to Meridian are built on API_BASE_URL, never on the request’s 
 
     const project = await createAppProject(t, owner.token, ws.slug);
     const v2 = `/api/assets/v2/workspaces/${ws.slug}/projects/${project.id}/`;
-    const image = await t.api
-      .post(v2)
-      .set('Host', EVIL)
-      .auth(owner.token, bearer)
-      .send({
-        name: 'i.png',
-        type: 'image/png',
-        size: png.length,
-        entity_type: 'ISSUE_DESCRIPTION',
-        entity_identifier: '',
-      });
+    const image = await t.api.post(v2).set('Host', EVIL).auth(owner.token, bearer).send({
+      name: 'i.png',
+      type: 'image/png',
+      size: png.length,
+      entity_type: 'ISSUE_DESCRIPTION',
+      entity_identifier: '',
+    });
     assert.equal(image.status, 200, JSON.stringify(image.body));
     assert.equal((await upload(image.body.upload_data, png, 'image/png')).status, 204);
     assert.equal((await t.api.patch(`${v2}${image.body.asset_id}/`).auth(owner.token, bearer)).status, 204);
