@@ -246,4 +246,21 @@ describe('memory per request: field size limits and lists answered in chunks', (
       assert.equal(list.body.results.length, 5);
     });
   });
+
+  it('a list answered whole is measured first: one over half the answer budget is 400 ANSWER_TOO_LARGE, not built', async () => {
+    const labels = await createAppProject(t, owner.token, ws.slug, { identifier: 'LBL', name: 'Labels' });
+    const path = `/api/workspaces/${ws.slug}/projects/${labels.id}/issue-labels/`;
+    // 60 KB each: three fit in the 200 KB this test's budget allows a list, four do not
+    for (let i = 0; i < 3; i++) {
+      const made = await post(path, { name: `L${i}`, description: 'd'.repeat(60_000) });
+      assert.equal(made.status, 201, JSON.stringify(made.body).slice(0, 200));
+    }
+    const whole = await get(path);
+    assert.equal(whole.status, 200);
+    assert.equal(whole.body.length, 3);
+    assert.equal((await post(path, { name: 'L3', description: 'd'.repeat(60_000) })).status, 201);
+    const refused = await get(path);
+    assertError(refused, 400, 'ANSWER_TOO_LARGE');
+    assert.match(refused.body.detail, /MiB/);
+  });
 });

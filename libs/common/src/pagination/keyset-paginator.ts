@@ -1,4 +1,6 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { MeridianError } from '../errors/meridian.error';
+import { answerBudget } from '../http/answer-budget';
 import { Cursor, formatCursor } from './cursor';
 import { doubleSortKey } from './double-key';
 import { Page, pageNumberCursors, PageRequest } from './page';
@@ -57,7 +59,8 @@ export async function paginate<T extends ObjectLiteral>(
   const before = order === 'ASC' ? '<' : '>';
 
   if (page.all) {
-    // Plane's bare array: every row in list order, one statement, no cursors
+    // Plane's bare array: every row in list order, one statement, no cursors; measured first
+    await refuseWholeListOverSize(base);
     const rows = await base.clone().orderBy(key, order).addOrderBy(id, order).getMany();
     return new Page(rows, Math.max(1, rows.length), rows.length, null, null);
   }
@@ -137,6 +140,43 @@ export async function paginate<T extends ObjectLiteral>(
     hasNext ? formatCursor(await positionAfter(last)) : null,
     hasPrev ? formatCursor(await positionBefore(first)) : null,
   );
+}
+
+/** Column types whose values can be large: their size is summed by `refuseWholeListOverSize`. */
+const TEXT_TYPES = new Set(['text', 'varchar', 'character varying', 'citext']);
+const JSON_TYPES = new Set(['json', 'jsonb', 'simple-json']);
+
+/**
+ * A list answered whole (Plane's bare arrays: labels, states, cycles, pages…) is read only when its
+ * rows' text fits in half the answer budget (`ANSWER_MEMORY_BUDGET`, 32 MiB by default): one
+ * statement sums the sizes of the entity's text and JSON columns over the list's rows, as the database
+ * holds them (`octet_length`, `pg_column_size`: read from each value's header), and a larger list is
+ * refused with 400 `ANSWER_TOO_LARGE` instead of being built in memory. Lists whose rows are large by
+ * nature (a work item's comments and history) are read in chunks instead (`readInChunks`).
+ */
+async function refuseWholeListOverSize<T extends ObjectLiteral>(base: SelectQueryBuilder<T>): Promise<void> {
+  const alias = base.alias;
+  const columns = base.expressionMap.mainAlias?.hasMetadata ? base.expressionMap.mainAlias.metadata.columns : [];
+  const sizes = columns.flatMap((c) => {
+    const type = typeof c.type === 'string' ? c.type : '';
+    if (TEXT_TYPES.has(type)) return [`COALESCE(octet_length(${alias}.${c.propertyPath}), 0)`];
+    if (JSON_TYPES.has(type)) return [`COALESCE(pg_column_size(${alias}.${c.propertyPath}), 0)`];
+    return [];
+  });
+  if (sizes.length === 0) return;
+  const limit = Math.floor(answerBudget().capacity / 2);
+  const row = await base
+    .clone()
+    .select(`COALESCE(SUM(${sizes.join(' + ')}), 0)`, 'bytes')
+    .orderBy()
+    .getRawOne<{ bytes: string | number }>();
+  const bytes = Number(row?.bytes ?? 0);
+  if (bytes > limit) {
+    throw new MeridianError(
+      'ANSWER_TOO_LARGE',
+      `This list would hold ${Math.ceil(bytes / 1048576)} MiB of text, more than an answer may (${limit / 1048576} MiB).`,
+    );
+  }
 }
 
 async function tieCount<T extends ObjectLiteral>(
