@@ -69,7 +69,7 @@ describe('App API: account settings', () => {
     const other = await t.api.get('/api/users/me/notification-preferences/').set(bearer(ada));
     assert.equal(other.body.comment, true);
     assertError(
-      await t.api.patch('/api/users/me/notification-preferences/').set(bearer(bob)).send({ comment: 'no' }),
+      await t.api.patch('/api/users/me/notification-preferences/').set(bearer(bob)).send({ comment: 'nope' }),
       422,
       'VALIDATION_ERROR',
     );

@@ -71,7 +71,7 @@ describe('App API: preferences and start-up reads', () => {
     const bad = await t.api
       .patch(`/api/workspaces/${ws.slug}/home-preferences/recents/`)
       .set(bearer(gus))
-      .send({ is_enabled: 'yes' });
+      .send({ is_enabled: 'yess' });
     assertError(bad, 422, 'VALIDATION_ERROR');
     assertError(
       await t.api.get(`/api/workspaces/${other.slug}/home-preferences/`).set(bearer(gus)),

@@ -57,7 +57,7 @@ describe('App API: the signed-in user’s profile, settings and memberships', ()
     assert.equal(ignored.status, 200, JSON.stringify(ignored.body));
     assert.equal(ignored.body.user, ada.userId);
     assertError(
-      await t.api.patch('/api/users/me/profile/').set(bearer(ada)).send({ is_onboarded: 'yes' }),
+      await t.api.patch('/api/users/me/profile/').set(bearer(ada)).send({ is_onboarded: 'yess' }),
       422,
       'VALIDATION_ERROR',
     );

@@ -142,7 +142,7 @@ describe('App API: saved views', () => {
       { name: 'x', filters: { labels: [1, 2] } },
       { name: 'x', filters: { target_date: ['tomorrow'] } },
       { name: 'x', access: 2 },
-      { name: 'x', is_locked: 'yes' },
+      { name: 'x', is_locked: 'yess' },
       { name: 'x', display_filters: [] },
       { name: 'x', sort_order: 1e20 },
     ]) {

@@ -394,14 +394,37 @@ describe('App API: work items', () => {
   it('relations: relate, list as objects on both sides, remove', async () => {
     const a = await create({ name: 'Blocker' });
     const b = await create({ name: 'Blocked' });
+    const c = await create({ name: 'Related' });
     const res = await as(member).post(`${base()}/issues/${a.id}/issue-relation/`, {
       relation_type: 'blocking',
       issues: [b.id],
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.equal(res.body.blocking[0].id, b.id);
-    assert.equal(res.body.blocking[0].name, 'Blocked');
-    assert.equal(res.body.blocking[0].relation_type, 'blocking');
+    // Plane 0.25.3 answers a plain list of the related work items, the type as stored.
+    assert.ok(Array.isArray(res.body), JSON.stringify(res.body));
+    assert.equal(res.body.length, 1);
+    assert.equal(res.body[0].id, b.id);
+    assert.equal(res.body[0].name, 'Blocked');
+    assert.equal(res.body[0].relation_type, 'blocked_by');
+    assert.equal(res.body[0].sequence_id, b.sequence_id);
+    assert.equal(res.body[0].project_id, b.project_id);
+    const mine = await as(member).get(`${base()}/issues/${a.id}/issue-relation/`);
+    assert.equal(mine.body.blocking[0].id, b.id);
+    assert.equal(mine.body.blocking[0].relation_type, 'blocking');
+    const plain = await as(member).post(`${base()}/issues/${b.id}/issue-relation/`, {
+      relation_type: 'relates_to',
+      issues: [c.id],
+    });
+    assert.equal(plain.status, 201, JSON.stringify(plain.body));
+    assert.deepEqual(
+      plain.body.map((r: { id: string; relation_type: string }) => [r.id, r.relation_type]),
+      [[c.id, 'relates_to']],
+    );
+    // History: the empty side is "" as Plane writes it, never null.
+    const hist = await as(member).get(`${base()}/issues/${a.id}/history/?activity_type=issue-property`);
+    const added = hist.body.find((h: { field: string }) => h.field === 'blocking');
+    assert.ok(added, JSON.stringify(hist.body));
+    assert.equal(added.old_value, '');
     const other = await as(guest).get(`${base()}/issues/${b.id}/issue-relation/`);
     assert.equal(other.body.blocked_by[0].id, a.id);
     assert.equal(
@@ -409,6 +432,49 @@ describe('App API: work items', () => {
       204,
     );
     assert.deepEqual((await as(guest).get(`${base()}/issues/${b.id}/issue-relation/`)).body.blocked_by, []);
+    const after = await as(member).get(`${base()}/issues/${a.id}/history/?activity_type=issue-property`);
+    const removed = after.body.find(
+      (h: { field: string; verb: string }) => h.field === 'blocking' && h.verb === 'deleted',
+    );
+    assert.ok(removed, JSON.stringify(after.body));
+    assert.equal(removed.new_value, '');
+  });
+
+  it('stores the empty side of history as "" where Plane does, null where Plane does', async () => {
+    const parent = await create({ name: 'Parent' });
+    const item = await create({ name: 'Child' });
+    const other = await create({ name: 'Other' });
+    const set = await as(member).patch(`${base()}/issues/${item.id}/`, {
+      parent_id: parent.id,
+      target_date: '2030-01-02',
+    });
+    assert.equal(set.status, 204, JSON.stringify(set.body));
+    const cleared = await as(member).patch(`${base()}/issues/${item.id}/`, { parent_id: null, target_date: null });
+    assert.equal(cleared.status, 204, JSON.stringify(cleared.body));
+    const rel = await as(member).post(`${base()}/issues/${item.id}/issue-relation/`, {
+      relation_type: 'relates_to',
+      issues: [other.id],
+    });
+    assert.equal(rel.status, 201, JSON.stringify(rel.body));
+    const gone = await as(member).post(`${base()}/issues/${item.id}/remove-relation/`, { related_issue: other.id });
+    assert.equal(gone.status, 204);
+    const rows = await t.sql<{ field: string; verb: string; old_value: string | null; new_value: string | null }>(
+      `SELECT field, verb, old_value, new_value FROM issue_activities
+        WHERE issue_id = $1 AND field IN ('parent', 'target_date', 'relates_to') ORDER BY created_at`,
+      [item.id],
+    );
+    const key = (n: number) => `${project.identifier}-${n}`;
+    assert.deepEqual(
+      rows.map((r) => [r.field, r.old_value, r.new_value]),
+      [
+        ['target_date', '', '2030-01-02'],
+        ['parent', '', key(parent.sequence_id)],
+        ['target_date', '2030-01-02', ''],
+        ['parent', key(parent.sequence_id), ''],
+        ['relates_to', '', key(other.sequence_id)],
+        ['relates_to', key(other.sequence_id), ''],
+      ],
+    );
   });
 
   it('archives a completed work item, lists and restores it; an open one is refused', async () => {

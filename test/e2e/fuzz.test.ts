@@ -190,6 +190,33 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
         const failures = new Map<string, string>();
         let reached = false;
         let realPathRuns = 0;
+        // DRF's coercions (Plane's serializers): each top-level integer, number or boolean field of a
+        // write, given as the string Django REST framework takes ("1", " 1 ", "true"), is not refused
+        // for its type where the same body with the JSON value is not
+        if (base && phase(op) === 0) {
+          for (const f of op.body) {
+            const text = drfString(f);
+            if (f.keys.length !== 1 || text === undefined) continue;
+            const answers = [];
+            for (const value of [text, valid(f.name, f.schema)]) {
+              const req = buildRequest(op, CLEAN_CASE, fx, { ...base, [f.name]: value });
+              const answer = await send(t.url, req, TIMEOUT_MS);
+              requests++;
+              statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+              await restoreFixtures(op, answer.status);
+              const problem = problemOf(answer);
+              if (problem)
+                failures.set(`drf ${f.name} ${problem}`, `${op.key}: ${f.name} = ${JSON.stringify(value)}: ${problem}`);
+              answers.push(answer);
+            }
+            const [asText, asJson] = answers.map((a) => refusedField(a, f.name));
+            if (asText && !asJson)
+              failures.set(
+                `drf ${f.name}`,
+                `${op.key}: ${f.name} = ${JSON.stringify(text)} refused (${answers[0].text.slice(0, 200)}), though DRF coerces it`,
+              );
+          }
+        }
         const property = fc.asyncProperty(casesFor(op, ids), async (c) => {
           const req = buildRequest(op, c, fx, base);
           const answer = await send(t.url, req, TIMEOUT_MS);
@@ -263,6 +290,34 @@ describe('Generated fuzz test: hostile values to every operation of the OpenAPI 
     // the server is still up and answering
     assert.equal((await fetch(`${t.url}/health`)).status, 200);
   });
+
+  /**
+   * The string Django REST framework coerces to a valid value of a number or boolean field
+   * (`" 1 "` for an integer, `"true"` for a boolean, `"20"` for a role), or undefined for other fields.
+   */
+  function drfString(f: { type: { type: string }; schema?: any }): string | undefined {
+    switch (f.type.type) {
+      case 'boolean':
+        return 'true';
+      case 'integer':
+      case 'number':
+        return ` ${f.schema?.minimum ?? 1} `;
+      case 'enum':
+        return typeof f.schema?.enum?.[0] === 'number' ? String(f.schema.enum[0]) : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Whether an answer is a 422 naming the field in its `errors`. */
+  function refusedField(answer: { status: number; text: string }, field: string): boolean {
+    if (answer.status !== 422) return false;
+    try {
+      return Object.prototype.hasOwnProperty.call(JSON.parse(answer.text).errors ?? {}, field);
+    } catch {
+      return false;
+    }
+  }
 
   /**
    * Puts back what a successful hostile-but-valid change would take from the operations after it:

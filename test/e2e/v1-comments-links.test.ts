@@ -252,7 +252,7 @@ describe('External API v1: work item comments and links', () => {
       ['created', null, 'http://localhost:3000/b'],
       ['updated', 'http://localhost:3000/b', 'https://example.com/c'],
       ['updated', null, 'C'],
-      ['deleted', 'https://example.com/a', null],
+      ['deleted', 'https://example.com/a', ''],
       ['created', null, 'https://example.com/a'],
     ]);
   });

@@ -193,7 +193,11 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
       ['Backlog', 'Done', owner.userId],
       ['Done', 'Todo', owner.userId],
     ]);
-    assert.deepEqual(find('target_date'), [[null, '2030-01-02', owner.userId]]);
+    assert.deepEqual(
+      find('target_date'),
+      [['', '2030-01-02', owner.userId]],
+      'Plane writes "" for the empty side of a date',
+    );
     assert.deepEqual(find('description'), [['<p></p>', '<p>d</p>', owner.userId]]);
     const stateAct = acts.find((a) => a.field === 'state')!;
     assert.equal(stateAct.old_identifier, states.Backlog);

@@ -588,7 +588,11 @@ export class AppWorkItemLinksToOthersController {
     return this.relations.listDetailed(me.userId, project.projectId, issueId);
   }
 
-  /** `{relation_type, issues}` → 201 with the relations as GET; 422 for unknown or unreachable work items. */
+  /**
+   * `{relation_type, issues}` → 201 with a plain list, one row per related work item (Plane 0.25.3
+   * `IssueRelationViewSet.create`; see `IssueRelationService.createListed`); 422 for unknown or
+   * unreachable work items.
+   */
   @Post('issue-relation')
   async createRelation(
     @CurrentPrincipal() me: Principal,
@@ -597,8 +601,7 @@ export class AppWorkItemLinksToOthersController {
     @Param('issue_id', UuidPipe) issueId: string,
     @Body() body: CreateRelationDto,
   ) {
-    await this.relations.create(issueContext(me, ws, project), issueId, body.relation_type, body.issues);
-    return this.relations.listDetailed(me.userId, project.projectId, issueId);
+    return this.relations.createListed(issueContext(me, ws, project), issueId, body.relation_type, body.issues);
   }
 
   /** `{related_issue}` → 204, removed on both sides; 404 when they are not related. */

@@ -1,5 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { MeridianError, validationError } from '../errors/meridian.error';
+import { coerceLikeDrf } from './drf-coercion';
 import { NOT_NULL_CONSTRAINT } from './optional.decorators';
 
 /**
@@ -36,22 +38,38 @@ export function ignoreUnknownFields(body: object): void {
 }
 
 /**
+ * Nest's `ValidationPipe` that applies Django REST framework's coercions (`coerceLikeDrf`) to the
+ * transformed DTO, nested DTOs included, just before it is validated.
+ */
+class DrfValidationPipe extends ValidationPipe {
+  protected override validate(
+    object: object,
+    validatorOptions?: ValidatorOptions,
+  ): Promise<ValidationError[]> | ValidationError[] {
+    coerceLikeDrf(object);
+    return super.validate(object, validatorOptions);
+  }
+}
+
+/**
  * Global input validation (bound as `APP_PIPE`): DTO bodies are whitelisted, transformed and
  * validated. An unknown field is refused (422, "This field is not allowed.") on the External API,
  * the public, instance and auth routes, and dropped silently on the App API (`ignoreUnknownFields`).
+ * Before validation, number and boolean fields take the strings Django REST framework coerces
+ * (`"20"` for an integer, `"true"`/`"1"` for a boolean: `coerceLikeDrf`), as Plane's serializers do.
  * A failure is a 422 `VALIDATION_ERROR` with an `errors` map; a body that is not a JSON object
  * where one is expected is a 400 `MALFORMED_REQUEST`.
  */
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
-  private readonly strict = new ValidationPipe({
+  private readonly strict = new DrfValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
     validateCustomDecorators: false,
     exceptionFactory: (errors) => validationError(flattenValidationErrors(errors)),
   });
-  private readonly lenient = new ValidationPipe({
+  private readonly lenient = new DrfValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: false,
     transform: true,

@@ -6,6 +6,51 @@ import { IssueActivity } from './issue-activity.entity';
 export type { ActivityEntry, ChangeContext } from '../kernel/change-context';
 
 /**
+ * The fields whose empty side Plane 0.25.3 writes as `""` rather than null
+ * (`plane/bgtasks/issue_activities_task.py`: `track_parent`, `track_start_date`,
+ * `track_target_date`, `track_labels`, `track_assignees`, the cycle, module and relation
+ * activities). Its web app reads `old_value === ""` as "added" and `new_value === ""` as "removed",
+ * so a null there reads "removed … work item .". Every other kind leaves an empty side null, as
+ * Plane does (estimate points, archive, reactions, votes, a link's or comment's creation).
+ */
+const BLANK_WHEN_EMPTY = new Set([
+  'parent',
+  'start_date',
+  'target_date',
+  'labels',
+  'assignees',
+  'cycles',
+  'modules',
+  'blocking',
+  'blocked_by',
+  'duplicate',
+  'relates_to',
+  'start_before',
+  'start_after',
+  'finish_before',
+  'finish_after',
+]);
+
+/**
+ * `old_value`/`new_value` of a history row as Plane stores them: `""` for the empty side of the
+ * fields above and for a deleted link's `new_value` (`delete_link_activity`), else the value or null.
+ * Webhook payloads keep null for an empty side (Plane maps `""` back to None for them).
+ */
+export function storedSides(
+  field: string | null | undefined,
+  verb: string,
+  oldValue: string | null | undefined,
+  newValue: string | null | undefined,
+): { oldValue: string | null; newValue: string | null } {
+  const blank = field != null && BLANK_WHEN_EMPTY.has(field);
+  const deletedLink = field === 'link' && verb === 'deleted';
+  return {
+    oldValue: oldValue ?? (blank ? '' : null),
+    newValue: newValue ?? (blank || deletedLink ? '' : null),
+  };
+}
+
+/**
  * Writes work item history rows with the caller's transaction manager, so a change and its
  * history commit or roll back together (Plane writes them later from a Celery task), then emits
  * `issue.activities` (notifications, subscriptions, webhook events) in the same transaction.
@@ -23,8 +68,7 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
       issueId: e.issueId,
       verb: e.verb,
       field: e.field ?? null,
-      oldValue: e.oldValue ?? null,
-      newValue: e.newValue ?? null,
+      ...storedSides(e.field, e.verb, e.oldValue, e.newValue),
       oldIdentifier: e.oldIdentifier ?? null,
       newIdentifier: e.newIdentifier ?? null,
       comment: e.comment,

@@ -3,6 +3,7 @@ import type { User } from '../user';
 import type { IssueActivity } from './issue-activity.entity';
 import type { Issue } from './issue.entity';
 import { activityView, CommentJson } from './issue.view';
+import { storedSides } from './activity-writer';
 import type { ReactionJson } from './reaction.service';
 
 /** Plane's `UserLiteSerializer` (`plane/app/serializers/user.py`): the `actor_detail` of a comment. */
@@ -92,12 +93,14 @@ export function appActivityView(
   source: IntakeSource | null,
 ) {
   const row = activityView(a);
-  // Plane writes "" for the empty side of a list change (an assignee or label added or removed);
-  // its web app tells "added" from "removed" by `old_value === ""`
-  const listField = a.field === 'assignees' || a.field === 'labels';
+  // Plane writes "" for the empty side of some kinds (a label, assignee, cycle, module, relation or
+  // parent added or removed, a date set or cleared); its web app tells "added" from "removed" by
+  // `old_value === ""`. Rows written before Meridian stored "" read the same.
+  const sides = storedSides(a.field, a.verb, row.old_value, row.new_value);
   return {
     ...row,
-    ...(listField ? { old_value: row.old_value ?? '', new_value: row.new_value ?? '' } : {}),
+    old_value: sides.oldValue,
+    new_value: sides.newValue,
     created_by: a.createdById,
     updated_by: a.updatedById,
     actor_detail: actor ? actorDetailView(actor) : null,

@@ -131,6 +131,38 @@ export class IssueRelationService {
   }
 
   /**
+   * App API `POST issue-relation/` (Plane 0.25.3 `IssueRelationViewSet.create`): relates as `create`
+   * and answers a plain list, one row per work item in `issues` (in that order), each the work item
+   * at the other end: `{id, project_id, sequence_id, relation_type, name, state_id, priority}`
+   * (Plane's `IssueRelationSerializer`, or `RelatedIssueSerializer` for `blocking`/`start_after`/
+   * `finish_after`). `relation_type` is the type as stored (`blocking` → `blocked_by`, `start_after`
+   * → `start_before`, `finish_after` → `finish_before`), as Plane's serializers read it. Errors as
+   * `create`.
+   */
+  async createListed(
+    ctx: IssueContext,
+    issueId: string,
+    relationType: RelationType,
+    issues: string[],
+  ): Promise<ExpandedRelationJson[]> {
+    await this.create(ctx, issueId, relationType, issues);
+    const ids = [...new Set(issues.map((i) => i.toLowerCase()))];
+    const found = new Map<string, ExpandedRelationJson>();
+    for (const { relation, other } of await this.relations.relationsOf(ctx.userId, ctx.projectId, [issueId])) {
+      found.set(other.id, {
+        id: other.id,
+        project_id: other.projectId,
+        sequence_id: other.sequenceId,
+        relation_type: relation.relationType,
+        name: other.name,
+        state_id: other.stateId,
+        priority: other.priority,
+      });
+    }
+    return ids.filter((id) => found.has(id)).map((id) => found.get(id)!);
+  }
+
+  /**
    * `{relation_type, issues[]}` → 201 with the work item's relations (as `list`). 422 when a listed
    * work item is unknown, not visible to the caller, or the work item itself.
    */
