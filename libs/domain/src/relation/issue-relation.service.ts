@@ -22,6 +22,19 @@ export interface ExpandedRelationJson {
   priority: string;
 }
 
+/** The work item at the other end of `relation`, with the type as stored (`ExpandedRelationJson`). */
+function relatedRow(relation: IssueRelation, other: Issue): ExpandedRelationJson {
+  return {
+    id: other.id,
+    project_id: other.projectId,
+    sequence_id: other.sequenceId,
+    relation_type: relation.relationType,
+    name: other.name,
+    state_id: other.stateId,
+    priority: other.priority,
+  };
+}
+
 /** How a type a client sends is stored: `reversed` puts the other work item in `issue_id`. */
 const STORED: Record<RelationType, { type: StoredRelationType; reversed: boolean }> = {
   blocked_by: { type: 'blocked_by', reversed: false },
@@ -117,15 +130,7 @@ export class IssueRelationService {
     );
     for (const { relation, other, outgoing } of await this.relations.relationsOf(userId, projectId, issueIds)) {
       const self = outgoing ? relation.issueId : relation.relatedIssueId;
-      out.get(self)?.[outgoing ? 'issue_relation' : 'issue_related'].push({
-        id: other.id,
-        project_id: other.projectId,
-        sequence_id: other.sequenceId,
-        relation_type: relation.relationType,
-        name: other.name,
-        state_id: other.stateId,
-        priority: other.priority,
-      });
+      out.get(self)?.[outgoing ? 'issue_relation' : 'issue_related'].push(relatedRow(relation, other));
     }
     return out;
   }
@@ -149,15 +154,7 @@ export class IssueRelationService {
     const ids = [...new Set(issues.map((i) => i.toLowerCase()))];
     const found = new Map<string, ExpandedRelationJson>();
     for (const { relation, other } of await this.relations.relationsOf(ctx.userId, ctx.projectId, [issueId])) {
-      found.set(other.id, {
-        id: other.id,
-        project_id: other.projectId,
-        sequence_id: other.sequenceId,
-        relation_type: relation.relationType,
-        name: other.name,
-        state_id: other.stateId,
-        priority: other.priority,
-      });
+      found.set(other.id, relatedRow(relation, other));
     }
     return ids.filter((id) => found.has(id)).map((id) => found.get(id)!);
   }
