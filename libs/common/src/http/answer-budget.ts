@@ -1,22 +1,22 @@
 import { MeridianError } from '../errors/meridian.error';
 
+/** What lends a chunk its memory: the budget itself, or one answer's share of it (`forOneAnswer`). */
+export interface AnswerLender {
+  acquire(bytes: number): Promise<() => void>;
+}
+
 /**
  * How many bytes of rows the process holds at once for answers that are read and written in
  * chunks (`readInChunks`, `streamedList`): a chunk of rows is read only once its estimated size
  * (the rows' text, as the database measures it) fits in what is left, and given back once it is
  * written to the socket. So ten clients reading the largest work item history at once use at most
  * this much for their rows, whatever the history's length; the rest wait their turn. Sized by
- * `ANSWER_MEMORY_BUDGET` (bytes; docs/operations: "Memory").
+ * `ANSWER_MEMORY_BUDGET` (bytes; docs/decisions.md "Memory per request").
  *
  * A waiter that has not been served after `waitMs` gets 503 `SERVER_BUSY` with `Retry-After`: before
  * the answer's first byte that is the answer; later, the streamed answer is cut (the client sees a
  * broken transfer, never a short list that looks whole).
  */
-/** What lends a chunk its memory: the budget itself, or one answer's share of it (`forOneAnswer`). */
-export interface AnswerLender {
-  acquire(bytes: number): Promise<() => void>;
-}
-
 export class AnswerBudget implements AnswerLender {
   private available: number;
   private readonly waiters: Array<{ bytes: number; grant: () => void }> = [];
@@ -39,7 +39,7 @@ export class AnswerBudget implements AnswerLender {
    * small ones behind it.
    */
   async acquire(bytes: number): Promise<() => void> {
-    const want = Math.max(1, Math.min(Math.ceil(bytes), this.capacity));
+    const want = this.clamp(bytes);
     if (this.waiters.length === 0 && this.available >= want) {
       this.available -= want;
       return this.releaser(want);
@@ -75,7 +75,7 @@ export class AnswerBudget implements AnswerLender {
       acquire: async (bytes: number) => {
         let release: () => void;
         if (held > 0) {
-          const want = Math.max(1, Math.min(Math.ceil(bytes), this.capacity));
+          const want = this.clamp(bytes);
           this.available -= want;
           release = this.releaser(want);
         } else {
@@ -91,6 +91,11 @@ export class AnswerBudget implements AnswerLender {
         };
       },
     };
+  }
+
+  /** What a lease of `bytes` takes: at least 1, at most the whole capacity. */
+  private clamp(bytes: number): number {
+    return Math.max(1, Math.min(Math.ceil(bytes), this.capacity));
   }
 
   private releaser(bytes: number): () => void {
