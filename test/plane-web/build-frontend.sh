@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds Plane 0.25.3's frontend (web, admin, space) once, for the browser test of a team's day.
+# Builds Plane 0.25.3's frontend (web, admin, space) and its live server once, for the browser test of a team's day.
 #
 #   test/plane-web/build-frontend.sh [DIR]        DIR defaults to $PLANE_WEB_DIR or ~/.cache/meridian/plane-web
 #
@@ -28,11 +28,13 @@ export NEXT_PUBLIC_API_BASE_URL="" NEXT_PUBLIC_ADMIN_BASE_URL="" NEXT_PUBLIC_ADM
   NEXT_PUBLIC_LIVE_BASE_PATH="/live" NEXT_PUBLIC_WEB_BASE_URL="" NEXT_TELEMETRY_DISABLED=1 \
   NODE_OPTIONS=--max-old-space-size=8192
 
-for app in web admin space; do
+for app in web admin space live; do
   [ -f "$dir/.built-$app" ] && continue
   (cd "$dir" && yarn turbo run build --filter="$app")
-  # the standalone server wants its static files beside it, as Plane's own Dockerfile copies them
-  (cd "$dir/$app" && cp -r .next/static ".next/standalone/$app/.next/" && cp -r public ".next/standalone/$app/")
+  if [ "$app" != live ]; then
+    # the standalone server wants its static files beside it, as Plane's own Dockerfile copies them
+    (cd "$dir/$app" && cp -r .next/static ".next/standalone/$app/.next/" && cp -r public ".next/standalone/$app/")
+  fi
   touch "$dir/.built-$app"
 done
 echo "Plane's frontend is built in $dir"
