@@ -1,13 +1,29 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, signUp, unique } from '../support/fixtures';
+import { assertError, createWorkspace, signUp, unique } from '../support/fixtures';
+import { BrowserJar } from '../support/browser-jar';
 import { MockOAuthProvider, startMockOAuthProvider } from '../support/oauth-provider';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const WEB = 'https://web.meridian.example';
+const WEB = 'http://web.meridian.test';
+const SPACE = `${WEB}/spaces`;
 type Provider = 'github' | 'google' | 'gitlab';
+const PROVIDERS = ['github', 'google', 'gitlab'] as const;
+const PROVIDER_ERROR = { github: '5120', google: '5115', gitlab: '5121' } as const;
+const NAMES = {
+  github: 'GITHUB_OAUTH_PROVIDER_ERROR',
+  google: 'GOOGLE_OAUTH_PROVIDER_ERROR',
+  gitlab: 'GITLAB_OAUTH_PROVIDER_ERROR',
+} as const;
 
-describe('auth: OAuth sign-in against a mock provider on loopback', () => {
+/**
+ * OAuth sign-in as Plane's web app and space app drive it (Plane
+ * `plane/authentication/views/{app,space}/{google,github,gitlab}.py`): a browser (cookie jar, no
+ * JavaScript) opens `/auth/{provider}/`, follows the redirects through a provider on loopback that
+ * speaks GitHub's, Google's and GitLab's protocols, and lands on the web app with the same session
+ * cookie as the password form.
+ */
+describe('auth: OAuth sign-in in the browser (web app and space) against providers on loopback', () => {
   let t: TestApp;
   let idp: MockOAuthProvider;
   before(async () => {
@@ -19,90 +35,176 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     await idp.close();
   });
 
-  /** GET /auth/{provider}/: the redirect to the provider, its state and the state cookie. */
-  async function start(provider: Provider) {
-    const res = await t.api.get(`/auth/${provider}/`);
-    assert.equal(res.status, 302, JSON.stringify(res.body));
-    const location = new URL(res.headers.location);
-    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) =>
-      c.startsWith('meridian_oauth_state='),
-    );
-    assert.ok(cookie, 'state cookie');
-    assert.match(cookie, /HttpOnly/);
-    assert.match(cookie, /SameSite=Lax/);
-    return { location, state: location.searchParams.get('state')!, cookie: cookie.split(';')[0] };
-  }
+  /** Meridian's and the provider's pages are followed; the web app's are where the browser lands. */
+  const inside = (url: string) => url.startsWith(t.url) || url.startsWith(idp.url);
 
-  /** The whole browser dance; returns the final redirect to the web app. */
-  async function signInWith(
+  /** The browser's whole sign-in: returns where it landed and the jar (its cookies). */
+  async function browserSignIn(
     provider: Provider,
     identity: { id: string | number; email: string; verified?: boolean; name?: string },
+    options: { site?: 'app' | 'space'; nextPath?: string; browser?: BrowserJar } = {},
   ) {
     idp.next = identity;
-    const { state, cookie } = await start(provider);
-    const code = idp.authorize();
-    const res = await t.api.get(`/auth/${provider}/callback/`).query({ code, state }).set('Cookie', cookie);
-    assert.equal(res.status, 302, JSON.stringify(res.body));
-    return new URL(res.headers.location);
+    const browser = options.browser ?? new BrowserJar();
+    const prefix = options.site === 'space' ? '/auth/spaces' : '/auth';
+    const query = options.nextPath === undefined ? '' : `?next_path=${encodeURIComponent(options.nextPath)}`;
+    const { hops, landed } = await browser.navigate(`${t.url}${prefix}/${provider}/${query}`, inside);
+    assert.ok(landed, JSON.stringify(hops));
+    return { browser, landed: new URL(landed), hops };
   }
 
-  async function exchange(target: URL) {
-    assert.equal(`${target.origin}${target.pathname}`, `${WEB}/auth/callback/`, target.toString());
-    const code = target.searchParams.get('code')!;
-    const res = await t.api.post('/auth/token/').send({ code });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return { body: res.body, code };
+  async function me(browser: BrowserJar) {
+    const res = await browser.fetch(`${t.url}/api/users/me/`);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
-  it("redirects to the provider's authorize URL with the client id, scopes, callback and state", async () => {
-    const gh = await start('github');
-    assert.equal(`${gh.location.origin}${gh.location.pathname}`, `${idp.url}/github/authorize`);
-    assert.equal(gh.location.searchParams.get('client_id'), 'test-client');
-    assert.equal(gh.location.searchParams.get('response_type'), 'code');
+  it("the start redirects to the provider's authorize URL with the client id, scopes, callback and state", async () => {
+    const paths = {
+      github: '/github/login/oauth/authorize',
+      google: '/google/authorize',
+      gitlab: '/gitlab/oauth/authorize',
+    };
+    for (const provider of PROVIDERS) {
+      const res = await t.api.get(`/auth/${provider}/`);
+      assert.equal(res.status, 302, JSON.stringify(res.body));
+      const location = new URL(res.headers.location);
+      assert.equal(`${location.origin}${location.pathname}`, `${idp.url}${paths[provider]}`);
+      assert.equal(location.searchParams.get('client_id'), 'test-client');
+      assert.equal(location.searchParams.get('response_type'), 'code');
+      assert.equal(location.searchParams.get('redirect_uri'), `${t.url}/auth/${provider}/callback/`);
+      assert.ok(location.searchParams.get('state')!.length >= 32);
+      const state = (res.headers['set-cookie'] as unknown as string[]).find((c) =>
+        c.startsWith('meridian_oauth_state='),
+      );
+      assert.match(state!, /HttpOnly/);
+      assert.match(state!, /SameSite=Lax/);
+    }
+    const gh = new URL((await t.api.get('/auth/github/')).headers.location);
     // passport-github2 joins scopes with commas, which GitHub accepts
-    assert.deepEqual(gh.location.searchParams.get('scope')!.split(/[ ,]/), ['read:user', 'user:email']);
-    assert.match(
-      gh.location.searchParams.get('redirect_uri')!,
-      /^http:\/\/127\.0\.0\.1:\d+\/auth\/github\/callback\/$/,
-    );
-    assert.ok(gh.state.length >= 32);
-    const google = await start('google');
-    assert.equal(`${google.location.origin}${google.location.pathname}`, `${idp.url}/google/authorize`);
-    assert.equal(google.location.searchParams.get('scope'), 'openid email profile');
-    const gitlab = await start('gitlab');
-    assert.equal(`${gitlab.location.origin}${gitlab.location.pathname}`, `${idp.url}/gitlab/oauth/authorize`);
-    assert.equal(gitlab.location.searchParams.get('scope'), 'read_user');
+    assert.deepEqual(gh.searchParams.get('scope')!.split(/[ ,]/), ['read:user', 'user:email']);
+    const google = new URL((await t.api.get('/auth/google/')).headers.location);
+    assert.equal(google.searchParams.get('scope'), 'openid email profile');
+    const gitlab = new URL((await t.api.get('/auth/gitlab/')).headers.location);
+    assert.equal(gitlab.searchParams.get('scope'), 'read_user');
   });
 
-  for (const provider of ['github', 'google', 'gitlab'] as const) {
-    it(`${provider}: creates the account on first sign-in, then signs the same account in; the one-time code works once`, async () => {
+  for (const provider of PROVIDERS) {
+    it(`${provider}: the first sign-in creates the account and sets the session cookie; the second finds the same account`, async () => {
       const email = `${unique(provider)}@example.com`;
       const id = Math.floor(Math.random() * 1e9);
-      const first = await exchange(await signInWith(provider, { id, email, name: 'Ada Lovelace' }));
-      assert.equal(first.body.token_type, 'Bearer');
-      assert.equal(first.body.user.email, email);
-      assert.equal(first.body.user.is_email_verified, true);
-      assert.equal(first.body.user.is_password_autoset, true);
-      const sessions = await t.api.get('/auth/sessions/').auth(first.body.access_token, { type: 'bearer' });
-      assert.equal(sessions.body[0].medium, provider);
-      assertError(await t.api.post('/auth/token/').send({ code: first.code }), 401, 'INVALID_AUTHORIZATION_CODE');
+      const first = await browserSignIn(provider, { id, email, name: 'Ada Lovelace' });
+      // browser → Meridian → provider (authorize) → Meridian (callback) → the web app
+      assert.deepEqual(
+        first.hops.map((h) => new URL(h.url).pathname),
+        [`/auth/${provider}/`, new URL(first.hops[1].url).pathname, `/auth/${provider}/callback/`],
+      );
+      assert.equal(first.landed.toString(), `${WEB}/onboarding`, 'a new user lands on onboarding, as in Plane');
+      const session = first.browser.cookie(t.url, 'session-id');
+      assert.ok(session, 'the session cookie of the password form');
+      assert.ok(first.browser.cookie(t.url, 'csrftoken'), 'a fresh CSRF token');
+      assert.equal(
+        first.browser.cookie(`${t.url}/auth/`, 'meridian_oauth_state'),
+        undefined,
+        'the state cookie is gone',
+      );
+      const who = await me(first.browser);
+      assert.equal(who.status, 200, JSON.stringify(who.body));
+      assert.equal(who.body.email, email);
+      assert.equal(who.body.is_email_verified, true);
+      assert.equal(who.body.is_password_autoset, true);
+      const [medium] = await t.sql<{ medium: string }>(
+        `SELECT s.medium FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`,
+        [email],
+      );
+      assert.equal(medium.medium, provider);
 
-      const again = await exchange(await signInWith(provider, { id, email: `changed-${email}` }));
-      assert.equal(again.body.user.id, first.body.user.id);
+      // a new browser, the same provider account (its email changed at the provider)
+      const again = await browserSignIn(provider, { id, email: `changed-${email}` });
+      assert.equal(again.landed.toString(), `${WEB}/onboarding`);
+      const same = await me(again.browser);
+      assert.equal(same.body.id, who.body.id);
       const links = await t.sql('SELECT provider, provider_account_id FROM user_accounts WHERE user_id = $1', [
-        first.body.user.id,
+        who.body.id,
       ]);
       assert.deepEqual(links, [{ provider, provider_account_id: String(id) }]);
-      // the provider's token request carried the same redirect_uri and our client credentials
+      // the token request carried the callback and the client credentials
       const last = idp.tokenRequests[idp.tokenRequests.length - 1];
-      assert.match(last.redirect_uri, new RegExp(`/auth/${provider}/callback/$`));
+      assert.equal(last.redirect_uri, `${t.url}/auth/${provider}/callback/`);
+      assert.equal(last.client_secret, 'test-secret');
     });
   }
 
+  it('lands on next_path when the start named one (a path only), else where Plane lands an onboarded user', async () => {
+    const u = await signUp(t);
+    const ws = await createWorkspace(t, u.token);
+    const onboard = await t.api
+      .patch('/api/users/me/onboard/')
+      .auth(u.token, { type: 'bearer' })
+      .send({ is_onboarded: true });
+    assert.equal(onboard.status, 200, JSON.stringify(onboard.body));
+    const plain = await browserSignIn('github', { id: unique('landing'), email: u.email });
+    assert.equal(plain.landed.toString(), `${WEB}/${ws.slug}`);
+    const next = await browserSignIn(
+      'gitlab',
+      { id: unique('next'), email: u.email },
+      { nextPath: `/${ws.slug}/projects` },
+    );
+    assert.equal(next.landed.toString(), `${WEB}/${ws.slug}/projects`);
+    const foreign = await browserSignIn(
+      'google',
+      { id: unique('foreign'), email: u.email },
+      { nextPath: 'https://evil.test/x' },
+    );
+    assert.equal(foreign.landed.toString(), `${WEB}/${ws.slug}`, 'not a path: ignored');
+  });
+
+  for (const provider of PROVIDERS) {
+    it(`${provider} for space: the session cookie, then SPACE_BASE_URL + next_path`, async () => {
+      const email = `${unique(`space-${provider}`)}@example.com`;
+      const got = await browserSignIn(provider, { id: unique('sp'), email }, { site: 'space', nextPath: '/board/abc' });
+      assert.equal(got.landed.toString(), `${SPACE}/board/abc`);
+      assert.equal(new URL(got.hops[2].url).pathname, `/auth/spaces/${provider}/callback/`);
+      const who = await me(got.browser);
+      assert.equal(who.status, 200, JSON.stringify(who.body));
+      assert.equal(who.body.email, email);
+    });
+  }
+
+  it("refuses a callback whose state is not the browser's: no session, back to the sign-in page with Plane's code", async () => {
+    for (const provider of PROVIDERS) {
+      idp.next = { id: unique('csrf'), email: `${unique('csrf')}@example.com` };
+      // the victim's browser is handed a callback URL from the attacker's own flow
+      const attacker = new BrowserJar();
+      const start = await attacker.fetch(`${t.url}/auth/${provider}/`);
+      const authorize = await attacker.fetch(start.headers.get('location')!);
+      const callback = authorize.headers.get('location')!;
+      const code = new URL(callback).searchParams.get('code')!;
+      const victim = new BrowserJar();
+      await (await victim.fetch(`${t.url}/auth/${provider}/`)).arrayBuffer(); // the victim has a state cookie of their own
+      const tampered = new URL(callback);
+      tampered.searchParams.set('state', 'x'.repeat(32));
+      for (const [browser, url] of [
+        [victim, callback],
+        [new BrowserJar(), callback],
+        [attacker, tampered.toString()],
+      ] as const) {
+        const res = await browser.fetch(url);
+        assert.equal(res.status, 302);
+        assert.equal(
+          res.headers.get('location'),
+          `${WEB}/?error_code=${PROVIDER_ERROR[provider]}&error_message=${NAMES[provider]}`,
+        );
+        assert.equal(browser.cookie(t.url, 'session-id'), undefined, 'no session cookie');
+        assert.equal((await me(browser)).status, 401);
+      }
+      assert.equal(idp.tokenRequests.filter((r) => r.code === code).length, 0, 'the code was never exchanged');
+    }
+  });
+
   it('matches an existing account by verified email and links it', async () => {
     const u = await signUp(t);
-    const got = await exchange(await signInWith('github', { id: 'gh-link-1', email: u.email.toUpperCase() }));
-    assert.equal(got.body.user.id, u.userId);
+    const got = await browserSignIn('github', { id: unique('gh-link'), email: u.email.toUpperCase() });
+    assert.equal((await me(got.browser)).body.id, u.userId);
     const [row] = await t.sql<{ is_email_verified: boolean; password_hash: string | null }>(
       'SELECT is_email_verified, password_hash FROM users WHERE id = $1',
       [u.userId],
@@ -111,90 +213,119 @@ describe('auth: OAuth sign-in against a mock provider on loopback', () => {
     assert.equal(row.password_hash, null, 'a password set before the address was verified is cleared');
   });
 
-  it('refuses an unverified email: no account is created or matched', async () => {
+  it('refuses an unverified email (5005) and a deactivated account (5019), with next_path kept', async () => {
     const u = await signUp(t);
     for (const provider of ['github', 'google'] as const) {
-      const target = await signInWith(provider, { id: `unverified-${provider}`, email: u.email, verified: false });
-      assert.equal(`${target.origin}${target.pathname}`, `${WEB}/sign-in`);
-      assert.equal(target.searchParams.get('error_code'), 'INVALID_EMAIL');
-      assert.ok(target.searchParams.get('error_message'));
-      assert.equal(target.searchParams.get('code'), null);
+      const got = await browserSignIn(
+        provider,
+        { id: unique('unverified'), email: u.email, verified: false },
+        {
+          nextPath: '/ws/x',
+        },
+      );
+      assert.equal(got.landed.toString(), `${WEB}/?error_code=5005&error_message=INVALID_EMAIL&next_path=%2Fws%2Fx`);
+      assert.equal(got.browser.cookie(t.url, 'session-id'), undefined);
     }
-    const links = await t.sql('SELECT 1 FROM user_accounts WHERE user_id = $1', [u.userId]);
-    assert.equal(links.length, 0);
-  });
+    assert.equal((await t.sql('SELECT 1 FROM user_accounts WHERE user_id = $1', [u.userId])).length, 0);
 
-  it('does not reactivate a deactivated account', async () => {
-    const u = await signUp(t);
-    await t.sql('UPDATE users SET is_active = false WHERE id = $1', [u.userId]);
-    const target = await signInWith('gitlab', { id: 'deactivated-1', email: u.email });
-    assert.equal(target.searchParams.get('error_code'), 'USER_ACCOUNT_DEACTIVATED');
-    const [row] = await t.sql<{ is_active: boolean }>('SELECT is_active FROM users WHERE id = $1', [u.userId]);
+    const d = await signUp(t);
+    await t.sql('UPDATE users SET is_active = false WHERE id = $1', [d.userId]);
+    const got = await browserSignIn('gitlab', { id: unique('deactivated'), email: d.email });
+    assert.equal(got.landed.toString(), `${WEB}/?error_code=5019&error_message=USER_ACCOUNT_DEACTIVATED`);
+    const [row] = await t.sql<{ is_active: boolean }>('SELECT is_active FROM users WHERE id = $1', [d.userId]);
     assert.equal(row.is_active, false);
   });
 
-  it("refuses a callback whose state does not match the browser's cookie, or without a code", async () => {
-    idp.next = { id: 'csrf-1', email: `${unique('csrf')}@example.com` };
-    const { state, cookie } = await start('github');
-    const other = await start('github');
-    const code = idp.authorize();
-    const cases = [
-      t.api.get('/auth/github/callback/').query({ code, state }),
-      t.api.get('/auth/github/callback/').query({ code, state }).set('Cookie', other.cookie),
-      t.api.get('/auth/github/callback/').query({ state }).set('Cookie', cookie),
-    ];
-    for (const req of cases) {
-      const res = await req;
-      assert.equal(res.status, 302);
-      const target = new URL(res.headers.location);
-      assert.equal(`${target.origin}${target.pathname}`, `${WEB}/sign-in`);
-      assert.equal(target.searchParams.get('error_code'), 'GITHUB_OAUTH_PROVIDER_ERROR');
-    }
-    assert.equal(idp.tokenRequests.filter((r) => r.code === code).length, 0, 'the code was never exchanged');
-  });
-
-  it("turns a provider failure into a redirect with the provider's error code", async () => {
+  it("turns a provider failure or refusal into the provider's error code (space: on SPACE_BASE_URL/)", async () => {
     idp.failToken = true;
     try {
-      const target = await signInWith('google', { id: 'fail-1', email: `${unique('fail')}@example.com` });
-      assert.equal(target.searchParams.get('error_code'), 'GOOGLE_OAUTH_PROVIDER_ERROR');
+      const got = await browserSignIn('google', { id: unique('fail'), email: `${unique('fail')}@example.com` });
+      assert.equal(got.landed.toString(), `${WEB}/?error_code=5115&error_message=GOOGLE_OAUTH_PROVIDER_ERROR`);
+      const space = await browserSignIn(
+        'github',
+        { id: unique('fail'), email: `${unique('fail')}@example.com` },
+        {
+          site: 'space',
+          nextPath: '/board/1',
+        },
+      );
+      assert.equal(
+        space.landed.toString(),
+        `${SPACE}/?error_code=5120&error_message=GITHUB_OAUTH_PROVIDER_ERROR&next_path=%2Fboard%2F1`,
+      );
     } finally {
       idp.failToken = false;
     }
-    const denied = await start('gitlab');
-    const res = await t.api
-      .get('/auth/gitlab/callback/')
-      .query({ error: 'access_denied', state: denied.state })
-      .set('Cookie', denied.cookie);
-    assert.equal(new URL(res.headers.location).searchParams.get('error_code'), 'GITLAB_OAUTH_PROVIDER_ERROR');
+    // the user denied access at the provider
+    const browser = new BrowserJar();
+    const start = await browser.fetch(`${t.url}/auth/gitlab/`);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const denied = await browser.fetch(`${t.url}/auth/gitlab/callback/?error=access_denied&state=${state}`);
+    assert.equal(denied.headers.get('location'), `${WEB}/?error_code=5121&error_message=GITLAB_OAUTH_PROVIDER_ERROR`);
   });
 
-  it('refuses unknown and expired one-time codes', async () => {
+  it('POST /auth/token/ refuses a code that was never issued', async () => {
     assertError(await t.api.post('/auth/token/').send({ code: 'made-up' }), 401, 'INVALID_AUTHORIZATION_CODE');
-    const target = await signInWith('github', { id: 'expire-1', email: `${unique('exp')}@example.com` });
-    await t.sql(`UPDATE auth_codes SET expires_at = now() - interval '1 second' WHERE kind = 'oauth'`);
-    assertError(
-      await t.api.post('/auth/token/').send({ code: target.searchParams.get('code') }),
-      401,
-      'INVALID_AUTHORIZATION_CODE',
-    );
     assertError(await t.api.post('/auth/token/').send({}), 422, 'VALIDATION_ERROR');
+  });
+});
+
+describe('auth: OAuth with sign-up disabled (ENABLE_SIGNUP=0)', () => {
+  let t: TestApp;
+  let idp: MockOAuthProvider;
+  before(async () => {
+    idp = await startMockOAuthProvider();
+    t = await startTestApp({ ...idp.env, WEB_URL: WEB, ENABLE_SIGNUP: '0' });
+  });
+  after(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  it('refuses a new user with 5015 SIGNUP_DISABLED and creates nothing; an existing user signs in', async () => {
+    const inside = (url: string) => url.startsWith(t.url) || url.startsWith(idp.url);
+    const email = `${unique('nosignup')}@example.com`;
+    idp.next = { id: unique('nosignup'), email };
+    const refused = new BrowserJar();
+    const first = await refused.navigate(`${t.url}/auth/github/`, inside);
+    assert.equal(first.landed, `${WEB}/?error_code=5015&error_message=SIGNUP_DISABLED`);
+    assert.equal(refused.cookie(t.url, 'session-id'), undefined);
+    assert.equal((await t.sql('SELECT 1 FROM users WHERE email = $1', [email])).length, 0);
+    const space = await refused.navigate(`${t.url}/auth/spaces/google/?next_path=/board/2`, inside);
+    assert.equal(space.landed, `${SPACE}/?error_code=5015&error_message=SIGNUP_DISABLED&next_path=%2Fboard%2F2`);
+
+    idp.next = { id: unique('admin'), email: t.admin!.email };
+    const browser = new BrowserJar();
+    const ok = await browser.navigate(`${t.url}/auth/gitlab/`, inside);
+    assert.ok(ok.landed?.startsWith(`${WEB}/`), JSON.stringify(ok));
+    assert.doesNotMatch(ok.landed!, /error_code/);
+    const me = await browser.fetch(`${t.url}/api/users/me/`);
+    assert.equal(me.status, 200);
+    assert.equal(((await me.json()) as { email: string }).email, t.admin!.email);
   });
 });
 
 describe('auth: OAuth providers without credentials are disabled', () => {
   let t: TestApp;
-  before(async () => (t = await startTestApp({ GITHUB_CLIENT_ID: 'only-the-id' })));
+  before(async () => (t = await startTestApp({ GITHUB_CLIENT_ID: 'only-the-id', WEB_URL: WEB })));
   after(() => t.close());
 
-  it('answers 404 <PROVIDER>_NOT_CONFIGURED on the start and callback routes', async () => {
-    for (const [provider, code] of [
-      ['github', 'GITHUB_NOT_CONFIGURED'],
-      ['google', 'GOOGLE_NOT_CONFIGURED'],
-      ['gitlab', 'GITLAB_NOT_CONFIGURED'],
+  it("redirects the start and the callback to the sign-in page with Plane's <PROVIDER>_NOT_CONFIGURED", async () => {
+    for (const [provider, code, name] of [
+      ['github', '5110', 'GITHUB_NOT_CONFIGURED'],
+      ['google', '5105', 'GOOGLE_NOT_CONFIGURED'],
+      ['gitlab', '5111', 'GITLAB_NOT_CONFIGURED'],
     ]) {
-      assertError(await t.api.get(`/auth/${provider}/`), 404, code);
-      assertError(await t.api.get(`/auth/${provider}/callback/`).query({ code: 'x', state: 'y' }), 404, code);
+      const start = await t.api.get(`/auth/${provider}/`).query({ next_path: '/ws' });
+      assert.equal(start.status, 302);
+      assert.equal(start.headers.location, `${WEB}/?error_code=${code}&error_message=${name}&next_path=%2Fws`);
+      const callback = await t.api.get(`/auth/${provider}/callback/`).query({ code: 'x', state: 'y' });
+      assert.equal(callback.headers.location, `${WEB}/?error_code=${code}&error_message=${name}`);
+      assert.equal(
+        (callback.headers['set-cookie'] as unknown as string[] | undefined)?.some((c) => c.startsWith('session-id=')) ??
+          false,
+        false,
+      );
     }
   });
 });

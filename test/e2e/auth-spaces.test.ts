@@ -173,7 +173,7 @@ describe('auth: /auth/spaces/{provider}/ without the provider configured', () =>
   before(async () => (t = await startTestApp({ WEB_URL: WEB })));
   after(() => t.close());
 
-  it("redirects to the boards app with Plane's <PROVIDER>_NOT_CONFIGURED number (the app's route stays a 404)", async () => {
+  it("redirects to the boards app with Plane's <PROVIDER>_NOT_CONFIGURED number (the app's route to the app's page)", async () => {
     for (const [provider, code] of [
       ['github', '5110'],
       ['google', '5105'],
@@ -187,7 +187,12 @@ describe('auth: /auth/spaces/{provider}/ without the provider configured', () =>
       assert.equal(url.searchParams.get('next_path'), '/b');
       const cb = new URL((await t.api.get(`/auth/spaces/${provider}/callback/`)).headers.location);
       assert.equal(cb.searchParams.get('error_code'), code);
-      assert.equal((await t.api.get(`/auth/${provider}/`)).status, 404);
+      const app = await t.api.get(`/auth/${provider}/`);
+      assert.equal(app.status, 302);
+      assert.equal(
+        app.headers.location,
+        `${WEB}/?error_code=${code}&error_message=${provider.toUpperCase()}_NOT_CONFIGURED`,
+      );
     }
   });
 });

@@ -166,7 +166,10 @@ describe('instance configuration: GET and PATCH /api/instances/configurations/',
 
   it('encrypts secrets at rest, never returns them, keeps them when the mask is sent back, and enables the provider', async () => {
     assert.equal((await t.api.get('/api/instances/')).body.config.is_github_enabled, false);
-    assertError(await t.api.get('/auth/github/'), 404, 'GITHUB_NOT_CONFIGURED');
+    assert.match(
+      (await t.api.get('/auth/github/')).headers.location,
+      /\?error_code=5110&error_message=GITHUB_NOT_CONFIGURED$/,
+    );
     const changed = await configure(t, token, {
       GITHUB_CLIENT_ID: 'gh-client-id',
       GITHUB_CLIENT_SECRET: 'gh-very-secret-value',
@@ -223,7 +226,10 @@ describe('instance configuration: GET and PATCH /api/instances/configurations/',
     // the admin's flag switches the provider off without forgetting it
     await configure(t, token, { IS_GITHUB_ENABLED: '0' });
     assert.equal((await t.api.get('/api/instances/')).body.config.is_github_enabled, false);
-    assertError(await t.api.get('/auth/github/'), 404, 'GITHUB_NOT_CONFIGURED');
+    assert.match(
+      (await t.api.get('/auth/github/')).headers.location,
+      /\?error_code=5110&error_message=GITHUB_NOT_CONFIGURED$/,
+    );
     assert.equal(await settings.providerCredentials('github'), null);
   });
 

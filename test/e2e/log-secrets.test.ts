@@ -325,7 +325,7 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
       }),
     );
 
-    // OAuth: state (URL and cookie), the provider's code, Meridian's one-time code in the redirect
+    // OAuth: state (URL and cookie), the provider's code, the session cookie the callback sets
     const begin = ok(await s.call('GET', '/auth/github/'), 302);
     const state = new URL(begin.headers.get('location')!).searchParams.get('state');
     keep('OAuth state', state);
@@ -342,14 +342,15 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
       }),
       302,
     );
-    const target = new URL(callback.headers.get('location')!);
-    assert.equal(`${target.origin}${target.pathname}`, `${WEB}/auth/callback/`);
-    keep('OAuth one-time code', target.searchParams.get('code'));
-    const exchanged = ok(await s.call('POST', '/auth/token/', { body: { code: target.searchParams.get('code') } }));
-    keep('access token (OAuth)', exchanged.body.access_token);
-    keep('refresh token (OAuth)', exchanged.body.refresh_token);
+    assert.equal(callback.headers.get('location'), `${WEB}/onboarding`);
+    const session = callback.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('session-id='))!
+      .split(';')[0]
+      .slice('session-id='.length);
+    keep('session cookie (OAuth)', session);
+    ok(await s.call('GET', '/api/users/me/', { headers: { Cookie: `session-id=${session}` } }));
 
-    ok(await s.call('POST', '/auth/sign-out/', { bearer: exchanged.body.access_token }), 204);
     logText = await s.log();
     assert.ok(secrets.size >= 30, `collected ${secrets.size} secrets`);
   });
@@ -395,10 +396,7 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
       'the 302 Location',
     );
     has(/"url":"\/auth\/github\/callback\/\?code=\[redacted\]&state=\[redacted\]"/, 'the OAuth callback');
-    has(
-      /"location":"http:\/\/web\.meridian\.test\/auth\/callback\/\?code=\[redacted\]"/,
-      'the redirect with the one-time code',
-    );
+    has(/session-id=\[redacted\]/, 'the session cookie set by the OAuth callback');
     has(/meridian_oauth_state=\[redacted\]/, 'the state cookie');
     has(/"url":"\/auth\/reset-password\/\?token=\[redacted\]"/, 'the reset link');
     has(/"url":"\/api\/users\/me\/\?access_token=\[redacted\]&api_key=\[redacted\]"/, 'credentials in a query string');

@@ -18,6 +18,8 @@ export interface MockOAuthProvider {
   failToken: boolean;
   /** requests to the token endpoint, as parsed form bodies */
   tokenRequests: Record<string, string>[];
+  /** the query of each request to an authorize endpoint, with `provider` */
+  authorizeRequests: Record<string, string>[];
   /** env vars that point the three providers at this mock */
   env: Record<string, string>;
   /** issues an authorization code for `next` (what the provider's login page would do) */
@@ -26,9 +28,14 @@ export interface MockOAuthProvider {
 }
 
 /**
- * A minimal OAuth2 provider on loopback with GitHub's, Google's and GitLab's token and profile
- * endpoints: `/token` (authorization_code grant, client credentials checked), `/github/user`,
- * `/github/user/emails`, `/google/userinfo`, `/gitlab/api/v4/user`.
+ * A minimal OAuth2 provider on loopback speaking GitHub's, Google's and GitLab's protocols, each
+ * under its own prefix: the authorize pages (`/github/login/oauth/authorize`, `/google/authorize`,
+ * `/gitlab/oauth/authorize`: as if the user approved at once, 302 to `redirect_uri` with `code` and
+ * `state`, or `error=access_denied` for a wrong client or response type), the token endpoints
+ * (`/github/login/oauth/access_token`, which answers form-encoded unless asked for JSON, as GitHub
+ * does; `/google/token`; `/gitlab/oauth/token`: authorization_code grant, client credentials,
+ * single-use code) and the user info (`/github/user`, `/github/user/emails`, `/google/userinfo`,
+ * `/gitlab/api/v4/user`).
  */
 export async function startMockOAuthProvider(
   clientId = 'test-client',
@@ -38,6 +45,17 @@ export async function startMockOAuthProvider(
   const tokens = new Map<string, MockIdentity>();
   const state = { next: { id: 1, email: 'someone@example.com' } as MockIdentity, failToken: false };
   const tokenRequests: Record<string, string>[] = [];
+  const authorizeRequests: Record<string, string>[] = [];
+  const issue = (identity: MockIdentity) => {
+    const code = randomBytes(8).toString('hex');
+    codes.set(code, { ...identity });
+    return code;
+  };
+  const AUTHORIZE: Record<string, string> = {
+    '/github/login/oauth/authorize': 'github',
+    '/google/authorize': 'google',
+    '/gitlab/oauth/authorize': 'gitlab',
+  };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -48,7 +66,21 @@ export async function startMockOAuthProvider(
         res.writeHead(status, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(value));
       };
-      if (req.method === 'POST' && url.pathname.endsWith('/token')) {
+      if (req.method === 'GET' && AUTHORIZE[url.pathname]) {
+        const query = Object.fromEntries(url.searchParams);
+        authorizeRequests.push({ ...query, provider: AUTHORIZE[url.pathname] });
+        if (!query.redirect_uri) return json(400, { error: 'invalid_request' });
+        const back = new URL(query.redirect_uri);
+        if (query.client_id !== clientId || query.response_type !== 'code') {
+          back.searchParams.set('error', 'access_denied');
+        } else {
+          back.searchParams.set('code', issue(state.next));
+        }
+        if (query.state !== undefined) back.searchParams.set('state', query.state);
+        res.writeHead(302, { Location: back.toString() });
+        return res.end();
+      }
+      if (req.method === 'POST' && /\/(token|access_token)$/.test(url.pathname)) {
         const form = Object.fromEntries(new URLSearchParams(body));
         tokenRequests.push(form);
         const identity = codes.get(form.code);
@@ -64,7 +96,17 @@ export async function startMockOAuthProvider(
         codes.delete(form.code);
         const token = randomBytes(12).toString('hex');
         tokens.set(token, identity);
-        return json(200, { access_token: token, token_type: 'bearer', scope: 'read' });
+        if (url.pathname.startsWith('/github/') && !(req.headers.accept ?? '').includes('application/json')) {
+          res.writeHead(200, { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' });
+          return res.end(
+            new URLSearchParams({
+              access_token: token,
+              scope: 'read:user,user:email',
+              token_type: 'bearer',
+            }).toString(),
+          );
+        }
+        return json(200, { access_token: token, token_type: 'bearer', scope: 'read', expires_in: 3599 });
       }
       const bearer =
         /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token') ?? '';
@@ -124,26 +166,25 @@ export async function startMockOAuthProvider(
       state.failToken = v;
     },
     tokenRequests,
+    authorizeRequests,
     env: {
       GITHUB_CLIENT_ID: clientId,
       GITHUB_CLIENT_SECRET: clientSecret,
-      GITHUB_AUTHORIZE_URL: `${url}/github/authorize`,
-      GITHUB_TOKEN_URL: `${url}/token`,
+      GITHUB_AUTHORIZE_URL: `${url}/github/login/oauth/authorize`,
+      GITHUB_TOKEN_URL: `${url}/github/login/oauth/access_token`,
       GITHUB_USERINFO_URL: `${url}/github/user`,
       GITHUB_EMAILS_URL: `${url}/github/user/emails`,
       GOOGLE_CLIENT_ID: clientId,
       GOOGLE_CLIENT_SECRET: clientSecret,
       GOOGLE_AUTHORIZE_URL: `${url}/google/authorize`,
-      GOOGLE_TOKEN_URL: `${url}/token`,
+      GOOGLE_TOKEN_URL: `${url}/google/token`,
       GOOGLE_USERINFO_URL: `${url}/google/userinfo`,
       GITLAB_CLIENT_ID: clientId,
       GITLAB_CLIENT_SECRET: clientSecret,
       GITLAB_HOST: `${url}/gitlab`,
     },
     authorize() {
-      const code = randomBytes(8).toString('hex');
-      codes.set(code, { ...state.next });
-      return code;
+      return issue(state.next);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -15,16 +15,7 @@ import {
 import { AccountService, AuthFlowService, SessionService, SignInResult } from '#domain';
 import { Controller, Inject, Param, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  formField,
-  PlaneAuthError,
-  readForm,
-  safeNextPath,
-  setWebFormFlow,
-  WebFormError,
-  WebFormErrorFilter,
-  WebFormFlow,
-} from '../shared/web-form';
+import { beginFormFlow, formField, readForm, safeNextPath, WebFormError, WebFormErrorFilter } from '../shared/web-form';
 import { clientOf } from '../shared/client-info';
 import { MagicSignInDto, ResetPasswordDto } from './dto/auth-flows.dto';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
@@ -35,30 +26,19 @@ interface Redirection {
   statusCode: number;
 }
 
-const MAGIC_ERRORS = {
-  in: {
-    INVALID_MAGIC_CODE: 'INVALID_MAGIC_CODE_SIGN_IN',
-    EXPIRED_MAGIC_CODE: 'EXPIRED_MAGIC_CODE_SIGN_IN',
-    EMAIL_CODE_ATTEMPT_EXHAUSTED: 'EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_IN',
-  },
-  up: {
-    INVALID_MAGIC_CODE: 'INVALID_MAGIC_CODE_SIGN_UP',
-    EXPIRED_MAGIC_CODE: 'EXPIRED_MAGIC_CODE_SIGN_UP',
-    EMAIL_CODE_ATTEMPT_EXHAUSTED: 'EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_UP',
-  },
-} as const satisfies Record<string, Record<string, PlaneAuthError>>;
-
 /**
  * Plane's web sign-in forms (`/auth/[spaces/]{sign-in,sign-up,magic-sign-in,magic-sign-up,sign-out}/`
  * posted as `application/x-www-form-urlencoded`, routed here by `routeFormPosts`; Plane
  * `plane/authentication/views/app/*.py` and `views/space/*.py`). Each needs the CSRF token
- * (`csrfmiddlewaretoken` = the `csrftoken` cookie from `GET /auth/get-csrf-token/`; else 403
- * `CSRF_FAILED`) and answers 302: on success to the web app (`APP_BASE_URL`; `next_path` if it is a
+ * (`csrfmiddlewaretoken` = the `csrftoken` cookie from `GET /auth/get-csrf-token/`) and a trusted
+ * origin, and answers 302: on success to the web app (`APP_BASE_URL`; `next_path` if it is a
  * path, else where Plane lands a user: `onboarding`, a workspace slug or `create-workspace`) or the
  * published boards' app (`SPACE_BASE_URL` + `next_path`), with the HttpOnly session cookie
  * (`SESSION_COOKIE_NAME`, `SESSION_COOKIE_AGE` seconds) and a fresh CSRF token; on failure back to
- * the form with `error_code` (Plane's number), `error_message` (its name), `email` and `next_path`.
- * Rate limits are the JSON flows' (a 429 stays JSON).
+ * the form with `error_code` (Plane's number), `error_message` (its name), `email` and `next_path`
+ * (`formFlowOf`): a CSRF refusal (logged, one line naming the origin and the setting that trusts it)
+ * as 5065 `AUTHENTICATION_FAILED_SIGN_IN` / 5035 `…_SIGN_UP`, and the JSON flows' rate limits as
+ * 5900 `RATE_LIMIT_EXCEEDED`. Sign-out keeps Django's answer to a CSRF refusal (403, see there).
  */
 @Controller('web')
 @Public()
@@ -167,14 +147,8 @@ export class WebAuthController {
   }
 
   private async reset(site: Site, token: string, req: Request): Promise<Redirection> {
-    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
+    beginFormFlow(req, this.config);
     const { appBaseUrl, spaceBaseUrl } = this.config.webSession;
-    setWebFormFlow(req, {
-      failureUrl: site === 'app' ? `${appBaseUrl}/accounts/reset-password` : `${spaceBaseUrl}/accounts/reset-password`,
-      fallback: 'INVALID_PASSWORD_TOKEN',
-      errors: {},
-      echo: { email: formField(req.body, 'email') },
-    });
     const form = await readForm(ResetPasswordDto, { token, password: formField(req.body, 'password') });
     if (form.missing.length || form.invalid.length) throw new WebFormError('INVALID_PASSWORD');
     await this.flows.resetPassword(token, form.value.password);
@@ -185,7 +159,7 @@ export class WebAuthController {
   }
 
   private async passwordSignIn(site: Site, req: Request, res: Response): Promise<Redirection> {
-    this.begin(site, req, '/sign-in', { fallback: 'AUTHENTICATION_FAILED_SIGN_IN', errors: {} });
+    beginFormFlow(req, this.config);
     const form = await readForm(SignInDto, req.body);
     if (form.missing.length) throw new WebFormError('REQUIRED_EMAIL_PASSWORD_SIGN_IN');
     if (form.invalid.includes('email')) throw new WebFormError('INVALID_EMAIL_SIGN_IN');
@@ -194,7 +168,7 @@ export class WebAuthController {
   }
 
   private async passwordSignUp(site: Site, req: Request, res: Response): Promise<Redirection> {
-    this.begin(site, req, '/', { fallback: 'AUTHENTICATION_FAILED_SIGN_UP', errors: {} });
+    beginFormFlow(req, this.config);
     const form = await readForm(SignUpDto, req.body);
     if (form.missing.length) throw new WebFormError('REQUIRED_EMAIL_PASSWORD_SIGN_UP');
     if (form.invalid.includes('email')) throw new WebFormError('INVALID_EMAIL_SIGN_UP');
@@ -203,10 +177,7 @@ export class WebAuthController {
   }
 
   private async magic(site: Site, kind: 'in' | 'up', req: Request, res: Response): Promise<Redirection> {
-    this.begin(site, req, kind === 'in' ? '/sign-in' : '/', {
-      fallback: 'AUTHENTICATION_FAILED',
-      errors: MAGIC_ERRORS[kind],
-    });
+    beginFormFlow(req, this.config);
     const form = await readForm(MagicSignInDto, req.body);
     if (form.missing.length || form.invalid.length) {
       throw new WebFormError(kind === 'in' ? 'MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED' : 'MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED');
@@ -228,17 +199,6 @@ export class WebAuthController {
     const url =
       site === 'app' ? `${this.config.webSession.appBaseUrl}/` : `${this.config.webSession.spaceBaseUrl}${next ?? ''}`;
     return { url, statusCode: 302 };
-  }
-
-  /** The CSRF check (403 `CSRF_FAILED`, as JSON: Plane answers an HTML 403), then the flow's failure page. */
-  private begin(site: Site, req: Request, appPage: string, mapping: Pick<WebFormFlow, 'fallback' | 'errors'>): void {
-    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
-    const { appBaseUrl, spaceBaseUrl } = this.config.webSession;
-    setWebFormFlow(req, {
-      ...mapping,
-      failureUrl: site === 'app' ? `${appBaseUrl}${appPage}` : `${spaceBaseUrl}/`,
-      echo: { email: formField(req.body, 'email'), next_path: safeNextPath(formField(req.body, 'next_path')) },
-    });
   }
 
   private client(req: Request) {

@@ -16,7 +16,7 @@ import {
 import { InstanceAdminService } from '#domain';
 import { Controller, Inject, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { formField, readForm, setWebFormFlow, WebFormError, WebFormErrorFilter } from '../shared/web-form';
+import { beginFormFlow, readForm, WebFormError, WebFormErrorFilter } from '../shared/web-form';
 import { AdminSignInDto, AdminSignUpDto } from './dto/instance.dto';
 import { clientOf } from '../shared/client-info';
 
@@ -32,11 +32,11 @@ function formBoolean(value: unknown): unknown {
 /**
  * The instance admin app's forms (`/api/instances/admins/{sign-up,sign-in,sign-out}/` posted as
  * `application/x-www-form-urlencoded`, routed here by `routeFormPosts`; Plane
- * `plane/license/api/views/admin.py`): CSRF token required (`csrfmiddlewaretoken`, else 403
- * `CSRF_FAILED`); 302 to `ADMIN_BASE_URL/general` with the HttpOnly `admin-session-id` cookie (the
+ * `plane/license/api/views/admin.py`): CSRF token required (`csrfmiddlewaretoken`; a refusal is
+ * logged and redirects with 5175 `ADMIN_AUTHENTICATION_FAILED`, see `formFlowOf`); 302 to `ADMIN_BASE_URL/general` with the HttpOnly `admin-session-id` cookie (the
  * admin access token, `ADMIN_SESSION_COOKIE_AGE` seconds at most), or back to `ADMIN_BASE_URL/`
  * with Plane's `error_code` and `error_message` (and `email`, `first_name`, `last_name`,
- * `company_name` on sign-up).
+ * `company_name` on sign-up); a rate limit as 5900 `RATE_LIMIT_EXCEEDED`.
  */
 @Controller('admins/web')
 @Public()
@@ -52,14 +52,8 @@ export class InstanceAdminWebController {
   @AuthRateLimit('sign-up')
   @Redirect()
   async signUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    beginFormFlow(req, this.config);
     const body = req.body as Record<string, unknown>;
-    this.begin(req, {
-      email: formField(body, 'email'),
-      first_name: formField(body, 'first_name'),
-      last_name: formField(body, 'last_name'),
-      company_name: formField(body, 'company_name'),
-      is_telemetry_enabled: formField(body, 'is_telemetry_enabled'),
-    });
     const form = await readForm(AdminSignUpDto, {
       ...body,
       is_telemetry_enabled: formBoolean(body?.is_telemetry_enabled),
@@ -78,7 +72,7 @@ export class InstanceAdminWebController {
   @AuthRateLimit('sign-in')
   @Redirect()
   async signIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    this.begin(req, { email: formField(req.body, 'email') });
+    beginFormFlow(req, this.config);
     const form = await readForm(AdminSignInDto, req.body);
     if (form.missing.length) throw new WebFormError('REQUIRED_ADMIN_EMAIL_PASSWORD');
     if (form.invalid.includes('email')) throw new WebFormError('INVALID_ADMIN_EMAIL');
@@ -103,16 +97,6 @@ export class InstanceAdminWebController {
     }
     for (const name of [ADMIN_SESSION_COOKIE, CSRF_COOKIE, XSRF_COOKIE]) clearCookie(res, this.config, name);
     return { url: `${this.config.webSession.adminBaseUrl}/`, statusCode: 302 };
-  }
-
-  private begin(req: Request, echo: Record<string, string | undefined>): void {
-    if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
-    setWebFormFlow(req, {
-      failureUrl: `${this.config.webSession.adminBaseUrl}/`,
-      fallback: 'ADMIN_AUTHENTICATION_FAILED',
-      errors: { USER_ALREADY_EXIST: 'ADMIN_USER_ALREADY_EXIST' },
-      echo,
-    });
   }
 
   private signedIn(res: Response, token: string, expiresIn: number) {

@@ -89,9 +89,13 @@ export function issueCsrfToken(res: Response, config: AppConfig): string {
   return token;
 }
 
-/** The request's own origin as the client sees it (honours `TRUST_PROXY` through Express). */
-function ownOrigin(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? ''}`;
+/**
+ * The request's own origin as the client sees it: `req.protocol` and `req.host`, which honour
+ * `X-Forwarded-Proto` and `X-Forwarded-Host` only from a proxy that `TRUST_PROXY` trusts (Express's
+ * `trust proxy`); otherwise the socket's scheme and the `Host` header.
+ */
+export function ownOrigin(req: Request): string {
+  return `${req.protocol}://${req.host ?? ''}`;
 }
 
 function originOf(value: string | undefined): string | null {
@@ -103,13 +107,18 @@ function originOf(value: string | undefined): string | null {
   }
 }
 
+/** The page's origin a request claims (`Origin`, else the `Referer`'s), raw; undefined when it sent neither. */
+function claimedOrigin(req: Request): string | undefined {
+  return (req.headers.origin as string | undefined) ?? (req.headers.referer as string | undefined);
+}
+
 /**
  * Whether the page that sent the request is trusted: its `Origin` (else the `Referer`'s origin) is
- * the server's own or one of `webSession.trustedOrigins`. A request with neither header passes
- * (not a browser's cross-site request); an unparsable one does not.
+ * the server's own (`ownOrigin`) or one of `webSession.trustedOrigins`. A request with neither
+ * header passes (not a browser's cross-site request); an unparsable one does not.
  */
 export function fromTrustedOrigin(req: Request, config: AppConfig): boolean {
-  const raw = (req.headers.origin as string | undefined) ?? (req.headers.referer as string | undefined);
+  const raw = claimedOrigin(req);
   if (raw === undefined) return true;
   const origin = originOf(raw);
   if (origin === null) return false;
@@ -122,20 +131,65 @@ function sameToken(a: string, b: string): boolean {
 }
 
 /**
- * The CSRF check of a cookie-authenticated request: safe methods pass; unsafe ones need a trusted
- * origin and the `csrftoken` cookie's value in `X-CSRFToken`, `X-XSRF-TOKEN` or the form field
- * `csrfmiddlewaretoken`.
+ * Why a request fails the CSRF check: `origin` (the page's origin is neither the server's own nor
+ * trusted; `origin` is what it claimed, `ownOrigin` what the server saw), `no-cookie` (no
+ * `csrftoken` cookie came with it), `token` (no token sent, or not the cookie's).
  */
-export function passesCsrfCheck(req: Request, config: AppConfig): boolean {
-  if (SAFE_METHODS.has(req.method)) return true;
-  if (!fromTrustedOrigin(req, config)) return false;
+export type CsrfRefusal =
+  { reason: 'origin'; origin: string; ownOrigin: string } | { reason: 'no-cookie' } | { reason: 'token' };
+
+/**
+ * The CSRF check of a cookie-authenticated request, with the reason of a refusal: safe methods
+ * pass; unsafe ones need a trusted origin (`fromTrustedOrigin`) and the `csrftoken` cookie's value in
+ * `X-CSRFToken`, `X-XSRF-TOKEN` or the form field `csrfmiddlewaretoken`. Null when it passes.
+ */
+export function csrfRefusal(req: Request, config: AppConfig): CsrfRefusal | null {
+  if (SAFE_METHODS.has(req.method)) return null;
+  if (!fromTrustedOrigin(req, config)) {
+    return { reason: 'origin', origin: claimedOrigin(req) ?? '', ownOrigin: ownOrigin(req) };
+  }
   const expected = requestCookies(req)[CSRF_COOKIE];
-  if (!expected) return false;
+  if (!expected) return { reason: 'no-cookie' };
   const body = req.body as Record<string, unknown> | undefined;
   const field = body && typeof body === 'object' ? body[CSRF_FORM_FIELD] : undefined;
   const sent =
     req.headers['x-csrftoken'] ?? req.headers['x-xsrf-token'] ?? (typeof field === 'string' ? field : undefined);
-  return typeof sent === 'string' && sameToken(sent, expected);
+  return typeof sent === 'string' && sameToken(sent, expected) ? null : { reason: 'token' };
+}
+
+/** Whether the request passes the CSRF check (`csrfRefusal` is null). */
+export function passesCsrfCheck(req: Request, config: AppConfig): boolean {
+  return csrfRefusal(req, config) === null;
+}
+
+/**
+ * One log line that tells an operator why a form post failed the CSRF check and which setting fixes
+ * it (the origin refused and `WEB_URL`/`APP_BASE_URL`/`ADMIN_BASE_URL`/`SPACE_BASE_URL`/
+ * `CORS_ALLOWED_ORIGINS`, or `TRUST_PROXY` behind a proxy that rewrites `Host`).
+ */
+export function describeCsrfRefusal(refusal: CsrfRefusal, req: Request, config: AppConfig): string {
+  const what = `${req.method} ${req.originalUrl.split('?')[0]}`;
+  switch (refusal.reason) {
+    case 'origin': {
+      const claimed = originOf(refusal.origin) ?? refusal.origin;
+      return (
+        `CSRF check refused ${what}: origin ${claimed} is not trusted (this server sees itself as ` +
+        `${refusal.ownOrigin}; trusted: ${config.webSession.trustedOrigins.join(', ')}). If ${claimed} ` +
+        `is where users open Plane, set WEB_URL (or APP_BASE_URL, ADMIN_BASE_URL, SPACE_BASE_URL, ` +
+        `CORS_ALLOWED_ORIGINS) to it; behind a reverse proxy that rewrites Host, set TRUST_PROXY so ` +
+        `X-Forwarded-Host and X-Forwarded-Proto are used` +
+        (config.http.trustProxy === false ? ' (TRUST_PROXY is off)' : '')
+      );
+    }
+    case 'no-cookie':
+      return (
+        `CSRF check refused ${what}: no csrftoken cookie came with it (the page did not fetch ` +
+        `GET /auth/get-csrf-token/ from this server, or the browser did not send the cookie back: ` +
+        `check COOKIE_DOMAIN and that an https site is not served over http)`
+      );
+    case 'token':
+      return `CSRF check refused ${what}: the csrfmiddlewaretoken field (or X-CSRFToken header) is missing or is not the csrftoken cookie's value`;
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 export { AccountService, Credentials, SignInResult } from './account.service';
 export { AuthFlowService } from './auth-flow.service';
 export { OAuthService } from './oauth.service';
+export type { OAuthSite } from './oauth.service';
 export { ClientInfo, SessionService } from './session.service';
 export { AuthFeatureModule } from './auth.module';
 export { AccountSettingsService } from './account-settings.service';

@@ -59,7 +59,7 @@ const SCOPES: Record<OAuthProviderName, string[]> = {
 };
 
 const STATE_COOKIE = 'meridian_oauth_state';
-/** The published boards' `next_path` of an `/auth/spaces/{provider}/` flow, until its callback. */
+/** The `next_path` of an OAuth start (`?next_path=`), until its callback. */
 const NEXT_COOKIE = 'meridian_oauth_next';
 
 /** Which app an OAuth flow signs in to: the web app, or the published boards' app (`/auth/spaces/…`). */
@@ -123,11 +123,10 @@ function sameString(a: string, b: string): boolean {
  * not "0"; its endpoints come from the environment, so they can be pointed elsewhere (GitHub
  * Enterprise, a self-managed GitLab, a test provider).
  *
- * Instead of Plane's session cookie, the `state` is bound to the browser by a short-lived
- * HttpOnly cookie (`meridian_oauth_state`, 10 minutes, path /auth/) and checked on the callback.
- * The callback never shows tokens: it redirects to `WEB_URL/auth/callback/?code=<one-time code>`,
- * which `POST /auth/token/` exchanges (2 minutes, single use). Failures redirect to
- * `WEB_URL/sign-in?error_code=<CODE>&error_message=<text>`.
+ * Instead of Plane's server-side session, the `state` and `next_path` are bound to the browser by
+ * short-lived HttpOnly cookies (`meridian_oauth_state`, `meridian_oauth_next`; 10 minutes, path
+ * /auth/), checked on the callback. The callback opens the same web session as the password form;
+ * the controllers set its cookie and redirect (docs/oauth.md).
  */
 @Injectable()
 export class OAuthService {
@@ -219,9 +218,9 @@ export class OAuthService {
   }
 
   /**
-   * `GET /auth/{provider}/` (and `/auth/spaces/{provider}/`, `site` `space`, which keeps the boards'
-   * app's `nextPath` in a cookie for the callback): sets the state cookie and redirects (302) to
-   * the provider's authorize URL.
+   * `GET /auth/{provider}/` (and `/auth/spaces/{provider}/`, `site` `space`): sets the state cookie
+   * and the `next_path` cookie (Plane keeps both in its session) and redirects (302) to the
+   * provider's authorize URL. Throws `<PROVIDER>_NOT_CONFIGURED` before answering.
    */
   async begin(
     provider: OAuthProviderName,
@@ -237,12 +236,10 @@ export class OAuthService {
       'Set-Cookie',
       `${STATE_COOKIE}=${state}; Max-Age=${STATE_TTL_SECONDS}; Path=/auth/; HttpOnly; SameSite=Lax${secure}`,
     );
-    if (site === 'space') {
-      res.append(
-        'Set-Cookie',
-        `${NEXT_COOKIE}=${encodeURIComponent(nextPath ?? '')}; Max-Age=${STATE_TTL_SECONDS}; Path=/auth/; HttpOnly; SameSite=Lax${secure}`,
-      );
-    }
+    res.append(
+      'Set-Cookie',
+      `${NEXT_COOKIE}=${encodeURIComponent(nextPath ?? '')}; Max-Age=${STATE_TTL_SECONDS}; Path=/auth/; HttpOnly; SameSite=Lax${secure}`,
+    );
     await new Promise<void>((resolve, reject) => {
       res.once('finish', () => resolve());
       this.passport.authenticate(
@@ -254,36 +251,20 @@ export class OAuthService {
   }
 
   /**
-   * `GET /auth/{provider}/callback/`: checks the state against the cookie, lets the strategy
-   * exchange the code and read the profile, signs the user in (matched by provider account, then
-   * by verified email; created when new) and returns where to redirect the browser.
+   * `GET /auth/[spaces/]{provider}/callback/` (Plane `views/app/{google,github,gitlab}.py`,
+   * `views/space/*.py`): checks the state against the cookie, lets the strategy exchange the code
+   * and read the profile, signs the user in (matched by provider account, then by verified email;
+   * created when new and sign-up is allowed) and opens a web session (`client.cookie`). Returns the
+   * session, for the caller to set the cookie; throws a `MeridianError` (the provider's
+   * `<PROVIDER>_OAUTH_PROVIDER_ERROR` for a state mismatch, a missing code or a provider failure;
+   * `<PROVIDER>_NOT_CONFIGURED`, `INVALID_EMAIL`, `SIGNUP_DISABLED`, `USER_ACCOUNT_DEACTIVATED`, …)
+   * for the caller to redirect with. The state and `next_path` cookies are deleted either way.
    */
-  async finish(provider: OAuthProviderName, req: Request, res: Response): Promise<string> {
-    await this.settings(provider);
-    res.append('Set-Cookie', `${STATE_COOKIE}=; Max-Age=0; Path=/auth/; HttpOnly; SameSite=Lax`);
-    try {
-      const user = await this.authenticate(provider, req, res, 'app');
-      const code = await this.flows.issueOAuthCode(user.id, provider);
-      return `${this.config.webUrl}/auth/callback/?code=${encodeURIComponent(code)}`;
-    } catch (err) {
-      const error = err instanceof MeridianError ? err : new MeridianError(PROVIDER_ERROR[provider]);
-      if (!(err instanceof MeridianError))
-        this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
-      const query = new URLSearchParams({ error_code: error.code, error_message: error.detail });
-      return `${this.config.webUrl}/sign-in?${query.toString()}`;
-    }
-  }
-
-  /**
-   * `GET /auth/spaces/{provider}/callback/`: as `finish`, for the published boards' app. Returns
-   * the web session (`client.cookie`) of the signed-in user; throws a `MeridianError` (the
-   * provider's `<PROVIDER>_OAUTH_PROVIDER_ERROR`, `INVALID_EMAIL`, `USER_ACCOUNT_DEACTIVATED`, …)
-   * for the caller to redirect with. The `next_path` kept by `begin` is `spaceNextPath`.
-   */
-  async finishSpace(
+  async finish(
     provider: OAuthProviderName,
     req: Request,
     res: Response,
+    site: OAuthSite,
     client: ClientInfo,
   ): Promise<SignInResult> {
     res.append('Set-Cookie', `${STATE_COOKIE}=; Max-Age=0; Path=/auth/; HttpOnly; SameSite=Lax`);
@@ -291,7 +272,7 @@ export class OAuthService {
     await this.settings(provider);
     let user: User;
     try {
-      user = await this.authenticate(provider, req, res, 'space');
+      user = await this.authenticate(provider, req, res, site);
     } catch (err) {
       if (err instanceof MeridianError) throw err;
       this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
@@ -301,8 +282,8 @@ export class OAuthService {
     return this.flows.exchangeCode(code, { ...client, cookie: true });
   }
 
-  /** The `next_path` an `/auth/spaces/{provider}/` start kept (unchecked: the caller checks it is a path). */
-  spaceNextPath(req: Request): string | undefined {
+  /** The `next_path` the start kept (unchecked: the caller checks it is a path). */
+  nextPath(req: Request): string | undefined {
     const raw = readCookie(req, NEXT_COOKIE);
     if (!raw) return undefined;
     try {
