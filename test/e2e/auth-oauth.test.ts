@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createWorkspace, signUp, unique } from '../support/fixtures';
+import { createWorkspace, signUp, unique } from '../support/fixtures';
 import { BrowserJar } from '../support/browser-jar';
 import { MockOAuthProvider, startMockOAuthProvider } from '../support/oauth-provider';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -262,11 +262,6 @@ describe('auth: OAuth sign-in in the browser (web app and space) against provide
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
     const denied = await browser.fetch(`${t.url}/auth/gitlab/callback/?error=access_denied&state=${state}`);
     assert.equal(denied.headers.get('location'), `${WEB}/?error_code=5121&error_message=GITLAB_OAUTH_PROVIDER_ERROR`);
-  });
-
-  it('POST /auth/token/ refuses a code that was never issued', async () => {
-    assertError(await t.api.post('/auth/token/').send({ code: 'made-up' }), 401, 'INVALID_AUTHORIZATION_CODE');
-    assertError(await t.api.post('/auth/token/').send({}), 422, 'VALIDATION_ERROR');
   });
 });
 

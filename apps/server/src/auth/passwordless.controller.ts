@@ -3,17 +3,10 @@ import { AuthFlowService, SignInResult } from '#domain';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { clientOf } from '../shared/client-info';
-import {
-  ChangePasswordDto,
-  EmailDto,
-  ExchangeCodeDto,
-  MagicSignInDto,
-  ResetPasswordDto,
-  SetPasswordDto,
-} from './dto/auth-flows.dto';
+import { ChangePasswordDto, EmailDto, MagicSignInDto, ResetPasswordDto, SetPasswordDto } from './dto/auth-flows.dto';
 
 /**
- * Email check, magic code, password management and the OAuth code exchange (`/auth/`).
+ * Email check, magic code and password management (`/auth/`).
  * Sign-in answers are `{access_token, refresh_token, token_type: "Bearer", expires_in, user}`.
  * Email check, magic-generate and forgot-password are limited per address (`AUTH_RATE_LIMIT`) and
  * per email (`AUTH_EMAIL_RATE_LIMIT`); magic sign-in by wrong codes per (email, address); reset per address.
@@ -116,14 +109,5 @@ export class PasswordlessController {
   @HttpCode(200)
   setPassword(@CurrentPrincipal() principal: Principal, @Body() body: SetPasswordDto) {
     return this.flows.setPassword(principal, body.password);
-  }
-
-  /** `{code}` → 200 with tokens: the one-time code of an OAuth callback. 401 `INVALID_AUTHORIZATION_CODE`. */
-  @Post('token')
-  @Public()
-  @HttpCode(200)
-  @AuthRateLimit('address')
-  exchange(@Body() body: ExchangeCodeDto, @Req() req: Request): Promise<SignInResult> {
-    return this.flows.exchangeCode(body.code, clientOf(req));
   }
 }

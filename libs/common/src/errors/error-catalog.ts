@@ -196,7 +196,6 @@ export const ERROR_CATALOG = {
   EXPIRED_PASSWORD_TOKEN: { status: 400, detail: 'Expired password token. Please try again.' },
   INCORRECT_OLD_PASSWORD: { status: 400, detail: 'Incorrect old password. Please try again.' },
   PASSWORD_ALREADY_SET: { status: 400, detail: 'Password already set. Please try again.' },
-  INVALID_AUTHORIZATION_CODE: { status: 401, detail: 'The sign-in code is invalid, expired or already used.' },
   GITHUB_NOT_CONFIGURED: { status: 404, detail: 'GitHub not configured. Please contact your administrator.' },
   GOOGLE_NOT_CONFIGURED: { status: 404, detail: 'Google not configured. Please contact your administrator.' },
   GITLAB_NOT_CONFIGURED: { status: 404, detail: 'GitLab not configured. Please contact your administrator.' },

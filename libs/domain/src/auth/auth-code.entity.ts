@@ -5,7 +5,8 @@ import type { User } from '../user';
  * What a one-time secret is for:
  * - `magic`: a sign-in code mailed to `email` (10 minutes, at most 5 wrong tries);
  * - `password_reset`: a reset token mailed to the user (1 hour);
- * - `oauth`: the code an OAuth callback hands to the web app for `POST /auth/token/` (2 minutes).
+ * - `oauth`: no longer issued (the OAuth callback of earlier versions handed one to the web app);
+ *   old rows expire and are purged like the others.
  */
 export type AuthCodeKind = 'magic' | 'password_reset' | 'oauth';
 

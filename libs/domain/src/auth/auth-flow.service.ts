@@ -19,7 +19,6 @@ import { AuthRepository } from './auth.repository';
 export const MAGIC_CODE_TTL = 600;
 export const MAGIC_CODE_MAX_TRIES = 5;
 export const PASSWORD_RESET_TTL = 3600;
-export const OAUTH_CODE_TTL = 120;
 
 /** `xxxx-xxxx-xxxx` of random lower-case letters, Plane's magic code format (≈ 56 bits). */
 function magicCode(): string {
@@ -48,7 +47,7 @@ export function checkedEmail(email: string): string {
 /**
  * The passwordless and password-management flows of `/auth/` (Plane's
  * `plane/authentication/views/` and `provider/`), with JSON answers and Bearer tokens: email check,
- * magic code, forgot/reset/change/set password, and the exchange of an OAuth one-time code.
+ * magic code, forgot/reset/change/set password.
  * Every secret (code, token) is stored only as a SHA-256 digest and is single use.
  */
 @Injectable()
@@ -264,38 +263,6 @@ export class AuthFlowService {
     const passwordHash = await hashPassword(password);
     if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash))) throw new MeridianError('PASSWORD_ALREADY_SET');
     return userMeView(await repo.findOneByOrFail({ id: user.id }));
-  }
-
-  /** Issues the one-time code an OAuth callback hands to the web app (2 minutes, single use). */
-  async issueOAuthCode(userId: string, provider: string): Promise<string> {
-    const code = randomToken(32);
-    await this.purgeExpired();
-    await this.dataSource.getRepository(AuthCode).insert({
-      kind: 'oauth',
-      userId,
-      medium: provider,
-      digest: sha256(code),
-      expiresAt: new Date(Date.now() + OAUTH_CODE_TTL * 1000),
-    });
-    return code;
-  }
-
-  /**
-   * `POST /auth/token/`: exchanges an OAuth one-time code for tokens (as sign-in). 401
-   * `INVALID_AUTHORIZATION_CODE` for an unknown, expired or used code; 403 `USER_ACCOUNT_DEACTIVATED`.
-   */
-  async exchangeCode(code: string, client: ClientInfo): Promise<SignInResult> {
-    const row = await this.dataSource.getRepository(AuthCode).findOneBy({ digest: sha256(code), kind: 'oauth' });
-    if (!row || row.usedAt || !row.userId || row.expiresAt.getTime() <= Date.now()) {
-      throw new MeridianError('INVALID_AUTHORIZATION_CODE');
-    }
-    if (!(await this.auth.markCodeUsed(this.dataSource.manager, row.id)))
-      throw new MeridianError('INVALID_AUTHORIZATION_CODE');
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: row.userId });
-    if (!user) throw new MeridianError('INVALID_AUTHORIZATION_CODE');
-    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
-    const tokens = await this.sessions.open(user, row.medium ?? 'oauth', client);
-    return { ...tokens, user: userMeView(user) };
   }
 
   /** Sends a mail; an SMTP failure is a 503 `SERVICE_UNAVAILABLE` (logged without the message). */

@@ -18,12 +18,12 @@ import type * as GitLab from 'passport-gitlab2';
 import type * as Google from 'passport-google-oauth20';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { User } from '../user';
+import { User, userMeView } from '../user';
 import { normaliseEmail } from './account.service';
 import { InstanceSettings } from '../instance-config';
 import { AuthFlowService } from './auth-flow.service';
 import type { SignInResult } from './account.service';
-import type { ClientInfo } from './session.service';
+import { type ClientInfo, SessionService } from './session.service';
 import { UserAccount } from './user-account.entity';
 
 export const OAUTH_PROVIDERS: readonly OAuthProviderName[] = ['github', 'google', 'gitlab'];
@@ -139,6 +139,7 @@ export class OAuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly flows: AuthFlowService,
+    private readonly sessions: SessionService,
     private readonly instanceSettings: InstanceSettings,
   ) {}
 
@@ -278,8 +279,8 @@ export class OAuthService {
       this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
       throw new MeridianError(PROVIDER_ERROR[provider]);
     }
-    const code = await this.flows.issueOAuthCode(user.id, provider);
-    return this.flows.exchangeCode(code, { ...client, cookie: true });
+    const tokens = await this.sessions.open(user, provider, { ...client, cookie: true });
+    return { ...tokens, user: userMeView(user) };
   }
 
   /** The `next_path` the start kept (unchecked: the caller checks it is a path). */

@@ -38,14 +38,6 @@ export class RefreshDto {
   refresh_token: string;
 }
 
-/** `POST /auth/token/`: `{code}`, the one-time code an OAuth callback put in the redirect. */
-export class ExchangeCodeDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  code: string;
-}
-
 /** `POST /auth/reset-password/`: `{token, password}`; the password needs 8 to 128 characters. */
 export class ResetPasswordDto {
   @IsString()
