@@ -119,7 +119,7 @@ export function checkFormCsrf(req: Request, config: AppConfig, flow: WebFormFlow
  * Answers a failed form flow with Plane's redirect (bound on the form controllers): the flow
  * declared by `setWebFormFlow` maps the error (`WebFormError`: its Plane name; a `MeridianError`:
  * `flow.errors`, else the same name when Plane has it, else `flow.fallback`); a rate limit refused
- * before the handler ran becomes 5900 `RATE_LIMIT_EXCEEDED` on the page of `flowOf` (the
+ * before the handler ran becomes 5900 `RATE_LIMIT_EXCEEDED` on the page of `formFlowOf` (the
  * controller's flow for the route). Unexpected errors keep Meridian's JSON answer (500, logged).
  */
 @Catch()
