@@ -210,6 +210,35 @@ describe('scheduled jobs', () => {
     assert.equal(after.runs, later.runs);
   });
 
+  it('a run whose process died is run again once its lease ends; a live lease is respected', async () => {
+    // delete-expired-exports: its process claimed the current slot and died (the lease ran out)
+    const dead = await jobRow(t, 'delete-expired-exports');
+    await t.sql(
+      `UPDATE scheduled_jobs SET running_until = now() - interval '1 second', run_by = 'gone:1:x' WHERE name = 'delete-expired-exports'`,
+    );
+    // delete-unuploaded-assets: its slot is due, but another process holds it (lease for an hour)
+    const held = await jobRow(t, 'delete-unuploaded-assets');
+    await t.sql(
+      `UPDATE scheduled_jobs SET last_slot = last_slot - interval '1 day', running_until = now() + interval '1 hour'
+       WHERE name = 'delete-unuploaded-assets'`,
+    );
+    await until('the abandoned run to be run again', async () => {
+      const r = await jobRow(t, 'delete-expired-exports');
+      return r.runs > dead.runs && r;
+    });
+    const [rerun] = await t.sql<{ running_until: Date | null; run_by: string }>(
+      `SELECT running_until, run_by FROM scheduled_jobs WHERE name = 'delete-expired-exports'`,
+    );
+    assert.equal(rerun.running_until, null);
+    assert.notEqual(rerun.run_by, 'gone:1:x');
+    assert.equal((await jobRow(t, 'delete-unuploaded-assets')).runs, held.runs, 'not run while another holds it');
+    await assert.rejects(() => runner.runNow('delete-unuploaded-assets'), /running in another process/);
+    await t.sql(
+      `UPDATE scheduled_jobs SET running_until = NULL, last_slot = $1 WHERE name = 'delete-unuploaded-assets'`,
+      [held.last_slot],
+    );
+  });
+
   it('an export whose runner died is taken over when its lease ends; a live one is left alone', async () => {
     await t.sql(
       `INSERT INTO issues (workspace_id, project_id, name, priority, sequence_id, sort_order, created_by_id)
@@ -253,6 +282,7 @@ describe('scheduled jobs', () => {
     assert.match(text, /^meridian_job_runs\{job="hard-delete",outcome="success"\} 1$/m);
     assert.match(text, /^meridian_job_runs\{job="hard-delete",outcome="failure"\} 0$/m);
     assert.match(text, /^meridian_job_runs\{job="delete-api-logs",outcome="success"\} 2$/m);
+    assert.match(text, /^meridian_job_runs\{job="delete-expired-exports",outcome="success"\} 2$/m);
     assert.match(text, /^meridian_job_running\{job="delete-expired-exports"\} 0$/m);
     // a job that never ran has no last run yet
     assert.doesNotMatch(text, /^meridian_job_last_success\{job="nope"\}/m);
