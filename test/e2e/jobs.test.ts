@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { Client } from 'pg';
+import request from 'supertest';
 import { JobRunner, OBJECT_STORAGE } from '#domain';
 import type { ObjectStorage } from '#domain';
 import { createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
-import { CLI, runNode } from '../support/processes';
+import { CLI, listeningUrl, runNode, startServer, waitExit } from '../support/processes';
 import { ENGINE, migratedDatabaseEnv, startTestApp, TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -324,6 +327,76 @@ describe('scheduled jobs: two processes on one PostgreSQL database', { skip: ENG
       names,
     ]);
     assert.ok(owners.length >= 1);
+  });
+});
+
+describe('exports: a server killed mid-export', { skip: ENGINE !== 'postgres' }, () => {
+  let b: TestApp;
+  let a: ChildProcess | undefined;
+  let lock: Client | undefined;
+
+  before(async () => {
+    // B polls for abandoned exports every second; an export without a sign of life for 1 s is abandoned
+    b = await startTestApp({ JOBS_POLL_INTERVAL_MS: '1000', EXPORT_LEASE_MS: '1000' });
+  });
+  after(async () => {
+    a?.kill('SIGKILL');
+    await lock?.end().catch(() => undefined);
+    await b?.close();
+  });
+
+  it('is finished by another server that is running, once its lease ends', async () => {
+    const ada = await signUp(b);
+    const ws = await createWorkspace(b, ada.token);
+    const p = await createAppProject(b, ada.token, ws.slug);
+    await b.sql(
+      `INSERT INTO issues (workspace_id, project_id, name, priority, sequence_id, sort_order, created_by_id)
+       VALUES ($1, $2, 'exported', 'none', 1, 65535, $3)`,
+      [ws.id, p.id, ada.userId],
+    );
+    // server A on the same database; its export will hang on the work items until it is killed
+    const server = await startServer({
+      DATABASE_URL: b.config.database.url!,
+      EXPORT_LEASE_MS: '1000',
+      PASSWORD_HASH_COST: 'test',
+    });
+    a = server.child;
+    const onA = request(listeningUrl(server.output()));
+    lock = new Client({ connectionString: b.config.database.url });
+    await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query('LOCK TABLE issues IN ACCESS EXCLUSIVE MODE');
+    const asked = await onA
+      .post(`/api/workspaces/${ws.slug}/export-issues/`)
+      .set('Authorization', `Bearer ${ada.token}`)
+      .send({ provider: 'csv', project: [p.id], multiple: false });
+    assert.equal(asked.status, 200, JSON.stringify(asked.body));
+    const [row] = await until('the export to be processing', async () => {
+      const rows = await b.sql<{ id: string; status: string }>(
+        `SELECT id, status FROM exporters WHERE workspace_id = $1`,
+        [ws.id],
+      );
+      return rows[0]?.status === 'processing' && rows;
+    });
+    a.kill('SIGKILL');
+    await waitExit(a);
+    a = undefined;
+    const [killed] = await b.sql<{ status: string }>(`SELECT status FROM exporters WHERE id = $1`, [row.id]);
+    assert.equal(killed.status, 'processing', 'A died mid-export (it waited on the locked work items)');
+    await lock.query('ROLLBACK');
+    const done = await until('the export to be completed by B', async () => {
+      const [r] = await b.sql<{ status: string; reason: string }>(
+        `SELECT status, reason FROM exporters WHERE id = $1`,
+        [row.id],
+      );
+      return r.status !== 'processing' && r;
+    });
+    assert.equal(done.status, 'completed', done.reason);
+    const list = await b.api
+      .get(`/api/workspaces/${ws.slug}/export-issues/?per_page=10&cursor=10:0:0`)
+      .set('Authorization', `Bearer ${ada.token}`);
+    assert.equal(list.status, 200);
+    assert.ok((list.body.results as Array<{ id: string; url: string | null }>).find((e) => e.id === row.id)?.url);
   });
 });
 
