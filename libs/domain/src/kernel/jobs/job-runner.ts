@@ -240,11 +240,19 @@ export class JobRunner implements OnModuleInit, OnApplicationBootstrap, OnModule
     return [...this.jobs.keys()];
   }
 
-  /** Every job with its schedule, last run and next slot (`npm run cli -- jobs list`). */
+  /**
+   * Every job with its schedule, last run and next slot (`npm run cli -- jobs list`), the
+   * frequent ones first, then the daily ones by time of day.
+   */
   async list(now = new Date()): Promise<JobStatus[]> {
     await this.ensureRows();
     const rows = new Map((await this.readRows()).map((r) => [r.name, r]));
-    return [...this.jobs.values()].map((job) => {
+    // the day's order: the frequent jobs first, then the daily ones by time
+    const order = (j: RegisteredJob) => ('every' in j.schedule ? '' : j.schedule.dailyAt);
+    const jobs = [...this.jobs.values()].sort(
+      (a, b) => order(a).localeCompare(order(b)) || a.name.localeCompare(b.name),
+    );
+    return jobs.map((job) => {
       const r = rows.get(job.name);
       const slot = currentSlot(job.schedule, now);
       const missed = !!r?.last_slot && new Date(r.last_slot).getTime() < slot.getTime();
