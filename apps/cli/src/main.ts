@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { IMPORT_USAGE, importCommand } from './import-plane/import-command';
+import { JOBS_USAGE, jobsCommand } from './jobs-command';
 import { parseOptions } from './options';
 
 const USAGE = `Usage: meridian <command>     (npm run cli -- <command>)
@@ -38,6 +39,7 @@ Commands:
   restore FILE [--replace]   a backup made by \`backup\` into DATA_DIR, which must hold no database;
                              --replace moves the current one aside (DATA_DIR/pg.before-restore-<time>)
 ${IMPORT_USAGE}
+${JOBS_USAGE}
   help, --help, -h           this text
 
 The database is chosen as the server chooses it: DATABASE_URL, else the embedded one in DATA_DIR
@@ -132,6 +134,8 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'import':
       return importCommand(args, parseOptions);
+    case 'jobs':
+      return jobsCommand(args);
     case undefined:
     case 'help':
     case '--help':

@@ -1,3 +1,6 @@
+// kernel
+import { ScheduledJobState } from './kernel/jobs/scheduled-job.entity';
+
 // analytics
 import { AnalyticView } from './analytics/analytic-view.entity';
 
@@ -255,4 +258,7 @@ export const ENTITIES = [
   // workspace
   WorkspaceMember,
   Workspace,
+
+  // kernel: the job runner's state
+  ScheduledJobState,
 ];

@@ -10,6 +10,7 @@ export * from './kernel/timezone';
 export * from './kernel/timezone-list';
 export * from './kernel/fields';
 export * from './kernel/change-context';
+export * from './kernel/jobs';
 export * from './analytics';
 export * from './api-token';
 export * from './attachment';

@@ -87,7 +87,9 @@ export async function importCommand(
     maxRequests: maxRequests === undefined ? undefined : Number(maxRequests),
     log,
   });
-  const config = loadConfig(io.env);
+  const loaded = loadConfig(io.env);
+  // the command's own work only: no job runner loop (scheduled jobs, webhook deliveries, exports) in it
+  const config = { ...loaded, jobs: { ...loaded.jobs, runner: false } };
   // a background job: the import's statements run under DATABASE_JOB_STATEMENT_TIMEOUT_MS
   const database = await startDatabase(withJobLimits(config));
   let context;

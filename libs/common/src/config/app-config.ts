@@ -480,6 +480,61 @@ class EnvironmentVariables {
   @Min(0)
   WEBHOOK_SUBSCRIPTION_CACHE_MS = 5000;
 
+  // Scheduled jobs and the background runner (docs/jobs.md)
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  JOBS_RUNNER = true;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  JOBS_POLL_INTERVAL_MS = 10_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  JOBS_LEASE_MS = 1_800_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  JOBS_BATCH_SIZE = 1000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  HARD_DELETE_AFTER_DAYS = 60;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  UNUPLOADED_ASSET_DELETE_DAYS = 7;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  EXPORT_EXPIRY_DAYS = 8;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  API_LOG_RETENTION_DAYS = 30;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  EXPORT_LEASE_MS = 600_000;
+
   // OAuth providers (Plane's names for the client credentials); endpoints overridable
   @IsOptional() @IsString() GITHUB_CLIENT_ID?: string;
   @IsOptional() @IsString() GITHUB_CLIENT_SECRET?: string;
@@ -696,6 +751,30 @@ export interface AppConfig {
     timestampSignature: boolean;
     /** how long a process trusts its copy of a workspace's subscriptions */
     subscriptionCacheMs: number;
+  };
+  /**
+   * The background runner and Plane's scheduled jobs (docs/jobs.md). Durations in milliseconds,
+   * retentions in days.
+   */
+  jobs: {
+    /** run the runner's loop in this process: scheduled jobs, webhook deliveries, exports (`JOBS_RUNNER`) */
+    runner: boolean;
+    /** how often the loop looks for a due schedule slot and for abandoned exports (`JOBS_POLL_INTERVAL_MS`) */
+    pollIntervalMs: number;
+    /** how long a run holds its job without renewing before another process may take it over (`JOBS_LEASE_MS`) */
+    leaseMs: number;
+    /** rows deleted or changed per statement by the clean-up jobs (`JOBS_BATCH_SIZE`) */
+    batchSize: number;
+    /** `hard-delete`: soft-deleted rows older than this are purged (`HARD_DELETE_AFTER_DAYS`, Plane's 60) */
+    hardDeleteAfterDays: number;
+    /** `delete-unuploaded-assets`: uploads never completed after this (`UNUPLOADED_ASSET_DELETE_DAYS`, Plane's 7) */
+    unuploadedAssetDeleteDays: number;
+    /** `delete-expired-exports`: export files older than this are removed (`EXPORT_EXPIRY_DAYS`, Plane's 8) */
+    exportExpiryDays: number;
+    /** `delete-api-logs`: request and webhook logs older than this (`API_LOG_RETENTION_DAYS`, Plane's 30) */
+    apiLogRetentionDays: number;
+    /** an export without a sign of life for this long is taken over by another runner (`EXPORT_LEASE_MS`) */
+    exportLeaseMs: number;
   };
   storage: {
     uploadsDir: string;
@@ -1000,6 +1079,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         .filter(Boolean),
       timestampSignature: env.WEBHOOK_TIMESTAMP_SIGNATURE,
       subscriptionCacheMs: env.WEBHOOK_SUBSCRIPTION_CACHE_MS,
+    },
+    jobs: {
+      runner: env.JOBS_RUNNER,
+      pollIntervalMs: env.JOBS_POLL_INTERVAL_MS,
+      leaseMs: env.JOBS_LEASE_MS,
+      batchSize: env.JOBS_BATCH_SIZE,
+      hardDeleteAfterDays: env.HARD_DELETE_AFTER_DAYS,
+      unuploadedAssetDeleteDays: env.UNUPLOADED_ASSET_DELETE_DAYS,
+      exportExpiryDays: env.EXPORT_EXPIRY_DAYS,
+      apiLogRetentionDays: env.API_LOG_RETENTION_DAYS,
+      exportLeaseMs: env.EXPORT_LEASE_MS,
     },
     storage: {
       uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(env.DATA_DIR, 'uploads')),

@@ -189,6 +189,27 @@ export class AttachmentRepository {
     if (onlyIf !== undefined) where[column] = onlyIf;
     await em.getRepository(table).update(where, { [column]: url });
   }
+
+  /**
+   * Up to `limit` live assets whose upload never completed (`is_uploaded` false) created before
+   * `before`, oldest first (Plane's `delete_unuploaded_file_asset` filter).
+   */
+  unuploadedBefore(before: Date, limit: number): Promise<Array<{ id: string; asset: string }>> {
+    return this.dataSource.query(
+      `SELECT id::text AS id, asset FROM file_assets
+       WHERE is_uploaded = false AND deleted_at IS NULL AND created_at < $1::timestamptz
+       ORDER BY created_at LIMIT $2`,
+      [before.toISOString(), limit],
+    );
+  }
+
+  /** Soft-deletes the assets `ids` (`deleted_at`, `is_deleted`), as Plane's queryset `delete()` does. */
+  async softDeleteAssets(ids: string[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE file_assets SET deleted_at = now(), is_deleted = true, updated_at = now() WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+  }
 }
 
 function slotColumn(slot: ImageSlot): [typeof User | typeof Workspace | typeof Project, string] {

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AttachmentFeatureModule } from '../attachment';
 import { ExporterRepository } from './exporter.repository';
+import { ExporterJobs } from './exporter.jobs';
 import { ExporterService } from './exporter.service';
 
 /** The exporter feature (work item exports, written in the background): its services; exports what the API modules use. */
 @Module({
   imports: [AttachmentFeatureModule],
-  providers: [ExporterRepository, ExporterService],
+  providers: [ExporterRepository, ExporterService, ExporterJobs],
   exports: [ExporterService],
 })
 export class ExporterFeatureModule {}

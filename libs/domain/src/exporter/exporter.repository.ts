@@ -103,33 +103,42 @@ export class ExporterRepository {
   }
 
   /**
-   * Ids of the exports to write: still `queued`, or `processing` without a sign of life for
-   * `leaseMs` (their process stopped), oldest first.
+   * Claims the oldest export to write and moves it to `processing`: one still `queued`, or one
+   * left `processing` without a sign of life for `leaseMs` (its runner stopped or died). Null when
+   * none is waiting. Atomic (`FOR UPDATE SKIP LOCKED`): two processes never write the same export at once.
    */
-  async pending(leaseMs: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT id::text AS id FROM exporters WHERE deleted_at IS NULL
-         AND (status = 'queued' OR (status = 'processing' AND updated_at < now() - $1::int * interval '1 millisecond'))
-       ORDER BY created_at`,
+  async claimNext(leaseMs: number): Promise<ExporterHistory | null> {
+    const result: unknown = await this.dataSource.query(
+      `UPDATE exporters SET status = 'processing', updated_at = now()
+       WHERE id = (SELECT id FROM exporters WHERE deleted_at IS NULL
+           AND (status = 'queued' OR (status = 'processing' AND updated_at < now() - $1::int * interval '1 millisecond'))
+         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING id::text AS id`,
       [leaseMs],
     );
-    return rows.map((r) => r.id);
+    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<{ id: string }>;
+    if (!rows.length) return null;
+    return this.dataSource.getRepository(ExporterHistory).findOne({ where: { id: rows[0].id } });
   }
 
   /**
-   * Moves a pending export (see `pending`) to `processing`; null when another process holds it (or
-   * it is gone or finished). Atomic: two processes never write the same export at once.
+   * Up to `limit` exports whose file has expired: a link (`url`) and created at or before
+   * `before` (Plane's `delete_old_s3_link`: `url` not null, `created_at` ≤ now − 8 days).
    */
-  async claim(id: string, leaseMs: number): Promise<ExporterHistory | null> {
-    const rows: unknown[] = await this.dataSource.query(
-      `UPDATE exporters SET status = 'processing', updated_at = now()
-       WHERE id = $1 AND deleted_at IS NULL
-         AND (status = 'queued' OR (status = 'processing' AND updated_at < now() - $2::int * interval '1 millisecond'))
-       RETURNING id`,
-      [id, leaseMs],
+  async expiredFiles(before: Date, limit: number): Promise<Array<{ id: string; key: string }>> {
+    return this.dataSource.query(
+      `SELECT id::text AS id, key FROM exporters WHERE url IS NOT NULL AND created_at <= $1::timestamptz
+       ORDER BY created_at LIMIT $2`,
+      [before.toISOString(), limit],
     );
-    if (!rows.length) return null;
-    return this.dataSource.getRepository(ExporterHistory).findOne({ where: { id } });
+  }
+
+  /** Forgets the files of `ids` (their objects are deleted): `url` null, `key` empty. */
+  async clearFiles(ids: string[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE exporters SET url = NULL, key = '', updated_at = now() WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
   }
 
   /** A sign of life of an export being written (renews its lease). */

@@ -1,11 +1,12 @@
 import { APP_CONFIG, AppConfig, isUuid, MeridianError, Page, PageRequest } from '#common';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OBJECT_STORAGE } from '../attachment';
 import type { ObjectStorage } from '../attachment';
+import { JobRunner } from '../kernel/jobs/job-runner';
 import { userLiteView } from '../user';
 import { exportWriter, zipFiles } from './export-files';
 import { EXPORT_PROVIDERS, ExporterHistory, ExportProvider } from './exporter-history.entity';
@@ -21,46 +22,39 @@ export interface ExportRequest {
 }
 
 /** Where the download route of an export lives, under the workspace. */
-/** How long an export being written may go without a sign of life before another process takes it over. */
-const LEASE_MS = 10 * 60_000;
-
 const downloadPath = (slug: string, id: string) => `/api/workspaces/${slug}/export-issues/${id}/download/`;
 
 /**
  * Work item exports (Plane 0.25.3 `app/views/exporter/base.py`, `bgtasks/export_task.py`): an
  * export is recorded `queued`, then written in the background by this process (one export at a
- * time, in the order asked): `processing`, the work items read `EXPORT_BATCH` at a time into one
+ * time, oldest first, as the worker `exports` of the job runner): `processing`, the work items read `EXPORT_BATCH` at a time into one
  * file per project (`multiple`) or one for all, in CSV, JSON or XLSX, zipped and stored where the
  * assets are (local disk or S3), then `completed` with the members-only download link as `url`,
- * or `failed` with `reason`. Exports still `queued` when the process stops are picked up again at
- * the next start, and so are those left `processing` without a sign of life for ten minutes (the
- * writer renews its lease after each batch) (docs/decisions.md, "Analytics, exports and the home graphs").
+ * or `failed` with `reason`. Any process's runner takes the next export (`claimNext`); one left
+ * `processing` without a sign of life for `EXPORT_LEASE_MS` (its process died or stopped mid-export;
+ * the writer renews its lease after each batch) is taken over by the next round of any runner
+ * (every `JOBS_POLL_INTERVAL_MS`) (docs/decisions.md, "Analytics, exports and the home graphs",
+ * "One job runner").
  */
 @Injectable()
-export class ExporterService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ExporterService implements OnModuleInit {
   private readonly logger = new Logger('Exporter');
-  private chain: Promise<void> = Promise.resolve();
-  private stopped = false;
 
   constructor(
     private readonly repo: ExporterRepository,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runner: JobRunner,
   ) {}
 
-  onApplicationBootstrap(): void {
-    // after start-up, not during it: the exports left queued (or abandoned) by the last run
-    setImmediate(() => {
-      this.repo
-        .pending(LEASE_MS)
-        .then((ids) => ids.forEach((id) => this.schedule(id)))
-        .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'Could not read the queued exports'));
+  /** The worker `exports` on the job runner: one export per round, the next at once. */
+  onModuleInit(): void {
+    this.runner.addWorker({
+      name: 'exports',
+      intervalMs: this.config.jobs.pollIntervalMs,
+      enabled: true,
+      poll: (signal) => this.runNext(signal),
     });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.chain;
   }
 
   /**
@@ -89,7 +83,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
       if (asked.some((id) => !known.has(id))) throw new MeridianError('PROJECT_NOT_FOUND');
     }
     const projects = await this.repo.exportableProjects(workspaceId, userId, asked);
-    const row = await this.repo.create({
+    await this.repo.create({
       workspaceId,
       project: projects,
       initiatedById: userId,
@@ -100,7 +94,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
       token: randomBytes(16).toString('hex'),
       filters: { multiple: input.multiple === true },
     });
-    this.schedule(row.id);
+    this.runner.kick('exports');
     return { message: 'Once the export is ready you will be able to download it' };
   }
 
@@ -147,35 +141,54 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
     return { name, data };
   }
 
-  /** Runs the export after the ones already queued in this process. */
-  private schedule(id: string): void {
-    this.chain = this.chain.then(() => (this.stopped ? undefined : this.run(id)));
-  }
-
-  private async run(id: string): Promise<void> {
+  /**
+   * Claims the next export (any process's) and writes it; 1 when there was one, else 0. Cut off
+   * by a shutdown (`signal`), the export stays `processing` and is taken over when its lease ends.
+   */
+  async runNext(signal: AbortSignal): Promise<number> {
+    const e = await this.repo.claimNext(this.config.jobs.exportLeaseMs);
+    if (!e) return 0;
     let dir: string | undefined;
     try {
-      const e = await this.repo.claim(id, LEASE_MS);
-      if (!e) return;
       dir = await fs.mkdtemp(path.join(os.tmpdir(), 'meridian-export-'));
-      const files = await this.write(e, dir);
+      const files = await this.write(e, dir, signal);
       const zip = path.join(dir, 'export.zip');
       await zipFiles(files, zip);
       const slug = await this.slugOf(e);
       const key = `${e.workspaceId}/export-${slug}-${e.token.slice(0, 6)}-${new Date().toISOString().slice(0, 10)}.zip`;
       await this.storage.putFile(key, zip, 'application/zip');
-      await this.repo.finish(id, 'completed', { key, url: downloadPath(slug, e.id) });
+      await this.repo.finish(e.id, 'completed', { key, url: downloadPath(slug, e.id) });
     } catch (err) {
+      if (signal.aborted) return 1;
       const reason = err instanceof Error ? err.message : String(err);
-      this.logger.warn({ exportId: id, reason }, 'Export failed');
-      await this.repo.finish(id, 'failed', { reason: reason.slice(0, 1000) }).catch(() => undefined);
+      this.logger.warn({ exportId: e.id, reason }, 'Export failed');
+      await this.repo.finish(e.id, 'failed', { reason: reason.slice(0, 1000) }).catch(() => undefined);
     } finally {
       if (dir) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+    return 1;
+  }
+
+  /**
+   * `delete-expired-exports`: removes the stored file of every export older than
+   * `EXPORT_EXPIRY_DAYS` days that still has one, and its link (`url` null, as Plane's
+   * `delete_old_s3_link`, whose cut-off is 8 days), `JOBS_BATCH_SIZE` exports at a time. The rows
+   * stay in the history. Reports `{expired}`.
+   */
+  async deleteExpiredFiles(signal: AbortSignal, batchSize: number): Promise<{ expired: number }> {
+    const before = new Date(Date.now() - this.config.jobs.exportExpiryDays * 86_400_000);
+    let expired = 0;
+    for (;;) {
+      const rows = await this.repo.expiredFiles(before, batchSize);
+      for (const r of rows) if (r.key) await this.storage.delete(r.key);
+      if (rows.length) await this.repo.clearFiles(rows.map((r) => r.id));
+      expired += rows.length;
+      if (rows.length < batchSize || signal.aborted) return { expired };
     }
   }
 
   /** Writes the export's files into `dir`, batch by batch; the paths written. */
-  private async write(e: ExporterHistory, dir: string): Promise<string[]> {
+  private async write(e: ExporterHistory, dir: string, signal: AbortSignal): Promise<string[]> {
     const projects = e.project ?? [];
     const multiple = e.filters?.multiple === true;
     const files: string[] = [];
@@ -184,6 +197,7 @@ export class ExporterService implements OnApplicationBootstrap, OnApplicationShu
       if (multiple) writer = exportWriter(e.provider, dir, projectId);
       let after = 0;
       for (;;) {
+        signal.throwIfAborted();
         const rows = await this.repo.batch(projectId, e.initiatedById, after);
         if (rows.length) await writer!.write(rows);
         await this.repo.touch(e.id);

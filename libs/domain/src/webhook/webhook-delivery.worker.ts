@@ -1,16 +1,9 @@
 import { APP_CONFIG, AppConfig, MeridianError, Metrics } from '#common';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-  OnModuleInit,
-  Optional,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { JobRunner } from '../kernel/jobs/job-runner';
 import { WebhookTarget } from './url-guard';
 import { sendWebhook, SendOutcome } from './webhook-sender';
 import { WebhookOutbox } from './webhook-outbox.service';
@@ -24,8 +17,6 @@ const BATCH = 20;
 /** Finished outbox rows are kept this long (the attempts stay in `webhook_logs`), pruned about hourly. */
 const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
-/** On shutdown, how long sends in flight may finish before they are aborted (below SHUTDOWN_TIMEOUT_MS' default). */
-const STOP_GRACE_MS = 3000;
 /** Headers whose values are secrets-derived and never stored in the logs. */
 const REDACTED = ['X-Plane-Signature', 'X-Plane-Timestamp-Signature'];
 
@@ -44,8 +35,8 @@ export function backoffMs(attempts: number, base: number, max: number, random = 
 }
 
 /**
- * Sends the outbox (`webhook_deliveries`) from inside the server process. Every
- * `WEBHOOK_POLL_INTERVAL_MS` it claims due rows with `FOR UPDATE SKIP LOCKED` (several processes
+ * Sends the outbox (`webhook_deliveries`) from inside the server process, as the worker
+ * `webhook-deliveries` of the job runner (`JobRunner`). Every `WEBHOOK_POLL_INTERVAL_MS` it claims due rows with `FOR UPDATE SKIP LOCKED` (several processes
  * on one PostgreSQL never take the same row) and leases them by moving `next_attempt_at` past the
  * attempt's timeout, commits, then sends outside any transaction: a process that dies mid-send
  * leaves the row to be retried when the lease ends (at-least-once; `X-Plane-Delivery` is the same
@@ -58,13 +49,10 @@ export function backoffMs(attempts: number, base: number, max: number, random = 
  * webhook that is off or deleted are discarded. Finished rows are deleted after 7 days (their attempts stay in `webhook_logs`).
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDeliveryWorker implements OnModuleInit {
   private readonly logger = new Logger('Webhooks');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
   private prunedAt = 0;
-  private readonly abort = new AbortController();
+  private signal: AbortSignal = new AbortController().signal;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -72,15 +60,30 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstr
     private readonly webhooks: WebhookService,
     private readonly outbox: WebhookOutbox,
     private readonly repo: WebhookRepository,
+    private readonly runner: JobRunner,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /**
-   * The outbox's gauges (README "Metrics"), read from the database at each scrape, so every replica
-   * reports the shared outbox: `meridian_webhook_outbox_pending{state="due"|"waiting"}` and
+   * Puts the worker on the process's job runner (`webhook-deliveries`, every
+   * `WEBHOOK_POLL_INTERVAL_MS`, unless `WEBHOOK_WORKER=false`; the runner's shutdown lets sends in
+   * flight finish for a few seconds, so a rolling restart does not send them twice, then aborts
+   * the rest, whose rows are retried after their lease). Registers the outbox's gauges (README
+   * "Metrics"), read from the database at each scrape, so every replica reports the shared outbox:
+   * `meridian_webhook_outbox_pending{state="due"|"waiting"}` and
    * `meridian_webhook_outbox_oldest_due_seconds`.
    */
   onModuleInit(): void {
+    this.runner.addWorker({
+      name: 'webhook-deliveries',
+      intervalMs: this.config.webhooks.pollIntervalMs,
+      enabled: this.config.webhooks.worker,
+      drain: false,
+      poll: (signal) => {
+        this.signal = signal;
+        return this.poll();
+      },
+    });
     this.metrics?.gauge(
       'meridian_webhook_outbox_pending',
       'Pending webhook deliveries in the shared outbox: due now, or waiting (backoff or leased)',
@@ -99,43 +102,6 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstr
       [],
       async () => [{ labels: {}, value: (await this.repo.outboxDepth()).oldestDueSeconds }],
     );
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.config.webhooks.worker) this.schedule(0);
-  }
-
-  /**
-   * Stops polling and lets the sends in flight finish for up to `STOP_GRACE_MS` (so a rolling
-   * restart does not send them twice: a receiver that answers promptly gets each delivery once);
-   * then aborts what is left (those rows are retried after their lease) and waits for the poll.
-   */
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.running) {
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([this.running, new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
-      clearTimeout(grace);
-    }
-    this.abort.abort();
-    await this.running;
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.poll()
-        .then(
-          () => undefined,
-          (err: unknown) => this.logger.error(`delivery poll failed: ${(err as Error).message}`),
-        )
-        .finally(() => {
-          this.running = null;
-          this.schedule(this.config.webhooks.pollIntervalMs);
-        });
-    }, delay);
-    this.timer.unref();
   }
 
   /** One round: claims due deliveries and attempts each. Returns how many were attempted. */
@@ -193,8 +159,8 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnApplicationBootstr
         permanent = err.code !== 'WEBHOOK_URL_UNRESOLVABLE';
       }
       if (target) {
-        outcome = await sendWebhook(target, headers, row.body, w.timeoutMs, this.abort.signal);
-        if (this.abort.signal.aborted) return; // cut off by the shutdown: the lease ends and another poll retries it
+        outcome = await sendWebhook(target, headers, row.body, w.timeoutMs, this.signal);
+        if (this.signal.aborted) return; // cut off by the shutdown: the lease ends and another poll retries it
       }
     }
     outcome = outcome!;

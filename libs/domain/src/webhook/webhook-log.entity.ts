@@ -9,6 +9,7 @@ import { Webhook } from './webhook.entity';
  */
 @Entity({ name: 'webhook_logs' })
 @Index('ix_webhook_logs_webhook', ['webhookId', 'createdAt'])
+@Index('ix_webhook_logs_created', ['createdAt'])
 export class WebhookLog extends BaseEntity {
   @Column({ type: 'uuid' })
   workspaceId: string;

@@ -206,4 +206,18 @@ export class WebhookRepository {
       .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id })
       .getOne();
   }
+
+  /**
+   * Deletes up to `limit` webhook logs created at or before `before`, oldest first; how many
+   * (`delete-api-logs`).
+   */
+  async deleteLogsBefore(before: Date, limit: number): Promise<number> {
+    const result: unknown = await this.dataSource.query(
+      `DELETE FROM webhook_logs WHERE id IN (
+         SELECT id FROM webhook_logs WHERE created_at <= $1::timestamptz ORDER BY created_at LIMIT $2)
+       RETURNING 1 AS x`,
+      [before.toISOString(), limit],
+    );
+    return returnedRows(result).length;
+  }
 }
