@@ -188,5 +188,30 @@ describe('App API: archive-and-close automation', () => {
 
     // a second run changes nothing
     assert.deepEqual(await t.app.get(ArchiveAndCloseService).run(), { archived: 0, closed: 0 });
+
+    // restored, its history reads as Plane's web app expects: "Plane archived", then "restored"
+    const restore = await t.api.delete(`${base()}/issues/${done}/archive/`).auth(admin.token, { type: 'bearer' });
+    assert.equal(restore.status, 204);
+    const rows = (await get(`${base()}/issues/${done}/history/?activity_type=issue-property`)).body.filter(
+      (r: { field: string }) => r.field === 'archived_at',
+    );
+    assert.deepEqual(
+      rows.map((r: Record<string, unknown>) => [r.old_value, r.new_value, r.comment]),
+      [
+        [null, 'archive', 'Plane has archived the issue'],
+        ['archive', 'restore', 'has restored the issue'],
+      ],
+    );
+  });
+
+  it('a manual archive writes Plane’s "manual_archive" row, apart from the automation’s', async () => {
+    const id = await create('Archived by hand', 'completed');
+    const res = await t.api.post(`${base()}/issues/${id}/archive/`).auth(admin.token, { type: 'bearer' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const [row] = await t.sql<Record<string, unknown>>(
+      `SELECT old_value, new_value, comment FROM issue_activities WHERE issue_id = $1 AND field = 'archived_at'`,
+      [id],
+    );
+    assert.deepEqual(row, { old_value: null, new_value: 'manual_archive', comment: 'Actor has archived the issue' });
   });
 });
