@@ -100,4 +100,28 @@ describe('App API: intake reactions and the burndown the web app draws', () => {
       );
     }
   });
+
+  it('in any time zone, the burndown’s days are the days the web app reads from start_date and end_date', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    for (const timezone of ['Asia/Kolkata', 'America/Los_Angeles', 'Pacific/Kiritimati', 'UTC']) {
+      const cycle = await as('/cycles/').post({
+        name: `In ${timezone}`,
+        start_date: day(-2),
+        end_date: day(2),
+        timezone,
+      });
+      assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
+      const detail = await as(`/cycles/${cycle.body.id}/`).get();
+      assert.equal(detail.status, 200);
+      // as the user entered them, in the cycle's time zone
+      assert.equal(String(detail.body.start_date).slice(0, 10), day(-2), timezone);
+      assert.equal(String(detail.body.end_date).slice(0, 10), day(2), timezone);
+      assert.equal(Date.parse(detail.body.start_date), Date.parse(cycle.body.start_date), 'the same instant');
+      const res = await as(`/cycles/${cycle.body.id}/analytics/?type=issues`).get();
+      assert.deepEqual(Object.keys(res.body.completion_chart), [day(-2), day(-1), day(0), day(1), day(2)], timezone);
+      const listed = await as('/cycles/').get();
+      const row = (listed.body.results ?? listed.body).find((c: { id: string }) => c.id === cycle.body.id);
+      assert.equal(row.start_date, detail.body.start_date, 'the list writes it the same');
+    }
+  });
 });
