@@ -157,8 +157,8 @@ describe('App API: cycle analytics and progress', () => {
         [day(-2)]: 3,
         [day(-1)]: 2,
         [day(0)]: 2,
-        [day(1)]: null,
-        [day(2)]: null,
+        [day(1)]: 2,
+        [day(2)]: 2,
       });
       const assignees = res.body.assignees as Row[];
       assert.equal(assignees.length, 3);
@@ -213,8 +213,8 @@ describe('App API: cycle analytics and progress', () => {
       [day(-2)]: 7,
       [day(-1)]: 2,
       [day(0)]: 2,
-      [day(1)]: null,
-      [day(2)]: null,
+      [day(1)]: 2,
+      [day(2)]: 2,
     });
     const assignees = res.body.assignees as Row[];
     assert.deepEqual(Object.keys(assignees[0]).sort(), [
@@ -263,7 +263,7 @@ describe('App API: cycle analytics and progress', () => {
     assert.deepEqual(issues.body, {
       assignees: [],
       labels: [],
-      completion_chart: { [day(-1)]: 0, [day(0)]: 0, [day(1)]: null },
+      completion_chart: { [day(-1)]: 0, [day(0)]: 0, [day(1)]: 0 },
     });
     const odd = await t.api.get(`${base}/cycles/${cycleId}/analytics/?type=hours`).set(bearer(ada));
     assert.deepEqual(odd.body, { assignees: [], labels: [], completion_chart: {} });
@@ -329,8 +329,8 @@ describe('App API: cycle analytics and progress', () => {
       [day(-2)]: 3,
       [day(-1)]: 2,
       [day(0)]: 2,
-      [day(1)]: null,
-      [day(2)]: null,
+      [day(1)]: 2,
+      [day(2)]: 2,
     });
     const assignee = byAssignee(res.body.distribution.assignees, max.userId)!;
     assert.ok('first_name' in assignee && 'last_name' in assignee);
@@ -341,8 +341,8 @@ describe('App API: cycle analytics and progress', () => {
       [day(-2)]: 7,
       [day(-1)]: 2,
       [day(0)]: 2,
-      [day(1)]: null,
-      [day(2)]: null,
+      [day(1)]: 2,
+      [day(2)]: 2,
     });
     const points = byAssignee(res.body.estimate_distribution.assignees, max.userId)!;
     assert.deepEqual([points.total_estimates, points.completed_estimates, points.pending_estimates], [7, 5, 2]);

@@ -15,6 +15,7 @@ import { AnalyticsFeatureModule } from './analytics/analytics.module';
 import { ApiTokenFeatureModule } from './api-token/api-token.module';
 import { AttachmentFeatureModule } from './attachment/attachment.module';
 import { AuthFeatureModule } from './auth/auth.module';
+import { AutomationFeatureModule } from './automation/automation.module';
 import { CoverImageFeatureModule } from './cover-image/cover-image.module';
 import { CycleFeatureModule } from './cycle/cycle.module';
 import { DraftFeatureModule } from './draft/draft.module';
@@ -52,6 +53,7 @@ const FEATURE_MODULES = [
   ApiTokenFeatureModule,
   AttachmentFeatureModule,
   AuthFeatureModule,
+  AutomationFeatureModule,
   CoverImageFeatureModule,
   CycleFeatureModule,
   DeployBoardFeatureModule,

@@ -15,6 +15,7 @@ export * from './analytics';
 export * from './api-token';
 export * from './attachment';
 export * from './auth';
+export * from './automation';
 export * from './cycle';
 export * from './deploy-board';
 export * from './estimate';

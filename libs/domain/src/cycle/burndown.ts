@@ -6,7 +6,10 @@ export const MAX_CHART_DAYS = 3660;
 /**
  * Plane's burndown (`plane/utils/analytics_plot.py` burndown_plot): for each day from `first` to
  * `last` (`YYYY-MM-DD`, both included, at most `MAX_CHART_DAYS`), `total` less what was completed
- * up to the end of that day; null for days after `today`.
+ * up to the end of that day. Days after `today` hold today's amount (what is pending now), where
+ * Plane writes null: its web app's burndown (`ProgressChart`) draws every point of the series in a
+ * dashed layer through a linear scale that maps null to undefined, so each null became a `NaN` in
+ * an SVG path and an error in the browser console (docs/decisions.md).
  */
 export function burndown(
   first: string,
@@ -14,8 +17,8 @@ export function burndown(
   total: number,
   completed: DayAmount[],
   today: string,
-): Record<string, number | null> {
-  const chart: Record<string, number | null> = {};
+): Record<string, number> {
+  const chart: Record<string, number> = {};
   const done = [...completed].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   let k = 0;
   let sum = 0;
@@ -23,8 +26,9 @@ export function burndown(
   const end = Date.parse(`${last}T00:00:00Z`);
   for (let t = start, n = 0; t <= end && n < MAX_CHART_DAYS; t += 86_400_000, n++) {
     const day = new Date(t).toISOString().slice(0, 10);
-    while (k < done.length && done[k].day <= day) sum += done[k++].n;
-    chart[day] = day > today ? null : total - sum;
+    // nothing is completed after today: a later day keeps today's amount
+    while (k < done.length && done[k].day <= day && done[k].day <= today) sum += done[k++].n;
+    chart[day] = total - sum;
   }
   return chart;
 }

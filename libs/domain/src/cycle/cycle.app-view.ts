@@ -1,4 +1,5 @@
 import { CycleJson, EstimatePointSums } from './cycle.view';
+import { isoInZone } from './zoned-date';
 
 /** Plane's computed cycle status (`plane/app/views/cycle/base.py` CycleViewSet.get_queryset `status`). */
 export type CycleStatus = 'CURRENT' | 'UPCOMING' | 'COMPLETED' | 'DRAFT';
@@ -32,11 +33,16 @@ export interface AppCycleExtras {
  * `cancelled_issues`, `completed_issues`, `assignee_ids`, `status`, `version`, `created_by`;
  * retrieve adds `sub_issues`), kept beside the v1 keys (`owned_by`, `project`, `workspace`, the other
  * state group counts and the `*_estimate_points` sums of `CycleProgressEndpoint`). `is_favorite`: the
- * caller has the cycle among their favourites (`user_favorites`).
+ * caller has the cycle among their favourites (`user_favorites`). `start_date` and `end_date` are
+ * written in the cycle's time zone with its offset (`2024-01-01T00:00:00+05:30`), as Plane writes
+ * them in a time zone (`user_timezone_converter`): the web app reads their first ten characters as
+ * the cycle's first and last day, the days its burndown (`completion_chart`) is keyed by.
  */
 export function appCycleView<T extends CycleJson & EstimatePointSums>(c: T, extras: AppCycleExtras, now = new Date()) {
   return {
     ...c,
+    start_date: c.start_date === null ? null : isoInZone(c.start_date, c.timezone),
+    end_date: c.end_date === null ? null : isoInZone(c.end_date, c.timezone),
     workspace_id: c.workspace,
     project_id: c.project,
     owned_by_id: c.owned_by,

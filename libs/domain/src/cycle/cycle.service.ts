@@ -523,7 +523,7 @@ export class CycleService {
    * visible work items (`total_issues`, `completed_issues`, `pending_issues`); by `points`, and only
    * when the project's estimate is of type `points`, they sum the estimate points
    * (`*_estimates`); any other case answers empty lists and `{}`. `completion_chart` is the
-   * burndown over the cycle's days in its time zone, null after today. Archived cycles too; 404
+   * burndown over the cycle's days in its time zone, days after today at today's amount (`burndown`). Archived cycles too; 404
    * `NOT_FOUND` for a cycle of another project or while the project is archived. A draft cycle
    * answers its rows and an empty `completion_chart` (Plane: 400, which its own web app meets).
    */

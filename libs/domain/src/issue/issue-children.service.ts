@@ -410,7 +410,9 @@ export class IssueChildrenService {
     issueId: string,
     opts: { kind: HistoryKind; after: Date | null; order: 'ASC' | 'DESC'; shape: Shape },
   ): Promise<AsyncGenerator<Array<Partial<AppActivityJson> | Partial<AppCommentJson>>>> {
-    await this.issue(this.dataSource.manager, projectId, issueId);
+    // Plane's IssueActivityEndpoint reads the history of an archived work item too (its archive page shows it)
+    if (!(await this.repo.findOpen(this.dataSource.manager, projectId, issueId, undefined, true)))
+      throw new MeridianError('NOT_FOUND');
     const { details, intake } = await this.appDetails(issueId);
     const members = opts.kind === 'issue-property' ? new Set<string>() : await this.members(projectId);
     // the two lists are read side by side: their chunks share one answer's leases (no waiting on itself)

@@ -77,8 +77,8 @@ export class IssueOperationsService {
           issueId,
           verb: 'updated',
           field: 'archived_at',
-          oldValue: issue.archivedAt,
-          newValue: null,
+          oldValue: 'archive',
+          newValue: 'restore',
           comment: 'has restored the issue',
         },
       ]);
@@ -233,6 +233,10 @@ export class IssueOperationsService {
     return found;
   }
 
+  /**
+   * Archives the work items on `date` with Plane's history row (`track_archive_at`: `new_value`
+   * "manual_archive"; the daily automation writes "archive", a restore "archive" → "restore").
+   */
   private async setArchived(em: EntityManager, ctx: IssueContext, issues: Issue[], date: string): Promise<void> {
     await em.update(
       Issue,
@@ -247,8 +251,8 @@ export class IssueOperationsService {
         verb: 'updated',
         field: 'archived_at',
         oldValue: null,
-        newValue: date,
-        comment: 'has archived the issue',
+        newValue: 'manual_archive',
+        comment: 'Actor has archived the issue',
       })),
     );
   }

@@ -488,13 +488,23 @@ ORDER BY created_at, id`,
   /**
    * A work item of the project that is not archived and not a draft, in a live, unarchived project
    * (`guestViewerId`: under the Guest rule), or null: what comments, links and the history hang on.
+   * `orArchived`: an archived one too (the history of an archived work item, as Plane reads it).
    */
-  findOpen(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue | null> {
+  findOpen(
+    em: EntityManager,
+    projectId: string,
+    issueId: string,
+    guestViewerId?: string,
+    orArchived = false,
+  ): Promise<Issue | null> {
     const qb = em
       .getRepository(Issue)
       .createQueryBuilder('i')
       .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
-      .where(`i.id = :issueId AND i.project_id = :projectId AND ${OPEN_ISSUE}`, { issueId, projectId });
+      .where(`i.id = :issueId AND i.project_id = :projectId AND ${orArchived ? 'i.is_draft = false' : OPEN_ISSUE}`, {
+        issueId,
+        projectId,
+      });
     if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
     return qb.getOne();
   }

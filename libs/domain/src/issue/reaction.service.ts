@@ -10,7 +10,6 @@ import { CommentReaction } from './comment-reaction.entity';
 import { IssueComment } from './issue-comment.entity';
 import { ChangeContext } from './activity-writer';
 import { IssueContext } from './issue-command.service';
-import { IssueQueryService } from './issue-query.service';
 import { IssueRepository } from './issue.repository';
 
 /** Plane's IssueReactionSerializer / CommentReactionSerializer: the model fields. */
@@ -34,20 +33,21 @@ export type ReactionJson = ReturnType<typeof reactionView>;
 /**
  * Emoji reactions of project members on work items and on comments (Plane's `IssueReactionViewSet`,
  * `CommentReactionViewSet`). A user has each emoji at most once on an item; adding it again answers
- * the existing one. The work item must be a visible one of the project, the comment a comment of
- * one (else 404 `NOT_FOUND`).
+ * the existing one. The work item must be an open one of the project (not archived, deleted or a
+ * draft; an intake item waiting for triage counts, as in Plane, whose `IssueReactionViewSet` does not
+ * filter by intake status and whose web app shows reactions on a pending intake item), the comment
+ * a comment of one (else 404 `NOT_FOUND`).
  */
 @Injectable()
 export class ReactionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueQueryService,
     private readonly repo: IssueRepository,
   ) {}
 
   /** The work item's reactions, oldest first; paginated. */
   async listIssueReactions(projectId: string, issueId: string, page: PageRequest): Promise<Page<ReactionJson>> {
-    await this.issues.assertExists(projectId, issueId);
+    await this.openIssue(projectId, issueId);
     return (await this.repo.issueReactionsPage(issueId, page)).map(reactionView);
   }
 
@@ -57,14 +57,14 @@ export class ReactionService {
     issueId: string,
     reaction: string,
   ): Promise<{ created: boolean; reaction: ReactionJson }> {
-    await this.issues.assertExists(ctx.projectId, issueId);
+    await this.openIssue(ctx.projectId, issueId);
     const { created, row } = await this.putIssueReaction(ctx, issueId, reaction);
     return { created, reaction: reactionView(row) };
   }
 
   /** Removes the caller's reaction with this code (204); 404 if they have none. */
   async removeIssueReaction(ctx: IssueContext, issueId: string, reaction: string): Promise<void> {
-    await this.issues.assertExists(ctx.projectId, issueId);
+    await this.openIssue(ctx.projectId, issueId);
     await this.deleteIssueReaction(ctx.userId, issueId, reaction);
   }
 
@@ -157,6 +157,11 @@ export class ReactionService {
     const row = await repo.findOneBy({ ...target, actorId: userId, reaction } as never);
     if (!row) throw new MeridianError('NOT_FOUND');
     await repo.update({ id: row.id } as never, { deletedAt: new Date(), updatedById: userId } as never);
+  }
+
+  /** An open work item of the project (intake items waiting for triage included), else 404 `NOT_FOUND`. */
+  private async openIssue(projectId: string, issueId: string): Promise<void> {
+    if (!(await this.repo.findOpen(this.dataSource.manager, projectId, issueId))) throw new MeridianError('NOT_FOUND');
   }
 
   /** A comment of a visible work item of the project. */

@@ -16,7 +16,7 @@ export interface AppModuleDetail {
 
 /**
  * A module's burndown (`burndown_plot`, module branch): each day from `start_date` to
- * `target_date`, null after today (UTC); `{}` without both dates.
+ * `target_date`, days after today (UTC) at today's amount (`burndown`); `{}` without both dates.
  */
 function moduleChart(m: ModuleJson, d: Distribution, now: Date): Record<string, number | null> {
   if (!m.start_date || !m.target_date) return {};
