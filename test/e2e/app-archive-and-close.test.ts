@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ArchiveAndCloseService } from '#domain';
+import { ArchiveAndCloseService, JobRunner } from '#domain';
 import { assertError, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -123,8 +123,10 @@ describe('App API: archive-and-close automation', () => {
     const since = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 5));
 
-    const result = await t.app.get(ArchiveAndCloseService).run();
-    assert.deepEqual(result, { archived: 1, closed: 1 });
+    // the daily job, as the job runner starts it (`archive-and-close`, automation.jobs.ts)
+    const run = await t.app.get(JobRunner, { strict: false }).runNow('archive-and-close');
+    assert.equal(run.outcome, 'success', run.error ?? '');
+    assert.deepEqual(run.result, { archived: 1, closed: 1 });
 
     const archived = await get(`${base()}/archived-issues/`);
     assert.equal(archived.status, 200, JSON.stringify(archived.body));
