@@ -16,6 +16,7 @@ export * from './attachment';
 export * from './auth';
 export * from './cycle';
 export * from './deploy-board';
+export * from './email-notification';
 export * from './estimate';
 export * from './exporter';
 export * from './favorite';

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { MailFeatureModule } from '../mail';
+import { EmailNotificationRepository } from './email-notification.repository';
+import { EmailNotificationService } from './email-notification.service';
+import { EmailNotificationWriter } from './email-notification-writer';
+
+/** The email notifications: the log rows' writer (a change listener) and the sender; exports the sender. */
+@Module({
+  imports: [MailFeatureModule],
+  providers: [EmailNotificationRepository, EmailNotificationWriter, EmailNotificationService],
+  exports: [EmailNotificationService],
+})
+export class EmailNotificationFeatureModule {}
