@@ -442,3 +442,43 @@ describe('email notifications', () => {
     assert.equal(smtp.to(bob.email).length, 1, 'later changes are mailed again');
   });
 });
+
+describe('email notifications without an SMTP server', () => {
+  let t: TestApp;
+  after(() => t?.close());
+
+  it('drops due rows unsent (nothing piles up), and prunes rows finished more than 30 days ago', async () => {
+    t = await startTestApp({ API_KEY_RATE_LIMIT: '100000' });
+    const [ada, bob] = [await signUp(t), await signUp(t)];
+    const ws = await createWorkspace(t, ada.token);
+    const key = await createApiKey(t, ada.token, ws.slug);
+    await addMember(t, ws.id, bob.userId, 15);
+    const project = await createAppProject(t, ada.token, ws.slug, { identifier: 'NOSMTP' });
+    await addProjectMember(t, ws.id, project.id, bob.userId, 15);
+    const res = await t.api
+      .post(`/api/v1/workspaces/${ws.slug}/projects/${project.id}/issues/`)
+      .set('X-API-Key', key)
+      .send({ name: 'No mail server', assignees: [bob.userId] });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const old = { workspace_id: ws.id, project_id: project.id, receiver_id: bob.userId, issue: res.body.id };
+    for (const days of [31, 29])
+      await t.sql(
+        `INSERT INTO email_notification_logs
+           (workspace_id, project_id, receiver_id, triggered_by_id, entity_identifier, data, processed_at, sent_at)
+         VALUES ($1, $2, $3, $3, $4, '{}', now() - make_interval(days => $5), now() - make_interval(days => $5))`,
+        [old.workspace_id, old.project_id, old.receiver_id, old.issue, days],
+      );
+
+    const run = await t.app.get(EmailNotificationService).sendPending();
+    assert.deepEqual(run, { sent: 0, failed: 0, given_up: 0, dropped: 1 });
+    const rows = await t.sql<{ sent: boolean; error: string | null }>(
+      `SELECT sent_at IS NOT NULL AS sent, last_error AS error FROM email_notification_logs
+        WHERE entity_identifier = $1 ORDER BY sent_at NULLS FIRST`,
+      [res.body.id],
+    );
+    assert.equal(rows.length, 2, 'the row finished 31 days ago is gone, the one of 29 days kept');
+    assert.equal(rows[0].sent, false, 'the new row: dropped, not sent');
+    assert.match(String(rows[0].error), /No SMTP server/);
+    assert.equal(rows[1].sent, true);
+  });
+});

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `email_notification_logs`: Plane's `EmailNotificationLog`, one row per receiver and work item
  * history row, stacked into mails by `EmailNotificationService.sendPending` (with its retry state:
- * `attempts`, `next_attempt_at`, `last_error`), and the partial index of the pending rows.
+ * `attempts`, `next_attempt_at`, `last_error`), and the partial indexes of the pending rows (the sender's claim) and of the finished ones (pruning).
  */
 export class AddEmailNotificationLogs1795931302345 implements MigrationInterface {
   name = 'AddEmailNotificationLogs1795931302345';
@@ -35,9 +35,16 @@ export class AddEmailNotificationLogs1795931302345 implements MigrationInterface
             CREATE INDEX "ix_email_notification_logs_due" ON "email_notification_logs" ("next_attempt_at")
             WHERE "processed_at" IS NULL
         `);
+    await queryRunner.query(`
+            CREATE INDEX "ix_email_notification_logs_processed" ON "email_notification_logs" ("processed_at")
+            WHERE "processed_at" IS NOT NULL
+        `);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+            DROP INDEX "public"."ix_email_notification_logs_processed"
+        `);
     await queryRunner.query(`
             DROP INDEX "public"."ix_email_notification_logs_due"
         `);

@@ -13,11 +13,14 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
  * - waiting for a retry: `attempts > 0`, `next_attempt_at` in the future (also while a sender holds
  *   the row: it moves `next_attempt_at` past its lease when it claims it).
  *
+ * Finished rows are deleted 30 days after they were processed.
+ *
  * `data` is Plane's: `{issue: {id}, issue_activity: {id, verb, field, actor, new_value, old_value,
  * issue_comment, old_identifier, new_identifier, activity_time}}`; `field` is `mention` for a mention.
  */
 @Entity({ name: 'email_notification_logs' })
 @Index('ix_email_notification_logs_due', ['nextAttemptAt'], { where: '"processed_at" IS NULL' })
+@Index('ix_email_notification_logs_processed', ['processedAt'], { where: '"processed_at" IS NOT NULL' })
 export class EmailNotificationLog {
   @PrimaryGeneratedColumn('uuid')
   id: string;

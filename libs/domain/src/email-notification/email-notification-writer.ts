@@ -184,7 +184,7 @@ export class EmailNotificationWriter {
     const rows: EmailLogRow[] = [];
     const row = (receiverId: string, data: Record<string, unknown>): EmailLogRow => ({
       workspaceId: ctx.workspaceId,
-      projectId: ctx.projectId,
+      projectId: candidates[0].project_id,
       receiverId,
       triggeredById: ctx.userId,
       entityIdentifier: issueId,

@@ -3,11 +3,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { guestRule } from '../issue';
+import { jobTransaction } from '../kernel/job-limits';
 import { EmailNotificationLog } from './email-notification-log.entity';
 
 /** A possible receiver of a work item's email notifications, with their email switches. */
 export interface EmailCandidate {
   id: string;
+  /** the work item's project */
+  project_id: string;
   /** follows the work item (`issue_subscribers`) */
   subscribed: boolean;
   property_change: boolean;
@@ -82,7 +85,7 @@ export class EmailNotificationRepository {
    */
   async candidates(em: EntityManager, issueId: string, actorId: string, extraIds: string[]): Promise<EmailCandidate[]> {
     const rows: EmailCandidate[] = await em.query(
-      `SELECT pm.member_id::text AS id,
+      `SELECT pm.member_id::text AS id, i.project_id::text AS project_id,
               (s.subscriber_id IS NOT NULL) AS subscribed,
               COALESCE(np.property_change, true) AS property_change,
               COALESCE(np.state_change, true) AS state_change,
@@ -103,6 +106,7 @@ export class EmailNotificationRepository {
     );
     return rows.map((r) => ({
       id: r.id,
+      project_id: r.project_id,
       subscribed: !!r.subscribed,
       property_change: !!r.property_change,
       state_change: !!r.state_change,
@@ -218,6 +222,22 @@ export class EmailNotificationRepository {
       [[...new Set(userIds)]],
     );
     return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /**
+   * Deletes up to `limit` rows processed before `before` (sent, given up or dropped); returns how
+   * many. Under the background jobs' limits (`jobTransaction`).
+   */
+  async pruneProcessed(before: Date, limit: number): Promise<number> {
+    return jobTransaction(this.dataSource, async (em) => {
+      const result: unknown = await em.query(
+        `DELETE FROM email_notification_logs WHERE id IN (
+           SELECT id FROM email_notification_logs WHERE processed_at IS NOT NULL AND processed_at < $1 LIMIT ${limit})
+         RETURNING id`,
+        [before],
+      );
+      return returnedRows<{ id: string }>(result).length;
+    });
   }
 
   /** The rows were sent at `at`. */

@@ -16,6 +16,10 @@ const LEASE_MS = 15 * 60_000;
 export const EMAIL_MAX_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 60_000;
 const BACKOFF_MAX_MS = 3600_000;
+/** Finished rows are kept this long, pruned about hourly (at most `PRUNE_LIMIT` a run). */
+const KEEP_PROCESSED_MS = 30 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_LIMIT = 10_000;
 
 /**
  * Delay before the next attempt after `attempts` failed ones: one minute × 3^(attempts−1), at most
@@ -60,15 +64,17 @@ function failure(err: unknown): string {
  * A failed send is retried with `emailBackoffMs` (`attempts`, `next_attempt_at`, `last_error`);
  * after `EMAIL_MAX_ATTEMPTS` failures the mail is given up. Rows whose receiver may no longer be
  * mailed (left the project, deactivated, a Guest who may not read the work item) or whose work item
- * was deleted are dropped; with no SMTP server configured (`EMAIL_HOST` empty) due rows are dropped
+ * was deleted are dropped, as are mails with nothing to show (only deleted comments); with no SMTP server configured (`EMAIL_HOST` empty) due rows are dropped
  * unsent (no notification mail goes to the development log fallback). Counted in
  * `meridian_email_notifications_sent_total`, `meridian_email_notification_failures_total`,
- * `meridian_email_notifications_given_up_total`. Never throws for a failed send; a database error
+ * `meridian_email_notifications_given_up_total`. Finished rows are deleted after 30 days (pruned
+ * about hourly by the run). Never throws for a failed send; a database error
  * ends the run with that error (its rows are retried after their lease).
  */
 @Injectable()
 export class EmailNotificationService {
   private readonly logger = new Logger('EmailNotifications');
+  private prunedAt = 0;
 
   constructor(
     private readonly repo: EmailNotificationRepository,
@@ -80,6 +86,10 @@ export class EmailNotificationService {
   /** One run (the job `send-email-notifications`, every 5 minutes); see the class. */
   async sendPending(now: Date = new Date()): Promise<EmailNotificationRun> {
     const run: EmailNotificationRun = { sent: 0, failed: 0, given_up: 0, dropped: 0 };
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.repo.pruneProcessed(new Date(Date.now() - KEEP_PROCESSED_MS), PRUNE_LIMIT);
+    }
     const configured = await this.mail.isConfigured();
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const rows = await this.repo.claimDue(now, new Date(now.getTime() + LEASE_MS), GROUPS_PER_BATCH, ROWS_PER_BATCH);
@@ -143,6 +153,11 @@ export class EmailNotificationService {
         };
       });
       const mail = renderIssueUpdates(this.config.webUrl, ctx, changes, users);
+      if (mail.empty) {
+        await this.repo.markProcessed(ids, new Date(), 'Nothing to show (deleted comments only)');
+        run.dropped += ids.length;
+        continue;
+      }
       try {
         await this.mail.send({ to: ctx.email, subject: mail.subject, html: mail.html, text: mail.text });
         await this.repo.markSent(ids, new Date());

@@ -16,6 +16,8 @@ export interface RenderedMail {
   text: string;
   /** the work item's page in the web app */
   url: string;
+  /** nothing to show (only deleted comments, say): not sent */
+  empty: boolean;
 }
 
 interface Values {
@@ -235,5 +237,6 @@ ${c.html.map((h) => `<div style="font-size:13px;padding:4px 8px;background:#f9fa
     '',
   ].join('\n');
 
-  return { subject: `${ident} ${subjectName(ctx.issue_name)}`, html, text, url };
+  const empty = !updates.length && !comments.length;
+  return { subject: `${ident} ${subjectName(ctx.issue_name)}`, html, text, url, empty };
 }
