@@ -223,7 +223,7 @@ describe('email notifications', () => {
     assert.match(mail.html, /View issue/);
     assert.ok(mail.html.includes(`MAIL-${item.sequence_id} updates`));
     assert.ok(mail.html.includes('<strong>good</strong>'), 'the comment HTML');
-    assert.ok(mail.html.includes(`href="${WEB_URL}/profile/preferences/email"`));
+    assert.ok(mail.html.includes(`href="${WEB_URL}/profile/notifications"`));
     assert.ok(mail.text.includes(`View issue: ${url}`), mail.text);
     assert.ok(mail.text.includes(`${ws.slug}/Mail Room/MAIL-${item.sequence_id}: Fix the login page!`), mail.text);
     assert.ok(mail.text.includes('Updates were made to the issue by Ada Lovelace.'), mail.text);

@@ -7,6 +7,22 @@ import { EmailCandidate, EmailLogRow, EmailNotificationRepository } from './emai
 
 const PLAN = 'email-notification';
 
+/**
+ * History rows never mailed: those of the kinds Plane's `notifications` task skips (cycle and module
+ * activities, reactions, votes, drafts) and a deletion (`issue`: the work item is gone by the time
+ * the mail would be sent).
+ */
+const NOT_MAILED = new Set([
+  'cycles',
+  'modules',
+  'reaction',
+  'issue_reaction',
+  'comment_reaction',
+  'vote',
+  'draft',
+  'issue',
+]);
+
 /** The email switch that gates a history row for a subscriber (`completed`: its new state is in the completed group). */
 export function wantsEmail(c: EmailCandidate, entry: ActivityEntry, completed: boolean): boolean {
   if (entry.field === 'state') return c.state_change || (c.issue_completed && completed);
@@ -44,7 +60,8 @@ function logData(
  * Writes the email-notification log rows of work item changes, in the change's transaction (Plane
  * `plane/bgtasks/notification_task.py`, `notifications`: the `EmailNotificationLog` rows):
  *
- * - every history row of a work item except the description's and the "created the issue" row goes
+ * - every history row of a work item except the description's, the "created the issue" row and
+ *   those Plane does not notify (`NOT_MAILED`: cycles, modules, reactions, votes, deletion) goes
  *   to each subscriber (and each assignee added by the same change), gated by their switches:
  *   `state` by `state_change`, or by `issue_completed` when the new state is in the completed
  *   group; `comment` by `comment`; every other field by `property_change`;
@@ -170,7 +187,7 @@ export class EmailNotificationWriter {
       return [];
     });
     const mentioned = new Set(mentions.flat());
-    const changes = list.filter(({ entry }) => entry.field !== 'description');
+    const changes = list.filter(({ entry }) => entry.field !== 'description' && !NOT_MAILED.has(entry.field ?? ''));
     if (!changes.length && !mentioned.size) return;
     const candidates = await this.repo.candidates(em, issueId, ctx.userId, [...newAssignees, ...mentioned]);
     if (!candidates.length) return;

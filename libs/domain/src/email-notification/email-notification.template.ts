@@ -151,7 +151,7 @@ const fullName = (u: MailUser | undefined) => (u ? `${u.first_name} ${u.last_nam
  * Updates block per actor (the fields changed, the time), a Comments block (comments and mentions,
  * mentions shown as `@name`), "View issue" and the footer with the receiver's address and the
  * preference link. Links: `WEB_URL/{slug}/projects/{project_id}/issues/{issue_id}` (Plane's
- * `issue_url`), `…/issues/` (`project_url`), `WEB_URL/profile/preferences/email`. The text part says
+ * `issue_url`), `…/issues/` (`project_url`), `WEB_URL/profile/notifications`. The text part says
  * the same in plain text, with the links written out.
  */
 export function renderIssueUpdates(
@@ -163,7 +163,7 @@ export function renderIssueUpdates(
   const ident = `${ctx.project_identifier}-${ctx.sequence_id}`;
   const projectUrl = `${webUrl}/${ctx.workspace_slug}/projects/${ctx.project_id}/issues/`;
   const url = `${projectUrl}${ctx.issue_id}`;
-  const preferences = `${webUrl}/profile/preferences/email`;
+  const preferences = `${webUrl}/profile/notifications`;
   const actors = stack(changes);
   const updates: Array<{ actor: MailUser | undefined; at: string; lines: Array<{ label: string; value: string }> }> =
     [];
