@@ -252,6 +252,22 @@ describe('email notifications', () => {
     await sender.sendPending();
     assert.equal(smtp.to(bob.email).length, 1);
     assert.match(smtp.to(bob.email)[0].text, /^Priority: low → medium$/m);
+
+    // adding the work item to a cycle is not mailed (Plane's notifications skip cycle activities)
+    const cycle = await t.api.post(v1('cycles/')).set('X-API-Key', adaKey).send({ name: 'Sprint' });
+    assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
+    const added = await t.api
+      .post(v1(`cycles/${cycle.body.id}/cycle-issues/`))
+      .set('X-API-Key', adaKey)
+      .send({ issues: [item.id] });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const history = await t.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM issue_activities WHERE issue_id = $1 AND field = 'cycles'`,
+      [item.id],
+    );
+    assert.equal(history[0].n, 1, 'the cycle change is in the history');
+    await sender.sendPending();
+    assert.equal(smtp.to(bob.email).length, 1, 'but not mailed');
   });
 
   it('state_change gates state changes; issue_completed lets a completed state through', async () => {
