@@ -12,6 +12,11 @@ const ROWS_PER_BATCH = 500;
 const MAX_BATCHES = 200;
 /** How long a claimed row stays leased to the sender that claimed it (retried after, if that sender died). */
 const LEASE_MS = 15 * 60_000;
+/**
+ * A batch stops starting sends this long before its lease ends (the rest are sent after the lease,
+ * by whichever run claims them first): more than one send can take with MailService's time-outs.
+ */
+const LEASE_MARGIN_MS = 3 * 60_000;
 /** Failed sends of a mail before it is given up. */
 export const EMAIL_MAX_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 60_000;
@@ -103,13 +108,19 @@ export class EmailNotificationService {
         run.dropped += rows.length;
         continue;
       }
-      await this.sendBatch(rows, now, run);
+      if (!(await this.sendBatch(rows, now, Date.now() + LEASE_MS - LEASE_MARGIN_MS, run))) break;
     }
     if (run.sent || run.failed || run.given_up || run.dropped) this.logger.log(run, 'email notifications');
     return run;
   }
 
-  private async sendBatch(rows: ClaimedEmailLog[], now: Date, run: EmailNotificationRun): Promise<void> {
+  /** Sends a claimed batch's mails; false when it ran out of lease (the rest wait for the lease's end). */
+  private async sendBatch(
+    rows: ClaimedEmailLog[],
+    now: Date,
+    sendBefore: number,
+    run: EmailNotificationRun,
+  ): Promise<boolean> {
     const groups = new Map<string, ClaimedEmailLog[]>();
     for (const r of rows) {
       const key = `${r.receiver_id}|${r.entity_identifier}`;
@@ -134,6 +145,10 @@ export class EmailNotificationService {
     const users = await this.repo.users([...userIds]);
 
     for (const [key, group] of groups) {
+      if (Date.now() > sendBefore) {
+        this.logger.warn('email notification batch out of lease time; the rest is sent after the lease');
+        return false;
+      }
       const ids = group.map((r) => r.id);
       const ctx = contexts.get(key);
       if (!ctx) {
@@ -178,5 +193,6 @@ export class EmailNotificationService {
         }
       }
     }
+    return true;
   }
 }
