@@ -92,7 +92,7 @@ export class EmailNotificationWriter {
     const byIssue = new Map<string, Array<{ entry: ActivityEntry; activityId: string | null }>>();
     entries.forEach((entry, n) => {
       // the work item's own "created" row is not mailed (a create is handled by `issue.created`)
-      if (!entry.issueId || (entry.verb === 'created' && !entry.field)) return;
+      if (!entry.issueId || (entry.verb === 'created' && !entry.field) || NOT_MAILED.has(entry.field ?? '')) return;
       const list = byIssue.get(entry.issueId) ?? [];
       list.push({ entry, activityId: activityIds[n] ?? null });
       byIssue.set(entry.issueId, list);
@@ -187,7 +187,7 @@ export class EmailNotificationWriter {
       return [];
     });
     const mentioned = new Set(mentions.flat());
-    const changes = list.filter(({ entry }) => entry.field !== 'description' && !NOT_MAILED.has(entry.field ?? ''));
+    const changes = list.filter(({ entry }) => entry.field !== 'description');
     if (!changes.length && !mentioned.size) return;
     const candidates = await this.repo.candidates(em, issueId, ctx.userId, [...newAssignees, ...mentioned]);
     if (!candidates.length) return;
