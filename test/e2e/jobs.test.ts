@@ -70,6 +70,7 @@ describe('scheduled jobs', () => {
     const byName = new Map(list.map((j) => [j.name, j.schedule]));
     assert.equal(byName.get('hard-delete'), 'daily at 00:00 UTC');
     assert.equal(byName.get('archive-and-close'), 'daily at 01:00 UTC');
+    assert.equal(byName.get('send-email-notifications'), 'every 5 minutes');
     assert.equal(byName.get('delete-expired-exports'), 'daily at 01:30 UTC');
     assert.equal(byName.get('delete-unuploaded-assets'), 'daily at 02:00 UTC');
     assert.equal(byName.get('delete-api-logs'), 'daily at 02:30 UTC');
@@ -416,6 +417,7 @@ describe('ops CLI: jobs list, jobs run', () => {
     for (const [name, schedule] of [
       ['hard-delete', 'daily at 00:00 UTC'],
       ['archive-and-close', 'daily at 01:00 UTC'],
+      ['send-email-notifications', 'every 5 minutes'],
       ['delete-expired-exports', 'daily at 01:30 UTC'],
       ['delete-unuploaded-assets', 'daily at 02:00 UTC'],
       ['delete-api-logs', 'daily at 02:30 UTC'],

@@ -30,6 +30,7 @@ import { InvitationFeatureModule } from './invitation/invitation.module';
 import { IssueFeatureModule } from './issue/issue.module';
 import { LabelFeatureModule } from './label/label.module';
 import { MailFeatureModule } from './mail/mail.module';
+import { EmailNotificationFeatureModule } from './email-notification/email-notification.module';
 import { MemberFeatureModule } from './member/member.module';
 import { ModuleFeatureModule } from './module/module.module';
 import { NotificationFeatureModule } from './notification/notification.module';
@@ -58,6 +59,7 @@ const FEATURE_MODULES = [
   CycleFeatureModule,
   DeployBoardFeatureModule,
   DraftFeatureModule,
+  EmailNotificationFeatureModule,
   EstimateFeatureModule,
   ExporterFeatureModule,
   FavoriteFeatureModule,

@@ -26,6 +26,9 @@ import { DeployBoard } from './deploy-board/deploy-board.entity';
 // exporter
 import { ExporterHistory } from './exporter/exporter-history.entity';
 
+// email-notification
+import { EmailNotificationLog } from './email-notification/email-notification-log.entity';
+
 // estimate
 import { Estimate } from './estimate/estimate.entity';
 import { EstimatePoint } from './estimate/estimate-point.entity';
@@ -155,6 +158,9 @@ export const ENTITIES = [
 
   // exporter
   ExporterHistory,
+
+  // email-notification
+  EmailNotificationLog,
 
   // estimate
   Estimate,

@@ -18,6 +18,7 @@ export * from './auth';
 export * from './automation';
 export * from './cycle';
 export * from './deploy-board';
+export * from './email-notification';
 export * from './estimate';
 export * from './exporter';
 export * from './favorite';

@@ -55,6 +55,8 @@ export interface PoolStats {
  * - `meridian_rate_limit_rejections_total{kind}` (`markRateLimited`).
  * - `meridian_webhook_attempts_total{result}` and `meridian_webhook_deliveries_total{status}` (the
  *   delivery worker), and the outbox gauges a feature registers with `gauge`.
+ * - `meridian_email_notifications_sent_total`, `meridian_email_notification_failures_total` (failed
+ *   attempts) and `meridian_email_notifications_given_up_total` (`EmailNotificationService`).
  */
 export class Metrics {
   /** null when metrics are off: prom-client is then never loaded (it and its dependencies are ~80 files at start) */
@@ -64,6 +66,9 @@ export class Metrics {
   readonly rateLimitRejections: CounterLike<'kind'>;
   readonly webhookAttempts: CounterLike<'result'>;
   readonly webhookDeliveries: CounterLike<'status'>;
+  readonly emailNotificationsSent: CounterLike<never>;
+  readonly emailNotificationFailures: CounterLike<never>;
+  readonly emailNotificationsGivenUp: CounterLike<never>;
   private readonly prom: typeof import('prom-client') | null;
 
   constructor(readonly enabled: boolean) {
@@ -101,6 +106,21 @@ export class Metrics {
       'meridian_webhook_deliveries_total',
       'Webhook deliveries finished by this process, by final status (delivered, failed, discarded)',
       ['status'] as const,
+    );
+    this.emailNotificationsSent = counter(
+      'meridian_email_notifications_sent_total',
+      'Work item notification emails sent by this process (one per receiver and work item, stacked)',
+      [] as const,
+    );
+    this.emailNotificationFailures = counter(
+      'meridian_email_notification_failures_total',
+      'Failed attempts to send a work item notification email (each is retried with backoff until the cap)',
+      [] as const,
+    );
+    this.emailNotificationsGivenUp = counter(
+      'meridian_email_notifications_given_up_total',
+      'Work item notification emails given up after the last failed attempt',
+      [] as const,
     );
     if (this.prom && registry)
       this.prom.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });

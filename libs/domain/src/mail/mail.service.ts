@@ -141,6 +141,10 @@ export class MailService {
         requireTLS: settings.useTls && !settings.useSsl,
         ignoreTLS: !settings.useTls && !settings.useSsl,
         auth: settings.user ? { user: settings.user, pass: settings.password } : undefined,
+        // bounded, so that a silent server cannot hold a sender (a notification batch's lease) for minutes
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 60_000,
       });
       this.transport = { key, transporter };
     }

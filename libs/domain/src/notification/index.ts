@@ -3,3 +3,4 @@ export { IssueSubscriberService, NotificationService } from './notification.serv
 export { NotificationFeatureModule } from './notification.module';
 export { NotificationPreferenceService } from './notification-preference.service';
 export type { NotificationPreferenceInput, NotificationPreferenceJson } from './notification-preference.service';
+export { mentionedUserIds } from './notification-writer';

@@ -46,8 +46,9 @@ const COLUMNS = {
 /**
  * The user's email notification switches (Plane `plane/app/views/notification/base.py`
  * UserNotificationPreferenceEndpoint): one row per user, made on first use with every switch on
- * (Plane makes it at sign-up). Meridian sends no notification emails (its notifications are the
- * in-app inbox, which Plane does not filter by these either), so they are stored and served only.
+ * (Plane makes it at sign-up). They gate the work item notification emails (the
+ * `email-notification` feature, docs/mail.md), not the in-app inbox (Plane does not filter it by
+ * these either).
  */
 @Injectable()
 export class NotificationPreferenceService {
