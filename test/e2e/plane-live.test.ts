@@ -286,6 +286,26 @@ describe("Plane's own live server (unmodified) on Meridian: two Y.js clients", {
     await eventually(async () => (await stored()).includes('Ben again'), 'the new edit stored');
   });
 
+  it('edits not yet stored when the live server dies come back from the clients when it returns', async () => {
+    await restartLive();
+    const a = client(ana, 'header');
+    const b = client(ben, 'token');
+    await eventually(() => a.synced() && b.synced(), 'both synced');
+    a.type('Typed just before the crash');
+    await eventually(() => b.text().includes('Typed just before the crash'), 'the edit reached the server and Ben');
+    // killed (no store on SIGTERM), most likely within its 10 s debounce: the clients still hold the edit
+    await live!.stop();
+    live = await startPlaneLive(script!, proxy.url, livePort);
+    // they reconnect by themselves and hand it to the new server, which a new client then loads
+    const c = client(ben, 'header');
+    await eventually(() => c.text().includes('Typed just before the crash'), 'the edit back on the new server');
+    closeAll();
+    await eventually(
+      async () => (await stored()).includes('Typed just before the crash'),
+      'the edit stored after the restart',
+    );
+  });
+
   it('a user who can no longer see the page cannot load it, and their edits are never stored', async () => {
     await restartLive();
     // Ana makes the page private: Ben (a project Member) no longer sees it
