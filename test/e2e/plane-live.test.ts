@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -30,6 +31,26 @@ import { startTestApp, TestApp } from '../support/test-app';
 // HTTP first (no live server needed), then the live protocol with two Y.js clients.
 
 const WEB = 'http://web.meridian.test';
+/** The shared Redis of the test machine, for two live servers. */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
 const bearer = { type: 'bearer' } as const;
 
 /** The browser's cookies after the sign-in form: `session-id=…; csrftoken=…`, and the CSRF token. */
@@ -304,6 +325,49 @@ describe("Plane's own live server (unmodified) on Meridian: two Y.js clients", {
       async () => (await stored()).includes('Typed just before the crash'),
       'the edit stored after the restart',
     );
+  });
+
+  it('two live servers sharing a Redis (REDIS_URL) serve one page: a client on each converges, the store lands', async (ctx) => {
+    if (!(await redisReachable())) {
+      ctx.skip(`no Redis at ${REDIS_URL} (TEST_REDIS_URL)`);
+      return;
+    }
+    await restartLive();
+    await live!.stop();
+    const redis = { REDIS_URL };
+    live = await startPlaneLive(script!, proxy.url, livePort, redis);
+    const second = await startPlaneLive(script!, proxy.url, undefined, redis);
+    try {
+      const p = await projectWithPage(t, ana, [ben]);
+      const a = client(ana, 'header', p);
+      const b = openLiveClient({
+        collaboration: second.collaboration,
+        pageId: p.pageId,
+        workspaceSlug: p.slug,
+        projectId: p.projectId,
+        user: { id: ben.id, name: ben.name },
+        cookie: ben.cookie,
+        cookieVia: 'header',
+      });
+      clients.push(b);
+      await eventually(() => a.synced() && b.synced(), 'both synced, each on its own server');
+      a.type('Ana on the first server');
+      b.type('Ben on the second server');
+      await eventually(
+        () => a.text() === b.text() && a.text().includes('Ana on the first') && a.text().includes('Ben on the second'),
+        'the two documents to converge across the servers',
+      );
+      closeAll();
+      await eventually(async () => {
+        const text = await stored(p);
+        return text.includes('Ana on the first') && text.includes('Ben on the second');
+      }, 'the merged text stored');
+    } finally {
+      closeAll();
+      await second.stop();
+      await live!.stop();
+      live = await startPlaneLive(script!, proxy.url, livePort);
+    }
   });
 
   it('a user who can no longer see the page cannot load it, and their edits are never stored', async () => {

@@ -49,10 +49,15 @@ export interface PlaneLive {
 
 /**
  * Starts `node dist/server.js` with `API_BASE_URL` and `PORT` (a free one unless given), no Redis,
- * `LIVE_BASE_PATH=/live`, and waits for `GET /live/health`. `stop` sends SIGTERM: Plane's server has
+ * `LIVE_BASE_PATH=/live` and `extraEnv` (`REDIS_URL`…), and waits for `GET /live/health`. `stop` sends SIGTERM: Plane's server has
  * no handler for it, so it dies at once, without storing (as a container's stop does).
  */
-export async function startPlaneLive(script: string, apiBaseUrl: string, port?: number): Promise<PlaneLive> {
+export async function startPlaneLive(
+  script: string,
+  apiBaseUrl: string,
+  port?: number,
+  extraEnv: Record<string, string> = {},
+): Promise<PlaneLive> {
   const chosen = port ?? (await freePort());
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -61,6 +66,7 @@ export async function startPlaneLive(script: string, apiBaseUrl: string, port?: 
     API_BASE_URL: apiBaseUrl,
     LIVE_BASE_PATH: '/live',
     NODE_ENV: 'production',
+    ...extraEnv,
   };
   const child: ChildProcess = spawn(process.execPath, [script], {
     cwd: path.dirname(path.dirname(script)),
