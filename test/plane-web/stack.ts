@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { childEnv, listeningUrl, startServer } from '../support/processes';
@@ -11,7 +11,15 @@ import { childEnv, listeningUrl, startServer } from '../support/processes';
  * out: `/api/` and `/auth/` to Meridian, `/god-mode` to the admin app, `/spaces` to the published
  * boards' app, everything else to the web app. The browser only ever sees the proxy's origin, so the
  * session cookie, the CSRF cookie and the app's `withCredentials` calls are all same-origin.
+ *
+ * `/live/` (HTTP and the editor's WebSocket) goes to the live co-editing server chosen by `live`
+ * (default `PLANE_LIVE`, else `plane`): `plane` starts Plane's own live server from the frontend build
+ * (`live/dist/server.js`, `API_BASE_URL` = Meridian, no Redis), `meridian` sends `/live/` to Meridian
+ * itself, `none` refuses the WebSocket at once (the editor then loads and saves through
+ * `description/` from the browser).
  */
+export type LiveServer = 'plane' | 'meridian' | 'none';
+
 export interface Stack {
   /** `http://127.0.0.1:<port>`, the origin the browser uses */
   origin: string;
@@ -19,6 +27,8 @@ export interface Stack {
   meridian: string;
   /** Meridian's log so far (pino lines) */
   meridianLog: () => string;
+  /** which server answers `/live/` */
+  live: LiveServer;
   stop: () => Promise<void>;
 }
 
@@ -29,6 +39,16 @@ export interface StackOptions {
   dataDir?: string;
   /** extra environment for Meridian */
   env?: Record<string, string>;
+  /** who serves `/live/` (default `PLANE_LIVE`, else 'plane') */
+  live?: LiveServer;
+}
+
+/** The live server setting: `PLANE_LIVE` when it names one, else 'plane'. */
+export function liveServerFromEnv(): LiveServer {
+  const value = process.env.PLANE_LIVE ?? 'plane';
+  if (value !== 'plane' && value !== 'meridian' && value !== 'none')
+    throw new Error(`PLANE_LIVE=${value}: plane, meridian or none`);
+  return value;
 }
 
 type Target = { host: string; port: number };
@@ -57,6 +77,65 @@ function proxyTo(target: Target, req: http.IncomingMessage, res: http.ServerResp
     res.end(`proxy: ${err.message}`);
   });
   req.pipe(upstream);
+}
+
+/** Forwards a WebSocket upgrade to `target` and splices the two sockets once it answers. */
+function upgradeTo(target: Target, req: http.IncomingMessage, socket: Socket, head: Buffer): void {
+  const upstream = http.request({
+    host: target.host,
+    port: target.port,
+    method: req.method,
+    path: req.url,
+    headers: {
+      ...req.headers,
+      'x-forwarded-for': req.socket.remoteAddress ?? '127.0.0.1',
+      'x-forwarded-proto': 'http',
+    },
+  });
+  upstream.on('upgrade', (res, upSocket, upHead) => {
+    const lines = [`HTTP/1.1 ${res.statusCode} ${res.statusMessage}`];
+    for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+    socket.write(lines.join('\r\n') + '\r\n\r\n');
+    if (upHead.length) socket.write(upHead);
+    if (head.length) upSocket.write(head);
+    upSocket.pipe(socket).pipe(upSocket);
+    upSocket.on('error', () => socket.destroy());
+    socket.on('error', () => upSocket.destroy());
+  });
+  upstream.on('response', (res) => {
+    // refused (no upgrade): pass the answer on and close
+    socket.end(`HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\nConnection: close\r\n\r\n`);
+    res.resume();
+  });
+  upstream.on('error', () => socket.destroy());
+  upstream.end();
+}
+
+/** Starts Plane's own live server (`live/dist/server.js` of the frontend build) against Meridian. */
+async function startPlaneLive(
+  frontendDir: string,
+  meridian: string,
+  log: fs.WriteStream,
+): Promise<{ child: ChildProcess; port: number }> {
+  const script = path.join(frontendDir, 'live', 'dist', 'server.js');
+  if (!fs.existsSync(script)) throw new Error(`${script} is missing: run test/plane-web/build-frontend.sh first`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [script], {
+    cwd: path.dirname(path.dirname(script)),
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      API_BASE_URL: meridian,
+      LIVE_BASE_PATH: '/live',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  await waitForPort(port, 60_000);
+  return { child, port };
 }
 
 function waitForPort(port: number, timeoutMs: number): Promise<void> {
@@ -117,20 +196,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const target =
       url.startsWith('/api/') || url.startsWith('/auth/')
         ? targets.meridian
-        : url === '/god-mode' || url.startsWith('/god-mode/')
-          ? targets.admin
-          : url === '/spaces' || url.startsWith('/spaces/')
-            ? targets.space
-            : targets.web;
+        : url.startsWith('/live/') && targets.live
+          ? targets.live
+          : url === '/god-mode' || url.startsWith('/god-mode/')
+            ? targets.admin
+            : url === '/spaces' || url.startsWith('/spaces/')
+              ? targets.space
+              : targets.web;
     if (!target) {
       res.writeHead(503).end('starting');
       return;
     }
     proxyTo(target, req, res);
   });
-  // No live co-editing server here (Meridian serves none): its WebSocket upgrade is refused at once,
-  // as a proxy with nothing behind `/live/` does, so the page editor falls back to `description/`.
-  proxy.on('upgrade', (_req, socket) => socket.destroy());
+  // `/live/` upgrades go to the live server; with none (`live: 'none'`) they are refused at once, as a
+  // proxy with nothing behind `/live/` does, so the page editor falls back to `description/`.
+  proxy.on('upgrade', (req, socket: Socket, head: Buffer) => {
+    if (targets.live && (req.url ?? '').startsWith('/live/')) upgradeTo(targets.live, req, socket, head);
+    else socket.destroy();
+  });
+  const live = options.live ?? liveServerFromEnv();
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
@@ -150,6 +235,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const meridian = listeningUrl(server.output());
   const meridianUrl = new URL(meridian);
   targets.meridian = { host: '127.0.0.1', port: Number(meridianUrl.port) };
+  let liveChild: ChildProcess | undefined;
+  if (live === 'meridian') targets.live = targets.meridian;
+  if (live === 'plane') {
+    const started = await startPlaneLive(
+      options.frontendDir,
+      meridian,
+      fs.createWriteStream(path.join(dataDir, 'live.log')),
+    );
+    liveChild = started.child;
+    targets.live = { host: '127.0.0.1', port: started.port };
+  }
 
   const nextLog = fs.createWriteStream(path.join(dataDir, 'next.log'));
   const apps = await Promise.all(['web', 'admin', 'space'].map((app) => startNext(options.frontendDir, app, nextLog)));
@@ -161,8 +257,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     origin,
     meridian,
     meridianLog: server.output,
+    live,
     stop: async () => {
       for (const { child } of apps) child.kill('SIGTERM');
+      liveChild?.kill('SIGTERM');
       server.child.kill('SIGTERM');
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
       proxy.closeAllConnections();

@@ -346,13 +346,16 @@ export const teamDaySteps: Step<Ctx>[] = [
         page.waitForResponse((r) => /\/pages\/[0-9a-f-]{36}\/$/.test(r.url()) && r.request().method() === 'PATCH'),
         page.getByPlaceholder('Untitled').fill('Launch plan'),
       ]);
-      // no live co-editing server: the editor loads and saves the body through description/ (decisions)
+      // without a live co-editing server the editor saves the body through description/ (decisions);
+      // with one, the live server stores it (live-steps.ts checks that)
       await page.locator('.ProseMirror').first().click({ timeout: 60_000 });
       await Promise.all([
-        page.waitForResponse(
-          (r) => /\/description\/$/.test(r.url()) && r.request().method() === 'PATCH' && r.status() === 200,
-          { timeout: 30_000 },
-        ),
+        ctx.stack.live === 'none'
+          ? page.waitForResponse(
+              (r) => /\/description\/$/.test(r.url()) && r.request().method() === 'PATCH' && r.status() === 200,
+              { timeout: 30_000 },
+            )
+          : page.getByText('Ship the landing page on Monday.').waitFor(),
         page.keyboard.type('Ship the landing page on Monday.'),
       ]);
       await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/pages/`);

@@ -5,7 +5,8 @@
  *
  * Environment: PLANE_WEB_DIR (the frontend build; default ~/.cache/meridian/plane-web), CHROMIUM
  * (default /usr/bin/chromium), PLANE_WEB_OUTPUT (screenshots and report; default
- * test/plane-web/output), HEADFUL=1 to watch. Exit code 0 only when every step passes.
+ * test/plane-web/output), HEADFUL=1 to watch, PLANE_LIVE=plane|meridian|none (who serves `/live/`, the page editor's co-editing server:
+ * Plane's own live server from the build, Meridian, or nothing; default plane). Exit code 0 only when every step passes.
  *
  * The app runs with its defaults (its local work-item cache on). Each step ends with a screenshot of
  * every open tab; a step fails when it throws or when an API call fails that the step does not
@@ -17,6 +18,7 @@ import * as path from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { Recorder, Step } from './recorder';
 import { startStack, Stack } from './stack';
+import { liveSteps } from './live-steps';
 import { teamDaySteps } from './steps';
 
 export interface Ctx {
@@ -75,7 +77,10 @@ async function main(): Promise<void> {
   };
   let results;
   try {
-    results = await recorder.run(teamDaySteps as Step<Ctx>[], ctx);
+    // co-editing through the live server comes right after the first page is written
+    const steps = [...(teamDaySteps as Step<Ctx>[])];
+    steps.splice(steps.findIndex((s) => s.name === 'write a page') + 1 || steps.length - 1, 0, ...liveSteps);
+    results = await recorder.run(steps, ctx);
   } finally {
     await browser.close().catch(() => undefined);
     fs.writeFileSync(path.join(outDir, 'meridian.log'), stack.meridianLog());

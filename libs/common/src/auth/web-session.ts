@@ -16,7 +16,8 @@ import { randomToken } from '../util/secrets';
  * `X-CSRFToken`, header `X-XSRF-TOKEN`, which axios, the web app's HTTP client, copies from
  * `XSRF-TOKEN` by itself on same-origin calls, or form field `csrfmiddlewaretoken`) and must come
  * from a trusted origin (`Origin`, else `Referer`): one of `webSession.trustedOrigins` or the
- * server's own origin. Plane checks no CSRF on `/api/`; Meridian does (docs/decisions.md).
+ * server's own origin. Plane checks no CSRF on `/api/`; Meridian does (docs/decisions.md), except on
+ * requests no browser sent (`isServerToServer`: Plane's live server storing a page).
  */
 export const CSRF_COOKIE = 'csrftoken';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -130,6 +131,26 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Headers a browser adds by itself and a page's script can neither set nor remove (`Referer` aside). */
+const BROWSER_HEADERS = ['origin', 'referer', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest', 'sec-fetch-user'];
+/** The content types a page may post to another origin without a CORS preflight (Fetch standard). */
+const SIMPLE_POST_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+/**
+ * Whether an unsafe request cannot have been sent by a browser on behalf of a page: it carries none
+ * of `Origin`, `Referer` and `Sec-Fetch-*` (every current browser sends `Origin` on unsafe methods and
+ * `Sec-Fetch-Site` on every request), and it is not one a page could send to another origin without a
+ * CORS preflight (a POST without a content type or with a form's or `text/plain`). Plane's live
+ * server stores a page's description this way: `PATCH …/pages/{id}/description/` from Node with only
+ * the user's session cookie (docs/decisions.md, "Plane's live server writes with the session cookie").
+ */
+export function isServerToServer(req: Request): boolean {
+  if (BROWSER_HEADERS.some((name) => req.headers[name] !== undefined)) return false;
+  if (req.method !== 'POST') return true;
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return type !== '' && !SIMPLE_POST_TYPES.has(type);
+}
+
 /**
  * Why a request fails the CSRF check: `origin` (the page's origin is neither the server's own nor
  * trusted; `origin` is what it claimed, `ownOrigin` what the server saw), `no-cookie` (no
@@ -140,11 +161,12 @@ export type CsrfRefusal =
 
 /**
  * The CSRF check of a cookie-authenticated request, with the reason of a refusal: safe methods
- * pass; unsafe ones need a trusted origin (`fromTrustedOrigin`) and the `csrftoken` cookie's value in
- * `X-CSRFToken`, `X-XSRF-TOKEN` or the form field `csrfmiddlewaretoken`. Null when it passes.
+ * pass, and so do unsafe requests no browser sent (`isServerToServer`); other unsafe ones need a
+ * trusted origin (`fromTrustedOrigin`) and the `csrftoken` cookie's value in `X-CSRFToken`,
+ * `X-XSRF-TOKEN` or the form field `csrfmiddlewaretoken`. Null when it passes.
  */
 export function csrfRefusal(req: Request, config: AppConfig): CsrfRefusal | null {
-  if (SAFE_METHODS.has(req.method)) return null;
+  if (SAFE_METHODS.has(req.method) || isServerToServer(req)) return null;
   if (!fromTrustedOrigin(req, config)) {
     return { reason: 'origin', origin: claimedOrigin(req) ?? '', ownOrigin: ownOrigin(req) };
   }
