@@ -5,6 +5,7 @@ import {
   CREDENTIAL_VERIFIER,
   CredentialVerifier,
   isUuid,
+  sizeInBytes,
   MeridianError,
   PROJECT_ACCESS_RESOLVER,
   ProjectAccessResolver,
@@ -85,7 +86,7 @@ const scopeOf = (c: LiveContext): PageScope => ({
 export class LiveCollaboration implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('LiveCollaboration');
   private hocuspocus: Hocuspocus<LiveContext> | null = null;
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  private readonly wss: WebSocketServer;
   /** open document connections (after authentication) */
   private readonly connections = new Set<Connection<LiveContext>>();
   /** the last authenticated context per loaded document: whose rights a store uses */
@@ -103,7 +104,10 @@ export class LiveCollaboration implements OnApplicationBootstrap, BeforeApplicat
     @Inject(CREDENTIAL_VERIFIER) private readonly credentials: CredentialVerifier,
     @Inject(WORKSPACE_ACCESS_RESOLVER) private readonly workspaces: WorkspaceAccessResolver,
     @Inject(PROJECT_ACCESS_RESOLVER) private readonly projects: ProjectAccessResolver,
-  ) {}
+  ) {
+    // one message at most as large as a request body (`BODY_LIMIT`)
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: sizeInBytes(config.http.bodyLimit) });
+  }
 
   /** The websocket's path (`<LIVE_BASE_PATH>/collaboration`). */
   get path(): string {
@@ -231,7 +235,8 @@ export class LiveCollaboration implements OnApplicationBootstrap, BeforeApplicat
       },
       connected: async ({ connection, context, documentName }) => {
         this.connections.add(connection);
-        this.lastContext.set(documentName, context);
+        // a store needs an editor's rights: a read-only viewer's would be refused
+        if (!connection.readOnly && !this.lastContext.has(documentName)) this.lastContext.set(documentName, context);
         connection.onClose(() => this.connections.delete(connection));
       },
       onLoadDocument: async ({ context, document, documentName }) => {
@@ -239,8 +244,8 @@ export class LiveCollaboration implements OnApplicationBootstrap, BeforeApplicat
         if (binary.byteLength > 0) Y.applyUpdate(document, binary, { source: 'local', skipStoreHooks: true });
         return document;
       },
-      onChange: async ({ context, documentName }) => {
-        if (context?.userId) this.lastContext.set(documentName, context);
+      onChange: async ({ context, documentName, connection }) => {
+        if (context?.userId && connection && !connection.readOnly) this.lastContext.set(documentName, context);
       },
       onStoreDocument: async ({ document }) => {
         if (!this.closing) await this.store(document);
