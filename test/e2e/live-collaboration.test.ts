@@ -351,6 +351,20 @@ describe("Meridian's own live endpoint (LIVE_BASE_PATH, Hocuspocus)", () => {
     await until('stored', async () => (await pageHtml(id)).includes('Fixed again'));
   });
 
+  it('a project Guest reads a page live but cannot change it', async () => {
+    const gus = await browser(t);
+    await addMember(t, ws.id, gus.userId, 5);
+    await addProjectMember(t, ws.id, project.id, gus.userId, 5);
+    await t.sql('UPDATE projects SET guest_view_all_features = true WHERE id = $1', [project.id]);
+    const id = await newPage('<p>Look</p>');
+    const g = await open(gus, id).ready();
+    assert.equal(g.text, 'Look');
+    g.type(0, 'Touch ');
+    await g.roundTrip('unlock', 'unlocked'); // handled after the change above
+    const fresh = await open(ada, id).ready();
+    assert.equal(fresh.text, 'Look');
+  });
+
   it('disconnects a user who loses access: the page made private, the member removed', async () => {
     const id = await newPage('<p>Shared</p>');
     const watcher = await open(mia, id).ready();
