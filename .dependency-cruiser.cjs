@@ -2,7 +2,7 @@
 // .dependency-cruiser.runtime.cjs (no import cycles at run time). See docs/architecture.md.
 /** @type {import('dependency-cruiser').IConfiguration} */
 const DOMAIN = '^libs/domain/src/';
-const API_MODULES = ['app-api', 'external-v1', 'public', 'auth', 'instance', 'health'];
+const API_MODULES = ['app-api', 'external-v1', 'public', 'auth', 'instance', 'health', 'live'];
 
 module.exports = {
   forbidden: [

@@ -28,6 +28,7 @@ import { AuthModule } from './auth/auth.module';
 import { ExternalV1Module } from './external-v1/external-v1.module';
 import { HealthModule } from './health/health.module';
 import { InstanceModule } from './instance/instance.module';
+import { LiveModule } from './live/live.module';
 import { PublicModule } from './public/public.module';
 
 /** The five HTTP modules and their base paths (docs/reference/http-interface.md §4). */
@@ -92,6 +93,7 @@ export class AppModule {
         PassportModule,
         DomainModule,
         HealthModule,
+        LiveModule,
         ...API_MODULES.map((m) => m.module),
         RouterModule.register(API_MODULES),
       ],

@@ -37,10 +37,10 @@ export class SearchController {
   constructor(private readonly search: SearchService) {}
 
   /**
-   * `?search=` (names; work items also by `ABC-12` or number), optional `project_id` (work items,
-   * cycles and modules of that project only unless `workspace_search=true`): `{results: {workspace,
-   * project, issue, cycle, module, issue_view, page}}`, each at most 100 (Plane's shape; views and
-   * pages are always empty).
+   * `?search=` (names; work items also by `ABC-12` or number; pages also by their text), optional
+   * `project_id` (work items, cycles, modules and pages of that project only unless
+   * `workspace_search=true`): `{results: {workspace, project, issue, cycle, module, issue_view,
+   * page}}`, each at most 100 (Plane's shape; views are always empty).
    */
   @Get('search')
   global(

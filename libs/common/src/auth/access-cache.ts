@@ -57,6 +57,7 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
   private publisher: Redis | null = null;
   private subscriber: Redis | null = null;
   private lastWarning = 0;
+  private readonly clearListeners = new Set<() => void>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.ttlMs = config.auth.accessCacheTtlMs;
@@ -141,9 +142,20 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /**
+   * Calls `listener` after every emptying of this process's cache (an access change committed here,
+   * or announced by another process through Redis). Long-lived holders of access (the live editing
+   * connections) check again then. Returns the function that removes the listener.
+   */
+  onClear(listener: () => void): () => void {
+    this.clearListeners.add(listener);
+    return () => this.clearListeners.delete(listener);
+  }
+
   private clear(): void {
     this.generation++;
     this.entries.clear();
+    for (const listener of this.clearListeners) listener();
   }
 
   private warn(reason: string): void {

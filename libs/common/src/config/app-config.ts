@@ -555,6 +555,39 @@ class EnvironmentVariables {
   @IsOptional() @Matches(HTTP_URL) GITLAB_AUTHORIZE_URL?: string;
   @IsOptional() @Matches(HTTP_URL) GITLAB_TOKEN_URL?: string;
   @IsOptional() @Matches(HTTP_URL) GITLAB_USERINFO_URL?: string;
+
+  // Live editing: Meridian's own Hocuspocus endpoint (docs/live.md "Meridian's own live endpoint")
+  /** serve Plane's live editing websocket under `LIVE_BASE_PATH` in this process */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  LIVE_ENABLED = true;
+
+  /** the path the web app's `NEXT_PUBLIC_LIVE_BASE_PATH` names; the websocket is `<path>/collaboration` */
+  @IsOptional()
+  @Matches(/^\/[A-Za-z0-9._~\-/]*$/, { message: 'LIVE_BASE_PATH must be a path starting with /' })
+  LIVE_BASE_PATH = '/live';
+
+  /** quiet time after the last change before a document is stored (ms) */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  LIVE_STORE_DEBOUNCE_MS = 2000;
+
+  /** longest a changing document waits to be stored (ms) */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  LIVE_STORE_MAX_DEBOUNCE_MS = 10_000;
+
+  /** how often every open connection's access is checked again (ms; changes made here are seen at once) */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  LIVE_ACCESS_RECHECK_MS = 5000;
 }
 
 /** An OAuth provider's endpoints (the provider's defaults unless overridden by environment). */
@@ -775,6 +808,15 @@ export interface AppConfig {
     apiLogRetentionDays: number;
     /** an export without a sign of life for this long is taken over by another runner (`EXPORT_LEASE_MS`) */
     exportLeaseMs: number;
+  };
+  /** Meridian's own live editing endpoint (`LIVE_*`; docs/live.md) */
+  live: {
+    enabled: boolean;
+    /** without a trailing slash, e.g. `/live` */
+    basePath: string;
+    storeDebounceMs: number;
+    storeMaxDebounceMs: number;
+    accessRecheckMs: number;
   };
   storage: {
     uploadsDir: string;
@@ -1090,6 +1132,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       exportExpiryDays: env.EXPORT_EXPIRY_DAYS,
       apiLogRetentionDays: env.API_LOG_RETENTION_DAYS,
       exportLeaseMs: env.EXPORT_LEASE_MS,
+    },
+    live: {
+      enabled: env.LIVE_ENABLED,
+      basePath: env.LIVE_BASE_PATH.replace(/\/+$/, ''),
+      storeDebounceMs: env.LIVE_STORE_DEBOUNCE_MS,
+      storeMaxDebounceMs: Math.max(env.LIVE_STORE_MAX_DEBOUNCE_MS, env.LIVE_STORE_DEBOUNCE_MS),
+      accessRecheckMs: env.LIVE_ACCESS_RECHECK_MS,
     },
     storage: {
       uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(env.DATA_DIR, 'uploads')),

@@ -5,3 +5,5 @@ export { PageService } from './page.service';
 export type { CreatePageInput, PageDescriptionInput, PageInput, PageScope } from './page.service';
 export type { PageDetailJson, PageJson, PageVersionDetailJson, PageVersionJson } from './page.view';
 export { PageFeatureModule } from './page.module';
+export { documentFromHtml, EDITOR_FRAGMENT, renderDocument } from './page-document';
+export type { EditorJson } from './page-document';

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { FavoriteService } from '../favorite';
 import { stripHtml } from '../issue';
 import { assertProjectWritable } from '../kernel/project-writable';
+import { documentFromHtml, renderDocument } from './page-document';
 import { Page, PAGE_ACCESS } from './page.entity';
 import { PageRepository, PageVisibility } from './page.repository';
 import {
@@ -73,6 +74,8 @@ const today = () => new Date().toISOString().slice(0, 10);
  */
 @Injectable()
 export class PageService {
+  private readonly managedListeners = new Set<(pageId: string) => void>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pages: PageRepository,
@@ -285,6 +288,60 @@ export class PageService {
    */
   async updateDescription(scope: PageScope, id: string, input: PageDescriptionInput): Promise<{ message: string }> {
     const binary = decodeBinary(input.description_binary);
+    await this.saveDescription(scope, id, binary, input.description_html ?? '', input.description ?? {});
+    return { message: 'Updated successfully' };
+  }
+
+  /**
+   * Whether the caller may open the page in the live editor, and how: 404 `NOT_FOUND` for a page
+   * the caller cannot see (as `GET …/pages/{id}/`; nothing while the project is archived);
+   * `readOnly` when the page is locked or archived, the project is archived, or the caller may not
+   * edit its description (not its owner, and below project Member): the rules of
+   * `updateDescription`, so a live editor never holds changes the page would refuse.
+   */
+  async liveAccess(scope: PageScope, id: string): Promise<{ readOnly: boolean }> {
+    const page = await this.load(scope, id);
+    const mayEdit = page.ownedById === scope.userId || (scope.role ?? 0) >= ROLE.MEMBER;
+    return { readOnly: !mayEdit || page.isLocked || page.archivedAt !== null };
+  }
+
+  /**
+   * The page's editor document for the live editor (Plane's live server `fetchPageDescriptionBinary`):
+   * its `description_binary`, or when it has none, one made from its `description_html`
+   * (`documentFromHtml`). 404 for a page the caller cannot see.
+   */
+  async liveDocument(scope: PageScope, id: string): Promise<Uint8Array> {
+    const page = await this.load(scope, id);
+    if (page.descriptionBinary && page.descriptionBinary.byteLength > 0) return new Uint8Array(page.descriptionBinary);
+    return documentFromHtml(page.descriptionHtml, page.id);
+  }
+
+  /**
+   * Stores the live editor's document (Plane's live server `updatePageDescription`): the binary
+   * and the HTML and JSON derived from it (`renderDocument`), by the rules and with the version
+   * history of `updateDescription` (403, 404, 400 `PAGE_LOCKED`, `PAGE_ARCHIVED`, `PROJECT_ARCHIVED`).
+   */
+  async saveLiveDocument(scope: PageScope, id: string, binary: Uint8Array): Promise<void> {
+    const { html, json } = renderDocument(binary);
+    await this.saveDescription(scope, id, Buffer.from(binary), html, json);
+  }
+
+  /**
+   * Calls `listener(pageId)` after a page's lock, access, archive or delete changed (committed, in
+   * this process): who may open or edit it live may have changed. Returns the remover.
+   */
+  onManaged(listener: (pageId: string) => void): () => void {
+    this.managedListeners.add(listener);
+    return () => this.managedListeners.delete(listener);
+  }
+
+  private async saveDescription(
+    scope: PageScope,
+    id: string,
+    binary: Buffer | null,
+    html: string,
+    description: unknown,
+  ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, scope.projectId);
       const page = await this.pages.findVisible(em, await this.writableVisibility(em, scope), id, true);
@@ -296,12 +353,11 @@ export class PageService {
         );
       if (page.isLocked) throw new MeridianError('PAGE_LOCKED');
       if (page.archivedAt !== null) throw new MeridianError('PAGE_ARCHIVED');
-      const html = input.description_html ?? '';
       await this.pages.update(em, page.id, {
         descriptionBinary: binary,
         descriptionHtml: html,
         descriptionStripped: html === '' ? null : stripHtml(html),
-        description: input.description ?? {},
+        description,
         updatedById: scope.userId,
       });
       if (html !== page.descriptionHtml) {
@@ -312,7 +368,7 @@ export class PageService {
           descriptionHtml: html,
           descriptionStripped: saved.descriptionStripped,
           descriptionBinary: binary,
-          descriptionJson: input.description ?? {},
+          descriptionJson: description,
           ownedById: scope.userId,
           lastSavedAt: saved.updatedAt,
           createdById: scope.userId,
@@ -320,7 +376,6 @@ export class PageService {
         });
       }
     });
-    return { message: 'Updated successfully' };
   }
 
   /** The versions of a page the caller sees, newest first (Plane's `PageVersionSerializer`). */
@@ -360,6 +415,7 @@ export class PageService {
       if (scope.role !== ROLE.ADMIN && page.createdById !== scope.userId) throw new MeridianError('PERMISSION_DENIED');
       await work(em, page);
     });
+    for (const listener of this.managedListeners) listener(id);
   }
 
   private assertOwnerOrAdmin(scope: PageScope, page: Page, detail: string): void {

@@ -114,6 +114,51 @@ export class SearchRepository {
   }
 
   /**
+   * The pages the caller sees in their live, unarchived projects of the workspace (one project with
+   * `projectId`): public ones and their own, a Guest only their own unless the project shows Guests
+   * everything (the page room's rules), whose name or text (`description_stripped`, what the editor
+   * typed) contains `q`, newest first, at most `limit`. Rows as Plane's `filter_pages`: `{name, id,
+   * project_ids, project_identifiers, workspace__slug}`. Reads the page room's tables by name (the
+   * page room is above this one).
+   */
+  async pages(
+    workspaceId: string,
+    userId: string,
+    q: string,
+    projectId: string | undefined,
+    limit: number,
+  ): Promise<unknown[]> {
+    const qb = this.dataSource.manager
+      .createQueryBuilder()
+      .from('Page', 'pg')
+      .innerJoin('ProjectPage', 'pp', 'pp.pageId = pg.id AND pp.deletedAt IS NULL')
+      .innerJoin(Project, 'p', 'p.id = pp.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
+      .innerJoin(Workspace, 'w', 'w.id = pg.workspaceId')
+      .where('pg.workspaceId = :workspaceId AND pg.deletedAt IS NULL', { workspaceId })
+      .andWhere('(pg.access = 0 OR pg.ownedById = :userId)')
+      .andWhere('(pm.role > 5 OR p.guestViewAllFeatures = true OR pg.ownedById = :userId)')
+      .andWhere("(pg.name ILIKE :like ESCAPE '\\' OR pg.descriptionStripped ILIKE :like ESCAPE '\\')", {
+        like: like(q),
+      })
+      .select([
+        'pg.name AS name',
+        'pg.id AS id',
+        'array_agg(DISTINCT p.id) AS project_ids',
+        'array_agg(DISTINCT p.identifier) AS project_identifiers',
+        'w.slug AS workspace__slug',
+      ])
+      .groupBy('pg.id')
+      .addGroupBy('w.slug')
+      .orderBy('MAX(pg.createdAt)', 'DESC')
+      .limit(limit);
+    if (projectId) qb.andWhere('p.id = :projectId', { projectId });
+    return qb.getRawMany();
+  }
+
+  /**
    * Visible work items of the caller's projects of the workspace (the project `projectId` unless
    * `projectId` is undefined) whose name contains `q` or whose key or number is `q`, without the
    * `exclude`d ones; newest first, at most `limit`. Rows as the picker answers them.

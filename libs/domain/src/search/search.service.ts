@@ -58,8 +58,9 @@ export class SearchService {
 
   /**
    * `{results: {workspace, project, issue, cycle, module, issue_view, page}}` whose names contain
-   * `search` (work items also by key `ABC-12` or number); empty lists for an empty search. With
-   * `projectId` (and not `workspaceSearch`), work items, cycles and modules of that project only.
+   * `search` (work items also by key `ABC-12` or number; pages also by their text, which Plane does
+   * not search: docs/decisions.md); empty lists for an empty search. With `projectId` (and not
+   * `workspaceSearch`), work items, cycles, modules and pages of that project only.
    */
   async global(workspaceId: string, userId: string, search: string, projectId?: string) {
     const results = {
@@ -78,6 +79,7 @@ export class SearchService {
     for (const key of ['cycle', 'module'] as const)
       results[key] = await this.repo.plans(key, workspaceId, userId, q, projectId, LIMIT);
     results.issue = (await this.issues.search(workspaceId, userId, q, projectId, LIMIT)).issues;
+    results.page = await this.repo.pages(workspaceId, userId, q, projectId, LIMIT);
     return { results };
   }
 
