@@ -10,6 +10,12 @@
 // `npm run start:prod`, `npm start`, `npm run cli` and the container image run the bundles; the
 // tests' in-process applications keep using tsc's output.
 //
+// `node scripts/bundle.js --from-sources` (what `npm start` runs when the sources changed) bundles
+// the TypeScript sources directly instead, each file transpiled by swc with its decorator metadata
+// and no type-check (docs/decisions.md "npm start transpiles without type-checking"): a fresh
+// clone serves in seconds instead of waiting for tsc. The type-check stays in `npm run build`,
+// `npm test`, lint and CI; both ways write the same files into dist/server.
+//
 // Beside server.js and cli-bundle.js, what both find next to their own code at run time:
 // - embedded-worker-thread.js: the embedded database's worker thread (`new Worker(<dir>/…)`);
 // - embedded-initdb-child.js: the process that runs PGlite's initdb for a new data directory;
@@ -24,9 +30,12 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
-const OUT = path.join(DIST, 'server');
-const DATABASE = path.join(DIST, 'libs', 'database', 'src');
+/** `--out DIR`: where the bundle goes (default dist/server; the tests bundle the sources into a directory of their own) */
+const OUT_ARG = process.argv.indexOf('--out');
+const OUT = OUT_ARG > 0 ? path.resolve(process.argv[OUT_ARG + 1]) : path.join(DIST, 'server');
 const ENTRY_TEMPLATE = path.join(__dirname, 'server-entry.js');
+/** --from-sources: bundle apps/ and libs/ (TypeScript, through swc) rather than tsc's output in dist/ */
+const FROM_SOURCES = process.argv.includes('--from-sources');
 
 /** Required lazily by Meridian (on first use, or only when configured), or not bundleable. */
 const EXTERNAL = [
@@ -112,15 +121,59 @@ const pgNodeStreams = {
   },
 };
 
+/**
+ * swc's options for one source file: what tsconfig.json asks of tsc that changes the emitted code
+ * (legacy decorators with their `design:*` metadata, which Nest's injection and TypeORM's columns
+ * read; class fields defined as ES2022 does, tsc's default for its target; CommonJS modules).
+ */
+const SWC_OPTIONS = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs', strictMode: true },
+  sourceMaps: 'inline',
+  inlineSourcesContent: false,
+  swcrc: false,
+  configFile: false,
+};
+
+/**
+ * --from-sources: `#common`, `#domain` and `#database` are the libraries' TypeScript index files, and
+ * every `.ts` file of the project goes through swc (esbuild's own TypeScript loader does not emit
+ * decorator metadata). Imports of `./x.js` that mean `./x.ts` are resolved by esbuild itself.
+ */
+const typeScriptSources = {
+  name: 'typescript-sources',
+  setup(build) {
+    const swc = require('@swc/core');
+    build.onResolve({ filter: /^#(common|domain|database)$/ }, (args) => ({
+      path: path.join(ROOT, 'libs', args.path.slice(1), 'src', 'index.ts'),
+    }));
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      const { code } = await swc.transform(source, { ...SWC_OPTIONS, filename: args.path });
+      return { contents: code, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 function entryPoints() {
+  const ext = FROM_SOURCES ? '.ts' : '.js';
+  const base = FROM_SOURCES ? ROOT : DIST;
+  const database = path.join(base, 'libs', 'database', 'src');
   const entries = {
-    server: path.join(DIST, 'apps', 'server', 'src', 'main.js'),
-    'cli-bundle': path.join(DIST, 'apps', 'cli', 'src', 'main.js'),
-    'embedded-worker-thread': path.join(DATABASE, 'embedded-worker-thread.js'),
-    'embedded-initdb-child': path.join(DATABASE, 'embedded-initdb-child.js'),
+    server: path.join(base, 'apps', 'server', 'src', `main${ext}`),
+    'cli-bundle': path.join(base, 'apps', 'cli', 'src', `main${ext}`),
+    'embedded-worker-thread': path.join(database, `embedded-worker-thread${ext}`),
+    'embedded-initdb-child': path.join(database, `embedded-initdb-child${ext}`),
   };
-  for (const file of fs.readdirSync(path.join(DATABASE, 'migrations'))) {
-    if (file.endsWith('.js')) entries[`migrations/${file.slice(0, -3)}`] = path.join(DATABASE, 'migrations', file);
+  for (const file of fs.readdirSync(path.join(database, 'migrations'))) {
+    if (file.endsWith(ext) && !file.endsWith('.d.ts'))
+      entries[`migrations/${file.slice(0, -ext.length)}`] = path.join(database, 'migrations', file);
   }
   for (const [name, file] of Object.entries(entries)) {
     if (!fs.existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run tsc first (npm run build)`);
@@ -193,7 +246,7 @@ async function main() {
     // tslib's `import` entry for Node is an ES wrapper around its CommonJS file that esbuild cannot
     // see the exports of: its ES build for every importer
     alias: { tslib: 'tslib/tslib.es6.mjs' },
-    plugins: [optionalPackages, esModuleRequires, pgNodeStreams],
+    plugins: [...(FROM_SOURCES ? [typeScriptSources] : []), optionalPackages, esModuleRequires, pgNodeStreams],
     // the package.json `imports` (#common, #domain, #database) point at tsc's output
     conditions: ['default'],
     logLevel: 'warning',

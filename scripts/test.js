@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // `npm test` (after `npm run build`): the tests under node:test, on the embedded database, or on
-// PostgreSQL when TEST_DATABASE_URL is set. Two tiers, the fast one first:
+// PostgreSQL when TEST_DATABASE_URL is set. Three tiers, the fastest first; each is skipped when
+// one before it fails:
 //
+//   0. the specs: `*.spec.ts` beside the pure modules of apps/ and libs/ (the cursor codec, filters,
+//      slug rules, …), compiled to dist/{apps,libs}/**/*.spec.js: no database, seconds;
 //   1. dist/test/domain/: the domain's services over a real database, without HTTP (seconds);
-//   2. dist/test/e2e/: the end-to-end tests over HTTP (minutes). Skipped when tier 1 fails.
+//   2. dist/test/e2e/: the end-to-end tests over HTTP (minutes).
 //
-//   node scripts/test.js [node --test options] [dist/test/{domain,e2e}/NAME.test.js ...]
+//   node scripts/test.js [node --test options] [dist/test/{domain,e2e}/NAME.test.js | dist/…/NAME.spec.js ...]
+//   node scripts/test.js --specs            # tier 0 alone (or `node --test dist/…/NAME.spec.js`)
 //
 // Before the tests, it migrates one template database for the run (dist/test/support/database-template.js,
 // in a process of its own); every test app then starts on a copy of it instead of running all the
@@ -41,7 +45,8 @@ if (!fs.existsSync(TEMPLATE_SCRIPT))
   fail(`${path.relative(ROOT, TEMPLATE_SCRIPT)} is missing: run \`npm run build\` first (\`npm test\` does).`);
 
 const args = process.argv.slice(2);
-const options = args.filter((a) => a.startsWith('-'));
+const specsOnly = args.includes('--specs');
+const options = args.filter((a) => a.startsWith('-') && a !== '--specs');
 const listTests = (dir) =>
   fs.existsSync(dir)
     ? fs
@@ -50,8 +55,23 @@ const listTests = (dir) =>
         .sort()
         .map((f) => path.join(dir, f))
     : [];
+/** The specs (tier 0): every `*.spec.js` under dist/apps and dist/libs. */
+function listSpecs(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? listSpecs(path.join(dir, e.name)) : e.name.endsWith('.spec.js') ? [path.join(dir, e.name)] : [],
+    )
+    .sort();
+}
 let files = args.filter((a) => !a.startsWith('-')).map((f) => path.resolve(f));
-if (files.length === 0) files = [...listTests(DOMAIN), ...listTests(E2E)];
+let specs = files.filter((f) => f.endsWith('.spec.js'));
+files = files.filter((f) => !f.endsWith('.spec.js'));
+if (files.length === 0 && specs.length === 0) {
+  specs = [...listSpecs(path.join(ROOT, 'dist', 'apps')), ...listSpecs(path.join(ROOT, 'dist', 'libs'))];
+  files = specsOnly ? [] : [...listTests(DOMAIN), ...listTests(E2E)];
+}
 const inDomainTier = (f) => path.dirname(f) === DOMAIN;
 const tiers = [files.filter(inDomainTier), files.filter((f) => !inDomainTier(f))].filter((t) => t.length > 0);
 const concurrency = process.env.TEST_CONCURRENCY || '2';
@@ -153,6 +173,22 @@ function writeLanes(tierFiles, count, dir, tag) {
 const lanesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-test-lanes-'));
 
 async function main() {
+  if (specs.length) {
+    process.stdout.write(`test: specs tier, ${specs.length} file(s)\n`);
+    // no database: node --test runs each file in a process of its own, two at a time
+    const result = await run(process.execPath, [
+      '--test',
+      '--test-reporter=spec',
+      `--test-concurrency=${concurrency}`,
+      ...options,
+      ...specs,
+    ]);
+    if (result.code !== 0 || result.signal || stopping) {
+      if (tiers.length && !stopping) process.stderr.write('test: the specs failed; the next tiers are skipped\n');
+      return result;
+    }
+  }
+  if (tiers.length === 0) return { code: 0 };
   const made = await templateCommand('create');
   if (made.code !== 0 || stopping) return { code: made.code || 1, signal: stopping };
   let result = { code: 0 };

@@ -113,6 +113,18 @@ describe(`backup and restore (${ENGINE})`, () => {
         fs.readdirSync(tmp).filter((f) => f.includes('.partial-')),
         [],
       );
+      // the archive's members are relative (tar unpacks it anywhere, without "Removing leading `/'")
+      const listing = spawnSync('tar', ['-tzvf', file], { encoding: 'utf8' });
+      assert.equal(listing.status, 0, listing.stderr);
+      assert.equal(listing.stderr, '');
+      const members = spawnSync('tar', ['-tzf', file], { encoding: 'utf8' }).stdout.trim().split('\n');
+      assert.ok(members.includes('PG_VERSION'), members.slice(0, 5).join(' '));
+      assert.ok(members.length > 100 && members.every((m) => !m.startsWith('/')), members.slice(0, 5).join(' '));
+      // and unpack as they list (checksums right): PG_VERSION holds the major version
+      const unpacked = fs.mkdtempSync(path.join(tmp, 'unpacked-'));
+      const extract = spawnSync('tar', ['-xzf', file, '-C', unpacked], { encoding: 'utf8' });
+      assert.equal(extract.status, 0, extract.stderr);
+      assert.match(fs.readFileSync(path.join(unpacked, 'PG_VERSION'), 'utf8'), /^\d+\s*$/);
 
       const fresh = path.join(tmp, 'restored');
       const restore = await runNode([CLI, 'restore', file], { DATA_DIR: fresh });

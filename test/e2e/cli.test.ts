@@ -94,6 +94,22 @@ describe('ops CLI: migration:revert (engine under test)', () => {
     assert.match(res.stdout, new RegExp(`^Reverted ${LATEST}\\.$`, 'm'));
     const show = await runNode([CLI, 'migration:show'], db.env);
     assert.match(show.stdout, new RegExp(`^\\[ \\] ${LATEST}$`, 'm'));
+    // one list, oldest first, applied or not: every applied one above the pending latest
+    const listed = show.stdout
+      .split('\n')
+      .filter((l) => /^\[[X ]\] /.test(l))
+      .map((l) => ({ applied: l.startsWith('[X]'), name: l.slice(4), at: Number(/(\d{13})$/.exec(l)![1]) }));
+    assert.ok(listed.length > 2, show.stdout);
+    assert.deepEqual(
+      listed.map((m) => m.at),
+      listed.map((m) => m.at).sort((a, b) => a - b),
+      `not oldest first:\n${show.stdout}`,
+    );
+    assert.equal(listed[listed.length - 1].name, LATEST);
+    assert.ok(
+      listed.slice(0, -1).every((m) => m.applied),
+      show.stdout,
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type TestAgent from 'supertest/lib/agent';
 import { addMember, createApiKey, createWorkspace, signUp, unique } from '../support/fixtures';
@@ -538,7 +539,41 @@ describe('meridian import plane', () => {
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /import plane needs --url/);
     const missing = await runImport('no-such-workspace');
-    assert.equal(missing.code, 1, missing.stdout + missing.stderr);
+    // what a re-run cannot fix: exit 2, what to change, and no "run it again"
+    assert.equal(missing.code, 2, missing.stdout + missing.stderr);
     assert.match(missing.stderr, /NOT_FOUND: No workspace "no-such-workspace"/);
+    assert.match(missing.stderr, /Check --into \("no-such-workspace"/);
+    assert.doesNotMatch(missing.stderr, /again/);
+  });
+
+  it('tells a wrong key and an unknown source workspace (exit 2, what to fix) from a transient failure', async () => {
+    const wrongKey = await runImport(targets.main.slug, ['--api-key', 'plane_api_0123456789abcdef0123456789abcdef']);
+    assert.equal(wrongKey.code, 2, wrongKey.stdout + wrongKey.stderr);
+    assert.match(wrongKey.stderr, /import stopped: 401 from the source/);
+    assert.match(wrongKey.stderr, /The source refused the API key/);
+    assert.doesNotMatch(wrongKey.stderr, /again/);
+
+    const unknown = await importInProcess(
+      ['plane', '--url', sourceUrl, '--workspace', 'no-such-source', '--into', targets.main.slug],
+      { ...target.env, PLANE_API_KEY: sourceKey, LOG_LEVEL: 'silent' },
+    );
+    assert.equal(unknown.code, 2, unknown.stdout + unknown.stderr);
+    assert.match(unknown.stderr, /import stopped: 40[34] from the source/);
+    assert.match(unknown.stderr, /workspace "no-such-source"|--workspace \("no-such-source"\)/);
+    assert.doesNotMatch(unknown.stderr, /again/);
+
+    // a URL that answers a web page, not Plane's API
+    const page = http.createServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>hi</html>'),
+    );
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    try {
+      const notApi = await runImport(targets.main.slug, [], `http://127.0.0.1:${(page.address() as AddressInfo).port}`);
+      assert.equal(notApi.code, 2, notApi.stdout + notApi.stderr);
+      assert.match(notApi.stderr, /not Plane's API \(JSON\): check --url/);
+      assert.doesNotMatch(notApi.stderr, /again/);
+    } finally {
+      page.close();
+    }
   });
 });

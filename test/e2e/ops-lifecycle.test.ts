@@ -125,24 +125,120 @@ describe('start and stop with the README commands (embedded database)', () => {
     });
   }
 
-  it('logs the migrations it applies, then that the schema is up to date', async () => {
+  it('sums up the migrations it applies in one line, says how to claim the unclaimed instance; once claimed, neither', async () => {
     const { dir: fresh, drop } = embeddedDataDir('empty', 'meridian-ops-migrate-');
     try {
-      const first = await startServer({ DATA_DIR: fresh, LOG_LEVEL: 'info' });
+      const first = await startServer({ DATA_DIR: fresh, LOG_LEVEL: 'info', WEB_URL: 'http://plane.test' });
       first.child.kill('SIGTERM');
       await waitExit(first.child);
-      const applied = jsonLines(first.output()).find((l) => /^applied \d+ migration\(s\)/.test(l.msg));
-      assert.ok(applied, first.output());
-      assert.ok((applied.migrations as string[]).some((m) => /^Initial\d+$/.test(m)));
+      const lines = jsonLines(first.output());
+      const applied = lines.filter((l) => /^applied \d+ migrations?:/.test(l.msg));
+      assert.equal(applied.length, 1, first.output());
+      const names = applied[0].migrations as string[];
+      assert.ok(names.length > 2 && /^Initial\d+$/.test(names[0]), first.output());
+      // one short line: the count, the first and the last; the whole list is in its field
+      assert.equal(applied[0].msg, `applied ${names.length} migrations: ${names[0]} … ${names[names.length - 1]}`);
+      const claim = lines.find((l) => l.msg.startsWith('this instance is not claimed yet'));
+      assert.ok(claim, first.output());
+      assert.equal(claim.level, 40);
+      assert.match(claim.msg, /http:\/\/plane\.test\/god-mode\//);
+      assert.match(claim.msg, /npm run cli -- admin create --email/);
+
+      // claimed with the command the line names
+      const created = await runNode([CLI, 'admin', 'create', '--email', 'ops@example.com'], {
+        DATA_DIR: fresh,
+        MERIDIAN_ADMIN_PASSWORD: 'an admin passphrase',
+      });
+      assert.equal(created.code, 0, created.stderr);
 
       const second = await startServer({ DATA_DIR: fresh, LOG_LEVEL: 'info' });
       second.child.kill('SIGTERM');
       await waitExit(second.child);
-      assert.ok(
-        jsonLines(second.output()).some((l) => l.msg === 'database schema is up to date: no pending migrations'),
-      );
+      const again = jsonLines(second.output());
+      assert.ok(again.some((l) => l.msg === 'database schema is up to date: no pending migrations'));
+      assert.ok(!again.some((l) => l.msg.startsWith('this instance is not claimed')), second.output());
     } finally {
       drop();
+    }
+  });
+
+  it('LOG_FORMAT=pretty: one readable line per entry (time, level, message), the same content as the JSON', async () => {
+    const { dir: fresh, drop } = embeddedDataDir('empty', 'meridian-ops-pretty-');
+    try {
+      const server = await startServer({ DATA_DIR: fresh, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+      const url = /listening on (http:\/\/[^ ]+)/.exec(server.output())![1];
+      assert.equal((await fetch(`${url}/health?token=very-secret`)).status, 200);
+      server.child.kill('SIGTERM');
+      await waitExit(server.child);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      assert.ok(lines.length >= 4, server.output());
+      for (const line of lines) {
+        assert.ok(!line.startsWith('{'), `a JSON line in the pretty log: ${line}`);
+        // no colours when stdout is not a terminal
+        assert.ok(!line.includes('\u001b['), line);
+      }
+      assert.ok(
+        lines.some((l) => /^\d\d:\d\d:\d\d\.\d{3} INFO {2}starting Meridian /.test(l)),
+        server.output(),
+      );
+      assert.ok(lines.some((l) => /^\d\d:\d\d:\d\d\.\d{3} WARN {2}this instance is not claimed yet/.test(l)));
+      // a request's line: method, URL (secrets still redacted), status and time
+      assert.ok(
+        lines.some((l) => /INFO {2}request completed GET \/health\?token=\[redacted\] 200 \d+ ms/.test(l)),
+        server.output(),
+      );
+      assert.ok(!server.output().includes('very-secret'));
+      assert.ok(lines.some((l) => /INFO {2}stopped$/.test(l)));
+    } finally {
+      drop();
+    }
+  });
+
+  it('on a terminal the log is pretty by default; with NODE_ENV=production it stays JSON', async () => {
+    // a port in use: the server logs that it starts, then refuses to (exit 1) before touching the database
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = String((holder.address() as net.AddressInfo).port);
+    try {
+      for (const [nodeEnv, pretty] of [
+        ['development', true],
+        ['production', false],
+      ] as const) {
+        // util-linux's `script` runs the server with a pseudo-terminal as its stdout
+        const command = [process.execPath, ...TEST_NODE_FLAGS, SERVER].join(' ');
+        const child = spawn('script', ['-qfec', command, '/dev/null'], {
+          cwd: ROOT,
+          env: childEnv({
+            PORT: port,
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'info',
+            NODE_ENV: nodeEnv,
+            SECRET_KEY: 'k'.repeat(64),
+            NO_COLOR: '',
+          }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout!.on('data', (d) => (out += d));
+        child.stderr!.on('data', (d) => (out += d));
+        const { code } = await waitExit(child);
+        assert.equal(code, 1, out);
+        assert.match(out, /Port \d+ on 127\.0\.0\.1 is already in use/);
+        const starting = out.split(/\r?\n/).find((l) => l.includes('starting Meridian'));
+        assert.ok(starting, out);
+        if (pretty)
+          // ANSI colours: the time dimmed (90), the level green (32)
+          assert.match(
+            starting,
+            new RegExp(String.raw`^\x1b\[90m\d\d:\d\d:\d\d\.\d{3}\x1b\[0m \x1b\[32mINFO \x1b\[0m starting`),
+          );
+        else assert.equal((JSON.parse(starting.trim()) as { level: number }).level, 30, starting);
+      }
+    } finally {
+      holder.close();
     }
   });
 });

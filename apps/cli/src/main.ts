@@ -23,7 +23,7 @@ const USAGE = `Usage: meridian <command>     (npm run cli -- <command>)
 Commands:
   migration:run              apply pending migrations (inside the migration advisory lock)
   migration:revert           undo the most recent migration, and name it
-  migration:show             list migrations and whether each is applied
+  migration:show             every migration, oldest first: [X] applied, [ ] pending
   migration:generate NAME    write libs/database/src/migrations/<timestamp>-NAME.ts from entity changes
   admin create --email EMAIL [--first-name NAME] [--last-name NAME] [--company-name NAME]
                              the instance's first set-up, as POST /api/instances/admins/sign-up/ does:
@@ -89,9 +89,14 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'migration:show': {
       await withDataSource(async (ds) => {
+        // one order, oldest first (by the timestamp in the name), applied or not: TypeORM answers
+        // the applied ones newest first and the pending ones oldest first
         const executor = new MigrationExecutor(ds);
-        for (const m of await executor.getExecutedMigrations()) console.log(`[X] ${m.name}`);
-        for (const m of await executor.getPendingMigrations()) console.log(`[ ] ${m.name}`);
+        const rows = [
+          ...(await executor.getExecutedMigrations()).map((m) => ({ ...m, applied: true })),
+          ...(await executor.getPendingMigrations()).map((m) => ({ ...m, applied: false })),
+        ].sort((a, b) => a.timestamp - b.timestamp || a.name.localeCompare(b.name));
+        for (const m of rows) console.log(`${m.applied ? '[X]' : '[ ]'} ${m.name}`);
       });
       return 0;
     }

@@ -17,6 +17,7 @@ import {
   ReadyDatabase,
   startDatabase,
 } from '#database';
+import { InstanceService } from '#domain';
 import * as net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
@@ -119,10 +120,40 @@ class Lifecycle {
   }
 }
 
+/**
+ * The migrations a start applied, in one short line (the names are in the line's `migrations` field):
+ * `applied 1 migration: AddX1795…`, or `applied 87 migrations: Initial1795… … AddX1795…` (first and last).
+ */
+function summariseMigrations(applied: string[]): string {
+  if (applied.length === 1) return `applied 1 migration: ${applied[0]}`;
+  if (applied.length === 2) return `applied 2 migrations: ${applied[0]}, ${applied[1]}`;
+  return `applied ${applied.length} migrations: ${applied[0]} … ${applied[applied.length - 1]}`;
+}
+
+/**
+ * On an instance nobody has claimed yet (no instance admin: Plane's `is_setup_done` false), one line
+ * that says how to claim it: Plane's admin app at `WEB_URL/god-mode/`, or the ops CLI. Logged at
+ * every start until it is claimed. A failure to read the instance is not a reason to stop serving.
+ */
+async function logClaimHint(
+  log: Logger,
+  config: AppConfig,
+  app: { get: (t: typeof InstanceService) => InstanceService },
+) {
+  try {
+    if ((await app.get(InstanceService).instance()).isSetupDone) return;
+    log.warn(
+      `this instance is not claimed yet: create its first admin in Plane's admin app (${config.webUrl}/god-mode/) ` +
+        'or with `npm run cli -- admin create --email you@example.com`; until then sign-up answers 403 INSTANCE_NOT_CONFIGURED',
+    );
+  } catch (err) {
+    log.debug({ err }, 'could not read the instance to check whether it is claimed');
+  }
+}
+
 function logMigrations(log: Logger, config: AppConfig, database: ReadyDatabase): void {
   const { appliedMigrations: applied, pendingMigrations: pending } = database;
-  if (applied.length)
-    log.info({ migrations: applied }, `applied ${applied.length} migration(s): ${applied.join(', ')}`);
+  if (applied.length) log.info({ migrations: applied }, summariseMigrations(applied));
   else if (config.database.migrationsRun) log.info('database schema is up to date: no pending migrations');
   if (pending.length) {
     log.warn(
@@ -229,6 +260,7 @@ async function main(): Promise<void> {
     { url, version, database: describeDatabase(config), startup_ms, code_cache: codeCache?.state() },
     `listening on ${url} (${describeDatabase(config)})`,
   );
+  await logClaimHint(log, config, app);
   // the functions this start compiled, for the next start (`save` writes only when this start had no cache)
   if (codeCache) {
     setImmediate(() => {

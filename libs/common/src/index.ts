@@ -39,6 +39,7 @@ export * from './util/secrets';
 export * from './throttling/sliding-window';
 export * from './openapi/openapi-routes';
 export * from './openapi/multipart-body';
+export * from './logging/log-format';
 export * from './logging/process-logger';
 export * from './util/version';
 export * from './logging/redact';

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { lockDataDir } from './data-dir-lock';
 import { isInitialisedCluster } from './embedded-initdb';
 
@@ -12,8 +13,44 @@ function clusterDir(dataDir: string): string {
 }
 
 /**
+ * The same gzipped tar with relative member names (`PG_VERSION`, `base/1/…`). PGlite's
+ * `dumpDataDir` names every member from the root of its in-memory file system (`/PG_VERSION`), which
+ * `tar -x` warns about and strips, and which an archive meant to be unpacked anywhere should not
+ * carry. Rewrites each ustar header's `name` and `prefix` fields without their leading slashes and
+ * its checksum; the data is untouched. PGlite's `loadDataDir` (`restoreEmbedded`) reads both forms.
+ */
+export function withRelativeMemberNames(gzipped: Buffer): Buffer {
+  const tar = gunzipSync(gzipped);
+  const stripField = (header: Buffer, offset: number, length: number): boolean => {
+    const field = header.subarray(offset, offset + length);
+    let slashes = 0;
+    while (slashes < length && field[slashes] === 0x2f) slashes++;
+    if (slashes === 0) return false;
+    const rest = Buffer.from(field.subarray(slashes));
+    field.fill(0);
+    rest.copy(field, 0);
+    return true;
+  };
+  for (let at = 0; at + 512 <= tar.length;) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break; // the end-of-archive blocks
+    const size = parseInt(header.subarray(124, 136).toString('latin1').replace(/\0.*$/s, '').trim() || '0', 8);
+    const ustar = header.subarray(257, 262).toString('latin1') === 'ustar';
+    const prefixed = ustar && header[345] !== 0;
+    const changed = prefixed ? stripField(header, 345, 155) : stripField(header, 0, 100);
+    if (changed) {
+      header.fill(0x20, 148, 156); // the checksum is computed with its own field as spaces
+      const sum = header.reduce((n, b) => n + b, 0);
+      header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'latin1');
+    }
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return gzipSync(tar);
+}
+
+/**
  * Writes a backup of the embedded database in `dataDir` to `file`: PGlite's `dumpDataDir('gzip')`,
- * a gzipped tar of the cluster's files (`tar -tzf` lists them), readable by `restoreEmbedded` and by
+ * a gzipped tar of the cluster's files with relative names (`tar -tzf` lists them), readable by `restoreEmbedded` and by
  * `PGlite.create({ loadDataDir })`.
  *
  * Consistent by construction: it takes the data directory's lock first, so it refuses with
@@ -41,9 +78,10 @@ export async function backupEmbedded(dataDir: string, file: string): Promise<num
     } finally {
       await pglite.close();
     }
-    fs.writeFileSync(partial, Buffer.from(await blob.arrayBuffer()));
+    const archive = withRelativeMemberNames(Buffer.from(await blob.arrayBuffer()));
+    fs.writeFileSync(partial, archive);
     fs.renameSync(partial, target);
-    return blob.size;
+    return archive.length;
   } finally {
     fs.rmSync(partial, { force: true });
     release();

@@ -4,7 +4,7 @@ import { DomainModule } from '#domain';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { formatSummary, KINDS, PlaneImporter } from './plane-importer';
-import { PlaneSource, RequestLimitReached, SourceError } from './plane-source';
+import { PlaneSource, SourceError } from './plane-source';
 
 export const IMPORT_USAGE = `  import plane --url URL --api-key KEY --workspace SLUG [--into SLUG] [--as EMAIL]
                              reads a workspace through Plane's External API v1 (members, projects,
@@ -14,7 +14,9 @@ export const IMPORT_USAGE = `  import plane --url URL --api-key KEY --workspace 
                              Admin of it; default its owner). Idempotent: run it again to resume
                              after a failure; nothing is created twice. The key may come from
                              PLANE_API_KEY instead of --api-key. Progress on stderr, a summary on
-                             stdout; exit 1 when something failed.`;
+                             stdout; exit 1 when something failed (run it again), 2 when a re-run
+                             cannot help (a key the source refuses, a workspace that does not exist,
+                             a URL that is not Plane's API: fix the command first).`;
 
 /** The domain without HTTP: configuration, the database and the domain's services. */
 @Module({})
@@ -50,7 +52,70 @@ const PROCESS_IO: CommandIo = {
   err: (line) => console.error(line),
 };
 
-/** `meridian import plane …`: see `IMPORT_USAGE`. Exit codes: 0 all done, 1 something failed, 2 usage. */
+/**
+ * Why an import stopped, and whether running it again can help. A re-run cannot fix (`permanent`,
+ * exit 2): the source refusing the key (401, 403), a source workspace or path it does not have (404)
+ * or another 4xx it will answer the same way again, an answer that is not Plane's JSON (a wrong
+ * `--url`), and Meridian refusing the target (`--into` unknown, `--as` not an Admin of it: any error
+ * whose status is below 500). Everything else is transient (exit 1, "run the same command again"):
+ * network errors, timeouts, 5xx and 429 still failing after the retries, `--max-requests`, the
+ * database being unavailable.
+ */
+export function whyStopped(
+  err: unknown,
+  options: { workspace: string; into: string },
+): { message: string; permanent: boolean; advice: string } {
+  if (err instanceof SourceError) {
+    const { status } = err;
+    if (status === 401)
+      return {
+        message: err.message,
+        permanent: true,
+        advice: 'The source refused the API key: pass a valid key of the source (PLANE_API_KEY or --api-key).',
+      };
+    if (status === 403)
+      return {
+        message: err.message,
+        permanent: true,
+        advice: `The source refused the key for workspace "${options.workspace}": use the key of an Admin of that workspace, and check --workspace.`,
+      };
+    if (status === 404)
+      return {
+        message: err.message,
+        permanent: true,
+        advice: `The source has no such workspace or route: check --workspace ("${options.workspace}") and --url.`,
+      };
+    if (status < 200 || status >= 300) {
+      if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+        return {
+          message: err.message,
+          permanent: true,
+          advice: 'The source refuses the request as it is: a re-run gets the same answer.',
+        };
+      return { message: err.message, permanent: false, advice: 'Run the same command again to continue.' };
+    }
+    return {
+      message: err.message,
+      permanent: true,
+      advice:
+        "The source's answer is not Plane's API (JSON): check --url (the address of Plane's API, not of another site).",
+    };
+  }
+  if (err instanceof MeridianError && err.status < 500)
+    return {
+      message: `${err.code}: ${err.detail}`,
+      permanent: true,
+      advice: `Check --into ("${options.into}": a Meridian workspace that exists) and --as (an Admin of it).`,
+    };
+  const message =
+    err instanceof MeridianError ? `${err.code}: ${err.detail}` : ((err as Error)?.message ?? String(err));
+  return { message, permanent: false, advice: 'Run the same command again to continue.' };
+}
+
+/**
+ * `meridian import plane …`: see `IMPORT_USAGE`. Exit codes: 0 all done, 1 something failed (a
+ * re-run continues), 2 usage, or a stop a re-run cannot fix (`whyStopped`).
+ */
 export async function importCommand(
   args: string[],
   parseOptions: (a: string[]) => Record<string, string> | null,
@@ -106,7 +171,7 @@ export async function importCommand(
     log,
   });
   const started = Date.now();
-  let stopped: string | null = null;
+  let stopped: ReturnType<typeof whyStopped> | null = null;
   // a run that stalls with nothing left to wait for (a bug) must not end as a success
   const stalled = () => {
     io.err('meridian: import stopped unexpectedly (nothing left to wait for). Run it again to continue.');
@@ -116,9 +181,7 @@ export async function importCommand(
   try {
     await importer.run();
   } catch (err) {
-    if (err instanceof MeridianError) stopped = `${err.code}: ${err.detail}`;
-    else if (err instanceof SourceError || err instanceof RequestLimitReached) stopped = err.message;
-    else stopped = (err as Error)?.message ?? String(err);
+    stopped = whyStopped(err, { workspace: options.workspace, into: options.into ?? options.workspace });
   } finally {
     process.removeListener('beforeExit', stalled);
     await context.close(); // closes the database too
@@ -128,8 +191,8 @@ export async function importCommand(
     `${source.requests} request(s) to the source, ${source.throttled} rate-limited, ${Math.round((Date.now() - started) / 1000)} s`,
   );
   if (stopped) {
-    io.err(`meridian: import stopped: ${stopped}\nRun the same command again to continue.`);
-    return 1;
+    io.err(`meridian: import stopped: ${stopped.message}\n${stopped.advice}`);
+    return stopped.permanent ? 2 : 1;
   }
   const failed = KINDS.reduce((n, k) => n + importer.summary[k].failed, 0);
   if (failed) io.err(`meridian: ${failed} object(s) failed (see above); run again after fixing them.`);

@@ -95,7 +95,12 @@ export class PlaneSource {
       const text = await res.text();
       if (res.status === 404 && optional) return null;
       if (!res.ok) throw new SourceError(res.status, path, text);
-      return (text ? JSON.parse(text) : null) as T;
+      try {
+        return (text ? JSON.parse(text) : null) as T;
+      } catch {
+        // a web page or another site where Plane's API was expected (a wrong --url)
+        throw new SourceError(res.status, path, `an answer that is not JSON: ${text.slice(0, 80)}`);
+      }
     }
   }
 

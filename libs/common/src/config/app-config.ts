@@ -250,6 +250,11 @@ class EnvironmentVariables {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json` (pino's lines) or `pretty` (one readable line each); unset: pretty on a terminal outside production */
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** `false`, a hop count, or a comma list of proxy addresses/CIDRs (see `parseTrustProxy`) */
   @IsOptional()
   @IsString()
@@ -729,6 +734,12 @@ export interface AppConfig {
     gitlab: Partial<OAuthEndpoints>;
   };
   logLevel: string;
+  /**
+   * How stdout's log lines look (`LOG_FORMAT`): `json`, pino's JSON lines (for collectors: the
+   * default when stdout is not a terminal or with NODE_ENV=production), or `pretty`, one readable
+   * line each (`12:00:01.234 INFO  listening on …`; the default on a terminal). See `chooseLogFormat`.
+   */
+  logFormat: 'json' | 'pretty';
   /** grace period on SIGTERM/SIGINT before the process exits with in-flight work cut off, in ms */
   shutdownTimeoutMs: number;
   /** on SIGTERM/SIGINT, how long to keep serving (health 503, `Connection: close`) before closing the listener, in ms */
@@ -1088,6 +1099,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     },
     logLevel: env.LOG_LEVEL,
+    logFormat: chooseLogFormat(env.LOG_FORMAT, env.NODE_ENV, process.stdout.isTTY === true),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     metrics: {
@@ -1163,4 +1175,18 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 export function sizeInBytes(value: string): number {
   const [, amount, unit] = /^(\d+)(b|kb|mb)?$/i.exec(value)!;
   return Number(amount) * ({ b: 1, kb: 1024, mb: 1024 * 1024 }[(unit ?? 'b').toLowerCase()] ?? 1);
+}
+
+/**
+ * The log format (docs/operations.md "Logs"): `LOG_FORMAT` when set; otherwise `pretty` when stdout is
+ * a terminal (`isTty`) outside production, `json` when it is not a terminal (a pipe, a file, a
+ * container's log driver) or with NODE_ENV=production.
+ */
+export function chooseLogFormat(
+  setting: 'json' | 'pretty' | undefined,
+  nodeEnv: string,
+  isTty: boolean,
+): 'json' | 'pretty' {
+  if (setting) return setting;
+  return isTty && nodeEnv !== 'production' ? 'pretty' : 'json';
 }

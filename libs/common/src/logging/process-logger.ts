@@ -1,14 +1,16 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger as PinoInstance } from 'pino';
 import { AppConfig } from '../config/app-config';
+import { logDestination } from './log-format';
 
 /**
- * The server process's own logger (start-up, migrations, shutdown): pino JSON lines on stdout in
- * the same shape as the request logs (`level`, `time`, `pid`, `hostname`, `msg`), so every line the
- * server writes to stdout is JSON. `context` says which part wrote it.
+ * The server process's own logger (start-up, migrations, shutdown): pino lines on stdout in the
+ * same shape as the request logs (`level`, `time`, `pid`, `hostname`, `msg`), JSON or, with
+ * `LOG_FORMAT=pretty` (a terminal's default), one readable line each (`logDestination`). `context`
+ * says which part wrote it.
  */
-export function createProcessLogger(config: Pick<AppConfig, 'logLevel'>): PinoInstance {
-  return pino({ level: config.logLevel }).child({ context: 'Meridian' });
+export function createProcessLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): PinoInstance {
+  return pino({ level: config.logLevel }, logDestination(config)).child({ context: 'Meridian' });
 }
 
 /** Nest's start-up chatter: one line per module and per route (≈300 lines), shown only at `debug`. */

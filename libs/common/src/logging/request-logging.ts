@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { HttpLogger, pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/app-config';
+import { logDestination } from './log-format';
 import { requestLogOptions, secretSafeLogOptions } from './redact';
 
 /**
@@ -24,12 +25,12 @@ import { requestLogOptions, secretSafeLogOptions } from './redact';
  * read's CPU, BENCHMARKS.md). Service lines written during a request (mail in development, OAuth
  * and webhook warnings) therefore carry no request id; the request's own lines do.
  */
-export function createRequestLogging(config: Pick<AppConfig, 'logLevel'>): {
+export function createRequestLogging(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): {
   middleware: HttpLogger;
   nestLogger: LoggerService;
 } {
-  // both write their lines to stdout, synchronously (pino's default)
-  const stdout = pino.destination(1);
+  // both write their lines to stdout, synchronously (pino's default), as JSON or pretty (LOG_FORMAT)
+  const stdout = logDestination(config);
   const middleware = pinoHttp(
     {
       level: config.logLevel,

@@ -1,0 +1,70 @@
+// The SQL paginator's statements and pages, over a runner that answers as a database would (no database).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { paginateSql, SqlKeysetList, SqlRunner } from './keyset-sql';
+
+const LIST: SqlKeysetList = {
+  select: 'i.id, i.name',
+  from: 'FROM issues i WHERE i.project_id = $1',
+  params: ['p1'],
+  key: 'i.created_at',
+  id: 'i.id',
+  order: 'DESC',
+};
+
+/** A runner that records each statement and answers the count with `total`, any other with `rows`. */
+function runner(rows: Array<Record<string, unknown>>, total: number) {
+  const seen: Array<{ sql: string; params: unknown[] }> = [];
+  const run: SqlRunner = (sql, params) => {
+    seen.push({ sql, params });
+    return Promise.resolve(sql.startsWith('SELECT COUNT(*)') ? [{ n: total }] : rows.map((r) => ({ ...r })));
+  };
+  return { run, seen };
+}
+
+describe('paginateSql', () => {
+  it("every row in list order, in one statement, for Plane's bare array", async () => {
+    const { run, seen } = runner([{ id: 'a' }, { id: 'b' }], 2);
+    const page = await paginateSql(LIST, { perPage: 100, all: true }, run);
+    assert.deepEqual(page.results, [{ id: 'a' }, { id: 'b' }]);
+    assert.equal(page.nextCursor, null);
+    assert.equal(seen.length, 1);
+    assert.equal(
+      seen[0].sql,
+      'SELECT i.id, i.name FROM issues i WHERE i.project_id = $1 ORDER BY i.created_at DESC, i.id DESC',
+    );
+    assert.deepEqual(seen[0].params, ['p1']);
+  });
+
+  it("a page by number: the offset and one row more than the page, bound as parameters; Plane's page cursors", async () => {
+    const fetched = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+    const { run, seen } = runner(fetched, 25);
+    const page = await paginateSql(LIST, { perPage: 2, number: 3 }, run);
+    assert.deepEqual(page.results, [{ id: 'a' }, { id: 'b' }], 'the extra row only says there is more');
+    assert.equal(page.totalCount, 25);
+    assert.equal(page.nextCursor, '2:4:0');
+    assert.equal(page.prevCursor, '2:2:1');
+    const read = seen.find((s) => s.sql.includes('OFFSET'))!;
+    assert.match(read.sql, /ORDER BY i\.created_at DESC, i\.id DESC OFFSET \$2 LIMIT \$3$/);
+    assert.deepEqual(read.params, ['p1', 6, 3]);
+
+    const last = await paginateSql(LIST, { perPage: 2, number: 0 }, runner([{ id: 'a' }], 1).run);
+    assert.equal(last.nextCursor, null);
+    assert.equal(last.prevCursor, null);
+  });
+
+  it('a first keyset page: the cursor key is read with the rows and not answered', async () => {
+    const { run, seen } = runner(
+      [
+        { id: 'a', __cursor_key: '300' },
+        { id: 'b', __cursor_key: '200' },
+      ],
+      2,
+    );
+    const page = await paginateSql(LIST, { perPage: 5 }, run);
+    assert.deepEqual(page.results, [{ id: 'a' }, { id: 'b' }]);
+    assert.equal(page.nextCursor, null, 'no row past the page');
+    assert.match(seen[0].sql, /FLOOR\(EXTRACT\(EPOCH FROM i\.created_at\) \* 1000000\)::bigint AS __cursor_key/);
+    assert.deepEqual(seen[0].params, ['p1', 6]);
+  });
+});

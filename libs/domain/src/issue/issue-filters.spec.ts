@@ -1,0 +1,59 @@
+// The work item lists' filters as SQL conditions with bound values, and order_by, no database.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { bindPositional, issueFilterConditions, resolveIssueOrder } from './issue-filters';
+
+describe('work item filters', () => {
+  it('binds every value as a parameter, never into the text', () => {
+    const params: unknown[] = [];
+    const where = issueFilterConditions(
+      {
+        state: ['11111111-1111-4111-8111-111111111111'],
+        priority: ["high'; DROP TABLE issues; --"],
+        top_level: true,
+        start_date: [{ op: 'after', date: '2025-01-31' }],
+        target_date: [{ op: 'before', date: '2025-12-31' }],
+      },
+      bindPositional(params),
+    );
+    assert.deepEqual(where, [
+      'i.state_id = ANY($1::uuid[])',
+      'i.priority = ANY($2::text[])',
+      'i.parent_id IS NULL',
+      'i.start_date >= $3',
+      'i.target_date <= $4',
+    ]);
+    assert.deepEqual(params, [
+      ['11111111-1111-4111-8111-111111111111'],
+      ["high'; DROP TABLE issues; --"],
+      '2025-01-31',
+      '2025-12-31',
+    ]);
+  });
+
+  it('cycle and module: null means "in none", beside ids', () => {
+    const params: unknown[] = [];
+    const [cycle] = issueFilterConditions(
+      { cycle: ['22222222-2222-4222-8222-222222222222', null] },
+      bindPositional(params),
+    );
+    assert.match(
+      cycle,
+      /^\(EXISTS \(SELECT 1 FROM cycle_issues x .*x\.cycle_id = ANY\(\$1::uuid\[\]\)\) OR NOT EXISTS \(SELECT 1 FROM cycle_issues x /,
+    );
+    assert.deepEqual(params, [['22222222-2222-4222-8222-222222222222']]);
+    assert.deepEqual(issueFilterConditions({}, bindPositional([])), []);
+  });
+
+  it('order_by: a known key, ascending or descending (default newest first); anything else is 400', () => {
+    assert.equal(resolveIssueOrder(undefined).desc, true);
+    assert.equal(resolveIssueOrder(' ').desc, true);
+    const asc = resolveIssueOrder('created_at');
+    assert.equal(asc.desc, false);
+    assert.deepEqual(resolveIssueOrder('-created_at').order, asc.order);
+    assert.throws(
+      () => resolveIssueOrder('-password'),
+      (err: { code?: string; status?: number }) => err.code === 'INVALID_QUERY_PARAMETER' && err.status === 400,
+    );
+  });
+});
