@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { oidcEnvConnection, OidcEnvConnection } from './sso-env';
 import {
   IsBoolean,
   IsIn,
@@ -695,6 +696,8 @@ export interface AppConfig {
     google: OAuthEndpoints;
     gitlab: Partial<OAuthEndpoints>;
   };
+  /** the OIDC connection of the `OIDC_*` variables (docs/sso-oidc.md), or null */
+  oidcEnv: OidcEnvConnection | null;
   logLevel: string;
   /** grace period on SIGTERM/SIGINT before the process exits with in-flight work cut off, in ms */
   shutdownTimeoutMs: number;
@@ -964,6 +967,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       `Invalid configuration: EMBEDDED_SHARED_BUFFERS must be at least 128kB (PostgreSQL's least), not ${env.EMBEDDED_SHARED_BUFFERS}`,
     );
   }
+  let oidcEnv: OidcEnvConnection | null;
+  try {
+    oidcEnv = oidcEnvConnection(raw as Record<string, string>);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+  }
   if (env.PASSWORD_HASH_COST === 'test' && env.NODE_ENV !== 'test') {
     throw new ConfigError(
       `Invalid configuration: PASSWORD_HASH_COST=test is accepted only with NODE_ENV=test, not ${env.NODE_ENV}`,
@@ -1045,6 +1054,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         userInfoUrl: env.GITLAB_USERINFO_URL,
       },
     },
+    oidcEnv,
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
