@@ -31,7 +31,7 @@ export class AddSsoConnections1795750000000 implements MigrationInterface {
                 "domain" character varying(255) NOT NULL,
                 "connection_id" uuid NOT NULL,
                 CONSTRAINT "PK_sso_connection_domains" PRIMARY KEY ("domain"),
-                CONSTRAINT "FK_sso_connection_domains_connection" FOREIGN KEY ("connection_id")
+                CONSTRAINT "FK_583137f115597324270f63bd49a" FOREIGN KEY ("connection_id")
                     REFERENCES "sso_connections"("id") ON DELETE CASCADE
             )
         `);
