@@ -47,7 +47,9 @@ export function oidcEnvConnection(env: Record<string, string | undefined>): Oidc
   } catch {
     throw new Error(`OIDC_ISSUER must be a URL, not "${issuer}"`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('OIDC_ISSUER must be an https URL');
+  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    throw new Error(`OIDC_ISSUER must be an https URL (http only on a loopback address), not "${issuer}"`);
   const clientId = env.OIDC_CLIENT_ID?.trim();
   const clientSecret = env.OIDC_CLIENT_SECRET ?? '';
   if (!clientId) throw new Error('OIDC_CLIENT_ID is required with OIDC_ISSUER');

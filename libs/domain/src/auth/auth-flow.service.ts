@@ -71,7 +71,9 @@ export class AuthFlowService {
    * `{existing, status}` where status is `MAGIC_CODE` when a code can be mailed (SMTP configured,
    * `EMAIL_HOST`, and `ENABLE_MAGIC_LINK_LOGIN` on) and the account has no password yet (or does not
    * exist), `CREDENTIAL` otherwise: without mail, Plane's web app asks for a password. Reveals whether
-   * an account exists, as Plane does, and nothing more.
+   * an account exists, as Plane does, and nothing more. An email of an enabled SSO connection's
+   * domain is always `{existing: true, status: "CREDENTIAL"}`: the app's password form, whose post
+   * goes to the identity provider (docs/sso-oidc.md).
    */
   async emailCheck(rawEmail: string): Promise<{ existing: boolean; status: 'MAGIC_CODE' | 'CREDENTIAL' }> {
     const email = checkedEmail(rawEmail);
