@@ -369,6 +369,26 @@ describe('auth: OIDC single sign-on against oidc-provider on loopback', () => {
     assert.equal(plainOut.headers.get('location'), `${WEB}/`);
   });
 
+  it('a secret that no longer reads (SECRET_KEY changed) keeps the domain SSO-only and fails its sign-ins clearly', async () => {
+    const [saved] = await t.sql<{ secret: string }>('SELECT secret FROM sso_connections WHERE id = $1', [connectionId]);
+    await t.sql(`UPDATE sso_connections SET secret = 'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA:AAAA' WHERE id = $1`, [
+      connectionId,
+    ]);
+    const email = `${unique('key')}@${corp}`;
+    assert.deepEqual((await t.api.post('/auth/email-check/').send({ email })).body, {
+      existing: true,
+      status: 'CREDENTIAL',
+    });
+    assertError(await t.api.post('/auth/sign-in/').send({ email, password: 'correct horse 1' }), 403, 'SSO_REQUIRED');
+    const posted = await postForm(new BrowserJar(), '/auth/sign-in/', { email, password: 'x' });
+    const back = new URL(posted.headers.get('location')!);
+    assert.equal(`${back.origin}${back.pathname}`, `${WEB}/sign-in`);
+    assert.equal(back.searchParams.get('error_code'), '5065');
+    const direct = await t.api.get(`/auth/oidc/${connectionId}/`);
+    assert.equal(new URL(direct.headers.location).searchParams.get('sso_error'), 'SSO_NOT_CONFIGURED');
+    await t.sql('UPDATE sso_connections SET secret = $2 WHERE id = $1', [connectionId, saved.secret]);
+  });
+
   it('deletes a connection: its domains sign in as any other again', async () => {
     const del = await t.api.delete(`/api/instances/sso-connections/${connectionId}/`).auth(admin, { type: 'bearer' });
     assert.equal(del.status, 204);

@@ -206,7 +206,10 @@ export const ERROR_CATALOG = {
     status: 403,
     detail: "This email's domain signs in through its organization's identity provider. Use single sign-on.",
   },
-  SSO_NOT_CONFIGURED: { status: 404, detail: 'This single sign-on connection does not exist or is disabled.' },
+  SSO_NOT_CONFIGURED: {
+    status: 404,
+    detail: 'This single sign-on connection does not exist, is disabled, or its client secret must be set again.',
+  },
   SSO_DOMAIN_TAKEN: { status: 409, detail: 'An email domain already belongs to another single sign-on connection.' },
   SSO_CONNECTION_READ_ONLY: {
     status: 409,

@@ -86,6 +86,7 @@ export class OidcService {
     next: string | undefined,
     loginHint?: string,
   ): Promise<{ url: string; cookie: string }> {
+    if (!connection.oidc.clientSecret) throw new MeridianError('SSO_NOT_CONFIGURED');
     const client = openid();
     const config = await discoverOidc(connection.oidc);
     const verifier = client.randomPKCECodeVerifier();
@@ -133,7 +134,7 @@ export class OidcService {
     const state = params.get('state') ?? '';
     if (!flow || !state || !same(state, flow.state)) throw new MeridianError('OIDC_STATE_MISMATCH');
     const connection = await this.connections.byId(flow.c);
-    if (!connection) throw new MeridianError('SSO_NOT_CONFIGURED');
+    if (!connection?.oidc.clientSecret) throw new MeridianError('SSO_NOT_CONFIGURED');
     const lib = openid();
     const config = await discoverOidc(connection.oidc);
     let claims: Record<string, unknown>;

@@ -200,8 +200,9 @@ export class SsoConnectionService {
 
   private async resolve(row: SsoConnection): Promise<ResolvedSsoConnection | null> {
     const s = row.settings as Record<string, string>;
-    const secret = row.secret ? this.box.open(row.secret) : null;
-    if (secret === null) return null; // sealed under another SECRET_KEY: set it again
+    // sealed under another SECRET_KEY: the connection still owns its domains (no password sign-in
+    // opens for them), but cannot sign in until the secret is set again (SSO_NOT_CONFIGURED)
+    const secret = row.secret ? (this.box.open(row.secret) ?? '') : '';
     const domains = (await this.repo.ssoDomainsOf([row.id])).get(row.id) ?? [];
     return {
       id: row.id,
