@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -121,8 +122,16 @@ export async function startTestOidcProvider(): Promise<TestOidcProvider> {
         server.close(() => resolve());
       }),
   };
+  const signingKey = {
+    ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+    kid: 'test-key',
+    use: 'sig',
+    alg: 'RS256',
+  };
   const provider = new Provider(url, {
     adapter: memoryAdapter(clients),
+    jwks: { keys: [signingKey] },
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     claims: {
       openid: ['sub'],
       email: ['email', 'email_verified'],
@@ -133,7 +142,15 @@ export async function startTestOidcProvider(): Promise<TestOidcProvider> {
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     cookies: { keys: ['meridian-test-oidc-provider'] },
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: { body: string }, form: string) => {
+          ctx.body = `<!DOCTYPE html><title>Sign out</title>${form}<button form="op.logoutForm" name="logout" value="yes">Sign out</button>`;
+        },
+      },
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx: unknown, id: string) => {
       const who = identities.get(id);
