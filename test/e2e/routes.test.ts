@@ -65,8 +65,10 @@ describe('route declarations', () => {
       'OAuthController.gitlabCallback',
       'OAuthController.google',
       'OAuthController.googleCallback',
+      'OidcController.callback',
+      'OidcController.spaceStart',
+      'OidcController.start',
       'PasswordlessController.emailCheck',
-      'PasswordlessController.exchange',
       'PasswordlessController.forgotPassword',
       'PasswordlessController.magicGenerate',
       'PasswordlessController.magicSignIn',
@@ -115,7 +117,7 @@ describe('route declarations', () => {
     const adminRoutes = routes.filter((r) => r.scheme === 'instance-admin').map((r) => r.route.split(' ')[1]);
     assert.ok(adminRoutes.length >= 8, adminRoutes.join(', '));
     assert.ok(
-      adminRoutes.every((r) => r.startsWith('InstanceAdminController.')),
+      adminRoutes.every((r) => r.startsWith('InstanceAdminController.') || r.startsWith('SsoConnectionsController.')),
       adminRoutes.join(', '),
     );
   });

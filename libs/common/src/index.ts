@@ -3,6 +3,7 @@ export * from './errors/meridian.error';
 export * from './errors/error-body';
 export * from './errors/all-exceptions.filter';
 export * from './config/app-config';
+export * from './config/sso-env';
 export * from './config/instance-keys';
 export * from './config/config.module';
 export * from './config/load-env';

@@ -15,6 +15,8 @@ import { AuthCode } from './auth/auth-code.entity';
 import { UserAccount } from './auth/user-account.entity';
 import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
+import { SsoConnection } from './auth/sso-connection.entity';
+import { SsoConnectionDomain } from './auth/sso-connection-domain.entity';
 
 // cycle
 import { Cycle } from './cycle/cycle.entity';
@@ -148,6 +150,8 @@ export const ENTITIES = [
   UserAccount,
   AuthSession,
   AuthToken,
+  SsoConnection,
+  SsoConnectionDomain,
 
   // cycle
   Cycle,

@@ -2,6 +2,7 @@ import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { AuthController } from './auth.controller';
 import { OAuthController, SpaceOAuthController } from './oauth.controller';
+import { OidcController } from './oidc.controller';
 import { PasswordlessController } from './passwordless.controller';
 import { SessionsController } from './sessions.controller';
 import { WebAuthController } from './web-auth.controller';
@@ -15,6 +16,7 @@ import { WebAuthController } from './web-auth.controller';
     PasswordlessController,
     OAuthController,
     SpaceOAuthController,
+    OidcController,
     WebAuthController,
   ],
 })

@@ -8,17 +8,27 @@ import {
   MeridianError,
   passesCsrfCheck,
   Public,
+  requestCookies,
   sessionCookieOf,
   setCookie,
   XSRF_COOKIE,
 } from '#common';
-import { AccountService, AuthFlowService, SessionService, SignInResult } from '#domain';
+import {
+  AccountService,
+  AuthFlowService,
+  OIDC_SESSION_COOKIE,
+  OidcService,
+  SessionService,
+  SignInResult,
+  SsoConnectionService,
+} from '#domain';
 import { Controller, Inject, Param, Post, Redirect, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { beginFormFlow, formField, readForm, safeNextPath, WebFormError, WebFormErrorFilter } from '../shared/web-form';
 import { clientOf } from '../shared/client-info';
 import { MagicSignInDto, ResetPasswordDto } from './dto/auth-flows.dto';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
+import { startOidc } from './sso-redirect';
 
 type Site = 'app' | 'space';
 interface Redirection {
@@ -49,6 +59,8 @@ export class WebAuthController {
     private readonly flows: AuthFlowService,
     private readonly sessions: SessionService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly connections: SsoConnectionService,
+    private readonly oidc: OidcService,
   ) {}
 
   @Post('sign-in')
@@ -160,6 +172,8 @@ export class WebAuthController {
 
   private async passwordSignIn(site: Site, req: Request, res: Response): Promise<Redirection> {
     beginFormFlow(req, this.config);
+    const sso = await this.toIdentityProvider(site, req, res, true);
+    if (sso) return sso;
     const form = await readForm(SignInDto, req.body);
     if (form.missing.length) throw new WebFormError('REQUIRED_EMAIL_PASSWORD_SIGN_IN');
     if (form.invalid.includes('email')) throw new WebFormError('INVALID_EMAIL_SIGN_IN');
@@ -169,6 +183,8 @@ export class WebAuthController {
 
   private async passwordSignUp(site: Site, req: Request, res: Response): Promise<Redirection> {
     beginFormFlow(req, this.config);
+    const sso = await this.toIdentityProvider(site, req, res, false);
+    if (sso) return sso;
     const form = await readForm(SignUpDto, req.body);
     if (form.missing.length) throw new WebFormError('REQUIRED_EMAIL_PASSWORD_SIGN_UP');
     if (form.invalid.includes('email')) throw new WebFormError('INVALID_EMAIL_SIGN_UP');
@@ -178,12 +194,44 @@ export class WebAuthController {
 
   private async magic(site: Site, kind: 'in' | 'up', req: Request, res: Response): Promise<Redirection> {
     beginFormFlow(req, this.config);
+    const sso = await this.toIdentityProvider(site, req, res, false);
+    if (sso) return sso;
     const form = await readForm(MagicSignInDto, req.body);
     if (form.missing.length || form.invalid.length) {
       throw new WebFormError(kind === 'in' ? 'MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED' : 'MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED');
     }
     const result = await this.flows.magicSignIn(form.value.email, form.value.code, this.client(req));
     return this.signedIn(site, req, res, result, kind === 'in');
+  }
+
+  /**
+   * A form posted with an email of an SSO connection's domain (docs/sso-oidc.md): 302 to the
+   * connection's identity provider (the password, or code, is not looked at), unless the connection
+   * allows passwords and this is the password sign-in form with the right password (then the usual
+   * sign-in). Null for any other email. A provider that cannot be reached is a failure of the form
+   * (5065 `AUTHENTICATION_FAILED_SIGN_IN`).
+   */
+  private async toIdentityProvider(
+    site: Site,
+    req: Request,
+    res: Response,
+    passwordForm: boolean,
+  ): Promise<Redirection | null> {
+    const email = formField(req.body, 'email')?.toLowerCase();
+    if (!email) return null;
+    const connection = await this.connections.forEmail(email);
+    if (!connection) return null;
+    const password = formField(req.body, 'password');
+    if (passwordForm && connection.allowPassword && password) {
+      try {
+        return await this.signedIn(site, req, res, await this.accounts.signIn({ email, password }, this.client(req)));
+      } catch (err) {
+        if (!(err instanceof MeridianError) || err.code !== 'AUTHENTICATION_FAILED_SIGN_IN') throw err;
+      }
+    }
+    const next = safeNextPath(formField(req.body, 'next_path'));
+    const url = await startOidc(this.oidc, this.config, res, connection, site, next, email);
+    return { url, statusCode: 302 };
   }
 
   private async endSession(site: Site, req: Request, res: Response): Promise<Redirection> {
@@ -193,12 +241,16 @@ export class WebAuthController {
       const principal = await this.sessions.verifyAccessToken(cookie, 'web');
       if (principal?.sessionId) await this.sessions.revoke(principal.sessionId);
     }
+    const oidcSession = requestCookies(req)[OIDC_SESSION_COOKIE];
     for (const name of [this.config.webSession.cookieName, CSRF_COOKIE, XSRF_COOKIE])
       clearCookie(res, this.config, name);
+    if (oidcSession !== undefined) clearCookie(res, this.config, OIDC_SESSION_COOKIE);
     const next = safeNextPath(formField(req.body, 'next_path'));
     const url =
       site === 'app' ? `${this.config.webSession.appBaseUrl}/` : `${this.config.webSession.spaceBaseUrl}${next ?? ''}`;
-    return { url, statusCode: 302 };
+    // a session opened through an OIDC provider ends there too, when the provider offers it
+    const providerLogout = await this.oidc.endSessionUrl(oidcSession ?? null, url);
+    return { url: providerLogout ?? url, statusCode: 302 };
   }
 
   private client(req: Request) {

@@ -2,13 +2,14 @@ import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
 import { InstanceAdminWebController } from './instance-admin-web.controller';
 import { InstanceAdminController, InstanceController } from './instance.controller';
+import { SsoConnectionsController } from './sso-connections.controller';
 
 /**
  * Instance API, mounted at `/api/instances/`: the public instance description, the first set-up,
- * instance admin sign-in and sessions, admins, configuration and the instance's workspaces.
+ * instance admin sign-in and sessions, admins, configuration, the instance's workspaces and its SSO connections.
  */
 @Module({
   imports: [DomainModule],
-  controllers: [InstanceController, InstanceAdminController, InstanceAdminWebController],
+  controllers: [SsoConnectionsController, InstanceController, InstanceAdminController, InstanceAdminWebController],
 })
 export class InstanceModule {}

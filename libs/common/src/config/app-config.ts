@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { oidcEnvConnection, OidcEnvConnection } from './sso-env';
 import {
   IsBoolean,
   IsIn,
@@ -733,6 +734,8 @@ export interface AppConfig {
     google: OAuthEndpoints;
     gitlab: Partial<OAuthEndpoints>;
   };
+  /** the OIDC connection of the `OIDC_*` variables (docs/sso-oidc.md), or null */
+  oidcEnv: OidcEnvConnection | null;
   logLevel: string;
   /**
    * How stdout's log lines look (`LOG_FORMAT`): `json`, pino's JSON lines (for collectors: the
@@ -1017,6 +1020,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       `Invalid configuration: EMBEDDED_SHARED_BUFFERS must be at least 128kB (PostgreSQL's least), not ${env.EMBEDDED_SHARED_BUFFERS}`,
     );
   }
+  let oidcEnv: OidcEnvConnection | null;
+  try {
+    oidcEnv = oidcEnvConnection(raw as Record<string, string>);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+  }
   if (env.PASSWORD_HASH_COST === 'test' && env.NODE_ENV !== 'test') {
     throw new ConfigError(
       `Invalid configuration: PASSWORD_HASH_COST=test is accepted only with NODE_ENV=test, not ${env.NODE_ENV}`,
@@ -1098,6 +1107,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         userInfoUrl: env.GITLAB_USERINFO_URL,
       },
     },
+    oidcEnv,
     logLevel: env.LOG_LEVEL,
     logFormat: chooseLogFormat(env.LOG_FORMAT, env.NODE_ENV, process.stdout.isTTY === true),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

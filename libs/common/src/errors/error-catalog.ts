@@ -202,6 +202,33 @@ export const ERROR_CATALOG = {
   GITHUB_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'GitHub OAuth provider error. Please try again.' },
   GOOGLE_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'Google OAuth provider error. Please try again.' },
   GITLAB_OAUTH_PROVIDER_ERROR: { status: 502, detail: 'GitLab OAuth provider error. Please try again.' },
+  SSO_REQUIRED: {
+    status: 403,
+    detail: "This email's domain signs in through its organization's identity provider. Use single sign-on.",
+  },
+  SSO_NOT_CONFIGURED: {
+    status: 404,
+    detail: 'This single sign-on connection does not exist, is disabled, or its client secret must be set again.',
+  },
+  SSO_DOMAIN_TAKEN: { status: 409, detail: 'An email domain already belongs to another single sign-on connection.' },
+  SSO_CONNECTION_READ_ONLY: {
+    status: 409,
+    detail: 'This connection comes from the environment (OIDC_* variables); change it there.',
+  },
+  SSO_DISCOVERY_FAILED: {
+    status: 422,
+    detail: 'The identity provider could not be reached or its configuration is unusable.',
+  },
+  SSO_INVITATION_REQUIRED: {
+    status: 403,
+    detail: 'This connection signs in invited people only. Ask a workspace admin for an invitation.',
+  },
+  OIDC_STATE_MISMATCH: { status: 400, detail: 'The sign-in answer does not belong to this browser (state mismatch).' },
+  OIDC_NONCE_MISMATCH: { status: 400, detail: 'The ID token was not issued for this sign-in (nonce mismatch).' },
+  OIDC_PROVIDER_ERROR: {
+    status: 502,
+    detail: 'The identity provider refused or failed the sign-in. Please try again.',
+  },
   UNSPLASH_UNAVAILABLE: { status: 502, detail: 'Unsplash did not answer. Please try again later.' },
   // 400 as Plane's MagicCodeProvider and ForgotPasswordEndpoint: a configuration state, not an outage
   SMTP_NOT_CONFIGURED: { status: 400, detail: 'SMTP not configured. Please contact your administrator.' },

@@ -8,6 +8,7 @@ import { User } from '../user';
 import { userMeView } from '../user';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, IssuedTokens, SessionService } from './session.service';
+import { SsoConnectionService } from './sso-connection.service';
 
 export interface Credentials {
   email: string;
@@ -26,7 +27,17 @@ export class AccountService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sessions: SessionService,
     private readonly instance: InstanceService,
+    private readonly sso: SsoConnectionService,
   ) {}
+
+  /**
+   * 403 `SSO_REQUIRED` when the email's domain belongs to an enabled SSO connection that does not
+   * allow password sign-in (docs/sso-oidc.md): such accounts sign in only through the provider.
+   */
+  async assertPasswordAllowedFor(email: string): Promise<void> {
+    const connection = await this.sso.forEmail(email);
+    if (connection && !connection.allowPassword) throw new MeridianError('SSO_REQUIRED');
+  }
 
   /**
    * Creates the account and signs it in. A taken email is a 409 `USER_ALREADY_EXIST`. Refused with
@@ -36,6 +47,7 @@ export class AccountService {
   async signUp(input: Credentials, client: ClientInfo): Promise<SignInResult> {
     await this.instance.assertSignUpAllowed('email');
     const email = normaliseEmail(input.email);
+    await this.assertPasswordAllowedFor(email);
     const passwordHash = await hashPassword(input.password);
     try {
       return await this.dataSource.transaction(async (em) => {
@@ -60,6 +72,7 @@ export class AccountService {
   async signIn(input: Credentials, client: ClientInfo): Promise<SignInResult> {
     await this.instance.assertPasswordLoginAllowed();
     const email = normaliseEmail(input.email);
+    await this.assertPasswordAllowedFor(email);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
     if (!user || !ok) throw new MeridianError('AUTHENTICATION_FAILED_SIGN_IN');

@@ -14,6 +14,7 @@ import { AuthCode, AuthCodeKind } from './auth-code.entity';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, SessionService } from './session.service';
 import { AuthRepository } from './auth.repository';
+import { SsoConnectionService } from './sso-connection.service';
 
 /** Lifetimes of the one-time secrets, in seconds (issue 3: 10 minutes, 1 hour). */
 export const MAGIC_CODE_TTL = 600;
@@ -62,6 +63,7 @@ export class AuthFlowService {
     private readonly mail: MailService,
     private readonly instance: InstanceService,
     private readonly auth: AuthRepository,
+    private readonly sso: SsoConnectionService,
   ) {}
 
   /**
@@ -69,10 +71,15 @@ export class AuthFlowService {
    * `{existing, status}` where status is `MAGIC_CODE` when a code can be mailed (SMTP configured,
    * `EMAIL_HOST`, and `ENABLE_MAGIC_LINK_LOGIN` on) and the account has no password yet (or does not
    * exist), `CREDENTIAL` otherwise: without mail, Plane's web app asks for a password. Reveals whether
-   * an account exists, as Plane does, and nothing more.
+   * an account exists, as Plane does, and nothing more. An email of an enabled SSO connection's
+   * domain is always `{existing: true, status: "CREDENTIAL"}`: the app's password form, whose post
+   * goes to the identity provider (docs/sso-oidc.md).
    */
   async emailCheck(rawEmail: string): Promise<{ existing: boolean; status: 'MAGIC_CODE' | 'CREDENTIAL' }> {
     const email = checkedEmail(rawEmail);
+    // an SSO domain: the password form, whose post goes to the identity provider (docs/sso-oidc.md);
+    // `existing` true whatever the account, so the app shows its one-field sign-in form
+    if (await this.sso.forEmail(email)) return { existing: true, status: 'CREDENTIAL' };
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
     const magic = !user?.passwordHash && (await this.instance.magicCodeOffered());
     return { existing: !!user, status: magic ? 'MAGIC_CODE' : 'CREDENTIAL' };
@@ -86,6 +93,7 @@ export class AuthFlowService {
   async magicGenerate(rawEmail: string): Promise<{ key: string }> {
     const email = checkedEmail(rawEmail);
     await this.instance.assertMagicLoginAllowed();
+    await this.assertNotSsoOnly(email);
     await this.mail.assertCanDeliver();
     const code = magicCode();
     await this.purgeExpired();
@@ -115,6 +123,7 @@ export class AuthFlowService {
   async magicSignIn(rawEmail: string, code: string, client: ClientInfo): Promise<SignInResult> {
     const email = normaliseEmail(rawEmail);
     await this.instance.assertMagicLoginAllowed();
+    await this.assertNotSsoOnly(email);
     const repo = this.dataSource.getRepository(AuthCode);
     const row = await this.auth.findLatestLiveMagicCode(email);
     if (!row) throw new MeridianError('EXPIRED_MAGIC_CODE');
@@ -144,7 +153,7 @@ export class AuthFlowService {
     email: string,
     profile: { displayName?: string | null; avatar?: string | null } = {},
     manager?: EntityManager,
-    medium: 'magic-code' | 'oauth' = 'oauth',
+    medium: 'magic-code' | 'oauth' | 'sso' = 'oauth',
   ): Promise<User> {
     const em = manager ?? this.dataSource.manager;
     const existing = await em.findOneBy(User, { email });
@@ -157,7 +166,10 @@ export class AuthFlowService {
       }
       return existing;
     }
-    await this.instance.assertSignUpAllowed(medium);
+    // an SSO connection decides itself whom it creates (just-in-time or invitation only)
+    if (medium === 'sso') {
+      if (!(await this.instance.instance()).isSetupDone) throw new MeridianError('INSTANCE_NOT_CONFIGURED');
+    } else await this.instance.assertSignUpAllowed(medium);
     try {
       return await em.save(
         em.create(User, {
@@ -263,6 +275,12 @@ export class AuthFlowService {
     const passwordHash = await hashPassword(password);
     if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash))) throw new MeridianError('PASSWORD_ALREADY_SET');
     return userMeView(await repo.findOneByOrFail({ id: user.id }));
+  }
+
+  /** 403 `SSO_REQUIRED` for an email of an SSO connection's domain that allows no other sign-in. */
+  private async assertNotSsoOnly(email: string): Promise<void> {
+    const connection = await this.sso.forEmail(email);
+    if (connection && !connection.allowPassword) throw new MeridianError('SSO_REQUIRED');
   }
 
   /** Sends a mail; an SMTP failure is a 503 `SERVICE_UNAVAILABLE` (logged without the message). */

@@ -11,6 +11,8 @@ import { OAuthService } from './oauth.service';
 import { CredentialVerifierService } from './credential-verifier.service';
 import { LandingRepository } from './landing.repository';
 import { AccountSettingsService } from './account-settings.service';
+import { OidcService } from './oidc.service';
+import { SsoConnectionService } from './sso-connection.service';
 
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
@@ -24,6 +26,8 @@ import { AccountSettingsService } from './account-settings.service';
     OAuthService,
     CredentialVerifierService,
     AccountSettingsService,
+    SsoConnectionService,
+    OidcService,
   ],
   exports: [
     AccountService,
@@ -32,6 +36,8 @@ import { AccountSettingsService } from './account-settings.service';
     OAuthService,
     CredentialVerifierService,
     AccountSettingsService,
+    SsoConnectionService,
+    OidcService,
   ],
 })
 export class AuthFeatureModule {}

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { User } from '../user';
 import { AuthCode } from './auth-code.entity';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
 import { SQL_LIVE_ACCESS_TOKEN } from './auth.sql';
+import { WorkspaceInvitation } from '../invitation';
+import { Workspace, WorkspaceMember } from '../workspace';
+import { SsoConnection } from './sso-connection.entity';
+import { SsoConnectionDomain } from './sso-connection-domain.entity';
+import { UserAccount } from './user-account.entity';
 
 /** The row of `findLiveAccessToken`: the session and user behind a live access token. */
 export interface LiveAccessTokenRow {
@@ -171,5 +176,125 @@ export class AuthRepository {
       [userId],
     );
     return rows.length > 0;
+  }
+
+  // ---- SSO connections (sso-connection.service.ts, oidc.service.ts) ----
+
+  /** Every stored SSO connection, oldest first (an instance has a handful). */
+  listSsoConnections(): Promise<SsoConnection[]> {
+    return this.dataSource.getRepository(SsoConnection).find({ order: { createdAt: 'ASC' } });
+  }
+
+  findSsoConnection(id: string): Promise<SsoConnection | null> {
+    return this.dataSource.getRepository(SsoConnection).findOneBy({ id });
+  }
+
+  /** The domains of the given connections, by connection id. */
+  async ssoDomainsOf(ids: string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return map;
+    const rows = await this.dataSource
+      .getRepository(SsoConnectionDomain)
+      .find({ where: { connectionId: In(ids) }, order: { domain: 'ASC' } });
+    for (const r of rows) map.get(r.connectionId)?.push(r.domain);
+    return map;
+  }
+
+  /** The stored connection owning an email domain, or null. */
+  async ssoConnectionOfDomain(domain: string): Promise<SsoConnection | null> {
+    const row = await this.dataSource.getRepository(SsoConnectionDomain).findOneBy({ domain });
+    return row ? this.findSsoConnection(row.connectionId) : null;
+  }
+
+  /** Which of `domains` another connection than `exceptId` owns. */
+  async ssoDomainsTaken(domains: string[], exceptId: string | null): Promise<string[]> {
+    if (domains.length === 0) return [];
+    const rows = await this.dataSource.getRepository(SsoConnectionDomain).findBy({ domain: In(domains) });
+    return rows.filter((r) => r.connectionId !== exceptId).map((r) => r.domain);
+  }
+
+  /** Inserts or updates a connection and replaces its domains, in one transaction. */
+  async saveSsoConnection(row: Partial<SsoConnection>, domains: string[] | undefined): Promise<SsoConnection> {
+    return this.dataSource.transaction(async (em) => {
+      const saved = await em.save(SsoConnection, em.create(SsoConnection, row));
+      if (domains) {
+        await em.delete(SsoConnectionDomain, { connectionId: saved.id });
+        if (domains.length) {
+          await em.insert(
+            SsoConnectionDomain,
+            domains.map((domain) => ({ domain, connectionId: saved.id })),
+          );
+        }
+      }
+      return em.findOneByOrFail(SsoConnection, { id: saved.id });
+    });
+  }
+
+  /** Deletes a connection (its domains go with it); false when there was none. */
+  async deleteSsoConnection(id: string): Promise<boolean> {
+    const result = await this.dataSource.getRepository(SsoConnection).delete({ id });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** The slugs among `slugs` that name no live workspace. */
+  async unknownWorkspaceSlugs(slugs: string[]): Promise<string[]> {
+    if (slugs.length === 0) return [];
+    const rows = await this.dataSource.getRepository(Workspace).findBy({ slug: In(slugs) });
+    const found = new Set(rows.map((w) => w.slug));
+    return slugs.filter((s) => !found.has(s));
+  }
+
+  /** The user linked to an external account (`provider`, `accountId`), or null; its last sign-in is stamped. */
+  async findLinkedUser(provider: string, accountId: string): Promise<User | null> {
+    const linked = await this.dataSource
+      .getRepository(UserAccount)
+      .findOneBy({ provider, providerAccountId: accountId });
+    if (!linked) return null;
+    await this.dataSource.getRepository(UserAccount).update({ id: linked.id }, { lastLoginAt: new Date() });
+    return this.dataSource.getRepository(User).findOneBy({ id: linked.userId });
+  }
+
+  /** Links a user to an external account (a concurrent identical link is fine). */
+  async linkAccount(userId: string, provider: string, accountId: string): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(UserAccount)
+      .values({ userId, provider, providerAccountId: accountId, lastLoginAt: new Date() })
+      .orIgnore()
+      .execute();
+  }
+
+  findUserByEmail(email: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ email });
+  }
+
+  /** Whether a live, unanswered workspace invitation exists for the email. */
+  async hasPendingInvitation(email: string): Promise<boolean> {
+    return this.dataSource
+      .getRepository(WorkspaceInvitation)
+      .existsBy({ email, accepted: false, respondedAt: IsNull() });
+  }
+
+  /**
+   * Gives `userId` the role in each workspace (by slug; unknown slugs are skipped): creates or
+   * reactivates the membership, or changes an active member's role. The workspace's owner keeps
+   * theirs. One transaction.
+   */
+  async applyWorkspaceRoles(userId: string, roles: Map<string, number>): Promise<void> {
+    if (roles.size === 0) return;
+    await this.dataSource.transaction(async (em) => {
+      const workspaces = await em.findBy(Workspace, { slug: In([...roles.keys()]) });
+      for (const ws of workspaces) {
+        if (ws.ownerId === userId) continue;
+        const role = roles.get(ws.slug)!;
+        const existing = await em.findOneBy(WorkspaceMember, { workspaceId: ws.id, memberId: userId });
+        if (!existing) {
+          await em.insert(WorkspaceMember, { workspaceId: ws.id, memberId: userId, role });
+        } else if (!existing.isActive || existing.role !== role) {
+          await em.update(WorkspaceMember, { id: existing.id }, { isActive: true, role });
+        }
+      }
+    });
   }
 }

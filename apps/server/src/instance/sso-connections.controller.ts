@@ -1,0 +1,60 @@
+import { CurrentPrincipal, InstanceAdminAuth, MeridianError, Principal, UuidPipe } from '#common';
+import { SsoConnectionInput, SsoConnectionJson, SsoConnectionService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+
+function bodyOf(body: unknown): SsoConnectionInput {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new MeridianError('MALFORMED_REQUEST');
+  return body as SsoConnectionInput;
+}
+
+/**
+ * The instance's enterprise sign-in connections (`/api/instances/sso-connections/`, admin tokens
+ * only; docs/sso-oidc.md). A connection: `{id, kind: "oidc", name, is_enabled, domains,
+ * allow_password, jit_provisioning, settings: {issuer, client_id, scopes, groups_claim,
+ * client_secret_set}, group_role_mappings: [{group, workspace_slug, role}], redirect_uri, source,
+ * created_at, updated_at}`. The client secret is write-only (`settings.client_secret`), stored
+ * encrypted and never answered. Every save reads the provider's discovery document first.
+ */
+@Controller('sso-connections')
+@InstanceAdminAuth()
+export class SsoConnectionsController {
+  constructor(private readonly connections: SsoConnectionService) {}
+
+  /** 200: every connection (the `OIDC_*` environment's first, `source: "environment"`), a bare array. */
+  @Get()
+  list(): Promise<SsoConnectionJson[]> {
+    return this.connections.list();
+  }
+
+  /**
+   * 201 with the connection. 422 `VALIDATION_ERROR` (`errors` by field), 409 `SSO_DOMAIN_TAKEN`,
+   * 422 `SSO_DISCOVERY_FAILED` (the provider's discovery failed, the cause in `detail`); nothing saved then.
+   */
+  @Post()
+  create(@CurrentPrincipal() me: Principal, @Body() body: unknown): Promise<SsoConnectionJson> {
+    return this.connections.create(bodyOf(body), me.userId);
+  }
+
+  /** 200; 404 `NOT_FOUND`. */
+  @Get(':id')
+  get(@Param('id', UuidPipe) id: string): Promise<SsoConnectionJson> {
+    return this.connections.get(id);
+  }
+
+  /** 200 with the connection; the given fields only. As create, and 404, 409 `SSO_CONNECTION_READ_ONLY`. */
+  @Patch(':id')
+  update(
+    @CurrentPrincipal() me: Principal,
+    @Param('id', UuidPipe) id: string,
+    @Body() body: unknown,
+  ): Promise<SsoConnectionJson> {
+    return this.connections.update(id, bodyOf(body), me.userId);
+  }
+
+  /** 204; 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY`. */
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@Param('id', UuidPipe) id: string): Promise<void> {
+    await this.connections.remove(id);
+  }
+}

@@ -1,0 +1,367 @@
+import { APP_CONFIG, AppConfig, isEmailDomain, MeridianError, OidcEnvConnection, validationError } from '#common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SecretBox } from '../instance-config';
+import { iso } from '../kernel/time';
+import { AuthRepository } from './auth.repository';
+import { GroupRoleMapping, SsoConnection, SsoKind } from './sso-connection.entity';
+import { discoverOidc, OidcSettings } from './oidc-client';
+
+/** The id the connection of the `OIDC_*` environment variables answers to (it has no row). */
+export const ENV_SSO_CONNECTION_ID = '00000000-0000-4000-8000-000000000e40';
+
+const SECRET_PURPOSE = 'meridian:sso-connection:v1';
+const ROLES = new Set([5, 15, 20]);
+
+/** A connection as the sign-in flows use it: everything, the secret in clear. */
+export interface ResolvedSsoConnection {
+  id: string;
+  kind: SsoKind;
+  name: string;
+  domains: string[];
+  allowPassword: boolean;
+  jitProvisioning: boolean;
+  groupRoleMappings: GroupRoleMapping[];
+  oidc: OidcSettings;
+}
+
+/**
+ * A connection as the Instance API answers it (`GET /api/instances/sso-connections/`): the
+ * client secret never, only `client_secret_set`.
+ */
+export interface SsoConnectionJson {
+  id: string;
+  kind: SsoKind;
+  name: string;
+  is_enabled: boolean;
+  domains: string[];
+  allow_password: boolean;
+  jit_provisioning: boolean;
+  settings: { issuer: string; client_id: string; scopes: string; groups_claim: string; client_secret_set: boolean };
+  group_role_mappings: GroupRoleMapping[];
+  /** the URL to register at the provider as redirect URI */
+  redirect_uri: string;
+  /** `database` (made through this API) or `environment` (the `OIDC_*` variables; read-only) */
+  source: 'database' | 'environment';
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+/** The body of a create (all required but the defaulted ones) or an update (any subset). */
+export interface SsoConnectionInput {
+  kind?: string;
+  name?: string;
+  is_enabled?: boolean;
+  domains?: string[];
+  allow_password?: boolean;
+  jit_provisioning?: boolean;
+  settings?: { issuer?: string; client_id?: string; client_secret?: string; scopes?: string; groups_claim?: string };
+  group_role_mappings?: GroupRoleMapping[];
+}
+
+/**
+ * The instance's enterprise sign-in connections (docs/sso-oidc.md): the ones stored through the
+ * Instance API and the one of the `OIDC_*` environment variables. Each owns email domains; an email
+ * of such a domain signs in through the connection's provider. Saving checks the configuration
+ * against the provider (OIDC discovery), so a wrong one is refused then and not at a user's sign-in.
+ */
+@Injectable()
+export class SsoConnectionService {
+  private readonly box: SecretBox;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: AuthRepository,
+  ) {
+    this.box = new SecretBox(config.secret.key, SECRET_PURPOSE);
+  }
+
+  /** The callback every OIDC provider redirects to: `API_BASE_URL/auth/oidc/callback/`. */
+  redirectUri(): string {
+    return `${this.config.apiBaseUrl}/auth/oidc/callback/`;
+  }
+
+  /** 200: every connection, the environment's first. */
+  async list(): Promise<SsoConnectionJson[]> {
+    const rows = await this.repo.listSsoConnections();
+    const domains = await this.repo.ssoDomainsOf(rows.map((r) => r.id));
+    const env = this.config.oidcEnv ? [this.envView(this.config.oidcEnv)] : [];
+    return [...env, ...rows.map((r) => this.view(r, domains.get(r.id) ?? []))];
+  }
+
+  /** 200; 404 `NOT_FOUND`. */
+  async get(id: string): Promise<SsoConnectionJson> {
+    if (id === ENV_SSO_CONNECTION_ID && this.config.oidcEnv) return this.envView(this.config.oidcEnv);
+    const row = await this.repo.findSsoConnection(id);
+    if (!row) throw new MeridianError('NOT_FOUND');
+    return this.view(row, (await this.repo.ssoDomainsOf([id])).get(id) ?? []);
+  }
+
+  /**
+   * Creates a connection. 422 `VALIDATION_ERROR` naming the fields (kind other than `oidc`, no
+   * domain, a malformed domain, issuer not an https URL, no client id or secret, a mapping with an
+   * unknown workspace or a role other than 20/15/5); 409 `SSO_DOMAIN_TAKEN`; 422
+   * `SSO_DISCOVERY_FAILED` (with the provider's answer) when the issuer's discovery document cannot
+   * be read or lacks what the flow needs. Nothing is stored on any refusal.
+   */
+  async create(input: SsoConnectionInput, actorId: string): Promise<SsoConnectionJson> {
+    const checked = await this.check(input, null);
+    const row = await this.repo.saveSsoConnection(
+      {
+        kind: 'oidc',
+        name: checked.name,
+        isEnabled: checked.isEnabled,
+        allowPassword: checked.allowPassword,
+        jitProvisioning: checked.jitProvisioning,
+        settings: checked.settings,
+        secret: this.box.seal(checked.secret),
+        groupRoleMappings: checked.mappings,
+        createdById: actorId,
+        updatedById: actorId,
+      },
+      checked.domains,
+    );
+    return this.view(row, checked.domains);
+  }
+
+  /**
+   * Changes the given fields (the secret only when `settings.client_secret` is sent), checked as a
+   * create with the stored values for the rest. 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY` for
+   * the environment's connection; the create's 422 and 409.
+   */
+  async update(id: string, input: SsoConnectionInput, actorId: string): Promise<SsoConnectionJson> {
+    if (id === ENV_SSO_CONNECTION_ID && this.config.oidcEnv) throw new MeridianError('SSO_CONNECTION_READ_ONLY');
+    const row = await this.repo.findSsoConnection(id);
+    if (!row) throw new MeridianError('NOT_FOUND');
+    const current = (await this.repo.ssoDomainsOf([id])).get(id) ?? [];
+    const s = row.settings as Record<string, string>;
+    const merged: SsoConnectionInput = {
+      kind: input.kind ?? row.kind,
+      name: input.name ?? row.name,
+      is_enabled: input.is_enabled ?? row.isEnabled,
+      domains: input.domains ?? current,
+      allow_password: input.allow_password ?? row.allowPassword,
+      jit_provisioning: input.jit_provisioning ?? row.jitProvisioning,
+      settings: {
+        issuer: input.settings?.issuer ?? s.issuer,
+        client_id: input.settings?.client_id ?? s.client_id,
+        client_secret: input.settings?.client_secret ?? (row.secret ? (this.box.open(row.secret) ?? '') : ''),
+        scopes: input.settings?.scopes ?? s.scopes,
+        groups_claim: input.settings?.groups_claim ?? s.groups_claim,
+      },
+      group_role_mappings: input.group_role_mappings ?? row.groupRoleMappings,
+    };
+    const checked = await this.check(merged, id);
+    const saved = await this.repo.saveSsoConnection(
+      {
+        id,
+        kind: 'oidc',
+        name: checked.name,
+        isEnabled: checked.isEnabled,
+        allowPassword: checked.allowPassword,
+        jitProvisioning: checked.jitProvisioning,
+        settings: checked.settings,
+        secret: this.box.seal(checked.secret),
+        groupRoleMappings: checked.mappings,
+        updatedById: actorId,
+      },
+      checked.domains,
+    );
+    return this.view(saved, checked.domains);
+  }
+
+  /** 204; 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY` for the environment's connection. */
+  async remove(id: string): Promise<void> {
+    if (id === ENV_SSO_CONNECTION_ID && this.config.oidcEnv) throw new MeridianError('SSO_CONNECTION_READ_ONLY');
+    if (!(await this.repo.deleteSsoConnection(id))) throw new MeridianError('NOT_FOUND');
+  }
+
+  /** The enabled connection owning the email's domain, or null (the environment's first). */
+  async forEmail(email: string): Promise<ResolvedSsoConnection | null> {
+    const domain = email
+      .slice(email.lastIndexOf('@') + 1)
+      .trim()
+      .toLowerCase();
+    if (!domain || !email.includes('@')) return null;
+    const env = this.config.oidcEnv;
+    if (env?.domains.includes(domain)) return this.resolveEnv(env);
+    const row = await this.repo.ssoConnectionOfDomain(domain);
+    if (!row || !row.isEnabled) return null;
+    return this.resolve(row);
+  }
+
+  /** The enabled connection with this id, or null. */
+  async byId(id: string): Promise<ResolvedSsoConnection | null> {
+    if (id === ENV_SSO_CONNECTION_ID) return this.config.oidcEnv ? this.resolveEnv(this.config.oidcEnv) : null;
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    const row = await this.repo.findSsoConnection(id);
+    if (!row || !row.isEnabled) return null;
+    return this.resolve(row);
+  }
+
+  private async resolve(row: SsoConnection): Promise<ResolvedSsoConnection | null> {
+    const s = row.settings as Record<string, string>;
+    // sealed under another SECRET_KEY: the connection still owns its domains (no password sign-in
+    // opens for them), but cannot sign in until the secret is set again (SSO_NOT_CONFIGURED)
+    const secret = row.secret ? (this.box.open(row.secret) ?? '') : '';
+    const domains = (await this.repo.ssoDomainsOf([row.id])).get(row.id) ?? [];
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      domains,
+      allowPassword: row.allowPassword,
+      jitProvisioning: row.jitProvisioning,
+      groupRoleMappings: row.groupRoleMappings ?? [],
+      oidc: {
+        issuer: s.issuer,
+        clientId: s.client_id,
+        clientSecret: secret,
+        scopes: s.scopes || 'openid email profile',
+        groupsClaim: s.groups_claim || 'groups',
+      },
+    };
+  }
+
+  private resolveEnv(env: OidcEnvConnection): ResolvedSsoConnection {
+    return {
+      id: ENV_SSO_CONNECTION_ID,
+      kind: 'oidc',
+      name: env.name,
+      domains: env.domains,
+      allowPassword: env.allowPassword,
+      jitProvisioning: env.jitProvisioning,
+      groupRoleMappings: env.groupRoleMappings,
+      oidc: {
+        issuer: env.issuer,
+        clientId: env.clientId,
+        clientSecret: env.clientSecret,
+        scopes: env.scopes,
+        groupsClaim: env.groupsClaim,
+      },
+    };
+  }
+
+  private async check(input: SsoConnectionInput, id: string | null) {
+    const errors: Record<string, string[]> = {};
+    const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+    if ((input.kind ?? 'oidc') !== 'oidc') fail('kind', 'Only "oidc" connections can be made.');
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    if (!name || name.length > 255) fail('name', 'A name of 1 to 255 characters is required.');
+    const domains = Array.isArray(input.domains)
+      ? [...new Set(input.domains.map((d) => (typeof d === 'string' ? d.trim().toLowerCase() : '')))]
+      : [];
+    if (domains.length === 0) fail('domains', 'At least one email domain (e.g. "example.com") is required.');
+    else if (domains.length > 100) fail('domains', 'At most 100 domains.');
+    const bad = domains.filter((d) => !isEmailDomain(d));
+    if (bad.length) fail('domains', `Not email domains: ${bad.join(', ')}.`);
+    const s = input.settings ?? {};
+    const issuer = typeof s.issuer === 'string' ? s.issuer.trim() : '';
+    if (!issuerOk(issuer))
+      fail('settings.issuer', 'The issuer must be an https URL (http only on a loopback address).');
+    const clientId = typeof s.client_id === 'string' ? s.client_id.trim() : '';
+    if (!clientId || clientId.length > 1000) fail('settings.client_id', 'The client id is required.');
+    const secret = typeof s.client_secret === 'string' ? s.client_secret : '';
+    if (!secret || secret.length > 4000) fail('settings.client_secret', 'The client secret is required.');
+    const scopes = typeof s.scopes === 'string' && s.scopes.trim() ? s.scopes.trim() : 'openid email profile';
+    if (!scopes.split(/\s+/).includes('openid')) fail('settings.scopes', 'The scopes must include "openid".');
+    const groupsClaim = typeof s.groups_claim === 'string' && s.groups_claim.trim() ? s.groups_claim.trim() : 'groups';
+    const mappings: GroupRoleMapping[] = [];
+    const raw = input.group_role_mappings ?? [];
+    if (!Array.isArray(raw) || raw.length > 500) fail('group_role_mappings', 'A list of at most 500 mappings.');
+    else {
+      for (const m of raw) {
+        const ok =
+          m &&
+          typeof m.group === 'string' &&
+          m.group.trim() !== '' &&
+          typeof m.workspace_slug === 'string' &&
+          ROLES.has(m.role);
+        if (!ok) fail('group_role_mappings', 'Each mapping is {group, workspace_slug, role: 20, 15 or 5}.');
+        else mappings.push({ group: m.group.trim(), workspace_slug: m.workspace_slug.trim(), role: m.role });
+      }
+      const unknown = await this.repo.unknownWorkspaceSlugs([...new Set(mappings.map((m) => m.workspace_slug))]);
+      if (unknown.length) fail('group_role_mappings', `Unknown workspaces: ${unknown.join(', ')}.`);
+    }
+    if (Object.keys(errors).length) throw validationError(errors);
+    const envDomains = this.config.oidcEnv?.domains ?? [];
+    const taken = [...domains.filter((d) => envDomains.includes(d)), ...(await this.repo.ssoDomainsTaken(domains, id))];
+    if (taken.length) {
+      throw new MeridianError('SSO_DOMAIN_TAKEN', `These domains belong to another connection: ${taken.join(', ')}.`);
+    }
+    await discoverOidc({ issuer, clientId, clientSecret: secret, scopes, groupsClaim }, true);
+    return {
+      name,
+      domains,
+      isEnabled: input.is_enabled ?? true,
+      allowPassword: input.allow_password ?? false,
+      jitProvisioning: input.jit_provisioning ?? true,
+      settings: { issuer, client_id: clientId, scopes, groups_claim: groupsClaim },
+      secret,
+      mappings,
+    };
+  }
+
+  private view(row: SsoConnection, domains: string[]): SsoConnectionJson {
+    const s = row.settings as Record<string, string>;
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      is_enabled: row.isEnabled,
+      domains,
+      allow_password: row.allowPassword,
+      jit_provisioning: row.jitProvisioning,
+      settings: {
+        issuer: s.issuer,
+        client_id: s.client_id,
+        scopes: s.scopes,
+        groups_claim: s.groups_claim,
+        client_secret_set: !!row.secret,
+      },
+      group_role_mappings: row.groupRoleMappings ?? [],
+      redirect_uri: this.redirectUri(),
+      source: 'database',
+      created_at: iso(row.createdAt),
+      updated_at: iso(row.updatedAt),
+    };
+  }
+
+  private envView(env: OidcEnvConnection): SsoConnectionJson {
+    return {
+      id: ENV_SSO_CONNECTION_ID,
+      kind: 'oidc',
+      name: env.name,
+      is_enabled: true,
+      domains: env.domains,
+      allow_password: env.allowPassword,
+      jit_provisioning: env.jitProvisioning,
+      settings: {
+        issuer: env.issuer,
+        client_id: env.clientId,
+        scopes: env.scopes,
+        groups_claim: env.groupsClaim,
+        client_secret_set: true,
+      },
+      group_role_mappings: env.groupRoleMappings,
+      redirect_uri: this.redirectUri(),
+      source: 'environment',
+      created_at: null,
+      updated_at: null,
+    };
+  }
+}
+
+/** An https URL, or http on a loopback host (a provider on the same machine, tests). */
+export function issuerOk(issuer: string): boolean {
+  try {
+    const url = new URL(issuer);
+    if (url.protocol === 'https:') return true;
+    return url.protocol === 'http:' && isLoopback(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+}
