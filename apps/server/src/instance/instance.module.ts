@@ -1,14 +1,15 @@
 import { DomainModule } from '#domain';
 import { Module } from '@nestjs/common';
+import { InstanceAuditLogsController } from './audit-logs.controller';
 import { InstanceAdminWebController } from './instance-admin-web.controller';
 import { InstanceAdminController, InstanceController } from './instance.controller';
 
 /**
  * Instance API, mounted at `/api/instances/`: the public instance description, the first set-up,
- * instance admin sign-in and sessions, admins, configuration and the instance's workspaces.
+ * instance admin sign-in and sessions, admins, configuration, the instance's workspaces and the audit log.
  */
 @Module({
   imports: [DomainModule],
-  controllers: [InstanceController, InstanceAdminController, InstanceAdminWebController],
+  controllers: [InstanceController, InstanceAdminController, InstanceAdminWebController, InstanceAuditLogsController],
 })
 export class InstanceModule {}
