@@ -65,7 +65,14 @@ export class AccountService {
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
     const refusal = !user || !ok ? 'AUTHENTICATION_FAILED_SIGN_IN' : !user.isActive ? 'USER_ACCOUNT_DEACTIVATED' : null;
     if (!user || refusal) {
-      await recordSignInFailure(this.dataSource, 'email', client, email, refusal ?? 'AUTHENTICATION_FAILED_SIGN_IN', user);
+      await recordSignInFailure(
+        this.dataSource,
+        'email',
+        client,
+        email,
+        refusal ?? 'AUTHENTICATION_FAILED_SIGN_IN',
+        user,
+      );
       throw new MeridianError(refusal ?? 'AUTHENTICATION_FAILED_SIGN_IN');
     }
     const tokens = await this.sessions.open(user, 'email', client);

@@ -118,7 +118,10 @@ export class AuthFlowService {
     const email = normaliseEmail(rawEmail);
     await this.instance.assertMagicLoginAllowed();
     const repo = this.dataSource.getRepository(AuthCode);
-    const refuse = async (code: 'EXPIRED_MAGIC_CODE' | 'EMAIL_CODE_ATTEMPT_EXHAUSTED' | 'INVALID_MAGIC_CODE' | 'USER_ACCOUNT_DEACTIVATED', user: User | null = null): Promise<never> => {
+    const refuse = async (
+      code: 'EXPIRED_MAGIC_CODE' | 'EMAIL_CODE_ATTEMPT_EXHAUSTED' | 'INVALID_MAGIC_CODE' | 'USER_ACCOUNT_DEACTIVATED',
+      user: User | null = null,
+    ): Promise<never> => {
       await recordSignInFailure(this.dataSource, 'magic-code', client, email, code, user);
       throw new MeridianError(code);
     };
@@ -284,7 +287,8 @@ export class AuthFlowService {
     if (user.passwordHash) throw new MeridianError('PASSWORD_ALREADY_SET');
     const passwordHash = await hashPassword(password);
     await this.dataSource.transaction(async (em) => {
-      if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash, em))) throw new MeridianError('PASSWORD_ALREADY_SET');
+      if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash, em)))
+        throw new MeridianError('PASSWORD_ALREADY_SET');
       await recordAudit(em, {
         event: 'user.password_changed',
         actor,

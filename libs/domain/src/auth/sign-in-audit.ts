@@ -18,7 +18,11 @@ export function signInMethod(medium: string): { method: string; connection?: str
 }
 
 /** The audit actor of a sign-in: the account (when known) and the client's address and user agent. */
-export function signInActor(client: ClientInfo, user: { id: string; email: string } | null, email?: string): AuditActor {
+export function signInActor(
+  client: ClientInfo,
+  user: { id: string; email: string } | null,
+  email?: string,
+): AuditActor {
   return {
     userId: user?.id ?? null,
     email: user?.email ?? email ?? null,
