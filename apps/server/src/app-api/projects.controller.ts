@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -120,10 +122,15 @@ export class AppProjectsController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
   ): Promise<void> {
-    await this.projects.remove(ws.workspaceId, p.projectId, { userId: me.userId, workspaceRole: ws.role });
+    await this.projects.remove(ws.workspaceId, p.projectId, {
+      userId: me.userId,
+      workspaceRole: ws.role,
+      audit: actor,
+    });
   }
 
   /** Project Admins and Members: 200 `{archived_at}`. */

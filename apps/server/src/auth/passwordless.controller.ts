@@ -111,7 +111,11 @@ export class PasswordlessController {
   @Post('set-password')
   @BearerAuth()
   @HttpCode(200)
-  setPassword(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: AuditActor, @Body() body: SetPasswordDto) {
+  setPassword(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: AuditActor,
+    @Body() body: SetPasswordDto,
+  ) {
     return this.flows.setPassword(principal, body.password, actor);
   }
 }
