@@ -14,6 +14,7 @@ import {
   SignedUp,
   unique,
 } from '../support/fixtures';
+import { MockOAuthProvider, startMockOAuthProvider } from '../support/oauth-provider';
 import { startTestApp, TestApp } from '../support/test-app';
 
 interface AuditRow {
@@ -150,7 +151,25 @@ describe('audit log', () => {
     assert.equal(so.metadata.session_id, last.metadata.session_id);
   });
 
-  it('password changes: change and set', async () => {
+  it('instance admin sign-ins: success and failure', async () => {
+    const [ok] = await rows('auth.sign_in.succeeded', "AND metadata->>'site' = 'instance_admin'");
+    assert.equal(ok.actor_id, t.admin!.userId);
+    assert.deepEqual(ok.metadata, { method: 'password', site: 'instance_admin' });
+    const refused = await t.api
+      .post('/api/instances/admins/sign-in/')
+      .set('User-Agent', UA)
+      .send({ email: ada.email, password: ada.password });
+    assertError(refused, 401, 'ADMIN_AUTHENTICATION_FAILED');
+    const [failed] = await rows('auth.sign_in.failed', "AND metadata->>'site' = 'instance_admin'");
+    assertRequestActor(failed, ada);
+    assert.deepEqual(failed.metadata, {
+      method: 'password',
+      site: 'instance_admin',
+      reason: 'ADMIN_AUTHENTICATION_FAILED',
+    });
+  });
+
+  it('password change (a refused one records nothing)', async () => {
     const res = await t.api
       .post('/auth/change-password/')
       .set(bearer(bob))
@@ -578,5 +597,49 @@ describe('audit log', () => {
     );
     assert.equal(Number(left[0].n), before + 1);
     assert.ok(new Date(left[0].oldest).getTime() > Date.now() - 365 * 86_400_000);
+  });
+});
+
+describe('audit log: OAuth sign-ins (a provider on loopback)', () => {
+  let t: TestApp;
+  let idp: MockOAuthProvider;
+  before(async () => {
+    idp = await startMockOAuthProvider();
+    t = await startTestApp(idp.env);
+  });
+  after(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  it('a completed GitHub sign-in records method github; a callback with a forged state records the failure', async () => {
+    const email = `${unique('gh')}@example.com`;
+    idp.next = { id: 4242, email, verified: true };
+    const start = await t.api.get('/auth/github/').set('User-Agent', UA);
+    assert.equal(start.status, 302);
+    const cookie = (start.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    const approved = await fetch(start.headers.location, { redirect: 'manual' });
+    const back = new URL(approved.headers.get('location')!);
+    const done = await t.api.get(`${back.pathname}${back.search}`).set('Cookie', cookie).set('User-Agent', UA);
+    assert.equal(done.status, 302);
+    const [ok] = await t.sql<AuditRow>(
+      `SELECT * FROM audit_logs WHERE event = 'auth.sign_in.succeeded' AND actor_email = $1`,
+      [email],
+    );
+    assert.equal(ok.metadata.method, 'github');
+    assert.equal(ok.user_agent, UA);
+    assert.match(ok.ip_address ?? '', LOOPBACK);
+
+    const forged = await t.api
+      .get('/auth/github/callback/?state=forged&code=whatever')
+      .set('Cookie', cookie)
+      .set('User-Agent', UA);
+    assert.equal(forged.status, 302);
+    const failed = await t.sql<AuditRow>(`SELECT * FROM audit_logs WHERE event = 'auth.sign_in.failed'`);
+    assert.equal(failed.length, 1);
+    assert.deepEqual(failed[0].metadata, { method: 'github', reason: 'GITHUB_OAUTH_PROVIDER_ERROR' });
+    assert.equal(failed[0].actor_id, null);
+    assert.equal(failed[0].user_agent, UA);
+    assert.ok(!JSON.stringify(failed).includes('whatever'));
   });
 });

@@ -21,7 +21,7 @@ export function signInMethod(medium: string): { method: string; connection?: str
 export function signInActor(
   client: ClientInfo,
   user: { id: string; email: string } | null,
-  email?: string,
+  email?: string | null,
 ): AuditActor {
   return {
     userId: user?.id ?? null,
@@ -41,7 +41,7 @@ export async function recordSignInFailure(
   dataSource: DataSource,
   medium: string,
   client: ClientInfo,
-  email: string,
+  email: string | null,
   reason: string,
   user: { id: string; email: string } | null = null,
 ): Promise<void> {
