@@ -4,12 +4,14 @@ import { DataSource } from 'typeorm';
 import { JobRunner, recordAudit } from '#domain';
 import {
   addMember,
+  addProjectMember,
   adminToken,
   assertError,
   configure,
   createAppProject,
   createWorkspace,
   membershipId,
+  projectMembershipId,
   signUp,
   SignedUp,
   unique,
@@ -287,6 +289,42 @@ describe('audit log', () => {
     assert.equal(left.status, 204);
     const [l] = await rows('member.removed', "AND metadata->>'via' = 'left' AND actor_id = $2", [eve.userId]);
     assertRequestActor(l, eve);
+  });
+
+  it('project members: invited, role changed, removed, left', async () => {
+    const p = await createAppProject(t, ada.token, wsA.slug);
+    const base = `/api/workspaces/${wsA.slug}/projects/${p.id}`;
+    const invitee = `${unique('pinv')}@example.com`;
+    const inv = await t.api
+      .post(`${base}/invitations/`)
+      .set(bearer(ada))
+      .send({ emails: [{ email: invitee, role: 15 }] });
+    assert.equal(inv.status, 200, JSON.stringify(inv.body));
+    const [i] = await rows('member.invited', 'AND project_id = $2', [p.id]);
+    assertRequestActor(i, ada);
+    assert.equal(i.workspace_id, wsA.id);
+    assert.equal(i.target_type, 'project_invitation');
+    assert.deepEqual(i.metadata, { email: invitee, role: 15 });
+
+    await addProjectMember(t, wsA.id, p.id, bob.userId, 5);
+    const rowId = await projectMembershipId(t, p.id, bob.userId);
+    const up = await t.api.patch(`${base}/members/${rowId}/`).set(bearer(ada)).send({ role: 15 });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const rc = await one('member.role_changed', rowId);
+    assertRequestActor(rc, ada);
+    assert.equal(rc.project_id, p.id);
+    assert.deepEqual(rc.metadata, { member_id: bob.userId, old_role: 5, new_role: 15 });
+    const rm = await t.api.delete(`${base}/members/${rowId}/`).set(bearer(ada));
+    assert.equal(rm.status, 204);
+    assert.equal((await one('member.removed', rowId)).metadata.via, 'removed');
+
+    const q = await createAppProject(t, ada.token, wsA.slug);
+    await addProjectMember(t, wsA.id, q.id, bob.userId, 15);
+    const left = await t.api.post(`/api/workspaces/${wsA.slug}/projects/${q.id}/members/leave/`).set(bearer(bob));
+    assert.equal(left.status, 204, JSON.stringify(left.body));
+    const [l] = await rows('member.removed', 'AND project_id = $2', [q.id]);
+    assertRequestActor(l, bob);
+    assert.equal(l.metadata.via, 'left');
   });
 
   it('projects and workspaces deleted', async () => {
