@@ -221,6 +221,12 @@ describe('auth: OIDC single sign-on against oidc-provider on loopback', () => {
     assert.equal(await roleOf(userId), 20);
     const [medium] = await t.sql<{ medium: string }>('SELECT medium FROM auth_sessions WHERE user_id = $1', [userId]);
     assert.equal(medium.medium, 'oidc');
+    const [signedIn] = await t.sql<{ metadata: Record<string, unknown> }>(
+      `SELECT metadata FROM audit_logs WHERE event = 'auth.sign_in.succeeded' AND actor_id = $1`,
+      [userId],
+    );
+    assert.equal(signedIn.metadata.method, 'oidc', 'the audit log names the method');
+    assert.equal(signedIn.metadata.connection, connectionId, 'and the connection');
 
     const second = await formSignIn({ sub, email, name: 'Ada', groups: ['engineering'] });
     const again = await me(second.browser);
@@ -262,6 +268,13 @@ describe('auth: OIDC single sign-on against oidc-provider on loopback', () => {
     assert.equal((await me(b2)).status, 401);
     const created = await t.sql('SELECT id FROM users WHERE email = $1', [idp.next.email]);
     assert.equal(created.length, 0, 'no user was created');
+    const failures = await t.sql<{ metadata: Record<string, unknown> }>(
+      `SELECT metadata FROM audit_logs WHERE event = 'auth.sign_in.failed' AND metadata->>'method' = 'oidc'`,
+    );
+    const reasons = failures.map((f) => f.metadata.reason);
+    assert.ok(reasons.includes('OIDC_STATE_MISMATCH'), JSON.stringify(failures));
+    const nonce = failures.find((f) => f.metadata.reason === 'OIDC_NONCE_MISMATCH');
+    assert.equal(nonce?.metadata.connection, connectionId, 'a refused sign-in is in the audit log with its connection');
   });
 
   it('password sign-in is refused for an SSO-only domain: the JSON route 403, the form goes to the provider, no magic code', async () => {

@@ -676,6 +676,16 @@ describe('role matrix: every App API route × anonymous, non-member, Guest, Memb
       expect: [401, 404, 403, 403, 201],
     },
     {
+      route: 'GET /api/workspaces/{slug}/audit-logs/',
+      prepare: (x) => ({ path: `${ws(x)}/audit-logs/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
+      route: 'GET /api/workspaces/{slug}/audit-logs/export/',
+      prepare: (x) => ({ path: `${ws(x)}/audit-logs/export/` }),
+      expect: [401, 404, 403, 403, 200],
+    },
+    {
       route: 'GET /api/workspaces/{slug}/webhooks/',
       prepare: (x) => ({ path: `${ws(x)}/webhooks/` }),
       expect: [401, 404, 403, 403, 200],

@@ -47,12 +47,14 @@ import { WebhookFeatureModule } from './webhook/webhook.module';
 import { WorkspaceFeatureModule } from './workspace/workspace.module';
 import { WorkspaceProfileFeatureModule } from './workspace-profile/workspace-profile.module';
 import { ImporterFeatureModule } from './importer/importer.module';
+import { AuditFeatureModule } from './audit/audit.module';
 
 /** One Nest module per feature (its `<feature>.module.ts`), lowest first in the import graph. */
 const FEATURE_MODULES = [
   AnalyticsFeatureModule,
   ApiTokenFeatureModule,
   AttachmentFeatureModule,
+  AuditFeatureModule,
   AuthFeatureModule,
   AutomationFeatureModule,
   CoverImageFeatureModule,

@@ -122,6 +122,9 @@ import { Sticky } from './sticky/sticky.entity';
 import { User } from './user/user.entity';
 import { Profile } from './user/profile.entity';
 
+// audit
+import { AuditLog } from './audit/audit-log.entity';
+
 // view
 import { IssueView } from './view/issue-view.entity';
 
@@ -141,6 +144,9 @@ export const ENTITIES = [
 
   // api-token
   ApiToken,
+
+  // audit
+  AuditLog,
 
   // attachment
   FileAsset,

@@ -35,6 +35,7 @@ export * from './member';
 export * from './module';
 export * from './notification';
 export * from './page';
+export * from './audit';
 export * from './preference';
 export * from './project';
 export * from './relation';

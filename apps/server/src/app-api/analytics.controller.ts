@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   BearerAuth,
   CurrentPrincipal,
   CurrentWorkspace,
@@ -230,8 +232,13 @@ export class AppExportsController {
    */
   @Post()
   @HttpCode(200)
-  request(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Body() body: ExportIssuesDto) {
-    return this.exporter.request(ws.workspaceId, me.userId, body);
+  request(
+    @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Body() body: ExportIssuesDto,
+  ) {
+    return this.exporter.request(ws.workspaceId, me.userId, body, actor);
   }
 
   /**
@@ -241,11 +248,12 @@ export class AppExportsController {
   @Get(':id/download')
   async download(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('id', UuidPipe) id: string,
     @Res() res: Response,
   ) {
-    const file = await this.exporter.download(ws.workspaceId, me.userId, id);
+    const file = await this.exporter.download(ws.workspaceId, me.userId, id, actor);
     if (file.redirect) return res.redirect(302, file.redirect);
     res.setHeader('Content-Type', 'application/zip');
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);

@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_PAGED_ON_REQUEST,
   BearerAuth,
   CurrentPrincipal,
@@ -47,10 +49,11 @@ export class ApiTokensController {
   @Post()
   create(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Body() body: CreateApiTokenDto,
   ): Promise<ApiTokenJson & { token: string }> {
-    return this.tokens.create(ws.workspaceId, { id: me.userId }, body);
+    return this.tokens.create(ws.workspaceId, { id: me.userId }, body, actor);
   }
 
   /** 200 one of the caller's keys, without the secret; anyone else's (or another workspace's) is a 404. */
@@ -67,11 +70,12 @@ export class ApiTokensController {
   @Patch(':token_id')
   update(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('token_id', UuidPipe) id: string,
     @Body() body: UpdateApiTokenDto,
   ): Promise<ApiTokenJson> {
-    return this.tokens.update(ws.workspaceId, me.userId, id, body);
+    return this.tokens.update(ws.workspaceId, me.userId, id, body, actor);
   }
 
   /** 204: the key stops working at once (401). */
@@ -79,10 +83,11 @@ export class ApiTokensController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('token_id', UuidPipe) id: string,
   ): Promise<void> {
-    await this.tokens.remove(ws.workspaceId, me.userId, id);
+    await this.tokens.remove(ws.workspaceId, me.userId, id, actor);
   }
 }
 
@@ -103,10 +108,11 @@ export class ServiceApiTokensController {
   @Post()
   async serviceToken(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ token: string }> {
-    const { token, created } = await this.tokens.serviceToken(ws.workspaceId, me.userId);
+    const { token, created } = await this.tokens.serviceToken(ws.workspaceId, me.userId, actor);
     res.status(created ? 201 : 200);
     return { token };
   }

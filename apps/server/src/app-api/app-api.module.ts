@@ -56,6 +56,7 @@ import { AppPagesController } from './pages.controller';
 import { WorkItemSubscribersController, NotificationsController } from './notifications.controller';
 import { MembershipMeController, ProfileController } from './me.controller';
 import { WebhookLogsController, WebhooksController } from './webhooks.controller';
+import { AppAuditLogsController } from './audit-logs.controller';
 import { WorkspacesController, WorkspaceSlugCheckController } from './workspaces.controller';
 import {
   AppArchivedWorkItemsController,
@@ -134,6 +135,7 @@ import {
     AppWorkItemReactionsController,
     AppCommentReactionsController,
     WebhooksController,
+    AppAuditLogsController,
     WebhookLogsController,
     CoverImagesController,
     AppUserAssetsController,

@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -43,10 +45,15 @@ export class InvitationsController {
   @HttpCode(200)
   invite(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Body() body: InviteDto,
   ): Promise<{ message: string }> {
-    return this.invitations.invite(ws.workspaceId, { userId: me.userId, email: me.email, role: ws.role }, body);
+    return this.invitations.invite(
+      ws.workspaceId,
+      { userId: me.userId, email: me.email, role: ws.role, audit: actor },
+      body,
+    );
   }
 
   @Get(':invitation_id')

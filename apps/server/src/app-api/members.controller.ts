@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -51,8 +53,12 @@ export class MembersController {
   /** 204: the caller leaves; 400 `LAST_WORKSPACE_ADMIN` for the only Admin. */
   @Post('leave')
   @HttpCode(204)
-  async leave(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess): Promise<void> {
-    await this.members.leave(ws.workspaceId, me.userId);
+  async leave(
+    @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+  ): Promise<void> {
+    await this.members.leave(ws.workspaceId, me.userId, actor);
   }
 
   /** 200 one active membership of this workspace; 404 `NOT_FOUND` otherwise. */
@@ -70,11 +76,12 @@ export class MembersController {
   @WorkspaceRole(ROLE.ADMIN)
   updateRole(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('member_id', UuidPipe) id: string,
     @Body() body: RoleDto,
   ): Promise<WorkspaceMemberJson> {
-    return this.members.updateRole(ws.workspaceId, { userId: me.userId, role: ws.role }, id, body.role);
+    return this.members.updateRole(ws.workspaceId, { userId: me.userId, role: ws.role, audit: actor }, id, body.role);
   }
 
   /** Admins: 204, deactivates the membership and the member's project memberships; 400 `CANNOT_REMOVE_SELF`. */
@@ -83,9 +90,10 @@ export class MembersController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('member_id', UuidPipe) id: string,
   ): Promise<void> {
-    await this.members.remove(ws.workspaceId, { userId: me.userId, role: ws.role }, id);
+    await this.members.remove(ws.workspaceId, { userId: me.userId, role: ws.role, audit: actor }, id);
   }
 }

@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -51,11 +53,12 @@ export class AppProjectInvitationsController {
   @HttpCode(200)
   invite(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Body() body: InviteDto,
   ): Promise<{ message: string }> {
-    return this.invitations.invite(ws.workspaceId, project.projectId, me.userId, body);
+    return this.invitations.invite(ws.workspaceId, project.projectId, me.userId, body, actor);
   }
 
   /** 200 the invitation; 404 `INVITATION_NOT_FOUND` for another project's. */

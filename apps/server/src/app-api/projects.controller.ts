@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -120,10 +122,15 @@ export class AppProjectsController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
   ): Promise<void> {
-    await this.projects.remove(ws.workspaceId, p.projectId, { userId: me.userId, workspaceRole: ws.role });
+    await this.projects.remove(ws.workspaceId, p.projectId, {
+      userId: me.userId,
+      workspaceRole: ws.role,
+      audit: actor,
+    });
   }
 
   /** Project Admins and Members: 200 `{archived_at}`. */
@@ -227,8 +234,12 @@ export class ProjectMembersController {
   @Post('leave')
   @ProjectRole(ROLE.GUEST)
   @HttpCode(204)
-  async leave(@CurrentPrincipal() me: Principal, @CurrentProject() p: ProjectAccess): Promise<void> {
-    await this.members.leave(p.projectId, me.userId);
+  async leave(
+    @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
+    @CurrentProject() p: ProjectAccess,
+  ): Promise<void> {
+    await this.members.leave(p.projectId, me.userId, actor);
   }
 
   /** One membership; Guests see the email only on their own. */
@@ -247,6 +258,7 @@ export class ProjectMembersController {
   @ProjectRole(ROLE.ADMIN)
   updateRole(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
     @Param('member_id', UuidPipe) id: string,
@@ -254,7 +266,7 @@ export class ProjectMembersController {
   ): Promise<ProjectMemberJson> {
     return this.members.updateRole(
       p.projectId,
-      { userId: me.userId, projectRole: p.role, workspaceRole: ws.role },
+      { userId: me.userId, projectRole: p.role, workspaceRole: ws.role, audit: actor },
       id,
       body.role,
     );
@@ -266,10 +278,15 @@ export class ProjectMembersController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() p: ProjectAccess,
     @Param('member_id', UuidPipe) id: string,
   ): Promise<void> {
-    await this.members.remove(p.projectId, { userId: me.userId, projectRole: p.role, workspaceRole: ws.role }, id);
+    await this.members.remove(
+      p.projectId,
+      { userId: me.userId, projectRole: p.role, workspaceRole: ws.role, audit: actor },
+      id,
+    );
   }
 }

@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_UNPAGED,
   BearerAuth,
   CurrentPrincipal,
@@ -45,10 +47,11 @@ export class WebhooksController {
   @Post()
   create(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Body() body: CreateWebhookDto,
   ): Promise<WebhookJson & { secret_key: string }> {
-    return this.webhooks.create(ws.workspaceId, me.userId, body);
+    return this.webhooks.create(ws.workspaceId, me.userId, body, actor);
   }
 
   /** 200 without the secret; another workspace's webhook is a 404. */
@@ -61,18 +64,23 @@ export class WebhooksController {
   @Patch(':webhook_id')
   update(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('webhook_id', UuidPipe) id: string,
     @Body() body: UpdateWebhookDto,
   ): Promise<WebhookJson> {
-    return this.webhooks.update(ws.workspaceId, me.userId, id, body);
+    return this.webhooks.update(ws.workspaceId, me.userId, id, body, actor);
   }
 
   /** 204; its logs and undelivered events go with it. */
   @Delete(':webhook_id')
   @HttpCode(204)
-  async remove(@CurrentWorkspace() ws: WorkspaceAccess, @Param('webhook_id', UuidPipe) id: string): Promise<void> {
-    await this.webhooks.remove(ws.workspaceId, id);
+  async remove(
+    @CurrentActor() actor: AuditActor,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('webhook_id', UuidPipe) id: string,
+  ): Promise<void> {
+    await this.webhooks.remove(ws.workspaceId, id, actor);
   }
 
   /** 200 with a new `secret_key`; later deliveries are signed with it. */
@@ -80,10 +88,11 @@ export class WebhooksController {
   @HttpCode(200)
   regenerate(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Param('webhook_id', UuidPipe) id: string,
   ): Promise<WebhookJson & { secret_key: string }> {
-    return this.webhooks.regenerate(ws.workspaceId, me.userId, id);
+    return this.webhooks.regenerate(ws.workspaceId, me.userId, id, actor);
   }
 }
 

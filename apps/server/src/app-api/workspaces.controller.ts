@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_PAGING,
   BearerAuth,
   CurrentPrincipal,
@@ -73,8 +75,12 @@ export class WorkspacesController {
   @Delete(':slug')
   @WorkspaceRole(ROLE.ADMIN)
   @HttpCode(204)
-  async remove(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess): Promise<void> {
-    await this.settings.remove(ws.workspaceId, me.userId);
+  async remove(
+    @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+  ): Promise<void> {
+    await this.settings.remove(ws.workspaceId, me.userId, actor);
   }
 }
 

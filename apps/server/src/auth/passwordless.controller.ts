@@ -1,4 +1,4 @@
-import { AuthRateLimit, BearerAuth, CurrentPrincipal, Principal, Public } from '#common';
+import { AuditActor, AuthRateLimit, BearerAuth, CurrentActor, CurrentPrincipal, Principal, Public } from '#common';
 import { AuthFlowService, SignInResult } from '#domain';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
@@ -91,23 +91,31 @@ export class PasswordlessController {
   @Public()
   @HttpCode(200)
   @AuthRateLimit('address')
-  resetPassword(@Body() body: ResetPasswordDto) {
-    return this.flows.resetPassword(body.token, body.password);
+  resetPassword(@Body() body: ResetPasswordDto, @Req() req: Request) {
+    return this.flows.resetPassword(body.token, body.password, clientOf(req));
   }
 
   /** `{old_password, new_password}` → 200 `{message}`; the caller's other sessions are revoked. 400 `INCORRECT_OLD_PASSWORD`. */
   @Post('change-password')
   @BearerAuth()
   @HttpCode(200)
-  changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto) {
-    return this.flows.changePassword(principal, body.old_password, body.new_password);
+  changePassword(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: AuditActor,
+    @Body() body: ChangePasswordDto,
+  ) {
+    return this.flows.changePassword(principal, body.old_password, body.new_password, actor);
   }
 
   /** `{password}` → 200, the user; for accounts without a password (magic code, OAuth). 400 `PASSWORD_ALREADY_SET`. */
   @Post('set-password')
   @BearerAuth()
   @HttpCode(200)
-  setPassword(@CurrentPrincipal() principal: Principal, @Body() body: SetPasswordDto) {
-    return this.flows.setPassword(principal, body.password);
+  setPassword(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: AuditActor,
+    @Body() body: SetPasswordDto,
+  ) {
+    return this.flows.setPassword(principal, body.password, actor);
   }
 }

@@ -1,4 +1,4 @@
-import { BearerAuth, CurrentPrincipal, Principal, Public, UuidPipe } from '#common';
+import { AuditActor, BearerAuth, CurrentActor, CurrentPrincipal, Principal, Public, UuidPipe } from '#common';
 import { SessionService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { RefreshDto } from './dto/auth-flows.dto';
@@ -8,12 +8,12 @@ import { RefreshDto } from './dto/auth-flows.dto';
 export class SessionsController {
   constructor(private readonly sessions: SessionService) {}
 
-  /** 204; revokes the calling session: its access and refresh tokens stop working at once. */
+  /** 204; revokes the calling session: its access and refresh tokens stop working at once (audit: `auth.sign_out`). */
   @Post('sign-out')
   @BearerAuth()
   @HttpCode(204)
-  async signOut(@CurrentPrincipal() principal: Principal): Promise<void> {
-    if (principal.sessionId) await this.sessions.revoke(principal.sessionId);
+  async signOut(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: AuditActor): Promise<void> {
+    if (principal.sessionId) await this.sessions.signOut(principal.sessionId, actor);
   }
 
   /**

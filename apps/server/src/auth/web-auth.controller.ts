@@ -3,6 +3,7 @@ import {
   AppConfig,
   AuthRateLimit,
   CSRF_COOKIE,
+  auditActorOf,
   clearCookie,
   issueCsrfToken,
   MeridianError,
@@ -163,7 +164,7 @@ export class WebAuthController {
     const { appBaseUrl, spaceBaseUrl } = this.config.webSession;
     const form = await readForm(ResetPasswordDto, { token, password: formField(req.body, 'password') });
     if (form.missing.length || form.invalid.length) throw new WebFormError('INVALID_PASSWORD');
-    await this.flows.resetPassword(token, form.value.password);
+    await this.flows.resetPassword(token, form.value.password, clientOf(req));
     return {
       url: site === 'app' ? `${appBaseUrl}/sign-in?success=True` : `${spaceBaseUrl}/?success=True`,
       statusCode: 302,
@@ -239,7 +240,7 @@ export class WebAuthController {
     const cookie = sessionCookieOf(req, this.config);
     if (cookie !== undefined) {
       const principal = await this.sessions.verifyAccessToken(cookie, 'web');
-      if (principal?.sessionId) await this.sessions.revoke(principal.sessionId);
+      if (principal?.sessionId) await this.sessions.signOut(principal.sessionId, auditActorOf(req, principal));
     }
     const oidcSession = requestCookies(req)[OIDC_SESSION_COOKIE];
     for (const name of [this.config.webSession.cookieName, CSRF_COOKIE, XSRF_COOKIE])

@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   ApiKeyAuth,
   CurrentPrincipal,
   CurrentProject,
@@ -77,10 +79,15 @@ export class ProjectsController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
   ) {
-    await this.projects.remove(ws.workspaceId, project.projectId, { userId: me.userId, workspaceRole: ws.role });
+    await this.projects.remove(ws.workspaceId, project.projectId, {
+      userId: me.userId,
+      workspaceRole: ws.role,
+      audit: actor,
+    });
   }
 
   /**

@@ -1,4 +1,6 @@
 import {
+  AuditActor,
+  CurrentActor,
   APP_PAGING,
   adminCookieOf,
   AuthRateLimit,
@@ -146,8 +148,8 @@ export class InstanceAdminController {
 
   /** 200: updates `instance_name`, `domain`, `is_telemetry_enabled`, `is_support_required`; returns the instance. */
   @Patch()
-  update(@Body() body: UpdateInstanceDto) {
-    return this.instances.update(body);
+  update(@Body() body: UpdateInstanceDto, @CurrentActor() actor: AuditActor) {
+    return this.instances.update(body, actor);
   }
 
   /** 204: ends the caller's admin session (its access and refresh tokens). */
@@ -197,9 +199,13 @@ export class InstanceAdminController {
    * an unknown key or a bad value (nothing is changed then).
    */
   @Patch('configurations')
-  updateConfigurations(@CurrentPrincipal() me: Principal, @Body() body: unknown): Promise<ConfigurationEntry[]> {
+  updateConfigurations(
+    @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
+    @Body() body: unknown,
+  ): Promise<ConfigurationEntry[]> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new MeridianError('MALFORMED_REQUEST');
-    return this.settings.update(body as Record<string, unknown>, me.userId);
+    return this.settings.update(body as Record<string, unknown>, me.userId, actor);
   }
 
   /**

@@ -538,6 +538,12 @@ class EnvironmentVariables {
   @IsOptional()
   @Transform(toInt)
   @IsInt()
+  @Min(1)
+  AUDIT_LOG_RETENTION_DAYS = 365;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
   @Min(1000)
   EXPORT_LEASE_MS = 600_000;
 
@@ -820,6 +826,8 @@ export interface AppConfig {
     exportExpiryDays: number;
     /** `delete-api-logs`: request and webhook logs older than this (`API_LOG_RETENTION_DAYS`, Plane's 30) */
     apiLogRetentionDays: number;
+    /** `delete-audit-logs`: audit log rows older than this are deleted (`AUDIT_LOG_RETENTION_DAYS`, default 365) */
+    auditLogRetentionDays: number;
     /** an export without a sign of life for this long is taken over by another runner (`EXPORT_LEASE_MS`) */
     exportLeaseMs: number;
   };
@@ -1153,6 +1161,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       unuploadedAssetDeleteDays: env.UNUPLOADED_ASSET_DELETE_DAYS,
       exportExpiryDays: env.EXPORT_EXPIRY_DAYS,
       apiLogRetentionDays: env.API_LOG_RETENTION_DAYS,
+      auditLogRetentionDays: env.AUDIT_LOG_RETENTION_DAYS,
       exportLeaseMs: env.EXPORT_LEASE_MS,
     },
     live: {

@@ -65,8 +65,20 @@ export class ApiTokenRepository {
   }
 
   /** Inserts a key row (`tokenSealed` included, which `save` would not read back). */
-  async insert(em: EntityManager, row: Partial<ApiToken>): Promise<void> {
-    await em.getRepository(ApiToken).insert(row);
+  async insert(em: EntityManager, row: Partial<ApiToken>): Promise<string> {
+    const result = await em.getRepository(ApiToken).insert(row);
+    return (result.identifiers[0] as { id: string }).id;
+  }
+
+  /** Saves a new key row (`create`) and reads it back whole, with `em`. */
+  async create(em: EntityManager, row: Partial<ApiToken>): Promise<ApiToken> {
+    const saved = await em.getRepository(ApiToken).save(row);
+    return em.getRepository(ApiToken).findOneByOrFail({ id: saved.id });
+  }
+
+  /** Applies `patch` to key `id` with `em`. */
+  async patch(em: EntityManager, id: string, patch: Partial<ApiToken>): Promise<void> {
+    await em.getRepository(ApiToken).update({ id }, patch);
   }
 
   /** The usable key with this digest, its user and workspace (`SQL_VERIFY_API_KEY`), or undefined. */

@@ -1,6 +1,7 @@
 import {
   APP_CONFIG,
   AppConfig,
+  AuditActor,
   MeridianError,
   Page,
   PageRequest,
@@ -13,6 +14,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../instance-config';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockWorkspace } from '../kernel/locks';
 import { ApiToken } from './api-token.entity';
 import { ApiTokenRepository } from './api-token.repository';
@@ -69,7 +71,11 @@ export class ApiTokenService {
    * `SECRET_KEY`) is revoked and replaced. The workspace row's lock makes concurrent calls answer
    * one token; the partial unique index `uq_api_tokens_service_live` backs that up.
    */
-  async serviceToken(workspaceId: string, userId: string): Promise<{ token: string; created: boolean }> {
+  async serviceToken(
+    workspaceId: string,
+    userId: string,
+    actor: AuditActor = auditActorById(userId),
+  ): Promise<{ token: string; created: boolean }> {
     return this.dataSource.transaction(async (em) => {
       await lockWorkspace(em, workspaceId);
       const live = await this.tokens.findLiveService(em, workspaceId);
@@ -77,9 +83,16 @@ export class ApiTokenService {
         const token = live.usable && live.token_sealed ? this.box.open(live.token_sealed) : null;
         if (token !== null && sha256(token) === live.token_digest) return { token, created: false };
         await this.tokens.revoke(em, live.id, userId);
+        await recordAudit(em, {
+          event: 'api_token.revoked',
+          actor,
+          workspaceId,
+          target: { type: 'api_token', id: live.id },
+          metadata: { is_service: true, via: 'replaced' },
+        });
       }
       const token = `${API_KEY_PREFIX}${randomHex(16)}`;
-      await this.tokens.insert(em, {
+      const created = await this.tokens.insert(em, {
         label: randomHex(16),
         description: 'Service Token',
         tokenDigest: sha256(token),
@@ -90,6 +103,13 @@ export class ApiTokenService {
         workspaceId,
         createdById: userId,
         updatedById: userId,
+      });
+      await recordAudit(em, {
+        event: 'api_token.created',
+        actor,
+        workspaceId,
+        target: { type: 'api_token', id: created },
+        metadata: { is_service: true },
       });
       return { token, created: true };
     });
@@ -105,12 +125,13 @@ export class ApiTokenService {
     workspaceId: string,
     user: { id: string; isBot?: boolean },
     input: CreateApiTokenInput,
+    actor: AuditActor = auditActorById(user.id),
   ): Promise<ApiTokenJson & { token: string }> {
     if (input.expired_at && input.expired_at.getTime() <= Date.now()) {
       throw validationError({ expired_at: ['The expiry must be in the future.'] });
     }
     const token = `${API_KEY_PREFIX}${randomHex(16)}`;
-    const saved = await this.dataSource.getRepository(ApiToken).save({
+    const row: Partial<ApiToken> = {
       label: input.label?.trim() || randomHex(16),
       description: input.description ?? '',
       tokenDigest: sha256(token),
@@ -120,8 +141,18 @@ export class ApiTokenService {
       workspaceId,
       createdById: user.id,
       updatedById: user.id,
+    };
+    const fresh = await this.dataSource.transaction(async (em) => {
+      const created = await this.tokens.create(em, row);
+      await recordAudit(em, {
+        event: 'api_token.created',
+        actor,
+        workspaceId,
+        target: { type: 'api_token', id: created.id },
+        metadata: { label: created.label, is_service: false, expires_at: created.expiredAt?.toISOString() ?? null },
+      });
+      return created;
     });
-    const fresh = await this.dataSource.getRepository(ApiToken).findOneByOrFail({ id: saved.id });
     return { ...apiTokenView(fresh), token };
   }
 
@@ -135,7 +166,13 @@ export class ApiTokenService {
    * deactivated or expired key fails with 401 from the next request on; the response never shows
    * the secret (unlike Plane). An expiry in the past is a 422.
    */
-  async update(workspaceId: string, userId: string, id: string, input: UpdateApiTokenInput): Promise<ApiTokenJson> {
+  async update(
+    workspaceId: string,
+    userId: string,
+    id: string,
+    input: UpdateApiTokenInput,
+    actor: AuditActor = auditActorById(userId),
+  ): Promise<ApiTokenJson> {
     const token = await this.findOwn(workspaceId, userId, id);
     if (input.expired_at && input.expired_at.getTime() <= Date.now()) {
       throw validationError({ expired_at: ['The expiry must be in the future.'] });
@@ -145,16 +182,39 @@ export class ApiTokenService {
     if (input.description !== undefined) patch.description = input.description;
     if (input.is_active !== undefined) patch.isActive = input.is_active;
     if (input.expired_at !== undefined) patch.expiredAt = input.expired_at;
-    await this.dataSource.getRepository(ApiToken).update({ id: token.id }, patch);
+    await this.dataSource.transaction(async (em) => {
+      await this.tokens.patch(em, token.id, patch);
+      // a key switched off is revoked until switched on again
+      if (token.isActive && input.is_active === false)
+        await recordAudit(em, {
+          event: 'api_token.revoked',
+          actor,
+          workspaceId,
+          target: { type: 'api_token', id: token.id },
+          metadata: { label: token.label, is_service: false, via: 'deactivated' },
+        });
+    });
     return apiTokenView(await this.findOwn(workspaceId, userId, id));
   }
 
   /** Soft-deletes one of the caller's keys; it fails with 401 from the next request on. */
-  async remove(workspaceId: string, userId: string, id: string): Promise<void> {
+  async remove(
+    workspaceId: string,
+    userId: string,
+    id: string,
+    actor: AuditActor = auditActorById(userId),
+  ): Promise<void> {
     const token = await this.findOwn(workspaceId, userId, id);
-    await this.dataSource
-      .getRepository(ApiToken)
-      .update({ id: token.id }, { deletedAt: new Date(), isActive: false, updatedById: userId });
+    await this.dataSource.transaction(async (em) => {
+      await this.tokens.revoke(em, token.id, userId);
+      await recordAudit(em, {
+        event: 'api_token.revoked',
+        actor,
+        workspaceId,
+        target: { type: 'api_token', id: token.id },
+        metadata: { label: token.label, is_service: false, via: 'deleted' },
+      });
+    });
   }
 
   private async findOwn(workspaceId: string, userId: string, id: string): Promise<ApiToken> {

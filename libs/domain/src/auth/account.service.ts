@@ -8,6 +8,7 @@ import { User } from '../user';
 import { userMeView } from '../user';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, IssuedTokens, SessionService } from './session.service';
+import { recordSignInFailure } from './sign-in-audit';
 import { SsoConnectionService } from './sso-connection.service';
 
 export interface Credentials {
@@ -75,8 +76,18 @@ export class AccountService {
     await this.assertPasswordAllowedFor(email);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-    if (!user || !ok) throw new MeridianError('AUTHENTICATION_FAILED_SIGN_IN');
-    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
+    const refusal = !user || !ok ? 'AUTHENTICATION_FAILED_SIGN_IN' : !user.isActive ? 'USER_ACCOUNT_DEACTIVATED' : null;
+    if (!user || refusal) {
+      await recordSignInFailure(
+        this.dataSource,
+        'email',
+        client,
+        email,
+        refusal ?? 'AUTHENTICATION_FAILED_SIGN_IN',
+        user,
+      );
+      throw new MeridianError(refusal ?? 'AUTHENTICATION_FAILED_SIGN_IN');
+    }
     const tokens = await this.sessions.open(user, 'email', client);
     return { ...tokens, user: userMeView(user) };
   }

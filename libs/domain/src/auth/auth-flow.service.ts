@@ -1,4 +1,4 @@
-import { APP_CONFIG, AppConfig, MeridianError, Principal, randomToken, sha256 } from '#common';
+import { APP_CONFIG, AppConfig, AuditActor, MeridianError, Principal, randomToken, sha256 } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
@@ -6,6 +6,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { InstanceService } from '../instance';
 import { MailService } from '../mail';
+import { recordAudit } from '../kernel/audit';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { User } from '../user';
 import { userMeView } from '../user';
@@ -13,6 +14,7 @@ import { normaliseEmail, SignInResult } from './account.service';
 import { AuthCode, AuthCodeKind } from './auth-code.entity';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, SessionService } from './session.service';
+import { recordSignInFailure, signInActor } from './sign-in-audit';
 import { AuthRepository } from './auth.repository';
 import { SsoConnectionService } from './sso-connection.service';
 
@@ -125,17 +127,23 @@ export class AuthFlowService {
     await this.instance.assertMagicLoginAllowed();
     await this.assertNotSsoOnly(email);
     const repo = this.dataSource.getRepository(AuthCode);
+    const refuse = async (
+      code: 'EXPIRED_MAGIC_CODE' | 'EMAIL_CODE_ATTEMPT_EXHAUSTED' | 'INVALID_MAGIC_CODE' | 'USER_ACCOUNT_DEACTIVATED',
+      user: User | null = null,
+    ): Promise<never> => {
+      await recordSignInFailure(this.dataSource, 'magic-code', client, email, code, user);
+      throw new MeridianError(code);
+    };
     const row = await this.auth.findLatestLiveMagicCode(email);
-    if (!row) throw new MeridianError('EXPIRED_MAGIC_CODE');
-    if (row.attempts >= MAGIC_CODE_MAX_TRIES) throw new MeridianError('EMAIL_CODE_ATTEMPT_EXHAUSTED');
+    if (!row) return refuse('EXPIRED_MAGIC_CODE');
+    if (row.attempts >= MAGIC_CODE_MAX_TRIES) return refuse('EMAIL_CODE_ATTEMPT_EXHAUSTED');
     if (!sameDigest(row.digest, magicDigest(email, code))) {
       await repo.increment({ id: row.id }, 'attempts', 1);
-      throw new MeridianError('INVALID_MAGIC_CODE');
+      return refuse('INVALID_MAGIC_CODE');
     }
-    if (!(await this.auth.markMagicCodeUsed(row.id, MAGIC_CODE_MAX_TRIES)))
-      throw new MeridianError('EXPIRED_MAGIC_CODE');
+    if (!(await this.auth.markMagicCodeUsed(row.id, MAGIC_CODE_MAX_TRIES))) return refuse('EXPIRED_MAGIC_CODE');
     const user = await this.findOrCreateVerified(email, {}, undefined, 'magic-code');
-    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
+    if (!user.isActive) return refuse('USER_ACCOUNT_DEACTIVATED', user);
     const tokens = await this.sessions.open(user, 'magic-code', client);
     return { ...tokens, user: userMeView(user) };
   }
@@ -228,7 +236,7 @@ export class AuthFlowService {
    * revoked). 400 `INVALID_PASSWORD_TOKEN` (unknown or used), `EXPIRED_PASSWORD_TOKEN` (over 1 hour);
    * 403 `USER_ACCOUNT_DEACTIVATED`.
    */
-  async resetPassword(token: string, password: string): Promise<{ message: string }> {
+  async resetPassword(token: string, password: string, client: ClientInfo = {}): Promise<{ message: string }> {
     const row = await this.dataSource
       .getRepository(AuthCode)
       .findOneBy({ digest: sha256(token), kind: 'password_reset' });
@@ -244,6 +252,12 @@ export class AuthFlowService {
       await em.update(User, { id: user.id }, { passwordHash, isEmailVerified: true });
       await this.retire(em, 'password_reset', { userId: user.id });
       await this.sessions.revokeAllOfUser(user.id, undefined, em);
+      await recordAudit(em, {
+        event: 'user.password_changed',
+        actor: signInActor(client, user),
+        target: { type: 'user', id: user.id },
+        metadata: { via: 'reset' },
+      });
     });
     return { message: 'Password reset successfully. Sign in with the new password.' };
   }
@@ -252,7 +266,12 @@ export class AuthFlowService {
    * Changes the signed-in user's password and revokes their other sessions (the calling one
    * stays). 400 `INCORRECT_OLD_PASSWORD` for a wrong old password or an account without one.
    */
-  async changePassword(principal: Principal, oldPassword: string, newPassword: string): Promise<{ message: string }> {
+  async changePassword(
+    principal: Principal,
+    oldPassword: string,
+    newPassword: string,
+    actor: AuditActor = auditActorOfPrincipal(principal),
+  ): Promise<{ message: string }> {
     const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.userId });
     const ok = await verifyPassword(user.passwordHash, oldPassword);
     if (!ok || !user.passwordHash) throw new MeridianError('INCORRECT_OLD_PASSWORD');
@@ -260,6 +279,12 @@ export class AuthFlowService {
     await this.dataSource.transaction(async (em) => {
       await em.update(User, { id: user.id }, { passwordHash });
       await this.sessions.revokeAllOfUser(user.id, principal.sessionId, em);
+      await recordAudit(em, {
+        event: 'user.password_changed',
+        actor,
+        target: { type: 'user', id: user.id },
+        metadata: { via: 'change' },
+      });
     });
     return { message: 'Password updated successfully' };
   }
@@ -268,12 +293,21 @@ export class AuthFlowService {
    * Sets the first password of an account created by magic code or OAuth; answers the user
    * (`is_password_autoset` false from now on). 400 `PASSWORD_ALREADY_SET` when it has one.
    */
-  async setPassword(principal: Principal, password: string) {
+  async setPassword(principal: Principal, password: string, actor: AuditActor = auditActorOfPrincipal(principal)) {
     const repo = this.dataSource.getRepository(User);
     const user = await repo.findOneByOrFail({ id: principal.userId });
     if (user.passwordHash) throw new MeridianError('PASSWORD_ALREADY_SET');
     const passwordHash = await hashPassword(password);
-    if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash))) throw new MeridianError('PASSWORD_ALREADY_SET');
+    await this.dataSource.transaction(async (em) => {
+      if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash, em)))
+        throw new MeridianError('PASSWORD_ALREADY_SET');
+      await recordAudit(em, {
+        event: 'user.password_changed',
+        actor,
+        target: { type: 'user', id: user.id },
+        metadata: { via: 'set' },
+      });
+    });
     return userMeView(await repo.findOneByOrFail({ id: user.id }));
   }
 
@@ -308,4 +342,15 @@ export class AuthFlowService {
   private async retire(em: EntityManager, kind: AuthCodeKind, by: { email?: string; userId?: string }): Promise<void> {
     await em.update(AuthCode, { kind, ...by, usedAt: IsNull() }, { usedAt: new Date() });
   }
+}
+
+/** The audit actor of a principal when the request's address is not at hand (no address, no user agent). */
+function auditActorOfPrincipal(principal: Principal): AuditActor {
+  return {
+    userId: principal.userId,
+    email: principal.email,
+    apiTokenId: principal.apiToken?.id ?? null,
+    ipAddress: null,
+    userAgent: null,
+  };
 }

@@ -144,8 +144,8 @@ export class AuthRepository {
   }
 
   /** Sets the user's password hash only while it has none; false when it already has one. */
-  async setPasswordIfUnset(userId: string, passwordHash: string): Promise<boolean> {
-    const result = await this.dataSource
+  async setPasswordIfUnset(userId: string, passwordHash: string, em?: EntityManager): Promise<boolean> {
+    const result = await (em ?? this.dataSource.manager)
       .getRepository(User)
       .createQueryBuilder()
       .update(User)

@@ -24,6 +24,7 @@ import { InstanceSettings } from '../instance-config';
 import { AuthFlowService } from './auth-flow.service';
 import type { SignInResult } from './account.service';
 import { type ClientInfo, SessionService } from './session.service';
+import { recordSignInFailure } from './sign-in-audit';
 import { UserAccount } from './user-account.entity';
 
 export const OAUTH_PROVIDERS: readonly OAuthProviderName[] = ['github', 'google', 'gitlab'];
@@ -275,9 +276,11 @@ export class OAuthService {
     try {
       user = await this.authenticate(provider, req, res, site);
     } catch (err) {
-      if (err instanceof MeridianError) throw err;
-      this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
-      throw new MeridianError(PROVIDER_ERROR[provider]);
+      const refusal = err instanceof MeridianError ? err : new MeridianError(PROVIDER_ERROR[provider]);
+      if (!(err instanceof MeridianError))
+        this.logger.warn({ provider, err: (err as Error)?.message }, 'OAuth callback failed');
+      await recordSignInFailure(this.dataSource, provider, client, null, refusal.code);
+      throw refusal;
     }
     const tokens = await this.sessions.open(user, provider, { ...client, cookie: true });
     return { ...tokens, user: userMeView(user) };

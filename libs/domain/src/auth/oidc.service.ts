@@ -1,6 +1,8 @@
 import { APP_CONFIG, AppConfig, MeridianError, randomToken } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { timingSafeEqual } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { SecretBox } from '../instance-config';
 import { User, userMeView } from '../user';
 import type { SignInResult } from './account.service';
@@ -9,6 +11,7 @@ import { AuthFlowService } from './auth-flow.service';
 import { AuthRepository } from './auth.repository';
 import { discoverOidc, openid } from './oidc-client';
 import { type ClientInfo, SessionService } from './session.service';
+import { recordSignInFailure } from './sign-in-audit';
 import { ResolvedSsoConnection, SsoConnectionService } from './sso-connection.service';
 
 /** Which app a sign-in is for: the web app or the published boards' app. */
@@ -71,6 +74,7 @@ export class OidcService {
     private readonly repo: AuthRepository,
     private readonly flows: AuthFlowService,
     private readonly sessions: SessionService,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.box = new SecretBox(config.secret.key, 'meridian:oidc-flow:v1');
   }
@@ -129,11 +133,30 @@ export class OidcService {
    * `USER_ACCOUNT_DEACTIVATED`. Opens a web session (`client.cookie`).
    */
   async finish(callbackQuery: string, flowCookie: string | null, client: ClientInfo): Promise<OidcSignIn> {
+    let medium = 'oidc';
+    try {
+      return await this.finishFlow(callbackQuery, flowCookie, client, (connectionId) => {
+        medium = `oidc:${connectionId}`;
+      });
+    } catch (err) {
+      // the audit log's `auth.sign_in.failed` (method `oidc`, the connection once known, the code)
+      if (err instanceof MeridianError) await recordSignInFailure(this.dataSource, medium, client, null, err.code);
+      throw err;
+    }
+  }
+
+  private async finishFlow(
+    callbackQuery: string,
+    flowCookie: string | null,
+    client: ClientInfo,
+    connectionKnown: (id: string) => void,
+  ): Promise<OidcSignIn> {
     const flow = this.openFlow(flowCookie);
     const params = new URLSearchParams(callbackQuery);
     const state = params.get('state') ?? '';
     if (!flow || !state || !same(state, flow.state)) throw new MeridianError('OIDC_STATE_MISMATCH');
     const connection = await this.connections.byId(flow.c);
+    if (connection) connectionKnown(connection.id);
     if (!connection?.oidc.clientSecret) throw new MeridianError('SSO_NOT_CONFIGURED');
     const lib = openid();
     const config = await discoverOidc(connection.oidc);
@@ -168,7 +191,7 @@ export class OidcService {
       throw new MeridianError('OIDC_PROVIDER_ERROR');
     }
     const user = await this.signIn(connection, claims);
-    const tokens = await this.sessions.open(user, 'oidc', { ...client, cookie: true });
+    const tokens = await this.sessions.open(user, 'oidc', { ...client, cookie: true, connection: connection.id });
     return {
       result: { ...tokens, user: userMeView(user) },
       site: flow.site,

@@ -1,14 +1,16 @@
-import { APP_CONFIG, AppConfig, MeridianError, Principal, randomToken, sha256 } from '#common';
+import { APP_CONFIG, AppConfig, AuditActor, MeridianError, Principal, randomToken, sha256 } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { joinAcceptedInvitations } from '../invitation';
+import { recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
 import { User } from '../user';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
 import { AuthRepository } from './auth.repository';
 import { LandingRepository } from './landing.repository';
+import { signInActor, signInMethod } from './sign-in-audit';
 
 /** What a sign-in returns: both tokens in clear (shown once), their type and the access TTL. */
 export interface IssuedTokens {
@@ -28,6 +30,8 @@ export interface ClientInfo {
    * (`refresh_token` is empty).
    */
   cookie?: boolean;
+  /** the enterprise (SSO) connection signed in through: the audit log's `connection` (docs/audit.md) */
+  connection?: string;
 }
 
 /**
@@ -71,6 +75,16 @@ export class SessionService {
       user.lastLoginAt = new Date(now);
       user.lastLoginMedium = medium;
       await joinAcceptedInvitations(em, user.id, user.email);
+      await recordAudit(em, {
+        event: 'auth.sign_in.succeeded',
+        actor: signInActor(client, user),
+        target: { type: 'user', id: user.id },
+        metadata: {
+          ...signInMethod(medium),
+          ...(client.connection ? { connection: client.connection } : {}),
+          session_id: session.id,
+        },
+      });
       return client.cookie ? this.issueWeb(em, session) : this.issue(em, session, now);
     };
     return manager ? run(manager) : this.dataSource.transaction(run);
@@ -181,6 +195,23 @@ export class SessionService {
       { id: sessionId, revokedAt: IsNull() },
       { revokedAt: new Date() },
     );
+  }
+
+  /**
+   * Signs the caller out: revokes its session (as `revoke`) and records `auth.sign_out` in the same
+   * transaction. A session already revoked records nothing.
+   */
+  async signOut(sessionId: string, actor: AuditActor): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const done = await em.update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+      if (!done.affected) return;
+      await recordAudit(em, {
+        event: 'auth.sign_out',
+        actor,
+        target: { type: 'user', id: actor.userId },
+        metadata: { session_id: sessionId },
+      });
+    });
   }
 
   /** Revokes every live session of a user, except `keepSessionId` when given. */

@@ -1,7 +1,7 @@
 import { Page, paginate, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { bindPositional, guestCondition, notInTriage } from '../issue';
 import { jobTransaction } from '../kernel/job-limits';
 import { ExporterHistory, ExportStatus } from './exporter-history.entity';
@@ -65,8 +65,8 @@ export const EXPORT_BATCH = 500;
 export class ExporterRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  create(values: Partial<ExporterHistory>): Promise<ExporterHistory> {
-    const repo = this.dataSource.getRepository(ExporterHistory);
+  create(values: Partial<ExporterHistory>, em?: EntityManager): Promise<ExporterHistory> {
+    const repo = (em ?? this.dataSource.manager).getRepository(ExporterHistory);
     return repo.save(repo.create(values));
   }
 

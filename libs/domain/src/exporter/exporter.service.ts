@@ -1,11 +1,14 @@
-import { APP_CONFIG, AppConfig, isUuid, MeridianError, Page, PageRequest } from '#common';
+import { APP_CONFIG, AppConfig, AuditActor, isUuid, MeridianError, Page, PageRequest } from '#common';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OBJECT_STORAGE } from '../attachment';
 import type { ObjectStorage } from '../attachment';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { JobRunner } from '../kernel/jobs/job-runner';
 import { userLiteView } from '../user';
 import { exportWriter, zipFiles } from './export-files';
@@ -45,6 +48,7 @@ export class ExporterService implements OnModuleInit {
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: JobRunner,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** The worker `exports` on the job runner: one export per round, the next at once. */
@@ -63,7 +67,12 @@ export class ExporterService implements OnModuleInit {
    * (`VALIDATION_ERROR`); 404 `PROJECT_NOT_FOUND` for an id that is not a project of the workspace.
    * Projects the caller is not an active member of (or archived ones) are left out, as Plane's task does.
    */
-  async request(workspaceId: string, userId: string, input: ExportRequest): Promise<{ message: string }> {
+  async request(
+    workspaceId: string,
+    userId: string,
+    input: ExportRequest,
+    actor: AuditActor = auditActorById(userId),
+  ): Promise<{ message: string }> {
     const provider = input.provider;
     if (typeof provider !== 'string' || !(EXPORT_PROVIDERS as readonly string[]).includes(provider))
       throw new MeridianError(
@@ -83,16 +92,28 @@ export class ExporterService implements OnModuleInit {
       if (asked.some((id) => !known.has(id))) throw new MeridianError('PROJECT_NOT_FOUND');
     }
     const projects = await this.repo.exportableProjects(workspaceId, userId, asked);
-    await this.repo.create({
-      workspaceId,
-      project: projects,
-      initiatedById: userId,
-      createdById: userId,
-      updatedById: userId,
-      provider: provider as ExportProvider,
-      type: 'issue_exports',
-      token: randomBytes(16).toString('hex'),
-      filters: { multiple: input.multiple === true },
+    await this.dataSource.transaction(async (em) => {
+      const created = await this.repo.create(
+        {
+          workspaceId,
+          project: projects,
+          initiatedById: userId,
+          createdById: userId,
+          updatedById: userId,
+          provider: provider as ExportProvider,
+          type: 'issue_exports',
+          token: randomBytes(16).toString('hex'),
+          filters: { multiple: input.multiple === true },
+        },
+        em,
+      );
+      await recordAudit(em, {
+        event: 'export.started',
+        actor,
+        workspaceId,
+        target: { type: 'export', id: created.id },
+        metadata: { provider, projects },
+      });
     });
     this.runner.kick('exports');
     return { message: 'Once the export is ready you will be able to download it' };
@@ -123,11 +144,22 @@ export class ExporterService implements OnModuleInit {
     workspaceId: string,
     userId: string,
     id: string,
+    actor: AuditActor = auditActorById(userId),
   ): Promise<{ name: string; redirect?: string; data?: Buffer }> {
     const e = await this.repo.find(workspaceId, id, userId);
     if (!e) throw new MeridianError('NOT_FOUND');
     if (e.status !== 'completed' || !e.key) throw new MeridianError('NOT_FOUND', 'The export is not completed.');
     const name = path.basename(e.key);
+    // a download changes nothing: its row has a short transaction of its own
+    await this.dataSource.transaction((em) =>
+      recordAudit(em, {
+        event: 'export.downloaded',
+        actor,
+        workspaceId,
+        target: { type: 'export', id: e.id },
+        metadata: { provider: e.provider },
+      }),
+    );
     if (this.storage.kind === 's3') {
       const redirect = await this.storage.downloadUrl(
         { id: e.id, key: e.key, contentType: 'application/zip', size: 0, name },

@@ -1,7 +1,16 @@
-import { APP_CONFIG, AppConfig, INSTANCE_CONFIG_KEYS, InstanceKeySpec, isTruthy, validationError } from '#common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  AuditActor,
+  INSTANCE_CONFIG_KEYS,
+  InstanceKeySpec,
+  isTruthy,
+  validationError,
+} from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
 import { InstanceConfiguration } from './instance-configuration.entity';
 import { SecretBox } from './secret-box';
@@ -165,9 +174,14 @@ export class InstanceSettings {
    * Sets (string) or clears (null: back to the environment or default) configuration values, in
    * one transaction, and returns the changed keys as `list` shows them. An unknown key, a non-string
    * value, a boolean other than "0"/"1", a bad port or host is a 422 naming each key. A secret sent
-   * as `"********"` is left unchanged (so a client may send back what it read).
+   * as `"********"` is left unchanged (so a client may send back what it read). Records
+   * `instance.settings_changed` (the keys' names, never their values) in the same transaction.
    */
-  async update(changes: Record<string, unknown>, actorId: string | null): Promise<ConfigurationEntry[]> {
+  async update(
+    changes: Record<string, unknown>,
+    actorId: string | null,
+    actor: AuditActor = auditActorById(actorId),
+  ): Promise<ConfigurationEntry[]> {
     const errors: Record<string, string[]> = {};
     const clean: [InstanceKeySpec, string | null][] = [];
     for (const [key, raw] of Object.entries(changes)) {
@@ -210,6 +224,17 @@ export class InstanceSettings {
           });
         }
       }
+      // the keys' names only: a value may be a secret
+      if (clean.length)
+        await recordAudit(em, {
+          event: 'instance.settings_changed',
+          actor,
+          target: { type: 'instance', id: null },
+          metadata: {
+            set: clean.filter(([, v]) => v !== null).map(([spec]) => spec.key),
+            cleared: clean.filter(([, v]) => v === null).map(([spec]) => spec.key),
+          },
+        });
     });
     this.invalidate();
     const stored = await this.stored();

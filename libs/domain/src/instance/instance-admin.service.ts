@@ -2,6 +2,7 @@ import { APP_CONFIG, AppConfig, InstanceAdminVerifier, MeridianError, Principal,
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { recordAudit } from '../kernel/audit';
 import { verifyPassword } from '../kernel/password';
 import type { ClientInfo } from '../auth';
 import { isUniqueViolation } from '../kernel/db-errors';
@@ -63,8 +64,35 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     const user = await this.dataSource.getRepository(User).findOneBy({ email: input.email.trim().toLowerCase() });
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
     const isAdmin = user ? await this.dataSource.getRepository(InstanceAdmin).existsBy({ userId: user.id }) : false;
-    if (!user || !ok || !user.isActive || !isAdmin) throw new MeridianError('ADMIN_AUTHENTICATION_FAILED');
-    const tokens = await this.dataSource.transaction((em) => this.open(em, user, client));
+    const actor = {
+      userId: user?.id ?? null,
+      email: user?.email ?? input.email.trim().toLowerCase().slice(0, 255),
+      apiTokenId: null,
+      ipAddress: client.ipAddress ?? null,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+    };
+    if (!user || !ok || !user.isActive || !isAdmin) {
+      // a refusal changes nothing else: its row has a short transaction of its own
+      await this.dataSource.transaction((em) =>
+        recordAudit(em, {
+          event: 'auth.sign_in.failed',
+          actor,
+          target: user ? { type: 'user', id: user.id } : null,
+          metadata: { method: 'password', site: 'instance_admin', reason: 'ADMIN_AUTHENTICATION_FAILED' },
+        }),
+      );
+      throw new MeridianError('ADMIN_AUTHENTICATION_FAILED');
+    }
+    const tokens = await this.dataSource.transaction(async (em) => {
+      const issued = await this.open(em, user, client);
+      await recordAudit(em, {
+        event: 'auth.sign_in.succeeded',
+        actor,
+        target: { type: 'user', id: user.id },
+        metadata: { method: 'password', site: 'instance_admin' },
+      });
+      return issued;
+    });
     return { ...tokens, user: adminUserView(user) };
   }
 

@@ -1,7 +1,8 @@
-import { APP_CONFIG, AppConfig, MeridianError, PageRequest } from '#common';
+import { APP_CONFIG, AppConfig, AuditActor, MeridianError, PageRequest } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { recordAudit } from '../kernel/audit';
 import { User } from '../user';
 import { isRestrictedSlug, Workspace, WORKSPACE_SLUG_PATTERN, workspaceView } from '../workspace';
 import { Instance } from '../instance-config';
@@ -91,14 +92,23 @@ export class InstanceService {
    * `PATCH /api/instances/`: the instance's editable fields (`instance_name`, `domain`,
    * `is_telemetry_enabled`, `is_support_required`); returns the instance as `GET` shows it.
    */
-  async update(input: UpdateInstanceInput) {
+  async update(input: UpdateInstanceInput, actor: AuditActor | null = null) {
     const instance = await this.instance();
     const changes: Partial<Instance> = {};
     if (input.instance_name !== undefined) changes.instanceName = input.instance_name;
     if (input.domain !== undefined) changes.domain = input.domain;
     if (input.is_telemetry_enabled !== undefined) changes.isTelemetryEnabled = input.is_telemetry_enabled;
     if (input.is_support_required !== undefined) changes.isSupportRequired = input.is_support_required;
-    if (Object.keys(changes).length) await this.dataSource.getRepository(Instance).update({ id: instance.id }, changes);
+    if (Object.keys(changes).length)
+      await this.dataSource.transaction(async (em) => {
+        await em.getRepository(Instance).update({ id: instance.id }, changes);
+        await recordAudit(em, {
+          event: 'instance.settings_changed',
+          actor,
+          target: { type: 'instance', id: instance.id },
+          metadata: { set: Object.keys(input).filter((k) => input[k as keyof UpdateInstanceInput] !== undefined) },
+        });
+      });
     const workspacesExist = await this.dataSource.getRepository(Workspace).exists();
     return instanceView(await this.instance(), workspacesExist);
   }

@@ -1,7 +1,18 @@
-import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, randomToken, sha256, validationError } from '#common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  AuditActor,
+  MeridianError,
+  Page,
+  PageRequest,
+  randomToken,
+  sha256,
+  validationError,
+} from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { MailService } from '../mail';
 import { User } from '../user';
 import { activateWorkspaceMember } from '../workspace';
@@ -34,6 +45,8 @@ export interface Inviter {
   email: string;
   /** the inviter's workspace role */
   role: number;
+  /** who and from where, for the audit log (default: `userId` without an address) */
+  audit?: AuditActor;
 }
 
 /**
@@ -103,7 +116,15 @@ export class WorkspaceInvitationService {
         const invitation = previous
           ? em.merge(WorkspaceInvitation, previous, fields)
           : em.create(WorkspaceInvitation, { ...fields, workspaceId, email, createdById: inviter.userId });
-        sent.push({ invitation: await em.save(invitation), token });
+        const saved = await em.save(invitation);
+        sent.push({ invitation: saved, token });
+        await recordAudit(em, {
+          event: 'member.invited',
+          actor: inviter.audit ?? auditActorById(inviter.userId, inviter.email),
+          workspaceId,
+          target: { type: 'workspace_invitation', id: saved.id },
+          metadata: { email, role },
+        });
       }
     });
     if (!(await this.mail.canDeliver())) {

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit, SetMetadata } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { AuditEntry } from './audit';
 import type { ActivityEntry, ChangeContext } from './change-context';
 
 /**
@@ -66,6 +67,8 @@ export interface ChangeEvents {
   'intake.deleted': { workspaceId: string; intakeIssueId: string; actorId: string };
   /** estimate points were deleted: work items that used them lose their point (`value` for history) */
   'estimate.points-removed': { ctx: ChangeContext; points: Array<{ id: string; value: string }> };
+  /** a security-relevant event to record in the audit log, in the writer's transaction (`recordAudit`) */
+  'audit.recorded': AuditEntry;
 }
 
 export type ChangeEventName = keyof ChangeEvents;

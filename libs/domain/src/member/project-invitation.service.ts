@@ -1,7 +1,8 @@
-import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
+import { AuditActor, MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
 import { AppProjectService, Project, ProjectMemberService, projectLiteView } from '../project';
 import { User } from '../user';
@@ -84,6 +85,7 @@ export class ProjectInvitationService {
     projectId: string,
     actorId: string,
     input: ProjectInviteInput,
+    actor: AuditActor = auditActorById(actorId),
   ): Promise<{ message: string }> {
     const wanted = new Map<string, number>();
     for (const entry of input.emails) {
@@ -103,8 +105,8 @@ export class ProjectInvitationService {
       const existing = await em.getRepository(ProjectInvitation).findBy({ projectId, email: In(emails) });
       const taken = new Set(existing.map((i) => i.email));
       const fresh = [...wanted].filter(([email]) => !taken.has(email));
-      if (fresh.length)
-        await em.insert(
+      if (fresh.length) {
+        const inserted = await em.insert(
           ProjectInvitation,
           fresh.map(([email, role]) => ({
             workspaceId,
@@ -116,6 +118,16 @@ export class ProjectInvitationService {
             updatedById: actorId,
           })),
         );
+        for (const [n, [email, role]] of fresh.entries())
+          await recordAudit(em, {
+            event: 'member.invited',
+            actor,
+            workspaceId,
+            projectId,
+            target: { type: 'project_invitation', id: (inserted.identifiers[n] as { id: string }).id },
+            metadata: { email, role },
+          });
+      }
     });
     return { message: 'Email sent successfully' };
   }

@@ -1,9 +1,10 @@
-import { MeridianError, Page, PageRequest, ROLE } from '#common';
+import { AuditActor, MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ApiToken } from '../api-token';
 import { ProjectMember } from '../project';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockWorkspace } from '../kernel/locks';
 import { WorkspaceMember } from '../workspace';
 import { WorkspaceMemberJson, WorkspaceMemberMeJson, workspaceMemberMeView, workspaceMemberView } from '../workspace';
@@ -14,6 +15,8 @@ export interface MemberActor {
   userId: string;
   /** the caller's workspace role */
   role: number;
+  /** who and from where, for the audit log (default: `userId` without an address) */
+  audit?: AuditActor;
 }
 
 /**
@@ -108,6 +111,19 @@ export class WorkspaceMemberService {
       if (role < row.role) {
         await this.members.lowerProjectRolesAbove(em, workspaceId, row.memberId, role, actor.userId);
       }
+      if (role !== row.role)
+        await recordAudit(em, {
+          event: 'member.role_changed',
+          actor: actor.audit ?? auditActorById(actor.userId),
+          workspaceId,
+          target: { type: 'workspace_member', id: row.id },
+          metadata: {
+            member_id: row.memberId,
+            member_email: row.member?.email ?? null,
+            old_role: row.role,
+            new_role: role,
+          },
+        });
     });
     return this.get(workspaceId, memberRowId, actor.role);
   }
@@ -125,17 +141,31 @@ export class WorkspaceMemberService {
         throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, row.memberId);
       await this.deactivate(em, workspaceId, row.memberId, actor.userId);
+      await recordAudit(em, {
+        event: 'member.removed',
+        actor: actor.audit ?? auditActorById(actor.userId),
+        workspaceId,
+        target: { type: 'workspace_member', id: row.id },
+        metadata: { member_id: row.memberId, member_email: row.member?.email ?? null, role: row.role, via: 'removed' },
+      });
     });
   }
 
   /** The caller leaves the workspace; 400 `LAST_WORKSPACE_ADMIN` if they are its only active Admin. */
-  async leave(workspaceId: string, userId: string): Promise<void> {
+  async leave(workspaceId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await lockWorkspace(em, workspaceId);
       const row = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId, isActive: true });
       if (!row) throw new MeridianError('WORKSPACE_NOT_FOUND');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, userId);
       await this.deactivate(em, workspaceId, userId, userId);
+      await recordAudit(em, {
+        event: 'member.removed',
+        actor,
+        workspaceId,
+        target: { type: 'workspace_member', id: row.id },
+        metadata: { member_id: userId, member_email: actor.email, role: row.role, via: 'left' },
+      });
     });
   }
 

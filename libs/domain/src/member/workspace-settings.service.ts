@@ -1,10 +1,11 @@
-import { MeridianError, validationError } from '#common';
+import { AuditActor, MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiToken } from '../api-token';
 import { WorkspaceInvitation } from '../invitation';
 import { Project } from '../project';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from '../workspace';
@@ -67,9 +68,17 @@ export class WorkspaceSettingsService {
    * authenticating at once) and its pending invitations get `deleted_at`. The slug stays reserved:
    * its unique index covers deleted rows.
    */
-  async remove(workspaceId: string, userId: string): Promise<void> {
+  async remove(workspaceId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const now = new Date();
+      const workspace = await em.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+      await recordAudit(em, {
+        event: 'workspace.deleted',
+        actor,
+        workspaceId,
+        target: { type: 'workspace', id: workspaceId },
+        metadata: { slug: workspace.slug, name: workspace.name },
+      });
       await em.update(Workspace, { id: workspaceId }, { deletedAt: now, updatedById: userId });
       await em.update(Project, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, updatedById: userId });
       await em.update(ApiToken, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });

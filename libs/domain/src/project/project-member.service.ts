@@ -1,7 +1,8 @@
-import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
+import { AuditActor, MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockProject } from '../kernel/locks';
 import { User, userLiteView } from '../user';
 import type { Viewer } from '../user';
@@ -17,6 +18,8 @@ export interface ProjectActor {
   /** the caller's project role (null when not a member) */
   projectRole: number | null;
   workspaceRole: number;
+  /** who and from where, for the audit log (default: `userId` without an address) */
+  audit?: AuditActor;
 }
 
 /**
@@ -220,6 +223,15 @@ export class ProjectMemberService {
       if (problem) throw validationError({ role: [problem] });
       if (row.role === ROLE.ADMIN && role < ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, row.memberId);
       await em.update(ProjectMember, { id: row.id }, { role, updatedById: actor.userId });
+      if (role !== row.role)
+        await recordAudit(em, {
+          event: 'member.role_changed',
+          actor: actor.audit ?? auditActorById(actor.userId),
+          workspaceId: row.workspaceId,
+          projectId,
+          target: { type: 'project_member', id: row.id },
+          metadata: { member_id: row.memberId, old_role: row.role, new_role: role },
+        });
     });
     return this.get(projectId, rowId);
   }
@@ -234,17 +246,33 @@ export class ProjectMemberService {
         throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, row.memberId);
       await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: actor.userId });
+      await recordAudit(em, {
+        event: 'member.removed',
+        actor: actor.audit ?? auditActorById(actor.userId),
+        workspaceId: row.workspaceId,
+        projectId,
+        target: { type: 'project_member', id: row.id },
+        metadata: { member_id: row.memberId, role: row.role, via: 'removed' },
+      });
     });
   }
 
   /** The caller leaves the project; 400 `LAST_PROJECT_ADMIN` if they are its only active Admin. */
-  async leave(projectId: string, userId: string): Promise<void> {
+  async leave(projectId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await lockProject(em, projectId);
       const row = await em.getRepository(ProjectMember).findOneBy({ projectId, memberId: userId, isActive: true });
       if (!row) throw new MeridianError('PROJECT_NOT_FOUND');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, userId);
       await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: userId });
+      await recordAudit(em, {
+        event: 'member.removed',
+        actor,
+        workspaceId: row.workspaceId,
+        projectId,
+        target: { type: 'project_member', id: row.id },
+        metadata: { member_id: userId, role: row.role, via: 'left' },
+      });
     });
   }
 

@@ -1,4 +1,4 @@
-import { MeridianError, Page, PageRequest, ProjectAccessResolver, ROLE, validationError } from '#common';
+import { AuditActor, MeridianError, Page, PageRequest, ProjectAccessResolver, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
@@ -12,6 +12,7 @@ import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { ProjectRepository } from './project.repository';
 import { projectView } from './project.view';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { emitChange } from '../kernel/change-bus';
 
 /** Writable project fields on create, with Plane's names (`plane/api/serializers/project.py`). */
@@ -59,6 +60,8 @@ export interface Actor {
   userId: string;
   /** the caller's workspace role (20, 15 or 5) */
   workspaceRole: number;
+  /** who and from where, for the audit log (default: `userId` without an address) */
+  audit?: AuditActor;
 }
 
 export type ProjectJson = ReturnType<typeof projectView>;
@@ -313,6 +316,14 @@ export class ProjectService implements ProjectAccessResolver {
         action: 'deleted',
         row: project,
         actorId: actor.userId,
+      });
+      await recordAudit(em, {
+        event: 'project.deleted',
+        actor: actor.audit ?? auditActorById(actor.userId),
+        workspaceId,
+        projectId,
+        target: { type: 'project', id: projectId },
+        metadata: { identifier: project.identifier, name: project.name },
       });
       const now = new Date();
       await em.update(Project, { id: projectId }, { updatedById: actor.userId, deletedAt: now });

@@ -1,8 +1,9 @@
-import { APP_CONFIG, AppConfig, MeridianError, Page, PageRequest, randomHex } from '#common';
+import { APP_CONFIG, AppConfig, AuditActor, MeridianError, Page, PageRequest, randomHex } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../instance-config';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { WebhookUrlGuard } from './url-guard';
 import { WebhookOutbox } from './webhook-outbox.service';
@@ -72,6 +73,7 @@ export class WebhookService {
     workspaceId: string,
     userId: string,
     input: WebhookInput & { url: string },
+    actor: AuditActor = auditActorById(userId),
   ): Promise<WebhookJson & { secret_key: string }> {
     await this.guard.check(input.url);
     const secret = `${WEBHOOK_SECRET_PREFIX}${randomHex(16)}`;
@@ -84,13 +86,31 @@ export class WebhookService {
       updatedById: userId,
     };
     for (const [key, column] of SWITCH_COLUMNS) row[column] = input[key] ?? false;
-    const saved = await this.unique(() => this.dataSource.getRepository(Webhook).save(row));
+    const saved = await this.unique(() =>
+      this.dataSource.transaction(async (em) => {
+        const created = await em.getRepository(Webhook).save(row);
+        await recordAudit(em, {
+          event: 'webhook.created',
+          actor,
+          workspaceId,
+          target: { type: 'webhook', id: created.id! },
+          metadata: { url_host: urlHost(input.url), is_active: created.isActive },
+        });
+        return created;
+      }),
+    );
     this.outbox.invalidate(workspaceId);
     return { ...webhookView(await this.find(workspaceId, saved.id!)), secret_key: secret };
   }
 
   /** Partial update; a new `url` is checked like on create. Switching a webhook back on clears its failure count. */
-  async update(workspaceId: string, userId: string, id: string, input: WebhookInput): Promise<WebhookJson> {
+  async update(
+    workspaceId: string,
+    userId: string,
+    id: string,
+    input: WebhookInput,
+    actor: AuditActor = auditActorById(userId),
+  ): Promise<WebhookJson> {
     const hook = await this.find(workspaceId, id);
     if (input.url !== undefined && input.url !== hook.url) await this.guard.check(input.url);
     const patch: Partial<Webhook> = { updatedById: userId };
@@ -100,25 +120,62 @@ export class WebhookService {
       if (input.is_active) patch.failureCount = 0;
     }
     for (const [key, column] of SWITCH_COLUMNS) if (input[key] !== undefined) patch[column] = input[key];
-    await this.unique(() => this.dataSource.getRepository(Webhook).update({ id: hook.id }, patch));
+    await this.unique(() =>
+      this.dataSource.transaction(async (em) => {
+        await em.getRepository(Webhook).update({ id: hook.id }, patch);
+        await recordAudit(em, {
+          event: 'webhook.updated',
+          actor,
+          workspaceId,
+          target: { type: 'webhook', id: hook.id },
+          metadata: {
+            fields: Object.keys(input).filter((k) => input[k as keyof WebhookInput] !== undefined),
+            url_host: urlHost(patch.url ?? hook.url),
+          },
+        });
+      }),
+    );
     this.outbox.invalidate(workspaceId);
     return webhookView(await this.find(workspaceId, id));
   }
 
   /** Deletes the webhook with its logs and undelivered events (Plane deletes it too). */
-  async remove(workspaceId: string, id: string): Promise<void> {
+  async remove(workspaceId: string, id: string, actor: AuditActor | null = null): Promise<void> {
     const hook = await this.find(workspaceId, id);
-    await this.dataSource.getRepository(Webhook).delete({ id: hook.id });
+    await this.dataSource.transaction(async (em) => {
+      await em.getRepository(Webhook).delete({ id: hook.id });
+      await recordAudit(em, {
+        event: 'webhook.deleted',
+        actor,
+        workspaceId,
+        target: { type: 'webhook', id: hook.id },
+        metadata: { url_host: urlHost(hook.url) },
+      });
+    });
     this.outbox.invalidate(workspaceId);
   }
 
   /** A new secret (200 with `secret_key`); deliveries sent from now on are signed with it. */
-  async regenerate(workspaceId: string, userId: string, id: string): Promise<WebhookJson & { secret_key: string }> {
+  async regenerate(
+    workspaceId: string,
+    userId: string,
+    id: string,
+    actor: AuditActor = auditActorById(userId),
+  ): Promise<WebhookJson & { secret_key: string }> {
     const hook = await this.find(workspaceId, id);
     const secret = `${WEBHOOK_SECRET_PREFIX}${randomHex(16)}`;
-    await this.dataSource
-      .getRepository(Webhook)
-      .update({ id: hook.id }, { secretSealed: this.box.seal(secret), updatedById: userId });
+    await this.dataSource.transaction(async (em) => {
+      await em
+        .getRepository(Webhook)
+        .update({ id: hook.id }, { secretSealed: this.box.seal(secret), updatedById: userId });
+      await recordAudit(em, {
+        event: 'webhook.updated',
+        actor,
+        workspaceId,
+        target: { type: 'webhook', id: hook.id },
+        metadata: { regenerated: true, url_host: urlHost(hook.url) },
+      });
+    });
     return { ...webhookView(await this.find(workspaceId, id)), secret_key: secret };
   }
 
@@ -146,5 +203,14 @@ export class WebhookService {
       if (isUniqueViolation(err, 'uq_webhooks_workspace_url_live')) throw new MeridianError('WEBHOOK_URL_TAKEN');
       throw err;
     }
+  }
+}
+
+/** The host (and port) of a webhook URL for the audit log: never its user info, path or query, which may carry a secret. */
+function urlHost(url: string): string | null {
+  try {
+    return new URL(url).host || null;
+  } catch {
+    return null;
   }
 }
