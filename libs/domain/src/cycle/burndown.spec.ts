@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { burndown, dayIn, MAX_CHART_DAYS } from './burndown';
 
 describe('burndown', () => {
-  it('is the total less what was completed up to the end of each day; null after today', () => {
+  it("is the total less what was completed up to the end of each day; days after today hold today's amount (no null: Plane's chart draws null as NaN)", () => {
     const chart = burndown(
       '2025-01-30',
       '2025-02-03',
@@ -21,7 +21,7 @@ describe('burndown', () => {
       '2025-01-31': 7,
       '2025-02-01': 4,
       '2025-02-02': 4,
-      '2025-02-03': null,
+      '2025-02-03': 4,
     });
   });
 
