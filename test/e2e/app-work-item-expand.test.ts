@@ -8,7 +8,8 @@ import { startTestApp, TestApp } from '../support/test-app';
  * (`issue.store.ts` `fetchIssue` / `fetchIssueWithIdentifier`:
  * `expand=issue_reactions,issue_attachments,issue_link,parent`) and as Plane's
  * `IssueDetailSerializer(issue, expand=...)` answers: the links, reactions and attachments nested in
- * Plane's lite shapes, the parent as `{id, sequence_id, project_id}` (`{}` without one). Both routes
+ * Plane's lite shapes, the parent as `{id, sequence_id, project_id}` (`{}` without one), and
+ * `is_subscribed` always. Both routes
  * (`issues/{id}/` and `work-items/{IDENT}-{seq}/`); runs on both engines.
  */
 describe('App API: work item detail with expand=', () => {
@@ -134,6 +135,7 @@ describe('App API: work item detail with expand=', () => {
     const item = await create({ name: 'Plain' });
     const plain = await get(ana, `${base()}/issues/${item.id}/`);
     assert.equal(plain.status, 200);
+    assert.equal(plain.body.is_subscribed, true);
     for (const key of ['issue_link', 'issue_reactions', 'issue_attachments', 'parent'])
       assert.ok(!(key in plain.body), `${key} without expand`);
     const one = await get(ana, `${base()}/issues/${item.id}/?expand=issue_link`);
@@ -144,6 +146,20 @@ describe('App API: work item detail with expand=', () => {
     const odd = await get(ana, `${base()}/issues/${item.id}/?expand=nonsense`);
     assert.equal(odd.status, 200);
     assert.ok(!('nonsense' in odd.body));
+  });
+
+  it('says whether the caller follows the work item (is_subscribed), with or without expand', async () => {
+    const item = await create({ name: 'Followed' }); // the creator follows it
+    for (const path of [
+      `${base()}/issues/${item.id}/`,
+      `/api/workspaces/${ws.slug}/work-items/EXP-${item.sequence_id}/`,
+    ]) {
+      assert.equal((await get(ana, path)).body.is_subscribed, true, path);
+      assert.equal((await get(ben, `${path}?expand=${EXPAND}`)).body.is_subscribed, false, path);
+    }
+    const follow = await post(ben, `${base()}/issues/${item.id}/subscribe/`, {});
+    assert.ok(follow.status === 200 || follow.status === 201, JSON.stringify(follow.body));
+    assert.equal((await get(ben, `${base()}/issues/${item.id}/`)).body.is_subscribed, true);
   });
 
   it('keeps another project’s work item a 404 whatever is expanded', async () => {

@@ -30,6 +30,7 @@ import {
   IssueOperationsService,
   IssueQueryService,
   IssueRelationService,
+  IssueSubscriberService,
   ModuleService,
   parseShape,
   PRIORITIES,
@@ -131,26 +132,24 @@ export function listQuery(
 }
 
 /**
- * The App API detail of a work item with what `expand=` asks for (Plane's `IssueDetailSerializer(issue,
- * expand=...)`): Plane's web app reads every work item with
+ * The App API detail of a work item as Plane's `IssueDetailSerializer(issue, expand=...)` answers it:
+ * `is_subscribed` (whether the caller follows it) and what `expand=` asks for. Plane's web app reads every work item with
  * `expand=issue_reactions,issue_attachments,issue_link,parent` and lists its links, reactions and
  * attachments from these (without `issue_link` its link list stays unset and adding a link throws).
  * `parent`, `issue_link` and `issue_reactions` as `IssueQueryService.detailExpansions`,
  * `issue_attachments` as `AttachmentService.expandedAttachments`; other values are ignored.
  */
-async function expandedDetail<T extends { id: string; project_id: string; parent_id: string | null }>(
+async function fullDetail<T extends { id: string; project_id: string; parent_id: string | null }>(
   detail: T,
   query: Record<string, unknown>,
-  slug: string,
-  issues: IssueQueryService,
-  attachments: AttachmentService,
+  caller: { userId: string; slug: string },
+  services: { issues: IssueQueryService; attachments: AttachmentService; subscribers: IssueSubscriberService },
 ): Promise<T & Record<string, unknown>> {
   const { expand } = parseShape(query);
-  if (!expand.size) return detail;
-  const more = await issues.detailExpansions(detail, expand);
+  const more = await services.issues.detailExpansions(detail, expand);
   if (expand.has('issue_attachments'))
-    more.issue_attachments = await attachments.expandedAttachments(detail.project_id, detail.id, slug);
-  return { ...detail, ...more };
+    more.issue_attachments = await services.attachments.expandedAttachments(detail.project_id, detail.id, caller.slug);
+  return { ...detail, is_subscribed: await services.subscribers.isSubscribed(detail.id, caller.userId), ...more };
 }
 
 /**
@@ -168,6 +167,7 @@ export class AppWorkItemsController {
     private readonly operations: IssueOperationsService,
     private readonly recentVisits: RecentVisitService,
     private readonly attachments: AttachmentService,
+    private readonly subscribers: IssueSubscriberService,
   ) {}
 
   /**
@@ -228,7 +228,7 @@ export class AppWorkItemsController {
 
   /**
    * The work item's App values plus `description_html`, `description_stripped`, `workspace_id`, and
-   * what `expand=` asks for (`expandedDetail`); 404 otherwise. Recorded as a recent visit
+   * `is_subscribed` and what `expand=` asks for (`fullDetail`); 404 otherwise. Recorded as a recent visit
    * (`recent-visits/`, Plane's `recent_visited_task`).
    */
   @Get(':issue_id')
@@ -244,7 +244,16 @@ export class AppWorkItemsController {
       role: project.role,
     });
     await this.recentVisits.record(ws.workspaceId, me.userId, 'issue', issue.id, project.projectId);
-    return expandedDetail(issue, query, ws.slug, this.issues, this.attachments);
+    return fullDetail(
+      issue,
+      query,
+      { userId: me.userId, slug: ws.slug },
+      {
+        issues: this.issues,
+        attachments: this.attachments,
+        subscribers: this.subscribers,
+      },
+    );
   }
 
   /** 204 (Plane); `assignees`/`assignee_ids` and `labels`/`label_ids` replace the sets; history for each change. */
@@ -573,7 +582,7 @@ export class AppWorkItemSyncController {
 
 /**
  * `GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/` (Plane 0.25.3 `IssueDetailIdentifierEndpoint`):
- * the detail of a work item by key, with what `expand=` asks for (`expandedDetail`), in a project the
+ * the detail of a work item by key, with `is_subscribed` and what `expand=` asks for (`fullDetail`), in a project the
  * caller is a member of; else 404. Recorded as a recent visit.
  */
 @Controller('workspaces/:slug/work-items')
@@ -583,6 +592,7 @@ export class AppWorkItemKeyController {
     private readonly issues: IssueQueryService,
     private readonly recentVisits: RecentVisitService,
     private readonly attachments: AttachmentService,
+    private readonly subscribers: IssueSubscriberService,
   ) {}
 
   @Get(':key')
@@ -594,7 +604,16 @@ export class AppWorkItemKeyController {
   ) {
     const issue = await this.issues.retrieveByKeyApp(ws.workspaceId, me.userId, key);
     await this.recentVisits.record(ws.workspaceId, me.userId, 'issue', issue.id, issue.project_id);
-    return expandedDetail(issue, query, ws.slug, this.issues, this.attachments);
+    return fullDetail(
+      issue,
+      query,
+      { userId: me.userId, slug: ws.slug },
+      {
+        issues: this.issues,
+        attachments: this.attachments,
+        subscribers: this.subscribers,
+      },
+    );
   }
 }
 
