@@ -333,7 +333,7 @@ export const teamDaySteps: Step<Ctx>[] = [
       // (only WEB-1 has a label)
       await page.getByText('frontend', { exact: true }).filter({ visible: true }).first().waitFor();
       await page.getByText('Design the landing page', { exact: true }).filter({ visible: true }).first().click();
-      await page.waitForURL(/peekId=/);
+      // (the peek overview, or the work item's page: either shows the sidebar's chips)
       await chip('frontend').first().waitFor();
       // a fresh load of the work item's page: the detail's `label_ids` and the project's labels.
       // Plane's page draws a chip once, when the work item is put in its store (label-list-item.tsx
