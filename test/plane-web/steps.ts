@@ -1010,11 +1010,18 @@ export const teamDaySteps: Step<Ctx>[] = [
       };
       const refused = await comment('Can I say something?');
       if (refused !== 401) throw new Error(`a signed-out visitor's comment: ${refused}, not 401`);
-      // signs in from the board's header (Ben's account) and comes back to the board
-      await anon
-        .getByRole('button', { name: /^sign in$/i })
+      // signs in (Ben's account) and comes back to the board: the boards app sends the visitor to its
+      // sign-in page after the refusal, else the header's Sign in button does
+      const email = anon.getByPlaceholder('name@company.com');
+      await email
+        .or(anon.getByRole('button', { name: /^sign in$/i }))
         .first()
-        .click();
+        .waitFor();
+      if (!(await email.isVisible()))
+        await anon
+          .getByRole('button', { name: /^sign in$/i })
+          .first()
+          .click();
       await anon.getByPlaceholder('name@company.com').fill(PEOPLE.ben.email);
       await anon.getByRole('button', { name: /^continue$/i }).click();
       await anon.getByPlaceholder('Enter password').fill(PEOPLE.ben.password);
