@@ -339,11 +339,15 @@ export const teamDaySteps: Step<Ctx>[] = [
         page.reload(),
       ]);
       await page.getByText('Design the landing page').first().waitFor();
-      await Promise.all([
-        page.waitForResponse((r) => /\/work-items\/WEB-1\/$/.test(new URL(r.url()).pathname) && r.status() === 200),
-        page.evaluate('window.dispatchEvent(new Event("focus"))'),
-      ]);
-      await labelChip(page, 'frontend').first().waitFor();
+      // (SWR lets one focus through every few seconds: the person's focus, again until it does)
+      await until(
+        page,
+        async () => {
+          await page.evaluate('window.dispatchEvent(new Event("focus"))');
+          return (await labelChip(page, 'frontend').count()) > 0;
+        },
+        'the label chip once the app reads the work item again',
+      );
     },
   },
   {
