@@ -5,6 +5,9 @@ import type { Ctx } from './team-day';
 /** Signed-out probes the apps make by design before anyone signs in. */
 const SIGNED_OUT = [/^GET \/api\/users\/me\/([a-z-]+\/)?(\?.*)?$/, /^GET \/api\/instances\/admins\/me\/$/];
 
+/** Ana's password after the password change step. */
+const NEW_PASSWORD = 'Ana-new-pass-2026!';
+
 export const PEOPLE = {
   admin: { email: 'admin@meridian.test', password: 'Admin-pass-2026!', first: 'Ada', last: 'Admin' },
   ana: { email: 'ana@meridian.test', password: 'Ana-pass-2026!', first: 'Ana', last: 'Lead' },
@@ -46,6 +49,97 @@ async function onboardProfile(page: Page, who: keyof typeof PEOPLE): Promise<voi
   await page.getByText('Individual contributor', { exact: true }).click();
   await page.getByText('Engineering', { exact: true }).click();
   await page.getByRole('button', { name: /^continue$/i }).click();
+}
+
+/** Throws when the page reported an uncaught error while `action` ran (the recorder only lists them). */
+async function withoutPageErrors<T>(page: Page, action: () => Promise<T>): Promise<T> {
+  const errors: string[] = [];
+  const listener = (e: Error) => errors.push(e.message);
+  page.on('pageerror', listener);
+  try {
+    const out = await action();
+    if (errors.length) throw new Error(`the page threw: ${errors.join(' | ').slice(0, 300)}`);
+    return out;
+  } finally {
+    page.off('pageerror', listener);
+  }
+}
+
+/** The work item page's properties sidebar. */
+function propertiesSidebar(page: Page) {
+  return page.locator('div', { has: page.getByText('Properties', { exact: true }) }).last();
+}
+
+/** The label chips of the work item page's sidebar (each a rounded chip holding a colour dot and the name). */
+function labelChip(page: Page, name: string) {
+  return propertiesSidebar(page)
+    .locator('div.rounded-full', { has: page.locator('div.truncate', { hasText: new RegExp(`^${name}$`) }) })
+    .filter({ visible: true });
+}
+
+/** The keys of Meridian's answers the steps read. */
+interface ApiObject {
+  id: string;
+  token?: string;
+  archive_in?: number;
+  close_in?: number;
+}
+
+/**
+ * A call to Meridian's App API with a person's browser session (its cookies and CSRF token), for the
+ * set-up a step does not test through the screens (or what another client does meanwhile).
+ */
+async function appApi(ctx: Ctx, who: string, method: string, path: string, data?: unknown): Promise<ApiObject> {
+  const context = ctx.contexts[who];
+  let csrf = (await context.cookies(ctx.stack.origin)).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  if (!csrf) {
+    const r = await context.request.get(`${ctx.stack.origin}/auth/get-csrf-token/`);
+    csrf = ((await r.json()) as { csrf_token: string }).csrf_token;
+  }
+  const res = await context.request.fetch(`${ctx.stack.origin}${path}`, {
+    method,
+    data,
+    headers: { 'X-CSRFToken': csrf, Origin: ctx.stack.origin, Referer: `${ctx.stack.origin}/` },
+  });
+  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${(await res.text()).slice(0, 300)}`);
+  return res.status() === 204 ? { id: '' } : ((await res.json()) as ApiObject);
+}
+
+/** A date `days` from today, `YYYY-MM-DD` (UTC). */
+function day(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The work item's id by its key (`WEB-3`). */
+async function workItemId(ctx: Ctx, key: string): Promise<string> {
+  return ((await appApi(ctx, 'ana', 'GET', `/api/workspaces/${ctx.data.slug}/work-items/${key}/`)) as { id: string })
+    .id;
+}
+
+/** Collects the console errors of a page while `action` runs. */
+async function consoleErrorsDuring(page: Page, action: () => Promise<void>): Promise<string[]> {
+  const errors: string[] = [];
+  const listener = (m: import('playwright-core').ConsoleMessage) => {
+    if (m.type() === 'error') errors.push(m.text());
+  };
+  page.on('console', listener);
+  try {
+    await action();
+  } finally {
+    page.off('console', listener);
+  }
+  return errors;
+}
+
+/** Opens a row's `…` menu (the row holding `text`) and picks `item`. */
+async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
+  const row = page
+    .getByText(text, { exact: true })
+    .filter({ visible: true })
+    .first()
+    .locator('xpath=ancestor::div[.//button[.//*[contains(@class,"lucide-ellipsis")]]][1]');
+  await row.locator('button:has(svg.lucide-ellipsis)').first().click();
+  await page.getByRole('menuitem', { name: item }).or(page.getByText(item)).filter({ visible: true }).first().click();
 }
 
 export const teamDaySteps: Step<Ctx>[] = [
@@ -225,6 +319,71 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
+    name: 'a labelled work item shows its label chips on a fresh load',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      // a fresh load of the project's list (its rows come from the app's local copy, filled by the
+      // v2/issues sync): the row shows the label
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/issues/`);
+      await page.reload();
+      // (only WEB-1 has a label)
+      await page.getByText('frontend', { exact: true }).filter({ visible: true }).first().waitFor();
+      // a fresh load of the work item's page: the detail's `label_ids` and the project's labels.
+      // Plane's page draws a chip once, when the work item is put in its store (label-list-item.tsx
+      // is no MobX observer), and the project's labels are asked for only after the work item
+      // arrives; the chip shows when the app reads the work item again, as it does when the person
+      // comes back to the tab (SWR's revalidation on focus)
+      await page.goto(`/${ctx.data.slug}/browse/WEB-1/`);
+      await Promise.all([
+        page.waitForResponse((r) => /\/issue-labels\/$/.test(new URL(r.url()).pathname) && r.status() === 200),
+        page.reload(),
+      ]);
+      await page.getByText('Design the landing page').first().waitFor();
+      // (SWR lets one focus through every few seconds: the person's focus, again until it does)
+      await until(
+        page,
+        async () => {
+          await page.evaluate('window.dispatchEvent(new Event("focus"))');
+          return (await labelChip(page, 'frontend').count()) > 0;
+        },
+        'the label chip once the app reads the work item again',
+      );
+    },
+  },
+  {
+    name: 'add a link on the work-item page',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await withoutPageErrors(page, async () => {
+        await page.goto(`/${ctx.data.slug}/browse/WEB-1/`);
+        await page.getByText('Design the landing page').first().waitFor();
+        await page
+          .locator('button', { hasText: /^add link$/i })
+          .first()
+          .click();
+        await page.getByPlaceholder('Type or paste a URL').fill('https://example.com/launch-brief');
+        await page.getByPlaceholder("What you'd like to see this link as").fill('Launch brief');
+        await Promise.all([
+          page.waitForResponse(
+            (r) =>
+              /\/issue-links\/$/.test(new URL(r.url()).pathname) &&
+              r.request().method() === 'POST' &&
+              r.status() === 201,
+          ),
+          page
+            .getByRole('button', { name: /^add link$/i })
+            .last()
+            .click(),
+        ]);
+        // listed at once, and again after a reload (from the detail's `expand=issue_link`)
+        await page.getByText('Launch brief').filter({ visible: true }).first().waitFor();
+        await page.reload();
+        await page.getByText('Design the landing page').first().waitFor();
+        await page.getByText('Launch brief').filter({ visible: true }).first().waitFor();
+      });
+    },
+  },
+  {
     name: 'comment with a mention and attach a file',
     run: async (ctx) => {
       const page = await ctx.tab('ana');
@@ -257,6 +416,33 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
+    name: 'relate two work items: the relation shows at once and its activity reads right',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/browse/WEB-2/`);
+      await page.getByText('Write the launch post').first().waitFor();
+      await page
+        .locator('button', { hasText: /^add relation$/i })
+        .first()
+        .click();
+      await page.getByText('Relates to', { exact: true }).filter({ visible: true }).first().click();
+      await page.getByText('Fix the signup bug').filter({ visible: true }).last().click();
+      await Promise.all([
+        page.waitForResponse(
+          (r) => /\/issue-relation\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
+        ),
+        page.getByRole('button', { name: /add selected work items/i }).click(),
+      ]);
+      // without a reload: the relations section lists it and the history says what happened
+      await page.getByText('Fix the signup bug').filter({ visible: true }).first().waitFor();
+      await page
+        .getByText(/marked that this work item relates to/i)
+        .first()
+        .waitFor();
+      await page.getByText('WEB-3.', { exact: true }).first().waitFor();
+    },
+  },
+  {
     name: 'create a cycle and add work items',
     run: async (ctx) => {
       const page = await ctx.tab('ana');
@@ -272,6 +458,7 @@ export const teamDaySteps: Step<Ctx>[] = [
         .click();
       await page.getByText('Sprint 1').first().click();
       await page.waitForURL(/\/cycles\/[0-9a-f-]{36}/);
+      ctx.data.cycleId = /cycles\/([0-9a-f-]{36})/.exec(page.url())![1];
       await page
         .getByRole('button', { name: /add existing work item|existing work item/i })
         .first()
@@ -297,6 +484,7 @@ export const teamDaySteps: Step<Ctx>[] = [
         .click();
       await page.getByText('Launch', { exact: true }).first().click();
       await page.waitForURL(/\/modules\/[0-9a-f-]{36}/);
+      ctx.data.moduleId = /modules\/([0-9a-f-]{36})/.exec(page.url())![1];
       await page
         .getByRole('button', { name: /add existing work item|existing work item/i })
         .first()
@@ -304,6 +492,245 @@ export const teamDaySteps: Step<Ctx>[] = [
       await page.getByText('Write the launch post').last().click();
       await page.getByRole('button', { name: /add selected work items|add work items/i }).click();
       await page.getByText('Write the launch post').first().waitFor();
+    },
+  },
+  {
+    name: 'work items added to a cycle through the API show in the cycle at once',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      const project = `/${ctx.data.slug}/projects/${ctx.data.projectId}`;
+      // the app's local copy of the project is up to date (its list loaded)
+      await page.goto(`${project}/issues/`);
+      await page.getByText('Fix the signup bug', { exact: true }).first().waitFor();
+      // a script adds a work item to the cycle with an API key (v1 API), outside the page
+      const key = await appApi(ctx, 'ana', 'POST', `/api/workspaces/${ctx.data.slug}/api-tokens/`, {
+        label: 'sprint script',
+      });
+      const issue = await workItemId(ctx, 'WEB-3');
+      const res = await fetch(
+        `${ctx.stack.meridian}/api/v1/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}/cycles/${ctx.data.cycleId}/cycle-issues/`,
+        {
+          method: 'POST',
+          headers: { 'X-API-Key': key.token ?? '', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ issues: [issue] }),
+        },
+      );
+      if (!res.ok) throw new Error(`v1 cycle-issues: ${res.status} ${await res.text()}`);
+      // the cycle's list (read from the app's local copy after its delta sync) shows it, no reload
+      await page.goto(`${project}/cycles/${ctx.data.cycleId}/`);
+      await page.getByText('Design the landing page', { exact: true }).first().waitFor();
+      await page.getByText('Fix the signup bug', { exact: true }).first().waitFor({ timeout: 15_000 });
+      // and another through the App API from outside the page (another client of Ana's)
+      await page.goto(`${project}/issues/`);
+      await page.getByText('Prepare the board demo', { exact: true }).first().waitFor();
+      await appApi(
+        ctx,
+        'ana',
+        'POST',
+        `/api/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}/cycles/${ctx.data.cycleId}/cycle-issues/`,
+        { issues: [await workItemId(ctx, 'WEB-4')] },
+      );
+      await page.goto(`${project}/cycles/${ctx.data.cycleId}/`);
+      await page.getByText('Design the landing page', { exact: true }).first().waitFor();
+      await page.getByText('Prepare the board demo', { exact: true }).first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: "the active cycle's burndown renders",
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      const project = `/${ctx.data.slug}/projects/${ctx.data.projectId}`;
+      // Sprint 1 runs from three days ago to four days ahead: the active cycle
+      await appApi(
+        ctx,
+        'ana',
+        'PATCH',
+        `/api/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}/cycles/${ctx.data.cycleId}/`,
+        {
+          start_date: day(-3),
+          end_date: day(4),
+        },
+      );
+      const errors = await consoleErrorsDuring(page, async () => {
+        await page.goto(`${project}/cycles/${ctx.data.cycleId}/`);
+        await page.getByText('Design the landing page', { exact: true }).first().waitFor();
+        await page.goto(`${project}/cycles/`);
+        await page
+          .getByText(/work item burndown|burndown/i)
+          .first()
+          .waitFor();
+        // the chart's lines are drawn (an SVG path under the burndown's heading)
+        await page.locator('svg path').first().waitFor();
+        await page.waitForLoadState('networkidle');
+      });
+      const nan = errors.filter((e) => /NaN/.test(e));
+      if (nan.length) throw new Error(`console errors with NaN: ${nan.slice(0, 3).join(' | ')}`);
+    },
+  },
+  {
+    name: 'archive a completed cycle and a completed module',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      const project = `/${ctx.data.slug}/projects/${ctx.data.projectId}`;
+      const api = `/api/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}`;
+      // a sprint that ended last week, and the Launch module marked completed
+      await appApi(ctx, 'ana', 'POST', `${api}/cycles/`, {
+        name: 'Sprint 0',
+        start_date: day(-14),
+        end_date: day(-8),
+        project_id: ctx.data.projectId,
+      });
+      await appApi(ctx, 'ana', 'PATCH', `${api}/modules/${ctx.data.moduleId}/`, { status: 'completed' });
+      await page.goto(`${project}/cycles/`);
+      // the list folds the completed cycles away
+      await page.getByText('Completed cycle', { exact: true }).first().click();
+      await page.getByText('Sprint 0', { exact: true }).filter({ visible: true }).first().waitFor();
+      await rowMenu(page, 'Sprint 0', /^archive$/i);
+      await Promise.all([
+        page.waitForResponse(
+          (r) => /\/archive\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
+        ),
+        page
+          .getByRole('button', { name: /^archive$/i })
+          .last()
+          .click(),
+      ]);
+      await page.goto(`${project}/archives/cycles/`);
+      await page.getByText('Sprint 0', { exact: true }).first().waitFor();
+      await page.goto(`${project}/modules/`);
+      await page.getByText('Launch', { exact: true }).first().waitFor();
+      await rowMenu(page, 'Launch', /^archive$/i);
+      await Promise.all([
+        page.waitForResponse(
+          (r) => /\/archive\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
+        ),
+        page
+          .getByRole('button', { name: /^archive$/i })
+          .last()
+          .click(),
+      ]);
+      await page.goto(`${project}/archives/modules/`);
+      await page.getByText('Launch', { exact: true }).first().waitFor();
+    },
+  },
+  {
+    name: 'estimate a work item',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      const api = `/api/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}`;
+      // the project's estimate system (points 1, 2, 3), switched on
+      const estimate = await appApi(ctx, 'ana', 'POST', `${api}/estimates/`, {
+        estimate: { name: 'Points', type: 'points', last_used: true },
+        estimate_points: [
+          { key: 1, value: '1' },
+          { key: 2, value: '2' },
+          { key: 3, value: '3' },
+        ],
+      });
+      await appApi(ctx, 'ana', 'PATCH', `${api}/`, { estimate: estimate.id });
+      const listed = (await appApi(ctx, 'ana', 'GET', `${api}/estimates/`)) as unknown as Array<{
+        last_used: boolean;
+        points?: unknown[];
+      }>;
+      if (!listed[0]?.last_used || listed[0]?.points?.length !== 3)
+        throw new Error(`the estimates the app reads: ${JSON.stringify(listed).slice(0, 300)}`);
+      await page.goto(`/${ctx.data.slug}/browse/WEB-1/`);
+      await page.reload();
+      await page.getByText('Design the landing page').first().waitFor();
+      const row = propertiesSidebar(page).locator('div.flex.h-8', { hasText: /^Estimate/ });
+      await row.getByRole('button').first().click();
+      await Promise.all([
+        page.waitForResponse(
+          (r) =>
+            /\/issues\/[0-9a-f-]{36}\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH' && r.ok(),
+        ),
+        page.getByRole('option', { name: /^2$/ }).first().click(),
+      ]);
+      await page.reload();
+      await page.getByText('Design the landing page').first().waitFor();
+      await until(page, async () => (await row.innerText()).includes('2'), 'the estimate after a reload');
+    },
+  },
+  {
+    name: 'auto-archive and auto-close settings',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/settings/automations/`);
+      for (const title of ['Auto-archive closed work items', 'Auto-close work items']) {
+        const section = page
+          .locator('div', { has: page.getByText(title, { exact: true }) })
+          .filter({ has: page.getByRole('switch') })
+          .last();
+        await Promise.all([
+          page.waitForResponse(
+            (r) =>
+              /\/projects\/[0-9a-f-]{36}\/$/.test(new URL(r.url()).pathname) &&
+              r.request().method() === 'PATCH' &&
+              r.ok(),
+          ),
+          section.getByRole('switch').first().click(),
+        ]);
+      }
+      await page.reload();
+      await page.getByText('Auto-archive work items that are closed for').first().waitFor();
+      await page.getByText('Auto-close work items that are inactive for').first().waitFor();
+      const project = await appApi(
+        ctx,
+        'ana',
+        'GET',
+        `/api/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}/`,
+      );
+      if (!((project.archive_in ?? 0) > 0) || !((project.close_in ?? 0) > 0))
+        throw new Error(`archive_in ${project.archive_in}, close_in ${project.close_in}`);
+    },
+  },
+  {
+    name: 'react on a pending intake work item',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      const project = `/${ctx.data.slug}/projects/${ctx.data.projectId}`;
+      await page.goto(`${project}/settings/features/`);
+      const intake = page.locator('div.flex.items-center.justify-between', {
+        has: page.locator('h4', { hasText: /^Intake$/ }),
+      });
+      await Promise.all([
+        page.waitForResponse(
+          (r) =>
+            /\/projects\/[0-9a-f-]{36}\/$/.test(new URL(r.url()).pathname) &&
+            r.request().method() === 'PATCH' &&
+            r.ok(),
+        ),
+        intake.getByRole('switch').click(),
+      ]);
+      await page.goto(`${project}/inbox/`);
+      await page
+        .getByRole('button', { name: /^add work item$/i })
+        .first()
+        .click();
+      await page.getByPlaceholder('Title', { exact: true }).fill('Customer asks for dark mode');
+      await Promise.all([
+        page.waitForResponse(
+          (r) =>
+            /\/inbox-issues\/$|\/intake-issues\/$/.test(new URL(r.url()).pathname) &&
+            r.request().method() === 'POST' &&
+            r.ok(),
+        ),
+        page.getByRole('button', { name: /^create work item$/i }).click(),
+      ]);
+      await page.getByText('Customer asks for dark mode').first().click();
+      await page.locator('button:has(svg.lucide-smile-plus)').filter({ visible: true }).first().click();
+      await Promise.all([
+        page.waitForResponse(
+          (r) => /\/reactions\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
+        ),
+        page.locator('div.rounded-md.border button').filter({ visible: true }).first().click(),
+      ]);
+      // the reaction's count shows beside the picker
+      await page
+        .locator('button', { hasText: /1/ })
+        .filter({ has: page.locator('span') })
+        .first()
+        .waitFor();
     },
   },
   {
@@ -399,6 +826,79 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
+    name: 'drafts across projects',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      // a second project, and a draft in each
+      const other = await appApi(ctx, 'ana', 'POST', `/api/workspaces/${ctx.data.slug}/projects/`, {
+        name: 'Mobile',
+        identifier: 'MOB',
+        network: 2,
+      });
+      ctx.data.otherProjectId = other.id;
+      for (const [name, projectId] of [
+        ['Sketch the onboarding', ctx.data.projectId],
+        ['Try the offline mode', other.id],
+      ])
+        await appApi(ctx, 'ana', 'POST', `/api/workspaces/${ctx.data.slug}/draft-issues/`, {
+          name,
+          project_id: projectId,
+        });
+      await page.goto(`/${ctx.data.slug}/drafts/`);
+      await page.getByText('Sketch the onboarding').first().waitFor();
+      await page.getByText('Try the offline mode').first().waitFor();
+      // each row names its project
+      await page.getByText(/^MOB/).first().waitFor();
+    },
+  },
+  {
+    name: 'a workspace view with filters',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/workspace-views/all-issues/`);
+      await page.getByText('Write the launch post').first().waitFor();
+      // a new workspace view, then its filter: high priority only, saved with Update view
+      await page.getByRole('button', { name: /^add view$/i }).click();
+      await page.getByPlaceholder('Title').fill('High priority');
+      await Promise.all([
+        page.waitForResponse(
+          (r) => /\/views\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
+        ),
+        page.getByRole('button', { name: /create view/i }).click(),
+      ]);
+      await page.getByText('High priority', { exact: true }).filter({ visible: true }).first().click();
+      await page.waitForURL(/\/workspace-views\/[0-9a-f-]{36}/);
+      await page.getByText('Write the launch post').first().waitFor();
+      await page
+        .getByRole('button', { name: /^filters$/i })
+        .first()
+        .click();
+      await page.getByPlaceholder('Search').last().fill('high');
+      // the option in the filters menu (the grid's priority cells say "High" too)
+      await page
+        .locator('div.flex-grow.truncate', { hasText: /^High$/ })
+        .filter({ visible: true })
+        .first()
+        .click();
+      await page.keyboard.press('Escape');
+      await until(
+        page,
+        async () => (await page.getByText('Write the launch post').count()) === 0,
+        'the filter to apply',
+      );
+      await Promise.all([
+        page.waitForResponse(
+          (r) =>
+            /\/views\/[0-9a-f-]{36}\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH' && r.ok(),
+        ),
+        page.getByRole('button', { name: /^update view$/i }).click(),
+      ]);
+      await page.reload();
+      await page.getByText('Design the landing page').first().waitFor();
+      await until(page, async () => (await page.getByText('Write the launch post').count()) === 0, 'the saved filter');
+    },
+  },
+  {
     name: 'the teammate reads the notification in the inbox',
     run: async (ctx) => {
       const page = await ctx.tab('ben');
@@ -406,6 +906,48 @@ export const teamDaySteps: Step<Ctx>[] = [
       await dismissTour(page);
       await page.getByText('Design the landing page').first().click();
       await page.getByText('Please review this').first().waitFor({ state: 'attached' });
+    },
+  },
+  {
+    name: "change a member's role in the workspace and in the project",
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      const memberPatch = (r: import('playwright-core').Response) =>
+        /\/members\/[0-9a-f-]{36}\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH';
+      // the workspace: Ben, a Member, becomes an Admin
+      await page.goto(`/${ctx.data.slug}/settings/members/`);
+      const wsRow = page.locator('tr', { hasText: PEOPLE.ben.email });
+      await wsRow
+        .getByRole('button', { name: /member/i })
+        .first()
+        .click();
+      const [ws] = await Promise.all([
+        page.waitForResponse(memberPatch),
+        page
+          .getByRole('option', { name: /^admin$/i })
+          .first()
+          .click(),
+      ]);
+      if (!ws.ok()) throw new Error(`workspace role: ${ws.status()} ${await ws.text()}`);
+      await page.reload();
+      await page.locator('tr', { hasText: PEOPLE.ben.email }).getByText('Admin', { exact: true }).first().waitFor();
+      // the project: Ben, a Member there, becomes an Admin
+      await page.goto(`/${ctx.data.slug}/projects/${ctx.data.projectId}/settings/members/`);
+      const pRow = page.locator('tr', { hasText: /ben/i }).filter({ hasText: /member/i });
+      await pRow
+        .getByRole('button', { name: /member/i })
+        .first()
+        .click();
+      const [pr] = await Promise.all([
+        page.waitForResponse(memberPatch),
+        page
+          .getByRole('option', { name: /^admin$/i })
+          .first()
+          .click(),
+      ]);
+      if (!pr.ok()) throw new Error(`project role: ${pr.status()} ${await pr.text()}`);
+      await page.reload();
+      await page.locator('tr', { hasText: /ben/i }).getByText('Admin', { exact: true }).first().waitFor();
     },
   },
   {
@@ -425,6 +967,11 @@ export const teamDaySteps: Step<Ctx>[] = [
         .first()
         .click();
       await page.getByText('Publish settings').click();
+      // visitors may comment (after signing in)
+      await page
+        .locator('div.relative.flex.items-center.justify-between', { hasText: /^Allow comments$/ })
+        .getByRole('switch')
+        .click();
       await page
         .getByRole('button', { name: /^publish$/i })
         .last()
@@ -435,6 +982,77 @@ export const teamDaySteps: Step<Ctx>[] = [
       const anon = await ctx.tab('visitor');
       await anon.goto(new URL(url, ctx.stack.origin).pathname);
       await anon.getByText('Design the landing page').first().waitFor();
+    },
+  },
+  {
+    name: 'a signed-out visitor comments on the published board',
+    // the boards app shows a signed-out visitor the comment box too (its user store keeps the 401's
+    // body as the user): the visitor's comment is refused, then posted once signed in
+    expect: [...SIGNED_OUT, /^POST \/api\/public\/anchor\/[0-9a-f]+\/issues\/[0-9a-f-]{36}\/comments\/$/],
+    run: async (ctx) => {
+      const anon = await ctx.tab('visitor');
+      const comment = async (text: string) => {
+        await anon.getByText('Design the landing page').filter({ visible: true }).first().click();
+        await anon.waitForURL(/peekId=/);
+        await anon.locator('.ProseMirror').filter({ visible: true }).last().click();
+        await anon.keyboard.type(text);
+        const [res] = await Promise.all([
+          anon.waitForResponse(
+            (r) => /\/comments\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST',
+          ),
+          anon
+            .getByRole('button', { name: /^comment$/i })
+            .filter({ visible: true })
+            .last()
+            .click(),
+        ]);
+        return res.status();
+      };
+      const refused = await comment('Can I say something?');
+      if (refused !== 401) throw new Error(`a signed-out visitor's comment: ${refused}, not 401`);
+      // signs in (Ben's account) and comes back to the board: the boards app sends the visitor to its
+      // sign-in page after the refusal, else the header's Sign in button does
+      const email = anon.getByPlaceholder('name@company.com');
+      await email
+        .or(anon.getByRole('button', { name: /^sign in$/i }))
+        .first()
+        .waitFor();
+      if (!(await email.isVisible()))
+        await anon
+          .getByRole('button', { name: /^sign in$/i })
+          .first()
+          .click();
+      await anon.getByPlaceholder('name@company.com').fill(PEOPLE.ben.email);
+      await anon.getByRole('button', { name: /^continue$/i }).click();
+      await anon.getByPlaceholder('Enter password').fill(PEOPLE.ben.password);
+      await anon
+        .getByRole('button', { name: /^(continue|go to workspace)$/i })
+        .last()
+        .click();
+      await anon.waitForURL(/\/spaces\/issues\//, { timeout: 30_000 });
+      const posted = await comment('Looks great from outside!');
+      if (posted !== 201) throw new Error(`a signed-in visitor's comment: ${posted}`);
+      await anon.getByText('Looks great from outside!').filter({ visible: true }).first().waitFor();
+      if ((await anon.getByText('Can I say something?').count()) > 0) throw new Error('the refused comment is listed');
+    },
+  },
+  {
+    name: 'change the password',
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto('/profile/security/');
+      await page.getByPlaceholder('Old password').fill(PEOPLE.ana.password);
+      await page.getByPlaceholder('Enter new password').fill(NEW_PASSWORD);
+      await page.getByPlaceholder('Confirm password').fill(NEW_PASSWORD);
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => /change-password/.test(r.url()) && r.request().method() === 'POST'),
+        page.getByRole('button', { name: /^change password$/i }).click(),
+      ]);
+      if (!res.ok()) throw new Error(`change-password: ${res.status()} ${await res.text()}`);
+      await page
+        .getByText(/password changed|password updated|success/i)
+        .first()
+        .waitFor();
     },
   },
   {
@@ -451,6 +1069,21 @@ export const teamDaySteps: Step<Ctx>[] = [
         .click();
       await page.waitForURL((url) => url.pathname === '/' || url.pathname.startsWith('/sign'), { timeout: 30_000 });
       await page.getByPlaceholder('name@company.com').waitFor();
+    },
+  },
+  {
+    name: 'sign in with the new password',
+    expect: SIGNED_OUT,
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.getByPlaceholder('name@company.com').fill(PEOPLE.ana.email);
+      await page.getByRole('button', { name: /^continue$/i }).click();
+      await page.getByPlaceholder('Enter password').fill(NEW_PASSWORD);
+      await page
+        .getByRole('button', { name: /^(continue|go to workspace|sign in)$/i })
+        .last()
+        .click();
+      await page.waitForURL(new RegExp(`/${ctx.data.slug}/?$`), { timeout: 30_000 });
     },
   },
 ];

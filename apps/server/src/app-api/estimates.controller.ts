@@ -45,14 +45,17 @@ function pointsOf(body: unknown): EstimatePointInput[] {
 export class AppEstimatesController {
   constructor(private readonly estimates: EstimateService) {}
 
-  /** The project's estimate (none or one), a bare array (Plane's `BulkEstimatePointEndpoint.list`). */
+  /**
+   * The project's estimate (none or one) with its `points`, a bare array (Plane's
+   * `BulkEstimatePointEndpoint.list`, `EstimateReadSerializer`).
+   */
   @Get()
   async list(@CurrentProject() project: ProjectAccess, @PageQuery(APP_UNPAGED) page: PageRequest) {
     const found = await this.estimates.retrieve(project.projectId).catch((err: unknown) => {
       if (err instanceof MeridianError && err.code === 'NOT_FOUND') return null;
       throw err;
     });
-    const results = found ? [found] : [];
+    const results = found ? [await this.withPoints(project, found)] : [];
     return listAnswer(page, new Page(results, page.perPage, results.length, null, null));
   }
 
@@ -79,9 +82,10 @@ export class AppEstimatesController {
     return { ...created.estimate, points: created.points };
   }
 
+  /** The estimate with its `points` (Plane's `EstimateReadSerializer`); 404 for another's. */
   @Get(':estimate_id')
   async retrieve(@CurrentProject() project: ProjectAccess, @Param('estimate_id', UuidPipe) id: string) {
-    return this.mine(project, id);
+    return this.withPoints(project, await this.mine(project, id));
   }
 
   /** 200; `type` cannot change (422). */
@@ -156,6 +160,14 @@ export class AppEstimatesController {
     @Param('point_id', UuidPipe) pointId: string,
   ) {
     await this.estimates.removePoint(issueContext(me, ws, project), id, pointId);
+  }
+
+  /**
+   * An estimate as Plane's `BulkEstimatePointEndpoint` reads it (`EstimateReadSerializer`): with its
+   * `points` by `key`. The web app takes the points it offers on a work item from these.
+   */
+  private async withPoints<E extends { id: string }>(project: ProjectAccess, e: E) {
+    return { ...e, points: await this.estimates.listPoints(project.projectId, e.id) };
   }
 
   private async mine(project: ProjectAccess, id: string) {

@@ -21,6 +21,7 @@ import {
 } from '#common';
 import {
   AppIssueJson,
+  AttachmentService,
   DateFilter,
   HistoryKind,
   IssueChildrenService,
@@ -29,6 +30,7 @@ import {
   IssueOperationsService,
   IssueQueryService,
   IssueRelationService,
+  IssueSubscriberService,
   ModuleService,
   parseShape,
   PRIORITIES,
@@ -130,6 +132,27 @@ export function listQuery(
 }
 
 /**
+ * The App API detail of a work item as Plane's `IssueDetailSerializer(issue, expand=...)` answers it:
+ * `is_subscribed` (whether the caller follows it) and what `expand=` asks for. Plane's web app reads every work item with
+ * `expand=issue_reactions,issue_attachments,issue_link,parent` and lists its links, reactions and
+ * attachments from these (without `issue_link` its link list stays unset and adding a link throws).
+ * `parent`, `issue_link` and `issue_reactions` as `IssueQueryService.detailExpansions`,
+ * `issue_attachments` as `AttachmentService.expandedAttachments`; other values are ignored.
+ */
+async function fullDetail<T extends { id: string; project_id: string; parent_id: string | null }>(
+  detail: T,
+  query: Record<string, unknown>,
+  caller: { userId: string; slug: string },
+  services: { issues: IssueQueryService; attachments: AttachmentService; subscribers: IssueSubscriberService },
+): Promise<T & Record<string, unknown>> {
+  const { expand } = parseShape(query);
+  const more = await services.issues.detailExpansions(detail, expand);
+  if (expand.has('issue_attachments'))
+    more.issue_attachments = await services.attachments.expandedAttachments(detail.project_id, detail.id, caller.slug);
+  return { ...detail, is_subscribed: await services.subscribers.isSubscribed(detail.id, caller.userId), ...more };
+}
+
+/**
  * Work items in the App API (Plane 0.25.3 `app/urls/issue.py`, `IssueViewSet`). Reads: any project
  * member (Guests included); writes: project Admins and Members. The list pages (the cursor
  * envelope), `issues/list/` and `history/` are bare arrays, as in Plane (docs/decisions.md "App API
@@ -143,6 +166,8 @@ export class AppWorkItemsController {
     private readonly commands: IssueCommandService,
     private readonly operations: IssueOperationsService,
     private readonly recentVisits: RecentVisitService,
+    private readonly attachments: AttachmentService,
+    private readonly subscribers: IssueSubscriberService,
   ) {}
 
   /**
@@ -202,8 +227,9 @@ export class AppWorkItemsController {
   }
 
   /**
-   * The work item's App values plus `description_html`, `description_stripped`, `workspace_id`; 404
-   * otherwise. Recorded as a recent visit (`recent-visits/`, Plane's `recent_visited_task`).
+   * The work item's App values plus `description_html`, `description_stripped`, `workspace_id`, and
+   * `is_subscribed` and what `expand=` asks for (`fullDetail`); 404 otherwise. Recorded as a recent visit
+   * (`recent-visits/`, Plane's `recent_visited_task`).
    */
   @Get(':issue_id')
   async retrieve(
@@ -211,13 +237,23 @@ export class AppWorkItemsController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Param('issue_id', UuidPipe) id: string,
+    @Query() query: Record<string, unknown>,
   ) {
     const issue = await this.issues.retrieveApp(project.projectId, id, false, {
       userId: me.userId,
       role: project.role,
     });
     await this.recentVisits.record(ws.workspaceId, me.userId, 'issue', issue.id, project.projectId);
-    return issue;
+    return fullDetail(
+      issue,
+      query,
+      { userId: me.userId, slug: ws.slug },
+      {
+        issues: this.issues,
+        attachments: this.attachments,
+        subscribers: this.subscribers,
+      },
+    );
   }
 
   /** 204 (Plane); `assignees`/`assignee_ids` and `labels`/`label_ids` replace the sets; history for each change. */
@@ -545,8 +581,9 @@ export class AppWorkItemSyncController {
 }
 
 /**
- * `GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/` (Plane 0.25.3): the detail of a work item by
- * key, in a project the caller is a member of; else 404. Recorded as a recent visit.
+ * `GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/` (Plane 0.25.3 `IssueDetailIdentifierEndpoint`):
+ * the detail of a work item by key, with `is_subscribed` and what `expand=` asks for (`fullDetail`), in a project the
+ * caller is a member of; else 404. Recorded as a recent visit.
  */
 @Controller('workspaces/:slug/work-items')
 @BearerAuth()
@@ -554,13 +591,29 @@ export class AppWorkItemKeyController {
   constructor(
     private readonly issues: IssueQueryService,
     private readonly recentVisits: RecentVisitService,
+    private readonly attachments: AttachmentService,
+    private readonly subscribers: IssueSubscriberService,
   ) {}
 
   @Get(':key')
-  async byKey(@CurrentPrincipal() me: Principal, @CurrentWorkspace() ws: WorkspaceAccess, @Param('key') key: string) {
+  async byKey(
+    @CurrentPrincipal() me: Principal,
+    @CurrentWorkspace() ws: WorkspaceAccess,
+    @Param('key') key: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     const issue = await this.issues.retrieveByKeyApp(ws.workspaceId, me.userId, key);
     await this.recentVisits.record(ws.workspaceId, me.userId, 'issue', issue.id, issue.project_id);
-    return issue;
+    return fullDetail(
+      issue,
+      query,
+      { userId: me.userId, slug: ws.slug },
+      {
+        issues: this.issues,
+        attachments: this.attachments,
+        subscribers: this.subscribers,
+      },
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import { writeActivities } from '../issue';
 import { Issue } from '../issue';
 import type { IssueContext } from '../issue';
 import { found } from '../kernel/db-errors';
+import { iso } from '../kernel/time';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { AttachmentRepository } from './attachment.repository';
 import { attachmentView } from './attachment.view';
@@ -169,6 +170,26 @@ export class AttachmentService {
     await this.issue(this.dataSource.manager, projectId, issueId, app && guestOf(app));
     const rows = await this.attachments.listAttachments(projectId, issueId);
     return app ? rows.map((a) => appAttachmentView(a, app.slug)) : rows.map(attachmentView);
+  }
+
+  /**
+   * `expand=issue_attachments` on the App API's work item detail (Plane's `DynamicBaseSerializer`,
+   * `plane/app/serializers/base.py`): the work item's uploaded attachments, oldest first, each
+   * Plane's `IssueAttachmentLiteSerializer` `{id, asset, attributes, created_by, updated_at,
+   * updated_by, asset_url}`. The caller has already read the work item (no visibility check here).
+   * Plane lists uploads not yet confirmed too; Meridian leaves them out, as its `attachments/` list does.
+   */
+  async expandedAttachments(projectId: string, issueId: string, slug: string): Promise<Record<string, unknown>[]> {
+    const rows = await this.attachments.listAttachments(projectId, issueId);
+    return rows.map((a) => ({
+      id: a.id,
+      asset: a.asset,
+      attributes: a.attributes,
+      created_by: a.createdById,
+      updated_at: iso(a.updatedAt),
+      updated_by: a.updatedById,
+      asset_url: assetUrl(a, slug),
+    }));
   }
 
   /**

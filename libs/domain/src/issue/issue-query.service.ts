@@ -13,7 +13,7 @@ import { Workspace } from '../workspace';
 import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
 import { IssueGroup, IssueRepository, IssueScope, IssueSearchHit } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
-import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView } from './issue.view';
+import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView, linkLiteView } from './issue.view';
 import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
 
 /** A list request: its page, shape, order and filters (`IssueFilterSet` without the Guest rule, which `viewer` decides). */
@@ -497,6 +497,44 @@ export class IssueQueryService {
       description_html: issue.descriptionHtml,
       description_stripped: issue.descriptionStripped,
     };
+  }
+
+  /**
+   * The App API detail's `expand=` values this room answers (Plane's `DynamicBaseSerializer` on
+   * `IssueDetailSerializer`, `plane/app/serializers/base.py`, which Plane's web app asks for with
+   * `expand=issue_reactions,issue_attachments,issue_link,parent` on every work item read):
+   * - `parent`: `IssueLiteSerializer` `{id, sequence_id, project_id}`, `{}` without a parent (what
+   *   Plane's serializer of no instance gives);
+   * - `issue_link`: every live link, newest first (the `issue-links/` list's order), each Plane's
+   *   `IssueLinkLiteSerializer` `{id, issue_id, title, url, metadata, created_by_id, created_at}`;
+   * - `issue_reactions`: every live reaction, oldest first, each `IssueReactionLiteSerializer`
+   *   `{id, actor, issue, reaction}`.
+   * `issue_attachments` is the attachment room's (`AttachmentService.expandedAttachments`); other
+   * values add nothing here.
+   */
+  async detailExpansions(
+    detail: { id: string; parent_id: string | null },
+    expand: Set<string>,
+  ): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    if (expand.has('parent')) {
+      const parent = detail.parent_id ? await this.repo.issueLite(detail.parent_id) : null;
+      out.parent = parent ? { id: parent.id, sequence_id: parent.sequenceId, project_id: parent.projectId } : {};
+    }
+    if (expand.has('issue_link')) {
+      const links = await this.repo.linksPage(detail.id, { perPage: 100, all: true });
+      out.issue_link = links.results.map(linkLiteView);
+    }
+    if (expand.has('issue_reactions')) {
+      const reactions = await this.repo.issueReactionsPage(detail.id, { perPage: 100, all: true });
+      out.issue_reactions = reactions.results.map((r) => ({
+        id: r.id,
+        actor: r.actorId,
+        issue: r.issueId,
+        reaction: r.reaction,
+      }));
+    }
+    return out;
   }
 
   /** `retrieveByKey` in the App API's detail shape (`GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/`). */

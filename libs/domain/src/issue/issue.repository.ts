@@ -680,6 +680,11 @@ ORDER BY created_at, id`,
     return readInChunks(qb, { order, weight: COMMENT_WEIGHT, budget });
   }
 
+  /** A work item by id, deleted or not (a parent is shown as Plane's foreign key reads it), or null. */
+  issueLite(id: string): Promise<Issue | null> {
+    return this.dataSource.getRepository(Issue).findOne({ where: { id }, withDeleted: true });
+  }
+
   /** A page of the work item's links, newest first. */
   linksPage(issueId: string, page: PageRequest): Promise<Page<IssueLink>> {
     const qb = this.dataSource

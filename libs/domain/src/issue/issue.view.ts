@@ -141,6 +141,22 @@ export function linkView(l: IssueLink) {
 }
 export type LinkJson = ReturnType<typeof linkView>;
 
+/**
+ * Plane's `IssueLinkLiteSerializer` (`plane/app/serializers/issue.py`): a link as `expand=issue_link`
+ * nests it in the App API's work item detail.
+ */
+export function linkLiteView(l: IssueLink) {
+  return {
+    id: l.id,
+    issue_id: l.issueId,
+    title: l.title,
+    url: l.url,
+    metadata: l.metadata,
+    created_by_id: l.createdById,
+    created_at: iso(l.createdAt),
+  };
+}
+
 /** Plane's IssueActivitySerializer (`plane/api/serializers/issue.py`). */
 export function activityView(a: IssueActivity) {
   return {

@@ -251,6 +251,15 @@ export class IssueSubscriberService {
     };
   }
 
+  /**
+   * Whether the user follows the work item (Plane's `is_subscribed` on the App API's work item
+   * detail, an `Exists` over `IssueSubscriber`). No visibility check: for a caller that has read
+   * the work item already.
+   */
+  isSubscribed(issueId: string, userId: string): Promise<boolean> {
+    return this.dataSource.getRepository(IssueSubscriber).exists({ where: { issueId, subscriberId: userId } });
+  }
+
   /** The caller subscribes (201 with the row; the same row when already subscribed). */
   async subscribe(ctx: ChangeContext & { role: number | null }, issueId: string): Promise<SubscriberJson> {
     await this.dataSource.transaction(async (em) => {
