@@ -117,7 +117,11 @@ describe('route declarations', () => {
     const adminRoutes = routes.filter((r) => r.scheme === 'instance-admin').map((r) => r.route.split(' ')[1]);
     assert.ok(adminRoutes.length >= 8, adminRoutes.join(', '));
     assert.ok(
-      adminRoutes.every((r) => r.startsWith('InstanceAdminController.') || r.startsWith('SsoConnectionsController.')),
+      adminRoutes.every((r) =>
+        ['InstanceAdminController.', 'SsoConnectionsController.', 'InstanceAuditLogsController.'].some((c) =>
+          r.startsWith(c),
+        ),
+      ),
       adminRoutes.join(', '),
     );
   });
