@@ -27,7 +27,10 @@ async function main() {
   const runs = Number(process.argv[3] ?? 60);
   if (!dir) throw new Error('usage: embedded-statements.bench.js <DATA_DIR> [runs]');
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create({ dataDir: path.join(path.resolve(dir), 'pg') });
+  const pg = await PGlite.create({
+    dataDir: path.join(path.resolve(dir), 'pg'),
+    extensions: { pg_trgm: (await import('@electric-sql/pglite/contrib/pg_trgm')).pg_trgm },
+  });
   try {
     const [{ project_id }] = (
       await pg.query<{ project_id: string }>(

@@ -536,7 +536,10 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
       await first.stop();
       // the data directory is the server's while it runs: bulk-load it in this process in between
       const { PGlite } = await import('@electric-sql/pglite');
-      const pg = await PGlite.create({ dataDir: path.join(dir, 'pg') });
+      const pg = await PGlite.create({
+        dataDir: path.join(dir, 'pg'),
+        extensions: { pg_trgm: (await import('@electric-sql/pglite/contrib/pg_trgm')).pg_trgm },
+      });
       const sql: Sql = async (text, params) =>
         (await pg.query<Record<string, unknown>>(text, params as unknown[])).rows;
       const t0 = performance.now();

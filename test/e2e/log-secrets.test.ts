@@ -5,6 +5,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pgliteExtensions } from '#database';
 import { unique } from '../support/fixtures';
 import { startMailCatcher } from '../support/mail-catcher';
 import { startMockOAuthProvider } from '../support/oauth-provider';
@@ -580,7 +581,10 @@ describe('a 500 (a real bug): its log line has the stack and the request id, and
       await c.end();
     } else {
       const { PGlite } = await import('@electric-sql/pglite');
-      const pg = await PGlite.create({ dataDir: path.join(db.env.DATA_DIR, 'pg') });
+      const pg = await PGlite.create({
+        dataDir: path.join(db.env.DATA_DIR, 'pg'),
+        extensions: await pgliteExtensions(),
+      });
       await pg.exec(TRIGGER);
       await pg.close();
     }

@@ -9,7 +9,7 @@ import { lockDataDir } from './data-dir-lock';
 import { PreparingClient } from './preparing-client';
 import { initEmbeddedCluster } from './embedded-initdb';
 import { EmbeddedWorker } from './embedded-worker';
-import { embeddedSettings, pgliteStartParams } from './embedded-settings';
+import { embeddedSettings, pgliteExtensions, pgliteStartParams } from './embedded-settings';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** Options for a DataSource plus the handle that releases what the embedded engine holds. */
@@ -168,6 +168,7 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
     const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
     const pglite = await PGlite.create({
       dataDir: pgDir,
+      extensions: await pgliteExtensions(),
       startParams: pgliteStartParams(PGlite.defaultStartParams, embeddedSettings(db)),
     });
     return embedded(createPgConfig(pglite), () => pglite.close());

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { pgliteExtensions } from './embedded-settings';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { lockDataDir } from './data-dir-lock';
@@ -70,7 +71,7 @@ export async function backupEmbedded(dataDir: string, file: string): Promise<num
   const partial = `${target}.partial-${process.pid}`;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = await PGlite.create({ dataDir: pgDir });
+    const pglite = await PGlite.create({ dataDir: pgDir, extensions: await pgliteExtensions() });
     let blob: Blob;
     try {
       await pglite.exec('CHECKPOINT');
@@ -118,7 +119,11 @@ export async function restoreEmbedded(
     const { PGlite } = await import('@electric-sql/pglite');
     let pglite: InstanceType<typeof PGlite>;
     try {
-      pglite = await PGlite.create({ dataDir: staging, loadDataDir: new Blob([fs.readFileSync(source)]) });
+      pglite = await PGlite.create({
+        dataDir: staging,
+        extensions: await pgliteExtensions(),
+        loadDataDir: new Blob([fs.readFileSync(source)]),
+      });
     } catch (err) {
       throw new BackupError(`${source} is not a backup of an embedded database: ${(err as Error).message}`);
     }

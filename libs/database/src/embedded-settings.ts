@@ -1,4 +1,5 @@
 import type { AppConfig } from '#common';
+import type { Extensions } from '@electric-sql/pglite';
 
 /**
  * The PostgreSQL settings the embedded engine (PGlite) starts with, over its data directory's
@@ -20,4 +21,15 @@ export function embeddedSettings(db: Pick<AppConfig['database'], 'embeddedShared
  */
 export function pgliteStartParams(defaults: readonly string[], settings: Record<string, string>): string[] {
   return [...defaults, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+}
+
+/**
+ * The PostgreSQL extensions the embedded engine (PGlite) loads, for `PGlite.create({extensions})`:
+ * `pg_trgm`, whose GIN indexes serve the searches' `ILIKE '%text%'` (migration `SearchTrigramIndexes`).
+ * Every PGlite that opens a migrated data directory and writes work items needs them (an insert
+ * updates the trigram index).
+ */
+export async function pgliteExtensions(): Promise<Extensions> {
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  return { pg_trgm };
 }

@@ -11,7 +11,7 @@
  * instead of answering: that session is broken), and `{ type: 'closed', error? }` after `close`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { pgliteStartParams } from './embedded-settings';
+import { pgliteExtensions, pgliteStartParams } from './embedded-settings';
 
 export interface WorkerInit {
   pgDir: string;
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     const { pgDir, settings } = workerData as WorkerInit;
     pglite = await PGlite.create({
       dataDir: pgDir,
+      extensions: await pgliteExtensions(),
       startParams: pgliteStartParams(PGlite.defaultStartParams, settings),
     });
   } catch (err) {

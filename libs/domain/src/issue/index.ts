@@ -30,7 +30,15 @@ export type { ActivityEntry, ChangeContext } from './activity-writer';
 export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
 export { guestCondition, guestRule, ISSUE_ORDER_KEYS } from './issue-filters';
 export type { DateFilter, IssueOrderKey } from './issue-filters';
-export { softDeleteComment, visibleIssuesQuery } from './issue.repository';
+export {
+  exactIssueKey,
+  type IssueTextMatch,
+  likeText,
+  rankedIssueSearch,
+  SEARCH_WINDOW,
+  softDeleteComment,
+  visibleIssuesQuery,
+} from './issue.repository';
 // the filter compiler, for the lists of work items that live in other features (intake)
 export { bindNamed, bindPositional, issueFilterConditions } from './issue-filters';
 export type { IssueFilterSet } from './issue-filters';

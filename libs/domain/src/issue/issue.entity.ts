@@ -34,6 +34,8 @@ export type Priority = (typeof PRIORITIES)[number];
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
 })
 @Index('ix_issues_project_live_priority_rank', { synchronize: false })
+// the searches' `name ILIKE '%text%'`: a trigram GIN index (migration SearchTrigramIndexes)
+@Index('ix_issues_name_trgm', { synchronize: false })
 // the `priority=` filter and `group_by=priority` of the lists, and their totals
 @Index('ix_issues_project_priority_live', ['projectId', 'priority'], {
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',

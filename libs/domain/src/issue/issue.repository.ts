@@ -117,6 +117,82 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
     .where(VISIBLE_ISSUE);
 }
 
+/** How many of the newest name matches a work item search ranks (the exact id hits come on top). */
+export const SEARCH_WINDOW = 1000;
+
+/** What a work item search matches besides `i.name ILIKE '%q%'` (see `rankedIssueSearch`). */
+export interface IssueTextMatch {
+  /** SQL over `i`/`p` for the exact hits (a key `WEB-12` or a number), with its `params` */
+  exact?: string;
+  /** also the work items of the projects whose identifier contains the text (Plane's `entity-search/`) */
+  projectIdentifier?: boolean;
+  params?: Record<string, unknown>;
+}
+
+/** `%q%` for `ILIKE … ESCAPE '\'`, with `\`, `%` and `_` taken literally (Plane's `icontains`). */
+export const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The exact-id condition of a search text (Plane's key lookups): `WEB-12` is project `WEB`'s work
+ * item 12, `12` work item 12 of any project searched; undefined for other text.
+ */
+export function exactIssueKey(q: string): IssueTextMatch | undefined {
+  const key = /^(.+)-(\d{1,9})$/.exec(q);
+  if (key) {
+    return {
+      exact: 'p.identifier = :srchIdent AND i.sequence_id = :srchSeq',
+      params: { srchIdent: key[1].toUpperCase(), srchSeq: Number(key[2]) },
+    };
+  }
+  if (/^\d{1,9}$/.test(q)) return { exact: 'i.sequence_id = :srchSeq', params: { srchSeq: Number(q) } };
+  return undefined;
+}
+
+/**
+ * Narrows `qb` (a query over the work items `i` and projects `p`, already limited to what the
+ * caller may see) to the hits of the text `q`, ranked, and orders it (the caller sets the limit):
+ * the exact id hits first (`match.exact`), then the names equal to the text, starting with it,
+ * with a word starting with it, containing it (Plane's `icontains`: anywhere, any case), by trigram
+ * similarity and newest first. `base()` builds the same filtered query afresh: the candidates are
+ * read in branches the indexes serve (the exact hits through `(project_id, sequence_id)`, the
+ * names through the trigram index `ix_issues_name_trgm`, at most the `SEARCH_WINDOW` newest), so
+ * no search reads or sorts the whole table.
+ */
+export function rankedIssueSearch<T extends object>(
+  qb: SelectQueryBuilder<T>,
+  base: () => SelectQueryBuilder<Issue>,
+  q: string,
+  match: IssueTextMatch = {},
+): SelectQueryBuilder<T> {
+  const params: Record<string, unknown> = {
+    ...match.params,
+    srchLike: likeText(q),
+    srchExact: q.toLowerCase(),
+    srchPrefix: likeText(q).slice(1),
+    srchWord: `% ${likeText(q).slice(1)}`,
+    srchText: q,
+  };
+  const branch = (where: string, window: boolean) => {
+    const b = base().select('i.id').andWhere(where);
+    if (window) b.orderBy('i.created_at', 'DESC').addOrderBy('i.id', 'DESC').limit(SEARCH_WINDOW);
+    else b.limit(SEARCH_WINDOW);
+    Object.assign(params, b.getParameters());
+    return `(${b.getQuery()})`;
+  };
+  const branches = [branch(`i.name ILIKE :srchLike ESCAPE '\\'`, true)];
+  if (match.exact) branches.unshift(branch(match.exact, false));
+  if (match.projectIdentifier) branches.push(branch(`p.identifier ILIKE :srchLike ESCAPE '\\'`, true));
+  const rank = `CASE ${match.exact ? `WHEN ${match.exact} THEN 0 ` : ''}WHEN lower(i.name) = :srchExact THEN 1
+    WHEN i.name ILIKE :srchPrefix ESCAPE '\\' THEN 2 WHEN i.name ILIKE :srchWord ESCAPE '\\' THEN 3 ELSE 4 END`;
+  return qb
+    .andWhere(`i.id IN (${branches.join(' UNION ALL ')})`)
+    .setParameters(params)
+    .orderBy(rank, 'ASC')
+    .addOrderBy('similarity(i.name, :srchText)', 'DESC')
+    .addOrderBy('i.created_at', 'DESC')
+    .addOrderBy('i.id', 'DESC');
+}
+
 /**
  * Soft-deletes the comment if it is still live (`deleted_at` now, `updated_by` the deleter), in
  * `em`'s transaction; false when it was already deleted. Conditional on `deleted_at IS NULL`, so of
@@ -546,15 +622,20 @@ ORDER BY created_at, id`,
     projectId: string | undefined,
     limit: number,
   ): Promise<IssueSearchHit[]> {
-    const qb = visibleIssuesQuery(this.dataSource.manager)
-      .innerJoin(
-        ProjectMember,
-        'pm',
-        'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
-        { userId },
-      )
+    const base = () => {
+      const b = visibleIssuesQuery(this.dataSource.manager)
+        .innerJoin(
+          ProjectMember,
+          'pm',
+          'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+          { userId },
+        )
+        .andWhere('p.workspaceId = :workspaceId', { workspaceId });
+      if (projectId) b.andWhere('p.id = :projectId', { projectId });
+      return b;
+    };
+    const qb = base()
       .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
-      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
       .select([
         'i.id AS id',
         'i.name AS name',
@@ -565,19 +646,7 @@ ORDER BY created_at, id`,
       ])
       .orderBy('i.createdAt', 'DESC')
       .limit(limit);
-    if (projectId) qb.andWhere('p.id = :projectId', { projectId });
-    if (q) {
-      const key = /^(.+)-(\d{1,9})$/.exec(q);
-      qb.andWhere(
-        `(i.name ILIKE :like ESCAPE '\\' ${/^\d{1,9}$/.test(q) ? 'OR i.sequenceId = :seq' : ''} ${key ? 'OR (p.identifier = :ident AND i.sequenceId = :kseq)' : ''})`,
-        {
-          like: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-          seq: Number(q),
-          ident: key?.[1].toUpperCase(),
-          kseq: Number(key?.[2]),
-        },
-      );
-    }
+    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q));
     const rows = await qb.getRawMany<IssueSearchHit>();
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
   }

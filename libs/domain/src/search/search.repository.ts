@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { Cycle } from '../cycle';
-import { guestCondition, visibleIssuesQuery } from '../issue';
+import { exactIssueKey, guestCondition, Issue, rankedIssueSearch, visibleIssuesQuery } from '../issue';
 import { Module } from '../module';
 import { Project, ProjectMember } from '../project';
 import { State } from '../state';
@@ -171,13 +171,19 @@ export class SearchRepository {
     exclude: PickerExclusions,
     limit: number,
   ): Promise<Array<Record<string, unknown>>> {
-    const qb = visibleIssuesQuery(this.dataSource.manager)
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
-        userId,
-      })
+    const base = () => {
+      const qb = visibleIssuesQuery(this.dataSource.manager)
+        .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+          userId,
+        })
+        .andWhere('p.workspaceId = :workspaceId', { workspaceId });
+      if (projectId !== undefined) qb.andWhere('p.id = :projectId', { projectId });
+      this.excludeFromPicker(qb, exclude);
+      return qb;
+    };
+    const qb = base()
       .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
       .leftJoin(State, 's', 's.id = i.stateId')
-      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
       .select([
         'i.name AS name',
         'i.id AS id',
@@ -194,14 +200,12 @@ export class SearchRepository {
       .orderBy('i.createdAt', 'DESC')
       .addOrderBy('i.id', 'DESC')
       .limit(limit);
-    if (projectId !== undefined) qb.andWhere('p.id = :projectId', { projectId });
-    if (q) {
-      const key = /^(.+)-(\d{1,9})$/.exec(q);
-      qb.andWhere(
-        `(i.name ILIKE :like ESCAPE '\\' ${/^\d{1,9}$/.test(q) ? 'OR i.sequenceId = :seq' : ''} ${key ? 'OR (p.identifier = :ident AND i.sequenceId = :kseq)' : ''})`,
-        { like: like(q), seq: Number(q), ident: key?.[1].toUpperCase(), kseq: Number(key?.[2]) },
-      );
-    }
+    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q));
+    return qb.getRawMany<Record<string, unknown>>();
+  }
+
+  /** The picker's exclusions (see `PickerExclusions`) on a query over the work items `i`. */
+  private excludeFromPicker(qb: SelectQueryBuilder<Issue>, exclude: PickerExclusions): void {
     const self = exclude.self;
     if (self) {
       qb.andWhere('i.id <> :self', { self: self.id });
@@ -230,7 +234,6 @@ export class SearchRepository {
         { moduleId: exclude.moduleId },
       );
     }
-    return qb.getRawMany<Record<string, unknown>>();
   }
 
   // ---- entity-search/ (Plane's SearchEndpoint): the editor's mentions and the entity pickers ----
@@ -312,15 +315,20 @@ export class SearchRepository {
       params.guestViewer = v;
       return ':guestViewer';
     });
-    const qb = visibleIssuesQuery(this.dataSource.manager)
-      .innerJoin(
-        ProjectMember,
-        'pm',
-        'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
-        { userId: scope.userId },
-      )
-      .andWhere('p.workspaceId = :workspaceId', { workspaceId: scope.workspaceId })
-      .andWhere(`(pm.role > 5 OR ${guest})`, params)
+    const base = () => {
+      const qb = visibleIssuesQuery(this.dataSource.manager)
+        .innerJoin(
+          ProjectMember,
+          'pm',
+          'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+          { userId: scope.userId },
+        )
+        .andWhere('p.workspaceId = :workspaceId', { workspaceId: scope.workspaceId })
+        .andWhere(`(pm.role > 5 OR ${guest})`, params);
+      if (scope.projectId) qb.andWhere('p.id = :projectId', { projectId: scope.projectId });
+      return qb;
+    };
+    const qb = base()
       .select([
         'i.name AS name',
         'i.id AS id',
@@ -334,13 +342,13 @@ export class SearchRepository {
       .orderBy('i.createdAt', 'DESC')
       .addOrderBy('i.id', 'DESC')
       .limit(limit);
-    if (scope.projectId) qb.andWhere('p.id = :projectId', { projectId: scope.projectId });
     if (q) {
       const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
-      qb.andWhere(
-        `(i.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\'${numbers.length ? ' OR i.sequenceId IN (:...numbers)' : ''})`,
-        { like: like(q), numbers },
-      );
+      rankedIssueSearch(qb, base, q, {
+        exact: numbers.length ? 'i.sequence_id IN (:...srchNumbers)' : undefined,
+        params: { srchNumbers: numbers },
+        projectIdentifier: true,
+      });
     }
     const rows = await qb.getRawMany<Record<string, unknown>>();
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
