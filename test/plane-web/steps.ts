@@ -138,7 +138,8 @@ async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
     .filter({ visible: true })
     .first()
     .locator('xpath=ancestor::div[.//button[.//*[contains(@class,"lucide-ellipsis")]]][1]');
-  await row.locator('button:has(svg.lucide-ellipsis)').first().click();
+  // a row may hold a hidden copy of its menu button (the narrow layout's): the visible one
+  await row.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true }).first().click();
   await page.getByRole('menuitem', { name: item }).or(page.getByText(item)).filter({ visible: true }).first().click();
 }
 
