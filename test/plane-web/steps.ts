@@ -1073,6 +1073,45 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
+    name: 'a failed sign-in shows the app its message, never a JSON page (wrong password, CSRF refusal)',
+    expect: SIGNED_OUT,
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      const tryPassword = async (password: string, before?: () => Promise<void>) => {
+        await page.goto('/');
+        await page.getByPlaceholder('name@company.com').fill(PEOPLE.ana.email);
+        await page.getByRole('button', { name: /^continue$/i }).click();
+        await page.getByPlaceholder('Enter password').fill(password);
+        if (before) await before();
+        await page
+          .getByRole('button', { name: /^(continue|go to workspace|sign in)$/i })
+          .last()
+          .click();
+        await page.waitForURL((url) => url.searchParams.has('error_code'), { timeout: 30_000 });
+        const url = new URL(page.url());
+        const body = (await page.locator('body').innerText()).trim();
+        if (body.startsWith('{') || body.includes('"error_code"'))
+          throw new Error(`a JSON page: ${body.slice(0, 200)}`);
+        // the app's banner (an info icon and Plane's message for the code it was sent)
+        await page.locator('svg.lucide-info').filter({ visible: true }).first().waitFor({ timeout: 15_000 });
+        return url.searchParams.get('error_code');
+      };
+      // the old password: Plane's own code for a wrong password
+      const wrong = await tryPassword(PEOPLE.ana.password);
+      if (!wrong || wrong === '5065') throw new Error(`a wrong password answered ${wrong}`);
+      // the CSRF cookie lost between the form and its post (a proxy that rewrites Host does the same)
+      const refused = await tryPassword(NEW_PASSWORD, () => page.context().clearCookies({ name: 'csrftoken' }));
+      if (refused !== '5065') throw new Error(`a CSRF refusal answered ${refused}, not 5065`);
+      await page
+        .getByText(/authentication failed/i)
+        .filter({ visible: true })
+        .first()
+        .waitFor();
+      await page.goto('/');
+      await page.getByPlaceholder('name@company.com').waitFor();
+    },
+  },
+  {
     name: 'sign in with the new password',
     expect: SIGNED_OUT,
     run: async (ctx) => {
