@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
 import { guestRule } from '../issue';
 import type { ChangeContext } from '../kernel/change-context';
 import { IssueSubscriber } from './issue-subscriber.entity';
@@ -101,6 +101,25 @@ const UNREADABLE_BY_GUEST = `SELECT 1 FROM issues i
 @Injectable()
 export class NotificationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The user's own notification preference row (no workspace, no project), or null (`orFail`: throws). */
+  userPreference(em: EntityManager, userId: string, orFail?: false): Promise<UserNotificationPreference | null>;
+  userPreference(em: EntityManager, userId: string, orFail: true): Promise<UserNotificationPreference>;
+  userPreference(em: EntityManager, userId: string, orFail = false): Promise<UserNotificationPreference | null> {
+    const where = { userId, workspaceId: IsNull(), projectId: IsNull() };
+    const repo = em.getRepository(UserNotificationPreference);
+    return orFail ? repo.findOneByOrFail(where) : repo.findOneBy(where);
+  }
+
+  /** The preference row `id`; throws when it is gone. */
+  preferenceById(em: EntityManager, id: string): Promise<UserNotificationPreference> {
+    return em.getRepository(UserNotificationPreference).findOneByOrFail({ id });
+  }
+
+  /** Writes `patch` to the preference row `id`. */
+  async updatePreference(em: EntityManager, id: string, patch: Partial<UserNotificationPreference>): Promise<void> {
+    await em.update(UserNotificationPreference, { id }, patch as never);
+  }
 
   /** A page of the receiver's notifications in the scope, newest first. */
   listPage(scope: NotificationScope, page: PageRequest): Promise<Page<Notification>> {
