@@ -187,3 +187,122 @@ describe(
     });
   },
 );
+
+describe(
+  'only repositories call the entity manager (eslint-rules/entity-manager-calls.mjs)',
+  { skip: process.env.TEST_DATABASE_URL ? 'no database involved: runs in the embedded run' : false },
+  () => {
+    const RULE = 'meridian/entity-manager-calls';
+    let scratch: string;
+    /** Writes a scratch file relative to the scratch root. */
+    const plant = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
+      fs.writeFileSync(path.join(scratch, file), text);
+    };
+    const HEADER = "import { DataSource, EntityManager, Repository } from 'typeorm';\nclass Thing { id!: string; }\n";
+
+    /**
+     * The messages of the rule for `text` planted as `file` of a scratch tree, linted with the
+     * repository's own block for the rule (its files and ignores) over the scratch tree's types and
+     * `allowlist` as the ratchet.
+     */
+    async function lint(file: string, text: string, allowlist: Record<string, number> = {}) {
+      plant('allowlist.json', JSON.stringify(allowlist));
+      plant(file, HEADER + text);
+      const { ESLint } = await import('eslint');
+      const { default: tseslint } = await import('typescript-eslint');
+      const { pathToFileURL } = await import('node:url');
+      const repoConfig = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href)) as {
+        default: Array<{ files?: string[]; ignores?: string[]; plugins?: Record<string, unknown> }>;
+      };
+      const block = repoConfig.default.find((b) => b.plugins?.meridian);
+      assert.ok(block, 'eslint.config.mjs has a block for the rule');
+      const eslint = new ESLint({
+        cwd: scratch,
+        overrideConfigFile: true,
+        overrideConfig: [
+          {
+            files: ['**/*.ts'],
+            languageOptions: {
+              parser: tseslint.parser,
+              parserOptions: { projectService: true, tsconfigRootDir: scratch },
+            },
+          },
+          { ...block, rules: { [RULE]: ['error', { allowlist: 'allowlist.json' }] } },
+        ] as never,
+      });
+      try {
+        const [result] = await eslint.lintFiles([file]);
+        assert.ok(!result.messages.some((m) => m.fatal), JSON.stringify(result.messages));
+        return result.messages.filter((m) => m.ruleId === RULE);
+      } finally {
+        fs.rmSync(path.join(scratch, file));
+      }
+    }
+
+    before(() => {
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-em-'));
+      plant(
+        'tsconfig.json',
+        JSON.stringify({
+          compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, types: [] },
+          include: ['libs/**/*.ts'],
+        }),
+      );
+      plant('package.json', JSON.stringify({ name: 'scratch', private: true }));
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(scratch, 'node_modules'));
+    });
+    after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+    const CALLS = [
+      'export const a = (em: EntityManager) => em.find(Thing);',
+      'export const b = (tx: EntityManager) => tx.save(new Thing());',
+      'export const c = (ds: DataSource) => ds.manager.count(Thing);',
+      "export const d = (m: EntityManager) => m.getRepository(Thing).findOne({ where: { id: 'x' } });",
+      "export const e = (m: EntityManager) => m.createQueryBuilder(Thing, 't').getMany();",
+      'export class S { constructor(private readonly things: Repository<Thing>) {} f() { return this.things.exists(); } }',
+    ];
+    for (const text of CALLS) {
+      it(`a service may not: ${text}`, async () => {
+        const messages = await lint('libs/domain/src/project/project.service.ts', text);
+        assert.equal(messages.length, 1, JSON.stringify(messages));
+        assert.equal(messages[0].messageId, 'call');
+      });
+    }
+
+    it('the same calls pass in the room repository, and in a service inside a transaction it owns', async () => {
+      assert.deepEqual(await lint('libs/domain/src/project/project.repository.ts', CALLS.join('\n')), []);
+      const service =
+        'export const t = (ds: DataSource, save: (em: EntityManager) => Promise<void>) => ds.transaction((em) => save(em));\n' +
+        'export const n = (em: EntityManager) => em.create(Thing, {});';
+      assert.deepEqual(await lint('libs/domain/src/project/project.service.ts', service), []);
+    });
+
+    it('a listed file may keep its count, not grow it, and not keep a count it no longer has', async () => {
+      const file = 'libs/domain/src/cycle/cycle.service.ts';
+      const two = `${CALLS[0]}\n${CALLS[1]}`;
+      assert.deepEqual(await lint(file, two, { [file]: 2 }), []);
+      const grown = await lint(file, `${two}\n${CALLS[2]}`, { [file]: 2 });
+      assert.deepEqual(
+        grown.map((m) => m.messageId),
+        ['grown', 'grown', 'grown'],
+      );
+      const shrunk = await lint(file, CALLS[0], { [file]: 2 });
+      assert.deepEqual(
+        shrunk.map((m) => m.messageId),
+        ['stale'],
+      );
+    });
+
+    it('the committed allowlist names only files that exist, each with a positive count', () => {
+      const list = JSON.parse(
+        fs.readFileSync(path.join(ROOT, 'eslint-rules', 'entity-manager-allowlist.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      for (const [file, count] of Object.entries(list)) {
+        if (file.startsWith('$')) continue;
+        assert.ok(fs.existsSync(path.join(ROOT, file)), `${file} is listed but does not exist`);
+        assert.ok(Number.isInteger(count) && (count as number) > 0, `${file}: ${String(count)}`);
+      }
+    });
+  },
+);

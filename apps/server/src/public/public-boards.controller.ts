@@ -11,7 +11,14 @@ import {
   PublicRateLimit,
   UuidPipe,
 } from '#common';
-import { PRIORITIES, PublicBoardService, STATE_GROUPS } from '#domain';
+import {
+  PRIORITIES,
+  PublicBoardService,
+  PublicCommentService,
+  PublicIntakeService,
+  PublicReactionService,
+  STATE_GROUPS,
+} from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
@@ -47,7 +54,12 @@ function filter(query: Record<string, unknown>, name: string, check: (v: string)
 @Public()
 @PublicRateLimit()
 export class PublicBoardController {
-  constructor(private readonly boards: PublicBoardService) {}
+  constructor(
+    private readonly boards: PublicBoardService,
+    private readonly commentService: PublicCommentService,
+    private readonly reactionService: PublicReactionService,
+    private readonly intakeService: PublicIntakeService,
+  ) {}
 
   /** `{id, identifier, name, cover_image, icon_prop, emoji, description, logo_props}` of the project. */
   @Get('meta')
@@ -94,7 +106,7 @@ export class PublicBoardController {
   /** EXTERNAL comments, oldest first (`[]` while comments are off). */
   @Get('issues/:issue_id/comments')
   comments(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
-    return this.boards.comments(anchor, issueId);
+    return this.commentService.comments(anchor, issueId);
   }
 
   /** Signed in, comments on: 201 with the comment; 403 `BOARD_COMMENTS_DISABLED`. */
@@ -106,7 +118,7 @@ export class PublicBoardController {
     @Param('issue_id', UuidPipe) issueId: string,
     @Body() body: CreatePublicCommentDto,
   ) {
-    return this.boards.createComment(anchor, issueId, me.userId, body);
+    return this.commentService.createComment(anchor, issueId, me.userId, body);
   }
 
   @Get('issues/:issue_id/comments/:comment_id')
@@ -115,7 +127,7 @@ export class PublicBoardController {
     @Param('issue_id', UuidPipe) issueId: string,
     @Param('comment_id', UuidPipe) commentId: string,
   ) {
-    return this.boards.comment(anchor, issueId, commentId);
+    return this.commentService.comment(anchor, issueId, commentId);
   }
 
   /** The author only (another's comment is a 404): 200. */
@@ -128,7 +140,7 @@ export class PublicBoardController {
     @Param('comment_id', UuidPipe) commentId: string,
     @Body() body: UpdatePublicCommentDto,
   ) {
-    return this.boards.updateComment(anchor, issueId, commentId, me.userId, body);
+    return this.commentService.updateComment(anchor, issueId, commentId, me.userId, body);
   }
 
   /** The author only: 204. */
@@ -141,13 +153,13 @@ export class PublicBoardController {
     @Param('issue_id', UuidPipe) issueId: string,
     @Param('comment_id', UuidPipe) commentId: string,
   ) {
-    await this.boards.removeComment(anchor, issueId, commentId, me.userId);
+    await this.commentService.removeComment(anchor, issueId, commentId, me.userId);
   }
 
   /** Every reaction on the work item, with who reacted (names only). */
   @Get('issues/:issue_id/reactions')
   reactions(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
-    return this.boards.reactions(anchor, issueId);
+    return this.reactionService.reactions(anchor, issueId);
   }
 
   /** Signed in, reactions on: 201 (200 if the caller already reacted with this code); 403 `BOARD_REACTIONS_DISABLED`. */
@@ -160,7 +172,7 @@ export class PublicBoardController {
     @Body() body: ReactionDto,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const { created, reaction } = await this.boards.addReaction(anchor, issueId, me.userId, body.reaction);
+    const { created, reaction } = await this.reactionService.addReaction(anchor, issueId, me.userId, body.reaction);
     res.status(created ? 201 : 200);
     return reaction;
   }
@@ -175,7 +187,7 @@ export class PublicBoardController {
     @Param('issue_id', UuidPipe) issueId: string,
     @Param('reaction_code') code: string,
   ) {
-    await this.boards.removeReaction(anchor, issueId, me.userId, code);
+    await this.reactionService.removeReaction(anchor, issueId, me.userId, code);
   }
 
   /**
@@ -185,7 +197,7 @@ export class PublicBoardController {
   @Get('comments/:comment_id/reactions')
   @BearerAuth()
   commentReactions(@Param('anchor') anchor: string, @Param('comment_id', UuidPipe) commentId: string) {
-    return this.boards.commentReactions(anchor, commentId);
+    return this.commentService.commentReactions(anchor, commentId);
   }
 
   /** Signed in, reactions on: 201 (200 if the caller already reacted with this code); 403 `BOARD_REACTIONS_DISABLED`. */
@@ -198,7 +210,12 @@ export class PublicBoardController {
     @Body() body: ReactionDto,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const { created, reaction } = await this.boards.addCommentReaction(anchor, commentId, me.userId, body.reaction);
+    const { created, reaction } = await this.commentService.addCommentReaction(
+      anchor,
+      commentId,
+      me.userId,
+      body.reaction,
+    );
     res.status(created ? 201 : 200);
     return reaction;
   }
@@ -213,7 +230,7 @@ export class PublicBoardController {
     @Param('comment_id', UuidPipe) commentId: string,
     @Param('reaction_code') code: string,
   ) {
-    await this.boards.removeCommentReaction(anchor, commentId, me.userId, code);
+    await this.commentService.removeCommentReaction(anchor, commentId, me.userId, code);
   }
 
   /**
@@ -230,7 +247,7 @@ export class PublicBoardController {
     @Param('intake_id', UuidPipe) intakeId: string,
     @PageQuery(APP_PAGING) page: PageRequest,
   ) {
-    return this.boards.intakeItems(anchor, intakeId, me.userId, page);
+    return this.intakeService.intakeItems(anchor, intakeId, me.userId, page);
   }
 
   /** Signed in: submits a work item to the intake; 201 with the pending intake item; 422 without `issue.name`. */
@@ -242,7 +259,7 @@ export class PublicBoardController {
     @Param('intake_id', UuidPipe) intakeId: string,
     @Body() body: PublicIntakeDto,
   ) {
-    return this.boards.submitIntakeItem(anchor, intakeId, me.userId, body.issue);
+    return this.intakeService.submitIntakeItem(anchor, intakeId, me.userId, body.issue);
   }
 
   /** `inbox-issues/`: Plane's older name of `intake-issues/` (the same list). */
@@ -254,7 +271,7 @@ export class PublicBoardController {
     @Param('intake_id', UuidPipe) intakeId: string,
     @PageQuery(APP_PAGING) page: PageRequest,
   ) {
-    return this.boards.intakeItems(anchor, intakeId, me.userId, page);
+    return this.intakeService.intakeItems(anchor, intakeId, me.userId, page);
   }
 
   /** `inbox-issues/`: Plane's older name of `intake-issues/` (the same submission). */
@@ -266,7 +283,7 @@ export class PublicBoardController {
     @Param('intake_id', UuidPipe) intakeId: string,
     @Body() body: PublicIntakeDto,
   ) {
-    return this.boards.submitIntakeItem(anchor, intakeId, me.userId, body.issue);
+    return this.intakeService.submitIntakeItem(anchor, intakeId, me.userId, body.issue);
   }
 
   /** Signed in: one of the caller's own submissions (by intake item id or work item id); else 404. */
@@ -278,7 +295,7 @@ export class PublicBoardController {
     @Param('intake_id', UuidPipe) intakeId: string,
     @Param('intake_issue_id', UuidPipe) id: string,
   ) {
-    return this.boards.intakeItem(anchor, intakeId, id, me.userId);
+    return this.intakeService.intakeItem(anchor, intakeId, id, me.userId);
   }
 
   /**
@@ -297,7 +314,7 @@ export class PublicBoardController {
     const issue = body.issue
       ? { name: body.issue.name, description_html: body.issue.description_html, description: body.issue.description }
       : undefined;
-    return this.boards.updateIntakeItem(anchor, intakeId, id, me.userId, issue);
+    return this.intakeService.updateIntakeItem(anchor, intakeId, id, me.userId, issue);
   }
 
   /** Signed in, the submitter only (else 404): 204; the pending work item goes too. */
@@ -310,13 +327,13 @@ export class PublicBoardController {
     @Param('intake_id', UuidPipe) intakeId: string,
     @Param('intake_issue_id', UuidPipe) id: string,
   ) {
-    await this.boards.removeIntakeItem(anchor, intakeId, id, me.userId);
+    await this.intakeService.removeIntakeItem(anchor, intakeId, id, me.userId);
   }
 
   /** Every vote on the work item, with who voted (names only). */
   @Get('issues/:issue_id/votes')
   votes(@Param('anchor') anchor: string, @Param('issue_id', UuidPipe) issueId: string) {
-    return this.boards.votes(anchor, issueId);
+    return this.reactionService.votes(anchor, issueId);
   }
 
   /** Signed in, votes on: 201 with the caller's vote (a second vote replaces the first); 403 `BOARD_VOTES_DISABLED`. */
@@ -328,7 +345,7 @@ export class PublicBoardController {
     @Param('issue_id', UuidPipe) issueId: string,
     @Body() body: VoteDto,
   ) {
-    return this.boards.vote(anchor, issueId, me.userId, body.vote);
+    return this.reactionService.vote(anchor, issueId, me.userId, body.vote);
   }
 
   /** Removes the caller's vote: 204; 404 if they have none. */
@@ -340,7 +357,7 @@ export class PublicBoardController {
     @Param('anchor') anchor: string,
     @Param('issue_id', UuidPipe) issueId: string,
   ) {
-    await this.boards.removeVote(anchor, issueId, me.userId);
+    await this.reactionService.removeVote(anchor, issueId, me.userId);
   }
 
   /** `[{id, name, group, color, sequence}]`, triage states left out. */

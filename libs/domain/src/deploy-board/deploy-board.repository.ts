@@ -2,6 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { Intake } from '../intake';
 import { Issue } from '../issue';
 import type { IssueOrderKey } from '../issue';
 import { Project } from '../project';
@@ -42,6 +43,53 @@ export class DeployBoardRepository {
       .innerJoin(Workspace, 'w', 'w.id = b.workspaceId AND w.deletedAt IS NULL')
       .where('w.slug = :slug AND b.projectId = :projectId', { slug, projectId })
       .getOne();
+  }
+
+  /** The DataSource's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** The project's live board (the one with `entity_name` project), or null when it is not published. */
+  findCurrent(em: EntityManager, workspaceId: string, projectId: string): Promise<DeployBoard | null> {
+    return em.getRepository(DeployBoard).findOneBy({ workspaceId, projectId, entityName: 'project' });
+  }
+
+  /** The live board `boardId` of the project, or null. */
+  findInProject(
+    em: EntityManager,
+    workspaceId: string,
+    projectId: string,
+    boardId: string,
+  ): Promise<DeployBoard | null> {
+    return em.getRepository(DeployBoard).findOneBy({ id: boardId, workspaceId, projectId });
+  }
+
+  /** The live board `id`; throws when it is gone. */
+  byId(em: EntityManager, id: string): Promise<DeployBoard> {
+    return em.getRepository(DeployBoard).findOneByOrFail({ id });
+  }
+
+  /** Inserts a board (an entity built by the caller); the saved row. */
+  insert(em: EntityManager, board: DeployBoard): Promise<DeployBoard> {
+    return em.save(board);
+  }
+
+  /** Writes `patch` to the board `id` (soft delete included: `deletedAt`). */
+  async update(em: EntityManager, id: string, patch: Partial<DeployBoard>): Promise<void> {
+    await em.update(DeployBoard, { id }, patch as never);
+  }
+
+  /** Whether `intakeId` is a live intake of the project (the board's `intake` setting). */
+  intakeExists(projectId: string, intakeId: string): Promise<boolean> {
+    return this.dataSource.getRepository(Intake).existsBy({ id: intakeId, projectId });
+  }
+
+  /** The board's project and workspace (live), for its JSON; throws when either is gone. */
+  async owners(em: EntityManager, board: DeployBoard): Promise<{ project: Project; workspace: Workspace }> {
+    const project = await em.getRepository(Project).findOneByOrFail({ id: board.projectId });
+    const workspace = await em.getRepository(Workspace).findOneByOrFail({ id: board.workspaceId });
+    return { project, workspace };
   }
 
   /** Locks the project row (`FOR UPDATE`) until the transaction ends: serialises publishes of one project. Throws when it is gone. */

@@ -3,10 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { Intake } from '../intake';
-import { Project } from '../project';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { Workspace } from '../workspace';
 import { DEFAULT_BOARD_VIEWS, DeployBoard } from './deploy-board.entity';
 import { DeployBoardJson, deployBoardView } from './deploy-board.view';
 import { DeployBoardRepository } from './deploy-board.repository';
@@ -44,15 +41,13 @@ export class DeployBoardService {
 
   /** The project's live board, or null when it is not published. */
   async current(workspaceId: string, projectId: string): Promise<DeployBoardJson | null> {
-    const board = await this.dataSource
-      .getRepository(DeployBoard)
-      .findOneBy({ workspaceId, projectId, entityName: 'project' });
+    const board = await this.boards.findCurrent(this.boards.manager, workspaceId, projectId);
     return board ? this.render(board) : null;
   }
 
   /** The board `boardId` of the project; 404 `NOT_FOUND` for any other id (unpublished included). */
   async get(workspaceId: string, projectId: string, boardId: string): Promise<DeployBoardJson> {
-    return this.render(await this.find(this.dataSource.manager, workspaceId, projectId, boardId));
+    return this.render(await this.find(this.boards.manager, workspaceId, projectId, boardId));
   }
 
   /**
@@ -70,17 +65,13 @@ export class DeployBoardService {
     try {
       return await this.dataSource.transaction(async (em) => {
         await this.boards.lockProject(em, projectId);
-        const existing = await em
-          .getRepository(DeployBoard)
-          .findOneBy({ workspaceId, projectId, entityName: 'project' });
+        const existing = await this.boards.findCurrent(em, workspaceId, projectId);
         if (existing) {
-          await em.update(DeployBoard, { id: existing.id }, { ...this.patch(input), updatedById: userId } as never);
-          return {
-            created: false,
-            board: await this.render(await em.getRepository(DeployBoard).findOneByOrFail({ id: existing.id }), em),
-          };
+          await this.boards.update(em, existing.id, { ...this.patch(input), updatedById: userId });
+          return { created: false, board: await this.render(await this.boards.byId(em, existing.id), em) };
         }
-        const board = await em.save(
+        const board = await this.boards.insert(
+          em,
           em.create(DeployBoard, {
             workspaceId,
             projectId,
@@ -116,19 +107,15 @@ export class DeployBoardService {
     input: DeployBoardInput,
   ): Promise<DeployBoardJson> {
     await this.assertIntake(projectId, input.intake);
-    const board = await this.find(this.dataSource.manager, workspaceId, projectId, boardId);
-    await this.dataSource
-      .getRepository(DeployBoard)
-      .update({ id: board.id }, { ...this.patch(input), updatedById: userId } as never);
+    const board = await this.find(this.boards.manager, workspaceId, projectId, boardId);
+    await this.boards.update(this.boards.manager, board.id, { ...this.patch(input), updatedById: userId });
     return this.get(workspaceId, projectId, boardId);
   }
 
   /** Unpublishes: the board is soft-deleted and its anchor answers 404 from then on. */
   async unpublish(workspaceId: string, projectId: string, boardId: string, userId: string): Promise<void> {
-    const board = await this.find(this.dataSource.manager, workspaceId, projectId, boardId);
-    await this.dataSource
-      .getRepository(DeployBoard)
-      .update({ id: board.id }, { deletedAt: new Date(), updatedById: userId });
+    const board = await this.find(this.boards.manager, workspaceId, projectId, boardId);
+    await this.boards.update(this.boards.manager, board.id, { deletedAt: new Date(), updatedById: userId });
   }
 
   private patch(input: DeployBoardInput): Partial<DeployBoard> {
@@ -147,19 +134,18 @@ export class DeployBoardService {
   /** The board's `intake`, when given, must be one of the project's live intakes (else 422). */
   private async assertIntake(projectId: string, intake: string | null | undefined): Promise<void> {
     if (intake === undefined || intake === null) return;
-    const found = isUuid(intake) && (await this.dataSource.getRepository(Intake).existsBy({ id: intake, projectId }));
+    const found = isUuid(intake) && (await this.boards.intakeExists(projectId, intake));
     if (!found) throw validationError({ intake: ['No intake with this id exists in the project.'] });
   }
 
   private async find(em: EntityManager, workspaceId: string, projectId: string, boardId: string): Promise<DeployBoard> {
-    const board = await em.getRepository(DeployBoard).findOneBy({ id: boardId, workspaceId, projectId });
+    const board = await this.boards.findInProject(em, workspaceId, projectId, boardId);
     if (!board) throw new MeridianError('NOT_FOUND');
     return board;
   }
 
-  private async render(board: DeployBoard, em: EntityManager = this.dataSource.manager): Promise<DeployBoardJson> {
-    const project = await em.getRepository(Project).findOneByOrFail({ id: board.projectId });
-    const workspace = await em.getRepository(Workspace).findOneByOrFail({ id: board.workspaceId });
+  private async render(board: DeployBoard, em: EntityManager = this.boards.manager): Promise<DeployBoardJson> {
+    const { project, workspace } = await this.boards.owners(em, board);
     return deployBoardView(board, project, workspace);
   }
 }

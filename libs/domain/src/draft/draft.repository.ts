@@ -29,6 +29,21 @@ export interface DraftProject {
 export class DraftRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** The DataSource's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** Inserts a draft (an entity built by the caller); the saved row. */
+  insert(em: EntityManager, draft: DraftIssue): Promise<DraftIssue> {
+    return em.save(draft);
+  }
+
+  /** Writes `patch` to the draft `id` (a soft delete with `deletedAt`). */
+  async update(em: EntityManager, id: string, patch: Partial<DraftIssue>): Promise<void> {
+    await em.update(DraftIssue, { id }, patch as never);
+  }
+
   /** One keyset page, newest first, of the user's live drafts in the workspace (Plane filters `created_by`). */
   listPage(workspaceId: string, userId: string, page: PageRequest): Promise<Page<DraftIssue>> {
     const qb = this.dataSource

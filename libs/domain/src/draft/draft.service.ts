@@ -68,15 +68,15 @@ export class DraftService {
   /** The caller's drafts in the workspace, newest first, paginated (Plane's cursor envelope). */
   async list(ctx: DraftContext, page: PageRequest): Promise<Page<DraftJson>> {
     const found = await this.drafts.listPage(ctx.workspaceId, ctx.userId, page);
-    const links = await this.drafts.links(this.dataSource.manager, found.results);
+    const links = await this.drafts.links(this.drafts.manager, found.results);
     return found.map((d) => draftView(d, links.get(d.id)!));
   }
 
   /** The caller's draft; 404 `NOT_FOUND` for another's or an unknown id. */
   async retrieve(ctx: DraftContext, id: string): Promise<DraftJson> {
-    const draft = await this.drafts.findOwn(this.dataSource.manager, ctx.workspaceId, ctx.userId, id);
+    const draft = await this.drafts.findOwn(this.drafts.manager, ctx.workspaceId, ctx.userId, id);
     if (!draft) throw new MeridianError('NOT_FOUND');
-    return this.render(this.dataSource.manager, draft);
+    return this.render(this.drafts.manager, draft);
   }
 
   /**
@@ -99,7 +99,8 @@ export class DraftService {
         sortOrder = max === null ? 65535 : max + 10000;
       }
       const html = input.description_html || '<p></p>';
-      const draft = await em.save(
+      const draft = await this.drafts.insert(
+        em,
         em.create(DraftIssue, {
           workspaceId: ctx.workspaceId,
           projectId: project?.id ?? null,
@@ -168,7 +169,7 @@ export class DraftService {
       patch.stateId = r.stateId;
       patch.parentId = r.parentId;
       patch.estimatePointId = r.estimatePointId;
-      await em.update(DraftIssue, { id: draft.id }, patch as never);
+      await this.drafts.update(em, draft.id, patch);
       await this.drafts.replaceLinks(em, draft.id, {
         assignees: moved || input.assignee_ids !== undefined ? r.assignees : undefined,
         labels: moved || input.label_ids !== undefined ? r.labels : undefined,
@@ -183,7 +184,7 @@ export class DraftService {
     await this.dataSource.transaction(async (em) => {
       const draft = await this.drafts.findOwn(em, ctx.workspaceId, ctx.userId, id, true);
       if (!draft) throw new MeridianError('NOT_FOUND');
-      await em.update(DraftIssue, { id: draft.id }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await this.drafts.update(em, draft.id, { deletedAt: new Date(), updatedById: ctx.userId });
     });
   }
 
@@ -239,7 +240,7 @@ export class DraftService {
       if (cycle) await this.cycles.addIssuesIn(em, issueCtx, cycle, [issue.id]);
       for (const moduleId of new Set(pick('module_ids', links.module_ids) ?? []))
         await this.modules.addIssuesIn(em, issueCtx, moduleId, [issue.id]);
-      await em.update(DraftIssue, { id: draft.id }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await this.drafts.update(em, draft.id, { deletedAt: new Date(), updatedById: ctx.userId });
       return issue.id;
     });
     return this.issues.detailAppById(issueId);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { Project } from '../project';
 import { Estimate } from './estimate.entity';
 import { EstimatePoint } from './estimate-point.entity';
 
@@ -40,6 +41,67 @@ export class EstimateRepository {
   }
 
   /** The largest `key` among the estimate's live points, or null when it has none. */
+  /** The project's live estimate (`id` when given), or null. */
+  findEstimate(em: EntityManager, projectId: string, id?: string): Promise<Estimate | null> {
+    return em.getRepository(Estimate).findOne({ where: { projectId, ...(id ? { id } : {}) } });
+  }
+
+  /** The live estimate `id`, or null. */
+  estimateById(em: EntityManager, id: string): Promise<Estimate | null> {
+    return em.getRepository(Estimate).findOne({ where: { id } });
+  }
+
+  /** Inserts an estimate (an entity built by the caller); the saved row. */
+  insertEstimate(em: EntityManager, row: Estimate): Promise<Estimate> {
+    return em.save(row);
+  }
+
+  /** Writes `patch` to the estimate `id`. */
+  async updateEstimate(em: EntityManager, id: string, patch: Partial<Estimate>): Promise<void> {
+    await em.update(Estimate, { id }, patch as never);
+  }
+
+  /**
+   * Soft-deletes the estimate with its points, and the project stops using it (`estimate_id` null
+   * where it was this one).
+   */
+  async softDeleteEstimate(em: EntityManager, projectId: string, id: string, userId: string): Promise<void> {
+    const now = new Date();
+    await em.update(EstimatePoint, { estimateId: id }, { deletedAt: now, updatedById: userId });
+    await em.update(Estimate, { id }, { deletedAt: now, updatedById: userId });
+    await em.update<Project>('Project', { id: projectId, estimateId: id }, { estimateId: null, updatedById: userId });
+  }
+
+  /** The estimate's live points by `key`. */
+  points(em: EntityManager, estimateId: string): Promise<EstimatePoint[]> {
+    return em.getRepository(EstimatePoint).find({ where: { estimateId }, order: { key: 'ASC' } });
+  }
+
+  /** The estimate's live point `pointId`, or null. */
+  findPoint(em: EntityManager, estimateId: string, pointId: string): Promise<EstimatePoint | null> {
+    return em.getRepository(EstimatePoint).findOne({ where: { id: pointId, estimateId } });
+  }
+
+  /** The live point `id`, or null. */
+  pointById(em: EntityManager, id: string): Promise<EstimatePoint | null> {
+    return em.getRepository(EstimatePoint).findOne({ where: { id } });
+  }
+
+  /** The estimate's live point with `key`, or null. */
+  pointByKey(em: EntityManager, estimateId: string, key: number): Promise<EstimatePoint | null> {
+    return em.getRepository(EstimatePoint).findOne({ where: { estimateId, key } });
+  }
+
+  /** Inserts a point (an entity built by the caller); the saved row. */
+  insertPoint(em: EntityManager, row: EstimatePoint): Promise<EstimatePoint> {
+    return em.save(row);
+  }
+
+  /** Writes `patch` to the point `id` (a soft delete with `deletedAt`). */
+  async updatePoint(em: EntityManager, id: string, patch: Partial<EstimatePoint>): Promise<void> {
+    await em.update(EstimatePoint, { id }, patch as never);
+  }
+
   async highestPointKey(em: EntityManager, estimateId: string): Promise<number | null> {
     const row = await em
       .getRepository(EstimatePoint)
@@ -66,4 +128,12 @@ export function findPointOfProjectEstimate(
     .innerJoin('Project', 'p', 'p.id = :projectId AND p.estimateId = ep.estimateId', { projectId })
     .where('ep.id = :pointId AND ep.projectId = :projectId', { pointId, projectId })
     .getOne();
+}
+
+/**
+ * Whether `estimateId` is the project's live estimate. A function, not a method: the project
+ * feature's writes run it inside their transactions.
+ */
+export async function isProjectEstimate(em: EntityManager, projectId: string, estimateId: string): Promise<boolean> {
+  return em.getRepository(Estimate).exists({ where: { id: estimateId, projectId } });
 }

@@ -4,13 +4,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { emitChange } from '../kernel/change-bus';
 import type { IssueContext } from '../issue';
-import type { Project } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { Estimate, EstimateType } from './estimate.entity';
 import { EstimatePoint } from './estimate-point.entity';
-import { EstimateRepository, findPointOfProjectEstimate } from './estimate.repository';
+import { EstimateRepository, findPointOfProjectEstimate, isProjectEstimate } from './estimate.repository';
 import { EstimateJson, EstimatePointJson, estimatePointView, estimateView } from './estimate.view';
 
 export interface EstimateInput {
@@ -82,12 +81,13 @@ export class EstimateService {
     return this.guard(() =>
       this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
-        const existing = await em.getRepository(Estimate).findOne({ where: { projectId: ctx.projectId } });
+        const existing = await this.estimates.findEstimate(em, ctx.projectId);
         if (existing) throw new MeridianError('ESTIMATE_EXISTS', undefined, { id: existing.id });
         await assertExternalIdFree(em, Estimate, ctx.projectId, input.external_source, input.external_id);
         const name = input.name.trim();
         if (!name) throw validationError({ name: ['This field may not be blank.'] });
-        const e = await em.save(
+        const e = await this.estimates.insertEstimate(
+          em,
           em.create(Estimate, {
             workspaceId: ctx.workspaceId,
             projectId: ctx.projectId,
@@ -134,8 +134,8 @@ export class EstimateService {
         if (input.last_used !== undefined) patch.lastUsed = input.last_used;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
-        await em.update(Estimate, { id: e.id }, patch as never);
-        return estimateView(await found(em.getRepository(Estimate).findOne({ where: { id: e.id } })));
+        await this.estimates.updateEstimate(em, e.id, patch);
+        return estimateView(await found(this.estimates.estimateById(em, e.id)));
       }),
     );
   }
@@ -145,16 +145,9 @@ export class EstimateService {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const e = await this.estimate(em, ctx.projectId);
-      const points = await em.getRepository(EstimatePoint).find({ where: { estimateId: e.id } });
+      const points = await this.estimates.points(em, e.id);
       await this.clearPoints(em, ctx, points);
-      const now = new Date();
-      await em.update(EstimatePoint, { estimateId: e.id }, { deletedAt: now, updatedById: ctx.userId });
-      await em.update(Estimate, { id: e.id }, { deletedAt: now, updatedById: ctx.userId });
-      await em.update<Project>(
-        'Project',
-        { id: ctx.projectId, estimateId: e.id },
-        { estimateId: null, updatedById: ctx.userId },
-      );
+      await this.estimates.softDeleteEstimate(em, ctx.projectId, e.id, ctx.userId);
     });
   }
 
@@ -163,9 +156,7 @@ export class EstimateService {
   /** A bare array, by `key`. 404 for an estimate that is not this project's. */
   async listPoints(projectId: string, estimateId: string): Promise<EstimatePointJson[]> {
     await this.estimate(this.dataSource.manager, projectId, estimateId);
-    const rows = await this.dataSource
-      .getRepository(EstimatePoint)
-      .find({ where: { estimateId }, order: { key: 'ASC' } });
+    const rows = await this.estimates.points(this.dataSource.manager, estimateId);
     return rows.map(estimatePointView);
   }
 
@@ -207,7 +198,8 @@ export class EstimateService {
       await this.assertKeyFree(em, estimateId, key);
       await assertExternalIdFree(em, EstimatePoint, ctx.projectId, item.external_source, item.external_id);
       out.push(
-        await em.save(
+        await this.estimates.insertPoint(
+          em,
           em.create(EstimatePoint, {
             workspaceId: ctx.workspaceId,
             projectId: ctx.projectId,
@@ -256,8 +248,8 @@ export class EstimateService {
         if (input.description !== undefined) patch.description = input.description;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
-        await em.update(EstimatePoint, { id: pointId }, patch as never);
-        return estimatePointView(await found(em.getRepository(EstimatePoint).findOne({ where: { id: pointId } })));
+        await this.estimates.updatePoint(em, pointId, patch);
+        return estimatePointView(await found(this.estimates.pointById(em, pointId)));
       }),
     );
   }
@@ -269,7 +261,7 @@ export class EstimateService {
       await this.estimate(em, ctx.projectId, estimateId);
       const point = await this.point(em, estimateId, pointId);
       await this.clearPoints(em, ctx, [point]);
-      await em.update(EstimatePoint, { id: pointId }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await this.estimates.updatePoint(em, pointId, { deletedAt: new Date(), updatedById: ctx.userId });
     });
   }
 
@@ -314,18 +306,18 @@ export class EstimateService {
   }
 
   private async assertKeyFree(em: EntityManager, estimateId: string, key: number): Promise<void> {
-    const found = await em.getRepository(EstimatePoint).findOne({ where: { estimateId, key } });
+    const found = await this.estimates.pointByKey(em, estimateId, key);
     if (found) throw new MeridianError('ESTIMATE_POINT_KEY_TAKEN', undefined, { id: found.id });
   }
 
   private async estimate(em: EntityManager, projectId: string, id?: string): Promise<Estimate> {
-    const e = await em.getRepository(Estimate).findOne({ where: { projectId, ...(id ? { id } : {}) } });
+    const e = await this.estimates.findEstimate(em, projectId, id);
     if (!e) throw new MeridianError('NOT_FOUND', id ? 'Estimate not found.' : 'The project has no estimate.');
     return e;
   }
 
   private async point(em: EntityManager, estimateId: string, pointId: string): Promise<EstimatePoint> {
-    const p = await em.getRepository(EstimatePoint).findOne({ where: { id: pointId, estimateId } });
+    const p = await this.estimates.findPoint(em, estimateId, pointId);
     if (!p) throw new MeridianError('NOT_FOUND', 'Estimate point not found.');
     return p;
   }
@@ -358,6 +350,6 @@ export async function assertEstimatePoint(
 
 /** A project's `estimate` must be that project's live estimate (422 on `estimate` otherwise). */
 export async function assertProjectEstimate(em: EntityManager, projectId: string, estimateId: string): Promise<void> {
-  const e = await em.getRepository(Estimate).findOne({ where: { id: estimateId, projectId } });
-  if (!e) throw validationError({ estimate: ["This estimate is not the project's estimate."] });
+  if (!(await isProjectEstimate(em, projectId, estimateId)))
+    throw validationError({ estimate: ["This estimate is not the project's estimate."] });
 }

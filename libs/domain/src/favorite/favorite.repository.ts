@@ -175,4 +175,14 @@ export class FavoriteRepository {
     );
     return new Set(rows.map((r) => r.entity_identifier));
   }
+
+  /** Inserts a favourite (an entity built by the caller); the saved row. */
+  insert(em: EntityManager, favorite: UserFavorite): Promise<UserFavorite> {
+    return em.save(favorite);
+  }
+
+  /** Writes `patch` to the favourite `id`. */
+  async update(em: EntityManager, id: string, patch: Partial<UserFavorite>): Promise<void> {
+    await em.getRepository(UserFavorite).update({ id }, patch as never);
+  }
 }

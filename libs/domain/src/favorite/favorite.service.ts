@@ -88,7 +88,8 @@ export class FavoriteService {
           const max = await this.favorites.highestSequence(em, workspaceId, userId);
           sequence = max === null ? 65535 : max + 10000;
         }
-        const saved = await em.save(
+        const saved = await this.favorites.insert(
+          em,
           em.create(UserFavorite, {
             workspaceId,
             projectId,
@@ -147,7 +148,7 @@ export class FavoriteService {
           throw validationError({ parent: ['A folder cannot be put inside another folder.'] });
         patch.parentId = input.parent === null ? null : await this.folder(em, workspaceId, userId, input.parent);
       }
-      await em.getRepository(UserFavorite).update({ id }, patch as never);
+      await this.favorites.update(em, id, patch);
       return this.render(em, workspaceId, userId, id);
     });
   }

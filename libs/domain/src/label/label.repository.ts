@@ -11,6 +11,11 @@ import { Label } from './label.entity';
 export class LabelRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** The DataSource's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
   /** A page of the project's labels, newest first; none while the project is archived. */
   async listPageInProject(projectId: string, page: PageRequest): Promise<Page<Label>> {
     const qb = this.dataSource
@@ -65,5 +70,33 @@ export class LabelRepository {
   /** Takes the label off every work item. */
   async removeFromWorkItems(em: EntityManager, labelId: string): Promise<void> {
     await em.delete<IssueLabel>('IssueLabel', { labelId });
+  }
+
+  /** Inserts a label (an entity built by the caller); the saved row. */
+  insert(em: EntityManager, label: Label): Promise<Label> {
+    return em.save(label);
+  }
+
+  /** Writes `patch` to the label `id` (a soft delete with `deletedAt`). */
+  async update(em: EntityManager, id: string, patch: Partial<Label>): Promise<void> {
+    await em.update(Label, { id }, patch as never);
+  }
+
+  /** The children of `parentId` become top-level labels. */
+  async detachChildren(em: EntityManager, parentId: string, userId: string): Promise<void> {
+    await em.update(Label, { parentId }, { parentId: null, updatedById: userId });
+  }
+
+  /** The live label `id` of the project, or null (without a lock). */
+  findById(em: EntityManager, projectId: string, id: string): Promise<Label | null> {
+    return em.getRepository(Label).findOne({ where: { id, projectId } });
+  }
+
+  /** The id of the project's live label named `name` (exactly, after trimming), or null. */
+  async idByName(em: EntityManager, projectId: string, name: string): Promise<string | null> {
+    const found = await em
+      .getRepository(Label)
+      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    return found?.id ?? null;
   }
 }

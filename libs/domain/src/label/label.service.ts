@@ -46,7 +46,7 @@ export class LabelService {
   async retrieve(projectId: string, labelId: string): Promise<LabelJson> {
     const archived = await this.labels.isProjectArchived(projectId);
     if (archived) throw new MeridianError('NOT_FOUND');
-    return labelView(await this.load(this.dataSource.manager, projectId, labelId));
+    return labelView(await this.load(this.labels.manager, projectId, labelId));
   }
 
   /**
@@ -74,7 +74,8 @@ export class LabelService {
           const max = await this.labels.maxSortOrder(em, projectId);
           sortOrder = max === null ? 65535 : max + 10000;
         }
-        return em.save(
+        return this.labels.insert(
+          em,
           em.create(Label, {
             workspaceId,
             projectId,
@@ -124,7 +125,8 @@ export class LabelService {
           if (taken) continue;
           sortOrder += 10000;
           created.push(
-            await em.save(
+            await this.labels.insert(
+              em,
               em.create(Label, {
                 workspaceId,
                 projectId,
@@ -171,7 +173,7 @@ export class LabelService {
         if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
-        await em.update(Label, { id: labelId }, patch as never);
+        await this.labels.update(em, labelId, patch);
       });
       return this.retrieve(projectId, labelId);
     });
@@ -182,9 +184,9 @@ export class LabelService {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, projectId);
       await this.load(em, projectId, labelId, true);
-      await em.update(Label, { parentId: labelId }, { parentId: null, updatedById: userId });
+      await this.labels.detachChildren(em, labelId, userId);
       await this.labels.removeFromWorkItems(em, labelId);
-      await em.update(Label, { id: labelId }, { updatedById: userId, deletedAt: new Date() });
+      await this.labels.update(em, labelId, { updatedById: userId, deletedAt: new Date() });
     });
   }
 
@@ -192,7 +194,7 @@ export class LabelService {
     let current: string | null = parentId;
     for (let depth = 0; current && depth < 100; depth++) {
       if (current === labelId) throw validationError({ parent: ['A label cannot be its own ancestor.'] });
-      const parent: Label | null = await em.getRepository(Label).findOne({ where: { id: current, projectId } });
+      const parent: Label | null = await this.labels.findById(em, projectId, current);
       if (!parent) throw validationError({ parent: ['This label does not belong to the project.'] });
       current = parent.parentId;
     }
@@ -205,10 +207,8 @@ export class LabelService {
   }
 
   private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
-    const found = await em
-      .getRepository(Label)
-      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
-    if (found && found.id !== exceptId) throw new MeridianError('LABEL_NAME_TAKEN', undefined, { id: found.id });
+    const found = await this.labels.idByName(em, projectId, name);
+    if (found && found !== exceptId) throw new MeridianError('LABEL_NAME_TAKEN', undefined, { id: found });
   }
 
   private async guardNames<T>(fn: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { iso } from '../kernel/time';
 import { NotificationRepository } from './notification.repository';
 import { UserNotificationPreference } from './user-notification-preference.entity';
@@ -70,19 +70,15 @@ export class NotificationPreferenceService {
         const value = input[key as keyof NotificationPreferenceInput];
         if (value !== undefined) patch[column] = value;
       }
-      if (Object.keys(patch).length)
-        await em.update(UserNotificationPreference, { id: row.id }, { ...patch, updatedById: userId });
-      return notificationPreferenceView(
-        await em.getRepository(UserNotificationPreference).findOneByOrFail({ id: row.id }),
-      );
+      if (Object.keys(patch).length) await this.repo.updatePreference(em, row.id, { ...patch, updatedById: userId });
+      return notificationPreferenceView(await this.repo.preferenceById(em, row.id));
     });
   }
 
   private async ensure(em: EntityManager, userId: string): Promise<UserNotificationPreference> {
-    const where = { userId, workspaceId: IsNull(), projectId: IsNull() };
-    const found = await em.getRepository(UserNotificationPreference).findOneBy(where);
+    const found = await this.repo.userPreference(em, userId);
     if (found) return found;
     await this.repo.insertPreferenceIfMissing(em, userId);
-    return em.getRepository(UserNotificationPreference).findOneByOrFail(where);
+    return this.repo.userPreference(em, userId, true);
   }
 }

@@ -1,8 +1,11 @@
 import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
 import { guestRule } from '../issue';
+import { IntakeIssue } from '../intake';
+import { ProjectMember } from '../project';
+import { User } from '../user';
 import type { ChangeContext } from '../kernel/change-context';
 import { IssueSubscriber } from './issue-subscriber.entity';
 import { Notification } from './notification.entity';
@@ -101,6 +104,81 @@ const UNREADABLE_BY_GUEST = `SELECT 1 FROM issues i
 @Injectable()
 export class NotificationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Soft-deletes the notification `id`. */
+  async softDeleteNotification(id: string): Promise<void> {
+    await this.dataSource.getRepository(Notification).softDelete({ id });
+  }
+
+  /** Writes `patch` to the notification `id`. */
+  async updateNotification(id: string, patch: Partial<Notification>): Promise<void> {
+    await this.dataSource.getRepository(Notification).update({ id }, patch as never);
+  }
+
+  /** The live users among `ids` (any order; none for an empty list). */
+  async users(ids: string[]): Promise<User[]> {
+    if (!ids.length) return [];
+    return this.dataSource.getRepository(User).find({ where: { id: In(ids) } });
+  }
+
+  /** Which of the work items `issueIds` wait in intake (pending, snoozed or declined: statuses 0, 2, −2). */
+  async inIntake(issueIds: string[]): Promise<Set<string>> {
+    if (!issueIds.length) return new Set();
+    const rows = await this.dataSource
+      .getRepository(IntakeIssue)
+      .find({ where: { issueId: In(issueIds), status: In([0, 2, -2]) } });
+    return new Set(rows.map((r) => r.issueId));
+  }
+
+  /** Which of `userIds` are active members of the project. */
+  async activeMemberIds(em: EntityManager, projectId: string, userIds: string[]): Promise<string[]> {
+    const rows = await em
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, memberId: In(userIds), isActive: true } });
+    return rows.map((m) => m.memberId);
+  }
+
+  /** The work item's subscriptions, oldest first (every one: the routes that list them add few). */
+  subscribers(issueId: string): Promise<IssueSubscriber[]> {
+    return this.dataSource
+      .getRepository(IssueSubscriber)
+      .find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The user's subscription to the work item, or null. */
+  subscription(issueId: string, subscriberId: string): Promise<IssueSubscriber | null> {
+    return this.dataSource.getRepository(IssueSubscriber).findOneBy({ issueId, subscriberId });
+  }
+
+  /** Whether the user is subscribed to the work item. */
+  isSubscribed(issueId: string, subscriberId: string): Promise<boolean> {
+    return this.dataSource.getRepository(IssueSubscriber).exists({ where: { issueId, subscriberId } });
+  }
+
+  /** Removes the user's subscription to the work item; whether there was one. */
+  async unsubscribe(projectId: string, issueId: string, subscriberId: string): Promise<boolean> {
+    const res = await this.dataSource.getRepository(IssueSubscriber).delete({ projectId, issueId, subscriberId });
+    return !!res.affected;
+  }
+
+  /** The user's own notification preference row (no workspace, no project), or null (`orFail`: throws). */
+  userPreference(em: EntityManager, userId: string, orFail?: false): Promise<UserNotificationPreference | null>;
+  userPreference(em: EntityManager, userId: string, orFail: true): Promise<UserNotificationPreference>;
+  userPreference(em: EntityManager, userId: string, orFail = false): Promise<UserNotificationPreference | null> {
+    const where = { userId, workspaceId: IsNull(), projectId: IsNull() };
+    const repo = em.getRepository(UserNotificationPreference);
+    return orFail ? repo.findOneByOrFail(where) : repo.findOneBy(where);
+  }
+
+  /** The preference row `id`; throws when it is gone. */
+  preferenceById(em: EntityManager, id: string): Promise<UserNotificationPreference> {
+    return em.getRepository(UserNotificationPreference).findOneByOrFail({ id });
+  }
+
+  /** Writes `patch` to the preference row `id`. */
+  async updatePreference(em: EntityManager, id: string, patch: Partial<UserNotificationPreference>): Promise<void> {
+    await em.update(UserNotificationPreference, { id }, patch as never);
+  }
 
   /** A page of the receiver's notifications in the scope, newest first. */
   listPage(scope: NotificationScope, page: PageRequest): Promise<Page<Notification>> {

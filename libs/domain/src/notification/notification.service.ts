@@ -1,14 +1,10 @@
 import { MeridianError, Page, PageRequest, validationError } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ChangeContext } from '../issue';
 import { IssueQueryService } from '../issue';
-import { IntakeIssue } from '../intake';
-import { ProjectMember } from '../project';
 import { found } from '../kernel/db-errors';
-import { User } from '../user';
-import { IssueSubscriber } from './issue-subscriber.entity';
 import { Notification } from './notification.entity';
 import { NotificationRepository, subscribe } from './notification.repository';
 import { NotificationJson, notificationView, SubscriberJson, subscriberView } from './notification.view';
@@ -42,10 +38,7 @@ function flag(name: string, value: string | undefined): boolean | undefined {
  */
 @Injectable()
 export class NotificationService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly repo: NotificationRepository,
-  ) {}
+  constructor(private readonly repo: NotificationRepository) {}
 
   /** Newest first, paginated; filters as `NotificationFilters`; 400 `INVALID_QUERY_PARAMETER` for a bad value. */
   async list(
@@ -102,7 +95,7 @@ export class NotificationService {
 
   async remove(workspaceId: string, userId: string, id: string): Promise<void> {
     await this.load(workspaceId, userId, id);
-    await this.dataSource.getRepository(Notification).softDelete({ id });
+    await this.repo.softDeleteNotification(id);
   }
 
   /** Marks the caller's unread notifications read (Plane's `mark-all-read/`: `snoozed`, `archived`, `type` narrow it). */
@@ -137,7 +130,7 @@ export class NotificationService {
     patch: Partial<Notification>,
   ): Promise<NotificationJson> {
     await this.load(workspaceId, userId, id);
-    await this.dataSource.getRepository(Notification).update({ id }, { ...patch, updatedById: userId } as never);
+    await this.repo.updateNotification(id, { ...patch, updatedById: userId });
     return this.retrieve(workspaceId, userId, id);
   }
 
@@ -150,20 +143,10 @@ export class NotificationService {
 
   private async render(page: Page<Notification>): Promise<Page<NotificationJson>> {
     const actorIds = [...new Set(page.results.map((n) => n.triggeredById).filter((x): x is string => !!x))];
-    const actors = actorIds.length
-      ? await this.dataSource.getRepository(User).find({ where: { id: In(actorIds) } })
-      : [];
+    const actors = await this.repo.users(actorIds);
     const byId = new Map(actors.map((u) => [u.id, u]));
     const issueIds = [...new Set(page.results.map((n) => n.entityIdentifier).filter((x): x is string => !!x))];
-    const intake = issueIds.length
-      ? new Set(
-          (
-            await this.dataSource
-              .getRepository(IntakeIssue)
-              .find({ where: { issueId: In(issueIds), status: In([0, 2, -2]) } })
-          ).map((r) => r.issueId),
-        )
-      : new Set<string>();
+    const intake = await this.repo.inIntake(issueIds);
     return page.map((n) =>
       notificationView(
         n,
@@ -190,9 +173,7 @@ export class IssueSubscriberService {
   async list(projectId: string, issueId: string, page: PageRequest): Promise<Page<SubscriberJson>> {
     await this.issues.assertExists(projectId, issueId);
     const result = await this.repo.listSubscribersPage(issueId, page);
-    const users = result.results.length
-      ? await this.dataSource.getRepository(User).find({ where: { id: In(result.results.map((s) => s.subscriberId)) } })
-      : [];
+    const users = await this.repo.users(result.results.map((s) => s.subscriberId));
     const byId = new Map(users.map((u) => [u.id, u]));
     return result.map((s) => subscriberView(s, byId.get(s.subscriberId)));
   }
@@ -202,20 +183,14 @@ export class IssueSubscriberService {
     await this.dataSource.transaction(async (em) => {
       await this.issues.assertExists(ctx.projectId, issueId, em);
       const ids = [...new Set(userIds.map((u) => u.toLowerCase()))];
-      const members = await em
-        .getRepository(ProjectMember)
-        .find({ where: { projectId: ctx.projectId, memberId: In(ids), isActive: true } });
-      const missing = ids.filter((id) => !members.some((m) => m.memberId === id));
+      const members = await this.repo.activeMemberIds(em, ctx.projectId, ids);
+      const missing = ids.filter((id) => !members.includes(id));
       if (missing.length)
         throw validationError({ subscribers: [`Not members of the project: ${missing.join(', ')}.`] });
       await subscribe(em, ctx, issueId, ids);
     });
-    const rows = await this.dataSource
-      .getRepository(IssueSubscriber)
-      .find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const users = await this.dataSource
-      .getRepository(User)
-      .find({ where: { id: In(rows.map((r) => r.subscriberId)) } });
+    const rows = await this.repo.subscribers(issueId);
+    const users = await this.repo.users(rows.map((r) => r.subscriberId));
     return rows.map((s) =>
       subscriberView(
         s,
@@ -227,10 +202,7 @@ export class IssueSubscriberService {
   /** Removes one subscriber (by user id); 404 when that user is not subscribed. */
   async remove(projectId: string, issueId: string, userId: string): Promise<void> {
     await this.issues.assertExists(projectId, issueId);
-    const res = await this.dataSource
-      .getRepository(IssueSubscriber)
-      .delete({ projectId, issueId, subscriberId: userId });
-    if (!res.affected) throw new MeridianError('NOT_FOUND');
+    if (!(await this.repo.unsubscribe(projectId, issueId, userId))) throw new MeridianError('NOT_FOUND');
   }
 
   /**
@@ -245,9 +217,7 @@ export class IssueSubscriberService {
   ): Promise<{ subscribed: boolean }> {
     await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
     return {
-      subscribed: await this.dataSource
-        .getRepository(IssueSubscriber)
-        .exists({ where: { issueId, subscriberId: userId } }),
+      subscribed: await this.repo.isSubscribed(issueId, userId),
     };
   }
 
@@ -266,16 +236,15 @@ export class IssueSubscriberService {
       await this.issues.assertVisibleTo(ctx.projectId, issueId, ctx, em);
       await subscribe(em, ctx, issueId, [ctx.userId]);
     });
-    const row = await found(
-      this.dataSource.getRepository(IssueSubscriber).findOneBy({ issueId, subscriberId: ctx.userId }),
-    );
-    return subscriberView(row, (await this.dataSource.getRepository(User).findOneBy({ id: ctx.userId })) ?? undefined);
+    const row = await found(this.repo.subscription(issueId, ctx.userId));
+    const [user] = await this.repo.users([ctx.userId]);
+    return subscriberView(row, user);
   }
 
   /** The caller unsubscribes: 204, also when not subscribed. */
   async unsubscribe(projectId: string, issueId: string, userId: string, role: number | null): Promise<void> {
     await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
-    await this.dataSource.getRepository(IssueSubscriber).delete({ projectId, issueId, subscriberId: userId });
+    await this.repo.unsubscribe(projectId, issueId, userId);
   }
 
   /** Injected as a property (Nest's property injection), so that the constructor above stays as it is. */

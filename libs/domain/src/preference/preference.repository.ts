@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import { UserRecentVisit } from './user-recent-visit.entity';
+import { WorkspaceTheme } from './workspace-theme.entity';
 import { WorkspaceHomePreference } from './workspace-home-preference.entity';
 import { WorkspaceUserLink } from './workspace-user-link.entity';
 import { WorkspaceUserPreference } from './workspace-user-preference.entity';
@@ -159,5 +160,35 @@ export class PreferenceRepository {
         LIMIT ${RECENT_VISITS_KEPT}`,
       [workspaceId, userId, entityName ?? null],
     );
+  }
+
+  // ---- workspace themes
+
+  /** The workspace's live themes, newest first. */
+  themes(workspaceId: string): Promise<WorkspaceTheme[]> {
+    return this.dataSource
+      .getRepository(WorkspaceTheme)
+      .find({ where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** The workspace's live theme `id`, or null. */
+  theme(workspaceId: string, id: string): Promise<WorkspaceTheme | null> {
+    return this.dataSource.getRepository(WorkspaceTheme).findOneBy({ id, workspaceId });
+  }
+
+  /** Inserts a theme with these fields; the saved row (a unique violation on a taken name). */
+  insertTheme(fields: Partial<WorkspaceTheme>): Promise<WorkspaceTheme> {
+    const repo = this.dataSource.getRepository(WorkspaceTheme);
+    return repo.save(repo.create(fields));
+  }
+
+  /** Saves a loaded theme's changes; the saved row. */
+  saveTheme(row: WorkspaceTheme): Promise<WorkspaceTheme> {
+    return this.dataSource.getRepository(WorkspaceTheme).save(row);
+  }
+
+  /** Soft-deletes the theme `id`. */
+  async softDeleteTheme(id: string): Promise<void> {
+    await this.dataSource.getRepository(WorkspaceTheme).softDelete({ id });
   }
 }

@@ -1,9 +1,8 @@
 import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { iso } from '../kernel/time';
+import { PreferenceRepository } from './preference.repository';
 import { WorkspaceTheme } from './workspace-theme.entity';
 
 /** Plane's `WorkspaceThemeSerializer` (`fields = "__all__"`). */
@@ -36,28 +35,24 @@ export interface WorkspaceThemeInput {
  */
 @Injectable()
 export class WorkspaceThemeService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly preferences: PreferenceRepository) {}
 
   /** The workspace's live themes, newest first (Plane's default order), a bare array. */
   async list(workspaceId: string): Promise<WorkspaceThemeJson[]> {
-    const rows = await this.dataSource
-      .getRepository(WorkspaceTheme)
-      .find({ where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const rows = await this.preferences.themes(workspaceId);
     return rows.map(workspaceThemeView);
   }
 
   async create(workspaceId: string, actorId: string, input: WorkspaceThemeInput & { name: string }) {
     return this.guard(async () => {
-      const row = await this.dataSource.getRepository(WorkspaceTheme).save(
-        this.dataSource.getRepository(WorkspaceTheme).create({
-          workspaceId,
-          actorId,
-          name: input.name,
-          colors: input.colors ?? {},
-          createdById: actorId,
-          updatedById: actorId,
-        }),
-      );
+      const row = await this.preferences.insertTheme({
+        workspaceId,
+        actorId,
+        name: input.name,
+        colors: input.colors ?? {},
+        createdById: actorId,
+        updatedById: actorId,
+      });
       return workspaceThemeView(row);
     });
   }
@@ -72,17 +67,17 @@ export class WorkspaceThemeService {
       row.updatedById = actorId;
       if (input.name !== undefined) row.name = input.name;
       if (input.colors !== undefined) row.colors = input.colors;
-      return workspaceThemeView(await this.dataSource.getRepository(WorkspaceTheme).save(row));
+      return workspaceThemeView(await this.preferences.saveTheme(row));
     });
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {
     const row = await this.find(workspaceId, id);
-    await this.dataSource.getRepository(WorkspaceTheme).softDelete({ id: row.id });
+    await this.preferences.softDeleteTheme(row.id);
   }
 
   private async find(workspaceId: string, id: string): Promise<WorkspaceTheme> {
-    const row = await this.dataSource.getRepository(WorkspaceTheme).findOneBy({ id, workspaceId });
+    const row = await this.preferences.theme(workspaceId, id);
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }

@@ -402,4 +402,9 @@ export class SearchRepository {
       .getRawOne<{ role: number }>();
     return row ? Number(row.role) : undefined;
   }
+
+  /** Whether `moduleId` is a live module of the project (the picker's `module` exclusion). */
+  moduleExists(projectId: string, moduleId: string): Promise<boolean> {
+    return this.dataSource.getRepository(Module).existsBy({ id: moduleId, projectId });
+  }
 }

@@ -1,9 +1,6 @@
 import { MeridianError, Page } from '#common';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { IssueQueryService } from '../issue';
-import { Module } from '../module';
 import { EntitySearchScope, PickerExclusions, SearchRepository } from './search.repository';
 
 /** How many hits each kind of result carries. */
@@ -51,7 +48,6 @@ export interface IssuePickerQuery {
 @Injectable()
 export class SearchService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issues: IssueQueryService,
     private readonly repo: SearchRepository,
   ) {}
@@ -102,11 +98,8 @@ export class SearchService {
       Object.assign(exclude, { parent: query.parent, subIssue: query.subIssue, issueRelation: query.issueRelation });
     }
     if (query.moduleId) {
-      const mod = await this.dataSource.manager
-        .getRepository(Module)
-        .findOne({ where: { id: query.moduleId, projectId } });
-      if (!mod) throw new MeridianError('NOT_FOUND');
-      exclude.moduleId = mod.id;
+      if (!(await this.repo.moduleExists(projectId, query.moduleId))) throw new MeridianError('NOT_FOUND');
+      exclude.moduleId = query.moduleId;
     }
     const scope = query.workspaceSearch ? undefined : projectId;
     const rows = await this.repo.pickerRows(workspaceId, scope, userId, query.search.trim(), exclude, LIMIT);

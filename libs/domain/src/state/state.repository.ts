@@ -10,6 +10,11 @@ import { State } from './state.entity';
 export class StateRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** The DataSource's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
   /** A page of the project's non-triage states by `sequence` ascending; none while the project is archived. */
   async listPageInProject(projectId: string, page: PageRequest): Promise<Page<State>> {
     const qb = this.dataSource
@@ -62,5 +67,33 @@ export class StateRepository {
   /** Whether a live work item is in the state. */
   async hasWorkItems(em: EntityManager, stateId: string): Promise<boolean> {
     return em.getRepository<Issue>('Issue').exists({ where: { stateId } });
+  }
+
+  /** Inserts a state (an entity built by the caller); the saved row. */
+  insert(em: EntityManager, state: State): Promise<State> {
+    return em.save(state);
+  }
+
+  /** Writes `patch` to the state `id` (a soft delete with `deletedAt`). */
+  async update(em: EntityManager, id: string, patch: Partial<State>): Promise<void> {
+    await em.update(State, { id }, patch as never);
+  }
+
+  /** The project has no default state any more (before another becomes it). */
+  async clearDefault(em: EntityManager, projectId: string, userId: string): Promise<void> {
+    await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
+  }
+
+  /** The live state `id` of the project, or null. */
+  findById(projectId: string, id: string): Promise<State | null> {
+    return this.dataSource.getRepository(State).findOne({ where: { id, projectId } });
+  }
+
+  /** The id of the project's live state named `name` (exactly, after trimming), or null. */
+  async idByName(em: EntityManager, projectId: string, name: string): Promise<string | null> {
+    const found = await em
+      .getRepository(State)
+      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
+    return found?.id ?? null;
   }
 }

@@ -46,7 +46,7 @@ export class StateService {
 
   /** One non-triage state of the project; 404 `NOT_FOUND` otherwise. */
   async retrieve(projectId: string, stateId: string): Promise<StateJson> {
-    return stateView(await this.load(this.dataSource.manager, projectId, stateId));
+    return stateView(await this.load(this.states.manager, projectId, stateId));
   }
 
   /**
@@ -70,9 +70,9 @@ export class StateService {
           const max = await this.states.maxSequence(em, projectId);
           sequence = max === null ? 65535 : max + 15000;
         }
-        if (input.default)
-          await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
-        return em.save(
+        if (input.default) await this.states.clearDefault(em, projectId, userId);
+        return this.states.insert(
+          em,
           em.create(State, {
             workspaceId,
             projectId,
@@ -122,8 +122,7 @@ export class StateService {
         if (input.external_id !== undefined || input.external_source !== undefined) {
           await assertExternalIdFree(em, State, projectId, externalSource, externalId, stateId);
         }
-        if (input.default)
-          await em.update(State, { projectId, default: true }, { default: false, updatedById: userId });
+        if (input.default) await this.states.clearDefault(em, projectId, userId);
         const patch: Partial<State> = { updatedById: userId };
         if (input.name !== undefined) {
           patch.name = input.name.trim();
@@ -137,7 +136,7 @@ export class StateService {
         if (input.default !== undefined) patch.default = input.default;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
-        await em.update(State, { id: stateId }, patch as never);
+        await this.states.update(em, stateId, patch);
       });
       return this.retrieveAny(projectId, stateId);
     });
@@ -154,12 +153,12 @@ export class StateService {
       if (state.default) throw new MeridianError('DEFAULT_STATE_NOT_DELETABLE');
       const used = await this.states.hasWorkItems(em, stateId);
       if (used) throw new MeridianError('STATE_NOT_EMPTY');
-      await em.update(State, { id: stateId }, { updatedById: userId, deletedAt: new Date() });
+      await this.states.update(em, stateId, { updatedById: userId, deletedAt: new Date() });
     });
   }
 
   private async retrieveAny(projectId: string, stateId: string): Promise<StateJson> {
-    const state = await this.dataSource.getRepository(State).findOne({ where: { id: stateId, projectId } });
+    const state = await this.states.findById(projectId, stateId);
     if (!state) throw new MeridianError('NOT_FOUND');
     return stateView(state);
   }
@@ -171,10 +170,8 @@ export class StateService {
   }
 
   private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
-    const found = await em
-      .getRepository(State)
-      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
-    if (found && found.id !== exceptId) throw new MeridianError('STATE_NAME_TAKEN', undefined, { id: found.id });
+    const found = await this.states.idByName(em, projectId, name);
+    if (found && found !== exceptId) throw new MeridianError('STATE_NAME_TAKEN', undefined, { id: found });
   }
 
   /** A concurrent insert that passed the name check still meets the unique index: same 409. */

@@ -35,4 +35,19 @@ export class StickyRepository {
       .getRawOne<{ max: number | null }>();
     return row?.max === null || row?.max === undefined ? null : Number(row.max);
   }
+
+  /** Inserts a sticky (an entity built by the caller); the saved row. */
+  insert(em: EntityManager, sticky: Sticky): Promise<Sticky> {
+    return em.save(sticky);
+  }
+
+  /** Writes `patch` to the sticky `id` (a soft delete with `deletedAt`). */
+  async update(id: string, patch: Partial<Sticky>): Promise<void> {
+    await this.dataSource.getRepository(Sticky).update({ id }, patch as never);
+  }
+
+  /** The owner's live sticky `id` in the workspace, or null. */
+  findOwn(workspaceId: string, ownerId: string, id: string): Promise<Sticky | null> {
+    return this.dataSource.getRepository(Sticky).findOne({ where: { id, workspaceId, ownerId } });
+  }
 }

@@ -46,7 +46,8 @@ export class StickyService {
         sortOrder = max === null ? 65535 : max + 10000;
       }
       const html = input.description_html || '<p></p>';
-      const s = await em.save(
+      const s = await this.stickies.insert(
+        em,
         em.create(Sticky, {
           workspaceId,
           ownerId: userId,
@@ -79,18 +80,18 @@ export class StickyService {
     if (input.color !== undefined) patch.color = input.color;
     if (input.background_color !== undefined) patch.backgroundColor = input.background_color;
     if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
-    await this.dataSource.getRepository(Sticky).update({ id: s.id }, patch as never);
+    await this.stickies.update(s.id, patch);
     return this.retrieve(workspaceId, userId, id);
   }
 
   /** 204; soft delete. */
   async remove(workspaceId: string, userId: string, id: string): Promise<void> {
     const s = await this.sticky(workspaceId, userId, id);
-    await this.dataSource.getRepository(Sticky).update({ id: s.id }, { deletedAt: new Date(), updatedById: userId });
+    await this.stickies.update(s.id, { deletedAt: new Date(), updatedById: userId });
   }
 
   private async sticky(workspaceId: string, userId: string, id: string): Promise<Sticky> {
-    const s = await this.dataSource.getRepository(Sticky).findOne({ where: { id, workspaceId, ownerId: userId } });
+    const s = await this.stickies.findOwn(workspaceId, userId, id);
     if (!s) throw new MeridianError('NOT_FOUND');
     return s;
   }

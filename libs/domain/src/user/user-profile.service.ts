@@ -1,10 +1,9 @@
 import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { User } from './user.entity';
+import { UserRepository } from './user.repository';
 import { userMeView } from './user.view';
 
 /** Profile fields a user may change on themself (Plane `plane/app/serializers/user.py` UserSerializer). */
@@ -24,10 +23,10 @@ export type UserMeJson = ReturnType<typeof userMeView>;
 /** The signed-in user's own record: `GET`/`PATCH /api/users/me/`. */
 @Injectable()
 export class UserProfileService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly users: UserRepository) {}
 
   async me(userId: string): Promise<UserMeJson> {
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
+    const user = await this.users.findById(userId);
     if (!user) throw new MeridianError('AUTHENTICATION_REQUIRED');
     return userMeView(user);
   }
@@ -51,7 +50,7 @@ export class UserProfileService {
     if (input.mobile_number !== undefined) patch.mobileNumber = input.mobile_number;
     if (Object.keys(patch).length) {
       try {
-        await this.dataSource.getRepository(User).update({ id: userId }, patch);
+        await this.users.update(userId, patch);
       } catch (err) {
         if (isUniqueViolation(err, 'uq_users_username'))
           throw new MeridianError('CONFLICT', 'This username is already taken.');

@@ -6,7 +6,7 @@ import { bindNamed, guestCondition, Issue, IssueActivity, issueFilterConditions,
 import type { IntakeSource, IssueFilterSet } from '../issue';
 import { Project } from '../project';
 import { User } from '../user';
-import { Workspace } from '../workspace';
+import { Workspace, WorkspaceMember } from '../workspace';
 
 /** History fields the profile activity lists leave out (Plane's `~Q(field__in=[...])`). */
 const HIDDEN_FIELDS = ['comment', 'vote', 'reaction', 'draft'];
@@ -50,6 +50,16 @@ export interface ActivityRelations {
 @Injectable()
 export class WorkspaceProfileRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The live user `id`, or null. */
+  user(id: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ id });
+  }
+
+  /** Whether the user has a membership row in the workspace (the repository's default scope, as a profile needs). */
+  hasMembership(workspaceId: string, userId: string): Promise<boolean> {
+    return this.dataSource.getRepository(WorkspaceMember).existsBy({ workspaceId, memberId: userId });
+  }
 
   /**
    * The visible work items of the workspace's live projects `viewerId` is an active member of (a

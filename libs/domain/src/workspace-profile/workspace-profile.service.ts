@@ -1,13 +1,11 @@
 import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { appActivityView, issueFlatView, PRIORITIES } from '../issue';
 import type { AppActivityJson, AppIssueDetails, IssueActivity, IssueFilterSet } from '../issue';
 import { projectLiteView } from '../project';
 import { iso } from '../kernel/time';
-import { canSeeEmail, User } from '../user';
-import { WorkspaceMember, workspaceLiteView } from '../workspace';
+import { canSeeEmail } from '../user';
+import { workspaceLiteView } from '../workspace';
 import { ActivityRelations, ProfileProjectRow, WorkspaceProfileRepository } from './workspace-profile.repository';
 
 /** `user-profile/`'s `user_data` (Plane's `WorkspaceUserProfileEndpoint`). */
@@ -68,10 +66,7 @@ function pythonTime(d: Date): string {
  */
 @Injectable()
 export class WorkspaceProfileService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly repo: WorkspaceProfileRepository,
-  ) {}
+  constructor(private readonly repo: WorkspaceProfileRepository) {}
 
   /**
    * `{project_data, user_data}`: for a caller who is a workspace Admin or Member, each of their
@@ -84,9 +79,9 @@ export class WorkspaceProfileService {
     viewer: { userId: string; role: number },
     userId: string,
   ): Promise<{ project_data: ProfileProjectRow[]; user_data: ProfileUserJson }> {
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
+    const user = await this.repo.user(userId);
     // a profile of the workspace is one of its members' (past members too); anyone else is a 404
-    const member = await this.dataSource.getRepository(WorkspaceMember).existsBy({ workspaceId, memberId: userId });
+    const member = await this.repo.hasMembership(workspaceId, userId);
     if (!user || !member) throw new MeridianError('NOT_FOUND');
     const projects =
       viewer.role >= ROLE.MEMBER ? await this.repo.projectCounts(workspaceId, viewer.userId, userId) : [];

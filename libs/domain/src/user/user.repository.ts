@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { User } from './user.entity';
+
+/** All of the user feature's queries (the signed-in user's own row). */
+@Injectable()
+export class UserRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The live user `id`, or null. */
+  findById(id: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ id });
+  }
+
+  /** Writes `patch` to the user `id` (a unique violation `uq_users_username` on a taken username). */
+  async update(id: string, patch: Partial<User>): Promise<void> {
+    await this.dataSource.getRepository(User).update({ id }, patch as never);
+  }
+}
