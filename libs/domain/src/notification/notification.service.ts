@@ -227,7 +227,7 @@ export class IssueSubscriberService {
    * the work item already.
    */
   isSubscribed(issueId: string, userId: string): Promise<boolean> {
-    return this.dataSource.getRepository(IssueSubscriber).exists({ where: { issueId, subscriberId: userId } });
+    return this.repo.isSubscribed(issueId, userId);
   }
 
   /** The caller subscribes (201 with the row; the same row when already subscribed). */
