@@ -133,12 +133,14 @@ async function consoleErrorsDuring(page: Page, action: () => Promise<void>): Pro
 
 /** Opens a row's `…` menu (the row holding `text`) and picks `item`. */
 async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
+  // the innermost block holding both the row's text and a visible menu button: a row may hold a
+  // hidden copy of its button (the narrow layout's) nearer its title than the visible one
+  const menu = () => page.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true });
   const row = page
-    .getByText(text, { exact: true })
-    .filter({ visible: true })
-    .first()
-    .locator('xpath=ancestor::div[.//button[.//*[contains(@class,"lucide-ellipsis")]]][1]');
-  // a row may hold a hidden copy of its menu button (the narrow layout's): the visible one
+    .locator('div')
+    .filter({ has: page.getByText(text, { exact: true }).filter({ visible: true }) })
+    .filter({ has: menu() })
+    .last();
   await row.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true }).first().click();
   await page.getByRole('menuitem', { name: item }).or(page.getByText(item)).filter({ visible: true }).first().click();
 }
@@ -1096,9 +1098,9 @@ export const teamDaySteps: Step<Ctx>[] = [
         await page.locator('svg.lucide-info').filter({ visible: true }).first().waitFor({ timeout: 15_000 });
         return url.searchParams.get('error_code');
       };
-      // the old password: Plane's own code for a wrong password
+      // the old password: Plane's code for a failed sign-in (AUTHENTICATION_FAILED_SIGN_IN)
       const wrong = await tryPassword(PEOPLE.ana.password);
-      if (!wrong || wrong === '5065') throw new Error(`a wrong password answered ${wrong}`);
+      if (wrong !== '5065') throw new Error(`a wrong password answered ${wrong}, not 5065`);
       // the CSRF cookie lost between the form and its post (a proxy that rewrites Host does the same)
       const refused = await tryPassword(NEW_PASSWORD, () => page.context().clearCookies({ name: 'csrftoken' }));
       if (refused !== '5065') throw new Error(`a CSRF refusal answered ${refused}, not 5065`);
