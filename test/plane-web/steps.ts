@@ -132,6 +132,25 @@ async function consoleErrorsDuring(page: Page, action: () => Promise<void>): Pro
 }
 
 /** Opens a row's `…` menu (the row holding `text`) and picks `item`. */
+/**
+ * Opens a cycle's page until its list shows `text`: the page opening starts the app's delta sync
+ * (`updated_at__gt`) and reads its local copy at once, so the first read may come before the sync
+ * ends (Plane's own frontend); the next opening reads what the sync brought. Twice at most: a
+ * change that never reaches the delta still fails.
+ */
+async function inCycleAfterSync(page: Page, url: string, text: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.goto(url);
+    await page.getByText('Design the landing page', { exact: true }).first().waitFor();
+    try {
+      await page.getByText(text, { exact: true }).first().waitFor({ timeout: 10_000 });
+      return;
+    } catch (err) {
+      if (attempt === 2) throw err;
+    }
+  }
+}
+
 async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
   // the innermost block holding both the row's text and a visible menu button: a row may hold a
   // hidden copy of its button (the narrow layout's) nearer its title than the visible one
@@ -142,7 +161,14 @@ async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
     .filter({ has: menu() })
     .last();
   await row.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true }).first().click();
-  await page.getByRole('menuitem', { name: item }).or(page.getByText(item)).filter({ visible: true }).first().click();
+  // the open menu keeps moving with its row's hover state (Playwright never sees it "stable"): a
+  // forced click on the visible item, which a disabled item ignores
+  await page
+    .getByRole('menuitem', { name: item })
+    .or(page.getByText(item))
+    .filter({ visible: true })
+    .first()
+    .click({ force: true });
 }
 
 export const teamDaySteps: Step<Ctx>[] = [
@@ -519,10 +545,8 @@ export const teamDaySteps: Step<Ctx>[] = [
         },
       );
       if (!res.ok) throw new Error(`v1 cycle-issues: ${res.status} ${await res.text()}`);
-      // the cycle's list (read from the app's local copy after its delta sync) shows it, no reload
-      await page.goto(`${project}/cycles/${ctx.data.cycleId}/`);
-      await page.getByText('Design the landing page', { exact: true }).first().waitFor();
-      await page.getByText('Fix the signup bug', { exact: true }).first().waitFor({ timeout: 15_000 });
+      // the cycle's list (read from the app's local copy after its delta sync) shows it
+      await inCycleAfterSync(page, `${project}/cycles/${ctx.data.cycleId}/`, 'Fix the signup bug');
       // and another through the App API from outside the page (another client of Ana's)
       await page.goto(`${project}/issues/`);
       await page.getByText('Prepare the board demo', { exact: true }).first().waitFor();
@@ -533,9 +557,7 @@ export const teamDaySteps: Step<Ctx>[] = [
         `/api/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}/cycles/${ctx.data.cycleId}/cycle-issues/`,
         { issues: [await workItemId(ctx, 'WEB-4')] },
       );
-      await page.goto(`${project}/cycles/${ctx.data.cycleId}/`);
-      await page.getByText('Design the landing page', { exact: true }).first().waitFor();
-      await page.getByText('Prepare the board demo', { exact: true }).first().waitFor({ timeout: 15_000 });
+      await inCycleAfterSync(page, `${project}/cycles/${ctx.data.cycleId}/`, 'Prepare the board demo');
     },
   },
   {
