@@ -161,14 +161,15 @@ async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
     .filter({ has: menu() })
     .last();
   await row.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true }).first().click();
-  // the open menu keeps moving with its row's hover state (Playwright never sees it "stable"): a
-  // forced click on the visible item, which a disabled item ignores
+  // the open menu keeps moving with its row's hover state (Playwright never sees it "stable"): the
+  // item's click event, dispatched on the visible item itself (React's handler runs; a disabled
+  // item's does nothing)
   await page
     .getByRole('menuitem', { name: item })
     .or(page.getByText(item))
     .filter({ visible: true })
     .first()
-    .click({ force: true });
+    .dispatchEvent('click');
 }
 
 export const teamDaySteps: Step<Ctx>[] = [
@@ -615,9 +616,11 @@ export const teamDaySteps: Step<Ctx>[] = [
         page.waitForResponse(
           (r) => /\/archive\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
         ),
+        // the confirmation's button (the row menu, still open behind it, has an Archive item too)
         page
+          .getByRole('dialog')
           .getByRole('button', { name: /^archive$/i })
-          .last()
+          .first()
           .click(),
       ]);
       await page.goto(`${project}/archives/cycles/`);
@@ -629,9 +632,11 @@ export const teamDaySteps: Step<Ctx>[] = [
         page.waitForResponse(
           (r) => /\/archive\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
         ),
+        // the confirmation's button (the row menu, still open behind it, has an Archive item too)
         page
+          .getByRole('dialog')
           .getByRole('button', { name: /^archive$/i })
-          .last()
+          .first()
           .click(),
       ]);
       await page.goto(`${project}/archives/modules/`);
