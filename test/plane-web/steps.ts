@@ -162,14 +162,10 @@ async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
     .last();
   await row.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true }).first().click();
   // the open menu keeps moving with its row's hover state (Playwright never sees it "stable"): the
-  // item's click event, dispatched on the visible item itself (React's handler runs; a disabled
-  // item's does nothing)
-  await page
-    .getByRole('menuitem', { name: item })
-    .or(page.getByText(item))
-    .filter({ visible: true })
-    .first()
-    .dispatchEvent('click');
+  // item is focused and chosen with Enter, as a keyboard user does (a disabled item is not chosen)
+  const entry = page.getByRole('menuitem', { name: item }).filter({ visible: true }).first();
+  await entry.focus();
+  await page.keyboard.press('Enter');
 }
 
 export const teamDaySteps: Step<Ctx>[] = [
