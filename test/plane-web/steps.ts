@@ -151,16 +151,34 @@ async function inCycleAfterSync(page: Page, url: string, text: string): Promise<
   }
 }
 
+/** Archives a list row (cycle or module) from its menu, confirms, and finds it on the archive page. */
+async function archiveFromRow(page: Page, text: string, archivesUrl: string): Promise<void> {
+  await rowMenu(page, text, /^archive$/i);
+  await Promise.all([
+    page.waitForResponse(
+      (r) => /\/archive\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
+    ),
+    // the confirmation's button (the row menu, still open behind it, has an Archive item too)
+    page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^archive$/i })
+      .first()
+      .click(),
+  ]);
+  await page.goto(archivesUrl);
+  await page.getByText(text, { exact: true }).first().waitFor();
+}
+
 async function rowMenu(page: Page, text: string, item: RegExp): Promise<void> {
   // the innermost block holding both the row's text and a visible menu button: a row may hold a
   // hidden copy of its button (the narrow layout's) nearer its title than the visible one
-  const menu = () => page.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true });
+  const menuButton = 'button:has(svg.lucide-ellipsis)';
   const row = page
     .locator('div')
     .filter({ has: page.getByText(text, { exact: true }).filter({ visible: true }) })
-    .filter({ has: menu() })
+    .filter({ has: page.locator(menuButton).filter({ visible: true }) })
     .last();
-  await row.locator('button:has(svg.lucide-ellipsis)').filter({ visible: true }).first().click();
+  await row.locator(menuButton).filter({ visible: true }).first().click();
   // the open menu keeps moving with its row's hover state (Playwright never sees it "stable"): the
   // item is focused and chosen with Enter, as a keyboard user does (a disabled item is not chosen)
   const entry = page.getByRole('menuitem', { name: item }).filter({ visible: true }).first();
@@ -607,36 +625,10 @@ export const teamDaySteps: Step<Ctx>[] = [
       // the list folds the completed cycles away
       await page.getByText('Completed cycle', { exact: true }).first().click();
       await page.getByText('Sprint 0', { exact: true }).filter({ visible: true }).first().waitFor();
-      await rowMenu(page, 'Sprint 0', /^archive$/i);
-      await Promise.all([
-        page.waitForResponse(
-          (r) => /\/archive\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
-        ),
-        // the confirmation's button (the row menu, still open behind it, has an Archive item too)
-        page
-          .getByRole('dialog')
-          .getByRole('button', { name: /^archive$/i })
-          .first()
-          .click(),
-      ]);
-      await page.goto(`${project}/archives/cycles/`);
-      await page.getByText('Sprint 0', { exact: true }).first().waitFor();
+      await archiveFromRow(page, 'Sprint 0', `${project}/archives/cycles/`);
       await page.goto(`${project}/modules/`);
       await page.getByText('Launch', { exact: true }).first().waitFor();
-      await rowMenu(page, 'Launch', /^archive$/i);
-      await Promise.all([
-        page.waitForResponse(
-          (r) => /\/archive\/$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST' && r.ok(),
-        ),
-        // the confirmation's button (the row menu, still open behind it, has an Archive item too)
-        page
-          .getByRole('dialog')
-          .getByRole('button', { name: /^archive$/i })
-          .first()
-          .click(),
-      ]);
-      await page.goto(`${project}/archives/modules/`);
-      await page.getByText('Launch', { exact: true }).first().waitFor();
+      await archiveFromRow(page, 'Launch', `${project}/archives/modules/`);
     },
   },
   {
