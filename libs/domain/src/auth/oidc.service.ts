@@ -133,30 +133,22 @@ export class OidcService {
    * `USER_ACCOUNT_DEACTIVATED`. Opens a web session (`client.cookie`).
    */
   async finish(callbackQuery: string, flowCookie: string | null, client: ClientInfo): Promise<OidcSignIn> {
-    let medium = 'oidc';
+    const flow = this.openFlow(flowCookie);
     try {
-      return await this.finishFlow(callbackQuery, flowCookie, client, (connectionId) => {
-        medium = `oidc:${connectionId}`;
-      });
+      return await this.finishFlow(callbackQuery, flow, client);
     } catch (err) {
-      // the audit log's `auth.sign_in.failed` (method `oidc`, the connection once known, the code)
+      // the audit log's `auth.sign_in.failed`: method `oidc`, the flow's connection, the code
+      const medium = flow ? `oidc:${flow.c}` : 'oidc';
       if (err instanceof MeridianError) await recordSignInFailure(this.dataSource, medium, client, null, err.code);
       throw err;
     }
   }
 
-  private async finishFlow(
-    callbackQuery: string,
-    flowCookie: string | null,
-    client: ClientInfo,
-    connectionKnown: (id: string) => void,
-  ): Promise<OidcSignIn> {
-    const flow = this.openFlow(flowCookie);
+  private async finishFlow(callbackQuery: string, flow: FlowState | null, client: ClientInfo): Promise<OidcSignIn> {
     const params = new URLSearchParams(callbackQuery);
     const state = params.get('state') ?? '';
     if (!flow || !state || !same(state, flow.state)) throw new MeridianError('OIDC_STATE_MISMATCH');
     const connection = await this.connections.byId(flow.c);
-    if (connection) connectionKnown(connection.id);
     if (!connection?.oidc.clientSecret) throw new MeridianError('SSO_NOT_CONFIGURED');
     const lib = openid();
     const config = await discoverOidc(connection.oidc);
