@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { PLANNED_EACH_TIME } from '#common';
 import { MAX_PREPARED_TEXTS } from '#database';
 import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS, UUID_ARRAYS } from '#domain';
 import { DomainContext, startDomainContext } from '../support/domain-context';
@@ -72,6 +73,16 @@ describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
       [c, a],
     ]);
     assert.equal(ours.none, null);
+  });
+
+  it('a text that starts with the PLANNED_EACH_TIME comment is never prepared (a search: its plan depends on its values)', async () => {
+    const ds = d.database.dataSource;
+    const text = `/* ${PLANNED_EACH_TIME} */ SELECT $1::int + 2 AS n`;
+    for (let k = 0; k < 7; k++) assert.equal(Number((await ds.query(text, [k]))[0].n), k + 2);
+    const [{ n }] = await ds.query(`SELECT COUNT(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [
+      text,
+    ]);
+    assert.equal(n, 0);
   });
 
   it('the embedded engine prepares statements sent as text with parameters once per connection, also after DISCARD ALL; PostgreSQL does not', async () => {

@@ -1,4 +1,4 @@
-import { StatementNames } from '#common';
+import { PLANNED_EACH_TIME, StatementNames } from '#common';
 import pg from 'pg';
 
 /**
@@ -10,6 +10,8 @@ import pg from 'pg';
  */
 export const MAX_PREPARED_TEXTS = 500;
 const names = new StatementNames('p_', MAX_PREPARED_TEXTS);
+/** How a text that must be planned each time starts (`PLANNED_EACH_TIME`, as TypeORM writes a query builder's comment). */
+const UNPREPARED = `/* ${PLANNED_EACH_TIME} */`;
 
 /**
  * The embedded engine's `pg` client (the pool's `Client` option): a statement sent as text with
@@ -19,7 +21,8 @@ const names = new StatementNames('p_', MAX_PREPARED_TEXTS);
  * 1.2–1.7 ms unnamed and 0.2–0.5 ms named (BENCHMARKS.md "Round 6"). Statements with parameters are
  * already sent with the extended protocol (one statement each), so naming them changes only what
  * the session keeps; texts without parameters (transaction control, migrations' DDL, several
- * statements at once) go as before, and so do query objects (`hotQuery` names its own).
+ * statements at once) go as before, and so do query objects (`hotQuery` names its own) and texts
+ * that start with the comment `PLANNED_EACH_TIME` (their plan depends on their values).
  *
  * The embedded worker discards each connection's session state when the connection closes
  * (`DISCARD ALL`), so a new connection never meets the names of an old one. A schema change that
@@ -30,7 +33,7 @@ export class PreparingClient extends pg.Client {
   // pg's `query` has many overloads; this one only turns (text, values[, callback]) into a named query config
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && !config.startsWith(UNPREPARED)) {
       const name = names.of(config);
       if (name) return super.query({ name, text: config, values }, callback);
     }

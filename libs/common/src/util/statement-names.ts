@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 
 /**
+ * The comment a query builder puts first (`qb.comment(PLANNED_EACH_TIME)`, TypeORM writes it as
+ * `/* planned-each-time *\/ ` at the text's start) on a statement whose best plan depends on its
+ * values, so that it is never run as a named (prepared) statement: such a statement's generic plan,
+ * chosen after five runs, would serve every value alike. The work item searches are: a common text
+ * walks the newest work items, a rare one reads the trigram index (`rankedIssueSearch`).
+ */
+export const PLANNED_EACH_TIME = 'planned-each-time';
+
+/**
  * Names for SQL texts run as named (prepared) statements: one stable name per text (`prefix` and 20
  * hex digits of the text's SHA-1), for at most `max` distinct texts per process, none past that (the
  * text then runs unnamed: parsed and planned each time, kept nowhere). A named statement stays

@@ -6,6 +6,7 @@ import {
   pageInChunks,
   paginate,
   paginateSql,
+  PLANNED_EACH_TIME,
   readInChunks,
   ROLE,
 } from '#common';
@@ -117,15 +118,21 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
     .where(VISIBLE_ISSUE);
 }
 
-/** How many of the newest name matches a work item search ranks (the exact id hits come on top). */
-export const SEARCH_WINDOW = 1000;
+/**
+ * The fewest of the newest name hits a work item search ranks (`rankedIssueSearch`: the window is
+ * this or the page's size, whichever is larger); the exact id hits come on top of them.
+ */
+export const SEARCH_WINDOW = 100;
 
 /** What a work item search matches besides `i.name ILIKE '%q%'` (see `rankedIssueSearch`). */
 export interface IssueTextMatch {
   /** SQL over `i`/`p` for the exact hits (a key `WEB-12` or a number), with its `params` */
   exact?: string;
-  /** also the work items of the projects whose identifier contains the text (Plane's `entity-search/`) */
-  projectIdentifier?: boolean;
+  /**
+   * also the work items of the projects of this workspace (its id) whose identifier contains the
+   * text (Plane's `entity-search/`)
+   */
+  projectIdentifierIn?: string;
   params?: Record<string, unknown>;
 }
 
@@ -150,20 +157,31 @@ export function exactIssueKey(q: string): IssueTextMatch | undefined {
 
 /**
  * Narrows `qb` (a query over the work items `i` and projects `p`, already limited to what the
- * caller may see) to the hits of the text `q`, ranked, and orders it (the caller sets the limit):
- * the exact id hits first (`match.exact`), then the names equal to the text, starting with it,
- * with a word starting with it, containing it (Plane's `icontains`: anywhere, any case), by trigram
- * similarity and newest first. `base()` builds the same filtered query afresh: the candidates are
- * read in branches the indexes serve (the exact hits through `(project_id, sequence_id)`, the
- * names through the trigram index `ix_issues_name_trgm`, at most the `SEARCH_WINDOW` newest), so
- * no search reads or sorts the whole table.
+ * caller may see) to the hits of the text `q`, ranked, and orders it (the caller sets the limit,
+ * `limit`): the exact id hits first (`match.exact`), then the names equal to the text, starting with
+ * it, with a word starting with it, containing it (Plane's `icontains`: anywhere, any case), by
+ * trigram similarity and newest first. `base()` builds the same filtered query afresh.
+ *
+ * Bounded by the page, not by the number of hits: the candidates ranked are the exact id hits
+ * (through `(project_id, sequence_id)`) and the newest `max(limit, SEARCH_WINDOW)` name hits
+ * (Plane's own answer is the newest hits), and with `projectIdentifierIn` as many of the newest work
+ * items of the projects whose identifier contains the text. That window is one statement the planner serves two
+ * ways, by the name column's statistics: a common text walks the newest work items
+ * (`ix_issues_workspace_live_created`, or the project's `ix_issues_project_live_created`) and stops
+ * after the window's hits; a rare one reads its few hits from the trigram index
+ * (`ix_issues_name_trgm`) and sorts them. A name equal to the text but older than the window's
+ * hits is not among them (BENCHMARKS.md "Search at scale", docs/decisions.md). The statement is
+ * planned each time (`PLANNED_EACH_TIME`: never a prepared statement's generic plan, which would
+ * walk every work item for a rare text).
  */
 export function rankedIssueSearch<T extends object>(
   qb: SelectQueryBuilder<T>,
   base: () => SelectQueryBuilder<Issue>,
   q: string,
   match: IssueTextMatch = {},
+  limit = SEARCH_WINDOW,
 ): SelectQueryBuilder<T> {
+  const window = Math.max(limit, SEARCH_WINDOW);
   const params: Record<string, unknown> = {
     ...match.params,
     srchLike: likeText(q),
@@ -172,19 +190,34 @@ export function rankedIssueSearch<T extends object>(
     srchWord: `% ${likeText(q).slice(1)}`,
     srchText: q,
   };
-  const branch = (where: string, window: boolean) => {
+  const branch = (where: string, newest: boolean) => {
     const b = base().select('i.id').andWhere(where);
-    if (window) b.orderBy('i.created_at', 'DESC').addOrderBy('i.id', 'DESC').limit(SEARCH_WINDOW);
-    else b.limit(SEARCH_WINDOW);
+    if (newest) b.orderBy('i.created_at', 'DESC').addOrderBy('i.id', 'DESC');
+    b.limit(window);
     Object.assign(params, b.getParameters());
     return `(${b.getQuery()})`;
   };
   const branches = [branch(`i.name ILIKE :srchLike ESCAPE '\\'`, true)];
   if (match.exact) branches.unshift(branch(match.exact, false));
-  if (match.projectIdentifier) branches.push(branch(`p.identifier ILIKE :srchLike ESCAPE '\\'`, true));
+  if (match.projectIdentifierIn) {
+    // each matching project's newest (its own index, `ix_issues_project_live_created`), then the
+    // newest of those: a text no identifier contains reads no work item
+    const inner = base()
+      .select(['i.id AS id', 'i.created_at AS created_at'])
+      .andWhere('i.project_id = sp.id')
+      .orderBy('i.created_at', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .limit(window);
+    Object.assign(params, inner.getParameters(), { srchWorkspace: match.projectIdentifierIn });
+    branches.push(`(SELECT sx.id FROM projects sp CROSS JOIN LATERAL (${inner.getQuery()}) sx
+      WHERE sp.workspace_id = :srchWorkspace AND sp.deleted_at IS NULL AND sp.archived_at IS NULL
+        AND sp.identifier ILIKE :srchLike ESCAPE '\\'
+      ORDER BY sx.created_at DESC, sx.id DESC LIMIT ${window})`);
+  }
   const rank = `CASE ${match.exact ? `WHEN ${match.exact} THEN 0 ` : ''}WHEN lower(i.name) = :srchExact THEN 1
     WHEN i.name ILIKE :srchPrefix ESCAPE '\\' THEN 2 WHEN i.name ILIKE :srchWord ESCAPE '\\' THEN 3 ELSE 4 END`;
   return qb
+    .comment(PLANNED_EACH_TIME)
     .andWhere(`i.id IN (${branches.join(' UNION ALL ')})`)
     .setParameters(params)
     .orderBy(rank, 'ASC')
@@ -630,8 +663,8 @@ ORDER BY created_at, id`,
           'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
           { userId },
         )
-        .andWhere('p.workspaceId = :workspaceId', { workspaceId });
-      if (projectId) b.andWhere('p.id = :projectId', { projectId });
+        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId });
+      if (projectId) b.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId });
       return b;
     };
     const qb = base()
@@ -646,7 +679,7 @@ ORDER BY created_at, id`,
       ])
       .orderBy('i.createdAt', 'DESC')
       .limit(limit);
-    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q));
+    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
     const rows = await qb.getRawMany<IssueSearchHit>();
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
   }

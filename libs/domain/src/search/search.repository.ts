@@ -176,8 +176,8 @@ export class SearchRepository {
         .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
           userId,
         })
-        .andWhere('p.workspaceId = :workspaceId', { workspaceId });
-      if (projectId !== undefined) qb.andWhere('p.id = :projectId', { projectId });
+        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId });
+      if (projectId !== undefined) qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId });
       this.excludeFromPicker(qb, exclude);
       return qb;
     };
@@ -200,7 +200,7 @@ export class SearchRepository {
       .orderBy('i.createdAt', 'DESC')
       .addOrderBy('i.id', 'DESC')
       .limit(limit);
-    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q));
+    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
     return qb.getRawMany<Record<string, unknown>>();
   }
 
@@ -323,9 +323,10 @@ export class SearchRepository {
           'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
           { userId: scope.userId },
         )
-        .andWhere('p.workspaceId = :workspaceId', { workspaceId: scope.workspaceId })
+        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId: scope.workspaceId })
         .andWhere(`(pm.role > 5 OR ${guest})`, params);
-      if (scope.projectId) qb.andWhere('p.id = :projectId', { projectId: scope.projectId });
+      if (scope.projectId)
+        qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId: scope.projectId });
       return qb;
     };
     const qb = base()
@@ -344,11 +345,17 @@ export class SearchRepository {
       .limit(limit);
     if (q) {
       const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
-      rankedIssueSearch(qb, base, q, {
-        exact: numbers.length ? 'i.sequence_id IN (:...srchNumbers)' : undefined,
-        params: { srchNumbers: numbers },
-        projectIdentifier: true,
-      });
+      rankedIssueSearch(
+        qb,
+        base,
+        q,
+        {
+          exact: numbers.length ? 'i.sequence_id IN (:...srchNumbers)' : undefined,
+          params: { srchNumbers: numbers },
+          projectIdentifierIn: scope.workspaceId,
+        },
+        limit,
+      );
     }
     const rows = await qb.getRawMany<Record<string, unknown>>();
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
