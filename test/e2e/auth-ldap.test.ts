@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, assertError, createWorkspace, signUp, unique } from '../support/fixtures';
 import { BrowserJar } from '../support/browser-jar';
@@ -309,5 +310,29 @@ describe('auth: LDAP sign-in behind the password form against slapd', () => {
     }
     const back = await t.api.post('/auth/sign-in/').send(ann);
     assert.equal(back.status, 200, `not locked out once the directory is back: ${JSON.stringify(back.body)}`);
+  });
+
+  it('a directory that accepts the connection but never answers: 503 within the configured timeouts', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const [saved] = await t.sql<{ settings: Record<string, unknown> }>(
+      'SELECT settings FROM sso_connections WHERE id = $1',
+      [ldapsId],
+    );
+    // the directory moved to a host that hangs (a save would be refused by its check: set in the row)
+    const hanging = { ...saved.settings, url: `ldaps://127.0.0.1:${port}`, connect_timeout_ms: 500, timeout_ms: 500 };
+    await t.sql('UPDATE sso_connections SET settings = $2 WHERE id = $1', [ldapsId, JSON.stringify(hanging)]);
+    try {
+      const started = Date.now();
+      const res = await t.api.post('/auth/sign-in/').send(ann);
+      assertError(res, 503, 'LDAP_UNAVAILABLE');
+      assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
+    } finally {
+      await t.sql('UPDATE sso_connections SET settings = $2 WHERE id = $1', [ldapsId, JSON.stringify(saved.settings)]);
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
