@@ -176,6 +176,10 @@ export async function startTestLdapDirectory(): Promise<TestLdapDirectory> {
   const urls = `ldap://127.0.0.1:${plainPort}/ ldaps://127.0.0.1:${tlsPort}/`;
   let child: ChildProcess | null = null;
   let stderr = '';
+  // a test process that dies without its `after` hook takes its directory with it
+  process.once('exit', () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
 
   async function start(): Promise<void> {
     // -d 0: stay in the foreground (killed with the test), logging nothing but fatal start errors
