@@ -30,6 +30,7 @@ import { clientOf } from '../shared/client-info';
 import { MagicSignInDto, ResetPasswordDto } from './dto/auth-flows.dto';
 import { SignInDto, SignUpDto } from './dto/credentials.dto';
 import { startOidc } from './sso-redirect';
+import { withLdapFormErrors } from './ldap-form';
 
 type Site = 'app' | 'space';
 interface Redirection {
@@ -179,7 +180,9 @@ export class WebAuthController {
     if (form.missing.length) throw new WebFormError('REQUIRED_EMAIL_PASSWORD_SIGN_IN');
     if (form.invalid.includes('email')) throw new WebFormError('INVALID_EMAIL_SIGN_IN');
     if (form.invalid.length) throw new WebFormError('AUTHENTICATION_FAILED_SIGN_IN');
-    return this.signedIn(site, req, res, await this.accounts.signIn(form.value, this.client(req)));
+    // an LDAP connection's email is checked against the directory by `signIn` (docs/sso-ldap.md)
+    const result = await withLdapFormErrors(() => this.accounts.signIn(form.value, this.client(req)));
+    return this.signedIn(site, req, res, result);
   }
 
   private async passwordSignUp(site: Site, req: Request, res: Response): Promise<Redirection> {
@@ -221,7 +224,8 @@ export class WebAuthController {
     const email = formField(req.body, 'email')?.toLowerCase();
     if (!email) return null;
     const connection = await this.connections.forEmail(email);
-    if (!connection) return null;
+    // LDAP is checked behind the password form itself (docs/sso-ldap.md): no redirect
+    if (!connection || connection.kind === 'ldap') return null;
     const password = formField(req.body, 'password');
     if (passwordForm && connection.allowPassword && password) {
       try {

@@ -13,7 +13,10 @@ function bodyOf(body: unknown): SsoConnectionInput {
  * allow_password, jit_provisioning, settings: {issuer, client_id, scopes, groups_claim,
  * client_secret_set}, group_role_mappings: [{group, workspace_slug, role}], redirect_uri, source,
  * created_at, updated_at}`. The client secret is write-only (`settings.client_secret`), stored
- * encrypted and never answered. Every save reads the provider's discovery document first.
+ * encrypted and never answered. Every save reads the provider's discovery document first. An LDAP
+ * connection (`kind: "ldap"`, docs/sso-ldap.md) has `settings: {url, start_tls, allow_plaintext,
+ * ca_certificate, bind_dn, base_dn, user_filter, …, bind_password_set}` (`bind_password` write-only);
+ * every save binds as its service account first (422 `LDAP_CHECK_FAILED`).
  */
 @Controller('sso-connections')
 @InstanceAdminAuth()

@@ -229,6 +229,15 @@ export const ERROR_CATALOG = {
     status: 502,
     detail: 'The identity provider refused or failed the sign-in. Please try again.',
   },
+  LDAP_UNAVAILABLE: {
+    status: 503,
+    detail:
+      'The sign-in directory (LDAP) cannot be reached right now; retry after the number of seconds in Retry-After.',
+  },
+  LDAP_CHECK_FAILED: {
+    status: 422,
+    detail: 'The LDAP directory could not be reached or refused the service account.',
+  },
   UNSPLASH_UNAVAILABLE: { status: 502, detail: 'Unsplash did not answer. Please try again later.' },
   // 400 as Plane's MagicCodeProvider and ForgotPasswordEndpoint: a configuration state, not an outage
   SMTP_NOT_CONFIGURED: { status: 400, detail: 'SMTP not configured. Please contact your administrator.' },

@@ -8,6 +8,7 @@ import { User } from '../user';
 import { userMeView } from '../user';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, IssuedTokens, SessionService } from './session.service';
+import { DirectorySignIn } from './directory-sign-in';
 import { recordSignInFailure } from './sign-in-audit';
 import { SsoConnectionService } from './sso-connection.service';
 
@@ -29,6 +30,7 @@ export class AccountService {
     private readonly sessions: SessionService,
     private readonly instance: InstanceService,
     private readonly sso: SsoConnectionService,
+    private readonly directory: DirectorySignIn,
   ) {}
 
   /**
@@ -68,11 +70,19 @@ export class AccountService {
    * Signs in with email and password. An unknown email and a wrong password get the same 401
    * `AUTHENTICATION_FAILED_SIGN_IN`, in the same time. A deactivated account is never reactivated
    * (Plane silently does): with the right password it gets 403 `USER_ACCOUNT_DEACTIVATED`. 403
-   * `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` while `ENABLE_EMAIL_PASSWORD` is "0".
+   * `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` while `ENABLE_EMAIL_PASSWORD` is "0". An email of an
+   * LDAP connection's domain is checked against the directory instead (`LdapService.signIn`, its
+   * answers; docs/sso-ldap.md), and against the local password only when the directory has no
+   * entry for it and the connection allows passwords.
    */
   async signIn(input: Credentials, client: ClientInfo): Promise<SignInResult> {
-    await this.instance.assertPasswordLoginAllowed();
     const email = normaliseEmail(input.email);
+    const connection = await this.sso.forEmail(email);
+    if (connection?.kind === 'ldap') {
+      const viaDirectory = await this.directory.signIn(connection, email, input.password, client);
+      if (viaDirectory) return viaDirectory;
+    }
+    await this.instance.assertPasswordLoginAllowed();
     await this.assertPasswordAllowedFor(email);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);

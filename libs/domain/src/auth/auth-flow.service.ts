@@ -159,7 +159,12 @@ export class AuthFlowService {
    */
   async findOrCreateVerified(
     email: string,
-    profile: { displayName?: string | null; avatar?: string | null } = {},
+    profile: {
+      displayName?: string | null;
+      avatar?: string | null;
+      firstName?: string | null;
+      lastName?: string | null;
+    } = {},
     manager?: EntityManager,
     medium: 'magic-code' | 'oauth' | 'sso' = 'oauth',
   ): Promise<User> {
@@ -185,6 +190,8 @@ export class AuthFlowService {
           passwordHash: null,
           displayName: (profile.displayName?.trim() || email.split('@')[0]).slice(0, 255),
           avatar: profile.avatar ?? null,
+          ...(profile.firstName ? { firstName: profile.firstName.slice(0, 255) } : {}),
+          ...(profile.lastName ? { lastName: profile.lastName.slice(0, 255) } : {}),
           isActive: true,
           isEmailVerified: true,
         }),

@@ -13,6 +13,8 @@ import { LandingRepository } from './landing.repository';
 import { AccountSettingsService } from './account-settings.service';
 import { OidcService } from './oidc.service';
 import { SsoConnectionService } from './sso-connection.service';
+import { LdapService } from './ldap.service';
+import { DirectorySignIn } from './directory-sign-in';
 
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
@@ -28,6 +30,8 @@ import { SsoConnectionService } from './sso-connection.service';
     AccountSettingsService,
     SsoConnectionService,
     OidcService,
+    LdapService,
+    { provide: DirectorySignIn, useExisting: LdapService },
   ],
   exports: [
     AccountService,

@@ -5,6 +5,17 @@ import { iso } from '../kernel/time';
 import { AuthRepository } from './auth.repository';
 import { GroupRoleMapping, SsoConnection, SsoKind } from './sso-connection.entity';
 import { discoverOidc, OidcSettings } from './oidc-client';
+import { checkLdapDirectory } from './ldap-client';
+import {
+  checkLdapSettings,
+  LdapSettings,
+  LdapSettingsInput,
+  LdapSettingsJson,
+  ldapSettingsJson,
+  ldapSettingsOf,
+  ldapSettingsRow,
+  mergeLdapSettings,
+} from './ldap-settings';
 
 /** The id the connection of the `OIDC_*` environment variables answers to (it has no row). */
 export const ENV_SSO_CONNECTION_ID = '00000000-0000-4000-8000-000000000e40';
@@ -22,6 +33,8 @@ export interface ResolvedSsoConnection {
   jitProvisioning: boolean;
   groupRoleMappings: GroupRoleMapping[];
   oidc: OidcSettings;
+  /** an `ldap` connection's settings and service password (docs/sso-ldap.md); null for other kinds */
+  ldap: { settings: LdapSettings; bindPassword: string } | null;
 }
 
 /**
@@ -36,7 +49,9 @@ export interface SsoConnectionJson {
   domains: string[];
   allow_password: boolean;
   jit_provisioning: boolean;
-  settings: { issuer: string; client_id: string; scopes: string; groups_claim: string; client_secret_set: boolean };
+  settings:
+    | { issuer: string; client_id: string; scopes: string; groups_claim: string; client_secret_set: boolean }
+    | LdapSettingsJson;
   group_role_mappings: GroupRoleMapping[];
   /** the URL to register at the provider as redirect URI */
   redirect_uri: string;
@@ -54,7 +69,13 @@ export interface SsoConnectionInput {
   domains?: string[];
   allow_password?: boolean;
   jit_provisioning?: boolean;
-  settings?: { issuer?: string; client_id?: string; client_secret?: string; scopes?: string; groups_claim?: string };
+  settings?: {
+    issuer?: string;
+    client_id?: string;
+    client_secret?: string;
+    scopes?: string;
+    groups_claim?: string;
+  } & LdapSettingsInput;
   group_role_mappings?: GroupRoleMapping[];
 }
 
@@ -97,17 +118,19 @@ export class SsoConnectionService {
   }
 
   /**
-   * Creates a connection. 422 `VALIDATION_ERROR` naming the fields (kind other than `oidc`, no
-   * domain, a malformed domain, issuer not an https URL, no client id or secret, a mapping with an
-   * unknown workspace or a role other than 20/15/5); 409 `SSO_DOMAIN_TAKEN`; 422
-   * `SSO_DISCOVERY_FAILED` (with the provider's answer) when the issuer's discovery document cannot
-   * be read or lacks what the flow needs. Nothing is stored on any refusal.
+   * Creates a connection. 422 `VALIDATION_ERROR` naming the fields (kind other than `oidc` or
+   * `ldap`, no domain, a malformed domain, issuer not an https URL, no client id or secret, an LDAP
+   * setting refused by `checkLdapSettings`, a mapping with an unknown workspace or a role other than
+   * 20/15/5); 409 `SSO_DOMAIN_TAKEN`; 422 `SSO_DISCOVERY_FAILED` (with the provider's answer) when
+   * the issuer's discovery document cannot be read or lacks what the flow needs; 422
+   * `LDAP_CHECK_FAILED` (the cause in `detail`) when the directory cannot be reached, refuses the
+   * service bind or lacks the base DN. Nothing is stored on any refusal.
    */
   async create(input: SsoConnectionInput, actorId: string): Promise<SsoConnectionJson> {
     const checked = await this.check(input, null);
     const row = await this.repo.saveSsoConnection(
       {
-        kind: 'oidc',
+        kind: checked.kind,
         name: checked.name,
         isEnabled: checked.isEnabled,
         allowPassword: checked.allowPassword,
@@ -124,7 +147,8 @@ export class SsoConnectionService {
   }
 
   /**
-   * Changes the given fields (the secret only when `settings.client_secret` is sent), checked as a
+   * Changes the given fields (the secret only when `settings.client_secret`, or an LDAP
+   * connection's `settings.bind_password`, is sent), checked as a
    * create with the stored values for the rest. 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY` for
    * the environment's connection; the create's 422 and 409.
    */
@@ -141,20 +165,23 @@ export class SsoConnectionService {
       domains: input.domains ?? current,
       allow_password: input.allow_password ?? row.allowPassword,
       jit_provisioning: input.jit_provisioning ?? row.jitProvisioning,
-      settings: {
-        issuer: input.settings?.issuer ?? s.issuer,
-        client_id: input.settings?.client_id ?? s.client_id,
-        client_secret: input.settings?.client_secret ?? (row.secret ? (this.box.open(row.secret) ?? '') : ''),
-        scopes: input.settings?.scopes ?? s.scopes,
-        groups_claim: input.settings?.groups_claim ?? s.groups_claim,
-      },
+      settings:
+        (input.kind ?? row.kind) === 'ldap'
+          ? mergeLdapSettings(input.settings, row.settings, row.secret ? (this.box.open(row.secret) ?? '') : '')
+          : {
+              issuer: input.settings?.issuer ?? s.issuer,
+              client_id: input.settings?.client_id ?? s.client_id,
+              client_secret: input.settings?.client_secret ?? (row.secret ? (this.box.open(row.secret) ?? '') : ''),
+              scopes: input.settings?.scopes ?? s.scopes,
+              groups_claim: input.settings?.groups_claim ?? s.groups_claim,
+            },
       group_role_mappings: input.group_role_mappings ?? row.groupRoleMappings,
     };
     const checked = await this.check(merged, id);
     const saved = await this.repo.saveSsoConnection(
       {
         id,
-        kind: 'oidc',
+        kind: checked.kind,
         name: checked.name,
         isEnabled: checked.isEnabled,
         allowPassword: checked.allowPassword,
@@ -212,10 +239,12 @@ export class SsoConnectionService {
       allowPassword: row.allowPassword,
       jitProvisioning: row.jitProvisioning,
       groupRoleMappings: row.groupRoleMappings ?? [],
+      ldap: row.kind === 'ldap' ? { settings: ldapSettingsOf(row.settings), bindPassword: secret } : null,
       oidc: {
         issuer: s.issuer,
         clientId: s.client_id,
-        clientSecret: secret,
+        // another kind's secret is no OIDC client secret: an OIDC flow of it is SSO_NOT_CONFIGURED
+        clientSecret: row.kind === 'oidc' ? secret : '',
         scopes: s.scopes || 'openid email profile',
         groupsClaim: s.groups_claim || 'groups',
       },
@@ -231,6 +260,7 @@ export class SsoConnectionService {
       allowPassword: env.allowPassword,
       jitProvisioning: env.jitProvisioning,
       groupRoleMappings: env.groupRoleMappings,
+      ldap: null,
       oidc: {
         issuer: env.issuer,
         clientId: env.clientId,
@@ -244,7 +274,8 @@ export class SsoConnectionService {
   private async check(input: SsoConnectionInput, id: string | null) {
     const errors: Record<string, string[]> = {};
     const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
-    if ((input.kind ?? 'oidc') !== 'oidc') fail('kind', 'Only "oidc" connections can be made.');
+    const kind = input.kind ?? 'oidc';
+    if (kind !== 'oidc' && kind !== 'ldap') fail('kind', 'The kind is "oidc" or "ldap".');
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (!name || name.length > 255) fail('name', 'A name of 1 to 255 characters is required.');
     const domains = Array.isArray(input.domains)
@@ -255,16 +286,8 @@ export class SsoConnectionService {
     const bad = domains.filter((d) => !isEmailDomain(d));
     if (bad.length) fail('domains', `Not email domains: ${bad.join(', ')}.`);
     const s = input.settings ?? {};
-    const issuer = typeof s.issuer === 'string' ? s.issuer.trim() : '';
-    if (!issuerOk(issuer))
-      fail('settings.issuer', 'The issuer must be an https URL (http only on a loopback address).');
-    const clientId = typeof s.client_id === 'string' ? s.client_id.trim() : '';
-    if (!clientId || clientId.length > 1000) fail('settings.client_id', 'The client id is required.');
-    const secret = typeof s.client_secret === 'string' ? s.client_secret : '';
-    if (!secret || secret.length > 4000) fail('settings.client_secret', 'The client secret is required.');
-    const scopes = typeof s.scopes === 'string' && s.scopes.trim() ? s.scopes.trim() : 'openid email profile';
-    if (!scopes.split(/\s+/).includes('openid')) fail('settings.scopes', 'The scopes must include "openid".');
-    const groupsClaim = typeof s.groups_claim === 'string' && s.groups_claim.trim() ? s.groups_claim.trim() : 'groups';
+    // the kind's settings: checked here, and against the provider or directory once all else is right
+    const kindSettings = kind === 'ldap' ? checkLdapKind(s, fail) : checkOidcKind(s, fail);
     const mappings: GroupRoleMapping[] = [];
     const raw = input.group_role_mappings ?? [];
     if (!Array.isArray(raw) || raw.length > 500) fail('group_role_mappings', 'A list of at most 500 mappings.');
@@ -288,21 +311,23 @@ export class SsoConnectionService {
     if (taken.length) {
       throw new MeridianError('SSO_DOMAIN_TAKEN', `These domains belong to another connection: ${taken.join(', ')}.`);
     }
-    await discoverOidc({ issuer, clientId, clientSecret: secret, scopes, groupsClaim }, true);
+    await kindSettings.verify();
     return {
+      kind: kind as SsoKind,
       name,
       domains,
       isEnabled: input.is_enabled ?? true,
       allowPassword: input.allow_password ?? false,
       jitProvisioning: input.jit_provisioning ?? true,
-      settings: { issuer, client_id: clientId, scopes, groups_claim: groupsClaim },
-      secret,
+      settings: kindSettings.settings,
+      secret: kindSettings.secret,
       mappings,
     };
   }
 
   private view(row: SsoConnection, domains: string[]): SsoConnectionJson {
     const s = row.settings as Record<string, string>;
+    const ldap = row.kind === 'ldap' ? ldapSettingsJson(ldapSettingsOf(row.settings), !!row.secret) : null;
     return {
       id: row.id,
       kind: row.kind,
@@ -311,7 +336,7 @@ export class SsoConnectionService {
       domains,
       allow_password: row.allowPassword,
       jit_provisioning: row.jitProvisioning,
-      settings: {
+      settings: ldap ?? {
         issuer: s.issuer,
         client_id: s.client_id,
         scopes: s.scopes,
@@ -349,6 +374,32 @@ export class SsoConnectionService {
       updated_at: null,
     };
   }
+}
+
+/** An `oidc` connection's settings, verified by reading the issuer's discovery document. */
+function checkOidcKind(s: SsoConnectionInput['settings'] & object, fail: (field: string, message: string) => void) {
+  const issuer = typeof s.issuer === 'string' ? s.issuer.trim() : '';
+  if (!issuerOk(issuer)) fail('settings.issuer', 'The issuer must be an https URL (http only on a loopback address).');
+  const clientId = typeof s.client_id === 'string' ? s.client_id.trim() : '';
+  if (!clientId || clientId.length > 1000) fail('settings.client_id', 'The client id is required.');
+  const secret = typeof s.client_secret === 'string' ? s.client_secret : '';
+  if (!secret || secret.length > 4000) fail('settings.client_secret', 'The client secret is required.');
+  const scopes = typeof s.scopes === 'string' && s.scopes.trim() ? s.scopes.trim() : 'openid email profile';
+  if (!scopes.split(/\s+/).includes('openid')) fail('settings.scopes', 'The scopes must include "openid".');
+  const groupsClaim = typeof s.groups_claim === 'string' && s.groups_claim.trim() ? s.groups_claim.trim() : 'groups';
+  return {
+    settings: { issuer, client_id: clientId, scopes, groups_claim: groupsClaim } as Record<string, unknown>,
+    secret,
+    verify: async () => {
+      await discoverOidc({ issuer, clientId, clientSecret: secret, scopes, groupsClaim }, true);
+    },
+  };
+}
+
+/** An `ldap` connection's settings (ldap-settings.ts), verified by a service bind (ldap-client.ts). */
+function checkLdapKind(s: LdapSettingsInput, fail: (field: string, message: string) => void) {
+  const { settings, secret } = checkLdapSettings(s, fail);
+  return { settings: ldapSettingsRow(settings), secret, verify: () => checkLdapDirectory(settings, secret) };
 }
 
 /** An https URL, or http on a loopback host (a provider on the same machine, tests). */

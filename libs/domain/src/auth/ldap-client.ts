@@ -1,0 +1,246 @@
+import { MeridianError } from '#common';
+import {
+  Client,
+  type Entry,
+  InvalidCredentialsError,
+  NoSuchObjectError,
+  ResultCodeError,
+  SizeLimitExceededError,
+} from 'ldapts';
+import { isIP } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
+import { ldapFilter, LdapSettings } from './ldap-settings';
+
+/**
+ * The directory could not be asked: not reachable, timed out, TLS refused, or it refused the
+ * service account or the base DN (a misconfiguration that appeared after the save). `message`
+ * names the cause for the log; it never holds a password.
+ */
+export class LdapUnavailableError extends Error {
+  override name = 'LdapUnavailableError';
+}
+
+/** What the directory says about an email and a password. */
+export type LdapLookup =
+  /** no entry matches the filter */
+  | { outcome: 'no-entry' }
+  /** more than one entry matches (the filter is too loose): refused, logged */
+  | { outcome: 'ambiguous' }
+  /** the entry exists and the directory refused the password (or the account: locked, disabled) */
+  | { outcome: 'refused'; dn: string }
+  | { outcome: 'ok'; user: LdapUser };
+
+/** The signed-in directory user's mapped attributes. */
+export interface LdapUser {
+  dn: string;
+  email: string | null;
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  /** the groups' DNs, and each group's name (its DN's first value, or `group_name_attribute`) */
+  groups: string[];
+}
+
+function first(entry: Entry, attribute: string): string {
+  const value = valueOf(entry, attribute);
+  return value.length ? value[0] : '';
+}
+
+function valueOf(entry: Entry, attribute: string): string[] {
+  if (!attribute) return [];
+  const key = Object.keys(entry).find((k) => k.toLowerCase() === attribute.toLowerCase());
+  const raw = key ? entry[key] : undefined;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return list.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v))).filter((v) => v !== '');
+}
+
+/** The value of a DN's first RDN (`cn=devs,ou=groups,…` → `devs`), unescaped enough for names. */
+export function firstRdnValue(dn: string): string {
+  const match = /^[^=]+=((?:\\.|[^,\\])*)/.exec(dn);
+  return match ? match[1].replace(/\\(.)/g, '$1').trim() : '';
+}
+
+function tlsOptionsOf(s: LdapSettings, host: string): ConnectionOptions {
+  return {
+    ...(s.caCertificate ? { ca: [s.caCertificate] } : {}),
+    host,
+    ...(isIP(host) ? {} : { servername: host }),
+    minVersion: 'TLSv1.2',
+  };
+}
+
+/** A connection to the directory, TLS as the settings say (ldaps, or StartTLS on ldap://). */
+async function connect(s: LdapSettings): Promise<Client> {
+  const url = new URL(s.url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const secure = url.protocol === 'ldaps:';
+  const client = new Client({
+    url: s.url,
+    timeout: s.timeoutMs,
+    connectTimeout: s.connectTimeoutMs,
+    ...(secure ? { tlsOptions: tlsOptionsOf(s, host) } : {}),
+  });
+  if (!secure && s.startTls) await client.startTLS(tlsOptionsOf(s, host));
+  return client;
+}
+
+/**
+ * Runs `work` on a connection, closed after; the whole of it is bounded by
+ * `connectTimeoutMs + 4 × timeoutMs` (a TLS handshake that never ends included): past it, a
+ * `LdapUnavailableError`.
+ */
+async function withDirectory<T>(s: LdapSettings, work: (client: Client) => Promise<T>): Promise<T> {
+  let client: Client | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new LdapUnavailableError(`no answer within ${s.connectTimeoutMs + 4 * s.timeoutMs} ms`)),
+      s.connectTimeoutMs + 4 * s.timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([
+      (async () => {
+        client = await connect(s);
+        return work(client);
+      })(),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    const open = client as Client | null;
+    if (open) await open.unbind().catch(() => undefined);
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { message?: string; code?: unknown };
+  return [e?.message ?? String(err), typeof e?.code === 'string' ? e.code : ''].filter(Boolean).join(' ').trim();
+}
+
+/** The service account's bind; a refusal is the directory's answer, anything else unavailability. */
+async function serviceBind(client: Client, s: LdapSettings, password: string): Promise<void> {
+  await client.bind(s.bindDn, password);
+}
+
+/**
+ * Checks at save time that the directory takes these settings (docs/sso-ldap.md): it answers (over
+ * TLS as configured, trusting the CA given), the service account binds, and the base DN (and the
+ * group search base) exist. 422 `LDAP_CHECK_FAILED` with the cause in `detail` otherwise.
+ */
+export async function checkLdapDirectory(s: LdapSettings, password: string): Promise<void> {
+  let step = 'connect';
+  try {
+    await withDirectory(s, async (client) => {
+      step = 'bind';
+      await serviceBind(client, s, password);
+      step = 'base';
+      await client.search(s.baseDn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] });
+      if (s.groupSearchBase) {
+        step = 'group-base';
+        await client.search(s.groupSearchBase, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] });
+      }
+    });
+  } catch (err) {
+    let detail: string;
+    if (step === 'bind' && err instanceof InvalidCredentialsError)
+      detail = `The directory refused the service account's bind as "${s.bindDn}" (invalid credentials).`;
+    else if (step === 'bind' && err instanceof ResultCodeError)
+      detail = `The directory refused the service account's bind as "${s.bindDn}": ${describe(err)}.`;
+    else if ((step === 'base' || step === 'group-base') && err instanceof NoSuchObjectError)
+      detail = `The ${step === 'base' ? 'base DN' : 'group search base'} "${step === 'base' ? s.baseDn : s.groupSearchBase}" does not exist in the directory.`;
+    else if (err instanceof ResultCodeError) detail = `The directory refused the check: ${describe(err)}.`;
+    else detail = `The directory at ${s.url} could not be reached over ${tlsName(s)}: ${describe(err)}.`;
+    throw new MeridianError('LDAP_CHECK_FAILED', detail);
+  }
+}
+
+function tlsName(s: LdapSettings): string {
+  return s.url.startsWith('ldaps:') ? 'LDAPS' : s.startTls ? 'StartTLS' : 'plain LDAP';
+}
+
+/**
+ * Looks up the email's entry as the service account (the settings' filter, subtree of the base DN;
+ * at most one entry), reads its attributes and groups, then binds as that entry with `password`.
+ * Throws `LdapUnavailableError` when the directory cannot be asked (see there); the password is
+ * never logged nor part of an error.
+ */
+export async function lookupLdapUser(
+  s: LdapSettings,
+  servicePassword: string,
+  email: string,
+  password: string,
+): Promise<LdapLookup> {
+  try {
+    return await withDirectory(s, async (client) => {
+      try {
+        await serviceBind(client, s, servicePassword);
+      } catch (err) {
+        throw new LdapUnavailableError(`the service account's bind failed: ${describe(err)}`);
+      }
+      const attributes = [s.emailAttribute, s.firstNameAttribute, s.lastNameAttribute, s.displayNameAttribute];
+      if (s.groupsAttribute) attributes.push(s.groupsAttribute);
+      let entries: Entry[];
+      try {
+        ({ searchEntries: entries } = await client.search(s.baseDn, {
+          scope: 'sub',
+          filter: ldapFilter(s.userFilter, { email }),
+          attributes,
+          sizeLimit: 2,
+        }));
+      } catch (err) {
+        if (err instanceof SizeLimitExceededError) return { outcome: 'ambiguous' } as const;
+        if (err instanceof ResultCodeError) throw new LdapUnavailableError(`the user search failed: ${describe(err)}`);
+        throw err;
+      }
+      if (entries.length === 0) return { outcome: 'no-entry' } as const;
+      if (entries.length > 1) return { outcome: 'ambiguous' } as const;
+      const entry = entries[0];
+      const groups = new Set<string>();
+      for (const dn of valueOf(entry, s.groupsAttribute)) {
+        groups.add(dn);
+        groups.add(firstRdnValue(dn));
+      }
+      if (s.groupSearchBase) {
+        try {
+          const { searchEntries } = await client.search(s.groupSearchBase, {
+            scope: 'sub',
+            filter: ldapFilter(s.groupFilter, { dn: entry.dn, email }),
+            attributes: [s.groupNameAttribute],
+            sizeLimit: 1000,
+          });
+          for (const g of searchEntries) {
+            groups.add(g.dn);
+            for (const name of valueOf(g, s.groupNameAttribute)) groups.add(name);
+          }
+        } catch (err) {
+          if (err instanceof ResultCodeError)
+            throw new LdapUnavailableError(`the group search failed: ${describe(err)}`);
+          throw err;
+        }
+      }
+      try {
+        await client.bind(entry.dn, password);
+      } catch (err) {
+        // the directory's answer on the user's own credentials: wrong password, locked, disabled
+        if (err instanceof ResultCodeError) return { outcome: 'refused', dn: entry.dn } as const;
+        throw err;
+      }
+      groups.delete('');
+      return {
+        outcome: 'ok',
+        user: {
+          dn: entry.dn,
+          email: first(entry, s.emailAttribute) || null,
+          firstName: first(entry, s.firstNameAttribute),
+          lastName: first(entry, s.lastNameAttribute),
+          displayName: first(entry, s.displayNameAttribute),
+          groups: [...groups],
+        },
+      } as const;
+    });
+  } catch (err) {
+    if (err instanceof LdapUnavailableError) throw err;
+    throw new LdapUnavailableError(`${tlsName(s)} to ${s.url}: ${describe(err)}`);
+  }
+}
