@@ -691,11 +691,13 @@ describe('audit log: OIDC sign-ins and the roles their groups give (oidc-provide
   let owner: SignedUp;
   let ws: { id: string; slug: string };
   let connectionId: string;
+  let early: SignedUp; // signed up with a password (an unverified email) before the domain had a connection
   const domain = `${unique('sso')}.test`.toLowerCase();
   before(async () => {
     idp = await startTestOidcProvider();
     t = await startTestApp({ WEB_URL: WEB });
     owner = await signUp(t);
+    early = await signUp(t, `${unique('early')}@${domain}`);
     ws = await createWorkspace(t, owner.token);
     idp.clients.set('audit-client', {
       client_id: 'audit-client',
@@ -800,5 +802,28 @@ describe('audit log: OIDC sign-ins and the roles their groups give (oidc-provide
     assert.equal(log.status, 200, JSON.stringify(log.body));
     assert.equal((log.body.results as AuditRow[]).filter((r) => r.actor_email === email).length, 2);
     assert.ok(!JSON.stringify(await roleRows()).includes('audit-client-secret'));
+  });
+
+  it("the verified owner's first SSO sign-in clears a password registered before: user.password_changed (via cleared)", async () => {
+    await formSignIn({ sub: 'early-1', email: early.email, email_verified: true });
+    const changed = await t.sql<AuditRow>(
+      `SELECT * FROM audit_logs WHERE event = 'user.password_changed' AND target_id = $1`,
+      [early.userId],
+    );
+    assert.equal(changed.length, 1, JSON.stringify(changed));
+    assert.equal(changed[0].actor_id, early.userId);
+    assert.equal(changed[0].actor_email, early.email);
+    assert.deepEqual(changed[0].metadata, { via: 'cleared', medium: 'sso' });
+    const [user] = await t.sql<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [
+      early.userId,
+    ]);
+    assert.equal(user.password_hash, null);
+    // a second sign-in clears nothing more
+    await formSignIn({ sub: 'early-1', email: early.email, email_verified: true });
+    const again = await t.sql('SELECT id FROM audit_logs WHERE event = $1 AND target_id = $2', [
+      'user.password_changed',
+      early.userId,
+    ]);
+    assert.equal(again.length, 1);
   });
 });
