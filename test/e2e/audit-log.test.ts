@@ -16,7 +16,9 @@ import {
   SignedUp,
   unique,
 } from '../support/fixtures';
+import { BrowserJar } from '../support/browser-jar';
 import { MockOAuthProvider, startMockOAuthProvider } from '../support/oauth-provider';
+import { OidcIdentity, startTestOidcProvider, TestOidcProvider } from '../support/oidc-provider';
 import { startTestApp, TestApp } from '../support/test-app';
 
 interface AuditRow {
@@ -679,5 +681,149 @@ describe('audit log: OAuth sign-ins (a provider on loopback)', () => {
     assert.equal(failed[0].actor_id, null);
     assert.equal(failed[0].user_agent, UA);
     assert.ok(!JSON.stringify(failed).includes('whatever'));
+  });
+});
+
+describe('audit log: OIDC sign-ins and the roles their groups give (oidc-provider on loopback)', () => {
+  const WEB = 'http://web.meridian.test';
+  let t: TestApp;
+  let idp: TestOidcProvider;
+  let owner: SignedUp;
+  let ws: { id: string; slug: string };
+  let connectionId: string;
+  let early: SignedUp; // signed up with a password (an unverified email) before the domain had a connection
+  const domain = `${unique('sso')}.test`.toLowerCase();
+  before(async () => {
+    idp = await startTestOidcProvider();
+    t = await startTestApp({ WEB_URL: WEB });
+    owner = await signUp(t);
+    early = await signUp(t, `${unique('early')}@${domain}`);
+    ws = await createWorkspace(t, owner.token);
+    idp.clients.set('audit-client', {
+      client_id: 'audit-client',
+      client_secret: 'audit-client-secret',
+      redirect_uris: [`${t.url}/auth/oidc/callback/`],
+    });
+    const created = await t.api
+      .post('/api/instances/sso-connections/')
+      .auth(await adminToken(t), { type: 'bearer' })
+      .send({
+        kind: 'oidc',
+        name: 'Audit IdP',
+        domains: [domain],
+        settings: {
+          issuer: idp.url,
+          client_id: 'audit-client',
+          client_secret: 'audit-client-secret',
+          scopes: 'openid email profile groups',
+        },
+        group_role_mappings: [
+          { group: 'admins', workspace_slug: ws.slug, role: 20 },
+          { group: 'staff', workspace_slug: ws.slug, role: 15 },
+        ],
+      });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    connectionId = created.body.id;
+  });
+  after(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  /** Plane's sign-in form posted for `who`, then every redirect through the provider and back. */
+  async function formSignIn(who: OidcIdentity): Promise<void> {
+    idp.next = who;
+    const browser = new BrowserJar();
+    const csrf = (await (await browser.fetch(`${t.url}/auth/get-csrf-token/`)).json()) as { csrf_token: string };
+    const posted = await browser.fetch(`${t.url}/auth/sign-in/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: WEB },
+      body: new URLSearchParams({ email: who.email!, password: 'x', csrfmiddlewaretoken: csrf.csrf_token }).toString(),
+    });
+    assert.equal(posted.status, 302);
+    const { landed } = await browser.navigate(
+      posted.headers.get('location')!,
+      (url) => url.startsWith(t.url) || url.startsWith(idp.url),
+    );
+    assert.ok(landed?.startsWith(WEB), `landed on ${landed}`);
+  }
+
+  it('a membership created or a role changed by the groups is member.role_changed (via sso_groups); an unchanged role records nothing', async () => {
+    const email = `${unique('sam')}@${domain}`;
+    const roleRows = () =>
+      t.sql<AuditRow>(
+        `SELECT * FROM audit_logs WHERE event = 'member.role_changed' AND actor_email = $1 ORDER BY created_at, id`,
+        [email],
+      );
+    await formSignIn({ sub: 'sam-1', email, email_verified: true, groups: ['admins'] });
+    const [signedIn] = await t.sql<AuditRow>(
+      `SELECT * FROM audit_logs WHERE event = 'auth.sign_in.succeeded' AND actor_email = $1`,
+      [email],
+    );
+    assert.deepEqual(
+      { method: signedIn.metadata.method, connection: signedIn.metadata.connection },
+      { method: 'oidc', connection: connectionId },
+    );
+    const userId = signedIn.actor_id!;
+    const [member] = await t.sql<{ id: string; role: number }>(
+      'SELECT id, role FROM workspace_members WHERE workspace_id = $1 AND member_id = $2',
+      [ws.id, userId],
+    );
+    assert.equal(member.role, 20);
+    const created = await roleRows();
+    assert.equal(created.length, 1, JSON.stringify(created));
+    assert.equal(created[0].workspace_id, ws.id);
+    assert.equal(created[0].target_type, 'workspace_member');
+    assert.equal(created[0].target_id, member.id);
+    assert.equal(created[0].actor_id, userId);
+    assert.match(created[0].ip_address ?? '', LOOPBACK);
+    assert.deepEqual(created[0].metadata, {
+      member_id: userId,
+      member_email: email,
+      old_role: null,
+      new_role: 20,
+      via: 'sso_groups',
+      connection: connectionId,
+    });
+    // the same groups again: no change, no row; another group: the role changes, one row
+    await formSignIn({ sub: 'sam-1', email, email_verified: true, groups: ['admins'] });
+    assert.equal((await roleRows()).length, 1);
+    await formSignIn({ sub: 'sam-1', email, email_verified: true, groups: ['staff'] });
+    const changed = await roleRows();
+    assert.equal(changed.length, 2);
+    assert.deepEqual(
+      { old_role: changed[1].metadata.old_role, new_role: changed[1].metadata.new_role, via: changed[1].metadata.via },
+      { old_role: 20, new_role: 15, via: 'sso_groups' },
+    );
+    // the workspace's Admins read it in their log
+    const log = await t.api
+      .get(`/api/workspaces/${ws.slug}/audit-logs/?event=member.role_changed`)
+      .auth(owner.token, { type: 'bearer' });
+    assert.equal(log.status, 200, JSON.stringify(log.body));
+    assert.equal((log.body.results as AuditRow[]).filter((r) => r.actor_email === email).length, 2);
+    assert.ok(!JSON.stringify(await roleRows()).includes('audit-client-secret'));
+  });
+
+  it("the verified owner's first SSO sign-in clears a password registered before: user.password_changed (via cleared)", async () => {
+    await formSignIn({ sub: 'early-1', email: early.email, email_verified: true });
+    const changed = await t.sql<AuditRow>(
+      `SELECT * FROM audit_logs WHERE event = 'user.password_changed' AND target_id = $1`,
+      [early.userId],
+    );
+    assert.equal(changed.length, 1, JSON.stringify(changed));
+    assert.equal(changed[0].actor_id, early.userId);
+    assert.equal(changed[0].actor_email, early.email);
+    assert.deepEqual(changed[0].metadata, { via: 'cleared', medium: 'sso' });
+    const [user] = await t.sql<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [
+      early.userId,
+    ]);
+    assert.equal(user.password_hash, null);
+    // a second sign-in clears nothing more
+    await formSignIn({ sub: 'early-1', email: early.email, email_verified: true });
+    const again = await t.sql('SELECT id FROM audit_logs WHERE event = $1 AND target_id = $2', [
+      'user.password_changed',
+      early.userId,
+    ]);
+    assert.equal(again.length, 1);
   });
 });

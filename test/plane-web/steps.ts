@@ -12,7 +12,33 @@ export const PEOPLE = {
   admin: { email: 'admin@meridian.test', password: 'Admin-pass-2026!', first: 'Ada', last: 'Admin' },
   ana: { email: 'ana@meridian.test', password: 'Ana-pass-2026!', first: 'Ana', last: 'Lead' },
   ben: { email: 'ben@meridian.test', password: 'Ben-pass-2026!', first: 'Ben', last: 'Dev' },
+  // signs in through the OpenID Connect provider (her domain's connection): Meridian keeps no password
+  sam: { email: 'sam@corp.meridian.test', password: 'Sam-idp-pass-2026!', first: 'Sam', last: 'Sso' },
 };
+
+/** The email domain of the OIDC connection, and the provider's group mapped to the workspace's Admin role. */
+const SSO_DOMAIN = 'corp.meridian.test';
+const SSO_ADMIN_GROUP = 'acme-admins';
+
+/** A call to Meridian's Instance API with the instance admin's token (its own sign-in, JSON). */
+async function instanceApi(ctx: Ctx, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  if (!ctx.data.adminToken) {
+    const res = await fetch(`${ctx.stack.meridian}/api/instances/admins/sign-in/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: PEOPLE.admin.email, password: PEOPLE.admin.password }),
+    });
+    if (!res.ok) throw new Error(`the admin's sign-in: ${res.status} ${await res.text()}`);
+    ctx.data.adminToken = ((await res.json()) as { access_token: string }).access_token;
+  }
+  const res = await fetch(`${ctx.stack.meridian}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.data.adminToken}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+  return (await res.json()) as Record<string, unknown>;
+}
 
 async function until(page: Page, test: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -240,6 +266,140 @@ export const teamDaySteps: Step<Ctx>[] = [
         .getByText(/home|projects/i)
         .first()
         .waitFor();
+    },
+  },
+  {
+    name: 'the admin connects an OIDC provider for an email domain (Instance API)',
+    run: async (ctx) => {
+      // the connection: the domain, no password sign-in for it, new users created at their first
+      // sign-in, and the provider's admins group mapped to Admin in the team's workspace
+      const connection = await instanceApi(ctx, 'POST', '/api/instances/sso-connections/', {
+        kind: 'oidc',
+        name: 'Corp IdP',
+        domains: [SSO_DOMAIN],
+        allow_password: false,
+        jit_provisioning: true,
+        settings: {
+          issuer: ctx.oidc.url,
+          client_id: 'meridian-web',
+          client_secret: 'meridian-web-secret',
+          scopes: 'openid email profile groups',
+          groups_claim: 'groups',
+        },
+        group_role_mappings: [{ group: SSO_ADMIN_GROUP, workspace_slug: ctx.data.slug, role: 20 }],
+      });
+      const redirectUri = connection.redirect_uri as string;
+      if (redirectUri !== `${ctx.stack.origin}/auth/oidc/callback/`)
+        throw new Error(`the connection's redirect_uri is ${redirectUri}, not API_BASE_URL/auth/oidc/callback/`);
+      if (JSON.stringify(connection).includes('meridian-web-secret')) throw new Error('the secret was answered back');
+      // the client at the provider, with the redirect URI Meridian answered
+      ctx.oidc.clients.set('meridian-web', {
+        client_id: 'meridian-web',
+        client_secret: 'meridian-web-secret',
+        redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [`${ctx.stack.origin}/`],
+      });
+      // the admin app still opens (the instance admin's own sign-in never goes through SSO)
+      const page = await ctx.tab('admin');
+      await page.goto('/god-mode/general/');
+      await page
+        .getByText(/general settings/i)
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'a person of that domain signs in through the OIDC provider on the unmodified sign-in screen',
+    expect: SIGNED_OUT,
+    run: async (ctx) => {
+      const sam = PEOPLE.sam;
+      ctx.oidc.next = {
+        sub: 'sam-0001',
+        email: sam.email,
+        email_verified: true,
+        name: 'Sam Sso',
+        groups: [SSO_ADMIN_GROUP],
+      };
+      const page = await ctx.tab('sam');
+      await page.goto('/');
+      await page.getByPlaceholder('name@company.com').fill(sam.email);
+      await page.getByRole('button', { name: /^continue$/i }).click();
+      // Plane's password form: any character (Meridian sends the form on to the provider)
+      await page.getByPlaceholder('Enter password').fill('x');
+      await page
+        .getByRole('button', { name: /^(continue|go to workspace|sign in)$/i })
+        .last()
+        .click();
+      // the provider's own sign-in page, the email given as login_hint
+      await page.waitForURL((url) => url.href.startsWith(`${ctx.oidc.url}/interaction/`), { timeout: 30_000 });
+      const authorize = ctx.oidc.authorizations.at(-1)!;
+      if (authorize.get('login_hint') !== sam.email || authorize.get('code_challenge_method') !== 'S256')
+        throw new Error(`the authorization request: ${authorize.toString()}`);
+      const email = page.getByLabel('Email');
+      if ((await email.inputValue()) !== sam.email) await email.fill(sam.email);
+      await page.getByLabel('Password').fill(sam.password);
+      await page.getByRole('button', { name: /^sign in$/i }).click();
+      // back in the web app, signed in: a first sign-in goes to the onboarding
+      await page.waitForURL((url) => url.href.startsWith(ctx.stack.origin) && url.pathname.startsWith('/onboarding'), {
+        timeout: 30_000,
+      });
+      // her profile: an account without a password (is_password_autoset) gets the details screen
+      // alone (names, an optional password), then the role and domain screen
+      await page.getByPlaceholder('Wilbur').fill(sam.first);
+      await page.getByPlaceholder('Wright').fill(sam.last);
+      await page.getByRole('button', { name: /^continue$/i }).click();
+      await page.getByText('Individual contributor', { exact: true }).click();
+      await page.getByText('Engineering', { exact: true }).click();
+      await page.getByRole('button', { name: /^continue$/i }).click();
+      // the group mapping made her a member of the team's workspace: the onboarding ends there
+      await page.waitForURL(new RegExp(`/${ctx.data.slug}/?$`), { timeout: 30_000 });
+      await dismissTour(page);
+      const me = await page.context().request.get(`${ctx.stack.origin}/api/users/me/`);
+      const body = (await me.json()) as { email?: string };
+      if (!me.ok() || body.email !== sam.email)
+        throw new Error(`/api/users/me/: ${me.status()} ${JSON.stringify(body)}`);
+    },
+  },
+  {
+    name: "the provider's group gives the OIDC user her workspace role",
+    run: async (ctx) => {
+      const page = await ctx.tab('ana');
+      await page.goto(`/${ctx.data.slug}/settings/members/`);
+      await page.locator('tr', { hasText: PEOPLE.sam.email }).getByText('Admin', { exact: true }).first().waitFor();
+    },
+  },
+  {
+    name: 'the OIDC user signs out, which ends the provider session too',
+    expect: SIGNED_OUT,
+    run: async (ctx) => {
+      const page = await ctx.tab('sam');
+      await page.goto(`/${ctx.data.slug}/`);
+      await dismissTour(page);
+      await page.getByText('Acme Team', { exact: true }).filter({ visible: true }).first().click(); // the workspace menu
+      await page
+        .getByText(/sign out/i)
+        .first()
+        .click();
+      // Meridian ends its session and sends the browser to the provider's end-session page
+      await page.waitForURL((url) => url.href.startsWith(`${ctx.oidc.url}/session/end`), { timeout: 30_000 });
+      await page.getByRole('button', { name: /^sign out$/i }).click();
+      // and the provider back to the web app's sign-in screen
+      await page.waitForURL((url) => url.href.startsWith(ctx.stack.origin) && url.pathname === '/', {
+        timeout: 30_000,
+      });
+      await page.getByPlaceholder('name@company.com').waitFor();
+      const me = await page.context().request.get(`${ctx.stack.origin}/api/users/me/`);
+      if (me.status() !== 401) throw new Error(`/api/users/me/ after signing out: ${me.status()}`);
+      // signing in again asks the provider for her password again (its session ended too)
+      await page.getByPlaceholder('name@company.com').fill(PEOPLE.sam.email);
+      await page.getByRole('button', { name: /^continue$/i }).click();
+      await page.getByPlaceholder('Enter password').fill('x');
+      await page
+        .getByRole('button', { name: /^(continue|go to workspace|sign in)$/i })
+        .last()
+        .click();
+      await page.waitForURL((url) => url.href.startsWith(`${ctx.oidc.url}/interaction/`), { timeout: 30_000 });
+      await page.getByLabel('Password').waitFor();
     },
   },
   {

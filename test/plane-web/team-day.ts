@@ -16,6 +16,9 @@
  * PLANE_WEB_UNTIL=<text> stops after the first step whose name contains the text (to work on one
  * screen without running the whole day; the later steps are not run, the exit code says so).
  *
+ * Single sign-on: an OpenID Connect provider (`oidc-provider` on loopback, with its own sign-in form,
+ * test/support/oidc-provider.ts) runs beside the stack for the steps that sign in through it.
+ *
  * The app runs with its defaults (its local work-item cache on). Each step ends with a screenshot of
  * every open tab; a step fails when it throws or when an API call fails that the step does not
  * expect (report.md lists each failed call with its answer).
@@ -26,6 +29,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { databaseUrl } from '../support/database-template';
+import { startTestOidcProvider, TestOidcProvider } from '../support/oidc-provider';
 import { Recorder, Step } from './recorder';
 import { startStack, Stack } from './stack';
 import { liveSteps } from './live-steps';
@@ -34,6 +38,8 @@ import { teamDaySteps } from './steps';
 export interface Ctx {
   stack: Stack;
   browser: Browser;
+  /** the OpenID Connect provider (`oidc-provider` on loopback, with its sign-in form) the SSO steps use */
+  oidc: TestOidcProvider;
   /** one browser context (cookie jar) per person */
   contexts: Record<string, BrowserContext>;
   pages: Record<string, Page>;
@@ -68,6 +74,7 @@ async function main(): Promise<void> {
   const outDir = process.env.PLANE_WEB_OUTPUT ?? path.join(root, 'test', 'plane-web', 'output');
   fs.rmSync(outDir, { recursive: true, force: true });
 
+  const oidc = await startTestOidcProvider({ loginForm: true });
   const postgres = process.env.PLANE_WEB_DATABASE_URL ? await freshDatabase(process.env.PLANE_WEB_DATABASE_URL) : null;
   const stack = await startStack({ frontendDir, env: postgres ? { DATABASE_URL: postgres.url } : {} });
   console.log(
@@ -92,6 +99,7 @@ async function main(): Promise<void> {
   const ctx: Ctx = {
     stack,
     browser,
+    oidc,
     contexts: {},
     pages: {},
     recorder,
@@ -123,6 +131,7 @@ async function main(): Promise<void> {
     await browser.close().catch(() => undefined);
     fs.writeFileSync(path.join(outDir, 'meridian.log'), stack.meridianLog());
     await stack.stop();
+    await oidc.close();
     await postgres?.drop();
   }
   const passed = results.filter((r) => r.ok).length;

@@ -104,7 +104,43 @@ function memoryAdapter(clients: Map<string, OidcClientRegistration>) {
   };
 }
 
-export async function startTestOidcProvider(): Promise<TestOidcProvider> {
+/** How the provider's login screen behaves. */
+export interface TestOidcProviderOptions {
+  /**
+   * false (default): the login interaction signs in `next` at once (HTTP tests without a browser).
+   * true: it shows a sign-in form (`Email`, `Password`, a *Sign in* button), as a real provider does
+   * for a browser test; posting it with `next`'s email and any non-empty password signs `next` in, any
+   * other email shows the form again with "Unknown user".
+   */
+  loginForm?: boolean;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function loginPage(uid: string, hint: string, error?: string): string {
+  return (
+    `<!DOCTYPE html><html><head><title>Test identity provider: sign in</title></head><body>` +
+    `<h1>Test identity provider</h1>${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}` +
+    `<form method="post" action="/interaction/${escapeHtml(uid)}">` +
+    `<label>Email <input name="login" type="email" value="${escapeHtml(hint)}" autocomplete="username"></label>` +
+    `<label>Password <input name="password" type="password" autocomplete="current-password"></label>` +
+    `<button type="submit">Sign in</button></form></body></html>`
+  );
+}
+
+function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => resolve(new URLSearchParams(body)));
+    req.on('error', reject);
+  });
+}
+
+export async function startTestOidcProvider(options: TestOidcProviderOptions = {}): Promise<TestOidcProvider> {
   const { default: Provider } = require('oidc-provider') as OidcProviderModule;
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -168,6 +204,17 @@ export async function startTestOidcProvider(): Promise<TestOidcProvider> {
       if (details.prompt.name === 'login') {
         const who = idp.next;
         if (!who) throw new Error('the test provider has no identity to sign in (set `next`)');
+        if (options.loginForm) {
+          const uid = path.slice('/interaction/'.length);
+          const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
+          const form = req.method === 'POST' ? await readForm(req) : undefined;
+          const known = form?.get('login')?.toLowerCase() === who.email?.toLowerCase() && !!form?.get('password');
+          if (!known) {
+            res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+            res.end(loginPage(uid, form?.get('login') ?? hint, form ? 'Unknown user or empty password' : undefined));
+            return;
+          }
+        }
         identities.set(who.sub, who);
         await provider.interactionFinished(
           req,

@@ -6,7 +6,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { InstanceService } from '../instance';
 import { MailService } from '../mail';
-import { recordAudit } from '../kernel/audit';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { User } from '../user';
 import { userMeView } from '../user';
@@ -155,7 +155,7 @@ export class AuthFlowService {
    *
    * An existing account whose email was never verified is taken over by the verified owner of the
    * address: its password is cleared and its sessions are revoked, so whoever registered someone
-   * else's address with a password before them loses access (account pre-hijacking).
+   * else's address with a password before them loses access (account pre-hijacking; audited as `user.password_changed`, `via: cleared`).
    */
   async findOrCreateVerified(
     email: string,
@@ -172,8 +172,20 @@ export class AuthFlowService {
     const existing = await em.findOneBy(User, { email });
     if (existing) {
       if (!existing.isEmailVerified) {
-        await em.update(User, { id: existing.id }, { isEmailVerified: true, passwordHash: null });
-        if (existing.passwordHash !== null) await this.sessions.revokeAllOfUser(existing.id, undefined, manager);
+        // a password cleared is a password change (audit `user.password_changed`, `via: cleared`),
+        // recorded in the takeover's transaction
+        const takeOver = async (tx: EntityManager) => {
+          await tx.update(User, { id: existing.id }, { isEmailVerified: true, passwordHash: null });
+          if (existing.passwordHash === null) return;
+          await this.sessions.revokeAllOfUser(existing.id, undefined, tx);
+          await recordAudit(tx, {
+            event: 'user.password_changed',
+            actor: auditActorById(existing.id, existing.email),
+            target: { type: 'user', id: existing.id },
+            metadata: { via: 'cleared', medium },
+          });
+        };
+        await (manager ? takeOver(manager) : this.dataSource.transaction(takeOver));
         existing.isEmailVerified = true;
         existing.passwordHash = null;
       }

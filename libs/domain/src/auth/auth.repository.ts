@@ -279,22 +279,31 @@ export class AuthRepository {
   /**
    * Gives `userId` the role in each workspace (by slug; unknown slugs are skipped): creates or
    * reactivates the membership, or changes an active member's role. The workspace's owner keeps
-   * theirs. One transaction.
+   * theirs. In the caller's transaction `em`; answers each change made (`oldRole` null when the
+   * user was not an active member), for the audit log.
    */
-  async applyWorkspaceRoles(userId: string, roles: Map<string, number>): Promise<void> {
-    if (roles.size === 0) return;
-    await this.dataSource.transaction(async (em) => {
-      const workspaces = await em.findBy(Workspace, { slug: In([...roles.keys()]) });
-      for (const ws of workspaces) {
-        if (ws.ownerId === userId) continue;
-        const role = roles.get(ws.slug)!;
-        const existing = await em.findOneBy(WorkspaceMember, { workspaceId: ws.id, memberId: userId });
-        if (!existing) {
-          await em.insert(WorkspaceMember, { workspaceId: ws.id, memberId: userId, role });
-        } else if (!existing.isActive || existing.role !== role) {
-          await em.update(WorkspaceMember, { id: existing.id }, { isActive: true, role });
-        }
+  async applyWorkspaceRoles(
+    em: EntityManager,
+    userId: string,
+    roles: Map<string, number>,
+  ): Promise<{ workspaceId: string; memberRowId: string; oldRole: number | null; newRole: number }[]> {
+    const changes: { workspaceId: string; memberRowId: string; oldRole: number | null; newRole: number }[] = [];
+    if (roles.size === 0) return changes;
+    const workspaces = await em.findBy(Workspace, { slug: In([...roles.keys()]) });
+    for (const ws of workspaces) {
+      if (ws.ownerId === userId) continue;
+      const role = roles.get(ws.slug)!;
+      const existing = await em.findOneBy(WorkspaceMember, { workspaceId: ws.id, memberId: userId });
+      if (!existing) {
+        const inserted = await em.insert(WorkspaceMember, { workspaceId: ws.id, memberId: userId, role });
+        const memberRowId = (inserted.identifiers[0] as { id: string }).id;
+        changes.push({ workspaceId: ws.id, memberRowId, oldRole: null, newRole: role });
+      } else if (!existing.isActive || existing.role !== role) {
+        await em.update(WorkspaceMember, { id: existing.id }, { isActive: true, role });
+        const oldRole = existing.isActive ? existing.role : null;
+        changes.push({ workspaceId: ws.id, memberRowId: existing.id, oldRole, newRole: role });
       }
-    });
+    }
+    return changes;
   }
 }

@@ -11,7 +11,8 @@ import { AuthFlowService } from './auth-flow.service';
 import { AuthRepository } from './auth.repository';
 import { discoverOidc, openid } from './oidc-client';
 import { type ClientInfo, SessionService } from './session.service';
-import { recordSignInFailure } from './sign-in-audit';
+import { recordAudit } from '../kernel/audit';
+import { recordSignInFailure, signInActor } from './sign-in-audit';
 import { ResolvedSsoConnection, SsoConnectionService } from './sso-connection.service';
 
 /** Which app a sign-in is for: the web app or the published boards' app. */
@@ -182,7 +183,7 @@ export class OidcService {
       if (/"nonce"/.test(message)) throw new MeridianError('OIDC_NONCE_MISMATCH');
       throw new MeridianError('OIDC_PROVIDER_ERROR');
     }
-    const user = await this.signIn(connection, claims);
+    const user = await this.signIn(connection, claims, client);
     const tokens = await this.sessions.open(user, 'oidc', { ...client, cookie: true, connection: connection.id });
     return {
       result: { ...tokens, user: userMeView(user) },
@@ -230,8 +231,16 @@ export class OidcService {
     }
   }
 
-  /** The user behind the verified claims, created or refused as the connection says, roles applied. */
-  private async signIn(connection: ResolvedSsoConnection, claims: Record<string, unknown>): Promise<User> {
+  /**
+   * The user behind the verified claims, created or refused as the connection says, roles applied
+   * (each membership created or role changed is a `member.role_changed` audit row, `via: 'sso_groups'`,
+   * in the transaction that changes it).
+   */
+  private async signIn(
+    connection: ResolvedSsoConnection,
+    claims: Record<string, unknown>,
+    client: ClientInfo,
+  ): Promise<User> {
     const sub = typeof claims.sub === 'string' ? claims.sub : '';
     if (!sub) throw new MeridianError('OIDC_PROVIDER_ERROR');
     const rawEmail = [claims.email, claims.preferred_username, claims.upn].find(
@@ -263,7 +272,25 @@ export class OidcService {
     for (const m of connection.groupRoleMappings) {
       if (groups.has(m.group)) roles.set(m.workspace_slug, Math.max(roles.get(m.workspace_slug) ?? 0, m.role));
     }
-    await this.repo.applyWorkspaceRoles(user.id, roles);
+    if (roles.size === 0) return user;
+    const member = user;
+    await this.dataSource.transaction(async (em) => {
+      for (const change of await this.repo.applyWorkspaceRoles(em, member.id, roles))
+        await recordAudit(em, {
+          event: 'member.role_changed',
+          actor: signInActor(client, member),
+          workspaceId: change.workspaceId,
+          target: { type: 'workspace_member', id: change.memberRowId },
+          metadata: {
+            member_id: member.id,
+            member_email: member.email,
+            old_role: change.oldRole,
+            new_role: change.newRole,
+            via: 'sso_groups',
+            connection: connection.id,
+          },
+        });
+    });
     return user;
   }
 }
