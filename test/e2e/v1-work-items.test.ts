@@ -475,6 +475,13 @@ describe('External API v1: work items under /issues/ and /work-items/', () => {
     assert.deepEqual(await names('priority=low,none'), [b.id, c.id]);
     assert.deepEqual(await names(`assignee=${owner.userId}`), [b.id]);
     assert.deepEqual(await names(`label=${lbl.id}`), [a.id]);
+    // the App API's reader: ids in any case, `null` dropped, priorities as given (Plane's `priority__in`)
+    assert.deepEqual(await names(`state=${st.Todo.toUpperCase()},null`), [a.id]);
+    assertError(
+      await t.api.get(p('issues/?priority=LOW', pr.id)).set('X-API-Key', key),
+      400,
+      'INVALID_QUERY_PARAMETER',
+    );
     assertError(await t.api.get(p('issues/?state=todo', pr.id)).set('X-API-Key', key), 400, 'INVALID_QUERY_PARAMETER');
     assertError(
       await t.api.get(p('issues/?priority=critical', pr.id)).set('X-API-Key', key),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AccountService, ProjectService, WorkspaceService } from '#domain';
+import { AccountService, ProjectService, WorkspaceInvitationService, WorkspaceService } from '#domain';
 import type { DomainContext } from './domain-context';
 import { unique } from './fixtures';
 
@@ -33,4 +33,33 @@ export async function rejectsWith(
   assert.equal(err.name, 'MeridianError', String((caught as Error)?.stack ?? caught));
   assert.equal(err.code, code);
   return { code: err.code!, extra: err.extra ?? {} };
+}
+
+/**
+ * A new account made a member of `workspaceId` with `role`, through the invitation room's door
+ * (invited by `inviter`, an Admin of it, and accepted signed in): `{userId, email, memberRowId}`.
+ */
+export async function addWorkspaceMember(
+  d: DomainContext,
+  workspaceId: string,
+  inviter: { userId: string; email: string },
+  role: number,
+) {
+  const email = `${unique('member')}@example.com`;
+  const account = await d
+    .get(AccountService)
+    .signUp({ email, password: 'correct horse 1' }, { ipAddress: '127.0.0.1' });
+  const userId = account.user.id as string;
+  const invitations = d.get(WorkspaceInvitationService);
+  await invitations.invite(workspaceId, { ...inviter, role: 20 }, { emails: [{ email, role }] });
+  const [invitation] = await d.sql<{ id: string }>(
+    'SELECT id FROM workspace_member_invites WHERE workspace_id = $1 AND email = $2 AND deleted_at IS NULL',
+    [workspaceId, email],
+  );
+  await invitations.acceptMine({ userId, email }, [invitation.id]);
+  const [row] = await d.sql<{ id: string }>(
+    'SELECT id FROM workspace_members WHERE workspace_id = $1 AND member_id = $2',
+    [workspaceId, userId],
+  );
+  return { userId, email, memberRowId: row.id };
 }

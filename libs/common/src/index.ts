@@ -30,6 +30,7 @@ export * from './validation/numbers';
 export * from './validation/optional.decorators';
 export * from './http/body-parsing';
 export * from './http/uuid.pipe';
+export * from './http/query-lists';
 export * from './http/allowed-methods';
 export * from './http/route-prefilter';
 export * from './http/input-screening';

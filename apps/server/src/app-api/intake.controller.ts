@@ -4,8 +4,11 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
-  isUuid,
+  dateListParam,
+  idListParam,
+  listParam,
   MeridianError,
+  oneOfListParam,
   PageQuery,
   PageRequest,
   Principal,
@@ -15,35 +18,13 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { appIntakeIssueView, DateFilter, INTAKE_STATUSES, IntakeListFilter, IntakeService, PRIORITIES } from '#domain';
+import { appIntakeIssueView, INTAKE_STATUSES, IntakeListFilter, IntakeService, PRIORITIES } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { IntakeDto } from '../shared/dto/intake.dto';
 import { UpdateIntakeObjectDto } from './dto/intake-object.dto';
 import { issueContext, single } from '../shared/context';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
-
-/** A comma-separated list parameter; each value must pass `check` (else 400 `INVALID_QUERY_PARAMETER`). */
-function list(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
-  const raw = single(query, name);
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const out = raw
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v !== '' && v !== 'null');
-  if (!out.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
-  return out.map((v) => (isUuid(v) ? v.toLowerCase() : v));
-}
-
-/** `created_at=` / `updated_at=`: `YYYY-MM-DD;after`, `YYYY-MM-DD;before` or `YYYY-MM-DD`, comma-separated. */
-function days(query: Record<string, unknown>, name: string): DateFilter[] | undefined {
-  const valid = (v: string) =>
-    /^\d{4}-\d{2}-\d{2}(;(after|before))?$/.test(v) && !Number.isNaN(Date.parse(v.slice(0, 10)));
-  return list(query, name, valid)?.map((v) => {
-    const [date, op] = v.split(';');
-    return { date, op: (op as 'after' | 'before' | undefined) ?? 'on' };
-  });
-}
 
 const ORDER_BY = ['issue__created_at', 'issue__updated_at', 'issue__sequence_id'];
 
@@ -55,7 +36,7 @@ const ORDER_BY = ['issue__created_at', 'issue__updated_at', 'issue__sequence_id'
  */
 function intakeListFilter(query: Record<string, unknown>): IntakeListFilter {
   const isStatus = (v: string) => /^-?\d$/.test(v) && (INTAKE_STATUSES as readonly number[]).includes(Number(v));
-  const given = list(query, 'status', isStatus);
+  const given = listParam(query, 'status', isStatus);
   // no `status` at all: pending only (Plane's default `-2`); given but only `null`s: every status
   const statuses = (given ?? (single(query, 'status') === undefined ? ['-2'] : [])).map(Number);
   const orderBy = single(query, 'order_by') ?? '-issue__created_at';
@@ -68,14 +49,14 @@ function intakeListFilter(query: Record<string, unknown>): IntakeListFilter {
   return {
     statuses,
     issue: {
-      state: list(query, 'state', isUuid),
-      priority: list(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
-      label: list(query, 'labels', isUuid),
-      assignee: list(query, 'assignees', isUuid),
-      created_by: list(query, 'created_by', isUuid),
+      state: idListParam(query, 'state'),
+      priority: oneOfListParam(query, 'priority', PRIORITIES),
+      label: idListParam(query, 'labels'),
+      assignee: idListParam(query, 'assignees'),
+      created_by: idListParam(query, 'created_by'),
     },
-    created_at: days(query, 'created_at'),
-    updated_at: days(query, 'updated_at'),
+    created_at: dateListParam(query, 'created_at'),
+    updated_at: dateListParam(query, 'updated_at'),
     orderBy: key.slice('issue__'.length) as IntakeListFilter['orderBy'],
     desc: orderBy.startsWith('-'),
   };

@@ -3,11 +3,11 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
-  MeridianError,
   Principal,
   ProjectAccess,
   ProjectRole,
   ROLE,
+  singleParam,
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
@@ -119,10 +119,9 @@ export class AppWorkspacePreferencesController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @Query('entity_name') entityName?: unknown,
   ) {
-    if (entityName !== undefined && typeof entityName !== 'string')
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'entity_name was given more than once.');
-    if (entityName && !(RECENT_VISIT_ENTITIES as readonly string[]).includes(entityName)) return [];
-    return this.recentVisits.list(ws.workspaceId, me.userId, entityName || undefined);
+    const entity = singleParam({ entity_name: entityName }, 'entity_name');
+    if (entity && !(RECENT_VISIT_ENTITIES as readonly string[]).includes(entity)) return [];
+    return this.recentVisits.list(ws.workspaceId, me.userId, entity || undefined);
   }
 
   /** The caller's settings for the workspace-wide work item views (created with Plane's defaults on first read). */

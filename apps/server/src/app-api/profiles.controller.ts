@@ -4,7 +4,7 @@ import {
   BearerAuth,
   CurrentPrincipal,
   CurrentWorkspace,
-  isUuid,
+  idListParam,
   MeridianError,
   PageQuery,
   PageRequest,
@@ -109,10 +109,7 @@ export class AppProfilesController {
     @PageQuery(APP_PAGING) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    const raw = single(query, 'project');
-    const projectIds = raw ? raw.split(',').map((v) => v.trim()) : undefined;
-    if (projectIds && !projectIds.every(isUuid))
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'project has a value that is not valid.');
+    const projectIds = idListParam(query, 'project');
     return this.profiles.workspaceActivity(ws.workspaceId, me.userId, userId, page, {
       asc: ascending(query),
       projectIds,

@@ -5,9 +5,12 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
-  isUuid,
+  dateListParam,
+  idListParam,
+  idsOrNoneParam,
   listAnswer,
   MeridianError,
+  oneOfListParam,
   Page,
   PageQuery,
   PageRequest,
@@ -22,7 +25,6 @@ import {
 import {
   AppIssueJson,
   AttachmentService,
-  DateFilter,
   HistoryKind,
   IssueChildrenService,
   IssueCommandService,
@@ -52,36 +54,6 @@ import { issueContext, single } from '../shared/context';
 
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 const STATE_GROUPS = ['backlog', 'unstarted', 'started', 'completed', 'cancelled', 'triage'];
-
-/** A comma-separated filter (Plane's `issue_filters`); every value must pass `check`, else 400. */
-function values(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
-  const raw = single(query, name);
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const out = raw
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean)
-    .map((v) => (isUuid(v) ? v.toLowerCase() : v));
-  if (!out.every(check)) throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
-  return out;
-}
-
-/** `cycle=` / `module=`: ids, or `None`/`null` for "in none". */
-function idsOrNone(query: Record<string, unknown>, name: string): Array<string | null> | undefined {
-  return values(query, name, (v) => isUuid(v) || v === 'None' || v === 'null')?.map((v) => (isUuid(v) ? v : null));
-}
-
-/** `start_date=` / `target_date=`: `YYYY-MM-DD;after`, `YYYY-MM-DD;before` or `YYYY-MM-DD`, comma-separated (all must hold). */
-function dates(query: Record<string, unknown>, name: string): DateFilter[] | undefined {
-  return values(
-    query,
-    name,
-    (v) => /^\d{4}-\d{2}-\d{2}(;(after|before))?$/.test(v) && !Number.isNaN(Date.parse(v.slice(0, 10))),
-  )?.map((v) => {
-    const [date, op] = v.split(';');
-    return { date, op: (op as 'after' | 'before' | undefined) ?? 'on' };
-  });
-}
 
 /** Plane's `type` filter (`filter_issue_state_type`): the state groups it keeps. */
 const STATE_TYPES: Record<string, string[]> = {
@@ -113,21 +85,21 @@ export function listQuery(
     view: 'app',
     viewer: project ? { userId: me.userId, role: project.role } : undefined,
     top_level: subIssue === 'false',
-    project: values(query, 'project', isUuid),
-    subscriber: values(query, 'subscriber', isUuid),
+    project: idListParam(query, 'project'),
+    subscriber: idListParam(query, 'subscriber'),
     state_type: type ? STATE_TYPES[type] : undefined,
     shape: parseShape(query),
     order_by: single(query, 'order_by'),
-    state: values(query, 'state', isUuid),
-    state_group: values(query, 'state_group', (v) => STATE_GROUPS.includes(v)),
-    priority: values(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
-    assignee: values(query, 'assignees', isUuid),
-    label: values(query, 'labels', isUuid),
-    created_by: values(query, 'created_by', isUuid),
-    cycle: idsOrNone(query, 'cycle'),
-    module: idsOrNone(query, 'module'),
-    start_date: dates(query, 'start_date'),
-    target_date: dates(query, 'target_date'),
+    state: idListParam(query, 'state'),
+    state_group: oneOfListParam(query, 'state_group', STATE_GROUPS),
+    priority: oneOfListParam(query, 'priority', PRIORITIES),
+    assignee: idListParam(query, 'assignees'),
+    label: idListParam(query, 'labels'),
+    created_by: idListParam(query, 'created_by'),
+    cycle: idsOrNoneParam(query, 'cycle'),
+    module: idsOrNoneParam(query, 'module'),
+    start_date: dateListParam(query, 'start_date'),
+    target_date: dateListParam(query, 'target_date'),
   };
 }
 
@@ -219,7 +191,7 @@ export class AppWorkItemsController {
     @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    const ids = values(query, 'issues', isUuid);
+    const ids = idListParam(query, 'issues');
     if (!ids) throw new MeridianError('INVALID_QUERY_PARAMETER', 'Issues are required.');
     if (ids.length > 1000) throw new MeridianError('INVALID_QUERY_PARAMETER', 'At most 1000 issues.');
     const found = await this.issues.list(project.projectId, { ...listQuery(query, page, me, project), ids });

@@ -2,11 +2,11 @@ import {
   ApiKeyAuth,
   CurrentPrincipal,
   CurrentWorkspace,
-  MeridianError,
   PageQuery,
   PageRequest,
   PagingPolicy,
   Principal,
+  singleParam,
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
@@ -34,9 +34,7 @@ export class StickiesController {
     @PageQuery(STICKY_PAGING) page: PageRequest,
     @Query('search') search?: unknown,
   ) {
-    if (search !== undefined && typeof search !== 'string')
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'search was given more than once.');
-    return this.stickies.list(ws.workspaceId, me.userId, page, search || undefined);
+    return this.stickies.list(ws.workspaceId, me.userId, page, singleParam({ search }, 'search') || undefined);
   }
 
   /** 201 with the sticky. */

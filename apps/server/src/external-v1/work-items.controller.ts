@@ -3,8 +3,10 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
+  idListParam,
   isUuid,
   MeridianError,
+  oneOfListParam,
   PageQuery,
   PageRequest,
   Principal,
@@ -35,19 +37,6 @@ import { issueContext, single } from '../shared/context';
  */
 const PROJECT = 'workspaces/:slug/projects/:project_id';
 const both = (suffix = '') => [`${PROJECT}/issues${suffix}`, `${PROJECT}/work-items${suffix}`];
-
-/** A comma-separated filter; ids must be UUIDs and priorities known, else 400 `INVALID_QUERY_PARAMETER`. */
-function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
-  const raw = single(query, name);
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const values = raw
-    .split(',')
-    .map((v) => v.trim().toLowerCase())
-    .filter(Boolean);
-  if (!values.every(check))
-    throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
-  return values;
-}
 
 /**
  * Workspace-level work item routes: search, then lookup by key. The literal `search/` routes are
@@ -125,10 +114,10 @@ export class WorkItemsController {
       order_by: single(query, 'order_by'),
       external_id: single(query, 'external_id'),
       external_source: single(query, 'external_source'),
-      state: filter(query, 'state', isUuid),
-      priority: filter(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
-      assignee: filter(query, 'assignee', isUuid),
-      label: filter(query, 'label', isUuid),
+      state: idListParam(query, 'state'),
+      priority: oneOfListParam(query, 'priority', PRIORITIES),
+      assignee: idListParam(query, 'assignee'),
+      label: idListParam(query, 'label'),
     });
   }
 

@@ -2,8 +2,10 @@ import {
   APP_PAGING,
   BearerAuth,
   CurrentPrincipal,
+  idListParam,
   isUuid,
   MeridianError,
+  oneOfListParam,
   PageQuery,
   PageRequest,
   Principal,
@@ -29,19 +31,6 @@ import {
   VoteDto,
 } from './dto/public.dto';
 import { single } from '../shared/context';
-
-/** A comma-separated filter; each value must pass `check`, else 400 `INVALID_QUERY_PARAMETER`. */
-function filter(query: Record<string, unknown>, name: string, check: (v: string) => boolean): string[] | undefined {
-  const raw = single(query, name);
-  if (raw === undefined || raw.trim() === '' || raw.trim() === 'null') return undefined;
-  const values = raw
-    .split(',')
-    .map((v) => v.trim().toLowerCase())
-    .filter(Boolean);
-  if (!values.every(check))
-    throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} has a value that is not valid.`);
-  return values;
-}
 
 /**
  * The Public API of a published project, addressed by its anchor (Plane's
@@ -88,11 +77,11 @@ export class PublicBoardController {
     return this.boards.issues(anchor, {
       page,
       order_by: single(query, 'order_by'),
-      state: filter(query, 'state', isUuid),
-      state_group: filter(query, 'state_group', (v) => (STATE_GROUPS as readonly string[]).includes(v)),
-      priority: filter(query, 'priority', (v) => (PRIORITIES as readonly string[]).includes(v)),
-      labels: filter(query, 'labels', isUuid),
-      assignees: filter(query, 'assignees', isUuid),
+      state: idListParam(query, 'state'),
+      state_group: oneOfListParam(query, 'state_group', STATE_GROUPS),
+      priority: oneOfListParam(query, 'priority', PRIORITIES),
+      labels: idListParam(query, 'labels'),
+      assignees: idListParam(query, 'assignees'),
       group_by: single(query, 'group_by') || undefined,
     });
   }

@@ -1,4 +1,4 @@
-import { MeridianError, Principal, ProjectAccess, WorkspaceAccess } from '#common';
+import { MeridianError, Principal, singleParam, ProjectAccess, WorkspaceAccess } from '#common';
 import type { IssueContext } from '#domain';
 
 /** The change context the domain services take, from the guards' findings. */
@@ -6,13 +6,8 @@ export function issueContext(me: Principal, ws: WorkspaceAccess, project: Projec
   return { workspaceId: ws.workspaceId, projectId: project.projectId, userId: me.userId, role: project.role };
 }
 
-/** One query parameter given at most once; 400 `INVALID_QUERY_PARAMETER` otherwise. */
-export function single(query: Record<string, unknown>, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} was given more than once.`);
-  return v;
-}
+/** One query parameter given at most once (`singleParam` of `#common`, the query-list reader's). */
+export const single = singleParam;
 
 /**
  * An integer query parameter from 1 to `max`, `fallback` when absent or empty; 400

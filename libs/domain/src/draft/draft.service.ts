@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CycleService } from '../cycle';
-import { assertEstimatePoint } from '../estimate';
+import { assertEstimatePoint } from '../kernel/estimate-checks';
 import { IssueCommandService, IssueQueryService, Priority, stripHtml } from '../issue';
 import { ModuleService } from '../module';
 import { DraftIssue } from './draft-issue.entity';

@@ -112,28 +112,3 @@ export class EstimateRepository {
     return row?.max === null || row?.max === undefined ? null : Number(row.max);
   }
 }
-
-/**
- * The live point with this id of the estimate the project uses (the project's `estimate`), or null.
- * A function, not a method: `assertEstimatePoint` runs it inside the work item feature's transactions.
- */
-export function findPointOfProjectEstimate(
-  em: EntityManager,
-  projectId: string,
-  pointId: string,
-): Promise<EstimatePoint | null> {
-  return em
-    .getRepository(EstimatePoint)
-    .createQueryBuilder('ep')
-    .innerJoin('Project', 'p', 'p.id = :projectId AND p.estimateId = ep.estimateId', { projectId })
-    .where('ep.id = :pointId AND ep.projectId = :projectId', { pointId, projectId })
-    .getOne();
-}
-
-/**
- * Whether `estimateId` is the project's live estimate. A function, not a method: the project
- * feature's writes run it inside their transactions.
- */
-export async function isProjectEstimate(em: EntityManager, projectId: string, estimateId: string): Promise<boolean> {
-  return em.getRepository(Estimate).exists({ where: { id: estimateId, projectId } });
-}

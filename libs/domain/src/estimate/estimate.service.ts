@@ -9,7 +9,7 @@ import { assertExternalIdFree } from '../kernel/external-id';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { Estimate, EstimateType } from './estimate.entity';
 import { EstimatePoint } from './estimate-point.entity';
-import { EstimateRepository, findPointOfProjectEstimate, isProjectEstimate } from './estimate.repository';
+import { EstimateRepository } from './estimate.repository';
 import { EstimateJson, EstimatePointJson, estimatePointView, estimateView } from './estimate.view';
 
 export interface EstimateInput {
@@ -331,25 +331,4 @@ export class EstimateService {
       throw err;
     }
   }
-}
-
-/**
- * A work item's `estimate_point` must be a live point of the estimate the project uses (its
- * `estimate`): 422 on `estimate_point` otherwise (Plane accepts any point id, a quirk not copied).
- */
-export async function assertEstimatePoint(
-  em: EntityManager,
-  projectId: string,
-  pointId: string,
-): Promise<EstimatePoint> {
-  const point = await findPointOfProjectEstimate(em, projectId, pointId);
-  if (!point)
-    throw validationError({ estimate_point: ['This estimate point is not one of the estimate the project uses.'] });
-  return point;
-}
-
-/** A project's `estimate` must be that project's live estimate (422 on `estimate` otherwise). */
-export async function assertProjectEstimate(em: EntityManager, projectId: string, estimateId: string): Promise<void> {
-  if (!(await isProjectEstimate(em, projectId, estimateId)))
-    throw validationError({ estimate: ["This estimate is not the project's estimate."] });
 }

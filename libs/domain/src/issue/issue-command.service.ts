@@ -2,7 +2,7 @@ import { MeridianError, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { assertEstimatePoint } from '../estimate';
+import { assertEstimatePoint } from '../kernel/estimate-checks';
 import { Label } from '../label';
 import { Project } from '../project';
 import { State } from '../state';

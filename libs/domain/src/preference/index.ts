@@ -9,7 +9,7 @@ export { IssueUserProperty } from './issue-user-property.entity';
 export { CycleUserProperties } from './cycle-user-properties.entity';
 export { ModuleUserProperties } from './module-user-properties.entity';
 export { PreferenceService } from './preference.service';
-export { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from './display-defaults';
+export { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from '../kernel/display-defaults';
 export type {
   DisplayPropertiesInput,
   DisplayScope,

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { FindOptionsWhere } from 'typeorm';
 import { found } from '../kernel/db-errors';
 import { CycleUserProperties } from './cycle-user-properties.entity';
-import { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from './display-defaults';
+import { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from '../kernel/display-defaults';
 import { DisplayPropertiesBase } from './display-properties.base';
 import { IssueUserProperty } from './issue-user-property.entity';
 import { ModuleUserProperties } from './module-user-properties.entity';

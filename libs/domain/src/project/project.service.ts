@@ -2,7 +2,7 @@ import { AuditActor, MeridianError, Page, PageRequest, ProjectAccessResolver, RO
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { assertProjectEstimate } from '../estimate';
+import { assertProjectEstimate } from '../kernel/estimate-checks';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { DEFAULT_STATES, slugify } from '../state';

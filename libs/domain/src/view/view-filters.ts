@@ -1,6 +1,6 @@
-import { isUuid, validationError } from '#common';
+import { dateCondition, isDateValue, isUuid, validationError } from '#common';
 import { PRIORITIES } from '../issue';
-import type { DateFilter, IssueListQuery } from '../issue';
+import type { IssueListQuery } from '../issue';
 import { STATE_GROUPS } from '../state';
 
 /**
@@ -9,17 +9,6 @@ import { STATE_GROUPS } from '../state';
  * `issue-filters.ts`, through `IssueQueryService`) and into Plane's `query` (the Django lookups
  * `plane/utils/issue_filters.py` stores, read-only).
  */
-
-/** `2025-01-01`, `2025-01-01;after`, `2025-01-01;before`. */
-const ABSOLUTE_DATE = /^(\d{4}-\d{2}-\d{2})(?:;(after|before))?$/;
-/** Plane's relative dates: `2_weeks;after;fromnow`, `1_months;before;ago`. */
-const RELATIVE_DATE = /^(\d{1,4})_(weeks|months);(after|before);(fromnow|ago)$/;
-
-function isDate(v: string): boolean {
-  const abs = ABSOLUTE_DATE.exec(v);
-  if (abs) return !Number.isNaN(Date.parse(abs[1]));
-  return RELATIVE_DATE.test(v);
-}
 
 const uuidOrNone = (v: string) => isUuid(v) || v === 'None' || v === 'null';
 
@@ -36,8 +25,8 @@ const RULES: Record<string, (v: string) => boolean> = {
   project: isUuid,
   cycle: uuidOrNone,
   module: uuidOrNone,
-  start_date: isDate,
-  target_date: isDate,
+  start_date: isDateValue,
+  target_date: isDateValue,
 };
 
 /** The list of a filter key: null (no filter), a list of strings, or one comma-separated string. */
@@ -69,16 +58,6 @@ export function assertViewFilters(filters: Record<string, unknown>): void {
     else if (values && !values.every(test)) errors.push(`${key} has a value that is not valid.`);
   }
   if (errors.length) throw validationError({ filters: errors });
-}
-
-/** A date filter's value on `today` (UTC): Plane's months are 30 days. */
-function dateFilter(v: string, today: Date): DateFilter {
-  const abs = ABSOLUTE_DATE.exec(v);
-  if (abs) return { date: abs[1], op: (abs[2] as 'after' | 'before' | undefined) ?? 'on' };
-  const [, n, unit, side, offset] = RELATIVE_DATE.exec(v)!;
-  const days = Number(n) * (unit === 'weeks' ? 7 : 30) * (offset === 'fromnow' ? 1 : -1);
-  const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + days));
-  return { date: day.toISOString().slice(0, 10), op: side as 'after' | 'before' };
 }
 
 /** The filters of the work item list a view's stored `filters` (checked on write) asks for. */
@@ -115,8 +94,8 @@ export function viewIssueFilters(filters: Record<string, unknown>, today = new D
     created_by: get('created_by'),
     cycle: idsOrNone('cycle'),
     module: idsOrNone('module'),
-    start_date: get('start_date')?.map((v) => dateFilter(v, today)),
-    target_date: get('target_date')?.map((v) => dateFilter(v, today)),
+    start_date: get('start_date')?.map((v) => dateCondition(v, today)),
+    target_date: get('target_date')?.map((v) => dateCondition(v, today)),
   };
 }
 
@@ -144,7 +123,7 @@ export function planeQuery(filters: Record<string, unknown>, today = new Date())
   }
   for (const key of ['start_date', 'target_date']) {
     for (const v of valuesOf(filters[key]) ?? []) {
-      const f = dateFilter(v, today);
+      const f = dateCondition(v, today);
       query[`${key}__${f.op === 'after' ? 'gte' : f.op === 'before' ? 'lte' : 'contains'}`] = f.date;
     }
   }

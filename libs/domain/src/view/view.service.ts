@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { FavoriteService } from '../favorite';
 import { ISSUE_ORDER_KEYS, IssueListQuery, IssueQueryService } from '../issue';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { defaultDisplayFilters, defaultDisplayProperties } from '../preference';
+import { defaultDisplayFilters, defaultDisplayProperties } from '../kernel/display-defaults';
 import { IssueView, VIEW_ACCESS } from './issue-view.entity';
 import { AppViewJson, appViewView } from './view.app-view';
 import { assertViewFilters, planeQuery, viewIssueFilters } from './view-filters';

@@ -1,5 +1,5 @@
 import { iso } from '../kernel/time';
-import { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from '../preference';
+import { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from '../kernel/display-defaults';
 import { User } from '../user';
 import { canSeeEmail } from '../user';
 import { WorkspaceMember } from './workspace-member.entity';

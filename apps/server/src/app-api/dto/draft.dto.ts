@@ -3,38 +3,30 @@ import {
   Allow,
   ArrayMaxSize,
   IsArray,
-  IsIn,
-  IsISO8601,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
-  Matches,
   MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import {
-  EmptyAsNull,
-  IsFiniteInRange,
-  IsOptionalNonNull,
-  NullAsEmptyList,
-  SORT_ORDER_MAX,
-  SORT_ORDER_MIN,
-} from '#common';
-import { DraftInput, Priority, PRIORITIES } from '#domain';
-import { ReadOnlyBase } from '../../shared/dto/read-only';
+import { EmptyAsNull, IsOptionalNonNull, NullAsEmptyList } from '#common';
+import { DraftInput } from '#domain';
+import { WorkItemSharedFieldsDto } from '../../shared/dto/work-item.dto';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /**
  * A draft work item's fields (Plane 0.25.3 `plane/app/serializers/draft.py`
  * DraftIssueCreateSerializer), every one optional, for `POST`/`PATCH …/draft-issues/` and the body
- * of `POST …/draft-to-issue/{id}/` (whose given fields override the draft's). The keys of the
- * objects the web app sends back (counts, `is_draft`, `sequence_id`, …) are accepted and ignored.
+ * of `POST …/draft-to-issue/{id}/` (whose given fields override the draft's). The fields it shares
+ * with a work item (description, priority, estimate point, dates, sort order, type) are the work
+ * item DTO's (`WorkItemSharedFieldsDto`: the same rules and messages); the rest use the App API's
+ * names. The keys of the objects the web app sends back (counts, `is_draft`, `sequence_id`, …) are
+ * accepted and ignored.
  */
-export class DraftIssueDto extends ReadOnlyBase implements DraftInput {
+export class DraftIssueDto extends WorkItemSharedFieldsDto implements DraftInput {
   @IsOptional()
   @Transform(trim)
   @ValidateIf((_, v) => v !== null)
@@ -43,16 +35,8 @@ export class DraftIssueDto extends ReadOnlyBase implements DraftInput {
   name?: string | null;
 
   @IsOptionalNonNull()
-  @IsString()
-  description_html?: string;
-
-  @IsOptionalNonNull()
   @IsObject()
   description?: Record<string, unknown>;
-
-  @IsOptionalNonNull()
-  @IsIn(PRIORITIES)
-  priority?: Priority;
 
   @IsOptional()
   @EmptyAsNull()
@@ -71,35 +55,6 @@ export class DraftIssueDto extends ReadOnlyBase implements DraftInput {
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   parent_id?: string | null;
-
-  @IsOptional()
-  @EmptyAsNull()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  estimate_point?: string | null;
-
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @Matches(DATE, { message: 'start_date must be a date as YYYY-MM-DD' })
-  @IsISO8601({ strict: true })
-  start_date?: string | null;
-
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @Matches(DATE, { message: 'target_date must be a date as YYYY-MM-DD' })
-  @IsISO8601({ strict: true })
-  target_date?: string | null;
-
-  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`). */
-  @IsOptionalNonNull()
-  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
-  sort_order?: number;
-
-  @IsOptional()
-  @EmptyAsNull()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  type_id?: string | null;
 
   @IsOptional()
   @NullAsEmptyList()
@@ -129,11 +84,6 @@ export class DraftIssueDto extends ReadOnlyBase implements DraftInput {
   module_ids?: string[];
 
   @Allow() is_draft?: unknown;
-  @Allow() sequence_id?: unknown;
-  @Allow() completed_at?: unknown;
-  @Allow() archived_at?: unknown;
-  @Allow() description_binary?: unknown;
-  @Allow() description_stripped?: unknown;
   @Allow() workspace_id?: unknown;
   @Allow() sub_issues_count?: unknown;
   @Allow() link_count?: unknown;

@@ -33,12 +33,13 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * `PATCH …/issues|work-items/{id}/` (Plane `plane/api/serializers/issue.py` IssueSerializer; the
- * clients' `plane-node-sdk/dist/models/WorkItem.d.ts`, `plane-mcp-server/build/schemas.js` Issue).
- * Read-only keys (`sequence_id`, `completed_at`, `archived_at`, `description_binary`, ids,
- * timestamps) are accepted and ignored; `module` (SDK) is accepted and ignored until modules exist.
+ * The fields a work item and a draft work item share, with the same rules and messages (Plane's
+ * `IssueSerializer` and `DraftIssueCreateSerializer` take them alike): the work item DTOs below and
+ * the App API's `DraftIssueDto` (`app-api/dto/draft.dto.ts`) extend it. Read-only keys
+ * (`sequence_id`, `completed_at`, `archived_at`, `description_binary`, `description_stripped`, and
+ * `ReadOnlyBase`'s) are accepted and ignored.
  */
-class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
+export class WorkItemSharedFieldsDto extends ReadOnlyBase {
   @IsOptionalNonNull()
   @IsString()
   description_html?: string;
@@ -46,25 +47,6 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   @IsOptionalNonNull()
   @IsIn(PRIORITIES)
   priority?: Priority;
-
-  @IsOptional()
-  @EmptyAsNull()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  state?: string | null;
-
-  @IsOptional()
-  @EmptyAsNull()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  parent?: string | null;
-
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(12)
-  point?: number | null;
 
   @IsOptional()
   @EmptyAsNull()
@@ -89,6 +71,44 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
   sort_order?: number;
 
+  @IsOptional()
+  @EmptyAsNull()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
+  type_id?: string | null;
+
+  @Allow() sequence_id?: unknown;
+  @Allow() completed_at?: unknown;
+  @Allow() archived_at?: unknown;
+  @Allow() description_binary?: unknown;
+  @Allow() description_stripped?: unknown;
+}
+
+/**
+ * `PATCH …/issues|work-items/{id}/` (Plane `plane/api/serializers/issue.py` IssueSerializer; the
+ * clients' `plane-node-sdk/dist/models/WorkItem.d.ts`, `plane-mcp-server/build/schemas.js` Issue):
+ * the shared fields and the v1 names. `module` (SDK) is accepted and ignored until modules exist.
+ */
+class WorkItemFieldsDto extends WorkItemSharedFieldsDto implements IssueInput {
+  @IsOptional()
+  @EmptyAsNull()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
+  state?: string | null;
+
+  @IsOptional()
+  @EmptyAsNull()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
+  parent?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(0)
+  @Max(12)
+  point?: number | null;
+
   @IsOptionalNonNull()
   @IsBoolean()
   is_draft?: boolean;
@@ -112,12 +132,6 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   type?: string | null;
 
   @IsOptional()
-  @EmptyAsNull()
-  @ValidateIf((_, v) => v !== null)
-  @IsUUID()
-  type_id?: string | null;
-
-  @IsOptional()
   @NullAsEmptyList()
   @IsArray()
   @IsUUID('all', { each: true })
@@ -134,12 +148,6 @@ class WorkItemFieldsDto extends ReadOnlyBase implements IssueInput {
   @ValidateIf((_, v) => v !== null)
   @IsUUID()
   module?: string | null;
-
-  @Allow() sequence_id?: unknown;
-  @Allow() completed_at?: unknown;
-  @Allow() archived_at?: unknown;
-  @Allow() description_binary?: unknown;
-  @Allow() description_stripped?: unknown;
 }
 
 /** `PATCH …/issues|work-items/{id}/`. */
