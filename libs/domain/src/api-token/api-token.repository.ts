@@ -91,4 +91,9 @@ export class ApiTokenRepository {
   async touchLastUsed(id: string): Promise<void> {
     await this.dataSource.query('UPDATE api_tokens SET last_used = now() WHERE id = $1', [id]);
   }
+
+  /** The user's own (not service) key `id` of the workspace, live, or null. */
+  findOwn(workspaceId: string, userId: string, id: string): Promise<ApiToken | null> {
+    return this.dataSource.getRepository(ApiToken).findOneBy({ id, workspaceId, userId, isService: false });
+  }
 }

@@ -218,9 +218,7 @@ export class ApiTokenService {
   }
 
   private async findOwn(workspaceId: string, userId: string, id: string): Promise<ApiToken> {
-    const token = await this.dataSource
-      .getRepository(ApiToken)
-      .findOneBy({ id, workspaceId, userId, isService: false });
+    const token = await this.tokens.findOwn(workspaceId, userId, id);
     if (!token) throw new MeridianError('NOT_FOUND');
     return token;
   }

@@ -118,6 +118,11 @@ export class ImporterRepository {
       .getRawMany<{ issue_id: string; related_issue_id: string }>();
     return new Set(rows.map((r) => relatedPair(r.issue_id, r.related_issue_id)));
   }
+
+  /** Inserts a user row (`save`: the returned entity has its generated columns). */
+  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
+    return em.save(em.create(User, row));
+  }
 }
 
 /** The key of an unordered pair of work items. */

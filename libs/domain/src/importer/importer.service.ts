@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { User } from '../user';
 import { activateWorkspaceMember, Workspace } from '../workspace';
 import { ExternalKind, ImporterRepository, relatedPair } from './importer.repository';
 
@@ -97,17 +96,15 @@ export class ImporterService {
         let user = await this.repo.userByEmail(email, em);
         const created = !user;
         if (!user) {
-          user = await em.save(
-            em.create(User, {
-              email,
-              passwordHash: null,
-              firstName: (input.first_name ?? '').slice(0, 255),
-              lastName: (input.last_name ?? '').slice(0, 255),
-              displayName: (input.display_name?.trim() || email.split('@')[0]).slice(0, 255),
-              isActive: true,
-              isEmailVerified: false,
-            }),
-          );
+          user = await this.repo.insertUser(em, {
+            email,
+            passwordHash: null,
+            firstName: (input.first_name ?? '').slice(0, 255),
+            lastName: (input.last_name ?? '').slice(0, 255),
+            displayName: (input.display_name?.trim() || email.split('@')[0]).slice(0, 255),
+            isActive: true,
+            isEmailVerified: false,
+          });
         }
         const before = await this.repo.workspaceRole(workspaceId, user.id, em);
         if (before === null) await activateWorkspaceMember(em, workspaceId, user.id, role, actorId);

@@ -12,7 +12,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
-import { InstanceConfiguration } from './instance-configuration.entity';
+import { InstanceConfigRepository } from './instance-config.repository';
+import type { InstanceConfiguration } from './instance-configuration.entity';
 import { SecretBox } from './secret-box';
 
 /** What a secret's value reads as once it is set; sending it back in a PATCH leaves the secret unchanged. */
@@ -95,6 +96,7 @@ export class InstanceSettings {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly configs: InstanceConfigRepository,
   ) {
     this.box = new SecretBox(config.secret.key);
   }
@@ -200,21 +202,21 @@ export class InstanceSettings {
       throw validationError({ non_field_errors: ['Send at least one configuration key.'] });
 
     await this.dataSource.transaction(async (em) => {
-      const repo = em.getRepository(InstanceConfiguration);
       for (const [spec, value] of clean) {
         if (value === null) {
-          await repo.delete({ key: spec.key });
+          await this.configs.deleteKey(em, spec.key);
           continue;
         }
         const stored = spec.encrypted && value !== '' ? this.box.seal(value) : value;
-        const existing = await repo.findOneBy({ key: spec.key });
+        const existing = await this.configs.findByKey(em, spec.key);
         if (existing) {
-          await repo.update(
-            { id: existing.id },
-            { value: stored, isEncrypted: spec.encrypted && value !== '', updatedById: actorId },
-          );
+          await this.configs.update(em, existing.id, {
+            value: stored,
+            isEncrypted: spec.encrypted && value !== '',
+            updatedById: actorId,
+          });
         } else {
-          await repo.insert({
+          await this.configs.insert(em, {
             key: spec.key,
             value: stored,
             category: spec.category,
@@ -252,9 +254,8 @@ export class InstanceSettings {
     if (this.cache && Date.now() - this.cache.at < SETTINGS_CACHE_MS) return this.cache.stored;
     if (!this.loading) {
       const generation = this.generation;
-      const loading = this.dataSource
-        .getRepository(InstanceConfiguration)
-        .find()
+      const loading = this.configs
+        .all()
         .then((rows) => {
           const stored = new Map(
             rows.map((row) => [row.key, { row, plain: row.isEncrypted ? this.box.open(row.value) : row.value }]),

@@ -1,14 +1,12 @@
 import { APP_CONFIG, AppConfig, InstanceAdminVerifier, MeridianError, Principal, randomToken, sha256 } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../kernel/audit';
 import { verifyPassword } from '../kernel/password';
 import type { ClientInfo } from '../auth';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { User } from '../user';
-import { Workspace } from '../workspace';
-import { InstanceAdmin, InstanceAdminSession } from '../instance-config';
+import type { User } from '../user';
 import { InstanceSetupInput, setUpInstance } from './instance-setup';
 import { InstanceRepository } from './instance.repository';
 import { adminSessionUserView, adminUserView, instanceAdminView, instanceView } from './instance.view';
@@ -48,7 +46,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     return this.dataSource.transaction(async (em) => {
       const { user, instance } = await setUpInstance(em, input);
       const tokens = await this.open(em, user, client);
-      const workspacesExist = await em.getRepository(Workspace).exists();
+      const workspacesExist = await this.instances.anyWorkspace(em);
       return { ...tokens, user: adminUserView(user), instance: instanceView(instance, workspacesExist) };
     });
   }
@@ -59,11 +57,11 @@ export class InstanceAdminService implements InstanceAdminVerifier {
    * `ADMIN_AUTHENTICATION_FAILED`. Before the first set-up: 403 `INSTANCE_NOT_CONFIGURED`.
    */
   async signIn(input: { email: string; password: string }, client: ClientInfo): Promise<AdminSignInResult> {
-    const instance = await this.instances.ensureInstance(this.dataSource.manager);
+    const instance = await this.instances.ensureInstance(this.instances.manager);
     if (!instance.isSetupDone) throw new MeridianError('INSTANCE_NOT_CONFIGURED');
-    const user = await this.dataSource.getRepository(User).findOneBy({ email: input.email.trim().toLowerCase() });
+    const user = await this.instances.userByEmail(this.instances.manager, input.email.trim().toLowerCase());
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-    const isAdmin = user ? await this.dataSource.getRepository(InstanceAdmin).existsBy({ userId: user.id }) : false;
+    const isAdmin = user ? await this.instances.isAdmin(this.instances.manager, user.id) : false;
     const actor = {
       userId: user?.id ?? null,
       email: user?.email ?? input.email.trim().toLowerCase().slice(0, 255),
@@ -107,24 +105,18 @@ export class InstanceAdminService implements InstanceAdminVerifier {
       const access = randomToken(32);
       const refresh = randomToken(32);
       const accessTtl = this.config.instanceAdmin.accessTokenTtlSeconds;
-      await em.update(
-        InstanceAdminSession,
-        { id: session.id },
-        {
-          accessDigest: sha256(access),
-          refreshDigest: sha256(refresh),
-          accessExpiresAt: new Date(Math.min(Date.now() + accessTtl * 1000, session.expiresAt.getTime())),
-        },
-      );
+      await this.instances.updateAdminSession(em, session.id, {
+        accessDigest: sha256(access),
+        refreshDigest: sha256(refresh),
+        accessExpiresAt: new Date(Math.min(Date.now() + accessTtl * 1000, session.expiresAt.getTime())),
+      });
       return this.tokens(access, refresh, session.expiresAt);
     });
   }
 
   /** `POST /api/instances/admins/sign-out/`: ends the caller's admin session (both tokens). */
   async signOut(sessionId: string): Promise<void> {
-    await this.dataSource
-      .getRepository(InstanceAdminSession)
-      .update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await this.instances.revokeAdminSession(sessionId);
   }
 
   /** `INSTANCE_ADMIN_VERIFIER`: the admin principal behind an admin access token, or null. */
@@ -136,7 +128,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
 
   /** `GET /api/instances/admins/me/`: the signed-in admin's user. */
   async me(userId: string) {
-    return adminUserView(await this.dataSource.getRepository(User).findOneByOrFail({ id: userId }));
+    return adminUserView(await this.instances.userByIdOrFail(userId));
   }
 
   /**
@@ -147,16 +139,14 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   async session(token: string | undefined) {
     const principal = token ? await this.verifyInstanceAdminToken(token) : null;
     if (!principal) return { is_authenticated: false };
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: principal.userId });
+    const user = await this.instances.userById(this.instances.manager, principal.userId);
     if (!user) return { is_authenticated: false };
     return { is_authenticated: true, user: adminSessionUserView(user) };
   }
 
   /** `GET /api/instances/admins/`: every instance admin, oldest first, with `user_detail`. */
   async list() {
-    const admins = await this.dataSource
-      .getRepository(InstanceAdmin)
-      .find({ relations: { user: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const admins = await this.instances.listAdmins();
     return admins.map((a) => instanceAdminView(a, a.user!));
   }
 
@@ -165,19 +155,17 @@ export class InstanceAdminService implements InstanceAdminVerifier {
    * 201 with the admin; 404 `USER_DOES_NOT_EXIST`; 409 `ADMIN_USER_ALREADY_EXIST`.
    */
   async add(email: string, actorId: string) {
-    const user = await this.dataSource
-      .getRepository(User)
-      .findOneBy({ email: email.trim().toLowerCase(), isActive: true });
+    const user = await this.instances.userByEmail(this.instances.manager, email.trim().toLowerCase(), true);
     if (!user) throw new MeridianError('USER_DOES_NOT_EXIST');
-    const instance = await this.instances.ensureInstance(this.dataSource.manager);
+    const instance = await this.instances.ensureInstance(this.instances.manager);
     try {
-      const admin = await this.dataSource
-        .getRepository(InstanceAdmin)
-        .save(
-          this.dataSource
-            .getRepository(InstanceAdmin)
-            .create({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: actorId }),
-        );
+      const admin = await this.instances.saveAdmin({
+        userId: user.id,
+        instanceId: instance.id,
+        role: 20,
+        isVerified: true,
+        createdById: actorId,
+      });
       return instanceAdminView(admin, user);
     } catch (err) {
       if (isUniqueViolation(err, 'uq_instance_admins_user')) throw new MeridianError('ADMIN_USER_ALREADY_EXIST');
@@ -193,17 +181,16 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     await this.dataSource.transaction(async (em) => {
       const instance = await this.instances.ensureInstance(em);
       await this.instances.lockInstance(em, instance.id);
-      const admin = await em.getRepository(InstanceAdmin).findOneBy({ id: adminId });
+      const admin = await this.instances.findAdmin(em, adminId);
       if (!admin) throw new MeridianError('NOT_FOUND');
-      if ((await em.getRepository(InstanceAdmin).count()) <= 1) throw new MeridianError('LAST_INSTANCE_ADMIN');
-      await em.delete(InstanceAdmin, { id: admin.id });
-      await em.update(InstanceAdminSession, { userId: admin.userId, revokedAt: IsNull() }, { revokedAt: new Date() });
+      if ((await this.instances.countAdmins(em)) <= 1) throw new MeridianError('LAST_INSTANCE_ADMIN');
+      await this.instances.deleteAdmin(em, admin);
     });
   }
 
   private async stillAdmin(em: EntityManager, userId: string): Promise<boolean> {
-    const user = await em.getRepository(User).findOneBy({ id: userId });
-    return !!user?.isActive && (await em.getRepository(InstanceAdmin).existsBy({ userId }));
+    const user = await this.instances.userById(em, userId);
+    return !!user?.isActive && (await this.instances.isAdmin(em, userId));
   }
 
   private async open(em: EntityManager, user: User, client: ClientInfo): Promise<AdminTokens> {
@@ -211,7 +198,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     const refresh = randomToken(32);
     const now = Date.now();
     const expiresAt = new Date(now + this.config.instanceAdmin.sessionTtlSeconds * 1000);
-    await em.insert(InstanceAdminSession, {
+    await this.instances.insertAdminSession(em, {
       userId: user.id,
       accessDigest: sha256(access),
       accessExpiresAt: new Date(

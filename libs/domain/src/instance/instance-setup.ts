@@ -1,8 +1,8 @@
 import { MeridianError } from '#common';
 import { EntityManager } from 'typeorm';
 import { hashPassword, verifyPassword } from '../kernel/password';
-import { User } from '../user';
-import { Instance, InstanceAdmin } from '../instance-config';
+import type { User } from '../user';
+import type { Instance } from '../instance-config';
 import { InstanceRepository } from './instance.repository';
 
 /** Plane's instance version, reported by `GET /api/instances/`. */
@@ -34,11 +34,10 @@ export async function setUpInstance(
   const instance = await instances.ensureInstance(em);
   // serialise concurrent set-ups on the instance row
   await instances.lockInstance(em, instance.id);
-  if ((await em.getRepository(InstanceAdmin).count()) > 0) throw new MeridianError('ADMIN_ALREADY_EXIST');
+  if ((await instances.countAdmins(em)) > 0) throw new MeridianError('ADMIN_ALREADY_EXIST');
 
   const email = input.email.trim().toLowerCase();
-  const users = em.getRepository(User);
-  let user = await users.findOneBy({ email });
+  let user = await instances.userByEmail(em, email);
   const created = !user;
   if (user) {
     if (!(await verifyPassword(user.passwordHash, input.password)) || !user.isActive) {
@@ -48,23 +47,23 @@ export async function setUpInstance(
       );
     }
   } else {
-    user = await users.save(
-      users.create({
-        email,
-        passwordHash: await hashPassword(input.password),
-        firstName: input.first_name.trim(),
-        lastName: input.last_name?.trim() ?? '',
-        displayName: email.split('@')[0].slice(0, 255),
-        isActive: true,
-      }),
-    );
+    user = await instances.insertUser(em, {
+      email,
+      passwordHash: await hashPassword(input.password),
+      firstName: input.first_name.trim(),
+      lastName: input.last_name?.trim() ?? '',
+      displayName: email.split('@')[0].slice(0, 255),
+      isActive: true,
+    });
   }
-  await em
-    .getRepository(InstanceAdmin)
-    .insert({ userId: user.id, instanceId: instance.id, role: 20, isVerified: true, createdById: user.id });
+  await instances.insertAdmin(em, {
+    userId: user.id,
+    instanceId: instance.id,
+    role: 20,
+    isVerified: true,
+    createdById: user.id,
+  });
   const name = input.company_name?.trim();
-  await em
-    .getRepository(Instance)
-    .update({ id: instance.id }, { isSetupDone: true, ...(name ? { instanceName: name } : {}) });
-  return { user, instance: await em.getRepository(Instance).findOneByOrFail({ id: instance.id }), created };
+  await instances.updateInstance(em, instance.id, { isSetupDone: true, ...(name ? { instanceName: name } : {}) });
+  return { user, instance: await instances.instanceByIdOrFail(em, instance.id), created };
 }

@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate, randomHex } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
 import { Project } from '../project';
 import { User } from '../user';
 import { Workspace, WorkspaceMember } from '../workspace';
@@ -121,6 +121,103 @@ export class InstanceRepository {
       .withDeleted()
       .where('LOWER(w.slug) = LOWER(:slug)', { slug })
       .getExists();
+  }
+
+  /** The data source's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** Whether any workspace (live) exists. */
+  anyWorkspace(em: EntityManager): Promise<boolean> {
+    return em.getRepository(Workspace).exists();
+  }
+
+  /** The user with this email (as given), active only with `activeOnly`; or null. */
+  userByEmail(em: EntityManager, email: string, activeOnly = false): Promise<User | null> {
+    return em.getRepository(User).findOneBy(activeOnly ? { email, isActive: true } : { email });
+  }
+
+  /** The user with this id, or null. */
+  userById(em: EntityManager, id: string): Promise<User | null> {
+    return em.getRepository(User).findOneBy({ id });
+  }
+
+  /** The user with this id; throws TypeORM's `EntityNotFoundError` when there is none. */
+  userByIdOrFail(id: string): Promise<User> {
+    return this.dataSource.getRepository(User).findOneByOrFail({ id });
+  }
+
+  /** Inserts a user row (`save`: the returned entity has its generated columns). */
+  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
+    const users = em.getRepository(User);
+    return users.save(users.create(row));
+  }
+
+  /** Whether the user is an instance admin. */
+  isAdmin(em: EntityManager, userId: string): Promise<boolean> {
+    return em.getRepository(InstanceAdmin).existsBy({ userId });
+  }
+
+  /** How many instance admins there are. */
+  countAdmins(em: EntityManager): Promise<number> {
+    return em.getRepository(InstanceAdmin).count();
+  }
+
+  /** The instance admin row, or null. */
+  findAdmin(em: EntityManager, id: string): Promise<InstanceAdmin | null> {
+    return em.getRepository(InstanceAdmin).findOneBy({ id });
+  }
+
+  /** Every instance admin with their user, oldest first. */
+  listAdmins(): Promise<InstanceAdmin[]> {
+    return this.dataSource
+      .getRepository(InstanceAdmin)
+      .find({ relations: { user: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Inserts an instance admin row with `save` (a taken user is the unique violation `uq_instance_admins_user`). */
+  saveAdmin(row: Partial<InstanceAdmin>): Promise<InstanceAdmin> {
+    const admins = this.dataSource.getRepository(InstanceAdmin);
+    return admins.save(admins.create(row));
+  }
+
+  /** Inserts an instance admin row with `insert`. */
+  async insertAdmin(em: EntityManager, row: Partial<InstanceAdmin>): Promise<void> {
+    await em.getRepository(InstanceAdmin).insert(row as never);
+  }
+
+  /** Deletes the instance admin row, then revokes the user's live admin sessions. */
+  async deleteAdmin(em: EntityManager, admin: InstanceAdmin): Promise<void> {
+    await em.delete(InstanceAdmin, { id: admin.id });
+    await em.update(InstanceAdminSession, { userId: admin.userId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /** Inserts an admin session. */
+  async insertAdminSession(em: EntityManager, row: Partial<InstanceAdminSession>): Promise<void> {
+    await em.insert(InstanceAdminSession, row as never);
+  }
+
+  /** Updates one admin session. */
+  async updateAdminSession(em: EntityManager, id: string, patch: Partial<InstanceAdminSession>): Promise<void> {
+    await em.update(InstanceAdminSession, { id }, patch as never);
+  }
+
+  /** Revokes the admin session unless it is revoked already. */
+  async revokeAdminSession(sessionId: string): Promise<void> {
+    await this.dataSource
+      .getRepository(InstanceAdminSession)
+      .update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /** Updates the instance row. */
+  async updateInstance(em: EntityManager, id: string, patch: Partial<Instance>): Promise<void> {
+    await em.getRepository(Instance).update({ id }, patch as never);
+  }
+
+  /** The instance row; throws TypeORM's `EntityNotFoundError` when there is none. */
+  instanceByIdOrFail(em: EntityManager, id: string): Promise<Instance> {
+    return em.getRepository(Instance).findOneByOrFail({ id });
   }
 
   private async countBy(

@@ -4,8 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordAudit } from '../kernel/audit';
 import { User } from '../user';
-import { isRestrictedSlug, Workspace, WORKSPACE_SLUG_PATTERN, workspaceView } from '../workspace';
-import { Instance } from '../instance-config';
+import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN, workspaceView } from '../workspace';
+import type { Instance } from '../instance-config';
 import { InstanceRepository } from './instance.repository';
 import { InstanceSettings } from '../instance-config';
 import { instanceView } from './instance.view';
@@ -37,7 +37,7 @@ export class InstanceService {
 
   /** The instance row (created on first use). */
   instance(): Promise<Instance> {
-    return this.instances.ensureInstance(this.dataSource.manager);
+    return this.instances.ensureInstance(this.instances.manager);
   }
 
   /**
@@ -46,7 +46,7 @@ export class InstanceService {
    */
   async info() {
     const instance = await this.instance();
-    const workspacesExist = await this.dataSource.getRepository(Workspace).exists();
+    const workspacesExist = await this.instances.anyWorkspace(this.instances.manager);
     const v = await this.settings.getMany([
       'ENABLE_SIGNUP',
       'DISABLE_WORKSPACE_CREATION',
@@ -101,7 +101,7 @@ export class InstanceService {
     if (input.is_support_required !== undefined) changes.isSupportRequired = input.is_support_required;
     if (Object.keys(changes).length)
       await this.dataSource.transaction(async (em) => {
-        await em.getRepository(Instance).update({ id: instance.id }, changes);
+        await this.instances.updateInstance(em, instance.id, changes);
         await recordAudit(em, {
           event: 'instance.settings_changed',
           actor,
@@ -109,7 +109,7 @@ export class InstanceService {
           metadata: { set: Object.keys(input).filter((k) => input[k as keyof UpdateInstanceInput] !== undefined) },
         });
       });
-    const workspacesExist = await this.dataSource.getRepository(Workspace).exists();
+    const workspacesExist = await this.instances.anyWorkspace(this.instances.manager);
     return instanceView(await this.instance(), workspacesExist);
   }
 
@@ -121,7 +121,7 @@ export class InstanceService {
   async markSignUpScreenVisited(): Promise<void> {
     const instance = await this.instance();
     if (!instance.isSignupScreenVisited)
-      await this.dataSource.getRepository(Instance).update({ id: instance.id }, { isSignupScreenVisited: true });
+      await this.instances.updateInstance(this.instances.manager, instance.id, { isSignupScreenVisited: true });
   }
 
   /**

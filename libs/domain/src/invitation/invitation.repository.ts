@@ -1,9 +1,9 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { User } from '../user';
-import { WorkspaceMember } from '../workspace';
+import { Workspace, WorkspaceMember } from '../workspace';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 
 /**
@@ -19,6 +19,15 @@ export function findAcceptedForEmail(em: EntityManager, email: string): Promise<
     .where('i.email = :email AND i.accepted = true', { email })
     .andWhere('w.deletedAt IS NULL')
     .getMany();
+}
+
+/** Updates one invitation in `em`'s transaction (a function of `em` alone, as `findAcceptedForEmail`). */
+export async function updateInvitation(
+  em: EntityManager,
+  id: string,
+  patch: Partial<Pick<WorkspaceInvitation, 'accepted' | 'respondedAt' | 'deletedAt' | 'role' | 'updatedById'>>,
+): Promise<void> {
+  await em.update(WorkspaceInvitation, { id }, patch);
 }
 
 /** All SQL of the invitation feature. */
@@ -79,5 +88,42 @@ export class InvitationRepository {
       .where('i.id = :id AND w.slug = :slug AND i.tokenDigest = :digest', { id, slug, digest })
       .andWhere('w.deletedAt IS NULL')
       .getOne();
+  }
+
+  /** The live workspace; throws TypeORM's `EntityNotFoundError` when there is none. */
+  workspaceOrFail(workspaceId: string): Promise<Workspace> {
+    return this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+  }
+
+  /** The workspace's live invitations to any of `emails`. */
+  findForEmails(em: EntityManager, workspaceId: string, emails: string[]): Promise<WorkspaceInvitation[]> {
+    return em.getRepository(WorkspaceInvitation).findBy({ workspaceId, email: In(emails) });
+  }
+
+  /** Saves a created or merged invitation (`save`: an insert or an update of its changed columns). */
+  save(em: EntityManager, invitation: WorkspaceInvitation): Promise<WorkspaceInvitation> {
+    return em.save(invitation);
+  }
+
+  /** Updates one invitation (outside a transaction without `em`). */
+  async update(
+    em: EntityManager | null,
+    id: string,
+    patch: Partial<Pick<WorkspaceInvitation, 'accepted' | 'respondedAt' | 'deletedAt' | 'role' | 'updatedById'>>,
+  ): Promise<void> {
+    if (em) await updateInvitation(em, id, patch);
+    else await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, patch);
+  }
+
+  /** The workspace's live invitation `id` with its workspace, or null. */
+  findInWorkspace(workspaceId: string, id: string): Promise<WorkspaceInvitation | null> {
+    return this.dataSource
+      .getRepository(WorkspaceInvitation)
+      .findOne({ where: { id, workspaceId }, relations: { workspace: true } });
+  }
+
+  /** The active user with this email (as stored), or null. */
+  activeUserByEmail(em: EntityManager, email: string): Promise<User | null> {
+    return em.getRepository(User).findOneBy({ email, isActive: true });
   }
 }

@@ -11,13 +11,12 @@ import {
 } from '#common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { MailService } from '../mail';
-import { User } from '../user';
 import { activateWorkspaceMember } from '../workspace';
-import { Workspace } from '../workspace';
-import { findAcceptedForEmail, InvitationRepository } from './invitation.repository';
+import type { Workspace } from '../workspace';
+import { findAcceptedForEmail, InvitationRepository, updateInvitation } from './invitation.repository';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 import { InvitationJson, invitationView } from './workspace-invitation.view';
 
@@ -97,10 +96,10 @@ export class WorkspaceInvitationService {
       });
     }
 
-    const workspace = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+    const workspace = await this.invitations.workspaceOrFail(workspaceId);
     const sent: Array<{ invitation: WorkspaceInvitation; token: string }> = [];
     await this.dataSource.transaction(async (em) => {
-      const existing = await em.getRepository(WorkspaceInvitation).findBy({ workspaceId, email: In(emails) });
+      const existing = await this.invitations.findForEmails(em, workspaceId, emails);
       const byEmail = new Map(existing.map((i) => [i.email, i]));
       for (const [email, role] of wanted) {
         const token = randomToken(32);
@@ -116,7 +115,7 @@ export class WorkspaceInvitationService {
         const invitation = previous
           ? em.merge(WorkspaceInvitation, previous, fields)
           : em.create(WorkspaceInvitation, { ...fields, workspaceId, email, createdById: inviter.userId });
-        const saved = await em.save(invitation);
+        const saved = await this.invitations.save(em, invitation);
         sent.push({ invitation: saved, token });
         await recordAudit(em, {
           event: 'member.invited',
@@ -141,7 +140,7 @@ export class WorkspaceInvitationService {
 
   /** Live invitations of the workspace, oldest first. */
   async list(workspaceId: string, page: PageRequest): Promise<Page<InvitationJson>> {
-    const workspace = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+    const workspace = await this.invitations.workspaceOrFail(workspaceId);
     return (await this.invitations.listPageInWorkspace(workspaceId, page)).map((i) => invitationView(i, workspace));
   }
 
@@ -157,7 +156,7 @@ export class WorkspaceInvitationService {
     if (role > inviter.role || invitation.role > inviter.role) {
       throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
     }
-    await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, { role, updatedById: inviter.userId });
+    await this.invitations.update(null, id, { role, updatedById: inviter.userId });
     return invitationView(
       { ...invitation, role, updatedById: inviter.userId, updatedAt: new Date() } as WorkspaceInvitation,
       workspace,
@@ -167,7 +166,7 @@ export class WorkspaceInvitationService {
   /** Revokes (soft-deletes) an invitation: its link stops working. */
   async revoke(workspaceId: string, id: string): Promise<void> {
     await this.find(workspaceId, id);
-    await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, { deletedAt: new Date() });
+    await this.invitations.update(null, id, { deletedAt: new Date() });
   }
 
   /** Public: the invitation behind an emailed link; a wrong slug, id or token is a 404 `INVITATION_NOT_FOUND`. */
@@ -189,22 +188,16 @@ export class WorkspaceInvitationService {
     if (normaliseEmail(input.email) !== invitation.email) throw new MeridianError('INVITATION_EMAIL_MISMATCH');
     if (invitation.respondedAt) throw new MeridianError('INVITATION_ALREADY_RESPONDED');
     if (!input.accepted) {
-      await this.dataSource
-        .getRepository(WorkspaceInvitation)
-        .update({ id }, { accepted: false, respondedAt: new Date() });
+      await this.invitations.update(null, id, { accepted: false, respondedAt: new Date() });
       return { message: 'Workspace Invitation was not accepted' };
     }
     await this.dataSource.transaction(async (em) => {
-      const user = await em.getRepository(User).findOneBy({ email: invitation.email, isActive: true });
+      const user = await this.invitations.activeUserByEmail(em, invitation.email);
       if (user) {
         await activateWorkspaceMember(em, workspace.id, user.id, invitation.role, invitation.createdById);
-        await em.update(
-          WorkspaceInvitation,
-          { id },
-          { accepted: true, respondedAt: new Date(), deletedAt: new Date() },
-        );
+        await this.invitations.update(em, id, { accepted: true, respondedAt: new Date(), deletedAt: new Date() });
       } else {
-        await em.update(WorkspaceInvitation, { id }, { accepted: true, respondedAt: new Date() });
+        await this.invitations.update(em, id, { accepted: true, respondedAt: new Date() });
       }
     });
     return { message: 'Workspace Invitation Accepted' };
@@ -231,19 +224,17 @@ export class WorkspaceInvitationService {
       const now = new Date();
       for (const inv of found) {
         await activateWorkspaceMember(em, inv.workspaceId, user.userId, inv.role, inv.createdById);
-        await em.update(
-          WorkspaceInvitation,
-          { id: inv.id },
-          { accepted: true, respondedAt: inv.respondedAt ?? now, deletedAt: now },
-        );
+        await this.invitations.update(em, inv.id, {
+          accepted: true,
+          respondedAt: inv.respondedAt ?? now,
+          deletedAt: now,
+        });
       }
     });
   }
 
   private async find(workspaceId: string, id: string) {
-    const invitation = await this.dataSource
-      .getRepository(WorkspaceInvitation)
-      .findOne({ where: { id, workspaceId }, relations: { workspace: true } });
+    const invitation = await this.invitations.findInWorkspace(workspaceId, id);
     if (!invitation) throw new MeridianError('INVITATION_NOT_FOUND');
     return { invitation, workspace: invitation.workspace! };
   }
@@ -299,6 +290,6 @@ export async function joinAcceptedInvitations(em: EntityManager, userId: string,
   const now = new Date();
   for (const inv of accepted) {
     await activateWorkspaceMember(em, inv.workspaceId, userId, inv.role, inv.createdById);
-    await em.update(WorkspaceInvitation, { id: inv.id }, { deletedAt: now });
+    await updateInvitation(em, inv.id, { deletedAt: now });
   }
 }

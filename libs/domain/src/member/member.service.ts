@@ -1,8 +1,6 @@
 import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { User, userMeView } from '../user';
+import { userMeView } from '../user';
 import type { Viewer } from '../user';
 import { MemberRepository } from './member.repository';
 import { MemberJson, memberView } from './member.view';
@@ -14,14 +12,11 @@ import { MemberJson, memberView } from './member.view';
  */
 @Injectable()
 export class MemberService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly members: MemberRepository,
-  ) {}
+  constructor(private readonly members: MemberRepository) {}
 
   /** The caller's own record (`GET /api/v1/users/me/`). */
   async me(userId: string) {
-    const user = await this.dataSource.getRepository(User).findOne({ where: { id: userId } });
+    const user = await this.members.findUser(this.members.manager, userId);
     if (!user) throw new MeridianError('NOT_FOUND');
     return userMeView(user);
   }

@@ -1,13 +1,11 @@
 import { validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ProjectMember, projectMemberView } from '../project';
+import { DataSource, EntityManager } from 'typeorm';
+import { projectMemberView } from '../project';
 import type { ProjectMemberJson } from '../project';
-import { WorkspaceMember } from '../workspace';
 import type { WorkspaceJson } from '../workspace';
 import { Profile } from '../user';
-import { User } from '../user';
 import { MemberRepository } from './member.repository';
 import { ProfileJson, profileView } from './member.view';
 import { WorkspaceSettingsService } from './workspace-settings.service';
@@ -73,22 +71,14 @@ export class ProfileService {
   async lastVisitedWorkspace(
     userId: string,
   ): Promise<{ workspace_details: WorkspaceJson | Record<string, never>; project_details: ProjectMemberJson[] }> {
-    const em = this.dataSource.manager;
+    const em = this.members.manager;
     const p = await this.ensure(em, userId);
     const live = p.lastWorkspaceId
       ? await this.members.oldestLiveWorkspaceOf(em, userId, p.lastWorkspaceId)
       : undefined;
-    const membership = live
-      ? await em
-          .getRepository(WorkspaceMember)
-          .findOne({ where: { workspaceId: live.id, memberId: userId, isActive: true } })
-      : null;
+    const membership = live ? await this.members.activeWorkspaceMembership(em, live.id, userId) : null;
     if (!live || !membership) return { project_details: [], workspace_details: {} };
-    const rows = await em.getRepository(ProjectMember).find({
-      where: { workspaceId: live.id, memberId: userId, isActive: true, project: { deletedAt: IsNull() } },
-      relations: { member: true, project: true },
-      order: { createdAt: 'ASC' },
-    });
+    const rows = await this.members.activeProjectMembershipsOf(em, live.id, userId);
     return {
       workspace_details: await this.workspaces.retrieve(live.id, membership.role),
       project_details: rows.map((r) => projectMemberView(r, r.member!)),
@@ -96,7 +86,7 @@ export class ProfileService {
   }
 
   async get(userId: string): Promise<ProfileJson> {
-    return profileView(await this.ensure(this.dataSource.manager, userId));
+    return profileView(await this.ensure(this.members.manager, userId));
   }
 
   /** Partial update; `last_workspace_id` must be a workspace the user is an active member of (422). */
@@ -104,9 +94,7 @@ export class ProfileService {
     return this.dataSource.transaction(async (em) => {
       const p = await this.ensure(em, userId);
       if (input.last_workspace_id) {
-        const member = await em
-          .getRepository(WorkspaceMember)
-          .exists({ where: { workspaceId: input.last_workspace_id, memberId: userId, isActive: true } });
+        const member = await this.members.isActiveWorkspaceMember(em, input.last_workspace_id, userId);
         if (!member) throw validationError({ last_workspace_id: ['Not one of your workspaces.'] });
       }
       const patch: Record<string, unknown> = {};
@@ -114,8 +102,8 @@ export class ProfileService {
         const value = input[key as keyof ProfileInput];
         if (value !== undefined) patch[column] = value;
       }
-      if (Object.keys(patch).length) await em.update(Profile, { id: p.id }, patch as never);
-      return profileView(await em.getRepository(Profile).findOneByOrFail({ id: p.id }));
+      if (Object.keys(patch).length) await this.members.updateProfile(em, p.id, patch);
+      return profileView(await this.members.profileById(em, p.id));
     });
   }
 
@@ -125,8 +113,8 @@ export class ProfileService {
    * membership as fallback, and the count of pending invitations to the user's email.
    */
   async settings(userId: string) {
-    const em = this.dataSource.manager;
-    const user = await em.getRepository(User).findOneByOrFail({ id: userId });
+    const em = this.members.manager;
+    const user = await this.members.findUserOrFail(em, userId);
     const p = await this.ensure(em, userId);
     const mine = (workspaceId?: string) => this.members.oldestLiveWorkspaceOf(em, userId, workspaceId);
     const last = p.lastWorkspaceId ? await mine(p.lastWorkspaceId) : undefined;
@@ -147,6 +135,6 @@ export class ProfileService {
 
   private async ensure(em: EntityManager, userId: string): Promise<Profile> {
     await this.members.insertProfileIfMissing(em, userId);
-    return em.getRepository(Profile).findOneByOrFail({ userId });
+    return this.members.profileOf(em, userId);
   }
 }

@@ -1,12 +1,11 @@
 import { AuditActor, MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
 import { AppProjectService, Project, ProjectMemberService, projectLiteView } from '../project';
-import { User } from '../user';
-import { activateWorkspaceMember, Workspace, WorkspaceMember, workspaceLiteView } from '../workspace';
+import { activateWorkspaceMember, Workspace, workspaceLiteView } from '../workspace';
 import { MemberRepository } from './member.repository';
 import { ProjectInvitation } from './project-invitation.entity';
 
@@ -102,12 +101,12 @@ export class ProjectInvitationService {
         if ((wsRole === ROLE.GUEST || wsRole === ROLE.ADMIN) && wsRole !== role)
           throw new MeridianError('INVITE_ROLE_MISMATCH');
       }
-      const existing = await em.getRepository(ProjectInvitation).findBy({ projectId, email: In(emails) });
+      const existing = await this.members.projectInvitationsTo(em, projectId, emails);
       const taken = new Set(existing.map((i) => i.email));
       const fresh = [...wanted].filter(([email]) => !taken.has(email));
       if (fresh.length) {
-        const inserted = await em.insert(
-          ProjectInvitation,
+        const inserted = await this.members.insertProjectInvitations(
+          em,
           fresh.map(([email, role]) => ({
             workspaceId,
             projectId,
@@ -141,25 +140,22 @@ export class ProjectInvitationService {
 
   /** One of the project's live invitations; 404 otherwise. */
   async get(workspaceId: string, projectId: string, id: string): Promise<ProjectInvitationJson> {
-    const inv = await this.find(this.dataSource.manager, workspaceId, projectId, id);
+    const inv = await this.find(this.members.manager, workspaceId, projectId, id);
     const [project, workspace] = await this.parents(projectId, workspaceId);
     return projectInvitationView(inv, project, workspace);
   }
 
   /** Deletes (soft) one of the project's invitations; 404 otherwise. */
   async revoke(workspaceId: string, projectId: string, id: string): Promise<void> {
-    const inv = await this.find(this.dataSource.manager, workspaceId, projectId, id);
-    await this.dataSource.getRepository(ProjectInvitation).softDelete({ id: inv.id });
+    const inv = await this.find(this.members.manager, workspaceId, projectId, id);
+    await this.members.softDeleteProjectInvitation(inv.id);
   }
 
   /** The live invitations addressed to `email`, in every workspace, newest first (Plane's `UserProjectInvitationsViewset.list`). */
   async listForEmail(email: string, page: PageRequest): Promise<Page<ProjectInvitationJson>> {
     const rows = await this.members.projectInvitationsForEmailPage(normaliseEmail(email), page);
-    const em = this.dataSource.manager;
-    const projects = await em.getRepository(Project).find({ where: { id: In(rows.results.map((r) => r.projectId)) } });
-    const workspaces = await em
-      .getRepository(Workspace)
-      .find({ where: { id: In(rows.results.map((r) => r.workspaceId)) } });
+    const projects = await this.members.projectsByIds(rows.results.map((r) => r.projectId));
+    const workspaces = await this.members.workspacesByIds(rows.results.map((r) => r.workspaceId));
     const p = new Map(projects.map((x) => [x.id, x]));
     const w = new Map(workspaces.map((x) => [x.id, x]));
     return rows.map((i) => projectInvitationView(i, p.get(i.projectId)!, w.get(i.workspaceId)!));
@@ -177,12 +173,7 @@ export class ProjectInvitationService {
     projectIds: string[],
   ): Promise<{ message: string }> {
     const ids = [...new Set(projectIds.map((id) => id.toLowerCase()))];
-    const invited = await this.dataSource.getRepository(ProjectInvitation).findBy({
-      workspaceId,
-      projectId: In(ids),
-      email: normaliseEmail(actor.email),
-      respondedAt: IsNull(),
-    });
+    const invited = await this.members.pendingProjectInvitations(workspaceId, ids, normaliseEmail(actor.email));
     const byInvite = new Set(invited.map((i) => i.projectId));
     const rest = ids.filter((id) => !byInvite.has(id));
     if (rest.length)
@@ -199,11 +190,13 @@ export class ProjectInvitationService {
    * (Plane answers its whole serializer, the invitee's email included); 404 `INVITATION_NOT_FOUND` otherwise.
    */
   async getPublic(slug: string, projectId: string, id: string): Promise<ProjectJoinJson> {
-    const workspace = await this.dataSource.getRepository(Workspace).findOneBy({ slug });
+    const workspace = await this.members.workspaceBySlug(this.members.manager, slug);
     if (!workspace) throw new MeridianError('INVITATION_NOT_FOUND');
-    const inv = await this.dataSource
-      .getRepository(ProjectInvitation)
-      .findOneBy({ id, projectId, workspaceId: workspace.id });
+    const inv = await this.members.findProjectInvitation(this.members.manager, {
+      id,
+      projectId,
+      workspaceId: workspace.id,
+    });
     if (!inv) throw new MeridianError('INVITATION_NOT_FOUND');
     const [project] = await this.parents(projectId, workspace.id);
     return projectJoinView(inv, project, workspace);
@@ -222,24 +215,20 @@ export class ProjectInvitationService {
     input: { email: string; accepted?: boolean },
   ): Promise<{ message: string }> {
     return this.dataSource.transaction(async (em) => {
-      const workspace = await em.getRepository(Workspace).findOneBy({ slug });
+      const workspace = await this.members.workspaceBySlug(em, slug);
       if (!workspace) throw new MeridianError('INVITATION_NOT_FOUND');
-      const inv = await em
-        .getRepository(ProjectInvitation)
-        .findOne({ where: { id, projectId, workspaceId: workspace.id }, lock: { mode: 'pessimistic_write' } });
+      const inv = await this.members.findProjectInvitation(em, { id, projectId, workspaceId: workspace.id }, true);
       if (!inv) throw new MeridianError('INVITATION_NOT_FOUND');
       if (!input.email || normaliseEmail(input.email) !== inv.email)
         throw new MeridianError('INVITATION_EMAIL_MISMATCH');
       if (inv.respondedAt) throw new MeridianError('INVITATION_ALREADY_RESPONDED');
       if (!input.accepted) {
-        await em.update(ProjectInvitation, { id: inv.id }, { accepted: false, respondedAt: new Date() });
+        await this.members.updateProjectInvitation(em, inv.id, { accepted: false, respondedAt: new Date() });
         return { message: 'Project Invitation was not accepted' };
       }
-      const user = await em.getRepository(User).findOneBy({ email: inv.email });
+      const user = await this.members.userByEmail(em, inv.email);
       if (!user) throw new MeridianError('USER_DOES_NOT_EXIST');
-      const member = await em
-        .getRepository(WorkspaceMember)
-        .findOneBy({ workspaceId: workspace.id, memberId: user.id });
+      const member = await this.members.workspaceMembership(em, workspace.id, user.id);
       const wsRole = member?.isActive ? member.role : Math.min(inv.role, ROLE.MEMBER);
       await activateWorkspaceMember(em, workspace.id, user.id, wsRole, user.id);
       await this.accept(em, inv, user.id, wsRole);
@@ -254,14 +243,14 @@ export class ProjectInvitationService {
     userId: string,
     workspaceRole: number,
   ): Promise<void> {
-    const project = await em.getRepository(Project).findOneBy({ id: inv.projectId });
+    const project = await this.members.findProject(em, inv.projectId);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
     await this.projectMembers.activate(em, project, userId, Math.min(inv.role, workspaceRole), userId);
-    await em.update(
-      ProjectInvitation,
-      { id: inv.id },
-      { accepted: true, respondedAt: new Date(), updatedById: userId },
-    );
+    await this.members.updateProjectInvitation(em, inv.id, {
+      accepted: true,
+      respondedAt: new Date(),
+      updatedById: userId,
+    });
   }
 
   private async find(
@@ -270,16 +259,13 @@ export class ProjectInvitationService {
     projectId: string,
     id: string,
   ): Promise<ProjectInvitation> {
-    const inv = await em.getRepository(ProjectInvitation).findOneBy({ id, projectId, workspaceId });
+    const inv = await this.members.findProjectInvitation(em, { id, projectId, workspaceId });
     if (!inv) throw new MeridianError('INVITATION_NOT_FOUND');
     return inv;
   }
 
   private async parents(projectId: string, workspaceId: string): Promise<[Project, Workspace]> {
-    const em = this.dataSource.manager;
-    return Promise.all([
-      em.getRepository(Project).findOneByOrFail({ id: projectId }),
-      em.getRepository(Workspace).findOneByOrFail({ id: workspaceId }),
-    ]);
+    const em = this.members.manager;
+    return Promise.all([this.members.projectOrFail(em, projectId), this.members.workspaceOrFail(em, workspaceId)]);
   }
 }

@@ -1,12 +1,9 @@
 import { AuditActor, MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ApiToken } from '../api-token';
-import { ProjectMember } from '../project';
+import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockWorkspace } from '../kernel/locks';
-import { WorkspaceMember } from '../workspace';
 import { WorkspaceMemberJson, WorkspaceMemberMeJson, workspaceMemberMeView, workspaceMemberView } from '../workspace';
 import { MemberRepository } from './member.repository';
 
@@ -52,7 +49,7 @@ export class WorkspaceMemberService {
     viewerId?: string,
   ): Promise<WorkspaceMemberJson> {
     return workspaceMemberView(
-      (await this.findActive(this.dataSource.manager, workspaceId, memberRowId)) as never,
+      (await this.findActive(this.members.manager, workspaceId, memberRowId)) as never,
       viewerRole,
       viewerId,
     );
@@ -63,10 +60,7 @@ export class WorkspaceMemberService {
    * `view_props`, `default_props`, `issue_props`, `draft_issue_count`); 404 when there is none.
    */
   async me(workspaceId: string, userId: string, viewerRole: number): Promise<WorkspaceMemberMeJson> {
-    const row = await this.dataSource.getRepository(WorkspaceMember).findOne({
-      where: { workspaceId, memberId: userId, isActive: true },
-      relations: { member: true, workspace: true },
-    });
+    const row = await this.members.findActiveWorkspaceMember(this.members.manager, { workspaceId, memberId: userId });
     const own = row && (await this.members.ownViewPropsAndDraftCount(workspaceId, userId));
     if (!row || !own) throw new MeridianError('NOT_FOUND');
     return workspaceMemberMeView(row as never, viewerRole, userId, {
@@ -107,7 +101,7 @@ export class WorkspaceMemberService {
         throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
       }
       if (row.role === ROLE.ADMIN && role < ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, row.memberId);
-      await em.update(WorkspaceMember, { id: row.id }, { role, updatedById: actor.userId });
+      await this.members.setWorkspaceRole(em, row.id, role, actor.userId);
       if (role < row.role) {
         await this.members.lowerProjectRolesAbove(em, workspaceId, row.memberId, role, actor.userId);
       }
@@ -155,7 +149,7 @@ export class WorkspaceMemberService {
   async leave(workspaceId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await lockWorkspace(em, workspaceId);
-      const row = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId, isActive: true });
+      const row = await this.members.findActiveWorkspaceMember(em, { workspaceId, memberId: userId }, false);
       if (!row) throw new MeridianError('WORKSPACE_NOT_FOUND');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, userId);
       await this.deactivate(em, workspaceId, userId, userId);
@@ -170,10 +164,8 @@ export class WorkspaceMemberService {
   }
 
   private async deactivate(em: EntityManager, workspaceId: string, userId: string, actorId: string) {
-    await em.update(WorkspaceMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
-    await em.update(ProjectMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
     // their keys for this workspace are revoked for good, so that coming back does not revive them
-    await em.update(ApiToken, { workspaceId, userId, deletedAt: IsNull() }, { isActive: false, deletedAt: new Date() });
+    await this.members.deactivateWorkspaceMember(em, workspaceId, userId, actorId);
   }
 
   private async assertAnotherAdmin(em: EntityManager, workspaceId: string, userId: string) {
@@ -182,10 +174,7 @@ export class WorkspaceMemberService {
   }
 
   private async findActive(em: EntityManager, workspaceId: string, memberRowId: string) {
-    const row = await em.getRepository(WorkspaceMember).findOne({
-      where: { id: memberRowId, workspaceId, isActive: true },
-      relations: { member: true, workspace: true },
-    });
+    const row = await this.members.findActiveWorkspaceMember(em, { id: memberRowId, workspaceId });
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }

@@ -1,18 +1,15 @@
 import { AuditActor, MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
-import { ApiToken } from '../api-token';
-import { WorkspaceInvitation } from '../invitation';
-import { Project } from '../project';
+import { DataSource } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from '../workspace';
-import { WorkspaceMember } from '../workspace';
-import { Workspace } from '../workspace';
+import type { Workspace } from '../workspace';
 import { workspaceView } from '../workspace';
 import type { WorkspaceJson } from '../workspace';
+import { MemberRepository } from './member.repository';
 
 /** Writable workspace fields (Plane `plane/app/views/workspace/base.py` WorkSpaceViewSet.partial_update). */
 export interface UpdateWorkspaceInput {
@@ -29,11 +26,14 @@ export interface UpdateWorkspaceInput {
  */
 @Injectable()
 export class WorkspaceSettingsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly members: MemberRepository,
+  ) {}
 
   /** The workspace with the caller's `role` and `total_members` (active members). */
   async retrieve(workspaceId: string, role: number): Promise<WorkspaceJson> {
-    const ws = await this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+    const ws = await this.members.workspaceOrFail(this.members.manager, workspaceId);
     return workspaceView(ws, { role, total_members: await this.totalMembers(workspaceId) });
   }
 
@@ -55,7 +55,7 @@ export class WorkspaceSettingsService {
     if (input.organization_size !== undefined) patch.organizationSize = input.organization_size;
     if (input.timezone !== undefined) patch.timezone = input.timezone;
     try {
-      await this.dataSource.getRepository(Workspace).update({ id: workspaceId }, patch);
+      await this.members.updateWorkspace(workspaceId, patch);
     } catch (err) {
       if (isUniqueViolation(err, 'uq_workspaces_slug')) throw new MeridianError('WORKSPACE_SLUG_TAKEN');
       throw err;
@@ -71,7 +71,7 @@ export class WorkspaceSettingsService {
   async remove(workspaceId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const now = new Date();
-      const workspace = await em.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+      const workspace = await this.members.workspaceOrFail(em, workspaceId);
       await recordAudit(em, {
         event: 'workspace.deleted',
         actor,
@@ -79,10 +79,7 @@ export class WorkspaceSettingsService {
         target: { type: 'workspace', id: workspaceId },
         metadata: { slug: workspace.slug, name: workspace.name },
       });
-      await em.update(Workspace, { id: workspaceId }, { deletedAt: now, updatedById: userId });
-      await em.update(Project, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, updatedById: userId });
-      await em.update(ApiToken, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
-      await em.update(WorkspaceInvitation, { workspaceId, deletedAt: IsNull() }, { deletedAt: now });
+      await this.members.softDeleteWorkspace(em, workspaceId, userId, now);
     });
   }
 
@@ -93,11 +90,11 @@ export class WorkspaceSettingsService {
    */
   async slugAvailable(slug: string): Promise<{ status: boolean }> {
     if (!WORKSPACE_SLUG_PATTERN.test(slug) || isRestrictedSlug(slug)) return { status: false };
-    const taken = await this.dataSource.getRepository(Workspace).exists({ where: { slug }, withDeleted: true });
+    const taken = await this.members.slugTaken(slug);
     return { status: !taken };
   }
 
   private totalMembers(workspaceId: string): Promise<number> {
-    return this.dataSource.getRepository(WorkspaceMember).countBy({ workspaceId, isActive: true });
+    return this.members.countActiveWorkspaceMembers(workspaceId);
   }
 }

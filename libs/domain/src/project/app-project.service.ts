@@ -1,8 +1,8 @@
 import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
-import { NETWORK, Project } from './project.entity';
+import { DataSource, EntityManager } from 'typeorm';
+import { Project } from './project.entity';
 import { ProjectMemberService } from './project-member.service';
 import { ProjectRepository } from './project.repository';
 import { Actor, ProjectJson, ProjectService } from './project.service';
@@ -87,23 +87,22 @@ export class AppProjectService {
 
   /** One project; an archived one is a 404 `PROJECT_NOT_FOUND` as in Plane (unarchive it first). */
   async get(workspaceId: string, projectId: string, userId: string): Promise<AppProjectJson> {
-    const project = await this.find(this.dataSource.manager, workspaceId, projectId);
+    const project = await this.find(this.repo.manager, workspaceId, projectId);
     if (project.archivedAt) throw new MeridianError('PROJECT_NOT_FOUND');
     return this.render(project, userId);
   }
 
   /** Archives the project: `{archived_at}`; archiving an archived project keeps its first date. */
   async archive(workspaceId: string, projectId: string, userId: string): Promise<{ archived_at: string }> {
-    const project = await this.find(this.dataSource.manager, workspaceId, projectId);
+    const project = await this.find(this.repo.manager, workspaceId, projectId);
     const archivedAt = project.archivedAt ?? new Date();
-    if (!project.archivedAt)
-      await this.dataSource.getRepository(Project).update({ id: projectId }, { archivedAt, updatedById: userId });
+    if (!project.archivedAt) await this.repo.updateProject(null, projectId, { archivedAt, updatedById: userId });
     return { archived_at: archivedAt.toISOString() };
   }
 
   async unarchive(workspaceId: string, projectId: string, userId: string): Promise<void> {
-    await this.find(this.dataSource.manager, workspaceId, projectId);
-    await this.dataSource.getRepository(Project).update({ id: projectId }, { archivedAt: null, updatedById: userId });
+    await this.find(this.repo.manager, workspaceId, projectId);
+    await this.repo.updateProject(null, projectId, { archivedAt: null, updatedById: userId });
   }
 
   /**
@@ -115,9 +114,7 @@ export class AppProjectService {
     name: string,
   ): Promise<{ exists: number; identifiers: Array<{ id: string; name: string; project: string }> }> {
     const identifier = name.trim().toUpperCase();
-    const rows = await this.dataSource
-      .getRepository(Project)
-      .find({ select: { id: true, identifier: true }, where: { workspaceId, identifier } });
+    const rows = await this.repo.findByIdentifier(workspaceId, identifier);
     return { exists: rows.length, identifiers: rows.map((p) => ({ id: p.id, name: p.identifier, project: p.id })) };
   }
 
@@ -129,7 +126,7 @@ export class AppProjectService {
    */
   async releaseIdentifier(workspaceId: string, name: string): Promise<void> {
     const identifier = name.trim().toUpperCase();
-    const held = await this.dataSource.getRepository(Project).exists({ where: { workspaceId, identifier } });
+    const held = await this.repo.identifierHeld(workspaceId, identifier);
     if (held) throw new MeridianError('PROJECT_IDENTIFIER_IN_USE');
   }
 
@@ -142,11 +139,7 @@ export class AppProjectService {
   async join(workspaceId: string, actor: Actor, projectIds: string[]): Promise<{ message: string }> {
     const ids = [...new Set(projectIds.map((id) => id.toLowerCase()))];
     await this.dataSource.transaction(async (em) => {
-      const where =
-        actor.workspaceRole >= ROLE.ADMIN
-          ? { workspaceId, id: In(ids) }
-          : { workspaceId, id: In(ids), network: NETWORK.PUBLIC };
-      const projects = await em.getRepository(Project).findBy(where);
+      const projects = await this.repo.findManyInWorkspace(em, workspaceId, ids, actor.workspaceRole < ROLE.ADMIN);
       if (projects.length !== ids.length) throw new MeridianError('PROJECT_NOT_FOUND');
       for (const project of projects)
         await this.members.activate(em, project, actor.userId, actor.workspaceRole, actor.userId);
@@ -155,7 +148,7 @@ export class AppProjectService {
   }
 
   private async find(em: EntityManager, workspaceId: string, projectId: string): Promise<Project> {
-    const project = await em.getRepository(Project).findOneBy({ id: projectId, workspaceId });
+    const project = await this.repo.findOne(em, workspaceId, projectId);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
     return project;
   }

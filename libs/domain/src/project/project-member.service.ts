@@ -1,12 +1,12 @@
 import { AuditActor, MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockProject } from '../kernel/locks';
-import { User, userLiteView } from '../user';
+import { userLiteView } from '../user';
 import type { Viewer } from '../user';
-import { activateWorkspaceMember, WorkspaceMember } from '../workspace';
+import { activateWorkspaceMember } from '../workspace';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { ProjectMemberJson, projectMemberView } from './project-member.view';
@@ -86,27 +86,27 @@ export class ProjectMemberService {
       sortOrder?: number;
     },
   ): Promise<void> {
-    const repo = this.dataSource.getRepository(ProjectMember);
-    const row = await repo.findOne({ where: { projectId, memberId: userId, isActive: true } });
+    const row = await this.projects.findMember(this.projects.manager, { projectId, memberId: userId, isActive: true });
     if (!row) throw new MeridianError('PERMISSION_DENIED');
     if (input.viewProps !== undefined) row.viewProps = input.viewProps;
     if (input.defaultProps !== undefined) row.defaultProps = input.defaultProps;
     if (input.preferences !== undefined) row.preferences = input.preferences;
     if (input.sortOrder !== undefined) row.sortOrder = input.sortOrder;
-    await repo.save(row);
+    await this.projects.saveMember(null, row);
   }
 
   async me(projectId: string, userId: string): Promise<ProjectMemberJson> {
-    const row = await this.dataSource.getRepository(ProjectMember).findOne({
-      where: { projectId, memberId: userId, isActive: true },
-      relations: { member: true },
-    });
+    const row = await this.projects.findMember(
+      this.projects.manager,
+      { projectId, memberId: userId, isActive: true },
+      true,
+    );
     if (!row) throw new MeridianError('NOT_FOUND');
     return projectMemberView(row, row.member!);
   }
 
   async get(projectId: string, rowId: string, viewer?: Viewer): Promise<ProjectMemberJson> {
-    const row = await this.findActive(this.dataSource.manager, projectId, rowId);
+    const row = await this.findActive(this.projects.manager, projectId, rowId);
     return projectMemberView(row, row.member!, viewer);
   }
 
@@ -126,7 +126,7 @@ export class ProjectMemberService {
       throw new MeridianError('PERMISSION_DENIED', 'You cannot give a role above your own.');
     }
     const rows = await this.dataSource.transaction(async (em) => {
-      const project = await em.getRepository(Project).findOneByOrFail({ id: projectId });
+      const project = await this.projects.findByIdOrFail(em, projectId);
       const wsRoles = await this.workspaceRoles(em, project.workspaceId, ids);
       const errors: Record<string, string[]> = {};
       members.forEach((m, i) => {
@@ -140,14 +140,14 @@ export class ProjectMemberService {
       for (const [i, m] of members.entries()) {
         const row = await this.activate(em, project, ids[i], m.role, actor.userId);
         if (row.role !== m.role)
-          await em.update(ProjectMember, { id: row.id }, { role: m.role, updatedById: actor.userId });
+          await this.projects.updateMember(em, row.id, { role: m.role, updatedById: actor.userId });
         out.push(row);
       }
       return out;
     });
-    const users = await this.dataSource.getRepository(User).findBy({ id: In(ids) });
+    const users = await this.projects.usersByIds(ids);
     const byId = new Map(users.map((u) => [u.id, u]));
-    const fresh = await this.dataSource.getRepository(ProjectMember).findBy({ id: In(rows.map((r) => r.id)) });
+    const fresh = await this.projects.membersByIds(rows.map((r) => r.id));
     return fresh.map((row) => projectMemberView(row, byId.get(row.memberId)!));
   }
 
@@ -170,26 +170,22 @@ export class ProjectMemberService {
     if (role > ceiling) throw new MeridianError('PERMISSION_DENIED', 'You cannot give a role above your own.');
     const email = input.email.trim().toLowerCase();
     const user = await this.dataSource.transaction(async (em) => {
-      const proj = await em.getRepository(Project).findOneByOrFail({ id: project.projectId });
-      let user = await em.getRepository(User).findOneBy({ email });
+      const proj = await this.projects.findByIdOrFail(em, project.projectId);
+      let user = await this.projects.userByEmail(em, email);
       if (user) {
-        const pm = await em.getRepository(ProjectMember).findOneBy({ projectId: proj.id, memberId: user.id });
+        const pm = await this.projects.findMember(em, { projectId: proj.id, memberId: user.id });
         if (pm?.isActive) throw new MeridianError('ALREADY_PROJECT_MEMBER');
       } else {
-        user = await em.save(
-          em.create(User, {
-            email,
-            displayName: input.display_name,
-            firstName: input.first_name ?? '',
-            lastName: input.last_name ?? '',
-            passwordHash: null,
-            isActive: false,
-          }),
-        );
+        user = await this.projects.insertUser(em, {
+          email,
+          displayName: input.display_name,
+          firstName: input.first_name ?? '',
+          lastName: input.last_name ?? '',
+          passwordHash: null,
+          isActive: false,
+        });
       }
-      const ws = await em
-        .getRepository(WorkspaceMember)
-        .findOneBy({ workspaceId: proj.workspaceId, memberId: user.id });
+      const ws = await this.projects.workspaceMembership(em, proj.workspaceId, user.id);
       if (ws?.isActive) {
         const problem = roleProblem(ws.role, role);
         if (problem) throw validationError({ role: [problem] });
@@ -199,7 +195,7 @@ export class ProjectMemberService {
         await activateWorkspaceMember(em, proj.workspaceId, user.id, role, actor.userId);
       }
       const row = await this.activate(em, proj, user.id, role, actor.userId);
-      if (row.role !== role) await em.update(ProjectMember, { id: row.id }, { role, updatedById: actor.userId });
+      if (row.role !== role) await this.projects.updateMember(em, row.id, { role, updatedById: actor.userId });
       return user;
     });
     return userLiteView(user);
@@ -222,7 +218,7 @@ export class ProjectMemberService {
       const problem = roleProblem(wsRole, role);
       if (problem) throw validationError({ role: [problem] });
       if (row.role === ROLE.ADMIN && role < ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, row.memberId);
-      await em.update(ProjectMember, { id: row.id }, { role, updatedById: actor.userId });
+      await this.projects.updateMember(em, row.id, { role, updatedById: actor.userId });
       if (role !== row.role)
         await recordAudit(em, {
           event: 'member.role_changed',
@@ -245,7 +241,7 @@ export class ProjectMemberService {
       if (row.role > (actor.projectRole ?? 0))
         throw new MeridianError('PERMISSION_DENIED', 'You cannot remove a member with a role above your own.');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, row.memberId);
-      await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: actor.userId });
+      await this.projects.updateMember(em, row.id, { isActive: false, updatedById: actor.userId });
       await recordAudit(em, {
         event: 'member.removed',
         actor: actor.audit ?? auditActorById(actor.userId),
@@ -261,10 +257,10 @@ export class ProjectMemberService {
   async leave(projectId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await lockProject(em, projectId);
-      const row = await em.getRepository(ProjectMember).findOneBy({ projectId, memberId: userId, isActive: true });
+      const row = await this.projects.findMember(em, { projectId, memberId: userId, isActive: true });
       if (!row) throw new MeridianError('PROJECT_NOT_FOUND');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, projectId, userId);
-      await em.update(ProjectMember, { id: row.id }, { isActive: false, updatedById: userId });
+      await this.projects.updateMember(em, row.id, { isActive: false, updatedById: userId });
       await recordAudit(em, {
         event: 'member.removed',
         actor,
@@ -289,26 +285,25 @@ export class ProjectMemberService {
     actorId: string,
     raise = false,
   ): Promise<ProjectMember> {
-    const repo = em.getRepository(ProjectMember);
-    const existing = await repo.findOneBy({ projectId: project.id, memberId });
+    const existing = await this.projects.findMember(em, { projectId: project.id, memberId });
     if (existing) {
-      if (!existing.isActive) await repo.update({ id: existing.id }, { isActive: true, role, updatedById: actorId });
-      else if (raise && existing.role < role) await repo.update({ id: existing.id }, { role, updatedById: actorId });
-      return repo.findOneByOrFail({ id: existing.id });
+      if (!existing.isActive)
+        await this.projects.updateMember(em, existing.id, { isActive: true, role, updatedById: actorId });
+      else if (raise && existing.role < role)
+        await this.projects.updateMember(em, existing.id, { role, updatedById: actorId });
+      return this.projects.memberByIdOrFail(em, existing.id);
     }
     const min = await this.projects.minMemberSortOrder(em, project.workspaceId, memberId);
     const sortOrder = min === null ? 65535 : min - 10000;
-    return repo.save(
-      repo.create({
-        workspaceId: project.workspaceId,
-        projectId: project.id,
-        memberId,
-        role,
-        sortOrder,
-        createdById: actorId,
-        updatedById: actorId,
-      }),
-    );
+    return this.projects.createMember(em, {
+      workspaceId: project.workspaceId,
+      projectId: project.id,
+      memberId,
+      role,
+      sortOrder,
+      createdById: actorId,
+      updatedById: actorId,
+    });
   }
 
   private async workspaceRoles(
@@ -317,7 +312,7 @@ export class ProjectMemberService {
     userIds: string[],
   ): Promise<Map<string, number>> {
     if (!userIds.length) return new Map();
-    const rows = await em.getRepository(WorkspaceMember).findBy({ workspaceId, memberId: In(userIds), isActive: true });
+    const rows = await this.projects.activeWorkspaceMembers(em, workspaceId, userIds);
     return new Map(rows.map((r) => [r.memberId, r.role]));
   }
 
@@ -327,9 +322,7 @@ export class ProjectMemberService {
   }
 
   private async findActive(em: EntityManager, projectId: string, rowId: string) {
-    const row = await em
-      .getRepository(ProjectMember)
-      .findOne({ where: { id: rowId, projectId, isActive: true }, relations: { member: true } });
+    const row = await this.projects.findMember(em, { id: rowId, projectId, isActive: true }, true);
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }

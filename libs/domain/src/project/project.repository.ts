@@ -1,8 +1,11 @@
 import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
+import { State } from '../state';
+import { User } from '../user';
+import { WorkspaceMember } from '../workspace';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { SQL_PROJECT_ACCESS } from './project.sql';
@@ -241,5 +244,144 @@ export class ProjectRepository {
        FROM projects p WHERE p.id IN (${params})`,
       [userId, ...projectIds],
     );
+  }
+
+  /** The data source's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** The live project with this id in the workspace (`findOneBy`), or null. */
+  findOne(em: EntityManager, workspaceId: string, projectId: string): Promise<Project | null> {
+    return em.getRepository(Project).findOneBy({ id: projectId, workspaceId });
+  }
+
+  /** The live project with this id; throws TypeORM's `EntityNotFoundError` when there is none. */
+  findByIdOrFail(em: EntityManager, projectId: string): Promise<Project> {
+    return em.getRepository(Project).findOneByOrFail({ id: projectId });
+  }
+
+  /** The workspace's live projects among `ids`, only the public ones with `publicOnly`. */
+  findManyInWorkspace(em: EntityManager, workspaceId: string, ids: string[], publicOnly: boolean): Promise<Project[]> {
+    const where: FindOptionsWhere<Project> = publicOnly
+      ? { workspaceId, id: In(ids), network: NETWORK.PUBLIC }
+      : { workspaceId, id: In(ids) };
+    return em.getRepository(Project).findBy(where);
+  }
+
+  /** The workspace's live projects holding `identifier` (as stored): `{id, identifier}` only. */
+  findByIdentifier(workspaceId: string, identifier: string): Promise<Project[]> {
+    return this.dataSource
+      .getRepository(Project)
+      .find({ select: { id: true, identifier: true }, where: { workspaceId, identifier } });
+  }
+
+  /** Whether a live project of the workspace holds `identifier`. */
+  identifierHeld(workspaceId: string, identifier: string): Promise<boolean> {
+    return this.dataSource.getRepository(Project).exists({ where: { workspaceId, identifier } });
+  }
+
+  /** Inserts the project row (`save`: the returned entity has its generated columns). */
+  insertProject(em: EntityManager, row: Partial<Project>): Promise<Project> {
+    return em.save(em.create(Project, row));
+  }
+
+  /** Updates the project row (the data source's manager without `em`). */
+  async updateProject(em: EntityManager | null, projectId: string, patch: Partial<Project>): Promise<void> {
+    await (em ?? this.dataSource.manager).getRepository(Project).update({ id: projectId }, patch as never);
+  }
+
+  /** Soft-deletes the project (`deleted_at` = `now`) and its live memberships (inactive too). */
+  async softDelete(em: EntityManager, projectId: string, userId: string, now: Date): Promise<void> {
+    await em.update(Project, { id: projectId }, { updatedById: userId, deletedAt: now });
+    await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
+  }
+
+  /** Inserts the project's states (the default ones on create). */
+  async insertStates(em: EntityManager, rows: Array<Partial<State>>): Promise<void> {
+    await em.insert(State, rows as never);
+  }
+
+  /** Whether the live state belongs to the project. */
+  stateInProject(em: EntityManager, projectId: string, stateId: string): Promise<boolean> {
+    return em
+      .getRepository(State)
+      .findOne({ where: { id: stateId, projectId } })
+      .then((s) => !!s);
+  }
+
+  /** The user with this email (lower-cased by the caller), or null. */
+  userByEmail(em: EntityManager, email: string): Promise<User | null> {
+    return em.getRepository(User).findOneBy({ email });
+  }
+
+  /** Inserts a user row (`save`). */
+  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
+    return em.save(em.create(User, row));
+  }
+
+  /** The users among `ids` (the data source's manager). */
+  usersByIds(ids: string[]): Promise<User[]> {
+    return this.dataSource.getRepository(User).findBy({ id: In(ids) });
+  }
+
+  /** `userId`'s workspace membership (any state), or null. */
+  workspaceMembership(em: EntityManager, workspaceId: string, memberId: string): Promise<WorkspaceMember | null> {
+    return em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId });
+  }
+
+  /** The active workspace memberships of `memberIds`; `idsOnly` selects `member_id` alone. */
+  activeWorkspaceMembers(
+    em: EntityManager,
+    workspaceId: string,
+    memberIds: string[],
+    idsOnly = false,
+  ): Promise<WorkspaceMember[]> {
+    const where = { workspaceId, memberId: In(memberIds), isActive: true };
+    return idsOnly
+      ? em.getRepository(WorkspaceMember).find({ select: { memberId: true }, where })
+      : em.getRepository(WorkspaceMember).findBy(where);
+  }
+
+  /** One membership by `where` (any state unless `where` says), with its user when `withMember`. */
+  findMember(
+    em: EntityManager,
+    where: FindOptionsWhere<ProjectMember>,
+    withMember = false,
+  ): Promise<ProjectMember | null> {
+    return withMember
+      ? em.getRepository(ProjectMember).findOne({ where, relations: { member: true } })
+      : em.getRepository(ProjectMember).findOne({ where });
+  }
+
+  /** The memberships among `ids` (the data source's manager). */
+  membersByIds(ids: string[]): Promise<ProjectMember[]> {
+    return this.dataSource.getRepository(ProjectMember).findBy({ id: In(ids) });
+  }
+
+  /** The membership by id; throws TypeORM's `EntityNotFoundError` when gone. */
+  memberByIdOrFail(em: EntityManager, id: string): Promise<ProjectMember> {
+    return em.getRepository(ProjectMember).findOneByOrFail({ id });
+  }
+
+  /** Saves a loaded membership's changed columns (`save`; outside a transaction without `em`). */
+  saveMember(em: EntityManager | null, row: ProjectMember): Promise<ProjectMember> {
+    return (em ?? this.dataSource.manager).getRepository(ProjectMember).save(row);
+  }
+
+  /** Inserts a membership row (`save` of a created entity: the returned row has its generated columns). */
+  createMember(em: EntityManager, row: Partial<ProjectMember>): Promise<ProjectMember> {
+    const repo = em.getRepository(ProjectMember);
+    return repo.save(repo.create(row));
+  }
+
+  /** Inserts a membership row (`insert`). */
+  async insertMember(em: EntityManager, row: Partial<ProjectMember>): Promise<void> {
+    await em.insert(ProjectMember, row as never);
+  }
+
+  /** Updates one membership row. */
+  async updateMember(em: EntityManager, id: string, patch: Partial<ProjectMember>): Promise<void> {
+    await em.update(ProjectMember, { id }, patch as never);
   }
 }

@@ -1,15 +1,12 @@
 import { AuditActor, MeridianError, Page, PageRequest, ProjectAccessResolver, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { assertProjectEstimate } from '../kernel/estimate-checks';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { DEFAULT_STATES, slugify } from '../state';
-import { State } from '../state';
-import { WorkspaceMember } from '../workspace';
 import { NETWORK, Project } from './project.entity';
-import { ProjectMember } from './project-member.entity';
 import { ProjectRepository } from './project.repository';
 import { projectView } from './project.view';
 import { auditActorById, recordAudit } from '../kernel/audit';
@@ -124,39 +121,37 @@ export class ProjectService implements ProjectAccessResolver {
           project_lead: input.project_lead,
           default_assignee: input.default_assignee,
         });
-        const project = await em.save(
-          em.create(Project, {
-            workspaceId,
-            name,
-            identifier,
-            description: input.description ?? '',
-            network: input.network ?? NETWORK.PUBLIC,
-            projectLeadId: input.project_lead ?? null,
-            defaultAssigneeId: input.default_assignee ?? null,
-            emoji: input.emoji ?? null,
-            iconProp: input.icon_prop ?? null,
-            logoProps: input.logo_props ?? {},
-            coverImage: input.cover_image ?? null,
-            moduleView: input.module_view ?? true,
-            cycleView: input.cycle_view ?? true,
-            issueViewsView: input.issue_views_view ?? true,
-            pageView: input.page_view ?? true,
-            intakeView: input.intake_view ?? false,
-            isTimeTrackingEnabled: input.is_time_tracking_enabled ?? false,
-            guestViewAllFeatures: input.guest_view_all_features ?? false,
-            archiveIn: input.archive_in ?? 0,
-            closeIn: input.close_in ?? 0,
-            timezone: input.timezone ?? 'UTC',
-            externalSource: input.external_id ? (input.external_source ?? null) : null,
-            externalId: input.external_id ?? null,
-            createdById: actor.userId,
-            updatedById: actor.userId,
-          }),
-        );
+        const project = await this.projects.insertProject(em, {
+          workspaceId,
+          name,
+          identifier,
+          description: input.description ?? '',
+          network: input.network ?? NETWORK.PUBLIC,
+          projectLeadId: input.project_lead ?? null,
+          defaultAssigneeId: input.default_assignee ?? null,
+          emoji: input.emoji ?? null,
+          iconProp: input.icon_prop ?? null,
+          logoProps: input.logo_props ?? {},
+          coverImage: input.cover_image ?? null,
+          moduleView: input.module_view ?? true,
+          cycleView: input.cycle_view ?? true,
+          issueViewsView: input.issue_views_view ?? true,
+          pageView: input.page_view ?? true,
+          intakeView: input.intake_view ?? false,
+          isTimeTrackingEnabled: input.is_time_tracking_enabled ?? false,
+          guestViewAllFeatures: input.guest_view_all_features ?? false,
+          archiveIn: input.archive_in ?? 0,
+          closeIn: input.close_in ?? 0,
+          timezone: input.timezone ?? 'UTC',
+          externalSource: input.external_id ? (input.external_source ?? null) : null,
+          externalId: input.external_id ?? null,
+          createdById: actor.userId,
+          updatedById: actor.userId,
+        });
         const admins = [actor.userId];
         if (input.project_lead && input.project_lead !== actor.userId) admins.push(input.project_lead);
         for (const memberId of admins) {
-          await em.insert(ProjectMember, {
+          await this.projects.insertMember(em, {
             workspaceId,
             projectId: project.id,
             memberId,
@@ -166,8 +161,8 @@ export class ProjectService implements ProjectAccessResolver {
             updatedById: actor.userId,
           });
         }
-        await em.insert(
-          State,
+        await this.projects.insertStates(
+          em,
           DEFAULT_STATES.map((s) => ({
             ...s,
             slug: slugify(s.name),
@@ -200,7 +195,7 @@ export class ProjectService implements ProjectAccessResolver {
    * shape (Plane ProjectAPIEndpoint.get; no `sort_order`). 404 `PROJECT_NOT_FOUND` if gone.
    */
   async retrieve(workspaceId: string, projectId: string, userId: string): Promise<ProjectJson> {
-    const project = await this.load(this.dataSource.manager, workspaceId, projectId);
+    const project = await this.load(this.projects.manager, workspaceId, projectId);
     const extras = await this.extras([project.id], userId, false);
     return projectView(project, extras.get(project.id)!);
   }
@@ -236,8 +231,8 @@ export class ProjectService implements ProjectAccessResolver {
           default_assignee: input.default_assignee,
         });
         if (input.default_state) {
-          const state = await em.getRepository(State).findOne({ where: { id: input.default_state, projectId } });
-          if (!state) throw validationError({ default_state: ['This state does not belong to the project.'] });
+          if (!(await this.projects.stateInProject(em, projectId, input.default_state)))
+            throw validationError({ default_state: ['This state does not belong to the project.'] });
         }
         if (input.estimate) await assertProjectEstimate(em, projectId, input.estimate);
         const patch: Partial<Project> = { updatedById: actor.userId };
@@ -271,13 +266,11 @@ export class ProjectService implements ProjectAccessResolver {
         if (input.inbox_view !== undefined && input.intake_view === undefined) patch.intakeView = input.inbox_view;
         if (input.name !== undefined) patch.name = input.name.trim();
         if (identifier !== undefined) patch.identifier = identifier;
-        await em.update(Project, { id: projectId }, patch as never);
+        await this.projects.updateProject(em, projectId, patch);
         if (input.project_lead) {
-          const existing = await em
-            .getRepository(ProjectMember)
-            .findOne({ where: { projectId, memberId: input.project_lead } });
+          const existing = await this.projects.findMember(em, { projectId, memberId: input.project_lead });
           if (!existing) {
-            await em.insert(ProjectMember, {
+            await this.projects.insertMember(em, {
               workspaceId,
               projectId,
               memberId: input.project_lead,
@@ -287,11 +280,11 @@ export class ProjectService implements ProjectAccessResolver {
               updatedById: actor.userId,
             });
           } else if (existing.role !== ROLE.ADMIN || !existing.isActive) {
-            await em.update(
-              ProjectMember,
-              { id: existing.id },
-              { role: ROLE.ADMIN, isActive: true, updatedById: actor.userId },
-            );
+            await this.projects.updateMember(em, existing.id, {
+              role: ROLE.ADMIN,
+              isActive: true,
+              updatedById: actor.userId,
+            });
           }
         }
       });
@@ -325,9 +318,7 @@ export class ProjectService implements ProjectAccessResolver {
         target: { type: 'project', id: projectId },
         metadata: { identifier: project.identifier, name: project.name },
       });
-      const now = new Date();
-      await em.update(Project, { id: projectId }, { updatedById: actor.userId, deletedAt: now });
-      await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
+      await this.projects.softDelete(em, projectId, actor.userId, new Date());
     });
   }
 
@@ -341,11 +332,10 @@ export class ProjectService implements ProjectAccessResolver {
         row: project,
         actorId: actor.userId,
       });
-      await em.update(
-        Project,
-        { id: projectId },
-        { updatedById: actor.userId, archivedAt: archived ? new Date() : null },
-      );
+      await this.projects.updateProject(em, projectId, {
+        updatedById: actor.userId,
+        archivedAt: archived ? new Date() : null,
+      });
     });
   }
 
@@ -363,10 +353,7 @@ export class ProjectService implements ProjectAccessResolver {
   ) {
     const ids = Object.values(users).filter((v): v is string => !!v);
     if (!ids.length) return;
-    const found = await em.getRepository(WorkspaceMember).find({
-      select: { memberId: true },
-      where: { workspaceId, memberId: In(ids), isActive: true },
-    });
+    const found = await this.projects.activeWorkspaceMembers(em, workspaceId, ids, true);
     const members = new Set(found.map((m) => m.memberId));
     const errors: Record<string, string[]> = {};
     for (const [field, id] of Object.entries(users)) {

@@ -8,8 +8,6 @@ import { WebhookTarget } from './url-guard';
 import { sendWebhook, SendOutcome } from './webhook-sender';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhookService } from './webhook.service';
-import { Webhook } from './webhook.entity';
-import { WebhookLog } from './webhook-log.entity';
 import { ClaimedDelivery, WebhookRepository } from './webhook.repository';
 
 /** Rows claimed per poll. */
@@ -123,7 +121,7 @@ export class WebhookDeliveryWorker implements OnModuleInit {
 
   private async attempt(row: ClaimedDelivery): Promise<void> {
     const w = this.config.webhooks;
-    const hook = await this.dataSource.getRepository(Webhook).findOneBy({ id: row.webhook_id });
+    const hook = await this.repo.findById(row.webhook_id);
     if (!hook || !hook.isActive || hook.deletedAt) {
       await this.repo.discardDelivery(row.id);
       this.metrics?.webhookDeliveries.inc({ status: 'discarded' });
@@ -176,7 +174,7 @@ export class WebhookDeliveryWorker implements OnModuleInit {
 
     let deactivated = false;
     await this.dataSource.transaction(async (em) => {
-      await em.insert(WebhookLog, {
+      await this.repo.insertLog(em, {
         workspaceId: row.workspace_id,
         webhookId: row.webhook_id,
         deliveryId: row.id,

@@ -164,6 +164,7 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
     };
     const actors = await renderActors(
       em,
+      this.repo,
       wanted.map((e) => e.actorId).filter((x): x is string => !!x),
     );
     const rows: Array<Partial<WebhookDelivery>> = [];
@@ -196,7 +197,7 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
         }
       }
     }
-    if (rows.length) await em.insert(WebhookDelivery, rows);
+    if (rows.length) await this.repo.insertDeliveries(em, rows);
   }
 
   async subscriptions(em: EntityManager, workspaceId: string): Promise<WebhookSubscription[]> {

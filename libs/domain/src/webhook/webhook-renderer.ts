@@ -1,16 +1,10 @@
-import { EntityManager, In } from 'typeorm';
-import { Cycle } from '../cycle';
+import { EntityManager } from 'typeorm';
 import { cycleView } from '../cycle';
 import { countIssues } from '../cycle';
 import { intakeIssueView } from '../intake';
-import { IssueComment } from '../issue';
-import { Issue, IssueAssignee, IssueLabel } from '../issue';
 import { commentView, IssueJson, issueView } from '../issue';
-import { Module, ModuleMember } from '../module';
 import { moduleView } from '../module';
-import { Project } from '../project';
 import { projectView } from '../project';
-import { User } from '../user';
 import { userLiteView } from '../user';
 import type { WebhookEvent } from './webhook.entity';
 import type { WebhookRepository } from './webhook.repository';
@@ -31,28 +25,28 @@ export async function renderWebhookData(
 ): Promise<Json | null> {
   switch (event) {
     case 'issue':
-      return renderIssue(em, id);
+      return renderIssue(em, repo, id);
     case 'issue_comment': {
-      const c = await em.getRepository(IssueComment).findOne({ where: { id }, withDeleted: true });
+      const c = await repo.commentForRender(em, id);
       return c && !c.deletedAt ? commentView(c) : null;
     }
     case 'cycle': {
-      const c = await em.getRepository(Cycle).findOne({ where: { id }, withDeleted: true });
+      const c = await repo.cycleForRender(em, id);
       if (!c || c.deletedAt) return null;
       const counts = await countIssues(em, 'cycle_issues', 'cycle_id', [id]);
       return cycleView(c, counts.get(id));
     }
     case 'module': {
-      const m = await em.getRepository(Module).findOne({ where: { id }, withDeleted: true });
+      const m = await repo.moduleForRender(em, id);
       if (!m || m.deletedAt) return null;
       const [counts, members] = await Promise.all([
         countIssues(em, 'module_issues', 'module_id', [id]),
-        em.getRepository(ModuleMember).find({ where: { moduleId: id } }),
+        repo.moduleMembers(em, id),
       ]);
       return moduleView(m, members.map((r) => r.memberId).sort(), counts.get(id));
     }
     case 'project': {
-      const p = await em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
+      const p = await repo.projectForRender(em, id);
       if (!p || p.deletedAt) return null;
       const c = await repo.projectCounts(em, id, actorId);
       return projectView(p, {
@@ -68,27 +62,28 @@ export async function renderWebhookData(
       // queued by the intake row's id, or (from work item history) by its work item's id
       const r = await repo.findLiveIntakeIssue(em, id);
       if (!r) return null;
-      const issue = await renderIssue(em, r.issueId);
+      const issue = await renderIssue(em, repo, r.issueId);
       return issue ? intakeIssueView(r, issue as unknown as IssueJson) : null;
     }
   }
 }
 
-async function renderIssue(em: EntityManager, id: string): Promise<Json | null> {
-  const issue = await em.getRepository(Issue).findOne({ where: { id }, withDeleted: true });
+async function renderIssue(em: EntityManager, repo: WebhookRepository, id: string): Promise<Json | null> {
+  const issue = await repo.issueForRender(em, id);
   if (!issue || issue.deletedAt) return null;
-  const [assignees, labels] = await Promise.all([
-    em.getRepository(IssueAssignee).find({ where: { issueId: id } }),
-    em.getRepository(IssueLabel).find({ where: { issueId: id } }),
-  ]);
+  const [assignees, labels] = await Promise.all([repo.issueAssignees(em, id), repo.issueLabels(em, id)]);
   return issueView(issue, assignees.map((a) => a.assigneeId).sort(), labels.map((l) => l.labelId).sort());
 }
 
 /** Plane's `activity.actor`: the UserLite of who made the change. */
-export async function renderActors(em: EntityManager, ids: string[]): Promise<Map<string, Json>> {
+export async function renderActors(
+  em: EntityManager,
+  repo: WebhookRepository,
+  ids: string[],
+): Promise<Map<string, Json>> {
   const wanted = [...new Set(ids)];
   if (!wanted.length) return new Map();
-  const users = await em.getRepository(User).find({ where: { id: In(wanted) } });
+  const users = await repo.users(em, wanted);
   return new Map(users.map((u) => [u.id, userLiteView(u) as Json]));
 }
 

@@ -1,13 +1,19 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Cycle } from '../cycle';
 import { IntakeIssue } from '../intake';
+import { Issue, IssueAssignee, IssueComment, IssueLabel } from '../issue';
+import { Module, ModuleMember } from '../module';
+import { Project } from '../project';
+import { User } from '../user';
 import { hotTxQuery } from '../kernel/hot-query';
 import { jobTransaction } from '../kernel/job-limits';
 import type { WebhookSubscription } from './webhook-events';
 import { Webhook } from './webhook.entity';
 import { WebhookLog } from './webhook-log.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
 
 /** `$1` workspace id: its active webhooks and their event switches (the outbox's subscriber check). A hot statement. */
 export const SQL_WEBHOOK_SUBSCRIPTIONS = `SELECT id, project, issue, module, cycle, issue_comment FROM webhooks
@@ -219,5 +225,84 @@ export class WebhookRepository {
       [before.toISOString(), limit],
     );
     return returnedRows(result).length;
+  }
+
+  /** The webhook by id (any workspace), or null. */
+  findById(id: string): Promise<Webhook | null> {
+    return this.dataSource.getRepository(Webhook).findOneBy({ id });
+  }
+
+  /** The workspace's webhook by id, or null. */
+  findInWorkspace(workspaceId: string, id: string): Promise<Webhook | null> {
+    return this.dataSource.getRepository(Webhook).findOneBy({ id, workspaceId });
+  }
+
+  /** Inserts a webhook (`save`: the returned row has its generated columns; a taken url is a unique violation). */
+  insertWebhook(em: EntityManager, row: Partial<Webhook>): Promise<Partial<Webhook> & Webhook> {
+    return em.getRepository(Webhook).save(row) as Promise<Partial<Webhook> & Webhook>;
+  }
+
+  /** Updates one webhook. */
+  async updateWebhook(em: EntityManager, id: string, patch: Partial<Webhook>): Promise<void> {
+    await em.getRepository(Webhook).update({ id }, patch as never);
+  }
+
+  /** Deletes one webhook (its logs and undelivered events go with it, by their foreign keys). */
+  async deleteWebhook(em: EntityManager, id: string): Promise<void> {
+    await em.getRepository(Webhook).delete({ id });
+  }
+
+  /** Inserts a delivery attempt's log row. */
+  async insertLog(em: EntityManager, row: Partial<WebhookLog>): Promise<void> {
+    await em.insert(WebhookLog, row as never);
+  }
+
+  /** Queues deliveries (the outbox rows) in `em`'s transaction. */
+  async insertDeliveries(em: EntityManager, rows: Array<Partial<WebhookDelivery>>): Promise<void> {
+    await em.insert(WebhookDelivery, rows as never);
+  }
+
+  /**
+   * What a delivery renders, read with the committing transaction's manager, deleted rows included
+   * (the renderer treats a deleted row as gone): the comment, cycle, module, project or work item by id.
+   */
+  commentForRender(em: EntityManager, id: string): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).findOne({ where: { id }, withDeleted: true });
+  }
+
+  cycleForRender(em: EntityManager, id: string): Promise<Cycle | null> {
+    return em.getRepository(Cycle).findOne({ where: { id }, withDeleted: true });
+  }
+
+  moduleForRender(em: EntityManager, id: string): Promise<Module | null> {
+    return em.getRepository(Module).findOne({ where: { id }, withDeleted: true });
+  }
+
+  projectForRender(em: EntityManager, id: string): Promise<Project | null> {
+    return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
+  }
+
+  issueForRender(em: EntityManager, id: string): Promise<Issue | null> {
+    return em.getRepository(Issue).findOne({ where: { id }, withDeleted: true });
+  }
+
+  /** The module's member rows. */
+  moduleMembers(em: EntityManager, moduleId: string): Promise<ModuleMember[]> {
+    return em.getRepository(ModuleMember).find({ where: { moduleId } });
+  }
+
+  /** The work item's assignee rows. */
+  issueAssignees(em: EntityManager, issueId: string): Promise<IssueAssignee[]> {
+    return em.getRepository(IssueAssignee).find({ where: { issueId } });
+  }
+
+  /** The work item's label rows. */
+  issueLabels(em: EntityManager, issueId: string): Promise<IssueLabel[]> {
+    return em.getRepository(IssueLabel).find({ where: { issueId } });
+  }
+
+  /** The users among `ids` (non-empty). */
+  users(em: EntityManager, ids: string[]): Promise<User[]> {
+    return em.getRepository(User).find({ where: { id: In(ids) } });
   }
 }

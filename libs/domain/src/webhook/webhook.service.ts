@@ -88,7 +88,7 @@ export class WebhookService {
     for (const [key, column] of SWITCH_COLUMNS) row[column] = input[key] ?? false;
     const saved = await this.unique(() =>
       this.dataSource.transaction(async (em) => {
-        const created = await em.getRepository(Webhook).save(row);
+        const created = await this.repo.insertWebhook(em, row);
         await recordAudit(em, {
           event: 'webhook.created',
           actor,
@@ -122,7 +122,7 @@ export class WebhookService {
     for (const [key, column] of SWITCH_COLUMNS) if (input[key] !== undefined) patch[column] = input[key];
     await this.unique(() =>
       this.dataSource.transaction(async (em) => {
-        await em.getRepository(Webhook).update({ id: hook.id }, patch);
+        await this.repo.updateWebhook(em, hook.id, patch);
         await recordAudit(em, {
           event: 'webhook.updated',
           actor,
@@ -143,7 +143,7 @@ export class WebhookService {
   async remove(workspaceId: string, id: string, actor: AuditActor | null = null): Promise<void> {
     const hook = await this.find(workspaceId, id);
     await this.dataSource.transaction(async (em) => {
-      await em.getRepository(Webhook).delete({ id: hook.id });
+      await this.repo.deleteWebhook(em, hook.id);
       await recordAudit(em, {
         event: 'webhook.deleted',
         actor,
@@ -165,9 +165,7 @@ export class WebhookService {
     const hook = await this.find(workspaceId, id);
     const secret = `${WEBHOOK_SECRET_PREFIX}${randomHex(16)}`;
     await this.dataSource.transaction(async (em) => {
-      await em
-        .getRepository(Webhook)
-        .update({ id: hook.id }, { secretSealed: this.box.seal(secret), updatedById: userId });
+      await this.repo.updateWebhook(em, hook.id, { secretSealed: this.box.seal(secret), updatedById: userId });
       await recordAudit(em, {
         event: 'webhook.updated',
         actor,
@@ -191,7 +189,7 @@ export class WebhookService {
   }
 
   private async find(workspaceId: string, id: string): Promise<Webhook> {
-    const hook = await this.dataSource.getRepository(Webhook).findOneBy({ id, workspaceId });
+    const hook = await this.repo.findInWorkspace(workspaceId, id);
     if (!hook) throw new MeridianError('NOT_FOUND');
     return hook;
   }

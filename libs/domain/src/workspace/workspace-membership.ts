@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { WorkspaceMember } from './workspace-member.entity';
+import { findWorkspaceMembership, insertWorkspaceMembership, updateWorkspaceMembership } from './workspace.repository';
 
 /**
  * Makes `userId` an active member of the workspace with `role` (Admin 20, Member 15, Guest 5):
@@ -14,11 +14,17 @@ export async function activateWorkspaceMember(
   role: number,
   actorId: string | null,
 ): Promise<void> {
-  const existing = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
+  const existing = await findWorkspaceMembership(em, workspaceId, userId);
   if (existing) {
     if (existing.isActive) return;
-    await em.update(WorkspaceMember, { id: existing.id }, { isActive: true, role, updatedById: actorId });
+    await updateWorkspaceMembership(em, existing.id, { isActive: true, role, updatedById: actorId });
     return;
   }
-  await em.insert(WorkspaceMember, { workspaceId, memberId: userId, role, createdById: actorId, updatedById: actorId });
+  await insertWorkspaceMembership(em, {
+    workspaceId,
+    memberId: userId,
+    role,
+    createdById: actorId,
+    updatedById: actorId,
+  });
 }

@@ -1,11 +1,37 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
+
+/**
+ * `userId`'s membership of the workspace in any state, or null (a function of `em` alone: the
+ * membership helpers run in other rooms' transactions without the injected repository).
+ */
+export function findWorkspaceMembership(
+  em: EntityManager,
+  workspaceId: string,
+  userId: string,
+): Promise<WorkspaceMember | null> {
+  return em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
+}
+
+/** Updates one workspace membership row in `em`'s transaction. */
+export async function updateWorkspaceMembership(
+  em: EntityManager,
+  id: string,
+  patch: Partial<Pick<WorkspaceMember, 'isActive' | 'role' | 'updatedById'>>,
+): Promise<void> {
+  await em.update(WorkspaceMember, { id }, patch);
+}
+
+/** Inserts a workspace membership row in `em`'s transaction. */
+export async function insertWorkspaceMembership(em: EntityManager, row: Partial<WorkspaceMember>): Promise<void> {
+  await em.insert(WorkspaceMember, row as never);
+}
 
 /** All SQL of the workspace feature. */
 @Injectable()
@@ -50,5 +76,10 @@ export class WorkspaceRepository {
   async findAccess(userId: string, slug: string): Promise<{ workspace_id: string; role: number | null } | undefined> {
     const rows = await hotRead(this.dataSource, SQL_WORKSPACE_ACCESS, [userId, slug]);
     return rows[0] as { workspace_id: string; role: number | null } | undefined;
+  }
+
+  /** Inserts the workspace row (`save`: the returned entity has its generated columns). */
+  insertWorkspace(em: EntityManager, row: Partial<Workspace>): Promise<Workspace> {
+    return em.save(em.create(Workspace, row));
   }
 }

@@ -5,9 +5,7 @@ import { DataSource } from 'typeorm';
 import { InstanceSettings } from '../instance-config';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isRestrictedSlug } from './slug-rules';
-import { WorkspaceMember } from './workspace-member.entity';
-import { Workspace } from './workspace.entity';
-import { WorkspaceRepository } from './workspace.repository';
+import { insertWorkspaceMembership, WorkspaceRepository } from './workspace.repository';
 import { workspaceView } from './workspace.view';
 
 export interface CreateWorkspaceInput {
@@ -53,18 +51,16 @@ export class WorkspaceService implements WorkspaceAccessResolver {
     if (isRestrictedSlug(input.slug)) throw validationError({ slug: ['Slug is not valid'] });
     try {
       const workspace = await this.dataSource.transaction(async (em) => {
-        const created = await em.save(
-          em.create(Workspace, {
-            name: input.name,
-            slug: input.slug,
-            ownerId: userId,
-            organizationSize: input.organization_size ?? null,
-            timezone: input.timezone ?? 'UTC',
-            createdById: userId,
-            updatedById: userId,
-          }),
-        );
-        await em.insert(WorkspaceMember, {
+        const created = await this.workspaces.insertWorkspace(em, {
+          name: input.name,
+          slug: input.slug,
+          ownerId: userId,
+          organizationSize: input.organization_size ?? null,
+          timezone: input.timezone ?? 'UTC',
+          createdById: userId,
+          updatedById: userId,
+        });
+        await insertWorkspaceMembership(em, {
           workspaceId: created.id,
           memberId: userId,
           role: ROLE.ADMIN,
