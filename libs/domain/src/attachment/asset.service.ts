@@ -182,7 +182,8 @@ export class AssetService {
     return this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, scope.projectId);
       const link = await this.link(em, scope, input.entity_type, id);
-      const asset = await em.save(
+      const asset = await this.repo.insert(
+        em,
         em.create(FileAsset, {
           ...this.row(input, type, `${scope.workspaceId}/${hex()}-${name}`, scope.userId),
           workspaceId: scope.workspaceId,
@@ -271,7 +272,8 @@ export class AssetService {
     return this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, scope.projectId);
       const link = await this.link(em, this.boardScope(scope), input.entity_type, id);
-      const asset = await em.save(
+      const asset = await this.repo.insert(
+        em,
         em.create(FileAsset, {
           ...this.row(input, type, `${scope.workspaceId}/${hex()}-${name}`, scope.userId),
           workspaceId: scope.workspaceId,
@@ -477,8 +479,9 @@ export class AssetService {
 
   /** A new avatar or cover image row of the user (not uploaded). */
   private insertUserAsset(userId: string, input: CreateAssetInput, type: string, name: string): Promise<FileAsset> {
-    return this.dataSource.manager.save(
-      this.dataSource.manager.create(FileAsset, {
+    return this.repo.insert(
+      this.repo.manager,
+      this.repo.manager.create(FileAsset, {
         ...this.row(input, type, `user-${hex()}-${name}`, userId),
         workspaceId: null,
         userId,
@@ -508,7 +511,8 @@ export class AssetService {
         await this.assertCoverEditor(em, scope, id);
         link.projectId = id.toLowerCase();
       }
-      return em.save(
+      return this.repo.insert(
+        em,
         em.create(FileAsset, {
           ...this.row(input, type, `${scope.workspaceId}/${hex()}-${name}`, scope.userId),
           workspaceId: scope.workspaceId,
