@@ -12,7 +12,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { AssetService, AttachmentService, ProjectAssetScope, WorkspaceAssetScope } from '#domain';
+import { AssetService, AttachmentService, LegacyAssetService, ProjectAssetScope, WorkspaceAssetScope } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { attributesName, readMultipartUpload } from '../shared/multipart';
@@ -341,7 +341,7 @@ const LEGACY_PARTS = {
 @BearerAuth()
 export class AppLegacyAssetsController {
   constructor(
-    private readonly assets: AssetService,
+    private readonly assets: LegacyAssetService,
     private readonly files: AttachmentService,
   ) {}
 

@@ -1,12 +1,12 @@
 import { BearerAuth, CurrentPrincipal, Principal, Public, PublicRateLimit, UuidPipe } from '#common';
-import { AssetService, BoardAssetScope, PublicBoardService } from '#domain';
+import { BoardAssetScope, BoardAssetService, PublicBoardService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { BulkPublicAssetsDto, CompletePublicAssetDto, CreatePublicAssetDto } from './dto/public-asset.dto';
 
 /**
  * Images of a published board's visitors (Plane `plane/space/views/asset.py` EntityAssetEndpoint,
- * AssetRestoreEndpoint, EntityBulkAssetEndpoint), through the App's upload flow (`AssetService`):
+ * AssetRestoreEndpoint, EntityBulkAssetEndpoint), through the App's upload flow (`BoardAssetService`):
  * `POST` → `{upload_data, asset_id, asset_url}`, a multipart `POST` of the file to
  * `upload_data.url`, then `PATCH` → 204. Reads are public (302 to a signed URL of an uploaded image
  * in a description of the board's project); writes need a signed-in visitor and reach only the
@@ -19,7 +19,7 @@ import { BulkPublicAssetsDto, CompletePublicAssetDto, CreatePublicAssetDto } fro
 export class PublicAssetsController {
   constructor(
     private readonly boards: PublicBoardService,
-    private readonly assets: AssetService,
+    private readonly assets: BoardAssetService,
   ) {}
 
   private async scope(anchor: string, me: Principal): Promise<BoardAssetScope> {

@@ -1,14 +1,26 @@
 import { Module } from '@nestjs/common';
 import { AttachmentRepository } from './attachment.repository';
 import { AttachmentService } from './attachment.service';
+import { AssetCore } from './asset-core';
 import { AssetService } from './asset.service';
+import { BoardAssetService } from './board-asset.service';
+import { LegacyAssetService } from './legacy-asset.service';
 import { AttachmentJobs } from './attachment.jobs';
 import { OBJECT_STORAGE } from './object-storage';
 import { OBJECT_STORAGE_PROVIDER } from './storage.provider';
 
 /** The attachment feature: its services, and listeners; exports what other features and the API modules use. */
 @Module({
-  providers: [AttachmentRepository, AttachmentService, AssetService, AttachmentJobs, OBJECT_STORAGE_PROVIDER],
-  exports: [AttachmentService, AssetService, OBJECT_STORAGE],
+  providers: [
+    AttachmentRepository,
+    AttachmentService,
+    AssetCore,
+    AssetService,
+    BoardAssetService,
+    LegacyAssetService,
+    AttachmentJobs,
+    OBJECT_STORAGE_PROVIDER,
+  ],
+  exports: [AttachmentService, AssetService, BoardAssetService, LegacyAssetService, OBJECT_STORAGE],
 })
 export class AttachmentFeatureModule {}

@@ -30,6 +30,31 @@ export type ImageSlot = 'user.avatar' | 'user.coverImage' | 'workspace.logo' | '
 export class AttachmentRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** The DataSource's manager, for reads and writes outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** Inserts an asset row (an entity built by the caller); the saved row. */
+  insert(em: EntityManager, asset: FileAsset): Promise<FileAsset> {
+    return em.save(asset);
+  }
+
+  /** The live asset `id` (any kind, any scope), or null. */
+  findById(em: EntityManager, id: string): Promise<FileAsset | null> {
+    return em.getRepository(FileAsset).findOne({ where: { id } });
+  }
+
+  /** The live attachment of the work item with this external id and source, or null. */
+  findByExternalId(
+    em: EntityManager,
+    issueId: string,
+    externalId: string,
+    externalSource: string,
+  ): Promise<FileAsset | null> {
+    return em.findOne(FileAsset, { where: { issueId, externalId, externalSource } });
+  }
+
   /**
    * The live, non-draft work item of the project (archived ones too), if the project is live; else
    * null. With `guestViewerId` (a project Guest), only one they may see (Plane's Guest rule).

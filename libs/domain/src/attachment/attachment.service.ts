@@ -342,7 +342,7 @@ export class AttachmentService {
       await assertProjectWritable(em, ctx.projectId);
       const a = await this.asset(em, ctx.projectId, issueId, assetId, true, app ? guestOf(ctx) : undefined);
       if (app && a.createdById !== ctx.userId && (ctx.role ?? 0) < 20) throw new MeridianError('PERMISSION_DENIED');
-      await em.update(FileAsset, { id: a.id }, { isDeleted: true, deletedAt: new Date(), updatedById: ctx.userId });
+      await this.attachments.update(em, [a.id], { isDeleted: true, deletedAt: new Date(), updatedById: ctx.userId });
       if (a.isUploaded) {
         await writeActivities(em, ctx, [
           {
@@ -373,7 +373,7 @@ export class AttachmentService {
     const verdict = this.signer.verify(op, assetId, expires, signature);
     if (verdict === 'invalid') throw new MeridianError('INVALID_SIGNATURE');
     if (verdict === 'expired') throw new MeridianError('SIGNED_URL_EXPIRED');
-    const a = await this.dataSource.getRepository(FileAsset).findOne({ where: { id: assetId } });
+    const a = await this.attachments.findById(this.attachments.manager, assetId);
     if (!a) throw new MeridianError('NOT_FOUND');
     return { ...signed(a), uploaded: a.isUploaded };
   }
@@ -411,13 +411,12 @@ export class AttachmentService {
       await assertProjectWritable(em, ctx.projectId);
       await this.issue(em, ctx.projectId, issueId, guestViewerId);
       if (input.external_id && input.external_source) {
-        const clash = await em.findOne(FileAsset, {
-          where: { issueId, externalId: input.external_id, externalSource: input.external_source },
-        });
+        const clash = await this.attachments.findByExternalId(em, issueId, input.external_id, input.external_source);
         if (clash) throw new MeridianError('EXTERNAL_ID_TAKEN', undefined, { id: clash.id });
       }
       const key = `${ctx.workspaceId}/${randomUUID().replace(/-/g, '')}-${keyName}`.slice(0, 800);
-      return em.save(
+      return this.attachments.insert(
+        em,
         em.create(FileAsset, {
           workspaceId: ctx.workspaceId,
           projectId: ctx.projectId,
@@ -448,7 +447,7 @@ export class AttachmentService {
       await assertProjectWritable(em, ctx.projectId);
       const a = await this.asset(em, ctx.projectId, issueId, assetId, true, guestViewerId);
       if (a.isUploaded) return a;
-      await em.update(FileAsset, { id: a.id }, { isUploaded: true, updatedById: ctx.userId });
+      await this.attachments.update(em, [a.id], { isUploaded: true, updatedById: ctx.userId });
       await writeActivities(em, ctx, [
         {
           issueId,
@@ -459,7 +458,7 @@ export class AttachmentService {
           comment: 'uploaded a new attachment',
         },
       ]);
-      return found(em.findOneBy(FileAsset, { id: a.id }));
+      return found(this.attachments.findById(em, a.id));
     });
   }
 

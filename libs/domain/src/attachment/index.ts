@@ -2,13 +2,10 @@
 export { AttachmentService } from './attachment.service';
 export type { ReceivedFile } from './attachment.service';
 export { AssetService } from './asset.service';
-export type {
-  BoardAssetScope,
-  CreateAssetInput,
-  LegacyUploadFields,
-  ProjectAssetScope,
-  WorkspaceAssetScope,
-} from './asset.service';
+export { BoardAssetService } from './board-asset.service';
+export { LegacyAssetService } from './legacy-asset.service';
+export type { BoardAssetScope, CreateAssetInput, ProjectAssetScope, WorkspaceAssetScope } from './asset-core';
+export type { LegacyUploadFields } from './legacy-asset.service';
 export { ASSET_ENTITY_TYPES } from './asset.view';
 export type { FileAttributes } from './file-asset.entity';
 export { createObjectStorage } from './storage.provider';

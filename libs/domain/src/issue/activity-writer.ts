@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { emitChange } from '../kernel/change-bus';
 import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
-import { IssueActivity } from './issue-activity.entity';
+import { insertActivities } from './issue.repository';
 
 export type { ActivityEntry, ChangeContext } from '../kernel/change-context';
 
@@ -58,8 +58,8 @@ export function storedSides(
 export async function writeActivities(em: EntityManager, ctx: ChangeContext, entries: ActivityEntry[]): Promise<void> {
   if (!entries.length) return;
   const epoch = Date.now() / 1000;
-  const inserted = await em.insert(
-    IssueActivity,
+  const activityIds = await insertActivities(
+    em,
     entries.map((e, n) => ({
       // rows of one transaction would share now(): the wall clock plus n µs keeps their order
       createdAt: () => `clock_timestamp() + interval '${n} microseconds'`,
@@ -83,7 +83,7 @@ export async function writeActivities(em: EntityManager, ctx: ChangeContext, ent
   await emitChange(em, 'issue.activities', {
     ctx,
     entries,
-    activityIds: inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null),
+    activityIds,
   });
 }
 

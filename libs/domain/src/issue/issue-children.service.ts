@@ -1,14 +1,13 @@
 import { answerBudget, ChunkedList, mapChunks, MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Not } from 'typeorm';
-import { ProjectMember, projectLiteView } from '../project';
+import { DataSource, EntityManager } from 'typeorm';
+import { projectLiteView } from '../project';
 import { workspaceLiteView } from '../workspace';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { pick, Shape } from '../kernel/fields';
 import { stripHtml, writeActivities } from './activity-writer';
-import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
 import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
@@ -150,7 +149,8 @@ export class IssueChildrenService {
         await this.issue(em, ctx.projectId, issueId, ctx);
         await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
         const html = input.comment_html || '<p></p>';
-        const comment = await em.save(
+        const comment = await this.repo.insertComment(
+          em,
           em.create(IssueComment, {
             workspaceId: ctx.workspaceId,
             projectId: ctx.projectId,
@@ -217,7 +217,7 @@ export class IssueChildrenService {
         if (input.attachments !== undefined) patch.attachments = input.attachments;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
-        await em.update(IssueComment, { id: commentId }, patch as never);
+        await this.repo.updateComment(em, commentId, patch);
         if (patch.commentHtml !== undefined) {
           await writeActivities(em, ctx, [
             {
@@ -231,7 +231,7 @@ export class IssueChildrenService {
             },
           ]);
         }
-        return commentView(await found(em.getRepository(IssueComment).findOne({ where: { id: commentId } })));
+        return commentView(await found(this.repo.commentById(em, commentId)));
       }),
     );
   }
@@ -282,7 +282,8 @@ export class IssueChildrenService {
       this.dataSource.transaction(async (em) => {
         await this.issue(em, ctx.projectId, issueId);
         await this.assertUrlFree(em, issueId, input.url);
-        const link = await em.save(
+        const link = await this.repo.insertLink(
+          em,
           em.create(IssueLink, {
             workspaceId: ctx.workspaceId,
             projectId: ctx.projectId,
@@ -318,7 +319,7 @@ export class IssueChildrenService {
         if (input.url !== undefined) patch.url = input.url;
         if (input.title !== undefined) patch.title = input.title;
         if (input.metadata !== undefined) patch.metadata = input.metadata;
-        await em.update(IssueLink, { id: linkId }, patch as never);
+        await this.repo.updateLink(em, linkId, patch);
         const history = [];
         if (input.url !== undefined && input.url !== link.url) {
           history.push({
@@ -345,7 +346,7 @@ export class IssueChildrenService {
           });
         }
         await writeActivities(em, ctx, history);
-        return linkView(await found(em.getRepository(IssueLink).findOne({ where: { id: linkId } })));
+        return linkView(await found(this.repo.linkById(em, linkId)));
       }),
     );
   }
@@ -391,9 +392,7 @@ export class IssueChildrenService {
 
   async retrieveActivity(projectId: string, issueId: string, activityId: string): Promise<ActivityJson> {
     await this.issue(this.dataSource.manager, projectId, issueId);
-    const a = await this.dataSource
-      .getRepository(IssueActivity)
-      .findOne({ where: { id: activityId, issueId, projectId } });
+    const a = await this.repo.activityOf(projectId, issueId, activityId);
     if (!a) throw new MeridianError('NOT_FOUND');
     return activityView(a);
   }
@@ -473,22 +472,20 @@ export class IssueChildrenService {
     commentId: string,
   ): Promise<IssueComment> {
     await this.issue(em, projectId, issueId);
-    const c = await em.getRepository(IssueComment).findOne({ where: { id: commentId, issueId } });
+    const c = await this.repo.commentOfIssue(em, issueId, commentId);
     if (!c) throw new MeridianError('NOT_FOUND');
     return c;
   }
 
   private async link(em: EntityManager, projectId: string, issueId: string, linkId: string): Promise<IssueLink> {
     await this.issue(em, projectId, issueId);
-    const l = await em.getRepository(IssueLink).findOne({ where: { id: linkId, issueId } });
+    const l = await this.repo.linkOfIssue(em, issueId, linkId);
     if (!l) throw new MeridianError('NOT_FOUND');
     return l;
   }
 
   private async assertUrlFree(em: EntityManager, issueId: string, url: string, exceptId?: string): Promise<void> {
-    const found = await em
-      .getRepository(IssueLink)
-      .findOne({ where: { issueId, url, ...(exceptId ? { id: Not(exceptId) } : {}) } });
+    const found = await this.repo.linkWithUrl(em, issueId, url, exceptId);
     if (found) throw new MeridianError('LINK_URL_TAKEN', undefined, { id: found.id });
   }
 
@@ -513,10 +510,7 @@ export class IssueChildrenService {
   }
 
   private async members(projectId: string): Promise<Set<string>> {
-    const rows = await this.dataSource
-      .getRepository(ProjectMember)
-      .find({ where: { projectId, isActive: true }, select: { memberId: true } });
-    return new Set(rows.map((r) => r.memberId));
+    return new Set(await this.repo.activeMemberIds(projectId));
   }
 
   private async guard<T>(fn: () => Promise<T>): Promise<T> {

@@ -1,12 +1,9 @@
 import { MeridianError, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { assertEstimatePoint } from '../kernel/estimate-checks';
-import { Label } from '../label';
-import { Project } from '../project';
 import { State } from '../state';
-import { User } from '../user';
 import { emitChange, IssueCreateDraft } from '../kernel/change-bus';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
@@ -247,9 +244,7 @@ export class IssueCommandService {
           const state = input.state
             ? await this.stateOf(em, ctx.projectId, input.state)
             : await this.repo.defaultState(em, ctx.projectId);
-          const old = issue.stateId
-            ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
-            : null;
+          const old = issue.stateId ? await this.repo.stateWithDeleted(em, issue.stateId) : null;
           patch.stateId = state?.id ?? null;
           patch.completedAt = state?.group === 'completed' ? (issue.completedAt ?? new Date()) : null;
           history.push({
@@ -265,9 +260,7 @@ export class IssueCommandService {
         }
         if (input.parent !== undefined && input.parent !== issue.parentId) {
           const parent = input.parent ? await this.assertParent(em, ctx, input.parent, issueId) : null;
-          const old = issue.parentId
-            ? await em.getRepository(Issue).findOne({ where: { id: issue.parentId }, withDeleted: true })
-            : null;
+          const old = issue.parentId ? await this.repo.issueWithDeleted(em, issue.parentId) : null;
           patch.parentId = input.parent;
           history.push({
             issueId,
@@ -280,7 +273,7 @@ export class IssueCommandService {
             comment: 'updated the parent issue to',
           });
         }
-        await em.update(Issue, { id: issueId }, patch as never);
+        await this.repo.updateIssue(em, issueId, patch);
         if (patch.descriptionHtml !== undefined) {
           // Plane's issue_description_version_task, in this transaction; only when the description changed
           await this.repo.recordDescriptionVersion(
@@ -295,7 +288,7 @@ export class IssueCommandService {
           const next = await this.filterAssignees(em, ctx.projectId, input.assignees);
           history.push(
             ...(await this.replaceSet(em, IssueAssignee, 'assigneeId', issueId, next, 'assignees', async (ids) => {
-              const users = await em.getRepository(User).find({ where: { id: In(ids) } });
+              const users = await this.repo.usersByIds(em, ids);
               return new Map(users.map((u) => [u.id, u.displayName]));
             })),
           );
@@ -304,7 +297,7 @@ export class IssueCommandService {
           const next = await this.filterLabels(em, ctx.projectId, input.labels);
           history.push(
             ...(await this.replaceSet(em, IssueLabel, 'labelId', issueId, next, 'labels', async (ids) => {
-              const labels = await em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted: true });
+              const labels = await this.repo.labelsWithDeleted(em, ids);
               return new Map(labels.map((l) => [l.id, l.name]));
             })),
           );
@@ -335,12 +328,9 @@ export class IssueCommandService {
     if (!input.external_source) errors.external_source = ['This field is required.'];
     if (Object.keys(errors).length) throw validationError(errors);
     for (let round = 1; ; round++) {
-      const holder = await this.dataSource.getRepository(Issue).findOne({
-        where: { projectId: ctx.projectId, externalId: input.external_id!, externalSource: input.external_source! },
-        select: { id: true },
-      });
+      const holder = await this.repo.idByExternalId(ctx.projectId, input.external_id!, input.external_source!);
       try {
-        if (holder) return { created: false, issue: await this.update(ctx, holder.id, input) };
+        if (holder) return { created: false, issue: await this.update(ctx, holder, input) };
         if (!input.name) throw validationError({ name: ['This field is required.'] });
         return { created: true, issue: await this.create(ctx, { ...input, name: input.name }) };
       } catch (err) {
@@ -360,16 +350,13 @@ export class IssueCommandService {
     await this.inTransaction(outer, async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       // the row lock makes a concurrent delete of the same item wait, then find it gone (404)
-      const issue = await em.getRepository(Issue).findOne({
-        where: { id: issueId, projectId: ctx.projectId },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const issue = await this.repo.lockInProject(em, ctx.projectId, issueId);
       if (!issue) throw new MeridianError('NOT_FOUND');
       if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the work item.');
       }
-      await em.update(Issue, { parentId: issueId }, { parentId: null });
-      await em.update(Issue, { id: issueId }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await this.repo.detachSubItems(em, issueId);
+      await this.repo.updateIssue(em, issueId, { deletedAt: new Date(), updatedById: ctx.userId });
       await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
     });
   }
@@ -385,7 +372,7 @@ export class IssueCommandService {
   }
 
   private async stateOf(em: EntityManager, projectId: string, stateId: string): Promise<State> {
-    const state = await em.getRepository(State).findOne({ where: { id: stateId, projectId } });
+    const state = await this.repo.stateInProject(em, projectId, stateId);
     if (!state) throw validationError({ state: ['State is not valid please pass a valid state_id.'] });
     return state;
   }
@@ -403,13 +390,13 @@ export class IssueCommandService {
     let current: Issue | null = parent;
     for (let depth = 0; current && selfId && depth < 1000; depth++) {
       if (current.id === selfId) throw invalid();
-      current = current.parentId ? await em.getRepository(Issue).findOne({ where: { id: current.parentId } }) : null;
+      current = current.parentId ? await this.repo.issueById(em, current.parentId) : null;
     }
     return parent;
   }
 
   private async keyOf(em: EntityManager, issue: Issue): Promise<string> {
-    const project = await em.getRepository(Project).findOne({ where: { id: issue.projectId }, withDeleted: true });
+    const project = await this.repo.projectWithDeleted(em, issue.projectId);
     return `${project?.identifier ?? '?'}-${issue.sequenceId}`;
   }
 
@@ -422,10 +409,7 @@ export class IssueCommandService {
   /** Plane: labels of other projects are dropped. */
   private async filterLabels(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await em
-      .getRepository(Label)
-      .find({ where: { id: In([...new Set(ids)]), projectId }, select: { id: true } });
-    return rows.map((r) => r.id).sort();
+    return (await this.repo.labelIdsInProject(em, projectId, [...new Set(ids)])).sort();
   }
 
   /** Replaces a work item's assignee or label set and returns one history row per addition and removal. */
@@ -438,13 +422,10 @@ export class IssueCommandService {
     field: 'assignees' | 'labels',
     names: (ids: string[]) => Promise<Map<string, string>>,
   ): Promise<ActivityEntry[]> {
-    const current = (await em.getRepository(entity).find({ where: { issueId } as never })).map(
-      (r) => (r as unknown as Record<string, string>)[column],
-    );
+    const current = await this.repo.setOf(em, entity, column, issueId);
     const added = next.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !next.includes(id));
-    if (removed.length) await em.delete(entity, { issueId, [column]: In(removed) } as never);
-    if (added.length) await em.insert(entity, added.map((id) => ({ issueId, [column]: id })) as never);
+    await this.repo.changeSet(em, entity, column, issueId, { added, removed });
     const label = await names([...added, ...removed]);
     const noun = field === 'assignees' ? 'assignee' : 'label';
     return [

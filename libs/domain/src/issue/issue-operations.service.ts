@@ -1,7 +1,7 @@
 import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { State } from '../state';
 import { writeActivities } from './activity-writer';
@@ -69,9 +69,9 @@ export class IssueOperationsService {
   async unarchive(ctx: IssueContext, issueId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
-      const issue = await em.getRepository(Issue).findOne({ where: { id: issueId, projectId: ctx.projectId } });
+      const issue = await this.repo.issueInProject(em, ctx.projectId, issueId);
       if (!issue || !issue.archivedAt || issue.isDraft) throw new MeridianError('NOT_FOUND');
-      await em.update(Issue, { id: issueId }, { archivedAt: null, updatedById: ctx.userId, updatedAt: new Date() });
+      await this.repo.updateIssue(em, issueId, { archivedAt: null, updatedById: ctx.userId, updatedAt: new Date() });
       await writeActivities(em, ctx, [
         {
           issueId,
@@ -94,10 +94,8 @@ export class IssueOperationsService {
   async bulkDelete(ctx: IssueContext, issueIds: string[]): Promise<{ message: string }> {
     const wanted = this.ids(issueIds, 'issue_ids');
     return this.dataSource.transaction(async (em) => {
-      const found = await em
-        .getRepository(Issue)
-        .find({ where: { id: In(wanted), projectId: ctx.projectId }, select: { id: true } });
-      for (const issue of found) await this.commands.remove(ctx, issue.id, em);
+      const found = await this.repo.idsInProject(em, ctx.projectId, wanted);
+      for (const id of found) await this.commands.remove(ctx, id, em);
       return { message: `${found.length} issues were deleted` };
     });
   }
@@ -111,7 +109,7 @@ export class IssueOperationsService {
   async bulkUpdate(ctx: IssueContext, issueIds: string[], properties: BulkIssueProperties): Promise<void> {
     const wanted = this.ids(issueIds, 'issue_ids');
     await this.dataSource.transaction(async (em) => {
-      const found = await em.getRepository(Issue).find({ where: { id: In(wanted), projectId: ctx.projectId } });
+      const found = await this.repo.issuesInProject(em, ctx.projectId, wanted);
       const missing = wanted.filter((id) => !found.some((i) => i.id === id));
       if (missing.length)
         throw validationError({ issue_ids: [`Not work items of this project: ${missing.join(', ')}.`] });
@@ -123,13 +121,11 @@ export class IssueOperationsService {
         if (properties.target_date !== undefined) input.target_date = properties.target_date;
         if (properties.estimate_point !== undefined) input.estimate_point = properties.estimate_point;
         if (properties.label_ids?.length) {
-          const current = (await em.getRepository(IssueLabel).find({ where: { issueId: id } })).map((r) => r.labelId);
+          const current = await this.repo.setOf(em, IssueLabel, 'labelId', id);
           input.labels = [...new Set([...current, ...properties.label_ids])];
         }
         if (properties.assignee_ids?.length) {
-          const current = (await em.getRepository(IssueAssignee).find({ where: { issueId: id } })).map(
-            (r) => r.assigneeId,
-          );
+          const current = await this.repo.setOf(em, IssueAssignee, 'assigneeId', id);
           input.assignees = [...new Set([...current, ...properties.assignee_ids])];
         }
         await this.commands.update(ctx, id, input, em);
@@ -151,10 +147,7 @@ export class IssueOperationsService {
   ): Promise<{ message: string }> {
     await this.dataSource.transaction(async (em) => {
       const ids = [...new Set(updates.map((u) => u.id.toLowerCase()))];
-      const found = ids.length
-        ? await em.getRepository(Issue).find({ where: { id: In(ids), projectId: ctx.projectId }, select: { id: true } })
-        : [];
-      const known = new Set(found.map((i) => i.id));
+      const known = new Set(ids.length ? await this.repo.idsInProject(em, ctx.projectId, ids) : []);
       for (const update of updates) {
         const id = update.id.toLowerCase();
         if (!known.has(id)) continue;
@@ -179,10 +172,7 @@ export class IssueOperationsService {
     await this.issues.assertExists(projectId, issueId);
     const subs = await this.repo.subItems(issueId);
     const states = subs.length
-      ? await this.dataSource.getRepository(State).find({
-          where: { id: In([...new Set(subs.map((s) => s.stateId).filter((x): x is string => !!x))]) },
-          withDeleted: true,
-        })
+      ? await this.repo.rowsByIds(State, [...new Set(subs.map((s) => s.stateId).filter((x): x is string => !!x))])
       : [];
     const distribution: Record<string, number> = {};
     for (const s of subs) {
@@ -222,9 +212,7 @@ export class IssueOperationsService {
         if (issueIds.length === 1) throw err;
         throw validationError({ issue_ids: [`Not a work item of this project: ${id}.`] });
       });
-      const state = issue.stateId
-        ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
-        : null;
+      const state = issue.stateId ? await this.repo.stateWithDeleted(em, issue.stateId) : null;
       if (state?.group !== 'completed' && state?.group !== 'cancelled') {
         throw new MeridianError('ISSUE_NOT_ARCHIVABLE', 'Can only archive completed or cancelled state group issue.');
       }
@@ -238,9 +226,9 @@ export class IssueOperationsService {
    * "manual_archive"; the daily automation writes "archive", a restore "archive" → "restore").
    */
   private async setArchived(em: EntityManager, ctx: IssueContext, issues: Issue[], date: string): Promise<void> {
-    await em.update(
-      Issue,
-      { id: In(issues.map((i) => i.id)) },
+    await this.repo.updateIssues(
+      em,
+      issues.map((i) => i.id),
       { archivedAt: date, updatedById: ctx.userId, updatedAt: new Date() },
     );
     await writeActivities(

@@ -1,7 +1,7 @@
 import { MeridianError, Page, pageNumberCursors, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Label, labelView } from '../label';
 import { Project } from '../project';
 import { found } from '../kernel/db-errors';
@@ -155,9 +155,7 @@ export class IssueQueryService {
     query: IssueListQuery,
   ): Promise<Page<Partial<IssueJson> | AppIssueJson> | Partial<IssueJson>> {
     if (query.external_id !== undefined && query.external_source !== undefined) {
-      const hit = await this.dataSource.getRepository(Issue).findOne({
-        where: { projectId, externalId: query.external_id, externalSource: query.external_source },
-      });
+      const hit = await this.repo.findByExternalId(projectId, query.external_id, query.external_source);
       if (!hit) throw new MeridianError('NOT_FOUND');
       return (await this.render([hit], query.shape))[0];
     }
@@ -435,7 +433,7 @@ export class IssueQueryService {
   ): Promise<{ sequence_id: number; project_identifier: string }> {
     const issue = await this.repo.findFiltered(projectId, issueId, filtersOf({ viewer }), false);
     if (!issue) throw new MeridianError('NOT_FOUND');
-    const project = await found(this.dataSource.getRepository(Project).findOne({ where: { id: projectId } }));
+    const project = await found(this.repo.projectById(projectId));
     return { sequence_id: issue.sequenceId, project_identifier: project.identifier };
   }
 
@@ -485,7 +483,7 @@ export class IssueQueryService {
 
   /** The App API detail shape of a work item by id, whatever its visibility (the answer to a create). */
   async detailAppById(issueId: string): Promise<AppIssueDetailJson> {
-    return this.detailApp(await found(this.dataSource.getRepository(Issue).findOne({ where: { id: issueId } })));
+    return this.detailApp(await found(this.repo.issueById(this.repo.manager, issueId)));
   }
 
   /** The App API detail shape of a work item already loaded. */
@@ -540,7 +538,7 @@ export class IssueQueryService {
   /** `retrieveByKey` in the App API's detail shape (`GET /api/workspaces/{slug}/work-items/{IDENT}-{seq}/`). */
   async retrieveByKeyApp(workspaceId: string, userId: string, key: string): Promise<AppIssueDetailJson> {
     const { id } = await this.retrieveByKey(workspaceId, userId, key, { fields: ['id'], expand: new Set() });
-    const issue = await found(this.dataSource.getRepository(Issue).findOne({ where: { id: id! } }));
+    const issue = await found(this.repo.issueById(this.repo.manager, id!));
     const role = await this.repo.activeRole(issue.projectId, userId);
     if (role === undefined) throw new MeridianError('NOT_FOUND'); // left the project meanwhile
     return this.retrieveApp(issue.projectId, issue.id, false, { userId, role });
@@ -599,7 +597,7 @@ export class IssueQueryService {
    */
   async details(issueIds: string[]): Promise<IssueJson[]> {
     if (issueIds.length === 0) return [];
-    const rows = await this.dataSource.getRepository(Issue).findBy({ id: In(issueIds) });
+    const rows = await this.repo.issuesByIds(issueIds);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const issues = issueIds.map((id) => byId.get(id));
     if (issues.some((i) => i === undefined)) throw new MeridianError('NOT_FOUND');
@@ -668,10 +666,9 @@ export class IssueQueryService {
     assignees: Map<string, string[]>,
     labels: Map<string, string[]>,
   ): Promise<void> {
-    const repo = <T extends object>(e: new () => T) => this.dataSource.getRepository(e);
     const load = async <T extends { id: string }>(e: new () => T, ids: Array<string | null>, withDeleted = true) => {
       const wanted = [...new Set(ids.filter((x): x is string => !!x))];
-      const rows = wanted.length ? await repo(e).find({ where: { id: In(wanted) } as never, withDeleted }) : [];
+      const rows = await this.repo.rowsByIds(e, wanted, withDeleted);
       return new Map(rows.map((r) => [r.id, r]));
     };
     const one = <T>(map: Map<string, T>, id: string | null, fn: (x: T) => unknown) =>

@@ -12,7 +12,8 @@ import {
 } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
+import { Label } from '../label';
 import { Project, ProjectMember } from '../project';
 import { State } from '../state';
 import { User } from '../user';
@@ -39,6 +40,8 @@ import {
   IssueOrderKey,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
+import { IssueAssignee } from './issue-assignee.entity';
+import { IssueLabel } from './issue-label.entity';
 import { IssueDescriptionVersion } from './issue-description-version.entity';
 import { IssueReaction } from './issue-reaction.entity';
 import { CommentReaction } from './comment-reaction.entity';
@@ -250,6 +253,18 @@ export async function softDeleteLink(em: EntityManager, linkId: string, userId: 
     { deletedAt: new Date(), updatedById: userId },
   );
   return (res.affected ?? 0) > 0;
+}
+
+/**
+ * Inserts work item history rows (one statement) in `em`'s transaction (`writeActivities` builds
+ * them); each row's id, in order (null where the driver answered none).
+ */
+export async function insertActivities(
+  em: EntityManager,
+  rows: Array<Record<string, unknown>>,
+): Promise<Array<string | null>> {
+  const inserted = await em.insert(IssueActivity, rows as never);
+  return inserted.identifiers.map((i) => (i?.id as string | undefined) ?? null);
 }
 
 /**
@@ -1015,6 +1030,235 @@ ORDER BY created_at, id`,
   /** A description version of the work item, else null. */
   descriptionVersion(issueId: string, versionId: string): Promise<IssueDescriptionVersion | null> {
     return this.dataSource.getRepository(IssueDescriptionVersion).findOne({ where: { id: versionId, issueId } });
+  }
+
+  // ---- rows by id and the services' small writes (in the caller's transaction) --------------
+
+  /** The DataSource's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** The live work item `id` (any project, archived and drafts too), or null. */
+  issueById(em: EntityManager, id: string): Promise<Issue | null> {
+    return em.getRepository(Issue).findOne({ where: { id } });
+  }
+
+  /** The work item `id`, deleted or not, or null. */
+  issueWithDeleted(em: EntityManager, id: string): Promise<Issue | null> {
+    return em.getRepository(Issue).findOne({ where: { id }, withDeleted: true });
+  }
+
+  /** The live work item `id` of the project (archived and drafts too), without a lock; or null. */
+  issueInProject(em: EntityManager, projectId: string, id: string): Promise<Issue | null> {
+    return em.getRepository(Issue).findOne({ where: { id, projectId } });
+  }
+
+  /** The live work items with these ids, in no particular order. */
+  issuesByIds(ids: string[]): Promise<Issue[]> {
+    return this.dataSource.getRepository(Issue).findBy({ id: In(ids) });
+  }
+
+  /** The live work items of the project among `ids` (archived and drafts too). */
+  issuesInProject(em: EntityManager, projectId: string, ids: string[]): Promise<Issue[]> {
+    return em.getRepository(Issue).find({ where: { id: In(ids), projectId } });
+  }
+
+  /** `issuesInProject` reading only the ids. */
+  async idsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    const rows = await em.getRepository(Issue).find({ where: { id: In(ids), projectId }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
+  /** The live work item of the project holding this external id and source (all columns), or null. */
+  findByExternalId(projectId: string, externalId: string, externalSource: string): Promise<Issue | null> {
+    return this.dataSource.getRepository(Issue).findOne({ where: { projectId, externalId, externalSource } });
+  }
+
+  /** `findByExternalId`'s id only, or null. */
+  async idByExternalId(projectId: string, externalId: string, externalSource: string): Promise<string | null> {
+    const holder = await this.dataSource.getRepository(Issue).findOne({
+      where: { projectId, externalId, externalSource },
+      select: { id: true },
+    });
+    return holder?.id ?? null;
+  }
+
+  /** The live work items holding one of these estimate points. */
+  issuesWithEstimatePoints(em: EntityManager, pointIds: string[]): Promise<Issue[]> {
+    return em.getRepository(Issue).find({ where: { estimatePointId: In(pointIds) } });
+  }
+
+  /** Writes `patch` to the work item `id` (a soft delete with `deletedAt`). */
+  async updateIssue(em: EntityManager, id: string, patch: Partial<Issue>): Promise<void> {
+    await em.update(Issue, { id }, patch as never);
+  }
+
+  /** Writes `patch` to the work items with these ids. */
+  async updateIssues(em: EntityManager, ids: string[], patch: Partial<Issue>): Promise<void> {
+    await em.update(Issue, { id: In(ids) }, patch as never);
+  }
+
+  /** The sub-items of `parentId` (live ones) lose their parent. */
+  async detachSubItems(em: EntityManager, parentId: string): Promise<void> {
+    await em.update(Issue, { parentId }, { parentId: null });
+  }
+
+  /** The user ids (`assigneeId`) or label ids (`labelId`) of the work item's assignee or label set. */
+  async setOf<T extends IssueAssignee | IssueLabel>(
+    em: EntityManager,
+    entity: new () => T,
+    column: 'assigneeId' | 'labelId',
+    issueId: string,
+  ): Promise<string[]> {
+    const rows = await em.getRepository(entity).find({ where: { issueId } as never });
+    return rows.map((r) => (r as unknown as Record<string, string>)[column]);
+  }
+
+  /** Adds (`insert`) or removes (`delete`) these ids of the work item's assignee or label set. */
+  async changeSet<T extends IssueAssignee | IssueLabel>(
+    em: EntityManager,
+    entity: new () => T,
+    column: 'assigneeId' | 'labelId',
+    issueId: string,
+    change: { added: string[]; removed: string[] },
+  ): Promise<void> {
+    const { added, removed } = change;
+    if (removed.length) await em.delete(entity, { issueId, [column]: In(removed) } as never);
+    if (added.length) await em.insert(entity, added.map((id) => ({ issueId, [column]: id })) as never);
+  }
+
+  /** The state `id` of the project (live), or null. */
+  stateInProject(em: EntityManager, projectId: string, id: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { id, projectId } });
+  }
+
+  /** The state `id`, deleted or not, or null. */
+  stateWithDeleted(em: EntityManager, id: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { id }, withDeleted: true });
+  }
+
+  /** The project `id`, deleted or not, or null. */
+  projectWithDeleted(em: EntityManager, id: string): Promise<Project | null> {
+    return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
+  }
+
+  /** The live project `id`, or null. */
+  projectById(id: string): Promise<Project | null> {
+    return this.dataSource.getRepository(Project).findOne({ where: { id } });
+  }
+
+  /** The users with these ids. */
+  usersByIds(em: EntityManager, ids: string[]): Promise<User[]> {
+    return em.getRepository(User).find({ where: { id: In(ids) } });
+  }
+
+  /** The labels with these ids, deleted or not. */
+  labelsWithDeleted(em: EntityManager, ids: string[]): Promise<Label[]> {
+    return em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted: true });
+  }
+
+  /** Those of `ids` that are live labels of the project (once each, in no particular order). */
+  async labelIdsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    const rows = await em.getRepository(Label).find({ where: { id: In(ids), projectId }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The rows of `entity` (a work item, state, project, workspace, user, label…) with these ids,
+   * deleted ones too unless `withDeleted` is false; none for an empty list. For `expand=`.
+   */
+  async rowsByIds<T extends { id: string }>(entity: new () => T, ids: string[], withDeleted = true): Promise<T[]> {
+    if (!ids.length) return [];
+    return this.dataSource.getRepository(entity).find({ where: { id: In(ids) } as never, withDeleted });
+  }
+
+  /** The user ids of the project's active members (whatever their role). */
+  async activeMemberIds(projectId: string): Promise<string[]> {
+    const rows = await this.dataSource
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, isActive: true }, select: { memberId: true } });
+    return rows.map((r) => r.memberId);
+  }
+
+  // ---- comments, links, history rows, reactions ----------------------------------------------
+
+  /** Inserts a comment (an entity built by the caller); the saved row. */
+  insertComment(em: EntityManager, comment: IssueComment): Promise<IssueComment> {
+    return em.save(comment);
+  }
+
+  /** Writes `patch` to the comment `id`. */
+  async updateComment(em: EntityManager, id: string, patch: Partial<IssueComment>): Promise<void> {
+    await em.update(IssueComment, { id }, patch as never);
+  }
+
+  /** The live comment `id`, or null. */
+  commentById(em: EntityManager, id: string): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).findOne({ where: { id } });
+  }
+
+  /** The live comment `id` of the work item, or null. */
+  commentOfIssue(em: EntityManager, issueId: string, id: string): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).findOne({ where: { id, issueId } });
+  }
+
+  /** Inserts a link (an entity built by the caller); the saved row. */
+  insertLink(em: EntityManager, link: IssueLink): Promise<IssueLink> {
+    return em.save(link);
+  }
+
+  /** Writes `patch` to the link `id`. */
+  async updateLink(em: EntityManager, id: string, patch: Partial<IssueLink>): Promise<void> {
+    await em.update(IssueLink, { id }, patch as never);
+  }
+
+  /** The live link `id`, or null. */
+  linkById(em: EntityManager, id: string): Promise<IssueLink | null> {
+    return em.getRepository(IssueLink).findOne({ where: { id } });
+  }
+
+  /** The live link `id` of the work item, or null. */
+  linkOfIssue(em: EntityManager, issueId: string, id: string): Promise<IssueLink | null> {
+    return em.getRepository(IssueLink).findOne({ where: { id, issueId } });
+  }
+
+  /** A live link of the work item with this URL other than `exceptId`, or null. */
+  linkWithUrl(em: EntityManager, issueId: string, url: string, exceptId?: string): Promise<IssueLink | null> {
+    return em.getRepository(IssueLink).findOne({ where: { issueId, url, ...(exceptId ? { id: Not(exceptId) } : {}) } });
+  }
+
+  /** The history row `id` of the work item in the project, or null. */
+  activityOf(projectId: string, issueId: string, id: string): Promise<IssueActivity | null> {
+    return this.dataSource.getRepository(IssueActivity).findOne({ where: { id, issueId, projectId } });
+  }
+
+  /** The live reaction of `entity` matching `where` (target, actor, emoji), or null. */
+  findReaction<T extends IssueReaction | CommentReaction>(
+    em: EntityManager,
+    entity: new () => T,
+    where: Record<string, string>,
+  ): Promise<T | null> {
+    return em.getRepository(entity).findOneBy(where as never);
+  }
+
+  /** Inserts a reaction row of `entity` with these columns; the saved row. */
+  async insertReaction<T extends IssueReaction | CommentReaction>(
+    em: EntityManager,
+    entity: new () => T,
+    values: Record<string, unknown>,
+  ): Promise<T> {
+    return (await em.save(em.getRepository(entity).create(values as never))) as unknown as T;
+  }
+
+  /** Soft-deletes the reaction `id` of `entity` (deleted now, by `userId`). */
+  async softDeleteReaction<T extends IssueReaction | CommentReaction>(
+    em: EntityManager,
+    entity: new () => T,
+    id: string,
+    userId: string,
+  ): Promise<void> {
+    await em.getRepository(entity).update({ id } as never, { deletedAt: new Date(), updatedById: userId } as never);
   }
 }
 

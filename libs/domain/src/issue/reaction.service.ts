@@ -126,24 +126,22 @@ export class ReactionService {
     try {
       return await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
-        const existing = await em.getRepository(entity).findOneBy(where);
+        const existing = await this.repo.findReaction(em, entity, where);
         if (existing) return { created: false, row: existing };
-        const row = await em.save(
-          em.getRepository(entity).create({
-            ...target,
-            workspaceId: ctx.workspaceId,
-            projectId: ctx.projectId,
-            actorId: ctx.userId,
-            reaction,
-            createdById: ctx.userId,
-            updatedById: ctx.userId,
-          } as never),
-        );
-        return { created: true, row: row as unknown as T };
+        const row = await this.repo.insertReaction(em, entity, {
+          ...target,
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          actorId: ctx.userId,
+          reaction,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        });
+        return { created: true, row };
       });
     } catch (err) {
       if (!isUniqueViolation(err, index)) throw err;
-      return { created: false, row: await found(this.dataSource.getRepository(entity).findOneBy(where)) };
+      return { created: false, row: await found(this.repo.findReaction(this.repo.manager, entity, where)) };
     }
   }
 
@@ -153,10 +151,9 @@ export class ReactionService {
     userId: string,
     reaction: string,
   ): Promise<void> {
-    const repo = this.dataSource.getRepository(entity);
-    const row = await repo.findOneBy({ ...target, actorId: userId, reaction } as never);
+    const row = await this.repo.findReaction(this.repo.manager, entity, { ...target, actorId: userId, reaction });
     if (!row) throw new MeridianError('NOT_FOUND');
-    await repo.update({ id: row.id } as never, { deletedAt: new Date(), updatedById: userId } as never);
+    await this.repo.softDeleteReaction(this.repo.manager, entity, row.id, userId);
   }
 
   /** An open work item of the project (intake items waiting for triage included), else 404 `NOT_FOUND`. */

@@ -1,12 +1,16 @@
 import { EntityManager } from 'typeorm';
 import type { CreatedIssue } from '../kernel/change-bus';
 import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
-import { Issue, IssueAssignee } from '../issue';
-import { Project } from '../project';
-import { State } from '../state';
-import { IssueSubscriber } from './issue-subscriber.entity';
-import { Notification } from './notification.entity';
-import { activeMembersReading, subscribe } from './notification.repository';
+import {
+  activeMembersReading,
+  assigneeIds,
+  insertNotifications,
+  liveIssue,
+  projectWithDeleted,
+  stateWithDeleted,
+  subscribe,
+  subscriberIds,
+} from './notification.repository';
 
 /** Plane's `sender` values. */
 export const SENDER = {
@@ -78,9 +82,7 @@ export async function planCreateNotifications(
   // the work item is the caller's: a Guest reads it only with the project's guest_view_all_features
   const members = await activeMembersReading(em, ctx.projectId, ctx.userId, wanted);
   const notifications = pending.filter((p) => members.get(p.receiver) === true);
-  const project = notifications.length
-    ? await em.getRepository(Project).findOne({ where: { id: ctx.projectId }, withDeleted: true })
-    : null;
+  const project = notifications.length ? await projectWithDeleted(em, ctx.projectId) : null;
   return {
     subscribers: [...new Set(wanted.filter((u) => members.has(u)))],
     notifications,
@@ -107,8 +109,8 @@ export async function writeCreateNotifications(
     state_name: plan.state?.name ?? null,
     state_group: plan.state?.group ?? null,
   };
-  await em.insert(
-    Notification,
+  await insertNotifications(
+    em,
     plan.notifications.map((p) =>
       notificationRow(ctx, issue.projectId, issue.id, issueData, { ...p, entry, activityId }),
     ),
@@ -161,9 +163,9 @@ export async function notifyFromActivities(
   if (!byIssue.size) return;
 
   for (const [issueId, list] of byIssue) {
-    const issue = await em.getRepository(Issue).findOne({ where: { id: issueId } });
+    const issue = await liveIssue(em, issueId);
     if (!issue) continue;
-    const assignees = (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
+    const assignees = await assigneeIds(em, issueId);
     const newSubscribers: string[] = [];
     for (const { entry, activityId } of list) {
       const mentionsIn = (html: string | null | undefined, before: string | null | undefined) => {
@@ -224,9 +226,7 @@ export async function notifyFromActivities(
             title: 'mentioned you in a comment',
           });
         if (entry.verb === 'created') {
-          const followers = (await em.getRepository(IssueSubscriber).find({ where: { issueId } })).map(
-            (s) => s.subscriberId,
-          );
+          const followers = await subscriberIds(em, issueId);
           for (const f of new Set([...followers, ...assignees])) {
             if (f === ctx.userId || mentioned.includes(f)) continue;
             const sender =
@@ -252,10 +252,8 @@ export async function notifyFromActivities(
     // (unless the project has guest_view_all_features), whatever made them a receiver
     const mine = pending.splice(0).filter((p) => members.get(p.receiver) === true);
     if (!mine.length) continue;
-    const project = await em.getRepository(Project).findOne({ where: { id: issue.projectId }, withDeleted: true });
-    const state = issue.stateId
-      ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
-      : null;
+    const project = await projectWithDeleted(em, issue.projectId);
+    const state = issue.stateId ? await stateWithDeleted(em, issue.stateId) : null;
     const issueData = {
       id: issue.id,
       name: issue.name,
@@ -264,8 +262,8 @@ export async function notifyFromActivities(
       state_name: state?.name ?? null,
       state_group: state?.group ?? null,
     };
-    await em.insert(
-      Notification,
+    await insertNotifications(
+      em,
       mine.map((p) => notificationRow(ctx, issue.projectId, issue.id, issueData, p)),
     );
   }

@@ -2,9 +2,10 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
-import { guestRule } from '../issue';
+import { guestRule, Issue, IssueAssignee } from '../issue';
 import { IntakeIssue } from '../intake';
-import { ProjectMember } from '../project';
+import { Project, ProjectMember } from '../project';
+import { State } from '../state';
 import { User } from '../user';
 import type { ChangeContext } from '../kernel/change-context';
 import { IssueSubscriber } from './issue-subscriber.entity';
@@ -83,6 +84,36 @@ export async function activeMembersReading(
     [projectId, ids, creatorId],
   );
   return new Map(rows.map((r) => [r.id, r.reads]));
+}
+
+/** Inserts notification rows (one statement) in `em`'s transaction; `notification-writer.ts` builds them. */
+export async function insertNotifications(em: EntityManager, rows: Array<Partial<Notification>>): Promise<void> {
+  await em.insert(Notification, rows as never);
+}
+
+/** The live work item `issueId` (any column the writer renders), or null. */
+export function liveIssue(em: EntityManager, issueId: string): Promise<Issue | null> {
+  return em.getRepository(Issue).findOne({ where: { id: issueId } });
+}
+
+/** The user ids assigned to the work item. */
+export async function assigneeIds(em: EntityManager, issueId: string): Promise<string[]> {
+  return (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
+}
+
+/** The user ids subscribed to the work item. */
+export async function subscriberIds(em: EntityManager, issueId: string): Promise<string[]> {
+  return (await em.getRepository(IssueSubscriber).find({ where: { issueId } })).map((s) => s.subscriberId);
+}
+
+/** The project `id`, deleted or not (for its identifier in `data.issue`), or null. */
+export function projectWithDeleted(em: EntityManager, id: string): Promise<Project | null> {
+  return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
+}
+
+/** The state `id`, deleted or not (its name and group in `data.issue`), or null. */
+export function stateWithDeleted(em: EntityManager, id: string): Promise<State | null> {
+  return em.getRepository(State).findOne({ where: { id }, withDeleted: true });
 }
 
 /**

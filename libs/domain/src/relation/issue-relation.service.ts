@@ -1,7 +1,7 @@
 import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ActivityEntry, writeActivities } from '../issue';
 import { Issue } from '../issue';
 import type { IssueContext } from '../issue';
@@ -185,10 +185,10 @@ export class IssueRelationService {
           const existing = await this.pair(em, issueId, otherId);
           if (existing && typeFor(existing, issueId) === relationType) continue;
           if (existing) {
-            await em.update(IssueRelation, { id: existing.id }, { deletedAt: new Date(), updatedById: ctx.userId });
+            await this.relations.softDelete(em, existing.id, ctx.userId);
             history.push(...this.entries(issueId, otherId, typeFor(existing, issueId), keys, 'deleted'));
           }
-          await em.insert(IssueRelation, {
+          await this.relations.insert(em, {
             workspaceId: ctx.workspaceId,
             projectId: issue.projectId,
             issueId: stored.reversed ? otherId : issueId,
@@ -217,7 +217,7 @@ export class IssueRelationService {
       const existing = await this.pair(em, issueId, relatedIssueId.toLowerCase());
       if (!existing) throw new MeridianError('NOT_FOUND', 'The work items are not related.');
       const otherId = existing.issueId === issueId ? existing.relatedIssueId : existing.issueId;
-      await em.update(IssueRelation, { id: existing.id }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await this.relations.softDelete(em, existing.id, ctx.userId);
       const keys = await this.keys(em, [issueId, otherId]);
       const others = await this.projectsOf(em, [otherId]);
       await this.write(em, ctx, this.entries(issueId, otherId, typeFor(existing, issueId), keys, 'deleted'), others);
@@ -275,12 +275,7 @@ export class IssueRelationService {
   }
 
   private async pair(em: EntityManager, a: string, b: string): Promise<IssueRelation | null> {
-    return em.getRepository(IssueRelation).findOne({
-      where: [
-        { issueId: a, relatedIssueId: b },
-        { issueId: b, relatedIssueId: a },
-      ],
-    });
+    return this.relations.findPair(em, a, b);
   }
 
   /** Live work items of the workspace in projects where the caller is an active member. */
@@ -295,7 +290,7 @@ export class IssueRelationService {
   }
 
   private async projectsOf(em: EntityManager, ids: string[]): Promise<Map<string, { projectId: string }>> {
-    const rows = await em.getRepository(Issue).find({ where: { id: In(ids) }, withDeleted: true });
+    const rows = await this.relations.issueProjects(em, ids);
     return new Map(rows.map((r) => [r.id, { projectId: r.projectId }]));
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Issue } from '../issue';
 import { Project, ProjectMember } from '../project';
 import { IssueRelation } from './issue-relation.entity';
@@ -120,5 +120,30 @@ export class RelationRepository {
       }
     }
     return out;
+  }
+
+  /** The relation row between `a` and `b` (either direction, live), or null. */
+  findPair(em: EntityManager, a: string, b: string): Promise<IssueRelation | null> {
+    return em.getRepository(IssueRelation).findOne({
+      where: [
+        { issueId: a, relatedIssueId: b },
+        { issueId: b, relatedIssueId: a },
+      ],
+    });
+  }
+
+  /** Soft-deletes the relation `id` (deleted now, by `userId`). */
+  async softDelete(em: EntityManager, id: string, userId: string): Promise<void> {
+    await em.update(IssueRelation, { id }, { deletedAt: new Date(), updatedById: userId });
+  }
+
+  /** Inserts a relation row. */
+  async insert(em: EntityManager, values: Partial<IssueRelation>): Promise<void> {
+    await em.insert(IssueRelation, values as never);
+  }
+
+  /** The id and project of each work item with these ids (deleted ones too). */
+  issueProjects(em: EntityManager, ids: string[]): Promise<Array<{ id: string; projectId: string }>> {
+    return em.getRepository(Issue).find({ where: { id: In(ids) }, withDeleted: true });
   }
 }
