@@ -1,9 +1,10 @@
 // The cycle feature's door: what other features, the API modules and the tests use.
 export { Cycle } from './cycle.entity';
+export { PlanningEntity } from './planning.entity';
 export { CycleIssue } from './cycle-issue.entity';
 export { CYCLE_VIEWS, CycleService } from './cycle.service';
 export type { CycleInput, CycleView } from './cycle.service';
-export { cycleView, ZERO_COUNTS } from './cycle.view';
+export { cycleView, planningLinkView, ZERO_COUNTS } from './cycle.view';
 export type { EstimatePointSums, IssueCounts } from './cycle.view';
 export type { CycleAnalytics } from './cycle.service';
 export { burndown, dayIn, MAX_CHART_DAYS } from './burndown';
