@@ -1,6 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import type { Project } from '../project';
-import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { PlanningEntity } from './planning.entity';
 
 /**
  * A cycle (sprint) of a project (Plane `plane/db/models/cycle.py`). Dates are instants: the start
@@ -13,17 +12,7 @@ import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
   unique: true,
   where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
 })
-export class Cycle extends ProjectScopedEntity {
-  @ManyToOne('Project', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'project_id' })
-  project?: Project;
-
-  @Column({ type: 'varchar', length: 255 })
-  name: string;
-
-  @Column({ type: 'text', default: '' })
-  description: string;
-
+export class Cycle extends PlanningEntity {
   @Column({ type: 'timestamptz', nullable: true })
   startDate: Date | null;
 
@@ -34,25 +23,7 @@ export class Cycle extends ProjectScopedEntity {
   ownedById: string;
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
-  viewProps: Record<string, unknown>;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
   progressSnapshot: Record<string, unknown>;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  logoProps: Record<string, unknown>;
-
-  @Column({ type: 'double precision', default: 65535 })
-  sortOrder: number;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  externalSource: string | null;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  externalId: string | null;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  archivedAt: Date | null;
 
   @Column({ type: 'varchar', length: 255, default: 'UTC' })
   timezone: string;

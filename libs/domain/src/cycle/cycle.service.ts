@@ -1,15 +1,11 @@
-import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
-import { IssueContext, IssueQueryService } from '../issue';
-import { IssueJson } from '../issue';
-import { ProjectMember } from '../project';
-import { Project } from '../project';
+import { IssueQueryService } from '../issue';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
-import { Shape } from '../kernel/fields';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { isTimezone } from '../kernel/timezone';
 import { Cycle } from './cycle.entity';
@@ -18,6 +14,7 @@ import { AppCycleJson, appCycleView } from './cycle.app-view';
 import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
 import { CycleRepository } from './cycle.repository';
 import { issuesOfProject } from './planning';
+import { favoritesFirst, PlanningService } from './planning.service';
 import { zonedInstant } from './zoned-date';
 import { burndown, dayIn } from './burndown';
 import type { DistributionRow } from './distribution.repository';
@@ -79,12 +76,21 @@ export function hasEnded(c: Cycle, now = new Date()): boolean {
  * removing work items writes each work item's history (`field: "cycles"`) in the same transaction.
  */
 @Injectable()
-export class CycleService {
+export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, ReturnType<typeof cycleIssueView>> {
+  protected readonly kind = 'cycle';
+  protected readonly addConflict = {
+    // a concurrent add of the same work item to another cycle
+    index: 'uq_cycle_issues_issue',
+    message: 'A work item was added to another cycle at the same time; retry.',
+  };
+
   constructor(
     private readonly cycles: CycleRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueQueryService,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+    issues: IssueQueryService,
+  ) {
+    super(cycles, dataSource, issues);
+  }
 
   /**
    * Non-archived cycles, newest first, paginated; `cycle_view` narrows: `current` (start ≤ now ≤ end;
@@ -94,14 +100,7 @@ export class CycleService {
   async list(projectId: string, page: PageRequest, view: CycleView = 'all'): Promise<Page<CycleJson> | CycleJson[]> {
     const now = new Date();
     if (view === 'current') return this.render(await this.cycles.listCurrent(projectId, now));
-    const found = await this.cycles.listPage(projectId, page, view, now);
-    return new Page(
-      await this.render(found.results),
-      found.perPage,
-      found.totalCount,
-      found.nextCursor,
-      found.prevCursor,
-    );
+    return this.renderRows(await this.cycles.listPage(projectId, page, view, now));
   }
 
   /**
@@ -114,14 +113,7 @@ export class CycleService {
 
   /** Archived cycles, newest first, paginated (`archived-cycles/`). */
   async listArchived(projectId: string, page: PageRequest): Promise<Page<CycleJson>> {
-    const found = await this.cycles.listArchivedPage(projectId, page);
-    return new Page(
-      await this.render(found.results),
-      found.perPage,
-      found.totalCount,
-      found.nextCursor,
-      found.prevCursor,
-    );
+    return this.renderRows(await this.cycles.listArchivedPage(projectId, page));
   }
 
   /**
@@ -138,7 +130,7 @@ export class CycleService {
   ): Promise<{ status: boolean; error?: string }> {
     if (!start || !end)
       throw validationError({ [start ? 'end_date' : 'start_date']: ['Start date and end date both are required.'] });
-    const project = await this.dataSource.getRepository(Project).findOneOrFail({ where: { id: projectId } });
+    const project = await this.cycles.project(this.cycles.manager, projectId);
     const [s, e] = this.dates(start, end, this.timezone(project.timezone ?? 'UTC'));
     if (await this.cycles.overlaps(projectId, s!, e!, cycleId)) {
       return {
@@ -148,31 +140,6 @@ export class CycleService {
       };
     }
     return { status: true };
-  }
-
-  /** One non-archived cycle of the project, with counts; 404 `NOT_FOUND` otherwise (also while the project is archived). */
-  /**
-   * An archived cycle (Plane 0.25.3 `app/views/cycle/archive.py` `CycleArchiveUnarchiveEndpoint.get` with a `pk`): 404 `NOT_FOUND` when it is
-   * not archived, not this project's, or the project is archived.
-   */
-  async retrieveArchived(projectId: string, cycleId: string): Promise<CycleJson> {
-    const archived = await this.dataSource
-      .getRepository(Project)
-      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
-    if (archived) throw new MeridianError('NOT_FOUND');
-    const cycle = await this.load(this.dataSource.manager, projectId, cycleId);
-    if (!cycle.archivedAt) throw new MeridianError('NOT_FOUND');
-    return (await this.render([cycle]))[0];
-  }
-
-  async retrieve(projectId: string, cycleId: string): Promise<CycleJson> {
-    const archived = await this.dataSource
-      .getRepository(Project)
-      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
-    if (archived) throw new MeridianError('NOT_FOUND');
-    const cycle = await this.load(this.dataSource.manager, projectId, cycleId);
-    if (cycle.archivedAt) throw new MeridianError('NOT_FOUND');
-    return (await this.render([cycle]))[0];
   }
 
   /**
@@ -185,7 +152,7 @@ export class CycleService {
       const id = await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
         await assertExternalIdFree(em, Cycle, ctx.projectId, input.external_source, input.external_id);
-        const project = await em.getRepository(Project).findOneOrFail({ where: { id: ctx.projectId } });
+        const project = await this.cycles.project(em, ctx.projectId);
         const timezone = this.timezone(input.timezone ?? project.timezone ?? 'UTC');
         const [startDate, endDate] = this.dates(input.start_date ?? null, input.end_date ?? null, timezone);
         const ownedById = input.owned_by ? await this.assertMember(em, ctx.projectId, input.owned_by) : ctx.userId;
@@ -194,26 +161,24 @@ export class CycleService {
           const min = await this.cycles.lowestSortOrder(em, ctx.projectId);
           sortOrder = min === null ? 65535 : min - 10000;
         }
-        const cycle = await em.save(
-          em.create(Cycle, {
-            workspaceId: ctx.workspaceId,
-            projectId: ctx.projectId,
-            name: input.name.trim(),
-            description: input.description ?? '',
-            startDate,
-            endDate,
-            ownedById,
-            viewProps: input.view_props ?? {},
-            progressSnapshot: input.progress_snapshot ?? {},
-            logoProps: input.logo_props ?? {},
-            sortOrder,
-            externalSource: input.external_source ?? null,
-            externalId: input.external_id ?? null,
-            timezone,
-            createdById: ctx.userId,
-            updatedById: ctx.userId,
-          }),
-        );
+        const cycle = await this.cycles.insert(em, {
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          name: input.name.trim(),
+          description: input.description ?? '',
+          startDate,
+          endDate,
+          ownedById,
+          viewProps: input.view_props ?? {},
+          progressSnapshot: input.progress_snapshot ?? {},
+          logoProps: input.logo_props ?? {},
+          sortOrder,
+          externalSource: input.external_source ?? null,
+          externalId: input.external_id ?? null,
+          timezone,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        });
         await emitChange(em, 'model.changed', { kind: 'cycle', action: 'created', row: cycle, actorId: ctx.userId });
         return cycle.id;
       });
@@ -266,66 +231,18 @@ export class CycleService {
         if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
-        await em.update(Cycle, { id: cycleId }, patch as never);
+        await this.cycles.update(em, cycleId, patch);
       });
       return this.retrieve(ctx.projectId, cycleId);
     });
   }
 
   /**
-   * Soft-deletes a cycle (204): only its creator or a project Admin (403 `PERMISSION_DENIED`). Its
-   * work items leave it, each with a history row.
-   */
-  async remove(ctx: IssueContext, cycleId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const cycle = await this.load(em, ctx.projectId, cycleId, true);
-      if (cycle.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
-        throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the cycle.');
-      }
-      await emitChange(em, 'model.changed', { kind: 'cycle', action: 'deleted', row: cycle, actorId: ctx.userId });
-      const links = await em.getRepository(CycleIssue).find({ where: { cycleId } });
-      await em.delete(CycleIssue, { cycleId });
-      await writeActivities(
-        em,
-        ctx,
-        links.map((l) => removedEntry(l.issueId, cycle)),
-      );
-      await em.update(Cycle, { id: cycleId }, { deletedAt: new Date(), updatedById: ctx.userId });
-    });
-  }
-
-  /**
-   * `POST cycle-issues/` `{issues: [ids]}` (200): adds live work items of the project (empty or foreign
-   * ids: 422). A work item in another cycle is moved here (history: "updated cycle"); others get
-   * "added cycle". A cycle that has ended is 400 `CYCLE_COMPLETED`, an archived one 400 `CYCLE_ARCHIVED`.
-   * Returns every link row of the cycle, oldest first, each with `sub_issues_count`.
-   */
-  async addIssues(ctx: ChangeContext, cycleId: string, ids: string[]) {
-    await this.addIssuesTx(ctx, cycleId, ids).catch((err) => {
-      // a concurrent add of the same work item to another cycle
-      if (isUniqueViolation(err, 'uq_cycle_issues_issue'))
-        throw new MeridianError('CONFLICT', 'A work item was added to another cycle at the same time; retry.');
-      throw err;
-    });
-    const links = await this.dataSource
-      .getRepository(CycleIssue)
-      .find({ where: { cycleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await this.cycles.subIssueCounts(
-      this.dataSource.manager,
-      links.map((l) => l.issueId),
-    );
-    return links.map((l) => cycleIssueView(l, subs.get(l.issueId) ?? 0));
-  }
-
-  private async addIssuesTx(ctx: ChangeContext, cycleId: string, ids: string[]): Promise<void> {
-    await this.dataSource.transaction((em) => this.addIssuesIn(em, ctx, cycleId, ids));
-  }
-
-  /**
-   * `addIssues` inside the caller's transaction (publishing a draft adds its new work item to the
-   * draft's cycle in the create's transaction): same rules, history rows and errors; the caller
-   * maps a `uq_cycle_issues_issue` violation.
+   * Adds live work items of the project to the cycle (`addIssues`, `POST cycle-issues/`
+   * `{issues: [ids]}`, runs it in a transaction of its own; empty or foreign ids: 422). A work item
+   * in another cycle is moved here (history: "updated cycle"); others get "added cycle". A cycle
+   * that has ended is 400 `CYCLE_COMPLETED`, an archived one 400 `CYCLE_ARCHIVED`. Publishing a
+   * draft calls it in the create's transaction; that caller maps a `uq_cycle_issues_issue` violation.
    */
   async addIssuesIn(em: EntityManager, ctx: ChangeContext, cycleId: string, ids: string[]): Promise<void> {
     await assertProjectWritable(em, ctx.projectId);
@@ -337,12 +254,13 @@ export class CycleService {
         'The cycle has already been completed, so no work items can be added to it.',
       );
     const issues = await issuesOfProject(em, ctx.projectId, ids);
-    const current = await em.getRepository(CycleIssue).find({ where: { issueId: In(issues.map((i) => i.id)) } });
+    const current = await this.cycles.linksOfIssues(
+      em,
+      issues.map((i) => i.id),
+    );
     const others = current.filter((l) => l.cycleId !== cycleId);
     const oldCycles = others.length
-      ? await em
-          .getRepository(Cycle)
-          .find({ where: { id: In([...new Set(others.map((l) => l.cycleId))]) }, withDeleted: true })
+      ? await this.cycles.findWithDeleted(em, [...new Set(others.map((l) => l.cycleId))])
       : [];
     const history: ActivityEntry[] = [];
     for (const issue of issues) {
@@ -350,17 +268,19 @@ export class CycleService {
       if (link?.cycleId === cycleId) continue;
       if (link) {
         const old = oldCycles.find((c) => c.id === link.cycleId);
-        await em.update(CycleIssue, { id: link.id }, { cycleId, updatedById: ctx.userId, updatedAt: new Date() });
+        await this.cycles.updateLinks(em, [link.id], { cycleId, updatedById: ctx.userId, updatedAt: new Date() });
         history.push(movedEntry(issue.id, old ?? null, cycle));
       } else {
-        await em.insert(CycleIssue, {
-          workspaceId: ctx.workspaceId,
-          projectId: ctx.projectId,
-          cycleId,
-          issueId: issue.id,
-          createdById: ctx.userId,
-          updatedById: ctx.userId,
-        });
+        await this.cycles.insertLinks(em, [
+          {
+            workspaceId: ctx.workspaceId,
+            projectId: ctx.projectId,
+            cycleId,
+            issueId: issue.id,
+            createdById: ctx.userId,
+            updatedById: ctx.userId,
+          },
+        ]);
         history.push({
           issueId: issue.id,
           verb: 'updated',
@@ -372,50 +292,6 @@ export class CycleService {
       }
     }
     await writeActivities(em, ctx, history);
-  }
-
-  /**
-   * `GET cycle-issues/`: the cycle's visible work items as work item objects (Plane's quirk of
-   * rendering them as cycles is not copied), oldest first (`order_by=-created_at` for newest);
-   * paginated; `fields=`/`expand=` apply. Archived cycles' work items can be listed too.
-   */
-  async listIssues(
-    projectId: string,
-    cycleId: string,
-    page: PageRequest,
-    shape: Shape,
-    desc = false,
-  ): Promise<Page<Partial<IssueJson>>> {
-    await this.load(this.dataSource.manager, projectId, cycleId);
-    const found = await this.cycles.issuesPage(projectId, cycleId, page, desc ? 'DESC' : 'ASC');
-    return new Page(
-      await this.issues.renderMany(found.results, shape),
-      found.perPage,
-      found.totalCount,
-      found.nextCursor,
-      found.prevCursor,
-    );
-  }
-
-  /** `GET cycle-issues/{issue_id}/`: the link row; 404 when the work item is not in this cycle. */
-  async retrieveIssueLink(projectId: string, cycleId: string, issueId: string) {
-    await this.load(this.dataSource.manager, projectId, cycleId);
-    const link = await this.dataSource.getRepository(CycleIssue).findOne({ where: { cycleId, issueId } });
-    if (!link) throw new MeridianError('NOT_FOUND');
-    const subs = await this.cycles.subIssueCounts(this.dataSource.manager, [issueId]);
-    return cycleIssueView(link, subs.get(issueId) ?? 0);
-  }
-
-  /** `DELETE cycle-issues/{issue_id}/` (204): the work item leaves the cycle, with a history row; 404 when it is not in it. */
-  async removeIssue(ctx: ChangeContext, cycleId: string, issueId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const cycle = await this.load(em, ctx.projectId, cycleId, true);
-      const link = await em.getRepository(CycleIssue).findOne({ where: { cycleId, issueId } });
-      if (!link) throw new MeridianError('NOT_FOUND');
-      await em.delete(CycleIssue, { id: link.id });
-      await writeActivities(em, ctx, [removedEntry(issueId, cycle)]);
-    });
   }
 
   /**
@@ -432,18 +308,18 @@ export class CycleService {
       if (!newCycleId) throw validationError({ new_cycle_id: ['New Cycle Id is required.'] });
       if (newCycleId === cycleId)
         throw validationError({ new_cycle_id: ['Work items cannot be transferred to the same cycle.'] });
-      const target = await em.getRepository(Cycle).findOne({ where: { id: newCycleId, projectId: ctx.projectId } });
+      const target = await this.cycles.findInProject(em, ctx.projectId, newCycleId);
       if (!target) throw validationError({ new_cycle_id: ['This cycle does not exist in the project.'] });
       if (!hasEnded(cycle))
         throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only work items of a cycle that has ended can be transferred.');
       if (hasEnded(target) || target.archivedAt) throw new MeridianError('CYCLE_TRANSFER_TARGET_COMPLETED');
       const counts = (await this.cycles.countIssues(em, [cycleId])).get(cycleId)!;
-      await em.update(Cycle, { id: cycleId }, { progressSnapshot: { ...counts }, updatedById: ctx.userId });
+      await this.cycles.update(em, cycleId, { progressSnapshot: { ...counts }, updatedById: ctx.userId });
       const open = await this.cycles.openLinks(em, cycleId);
       if (!open.length) return;
-      await em.update(
-        CycleIssue,
-        { id: In(open.map((o) => o.link_id)) },
+      await this.cycles.updateLinks(
+        em,
+        open.map((o) => o.link_id),
         { cycleId: target.id, updatedById: ctx.userId, updatedAt: new Date() },
       );
       await writeActivities(
@@ -456,23 +332,8 @@ export class CycleService {
   }
 
   /** Archives a cycle (204); only one that has ended (400 `CYCLE_NOT_COMPLETED`, also without an end date). */
-  async archive(ctx: ChangeContext, cycleId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const cycle = await this.load(em, ctx.projectId, cycleId, true);
-      if (!hasEnded(cycle)) throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only completed cycles can be archived.');
-      if (!cycle.archivedAt)
-        await em.update(Cycle, { id: cycleId }, { archivedAt: new Date(), updatedById: ctx.userId });
-    });
-  }
-
-  /** Unarchives a cycle (204); a cycle that is not archived is left as it is. */
-  async unarchive(ctx: ChangeContext, cycleId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      await this.load(em, ctx.projectId, cycleId, true);
-      await em.update(Cycle, { id: cycleId }, { archivedAt: null, updatedById: ctx.userId });
-    });
+  protected assertArchivable(cycle: Cycle): void {
+    if (!hasEnded(cycle)) throw new MeridianError('CYCLE_NOT_COMPLETED', 'Only completed cycles can be archived.');
   }
 
   /**
@@ -487,7 +348,7 @@ export class CycleService {
     userId: string | null,
     opts: { detail?: boolean; favoritesFirst?: boolean } = {},
   ): Promise<Array<AppCycleJson & T>> {
-    const em = this.dataSource.manager;
+    const em = this.cycles.manager;
     const ids = cycles.map((c) => c.id);
     const sums = await this.cycles.sumEstimatePoints(em, ids);
     const assignees = await this.cycles.assigneeIds(em, ids);
@@ -499,7 +360,7 @@ export class CycleService {
       const extras = { assignee_ids: assignees.get(c.id)!, is_favorite: favorites.has(c.id), sub_issues };
       out.push(appCycleView({ ...c, ...sums.get(c.id)! }, extras, now));
     }
-    return opts.favoritesFirst ? [...out.filter((c) => c.is_favorite), ...out.filter((c) => !c.is_favorite)] : out;
+    return opts.favoritesFirst ? favoritesFirst(out) : out;
   }
 
   /**
@@ -528,9 +389,8 @@ export class CycleService {
    * answers its rows and an empty `completion_chart` (Plane: 400, which its own web app meets).
    */
   async analytics(projectId: string, cycleId: string, type: string): Promise<CycleAnalytics> {
-    const em = this.dataSource.manager;
-    const archived = await em.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
-    if (archived) throw new MeridianError('NOT_FOUND');
+    const em = this.cycles.manager;
+    if (await this.cycles.projectArchived(em, projectId)) throw new MeridianError('NOT_FOUND');
     const cycle = await this.load(em, projectId, cycleId);
     const unit = type === 'issues' ? 'issues' : type === 'points' ? 'points' : null;
     if (unit === null || (unit === 'points' && !(await this.cycles.usesPointEstimate(em, projectId)))) {
@@ -556,18 +416,16 @@ export class CycleService {
     }
   }
 
-  private async render(cycles: Cycle[]): Promise<CycleJson[]> {
+  protected async render(cycles: Cycle[]): Promise<CycleJson[]> {
     const counts = await this.cycles.countIssues(
-      this.dataSource.manager,
+      this.cycles.manager,
       cycles.map((c) => c.id),
     );
     return cycles.map((c) => cycleView(c, counts.get(c.id)));
   }
 
-  private async load(em: EntityManager, projectId: string, cycleId: string, lock = false): Promise<Cycle> {
-    const cycle = await this.cycles.findInProject(em, projectId, cycleId, lock);
-    if (!cycle) throw new MeridianError('NOT_FOUND');
-    return cycle;
+  protected linkView(link: CycleIssue, subIssues: number) {
+    return cycleIssueView(link, subIssues);
   }
 
   private timezone(tz: string): string {
@@ -604,8 +462,8 @@ export class CycleService {
   }
 
   private async assertMember(em: EntityManager, projectId: string, userId: string): Promise<string> {
-    const ok = await em.getRepository(ProjectMember).exists({ where: { projectId, memberId: userId, isActive: true } });
-    if (!ok) throw validationError({ owned_by: ['The owner must be an active member of the project.'] });
+    if (!(await this.cycles.isActiveProjectMember(em, projectId, userId)))
+      throw validationError({ owned_by: ['The owner must be an active member of the project.'] });
     return userId;
   }
 
@@ -627,17 +485,6 @@ function knownToIntl(tz: string): boolean {
   } catch {
     return false;
   }
-}
-
-function removedEntry(issueId: string, cycle: Cycle): ActivityEntry {
-  return {
-    issueId,
-    verb: 'deleted',
-    field: 'cycles',
-    oldValue: cycle.name,
-    oldIdentifier: cycle.id,
-    comment: 'removed cycle ',
-  };
 }
 
 function movedEntry(issueId: string, from: Cycle | null, to: Cycle): ActivityEntry {

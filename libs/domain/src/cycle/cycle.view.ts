@@ -1,4 +1,4 @@
-import { iso } from '../kernel/time';
+import { iso, RowStamps, rowStamps } from '../kernel/time';
 import { Cycle } from './cycle.entity';
 import { CycleIssue } from './cycle-issue.entity';
 
@@ -56,28 +56,45 @@ export function cycleView(c: Cycle, counts: IssueCounts = ZERO_COUNTS) {
     project_id: c.projectId,
     workspace: c.workspaceId,
     ...counts,
-    created_at: iso(c.createdAt),
-    updated_at: iso(c.updatedAt),
-    deleted_at: iso(c.deletedAt),
-    created_by: c.createdById,
-    updated_by: c.updatedById,
+    ...rowStamps(c),
   };
 }
 export type CycleJson = ReturnType<typeof cycleView>;
 
-/** A cycle-issue link row (Plane's CycleIssueSerializer), with `sub_issues_count`. */
-export function cycleIssueView(l: CycleIssue, subIssues = 0) {
+/**
+ * A cycle-issue or module-issue link row (Plane's CycleIssueSerializer, ModuleIssueSerializer), with
+ * `sub_issues_count`; `key` (`cycle`, `module`) holds the owner's id.
+ */
+export function planningLinkView<K extends 'cycle' | 'module'>(
+  key: K,
+  ownerId: string,
+  l: PlanningLinkFields,
+  subIssues = 0,
+) {
   return {
     id: l.id,
     sub_issues_count: subIssues,
-    cycle: l.cycleId,
+    [key]: ownerId,
     issue: l.issueId,
     project: l.projectId,
     workspace: l.workspaceId,
-    created_at: iso(l.createdAt),
-    updated_at: iso(l.updatedAt),
-    deleted_at: iso(l.deletedAt),
-    created_by: l.createdById,
-    updated_by: l.updatedById,
-  };
+    ...rowStamps(l),
+  } as { id: string; sub_issues_count: number } & Record<K, string> & {
+      issue: string;
+      project: string;
+      workspace: string;
+    } & ReturnType<typeof rowStamps>;
+}
+
+/** What a link row needs for `planningLinkView`. */
+export interface PlanningLinkFields extends RowStamps {
+  id: string;
+  issueId: string;
+  projectId: string;
+  workspaceId: string;
+}
+
+/** A cycle-issue link row (Plane's CycleIssueSerializer), with `sub_issues_count`. */
+export function cycleIssueView(l: CycleIssue, subIssues = 0) {
+  return planningLinkView('cycle', l.cycleId, l, subIssues);
 }

@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { bindNamed, Issue, issueFilterConditions } from '../issue';
+import { Project } from '../project';
+import { State } from '../state';
 import type { DateFilter, IssueFilterSet } from '../issue';
 import { IntakeIssue } from './intake-issue.entity';
 import { Intake } from './intake.entity';
@@ -27,6 +29,11 @@ const ORDER_KEYS = { created_at: 'i.createdAt', updated_at: 'i.updatedAt', seque
 @Injectable()
 export class IntakeRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The data source's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
 
   /**
    * A page of the project's live intake rows whose work item is live, newest first, through the
@@ -70,10 +77,6 @@ export class IntakeRepository {
     });
   }
 
-  /**
-   * The project's live intake row of this work item, if the work item is live too, or null; `lock`
-   * locks the intake row (FOR UPDATE OF r).
-   */
   /** A live item of the intake (its work item live too) by the item's id or its work item's id. */
   findLiveRowByIdOrIssue(projectId: string, intakeId: string, id: string): Promise<IntakeIssue | null> {
     return this.dataSource
@@ -85,6 +88,10 @@ export class IntakeRepository {
       .getOne();
   }
 
+  /**
+   * The project's live intake row of this work item, if the work item is live too, or null; `lock`
+   * locks the intake row (FOR UPDATE OF r).
+   */
   findLiveRow(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<IntakeIssue | null> {
     const qb = em
       .getRepository(IntakeIssue)
@@ -137,5 +144,77 @@ export class IntakeRepository {
     userId: string,
   ): Promise<void> {
     await em.update(Intake, { id }, { ...fields, updatedById: userId });
+  }
+
+  /** Saves a new intake row. */
+  async insertRow(em: EntityManager, fields: Partial<IntakeIssue>): Promise<void> {
+    await em.insert(IntakeIssue, fields as never);
+  }
+
+  /** Updates the intake row with this id. */
+  async updateRow(em: EntityManager, id: string, patch: Partial<IntakeIssue>): Promise<void> {
+    await em.update(IntakeIssue, { id }, patch as never);
+  }
+
+  /** The project's live intake, or null (a project has one at most). */
+  findIntake(em: EntityManager, projectId: string): Promise<Intake | null> {
+    return em.getRepository(Intake).findOne({ where: { projectId } });
+  }
+
+  /** Saves a new intake object (`em.save`: its `id` and defaults come back on it). */
+  insertIntake(em: EntityManager, fields: Partial<Intake>): Promise<Intake> {
+    return em.save(em.create(Intake, fields));
+  }
+
+  // ---- the rows of other rooms an intake flow reads or moves (by entity, from their doors) -------
+
+  /** The live project with this id, or null. */
+  project(em: EntityManager, projectId: string): Promise<Project | null> {
+    return em.getRepository(Project).findOne({ where: { id: projectId } });
+  }
+
+  /** The live work item with this id, or null. */
+  liveIssue(em: EntityManager, issueId: string): Promise<Issue | null> {
+    return em.getRepository(Issue).findOne({ where: { id: issueId } });
+  }
+
+  /** The work item with this id, deleted too, or null. */
+  issueWithDeleted(em: EntityManager, issueId: string): Promise<Issue | null> {
+    return em.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
+  }
+
+  /** The project's live work item with this id, or null. */
+  issueOfProject(em: EntityManager, projectId: string, issueId: string): Promise<Issue | null> {
+    return em.getRepository(Issue).findOne({ where: { id: issueId, projectId } });
+  }
+
+  /** Soft-deletes the work item (its sub-items lose their parent first), as the intake's delete does. */
+  async softDeleteIssue(em: EntityManager, issueId: string, userId: string, now: Date): Promise<void> {
+    await em.update(Issue, { parentId: issueId }, { parentId: null });
+    await em.update(Issue, { id: issueId }, { deletedAt: now, updatedById: userId });
+  }
+
+  /** Moves the work item to another state (`completedAt` as the caller decides). */
+  async setIssueState(
+    em: EntityManager,
+    issueId: string,
+    patch: { stateId: string; completedAt: Date | null; updatedById: string },
+  ): Promise<void> {
+    await em.update(Issue, { id: issueId }, patch);
+  }
+
+  /** The state with this id, deleted too, or null. */
+  stateWithDeleted(em: EntityManager, stateId: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { id: stateId }, withDeleted: true });
+  }
+
+  /** The project's first live state of the `cancelled` group (by `sequence`), or null. */
+  firstCancelledState(em: EntityManager, projectId: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { projectId, group: 'cancelled' }, order: { sequence: 'ASC' } });
+  }
+
+  /** The project's live default state, or null. */
+  defaultState(em: EntityManager, projectId: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { projectId, default: true } });
   }
 }

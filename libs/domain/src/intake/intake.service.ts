@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActivityEntry, writeActivities } from '../issue';
-import { Issue, Priority } from '../issue';
+import { Priority } from '../issue';
 import { IssueCommandService, IssueContext, IssueQueryService } from '../issue';
 import { Project } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
@@ -86,7 +86,7 @@ export class IntakeService {
     viewer?: IntakeViewer,
     filter?: IntakeListFilter,
   ): Promise<Page<IntakeIssueJson>> {
-    const project = await this.assertEnabled(this.dataSource.manager, projectId);
+    const project = await this.assertEnabled(this.intakes.manager, projectId);
     const result = await this.intakes.listPage(
       projectId,
       page,
@@ -108,7 +108,7 @@ export class IntakeService {
     userId: string,
     page: PageRequest,
   ): Promise<Page<IntakeIssueJson>> {
-    await this.assertEnabled(this.dataSource.manager, projectId);
+    await this.assertEnabled(this.intakes.manager, projectId);
     const result = await this.intakes.listPage(projectId, page, userId, undefined, intakeId);
     const details = await this.issues.details(result.results.map((r) => r.issueId));
     const rendered = result.results.map((r, i) => intakeIssueView(r, details[i]));
@@ -134,7 +134,7 @@ export class IntakeService {
     const [issue, duplicate] = await Promise.all([
       this.issues.detailAppById(item.issue),
       item.duplicate_to
-        ? this.dataSource.getRepository(Issue).findOne({ where: { id: item.duplicate_to }, withDeleted: true })
+        ? this.intakes.issueWithDeleted(this.intakes.manager, item.duplicate_to)
         : Promise.resolve(null),
     ]);
     return appIntakeIssueDetailView(item, issue, duplicate);
@@ -142,8 +142,8 @@ export class IntakeService {
 
   /** One item; for a Guest `viewer`, another's is a 404 `NOT_FOUND` as in `list` (Plane's `retrieve`: 400). */
   async retrieve(projectId: string, issueId: string, viewer?: IntakeViewer): Promise<IntakeIssueJson> {
-    const project = await this.assertEnabled(this.dataSource.manager, projectId);
-    const row = await this.row(this.dataSource.manager, projectId, issueId);
+    const project = await this.assertEnabled(this.intakes.manager, projectId);
+    const row = await this.row(this.intakes.manager, projectId, issueId);
     if (hiddenFromGuest(project, viewer) && row.createdById !== viewer!.userId) throw new MeridianError('NOT_FOUND');
     return intakeIssueView(row, await this.issues.detail(issueId));
   }
@@ -170,7 +170,7 @@ export class IntakeService {
         },
         em,
       );
-      await em.insert(IntakeIssue, {
+      await this.intakes.insertRow(em, {
         workspaceId: ctx.workspaceId,
         projectId: ctx.projectId,
         intakeId: intake.id,
@@ -183,7 +183,7 @@ export class IntakeService {
         extra: input.extra ?? {},
         createdById: ctx.userId,
         updatedById: ctx.userId,
-      } as never);
+      });
       return issue.id;
     });
     return this.retrieve(ctx.projectId, issueId);
@@ -199,10 +199,10 @@ export class IntakeService {
    */
   async update(ctx: IssueContext, issueId: string, input: IntakeInput): Promise<IntakeIssueJson> {
     const role = ctx.role ?? 0;
-    const row0 = await this.row(this.dataSource.manager, ctx.projectId, issueId);
-    await this.assertEnabled(this.dataSource.manager, ctx.projectId);
+    const row0 = await this.row(this.intakes.manager, ctx.projectId, issueId);
+    await this.assertEnabled(this.intakes.manager, ctx.projectId);
     if (role < ROLE.ADMIN) {
-      const issue = await this.dataSource.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
+      const issue = await this.intakes.issueWithDeleted(this.intakes.manager, issueId);
       if (issue?.createdById !== ctx.userId)
         throw new MeridianError(
           'PERMISSION_DENIED',
@@ -263,7 +263,7 @@ export class IntakeService {
           const target = input.duplicate_to !== undefined ? input.duplicate_to : row.duplicateToId;
           if (!target) throw validationError({ duplicate_to: ['A duplicate needs the work item it duplicates.'] });
           if (target === issueId) throw validationError({ duplicate_to: ['A work item cannot duplicate itself.'] });
-          const found = await em.getRepository(Issue).findOne({ where: { id: target, projectId: ctx.projectId } });
+          const found = await this.intakes.issueOfProject(em, ctx.projectId, target);
           if (!found) throw validationError({ duplicate_to: ['This work item is not in the project.'] });
         }
         const history: ActivityEntry[] = [];
@@ -279,7 +279,7 @@ export class IntakeService {
           });
           history.push(...(await this.moveState(em, ctx, issueId, input.status)));
         }
-        await em.update(IntakeIssue, { id: row.id }, patch as never);
+        await this.intakes.updateRow(em, row.id, patch);
         await writeActivities(em, ctx, history);
       });
     }
@@ -297,17 +297,16 @@ export class IntakeService {
       const row = await this.row(em, ctx.projectId, issueId, true);
       const now = new Date();
       if (row.status !== INTAKE_STATUS.ACCEPTED) {
-        const issue = await found(em.getRepository(Issue).findOne({ where: { id: issueId } }));
+        const issue = await found(this.intakes.liveIssue(em, issueId));
         if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
           throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the work item.');
         }
-        await em.update(Issue, { parentId: issueId }, { parentId: null });
-        await em.update(Issue, { id: issueId }, { deletedAt: now, updatedById: ctx.userId });
+        await this.intakes.softDeleteIssue(em, issueId, ctx.userId, now);
         await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
       } else if ((ctx.role ?? 0) < ROLE.ADMIN && row.createdById !== ctx.userId) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can remove the intake item.');
       }
-      await em.update(IntakeIssue, { id: row.id }, { deletedAt: now, updatedById: ctx.userId });
+      await this.intakes.updateRow(em, row.id, { deletedAt: now, updatedById: ctx.userId });
       await emitChange(em, 'intake.deleted', {
         workspaceId: ctx.workspaceId,
         intakeIssueId: row.id,
@@ -364,28 +363,20 @@ export class IntakeService {
     issueId: string,
     status: number,
   ): Promise<ActivityEntry[]> {
-    const issue = await found(em.getRepository(Issue).findOne({ where: { id: issueId } }));
-    const current = issue.stateId
-      ? await em.getRepository(State).findOne({ where: { id: issue.stateId }, withDeleted: true })
-      : null;
+    const issue = await found(this.intakes.liveIssue(em, issueId));
+    const current = issue.stateId ? await this.intakes.stateWithDeleted(em, issue.stateId) : null;
     let next: State | null = null;
     if (status === INTAKE_STATUS.DECLINED || status === INTAKE_STATUS.DUPLICATE) {
-      next = await em
-        .getRepository(State)
-        .findOne({ where: { projectId: ctx.projectId, group: 'cancelled' }, order: { sequence: 'ASC' } });
+      next = await this.intakes.firstCancelledState(em, ctx.projectId);
     } else if (status === INTAKE_STATUS.ACCEPTED && (current?.isTriage || current?.group === 'triage')) {
-      next = await em.getRepository(State).findOne({ where: { projectId: ctx.projectId, default: true } });
+      next = await this.intakes.defaultState(em, ctx.projectId);
     }
     if (!next || next.id === issue.stateId) return [];
-    await em.update(
-      Issue,
-      { id: issueId },
-      {
-        stateId: next.id,
-        completedAt: next.group === 'completed' ? new Date() : null,
-        updatedById: ctx.userId,
-      },
-    );
+    await this.intakes.setIssueState(em, issueId, {
+      stateId: next.id,
+      completedAt: next.group === 'completed' ? new Date() : null,
+      updatedById: ctx.userId,
+    });
     return [
       {
         issueId,
@@ -401,7 +392,7 @@ export class IntakeService {
   }
 
   private async assertEnabled(em: EntityManager, projectId: string): Promise<Project> {
-    const project = await em.getRepository(Project).findOne({ where: { id: projectId } });
+    const project = await this.intakes.project(em, projectId);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
     if (!project.intakeView) throw new MeridianError('INTAKE_NOT_ENABLED');
     return project;
@@ -409,19 +400,17 @@ export class IntakeService {
 
   /** The project's intake, made on first use ("<project name> Intake", as Plane names it). */
   private async intakeOf(em: EntityManager, project: Project, userId: string): Promise<Intake> {
-    const found = await em.getRepository(Intake).findOne({ where: { projectId: project.id } });
+    const found = await this.intakes.findIntake(em, project.id);
     if (found) return found;
     try {
-      return await em.save(
-        em.create(Intake, {
-          workspaceId: project.workspaceId,
-          projectId: project.id,
-          name: `${project.name} Intake`,
-          isDefault: true,
-          createdById: userId,
-          updatedById: userId,
-        }),
-      );
+      return await this.intakes.insertIntake(em, {
+        workspaceId: project.workspaceId,
+        projectId: project.id,
+        name: `${project.name} Intake`,
+        isDefault: true,
+        createdById: userId,
+        updatedById: userId,
+      });
     } catch (err) {
       if (isUniqueViolation(err, 'uq_intakes_project_live'))
         throw new MeridianError('CONFLICT', 'The intake was created concurrently; try again.');

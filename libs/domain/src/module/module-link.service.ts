@@ -31,12 +31,12 @@ export class ModuleLinkService {
 
   /** The module's links, newest first (cursor envelope). */
   async list(projectId: string, moduleId: string, page: PageRequest): Promise<Page<ModuleLinkJson>> {
-    await this.module(this.dataSource.manager, projectId, moduleId);
+    await this.module(this.modules.manager, projectId, moduleId);
     return (await this.modules.linksPage(moduleId, page)).map(moduleLinkView);
   }
 
   async retrieve(projectId: string, moduleId: string, linkId: string): Promise<ModuleLinkJson> {
-    return moduleLinkView(await this.link(this.dataSource.manager, projectId, moduleId, linkId));
+    return moduleLinkView(await this.link(this.modules.manager, projectId, moduleId, linkId));
   }
 
   /** 201 with the link; 409 `LINK_URL_TAKEN` for a URL already on the module. */
@@ -50,7 +50,8 @@ export class ModuleLinkService {
         await assertProjectWritable(em, ctx.projectId);
         await this.module(em, ctx.projectId, moduleId);
         await this.assertUrlFree(em, moduleId, input.url);
-        const link = await em.save(
+        const link = await this.modules.saveUrlLink(
+          em,
           em.create(ModuleLink, {
             workspaceId: ctx.workspaceId,
             projectId: ctx.projectId,
@@ -79,7 +80,7 @@ export class ModuleLinkService {
         if (input.title !== undefined) link.title = input.title;
         if (input.metadata !== undefined) link.metadata = input.metadata;
         link.updatedById = ctx.userId;
-        return moduleLinkView(await em.save(link));
+        return moduleLinkView(await this.modules.saveUrlLink(em, link));
       }),
     );
   }
@@ -89,7 +90,7 @@ export class ModuleLinkService {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
       const link = await this.link(em, ctx.projectId, moduleId, linkId);
-      await em.update(ModuleLink, { id: link.id }, { deletedAt: new Date(), updatedById: ctx.userId });
+      await this.modules.deleteUrlLink(em, link.id, ctx.userId);
     });
   }
 
@@ -99,7 +100,7 @@ export class ModuleLinkService {
 
   private async link(em: EntityManager, projectId: string, moduleId: string, linkId: string): Promise<ModuleLink> {
     await this.module(em, projectId, moduleId);
-    const link = await em.getRepository(ModuleLink).findOne({ where: { id: linkId, moduleId } });
+    const link = await this.modules.findUrlLink(em, moduleId, linkId);
     if (!link) throw new MeridianError('NOT_FOUND');
     return link;
   }

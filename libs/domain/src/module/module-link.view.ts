@@ -1,4 +1,4 @@
-import { iso } from '../kernel/time';
+import { rowStamps } from '../kernel/time';
 import { ModuleLink } from './module-link.entity';
 
 /** Plane's `ModuleLinkSerializer` (`plane/app/serializers/module.py`, fields `__all__`). */
@@ -11,11 +11,7 @@ export function moduleLinkView(l: ModuleLink) {
     module: l.moduleId,
     project: l.projectId,
     workspace: l.workspaceId,
-    created_at: iso(l.createdAt),
-    updated_at: iso(l.updatedAt),
-    deleted_at: iso(l.deletedAt),
-    created_by: l.createdById,
-    updated_by: l.updatedById,
+    ...rowStamps(l),
   };
 }
 export type ModuleLinkJson = ReturnType<typeof moduleLinkView>;

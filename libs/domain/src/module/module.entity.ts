@@ -1,6 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import type { Project } from '../project';
-import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { PlanningEntity } from '../cycle';
 
 export const MODULE_STATUSES = ['backlog', 'planned', 'in-progress', 'paused', 'completed', 'cancelled'] as const;
 export type ModuleStatus = (typeof MODULE_STATUSES)[number];
@@ -16,17 +15,7 @@ export type ModuleStatus = (typeof MODULE_STATUSES)[number];
   unique: true,
   where: '"deleted_at" IS NULL AND "external_id" IS NOT NULL',
 })
-export class Module extends ProjectScopedEntity {
-  @ManyToOne('Project', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'project_id' })
-  project?: Project;
-
-  @Column({ type: 'varchar', length: 255 })
-  name: string;
-
-  @Column({ type: 'text', default: '' })
-  description: string;
-
+export class Module extends PlanningEntity {
   @Column({ type: 'jsonb', nullable: true })
   descriptionText: unknown;
 
@@ -44,22 +33,4 @@ export class Module extends ProjectScopedEntity {
 
   @Column({ type: 'uuid', nullable: true })
   leadId: string | null;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  viewProps: Record<string, unknown>;
-
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  logoProps: Record<string, unknown>;
-
-  @Column({ type: 'double precision', default: 65535 })
-  sortOrder: number;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  externalSource: string | null;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  externalId: string | null;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  archivedAt: Date | null;
 }

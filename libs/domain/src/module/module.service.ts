@@ -1,21 +1,15 @@
-import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
+import { MeridianError, Page, PageRequest, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { issuesOfProject } from '../cycle';
+import { DataSource, EntityManager } from 'typeorm';
+import { favoritesFirst, issuesOfProject, PlanningService } from '../cycle';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
-import { IssueContext, IssueQueryService } from '../issue';
-import { IssueJson } from '../issue';
-import { ProjectMember } from '../project';
-import { Project } from '../project';
+import { IssueQueryService } from '../issue';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
-import { Shape } from '../kernel/fields';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { WorkspaceMember } from '../workspace';
 import { Module, ModuleStatus } from './module.entity';
 import { ModuleIssue } from './module-issue.entity';
-import { ModuleMember } from './module-member.entity';
 import { ModuleRepository } from './module.repository';
 import { AppModuleJson, appModuleView } from './module.app-view';
 import { moduleLinkView } from './module-link.view';
@@ -46,12 +40,26 @@ export interface ModuleInput {
  * removing work items writes each work item's history (`field: "modules"`) in the same transaction.
  */
 @Injectable()
-export class ModuleService {
+export class ModuleService extends PlanningService<
+  Module,
+  ModuleIssue,
+  ModuleJson,
+  ReturnType<typeof moduleIssueView>
+> {
+  protected readonly kind = 'module';
+  protected readonly addConflict = {
+    // a concurrent add of the same work item to this module
+    index: 'uq_module_issues_module_issue',
+    message: 'A work item was added to this module at the same time; retry.',
+  };
+
   constructor(
     private readonly modules: ModuleRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly issues: IssueQueryService,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+    issues: IssueQueryService,
+  ) {
+    super(modules, dataSource, issues);
+  }
 
   /**
    * Non-archived modules (or, with `archived`, the archived ones), newest first, paginated; empty
@@ -59,15 +67,8 @@ export class ModuleService {
    * not in that state); an id that is not a module of the project is a 404 `NOT_FOUND`.
    */
   async list(projectId: string, page: PageRequest, archived = false, onlyModuleId?: string): Promise<Page<ModuleJson>> {
-    if (onlyModuleId !== undefined) await this.load(this.dataSource.manager, projectId, onlyModuleId);
-    const found = await this.modules.listPage(projectId, page, archived, onlyModuleId);
-    return new Page(
-      await this.render(found.results),
-      found.perPage,
-      found.totalCount,
-      found.nextCursor,
-      found.prevCursor,
-    );
+    if (onlyModuleId !== undefined) await this.load(this.modules.manager, projectId, onlyModuleId);
+    return this.renderRows(await this.modules.listPage(projectId, page, archived, onlyModuleId));
   }
 
   /**
@@ -76,31 +77,6 @@ export class ModuleService {
    */
   async listForWorkspace(workspaceId: string, userId: string): Promise<ModuleJson[]> {
     return this.render(await this.modules.listForMember(workspaceId, userId));
-  }
-
-  /** One non-archived module with members and counts; 404 `NOT_FOUND` otherwise. */
-  /**
-   * An archived module (Plane 0.25.3 `app/views/module/archive.py` `ModuleArchiveUnarchiveEndpoint.get` with a `pk`): 404 `NOT_FOUND` when it is
-   * not archived, not this project's, or the project is archived.
-   */
-  async retrieveArchived(projectId: string, moduleId: string): Promise<ModuleJson> {
-    const archived = await this.dataSource
-      .getRepository(Project)
-      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
-    if (archived) throw new MeridianError('NOT_FOUND');
-    const module = await this.load(this.dataSource.manager, projectId, moduleId);
-    if (!module.archivedAt) throw new MeridianError('NOT_FOUND');
-    return (await this.render([module]))[0];
-  }
-
-  async retrieve(projectId: string, moduleId: string): Promise<ModuleJson> {
-    const archived = await this.dataSource
-      .getRepository(Project)
-      .exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
-    if (archived) throw new MeridianError('NOT_FOUND');
-    const module = await this.load(this.dataSource.manager, projectId, moduleId);
-    if (module.archivedAt) throw new MeridianError('NOT_FOUND');
-    return (await this.render([module]))[0];
   }
 
   /**
@@ -122,34 +98,28 @@ export class ModuleService {
           const min = await this.modules.lowestSortOrder(em, ctx.projectId);
           sortOrder = min === null ? 65535 : min - 10000;
         }
-        const module = await em.save(
-          em.create(Module, {
-            workspaceId: ctx.workspaceId,
-            projectId: ctx.projectId,
-            name: input.name.trim(),
-            description: input.description ?? '',
-            descriptionText: input.description_text ?? null,
-            descriptionHtml: input.description_html ?? null,
-            startDate: input.start_date ?? null,
-            targetDate: input.target_date ?? null,
-            status: input.status ?? 'planned',
-            leadId: input.lead ?? null,
-            viewProps: input.view_props ?? {},
-            logoProps: input.logo_props ?? {},
-            sortOrder,
-            externalSource: input.external_source ?? null,
-            externalId: input.external_id ?? null,
-            createdById: ctx.userId,
-            updatedById: ctx.userId,
-          }),
-        );
+        const module = await this.modules.insert(em, {
+          workspaceId: ctx.workspaceId,
+          projectId: ctx.projectId,
+          name: input.name.trim(),
+          description: input.description ?? '',
+          descriptionText: input.description_text ?? null,
+          descriptionHtml: input.description_html ?? null,
+          startDate: input.start_date ?? null,
+          targetDate: input.target_date ?? null,
+          status: input.status ?? 'planned',
+          leadId: input.lead ?? null,
+          viewProps: input.view_props ?? {},
+          logoProps: input.logo_props ?? {},
+          sortOrder,
+          externalSource: input.external_source ?? null,
+          externalId: input.external_id ?? null,
+          createdById: ctx.userId,
+          updatedById: ctx.userId,
+        });
         await emitChange(em, 'model.changed', { kind: 'module', action: 'created', row: module, actorId: ctx.userId });
         const members = await this.filterMembers(em, ctx.projectId, input.members ?? []);
-        if (members.length)
-          await em.insert(
-            ModuleMember,
-            members.map((memberId) => ({ moduleId: module.id, memberId })),
-          );
+        await this.modules.insertMembers(em, module.id, members);
         return module.id;
       });
       return this.retrieve(ctx.projectId, id);
@@ -195,83 +165,37 @@ export class ModuleService {
         if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
-        await em.update(Module, { id: moduleId }, patch as never);
+        await this.modules.update(em, moduleId, patch);
         if (input.members !== undefined) {
           const members = await this.filterMembers(em, ctx.projectId, input.members);
-          await em.delete(ModuleMember, { moduleId });
-          if (members.length)
-            await em.insert(
-              ModuleMember,
-              members.map((memberId) => ({ moduleId, memberId })),
-            );
+          await this.modules.deleteMembers(em, moduleId);
+          await this.modules.insertMembers(em, moduleId, members);
         }
       });
       return this.retrieve(ctx.projectId, moduleId);
     });
   }
 
-  /** Soft-deletes a module (204): only its creator or a project Admin (403). Its work items leave it, each with a history row. */
-  async remove(ctx: IssueContext, moduleId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const module = await this.load(em, ctx.projectId, moduleId, true);
-      if (module.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
-        throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the module.');
-      }
-      await emitChange(em, 'model.changed', { kind: 'module', action: 'deleted', row: module, actorId: ctx.userId });
-      const links = await em.getRepository(ModuleIssue).find({ where: { moduleId } });
-      await em.delete(ModuleIssue, { moduleId });
-      await writeActivities(
-        em,
-        ctx,
-        links.map((l) => removedEntry(l.issueId, module)),
-      );
-      await em.update(Module, { id: moduleId }, { deletedAt: new Date(), updatedById: ctx.userId });
-    });
-  }
-
   /**
-   * `POST module-issues/` `{issues: [ids]}` (200): adds live work items of the project (empty or foreign
-   * ids: 422); one already in the module is skipped. Each addition writes "added module" to the work
-   * item's history. Archived: 400 `MODULE_ARCHIVED`. Returns every link row of the module, oldest first.
-   */
-  async addIssues(ctx: ChangeContext, moduleId: string, ids: string[]) {
-    await this.addIssuesTx(ctx, moduleId, ids).catch((err) => {
-      // a concurrent add of the same work item to this module
-      if (isUniqueViolation(err, 'uq_module_issues_module_issue'))
-        throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
-      throw err;
-    });
-    const links = await this.dataSource
-      .getRepository(ModuleIssue)
-      .find({ where: { moduleId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const subs = await this.modules.subIssueCounts(
-      this.dataSource.manager,
-      links.map((l) => l.issueId),
-    );
-    return links.map((l) => moduleIssueView(l, subs.get(l.issueId) ?? 0));
-  }
-
-  private async addIssuesTx(ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
-    await this.dataSource.transaction((em) => this.addIssuesIn(em, ctx, moduleId, ids));
-  }
-
-  /**
-   * `addIssues` inside the caller's transaction (publishing a draft adds its new work item to the
-   * draft's modules in the create's transaction): same rules, history rows and errors.
+   * Adds live work items of the project to the module (`addIssues`, `POST module-issues/`
+   * `{issues: [ids]}`, runs it in a transaction of its own; empty or foreign ids: 422); one already
+   * in the module is skipped. Each addition writes "added module" to the work item's history.
+   * Archived: 400 `MODULE_ARCHIVED`. Publishing a draft calls it in the create's transaction.
    */
   async addIssuesIn(em: EntityManager, ctx: ChangeContext, moduleId: string, ids: string[]): Promise<void> {
     await assertProjectWritable(em, ctx.projectId);
     const module = await this.load(em, ctx.projectId, moduleId, true);
     if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
     const issues = await issuesOfProject(em, ctx.projectId, ids);
-    const current = await em
-      .getRepository(ModuleIssue)
-      .find({ where: { moduleId, issueId: In(issues.map((i) => i.id)) } });
+    const current = await this.modules.linksOfIssues(
+      em,
+      issues.map((i) => i.id),
+      moduleId,
+    );
     const added = issues.filter((i) => !current.some((l) => l.issueId === i.id));
     if (!added.length) return;
-    await em.insert(
-      ModuleIssue,
+    await this.modules.insertLinks(
+      em,
       added.map((i) => ({
         workspaceId: ctx.workspaceId,
         projectId: ctx.projectId,
@@ -315,79 +239,20 @@ export class ModuleService {
         for (const moduleId of new Set(add)) await this.addIssuesIn(em, ctx, moduleId, [issueId]);
         for (const moduleId of new Set(remove)) {
           const module = await this.load(em, ctx.projectId, moduleId, true);
-          const link = await em.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
+          const link = await this.modules.findLink(em, moduleId, issueId);
           if (!link) continue;
-          await em.delete(ModuleIssue, { id: link.id });
-          await writeActivities(em, ctx, [removedEntry(issueId, module)]);
+          await this.modules.deleteLink(em, link.id);
+          await writeActivities(em, ctx, [this.removedEntry(issueId, module)]);
         }
       })
-      .catch((err) => {
-        if (isUniqueViolation(err, 'uq_module_issues_module_issue'))
-          throw new MeridianError('CONFLICT', 'A work item was added to this module at the same time; retry.');
-        throw err;
-      });
+      .catch((err) => this.rethrowAddConflict(err));
     return { message: 'success' };
   }
 
-  /** `GET module-issues/`: the module's visible work items as work item objects, oldest first; paginated; `fields=`/`expand=` apply. */
-  async listIssues(
-    projectId: string,
-    moduleId: string,
-    page: PageRequest,
-    shape: Shape,
-    desc = false,
-  ): Promise<Page<Partial<IssueJson>>> {
-    await this.load(this.dataSource.manager, projectId, moduleId);
-    const found = await this.modules.issuesPage(projectId, moduleId, page, desc ? 'DESC' : 'ASC');
-    return new Page(
-      await this.issues.renderMany(found.results, shape),
-      found.perPage,
-      found.totalCount,
-      found.nextCursor,
-      found.prevCursor,
-    );
-  }
-
-  /** `GET module-issues/{issue_id}/`: the link row (Plane answers 500); 404 when the work item is not in the module. */
-  async retrieveIssueLink(projectId: string, moduleId: string, issueId: string) {
-    await this.load(this.dataSource.manager, projectId, moduleId);
-    const link = await this.dataSource.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
-    if (!link) throw new MeridianError('NOT_FOUND');
-    const subs = await this.modules.subIssueCounts(this.dataSource.manager, [issueId]);
-    return moduleIssueView(link, subs.get(issueId) ?? 0);
-  }
-
-  /** `DELETE module-issues/{issue_id}/` (204), with a history row; 404 when the work item is not in the module. */
-  async removeIssue(ctx: ChangeContext, moduleId: string, issueId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const module = await this.load(em, ctx.projectId, moduleId, true);
-      const link = await em.getRepository(ModuleIssue).findOne({ where: { moduleId, issueId } });
-      if (!link) throw new MeridianError('NOT_FOUND');
-      await em.delete(ModuleIssue, { id: link.id });
-      await writeActivities(em, ctx, [removedEntry(issueId, module)]);
-    });
-  }
-
   /** Archives a module (204); only a completed or cancelled one (400 `MODULE_NOT_ARCHIVABLE`). */
-  async archive(ctx: ChangeContext, moduleId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      const module = await this.load(em, ctx.projectId, moduleId, true);
-      if (module.status !== 'completed' && module.status !== 'cancelled')
-        throw new MeridianError('MODULE_NOT_ARCHIVABLE');
-      if (!module.archivedAt)
-        await em.update(Module, { id: moduleId }, { archivedAt: new Date(), updatedById: ctx.userId });
-    });
-  }
-
-  /** Unarchives a module (204). */
-  async unarchive(ctx: ChangeContext, moduleId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await assertProjectWritable(em, ctx.projectId);
-      await this.load(em, ctx.projectId, moduleId, true);
-      await em.update(Module, { id: moduleId }, { archivedAt: null, updatedById: ctx.userId });
-    });
+  protected assertArchivable(module: Module): void {
+    if (module.status !== 'completed' && module.status !== 'cancelled')
+      throw new MeridianError('MODULE_NOT_ARCHIVABLE');
   }
 
   /**
@@ -401,7 +266,7 @@ export class ModuleService {
     userId: string,
     opts: { detail?: boolean; favoritesFirst?: boolean } = {},
   ): Promise<AppModuleJson[]> {
-    const em = this.dataSource.manager;
+    const em = this.modules.manager;
     const ids = modules.map((m) => m.id);
     const sums = await this.modules.sumEstimatePoints(em, ids);
     const favorites = await this.modules.favoriteIds(em, userId, ids);
@@ -423,16 +288,14 @@ export class ModuleService {
         : undefined;
       out.push(appModuleView(m, sums.get(m.id)!, favorites.has(m.id), extra));
     }
-    return opts.favoritesFirst ? [...out.filter((m) => m.is_favorite), ...out.filter((m) => !m.is_favorite)] : out;
+    return opts.favoritesFirst ? favoritesFirst(out) : out;
   }
 
-  private async render(modules: Module[]): Promise<ModuleJson[]> {
+  protected async render(modules: Module[]): Promise<ModuleJson[]> {
     const ids = modules.map((m) => m.id);
     const [counts, members] = await Promise.all([
-      this.modules.countIssues(this.dataSource.manager, ids),
-      ids.length
-        ? this.dataSource.getRepository(ModuleMember).find({ where: { moduleId: In(ids) } })
-        : Promise.resolve([]),
+      this.modules.countIssues(this.modules.manager, ids),
+      ids.length ? this.modules.membersOf(this.modules.manager, ids) : Promise.resolve([]),
     ]);
     return modules.map((m) =>
       moduleView(
@@ -446,10 +309,8 @@ export class ModuleService {
     );
   }
 
-  private async load(em: EntityManager, projectId: string, moduleId: string, lock = false): Promise<Module> {
-    const module = await this.modules.findInProject(em, projectId, moduleId, lock);
-    if (!module) throw new MeridianError('NOT_FOUND');
-    return module;
+  protected linkView(link: ModuleIssue, subIssues: number) {
+    return moduleIssueView(link, subIssues);
   }
 
   private assertDates(start: string | null, target: string | null): void {
@@ -458,26 +319,20 @@ export class ModuleService {
   }
 
   private async assertLead(em: EntityManager, workspaceId: string, userId: string): Promise<void> {
-    const ok = await em
-      .getRepository(WorkspaceMember)
-      .exists({ where: { workspaceId, memberId: userId, isActive: true } });
-    if (!ok) throw validationError({ lead: ['The lead must be an active member of the workspace.'] });
+    if (!(await this.modules.isActiveWorkspaceMember(em, workspaceId, userId)))
+      throw validationError({ lead: ['The lead must be an active member of the workspace.'] });
   }
 
   /** Plane: members who are not active members of the project are dropped. */
   private async filterMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await em
-      .getRepository(ProjectMember)
-      .find({ where: { projectId, memberId: In([...new Set(ids)]), isActive: true }, select: { memberId: true } });
-    return [...new Set(rows.map((r) => r.memberId))].sort();
+    const rows = await this.modules.activeProjectMembers(em, projectId, [...new Set(ids)]);
+    return [...new Set(rows)].sort();
   }
 
   private async assertNameFree(em: EntityManager, projectId: string, name: string, exceptId?: string): Promise<void> {
-    const found = await em
-      .getRepository(Module)
-      .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
-    if (found && found.id !== exceptId) throw new MeridianError('MODULE_NAME_TAKEN', undefined, { id: found.id });
+    const found = await this.modules.idByName(em, projectId, name.trim());
+    if (found && found !== exceptId) throw new MeridianError('MODULE_NAME_TAKEN', undefined, { id: found });
   }
 
   private async guard<T>(fn: () => Promise<T>): Promise<T> {
@@ -489,15 +344,4 @@ export class ModuleService {
       throw err;
     }
   }
-}
-
-function removedEntry(issueId: string, module: Module): ActivityEntry {
-  return {
-    issueId,
-    verb: 'deleted',
-    field: 'modules',
-    oldValue: module.name,
-    oldIdentifier: module.id,
-    comment: 'removed module ',
-  };
 }

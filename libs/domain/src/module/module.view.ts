@@ -1,5 +1,5 @@
-import { IssueCounts, ZERO_COUNTS } from '../cycle';
-import { iso } from '../kernel/time';
+import { IssueCounts, planningLinkView, ZERO_COUNTS } from '../cycle';
+import { iso, rowStamps } from '../kernel/time';
 import { Module } from './module.entity';
 import { ModuleIssue } from './module-issue.entity';
 
@@ -25,28 +25,12 @@ export function moduleView(m: Module, members: string[], counts: IssueCounts = Z
     project: m.projectId,
     workspace: m.workspaceId,
     ...counts,
-    created_at: iso(m.createdAt),
-    updated_at: iso(m.updatedAt),
-    deleted_at: iso(m.deletedAt),
-    created_by: m.createdById,
-    updated_by: m.updatedById,
+    ...rowStamps(m),
   };
 }
 export type ModuleJson = ReturnType<typeof moduleView>;
 
 /** A module-issue link row (Plane's ModuleIssueSerializer), with `sub_issues_count`. */
 export function moduleIssueView(l: ModuleIssue, subIssues = 0) {
-  return {
-    id: l.id,
-    sub_issues_count: subIssues,
-    module: l.moduleId,
-    issue: l.issueId,
-    project: l.projectId,
-    workspace: l.workspaceId,
-    created_at: iso(l.createdAt),
-    updated_at: iso(l.updatedAt),
-    deleted_at: iso(l.deletedAt),
-    created_by: l.createdById,
-    updated_by: l.updatedById,
-  };
+  return planningLinkView('module', l.moduleId, l, subIssues);
 }

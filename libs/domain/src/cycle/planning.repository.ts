@@ -1,0 +1,373 @@
+import { Page, PageRequest, paginate } from '#common';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { Issue } from '../issue';
+import { Project, ProjectMember } from '../project';
+import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
+import { usesPointEstimate } from './distribution.repository';
+
+/** A cycle or a module as the shared queries see it. */
+export interface PlanningRow {
+  id: string;
+  workspaceId: string;
+  projectId: string;
+  name: string;
+  archivedAt: Date | null;
+  createdById: string | null;
+  updatedById: string | null;
+  deletedAt: Date | null;
+}
+
+/** A row of `cycle_issues` or `module_issues`: a work item in a cycle or module. */
+export interface PlanningLinkRow {
+  id: string;
+  issueId: string;
+  createdAt: Date;
+}
+
+/**
+ * What tells the cycle and module queries apart: the entity and its link entity, the link's
+ * property and column naming its owner, the link table, the favourite's `entity_type` and the
+ * aliases of the query builder (`c`/`ci` for cycles, `m`/`mi` for modules).
+ */
+export interface PlanningKind<E extends PlanningRow, L extends PlanningLinkRow> {
+  entity: new () => E;
+  link: new () => L;
+  /** the link's property naming its owner: `cycleId` or `moduleId` */
+  owner: 'cycleId' | 'moduleId';
+  table: 'cycle_issues' | 'module_issues';
+  column: 'cycle_id' | 'module_id';
+  favorite: 'cycle' | 'module';
+  alias: string;
+  linkAlias: string;
+}
+
+/**
+ * The queries cycles and modules share (Plane's `CycleViewSet` and `ModuleViewSet` are twins over
+ * `cycle_issues` and `module_issues`): the row of the project, its links to work items, counts,
+ * sums and favourites. `CycleRepository` and `ModuleRepository` extend it with their own. Methods
+ * that take an `EntityManager` run in the caller's transaction (pass `manager` outside one).
+ */
+export abstract class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow> {
+  protected constructor(
+    protected readonly dataSource: DataSource,
+    private readonly kind: PlanningKind<E, L>,
+  ) {}
+
+  /** The data source's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** The live row of the project with this id (archived too), or null; `lock` takes a row lock (FOR UPDATE). */
+  findInProject(em: EntityManager, projectId: string, id: string, lock = false): Promise<E | null> {
+    const a = this.kind.alias;
+    const qb = em
+      .getRepository(this.kind.entity)
+      .createQueryBuilder(a)
+      .where(`${a}.id = :id AND ${a}.projectId = :projectId`, { id, projectId });
+    if (lock) qb.setLock('pessimistic_write');
+    return qb.getOne();
+  }
+
+  /** The rows among `ids`, soft-deleted ones too. */
+  findWithDeleted(em: EntityManager, ids: string[]): Promise<E[]> {
+    return em.getRepository(this.kind.entity).find({ where: { id: In(ids) } as never, withDeleted: true });
+  }
+
+  /**
+   * Non-archived rows of the workspace's live, non-archived projects `userId` is an active member
+   * of, newest first, all of them (`GET /workspaces/{slug}/cycles/`, `…/modules/`).
+   */
+  listForMember(workspaceId: string, userId: string): Promise<E[]> {
+    const a = this.kind.alias;
+    return this.dataSource
+      .getRepository(this.kind.entity)
+      .createQueryBuilder(a)
+      .innerJoin(Project, 'p', `p.id = ${a}.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL`)
+      .innerJoin(
+        'ProjectMember',
+        'pm',
+        `pm.projectId = ${a}.projectId AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL`,
+        { userId },
+      )
+      .where(`${a}.workspaceId = :workspaceId AND ${a}.archivedAt IS NULL`, { workspaceId })
+      .orderBy(`${a}.createdAt`, 'DESC')
+      .addOrderBy(`${a}.id`, 'DESC')
+      .getMany();
+  }
+
+  /** The lowest `sort_order` of the project's live rows, or null when it has none. */
+  async lowestSortOrder(em: EntityManager, projectId: string): Promise<number | null> {
+    const a = this.kind.alias;
+    const row = await em
+      .getRepository(this.kind.entity)
+      .createQueryBuilder(a)
+      .select(`MIN(${a}.sortOrder)`, 'min')
+      .where(`${a}.projectId = :projectId`, { projectId })
+      .getRawOne<{ min: number | null }>();
+    return row?.min === null || row?.min === undefined ? null : Number(row.min);
+  }
+
+  /** Saves a new row (`em.save`: the defaults and `id` come back on it). */
+  insert(em: EntityManager, fields: Partial<E>): Promise<E> {
+    return em.save(em.create(this.kind.entity, fields as never));
+  }
+
+  /** Updates the row with this id. */
+  async update(em: EntityManager, id: string, patch: Partial<E>): Promise<void> {
+    await em.update(this.kind.entity, { id } as never, patch as never);
+  }
+
+  /** Whether the project is archived (its cycles and modules answer 404 then). */
+  projectArchived(em: EntityManager, projectId: string): Promise<boolean> {
+    return em.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
+  }
+
+  /** The project (it exists: the guards found it); `findOneOrFail`. */
+  project(em: EntityManager, projectId: string): Promise<Project> {
+    return em.getRepository(Project).findOneOrFail({ where: { id: projectId } });
+  }
+
+  /** The active members of the project among `userIds` (one statement). */
+  async activeProjectMembers(em: EntityManager, projectId: string, userIds: string[]): Promise<string[]> {
+    const rows = await em
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, memberId: In(userIds), isActive: true }, select: { memberId: true } });
+    return rows.map((r) => r.memberId);
+  }
+
+  /** Whether `userId` is an active member of the project. */
+  isActiveProjectMember(em: EntityManager, projectId: string, userId: string): Promise<boolean> {
+    return em.getRepository(ProjectMember).exists({ where: { projectId, memberId: userId, isActive: true } });
+  }
+
+  // ---- links to work items --------------------------------------------------------------------
+
+  /** The owner's live links, in no order. */
+  links(em: EntityManager, ownerId: string): Promise<L[]> {
+    return em.getRepository(this.kind.link).find({ where: { [this.kind.owner]: ownerId } as never });
+  }
+
+  /** The owner's live links, oldest first (the answer of an add). */
+  linksOldestFirst(em: EntityManager, ownerId: string): Promise<L[]> {
+    return em
+      .getRepository(this.kind.link)
+      .find({ where: { [this.kind.owner]: ownerId } as never, order: { createdAt: 'ASC', id: 'ASC' } as never });
+  }
+
+  /** The live links of these work items, to any owner (or, with `ownerId`, to that one). */
+  linksOfIssues(em: EntityManager, issueIds: string[], ownerId?: string): Promise<L[]> {
+    const where: Record<string, unknown> = { issueId: In(issueIds) };
+    if (ownerId !== undefined) where[this.kind.owner] = ownerId;
+    return em.getRepository(this.kind.link).find({ where: where as never });
+  }
+
+  /** The owner's live link to the work item, or null. */
+  findLink(em: EntityManager, ownerId: string, issueId: string): Promise<L | null> {
+    return em.getRepository(this.kind.link).findOne({ where: { [this.kind.owner]: ownerId, issueId } as never });
+  }
+
+  /** Inserts link rows (none: nothing sent). */
+  async insertLinks(em: EntityManager, rows: Array<Partial<L>>): Promise<void> {
+    if (rows.length) await em.insert(this.kind.link, rows as never);
+  }
+
+  /** Updates the links with these ids. */
+  async updateLinks(em: EntityManager, ids: string[], patch: Partial<L>): Promise<void> {
+    await em.update(this.kind.link, { id: In(ids) } as never, patch as never);
+  }
+
+  /** Deletes the link with this id (a hard delete: the row goes). */
+  async deleteLink(em: EntityManager, id: string): Promise<void> {
+    await em.delete(this.kind.link, { id } as never);
+  }
+
+  /** Deletes every link of the owner. */
+  async deleteLinksOf(em: EntityManager, ownerId: string): Promise<void> {
+    await em.delete(this.kind.link, { [this.kind.owner]: ownerId } as never);
+  }
+
+  /**
+   * A page of the owner's non-archived, non-draft work items of the project, by creation time
+   * (`order`), through the keyset paginator.
+   */
+  issuesPage(projectId: string, ownerId: string, page: PageRequest, order: 'ASC' | 'DESC'): Promise<Page<Issue>> {
+    const l = this.kind.linkAlias;
+    const qb = this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(
+        this.kind.link,
+        l,
+        `${l}.issueId = i.id AND ${l}.${this.kind.owner} = :ownerId AND ${l}.deletedAt IS NULL`,
+        { ownerId },
+      )
+      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    return paginate(qb, page, { order });
+  }
+
+  // ---- counts, sums and favourites of a page ---------------------------------------------------
+
+  /** Work item counts of each owner by state group (see `countIssues`). */
+  countIssues(em: EntityManager, ids: string[]): Promise<Map<string, IssueCounts>> {
+    return countIssues(em, this.kind.table, this.kind.column, ids);
+  }
+
+  /** Estimate point sums of each owner by state group (see `sumEstimatePoints`). */
+  sumEstimatePoints(em: EntityManager, ids: string[]): Promise<Map<string, EstimatePointSums>> {
+    return sumEstimatePoints(em, this.kind.table, this.kind.column, ids);
+  }
+
+  /** Number of live sub-items of each work item (see `subIssueCounts`). */
+  subIssueCounts(em: EntityManager, issueIds: string[]): Promise<Map<string, number>> {
+    return subIssueCounts(em, issueIds);
+  }
+
+  /** Live, non-archived, non-draft work items with a parent among the owner's (Plane's `sub_issues`). */
+  subIssuesOf(em: EntityManager, id: string): Promise<number> {
+    return countSubIssues(em, this.kind.table, this.kind.column, id);
+  }
+
+  /** The rows among `ids` `userId` has a favourite of (Plane's `is_favorite`); one statement. */
+  favoriteIds(em: EntityManager, userId: string, ids: string[]): Promise<Set<string>> {
+    return favoriteIdsOf(em, this.kind.favorite, userId, ids);
+  }
+
+  /** Whether the project's estimate is of type `points`. */
+  usesPointEstimate(em: EntityManager, projectId: string): Promise<boolean> {
+    return usesPointEstimate(em, projectId);
+  }
+}
+
+/** The live work items of the project with these ids, in no order (`issuesOfProject` checks them). */
+export function findIssuesOfProject(em: EntityManager, projectId: string, ids: string[]): Promise<Issue[]> {
+  return em.getRepository(Issue).find({ where: { id: In(ids), projectId } });
+}
+
+/**
+ * Counts of the live, non-archived, non-draft work items linked to each cycle or module, by state
+ * group (as Plane's `plane/api/views/cycle.py`, `module.py` count them). A work item without a state
+ * counts as backlog.
+ */
+export async function countIssues(
+  em: EntityManager,
+  table: 'cycle_issues' | 'module_issues',
+  column: 'cycle_id' | 'module_id',
+  ids: string[],
+): Promise<Map<string, IssueCounts>> {
+  const out = new Map<string, IssueCounts>(ids.map((id) => [id, { ...ZERO_COUNTS }]));
+  if (!ids.length) return out;
+  const params = ids.map((_, n) => `$${n + 1}`).join(', ');
+  const rows: Array<{ id: string; grp: string | null; n: number | string }> = await em.query(
+    `SELECT l.${column} AS id, s."group" AS grp, COUNT(DISTINCT i.id) AS n
+       FROM ${table} l
+       JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+       LEFT JOIN states s ON s.id = i.state_id
+      WHERE l.deleted_at IS NULL AND l.${column} IN (${params})
+      GROUP BY l.${column}, s."group"`,
+    ids,
+  );
+  for (const r of rows) {
+    const c = out.get(r.id)!;
+    const n = Number(r.n);
+    c.total_issues += n;
+    const key = `${r.grp ?? 'backlog'}_issues` as keyof IssueCounts;
+    if (key in c && key !== 'total_issues') c[key] += n;
+  }
+  return out;
+}
+
+/** Number of live sub-items of each work item. */
+export async function subIssueCounts(em: EntityManager, issueIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (!issueIds.length) return out;
+  const params = issueIds.map((_, n) => `$${n + 1}`).join(', ');
+  const rows: Array<{ id: string; n: number | string }> = await em.query(
+    `SELECT parent_id AS id, COUNT(*) AS n FROM issues WHERE deleted_at IS NULL AND parent_id IN (${params}) GROUP BY parent_id`,
+    issueIds,
+  );
+  for (const r of rows) out.set(r.id, Number(r.n));
+  return out;
+}
+
+/**
+ * How many of the live, non-archived, non-draft work items of a cycle or module have a parent
+ * (Plane's `sub_issues` annotation on the cycle and module detail).
+ */
+export async function countSubIssues(
+  em: EntityManager,
+  table: 'cycle_issues' | 'module_issues',
+  column: 'cycle_id' | 'module_id',
+  id: string,
+): Promise<number> {
+  const rows: Array<{ n: number | string }> = await em.query(
+    `SELECT COUNT(DISTINCT i.id) AS n FROM ${table} l
+       JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+      WHERE l.deleted_at IS NULL AND l.${column} = $1 AND i.parent_id IS NOT NULL`,
+    [id],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The ids among `ids` of cycles or modules (`entityType`) that `userId` has a favourite of, in one
+ * statement (Plane's `is_favorite` annotation: an `Exists` over `UserFavorite`). The favourite room
+ * sits above the cycle and module rooms, so its table is read here by name.
+ */
+export async function favoriteIdsOf(
+  em: EntityManager,
+  entityType: 'cycle' | 'module',
+  userId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const params = ids.map((_, n) => `$${n + 3}`).join(', ');
+  const rows: Array<{ id: string }> = await em.query(
+    `SELECT entity_identifier AS id FROM user_favorites
+      WHERE user_id = $1 AND entity_type = $2 AND deleted_at IS NULL AND entity_identifier IN (${params})`,
+    [userId, entityType, ...ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Sums of the numeric estimate point values of the work items counted by `countIssues`, for each
+ * cycle or module (points that are not numbers, as in a `categories` estimate, count 0).
+ */
+export async function sumEstimatePoints(
+  em: EntityManager,
+  table: 'cycle_issues' | 'module_issues',
+  column: 'cycle_id' | 'module_id',
+  ids: string[],
+): Promise<Map<string, EstimatePointSums>> {
+  const zero = (): EstimatePointSums => ({
+    total_estimate_points: 0,
+    completed_estimate_points: 0,
+    cancelled_estimate_points: 0,
+    started_estimate_points: 0,
+    unstarted_estimate_points: 0,
+    backlog_estimate_points: 0,
+  });
+  const out = new Map<string, EstimatePointSums>(ids.map((id) => [id, zero()]));
+  if (!ids.length) return out;
+  const params = ids.map((_, n) => `$${n + 1}`).join(', ');
+  const rows: Array<{ id: string; grp: string | null; n: number | string }> = await em.query(
+    `SELECT l.${column} AS id, s."group" AS grp,
+            SUM(CASE WHEN ep.value ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ep.value::numeric ELSE 0 END) AS n
+       FROM ${table} l
+       JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+       JOIN estimate_points ep ON ep.id = i.estimate_point_id AND ep.deleted_at IS NULL
+       LEFT JOIN states s ON s.id = i.state_id
+      WHERE l.deleted_at IS NULL AND l.${column} IN (${params})
+      GROUP BY l.${column}, s."group"`,
+    ids,
+  );
+  for (const r of rows) {
+    const c = out.get(r.id)!;
+    const n = Number(r.n);
+    c.total_estimate_points += n;
+    const key = `${r.grp ?? 'backlog'}_estimate_points` as keyof EstimatePointSums;
+    if (key in c && key !== 'total_estimate_points') c[key] += n;
+  }
+  return out;
+}
