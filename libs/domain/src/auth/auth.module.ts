@@ -13,6 +13,9 @@ import { LandingRepository } from './landing.repository';
 import { AccountSettingsService } from './account-settings.service';
 import { OidcService } from './oidc.service';
 import { SsoConnectionService } from './sso-connection.service';
+import { SsoSignInService } from './sso-sign-in.service';
+import { SamlRepository } from './saml.repository';
+import { SamlService } from './saml.service';
 
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
@@ -28,6 +31,9 @@ import { SsoConnectionService } from './sso-connection.service';
     AccountSettingsService,
     SsoConnectionService,
     OidcService,
+    SsoSignInService,
+    SamlRepository,
+    SamlService,
   ],
   exports: [
     AccountService,
@@ -38,6 +44,7 @@ import { SsoConnectionService } from './sso-connection.service';
     AccountSettingsService,
     SsoConnectionService,
     OidcService,
+    SamlService,
   ],
 })
 export class AuthFeatureModule {}

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** The sign-in protocols an SSO connection can speak (`oidc` now; `saml` and `ldap` fit the same row). */
-export type SsoKind = 'oidc';
+/** The sign-in protocols an SSO connection can speak (`oidc`, `saml`; `ldap` fits the same row). */
+export type SsoKind = 'oidc' | 'saml';
 
 /** One group → workspace role rule: members of `group` get `role` (20 Admin, 15 Member, 5 Guest) in `workspace_slug`. */
 export interface GroupRoleMapping {

@@ -5,6 +5,7 @@ import { iso } from '../kernel/time';
 import { AuthRepository } from './auth.repository';
 import { GroupRoleMapping, SsoConnection, SsoKind } from './sso-connection.entity';
 import { discoverOidc, OidcSettings } from './oidc-client';
+import { checkSamlSettings, SamlSettings, samlSettingsJson, samlSettingsOf, samlUrls } from './saml-settings';
 
 /** The id the connection of the `OIDC_*` environment variables answers to (it has no row). */
 export const ENV_SSO_CONNECTION_ID = '00000000-0000-4000-8000-000000000e40';
@@ -21,7 +22,10 @@ export interface ResolvedSsoConnection {
   allowPassword: boolean;
   jitProvisioning: boolean;
   groupRoleMappings: GroupRoleMapping[];
+  /** an `oidc` connection's settings (empty strings for another kind) */
   oidc: OidcSettings;
+  /** a `saml` connection's settings (docs/sso-saml.md), else null */
+  saml: SamlSettings | null;
 }
 
 /**
@@ -36,9 +40,12 @@ export interface SsoConnectionJson {
   domains: string[];
   allow_password: boolean;
   jit_provisioning: boolean;
-  settings: { issuer: string; client_id: string; scopes: string; groups_claim: string; client_secret_set: boolean };
+  /** `saml`: `samlSettingsJson` (docs/sso-saml.md) */
+  settings:
+    | { issuer: string; client_id: string; scopes: string; groups_claim: string; client_secret_set: boolean }
+    | ReturnType<typeof samlSettingsJson>;
   group_role_mappings: GroupRoleMapping[];
-  /** the URL to register at the provider as redirect URI */
+  /** the URL to register at the provider as redirect URI (`saml`: the assertion consumer service URL) */
   redirect_uri: string;
   /** `database` (made through this API) or `environment` (the `OIDC_*` variables; read-only) */
   source: 'database' | 'environment';
@@ -54,7 +61,15 @@ export interface SsoConnectionInput {
   domains?: string[];
   allow_password?: boolean;
   jit_provisioning?: boolean;
-  settings?: { issuer?: string; client_id?: string; client_secret?: string; scopes?: string; groups_claim?: string };
+  /** `saml`: see `checkSamlSettings` */
+  settings?: {
+    issuer?: string;
+    client_id?: string;
+    client_secret?: string;
+    scopes?: string;
+    groups_claim?: string;
+    [saml: string]: unknown;
+  };
   group_role_mappings?: GroupRoleMapping[];
 }
 
@@ -107,13 +122,13 @@ export class SsoConnectionService {
     const checked = await this.check(input, null);
     const row = await this.repo.saveSsoConnection(
       {
-        kind: 'oidc',
+        kind: checked.kind,
         name: checked.name,
         isEnabled: checked.isEnabled,
         allowPassword: checked.allowPassword,
         jitProvisioning: checked.jitProvisioning,
         settings: checked.settings,
-        secret: this.box.seal(checked.secret),
+        secret: checked.secret ? this.box.seal(checked.secret) : null,
         groupRoleMappings: checked.mappings,
         createdById: actorId,
         updatedById: actorId,
@@ -150,17 +165,24 @@ export class SsoConnectionService {
       },
       group_role_mappings: input.group_role_mappings ?? row.groupRoleMappings,
     };
+    if (row.kind === 'saml') {
+      // the stored settings, the sent ones over them; the private key only when sent
+      const key = row.secret ? (this.box.open(row.secret) ?? '') : '';
+      merged.settings = { ...row.settings, sp_private_key: key, ...(input.settings ?? {}) };
+    }
+    if (input.kind !== undefined && input.kind !== row.kind)
+      throw validationError({ kind: ['The kind of a connection cannot be changed; make a new one.'] });
     const checked = await this.check(merged, id);
     const saved = await this.repo.saveSsoConnection(
       {
         id,
-        kind: 'oidc',
+        kind: checked.kind,
         name: checked.name,
         isEnabled: checked.isEnabled,
         allowPassword: checked.allowPassword,
         jitProvisioning: checked.jitProvisioning,
         settings: checked.settings,
-        secret: this.box.seal(checked.secret),
+        secret: checked.secret ? this.box.seal(checked.secret) : null,
         groupRoleMappings: checked.mappings,
         updatedById: actorId,
       },
@@ -213,12 +235,13 @@ export class SsoConnectionService {
       jitProvisioning: row.jitProvisioning,
       groupRoleMappings: row.groupRoleMappings ?? [],
       oidc: {
-        issuer: s.issuer,
-        clientId: s.client_id,
-        clientSecret: secret,
+        issuer: s.issuer ?? '',
+        clientId: s.client_id ?? '',
+        clientSecret: row.kind === 'oidc' ? secret : '',
         scopes: s.scopes || 'openid email profile',
         groupsClaim: s.groups_claim || 'groups',
       },
+      saml: row.kind === 'saml' ? samlSettingsOf(row.settings, secret, this.config.apiBaseUrl, row.id) : null,
     };
   }
 
@@ -238,13 +261,15 @@ export class SsoConnectionService {
         scopes: env.scopes,
         groupsClaim: env.groupsClaim,
       },
+      saml: null,
     };
   }
 
   private async check(input: SsoConnectionInput, id: string | null) {
     const errors: Record<string, string[]> = {};
     const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
-    if ((input.kind ?? 'oidc') !== 'oidc') fail('kind', 'Only "oidc" connections can be made.');
+    const kind = input.kind ?? 'oidc';
+    if (kind !== 'oidc' && kind !== 'saml') fail('kind', 'The kind must be "oidc" or "saml".');
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (!name || name.length > 255) fail('name', 'A name of 1 to 255 characters is required.');
     const domains = Array.isArray(input.domains)
@@ -255,15 +280,16 @@ export class SsoConnectionService {
     const bad = domains.filter((d) => !isEmailDomain(d));
     if (bad.length) fail('domains', `Not email domains: ${bad.join(', ')}.`);
     const s = input.settings ?? {};
+    const saml = kind === 'saml' ? checkSamlSettings(s, fail) : null;
     const issuer = typeof s.issuer === 'string' ? s.issuer.trim() : '';
-    if (!issuerOk(issuer))
+    if (!saml && !issuerOk(issuer))
       fail('settings.issuer', 'The issuer must be an https URL (http only on a loopback address).');
     const clientId = typeof s.client_id === 'string' ? s.client_id.trim() : '';
-    if (!clientId || clientId.length > 1000) fail('settings.client_id', 'The client id is required.');
-    const secret = typeof s.client_secret === 'string' ? s.client_secret : '';
-    if (!secret || secret.length > 4000) fail('settings.client_secret', 'The client secret is required.');
+    if (!saml && (!clientId || clientId.length > 1000)) fail('settings.client_id', 'The client id is required.');
+    const secret = saml ? saml.secret : typeof s.client_secret === 'string' ? s.client_secret : '';
+    if (!saml && (!secret || secret.length > 4000)) fail('settings.client_secret', 'The client secret is required.');
     const scopes = typeof s.scopes === 'string' && s.scopes.trim() ? s.scopes.trim() : 'openid email profile';
-    if (!scopes.split(/\s+/).includes('openid')) fail('settings.scopes', 'The scopes must include "openid".');
+    if (!saml && !scopes.split(/\s+/).includes('openid')) fail('settings.scopes', 'The scopes must include "openid".');
     const groupsClaim = typeof s.groups_claim === 'string' && s.groups_claim.trim() ? s.groups_claim.trim() : 'groups';
     const mappings: GroupRoleMapping[] = [];
     const raw = input.group_role_mappings ?? [];
@@ -288,14 +314,15 @@ export class SsoConnectionService {
     if (taken.length) {
       throw new MeridianError('SSO_DOMAIN_TAKEN', `These domains belong to another connection: ${taken.join(', ')}.`);
     }
-    await discoverOidc({ issuer, clientId, clientSecret: secret, scopes, groupsClaim }, true);
+    if (!saml) await discoverOidc({ issuer, clientId, clientSecret: secret, scopes, groupsClaim }, true);
     return {
+      kind: (saml ? 'saml' : 'oidc') as SsoKind,
       name,
       domains,
       isEnabled: input.is_enabled ?? true,
       allowPassword: input.allow_password ?? false,
       jitProvisioning: input.jit_provisioning ?? true,
-      settings: { issuer, client_id: clientId, scopes, groups_claim: groupsClaim },
+      settings: saml ? { ...saml.row } : { issuer, client_id: clientId, scopes, groups_claim: groupsClaim },
       secret,
       mappings,
     };
@@ -311,15 +338,18 @@ export class SsoConnectionService {
       domains,
       allow_password: row.allowPassword,
       jit_provisioning: row.jitProvisioning,
-      settings: {
-        issuer: s.issuer,
-        client_id: s.client_id,
-        scopes: s.scopes,
-        groups_claim: s.groups_claim,
-        client_secret_set: !!row.secret,
-      },
+      settings:
+        row.kind === 'saml'
+          ? samlSettingsJson(row.settings, !!row.secret, this.config.apiBaseUrl, row.id)
+          : {
+              issuer: s.issuer,
+              client_id: s.client_id,
+              scopes: s.scopes,
+              groups_claim: s.groups_claim,
+              client_secret_set: !!row.secret,
+            },
       group_role_mappings: row.groupRoleMappings ?? [],
-      redirect_uri: this.redirectUri(),
+      redirect_uri: row.kind === 'saml' ? samlUrls(this.config.apiBaseUrl, row.id).acs : this.redirectUri(),
       source: 'database',
       created_at: iso(row.createdAt),
       updated_at: iso(row.updatedAt),
