@@ -1,12 +1,4 @@
-import {
-  APP_CONFIG,
-  AppConfig,
-  clearCookie,
-  MeridianError,
-  Public,
-  requestCookies,
-  setCookie,
-} from '#common';
+import { APP_CONFIG, AppConfig, clearCookie, MeridianError, Public, requestCookies, setCookie } from '#common';
 import {
   OIDC_FLOW_COOKIE,
   OIDC_SESSION_COOKIE,

@@ -84,7 +84,8 @@ export function checkSamlSettings(
   const certs: string[] = [];
   for (const raw of rawCerts) {
     const blocks = typeof raw === 'string' ? pemBlocks(raw, 'CERTIFICATE') : [];
-    if (blocks.length === 0) fail('settings.idp_certificates', 'Each entry must be a PEM certificate (-----BEGIN CERTIFICATE-----).');
+    if (blocks.length === 0)
+      fail('settings.idp_certificates', 'Each entry must be a PEM certificate (-----BEGIN CERTIFICATE-----).');
     for (const pem of blocks) {
       try {
         new X509Certificate(pem);
@@ -95,7 +96,10 @@ export function checkSamlSettings(
     }
   }
   if (rawCerts.length === 0)
-    fail('settings.idp_certificates', "At least one of the identity provider's signing certificates (PEM) is required.");
+    fail(
+      'settings.idp_certificates',
+      "At least one of the identity provider's signing certificates (PEM) is required.",
+    );
   if (certs.length > 10) fail('settings.idp_certificates', 'At most 10 certificates.');
   const spEntityId = text(s.sp_entity_id);
   if (spEntityId.length > 1000) fail('settings.sp_entity_id', 'At most 1000 characters.');
@@ -110,7 +114,8 @@ export function checkSamlSettings(
   if (spKey || spCertText) {
     const certBlocks = pemBlocks(spCertText, 'CERTIFICATE');
     if (!spKey) fail('settings.sp_private_key', 'The SP private key (PEM) is required with sp_certificate.');
-    if (certBlocks.length !== 1) fail('settings.sp_certificate', 'One PEM certificate is required with sp_private_key.');
+    if (certBlocks.length !== 1)
+      fail('settings.sp_certificate', 'One PEM certificate is required with sp_private_key.');
     else {
       try {
         const cert = new X509Certificate(certBlocks[0]);

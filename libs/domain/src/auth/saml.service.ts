@@ -249,10 +249,9 @@ export class SamlService {
       throw new MeridianError('SAML_RECIPIENT_MISMATCH');
     }
     // remembered until the latest NotOnOrAfter it carries (an hour when it names none)
-    const ends = [
-      first(assertion.Conditions)?.$?.NotOnOrAfter,
-      ...bearer.map((d) => d?.$?.NotOnOrAfter),
-    ].flatMap((v) => (v && Number.isFinite(Date.parse(v)) ? [Date.parse(v)] : []));
+    const ends = [first(assertion.Conditions)?.$?.NotOnOrAfter, ...bearer.map((d) => d?.$?.NotOnOrAfter)].flatMap(
+      (v) => (v && Number.isFinite(Date.parse(v)) ? [Date.parse(v)] : []),
+    );
     const until = new Date((ends.length ? Math.max(...ends) : Date.now() + 3_600_000) + SAML_CLOCK_SKEW_MS);
     const assertionId = assertion.$?.ID;
     if (!assertionId) throw new MeridianError('SAML_RESPONSE_INVALID');
