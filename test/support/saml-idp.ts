@@ -141,6 +141,7 @@ export async function startTestSamlIdp(): Promise<TestSamlIdp> {
       privateKey: pair.key,
       signingCert: pair.cert,
       singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: ssoUrl }],
+      singleLogoutService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${url}/slo` }],
       nameIDFormat: ['urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'],
     });
   const idp = idpOf(real);
