@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `saml_assertions` (assertion IDs accepted, kept until they expire: the replay check) for SAML
  * sign-in (docs/sso-saml.md). Standalone tables (no foreign keys): rows live minutes.
  */
-export class AddSamlMessages1764810000000 implements MigrationInterface {
-  name = 'AddSamlMessages1764810000000';
+export class AddSamlMessages1795948100000 implements MigrationInterface {
+  name = 'AddSamlMessages1795948100000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
