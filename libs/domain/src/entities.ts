@@ -17,6 +17,7 @@ import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 import { SsoConnection } from './auth/sso-connection.entity';
 import { SsoConnectionDomain } from './auth/sso-connection-domain.entity';
+import { SamlAssertion, SamlRequest } from './auth/saml-message.entity';
 
 // cycle
 import { Cycle } from './cycle/cycle.entity';
@@ -158,6 +159,8 @@ export const ENTITIES = [
   AuthToken,
   SsoConnection,
   SsoConnectionDomain,
+  SamlRequest,
+  SamlAssertion,
 
   // cycle
   Cycle,

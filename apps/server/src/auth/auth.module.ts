@@ -4,6 +4,7 @@ import { AuthController } from './auth.controller';
 import { OAuthController, SpaceOAuthController } from './oauth.controller';
 import { OidcController } from './oidc.controller';
 import { PasswordlessController } from './passwordless.controller';
+import { SamlController } from './saml.controller';
 import { SessionsController } from './sessions.controller';
 import { WebAuthController } from './web-auth.controller';
 
@@ -17,6 +18,7 @@ import { WebAuthController } from './web-auth.controller';
     OAuthController,
     SpaceOAuthController,
     OidcController,
+    SamlController,
     WebAuthController,
   ],
 })

@@ -1,13 +1,4 @@
-import {
-  APP_CONFIG,
-  AppConfig,
-  clearCookie,
-  issueCsrfToken,
-  MeridianError,
-  Public,
-  requestCookies,
-  setCookie,
-} from '#common';
+import { APP_CONFIG, AppConfig, clearCookie, MeridianError, Public, requestCookies, setCookie } from '#common';
 import {
   OIDC_FLOW_COOKIE,
   OIDC_SESSION_COOKIE,
@@ -20,7 +11,7 @@ import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { clientOf } from '../shared/client-info';
 import { safeNextPath } from '../shared/web-form';
-import { ssoFailureUrl, startOidc } from './sso-redirect';
+import { ssoFailureUrl, ssoSignedIn, startOidc } from './sso-redirect';
 
 /**
  * OpenID Connect sign-in through an SSO connection (docs/sso-oidc.md). Plane's web app reaches it
@@ -57,16 +48,9 @@ export class OidcController {
     const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
     try {
       const done = await this.oidc.finish(query, cookie, clientOf(req));
-      const { webSession } = this.config;
-      setCookie(res, this.config, webSession.cookieName, done.result.access_token, {
-        maxAge: webSession.cookieAgeSeconds,
-      });
-      setCookie(res, this.config, OIDC_SESSION_COOKIE, done.sessionCookie, { maxAge: webSession.cookieAgeSeconds });
-      issueCsrfToken(res, this.config);
-      const next = safeNextPath(done.next ?? undefined);
-      if (done.site === 'space') return res.redirect(302, `${webSession.spaceBaseUrl}${next ?? ''}`);
-      const path = next ? next.slice(1) : await this.sessions.landingPath(done.result.user.id);
-      res.redirect(302, `${webSession.appBaseUrl}/${path}`);
+      const maxAge = this.config.webSession.cookieAgeSeconds;
+      setCookie(res, this.config, OIDC_SESSION_COOKIE, done.sessionCookie, { maxAge });
+      res.redirect(302, await ssoSignedIn(res, this.config, this.sessions, done));
     } catch (err) {
       if (!(err instanceof MeridianError)) throw err;
       res.redirect(302, ssoFailureUrl(this.config, known?.site ?? 'app', err, safeNextPath(known?.next ?? undefined)));

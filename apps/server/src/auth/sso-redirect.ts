@@ -1,7 +1,15 @@
-import { AppConfig, MeridianError, setCookie } from '#common';
-import { OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_SECONDS, OidcService, ResolvedSsoConnection, SsoSite } from '#domain';
+import { AppConfig, issueCsrfToken, MeridianError, setCookie } from '#common';
+import {
+  OIDC_FLOW_COOKIE,
+  OIDC_FLOW_TTL_SECONDS,
+  OidcService,
+  ResolvedSsoConnection,
+  SessionService,
+  SignInResult,
+  SsoSite,
+} from '#domain';
 import type { Response } from 'express';
-import { failureRedirect, PlaneAuthError } from '../shared/web-form';
+import { failureRedirect, PlaneAuthError, safeNextPath } from '../shared/web-form';
 
 /**
  * How an SSO failure reads in Plane's apps: its own Plane error when Plane has one the app shows
@@ -42,4 +50,25 @@ export async function startOidc(
   const { url, cookie } = await oidc.begin(connection, site, next, loginHint);
   setCookie(res, config, OIDC_FLOW_COOKIE, cookie, { maxAge: OIDC_FLOW_TTL_SECONDS });
   return url;
+}
+
+/**
+ * Ends a successful SSO sign-in (OIDC callback, SAML assertion consumer): sets the session cookie
+ * (`SESSION_COOKIE_NAME`, `SESSION_COOKIE_AGE`) and a fresh CSRF token, and answers where to
+ * redirect: `SPACE_BASE_URL<next_path>` for the boards' app, else `APP_BASE_URL/<next_path or
+ * where Plane lands the user>`.
+ */
+export async function ssoSignedIn(
+  res: Response,
+  config: AppConfig,
+  sessions: SessionService,
+  done: { result: SignInResult; site: SsoSite; next: string | null },
+): Promise<string> {
+  const { webSession } = config;
+  setCookie(res, config, webSession.cookieName, done.result.access_token, { maxAge: webSession.cookieAgeSeconds });
+  issueCsrfToken(res, config);
+  const next = safeNextPath(done.next ?? undefined);
+  if (done.site === 'space') return `${webSession.spaceBaseUrl}${next ?? ''}`;
+  const path = next ? next.slice(1) : await sessions.landingPath(done.result.user.id);
+  return `${webSession.appBaseUrl}/${path}`;
 }

@@ -19,6 +19,7 @@ import {
   AuthFlowService,
   OIDC_SESSION_COOKIE,
   OidcService,
+  SamlService,
   SessionService,
   SignInResult,
   SsoConnectionService,
@@ -63,6 +64,7 @@ export class WebAuthController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly connections: SsoConnectionService,
     private readonly oidc: OidcService,
+    private readonly saml: SamlService,
   ) {}
 
   @Post('sign-in')
@@ -235,7 +237,10 @@ export class WebAuthController {
       }
     }
     const next = safeNextPath(formField(req.body, 'next_path'));
-    const url = await startOidc(this.oidc, this.config, res, connection, site, next, email);
+    const url =
+      connection.kind === 'saml'
+        ? await this.saml.begin(connection, site, next)
+        : await startOidc(this.oidc, this.config, res, connection, site, next, email);
     return { url, statusCode: 302 };
   }
 

@@ -238,6 +238,30 @@ export const ERROR_CATALOG = {
     status: 422,
     detail: 'The LDAP directory could not be reached or refused the service account.',
   },
+  SAML_RESPONSE_INVALID: { status: 400, detail: 'The SAML answer of the identity provider is missing or malformed.' },
+  SAML_SIGNATURE_INVALID: {
+    status: 400,
+    detail: "The SAML assertion is not signed by the identity provider's certificate.",
+  },
+  SAML_AUDIENCE_MISMATCH: { status: 400, detail: 'The SAML assertion is meant for another service (audience).' },
+  SAML_RECIPIENT_MISMATCH: {
+    status: 400,
+    detail: 'The SAML answer was sent to another address than this service (recipient or destination).',
+  },
+  SAML_ISSUER_MISMATCH: {
+    status: 400,
+    detail: "The SAML assertion's issuer is not the connection's identity provider.",
+  },
+  SAML_ASSERTION_EXPIRED: { status: 400, detail: 'The SAML assertion is expired or not yet valid.' },
+  SAML_ASSERTION_REPLAYED: { status: 400, detail: 'This SAML assertion was already used.' },
+  SAML_IN_RESPONSE_TO_MISMATCH: {
+    status: 400,
+    detail: 'The SAML answer does not answer a sign-in started here (InResponseTo), or it came too late.',
+  },
+  SAML_PROVIDER_ERROR: {
+    status: 502,
+    detail: 'The identity provider refused or failed the sign-in. Please try again.',
+  },
   UNSPLASH_UNAVAILABLE: { status: 502, detail: 'Unsplash did not answer. Please try again later.' },
   // 400 as Plane's MagicCodeProvider and ForgotPasswordEndpoint: a configuration state, not an outage
   SMTP_NOT_CONFIGURED: { status: 400, detail: 'SMTP not configured. Please contact your administrator.' },

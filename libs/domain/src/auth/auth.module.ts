@@ -15,6 +15,9 @@ import { OidcService } from './oidc.service';
 import { SsoConnectionService } from './sso-connection.service';
 import { LdapService } from './ldap.service';
 import { DirectorySignIn } from './directory-sign-in';
+import { SsoSignInService } from './sso-sign-in.service';
+import { SamlRepository } from './saml.repository';
+import { SamlService } from './saml.service';
 
 /** The auth feature: its services; exports what other features and the API modules use. */
 @Module({
@@ -32,6 +35,9 @@ import { DirectorySignIn } from './directory-sign-in';
     OidcService,
     LdapService,
     { provide: DirectorySignIn, useExisting: LdapService },
+    SsoSignInService,
+    SamlRepository,
+    SamlService,
   ],
   exports: [
     AccountService,
@@ -42,6 +48,7 @@ import { DirectorySignIn } from './directory-sign-in';
     AccountSettingsService,
     SsoConnectionService,
     OidcService,
+    SamlService,
   ],
 })
 export class AuthFeatureModule {}

@@ -12,3 +12,5 @@ export type { ResolvedSsoConnection, SsoConnectionInput, SsoConnectionJson } fro
 export { OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_SECONDS, OIDC_SESSION_COOKIE, OidcService } from './oidc.service';
 export type { OidcSignIn, SsoSite } from './oidc.service';
 export type { GroupRoleMapping } from './sso-connection.entity';
+export { SamlService } from './saml.service';
+export type { SamlSignIn } from './saml.service';

@@ -10,6 +10,7 @@ import { DirectorySignIn } from './directory-sign-in';
 import { LdapLookup, LdapUnavailableError, lookupLdapUser } from './ldap-client';
 import { type ClientInfo, SessionService } from './session.service';
 import { recordSignInFailure } from './sign-in-audit';
+import { applySsoGroupRoles } from './sso-roles';
 import type { ResolvedSsoConnection } from './sso-connection.service';
 
 /** Seconds a client is asked to wait (`Retry-After`) when the directory cannot be asked. */
@@ -100,7 +101,7 @@ export class LdapService implements DirectorySignIn {
       if (groups.has(m.group.toLowerCase()))
         roles.set(m.workspace_slug, Math.max(roles.get(m.workspace_slug) ?? 0, m.role));
     }
-    await this.repo.applyWorkspaceRoles(user.id, roles);
+    await applySsoGroupRoles(this.dataSource, this.repo, connection.id, user, roles, client);
     const tokens = await this.sessions.open(user, 'ldap', { ...client, connection: connection.id });
     return { ...tokens, user: userMeView(user) };
   }

@@ -6,14 +6,12 @@ import { DataSource } from 'typeorm';
 import { SecretBox } from '../instance-config';
 import { User, userMeView } from '../user';
 import type { SignInResult } from './account.service';
-import { normaliseEmail } from './account.service';
-import { AuthFlowService } from './auth-flow.service';
-import { AuthRepository } from './auth.repository';
 import { discoverOidc, openid } from './oidc-client';
 import { type ClientInfo, SessionService } from './session.service';
 import { recordAudit } from '../kernel/audit';
 import { recordSignInFailure, signInActor } from './sign-in-audit';
 import { ResolvedSsoConnection, SsoConnectionService } from './sso-connection.service';
+import { SsoSignInService } from './sso-sign-in.service';
 
 /** Which app a sign-in is for: the web app or the published boards' app. */
 export type SsoSite = 'app' | 'space';
@@ -72,9 +70,8 @@ export class OidcService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly connections: SsoConnectionService,
-    private readonly repo: AuthRepository,
-    private readonly flows: AuthFlowService,
     private readonly sessions: SessionService,
+    private readonly ssoSignIn: SsoSignInService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.box = new SecretBox(config.secret.key, 'meridian:oidc-flow:v1');
@@ -91,7 +88,7 @@ export class OidcService {
     next: string | undefined,
     loginHint?: string,
   ): Promise<{ url: string; cookie: string }> {
-    if (!connection.oidc.clientSecret) throw new MeridianError('SSO_NOT_CONFIGURED');
+    if (connection.kind !== 'oidc' || !connection.oidc.clientSecret) throw new MeridianError('SSO_NOT_CONFIGURED');
     const client = openid();
     const config = await discoverOidc(connection.oidc);
     const verifier = client.randomPKCECodeVerifier();
@@ -243,54 +240,15 @@ export class OidcService {
   ): Promise<User> {
     const sub = typeof claims.sub === 'string' ? claims.sub : '';
     if (!sub) throw new MeridianError('OIDC_PROVIDER_ERROR');
-    const rawEmail = [claims.email, claims.preferred_username, claims.upn].find(
+    const email = [claims.email, claims.preferred_username, claims.upn].find(
       (v): v is string => typeof v === 'string' && v.includes('@'),
     );
-    const email = rawEmail ? normaliseEmail(rawEmail) : null;
-    const domain = email?.slice(email.lastIndexOf('@') + 1);
-    if (!email || !domain || !connection.domains.includes(domain) || claims.email_verified === false) {
-      throw new MeridianError(
-        'INVALID_EMAIL',
-        `The identity provider gave no verified email of ${connection.domains.join(', ')}.`,
-      );
-    }
-    const accountId = `${connection.id}:${sub}`;
-    let user = await this.repo.findLinkedUser('oidc', accountId);
-    if (!user) {
-      const existing = await this.repo.findUserByEmail(email);
-      if (existing && !existing.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
-      if (!existing && !connection.jitProvisioning && !(await this.repo.hasPendingInvitation(email))) {
-        throw new MeridianError('SSO_INVITATION_REQUIRED');
-      }
-      const name = typeof claims.name === 'string' ? claims.name : null;
-      user = await this.flows.findOrCreateVerified(email, { displayName: name }, undefined, 'sso');
-      await this.repo.linkAccount(user.id, 'oidc', accountId);
-    }
-    if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
-    const groups = new Set(groupsOf(claims[connection.oidc.groupsClaim]));
-    const roles = new Map<string, number>();
-    for (const m of connection.groupRoleMappings) {
-      if (groups.has(m.group)) roles.set(m.workspace_slug, Math.max(roles.get(m.workspace_slug) ?? 0, m.role));
-    }
-    if (roles.size === 0) return user;
-    const member = user;
-    await this.dataSource.transaction(async (em) => {
-      for (const change of await this.repo.applyWorkspaceRoles(em, member.id, roles))
-        await recordAudit(em, {
-          event: 'member.role_changed',
-          actor: signInActor(client, member),
-          workspaceId: change.workspaceId,
-          target: { type: 'workspace_member', id: change.memberRowId },
-          metadata: {
-            member_id: member.id,
-            member_email: member.email,
-            old_role: change.oldRole,
-            new_role: change.newRole,
-            via: 'sso_groups',
-            connection: connection.id,
-          },
-        });
+    return this.ssoSignIn.signIn(connection, client, {
+      link: { provider: 'oidc', accountId: `${connection.id}:${sub}` },
+      email: email ?? null,
+      emailVerified: claims.email_verified !== false,
+      displayName: typeof claims.name === 'string' ? claims.name : null,
+      groups: groupsOf(claims[connection.oidc.groupsClaim]),
     });
-    return user;
   }
 }

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** The sign-in protocols an SSO connection can speak (`oidc`; `ldap`, docs/sso-ldap.md; `saml` fits the same row). */
-export type SsoKind = 'oidc' | 'ldap';
+/** The sign-in protocols an SSO connection can speak (`oidc`, docs/sso-oidc.md; `saml`, docs/sso-saml.md; `ldap`, docs/sso-ldap.md). */
+export type SsoKind = 'oidc' | 'saml' | 'ldap';
 
 /** One group → workspace role rule: members of `group` get `role` (20 Admin, 15 Member, 5 Guest) in `workspace_slug`. */
 export interface GroupRoleMapping {

@@ -16,6 +16,7 @@ import {
   ldapSettingsRow,
   mergeLdapSettings,
 } from './ldap-settings';
+import { checkSamlSettings, SamlSettings, samlSettingsJson, samlSettingsOf, samlUrls } from './saml-settings';
 
 /** The id the connection of the `OIDC_*` environment variables answers to (it has no row). */
 export const ENV_SSO_CONNECTION_ID = '00000000-0000-4000-8000-000000000e40';
@@ -32,9 +33,12 @@ export interface ResolvedSsoConnection {
   allowPassword: boolean;
   jitProvisioning: boolean;
   groupRoleMappings: GroupRoleMapping[];
+  /** an `oidc` connection's settings (empty strings for another kind) */
   oidc: OidcSettings;
   /** an `ldap` connection's settings and service password (docs/sso-ldap.md); null for other kinds */
   ldap: { settings: LdapSettings; bindPassword: string } | null;
+  /** a `saml` connection's settings (docs/sso-saml.md), else null */
+  saml: SamlSettings | null;
 }
 
 /**
@@ -49,11 +53,13 @@ export interface SsoConnectionJson {
   domains: string[];
   allow_password: boolean;
   jit_provisioning: boolean;
+  /** `saml`: `samlSettingsJson` (docs/sso-saml.md) */
   settings:
     | { issuer: string; client_id: string; scopes: string; groups_claim: string; client_secret_set: boolean }
-    | LdapSettingsJson;
+    | LdapSettingsJson
+    | ReturnType<typeof samlSettingsJson>;
   group_role_mappings: GroupRoleMapping[];
-  /** the URL to register at the provider as redirect URI */
+  /** the URL to register at the provider as redirect URI (`saml`: the assertion consumer service URL) */
   redirect_uri: string;
   /** `database` (made through this API) or `environment` (the `OIDC_*` variables; read-only) */
   source: 'database' | 'environment';
@@ -69,12 +75,14 @@ export interface SsoConnectionInput {
   domains?: string[];
   allow_password?: boolean;
   jit_provisioning?: boolean;
+  /** `saml`: see `checkSamlSettings` */
   settings?: {
     issuer?: string;
     client_id?: string;
     client_secret?: string;
     scopes?: string;
     groups_claim?: string;
+    [saml: string]: unknown;
   } & LdapSettingsInput;
   group_role_mappings?: GroupRoleMapping[];
 }
@@ -136,7 +144,7 @@ export class SsoConnectionService {
         allowPassword: checked.allowPassword,
         jitProvisioning: checked.jitProvisioning,
         settings: checked.settings,
-        secret: this.box.seal(checked.secret),
+        secret: checked.secret ? this.box.seal(checked.secret) : null,
         groupRoleMappings: checked.mappings,
         createdById: actorId,
         updatedById: actorId,
@@ -167,7 +175,11 @@ export class SsoConnectionService {
       jit_provisioning: input.jit_provisioning ?? row.jitProvisioning,
       settings:
         (input.kind ?? row.kind) === 'ldap'
-          ? mergeLdapSettings(input.settings, row.settings, row.secret ? (this.box.open(row.secret) ?? '') : '')
+          ? (mergeLdapSettings(
+              input.settings,
+              row.settings,
+              row.secret ? (this.box.open(row.secret) ?? '') : '',
+            ) as SsoConnectionInput['settings'])
           : {
               issuer: input.settings?.issuer ?? s.issuer,
               client_id: input.settings?.client_id ?? s.client_id,
@@ -177,6 +189,13 @@ export class SsoConnectionService {
             },
       group_role_mappings: input.group_role_mappings ?? row.groupRoleMappings,
     };
+    if (row.kind === 'saml') {
+      // the stored settings, the sent ones over them; the private key only when sent
+      const key = row.secret ? (this.box.open(row.secret) ?? '') : '';
+      merged.settings = { ...row.settings, sp_private_key: key, ...(input.settings ?? {}) };
+    }
+    if (input.kind !== undefined && input.kind !== row.kind)
+      throw validationError({ kind: ['The kind of a connection cannot be changed; make a new one.'] });
     const checked = await this.check(merged, id);
     const saved = await this.repo.saveSsoConnection(
       {
@@ -187,7 +206,7 @@ export class SsoConnectionService {
         allowPassword: checked.allowPassword,
         jitProvisioning: checked.jitProvisioning,
         settings: checked.settings,
-        secret: this.box.seal(checked.secret),
+        secret: checked.secret ? this.box.seal(checked.secret) : null,
         groupRoleMappings: checked.mappings,
         updatedById: actorId,
       },
@@ -241,13 +260,14 @@ export class SsoConnectionService {
       groupRoleMappings: row.groupRoleMappings ?? [],
       ldap: row.kind === 'ldap' ? { settings: ldapSettingsOf(row.settings), bindPassword: secret } : null,
       oidc: {
-        issuer: s.issuer,
-        clientId: s.client_id,
+        issuer: s.issuer ?? '',
+        clientId: s.client_id ?? '',
         // another kind's secret is no OIDC client secret: an OIDC flow of it is SSO_NOT_CONFIGURED
         clientSecret: row.kind === 'oidc' ? secret : '',
         scopes: s.scopes || 'openid email profile',
         groupsClaim: s.groups_claim || 'groups',
       },
+      saml: row.kind === 'saml' ? samlSettingsOf(row.settings, secret, this.config.apiBaseUrl, row.id) : null,
     };
   }
 
@@ -268,6 +288,7 @@ export class SsoConnectionService {
         scopes: env.scopes,
         groupsClaim: env.groupsClaim,
       },
+      saml: null,
     };
   }
 
@@ -275,7 +296,7 @@ export class SsoConnectionService {
     const errors: Record<string, string[]> = {};
     const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
     const kind = input.kind ?? 'oidc';
-    if (kind !== 'oidc' && kind !== 'ldap') fail('kind', 'The kind is "oidc" or "ldap".');
+    if (kind !== 'oidc' && kind !== 'ldap' && kind !== 'saml') fail('kind', 'The kind is "oidc", "saml" or "ldap".');
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (!name || name.length > 255) fail('name', 'A name of 1 to 255 characters is required.');
     const domains = Array.isArray(input.domains)
@@ -287,7 +308,8 @@ export class SsoConnectionService {
     if (bad.length) fail('domains', `Not email domains: ${bad.join(', ')}.`);
     const s = input.settings ?? {};
     // the kind's settings: checked here, and against the provider or directory once all else is right
-    const kindSettings = kind === 'ldap' ? checkLdapKind(s, fail) : checkOidcKind(s, fail);
+    const kindSettings =
+      kind === 'ldap' ? checkLdapKind(s, fail) : kind === 'saml' ? checkSamlKind(s, fail) : checkOidcKind(s, fail);
     const mappings: GroupRoleMapping[] = [];
     const raw = input.group_role_mappings ?? [];
     if (!Array.isArray(raw) || raw.length > 500) fail('group_role_mappings', 'A list of at most 500 mappings.');
@@ -336,15 +358,19 @@ export class SsoConnectionService {
       domains,
       allow_password: row.allowPassword,
       jit_provisioning: row.jitProvisioning,
-      settings: ldap ?? {
-        issuer: s.issuer,
-        client_id: s.client_id,
-        scopes: s.scopes,
-        groups_claim: s.groups_claim,
-        client_secret_set: !!row.secret,
-      },
+      settings:
+        ldap ??
+        (row.kind === 'saml'
+          ? samlSettingsJson(row.settings, !!row.secret, this.config.apiBaseUrl, row.id)
+          : {
+              issuer: s.issuer,
+              client_id: s.client_id,
+              scopes: s.scopes,
+              groups_claim: s.groups_claim,
+              client_secret_set: !!row.secret,
+            }),
       group_role_mappings: row.groupRoleMappings ?? [],
-      redirect_uri: this.redirectUri(),
+      redirect_uri: row.kind === 'saml' ? samlUrls(this.config.apiBaseUrl, row.id).acs : this.redirectUri(),
       source: 'database',
       created_at: iso(row.createdAt),
       updated_at: iso(row.updatedAt),
@@ -394,6 +420,12 @@ function checkOidcKind(s: SsoConnectionInput['settings'] & object, fail: (field:
       await discoverOidc({ issuer, clientId, clientSecret: secret, scopes, groupsClaim }, true);
     },
   };
+}
+
+/** A `saml` connection's settings (saml-settings.ts): checked locally (certificates, URLs), nothing to fetch. */
+function checkSamlKind(s: Record<string, unknown>, fail: (field: string, message: string) => void) {
+  const saml = checkSamlSettings(s, fail);
+  return { settings: { ...saml.row } as Record<string, unknown>, secret: saml.secret, verify: async () => {} };
 }
 
 /** An `ldap` connection's settings (ldap-settings.ts), verified by a service bind (ldap-client.ts). */
