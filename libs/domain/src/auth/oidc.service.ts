@@ -8,8 +8,7 @@ import { User, userMeView } from '../user';
 import type { SignInResult } from './account.service';
 import { discoverOidc, openid } from './oidc-client';
 import { type ClientInfo, SessionService } from './session.service';
-import { recordAudit } from '../kernel/audit';
-import { recordSignInFailure, signInActor } from './sign-in-audit';
+import { recordSignInFailure } from './sign-in-audit';
 import { ResolvedSsoConnection, SsoConnectionService } from './sso-connection.service';
 import { SsoSignInService } from './sso-sign-in.service';
 
