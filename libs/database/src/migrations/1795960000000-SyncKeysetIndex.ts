@@ -3,8 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The project's open work items oldest change first (`project_id, updated_at, id`, partial as
  * `ix_issues_project_live_created`: what `SQL_VISIBLE_ISSUES_OF_PROJECT` asks of a work item), for
- * the web app's local cache sync (`v2/issues/`): the start keys of its pages in one index-only walk,
- * each page read from its start key, and a delta (`updated_at__gt`) from its time. `down` drops it.
+ * the web app's local cache sync (`v2/issues/`): the start keys of its pages in one walk
+ * (index-only once vacuumed), each page read from its start key, and a delta (`updated_at__gt`)
+ * from its time. `down` drops it.
  */
 export class SyncKeysetIndex1795960000000 implements MigrationInterface {
   name = 'SyncKeysetIndex1795960000000';
