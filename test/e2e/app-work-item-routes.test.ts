@@ -145,6 +145,32 @@ describe('App API: the web app’s work item routes', () => {
     );
   });
 
+  it('v2/issues: the pages of a sync neither skip nor lose a work item that changes or goes during it', async () => {
+    for (const name of ['S1', 'S2', 'S3', 'S4', 'S5']) await create({ name });
+    const ids = async (page: number) => {
+      const res = await as(member).get(`${base()}/v2/issues/?cursor=2:${page}:0`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.results.map((r: { id: string }) => r.id) as string[];
+    };
+    const first = await as(member).get(`${base()}/v2/issues/?cursor=2:0:0`);
+    const before = first.body.total_pages as number;
+    const page0 = first.body.results.map((r: { id: string }) => r.id) as string[];
+    const page1 = await ids(1);
+    // during the sync: a work item of the first page goes, another changes (it moves to the end)
+    assert.equal((await as(admin).delete(`${base()}/issues/${page0[0]}/`)).status, 204);
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal((await as(member).patch(`${base()}/issues/${page0[1]}/`, { priority: 'low' })).status, 204);
+    // the second page is still the second page (an offset page would now start one later)
+    assert.deepEqual(await ids(1), page1);
+    // the changed one the client has (its change comes in the last page, or the next delta)
+    const seen = new Set([page0[1], ...page1]);
+    for (let p = 2; p < before; p++) for (const id of await ids(p)) seen.add(id);
+    const now = await as(member).get(`${base()}/v2/issues/`);
+    const visible = now.body.results.map((r: { id: string }) => r.id) as string[];
+    assert.ok(!visible.includes(page0[0]));
+    for (const id of visible) assert.ok(seen.has(id), `missed ${id}`);
+  });
+
   it('v2/issues and deleted-issues follow the Guest rule; foreign projects are 404', async () => {
     // Guests cannot create work items (Plane); one made by the guest, as through the intake
     const mine = await create({ name: 'Guest made' });

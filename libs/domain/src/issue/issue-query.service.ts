@@ -11,7 +11,7 @@ import { State, stateLiteView } from '../state';
 import { User, userLiteView } from '../user';
 import { Workspace } from '../workspace';
 import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
-import { IssueGroup, IssueRepository, IssueScope, IssueSearchHit } from './issue.repository';
+import { IssueGroup, IssueRepository, IssueScope, IssueSearchHit, SyncKeys } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
 import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView, linkLiteView } from './issue.view';
 import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
@@ -119,6 +119,11 @@ export interface SyncQuery {
   viewer: { userId: string; role: number | null };
 }
 
+/** How long the start keys of a sync's pages are kept (ms): a browser asks for all pages within seconds. */
+const SYNC_KEYS_TTL_MS = 30_000;
+/** How many sets of start keys are kept (one per project, filters and page size; each a page size'th of a project's keys). */
+const SYNC_KEYS_CACHED = 64;
+
 /** Assignee and label ids per work item, when the caller already has them. */
 type IssueSets = { assignees: Map<string, string[]>; labels: Map<string, string[]> };
 
@@ -143,6 +148,9 @@ export class IssueQueryService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: IssueRepository,
   ) {}
+
+  /** `syncKeys`' cache, least recently used first: when each was read, and the read */
+  private readonly syncKeysCache = new Map<string, { at: number; keys: Promise<SyncKeys> }>();
 
   /**
    * The project's visible work items, newest first unless `order_by` says otherwise (one of
@@ -320,7 +328,11 @@ export class IssueQueryService {
   async syncPage(projectId: string, query: SyncQuery): Promise<SyncPage> {
     const filters = filtersOf({ viewer: query.viewer, updated_after: query.updatedAfter });
     const { pageSize, page } = query;
-    const { issues, total } = await this.repo.syncPage(projectId, filters, page * pageSize, pageSize);
+    const { keys, total } = await this.syncKeys(projectId, filters, pageSize, page === 0);
+    const issues =
+      page >= keys.length
+        ? []
+        : await this.repo.syncPage(projectId, filters, page > 0 ? keys[page] : undefined, keys[page + 1], pageSize);
     const [values, groups] = await Promise.all([
       this.renderApp(issues),
       issues.length ? this.repo.stateGroups(issues.map((i) => i.id)) : new Map<string, string>(),
@@ -343,6 +355,38 @@ export class IssueQueryService {
       total_pages: Math.ceil(total / pageSize),
       results,
     };
+  }
+
+  /**
+   * The start keys of a sync's pages (`IssueRepository.syncKeys`), kept `SYNC_KEYS_TTL_MS` per
+   * project, filters and page size (at most `SYNC_KEYS_CACHED` of them, the oldest dropped first):
+   * the web app asks for the first page, then for all the others at once. The first page (`fresh`)
+   * reads them again, so a sync starts from the project as it is. Nothing needs to invalidate
+   * them: a page is every work item from its start key up to the next page's, so the pages of one
+   * set of keys cover the project once whatever changed since; a work item changed during the
+   * sync moves to the end (`updated_at`) and comes in the last page, or the next delta (as with
+   * Plane's offset pages); a deleted one leaves its page short. A concurrent read of the same keys
+   * waits for the one under way.
+   */
+  private syncKeys(projectId: string, filters: IssueFilterSet, pageSize: number, fresh: boolean): Promise<SyncKeys> {
+    const id = `${projectId}|${filters.guestViewerId ?? ''}|${filters.updated_after ?? ''}|${pageSize}`;
+    const now = Date.now();
+    const cached = this.syncKeysCache.get(id);
+    this.syncKeysCache.delete(id);
+    if (cached && !fresh && now - cached.at < SYNC_KEYS_TTL_MS) {
+      this.syncKeysCache.set(id, cached);
+      return cached.keys;
+    }
+    const keys = this.repo.syncKeys(projectId, filters, pageSize);
+    const entry = { at: now, keys };
+    this.syncKeysCache.set(id, entry);
+    // a failed read is not kept
+    keys.catch(() => this.syncKeysCache.get(id) === entry && this.syncKeysCache.delete(id));
+    while (this.syncKeysCache.size > SYNC_KEYS_CACHED) {
+      const oldest = this.syncKeysCache.keys().next().value as string;
+      this.syncKeysCache.delete(oldest);
+    }
+    return keys;
   }
 
   /**

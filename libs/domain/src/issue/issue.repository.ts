@@ -121,6 +121,24 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
     .where(VISIBLE_ISSUE);
 }
 
+/** The start keys of a sync's pages (`IssueRepository.syncKeys`) and how many work items there are. */
+export interface SyncKeys {
+  /** `[updated_at as PostgreSQL's text, id]` of each page's first work item, page 0 first */
+  keys: Array<[string, string]>;
+  total: number;
+}
+
+/**
+ * `filters` as ` AND …` conditions over `i` for the sync (`syncKeys`, `syncPage`), with a changed
+ * after time also as `i.updated_at > t` (implied by the millisecond comparison, which no index
+ * serves), so that a delta walks `ix_issues_project_live_updated` from `t`.
+ */
+function syncConditions(filters: IssueFilterSet, bind: Bind): string {
+  const where = issueFilterConditions(filters, bind);
+  if (filters.updated_after !== undefined) where.push(`i.updated_at > ${bind(filters.updated_after)}::timestamptz`);
+  return where.map((c) => ` AND ${c}`).join('');
+}
+
 /**
  * The fewest of the newest name hits a work item search ranks (`rankedIssueSearch`: the window is
  * this or the page's size, whichever is larger); the exact id hits come on top of them.
@@ -420,23 +438,58 @@ export class IssueRepository {
   }
 
   /**
-   * An offset page of `filtered` (visible work items) oldest change first (`updated_at`, then id),
-   * and how many there are: the web app's local cache sync (`v2/issues/`), which asks for pages by
-   * number, several at once.
+   * The start keys of the pages of `pageSize` of the project's visible work items with `filters`,
+   * oldest change first (`updated_at`, then id): the `(updated_at, id)` of every `pageSize`th one,
+   * the first one's included, `updated_at` as PostgreSQL's text (microseconds kept), and how many
+   * there are, from one walk of `ix_issues_project_live_updated` (the web app's local cache sync,
+   * `v2/issues/`, which asks for its pages by number, several at once: `syncPage` reads a page
+   * from its start key, so a deep page costs what the first one does).
+   */
+  async syncKeys(projectId: string, filters: IssueFilterSet, pageSize: number): Promise<SyncKeys> {
+    const params: unknown[] = [projectId, pageSize];
+    const bind = bindPositional(params);
+    const from = SQL_VISIBLE_ISSUES_OF_PROJECT + syncConditions(filters, bind);
+    // row_number and lead stream (one row of lookahead): the last row tells the total
+    const rows = await hotQuery(
+      this.dataSource,
+      `SELECT u, id, n, last FROM (SELECT i.updated_at::text AS u, i.id::text AS id,
+        row_number() OVER w AS n, lead(i.id) OVER w IS NULL AS last ${from}
+        WINDOW w AS (ORDER BY i.updated_at, i.id)) k WHERE (n - 1) % $2 = 0 OR last ORDER BY n`,
+      params,
+    );
+    const keys: Array<[string, string]> = [];
+    let total = 0;
+    for (const r of rows) {
+      if ((Number(r.n) - 1) % pageSize === 0) keys.push([r.u as string, r.id as string]);
+      if (r.last) total = Number(r.n);
+    }
+    return { keys, total };
+  }
+
+  /**
+   * A page of the project's visible work items with `filters`, oldest change first (`updated_at`,
+   * then id): from the key `from` (`syncKeys`; the first page: none) up to before `to` (none: to
+   * the end), at most `limit` (whole rows, descriptions included; times as ISO text).
    */
   async syncPage(
     projectId: string,
     filters: IssueFilterSet,
-    offset: number,
+    from: [string, string] | undefined,
+    to: [string, string] | undefined,
     limit: number,
-  ): Promise<{ issues: Issue[]; total: number }> {
-    const qb = this.filtered(projectId, filters, false);
-    const total = await (this.counted(projectId, filters, false) ?? (() => qb.getCount()))();
-    const issues =
-      offset >= total
-        ? []
-        : await qb.orderBy('i.updatedAt', 'ASC').addOrderBy('i.id', 'ASC').offset(offset).limit(limit).getMany();
-    return { issues, total };
+  ): Promise<IssueRecord[]> {
+    const params: unknown[] = [projectId];
+    const bind = bindPositional(params);
+    let where = syncConditions(filters, bind);
+    if (from) where += ` AND (i.updated_at, i.id) >= (${bind(from[0])}::timestamptz, ${bind(from[1])}::uuid)`;
+    if (to) where += ` AND (i.updated_at, i.id) < (${bind(to[0])}::timestamptz, ${bind(to[1])}::uuid)`;
+    const rows = await hotQuery(
+      this.dataSource,
+      `SELECT ${ISSUE_COLUMNS} ${SQL_VISIBLE_ISSUES_OF_PROJECT}${where} ORDER BY i.updated_at, i.id LIMIT ${bind(limit)}`,
+      params,
+      ISO_TIMES,
+    );
+    return rows.map(issueRecordFromRow);
   }
 
   /**
