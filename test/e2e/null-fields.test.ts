@@ -23,7 +23,8 @@ const BODY = 3;
 const ACCEPTS_NULL: Record<string, string> = {
   UpdateMeDto: 'avatar cover_image mobile_number',
   PageFieldsDto: 'parent',
-  DraftIssueDto: 'name project_id state_id parent_id estimate_point start_date target_date type_id cycle_id',
+  DraftIssueDto: 'name project_id state_id parent_id cycle_id',
+  WorkItemSharedFieldsDto: 'estimate_point start_date target_date type_id',
   CreatePageDto: 'description_binary',
   CreateWorkspaceDto: 'organization_size',
   UpdateWorkspaceDto: 'logo organization_size',
@@ -40,8 +41,7 @@ const ACCEPTS_NULL: Record<string, string> = {
   UpdateEstimatePointDto: 'external_source external_id',
   IntakeDto: 'snoozed_till duplicate_to source source_email external_source external_id',
   IntakeStatusDto: 'snoozed_till duplicate_to',
-  WorkItemFieldsDto:
-    'state parent point estimate_point start_date target_date external_source external_id type type_id module',
+  WorkItemFieldsDto: 'state parent point external_source external_id type module',
   CommentDto: 'external_source external_id',
   LinkFieldsDto: 'title',
   LabelFieldsDto: 'parent external_source external_id',

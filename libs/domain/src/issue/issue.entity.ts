@@ -22,6 +22,14 @@ export type Priority = (typeof PRIORITIES)[number];
 @Index('ix_issues_project_live_created', ['projectId', 'createdAt', 'id'], {
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
 })
+// the searches' recency walk of a workspace's visible work items (migration SearchRecencyIndex)
+@Index('ix_issues_workspace_live_created', ['workspaceId', 'createdAt', 'id'], {
+  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
+})
+// the web app's sync pages by (updated_at, id) start keys (migration SyncKeysetIndex)
+@Index('ix_issues_project_live_updated', ['projectId', 'updatedAt', 'id'], {
+  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
+})
 // the last sort_order of a state, read on every create while the project's counter is locked
 @Index('ix_issues_project_state_sort', ['projectId', 'stateId', 'sortOrder'], { where: '"deleted_at" IS NULL' })
 // a state's visible work items newest first and their count (the board's columns, the `state=` filter)
