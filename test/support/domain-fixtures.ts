@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { AccountService, ProjectService, WorkspaceInvitationService, WorkspaceService } from '#domain';
-import type { DomainContext } from './domain-context';
+import { DomainContext, startDomainContext } from './domain-context';
 import { unique } from './fixtures';
 
 /** A workspace owner (signed up through `AccountService`) with a workspace and a project, made by the services. */
@@ -62,4 +63,62 @@ export async function addWorkspaceMember(
     [workspaceId, userId],
   );
   return { userId, email, memberRowId: row.id };
+}
+
+/** A seeded workspace owner and project (`seedProject`) with the contexts the services take. */
+export type Seeded = Awaited<ReturnType<typeof seedProject>> & {
+  /** the owner acting as project Admin (`ChangeContext` of the project rooms) */
+  ctx: ProjectContext;
+  /** the owner as a workspace Admin (`Actor` of the workspace and project rooms) */
+  actor: { userId: string; workspaceRole: number };
+};
+
+/** The context the project rooms' services take: the project, its workspace, the user and their project role. */
+export interface ProjectContext {
+  workspaceId: string;
+  projectId: string;
+  userId: string;
+  role: number;
+}
+
+/** What `domainSuite` hands its set-up: the context, and `projects` seeded owners (the first also as `p`). */
+export interface DomainSuite {
+  d: DomainContext;
+  /** the first seeded project (undefined with `projects: 0`) */
+  p: Seeded;
+  /** the second seeded project, another workspace and owner (a stranger to `p`) */
+  other: Seeded;
+  /** `p.ctx` */
+  ctx: ProjectContext;
+  seeded: Seeded[];
+}
+
+/** `seedProject` with the contexts its owner acts with. */
+export async function seedProjectWithContexts(d: DomainContext): Promise<Seeded> {
+  const s = await seedProject(d);
+  return {
+    ...s,
+    ctx: { workspaceId: s.workspaceId, projectId: s.projectId, userId: s.userId, role: 20 },
+    actor: { userId: s.userId, workspaceRole: 20 },
+  };
+}
+
+/**
+ * The set-up every domain test file shares, registered as the enclosing `describe`'s `before` and
+ * `after`: a domain context on a fresh database (`startDomainContext(env)`), `projects` seeded owners
+ * (default 1, each in a workspace of their own), then `setUp` with them (take the services there);
+ * the context is closed after the suite.
+ */
+export function domainSuite(
+  opts: { projects?: number; env?: Record<string, string> },
+  setUp?: (s: DomainSuite) => void | Promise<void>,
+): void {
+  let d: DomainContext | undefined;
+  before(async () => {
+    d = await startDomainContext(opts.env);
+    const seeded: Seeded[] = [];
+    for (let k = 0; k < (opts.projects ?? 1); k++) seeded.push(await seedProjectWithContexts(d));
+    await setUp?.({ d, p: seeded[0], other: seeded[1], ctx: seeded[0]?.ctx, seeded });
+  });
+  after(() => d?.close());
 }
