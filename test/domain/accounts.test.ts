@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AccountService, SessionService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, rejectsWith } from '../support/domain-fixtures';
 import { unique } from '../support/fixtures';
 
 const client = { ipAddress: '127.0.0.1', userAgent: 'domain tests' };
@@ -11,12 +11,11 @@ describe('domain: accounts and sessions (AccountService, SessionService)', () =>
   let d: DomainContext;
   let accounts: AccountService;
   let sessions: SessionService;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 0 }, (s) => {
+    d = s.d;
     accounts = d.get(AccountService);
     sessions = d.get(SessionService);
   });
-  after(() => d.close());
 
   it('signs up once per email: the same address in other case and spacing is USER_ALREADY_EXIST, with nothing written', async () => {
     const email = `${unique('Once')}@Example.com`;

@@ -29,7 +29,9 @@ describe('domain: analytics rules (AnalyticsService): valid charts, the callerâ€
       'ANALYTICS_AXIS_INVALID',
     );
     await rejectsWith(
-      Promise.resolve().then(() => analytics.checkChart({ x_axis: 'priority', y_axis: 'issue_count', segment: 'priority' })),
+      Promise.resolve().then(() =>
+        analytics.checkChart({ x_axis: 'priority', y_axis: 'issue_count', segment: 'priority' }),
+      ),
       'ANALYTICS_SEGMENT_INVALID',
     );
     assert.deepEqual(analytics.checkChart({ x_axis: 'priority', y_axis: 'estimate', segment: '' }), {

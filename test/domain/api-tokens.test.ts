@@ -1,22 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sha256 } from '#common';
 import { ApiTokenService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: API keys (ApiTokenService)', () => {
   let d: DomainContext;
   let keys: ApiTokenService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let stranger: Awaited<ReturnType<typeof seedProject>>;
-  before(async () => {
-    d = await startDomainContext();
+  let p: Seeded;
+  let stranger: Seeded;
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, stranger],
+    } = s);
     keys = d.get(ApiTokenService);
-    p = await seedProject(d);
-    stranger = await seedProject(d);
   });
-  after(() => d.close());
 
   it('a new key is shown once, stored as its digest, and resolves to its user and workspace', async () => {
     const key = await keys.create(p.workspaceId, { id: p.userId }, { label: ' ci ' });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   ArchiveAndCloseService,
   CycleService,
@@ -8,21 +8,17 @@ import {
   ProjectService,
   StateService,
 } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { seedProject } from '../support/domain-fixtures';
-
-type Seeded = Awaited<ReturnType<typeof seedProject>>;
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, Seeded, seedProject } from '../support/domain-fixtures';
 
 describe('domain: the daily archive-and-close (ArchiveAndCloseService)', () => {
   let d: DomainContext;
   let automation: ArchiveAndCloseService;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 0 }, (s) => {
+    d = s.d;
     automation = d.get(ArchiveAndCloseService);
   });
-  after(() => d.close());
 
-  const ctxOf = (p: Seeded) => ({ workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 });
   const stateOf = async (p: Seeded, group: string) =>
     (
       await d.sql<{ id: string; name: string }>(
@@ -32,7 +28,7 @@ describe('domain: the daily archive-and-close (ArchiveAndCloseService)', () => {
     )[0];
   const item = async (p: Seeded, name: string, group: string, daysIdle: number) => {
     const state = await stateOf(p, group);
-    const issue = await d.get(IssueCommandService).create(ctxOf(p), { name, state: state.id });
+    const issue = await d.get(IssueCommandService).create(p.ctx, { name, state: state.id });
     await d.sql(`UPDATE issues SET updated_at = now() - ($2 || ' days')::interval WHERE id = $1`, [
       issue.id,
       String(daysIdle),
@@ -53,7 +49,7 @@ describe('domain: the daily archive-and-close (ArchiveAndCloseService)', () => {
       [id, field],
     );
   const settings = (p: Seeded, input: Record<string, unknown>) =>
-    d.get(ProjectService).update(p.workspaceId, p.projectId, { userId: p.userId, workspaceRole: 20 }, input);
+    d.get(ProjectService).update(p.workspaceId, p.projectId, p.actor, input);
 
   it('archives completed and cancelled work items idle for archive_in × 30 days, not those in a running cycle or module', async () => {
     const p = await seedProject(d);
@@ -181,7 +177,7 @@ describe('domain: the daily archive-and-close (ArchiveAndCloseService)', () => {
     const done = await stateOf(p, 'completed');
     const ids: string[] = [];
     for (let n = 0; n < 230; n++) {
-      const issue = await d.get(IssueCommandService).create(ctxOf(p), { name: `Old ${n}`, state: done.id });
+      const issue = await d.get(IssueCommandService).create(p.ctx, { name: `Old ${n}`, state: done.id });
       ids.push(issue.id as string);
     }
     await d.sql(`UPDATE issues SET updated_at = now() - interval '100 days' WHERE id = ANY($1::uuid[])`, [ids]);

@@ -43,8 +43,14 @@ describe('domain: work item attachment rules (AttachmentService): type and size,
       attachments.create(p.ctx, slug, issueId, { name: 'a.png', type: 'image/png', size: LIMIT + 1 }),
       'ATTACHMENT_TOO_LARGE',
     );
-    await rejectsWith(attachments.create(p.ctx, slug, issueId, { name: 'a.png', type: 'image/png', size: 0 }), 'VALIDATION_ERROR');
-    await rejectsWith(attachments.create(p.ctx, slug, issueId, { name: '  ', type: 'image/png', size: 5 }), 'VALIDATION_ERROR');
+    await rejectsWith(
+      attachments.create(p.ctx, slug, issueId, { name: 'a.png', type: 'image/png', size: 0 }),
+      'VALIDATION_ERROR',
+    );
+    await rejectsWith(
+      attachments.create(p.ctx, slug, issueId, { name: '  ', type: 'image/png', size: 5 }),
+      'VALIDATION_ERROR',
+    );
     const theirIssue = (await d.get(IssueCommandService).create(other.ctx, { name: 'Theirs' })).id as string;
     await rejectsWith(
       attachments.create(p.ctx, slug, theirIssue, { name: 'a.png', type: 'image/png', size: 5 }),
@@ -59,7 +65,11 @@ describe('domain: work item attachment rules (AttachmentService): type and size,
   });
 
   it('two steps: not listed nor complete until stored with its declared size; complete writes history once; a signed URL checks its signature', async () => {
-    const made = (await attachments.create(p.ctx, slug, issueId, { name: 'notes.txt', type: 'text/plain', size: 5 })) as {
+    const made = (await attachments.create(p.ctx, slug, issueId, {
+      name: 'notes.txt',
+      type: 'text/plain',
+      size: 5,
+    })) as {
       asset_id: string;
       upload_data: { url: string };
     };
@@ -73,7 +83,10 @@ describe('domain: work item attachment rules (AttachmentService): type and size,
     const target = await attachments.signedAsset('upload', made.asset_id, expires, signature);
     assert.equal(target.size, 5);
     await rejectsWith(attachments.storeUpload(target, Buffer.from('too long')), 'ATTACHMENT_TOO_LARGE');
-    await rejectsWith(attachments.storeUpload(target, Buffer.from('hello'), 'image/png'), 'ATTACHMENT_TYPE_NOT_ALLOWED');
+    await rejectsWith(
+      attachments.storeUpload(target, Buffer.from('hello'), 'image/png'),
+      'ATTACHMENT_TYPE_NOT_ALLOWED',
+    );
     await attachments.storeUpload(target, Buffer.from('hel'));
     await rejectsWith(attachments.complete(p.ctx, issueId, made.asset_id), 'ATTACHMENT_NOT_UPLOADED');
     await attachments.storeUpload(target, Buffer.from('hello'));
@@ -88,7 +101,10 @@ describe('domain: work item attachment rules (AttachmentService): type and size,
       [made.asset_id],
     );
     await rejectsWith(
-      attachments.storeUpload(await attachments.signedAsset('upload', made.asset_id, expires, signature), Buffer.from('x')),
+      attachments.storeUpload(
+        await attachments.signedAsset('upload', made.asset_id, expires, signature),
+        Buffer.from('x'),
+      ),
       'CONFLICT',
     );
     const [dExpires, dSignature] = signatureOf(await attachments.downloadUrl(p.projectId, issueId, made.asset_id));
@@ -104,7 +120,10 @@ describe('domain: work item attachment rules (AttachmentService): type and size,
       type: 'Text/Plain; charset=utf-8',
       data: Buffer.from('the plan'),
     })) as { id: string };
-    const listed = (await attachments.list(p.projectId, issueId)) as Array<{ id: string; attributes: { name: string } }>;
+    const listed = (await attachments.list(p.projectId, issueId)) as Array<{
+      id: string;
+      attributes: { name: string };
+    }>;
     assert.ok(listed.some((a) => a.id === saved.id && a.attributes.name === 'plan.txt'));
     const [dExpires, dSignature] = signatureOf(await attachments.downloadUrl(p.projectId, issueId, saved.id));
     const obj = await attachments.signedAsset('download', saved.id, dExpires, dSignature);

@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
 import { ApiTokenService, AuditService, recordAudit, screenMetadata } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, Seeded } from '../support/domain-fixtures';
 
 describe('domain: the audit log (AuditService, recordAudit)', () => {
   let d: DomainContext;
   let audit: AuditService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  before(async () => {
-    d = await startDomainContext();
+  let p: Seeded;
+  domainSuite({ projects: 1 }, (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     audit = d.get(AuditService);
-    p = await seedProject(d);
   });
-  after(() => d.close());
 
   it('drops metadata keys that name a secret, at any depth, and keeps the rest', () => {
     assert.deepEqual(

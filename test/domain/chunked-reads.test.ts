@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import {
@@ -14,8 +14,8 @@ import {
   shedUnderHeapPressure,
 } from '#common';
 import { IssueChildrenService, IssueCommandService, IssueComment } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, seedProject } from '../support/domain-fixtures';
 
 /** Lists of large rows read in chunks (libs/common/src/pagination/chunked-reads.ts) and the budget that lends them memory. */
 describe('domain: lists read in chunks of bounded size, and the answer budget', () => {
@@ -31,10 +31,10 @@ describe('domain: lists read in chunks of bounded size, and the answer budget', 
       .createQueryBuilder('c')
       .where('c.issueId = :issueId', { issueId });
 
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 0 }, async (s) => {
+    d = s.d;
     const p = await seedProject(d);
-    const ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    const ctx = p.ctx;
     issueId = ((await d.get(IssueCommandService).create(ctx, { name: 'Long talk' })) as { id: string }).id;
     ids = [];
     for (const size of sizes) {
@@ -42,7 +42,6 @@ describe('domain: lists read in chunks of bounded size, and the answer budget', 
       ids.push(made.id as string);
     }
   });
-  after(() => d.close());
 
   const collect = async <T>(chunks: AsyncIterable<T[]>) => {
     const all: T[][] = [];

@@ -46,7 +46,9 @@ describe('domain: cover images (CoverImageService): Unsplash through the instanc
     assert.equal(`${latest.origin}${latest.pathname}`, 'https://api.unsplash.com/photos/');
     assert.deepEqual(Object.fromEntries(latest.searchParams), { client_id: 'unsplash-key', page: '2', per_page: '5' });
     answerWith(200, { total: 1, total_pages: 1, results: [{ id: 'm1' }] });
-    const found = (await covers.unsplash({ query: 'mountains & lakes', page: 1, perPage: 10 })) as { results: unknown[] };
+    const found = (await covers.unsplash({ query: 'mountains & lakes', page: 1, perPage: 10 })) as {
+      results: unknown[];
+    };
     assert.deepEqual(found.results, [{ id: 'm1' }]);
     const search = new URL(asked[0]);
     assert.equal(search.pathname, '/search/photos/');

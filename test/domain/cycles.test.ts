@@ -1,23 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CycleService, IssueCommandService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: cycle rules (CycleService): dates, archive, completed cycles, transfer', () => {
   let d: DomainContext;
   let cycles: CycleService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let ctx: { workspaceId: string; projectId: string; userId: string; role: number };
+  let p: Seeded;
+  let ctx: ProjectContext;
   const future = { start_date: '2099-01-01', end_date: '2099-01-31' };
   const past = { start_date: '2020-01-01', end_date: '2020-01-31' };
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 1 }, (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     cycles = d.get(CycleService);
-    p = await seedProject(d);
-    ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    ctx = p.ctx;
   });
-  after(() => d.close());
 
   const stateOf = async (group: string) =>
     (

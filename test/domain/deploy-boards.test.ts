@@ -1,25 +1,26 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DeployBoardService, IssueCommandService, ProjectService, PublicCommentService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: published board rules (DeployBoardService, PublicCommentService): one board, its anchor, its switches', () => {
   let d: DomainContext;
   let boards: DeployBoardService;
   let comments: PublicCommentService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
+  let p: Seeded;
   let issueId: string;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 1 }, async (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     boards = d.get(DeployBoardService);
     comments = d.get(PublicCommentService);
-    p = await seedProject(d);
-    const ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    const ctx = p.ctx;
     issueId = (await d.get(IssueCommandService).create(ctx, { name: 'On the board' })).id as string;
   });
-  after(() => d.close());
 
   const html = { comment_html: '<p>hello</p>' };
 
@@ -57,9 +58,9 @@ describe('domain: published board rules (DeployBoardService, PublicCommentServic
     const { board } = await boards.publish(p.workspaceId, p.projectId, p.userId, {});
     const anchor = board.anchor as string;
     await rejectsWith(comments.comments('not-an-anchor', issueId), 'BOARD_NOT_FOUND');
-    await d.get(ProjectService).setArchived(p.workspaceId, p.projectId, { userId: p.userId, workspaceRole: 20 }, true);
+    await d.get(ProjectService).setArchived(p.workspaceId, p.projectId, p.actor, true);
     await rejectsWith(comments.comments(anchor, issueId), 'BOARD_NOT_FOUND');
-    await d.get(ProjectService).setArchived(p.workspaceId, p.projectId, { userId: p.userId, workspaceRole: 20 }, false);
+    await d.get(ProjectService).setArchived(p.workspaceId, p.projectId, p.actor, false);
     await boards.unpublish(p.workspaceId, p.projectId, board.id as string, p.userId);
     await rejectsWith(comments.comments(anchor, issueId), 'BOARD_NOT_FOUND');
     assert.equal(await boards.current(p.workspaceId, p.projectId), null);

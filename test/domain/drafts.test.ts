@@ -1,25 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CycleService, DraftService, ModuleService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { addWorkspaceMember, rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { addWorkspaceMember, domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: draft rules (DraftService): private to their creator, checked against the project, published whole or not at all', () => {
   let d: DomainContext;
   let drafts: DraftService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let other: Awaited<ReturnType<typeof seedProject>>;
+  let p: Seeded;
+  let other: Seeded;
   let me: { workspaceId: string; userId: string };
-  let ctx: { workspaceId: string; projectId: string; userId: string; role: number };
-  before(async () => {
-    d = await startDomainContext();
+  let ctx: ProjectContext;
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, other],
+    } = s);
     drafts = d.get(DraftService);
-    p = await seedProject(d);
-    other = await seedProject(d);
     me = { workspaceId: p.workspaceId, userId: p.userId };
     ctx = { ...me, projectId: p.projectId, role: 20 };
   });
-  after(() => d.close());
 
   const issuesNamed = (name: string) =>
     d.sql<{ id: string }>('SELECT id FROM issues WHERE project_id = $1 AND name = $2 AND deleted_at IS NULL', [

@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EstimateService, IssueCommandService, ProjectService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: estimate rules (EstimateService, and the kernel check work items use)', () => {
   let d: DomainContext;
   let estimates: EstimateService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let other: Awaited<ReturnType<typeof seedProject>>;
-  const ctxOf = (q: typeof p) => ({ workspaceId: q.workspaceId, projectId: q.projectId, userId: q.userId, role: 20 });
-  before(async () => {
-    d = await startDomainContext();
+  let p: Seeded;
+  let other: Seeded;
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, other],
+    } = s);
     estimates = d.get(EstimateService);
-    p = await seedProject(d);
-    other = await seedProject(d);
   });
-  after(() => d.close());
 
   const pointOf = async (issueId: string) =>
     (
@@ -24,7 +23,7 @@ describe('domain: estimate rules (EstimateService, and the kernel check work ite
     )[0].estimate_point_id;
 
   it('one estimate per project; its type never changes; points of a points estimate are numbers with free keys', async () => {
-    const ctx = ctxOf(p);
+    const ctx = p.ctx;
     const e = await estimates.create(ctx, { name: 'Story points', type: 'points' });
     const again = await rejectsWith(estimates.create(ctx, { name: 'Second', type: 'points' }), 'ESTIMATE_EXISTS');
     assert.equal(again.extra.id, e.id);
@@ -46,7 +45,7 @@ describe('domain: estimate rules (EstimateService, and the kernel check work ite
   });
 
   it("a work item's point must belong to the estimate its project uses; removing the point clears it", async () => {
-    const ctx = ctxOf(p);
+    const ctx = p.ctx;
     const e = await estimates.retrieve(p.projectId);
     const [point] = await estimates.listPoints(p.projectId, e.id as string);
     const commands = d.get(IssueCommandService);
@@ -58,19 +57,14 @@ describe('domain: estimate rules (EstimateService, and the kernel check work ite
     assert.deepEqual(unused.extra.errors, {
       estimate_point: ['This estimate point is not one of the estimate the project uses.'],
     });
-    await d.get(ProjectService).update(
-      p.workspaceId,
-      p.projectId,
-      { userId: p.userId, workspaceRole: 20 },
-      {
-        estimate: e.id as string,
-      },
-    );
+    await d.get(ProjectService).update(p.workspaceId, p.projectId, p.actor, {
+      estimate: e.id as string,
+    });
     const item = await commands.create(ctx, { name: 'Sized', estimate_point: point.id as string });
     assert.equal(await pointOf(item.id as string), point.id);
     // a point of another project's estimate is refused on update too
-    const theirs = await estimates.create(ctxOf(other), { name: 'Theirs', type: 'points' });
-    const [foreign] = await estimates.createPoints(ctxOf(other), theirs.id as string, [{ value: '8' }]);
+    const theirs = await estimates.create(other.ctx, { name: 'Theirs', type: 'points' });
+    const [foreign] = await estimates.createPoints(other.ctx, theirs.id as string, [{ value: '8' }]);
     await rejectsWith(
       commands.update(ctx, item.id as string, { estimate_point: foreign.id as string }),
       'VALIDATION_ERROR',

@@ -83,7 +83,10 @@ describe('domain: work item export rules (ExporterService): the request, who rea
     assert.equal(downloaded.length, 1);
     const page = await exporter.list(p.workspaceId, p.userId, slug, { perPage: 10 });
     assert.equal(page.results[0].id, queued.id);
-    assert.match(page.results[0].url ?? '', new RegExp(`/api/workspaces/${slug}/export-issues/${queued.id}/download/$`));
+    assert.match(
+      page.results[0].url ?? '',
+      new RegExp(`/api/workspaces/${slug}/export-issues/${queued.id}/download/$`),
+    );
     assert.equal(await exporter.runNext(new AbortController().signal), 0, 'nothing left to write');
   });
 

@@ -32,10 +32,7 @@ describe('domain: favourite rules (FavoriteService): what may be favourited, onc
     assert.equal(fav.sequence, project.sequence + 10000);
     assert.equal(fav.entity_data?.name, 'Sprint 1');
     const top = await favorites.list(p.workspaceId, p.userId);
-    assert.deepEqual(
-      top.map((f) => f.id).slice(0, 2),
-      [fav.id, project.id],
-    );
+    assert.deepEqual(top.map((f) => f.id).slice(0, 2), [fav.id, project.id]);
     const rows = await d.sql('SELECT 1 FROM user_favorites WHERE user_id = $1 AND entity_identifier = $2', [
       p.userId,
       p.projectId,
@@ -85,7 +82,10 @@ describe('domain: favourite rules (FavoriteService): what may be favourited, onc
       'VALIDATION_ERROR',
     );
     assert.ok('name' in (noName.extra.errors as object));
-    const noId = await rejectsWith(favorites.create(p.workspaceId, p.userId, { entity_type: 'project' }), 'VALIDATION_ERROR');
+    const noId = await rejectsWith(
+      favorites.create(p.workspaceId, p.userId, { entity_type: 'project' }),
+      'VALIDATION_ERROR',
+    );
     assert.ok('entity_identifier' in (noId.extra.errors as object));
     const folderFlag = await rejectsWith(
       favorites.create(p.workspaceId, p.userId, {
@@ -122,10 +122,7 @@ describe('domain: favourite rules (FavoriteService): what may be favourited, onc
     assert.deepEqual(notFolder.extra.errors, { parent: ['The parent must be a folder.'] });
     // another user's folder is not found
     const theirFolder = await favorites.create(other.workspaceId, other.userId, { entity_type: 'folder', name: 'T' });
-    await rejectsWith(
-      favorites.update(p.workspaceId, p.userId, fav.id, { parent: theirFolder.id }),
-      'NOT_FOUND',
-    );
+    await rejectsWith(favorites.update(p.workspaceId, p.userId, fav.id, { parent: theirFolder.id }), 'NOT_FOUND');
     assert.deepEqual(
       (await favorites.group(p.workspaceId, p.userId, folder.id)).map((f) => f.id),
       [fav.id],
@@ -148,7 +145,7 @@ describe('domain: favourite rules (FavoriteService): what may be favourited, onc
     assert.equal((await favorites.group(p.workspaceId, p.userId, folder.id)).length, 0);
 
     const views = d.get(ViewService);
-    const scope = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    const scope = p.ctx;
     const view = await views.create(scope, { name: 'Open bugs' });
     await favorites.create(p.workspaceId, p.userId, { entity_type: 'view', entity_identifier: view.id as string });
     await views.remove(scope, view.id as string);

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { PLANNED_EACH_TIME } from '#common';
 import { MAX_PREPARED_TEXTS } from '#database';
 import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS, UUID_ARRAYS } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite } from '../support/domain-fixtures';
 
 describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
   let d: DomainContext;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 0 }, (s) => {
+    d = s.d;
   });
-  after(() => d.close());
 
   it(`prepares at most ${MAX_NAMED_STATEMENTS} distinct texts in a session; the ones past it still run, unnamed`, async () => {
     const ds = d.database.dataSource;

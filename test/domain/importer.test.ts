@@ -31,7 +31,10 @@ describe('domain: what an import needs (ImporterService): the target, people by 
   });
 
   it('people: an unknown email becomes a user without a password, unverified; a known one is reused; each becomes a member once', async () => {
-    await rejectsWith(importer.ensureMember(p.workspaceId, p.userId, { email: 'not an email', role: 15 }), 'VALIDATION_ERROR');
+    await rejectsWith(
+      importer.ensureMember(p.workspaceId, p.userId, { email: 'not an email', role: 15 }),
+      'VALIDATION_ERROR',
+    );
     const email = `${unique('imported')}@Example.com`;
     const first = await importer.ensureMember(p.workspaceId, p.userId, {
       email: ` ${email} `,
@@ -39,10 +42,12 @@ describe('domain: what an import needs (ImporterService): the target, people by 
       role: 5,
     });
     assert.deepEqual([first.user, first.member], ['created', 'created']);
-    const [user] = await d.sql<{ email: string; password_hash: string | null; is_email_verified: boolean; display_name: string }>(
-      'SELECT email, password_hash, is_email_verified, display_name FROM users WHERE id = $1',
-      [first.userId],
-    );
+    const [user] = await d.sql<{
+      email: string;
+      password_hash: string | null;
+      is_email_verified: boolean;
+      display_name: string;
+    }>('SELECT email, password_hash, is_email_verified, display_name FROM users WHERE id = $1', [first.userId]);
     assert.deepEqual(user, {
       email: email.toLowerCase(),
       password_hash: null,
@@ -74,11 +79,18 @@ describe('domain: what an import needs (ImporterService): the target, people by 
       external_id: 'src-project-1',
     });
     const ctx = { ...p.ctx, projectId: project.id as string };
-    const kept = await d.get(IssueCommandService).create(ctx, { name: 'a', external_source: 'plane', external_id: 'src-1' });
-    const gone = await d.get(IssueCommandService).create(ctx, { name: 'b', external_source: 'plane', external_id: 'src-2' });
+    const kept = await d
+      .get(IssueCommandService)
+      .create(ctx, { name: 'a', external_source: 'plane', external_id: 'src-1' });
+    const gone = await d
+      .get(IssueCommandService)
+      .create(ctx, { name: 'b', external_source: 'plane', external_id: 'src-2' });
     await d.get(IssueCommandService).create(ctx, { name: 'c', external_source: 'jira', external_id: 'src-3' });
     await d.get(IssueCommandService).remove(ctx, gone.id as string);
-    assert.deepEqual(await importer.externalIds('project', p.workspaceId, 'plane'), new Map([['src-project-1', project.id]]));
+    assert.deepEqual(
+      await importer.externalIds('project', p.workspaceId, 'plane'),
+      new Map([['src-project-1', project.id]]),
+    );
     assert.deepEqual(await importer.externalIds('project', other.workspaceId, 'plane'), new Map());
     assert.deepEqual(await importer.externalIds('issue', project.id as string, 'plane'), new Map([['src-1', kept.id]]));
     assert.equal(importer.relatedPair('b', 'a'), importer.relatedPair('a', 'b'));

@@ -71,9 +71,18 @@ describe('domain: the instance (InstanceService, InstanceAdminService): gates, a
   });
 
   it('admin sign-in: only an active instance admin with the right password; every refusal is the same error and is audited', async () => {
-    await rejectsWith(admins.setUp({ ...TEST_ADMIN, first_name: 'A', last_name: 'B', company_name: 'C' }, client), 'ADMIN_ALREADY_EXIST');
-    await rejectsWith(admins.signIn({ email: TEST_ADMIN.email, password: 'wrong' }, client), 'ADMIN_AUTHENTICATION_FAILED');
-    await rejectsWith(admins.signIn({ email: p.email, password: 'correct horse 1' }, client), 'ADMIN_AUTHENTICATION_FAILED');
+    await rejectsWith(
+      admins.setUp({ ...TEST_ADMIN, first_name: 'A', last_name: 'B', company_name: 'C' }, client),
+      'ADMIN_ALREADY_EXIST',
+    );
+    await rejectsWith(
+      admins.signIn({ email: TEST_ADMIN.email, password: 'wrong' }, client),
+      'ADMIN_AUTHENTICATION_FAILED',
+    );
+    await rejectsWith(
+      admins.signIn({ email: p.email, password: 'correct horse 1' }, client),
+      'ADMIN_AUTHENTICATION_FAILED',
+    );
     await rejectsWith(
       admins.signIn({ email: 'nobody@example.com', password: 'correct horse 1' }, client),
       'ADMIN_AUTHENTICATION_FAILED',
@@ -82,7 +91,10 @@ describe('domain: the instance (InstanceService, InstanceAdminService): gates, a
       "SELECT 1 FROM audit_logs WHERE event = 'auth.sign_in.failed' AND metadata->>'site' = 'instance_admin'",
     );
     assert.equal(failed.length, 3);
-    const signedIn = await admins.signIn({ email: ` ${TEST_ADMIN.email.toUpperCase()} `, password: TEST_ADMIN.password }, client);
+    const signedIn = await admins.signIn(
+      { email: ` ${TEST_ADMIN.email.toUpperCase()} `, password: TEST_ADMIN.password },
+      client,
+    );
     const principal = await admins.verifyInstanceAdminToken(signedIn.access_token);
     assert.equal(principal?.email, TEST_ADMIN.email);
     assert.equal(await admins.verifyInstanceAdminToken(signedIn.refresh_token), null);

@@ -1,24 +1,24 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IntakeService, IssueCommandService, ProjectService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: intake rules (IntakeService): accept, decline, snooze, duplicate, who decides', () => {
   let d: DomainContext;
   let intake: IntakeService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let other: Awaited<ReturnType<typeof seedProject>>;
-  let admin: { workspaceId: string; projectId: string; userId: string; role: number };
-  before(async () => {
-    d = await startDomainContext();
+  let p: Seeded;
+  let other: Seeded;
+  let admin: ProjectContext;
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, other],
+    } = s);
     intake = d.get(IntakeService);
-    p = await seedProject(d);
-    other = await seedProject(d);
-    admin = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    admin = p.ctx;
   });
-  after(() => d.close());
 
   const issueRow = async (id: string) =>
     (
@@ -36,14 +36,9 @@ describe('domain: intake rules (IntakeService): accept, decline, snooze, duplica
 
   it('a project without intake refuses items; a new item is pending and needs a name', async () => {
     await rejectsWith(intake.create(admin, { issue: { name: 'Too early' } }), 'INTAKE_NOT_ENABLED');
-    await d.get(ProjectService).update(
-      p.workspaceId,
-      p.projectId,
-      { userId: p.userId, workspaceRole: 20 },
-      {
-        intake_view: true,
-      },
-    );
+    await d.get(ProjectService).update(p.workspaceId, p.projectId, p.actor, {
+      intake_view: true,
+    });
     await rejectsWith(intake.create(admin, { issue: { name: '  ' } }), 'VALIDATION_ERROR');
     const item = await intake.create(admin, { issue: { name: 'Bug report' }, status: 1 });
     assert.equal(item.status, -2, 'a status on create is ignored: pending');
@@ -82,12 +77,7 @@ describe('domain: intake rules (IntakeService): accept, decline, snooze, duplica
 
     const dup = await submit('Same as another');
     const original = await d.get(IssueCommandService).create(admin, { name: 'Original' });
-    const foreign = await d
-      .get(IssueCommandService)
-      .create(
-        { workspaceId: other.workspaceId, projectId: other.projectId, userId: other.userId, role: 20 },
-        { name: 'X' },
-      );
+    const foreign = await d.get(IssueCommandService).create(other.ctx, { name: 'X' });
     await rejectsWith(intake.update(admin, dup, { status: 2 }), 'VALIDATION_ERROR');
     await rejectsWith(intake.update(admin, dup, { status: 2, duplicate_to: dup }), 'VALIDATION_ERROR');
     await rejectsWith(intake.update(admin, dup, { status: 2, duplicate_to: foreign.id as string }), 'VALIDATION_ERROR');

@@ -1,20 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AccountService, MailService, WorkspaceInvitationService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, rejectsWith, Seeded } from '../support/domain-fixtures';
 import { unique } from '../support/fixtures';
 
 describe('domain: workspace invitation rules (WorkspaceInvitationService): role bounds, the link token, answers', () => {
   let d: DomainContext;
   let invitations: WorkspaceInvitationService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
+  let p: Seeded;
   let slug: string;
   const sent: Array<{ to: string; text: string }> = [];
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 1 }, async (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     invitations = d.get(WorkspaceInvitationService);
-    p = await seedProject(d);
     [{ slug }] = await d.sql<{ slug: string }>('SELECT slug FROM workspaces WHERE id = $1', [p.workspaceId]);
     // the mail room is real (its log fallback); the messages are read on their way there
     const mail = d.get(MailService);
@@ -24,7 +26,6 @@ describe('domain: workspace invitation rules (WorkspaceInvitationService): role 
       return send(m);
     };
   });
-  after(() => d.close());
 
   const admin = () => ({ userId: p.userId, email: p.email, role: 20 });
   /** the invitation id and token of the last link mailed to `email` */

@@ -1,24 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AppProjectService, WorkspaceMemberService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { addWorkspaceMember, rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { addWorkspaceMember, domainSuite, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: workspace member rules (WorkspaceMemberService): role changes, the last Admin, removal', () => {
   let d: DomainContext;
   let members: WorkspaceMemberService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
+  let p: Seeded;
   let ownerRow: string;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 1 }, async (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     members = d.get(WorkspaceMemberService);
-    p = await seedProject(d);
     [{ id: ownerRow }] = await d.sql<{ id: string }>(
       'SELECT id FROM workspace_members WHERE workspace_id = $1 AND member_id = $2',
       [p.workspaceId, p.userId],
     );
   });
-  after(() => d.close());
 
   const owner = () => ({ userId: p.userId, role: 20 });
   const roleOf = async (rowId: string) =>

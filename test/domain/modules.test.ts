@@ -1,24 +1,24 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IssueCommandService, ModuleService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: module rules (ModuleService): names, dates, lead, members, archive, work items', () => {
   let d: DomainContext;
   let modules: ModuleService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let other: Awaited<ReturnType<typeof seedProject>>;
-  let ctx: { workspaceId: string; projectId: string; userId: string; role: number };
-  before(async () => {
-    d = await startDomainContext();
+  let p: Seeded;
+  let other: Seeded;
+  let ctx: ProjectContext;
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, other],
+    } = s);
     modules = d.get(ModuleService);
-    p = await seedProject(d);
-    other = await seedProject(d);
-    ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    ctx = p.ctx;
   });
-  after(() => d.close());
 
   const modulesOf = async (issueId: string) =>
     (
@@ -101,12 +101,7 @@ describe('domain: module rules (ModuleService): names, dates, lead, members, arc
     );
     assert.equal(history.length, 3, 'added a, added b, removed a');
     // a foreign work item is refused, and nothing is added
-    const foreign = await d
-      .get(IssueCommandService)
-      .create(
-        { workspaceId: other.workspaceId, projectId: other.projectId, userId: other.userId, role: 20 },
-        { name: 'X' },
-      );
+    const foreign = await d.get(IssueCommandService).create(other.ctx, { name: 'X' });
     await rejectsWith(modules.addIssues(ctx, b.id, [foreign.id as string]), 'VALIDATION_ERROR');
     assert.deepEqual(await modulesOf(foreign.id as string), []);
   });

@@ -1,27 +1,28 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AppProjectService, IssueChildrenService, IssueCommandService, NotificationService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { addWorkspaceMember, rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { addWorkspaceMember, domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: notification rules (NotificationService and the activity listeners): who is told, and only they', () => {
   let d: DomainContext;
   let notifications: NotificationService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let owner: { workspaceId: string; projectId: string; userId: string; role: number };
+  let p: Seeded;
+  let owner: ProjectContext;
   let mate: Awaited<ReturnType<typeof addWorkspaceMember>>;
   let third: Awaited<ReturnType<typeof addWorkspaceMember>>;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 1 }, async (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     notifications = d.get(NotificationService);
-    p = await seedProject(d);
-    owner = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    owner = p.ctx;
     mate = await addWorkspaceMember(d, p.workspaceId, p, 15);
     third = await addWorkspaceMember(d, p.workspaceId, p, 15);
     for (const u of [mate, third])
       await d.get(AppProjectService).join(p.workspaceId, { userId: u.userId, workspaceRole: 15 }, [p.projectId]);
   });
-  after(() => d.close());
 
   const inbox = (userId: string, issueId: string) =>
     d.sql<{ id: string; sender: string }>(

@@ -43,7 +43,10 @@ describe('domain: a user’s own settings (PreferenceService, QuickLinkService, 
     assert.equal(rows.length, 3, 'a second read adds nothing');
     const off = await prefs.updateHomePreference(p.workspaceId, p.userId, 'recents', { is_enabled: false });
     assert.deepEqual(off, { key: 'recents', is_enabled: false, sort_order: 998 });
-    await rejectsWith(prefs.updateHomePreference(p.workspaceId, p.userId, 'weather', { is_enabled: false }), 'NOT_FOUND');
+    await rejectsWith(
+      prefs.updateHomePreference(p.workspaceId, p.userId, 'weather', { is_enabled: false }),
+      'NOT_FOUND',
+    );
     const sidebar = await prefs.sidebarPreferences(p.workspaceId, p.userId);
     assert.deepEqual(Object.keys(sidebar), ['views', 'active_cycles', 'analytics', 'drafts', 'your_work', 'archives']);
     await prefs.updateSidebarPreference(p.workspaceId, p.userId, 'drafts', { is_pinned: true });
@@ -53,7 +56,10 @@ describe('domain: a user’s own settings (PreferenceService, QuickLinkService, 
       false,
       'another user’s entries are their own',
     );
-    await rejectsWith(prefs.updateSidebarPreference(p.workspaceId, p.userId, 'inbox', { is_pinned: true }), 'NOT_FOUND');
+    await rejectsWith(
+      prefs.updateSidebarPreference(p.workspaceId, p.userId, 'inbox', { is_pinned: true }),
+      'NOT_FOUND',
+    );
   });
 
   it('display settings start at the defaults, a PATCH replaces the given objects whole; a cycle of another project is NOT_FOUND', async () => {
@@ -93,7 +99,10 @@ describe('domain: a user’s own settings (PreferenceService, QuickLinkService, 
     assert.equal(link.url, 'http://example.com/docs');
     await rejectsWith(links.create(p.workspaceId, p.userId, { url: 'http://example.com/docs' }), 'QUICK_LINK_EXISTS');
     const second = await links.create(p.workspaceId, p.userId, { url: 'https://127.0.0.1:8080/x' });
-    await rejectsWith(links.update(p.workspaceId, p.userId, second.id, { url: 'example.com/docs' }), 'QUICK_LINK_EXISTS');
+    await rejectsWith(
+      links.update(p.workspaceId, p.userId, second.id, { url: 'example.com/docs' }),
+      'QUICK_LINK_EXISTS',
+    );
     // the same URL is free for someone else
     await links.create(other.workspaceId, other.userId, { url: 'example.com/docs' });
     await rejectsWith(links.retrieve(other.workspaceId, other.userId, link.id), 'NOT_FOUND');

@@ -1,24 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AppProjectService, EstimateService, IssueCommandService, ProjectService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { addWorkspaceMember, rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { addWorkspaceMember, domainSuite, rejectsWith, Seeded } from '../support/domain-fixtures';
 import { unique } from '../support/fixtures';
 
 describe('domain: project rules (ProjectService, AppProjectService): identifiers, names, members, archive', () => {
   let d: DomainContext;
   let projects: ProjectService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let other: Awaited<ReturnType<typeof seedProject>>;
+  let p: Seeded;
+  let other: Seeded;
   let owner: { userId: string; workspaceRole: number };
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, other],
+    } = s);
     projects = d.get(ProjectService);
-    p = await seedProject(d);
-    other = await seedProject(d);
-    owner = { userId: p.userId, workspaceRole: 20 };
+    owner = p.actor;
   });
-  after(() => d.close());
 
   const ident = () =>
     unique('I')
@@ -50,14 +50,10 @@ describe('domain: project rules (ProjectService, AppProjectService): identifiers
       'PROJECT_NAME_TAKEN',
     );
     // another workspace may use both
-    await projects.create(
-      other.workspaceId,
-      { userId: other.userId, workspaceRole: 20 },
-      {
-        name: `Lower ${id}`,
-        identifier: id,
-      },
-    );
+    await projects.create(other.workspaceId, other.actor, {
+      name: `Lower ${id}`,
+      identifier: id,
+    });
     const apps = d.get(AppProjectService);
     assert.equal((await apps.identifierCheck(p.workspaceId, ` ${id.toLowerCase()}`)).exists, 1);
     await rejectsWith(apps.releaseIdentifier(p.workspaceId, id), 'PROJECT_IDENTIFIER_IN_USE');

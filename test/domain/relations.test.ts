@@ -1,24 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IssueCommandService, IssueRelationService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: relation rules (IssueRelationService): no self, pairs seen from both ends, one per pair', () => {
   let d: DomainContext;
   let relations: IssueRelationService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let other: Awaited<ReturnType<typeof seedProject>>;
-  let ctx: { workspaceId: string; projectId: string; userId: string; role: number };
+  let p: Seeded;
+  let other: Seeded;
+  let ctx: ProjectContext;
   const item = async (name: string) => (await d.get(IssueCommandService).create(ctx, { name })).id as string;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, other],
+    } = s);
     relations = d.get(IssueRelationService);
-    p = await seedProject(d);
-    other = await seedProject(d);
-    ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    ctx = p.ctx;
   });
-  after(() => d.close());
 
   const live = (a: string, b: string) =>
     d.sql<{ relation_type: string; issue_id: string }>(
@@ -31,14 +31,7 @@ describe('domain: relation rules (IssueRelationService): no self, pairs seen fro
     const a = await item('Self');
     const err = await rejectsWith(relations.create(ctx, a, 'relates_to', [a.toUpperCase()]), 'VALIDATION_ERROR');
     assert.deepEqual(err.extra.errors, { issues: ['A work item cannot be related to itself.'] });
-    const foreign = (
-      await d
-        .get(IssueCommandService)
-        .create(
-          { workspaceId: other.workspaceId, projectId: other.projectId, userId: other.userId, role: 20 },
-          { name: 'X' },
-        )
-    ).id as string;
+    const foreign = (await d.get(IssueCommandService).create(other.ctx, { name: 'X' })).id as string;
     const b = await item('Fine');
     await rejectsWith(relations.create(ctx, a, 'relates_to', [b, foreign]), 'VALIDATION_ERROR');
     assert.deepEqual(await live(a, b), [], 'the valid half of a refused request is not kept');

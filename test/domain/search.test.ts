@@ -68,15 +68,9 @@ describe('domain: search rules (SearchService): only what the caller can see, th
     const pick = async (q: Parameters<SearchService['picker']>[3]) =>
       ids((await search.picker(p.workspaceId, p.projectId, p.userId, q)).results);
 
-    assert.deepEqual(
-      new Set(await pick({ search: 'picker' })),
-      new Set([root, child, grandchild, loose, cycled]),
-    );
+    assert.deepEqual(new Set(await pick({ search: 'picker' })), new Set([root, child, grandchild, loose, cycled]));
     // a new parent for `child`: not itself, not its parent, not its grandchild (a loop)
-    assert.deepEqual(
-      new Set(await pick({ search: 'picker', issueId: child, parent: true })),
-      new Set([loose, cycled]),
-    );
+    assert.deepEqual(new Set(await pick({ search: 'picker', issueId: child, parent: true })), new Set([loose, cycled]));
     // sub-items for `child`: top-level items that are not its ancestors
     assert.deepEqual(
       new Set(await pick({ search: 'picker', issueId: child, subIssue: true })),
@@ -90,7 +84,10 @@ describe('domain: search rules (SearchService): only what the caller can see, th
     assert.deepEqual((await pick({ search: '' }))[0], cycled);
     // a module or work item outside the project
     const theirModule = await d.get(ModuleService).create(other.ctx, { name: 'Their module' });
-    await rejectsWith(search.picker(p.workspaceId, p.projectId, p.userId, { search: '', moduleId: theirModule.id }), 'NOT_FOUND');
+    await rejectsWith(
+      search.picker(p.workspaceId, p.projectId, p.userId, { search: '', moduleId: theirModule.id }),
+      'NOT_FOUND',
+    );
     const theirIssue = await issue(other, 'Theirs');
     await rejectsWith(
       search.picker(p.workspaceId, p.projectId, p.userId, { search: '', issueId: theirIssue, parent: true }),

@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LabelService, StateService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: states and labels (StateService, LabelService)', () => {
   let d: DomainContext;
   let states: StateService;
   let labels: LabelService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let other: Awaited<ReturnType<typeof seedProject>>;
-  before(async () => {
-    d = await startDomainContext();
+  let p: Seeded;
+  let other: Seeded;
+  domainSuite({ projects: 2 }, (s) => {
+    ({
+      d,
+      seeded: [p, other],
+    } = s);
     states = d.get(StateService);
     labels = d.get(LabelService);
-    p = await seedProject(d);
-    other = await seedProject(d);
   });
-  after(() => d.close());
 
   const defaults = (projectId: string) =>
     d.sql<{ id: string }>('SELECT id FROM states WHERE project_id = $1 AND "default" AND deleted_at IS NULL', [

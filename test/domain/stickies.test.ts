@@ -77,7 +77,10 @@ describe('domain: sticky rules (StickyService): the owner only, order, search, s
       [made[4], made[3]],
     );
     assert.ok(first.nextCursor);
-    const second = await stickies.list(p.workspaceId, mate.userId, { perPage: 2, cursor: parseCursor(first.nextCursor) });
+    const second = await stickies.list(p.workspaceId, mate.userId, {
+      perPage: 2,
+      cursor: parseCursor(first.nextCursor),
+    });
     assert.deepEqual(
       second.results.map((s) => s.id),
       [made[2], made[1]],
@@ -102,7 +105,9 @@ describe('domain: sticky rules (StickyService): the owner only, order, search, s
       color: '#fff',
       description_html: '<p>old</p>',
     });
-    const changed = await stickies.update(p.workspaceId, p.userId, s.id, { description_html: '<p>new <i>text</i></p>' });
+    const changed = await stickies.update(p.workspaceId, p.userId, s.id, {
+      description_html: '<p>new <i>text</i></p>',
+    });
     assert.equal(changed.name, 'Keep');
     assert.equal(changed.color, '#fff');
     assert.equal(changed.description_stripped, 'new text');
@@ -111,9 +116,10 @@ describe('domain: sticky rules (StickyService): the owner only, order, search, s
     await stickies.remove(p.workspaceId, p.userId, s.id);
     await rejectsWith(stickies.retrieve(p.workspaceId, p.userId, s.id), 'NOT_FOUND');
     await rejectsWith(stickies.remove(p.workspaceId, p.userId, s.id), 'NOT_FOUND');
-    const [row] = await d.sql<{ deleted: boolean }>('SELECT deleted_at IS NOT NULL AS deleted FROM stickies WHERE id = $1', [
-      s.id,
-    ]);
+    const [row] = await d.sql<{ deleted: boolean }>(
+      'SELECT deleted_at IS NOT NULL AS deleted FROM stickies WHERE id = $1',
+      [s.id],
+    );
     assert.deepEqual(row, { deleted: true });
     const list = await stickies.list(p.workspaceId, p.userId, { perPage: 100 });
     assert.equal(

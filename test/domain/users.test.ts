@@ -40,9 +40,10 @@ describe('domain: a user’s own record (UserProfileService): the writable field
     assert.equal(after.user_timezone, 'Europe/Paris');
     // email and flags are not writable here
     await users.update(p.userId, { email: 'else@example.com', is_active: false } as never);
-    const [row] = await d.sql<{ email: string; is_active: boolean }>('SELECT email, is_active FROM users WHERE id = $1', [
-      p.userId,
-    ]);
+    const [row] = await d.sql<{ email: string; is_active: boolean }>(
+      'SELECT email, is_active FROM users WHERE id = $1',
+      [p.userId],
+    );
     assert.deepEqual(row, { email: p.email, is_active: true });
   });
 

@@ -1,25 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AppProjectService, IssueCommandService, ViewService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { addWorkspaceMember, rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { addWorkspaceMember, domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: saved view rules (ViewService): checked filters, owner-only changes, lock, access, the filtered list', () => {
   let d: DomainContext;
   let views: ViewService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let owner: { workspaceId: string; projectId: string; userId: string; role: number };
+  let p: Seeded;
+  let owner: ProjectContext;
   let member: typeof owner;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 1 }, async (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     views = d.get(ViewService);
-    p = await seedProject(d);
-    owner = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    owner = p.ctx;
     const m = await addWorkspaceMember(d, p.workspaceId, p, 15);
     await d.get(AppProjectService).join(p.workspaceId, { userId: m.userId, workspaceRole: 15 }, [p.projectId]);
     member = { ...owner, userId: m.userId, role: 15 };
   });
-  after(() => d.close());
 
   it("filters are checked on write (Plane's values, as given) and stored with Plane's query", async () => {
     const bad = await rejectsWith(

@@ -1,22 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CycleService, IssueCommandService, WebhookService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { rejectsWith, seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, ProjectContext, rejectsWith, Seeded } from '../support/domain-fixtures';
 
 describe('domain: webhook rules (WebhookService): the URL guard, secrets, one URL per workspace, event switches', () => {
   let d: DomainContext;
   let hooks: WebhookService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
-  let ctx: { workspaceId: string; projectId: string; userId: string; role: number };
-  before(async () => {
+  let p: Seeded;
+  let ctx: ProjectContext;
+  domainSuite({ projects: 1, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } }, (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     // 127.0.0.1 is let through by name, as an operator would for a receiver on the same machine
-    d = await startDomainContext({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
     hooks = d.get(WebhookService);
-    p = await seedProject(d);
-    ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    ctx = p.ctx;
   });
-  after(() => d.close());
 
   const deliveries = (webhookId: string, event: string) =>
     d.sql('SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND event = $2', [webhookId, event]);

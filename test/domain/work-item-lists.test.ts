@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IssueCommandService, IssueQueryService } from '#domain';
-import { DomainContext, startDomainContext } from '../support/domain-context';
-import { seedProject } from '../support/domain-fixtures';
+import type { DomainContext } from '../support/domain-context';
+import { domainSuite, Seeded } from '../support/domain-fixtures';
 
 /** The statements the data source's pool is given while `fn` runs (the driver's `query`, watched, not replaced). */
 async function statementsOf(d: DomainContext, fn: () => Promise<unknown>): Promise<string[]> {
@@ -26,18 +26,19 @@ async function statementsOf(d: DomainContext, fn: () => Promise<unknown>): Promi
 describe('domain: what the work item lists read (IssueQueryService)', () => {
   let d: DomainContext;
   let issues: IssueQueryService;
-  let p: Awaited<ReturnType<typeof seedProject>>;
+  let p: Seeded;
   const description = `<p>${'a long description '.repeat(200)}</p>`;
-  before(async () => {
-    d = await startDomainContext();
+  domainSuite({ projects: 1 }, async (s) => {
+    ({
+      d,
+      seeded: [p],
+    } = s);
     issues = d.get(IssueQueryService);
-    p = await seedProject(d);
-    const ctx = { workspaceId: p.workspaceId, projectId: p.projectId, userId: p.userId, role: 20 };
+    const ctx = p.ctx;
     for (const name of ['One', 'Two']) {
       await d.get(IssueCommandService).create(ctx, { name, description_html: description });
     }
   });
-  after(() => d.close());
 
   const pageOf = (query: Record<string, unknown>) => ({
     page: { perPage: 100, number: 0 },

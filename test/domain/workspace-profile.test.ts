@@ -37,14 +37,23 @@ describe('domain: a member’s profile pages (WorkspaceProfileService): members 
     const seen = await profiles.profile(p.workspaceId, { userId: guest.userId, role: 5 }, p.userId);
     assert.equal(seen.user_data.email, '');
     assert.deepEqual(seen.project_data, []);
-    assert.equal((await profiles.profile(p.workspaceId, { userId: guest.userId, role: 5 }, guest.userId)).user_data.email, guest.email);
+    assert.equal(
+      (await profiles.profile(p.workspaceId, { userId: guest.userId, role: 5 }, guest.userId)).user_data.email,
+      guest.email,
+    );
     const mate = await addWorkspaceMember(d, p.workspaceId, p, 15);
     const byMate = await profiles.profile(p.workspaceId, { userId: mate.userId, role: 15 }, p.userId);
     assert.equal(byMate.user_data.email, p.email);
     assert.deepEqual(byMate.project_data, [], 'the mate is in none of the owner’s projects');
     const stats = await profiles.stats(p.workspaceId, mate.userId, p.userId, {});
     assert.equal(stats.created_issues, 0);
-    const activity = await profiles.workspaceActivity(p.workspaceId, mate.userId, p.userId, { perPage: 50 }, { asc: false });
+    const activity = await profiles.workspaceActivity(
+      p.workspaceId,
+      mate.userId,
+      p.userId,
+      { perPage: 50 },
+      { asc: false },
+    );
     assert.deepEqual(activity.results, []);
   });
 
@@ -87,7 +96,10 @@ describe('domain: a member’s profile pages (WorkspaceProfileService): members 
     );
     const csv = await profiles.exportActivity(p.workspaceId, p.userId, p.userId, day);
     const lines = csv.split('\r\n').filter(Boolean);
-    assert.equal(lines[0], '"Actor name","Issue ID","Project","Created at","Updated at","Action","Field","Old value","New value"');
+    assert.equal(
+      lines[0],
+      '"Actor name","Issue ID","Project","Created at","Updated at","Action","Field","Old value","New value"',
+    );
     const [{ n }] = await d.sql<{ n: number }>(
       "SELECT COUNT(*)::int AS n FROM issue_activities WHERE actor_id = $1 AND to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') = $2",
       [p.userId, day],

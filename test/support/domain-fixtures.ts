@@ -4,8 +4,12 @@ import { AccountService, ProjectService, WorkspaceInvitationService, WorkspaceSe
 import { DomainContext, startDomainContext } from './domain-context';
 import { unique } from './fixtures';
 
-/** A workspace owner (signed up through `AccountService`) with a workspace and a project, made by the services. */
-export async function seedProject(d: DomainContext) {
+/**
+ * A workspace owner (signed up through `AccountService`) with a workspace and a project, made by the
+ * services, and the contexts the owner acts with: `ctx` (project Admin, the project rooms'
+ * `ChangeContext`) and `actor` (workspace Admin, the workspace and project rooms' `Actor`).
+ */
+export async function seedProject(d: DomainContext): Promise<Seeded> {
   const email = `${unique('owner')}@example.com`;
   const account = await d
     .get(AccountService)
@@ -17,7 +21,17 @@ export async function seedProject(d: DomainContext) {
   const project = await d
     .get(ProjectService)
     .create(workspace.id, { userId, workspaceRole: 20 }, { name: `Project ${identifier}`, identifier });
-  return { userId, email, tokens: account, workspaceId: workspace.id as string, projectId: project.id as string };
+  const workspaceId = workspace.id as string;
+  const projectId = project.id as string;
+  return {
+    userId,
+    email,
+    tokens: account,
+    workspaceId,
+    projectId,
+    ctx: { workspaceId, projectId, userId, role: 20 },
+    actor: { userId, workspaceRole: 20 },
+  };
 }
 
 /** Asserts that `promise` rejects with a `MeridianError` of `code`, and returns it. */
@@ -65,13 +79,19 @@ export async function addWorkspaceMember(
   return { userId, email, memberRowId: row.id };
 }
 
-/** A seeded workspace owner and project (`seedProject`) with the contexts the services take. */
-export type Seeded = Awaited<ReturnType<typeof seedProject>> & {
+/** A seeded workspace owner, their workspace and project (`seedProject`). */
+export interface Seeded {
+  userId: string;
+  email: string;
+  /** the owner's sign-up answer (tokens and user) */
+  tokens: Awaited<ReturnType<AccountService['signUp']>>;
+  workspaceId: string;
+  projectId: string;
   /** the owner acting as project Admin (`ChangeContext` of the project rooms) */
   ctx: ProjectContext;
   /** the owner as a workspace Admin (`Actor` of the workspace and project rooms) */
   actor: { userId: string; workspaceRole: number };
-};
+}
 
 /** The context the project rooms' services take: the project, its workspace, the user and their project role. */
 export interface ProjectContext {
@@ -93,16 +113,6 @@ export interface DomainSuite {
   seeded: Seeded[];
 }
 
-/** `seedProject` with the contexts its owner acts with. */
-export async function seedProjectWithContexts(d: DomainContext): Promise<Seeded> {
-  const s = await seedProject(d);
-  return {
-    ...s,
-    ctx: { workspaceId: s.workspaceId, projectId: s.projectId, userId: s.userId, role: 20 },
-    actor: { userId: s.userId, workspaceRole: 20 },
-  };
-}
-
 /**
  * The set-up every domain test file shares, registered as the enclosing `describe`'s `before` and
  * `after`: a domain context on a fresh database (`startDomainContext(env)`), `projects` seeded owners
@@ -117,7 +127,7 @@ export function domainSuite(
   before(async () => {
     d = await startDomainContext(opts.env);
     const seeded: Seeded[] = [];
-    for (let k = 0; k < (opts.projects ?? 1); k++) seeded.push(await seedProjectWithContexts(d));
+    for (let k = 0; k < (opts.projects ?? 1); k++) seeded.push(await seedProject(d));
     await setUp?.({ d, p: seeded[0], other: seeded[1], ctx: seeded[0]?.ctx, seeded });
   });
   after(() => d?.close());

@@ -17,6 +17,7 @@ import {
   StateService,
 } from '#domain';
 import type { INestApplicationContext, Type } from '@nestjs/common';
+import { issueFields } from './plane-mapping';
 import { PlaneSource } from './plane-source';
 
 /** `external_source` of everything this importer writes; `external_id` is the object's id in the source. */
@@ -438,20 +439,7 @@ export class PlaneImporter {
     i: Json,
     maps: { states: Map<string, string>; labels: Map<string, string>; points: Map<string, string> },
   ) {
-    return {
-      description_html: i.description_html || '<p></p>',
-      priority: i.priority,
-      state: i.state ? (maps.states.get(i.state) ?? undefined) : undefined,
-      estimate_point: i.estimate_point ? (maps.points.get(i.estimate_point) ?? null) : null,
-      start_date: i.start_date ?? null,
-      target_date: i.target_date ?? null,
-      assignees: ((i.assignees ?? []) as unknown[])
-        .map((a) => this.user(typeof a === 'string' ? a : (a as Json)?.id))
-        .filter((a): a is string => !!a),
-      labels: ((i.labels ?? []) as unknown[])
-        .map((l) => maps.labels.get(typeof l === 'string' ? l : (l as Json)?.id))
-        .filter((l): l is string => !!l),
-    };
+    return issueFields(i, maps, (id) => this.user(id));
   }
 
   /**
