@@ -23,16 +23,16 @@ describe('domain: work item email notifications (EmailNotificationService): who 
   domainSuite({ projects: 1, env: { JOBS_RUNNER: 'false' } }, async (s) => {
     ({ d, p } = s);
     sender = d.get(EmailNotificationService);
+    mate = await addWorkspaceMember(d, p.workspaceId, p, 15);
+    await d.get(AppProjectService).join(p.workspaceId, { userId: mate.userId, workspaceRole: 15 }, [p.projectId]);
     smtp = await startSmtpCapture();
-    // the instance's SMTP settings point at a real SMTP server on loopback
+    // the invitation above went to the log; from here on, mail goes to a real SMTP server on loopback
     await d
       .get(InstanceSettings)
       .update(
         { EMAIL_HOST: smtp.env.EMAIL_HOST, EMAIL_PORT: smtp.env.EMAIL_PORT, EMAIL_USE_TLS: '0', EMAIL_USE_SSL: '0' },
         null,
       );
-    mate = await addWorkspaceMember(d, p.workspaceId, p, 15);
-    await d.get(AppProjectService).join(p.workspaceId, { userId: mate.userId, workspaceRole: 15 }, [p.projectId]);
   });
   after(() => smtp?.close());
 
