@@ -199,7 +199,8 @@ export function samlEnvConnection(env: Env, readFile: (path: string) => string =
   const trigger = 'SAML_IDP_ENTITY_ID';
   if (!env.SAML_SSO_URL?.trim()) throw new Error(`SAML_SSO_URL is required with ${trigger}`);
   const certificates = valueOrFile(env, 'SAML_IDP_CERTIFICATES', readFile, true);
-  if (!certificates?.trim()) throw new Error(`SAML_IDP_CERTIFICATES (or SAML_IDP_CERTIFICATES_FILE) is required with ${trigger}`);
+  if (!certificates?.trim())
+    throw new Error(`SAML_IDP_CERTIFICATES (or SAML_IDP_CERTIFICATES_FILE) is required with ${trigger}`);
   return {
     kind: 'saml',
     name: env.SAML_NAME?.trim() || 'SAML',
@@ -265,7 +266,11 @@ export function ldapEnvConnection(env: Env, readFile: (path: string) => string =
       ['group_search_base', 'LDAP_GROUP_SEARCH_BASE', env.LDAP_GROUP_SEARCH_BASE],
       ['group_filter', 'LDAP_GROUP_FILTER', env.LDAP_GROUP_FILTER],
       ['group_name_attribute', 'LDAP_GROUP_NAME_ATTRIBUTE', env.LDAP_GROUP_NAME_ATTRIBUTE],
-      ['connect_timeout_ms', 'LDAP_CONNECT_TIMEOUT_MS', integer('LDAP_CONNECT_TIMEOUT_MS', env.LDAP_CONNECT_TIMEOUT_MS)],
+      [
+        'connect_timeout_ms',
+        'LDAP_CONNECT_TIMEOUT_MS',
+        integer('LDAP_CONNECT_TIMEOUT_MS', env.LDAP_CONNECT_TIMEOUT_MS),
+      ],
       ['timeout_ms', 'LDAP_TIMEOUT_MS', integer('LDAP_TIMEOUT_MS', env.LDAP_TIMEOUT_MS)],
     ]),
   };
