@@ -25,7 +25,10 @@ function bodyOf(body: unknown): SsoConnectionInput {
 export class SsoConnectionsController {
   constructor(private readonly connections: SsoConnectionService) {}
 
-  /** 200: every connection (the `OIDC_*` environment's first, `source: "environment"`), a bare array. */
+  /**
+   * 200: every connection (those of the `OIDC_*`, `SAML_*` and `LDAP_*` variables first, read-only,
+   * `source: "environment"`), a bare array.
+   */
   @Get()
   list(): Promise<SsoConnectionJson[]> {
     return this.connections.list();

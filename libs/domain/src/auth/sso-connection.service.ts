@@ -147,15 +147,23 @@ export interface SsoConnectionInput {
 @Injectable()
 export class SsoConnectionService {
   private readonly box: SecretBox;
-  /** the connections of the `OIDC_*`, `SAML_*` and `LDAP_*` variables, in that order */
-  private readonly envs: EnvConnection[];
+  /** the `SAML_*` and `LDAP_*` connections, checked once (a bad value stops the start) */
+  private readonly checkedEnv: ReturnType<typeof checkSsoEnvConnections>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repo: AuthRepository,
   ) {
     this.box = new SecretBox(config.secret.key, SECRET_PURPOSE);
-    this.envs = this.envConnections();
+    this.checkedEnv = checkSsoEnvConnections(config);
+  }
+
+  /**
+   * The connections of the `OIDC_*`, `SAML_*` and `LDAP_*` variables, in that order; built on each
+   * use, as their URLs follow `API_BASE_URL`.
+   */
+  private get envs(): EnvConnection[] {
+    return this.envConnections();
   }
 
   private env(id: string): EnvConnection | undefined {
@@ -368,7 +376,7 @@ export class SsoConnectionService {
     const out: EnvConnection[] = [];
     const oidc = this.config.oidcEnv;
     if (oidc) out.push({ resolved: this.resolveEnv(oidc), view: this.envView(oidc) });
-    const checked = checkSsoEnvConnections(this.config);
+    const checked = this.checkedEnv;
     const common = (env: SsoEnvConnection, id: string) => ({
       id,
       kind: env.kind,
@@ -397,13 +405,17 @@ export class SsoConnectionService {
     const samlEnv = this.config.samlEnv;
     if (samlEnv && checked.saml) {
       const id = ENV_SAML_CONNECTION_ID;
-      const hasKey = !!checked.saml.settings.spPrivateKey;
+      const key = checked.saml.settings.spPrivateKey ?? '';
       out.push({
-        resolved: { ...common(samlEnv, id), ldap: null, saml: checked.saml.settings },
+        resolved: {
+          ...common(samlEnv, id),
+          ldap: null,
+          saml: samlSettingsOf(checked.saml.row, key, this.config.apiBaseUrl, id),
+        },
         view: viewOf(
           samlEnv,
           id,
-          samlSettingsJson(checked.saml.row, hasKey, this.config.apiBaseUrl, id),
+          samlSettingsJson(checked.saml.row, !!key, this.config.apiBaseUrl, id),
           samlUrls(this.config.apiBaseUrl, id).acs,
         ),
       });
