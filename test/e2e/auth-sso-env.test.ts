@@ -123,7 +123,16 @@ describe('auth: SAML and LDAP connections of the environment variables; SSO conn
   it('the Instance API shows both read-only, source "environment", without their secrets', async () => {
     const list = await t.api.get('/api/instances/sso-connections/').auth(admin, { type: 'bearer' });
     assert.equal(list.status, 200);
-    const byId = new Map((list.body as { id: string }[]).map((c) => [c.id, c as Record<string, any>]));
+    type Connection = {
+      id: string;
+      kind: string;
+      name: string;
+      source: string;
+      domains: string[];
+      settings: Record<string, unknown>;
+      group_role_mappings: unknown[];
+    };
+    const byId = new Map((list.body as Connection[]).map((c) => [c.id, c]));
     const saml = byId.get(ENV_SAML_ID)!;
     assert.ok(saml, JSON.stringify(list.body));
     assert.equal(saml.kind, 'saml');
