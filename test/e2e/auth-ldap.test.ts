@@ -279,6 +279,65 @@ describe('auth: LDAP sign-in behind the password form against slapd', () => {
     );
   });
 
+  it('groups found by searching the group entries (group_search_base, no memberOf) map to roles', async () => {
+    const searched = `${unique('search')}.test`.toLowerCase();
+    const gina = { email: `gina@${searched}`, password: 'gina-pass-1' };
+    const hal = { email: `hal@${searched}`, password: 'hal-pass-1' };
+    const ginaDn = await dir.addUser({ uid: 'gina', mail: gina.email, password: gina.password });
+    const halDn = await dir.addUser({ uid: 'hal', mail: hal.email, password: hal.password });
+    await dir.addGroup('search-leads', [ginaDn]);
+    await dir.addGroup('search-crew', [halDn]);
+    const created = await create(
+      ldapsBody(
+        {
+          // the user's memberOf is not read: only the search of ou=groups finds the groups
+          groups_attribute: '',
+          group_search_base: `ou=groups,${dir.baseDn}`,
+          group_filter: '(&(objectClass=groupOfNames)(member={dn}))',
+          group_name_attribute: 'cn',
+        },
+        {
+          name: 'Searched groups',
+          domains: [searched],
+          group_role_mappings: [
+            { group: 'search-leads', workspace_slug: ws.slug, role: 20 },
+            { group: `cn=search-crew,ou=groups,${dir.baseDn}`, workspace_slug: ws.slug, role: 5 },
+          ],
+        },
+      ),
+    );
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.settings.groups_attribute, '');
+    assert.equal(created.body.settings.group_search_base, `ou=groups,${dir.baseDn}`);
+    const ginaIn = await t.api.post('/auth/sign-in/').send(gina);
+    assert.equal(ginaIn.status, 200, JSON.stringify(ginaIn.body));
+    assert.equal(await roleOf(ginaIn.body.user.id), 20, 'search-leads (by its cn) gives Admin');
+    const halIn = await postForm(new BrowserJar(), '/auth/sign-in/', hal);
+    const halMe = await me(halIn.browser);
+    assert.equal(halMe.status, 200, JSON.stringify(halMe.body));
+    assert.equal(await roleOf(halMe.body.id as string), 5, 'search-crew (by its DN) gives Guest');
+    // hal joins search-leads in the directory: the next sign-in finds it by the search
+    await dir.changeMember('search-leads', halDn, 'add');
+    const again = await t.api.post('/auth/sign-in/').send(hal);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(await roleOf(halMe.body.id as string), 20);
+    const [changed] = await t.sql<{ metadata: Record<string, unknown> }>(
+      `SELECT metadata FROM audit_logs WHERE event = 'member.role_changed' AND metadata->>'member_id' = $1
+       ORDER BY created_at DESC LIMIT 1`,
+      [halMe.body.id],
+    );
+    assert.deepEqual(
+      [changed.metadata.old_role, changed.metadata.new_role, changed.metadata.via],
+      [5, 20, 'sso_groups'],
+    );
+    // a group search base the directory lacks is refused when saved
+    const missing = await t.api
+      .patch(`/api/instances/sso-connections/${created.body.id}/`)
+      .auth(admin, { type: 'bearer' })
+      .send({ settings: { group_search_base: `ou=nowhere,${dir.baseDn}` } });
+    assert.match(assertError(missing, 422, 'LDAP_CHECK_FAILED').detail, /group search base "ou=nowhere/);
+  });
+
   it('the directory down: a clear 503-class answer, and no lockout of the other methods', async () => {
     const other = await signUp(t, `${unique('pw')}@example.com`, 'correct horse 1');
     await dir.stop();

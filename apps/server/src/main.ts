@@ -17,7 +17,7 @@ import {
   ReadyDatabase,
   startDatabase,
 } from '#database';
-import { InstanceService } from '#domain';
+import { checkSsoEnvConnections, InstanceService } from '#domain';
 import * as net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
@@ -171,6 +171,8 @@ async function main(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig();
+    // the SAML_* and LDAP_* connections, by the Instance API's rules (the variable named)
+    checkSsoEnvConnections(config);
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;

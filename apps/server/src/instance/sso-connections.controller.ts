@@ -1,4 +1,4 @@
-import { CurrentPrincipal, InstanceAdminAuth, MeridianError, Principal, UuidPipe } from '#common';
+import { AuditActor, CurrentActor, InstanceAdminAuth, MeridianError, UuidPipe } from '#common';
 import { SsoConnectionInput, SsoConnectionJson, SsoConnectionService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 
@@ -16,14 +16,19 @@ function bodyOf(body: unknown): SsoConnectionInput {
  * encrypted and never answered. Every save reads the provider's discovery document first. An LDAP
  * connection (`kind: "ldap"`, docs/sso-ldap.md) has `settings: {url, start_tls, allow_plaintext,
  * ca_certificate, bind_dn, base_dn, user_filter, …, bind_password_set}` (`bind_password` write-only);
- * every save binds as its service account first (422 `LDAP_CHECK_FAILED`).
+ * every save binds as its service account first (422 `LDAP_CHECK_FAILED`). Each create, update
+ * (that changes something) and delete writes an `instance.sso_connection_created|updated|deleted`
+ * audit row in its transaction (docs/audit.md): id, kind, name, changed field names, no secret.
  */
 @Controller('sso-connections')
 @InstanceAdminAuth()
 export class SsoConnectionsController {
   constructor(private readonly connections: SsoConnectionService) {}
 
-  /** 200: every connection (the `OIDC_*` environment's first, `source: "environment"`), a bare array. */
+  /**
+   * 200: every connection (those of the `OIDC_*`, `SAML_*` and `LDAP_*` variables first, read-only,
+   * `source: "environment"`), a bare array.
+   */
   @Get()
   list(): Promise<SsoConnectionJson[]> {
     return this.connections.list();
@@ -34,8 +39,8 @@ export class SsoConnectionsController {
    * 422 `SSO_DISCOVERY_FAILED` (the provider's discovery failed, the cause in `detail`); nothing saved then.
    */
   @Post()
-  create(@CurrentPrincipal() me: Principal, @Body() body: unknown): Promise<SsoConnectionJson> {
-    return this.connections.create(bodyOf(body), me.userId);
+  create(@CurrentActor() actor: AuditActor, @Body() body: unknown): Promise<SsoConnectionJson> {
+    return this.connections.create(bodyOf(body), actor);
   }
 
   /** 200; 404 `NOT_FOUND`. */
@@ -47,17 +52,17 @@ export class SsoConnectionsController {
   /** 200 with the connection; the given fields only. As create, and 404, 409 `SSO_CONNECTION_READ_ONLY`. */
   @Patch(':id')
   update(
-    @CurrentPrincipal() me: Principal,
+    @CurrentActor() actor: AuditActor,
     @Param('id', UuidPipe) id: string,
     @Body() body: unknown,
   ): Promise<SsoConnectionJson> {
-    return this.connections.update(id, bodyOf(body), me.userId);
+    return this.connections.update(id, bodyOf(body), actor);
   }
 
   /** 204; 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY`. */
   @Delete(':id')
   @HttpCode(204)
-  async remove(@Param('id', UuidPipe) id: string): Promise<void> {
-    await this.connections.remove(id);
+  async remove(@CurrentActor() actor: AuditActor, @Param('id', UuidPipe) id: string): Promise<void> {
+    await this.connections.remove(id, actor);
   }
 }

@@ -1,5 +1,12 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { oidcEnvConnection, OidcEnvConnection } from './sso-env';
+import {
+  checkEnvDomainsApart,
+  ldapEnvConnection,
+  oidcEnvConnection,
+  OidcEnvConnection,
+  samlEnvConnection,
+  SsoEnvConnection,
+} from './sso-env';
 import {
   IsBoolean,
   IsIn,
@@ -742,6 +749,10 @@ export interface AppConfig {
   };
   /** the OIDC connection of the `OIDC_*` variables (docs/sso-oidc.md), or null */
   oidcEnv: OidcEnvConnection | null;
+  /** the SAML connection of the `SAML_*` variables (docs/sso-saml.md), or null */
+  samlEnv: SsoEnvConnection | null;
+  /** the LDAP connection of the `LDAP_*` variables (docs/sso-ldap.md), or null */
+  ldapEnv: SsoEnvConnection | null;
   logLevel: string;
   /**
    * How stdout's log lines look (`LOG_FORMAT`): `json`, pino's JSON lines (for collectors: the
@@ -1029,8 +1040,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     );
   }
   let oidcEnv: OidcEnvConnection | null;
+  let samlEnv: SsoEnvConnection | null;
+  let ldapEnv: SsoEnvConnection | null;
   try {
     oidcEnv = oidcEnvConnection(raw as Record<string, string>);
+    samlEnv = samlEnvConnection(raw as Record<string, string>);
+    ldapEnv = ldapEnvConnection(raw as Record<string, string>);
+    checkEnvDomainsApart([
+      { prefix: 'OIDC', domains: oidcEnv?.domains ?? [] },
+      { prefix: 'SAML', domains: samlEnv?.domains ?? [] },
+      { prefix: 'LDAP', domains: ldapEnv?.domains ?? [] },
+    ]);
   } catch (err) {
     throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
   }
@@ -1116,6 +1136,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     },
     oidcEnv,
+    samlEnv,
+    ldapEnv,
     logLevel: env.LOG_LEVEL,
     logFormat: chooseLogFormat(env.LOG_FORMAT, env.NODE_ENV, process.stdout.isTTY === true),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

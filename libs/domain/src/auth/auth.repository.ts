@@ -213,8 +213,15 @@ export class AuthRepository {
     return rows.filter((r) => r.connectionId !== exceptId).map((r) => r.domain);
   }
 
-  /** Inserts or updates a connection and replaces its domains, in one transaction. */
-  async saveSsoConnection(row: Partial<SsoConnection>, domains: string[] | undefined): Promise<SsoConnection> {
+  /**
+   * Inserts or updates a connection and replaces its domains, in one transaction, in which
+   * `then(em, saved)` runs last (the audit row): its failure rolls the save back.
+   */
+  async saveSsoConnection(
+    row: Partial<SsoConnection>,
+    domains: string[] | undefined,
+    then?: (em: EntityManager, saved: SsoConnection) => Promise<void>,
+  ): Promise<SsoConnection> {
     return this.dataSource.transaction(async (em) => {
       const saved = await em.save(SsoConnection, em.create(SsoConnection, row));
       if (domains) {
@@ -226,14 +233,27 @@ export class AuthRepository {
           );
         }
       }
-      return em.findOneByOrFail(SsoConnection, { id: saved.id });
+      const fresh = await em.findOneByOrFail(SsoConnection, { id: saved.id });
+      if (then) await then(em, fresh);
+      return fresh;
     });
   }
 
-  /** Deletes a connection (its domains go with it); false when there was none. */
-  async deleteSsoConnection(id: string): Promise<boolean> {
-    const result = await this.dataSource.getRepository(SsoConnection).delete({ id });
-    return (result.affected ?? 0) > 0;
+  /**
+   * Deletes a connection (its domains go with it) and runs `then(em, deleted)` in the same
+   * transaction (the audit row); false when there was none.
+   */
+  async deleteSsoConnection(
+    id: string,
+    then?: (em: EntityManager, deleted: SsoConnection) => Promise<void>,
+  ): Promise<boolean> {
+    return this.dataSource.transaction(async (em) => {
+      const row = await em.findOne(SsoConnection, { where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!row) return false;
+      await em.delete(SsoConnection, { id });
+      if (then) await then(em, row);
+      return true;
+    });
   }
 
   /** The slugs among `slugs` that name no live workspace. */

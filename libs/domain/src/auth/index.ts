@@ -7,7 +7,13 @@ export { ClientInfo, SessionService } from './session.service';
 export { AuthFeatureModule } from './auth.module';
 export { AccountSettingsService } from './account-settings.service';
 export type { LinkedAccountJson } from './account-settings.service';
-export { ENV_SSO_CONNECTION_ID, SsoConnectionService } from './sso-connection.service';
+export {
+  checkSsoEnvConnections,
+  ENV_LDAP_CONNECTION_ID,
+  ENV_SAML_CONNECTION_ID,
+  ENV_SSO_CONNECTION_ID,
+  SsoConnectionService,
+} from './sso-connection.service';
 export type { ResolvedSsoConnection, SsoConnectionInput, SsoConnectionJson } from './sso-connection.service';
 export { OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_SECONDS, OIDC_SESSION_COOKIE, OidcService } from './oidc.service';
 export type { OidcSignIn, SsoSite } from './oidc.service';

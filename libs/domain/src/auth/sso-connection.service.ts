@@ -1,5 +1,17 @@
-import { APP_CONFIG, AppConfig, isEmailDomain, MeridianError, OidcEnvConnection, validationError } from '#common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  AuditActor,
+  ConfigError,
+  isEmailDomain,
+  MeridianError,
+  OidcEnvConnection,
+  SsoEnvConnection,
+  validationError,
+} from '#common';
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { recordAudit } from '../kernel/audit';
 import { SecretBox } from '../instance-config';
 import { iso } from '../kernel/time';
 import { AuthRepository } from './auth.repository';
@@ -20,6 +32,45 @@ import { checkSamlSettings, SamlSettings, samlSettingsJson, samlSettingsOf, saml
 
 /** The id the connection of the `OIDC_*` environment variables answers to (it has no row). */
 export const ENV_SSO_CONNECTION_ID = '00000000-0000-4000-8000-000000000e40';
+/** The id of the `SAML_*` variables' connection (its URLs: `/auth/saml/<this id>/…`). */
+export const ENV_SAML_CONNECTION_ID = '00000000-0000-4000-8000-000000000e41';
+/** The id of the `LDAP_*` variables' connection. */
+export const ENV_LDAP_CONNECTION_ID = '00000000-0000-4000-8000-000000000e42';
+
+/** A connection of the environment: as the flows use it and as the Instance API shows it. */
+interface EnvConnection {
+  resolved: ResolvedSsoConnection;
+  view: SsoConnectionJson;
+}
+
+/**
+ * Checks the `SAML_*` and `LDAP_*` connections of the configuration by the rules an Instance API
+ * save applies (`checkSamlSettings`, `checkLdapSettings`; the directory is not contacted), and
+ * answers them ready for the flows. Throws `ConfigError` naming the variable of every refused
+ * setting, e.g. `Invalid configuration: SAML_SSO_URL: The identity provider's SSO URL must be …`.
+ * The server calls it right after reading its configuration, so a bad value stops the start.
+ */
+export function checkSsoEnvConnections(config: AppConfig): {
+  saml: { settings: SamlSettings; row: Record<string, unknown> } | null;
+  ldap: { settings: LdapSettings; bindPassword: string } | null;
+} {
+  const problems: string[] = [];
+  const failFor = (env: SsoEnvConnection) => (field: string, message: string) =>
+    problems.push(`${env.variables[field] ?? field}: ${message}`);
+  let saml: { settings: SamlSettings; row: Record<string, unknown> } | null = null;
+  let ldap: { settings: LdapSettings; bindPassword: string } | null = null;
+  if (config.samlEnv) {
+    const checked = checkSamlSettings(config.samlEnv.settings, failFor(config.samlEnv));
+    const row = { ...checked.row } as Record<string, unknown>;
+    saml = { settings: samlSettingsOf(row, checked.secret, config.apiBaseUrl, ENV_SAML_CONNECTION_ID), row };
+  }
+  if (config.ldapEnv) {
+    const checked = checkLdapSettings(config.ldapEnv.settings as LdapSettingsInput, failFor(config.ldapEnv));
+    ldap = { settings: checked.settings, bindPassword: checked.secret };
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return { saml, ldap };
+}
 
 const SECRET_PURPOSE = 'meridian:sso-connection:v1';
 const ROLES = new Set([5, 15, 20]);
@@ -96,12 +147,27 @@ export interface SsoConnectionInput {
 @Injectable()
 export class SsoConnectionService {
   private readonly box: SecretBox;
+  /** the `SAML_*` and `LDAP_*` connections, checked once (a bad value stops the start) */
+  private readonly checkedEnv: ReturnType<typeof checkSsoEnvConnections>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repo: AuthRepository,
   ) {
     this.box = new SecretBox(config.secret.key, SECRET_PURPOSE);
+    this.checkedEnv = checkSsoEnvConnections(config);
+  }
+
+  /**
+   * The connections of the `OIDC_*`, `SAML_*` and `LDAP_*` variables, in that order; built on each
+   * use, as their URLs follow `API_BASE_URL`.
+   */
+  private get envs(): EnvConnection[] {
+    return this.envConnections();
+  }
+
+  private env(id: string): EnvConnection | undefined {
+    return this.envs.find((e) => e.resolved.id === id);
   }
 
   /** The callback every OIDC provider redirects to: `API_BASE_URL/auth/oidc/callback/`. */
@@ -113,13 +179,13 @@ export class SsoConnectionService {
   async list(): Promise<SsoConnectionJson[]> {
     const rows = await this.repo.listSsoConnections();
     const domains = await this.repo.ssoDomainsOf(rows.map((r) => r.id));
-    const env = this.config.oidcEnv ? [this.envView(this.config.oidcEnv)] : [];
-    return [...env, ...rows.map((r) => this.view(r, domains.get(r.id) ?? []))];
+    return [...this.envs.map((e) => e.view), ...rows.map((r) => this.view(r, domains.get(r.id) ?? []))];
   }
 
   /** 200; 404 `NOT_FOUND`. */
   async get(id: string): Promise<SsoConnectionJson> {
-    if (id === ENV_SSO_CONNECTION_ID && this.config.oidcEnv) return this.envView(this.config.oidcEnv);
+    const env = this.env(id);
+    if (env) return env.view;
     const row = await this.repo.findSsoConnection(id);
     if (!row) throw new MeridianError('NOT_FOUND');
     return this.view(row, (await this.repo.ssoDomainsOf([id])).get(id) ?? []);
@@ -134,7 +200,8 @@ export class SsoConnectionService {
    * `LDAP_CHECK_FAILED` (the cause in `detail`) when the directory cannot be reached, refuses the
    * service bind or lacks the base DN. Nothing is stored on any refusal.
    */
-  async create(input: SsoConnectionInput, actorId: string): Promise<SsoConnectionJson> {
+  async create(input: SsoConnectionInput, actor: AuditActor): Promise<SsoConnectionJson> {
+    const actorId = actor.userId;
     const checked = await this.check(input, null);
     const row = await this.repo.saveSsoConnection(
       {
@@ -150,6 +217,7 @@ export class SsoConnectionService {
         updatedById: actorId,
       },
       checked.domains,
+      (em, saved) => this.audit(em, 'instance.sso_connection_created', actor, saved),
     );
     return this.view(row, checked.domains);
   }
@@ -160,8 +228,9 @@ export class SsoConnectionService {
    * create with the stored values for the rest. 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY` for
    * the environment's connection; the create's 422 and 409.
    */
-  async update(id: string, input: SsoConnectionInput, actorId: string): Promise<SsoConnectionJson> {
-    if (id === ENV_SSO_CONNECTION_ID && this.config.oidcEnv) throw new MeridianError('SSO_CONNECTION_READ_ONLY');
+  async update(id: string, input: SsoConnectionInput, actor: AuditActor): Promise<SsoConnectionJson> {
+    const actorId = actor.userId;
+    if (this.env(id)) throw new MeridianError('SSO_CONNECTION_READ_ONLY');
     const row = await this.repo.findSsoConnection(id);
     if (!row) throw new MeridianError('NOT_FOUND');
     const current = (await this.repo.ssoDomainsOf([id])).get(id) ?? [];
@@ -197,6 +266,8 @@ export class SsoConnectionService {
     if (input.kind !== undefined && input.kind !== row.kind)
       throw validationError({ kind: ['The kind of a connection cannot be changed; make a new one.'] });
     const checked = await this.check(merged, id);
+    const storedSecret = row.secret ? (this.box.open(row.secret) ?? '') : '';
+    const fields = changedFields(row, current, checked, storedSecret);
     const saved = await this.repo.saveSsoConnection(
       {
         id,
@@ -211,14 +282,42 @@ export class SsoConnectionService {
         updatedById: actorId,
       },
       checked.domains,
+      (em, fresh) =>
+        fields.length ? this.audit(em, 'instance.sso_connection_updated', actor, fresh, { fields }) : Promise.resolve(),
     );
     return this.view(saved, checked.domains);
   }
 
-  /** 204; 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY` for the environment's connection. */
-  async remove(id: string): Promise<void> {
-    if (id === ENV_SSO_CONNECTION_ID && this.config.oidcEnv) throw new MeridianError('SSO_CONNECTION_READ_ONLY');
-    if (!(await this.repo.deleteSsoConnection(id))) throw new MeridianError('NOT_FOUND');
+  /**
+   * 204; 404 `NOT_FOUND`; 409 `SSO_CONNECTION_READ_ONLY` for the environment's connection. The
+   * `instance.sso_connection_deleted` audit row is written in the delete's transaction.
+   */
+  async remove(id: string, actor: AuditActor): Promise<void> {
+    if (this.env(id)) throw new MeridianError('SSO_CONNECTION_READ_ONLY');
+    const deleted = await this.repo.deleteSsoConnection(id, (em, row) =>
+      this.audit(em, 'instance.sso_connection_deleted', actor, row),
+    );
+    if (!deleted) throw new MeridianError('NOT_FOUND');
+  }
+
+  /**
+   * One `instance.sso_connection_*` audit row (docs/audit.md) in the change's transaction: the
+   * connection's id (target), `kind`, `name`, and for an update the names of the fields that
+   * changed (`settings.<name>` for a setting; a write-only secret by its name only, never its value).
+   */
+  private audit(
+    em: EntityManager,
+    event: 'instance.sso_connection_created' | 'instance.sso_connection_updated' | 'instance.sso_connection_deleted',
+    actor: AuditActor,
+    row: SsoConnection,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
+    return recordAudit(em, {
+      event,
+      actor,
+      target: { type: 'sso_connection', id: row.id },
+      metadata: { kind: row.kind, name: row.name, ...extra },
+    });
   }
 
   /** The enabled connection owning the email's domain, or null (the environment's first). */
@@ -228,8 +327,8 @@ export class SsoConnectionService {
       .trim()
       .toLowerCase();
     if (!domain || !email.includes('@')) return null;
-    const env = this.config.oidcEnv;
-    if (env?.domains.includes(domain)) return this.resolveEnv(env);
+    const env = this.envs.find((e) => e.resolved.domains.includes(domain));
+    if (env) return env.resolved;
     const row = await this.repo.ssoConnectionOfDomain(domain);
     if (!row || !row.isEnabled) return null;
     return this.resolve(row);
@@ -237,7 +336,8 @@ export class SsoConnectionService {
 
   /** The enabled connection with this id, or null. */
   async byId(id: string): Promise<ResolvedSsoConnection | null> {
-    if (id === ENV_SSO_CONNECTION_ID) return this.config.oidcEnv ? this.resolveEnv(this.config.oidcEnv) : null;
+    const env = this.env(id);
+    if (env) return env.resolved;
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
     const row = await this.repo.findSsoConnection(id);
     if (!row || !row.isEnabled) return null;
@@ -269,6 +369,66 @@ export class SsoConnectionService {
       },
       saml: row.kind === 'saml' ? samlSettingsOf(row.settings, secret, this.config.apiBaseUrl, row.id) : null,
     };
+  }
+
+  /** The environment's connections (`checkSsoEnvConnections`; a bad value is a `ConfigError`). */
+  private envConnections(): EnvConnection[] {
+    const out: EnvConnection[] = [];
+    const oidc = this.config.oidcEnv;
+    if (oidc) out.push({ resolved: this.resolveEnv(oidc), view: this.envView(oidc) });
+    const checked = this.checkedEnv;
+    const common = (env: SsoEnvConnection, id: string) => ({
+      id,
+      kind: env.kind,
+      name: env.name,
+      domains: env.domains,
+      allowPassword: env.allowPassword,
+      jitProvisioning: env.jitProvisioning,
+      groupRoleMappings: env.groupRoleMappings,
+      oidc: { issuer: '', clientId: '', clientSecret: '', scopes: 'openid email profile', groupsClaim: 'groups' },
+    });
+    const viewOf = (env: SsoEnvConnection, id: string, settings: SsoConnectionJson['settings'], redirect: string) => ({
+      id,
+      kind: env.kind,
+      name: env.name,
+      is_enabled: true,
+      domains: env.domains,
+      allow_password: env.allowPassword,
+      jit_provisioning: env.jitProvisioning,
+      settings,
+      group_role_mappings: env.groupRoleMappings,
+      redirect_uri: redirect,
+      source: 'environment' as const,
+      created_at: null,
+      updated_at: null,
+    });
+    const samlEnv = this.config.samlEnv;
+    if (samlEnv && checked.saml) {
+      const id = ENV_SAML_CONNECTION_ID;
+      const key = checked.saml.settings.spPrivateKey ?? '';
+      out.push({
+        resolved: {
+          ...common(samlEnv, id),
+          ldap: null,
+          saml: samlSettingsOf(checked.saml.row, key, this.config.apiBaseUrl, id),
+        },
+        view: viewOf(
+          samlEnv,
+          id,
+          samlSettingsJson(checked.saml.row, !!key, this.config.apiBaseUrl, id),
+          samlUrls(this.config.apiBaseUrl, id).acs,
+        ),
+      });
+    }
+    const ldapEnv = this.config.ldapEnv;
+    if (ldapEnv && checked.ldap) {
+      const id = ENV_LDAP_CONNECTION_ID;
+      out.push({
+        resolved: { ...common(ldapEnv, id), ldap: checked.ldap, saml: null },
+        view: viewOf(ldapEnv, id, ldapSettingsJson(checked.ldap.settings, true), this.redirectUri()),
+      });
+    }
+    return out;
   }
 
   private resolveEnv(env: OidcEnvConnection): ResolvedSsoConnection {
@@ -328,7 +488,7 @@ export class SsoConnectionService {
       if (unknown.length) fail('group_role_mappings', `Unknown workspaces: ${unknown.join(', ')}.`);
     }
     if (Object.keys(errors).length) throw validationError(errors);
-    const envDomains = this.config.oidcEnv?.domains ?? [];
+    const envDomains = this.envs.flatMap((e) => e.resolved.domains);
     const taken = [...domains.filter((d) => envDomains.includes(d)), ...(await this.repo.ssoDomainsTaken(domains, id))];
     if (taken.length) {
       throw new MeridianError('SSO_DOMAIN_TAKEN', `These domains belong to another connection: ${taken.join(', ')}.`);
@@ -400,6 +560,48 @@ export class SsoConnectionService {
       updated_at: null,
     };
   }
+}
+
+/** The write-only secret of each kind, by its field name in `settings`. */
+const SECRET_FIELD: Record<SsoKind, string> = {
+  oidc: 'client_secret',
+  ldap: 'bind_password',
+  saml: 'sp_private_key',
+};
+
+/**
+ * The names of what an update changes (`name`, `is_enabled`, `domains`, `allow_password`,
+ * `jit_provisioning`, `group_role_mappings`, `settings.<key>`, and the kind's secret as
+ * `settings.<its field>`), sorted; the values are compared, never recorded.
+ */
+function changedFields(
+  row: SsoConnection,
+  domains: string[],
+  next: {
+    name: string;
+    isEnabled: boolean;
+    domains: string[];
+    allowPassword: boolean;
+    jitProvisioning: boolean;
+    settings: Record<string, unknown>;
+    secret: string;
+    mappings: GroupRoleMapping[];
+  },
+  storedSecret: string,
+): string[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const fields: string[] = [];
+  if (row.name !== next.name) fields.push('name');
+  if (row.isEnabled !== next.isEnabled) fields.push('is_enabled');
+  if (!same([...domains].sort(), [...next.domains].sort())) fields.push('domains');
+  if (row.allowPassword !== next.allowPassword) fields.push('allow_password');
+  if (row.jitProvisioning !== next.jitProvisioning) fields.push('jit_provisioning');
+  if (!same(row.groupRoleMappings ?? [], next.mappings)) fields.push('group_role_mappings');
+  const before = (row.settings ?? {}) as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(before), ...Object.keys(next.settings)]))
+    if (!same(before[key], next.settings[key])) fields.push(`settings.${key}`);
+  if ((next.secret ?? '') !== storedSecret) fields.push(`settings.${SECRET_FIELD[row.kind]}`);
+  return fields.sort();
 }
 
 /** An `oidc` connection's settings, verified by reading the issuer's discovery document. */
