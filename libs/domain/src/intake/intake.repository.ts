@@ -217,4 +217,9 @@ export class IntakeRepository {
   defaultState(em: EntityManager, projectId: string): Promise<State | null> {
     return em.getRepository(State).findOne({ where: { projectId, default: true } });
   }
+
+  /** Whether `intakeId` is a live intake of the project. */
+  intakeExists(projectId: string, intakeId: string): Promise<boolean> {
+    return this.dataSource.getRepository(Intake).existsBy({ id: intakeId, projectId });
+  }
 }

@@ -423,4 +423,9 @@ export class IntakeService {
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }
+
+  /** Whether `intakeId` is a live intake of the project (a published board's `intake` setting). */
+  isProjectIntake(projectId: string, intakeId: string): Promise<boolean> {
+    return this.intakes.intakeExists(projectId, intakeId);
+  }
 }

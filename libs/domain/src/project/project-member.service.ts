@@ -326,6 +326,11 @@ export class ProjectMemberService {
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }
+
+  /** The project's active memberships (entities, unpaginated), oldest first: for the rooms above. */
+  activeMemberships(projectId: string): Promise<ProjectMember[]> {
+    return this.projects.activeMembers(projectId);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

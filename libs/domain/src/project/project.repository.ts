@@ -384,4 +384,27 @@ export class ProjectRepository {
   async updateMember(em: EntityManager, id: string, patch: Partial<ProjectMember>): Promise<void> {
     await em.update(ProjectMember, { id }, patch as never);
   }
+
+  // ---- reads for the rooms above (through ProjectService and ProjectMemberService)
+
+  /** The live project `id` (in `em`'s transaction), or null. */
+  findLive(em: EntityManager, id: string): Promise<Project | null> {
+    return em.getRepository(Project).findOneBy({ id });
+  }
+
+  /** The live, unarchived projects of the workspace among `ids`, by name. */
+  unarchivedByIds(workspaceId: string, ids: string[]): Promise<Project[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.dataSource.getRepository(Project).find({
+      where: { workspaceId, id: In(ids), archivedAt: IsNull() },
+      order: { name: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** The project's active memberships, oldest first. */
+  activeMembers(projectId: string): Promise<ProjectMember[]> {
+    return this.dataSource
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, isActive: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
 }

@@ -183,4 +183,16 @@ export class StateService {
       throw err;
     }
   }
+
+  // ---- reads for the rooms above (the published boards)
+
+  /** The project's states that are not triage, by `sequence` (entities; live ones only). */
+  nonTriageStates(projectId: string): Promise<State[]> {
+    return this.states.nonTriage(projectId);
+  }
+
+  /** The states `ids`, soft-deleted ones too (entities, in no order): the group of a work item's state. */
+  statesWithDeleted(ids: string[]): Promise<State[]> {
+    return this.states.withDeleted([...new Set(ids)]);
+  }
 }
