@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { bindNamed, Issue, issueFilterConditions } from '../issue';
 import { Project } from '../project';
 import { State } from '../state';
@@ -221,5 +221,14 @@ export class IntakeRepository {
   /** Whether `intakeId` is a live intake of the project. */
   intakeExists(projectId: string, intakeId: string): Promise<boolean> {
     return this.dataSource.getRepository(Intake).existsBy({ id: intakeId, projectId });
+  }
+
+  /** Which of the work items `issueIds` have a live intake row with one of `statuses`. */
+  async issueIdsWithStatus(issueIds: string[], statuses: number[]): Promise<Set<string>> {
+    if (!issueIds.length) return new Set();
+    const rows = await this.dataSource
+      .getRepository(IntakeIssue)
+      .find({ select: { issueId: true }, where: { issueId: In(issueIds), status: In(statuses) } });
+    return new Set(rows.map((r) => r.issueId));
   }
 }

@@ -428,4 +428,9 @@ export class IntakeService {
   isProjectIntake(projectId: string, intakeId: string): Promise<boolean> {
     return this.intakes.intakeExists(projectId, intakeId);
   }
+
+  /** Which of the work items `issueIds` have a live intake row with one of `statuses` (`INTAKE_STATUS`). */
+  issuesWithIntakeStatus(issueIds: string[], statuses: number[]): Promise<Set<string>> {
+    return this.intakes.issueIdsWithStatus([...new Set(issueIds)], statuses);
+  }
 }

@@ -158,7 +158,12 @@ export class IssueChildrenService {
    * room); the saved row. `access` defaults to INTERNAL; a taken `external_id` is 409
    * `EXTERNAL_ID_TAKEN` (raised by the caller's unique violation too, see `guard`).
    */
-  async writeComment(em: EntityManager, ctx: ChangeContext, issueId: string, input: CommentInput): Promise<IssueComment> {
+  async writeComment(
+    em: EntityManager,
+    ctx: ChangeContext,
+    issueId: string,
+    input: CommentInput,
+  ): Promise<IssueComment> {
     await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
     const html = input.comment_html || '<p></p>';
     const comment = await this.repo.insertComment(

@@ -820,7 +820,11 @@ export class IssueQueryService {
    * The work item `issueId` of the project if a published board shows it, locked `FOR UPDATE` when
    * `lock`, in the caller's transaction when `em` is given; null otherwise.
    */
-  boardIssue(projectId: string, issueId: string, opts: { em?: EntityManager; lock?: boolean } = {}): Promise<Issue | null> {
+  boardIssue(
+    projectId: string,
+    issueId: string,
+    opts: { em?: EntityManager; lock?: boolean } = {},
+  ): Promise<Issue | null> {
     return this.repo.boardIssue(opts.em ?? this.repo.manager, projectId, issueId, opts.lock ?? false);
   }
 
@@ -830,5 +834,17 @@ export class IssueQueryService {
    */
   boardRows(issueIds: string[]) {
     return this.repo.boardRows(issueIds);
+  }
+
+  // ---- reads for the rooms above that run in a change's transaction (notifications)
+
+  /** The live work item `id` (entity, archived or a draft too), in `em`'s transaction; or null. */
+  liveIssue(id: string, em: EntityManager = this.dataSource.manager): Promise<Issue | null> {
+    return this.repo.issueById(em, id);
+  }
+
+  /** The user ids assigned to the work item, in `em`'s transaction. */
+  assigneeIds(issueId: string, em: EntityManager = this.dataSource.manager): Promise<string[]> {
+    return this.repo.assigneeIdsOf(em, issueId);
   }
 }

@@ -1446,6 +1446,11 @@ ORDER BY created_at, id`,
   async updateVote(em: EntityManager, id: string, patch: Partial<IssueVote>): Promise<void> {
     await em.update(IssueVote, { id }, patch as never);
   }
+
+  /** The user ids assigned to the work item (its live assignee links). */
+  async assigneeIdsOf(em: EntityManager, issueId: string): Promise<string[]> {
+    return (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
+  }
 }
 
 /** 1 when a create's `values` (`$1`–`$23` of `SQL_CREATE_ISSUE`) make a visible work item (`$14` is_draft false), else 0. */

@@ -331,6 +331,15 @@ export class ProjectMemberService {
   activeMemberships(projectId: string): Promise<ProjectMember[]> {
     return this.projects.activeMembers(projectId);
   }
+
+  /** Which of `userIds` are active members of the project, in the caller's transaction when `em` is given. */
+  activeMemberIdsAmong(
+    projectId: string,
+    userIds: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    return this.projects.activeMemberIdsAmong(em, projectId, [...new Set(userIds)]);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

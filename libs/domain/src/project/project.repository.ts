@@ -407,4 +407,18 @@ export class ProjectRepository {
       .getRepository(ProjectMember)
       .find({ where: { projectId, isActive: true }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
+
+  /** The project `id`, deleted or not (in `em`'s transaction), or null. */
+  findWithDeleted(em: EntityManager, id: string): Promise<Project | null> {
+    return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
+  }
+
+  /** Which of `userIds` are active members of the project (in `em`'s transaction). */
+  async activeMemberIdsAmong(em: EntityManager, projectId: string, userIds: string[]): Promise<string[]> {
+    if (!userIds.length) return [];
+    const rows = await em
+      .getRepository(ProjectMember)
+      .find({ select: { memberId: true }, where: { projectId, memberId: In(userIds), isActive: true } });
+    return rows.map((m) => m.memberId);
+  }
 }

@@ -406,6 +406,11 @@ export class ProjectService implements ProjectAccessResolver {
   unarchivedProjects(workspaceId: string, ids: string[]): Promise<Project[]> {
     return this.projects.unarchivedByIds(workspaceId, [...new Set(ids)]);
   }
+
+  /** The project `id`, deleted or not (entity: its identifier for a notification), or null. */
+  findWithDeleted(id: string, em: EntityManager = this.dataSource.manager): Promise<Project | null> {
+    return this.projects.findWithDeleted(em, id);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

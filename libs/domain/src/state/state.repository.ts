@@ -108,8 +108,8 @@ export class StateRepository {
   }
 
   /** The states `ids`, soft-deleted ones too, in no order. */
-  withDeleted(ids: string[]): Promise<State[]> {
+  withDeleted(em: EntityManager, ids: string[]): Promise<State[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.dataSource.getRepository(State).find({ where: { id: In(ids) }, withDeleted: true });
+    return em.getRepository(State).find({ where: { id: In(ids) }, withDeleted: true });
   }
 }

@@ -191,8 +191,11 @@ export class StateService {
     return this.states.nonTriage(projectId);
   }
 
-  /** The states `ids`, soft-deleted ones too (entities, in no order): the group of a work item's state. */
-  statesWithDeleted(ids: string[]): Promise<State[]> {
-    return this.states.withDeleted([...new Set(ids)]);
+  /**
+   * The states `ids`, soft-deleted ones too (entities, in no order: a work item's state as a board or
+   * a notification shows it), in the caller's transaction when `em` is given.
+   */
+  statesWithDeleted(ids: string[], em: EntityManager = this.dataSource.manager): Promise<State[]> {
+    return this.states.withDeleted(em, [...new Set(ids)]);
   }
 }
