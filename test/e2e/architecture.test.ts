@@ -166,21 +166,24 @@ describe(
       assert.ok(listed.length > 0);
       for (const file of listed)
         assert.ok(fs.existsSync(path.join(ROOT, file)), `${file} is listed but does not exist`);
-      // the same rule without its exceptions, over the listed files only: each must still break it
+      // the same rule without its exceptions, over each listed file alone (a file cruised with the
+      // others can be reached first as another's dependency, unfollowed): each must still break it
       const strict = { ...rule, from: { path: (rule.from as { path: string }).path } };
-      const res = await run(
-        listed,
-        { ...options, ruleSet: { forbidden: [strict] }, baseDir: ROOT, outputType: 'json', maxDepth: 1 },
-        {},
-        { tsConfig: extractTSConfig(path.join(ROOT, 'tsconfig.json')) },
-      );
-      const breaking = new Set(
-        (JSON.parse(String(res.output)) as { summary: { violations: Array<{ from: string }> } }).summary.violations.map(
-          (v) => v.from,
-        ),
-      );
-      for (const file of listed)
-        assert.ok(breaking.has(file), `${file} no longer imports another room's door: take it off the list`);
+      const tsConfig = extractTSConfig(path.join(ROOT, 'tsconfig.json'));
+      for (const file of listed) {
+        const res = await run(
+          [file],
+          { ...options, ruleSet: { forbidden: [strict] }, baseDir: ROOT, outputType: 'json', maxDepth: 1 },
+          {},
+          { tsConfig },
+        );
+        const violations = (JSON.parse(String(res.output)) as { summary: { violations: Array<{ from: string }> } })
+          .summary.violations;
+        assert.ok(
+          violations.some((v) => v.from === file),
+          `${file} no longer imports another room's door: take it off the list`,
+        );
+      }
     });
 
     it('a type-only import across a cycle is not a run-time cycle', async () => {

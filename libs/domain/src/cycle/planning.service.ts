@@ -194,6 +194,11 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     if (!issueIds.length) return Promise.resolve([]);
     return this.repo.linksOfIssues(this.repo.manager, issueIds);
   }
+
+  /** Whether `id` is a live cycle or module of the project (archived or not). */
+  async existsInProject(projectId: string, id: string): Promise<boolean> {
+    return (await this.repo.findInProject(this.repo.manager, projectId, id)) !== null;
+  }
 }
 
 /** The page with its rows rendered by `render` (one call for the whole page). */

@@ -340,6 +340,14 @@ export class ProjectMemberService {
   ): Promise<string[]> {
     return this.projects.activeMemberIdsAmong(em, projectId, [...new Set(userIds)]);
   }
+
+  /**
+   * `userId`'s role in the live, unarchived project of the workspace when they are an active member
+   * of it; undefined otherwise (archived projects included): for the rooms above (search).
+   */
+  activeRoleInOpenProject(workspaceId: string, projectId: string, userId: string): Promise<number | undefined> {
+    return this.projects.activeRoleInOpenProject(workspaceId, projectId, userId);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

@@ -421,4 +421,17 @@ export class ProjectRepository {
       .find({ select: { memberId: true }, where: { projectId, memberId: In(userIds), isActive: true } });
     return rows.map((m) => m.memberId);
   }
+
+  /** `userId`'s role in the live, unarchived project of the workspace, if an active member; else undefined. */
+  async activeRoleInOpenProject(workspaceId: string, projectId: string, userId: string): Promise<number | undefined> {
+    const row = await this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoin(Project, 'p', 'p.id = pm.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('pm.projectId = :projectId AND pm.memberId = :userId AND pm.isActive = true', { projectId, userId })
+      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
+      .select('pm.role', 'role')
+      .getRawOne<{ role: number }>();
+    return row ? Number(row.role) : undefined;
+  }
 }
