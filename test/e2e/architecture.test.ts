@@ -77,7 +77,16 @@ describe(
         'libs/domain/src/issue/issue.service.ts',
         "import { projectNow } from '../project';\nexport const issueNow = projectNow;\n",
       );
-      plant('libs/domain/src/issue/index.ts', "export { issueNow } from './issue.service';\n");
+      plant('libs/domain/src/issue/issue.entity.ts', 'export class Issue {\n  id = "";\n}\n');
+      plant(
+        'libs/domain/src/issue/index.ts',
+        "export { issueNow } from './issue.service';\nexport { Issue } from './issue.entity';\n",
+      );
+      // a repository may name another room's entity as a type, and use its own room's files
+      plant(
+        'libs/domain/src/project/project.repository.ts',
+        "import type { Issue } from '../issue';\nimport { projectNow } from './project.service';\nexport const f = (i: Issue) => [i.id, projectNow];\n",
+      );
       plant('libs/domain/src/index.ts', "export * from './project';\nexport * from './issue';\n");
     });
     after(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -108,6 +117,18 @@ describe(
         'libs/domain/src/index.ts',
         "export * from './project';\nexport * from './issue/issue.service';\n",
       ],
+      // another room's entity file, not through its door
+      [
+        'features-meet-through-index',
+        'libs/domain/src/project/bad-entity.ts',
+        "import { Issue } from '../issue/issue.entity';\nexport const x = new Issue();\n",
+      ],
+      // a repository that reads another room's rows itself (its door imported at run time)
+      [
+        'repositories-keep-to-their-room',
+        'libs/domain/src/project/project-reads.repository.ts',
+        "import { issueNow } from '../issue';\nexport const x = issueNow;\n",
+      ],
       // a run-time cycle: project's door → project.service → issue's door → issue.service → project's door
       [
         'no-circular',
@@ -116,7 +137,7 @@ describe(
       ],
     ];
     for (const [rule, file, text] of cases) {
-      it(`fails on a planted violation of ${rule}`, async () => {
+      it(`fails on a planted violation of ${rule} (${path.basename(file)})`, async () => {
         const before = fs.existsSync(path.join(scratch, file))
           ? fs.readFileSync(path.join(scratch, file), 'utf8')
           : null;
@@ -131,6 +152,39 @@ describe(
         }
       });
     }
+
+    it("the repositories let through by repositories-keep-to-their-room exist and still import another room's door", async () => {
+      const { cruise: run } = await import('dependency-cruiser');
+      const { default: extractDepcruiseOptions } =
+        await import('dependency-cruiser/config-utl/extract-depcruise-options');
+      const { default: extractTSConfig } = await import('dependency-cruiser/config-utl/extract-ts-config');
+      const options = await extractDepcruiseOptions(path.join(ROOT, '.dependency-cruiser.cjs'));
+      const rule = options.ruleSet!.forbidden!.find((r) => r.name === 'repositories-keep-to-their-room')!;
+      const listed = ([] as string[])
+        .concat((rule.from as { pathNot: string[] }).pathNot)
+        .map((re) => re.replace(/^\^|\$$/g, '').replace(/\\\./g, '.'));
+      assert.ok(listed.length > 0);
+      for (const file of listed)
+        assert.ok(fs.existsSync(path.join(ROOT, file)), `${file} is listed but does not exist`);
+      // the same rule without its exceptions, over each listed file alone (a file cruised with the
+      // others can be reached first as another's dependency, unfollowed): each must still break it
+      const strict = { ...rule, from: { path: (rule.from as { path: string }).path } };
+      const tsConfig = extractTSConfig(path.join(ROOT, 'tsconfig.json'));
+      for (const file of listed) {
+        const res = await run(
+          [file],
+          { ...options, ruleSet: { forbidden: [strict] }, baseDir: ROOT, outputType: 'json', maxDepth: 1 },
+          {},
+          { tsConfig },
+        );
+        const violations = (JSON.parse(String(res.output)) as { summary: { violations: Array<{ from: string }> } })
+          .summary.violations;
+        assert.ok(
+          violations.some((v) => v.from === file),
+          `${file} no longer imports another room's door: take it off the list`,
+        );
+      }
+    });
 
     it('a type-only import across a cycle is not a run-time cycle', async () => {
       const file = 'libs/domain/src/project/project.service.ts';

@@ -237,6 +237,17 @@ export abstract class PlanningRepository<E extends PlanningRow, L extends Planni
   usesPointEstimate(em: EntityManager, projectId: string): Promise<boolean> {
     return usesPointEstimate(em, projectId);
   }
+
+  // ---- reads for the rooms above (through PlanningService)
+
+  /** The project's live, unarchived rows `{id, name}`, oldest first. */
+  openNames(projectId: string): Promise<Array<Pick<E, 'id' | 'name'>>> {
+    return this.dataSource.getRepository(this.kind.entity).find({
+      select: { id: true, name: true } as never,
+      where: { projectId, archivedAt: IsNull() } as never,
+      order: { createdAt: 'ASC', id: 'ASC' } as never,
+    });
+  }
 }
 
 /** The live work items of the project with these ids, in no order (`issuesOfProject` checks them). */

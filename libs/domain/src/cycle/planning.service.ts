@@ -181,6 +181,24 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     if (!!row.archivedAt !== archived) throw new MeridianError('NOT_FOUND');
     return (await this.render([row]))[0];
   }
+
+  // ---- reads for the rooms above (the published boards)
+
+  /** The project's live, unarchived cycles or modules as `{id, name}`, oldest first. */
+  openNames(projectId: string): Promise<Array<{ id: string; name: string }>> {
+    return this.repo.openNames(projectId);
+  }
+
+  /** The live links (`cycle_issues` or `module_issues` rows) of these work items, in no order. */
+  linksOfIssues(issueIds: string[]): Promise<L[]> {
+    if (!issueIds.length) return Promise.resolve([]);
+    return this.repo.linksOfIssues(this.repo.manager, issueIds);
+  }
+
+  /** Whether `id` is a live cycle or module of the project (archived or not). */
+  async existsInProject(projectId: string, id: string): Promise<boolean> {
+    return (await this.repo.findInProject(this.repo.manager, projectId, id)) !== null;
+  }
 }
 
 /** The page with its rows rendered by `render` (one call for the whole page). */

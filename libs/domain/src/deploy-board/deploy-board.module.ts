@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
-import { IssueFeatureModule } from '../issue';
+import { CycleFeatureModule } from '../cycle';
 import { IntakeFeatureModule } from '../intake';
+import { IssueFeatureModule } from '../issue';
+import { LabelFeatureModule } from '../label';
+import { ModuleFeatureModule } from '../module';
+import { ProjectFeatureModule } from '../project';
+import { StateFeatureModule } from '../state';
+import { UserFeatureModule } from '../user';
+import { WorkspaceFeatureModule } from '../workspace';
 import { DeployBoardService } from './deploy-board.service';
 import { PublicBoardAccess } from './public-board-access';
 import { PublicBoardService } from './public-board.service';
@@ -8,14 +15,25 @@ import { PublicCommentService } from './public-comment.service';
 import { PublicIntakeService } from './public-intake.service';
 import { PublicReactionService } from './public-reaction.service';
 import { DeployBoardRepository } from './deploy-board.repository';
-import { PublicBoardRepository } from './public-board.repository';
 
-/** The deploy-board feature: its services; exports what other features and the API modules use. */
+/**
+ * The deploy-board feature: its services; exports what other features and the API modules use. It
+ * reads what a board shows through the doors of the rooms below it (the imported modules' services).
+ */
 @Module({
-  imports: [IssueFeatureModule, IntakeFeatureModule],
+  imports: [
+    UserFeatureModule,
+    WorkspaceFeatureModule,
+    ProjectFeatureModule,
+    StateFeatureModule,
+    LabelFeatureModule,
+    IssueFeatureModule,
+    CycleFeatureModule,
+    ModuleFeatureModule,
+    IntakeFeatureModule,
+  ],
   providers: [
     DeployBoardRepository,
-    PublicBoardRepository,
     DeployBoardService,
     PublicBoardAccess,
     PublicBoardService,

@@ -3,7 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../kernel/db-errors';
+import { found, isUniqueViolation } from '../kernel/db-errors';
+import { lockProject } from '../kernel/locks';
+import { IntakeService } from '../intake';
+import { ProjectService } from '../project';
+import { WorkspaceService } from '../workspace';
 import { DEFAULT_BOARD_VIEWS, DeployBoard } from './deploy-board.entity';
 import { DeployBoardJson, deployBoardView } from './deploy-board.view';
 import { DeployBoardRepository } from './deploy-board.repository';
@@ -37,6 +41,9 @@ export class DeployBoardService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly boards: DeployBoardRepository,
+    private readonly projects: ProjectService,
+    private readonly workspaces: WorkspaceService,
+    private readonly intakes: IntakeService,
   ) {}
 
   /** The project's live board, or null when it is not published. */
@@ -64,7 +71,7 @@ export class DeployBoardService {
     await this.assertIntake(projectId, input.intake);
     try {
       return await this.dataSource.transaction(async (em) => {
-        await this.boards.lockProject(em, projectId);
+        await lockProject(em, projectId);
         const existing = await this.boards.findCurrent(em, workspaceId, projectId);
         if (existing) {
           await this.boards.update(em, existing.id, { ...this.patch(input), updatedById: userId });
@@ -134,7 +141,7 @@ export class DeployBoardService {
   /** The board's `intake`, when given, must be one of the project's live intakes (else 422). */
   private async assertIntake(projectId: string, intake: string | null | undefined): Promise<void> {
     if (intake === undefined || intake === null) return;
-    const found = isUuid(intake) && (await this.boards.intakeExists(projectId, intake));
+    const found = isUuid(intake) && (await this.intakes.isProjectIntake(projectId, intake));
     if (!found) throw validationError({ intake: ['No intake with this id exists in the project.'] });
   }
 
@@ -145,7 +152,8 @@ export class DeployBoardService {
   }
 
   private async render(board: DeployBoard, em: EntityManager = this.boards.manager): Promise<DeployBoardJson> {
-    const { project, workspace } = await this.boards.owners(em, board);
+    const project = await found(this.projects.findLive(board.projectId, em));
+    const workspace = await found(this.workspaces.findLive(board.workspaceId, em));
     return deployBoardView(board, project, workspace);
   }
 }

@@ -1,13 +1,18 @@
 import { MeridianError, Page, PageRequest } from '#common';
 import { Injectable } from '@nestjs/common';
-import { Issue, ISSUE_ORDER_KEYS, IssueOrderKey, PRIORITIES, VISIBLE_ISSUE } from '../issue';
-import type { GroupedIssues } from '../issue';
+import { CycleService } from '../cycle';
+import { Issue, ISSUE_ORDER_KEYS, IssueOrderKey, IssueQueryService, PRIORITIES } from '../issue';
+import type { BoardIssueOrder, GroupedIssues } from '../issue';
 import { iso } from '../kernel/time';
-import { STATE_GROUPS } from '../state';
+import { LabelService } from '../label';
+import { ModuleService } from '../module';
+import { ProjectMemberService, ProjectService } from '../project';
+import { STATE_GROUPS, StateService } from '../state';
+import { UserProfileService } from '../user';
+import { WorkspaceService } from '../workspace';
 import { deployBoardView } from './deploy-board.view';
-import { DeployBoardRepository, PublicIssueOrder } from './deploy-board.repository';
+import { DeployBoardRepository } from './deploy-board.repository';
 import { PublicBoardAccess } from './public-board-access';
-import { PublicBoardRepository } from './public-board.repository';
 
 /** Filters of the public work item list (Plane's public issue filters, the simple ones). */
 export interface PublicIssueQuery {
@@ -45,9 +50,17 @@ export const PUBLIC_ISSUE_ORDER_BY = Object.keys(ORDER_KEYS).flatMap((k) => [k, 
 @Injectable()
 export class PublicBoardService {
   constructor(
-    private readonly publicRows: PublicBoardRepository,
     private readonly access: PublicBoardAccess,
     private readonly boards: DeployBoardRepository,
+    private readonly issuesRoom: IssueQueryService,
+    private readonly workspaces: WorkspaceService,
+    private readonly projects: ProjectService,
+    private readonly membersRoom: ProjectMemberService,
+    private readonly users: UserProfileService,
+    private readonly statesRoom: StateService,
+    private readonly labelsRoom: LabelService,
+    private readonly cyclesRoom: CycleService,
+    private readonly modulesRoom: ModuleService,
   ) {}
 
   /** `meta/`: the project's public face `{id, identifier, name, cover_image, icon_prop, emoji, description, logo_props}`. */
@@ -73,7 +86,8 @@ export class PublicBoardService {
 
   /** The anchor of a published project, looked up by workspace slug and project id: the board, or 404. */
   async byProject(slug: string, projectId: string) {
-    const b = await this.boards.findByWorkspaceSlug(slug, projectId);
+    const workspace = await this.workspaces.findLiveBySlug(slug);
+    const b = workspace && (await this.boards.boardOfProject(workspace.id, projectId));
     if (!b) throw new MeridianError('BOARD_NOT_FOUND');
     return this.settings(b.anchor);
   }
@@ -95,7 +109,7 @@ export class PublicBoardService {
       );
     const order = { key: key.key, keyType: key.keyType, order: desc ? ('DESC' as const) : ('ASC' as const) };
     if (query.group_by) return this.grouped(anchor, project.id, query, order);
-    const page = await this.boards.listVisibleIssuesPage(project.id, VISIBLE_ISSUE, query, query.page, order);
+    const page = await this.issuesRoom.boardIssuesPage(project.id, query, query.page, order);
     const rendered = await this.renderIssues(page.results);
     return new Page(rendered, page.perPage, page.totalCount, page.nextCursor, page.prevCursor);
   }
@@ -109,7 +123,7 @@ export class PublicBoardService {
     anchor: string,
     projectId: string,
     query: PublicIssueQuery,
-    order: PublicIssueOrder,
+    order: BoardIssueOrder,
   ): Promise<GroupedIssues> {
     const by = query.group_by!;
     if (!(PUBLIC_ISSUE_GROUP_BY as readonly string[]).includes(by)) {
@@ -136,13 +150,7 @@ export class PublicBoardService {
         results[k] = { results: [], total_results: 0, next_cursor: null, prev_cursor: null };
         continue;
       }
-      const page = await this.boards.listVisibleIssuesPage(
-        projectId,
-        VISIBLE_ISSUE,
-        { ...query, [field]: [k] },
-        query.page,
-        order,
-      );
+      const page = await this.issuesRoom.boardIssuesPage(projectId, { ...query, [field]: [k] }, query.page, order);
       results[k] = {
         results: await this.renderIssues(page.results),
         total_results: page.totalCount,
@@ -172,7 +180,7 @@ export class PublicBoardService {
   /** `issues/{id}/`: one visible work item with its description; 404 `NOT_FOUND` otherwise. */
   async issue(anchor: string, issueId: string) {
     const { project } = await this.access.board(anchor);
-    const issue = await this.access.findIssue(this.publicRows.manager, project.id, issueId);
+    const issue = await this.access.findIssue(project.id, issueId);
     const [item] = await this.renderIssues([issue]);
     return {
       ...item,
@@ -198,7 +206,12 @@ export class PublicBoardService {
    * not revealed).
    */
   async workspaceBoards(slug: string) {
-    const projects = await this.boards.publishedProjects(slug);
+    const workspace = await this.workspaces.findLiveBySlug(slug);
+    if (!workspace) return [];
+    const projects = await this.projects.unarchivedProjects(
+      workspace.id,
+      await this.boards.publishedProjectIds(workspace.id),
+    );
     return projects.map((p) => ({
       id: p.id,
       identifier: p.identifier,
@@ -215,14 +228,14 @@ export class PublicBoardService {
   /** `states/`: `[{id, name, group, color, sequence}]` by sequence; triage states left out (Plane). */
   async states(anchor: string) {
     const { project } = await this.access.board(anchor);
-    const rows = await this.publicRows.states(project.id);
+    const rows = await this.statesRoom.nonTriageStates(project.id);
     return rows.map((s) => ({ id: s.id, name: s.name, group: s.group, color: s.color, sequence: s.sequence }));
   }
 
   /** `labels/`: `[{id, name, color, parent}]` by sort order. */
   async labels(anchor: string) {
     const { project } = await this.access.board(anchor);
-    const rows = await this.publicRows.labels(project.id);
+    const rows = await this.labelsRoom.labelsOfProject(project.id);
     return rows.map((l) => ({ id: l.id, name: l.name, color: l.color, parent: l.parentId }));
   }
 
@@ -232,8 +245,8 @@ export class PublicBoardService {
    */
   async members(anchor: string) {
     const { project } = await this.access.board(anchor);
-    const rows = await this.publicRows.activeMembers(project.id);
-    const users = new Map((await this.publicRows.users(rows.map((r) => r.memberId))).map((u) => [u.id, u]));
+    const rows = await this.membersRoom.activeMemberships(project.id);
+    const users = new Map((await this.users.liveUsers(rows.map((r) => r.memberId))).map((u) => [u.id, u]));
     return rows
       .filter((r) => users.has(r.memberId))
       .map((r) => {
@@ -254,22 +267,21 @@ export class PublicBoardService {
   /** `cycles/`: the project's live, unarchived cycles as `[{id, name}]`, oldest first. */
   async cycles(anchor: string): Promise<Array<{ id: string; name: string }>> {
     const { project } = await this.access.board(anchor);
-    const rows = await this.publicRows.cycles(project.id);
+    const rows = await this.cyclesRoom.openNames(project.id);
     return rows.map((c) => ({ id: c.id, name: c.name }));
   }
 
   /** `modules/`: the project's live, unarchived modules as `[{id, name}]`, oldest first. */
   async modules(anchor: string): Promise<Array<{ id: string; name: string }>> {
     const { project } = await this.access.board(anchor);
-    const rows = await this.publicRows.modules(project.id);
+    const rows = await this.modulesRoom.openNames(project.id);
     return rows.map((m) => ({ id: m.id, name: m.name }));
   }
 
   /** Plane's public issue item: ids of state, labels and assignees, with the vote and reaction items. */
   async renderIssues(issues: Issue[]) {
     if (!issues.length) return [];
-    const { assignees, labels, votes, reactions, cycleLinks, moduleLinks, states } =
-      await this.publicRows.issueDetails(issues);
+    const { assignees, labels, votes, reactions, cycleLinks, moduleLinks, states } = await this.issueDetails(issues);
     const actors = await this.access.actors([...votes.map((v) => v.actorId), ...reactions.map((r) => r.actorId)]);
     const groupOf = new Map(states.map((s) => [s.id, s.group]));
     const by = <T extends { issueId: string }>(rows: T[]) => {
@@ -304,6 +316,30 @@ export class PublicBoardService {
         actor_details: actors.get(x.actorId) ?? null,
       })),
     }));
+  }
+
+  /**
+   * What a page of work items shows of them, from their rooms: assignees and labels (live labels
+   * only), votes and reactions (oldest first), cycle and module links, and their states (deleted
+   * ones too, for the group).
+   */
+  private async issueDetails(issues: Issue[]) {
+    const ids = issues.map((i) => i.id);
+    const stateIds = issues.map((i) => i.stateId).filter((s): s is string => !!s);
+    const [rows, cycleLinks, moduleLinks, states] = await Promise.all([
+      this.issuesRoom.boardRows(ids),
+      this.cyclesRoom.linksOfIssues(ids),
+      this.modulesRoom.linksOfIssues(ids),
+      this.statesRoom.statesWithDeleted(stateIds),
+    ]);
+    const liveLabels = await this.labelsRoom.liveLabelIds(rows.labels.map((l) => l.labelId));
+    return {
+      ...rows,
+      labels: rows.labels.filter((l) => liveLabels.has(l.labelId)),
+      cycleLinks,
+      moduleLinks,
+      states,
+    };
   }
 }
 

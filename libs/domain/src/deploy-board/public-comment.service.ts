@@ -2,19 +2,13 @@ import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  CommentReaction,
-  IssueComment,
-  ReactionService,
-  softDeleteComment,
-  stripHtml,
-  writeActivities,
-} from '../issue';
+import { IssueChildrenService, ReactionService } from '../issue';
+import type { CommentReaction, IssueComment } from '../issue';
+import { ProjectMemberService } from '../project';
 import type { Project } from '../project';
 import { iso } from '../kernel/time';
 import { PublicActorJson } from './deploy-board.view';
 import { PublicBoardAccess } from './public-board-access';
-import { PublicBoardRepository } from './public-board.repository';
 
 /** A visitor's comment (Plane's `comment_html`, `comment_json`). */
 export interface PublicCommentInput {
@@ -27,35 +21,35 @@ export interface PublicCommentInput {
  * `CommentReactionPublicViewSet`): only EXTERNAL comments are listed; a signed-in visitor writes
  * EXTERNAL comments and edits or deletes only their own, while the board has comments on.
  *
- * The writes repeat the shape of the issue room's comment creation (`IssueChildrenService`) but not
- * its call: that method runs its own transaction and its own visibility check (a member's), where a
- * board checks the work item against the board's visibility (no triage) inside the same
- * transaction. Reusing it needs an issue-room method that takes the caller's manager.
+ * The writes are the issue room's (`IssueChildrenService.writeComment`, `editComment`,
+ * `deleteComment`, with their history rows) in this service's transaction, after the work item is
+ * checked against the board's visibility (no triage) inside it.
  */
 @Injectable()
 export class PublicCommentService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly publicRows: PublicBoardRepository,
     private readonly access: PublicBoardAccess,
     private readonly reactionRules: ReactionService,
+    private readonly issueComments: IssueChildrenService,
+    private readonly members: ProjectMemberService,
   ) {}
 
   /** The work item's EXTERNAL comments, oldest first; `[]` while the board has comments off (Plane). */
   async comments(anchor: string, issueId: string) {
     const { board, project } = await this.access.board(anchor);
-    await this.access.findIssue(this.publicRows.manager, project.id, issueId);
+    await this.access.findIssue(project.id, issueId);
     if (!board.isCommentsEnabled) return [];
-    const rows = await this.publicRows.externalComments(project.id, issueId);
+    const rows = await this.issueComments.externalComments(project.id, issueId);
     return this.renderComments(project.id, rows);
   }
 
   /** One EXTERNAL comment; 404 `NOT_FOUND` otherwise (also while comments are off). */
   async comment(anchor: string, issueId: string, commentId: string) {
     const { board, project } = await this.access.board(anchor);
-    await this.access.findIssue(this.publicRows.manager, project.id, issueId);
+    await this.access.findIssue(project.id, issueId);
     if (!board.isCommentsEnabled) throw new MeridianError('NOT_FOUND');
-    const c = await this.publicRows.externalComment(this.publicRows.manager, project.id, commentId, { issueId });
+    const c = await this.issueComments.externalComment(project.id, commentId, { issueId });
     if (!c) throw new MeridianError('NOT_FOUND');
     return (await this.renderComments(project.id, [c]))[0];
   }
@@ -65,35 +59,12 @@ export class PublicCommentService {
     const { board, project } = await this.access.board(anchor);
     if (!board.isCommentsEnabled) throw new MeridianError('BOARD_COMMENTS_DISABLED');
     const comment = await this.dataSource.transaction(async (em) => {
-      await this.access.findIssue(em, project.id, issueId);
-      const html = input.comment_html || '<p></p>';
-      const c = await this.publicRows.insertComment(
-        em,
-        em.create(IssueComment, {
-          workspaceId: project.workspaceId,
-          projectId: project.id,
-          issueId,
-          commentHtml: html,
-          commentStripped: stripHtml(html),
-          commentJson: input.comment_json ?? {},
-          attachments: [],
-          access: 'EXTERNAL',
-          actorId: userId,
-          createdById: userId,
-          updatedById: userId,
-        }),
-      );
-      await writeActivities(em, this.ctx(project, userId), [
-        {
-          issueId,
-          verb: 'created',
-          field: 'comment',
-          newValue: html,
-          issueCommentId: c.id,
-          comment: 'created a comment',
-        },
-      ]);
-      return c;
+      await this.access.findIssue(project.id, issueId, em);
+      return this.issueComments.writeComment(em, this.ctx(project, userId), issueId, {
+        comment_html: input.comment_html,
+        comment_json: input.comment_json,
+        access: 'EXTERNAL',
+      });
     });
     return (await this.renderComments(project.id, [comment]))[0];
   }
@@ -104,29 +75,12 @@ export class PublicCommentService {
     if (!board.isCommentsEnabled) throw new MeridianError('BOARD_COMMENTS_DISABLED');
     await this.dataSource.transaction(async (em) => {
       const c = await this.ownComment(em, project.id, issueId, commentId, userId);
-      const patch: Partial<IssueComment> = { updatedById: userId };
-      if (input.comment_html !== undefined && input.comment_html !== c.commentHtml) {
-        patch.commentHtml = input.comment_html || '<p></p>';
-        patch.commentStripped = stripHtml(patch.commentHtml);
-        patch.editedAt = new Date();
-      }
-      if (input.comment_json !== undefined) patch.commentJson = input.comment_json;
-      await this.publicRows.updateComment(em, c.id, patch);
-      if (patch.commentHtml !== undefined) {
-        await writeActivities(em, this.ctx(project, userId), [
-          {
-            issueId,
-            verb: 'updated',
-            field: 'comment',
-            oldValue: c.commentHtml,
-            newValue: patch.commentHtml,
-            issueCommentId: c.id,
-            comment: 'updated a comment',
-          },
-        ]);
-      }
+      await this.issueComments.editComment(em, this.ctx(project, userId), c, {
+        comment_html: input.comment_html,
+        comment_json: input.comment_json,
+      });
     });
-    const c = await this.publicRows.comment(commentId);
+    const c = await this.issueComments.liveComment(commentId);
     return (await this.renderComments(project.id, [c]))[0];
   }
 
@@ -137,17 +91,7 @@ export class PublicCommentService {
     await this.dataSource.transaction(async (em) => {
       const c = await this.ownComment(em, project.id, issueId, commentId, userId);
       // a concurrent delete of the same comment committed first: 404, as the work item's routes
-      if (!(await softDeleteComment(em, c.id, userId))) throw new MeridianError('NOT_FOUND');
-      await writeActivities(em, this.ctx(project, userId), [
-        {
-          issueId,
-          verb: 'deleted',
-          field: 'comment',
-          oldValue: c.commentHtml,
-          issueCommentId: c.id,
-          comment: 'deleted a comment',
-        },
-      ]);
+      await this.issueComments.deleteComment(em, this.ctx(project, userId), c);
     });
   }
 
@@ -162,7 +106,7 @@ export class PublicCommentService {
     const { board, project } = await this.access.board(anchor);
     await this.access.publicComment(project.id, commentId);
     if (!board.isReactionsEnabled) return [];
-    const rows = await this.publicRows.commentReactions(commentId);
+    const rows = await this.reactionRules.commentReactionsNewestFirst(commentId);
     const actors = await this.access.actors(rows.map((r) => r.actorId));
     return rows.map((r) => commentReactionView(r, actors.get(r.actorId) ?? null));
   }
@@ -203,8 +147,8 @@ export class PublicCommentService {
     commentId: string,
     userId: string,
   ): Promise<IssueComment> {
-    await this.access.findIssue(em, projectId, issueId);
-    const c = await this.publicRows.externalComment(em, projectId, commentId, { issueId, actorId: userId });
+    await this.access.findIssue(projectId, issueId, em);
+    const c = await this.issueComments.externalComment(projectId, commentId, { issueId, actorId: userId }, em);
     if (!c) throw new MeridianError('NOT_FOUND');
     return c;
   }
@@ -215,7 +159,9 @@ export class PublicCommentService {
 
   private async renderComments(projectId: string, rows: IssueComment[]) {
     const actors = await this.access.actors(rows.map((c) => c.actorId).filter((v): v is string => !!v));
-    const memberIds = rows.length ? await this.publicRows.activeMemberIds(projectId) : new Set<string>();
+    const memberIds = new Set(
+      rows.length ? (await this.members.activeMemberships(projectId)).map((m) => m.memberId) : [],
+    );
     return rows.map((c) => ({
       id: c.id,
       comment_html: c.commentHtml,

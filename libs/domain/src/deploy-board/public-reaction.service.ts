@@ -2,11 +2,11 @@ import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { IssueReaction, IssueVote, ReactionService } from '../issue';
+import { ReactionService } from '../issue';
+import type { IssueReaction, IssueVote } from '../issue';
 import { iso } from '../kernel/time';
 import { PublicActorJson } from './deploy-board.view';
 import { PublicBoardAccess } from './public-board-access';
-import { PublicBoardRepository } from './public-board.repository';
 
 /**
  * Reactions and votes on a published board's work items (Plane `IssueReactionPublicViewSet`,
@@ -18,7 +18,6 @@ import { PublicBoardRepository } from './public-board.repository';
 export class PublicReactionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly publicRows: PublicBoardRepository,
     private readonly access: PublicBoardAccess,
     private readonly reactionRules: ReactionService,
   ) {}
@@ -28,8 +27,8 @@ export class PublicReactionService {
   /** The work item's reactions, oldest first: `[{id, reaction, actor, actor_detail, issue, created_at}]`. */
   async reactions(anchor: string, issueId: string) {
     const { project } = await this.access.board(anchor);
-    await this.access.findIssue(this.publicRows.manager, project.id, issueId);
-    const rows = await this.publicRows.issueReactions(issueId);
+    await this.access.findIssue(project.id, issueId);
+    const rows = await this.reactionRules.issueReactions(issueId);
     const actors = await this.access.actors(rows.map((r) => r.actorId));
     return rows.map((r) => reactionView(r, actors.get(r.actorId) ?? null));
   }
@@ -46,7 +45,7 @@ export class PublicReactionService {
   ): Promise<{ created: boolean; reaction: ReturnType<typeof reactionView> }> {
     const { board, project } = await this.access.board(anchor);
     if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
-    await this.access.findIssue(this.publicRows.manager, project.id, issueId);
+    await this.access.findIssue(project.id, issueId);
     const { created, row } = await this.reactionRules.putIssueReaction(
       { workspaceId: project.workspaceId, projectId: project.id, userId },
       issueId,
@@ -60,7 +59,7 @@ export class PublicReactionService {
   async removeReaction(anchor: string, issueId: string, userId: string, reaction: string): Promise<void> {
     const { board, project } = await this.access.board(anchor);
     if (!board.isReactionsEnabled) throw new MeridianError('BOARD_REACTIONS_DISABLED');
-    await this.access.findIssue(this.publicRows.manager, project.id, issueId);
+    await this.access.findIssue(project.id, issueId);
     await this.reactionRules.deleteIssueReaction(userId, issueId, reaction);
   }
 
@@ -69,8 +68,8 @@ export class PublicReactionService {
   /** The work item's votes: `[{id, vote, actor, actor_detail, issue, created_at}]`. */
   async votes(anchor: string, issueId: string) {
     const { project } = await this.access.board(anchor);
-    await this.access.findIssue(this.publicRows.manager, project.id, issueId);
-    const rows = await this.publicRows.votes(issueId);
+    await this.access.findIssue(project.id, issueId);
+    const rows = await this.reactionRules.votes(issueId);
     const actors = await this.access.actors(rows.map((r) => r.actorId));
     return rows.map((r) => voteView(r, actors.get(r.actorId) ?? null));
   }
@@ -80,23 +79,12 @@ export class PublicReactionService {
     const { board, project } = await this.access.board(anchor);
     if (!board.isVotesEnabled) throw new MeridianError('BOARD_VOTES_DISABLED');
     const row = await this.dataSource.transaction(async (em) => {
-      await this.access.findIssue(em, project.id, issueId, true);
-      const existing = await this.publicRows.findVote(em, issueId, userId);
-      if (existing) {
-        await this.publicRows.updateVote(em, existing.id, { vote, updatedById: userId });
-        return this.publicRows.voteById(em, existing.id);
-      }
-      return this.publicRows.insertVote(
+      await this.access.findIssue(project.id, issueId, em, true);
+      return this.reactionRules.putVote(
         em,
-        em.create(IssueVote, {
-          workspaceId: project.workspaceId,
-          projectId: project.id,
-          issueId,
-          actorId: userId,
-          vote,
-          createdById: userId,
-          updatedById: userId,
-        }),
+        { workspaceId: project.workspaceId, projectId: project.id, userId },
+        issueId,
+        vote,
       );
     });
     const actors = await this.access.actors([userId]);
@@ -107,10 +95,8 @@ export class PublicReactionService {
   async removeVote(anchor: string, issueId: string, userId: string): Promise<void> {
     const { board, project } = await this.access.board(anchor);
     if (!board.isVotesEnabled) throw new MeridianError('BOARD_VOTES_DISABLED');
-    await this.access.findIssue(this.publicRows.manager, project.id, issueId);
-    const row = await this.publicRows.findVote(this.publicRows.manager, issueId, userId);
-    if (!row) throw new MeridianError('NOT_FOUND');
-    await this.publicRows.updateVote(this.publicRows.manager, row.id, { deletedAt: new Date(), updatedById: userId });
+    await this.access.findIssue(project.id, issueId);
+    await this.reactionRules.removeVote(userId, issueId);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { bindNamed, Issue, issueFilterConditions } from '../issue';
 import { Project } from '../project';
 import { State } from '../state';
@@ -216,5 +216,19 @@ export class IntakeRepository {
   /** The project's live default state, or null. */
   defaultState(em: EntityManager, projectId: string): Promise<State | null> {
     return em.getRepository(State).findOne({ where: { projectId, default: true } });
+  }
+
+  /** Whether `intakeId` is a live intake of the project. */
+  intakeExists(projectId: string, intakeId: string): Promise<boolean> {
+    return this.dataSource.getRepository(Intake).existsBy({ id: intakeId, projectId });
+  }
+
+  /** Which of the work items `issueIds` have a live intake row with one of `statuses`. */
+  async issueIdsWithStatus(issueIds: string[], statuses: number[]): Promise<Set<string>> {
+    if (!issueIds.length) return new Set();
+    const rows = await this.dataSource
+      .getRepository(IntakeIssue)
+      .find({ select: { issueId: true }, where: { issueId: In(issueIds), status: In(statuses) } });
+    return new Set(rows.map((r) => r.issueId));
   }
 }

@@ -423,4 +423,14 @@ export class IntakeService {
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }
+
+  /** Whether `intakeId` is a live intake of the project (a published board's `intake` setting). */
+  isProjectIntake(projectId: string, intakeId: string): Promise<boolean> {
+    return this.intakes.intakeExists(projectId, intakeId);
+  }
+
+  /** Which of the work items `issueIds` have a live intake row with one of `statuses` (`INTAKE_STATUS`). */
+  issuesWithIntakeStatus(issueIds: string[], statuses: number[]): Promise<Set<string>> {
+    return this.intakes.issueIdsWithStatus([...new Set(issueIds)], statuses);
+  }
 }

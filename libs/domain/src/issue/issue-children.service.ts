@@ -7,7 +7,7 @@ import { workspaceLiteView } from '../workspace';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { pick, Shape } from '../kernel/fields';
-import { stripHtml, writeActivities } from './activity-writer';
+import { ChangeContext, stripHtml, writeActivities } from './activity-writer';
 import { IssueComment } from './issue-comment.entity';
 import { IssueLink } from './issue-link.entity';
 import { Issue } from './issue.entity';
@@ -147,39 +147,54 @@ export class IssueChildrenService {
     return this.guard(async () =>
       this.dataSource.transaction(async (em) => {
         await this.issue(em, ctx.projectId, issueId, ctx);
-        await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
-        const html = input.comment_html || '<p></p>';
-        const comment = await this.repo.insertComment(
-          em,
-          em.create(IssueComment, {
-            workspaceId: ctx.workspaceId,
-            projectId: ctx.projectId,
-            issueId,
-            commentHtml: html,
-            commentStripped: stripHtml(html),
-            commentJson: input.comment_json ?? {},
-            attachments: input.attachments ?? [],
-            access: input.access ?? 'INTERNAL',
-            externalSource: input.external_source ?? null,
-            externalId: input.external_id ?? null,
-            actorId: ctx.userId,
-            createdById: ctx.userId,
-            updatedById: ctx.userId,
-          }),
-        );
-        await writeActivities(em, ctx, [
-          {
-            issueId,
-            verb: 'created',
-            field: 'comment',
-            newValue: html,
-            issueCommentId: comment.id,
-            comment: 'created a comment',
-          },
-        ]);
-        return commentView(comment);
+        return commentView(await this.writeComment(em, ctx, issueId, input));
       }),
     );
+  }
+
+  /**
+   * Writes a comment on the work item `issueId` and its history row in the caller's transaction
+   * (the caller has checked the work item: a member's visibility here, a board's in the deploy-board
+   * room); the saved row. `access` defaults to INTERNAL; a taken `external_id` is 409
+   * `EXTERNAL_ID_TAKEN` (raised by the caller's unique violation too, see `guard`).
+   */
+  async writeComment(
+    em: EntityManager,
+    ctx: ChangeContext,
+    issueId: string,
+    input: CommentInput,
+  ): Promise<IssueComment> {
+    await assertExternalIdFree(em, IssueComment, ctx.projectId, input.external_source, input.external_id);
+    const html = input.comment_html || '<p></p>';
+    const comment = await this.repo.insertComment(
+      em,
+      em.create(IssueComment, {
+        workspaceId: ctx.workspaceId,
+        projectId: ctx.projectId,
+        issueId,
+        commentHtml: html,
+        commentStripped: stripHtml(html),
+        commentJson: input.comment_json ?? {},
+        attachments: input.attachments ?? [],
+        access: input.access ?? 'INTERNAL',
+        externalSource: input.external_source ?? null,
+        externalId: input.external_id ?? null,
+        actorId: ctx.userId,
+        createdById: ctx.userId,
+        updatedById: ctx.userId,
+      }),
+    );
+    await writeActivities(em, ctx, [
+      {
+        issueId,
+        verb: 'created',
+        field: 'comment',
+        newValue: html,
+        issueCommentId: comment.id,
+        comment: 'created a comment',
+      },
+    ]);
+    return comment;
   }
 
   /**
@@ -206,31 +221,7 @@ export class IssueChildrenService {
             commentId,
           );
         }
-        const patch: Partial<IssueComment> = { updatedById: ctx.userId };
-        if (input.comment_html !== undefined && input.comment_html !== c.commentHtml) {
-          patch.commentHtml = input.comment_html || '<p></p>';
-          patch.commentStripped = stripHtml(patch.commentHtml);
-          patch.editedAt = new Date();
-        }
-        if (input.comment_json !== undefined) patch.commentJson = input.comment_json;
-        if (input.access !== undefined) patch.access = input.access;
-        if (input.attachments !== undefined) patch.attachments = input.attachments;
-        if (input.external_id !== undefined) patch.externalId = input.external_id;
-        if (input.external_source !== undefined) patch.externalSource = input.external_source;
-        await this.repo.updateComment(em, commentId, patch);
-        if (patch.commentHtml !== undefined) {
-          await writeActivities(em, ctx, [
-            {
-              issueId,
-              verb: 'updated',
-              field: 'comment',
-              oldValue: c.commentHtml,
-              newValue: patch.commentHtml,
-              issueCommentId: commentId,
-              comment: 'updated a comment',
-            },
-          ]);
-        }
+        await this.editComment(em, ctx, c, input);
         return commentView(await found(this.repo.commentById(em, commentId)));
       }),
     );
@@ -244,19 +235,83 @@ export class IssueChildrenService {
     await this.dataSource.transaction(async (em) => {
       const c = await this.comment(em, ctx.projectId, issueId, commentId);
       this.assertAuthor(ctx, c.actorId ?? c.createdById);
-      // a concurrent delete of the same comment committed first: 404, and no second history row
-      if (!(await softDeleteComment(em, commentId, ctx.userId))) throw new MeridianError('NOT_FOUND');
+      await this.deleteComment(em, ctx, c);
+    });
+  }
+
+  /**
+   * Applies `input` to the comment `c` (already checked by the caller) in the caller's transaction,
+   * with a history row when the text changes (`edited_at` then set).
+   */
+  async editComment(em: EntityManager, ctx: ChangeContext, c: IssueComment, input: CommentInput): Promise<void> {
+    const patch: Partial<IssueComment> = { updatedById: ctx.userId };
+    if (input.comment_html !== undefined && input.comment_html !== c.commentHtml) {
+      patch.commentHtml = input.comment_html || '<p></p>';
+      patch.commentStripped = stripHtml(patch.commentHtml);
+      patch.editedAt = new Date();
+    }
+    if (input.comment_json !== undefined) patch.commentJson = input.comment_json;
+    if (input.access !== undefined) patch.access = input.access;
+    if (input.attachments !== undefined) patch.attachments = input.attachments;
+    if (input.external_id !== undefined) patch.externalId = input.external_id;
+    if (input.external_source !== undefined) patch.externalSource = input.external_source;
+    await this.repo.updateComment(em, c.id, patch);
+    if (patch.commentHtml !== undefined) {
       await writeActivities(em, ctx, [
         {
-          issueId,
-          verb: 'deleted',
+          issueId: c.issueId,
+          verb: 'updated',
           field: 'comment',
           oldValue: c.commentHtml,
-          issueCommentId: commentId,
-          comment: 'deleted a comment',
+          newValue: patch.commentHtml,
+          issueCommentId: c.id,
+          comment: 'updated a comment',
         },
       ]);
-    });
+    }
+  }
+
+  /**
+   * Soft-deletes the comment `c` (already checked by the caller) with a history row, in the caller's
+   * transaction; 404 `NOT_FOUND` when a concurrent delete committed first (no second history row).
+   */
+  async deleteComment(em: EntityManager, ctx: ChangeContext, c: IssueComment): Promise<void> {
+    if (!(await softDeleteComment(em, c.id, ctx.userId))) throw new MeridianError('NOT_FOUND');
+    await writeActivities(em, ctx, [
+      {
+        issueId: c.issueId,
+        verb: 'deleted',
+        field: 'comment',
+        oldValue: c.commentHtml,
+        issueCommentId: c.id,
+        comment: 'deleted a comment',
+      },
+    ]);
+  }
+
+  // ---- EXTERNAL comments, for the published boards (the deploy-board room checks the board first)
+
+  /** The work item's EXTERNAL comments in the project, oldest first (entities). */
+  externalComments(projectId: string, issueId: string): Promise<IssueComment[]> {
+    return this.repo.externalComments(projectId, issueId);
+  }
+
+  /**
+   * The live EXTERNAL comment `id` of the project (of `issueId` and by `actorId` when given), in the
+   * caller's transaction when `em` is given; or null.
+   */
+  externalComment(
+    projectId: string,
+    id: string,
+    of: { issueId?: string; actorId?: string } = {},
+    em?: EntityManager,
+  ): Promise<IssueComment | null> {
+    return this.repo.externalComment(em ?? this.repo.manager, projectId, id, of);
+  }
+
+  /** The live comment `id` (entity); throws when it is gone. */
+  liveComment(id: string): Promise<IssueComment> {
+    return found(this.repo.commentById(this.repo.manager, id));
   }
 
   // ---- links ---------------------------------------------------------------------------------

@@ -11,7 +11,15 @@ import { State, stateLiteView } from '../state';
 import { User, userLiteView } from '../user';
 import { Workspace } from '../workspace';
 import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
-import { IssueGroup, IssueRepository, IssueScope, IssueSearchHit, SyncKeys } from './issue.repository';
+import {
+  BoardIssueFilters,
+  BoardIssueOrder,
+  IssueGroup,
+  IssueRepository,
+  IssueScope,
+  IssueSearchHit,
+  SyncKeys,
+} from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
 import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView, linkLiteView } from './issue.view';
 import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
@@ -791,5 +799,52 @@ export class IssueQueryService {
           (v.labels = (labels.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => labelView(m.get(id)!))),
       );
     }
+  }
+
+  // ---- the published boards (the deploy-board room resolves the board and its project first)
+
+  /**
+   * A page of the work items a published board shows of the project (visible, `VISIBLE_ISSUE`, and
+   * not in a triage state) with the board's filters (any value of one matches), in `order`.
+   */
+  boardIssuesPage(
+    projectId: string,
+    filters: BoardIssueFilters,
+    page: PageRequest,
+    order: BoardIssueOrder,
+  ): Promise<Page<Issue>> {
+    return this.repo.boardIssuesPage(projectId, filters, page, order);
+  }
+
+  /**
+   * The work item `issueId` of the project if a published board shows it, locked `FOR UPDATE` when
+   * `lock`, in the caller's transaction when `em` is given; null otherwise.
+   */
+  boardIssue(
+    projectId: string,
+    issueId: string,
+    opts: { em?: EntityManager; lock?: boolean } = {},
+  ): Promise<Issue | null> {
+    return this.repo.boardIssue(opts.em ?? this.repo.manager, projectId, issueId, opts.lock ?? false);
+  }
+
+  /**
+   * What a board's page of work items shows of them, one statement each: assignee and label links
+   * (every link; the caller drops deleted labels), votes and reactions (oldest first).
+   */
+  boardRows(issueIds: string[]) {
+    return this.repo.boardRows(issueIds);
+  }
+
+  // ---- reads for the rooms above that run in a change's transaction (notifications)
+
+  /** The live work item `id` (entity, archived or a draft too), in `em`'s transaction; or null. */
+  liveIssue(id: string, em: EntityManager = this.dataSource.manager): Promise<Issue | null> {
+    return this.repo.issueById(em, id);
+  }
+
+  /** The user ids assigned to the work item, in `em`'s transaction. */
+  assigneeIds(issueId: string, em: EntityManager = this.dataSource.manager): Promise<string[]> {
+    return this.repo.assigneeIdsOf(em, issueId);
   }
 }

@@ -44,6 +44,7 @@ import { IssueAssignee } from './issue-assignee.entity';
 import { IssueLabel } from './issue-label.entity';
 import { IssueDescriptionVersion } from './issue-description-version.entity';
 import { IssueReaction } from './issue-reaction.entity';
+import { IssueVote } from './issue-vote.entity';
 import { CommentReaction } from './comment-reaction.entity';
 import { Issue } from './issue.entity';
 import {
@@ -305,6 +306,23 @@ const COMMENT_WEIGHT =
 /** A history row's size in bytes (its values can be a description's HTML). */
 const ACTIVITY_WEIGHT =
   'COALESCE(octet_length(a.oldValue), 0) + COALESCE(octet_length(a.newValue), 0) + octet_length(a.comment)';
+
+/**
+ * The filters of a published board's list of work items (any value of a filter matches; empty or
+ * absent: no filter): state ids, state groups, priorities, label ids, assignee ids.
+ */
+export interface BoardIssueFilters {
+  state?: string[];
+  state_group?: string[];
+  priority?: string[];
+  labels?: string[];
+  assignees?: string[];
+}
+
+/** The order of a published board's list: a key of `ISSUE_ORDER_KEYS` and the direction. */
+export interface BoardIssueOrder extends IssueOrderKey {
+  order: 'ASC' | 'DESC';
+}
 
 @Injectable()
 export class IssueRepository {
@@ -1312,6 +1330,126 @@ ORDER BY created_at, id`,
     userId: string,
   ): Promise<void> {
     await em.getRepository(entity).update({ id } as never, { deletedAt: new Date(), updatedById: userId } as never);
+  }
+
+  // ---- the published boards (the deploy-board room, through the issue door's services)
+
+  /** A page of the project's work items a board shows (`boardVisible`) with the filters, in `order`. */
+  boardIssuesPage(
+    projectId: string,
+    filters: BoardIssueFilters,
+    page: PageRequest,
+    order: BoardIssueOrder,
+  ): Promise<Page<Issue>> {
+    const qb = this.boardVisible(this.dataSource.manager, projectId);
+    if (filters.state?.length) qb.andWhere('i.stateId IN (:...states)', { states: filters.state });
+    if (filters.state_group?.length) qb.andWhere('s.group IN (:...groups)', { groups: filters.state_group });
+    if (filters.priority?.length) qb.andWhere('i.priority IN (:...priorities)', { priorities: filters.priority });
+    if (filters.labels?.length) {
+      qb.andWhere('EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (:...labels))', {
+        labels: filters.labels,
+      });
+    }
+    if (filters.assignees?.length) {
+      qb.andWhere(
+        'EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.issue_id = i.id AND ia.assignee_id IN (:...assignees))',
+        { assignees: filters.assignees },
+      );
+    }
+    return paginate(qb, page, order);
+  }
+
+  /** The work item `issueId` of the project if a board shows it (locked `FOR UPDATE` when `lock`), or null. */
+  boardIssue(em: EntityManager, projectId: string, issueId: string, lock = false): Promise<Issue | null> {
+    const qb = this.boardVisible(em, projectId).andWhere('i.id = :issueId', { issueId });
+    if (lock) qb.setLock('pessimistic_write', undefined, ['i']);
+    return qb.getOne();
+  }
+
+  /** What a board shows of a project's work items: `VISIBLE_ISSUE` and not in a triage state (alias `s`). */
+  private boardVisible(em: EntityManager, projectId: string): SelectQueryBuilder<Issue> {
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .leftJoin(State, 's', 's.id = i.stateId')
+      .where('i.projectId = :projectId', { projectId })
+      .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`)
+      .andWhere(VISIBLE_ISSUE);
+  }
+
+  /** The live assignee and label links, votes and reactions (oldest first) of these work items: one statement each. */
+  async boardRows(ids: string[]) {
+    const repo = <T extends object>(e: new () => T) => this.dataSource.getRepository(e);
+    const [assignees, labels, votes, reactions] = await Promise.all([
+      repo(IssueAssignee).findBy({ issueId: In(ids) }),
+      repo(IssueLabel).findBy({ issueId: In(ids) }),
+      repo(IssueVote).find({ where: { issueId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      repo(IssueReaction).find({ where: { issueId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    ]);
+    return { assignees, labels, votes, reactions };
+  }
+
+  /** The work item's EXTERNAL comments in the project, oldest first. */
+  externalComments(projectId: string, issueId: string): Promise<IssueComment[]> {
+    return this.dataSource
+      .getRepository(IssueComment)
+      .find({ where: { issueId, projectId, access: 'EXTERNAL' }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The live EXTERNAL comment `id` of the project (of `issueId` and by `actorId` when given), or null. */
+  externalComment(
+    em: EntityManager,
+    projectId: string,
+    id: string,
+    of: { issueId?: string; actorId?: string },
+  ): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).findOneBy({ id, projectId, access: 'EXTERNAL', ...of });
+  }
+
+  /** The work item's live reactions, oldest first (unpaginated). */
+  issueReactions(issueId: string): Promise<IssueReaction[]> {
+    return this.dataSource
+      .getRepository(IssueReaction)
+      .find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The comment's live reactions, newest first (unpaginated; Plane's order on a board). */
+  commentReactionsNewestFirst(commentId: string): Promise<CommentReaction[]> {
+    return this.dataSource
+      .getRepository(CommentReaction)
+      .find({ where: { commentId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** The work item's live votes, oldest first. */
+  votes(issueId: string): Promise<IssueVote[]> {
+    return this.dataSource
+      .getRepository(IssueVote)
+      .find({ where: { issueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The user's live vote on the work item, or null. */
+  findVote(em: EntityManager, issueId: string, actorId: string): Promise<IssueVote | null> {
+    return em.getRepository(IssueVote).findOneBy({ issueId, actorId });
+  }
+
+  /** The live vote `id`; throws when it is gone. */
+  voteById(em: EntityManager, id: string): Promise<IssueVote> {
+    return em.getRepository(IssueVote).findOneByOrFail({ id });
+  }
+
+  /** Inserts a vote (an entity built by the caller); the saved row. */
+  insertVote(em: EntityManager, row: IssueVote): Promise<IssueVote> {
+    return em.save(row);
+  }
+
+  /** Writes `patch` to the vote `id` (a soft delete with `deletedAt`). */
+  async updateVote(em: EntityManager, id: string, patch: Partial<IssueVote>): Promise<void> {
+    await em.update(IssueVote, { id }, patch as never);
+  }
+
+  /** The user ids assigned to the work item (its live assignee links). */
+  async assigneeIdsOf(em: EntityManager, issueId: string): Promise<string[]> {
+    return (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
   }
 }
 

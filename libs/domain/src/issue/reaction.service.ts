@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { IssueReaction } from './issue-reaction.entity';
+import { IssueVote } from './issue-vote.entity';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { iso } from '../kernel/time';
@@ -111,6 +112,55 @@ export class ReactionService {
   async removeCommentReaction(ctx: IssueContext, commentId: string, reaction: string): Promise<void> {
     await this.comment(this.dataSource.manager, ctx.projectId, commentId);
     await this.remove(CommentReaction, { commentId }, ctx.userId, reaction);
+  }
+
+  // ---- for the published boards (the deploy-board room checks the board and the work item first)
+
+  /** The work item's reactions, oldest first (entities, unpaginated). */
+  issueReactions(issueId: string): Promise<IssueReaction[]> {
+    return this.repo.issueReactions(issueId);
+  }
+
+  /** The comment's reactions, newest first (entities, unpaginated; Plane's order on a board). */
+  commentReactionsNewestFirst(commentId: string): Promise<CommentReaction[]> {
+    return this.repo.commentReactionsNewestFirst(commentId);
+  }
+
+  /** The work item's votes, oldest first (entities). */
+  votes(issueId: string): Promise<IssueVote[]> {
+    return this.repo.votes(issueId);
+  }
+
+  /**
+   * Sets the user's vote on the work item (+1 or -1; one per user, a new vote replaces theirs) in
+   * the caller's transaction, which has locked the work item (so two votes of one user cannot race);
+   * the vote row.
+   */
+  async putVote(em: EntityManager, ctx: ChangeContext, issueId: string, vote: 1 | -1): Promise<IssueVote> {
+    const existing = await this.repo.findVote(em, issueId, ctx.userId);
+    if (existing) {
+      await this.repo.updateVote(em, existing.id, { vote, updatedById: ctx.userId });
+      return this.repo.voteById(em, existing.id);
+    }
+    return this.repo.insertVote(
+      em,
+      em.create(IssueVote, {
+        workspaceId: ctx.workspaceId,
+        projectId: ctx.projectId,
+        issueId,
+        actorId: ctx.userId,
+        vote,
+        createdById: ctx.userId,
+        updatedById: ctx.userId,
+      }),
+    );
+  }
+
+  /** Removes the user's vote on the work item (soft delete); 404 `NOT_FOUND` when they have none. */
+  async removeVote(userId: string, issueId: string): Promise<void> {
+    const row = await this.repo.findVote(this.repo.manager, issueId, userId);
+    if (!row) throw new MeridianError('NOT_FOUND');
+    await this.repo.updateVote(this.repo.manager, row.id, { deletedAt: new Date(), updatedById: userId });
   }
 
   // ---- helpers -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import type { Project } from '../project';
 import type { IssueLabel } from '../issue';
 import { Label } from './label.entity';
@@ -98,5 +98,19 @@ export class LabelRepository {
       .getRepository(Label)
       .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
     return found?.id ?? null;
+  }
+
+  // ---- reads for the rooms above (through LabelService)
+
+  /** The project's live labels by `sort_order`. */
+  inProject(projectId: string): Promise<Label[]> {
+    return this.dataSource.getRepository(Label).find({ where: { projectId }, order: { sortOrder: 'ASC', id: 'ASC' } });
+  }
+
+  /** The live labels among `ids` (their ids). */
+  async liveIds(ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.dataSource.getRepository(Label).find({ select: { id: true }, where: { id: In(ids) } });
+    return new Set(rows.map((l) => l.id));
   }
 }

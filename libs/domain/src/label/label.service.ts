@@ -220,4 +220,16 @@ export class LabelService {
       throw err;
     }
   }
+
+  // ---- reads for the rooms above (the published boards)
+
+  /** The project's live labels by `sort_order` (entities, unpaginated). */
+  labelsOfProject(projectId: string): Promise<Label[]> {
+    return this.labels.inProject(projectId);
+  }
+
+  /** Which of `ids` are live labels (deleted ones are left out of what a work item shows). */
+  liveLabelIds(ids: string[]): Promise<Set<string>> {
+    return this.labels.liveIds([...new Set(ids)]);
+  }
 }

@@ -1,16 +1,23 @@
 import { EntityManager } from 'typeorm';
 import type { CreatedIssue } from '../kernel/change-bus';
 import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
-import {
-  activeMembersReading,
-  assigneeIds,
-  insertNotifications,
-  liveIssue,
-  projectWithDeleted,
-  stateWithDeleted,
-  subscribe,
-  subscriberIds,
-} from './notification.repository';
+import type { Issue } from '../issue';
+import { activeMembersReading, insertNotifications, subscribe, subscriberIds } from './notification.repository';
+
+/**
+ * What the writer reads of the rooms below it, through their doors, in the change's transaction
+ * `em` (`NotificationListener` binds them to the issue, project and state services).
+ */
+export interface WriterReads {
+  /** the live work item `id`, or null */
+  issue(em: EntityManager, id: string): Promise<Issue | null>;
+  /** the user ids assigned to the work item */
+  assigneeIds(em: EntityManager, issueId: string): Promise<string[]>;
+  /** the project's identifier (the project deleted or not), or null */
+  projectIdentifier(em: EntityManager, projectId: string): Promise<string | null>;
+  /** the state's name and group (the state deleted or not), or null */
+  state(em: EntityManager, stateId: string): Promise<{ name: string; group: string } | null>;
+}
 
 /** Plane's `sender` values. */
 export const SENDER = {
@@ -62,6 +69,7 @@ export interface CreateNotificationPlan {
 
 /** See `CreateNotificationPlan`; `state` the work item's state (`name`, `group`), or null. */
 export async function planCreateNotifications(
+  reads: WriterReads,
   em: EntityManager,
   ctx: ChangeContext,
   assigned: string[],
@@ -82,11 +90,11 @@ export async function planCreateNotifications(
   // the work item is the caller's: a Guest reads it only with the project's guest_view_all_features
   const members = await activeMembersReading(em, ctx.projectId, ctx.userId, wanted);
   const notifications = pending.filter((p) => members.get(p.receiver) === true);
-  const project = notifications.length ? await projectWithDeleted(em, ctx.projectId) : null;
+  const identifier = notifications.length ? await reads.projectIdentifier(em, ctx.projectId) : null;
   return {
     subscribers: [...new Set(wanted.filter((u) => members.has(u)))],
     notifications,
-    identifier: project?.identifier ?? null,
+    identifier,
     state: state ? { name: state.name, group: state.group } : null,
   };
 }
@@ -141,6 +149,7 @@ interface Pending {
  * history row; a mention wins over the plain comment notification, as in Plane.
  */
 export async function notifyFromActivities(
+  reads: WriterReads,
   em: EntityManager,
   ctx: ChangeContext,
   entries: ActivityEntry[],
@@ -163,9 +172,9 @@ export async function notifyFromActivities(
   if (!byIssue.size) return;
 
   for (const [issueId, list] of byIssue) {
-    const issue = await liveIssue(em, issueId);
+    const issue = await reads.issue(em, issueId);
     if (!issue) continue;
-    const assignees = await assigneeIds(em, issueId);
+    const assignees = await reads.assigneeIds(em, issueId);
     const newSubscribers: string[] = [];
     for (const { entry, activityId } of list) {
       const mentionsIn = (html: string | null | undefined, before: string | null | undefined) => {
@@ -252,12 +261,12 @@ export async function notifyFromActivities(
     // (unless the project has guest_view_all_features), whatever made them a receiver
     const mine = pending.splice(0).filter((p) => members.get(p.receiver) === true);
     if (!mine.length) continue;
-    const project = await projectWithDeleted(em, issue.projectId);
-    const state = issue.stateId ? await stateWithDeleted(em, issue.stateId) : null;
+    const identifier = await reads.projectIdentifier(em, issue.projectId);
+    const state = issue.stateId ? await reads.state(em, issue.stateId) : null;
     const issueData = {
       id: issue.id,
       name: issue.name,
-      identifier: project?.identifier ?? null,
+      identifier,
       sequence_id: issue.sequenceId,
       state_name: state?.name ?? null,
       state_group: state?.group ?? null,

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { IssueQueryService } from '../issue';
 import { ChangeEvents, IssueCreateDraft, OnChange } from '../kernel/change-bus';
+import { ProjectService } from '../project';
+import { StateService } from '../state';
 import {
   CreateNotificationPlan,
   notifyFromActivities,
   planCreateNotifications,
   writeCreateNotifications,
+  WriterReads,
 } from './notification-writer';
 
 const PLAN = 'notification';
@@ -18,14 +22,36 @@ const PLAN = 'notification';
  */
 @Injectable()
 export class NotificationListener {
+  /** The writer's reads of the work item, its project and state, through their rooms' doors. */
+  private readonly reads: WriterReads;
+
+  constructor(issues: IssueQueryService, projects: ProjectService, states: StateService) {
+    this.reads = {
+      issue: (em, id) => issues.liveIssue(id, em),
+      assigneeIds: (em, issueId) => issues.assigneeIds(issueId, em),
+      projectIdentifier: async (em, projectId) => (await projects.findWithDeleted(projectId, em))?.identifier ?? null,
+      state: async (em, stateId) => {
+        const [s] = await states.statesWithDeleted([stateId], em);
+        return s ? { name: s.name, group: s.group } : null;
+      },
+    };
+  }
+
   @OnChange('issue.activities')
   onIssueActivities(em: EntityManager, { ctx, entries, activityIds }: ChangeEvents['issue.activities']): Promise<void> {
-    return notifyFromActivities(em, ctx, entries, activityIds);
+    return notifyFromActivities(this.reads, em, ctx, entries, activityIds);
   }
 
   @OnChange('issue.create.prepare')
   async onIssueCreatePrepare(em: EntityManager, draft: IssueCreateDraft): Promise<void> {
-    const plan = await planCreateNotifications(em, draft.ctx, draft.assigned, draft.descriptionHtml, draft.state);
+    const plan = await planCreateNotifications(
+      this.reads,
+      em,
+      draft.ctx,
+      draft.assigned,
+      draft.descriptionHtml,
+      draft.state,
+    );
     draft.subscribers = plan.subscribers;
     if (plan.notifications.length) draft.needsTransaction = true;
     draft.scratch.set(PLAN, plan);

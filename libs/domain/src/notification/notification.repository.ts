@@ -2,11 +2,7 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
-import { guestRule, Issue, IssueAssignee } from '../issue';
-import { IntakeIssue } from '../intake';
-import { Project, ProjectMember } from '../project';
-import { State } from '../state';
-import { User } from '../user';
+import { guestRule } from '../issue';
 import type { ChangeContext } from '../kernel/change-context';
 import { IssueSubscriber } from './issue-subscriber.entity';
 import { Notification } from './notification.entity';
@@ -91,29 +87,9 @@ export async function insertNotifications(em: EntityManager, rows: Array<Partial
   await em.insert(Notification, rows as never);
 }
 
-/** The live work item `issueId` (any column the writer renders), or null. */
-export function liveIssue(em: EntityManager, issueId: string): Promise<Issue | null> {
-  return em.getRepository(Issue).findOne({ where: { id: issueId } });
-}
-
-/** The user ids assigned to the work item. */
-export async function assigneeIds(em: EntityManager, issueId: string): Promise<string[]> {
-  return (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
-}
-
 /** The user ids subscribed to the work item. */
 export async function subscriberIds(em: EntityManager, issueId: string): Promise<string[]> {
   return (await em.getRepository(IssueSubscriber).find({ where: { issueId } })).map((s) => s.subscriberId);
-}
-
-/** The project `id`, deleted or not (for its identifier in `data.issue`), or null. */
-export function projectWithDeleted(em: EntityManager, id: string): Promise<Project | null> {
-  return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
-}
-
-/** The state `id`, deleted or not (its name and group in `data.issue`), or null. */
-export function stateWithDeleted(em: EntityManager, id: string): Promise<State | null> {
-  return em.getRepository(State).findOne({ where: { id }, withDeleted: true });
 }
 
 /**
@@ -144,29 +120,6 @@ export class NotificationRepository {
   /** Writes `patch` to the notification `id`. */
   async updateNotification(id: string, patch: Partial<Notification>): Promise<void> {
     await this.dataSource.getRepository(Notification).update({ id }, patch as never);
-  }
-
-  /** The live users among `ids` (any order; none for an empty list). */
-  async users(ids: string[]): Promise<User[]> {
-    if (!ids.length) return [];
-    return this.dataSource.getRepository(User).find({ where: { id: In(ids) } });
-  }
-
-  /** Which of the work items `issueIds` wait in intake (pending, snoozed or declined: statuses 0, 2, −2). */
-  async inIntake(issueIds: string[]): Promise<Set<string>> {
-    if (!issueIds.length) return new Set();
-    const rows = await this.dataSource
-      .getRepository(IntakeIssue)
-      .find({ where: { issueId: In(issueIds), status: In([0, 2, -2]) } });
-    return new Set(rows.map((r) => r.issueId));
-  }
-
-  /** Which of `userIds` are active members of the project. */
-  async activeMemberIds(em: EntityManager, projectId: string, userIds: string[]): Promise<string[]> {
-    const rows = await em
-      .getRepository(ProjectMember)
-      .find({ where: { projectId, memberId: In(userIds), isActive: true } });
-    return rows.map((m) => m.memberId);
   }
 
   /** The work item's subscriptions, oldest first (every one: the routes that list them add few). */

@@ -1,9 +1,12 @@
 import { MeridianError, Page, PageRequest, validationError } from '#common';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ChangeContext } from '../issue';
+import { IntakeService } from '../intake';
 import { IssueQueryService } from '../issue';
+import { ProjectMemberService } from '../project';
+import { UserProfileService } from '../user';
 import { found } from '../kernel/db-errors';
 import { Notification } from './notification.entity';
 import { NotificationRepository, subscribe } from './notification.repository';
@@ -38,7 +41,11 @@ function flag(name: string, value: string | undefined): boolean | undefined {
  */
 @Injectable()
 export class NotificationService {
-  constructor(private readonly repo: NotificationRepository) {}
+  constructor(
+    private readonly repo: NotificationRepository,
+    private readonly users: UserProfileService,
+    private readonly intakes: IntakeService,
+  ) {}
 
   /** Newest first, paginated; filters as `NotificationFilters`; 400 `INVALID_QUERY_PARAMETER` for a bad value. */
   async list(
@@ -143,10 +150,11 @@ export class NotificationService {
 
   private async render(page: Page<Notification>): Promise<Page<NotificationJson>> {
     const actorIds = [...new Set(page.results.map((n) => n.triggeredById).filter((x): x is string => !!x))];
-    const actors = await this.repo.users(actorIds);
+    const actors = await this.users.liveUsers(actorIds);
     const byId = new Map(actors.map((u) => [u.id, u]));
     const issueIds = [...new Set(page.results.map((n) => n.entityIdentifier).filter((x): x is string => !!x))];
-    const intake = await this.repo.inIntake(issueIds);
+    // waiting in intake: snoozed (0), duplicate (2) or pending (-2)
+    const intake = await this.intakes.issuesWithIntakeStatus(issueIds, [0, 2, -2]);
     return page.map((n) =>
       notificationView(
         n,
@@ -167,13 +175,16 @@ export class IssueSubscriberService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issues: IssueQueryService,
+    private readonly repo: NotificationRepository,
+    private readonly users: UserProfileService,
+    private readonly members: ProjectMemberService,
   ) {}
 
   /** Oldest first, paginated. */
   async list(projectId: string, issueId: string, page: PageRequest): Promise<Page<SubscriberJson>> {
     await this.issues.assertExists(projectId, issueId);
     const result = await this.repo.listSubscribersPage(issueId, page);
-    const users = await this.repo.users(result.results.map((s) => s.subscriberId));
+    const users = await this.users.liveUsers(result.results.map((s) => s.subscriberId));
     const byId = new Map(users.map((u) => [u.id, u]));
     return result.map((s) => subscriberView(s, byId.get(s.subscriberId)));
   }
@@ -183,14 +194,14 @@ export class IssueSubscriberService {
     await this.dataSource.transaction(async (em) => {
       await this.issues.assertExists(ctx.projectId, issueId, em);
       const ids = [...new Set(userIds.map((u) => u.toLowerCase()))];
-      const members = await this.repo.activeMemberIds(em, ctx.projectId, ids);
+      const members = await this.members.activeMemberIdsAmong(ctx.projectId, ids, em);
       const missing = ids.filter((id) => !members.includes(id));
       if (missing.length)
         throw validationError({ subscribers: [`Not members of the project: ${missing.join(', ')}.`] });
       await subscribe(em, ctx, issueId, ids);
     });
     const rows = await this.repo.subscribers(issueId);
-    const users = await this.repo.users(rows.map((r) => r.subscriberId));
+    const users = await this.users.liveUsers(rows.map((r) => r.subscriberId));
     return rows.map((s) =>
       subscriberView(
         s,
@@ -237,7 +248,7 @@ export class IssueSubscriberService {
       await subscribe(em, ctx, issueId, [ctx.userId]);
     });
     const row = await found(this.repo.subscription(issueId, ctx.userId));
-    const [user] = await this.repo.users([ctx.userId]);
+    const [user] = await this.users.liveUsers([ctx.userId]);
     return subscriberView(row, user);
   }
 
@@ -246,7 +257,4 @@ export class IssueSubscriberService {
     await this.issues.assertVisibleTo(projectId, issueId, { userId, role });
     await this.repo.unsubscribe(projectId, issueId, userId);
   }
-
-  /** Injected as a property (Nest's property injection), so that the constructor above stays as it is. */
-  @Inject(NotificationRepository) private readonly repo!: NotificationRepository;
 }

@@ -326,6 +326,28 @@ export class ProjectMemberService {
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }
+
+  /** The project's active memberships (entities, unpaginated), oldest first: for the rooms above. */
+  activeMemberships(projectId: string): Promise<ProjectMember[]> {
+    return this.projects.activeMembers(projectId);
+  }
+
+  /** Which of `userIds` are active members of the project, in the caller's transaction when `em` is given. */
+  activeMemberIdsAmong(
+    projectId: string,
+    userIds: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    return this.projects.activeMemberIdsAmong(em, projectId, [...new Set(userIds)]);
+  }
+
+  /**
+   * `userId`'s role in the live, unarchived project of the workspace when they are an active member
+   * of it; undefined otherwise (archived projects included): for the rooms above (search).
+   */
+  activeRoleInOpenProject(workspaceId: string, projectId: string, userId: string): Promise<number | undefined> {
+    return this.projects.activeRoleInOpenProject(workspaceId, projectId, userId);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

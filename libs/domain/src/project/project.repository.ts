@@ -384,4 +384,54 @@ export class ProjectRepository {
   async updateMember(em: EntityManager, id: string, patch: Partial<ProjectMember>): Promise<void> {
     await em.update(ProjectMember, { id }, patch as never);
   }
+
+  // ---- reads for the rooms above (through ProjectService and ProjectMemberService)
+
+  /** The live project `id` (in `em`'s transaction), or null. */
+  findLive(em: EntityManager, id: string): Promise<Project | null> {
+    return em.getRepository(Project).findOneBy({ id });
+  }
+
+  /** The live, unarchived projects of the workspace among `ids`, by name. */
+  unarchivedByIds(workspaceId: string, ids: string[]): Promise<Project[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.dataSource.getRepository(Project).find({
+      where: { workspaceId, id: In(ids), archivedAt: IsNull() },
+      order: { name: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** The project's active memberships, oldest first. */
+  activeMembers(projectId: string): Promise<ProjectMember[]> {
+    return this.dataSource
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, isActive: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The project `id`, deleted or not (in `em`'s transaction), or null. */
+  findWithDeleted(em: EntityManager, id: string): Promise<Project | null> {
+    return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
+  }
+
+  /** Which of `userIds` are active members of the project (in `em`'s transaction). */
+  async activeMemberIdsAmong(em: EntityManager, projectId: string, userIds: string[]): Promise<string[]> {
+    if (!userIds.length) return [];
+    const rows = await em
+      .getRepository(ProjectMember)
+      .find({ select: { memberId: true }, where: { projectId, memberId: In(userIds), isActive: true } });
+    return rows.map((m) => m.memberId);
+  }
+
+  /** `userId`'s role in the live, unarchived project of the workspace, if an active member; else undefined. */
+  async activeRoleInOpenProject(workspaceId: string, projectId: string, userId: string): Promise<number | undefined> {
+    const row = await this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoin(Project, 'p', 'p.id = pm.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('pm.projectId = :projectId AND pm.memberId = :userId AND pm.isActive = true', { projectId, userId })
+      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
+      .select('pm.role', 'role')
+      .getRawOne<{ role: number }>();
+    return row ? Number(row.role) : undefined;
+  }
 }

@@ -394,6 +394,23 @@ export class ProjectService implements ProjectAccessResolver {
     }
     return result;
   }
+
+  // ---- reads for the rooms above (the published boards)
+
+  /** The live project `id` (entity, archived or not), or null; in the caller's transaction when `em` is given. */
+  findLive(id: string, em?: EntityManager): Promise<Project | null> {
+    return this.projects.findLive(em ?? this.dataSource.manager, id);
+  }
+
+  /** The live, unarchived projects of the workspace among `ids` (entities), by name. */
+  unarchivedProjects(workspaceId: string, ids: string[]): Promise<Project[]> {
+    return this.projects.unarchivedByIds(workspaceId, [...new Set(ids)]);
+  }
+
+  /** The project `id`, deleted or not (entity: its identifier for a notification), or null. */
+  findWithDeleted(id: string, em: EntityManager = this.dataSource.manager): Promise<Project | null> {
+    return this.projects.findWithDeleted(em, id);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

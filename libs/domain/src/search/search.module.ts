@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { IssueFeatureModule } from '../issue';
+import { ModuleFeatureModule } from '../module';
+import { ProjectFeatureModule } from '../project';
 import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 
 /** The search feature: its services; exports what other features and the API modules use. */
 @Module({
-  imports: [IssueFeatureModule],
+  imports: [ProjectFeatureModule, IssueFeatureModule, ModuleFeatureModule],
   providers: [SearchRepository, SearchService],
   exports: [SearchService],
 })

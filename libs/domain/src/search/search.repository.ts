@@ -396,22 +396,4 @@ export class SearchRepository {
     if (q) qb.andWhere(`${alias}.name ILIKE :like ESCAPE '\\'`, { like: like(q) });
     return qb.getRawMany();
   }
-
-  /** `userId`'s role in the live, unarchived project `projectId` of the workspace, if an active member; else undefined. */
-  async activeRole(projectId: string, workspaceId: string, userId: string): Promise<number | undefined> {
-    const row = await this.dataSource.manager
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .innerJoin(Project, 'p', 'p.id = pm.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
-      .where('pm.projectId = :projectId AND pm.memberId = :userId AND pm.isActive = true', { projectId, userId })
-      .andWhere('p.workspaceId = :workspaceId', { workspaceId })
-      .select('pm.role', 'role')
-      .getRawOne<{ role: number }>();
-    return row ? Number(row.role) : undefined;
-  }
-
-  /** Whether `moduleId` is a live module of the project (the picker's `module` exclusion). */
-  moduleExists(projectId: string, moduleId: string): Promise<boolean> {
-    return this.dataSource.getRepository(Module).existsBy({ id: moduleId, projectId });
-  }
 }

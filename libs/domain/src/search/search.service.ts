@@ -1,6 +1,8 @@
 import { MeridianError, Page } from '#common';
 import { Injectable } from '@nestjs/common';
 import { IssueQueryService } from '../issue';
+import { ModuleService } from '../module';
+import { ProjectMemberService } from '../project';
 import { EntitySearchScope, PickerExclusions, SearchRepository } from './search.repository';
 
 /** How many hits each kind of result carries. */
@@ -50,6 +52,8 @@ export class SearchService {
   constructor(
     private readonly issues: IssueQueryService,
     private readonly repo: SearchRepository,
+    private readonly members: ProjectMemberService,
+    private readonly modules: ModuleService,
   ) {}
 
   /**
@@ -98,7 +102,7 @@ export class SearchService {
       Object.assign(exclude, { parent: query.parent, subIssue: query.subIssue, issueRelation: query.issueRelation });
     }
     if (query.moduleId) {
-      if (!(await this.repo.moduleExists(projectId, query.moduleId))) throw new MeridianError('NOT_FOUND');
+      if (!(await this.modules.existsInProject(projectId, query.moduleId))) throw new MeridianError('NOT_FOUND');
       exclude.moduleId = query.moduleId;
     }
     const scope = query.workspaceSearch ? undefined : projectId;
@@ -126,7 +130,7 @@ export class SearchService {
     const where: EntitySearchScope = { ...scope, projectId: query.projectId };
     let issueCreatorId: string | null | undefined;
     if (query.projectId) {
-      const role = await this.repo.activeRole(query.projectId, scope.workspaceId, scope.userId);
+      const role = await this.members.activeRoleInOpenProject(scope.workspaceId, query.projectId, scope.userId);
       if (role === undefined) throw new MeridianError('NOT_FOUND');
       if (query.issueId) {
         const viewer = { userId: scope.userId, role };

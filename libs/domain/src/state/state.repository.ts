@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { Issue } from '../issue';
 import { State } from './state.entity';
 
@@ -95,5 +95,21 @@ export class StateRepository {
       .getRepository(State)
       .findOne({ where: { projectId, name: name.trim() }, select: { id: true } });
     return found?.id ?? null;
+  }
+
+  // ---- reads for the rooms above (through StateService)
+
+  /** The project's states that are not triage (neither flag nor group), by `sequence`. */
+  async nonTriage(projectId: string): Promise<State[]> {
+    const rows = await this.dataSource
+      .getRepository(State)
+      .find({ where: { projectId, isTriage: false }, order: { sequence: 'ASC', id: 'ASC' } });
+    return rows.filter((s) => s.group !== 'triage');
+  }
+
+  /** The states `ids`, soft-deleted ones too, in no order. */
+  withDeleted(em: EntityManager, ids: string[]): Promise<State[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return em.getRepository(State).find({ where: { id: In(ids) }, withDeleted: true });
   }
 }

@@ -183,4 +183,19 @@ export class StateService {
       throw err;
     }
   }
+
+  // ---- reads for the rooms above (the published boards)
+
+  /** The project's states that are not triage, by `sequence` (entities; live ones only). */
+  nonTriageStates(projectId: string): Promise<State[]> {
+    return this.states.nonTriage(projectId);
+  }
+
+  /**
+   * The states `ids`, soft-deleted ones too (entities, in no order: a work item's state as a board or
+   * a notification shows it), in the caller's transaction when `em` is given.
+   */
+  statesWithDeleted(ids: string[], em: EntityManager = this.dataSource.manager): Promise<State[]> {
+    return this.states.withDeleted(em, [...new Set(ids)]);
+  }
 }

@@ -59,4 +59,12 @@ export class UserProfileService {
     }
     return this.me(userId);
   }
+
+  /**
+   * The live users among `ids` (entities, in no order), for the rooms above that show people
+   * (the published boards render them by name and avatar only).
+   */
+  liveUsers(ids: string[]): Promise<User[]> {
+    return this.users.liveByIds([...new Set(ids)]);
+  }
 }

@@ -82,4 +82,14 @@ export class WorkspaceRepository {
   insertWorkspace(em: EntityManager, row: Partial<Workspace>): Promise<Workspace> {
     return em.save(em.create(Workspace, row));
   }
+
+  /** The live workspace `id` (in `em`'s transaction), or null. */
+  findLive(em: EntityManager, id: string): Promise<Workspace | null> {
+    return em.getRepository(Workspace).findOneBy({ id });
+  }
+
+  /** The live workspace with this slug, or null. */
+  findLiveBySlug(slug: string): Promise<Workspace | null> {
+    return this.dataSource.getRepository(Workspace).findOneBy({ slug });
+  }
 }

@@ -1,12 +1,13 @@
 import { MeridianError, Page, PageRequest, ROLE, validationError, WorkspaceAccessResolver } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { InstanceSettings } from '../instance-config';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isRestrictedSlug } from './slug-rules';
 import { insertWorkspaceMembership, WorkspaceRepository } from './workspace.repository';
 import { workspaceView } from './workspace.view';
+import { Workspace } from './workspace.entity';
 
 export interface CreateWorkspaceInput {
   name: string;
@@ -81,5 +82,17 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   async resolve(slug: string, userId: string): Promise<{ workspaceId: string | null; role: number | null }> {
     const row = await this.workspaces.findAccess(userId, slug);
     return { workspaceId: row?.workspace_id ?? null, role: row?.role ?? null };
+  }
+
+  // ---- reads for the rooms above (the published boards)
+
+  /** The live workspace `id` (entity), or null; in the caller's transaction when `em` is given. */
+  findLive(id: string, em?: EntityManager): Promise<Workspace | null> {
+    return this.workspaces.findLive(em ?? this.dataSource.manager, id);
+  }
+
+  /** The live workspace with this slug (entity), or null. */
+  findLiveBySlug(slug: string): Promise<Workspace | null> {
+    return this.workspaces.findLiveBySlug(slug);
   }
 }
