@@ -368,6 +368,8 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
   let admin: string;
   let withSlo: string;
   let withoutSlo: string;
+  /** the SP metadata of each connection: the IdP answers sign-ins at the ACS it names */
+  const metadata: Record<string, string> = {};
   const corp = `${unique('slo')}.test`.toLowerCase();
   const other = `${unique('noslo')}.test`.toLowerCase();
   const sp = keyPair('meridian-test-sp');
@@ -402,6 +404,7 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
   /** Signs `who` in through the IdP (the domain picks the connection): the browser and its session cookie. */
   async function samlSignIn(who: SamlIdentity) {
     idp.next = who;
+    idp.sp = metadata[who.email!.endsWith(`@${other}`) ? withoutSlo : withSlo];
     const browser = new BrowserJar();
     const posted = await postForm(browser, '/auth/sign-in/', { email: who.email!, password: 'x' });
     assert.equal(posted.status, 302);
@@ -414,6 +417,7 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
     });
     assert.equal(acs.status, 302, await acs.text());
     const cookie = browser.cookie(t.url, 'session-id');
+    idp.sp = metadata[withSlo];
     assert.ok(cookie, `signed in: ${acs.headers.get('location')}`);
     return { browser, cookie, sessionIndex: idp.signIns.at(-1)!.sessionIndex };
   }
@@ -476,8 +480,9 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
         xml,
         new RegExp(`<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding}" Location="${sloUrl}"/>`),
       );
-    idp.sp = xml;
-    assert.doesNotMatch((await t.api.get(`/auth/saml/${withoutSlo}/metadata/`)).text, /SingleLogoutService/);
+    idp.sp = metadata[withSlo] = xml;
+    metadata[withoutSlo] = (await t.api.get(`/auth/saml/${withoutSlo}/metadata/`)).text;
+    assert.doesNotMatch(metadata[withoutSlo], /SingleLogoutService/);
     // the SLO service of a connection without single logout
     await sloError(await fetch(`${t.url}/auth/saml/${withoutSlo}/slo/?SAMLRequest=x`, { redirect: 'manual' }), 'SAML_SLO_NOT_CONFIGURED');
   });
