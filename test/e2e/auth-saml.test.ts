@@ -478,13 +478,18 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
     for (const binding of ['HTTP-Redirect', 'HTTP-POST'])
       assert.match(
         xml,
-        new RegExp(`<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding}" Location="${sloUrl}"/>`),
+        new RegExp(
+          `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding}" Location="${sloUrl}"/>`,
+        ),
       );
     idp.sp = metadata[withSlo] = xml;
     metadata[withoutSlo] = (await t.api.get(`/auth/saml/${withoutSlo}/metadata/`)).text;
     assert.doesNotMatch(metadata[withoutSlo], /SingleLogoutService/);
     // the SLO service of a connection without single logout
-    await sloError(await fetch(`${t.url}/auth/saml/${withoutSlo}/slo/?SAMLRequest=x`, { redirect: 'manual' }), 'SAML_SLO_NOT_CONFIGURED');
+    await sloError(
+      await fetch(`${t.url}/auth/saml/${withoutSlo}/slo/?SAMLRequest=x`, { redirect: 'manual' }),
+      'SAML_SLO_NOT_CONFIGURED',
+    );
   });
 
   it("SP-initiated: Plane's sign-out ends the session and goes to the IdP with a signed LogoutRequest; its LogoutResponse lands on the sign-in page", async () => {
@@ -629,7 +634,10 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
     );
     for (const binding of ['redirect', 'post'] as const) {
       const foreign = idp.logoutRequest({ nameId }, { binding, issuer: 'https://unknown-idp.example.com/' });
-      await sloError(binding === 'post' ? await post(foreign.form) : await redirect(foreign.url), 'SAML_ISSUER_MISMATCH');
+      await sloError(
+        binding === 'post' ? await post(foreign.form) : await redirect(foreign.url),
+        'SAML_ISSUER_MISMATCH',
+      );
     }
     // a signed request for someone else, its NameID changed after signing
     const signed = idp.logoutRequest({ nameId: unique('someone') }, { binding: 'post' });
@@ -637,7 +645,10 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
     const forged = xml.replace(/(<saml:NameID[^>]*>)[^<]*/, `$1${nameId}`);
     assert.notEqual(forged, xml);
     await sloError(
-      await post({ ...signed.form, fields: { ...signed.form.fields, SAMLRequest: Buffer.from(forged).toString('base64') } }),
+      await post({
+        ...signed.form,
+        fields: { ...signed.form.fields, SAMLRequest: Buffer.from(forged).toString('base64') },
+      }),
       'SAML_SIGNATURE_INVALID',
     );
     await sloError(

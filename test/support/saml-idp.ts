@@ -219,7 +219,11 @@ export async function startTestSamlIdp(): Promise<TestSamlIdp> {
       const none: PostedForm = { action: '', fields: {} };
       if (options.binding === 'redirect') return { id: made.id, url: made.context, form: none };
       const action = made.entityEndpoint ?? '';
-      return { id: made.id, url: action, form: { action, fields: { SAMLRequest: made.context, RelayState: 'relay-1' } } };
+      return {
+        id: made.id,
+        url: action,
+        form: { action, fields: { SAMLRequest: made.context, RelayState: 'relay-1' } },
+      };
     },
     readForm(html: string): PostedForm {
       const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];

@@ -10,9 +10,7 @@ export class AddSamlSessions1795962000000 implements MigrationInterface {
   name = 'AddSamlSessions1795962000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `ALTER TABLE "saml_requests" ADD "purpose" character varying(10) NOT NULL DEFAULT 'authn'`,
-    );
+    await queryRunner.query(`ALTER TABLE "saml_requests" ADD "purpose" character varying(10) NOT NULL DEFAULT 'authn'`);
     await queryRunner.query(`
             CREATE TABLE "saml_sessions" (
                 "session_id" uuid NOT NULL,

@@ -95,7 +95,10 @@ describe('logoutMessageProblem', () => {
 
   it('accepts a fresh request of the IdP addressed to this service, and a successful response', () => {
     assert.equal(problem(request()), null);
-    assert.equal(problem(request({ Destination: SLO }, `<saml:Issuer>${IDP}</saml:Issuer><saml:NameID>x</saml:NameID>`)), null);
+    assert.equal(
+      problem(request({ Destination: SLO }, `<saml:Issuer>${IDP}</saml:Issuer><saml:NameID>x</saml:NameID>`)),
+      null,
+    );
     assert.equal(problem(response()), null);
   });
 

@@ -446,7 +446,10 @@ export class SamlService {
   ): Promise<SamlLogoutDone> {
     const request = message.inResponseTo ? await this.repo.findRequest(message.inResponseTo) : null;
     if (!request || request.connectionId !== connection.id || request.purpose !== 'logout') {
-      this.logger.warn({ connection: connection.id }, 'SAML LogoutResponse refused: InResponseTo names no request of ours');
+      this.logger.warn(
+        { connection: connection.id },
+        'SAML LogoutResponse refused: InResponseTo names no request of ours',
+      );
       throw new MeridianError('SAML_IN_RESPONSE_TO_MISMATCH');
     }
     try {

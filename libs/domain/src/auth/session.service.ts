@@ -227,8 +227,7 @@ export class SessionService {
     return this.dataSource.transaction(async (em) => {
       let ended = 0;
       for (const { sessionId, actor } of entries) {
-        const done = await em.update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
-        if (!done.affected) continue;
+        if (!(await this.auth.revokeIfLive(em, sessionId))) continue;
         ended += 1;
         await recordAudit(em, {
           event: 'auth.sign_out',
