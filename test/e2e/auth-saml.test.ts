@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, assertError, createWorkspace, signUp, unique } from '../support/fixtures';
 import { BrowserJar } from '../support/browser-jar';
-import { SamlIdentity, SamlTamper, startTestSamlIdp, TestSamlIdp } from '../support/saml-idp';
+import { keyPair, SamlIdentity, SamlTamper, startTestSamlIdp, TestSamlIdp } from '../support/saml-idp';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const WEB = 'http://web.meridian.test';
@@ -351,5 +351,310 @@ describe('auth: SAML 2.0 single sign-on against a samlify IdP on loopback', () =
     assertError(await t.api.get(`/auth/saml/${connectionId}/metadata/`), 404, 'SSO_NOT_CONFIGURED');
     const direct = await t.api.get(`/auth/saml/${connectionId}/`);
     assert.equal(new URL(direct.headers.location).searchParams.get('sso_error'), 'SSO_NOT_CONFIGURED');
+  });
+});
+
+/**
+ * SAML single logout (docs/sso-saml.md) against the same samlify IdP: Plane's sign-out of a SAML
+ * session sends the browser to the IdP with a signed LogoutRequest (samlify checks its signature
+ * against Meridian's metadata) and the IdP's signed LogoutResponse comes back to Meridian's single
+ * logout service; the IdP's own signed LogoutRequests (both bindings) end the matching sessions and
+ * are answered with a signed LogoutResponse that samlify checks; forged, unsigned, foreign and
+ * replayed ones are refused and change nothing.
+ */
+describe('auth: SAML single logout against a samlify IdP on loopback', () => {
+  let t: TestApp;
+  let idp: TestSamlIdp;
+  let admin: string;
+  let withSlo: string;
+  let withoutSlo: string;
+  /** the SP metadata of each connection: the IdP answers sign-ins at the ACS it names */
+  const metadata: Record<string, string> = {};
+  const corp = `${unique('slo')}.test`.toLowerCase();
+  const other = `${unique('noslo')}.test`.toLowerCase();
+  const sp = keyPair('meridian-test-sp');
+
+  before(async () => {
+    idp = await startTestSamlIdp();
+    t = await startTestApp({ WEB_URL: WEB });
+    admin = await adminToken(t);
+  });
+  after(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  const settings = (extra: Record<string, unknown> = {}) => ({
+    idp_entity_id: idp.entityId,
+    sso_url: idp.ssoUrl,
+    idp_certificates: [idp.certificate],
+    ...extra,
+  });
+
+  async function postForm(browser: BrowserJar, path: string, fields: Record<string, string>) {
+    const token = await browser.fetch(`${t.url}/auth/get-csrf-token/`);
+    const { csrf_token } = (await token.json()) as { csrf_token: string };
+    return browser.fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': FORM, Origin: WEB },
+      body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: csrf_token }).toString(),
+    });
+  }
+
+  /** Signs `who` in through the IdP (the domain picks the connection): the browser and its session cookie. */
+  async function samlSignIn(who: SamlIdentity) {
+    idp.next = who;
+    idp.sp = metadata[who.email!.endsWith(`@${other}`) ? withoutSlo : withSlo];
+    const browser = new BrowserJar();
+    const posted = await postForm(browser, '/auth/sign-in/', { email: who.email!, password: 'x' });
+    assert.equal(posted.status, 302);
+    const html = await (await browser.fetch(posted.headers.get('location')!)).text();
+    const form = idp.readForm(html);
+    const acs = await browser.fetch(form.action, {
+      method: 'POST',
+      headers: { 'Content-Type': FORM, Origin: idp.url },
+      body: new URLSearchParams(form.fields).toString(),
+    });
+    assert.equal(acs.status, 302, await acs.text());
+    const cookie = browser.cookie(t.url, 'session-id');
+    idp.sp = metadata[withSlo];
+    assert.ok(cookie, `signed in: ${acs.headers.get('location')}`);
+    return { browser, cookie, sessionIndex: idp.signIns.at(-1)!.sessionIndex };
+  }
+
+  /** Whether a session cookie still works (sent by hand: the browser may have dropped it). */
+  async function works(cookie: string): Promise<boolean> {
+    const res = await fetch(`${t.url}/api/users/me/`, { headers: { Cookie: `session-id=${cookie}` } });
+    return res.status === 200;
+  }
+
+  async function sloError(res: Response, code: string) {
+    const body = (await res.json()) as { error_code: string; detail: string };
+    assert.equal(body.error_code, code, JSON.stringify(body));
+    assert.ok(body.detail);
+    assert.ok(res.status === 400 || res.status === 404, `status ${res.status}`);
+  }
+
+  it('checks slo_url when saved: a URL, and only with an SP signing key', async () => {
+    const bad = await t.api
+      .post('/api/instances/sso-connections/')
+      .auth(admin, { type: 'bearer' })
+      .send({ kind: 'saml', name: 'x', domains: [corp], settings: settings({ slo_url: 'ftp://idp.example.com/slo' }) });
+    const errors = assertError(bad, 422, 'VALIDATION_ERROR').errors as Record<string, string[]>;
+    assert.match(errors['settings.slo_url'].join(' '), /https URL/);
+    const keyless = await t.api
+      .post('/api/instances/sso-connections/')
+      .auth(admin, { type: 'bearer' })
+      .send({ kind: 'saml', name: 'x', domains: [corp], settings: settings({ slo_url: idp.sloUrl }) });
+    const keylessErrors = assertError(keyless, 422, 'VALIDATION_ERROR').errors as Record<string, string[]>;
+    assert.match(keylessErrors['settings.slo_url'].join(' '), /sp_private_key/);
+    assert.equal((await t.sql('SELECT id FROM sso_connections')).length, 0);
+  });
+
+  it('serves the single logout service in the metadata of a connection with slo_url, not of one without', async () => {
+    const created = await t.api
+      .post('/api/instances/sso-connections/')
+      .auth(admin, { type: 'bearer' })
+      .send({
+        kind: 'saml',
+        name: 'Corp SLO',
+        domains: [corp],
+        settings: settings({ slo_url: idp.sloUrl, sp_private_key: sp.key, sp_certificate: sp.cert }),
+      });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    withSlo = created.body.id;
+    const sloUrl = `${t.url}/auth/saml/${withSlo}/slo/`;
+    assert.equal(created.body.settings.slo_url, idp.sloUrl);
+    assert.equal(created.body.settings.sp_slo_url, sloUrl);
+    const plain = await t.api
+      .post('/api/instances/sso-connections/')
+      .auth(admin, { type: 'bearer' })
+      .send({ kind: 'saml', name: 'Other', domains: [other], settings: settings() });
+    assert.equal(plain.status, 201, JSON.stringify(plain.body));
+    withoutSlo = plain.body.id;
+    assert.equal(plain.body.settings.slo_url, '');
+
+    const xml = (await t.api.get(`/auth/saml/${withSlo}/metadata/`)).text;
+    for (const binding of ['HTTP-Redirect', 'HTTP-POST'])
+      assert.match(
+        xml,
+        new RegExp(
+          `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding}" Location="${sloUrl}"/>`,
+        ),
+      );
+    idp.sp = metadata[withSlo] = xml;
+    metadata[withoutSlo] = (await t.api.get(`/auth/saml/${withoutSlo}/metadata/`)).text;
+    assert.doesNotMatch(metadata[withoutSlo], /SingleLogoutService/);
+    // the SLO service of a connection without single logout
+    await sloError(
+      await fetch(`${t.url}/auth/saml/${withoutSlo}/slo/?SAMLRequest=x`, { redirect: 'manual' }),
+      'SAML_SLO_NOT_CONFIGURED',
+    );
+  });
+
+  it("SP-initiated: Plane's sign-out ends the session and goes to the IdP with a signed LogoutRequest; its LogoutResponse lands on the sign-in page", async () => {
+    const nameId = unique('sp-nid');
+    const email = `${unique('ada')}@${corp}`.toLowerCase();
+    const { browser, cookie, sessionIndex } = await samlSignIn({ nameId, email });
+    const [kept] = await t.sql<{ name_id: string; session_index: string; connection_id: string }>(
+      'SELECT s.name_id, s.session_index, s.connection_id FROM saml_sessions s JOIN auth_tokens k ON k.session_id = s.session_id',
+    );
+    assert.deepEqual(kept, { name_id: nameId, session_index: sessionIndex, connection_id: withSlo });
+
+    const out = await postForm(browser, '/auth/sign-out/', {});
+    assert.equal(out.status, 302);
+    const toIdp = new URL(out.headers.get('location')!);
+    assert.equal(`${toIdp.origin}${toIdp.pathname}`, idp.sloUrl, 'to the IdP');
+    assert.ok(toIdp.searchParams.get('Signature') && toIdp.searchParams.get('SigAlg'), 'a signed query');
+    assert.equal(await works(cookie), false, "Meridian's session ended at once");
+    const [pending] = await t.sql<{ purpose: string }>('SELECT purpose FROM saml_requests');
+    assert.equal(pending.purpose, 'logout');
+
+    // the IdP checks the signature against the metadata (samlify refuses an unsigned or forged one)
+    const atIdp = await browser.fetch(toIdp.toString());
+    assert.equal(atIdp.status, 302, await atIdp.text());
+    const received = idp.logoutRequests.at(-1)!;
+    assert.equal(received.extract.nameID, nameId);
+    assert.equal(received.extract.sessionIndex, sessionIndex);
+    assert.equal(received.extract.issuer, `${t.url}/auth/saml/${withSlo}/metadata/`);
+    assert.match(received.xml, new RegExp(`Destination="${idp.sloUrl}"`));
+
+    const back = new URL(atIdp.headers.get('location')!);
+    assert.equal(back.toString().split('?')[0], `${t.url}/auth/saml/${withSlo}/slo/`);
+    const landed = await browser.fetch(back.toString());
+    assert.equal(landed.status, 302, await landed.text());
+    assert.equal(landed.headers.get('location'), `${WEB}/`, 'the sign-in page');
+    assert.equal((await t.sql('SELECT id FROM saml_requests')).length, 0, 'the LogoutRequest is answered');
+    // the same LogoutResponse again: its request is answered already
+    await sloError(await browser.fetch(back.toString()), 'SAML_IN_RESPONSE_TO_MISMATCH');
+    const [audit] = await t.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_logs WHERE event = 'auth.sign_out' AND metadata->>'via' IS NULL`,
+    );
+    assert.equal(audit.n, 1, 'the sign-out is audited once');
+  });
+
+  it('SP-initiated: a LogoutResponse signed by another key is refused', async () => {
+    const { browser } = await samlSignIn({ nameId: unique('sp-bad'), email: `${unique('b')}@${corp}`.toLowerCase() });
+    const out = await postForm(browser, '/auth/sign-out/', {});
+    idp.tamperLogoutResponse = true;
+    const atIdp = await browser.fetch(out.headers.get('location')!);
+    await sloError(await browser.fetch(atIdp.headers.get('location')!), 'SAML_SIGNATURE_INVALID');
+  });
+
+  it('without slo_url, sign-out ends the session only and lands as before', async () => {
+    const { browser, cookie } = await samlSignIn({ nameId: unique('plain'), email: `${unique('p')}@${other}` });
+    const before = idp.logoutRequests.length;
+    const out = await postForm(browser, '/auth/sign-out/', {});
+    assert.equal(out.headers.get('location'), `${WEB}/`);
+    assert.equal(await works(cookie), false);
+    assert.equal(idp.logoutRequests.length, before);
+  });
+
+  it("IdP-initiated (HTTP-Redirect): ends that user's sessions of this connection, answers a signed LogoutResponse; others untouched", async () => {
+    const nameId = unique('idp-nid');
+    const mine = await samlSignIn({ nameId, email: `${unique('m')}@${corp}`.toLowerCase() });
+    const mineToo = await samlSignIn({ nameId, email: `${unique('m')}@${corp}`.toLowerCase() });
+    const someoneElse = await samlSignIn({ nameId: unique('idp-nid'), email: `${unique('e')}@${corp}`.toLowerCase() });
+    // the same NameID through the other connection
+    const otherConnection = await samlSignIn({ nameId, email: `${unique('o')}@${other}` });
+
+    const asked = idp.logoutRequest({ nameId }, { binding: 'redirect' });
+    assert.ok(asked.url.startsWith(`${t.url}/auth/saml/${withSlo}/slo/?SAMLRequest=`), asked.url);
+    const res = await fetch(asked.url, { redirect: 'manual' });
+    assert.equal(res.status, 302, await res.text());
+    assert.equal(await works(mine.cookie), false, 'the session cookie no longer works');
+    assert.equal(await works(mineToo.cookie), false, 'every session of that NameID (no SessionIndex named)');
+    assert.equal(await works(someoneElse.cookie), true, "another user's session is untouched");
+    assert.equal(await works(otherConnection.cookie), true, "another connection's session is untouched");
+
+    // the answer: a LogoutResponse the IdP checks (signature, issuer) and reads
+    const answer = new URL(res.headers.get('location')!);
+    assert.equal(`${answer.origin}${answer.pathname}`, idp.sloUrl);
+    assert.equal(answer.searchParams.get('RelayState'), 'relay-1');
+    const atIdp = await fetch(answer.toString());
+    assert.equal(atIdp.status, 200, await atIdp.text());
+    const response = idp.logoutResponses.at(-1)!;
+    assert.equal((response.extract.response as Record<string, string>).inResponseTo, asked.id);
+    assert.match(response.xml, /urn:oasis:names:tc:SAML:2.0:status:Success/);
+    const audits = await t.sql<{ metadata: Record<string, unknown> }>(
+      `SELECT metadata FROM audit_logs WHERE event = 'auth.sign_out' AND metadata->>'via' = 'saml_slo'`,
+    );
+    assert.equal(audits.length, 2);
+    assert.equal(audits[0].metadata.connection, withSlo);
+
+    // the same LogoutRequest again (replayed): refused
+    await sloError(await fetch(asked.url, { redirect: 'manual' }), 'SAML_LOGOUT_REPLAYED');
+  });
+
+  it('IdP-initiated (HTTP-POST) with a SessionIndex ends only that session', async () => {
+    const nameId = unique('post-nid');
+    const email = `${unique('q')}@${corp}`.toLowerCase();
+    const first = await samlSignIn({ nameId, email });
+    const second = await samlSignIn({ nameId, email });
+    const asked = idp.logoutRequest({ nameId, sessionIndex: first.sessionIndex }, { binding: 'post' });
+    assert.equal(asked.form.action, `${t.url}/auth/saml/${withSlo}/slo/`);
+    const res = await fetch(asked.form.action, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': FORM, Origin: idp.url },
+      body: new URLSearchParams(asked.form.fields).toString(),
+    });
+    assert.equal(res.status, 302, await res.text());
+    assert.equal(await works(first.cookie), false);
+    assert.equal(await works(second.cookie), true, 'the session of another SessionIndex stays');
+    assert.ok(res.headers.get('location')!.startsWith(`${idp.sloUrl}?SAMLResponse=`));
+  });
+
+  it('IdP-initiated: forged, unsigned, foreign and tampered LogoutRequests are refused and end nothing', async () => {
+    const nameId = unique('forged');
+    const victim = await samlSignIn({ nameId, email: `${unique('v')}@${corp}`.toLowerCase() });
+    const post = (form: { action: string; fields: Record<string, string> }) =>
+      fetch(form.action, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': FORM, Origin: idp.url },
+        body: new URLSearchParams(form.fields).toString(),
+      });
+    const redirect = (url: string) => fetch(url, { redirect: 'manual' });
+    await sloError(
+      await redirect(idp.logoutRequest({ nameId }, { binding: 'redirect', impostor: true }).url),
+      'SAML_SIGNATURE_INVALID',
+    );
+    await sloError(
+      await redirect(idp.logoutRequest({ nameId }, { binding: 'redirect', unsigned: true }).url),
+      'SAML_SIGNATURE_INVALID',
+    );
+    await sloError(
+      await post(idp.logoutRequest({ nameId }, { binding: 'post', impostor: true }).form),
+      'SAML_SIGNATURE_INVALID',
+    );
+    await sloError(
+      await post(idp.logoutRequest({ nameId }, { binding: 'post', unsigned: true }).form),
+      'SAML_SIGNATURE_INVALID',
+    );
+    for (const binding of ['redirect', 'post'] as const) {
+      const foreign = idp.logoutRequest({ nameId }, { binding, issuer: 'https://unknown-idp.example.com/' });
+      await sloError(
+        binding === 'post' ? await post(foreign.form) : await redirect(foreign.url),
+        'SAML_ISSUER_MISMATCH',
+      );
+    }
+    // a signed request for someone else, its NameID changed after signing
+    const signed = idp.logoutRequest({ nameId: unique('someone') }, { binding: 'post' });
+    const xml = Buffer.from(signed.form.fields.SAMLRequest, 'base64').toString('utf8');
+    const forged = xml.replace(/(<saml:NameID[^>]*>)[^<]*/, `$1${nameId}`);
+    assert.notEqual(forged, xml);
+    await sloError(
+      await post({
+        ...signed.form,
+        fields: { ...signed.form.fields, SAMLRequest: Buffer.from(forged).toString('base64') },
+      }),
+      'SAML_SIGNATURE_INVALID',
+    );
+    await sloError(
+      await post({ action: signed.form.action, fields: { SAMLRequest: 'bm90IHhtbA==' } }),
+      'SAML_LOGOUT_INVALID',
+    );
+    assert.equal(await works(victim.cookie), true, 'nothing changed');
   });
 });

@@ -94,6 +94,8 @@ describe('route declarations', () => {
       'PublicWorkspaceBoardsController.list',
       'SamlController.acs',
       'SamlController.metadata',
+      'SamlController.sloPost',
+      'SamlController.sloRedirect',
       'SamlController.spaceStart',
       'SamlController.start',
       'SessionsController.refresh',

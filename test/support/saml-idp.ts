@@ -16,6 +16,28 @@ interface SamlifyIdp extends SamlifyEntity {
     binding: string,
     req: { query: Record<string, string> },
   ): Promise<{ extract: unknown }>;
+  parseLogoutRequest(
+    sp: SamlifyEntity,
+    binding: string,
+    req: { query: Record<string, string>; octetString: string },
+  ): Promise<{ extract: unknown; samlContent: string }>;
+  parseLogoutResponse(
+    sp: SamlifyEntity,
+    binding: string,
+    req: { query: Record<string, string>; octetString: string },
+  ): Promise<{ extract: unknown; samlContent: string }>;
+  createLogoutRequest(
+    sp: SamlifyEntity,
+    binding: string,
+    user: { logoutNameID: string; sessionIndex?: string },
+    relayState?: string,
+  ): { id: string; context: string; entityEndpoint?: string };
+  createLogoutResponse(
+    sp: SamlifyEntity,
+    requestInfo: { extract: unknown },
+    binding: string,
+    relayState?: string,
+  ): { id: string; context: string };
   createLoginResponse(
     sp: SamlifyEntity,
     requestInfo: { extract: unknown },
@@ -80,13 +102,37 @@ export interface TestSamlIdp {
   tamper: SamlTamper | undefined;
   /** the AuthnRequests parsed, in order (samlify's extract: `request.id`, `issuer`, …) */
   requests: Record<string, unknown>[];
+  /** the IdP's single logout URL (HTTP-Redirect binding), to enter in Meridian as `slo_url` */
+  sloUrl: string;
+  /** every sign-in answered: its NameID and the SessionIndex the IdP gave it, in order */
+  signIns: Array<{ nameId: string; sessionIndex: string }>;
+  /**
+   * Meridian's LogoutRequests received at `/slo` (SP-initiated), each checked by samlify (the
+   * signature against the SP metadata's signing certificate, required): its extract (`request.id`,
+   * `nameID`, `sessionIndex`, `issuer`, …) and XML. The IdP answers each with a signed LogoutResponse
+   * (HTTP-Redirect) to the SP's single logout service.
+   */
+  logoutRequests: Array<{ extract: Record<string, unknown>; xml: string }>;
+  /** Meridian's LogoutResponses received at `/slo` (to an IdP-initiated LogoutRequest), checked as above */
+  logoutResponses: Array<{ extract: Record<string, unknown>; xml: string }>;
+  /** the next `/slo` LogoutResponse of the IdP is signed by the impostor's key */
+  tamperLogoutResponse: boolean;
+  /**
+   * An IdP-initiated LogoutRequest for `who` to the SP's single logout service: a URL to browse to
+   * (HTTP-Redirect, signed query) or a form to post (HTTP-POST, signed XML). `impostor` signs with
+   * another key, `unsigned` not at all.
+   */
+  logoutRequest(
+    who: { nameId: string; sessionIndex?: string },
+    options: { binding: 'redirect' | 'post'; impostor?: boolean; unsigned?: boolean; issuer?: string },
+  ): { id: string; url: string; form: PostedForm };
   /** the SSO page's HTML answer read as the form the browser would post */
   readForm(html: string): PostedForm;
   close(): Promise<void>;
 }
 
-/** A throwaway RSA key and self-signed certificate (openssl), PEM. */
-function keyPair(cn: string): { key: string; cert: string } {
+/** A throwaway RSA key and self-signed certificate (openssl), PEM (e.g. an SP signing key). */
+export function keyPair(cn: string): { key: string; cert: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saml-idp-'));
   try {
     execFileSync(
@@ -135,14 +181,16 @@ export async function startTestSamlIdp(): Promise<TestSamlIdp> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const entityId = `${url}/metadata`;
   const ssoUrl = `${url}/sso`;
-  const idpOf = (pair: { key: string; cert: string }) =>
+  const idpOf = (pair: { key: string; cert: string }, entityID = entityId) =>
     samlify.IdentityProvider({
-      entityID: entityId,
+      entityID,
       privateKey: pair.key,
       signingCert: pair.cert,
       singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: ssoUrl }],
       singleLogoutService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${url}/slo` }],
       nameIDFormat: ['urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'],
+      wantLogoutRequestSigned: true,
+      wantLogoutResponseSigned: true,
     });
   const idp = idpOf(real);
   const fake = idpOf(impostor);
@@ -157,6 +205,26 @@ export async function startTestSamlIdp(): Promise<TestSamlIdp> {
     next: undefined,
     tamper: undefined,
     requests: [],
+    sloUrl: `${url}/slo`,
+    signIns: [],
+    logoutRequests: [],
+    logoutResponses: [],
+    tamperLogoutResponse: false,
+    logoutRequest(who, options) {
+      if (!state.sp) throw new Error('the test set no idp.sp');
+      const sp = spOf(state.sp, !options.unsigned);
+      const signer = options.impostor ? fake : options.issuer ? idpOf(real, options.issuer) : idp;
+      const user = { logoutNameID: who.nameId, ...(who.sessionIndex ? { sessionIndex: who.sessionIndex } : {}) };
+      const made = signer.createLogoutRequest(sp, options.binding, user, 'relay-1');
+      const none: PostedForm = { action: '', fields: {} };
+      if (options.binding === 'redirect') return { id: made.id, url: made.context, form: none };
+      const action = made.entityEndpoint ?? '';
+      return {
+        id: made.id,
+        url: action,
+        form: { action, fields: { SAMLRequest: made.context, RelayState: 'relay-1' } },
+      };
+    },
     readForm(html: string): PostedForm {
       const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
       if (!action) throw new Error(`no form in the IdP's answer: ${html.slice(0, 300)}`);
@@ -171,8 +239,45 @@ export async function startTestSamlIdp(): Promise<TestSamlIdp> {
       }),
   };
 
+  /** The SP as samlify sees it: Meridian's metadata, its logout messages signed (or not). */
+  function spOf(metadata: string, signed = true) {
+    return samlify.ServiceProvider({
+      metadata,
+      wantLogoutRequestSigned: signed,
+      wantLogoutResponseSigned: signed,
+    });
+  }
+
+  /** The signed part of a redirect-binding query, as received (bindings §3.4.4.1). */
+  function octetStringOf(rawQuery: string): string {
+    const part = (name: string) => rawQuery.split('&').find((p) => p.startsWith(`${name}=`));
+    return [part('SAMLRequest') ?? part('SAMLResponse'), part('RelayState'), part('SigAlg')]
+      .filter((p): p is string => p !== undefined)
+      .join('&');
+  }
+
+  async function singleLogout(at: URL, res: http.ServerResponse): Promise<void> {
+    if (!state.sp) throw new Error('the test set no idp.sp');
+    const sp = spOf(state.sp);
+    const query = Object.fromEntries(at.searchParams);
+    const request = { query, octetString: octetStringOf(at.search.slice(1)) };
+    if (query.SAMLResponse !== undefined) {
+      const parsed = await idp.parseLogoutResponse(sp, 'redirect', request);
+      state.logoutResponses.push({ extract: parsed.extract as Record<string, unknown>, xml: parsed.samlContent });
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('signed out at the IdP');
+      return;
+    }
+    const parsed = await idp.parseLogoutRequest(sp, 'redirect', request);
+    state.logoutRequests.push({ extract: parsed.extract as Record<string, unknown>, xml: parsed.samlContent });
+    const signer = state.tamperLogoutResponse ? fake : idp;
+    state.tamperLogoutResponse = false;
+    const answered = signer.createLogoutResponse(sp, parsed, 'redirect', query.RelayState ?? '');
+    res.writeHead(302, { Location: answered.context }).end();
+  }
+
   async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const at = new URL(req.url ?? '/', url);
+    if (at.pathname === '/slo') return singleLogout(at, res);
     if (at.pathname !== '/sso') {
       res.writeHead(404).end();
       return;
@@ -197,6 +302,7 @@ export async function startTestSamlIdp(): Promise<TestSamlIdp> {
       who.groups?.length ? attribute('groups', who.groups) : '',
     ].join('');
     const sessionIndex = `_s${randomBytes(8).toString('hex')}`;
+    state.signIns.push({ nameId: who.nameId, sessionIndex });
     const signer = tamper.impostor ? fake : idp;
     const response = await signer.createLoginResponse(
       sp,

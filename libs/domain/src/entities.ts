@@ -17,7 +17,7 @@ import { AuthSession } from './auth/auth-session.entity';
 import { AuthToken } from './auth/auth-token.entity';
 import { SsoConnection } from './auth/sso-connection.entity';
 import { SsoConnectionDomain } from './auth/sso-connection-domain.entity';
-import { SamlAssertion, SamlRequest } from './auth/saml-message.entity';
+import { SamlAssertion, SamlRequest, SamlSession } from './auth/saml-message.entity';
 
 // cycle
 import { Cycle } from './cycle/cycle.entity';
@@ -161,6 +161,7 @@ export const ENTITIES = [
   SsoConnectionDomain,
   SamlRequest,
   SamlAssertion,
+  SamlSession,
 
   // cycle
   Cycle,

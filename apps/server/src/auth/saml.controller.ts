@@ -20,6 +20,12 @@ import { ssoFailureUrl, ssoSignedIn } from './sso-redirect';
  * - `GET /auth/saml/{connection_id}/metadata/`: the SP metadata (`application/samlmetadata+xml`:
  *   entity id, ACS URL, `WantAssertionsSigned`, the signing certificate when AuthnRequests are
  *   signed); 404 `SSO_NOT_CONFIGURED` as JSON for an unknown, disabled or non-SAML connection;
+ * - `GET /auth/saml/{connection_id}/slo/` (HTTP-Redirect binding, `SAMLRequest` or `SAMLResponse`,
+ *   `RelayState`, `SigAlg`, `Signature` in the query) and `POST` (HTTP-POST binding, the same fields as
+ *   a form; no CSRF token: the IdP's page posts it): the single logout service (`SamlService.singleLogout`).
+ *   The IdP's LogoutResponse: 302 to the sign-in page; the IdP's LogoutRequest: the matching sessions
+ *   end, 302 to the IdP's `slo_url` with the signed LogoutResponse. A refusal answers the JSON error
+ *   (`{detail, error_code}`) and changes nothing;
  * - every sign-in failure: no session, 302 to the sign-in page with Plane's `error_code` and
  *   `error_message` (`ssoFailureUrl`) and Meridian's code in `sso_error` (`SamlService.finish`).
  */
@@ -50,6 +56,23 @@ export class SamlController {
       if (!(err instanceof MeridianError)) throw err;
       res.redirect(302, ssoFailureUrl(this.config, known?.site ?? 'app', err, safeNextPath(known?.next ?? undefined)));
     }
+  }
+
+  @Get('saml/:connection_id/slo')
+  async sloRedirect(@Param('connection_id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const at = req.originalUrl.indexOf('?');
+    const rawQuery = at >= 0 ? req.originalUrl.slice(at + 1) : '';
+    const params = req.query as Record<string, unknown>;
+    const done = await this.saml.singleLogout(id, { binding: 'redirect', params, rawQuery }, clientOf(req));
+    res.redirect(302, done.url);
+  }
+
+  @Post('saml/:connection_id/slo')
+  @HttpCode(302)
+  async sloPost(@Param('connection_id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const params = (req.body ?? {}) as Record<string, unknown>;
+    const done = await this.saml.singleLogout(id, { binding: 'post', params, rawQuery: '' }, clientOf(req));
+    res.redirect(302, done.url);
   }
 
   @Get('saml/:connection_id')

@@ -127,7 +127,9 @@ export class WebAuthController {
    * The CSRF check first (403 `CSRF_FAILED`, as JSON, and nothing else changes: the cookies stay,
    * as Django's CSRF middleware refuses Plane's `SignOutAuthEndpoint` before it runs); then ends the
    * cookie's session on the server (its tokens stop working at once), deletes the cookies and
-   * redirects to the app (or the boards' app + `next_path`), signed in or not. Plane's web app posts
+   * redirects to the app (or the boards' app + `next_path`), signed in or not; a session opened through
+   * an OIDC provider or a SAML IdP with single logout redirects there first (docs/sso-oidc.md,
+   * docs/sso-saml.md), the IdP then sending the browser back to the sign-in page. Plane's web app posts
    * this form with the token from `GET /auth/get-csrf-token/` (`AuthService.signOut`).
    */
   @Post('sign-out')
@@ -247,20 +249,25 @@ export class WebAuthController {
   private async endSession(site: Site, req: Request, res: Response): Promise<Redirection> {
     if (!passesCsrfCheck(req, this.config)) throw new MeridianError('CSRF_FAILED');
     const cookie = sessionCookieOf(req, this.config);
+    const next = safeNextPath(formField(req.body, 'next_path'));
+    let samlLogout: string | null = null;
     if (cookie !== undefined) {
       const principal = await this.sessions.verifyAccessToken(cookie, 'web');
-      if (principal?.sessionId) await this.sessions.signOut(principal.sessionId, auditActorOf(req, principal));
+      if (principal?.sessionId) {
+        await this.sessions.signOut(principal.sessionId, auditActorOf(req, principal));
+        // a session opened by a SAML sign-in ends at the IdP too, when the connection has single logout
+        samlLogout = await this.saml.logoutUrl(principal.sessionId, site, next ?? null);
+      }
     }
     const oidcSession = requestCookies(req)[OIDC_SESSION_COOKIE];
     for (const name of [this.config.webSession.cookieName, CSRF_COOKIE, XSRF_COOKIE])
       clearCookie(res, this.config, name);
     if (oidcSession !== undefined) clearCookie(res, this.config, OIDC_SESSION_COOKIE);
-    const next = safeNextPath(formField(req.body, 'next_path'));
     const url =
       site === 'app' ? `${this.config.webSession.appBaseUrl}/` : `${this.config.webSession.spaceBaseUrl}${next ?? ''}`;
     // a session opened through an OIDC provider ends there too, when the provider offers it
     const providerLogout = await this.oidc.endSessionUrl(oidcSession ?? null, url);
-    return { url: providerLogout ?? url, statusCode: 302 };
+    return { url: providerLogout ?? samlLogout ?? url, statusCode: 302 };
   }
 
   private client(req: Request) {

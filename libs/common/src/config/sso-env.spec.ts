@@ -47,6 +47,9 @@ describe('SAML_* variables', () => {
     });
     assert.equal(c.variables['settings.sp_private_key'], 'SAML_SP_PRIVATE_KEY');
     assert.equal(c.variables['settings.groups_attribute'], 'SAML_GROUPS_ATTRIBUTE');
+    assert.equal(c.variables['settings.slo_url'], 'SAML_SLO_URL');
+    const slo = samlEnvConnection({ ...ok, SAML_SLO_URL: ' https://idp.example.com/slo ' }, noFiles)!;
+    assert.equal(slo.settings.slo_url, 'https://idp.example.com/slo');
   });
 
   it('reads a PEM from its _FILE variable, or with \\n for line breaks', () => {

@@ -190,6 +190,7 @@ const readUtf8 = (path: string) => readFileSync(path, 'utf8');
  * `SAML_DOMAINS` (comma separated), `SAML_NAME` ("SAML"), `SAML_SP_ENTITY_ID`, `SAML_EMAIL_ATTRIBUTE`,
  * `SAML_FIRST_NAME_ATTRIBUTE`, `SAML_LAST_NAME_ATTRIBUTE`, `SAML_GROUPS_ATTRIBUTE`,
  * `SAML_SP_CERTIFICATE` and `SAML_SP_PRIVATE_KEY` (or their `_FILE`s; both or neither),
+ * `SAML_SLO_URL` (the IdP's single logout URL; needs the SP key and certificate),
  * `SAML_ALLOW_PASSWORD` (false), `SAML_JIT` (true), `SAML_GROUP_ROLES`. Throws an `Error` naming the
  * variable for a bad form; the settings' own rules are checked at start-up by the auth room.
  */
@@ -219,6 +220,7 @@ export function samlEnvConnection(env: Env, readFile: (path: string) => string =
       ['groups_attribute', 'SAML_GROUPS_ATTRIBUTE', env.SAML_GROUPS_ATTRIBUTE],
       ['sp_certificate', 'SAML_SP_CERTIFICATE', valueOrFile(env, 'SAML_SP_CERTIFICATE', readFile, true)],
       ['sp_private_key', 'SAML_SP_PRIVATE_KEY', valueOrFile(env, 'SAML_SP_PRIVATE_KEY', readFile, true)],
+      ['slo_url', 'SAML_SLO_URL', env.SAML_SLO_URL?.trim() || undefined],
     ]),
   };
 }

@@ -258,6 +258,16 @@ export const ERROR_CATALOG = {
     status: 400,
     detail: 'The SAML answer does not answer a sign-in started here (InResponseTo), or it came too late.',
   },
+  SAML_LOGOUT_INVALID: {
+    status: 400,
+    detail: 'The SAML single logout message is missing or malformed (neither a LogoutRequest nor a LogoutResponse).',
+  },
+  SAML_LOGOUT_EXPIRED: { status: 400, detail: 'The SAML LogoutRequest is too old or not yet valid.' },
+  SAML_LOGOUT_REPLAYED: { status: 400, detail: 'This SAML LogoutRequest was already processed.' },
+  SAML_SLO_NOT_CONFIGURED: {
+    status: 404,
+    detail: 'This SAML connection has no single logout (no slo_url, or no SP signing key).',
+  },
   SAML_PROVIDER_ERROR: {
     status: 502,
     detail: 'The identity provider refused or failed the sign-in. Please try again.',

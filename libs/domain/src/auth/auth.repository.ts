@@ -67,6 +67,12 @@ export class AuthRepository {
     return !!marked.affected;
   }
 
+  /** Revokes a session if it is not revoked yet (in the caller's transaction); whether it was. */
+  async revokeIfLive(em: EntityManager, sessionId: string): Promise<boolean> {
+    const done = await em.update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    return !!done.affected;
+  }
+
   /** Ends (expires now) the session's access tokens that are still live. */
   async expireLiveAccessTokens(em: EntityManager, sessionId: string): Promise<void> {
     await em

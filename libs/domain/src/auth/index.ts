@@ -19,4 +19,4 @@ export { OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_SECONDS, OIDC_SESSION_COOKIE, OidcServi
 export type { OidcSignIn, SsoSite } from './oidc.service';
 export type { GroupRoleMapping } from './sso-connection.entity';
 export { SamlService } from './saml.service';
-export type { SamlSignIn } from './saml.service';
+export type { SamlLogoutDone, SamlLogoutInput, SamlSignIn } from './saml.service';

@@ -1,7 +1,8 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { AuthSession } from './auth-session.entity';
 
 /**
- * An AuthnRequest Meridian sent to a SAML identity provider and not yet answered
+ * An AuthnRequest (or LogoutRequest, `purpose`) Meridian sent to a SAML identity provider and not yet answered
  * (docs/sso-saml.md): the response's `InResponseTo` must name one of these, of the same
  * connection, within its 10 minutes; it is deleted when answered (accepted or refused).
  * In the database so that any replica can take the answer.
@@ -14,6 +15,10 @@ export class SamlRequest {
 
   @Column({ type: 'uuid' })
   connectionId: string;
+
+  /** `authn` (an AuthnRequest: answered at the ACS) or `logout` (a LogoutRequest: answered at the SLO service) */
+  @Column({ type: 'varchar', length: 10, default: 'authn' })
+  purpose: 'authn' | 'logout';
 
   /** `app` (web app) or `space` (boards' app) */
   @Column({ type: 'varchar', length: 10 })
@@ -41,4 +46,33 @@ export class SamlAssertion {
   @Index('ix_saml_assertions_expires_at')
   @Column({ type: 'timestamptz' })
   expiresAt: Date;
+}
+
+/**
+ * What single logout needs of a session opened by a SAML sign-in (docs/sso-saml.md): the connection,
+ * the assertion's `NameID` (and its `Format`) and the IdP's `SessionIndex`. Identifiers, no secret:
+ * the IdP names them in its LogoutRequest and Meridian in its own. Deleted with the session.
+ */
+@Entity({ name: 'saml_sessions' })
+@Index('ix_saml_sessions_connection_name_id', ['connectionId', 'nameId'])
+export class SamlSession {
+  @PrimaryColumn({ type: 'uuid' })
+  sessionId: string;
+
+  @ManyToOne('AuthSession', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'session_id' })
+  session?: AuthSession;
+
+  /** the SSO connection signed in through (no foreign key: a deleted connection's rows match nothing) */
+  @Column({ type: 'uuid' })
+  connectionId: string;
+
+  @Column({ type: 'varchar', length: 1000 })
+  nameId: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  nameIdFormat: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  sessionIndex: string | null;
 }

@@ -6,6 +6,8 @@ export interface SamlSettings {
   idpEntityId: string;
   /** the IdP's single sign-on URL (HTTP-Redirect binding) */
   ssoUrl: string;
+  /** the IdP's single logout URL (HTTP-Redirect binding), or null: sign-out then ends Meridian's session only */
+  sloUrl: string | null;
   /** the IdP's signing certificates (PEM), any of which may sign */
   idpCertificates: string[];
   /** Meridian's entity id at this IdP: the audience the assertions must name */
@@ -24,6 +26,8 @@ export interface SamlSettings {
 export interface SamlSettingsRow {
   idp_entity_id: string;
   sso_url: string;
+  /** the IdP's single logout URL; absent or '' = none (older rows have no key) */
+  slo_url?: string;
   idp_certificates: string[];
   /** '' = the default, `API_BASE_URL/auth/saml/<connection id>/metadata/` */
   sp_entity_id: string;
@@ -42,10 +46,10 @@ export const SAML_DEFAULT_ATTRIBUTES = {
   groups: 'groups',
 };
 
-/** Where each SAML connection's metadata, sign-in and assertion consumer live. */
+/** Where each SAML connection's metadata, sign-in, assertion consumer and single logout service live. */
 export function samlUrls(apiBaseUrl: string, connectionId: string) {
   const base = `${apiBaseUrl}/auth/saml/${connectionId}`;
-  return { metadata: `${base}/metadata/`, acs: `${base}/acs/`, start: `${base}/` };
+  return { metadata: `${base}/metadata/`, acs: `${base}/acs/`, slo: `${base}/slo/`, start: `${base}/` };
 }
 
 function text(value: unknown, max = 1000): string {
@@ -61,7 +65,8 @@ function pemBlocks(value: string, label: string): string[] {
 /**
  * Checks the `settings` of a SAML connection (and its write-only `sp_private_key`) as
  * `SsoConnectionService` saves them, calling `fail(field, message)` for each problem: `idp_entity_id`
- * required; `sso_url` an https URL (http only on loopback); `idp_certificates` (a list, or one string,
+ * required; `sso_url` an https URL (http only on loopback); `slo_url` empty or such a URL, and then
+ * with `sp_private_key` (single logout messages are signed); `idp_certificates` (a list, or one string,
  * of PEM certificates) at least one, each a readable X.509 certificate; `sp_entity_id` at most 1000
  * characters; attribute names at most 255; `sp_private_key` and `sp_certificate` both or neither, the
  * key a readable private key matching the certificate. Answers the row to store and the secret.
@@ -76,6 +81,12 @@ export function checkSamlSettings(
   const ssoUrl = text(s.sso_url, 2000);
   if (!urlOk(ssoUrl))
     fail('settings.sso_url', "The identity provider's SSO URL must be an https URL (http only on a loopback address).");
+  const sloUrl = text(s.slo_url, 2000);
+  if (sloUrl && !urlOk(sloUrl))
+    fail(
+      'settings.slo_url',
+      "The identity provider's single logout URL must be an https URL (http only on a loopback address).",
+    );
   const rawCerts = Array.isArray(s.idp_certificates)
     ? s.idp_certificates
     : typeof s.idp_certificates === 'string'
@@ -135,10 +146,16 @@ export function checkSamlSettings(
       }
     }
   }
+  if (sloUrl && !spKey)
+    fail(
+      'settings.slo_url',
+      'Single logout needs sp_private_key and sp_certificate: its LogoutRequest and LogoutResponse are signed.',
+    );
   return {
     row: {
       idp_entity_id: idpEntityId,
       sso_url: ssoUrl,
+      slo_url: sloUrl,
       idp_certificates: certs,
       sp_entity_id: spEntityId,
       email_attribute: attribute('email'),
@@ -162,6 +179,7 @@ export function samlSettingsOf(
   return {
     idpEntityId: s.idp_entity_id ?? '',
     ssoUrl: s.sso_url ?? '',
+    sloUrl: s.slo_url || null,
     idpCertificates: s.idp_certificates ?? [],
     spEntityId: s.sp_entity_id || samlUrls(apiBaseUrl, connectionId).metadata,
     emailAttribute: s.email_attribute || SAML_DEFAULT_ATTRIBUTES.email,
@@ -175,8 +193,9 @@ export function samlSettingsOf(
 
 /**
  * The Instance API's view of a SAML connection's settings: everything but the private key
- * (`sp_private_key_set` says whether one is stored), the SP entity id as used, and the URLs to
- * enter at the IdP (`metadata_url`, `acs_url`).
+ * (`sp_private_key_set` says whether one is stored), the SP entity id as used, `slo_url` ('' when
+ * none), and the URLs to enter at the IdP (`metadata_url`, `acs_url`, `sp_slo_url`: Meridian's single
+ * logout service).
  */
 export function samlSettingsJson(row: Record<string, unknown>, hasSecret: boolean, apiBaseUrl: string, id: string) {
   const s = samlSettingsOf(row, '', apiBaseUrl, id);
@@ -184,6 +203,7 @@ export function samlSettingsJson(row: Record<string, unknown>, hasSecret: boolea
   return {
     idp_entity_id: s.idpEntityId,
     sso_url: s.ssoUrl,
+    slo_url: s.sloUrl ?? '',
     idp_certificates: s.idpCertificates,
     sp_entity_id: s.spEntityId,
     email_attribute: s.emailAttribute,
@@ -194,6 +214,7 @@ export function samlSettingsJson(row: Record<string, unknown>, hasSecret: boolea
     sp_private_key_set: hasSecret,
     metadata_url: urls.metadata,
     acs_url: urls.acs,
+    sp_slo_url: urls.slo,
   };
 }
 

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan } from 'typeorm';
-import { SamlAssertion, SamlRequest } from './saml-message.entity';
+import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { AuthToken } from './auth-token.entity';
+import { SamlAssertion, SamlRequest, SamlSession } from './saml-message.entity';
 
 /**
- * The SQL of SAML sign-in (saml.service.ts): the AuthnRequests awaiting their answer and the
- * assertion IDs already accepted. Expired rows are deleted on each write (no job needed: the
+ * The SQL of SAML sign-in and single logout (saml.service.ts): the AuthnRequests and LogoutRequests
+ * awaiting their answer, the assertion (and LogoutRequest) IDs already accepted, and the NameID /
+ * SessionIndex of each session a SAML sign-in opened. Expired rows are deleted on each write (no job needed: the
  * tables hold minutes of traffic).
  */
 @Injectable()
@@ -47,5 +49,44 @@ export class SamlRepository {
       [id, expiresAt],
     )) as unknown[];
     return rows.length === 1;
+  }
+
+  /** The session of a web token (its SHA-256 digest), in the caller's transaction: the one a sign-in just opened. */
+  async sessionIdOfWebToken(em: EntityManager, digest: string): Promise<string | null> {
+    const row = await em.getRepository(AuthToken).findOneBy({ digest, kind: 'web' });
+    return row?.sessionId ?? null;
+  }
+
+  /** Keeps what single logout needs of a session a SAML sign-in opened (in the sign-in's transaction). */
+  async saveSession(em: EntityManager, row: SamlSession): Promise<void> {
+    await em.getRepository(SamlSession).insert(row);
+  }
+
+  /** The SAML sign-in of a session, or null (a session opened otherwise). */
+  async sessionOf(sessionId: string): Promise<SamlSession | null> {
+    return this.dataSource.getRepository(SamlSession).findOneBy({ sessionId });
+  }
+
+  /**
+   * The live (not revoked, not expired) sessions opened through `connectionId` for `nameId`, with
+   * their users; only those of the given SessionIndexes when some are given.
+   */
+  async liveSessionsOf(
+    connectionId: string,
+    nameId: string,
+    sessionIndexes: string[],
+  ): Promise<Array<{ sessionId: string; userId: string }>> {
+    const query = this.dataSource
+      .getRepository(SamlSession)
+      .createQueryBuilder('s')
+      .innerJoin('auth_sessions', 'a', 'a.id = s.session_id')
+      .select('s.session_id', 'sessionId')
+      .addSelect('a.user_id', 'userId')
+      .where('s.connection_id = :connectionId', { connectionId })
+      .andWhere('s.name_id = :nameId', { nameId })
+      .andWhere('a.revoked_at IS NULL')
+      .andWhere('a.expires_at > :now', { now: new Date() });
+    if (sessionIndexes.length) query.andWhere('s.session_index IN (:...sessionIndexes)', { sessionIndexes });
+    return query.getRawMany<{ sessionId: string; userId: string }>();
   }
 }

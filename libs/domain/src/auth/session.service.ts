@@ -214,6 +214,32 @@ export class SessionService {
     });
   }
 
+  /**
+   * Ends several sessions at once (an identity provider's single logout): each revoked and its
+   * `auth.sign_out` recorded, with `metadata` besides `session_id`, all in one transaction. Answers
+   * how many were still live.
+   */
+  async signOutMany(
+    entries: Array<{ sessionId: string; actor: AuditActor }>,
+    metadata: Record<string, unknown>,
+  ): Promise<number> {
+    if (entries.length === 0) return 0;
+    return this.dataSource.transaction(async (em) => {
+      let ended = 0;
+      for (const { sessionId, actor } of entries) {
+        if (!(await this.auth.revokeIfLive(em, sessionId))) continue;
+        ended += 1;
+        await recordAudit(em, {
+          event: 'auth.sign_out',
+          actor,
+          target: { type: 'user', id: actor.userId },
+          metadata: { session_id: sessionId, ...metadata },
+        });
+      }
+      return ended;
+    });
+  }
+
   /** Revokes every live session of a user, except `keepSessionId` when given. */
   async revokeAllOfUser(userId: string, keepSessionId?: string, manager?: EntityManager): Promise<void> {
     const where = keepSessionId
