@@ -2,13 +2,10 @@ import { MeridianError, randomToken } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { WorkspaceInvitation } from '../invitation';
+import { InstanceService } from '../instance';
 import { hashPassword } from '../kernel/password';
 import { iso } from '../kernel/time';
-import { InstanceAdmin } from '../instance-config';
-import { ProjectMember } from '../project';
-import { Profile, User } from '../user';
-import { WorkspaceMember } from '../workspace';
+import { AccountRepository } from './account.repository';
 import { AuthRepository } from './auth.repository';
 import { SessionService } from './session.service';
 import { UserAccount } from './user-account.entity';
@@ -40,33 +37,31 @@ export class AccountSettingsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: AuthRepository,
+    private readonly accountRepo: AccountRepository,
+    private readonly instance: InstanceService,
     private readonly sessions: SessionService,
   ) {}
 
   /** `{is_instance_admin}`. */
   async instanceAdminStatus(userId: string): Promise<{ is_instance_admin: boolean }> {
-    return { is_instance_admin: await this.dataSource.getRepository(InstanceAdmin).existsBy({ userId }) };
+    return { is_instance_admin: await this.instance.isInstanceAdmin(userId) };
   }
 
   /** The user's linked OAuth accounts, oldest first. */
   async accounts(userId: string): Promise<LinkedAccountJson[]> {
-    const rows = await this.dataSource
-      .getRepository(UserAccount)
-      .find({ where: { userId }, order: { createdAt: 'ASC' } });
-    return rows.map(linkedAccountView);
+    return (await this.accountRepo.linkedAccounts(userId)).map(linkedAccountView);
   }
 
   /** One of the user's linked accounts; 404 otherwise. */
   async account(userId: string, id: string): Promise<LinkedAccountJson> {
-    const row = await this.dataSource.getRepository(UserAccount).findOneBy({ id, userId });
+    const row = await this.accountRepo.linkedAccount(userId, id);
     if (!row) throw new MeridianError('NOT_FOUND');
     return linkedAccountView(row);
   }
 
   /** Unlinks one of the user's accounts (the provider no longer signs them in); 404 otherwise. */
   async unlink(userId: string, id: string): Promise<void> {
-    const res = await this.dataSource.getRepository(UserAccount).delete({ id, userId });
-    if (!res.affected) throw new MeridianError('NOT_FOUND');
+    if (!(await this.accountRepo.deleteLinkedAccount(userId, id))) throw new MeridianError('NOT_FOUND');
   }
 
   /**
@@ -79,32 +74,19 @@ export class AccountSettingsService {
    */
   async deactivate(userId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      if (await em.getRepository(InstanceAdmin).existsBy({ userId }))
-        throw new MeridianError('DEACTIVATE_INSTANCE_ADMIN');
+      if (await this.instance.isInstanceAdmin(userId, em)) throw new MeridianError('DEACTIVATE_INSTANCE_ADMIN');
       if (await this.repo.isSoleAdminOf(em, 'project_members', 'project_id', userId))
         throw new MeridianError('DEACTIVATE_ONLY_PROJECT_ADMIN');
       if (await this.repo.isSoleAdminOf(em, 'workspace_members', 'workspace_id', userId))
         throw new MeridianError('DEACTIVATE_ONLY_WORKSPACE_ADMIN');
-      const user = await em.getRepository(User).findOneByOrFail({ id: userId });
-      await em.update(ProjectMember, { memberId: userId, isActive: true }, { isActive: false });
-      await em.update(WorkspaceMember, { memberId: userId, isActive: true }, { isActive: false });
-      await em.getRepository(WorkspaceInvitation).softDelete({ email: user.email.toLowerCase() });
-      await em.update(
-        Profile,
-        { userId },
-        {
-          lastWorkspaceId: null,
-          isTourCompleted: false,
-          isOnboarded: false,
-          onboardingStep: {
-            workspace_join: false,
-            profile_complete: false,
-            workspace_create: false,
-            workspace_invite: false,
-          },
-        },
-      );
-      await em.update(User, { id: userId }, { isActive: false, passwordHash: await hashPassword(randomToken(32)) });
+      const user = await this.accountRepo.userByIdOrFail(userId, em);
+      await this.accountRepo.deactivateMemberships(em, userId);
+      await this.accountRepo.softDeleteInvitationsTo(em, user.email);
+      await this.accountRepo.resetOnboarding(em, userId);
+      await this.accountRepo.updateUser(em, userId, {
+        isActive: false,
+        passwordHash: await hashPassword(randomToken(32)),
+      });
       await this.sessions.revokeAllOfUser(userId, undefined, em);
     });
   }

@@ -4,9 +4,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstanceService } from '../instance';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { User } from '../user';
 import { userMeView } from '../user';
 import { hashPassword, verifyPassword } from '../kernel/password';
+import { AccountRepository } from './account.repository';
 import { ClientInfo, IssuedTokens, SessionService } from './session.service';
 import { DirectorySignIn } from './directory-sign-in';
 import { recordSignInFailure } from './sign-in-audit';
@@ -27,6 +27,7 @@ export type SignInResult = IssuedTokens & { user: ReturnType<typeof userMeView> 
 export class AccountService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountRepository,
     private readonly sessions: SessionService,
     private readonly instance: InstanceService,
     private readonly sso: SsoConnectionService,
@@ -54,9 +55,12 @@ export class AccountService {
     const passwordHash = await hashPassword(input.password);
     try {
       return await this.dataSource.transaction(async (em) => {
-        const user = await em.save(
-          em.create(User, { email, passwordHash, displayName: defaultDisplayName(email), isActive: true }),
-        );
+        const user = await this.accounts.insertUser(em, {
+          email,
+          passwordHash,
+          displayName: defaultDisplayName(email),
+          isActive: true,
+        });
         const tokens = await this.sessions.open(user, 'email', client, em);
         return { ...tokens, user: userMeView(user) };
       });
@@ -84,7 +88,7 @@ export class AccountService {
     }
     await this.instance.assertPasswordLoginAllowed();
     await this.assertPasswordAllowedFor(email);
-    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    const user = await this.accounts.userByEmail(email);
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
     const refusal = !user || !ok ? 'AUTHENTICATION_FAILED_SIGN_IN' : !user.isActive ? 'USER_ACCOUNT_DEACTIVATED' : null;
     if (!user || refusal) {

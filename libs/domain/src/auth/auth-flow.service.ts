@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { InstanceService } from '../instance';
 import { MailService } from '../mail';
 import { auditActorById, recordAudit } from '../kernel/audit';
@@ -11,7 +11,8 @@ import { isUniqueViolation } from '../kernel/db-errors';
 import { User } from '../user';
 import { userMeView } from '../user';
 import { normaliseEmail, SignInResult } from './account.service';
-import { AuthCode, AuthCodeKind } from './auth-code.entity';
+import { AccountRepository } from './account.repository';
+import { AuthCodeKind } from './auth-code.entity';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, SessionService } from './session.service';
 import { recordSignInFailure, signInActor } from './sign-in-audit';
@@ -65,6 +66,7 @@ export class AuthFlowService {
     private readonly mail: MailService,
     private readonly instance: InstanceService,
     private readonly auth: AuthRepository,
+    private readonly accounts: AccountRepository,
     private readonly sso: SsoConnectionService,
   ) {}
 
@@ -82,7 +84,7 @@ export class AuthFlowService {
     // an SSO domain: the password form, whose post goes to the identity provider (docs/sso-oidc.md);
     // `existing` true whatever the account, so the app shows its one-field sign-in form
     if (await this.sso.forEmail(email)) return { existing: true, status: 'CREDENTIAL' };
-    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    const user = await this.accounts.userByEmail(email);
     const magic = !user?.passwordHash && (await this.instance.magicCodeOffered());
     return { existing: !!user, status: magic ? 'MAGIC_CODE' : 'CREDENTIAL' };
   }
@@ -101,7 +103,7 @@ export class AuthFlowService {
     await this.purgeExpired();
     await this.dataSource.transaction(async (em) => {
       await this.retire(em, 'magic', { email });
-      await em.insert(AuthCode, {
+      await this.auth.insertCode(em, {
         kind: 'magic',
         email,
         digest: magicDigest(email, code),
@@ -126,7 +128,6 @@ export class AuthFlowService {
     const email = normaliseEmail(rawEmail);
     await this.instance.assertMagicLoginAllowed();
     await this.assertNotSsoOnly(email);
-    const repo = this.dataSource.getRepository(AuthCode);
     const refuse = async (
       code: 'EXPIRED_MAGIC_CODE' | 'EMAIL_CODE_ATTEMPT_EXHAUSTED' | 'INVALID_MAGIC_CODE' | 'USER_ACCOUNT_DEACTIVATED',
       user: User | null = null,
@@ -138,7 +139,7 @@ export class AuthFlowService {
     if (!row) return refuse('EXPIRED_MAGIC_CODE');
     if (row.attempts >= MAGIC_CODE_MAX_TRIES) return refuse('EMAIL_CODE_ATTEMPT_EXHAUSTED');
     if (!sameDigest(row.digest, magicDigest(email, code))) {
-      await repo.increment({ id: row.id }, 'attempts', 1);
+      await this.auth.countCodeAttempt(row.id);
       return refuse('INVALID_MAGIC_CODE');
     }
     if (!(await this.auth.markMagicCodeUsed(row.id, MAGIC_CODE_MAX_TRIES))) return refuse('EXPIRED_MAGIC_CODE');
@@ -168,14 +169,14 @@ export class AuthFlowService {
     manager?: EntityManager,
     medium: 'magic-code' | 'oauth' | 'sso' = 'oauth',
   ): Promise<User> {
-    const em = manager ?? this.dataSource.manager;
-    const existing = await em.findOneBy(User, { email });
+    const em = manager ?? this.accounts.manager;
+    const existing = await this.accounts.userByEmail(email, em);
     if (existing) {
       if (!existing.isEmailVerified) {
         // a password cleared is a password change (audit `user.password_changed`, `via: cleared`),
         // recorded in the takeover's transaction
         const takeOver = async (tx: EntityManager) => {
-          await tx.update(User, { id: existing.id }, { isEmailVerified: true, passwordHash: null });
+          await this.accounts.updateUser(tx, existing.id, { isEmailVerified: true, passwordHash: null });
           if (existing.passwordHash === null) return;
           await this.sessions.revokeAllOfUser(existing.id, undefined, tx);
           await recordAudit(tx, {
@@ -196,21 +197,19 @@ export class AuthFlowService {
       if (!(await this.instance.instance()).isSetupDone) throw new MeridianError('INSTANCE_NOT_CONFIGURED');
     } else await this.instance.assertSignUpAllowed(medium);
     try {
-      return await em.save(
-        em.create(User, {
-          email,
-          passwordHash: null,
-          displayName: (profile.displayName?.trim() || email.split('@')[0]).slice(0, 255),
-          avatar: profile.avatar ?? null,
-          ...(profile.firstName ? { firstName: profile.firstName.slice(0, 255) } : {}),
-          ...(profile.lastName ? { lastName: profile.lastName.slice(0, 255) } : {}),
-          isActive: true,
-          isEmailVerified: true,
-        }),
-      );
+      return await this.accounts.insertUser(em, {
+        email,
+        passwordHash: null,
+        displayName: (profile.displayName?.trim() || email.split('@')[0]).slice(0, 255),
+        avatar: profile.avatar ?? null,
+        ...(profile.firstName ? { firstName: profile.firstName.slice(0, 255) } : {}),
+        ...(profile.lastName ? { lastName: profile.lastName.slice(0, 255) } : {}),
+        isActive: true,
+        isEmailVerified: true,
+      });
     } catch (err) {
       // created meanwhile by a concurrent sign-up
-      if (!manager && isUniqueViolation(err, 'uq_users_email')) return em.findOneByOrFail(User, { email });
+      if (!manager && isUniqueViolation(err, 'uq_users_email')) return this.accounts.userByEmailOrFail(email);
       throw err;
     }
   }
@@ -225,12 +224,12 @@ export class AuthFlowService {
     const email = checkedEmail(rawEmail);
     // before the lookup, so the answer never depends on whether the account exists
     await this.mail.assertCanDeliver();
-    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    const user = await this.accounts.userByEmail(email);
     if (user?.isActive) {
       const token = randomToken(32);
       await this.dataSource.transaction(async (em) => {
         await this.retire(em, 'password_reset', { userId: user.id });
-        await em.insert(AuthCode, {
+        await this.auth.insertCode(em, {
           kind: 'password_reset',
           email,
           userId: user.id,
@@ -256,19 +255,17 @@ export class AuthFlowService {
    * 403 `USER_ACCOUNT_DEACTIVATED`.
    */
   async resetPassword(token: string, password: string, client: ClientInfo = {}): Promise<{ message: string }> {
-    const row = await this.dataSource
-      .getRepository(AuthCode)
-      .findOneBy({ digest: sha256(token), kind: 'password_reset' });
+    const row = await this.auth.findCodeByDigest(sha256(token), 'password_reset');
     if (!row || row.usedAt || !row.userId) throw new MeridianError('INVALID_PASSWORD_TOKEN');
     if (row.expiresAt.getTime() <= Date.now()) throw new MeridianError('EXPIRED_PASSWORD_TOKEN');
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: row.userId });
+    const user = await this.accounts.userById(row.userId);
     if (!user) throw new MeridianError('INVALID_PASSWORD_TOKEN');
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const passwordHash = await hashPassword(password);
     await this.dataSource.transaction(async (em) => {
       const used = await this.auth.markCodeUsed(em, row.id);
       if (!used) throw new MeridianError('INVALID_PASSWORD_TOKEN');
-      await em.update(User, { id: user.id }, { passwordHash, isEmailVerified: true });
+      await this.accounts.updateUser(em, user.id, { passwordHash, isEmailVerified: true });
       await this.retire(em, 'password_reset', { userId: user.id });
       await this.sessions.revokeAllOfUser(user.id, undefined, em);
       await recordAudit(em, {
@@ -291,12 +288,12 @@ export class AuthFlowService {
     newPassword: string,
     actor: AuditActor = auditActorOfPrincipal(principal),
   ): Promise<{ message: string }> {
-    const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.userId });
+    const user = await this.accounts.userByIdOrFail(principal.userId);
     const ok = await verifyPassword(user.passwordHash, oldPassword);
     if (!ok || !user.passwordHash) throw new MeridianError('INCORRECT_OLD_PASSWORD');
     const passwordHash = await hashPassword(newPassword);
     await this.dataSource.transaction(async (em) => {
-      await em.update(User, { id: user.id }, { passwordHash });
+      await this.accounts.updateUser(em, user.id, { passwordHash });
       await this.sessions.revokeAllOfUser(user.id, principal.sessionId, em);
       await recordAudit(em, {
         event: 'user.password_changed',
@@ -313,8 +310,7 @@ export class AuthFlowService {
    * (`is_password_autoset` false from now on). 400 `PASSWORD_ALREADY_SET` when it has one.
    */
   async setPassword(principal: Principal, password: string, actor: AuditActor = auditActorOfPrincipal(principal)) {
-    const repo = this.dataSource.getRepository(User);
-    const user = await repo.findOneByOrFail({ id: principal.userId });
+    const user = await this.accounts.userByIdOrFail(principal.userId);
     if (user.passwordHash) throw new MeridianError('PASSWORD_ALREADY_SET');
     const passwordHash = await hashPassword(password);
     await this.dataSource.transaction(async (em) => {
@@ -327,7 +323,7 @@ export class AuthFlowService {
         metadata: { via: 'set' },
       });
     });
-    return userMeView(await repo.findOneByOrFail({ id: user.id }));
+    return userMeView(await this.accounts.userByIdOrFail(user.id));
   }
 
   /** 403 `SSO_REQUIRED` for an email of an SSO connection's domain that allows no other sign-in. */
@@ -359,7 +355,7 @@ export class AuthFlowService {
 
   /** Ends the live codes of a kind for an email or a user (a new one replaces them). */
   private async retire(em: EntityManager, kind: AuthCodeKind, by: { email?: string; userId?: string }): Promise<void> {
-    await em.update(AuthCode, { kind, ...by, usedAt: IsNull() }, { usedAt: new Date() });
+    await this.auth.retireCodes(em, kind, by);
   }
 }
 

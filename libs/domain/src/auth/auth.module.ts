@@ -4,6 +4,7 @@ import { InstanceConfigFeatureModule } from '../instance-config';
 import { MailFeatureModule } from '../mail';
 import { ApiTokenFeatureModule } from '../api-token';
 import { AccountService } from './account.service';
+import { AccountRepository } from './account.repository';
 import { AuthRepository } from './auth.repository';
 import { SessionService } from './session.service';
 import { AuthFlowService } from './auth-flow.service';
@@ -24,6 +25,7 @@ import { SamlService } from './saml.service';
   imports: [InstanceFeatureModule, InstanceConfigFeatureModule, MailFeatureModule, ApiTokenFeatureModule],
   providers: [
     AuthRepository,
+    AccountRepository,
     LandingRepository,
     AccountService,
     SessionService,

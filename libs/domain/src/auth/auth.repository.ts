@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { User } from '../user';
-import { AuthCode } from './auth-code.entity';
+import { AuthCode, AuthCodeKind } from './auth-code.entity';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
 import { SQL_LIVE_ACCESS_TOKEN } from './auth.sql';
@@ -31,6 +31,52 @@ export interface LiveAccessTokenRow {
 @Injectable()
 export class AuthRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The manager outside any transaction, for the methods that take one. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  // ---- sessions and their tokens ----
+
+  /** Inserts a session and answers the saved row (its id and generated columns read back). */
+  insertSession(em: EntityManager, row: Partial<AuthSession>): Promise<AuthSession> {
+    return em.save(em.create(AuthSession, row));
+  }
+
+  /** Inserts tokens (their digests, never the tokens) of a session. */
+  async insertTokens(em: EntityManager, rows: Partial<AuthToken>[]): Promise<void> {
+    await em.insert(AuthToken, rows);
+  }
+
+  /** The token of `kind` with this SHA-256 digest, live or not, or null. */
+  findTokenByDigest(digest: string, kind: AuthToken['kind']): Promise<AuthToken | null> {
+    return this.manager.findOneBy(AuthToken, { digest, kind });
+  }
+
+  /** The session with this id, revoked and expired ones included, or null. */
+  findSession(id: string): Promise<AuthSession | null> {
+    return this.manager.findOneBy(AuthSession, { id });
+  }
+
+  /** Sets a session's `last_used_at` (through the entity listeners, unlike `touchSession`). */
+  async setSessionLastUsed(em: EntityManager, sessionId: string, at: Date): Promise<void> {
+    await em.update(AuthSession, { id: sessionId }, { lastUsedAt: at });
+  }
+
+  /** Revokes (now) the session unless it already is; false when it was already revoked or is unknown. */
+  async revokeSession(em: EntityManager, sessionId: string): Promise<boolean> {
+    const done = await em.update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    return !!done.affected;
+  }
+
+  /** Revokes (now) every session of the user not yet revoked, except `keepSessionId` when given. */
+  async revokeSessionsOfUser(em: EntityManager, userId: string, keepSessionId?: string): Promise<void> {
+    const where = keepSessionId
+      ? { userId, revokedAt: IsNull(), id: Not(keepSessionId) }
+      : { userId, revokedAt: IsNull() };
+    await em.update(AuthSession, where, { revokedAt: new Date() });
+  }
 
   /**
    * The session and user behind the token of `kind` (a Bearer access token, or a web session cookie's
@@ -126,6 +172,28 @@ export class AuthRepository {
       .where('id = :id AND used_at IS NULL AND attempts < :max', { id, max: maxTries })
       .execute();
     return !!used.affected;
+  }
+
+  // ---- one-time codes (magic, password reset) ----
+
+  /** Inserts a one-time code (its digest, never the code). */
+  async insertCode(em: EntityManager, row: Partial<AuthCode>): Promise<void> {
+    await em.insert(AuthCode, row);
+  }
+
+  /** The code of `kind` with this SHA-256 digest, used or expired ones included, or null. */
+  findCodeByDigest(digest: string, kind: AuthCodeKind): Promise<AuthCode | null> {
+    return this.manager.findOneBy(AuthCode, { digest, kind });
+  }
+
+  /** Counts one more wrong attempt at a code. */
+  async countCodeAttempt(id: string): Promise<void> {
+    await this.manager.increment(AuthCode, { id }, 'attempts', 1);
+  }
+
+  /** Marks used (now) the unused codes of a kind for an email or a user (a new one replaces them). */
+  async retireCodes(em: EntityManager, kind: AuthCodeKind, by: { email?: string; userId?: string }): Promise<void> {
+    await em.update(AuthCode, { kind, ...by, usedAt: IsNull() }, { usedAt: new Date() });
   }
 
   /** Marks a code used unless it already is; false when another request used it first. */

@@ -19,13 +19,13 @@ import type * as Google from 'passport-google-oauth20';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { User, userMeView } from '../user';
+import { AccountRepository } from './account.repository';
 import { normaliseEmail } from './account.service';
 import { InstanceSettings } from '../instance-config';
 import { AuthFlowService } from './auth-flow.service';
 import type { SignInResult } from './account.service';
 import { type ClientInfo, SessionService } from './session.service';
 import { recordSignInFailure } from './sign-in-audit';
-import { UserAccount } from './user-account.entity';
 
 export const OAUTH_PROVIDERS: readonly OAuthProviderName[] = ['github', 'google', 'gitlab'];
 
@@ -139,6 +139,7 @@ export class OAuthService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountRepository,
     private readonly flows: AuthFlowService,
     private readonly sessions: SessionService,
     private readonly instanceSettings: InstanceSettings,
@@ -321,15 +322,13 @@ export class OAuthService {
    * 422 `INVALID_EMAIL` when the provider gives no verified email; 403 `USER_ACCOUNT_DEACTIVATED`.
    */
   async signIn(profile: OAuthProfile): Promise<User> {
-    const users = this.dataSource.getRepository(User);
-    const accounts = this.dataSource.getRepository(UserAccount);
-    const linked = await accounts.findOneBy({ provider: profile.provider, providerAccountId: profile.id });
-    let user = linked ? await users.findOneBy({ id: linked.userId }) : null;
+    const linked = await this.accounts.linkOf(profile.provider, profile.id);
+    let user = linked ? await this.accounts.userById(linked.userId) : null;
     if (!user) {
       if (!profile.email || !profile.emailVerified) {
         throw new MeridianError('INVALID_EMAIL', 'The provider did not give a verified email address.');
       }
-      const existing = await users.findOneBy({ email: profile.email });
+      const existing = await this.accounts.userByEmail(profile.email);
       if (existing && !existing.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
       user = await this.flows.findOrCreateVerified(
         profile.email,
@@ -338,21 +337,16 @@ export class OAuthService {
         'oauth',
       );
       try {
-        await accounts.insert({
-          userId: user.id,
-          provider: profile.provider,
-          providerAccountId: profile.id,
-          lastLoginAt: new Date(),
-        });
+        await this.accounts.insertLink(user.id, profile.provider, profile.id);
       } catch (err) {
         if (!isUniqueViolation(err, 'uq_user_accounts_provider_account')) throw err;
       }
     } else {
-      await accounts.update({ id: linked!.id }, { lastLoginAt: new Date() });
+      await this.accounts.stampLink(linked!.id);
     }
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     if (!user.isEmailVerified && profile.emailVerified && profile.email === user.email) {
-      await users.update({ id: user.id }, { isEmailVerified: true });
+      await this.accounts.updateUser(this.accounts.manager, user.id, { isEmailVerified: true });
     }
     return user;
   }

@@ -1,13 +1,13 @@
 import { APP_CONFIG, AppConfig, AuditActor, MeridianError, Principal, randomToken, sha256 } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { joinAcceptedInvitations } from '../invitation';
 import { recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
 import { User } from '../user';
+import { AccountRepository } from './account.repository';
 import { AuthSession } from './auth-session.entity';
-import { AuthToken } from './auth-token.entity';
 import { AuthRepository } from './auth.repository';
 import { LandingRepository } from './landing.repository';
 import { signInActor, signInMethod } from './sign-in-audit';
@@ -45,6 +45,7 @@ export class SessionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly auth: AuthRepository,
+    private readonly accounts: AccountRepository,
     private readonly landing: LandingRepository,
   ) {}
 
@@ -57,21 +58,18 @@ export class SessionService {
   async open(user: User, medium: string, client: ClientInfo, manager?: EntityManager): Promise<IssuedTokens> {
     const run = async (em: EntityManager) => {
       const now = Date.now();
-      const session = await em.save(
-        em.create(AuthSession, {
-          userId: user.id,
-          medium,
-          userAgent: client.userAgent?.slice(0, 512) ?? null,
-          ipAddress: client.ipAddress ?? null,
-          expiresAt: new Date(
-            now +
-              (client.cookie ? this.config.webSession.cookieAgeSeconds : this.config.auth.refreshTokenTtlSeconds) *
-                1000,
-          ),
-          lastUsedAt: new Date(now),
-        }),
-      );
-      await em.update(User, { id: user.id }, { lastLoginAt: new Date(now), lastLoginMedium: medium });
+      const session = await this.auth.insertSession(em, {
+        userId: user.id,
+        medium,
+        userAgent: client.userAgent?.slice(0, 512) ?? null,
+        ipAddress: client.ipAddress ?? null,
+        expiresAt: new Date(
+          now +
+            (client.cookie ? this.config.webSession.cookieAgeSeconds : this.config.auth.refreshTokenTtlSeconds) * 1000,
+        ),
+        lastUsedAt: new Date(now),
+      });
+      await this.accounts.updateUser(em, user.id, { lastLoginAt: new Date(now), lastLoginMedium: medium });
       user.lastLoginAt = new Date(now);
       user.lastLoginMedium = medium;
       await joinAcceptedInvitations(em, user.id, user.email);
@@ -93,12 +91,9 @@ export class SessionService {
   /** The web session's single token: the cookie's value; it lives as long as the session. */
   private async issueWeb(em: EntityManager, session: AuthSession): Promise<IssuedTokens> {
     const token = randomToken(32);
-    await em.insert(AuthToken, {
-      sessionId: session.id,
-      kind: 'web',
-      digest: sha256(token),
-      expiresAt: session.expiresAt,
-    });
+    await this.auth.insertTokens(em, [
+      { sessionId: session.id, kind: 'web', digest: sha256(token), expiresAt: session.expiresAt },
+    ]);
     return {
       access_token: token,
       refresh_token: '',
@@ -110,7 +105,7 @@ export class SessionService {
   private async issue(em: EntityManager, session: AuthSession, now: number): Promise<IssuedTokens> {
     const access = randomToken(32);
     const refresh = randomToken(32);
-    await em.insert(AuthToken, [
+    await this.auth.insertTokens(em, [
       {
         sessionId: session.id,
         kind: 'access',
@@ -159,12 +154,10 @@ export class SessionService {
    * or reused token, a revoked or expired session, or a deactivated user.
    */
   async refresh(refreshToken: string): Promise<IssuedTokens> {
-    const token = await this.dataSource
-      .getRepository(AuthToken)
-      .findOneBy({ digest: sha256(refreshToken), kind: 'refresh' });
+    const token = await this.auth.findTokenByDigest(sha256(refreshToken), 'refresh');
     if (!token) throw new MeridianError('INVALID_REFRESH_TOKEN');
-    const session = await this.dataSource.getRepository(AuthSession).findOneBy({ id: token.sessionId });
-    const user = session ? await this.dataSource.getRepository(User).findOneBy({ id: session.userId }) : null;
+    const session = await this.auth.findSession(token.sessionId);
+    const user = session ? await this.accounts.userById(session.userId) : null;
     const now = Date.now();
     if (
       !session ||
@@ -183,18 +176,14 @@ export class SessionService {
     }
     return this.dataSource.transaction(async (em) => {
       await this.auth.expireLiveAccessTokens(em, session.id);
-      await em.update(AuthSession, { id: session.id }, { lastUsedAt: new Date(now) });
+      await this.auth.setSessionLastUsed(em, session.id, new Date(now));
       return this.issue(em, session, now);
     });
   }
 
   /** Revokes one session: its access and refresh tokens stop working at once. */
   async revoke(sessionId: string, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).update(
-      AuthSession,
-      { id: sessionId, revokedAt: IsNull() },
-      { revokedAt: new Date() },
-    );
+    await this.auth.revokeSession(manager ?? this.auth.manager, sessionId);
   }
 
   /**
@@ -203,8 +192,7 @@ export class SessionService {
    */
   async signOut(sessionId: string, actor: AuditActor): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const done = await em.update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
-      if (!done.affected) return;
+      if (!(await this.auth.revokeSession(em, sessionId))) return;
       await recordAudit(em, {
         event: 'auth.sign_out',
         actor,
@@ -242,10 +230,7 @@ export class SessionService {
 
   /** Revokes every live session of a user, except `keepSessionId` when given. */
   async revokeAllOfUser(userId: string, keepSessionId?: string, manager?: EntityManager): Promise<void> {
-    const where = keepSessionId
-      ? { userId, revokedAt: IsNull(), id: Not(keepSessionId) }
-      : { userId, revokedAt: IsNull() };
-    await (manager ?? this.dataSource.manager).update(AuthSession, where, { revokedAt: new Date() });
+    await this.auth.revokeSessionsOfUser(manager ?? this.auth.manager, userId, keepSessionId);
   }
 
   /**

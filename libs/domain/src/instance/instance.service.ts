@@ -1,7 +1,7 @@
 import { APP_CONFIG, AppConfig, AuditActor, MeridianError, PageRequest } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../kernel/audit';
 import { User } from '../user';
 import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN, workspaceView } from '../workspace';
@@ -150,6 +150,14 @@ export class InstanceService {
   /** Gate for magic-code sign-in: 403 `MAGIC_LINK_LOGIN_DISABLED` when `ENABLE_MAGIC_LINK_LOGIN` is "0". */
   async assertMagicLoginAllowed(): Promise<void> {
     if (!(await this.settings.getBool('ENABLE_MAGIC_LINK_LOGIN'))) throw new MeridianError('MAGIC_LINK_LOGIN_DISABLED');
+  }
+
+  /**
+   * Whether the user is an instance admin (a row of `instance_admins`); in the caller's
+   * transaction when `em` is given.
+   */
+  isInstanceAdmin(userId: string, em: EntityManager = this.instances.manager): Promise<boolean> {
+    return this.instances.isAdmin(em, userId);
   }
 
   /** Gate for email/password sign-in: 403 `EMAIL_PASSWORD_AUTHENTICATION_DISABLED` when `ENABLE_EMAIL_PASSWORD` is "0". */
