@@ -5,7 +5,6 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
-  MeridianError,
   PageQuery,
   PageRequest,
   Principal,
@@ -15,11 +14,11 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { CYCLE_VIEWS, CycleService, CycleView } from '#domain';
+import { CycleService } from '#domain';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CreateCycleDto, CycleDateCheckDto, TransferDto, UpdateCycleDto } from '../shared/dto/planning.dto';
 import { issueContext, single } from '../shared/context';
-import { AppPlanningRoutes, RowOf } from '../shared/planning-routes';
+import { AppPlanningRoutes, cycleViewOf, RowOf } from '../shared/planning-routes';
 
 /**
  * Cycles of a project on the App API (Plane 0.25.3 `app/urls/cycle.py`), through the same
@@ -66,11 +65,7 @@ export class AppCyclesController extends AppPlanningRoutes<RowOf<CycleService>, 
     @PageQuery(APP_UNPAGED) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    const view = (single(query, 'cycle_view') || 'all').toLowerCase();
-    if (!(CYCLE_VIEWS as readonly string[]).includes(view)) {
-      throw new MeridianError('INVALID_QUERY_PARAMETER', `cycle_view must be one of: ${CYCLE_VIEWS.join(', ')}.`);
-    }
-    const found = await this.service.list(project.projectId, page, view as CycleView);
+    const found = await this.service.list(project.projectId, page, cycleViewOf(query));
     // every cycle (`APP_UNPAGED`): the page holds them all
     return this.service.withProgress(Array.isArray(found) ? found : found.results, me.userId, { favoritesFirst: true });
   }

@@ -3,7 +3,6 @@ import {
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
-  MeridianError,
   PageQuery,
   PageRequest,
   Principal,
@@ -12,7 +11,7 @@ import {
   V1_PAGING,
   WorkspaceAccess,
 } from '#common';
-import { CYCLE_VIEWS, CycleService, CycleView, ModuleJson, ModuleService } from '#domain';
+import { CycleService, ModuleJson, ModuleService } from '#domain';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   CreateCycleDto,
@@ -21,8 +20,8 @@ import {
   UpdateCycleDto,
   UpdateModuleDto,
 } from '../shared/dto/planning.dto';
-import { issueContext, single } from '../shared/context';
-import { RowOf, V1PlanningRoutes } from '../shared/planning-routes';
+import { issueContext } from '../shared/context';
+import { cycleViewOf, RowOf, V1PlanningRoutes } from '../shared/planning-routes';
 
 /**
  * Cycles of a project (Plane `plane/api/views/cycle.py`; `plane-node-sdk/dist/api/Cycles.js`,
@@ -54,11 +53,7 @@ export class CyclesController extends V1PlanningRoutes<RowOf<CycleService>, Crea
     @PageQuery(V1_PAGING) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    const view = (single(query, 'cycle_view') || 'all').toLowerCase();
-    if (!(CYCLE_VIEWS as readonly string[]).includes(view)) {
-      throw new MeridianError('INVALID_QUERY_PARAMETER', `cycle_view must be one of: ${CYCLE_VIEWS.join(', ')}.`);
-    }
-    return this.service.list(project.projectId, page, view as CycleView);
+    return this.service.list(project.projectId, page, cycleViewOf(query));
   }
 
   /** Archived cycles, newest first, paginated. */

@@ -14,7 +14,7 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { IssueContext, parseShape, Shape } from '#domain';
+import { CYCLE_VIEWS, CycleView, IssueContext, parseShape, Shape } from '#domain';
 import { applyDecorators, Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Type } from '@nestjs/common';
 import { WorkItemIdsDto } from './dto/planning.dto';
 import { issueContext, single } from './context';
@@ -94,6 +94,18 @@ function BodyOf(dto: Type<unknown>): ParameterDecorator {
     Reflect.defineMetadata('design:paramtypes', updated, target, key!);
     Body()(target, key, index);
   };
+}
+
+/**
+ * `cycle_view` of the cycle lists (both APIs): all (default), current, upcoming, completed, draft,
+ * incomplete, in any case; 400 `INVALID_QUERY_PARAMETER` otherwise.
+ */
+export function cycleViewOf(query: Record<string, unknown>): CycleView {
+  const view = (single(query, 'cycle_view') || 'all').toLowerCase();
+  if (!(CYCLE_VIEWS as readonly string[]).includes(view)) {
+    throw new MeridianError('INVALID_QUERY_PARAMETER', `cycle_view must be one of: ${CYCLE_VIEWS.join(', ')}.`);
+  }
+  return view as CycleView;
 }
 
 /** `order_by` of the work item lists: `created_at` (default) or `-created_at`; true for newest first. */
