@@ -11,13 +11,12 @@ import {
   PageRequest,
   Principal,
   ProjectAccess,
-  ProjectRole,
   ROLE,
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { ModuleJson, ModuleLinkService, ModuleService, parseShape } from '#domain';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post, Query } from '@nestjs/common';
+import { ModuleJson, ModuleLinkService, ModuleService } from '#domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post } from '@nestjs/common';
 import { CreateModuleDto, UpdateModuleDto } from '../shared/dto/planning.dto';
 import { AppPlanningRoutes } from '../shared/planning-routes';
 import { CreateModuleLinkDto, UpdateModuleLinkDto } from './dto/module-link.dto';
