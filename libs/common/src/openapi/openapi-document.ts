@@ -165,8 +165,7 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
     for (const wrapper of moduleRef.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
       if (!controller) continue;
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
-        const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name);
+      for (const [name, descriptor] of handlerDescriptors(controller.prototype)) {
         const handler = descriptor?.value as unknown;
         if (name === 'constructor' || typeof handler !== 'function' || annotated.has(handler)) continue;
         if ((Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined) === undefined) continue;
@@ -229,6 +228,21 @@ function annotateHandlers(app: INestApplication, swagger: typeof import('@nestjs
       }
     }
   }
+}
+
+/**
+ * Every method of a controller, inherited ones too (a controller may extend a class of shared
+ * handlers, as Nest's router and swagger's explorer see them), the most derived one of a name.
+ * A handler inherited by several controllers is annotated for the first one only (`annotated`).
+ */
+function handlerDescriptors(prototype: object): [string, PropertyDescriptor | undefined][] {
+  const found = new Map<string, PropertyDescriptor | undefined>();
+  for (let p: object | null = prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) {
+    for (const name of Object.getOwnPropertyNames(p)) {
+      if (!found.has(name)) found.set(name, Object.getOwnPropertyDescriptor(p, name));
+    }
+  }
+  return [...found];
 }
 
 /** The JSON Schema of a `@MultipartBody()` form: a file part is a binary string, a text field a string. */

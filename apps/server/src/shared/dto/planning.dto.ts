@@ -40,14 +40,61 @@ class PlanningReadOnly extends ReadOnlyBase {
 }
 
 /**
- * Cycle fields other than `name` (Plane `plane/api/serializers/cycle.py` CycleSerializer;
- * `plane-node-sdk/dist/models/Cycle.d.ts` CreateCycleRequest).
+ * Property decorators applied as the same stack written on a property is (the last first), so that
+ * the validation messages keep their order.
  */
-class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
+const stack =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) => {
+    for (const decorator of [...decorators].reverse()) decorator(target, key);
+  };
+
+/** A nullable string of at most 255 characters (`external_source`, `external_id`). */
+const NullableString255 = () =>
+  stack(
+    IsOptional(),
+    ValidateIf((_, v) => v !== null),
+    IsString(),
+    MaxLength(255),
+  );
+
+/** A cycle's or module's `name`: trimmed, 1 to 255 characters. */
+const PlanningName = () => stack(Transform(trim), IsString(), IsNotEmpty(), MaxLength(255));
+
+/**
+ * The fields cycles and modules share (Plane's `CycleSerializer`, `ModuleSerializer` take these
+ * with the same rules), other than `name`; each kind adds its own dates and fields.
+ */
+class PlanningFieldsDto extends PlanningReadOnly {
   @IsOptionalNonNull()
   @IsString()
   description?: string;
 
+  @IsOptionalNonNull()
+  @IsObject()
+  view_props?: Record<string, unknown>;
+
+  @IsOptionalNonNull()
+  @IsObject()
+  logo_props?: Record<string, unknown>;
+
+  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
+  @IsOptionalNonNull()
+  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
+  sort_order?: number;
+
+  @NullableString255()
+  external_source?: string | null;
+
+  @NullableString255()
+  external_id?: string | null;
+}
+
+/**
+ * Cycle fields other than `name` (Plane `plane/api/serializers/cycle.py` CycleSerializer;
+ * `plane-node-sdk/dist/models/Cycle.d.ts` CreateCycleRequest).
+ */
+class CycleFieldsDto extends PlanningFieldsDto implements CycleInput {
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @Matches(DAY_OR_TIME, { message: 'start_date must be a date as YYYY-MM-DD or an ISO 8601 datetime' })
@@ -66,32 +113,7 @@ class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
 
   @IsOptionalNonNull()
   @IsObject()
-  view_props?: Record<string, unknown>;
-
-  @IsOptionalNonNull()
-  @IsObject()
   progress_snapshot?: Record<string, unknown>;
-
-  @IsOptionalNonNull()
-  @IsObject()
-  logo_props?: Record<string, unknown>;
-
-  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptionalNonNull()
-  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
-  sort_order?: number;
-
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(255)
-  external_source?: string | null;
-
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(255)
-  external_id?: string | null;
 
   @IsOptionalNonNull()
   @IsString()
@@ -104,19 +126,13 @@ class CycleFieldsDto extends PlanningReadOnly implements CycleInput {
 /** `PATCH …/cycles/{cycle_id}/`. */
 export class UpdateCycleDto extends CycleFieldsDto {
   @IsOptionalNonNull()
-  @Transform(trim)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @PlanningName()
   name?: string;
 }
 
 /** `POST …/cycles/`: `name` required; `project_id` (required by the SDK's type, sent by MCP) is accepted and ignored: the path names the project. */
 export class CreateCycleDto extends CycleFieldsDto {
-  @Transform(trim)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @PlanningName()
   name: string;
 }
 
@@ -139,11 +155,7 @@ export class TransferDto {
  * Module fields other than `name` (Plane `plane/api/serializers/module.py` ModuleSerializer;
  * `plane-node-sdk/dist/models/Module.d.ts` CreateModuleRequest).
  */
-class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
-  @IsOptionalNonNull()
-  @IsString()
-  description?: string;
-
+class ModuleFieldsDto extends PlanningFieldsDto implements ModuleInput {
   @Allow()
   description_text?: unknown;
 
@@ -178,49 +190,18 @@ class ModuleFieldsDto extends PlanningReadOnly implements ModuleInput {
   @IsArray()
   @IsUUID('all', { each: true })
   members?: string[];
-
-  @IsOptionalNonNull()
-  @IsObject()
-  view_props?: Record<string, unknown>;
-
-  @IsOptionalNonNull()
-  @IsObject()
-  logo_props?: Record<string, unknown>;
-
-  /** A float from -1e12 to 1e12 (`SORT_ORDER_MIN`…`SORT_ORDER_MAX`); NaN, ±Infinity or beyond: 422. */
-  @IsOptionalNonNull()
-  @IsFiniteInRange(SORT_ORDER_MIN, SORT_ORDER_MAX)
-  sort_order?: number;
-
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(255)
-  external_source?: string | null;
-
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(255)
-  external_id?: string | null;
 }
 
 /** `PATCH …/modules/{module_id}/`. */
 export class UpdateModuleDto extends ModuleFieldsDto {
   @IsOptionalNonNull()
-  @Transform(trim)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @PlanningName()
   name?: string;
 }
 
 /** `POST …/modules/`: `name` required. */
 export class CreateModuleDto extends ModuleFieldsDto {
-  @Transform(trim)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @PlanningName()
   name: string;
 }
 
