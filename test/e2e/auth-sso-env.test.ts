@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, assertError, createWorkspace, signUp, unique } from '../support/fixtures';
 import { BrowserJar } from '../support/browser-jar';
 import { startTestLdapDirectory, TestLdapDirectory } from '../support/ldap-directory';
-import { runNode, SERVER } from '../support/processes';
+import { runNode, SERVER, startServer, waitExit } from '../support/processes';
 import { startTestSamlIdp, TestSamlIdp } from '../support/saml-idp';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -383,6 +384,58 @@ describe('auth: SAML and LDAP connections of the environment variables; SSO conn
         assert.match(run.stderr, /^meridian: Invalid configuration: /);
         assert.match(run.stderr, message);
         assert.ok(!run.stderr.includes('listening'), 'never listened');
+      }
+    } finally {
+      fs.rmSync(base.DATA_DIR, { recursive: true, force: true });
+    }
+  });
+
+  it('a directory that refuses the LDAP_* service bind or base DN stops the start; one that does not answer is a warning', async () => {
+    const base = { SECRET_KEY: 'k'.repeat(64), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sso-env-dir-')) };
+    const ldap = {
+      LDAP_URL: dir.ldapUrl,
+      LDAP_START_TLS: 'true',
+      LDAP_CA_CERTIFICATE_FILE: caFile,
+      LDAP_BIND_DN: dir.serviceDn,
+      LDAP_BIND_PASSWORD: dir.servicePassword,
+      LDAP_BASE_DN: `ou=people,${dir.baseDn}`,
+      LDAP_DOMAINS: `${unique('envdir')}.test`.toLowerCase(),
+      LDAP_TIMEOUT_MS: '5000',
+    };
+    try {
+      const refusals: [Record<string, string>, RegExp][] = [
+        [
+          { LDAP_BIND_PASSWORD: 'not-the-password' },
+          /LDAP_BIND_PASSWORD: The directory refused the service account's bind/,
+        ],
+        [{ LDAP_BASE_DN: `ou=nowhere,${dir.baseDn}` }, /LDAP_BASE_DN: The base DN "ou=nowhere,.*" does not exist/],
+        [{ LDAP_GROUP_SEARCH_BASE: `ou=nogroups,${dir.baseDn}` }, /LDAP_GROUP_SEARCH_BASE: The group search base/],
+      ];
+      for (const [change, message] of refusals) {
+        const run = await runNode([SERVER], { ...base, ...ldap, ...change }, 120_000);
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        assert.match(run.stderr, /^meridian: Invalid configuration: /);
+        assert.match(run.stderr, message);
+        assert.ok(!run.stderr.includes('not-the-password'), 'the password is never printed');
+        assert.ok(!(run.stdout + run.stderr).includes('listening'), 'never listened');
+      }
+      // a closed port: the directory is down while Meridian starts
+      const closed = await new Promise<number>((resolve) => {
+        const s = net.createServer().listen(0, '127.0.0.1', () => {
+          const port = (s.address() as net.AddressInfo).port;
+          s.close(() => resolve(port));
+        });
+      });
+      const server = await startServer(
+        { ...base, ...ldap, LDAP_URL: `ldap://127.0.0.1:${closed}`, LDAP_CONNECT_TIMEOUT_MS: '2000' },
+        120_000,
+      );
+      try {
+        assert.match(server.output(), /could not be reached over StartTLS/);
+        assert.match(server.output(), /LDAP sign-ins answer 503 LDAP_UNAVAILABLE/);
+      } finally {
+        server.child.kill('SIGTERM');
+        await waitExit(server.child);
       }
     } finally {
       fs.rmSync(base.DATA_DIR, { recursive: true, force: true });

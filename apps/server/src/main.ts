@@ -17,7 +17,7 @@ import {
   ReadyDatabase,
   startDatabase,
 } from '#database';
-import { checkSsoEnvConnections, InstanceService } from '#domain';
+import { checkLdapEnvDirectory, checkSsoEnvConnections, InstanceService } from '#domain';
 import * as net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
@@ -169,10 +169,11 @@ async function main(): Promise<void> {
   const marks: Record<string, number> = { modules: performance.now() };
   loadDotEnv();
   let config: AppConfig;
+  let ssoEnv: ReturnType<typeof checkSsoEnvConnections>;
   try {
     config = loadConfig();
     // the SAML_* and LDAP_* connections, by the Instance API's rules (the variable named)
-    checkSsoEnvConnections(config);
+    ssoEnv = checkSsoEnvConnections(config);
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
@@ -201,6 +202,12 @@ async function main(): Promise<void> {
         `OAuth callbacks) point at ${config.apiBaseUrl}. Set it to the address clients reach the server at.`,
     );
   }
+
+  // the LDAP_* directory, contacted as an Instance API save does: a refusal stops the start (the
+  // variable named), a directory that does not answer is only a warning (docs/sso-ldap.md)
+  const ldapCheck = await checkLdapEnvDirectory(config, ssoEnv);
+  if (ldapCheck.fatal) fail(ldapCheck.fatal);
+  if (ldapCheck.warning) log.warn(ldapCheck.warning);
 
   try {
     await checkListenable(host, port);

@@ -8,6 +8,7 @@ export { AuthFeatureModule } from './auth.module';
 export { AccountSettingsService } from './account-settings.service';
 export type { LinkedAccountJson } from './account-settings.service';
 export {
+  checkLdapEnvDirectory,
   checkSsoEnvConnections,
   ENV_LDAP_CONNECTION_ID,
   ENV_SAML_CONNECTION_ID,

@@ -124,12 +124,25 @@ async function serviceBind(client: Client, s: LdapSettings, password: string): P
 }
 
 /**
- * Checks at save time that the directory takes these settings (docs/sso-ldap.md): it answers (over
- * TLS as configured, trusting the CA given), the service account binds, and the base DN (and the
- * group search base) exist. 422 `LDAP_CHECK_FAILED` with the cause in `detail` otherwise.
+ * What a check of the directory found wrong (`probeLdapDirectory`): `reached` when the directory
+ * answered and refused (the service bind, a missing base DN): a configuration error; false when it
+ * could not be reached (down, silent, TLS refused), which may be passing. `setting` names the
+ * setting at fault (`bind_password`, `base_dn`, `group_search_base`, `url`).
  */
-export async function checkLdapDirectory(s: LdapSettings, password: string): Promise<void> {
-  let step = 'connect';
+export interface LdapCheckProblem {
+  reached: boolean;
+  setting: 'bind_password' | 'base_dn' | 'group_search_base' | 'url';
+  detail: string;
+}
+
+/**
+ * Checks that the directory takes these settings (docs/sso-ldap.md): it answers (over TLS as
+ * configured, trusting the CA given), the service account binds, and the base DN (and the group
+ * search base) exist. Null when all holds, else what failed; never throws. Bounded by the
+ * settings' connect and operation timeouts.
+ */
+export async function probeLdapDirectory(s: LdapSettings, password: string): Promise<LdapCheckProblem | null> {
+  let step: 'connect' | 'bind' | 'base' | 'group-base' = 'connect';
   try {
     await withDirectory(s, async (client) => {
       step = 'bind';
@@ -141,18 +154,46 @@ export async function checkLdapDirectory(s: LdapSettings, password: string): Pro
         await client.search(s.groupSearchBase, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] });
       }
     });
+    return null;
   } catch (err) {
-    let detail: string;
-    if (step === 'bind' && err instanceof InvalidCredentialsError)
-      detail = `The directory refused the service account's bind as "${s.bindDn}" (invalid credentials).`;
-    else if (step === 'bind' && err instanceof ResultCodeError)
-      detail = `The directory refused the service account's bind as "${s.bindDn}": ${describe(err)}.`;
-    else if ((step === 'base' || step === 'group-base') && err instanceof NoSuchObjectError)
-      detail = `The ${step === 'base' ? 'base DN' : 'group search base'} "${step === 'base' ? s.baseDn : s.groupSearchBase}" does not exist in the directory.`;
-    else if (err instanceof ResultCodeError) detail = `The directory refused the check: ${describe(err)}.`;
-    else detail = `The directory at ${s.url} could not be reached over ${tlsName(s)}: ${describe(err)}.`;
-    throw new MeridianError('LDAP_CHECK_FAILED', detail);
+    const at = step as string;
+    if (at === 'bind' && err instanceof InvalidCredentialsError)
+      return {
+        reached: true,
+        setting: 'bind_password',
+        detail: `The directory refused the service account's bind as "${s.bindDn}" (invalid credentials).`,
+      };
+    if (at === 'bind' && err instanceof ResultCodeError)
+      return {
+        reached: true,
+        setting: 'bind_password',
+        detail: `The directory refused the service account's bind as "${s.bindDn}": ${describe(err)}.`,
+      };
+    if ((at === 'base' || at === 'group-base') && err instanceof NoSuchObjectError)
+      return at === 'base'
+        ? { reached: true, setting: 'base_dn', detail: `The base DN "${s.baseDn}" does not exist in the directory.` }
+        : {
+            reached: true,
+            setting: 'group_search_base',
+            detail: `The group search base "${s.groupSearchBase}" does not exist in the directory.`,
+          };
+    if (err instanceof ResultCodeError)
+      return { reached: true, setting: 'url', detail: `The directory refused the check: ${describe(err)}.` };
+    return {
+      reached: false,
+      setting: 'url',
+      detail: `The directory at ${s.url} could not be reached over ${tlsName(s)}: ${describe(err)}.`,
+    };
   }
+}
+
+/**
+ * Checks at save time that the directory takes these settings (`probeLdapDirectory`). 422
+ * `LDAP_CHECK_FAILED` with the cause in `detail` otherwise.
+ */
+export async function checkLdapDirectory(s: LdapSettings, password: string): Promise<void> {
+  const problem = await probeLdapDirectory(s, password);
+  if (problem) throw new MeridianError('LDAP_CHECK_FAILED', problem.detail);
 }
 
 function tlsName(s: LdapSettings): string {

@@ -17,7 +17,7 @@ import { iso } from '../kernel/time';
 import { AuthRepository } from './auth.repository';
 import { GroupRoleMapping, SsoConnection, SsoKind } from './sso-connection.entity';
 import { discoverOidc, OidcSettings } from './oidc-client';
-import { checkLdapDirectory } from './ldap-client';
+import { checkLdapDirectory, probeLdapDirectory } from './ldap-client';
 import {
   checkLdapSettings,
   LdapSettings,
@@ -70,6 +70,26 @@ export function checkSsoEnvConnections(config: AppConfig): {
   }
   if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return { saml, ldap };
+}
+
+/**
+ * Contacts the directory of the `LDAP_*` connection at start-up, as an Instance API save does
+ * (`probeLdapDirectory`): a directory that answers and refuses (the service bind, a missing base
+ * DN or group search base) is a configuration error, answered as `fatal` naming its variable
+ * (`Invalid configuration: LDAP_BIND_PASSWORD: …`), which stops the start; a directory that does
+ * not answer is a `warning` only (it may be down while Meridian starts; its sign-ins then answer
+ * 503 `LDAP_UNAVAILABLE`). Both null without an `LDAP_*` connection or when all holds.
+ */
+export async function checkLdapEnvDirectory(
+  config: AppConfig,
+  checked: ReturnType<typeof checkSsoEnvConnections>,
+): Promise<{ fatal: string | null; warning: string | null }> {
+  if (!checked.ldap || !config.ldapEnv) return { fatal: null, warning: null };
+  const problem = await probeLdapDirectory(checked.ldap.settings, checked.ldap.bindPassword);
+  if (!problem) return { fatal: null, warning: null };
+  const variable = config.ldapEnv.variables[`settings.${problem.setting}`] ?? problem.setting;
+  if (problem.reached) return { fatal: `Invalid configuration: ${variable}: ${problem.detail}`, warning: null };
+  return { fatal: null, warning: `${problem.detail} LDAP sign-ins answer 503 LDAP_UNAVAILABLE until it does.` };
 }
 
 const SECRET_PURPOSE = 'meridian:sso-connection:v1';
