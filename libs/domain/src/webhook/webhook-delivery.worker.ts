@@ -9,8 +9,7 @@ import { sendWebhook, SendOutcome } from './webhook-sender';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhookService } from './webhook.service';
 import type { Webhook } from './webhook.entity';
-import type { WebhookLog } from './webhook-log.entity';
-import { ClaimedDelivery, WebhookRepository } from './webhook.repository';
+import { ClaimedDelivery, WebhookLogRow, WebhookRepository } from './webhook.repository';
 
 /** How long a process trusts its copy of a webhook (its URL, switch and secret) while sending. */
 const HOOK_CACHE_MS = 1000;
@@ -38,7 +37,7 @@ export function backoffMs(attempts: number, base: number, max: number, random = 
 
 /** One finished attempt, waiting to be recorded. */
 interface Attempted {
-  log: Partial<WebhookLog>;
+  log: WebhookLogRow;
   row: ClaimedDelivery;
   ok: boolean;
   retry: boolean;
@@ -277,17 +276,18 @@ export class WebhookDeliveryWorker implements OnModuleInit {
       delay,
       error: ok ? null : outcome.kind === 'response' ? `HTTP ${outcome.status}` : outcome.error,
       log: {
-        workspaceId: row.workspace_id,
-        webhookId: row.webhook_id,
-        deliveryId: row.id,
-        eventType: row.event,
-        requestMethod: 'POST',
-        requestHeaders: JSON.stringify(stored),
-        requestBody: row.body,
-        responseStatus: outcome.kind === 'response' ? String(outcome.status) : null,
-        responseHeaders: outcome.kind === 'response' ? JSON.stringify(outcome.headers) : null,
-        responseBody: outcome.kind === 'response' ? outcome.body : outcome.error,
-        retryCount: attempts - 1,
+        workspace_id: row.workspace_id,
+        webhook_id: row.webhook_id,
+        delivery_id: row.id,
+        event_type: row.event,
+        request_method: 'POST',
+        request_headers: JSON.stringify(stored),
+        request_body: row.body,
+        response_status: outcome.kind === 'response' ? String(outcome.status) : null,
+        // a text column holds no NUL character (PostgreSQL refuses it)
+        response_headers: outcome.kind === 'response' ? JSON.stringify(outcome.headers).replace(/\\u0000/g, '') : null,
+        response_body: (outcome.kind === 'response' ? outcome.body : outcome.error).replace(/\0/g, ''),
+        retry_count: attempts - 1,
       },
     };
   }
@@ -310,7 +310,12 @@ export class WebhookDeliveryWorker implements OnModuleInit {
           await this.recordBatch(batch.map((b) => b.item));
           for (const b of batch) b.resolve();
         } catch (err) {
-          for (const b of batch) b.reject(err);
+          if (batch.length === 1) {
+            batch[0].reject(err);
+            continue;
+          }
+          // one attempt that cannot be written does not hold back the others: each alone
+          for (const b of batch) await this.recordBatch([b.item]).then(b.resolve, b.reject);
         }
       }
     } finally {

@@ -30,6 +30,21 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
+/** A delivery attempt's `webhook_logs` row as `recordAttempts` writes it (snake_case columns). */
+export interface WebhookLogRow {
+  workspace_id: string;
+  webhook_id: string;
+  delivery_id: string;
+  event_type: string;
+  request_method: string;
+  request_headers: string;
+  request_body: string;
+  response_status: string | null;
+  response_headers: string | null;
+  response_body: string;
+  retry_count: number;
+}
+
 /** The counts and the actor's membership a project's v1 representation carries. */
 export interface ProjectWebhookCounts {
   total_members: number;
@@ -160,10 +175,20 @@ export class WebhookRepository {
    */
   async recordAttempts(
     em: EntityManager,
-    logs: Array<Partial<WebhookLog>>,
+    logs: WebhookLogRow[],
     outcomes: Array<{ id: string; status: 'delivered' | 'failed' | 'pending'; attempts: number; error: string | null; delay: number | null }>,
   ): Promise<void> {
-    if (logs.length) await em.insert(WebhookLog, logs as never);
+    if (logs.length)
+      await em.query(
+        `INSERT INTO webhook_logs (created_at, updated_at, workspace_id, webhook_id, delivery_id, event_type,
+                request_method, request_headers, request_body, response_status, response_headers, response_body, retry_count)
+         SELECT clock_timestamp(), clock_timestamp(), l.workspace_id, l.webhook_id, l.delivery_id, l.event_type,
+                l.request_method, l.request_headers, l.request_body, l.response_status, l.response_headers, l.response_body, l.retry_count
+           FROM jsonb_to_recordset($1::jsonb) AS l(workspace_id uuid, webhook_id uuid, delivery_id uuid, event_type varchar,
+                request_method varchar, request_headers text, request_body text, response_status text,
+                response_headers text, response_body text, retry_count smallint)`,
+        [JSON.stringify(logs)],
+      );
     if (!outcomes.length) return;
     await em.query(
       `UPDATE webhook_deliveries d
