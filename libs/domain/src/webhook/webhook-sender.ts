@@ -12,8 +12,8 @@ export type SendOutcome =
 const MAX_RESPONSE_BYTES = 64 * 1024;
 /** An idle kept-alive connection to a receiver is closed after this long. */
 const IDLE_MS = 15_000;
-/** Idle connections kept per receiver (host and port). */
-const MAX_IDLE = 16;
+/** Idle connections kept per receiver (host and port): as many as may be in flight (`WEBHOOK_CONCURRENCY` at most). */
+const MAX_IDLE = 1000;
 /** Keep-alive agents per checked address; past this many, the idle ones are dropped. */
 const MAX_AGENTS = 256;
 const agents = new Map<string, http.Agent>();
