@@ -71,10 +71,11 @@ async function main() {
       t.workspaceId,
       otherId,
     ]);
-    await conn.sql(
-      `INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, 15)`,
-      [t.workspaceId, t.projectId, otherId],
-    );
+    await conn.sql(`INSERT INTO project_members (workspace_id, project_id, member_id, role) VALUES ($1, $2, $3, 15)`, [
+      t.workspaceId,
+      t.projectId,
+      otherId,
+    ]);
     await conn.close();
 
     // through the API: the large work item (assigned to the bench user, changed by the other member), and the small one
@@ -155,7 +156,9 @@ async function main() {
     );
 
     server = await start();
-    console.log(`node ${server.node}, heap limit ${server.heapLimitMiB} MiB; idle RSS ${server.readyRssMiB.toFixed(0)} MiB`);
+    console.log(
+      `node ${server.node}, heap limit ${server.heapLimitMiB} MiB; idle RSS ${server.readyRssMiB.toFixed(0)} MiB`,
+    );
     const inbox = (extra: string, cursor: string) =>
       `/api/workspaces/${t.slug}/users/notifications/?type=assigned,created,subscribed&archived=false&snoozed=false` +
       `${extra}&per_page=${PER_PAGE}&cursor=${encodeURIComponent(cursor)}`;
@@ -180,7 +183,13 @@ async function main() {
     const deep = (await walk('', deepPages)).cursor;
     const deepUnread = (await walk('&read=false', Math.floor(deepPages / 2))).cursor;
     const historyOf = async (id: string) => {
-      const res = await http(server.base, 'GET', `${project}/issues/${id}/history/?activity_type=issue-property`, undefined, me);
+      const res = await http(
+        server.base,
+        'GET',
+        `${project}/issues/${id}/history/?activity_type=issue-property`,
+        undefined,
+        me,
+      );
       assert.equal(res.status, 200, res.body);
       return res.json() as Array<{ created_at: string }>;
     };

@@ -34,7 +34,12 @@ function agentFor(protocol: string, address: string, family: number): http.Agent
         }
       }
     }
-    const options: http.AgentOptions = { keepAlive: true, maxFreeSockets: MAX_IDLE, timeout: IDLE_MS, scheduling: 'lifo' };
+    const options: http.AgentOptions = {
+      keepAlive: true,
+      maxFreeSockets: MAX_IDLE,
+      timeout: IDLE_MS,
+      scheduling: 'lifo',
+    };
     agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     agents.set(key, agent);
   }

@@ -176,7 +176,13 @@ export class WebhookRepository {
   async recordAttempts(
     em: EntityManager,
     logs: WebhookLogRow[],
-    outcomes: Array<{ id: string; status: 'delivered' | 'failed' | 'pending'; attempts: number; error: string | null; delay: number | null }>,
+    outcomes: Array<{
+      id: string;
+      status: 'delivered' | 'failed' | 'pending';
+      attempts: number;
+      error: string | null;
+      delay: number | null;
+    }>,
   ): Promise<void> {
     if (logs.length)
       await em.query(
