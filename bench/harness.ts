@@ -271,18 +271,24 @@ export function benchHeader(bench: string): string {
  */
 export async function scratchDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
+  // a connection per statement: an idle one held for the whole run may be ended by the server meanwhile
+  const asAdmin = async (sql: string) => {
+    const admin = new Client({ connectionString: adminUrl });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
   const name = `${prefix}_${process.pid}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await asAdmin(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    },
+    drop: () => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
 }
 

@@ -153,6 +153,7 @@ export interface SeedConnection {
 export async function postgresSeedConnection(url: string): Promise<SeedConnection> {
   const { Client } = await import('pg');
   const db = new Client({ connectionString: url });
+  db.on('error', (err) => console.error(`seed connection: ${err.message}`));
   await db.connect();
   return { sql: async (text, params) => (await db.query(text, params as unknown[])).rows, close: () => db.end() };
 }

@@ -808,3 +808,72 @@ describe(
     });
   },
 );
+
+describe('webhooks: a slow receiver does not hold up the others', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  /** a receiver that reads each request and never answers while the test runs */
+  let hang: http.Server;
+  const held: http.ServerResponse[] = [];
+  let hangPort = 0;
+  before(async () => {
+    rx = await startReceiver();
+    hang = http.createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => hang.listen(0, '127.0.0.1', resolve));
+    hangPort = (hang.address() as net.AddressInfo).port;
+    t = await startTestApp({
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      // far longer than the test: a slow attempt is still open when the fast receiver has everything
+      WEBHOOK_TIMEOUT_MS: '120000',
+      WEBHOOK_CONCURRENCY: '16',
+      WEBHOOK_CONCURRENCY_PER_WEBHOOK: '4',
+    });
+  });
+  after(async () => {
+    for (const res of held) res.destroy();
+    hang.closeAllConnections();
+    await t.close();
+    await new Promise<void>((resolve) => hang.close(() => resolve()));
+    await rx.close();
+  });
+
+  it('delivers every event to a fast receiver while another holds its share of attempts open', async () => {
+    const admin = await signUp(t);
+    const ws = await createWorkspace(t, admin.token);
+    const add = async (url: string) => {
+      const res = await t.api
+        .post(`/api/workspaces/${ws.slug}/webhooks/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ url, project: true });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.id as string;
+    };
+    const slow = await add(`http://127.0.0.1:${hangPort}/slow`);
+    await add(rx.url('/fast'));
+    const EVENTS = 24;
+    for (let i = 0; i < EVENTS; i++) await createAppProject(t, admin.token, ws.slug);
+    // every event reaches the fast receiver although none of the slow one's attempts has ended
+    await eventually(() => rx.at('/fast').length >= EVENTS, 'every delivery to the fast receiver', 60_000);
+    assert.equal(new Set(rx.at('/fast').map((r) => r.headers['x-plane-delivery'])).size, EVENTS);
+    await eventually(() => held.length >= 4, 'the slow receiver’s share of attempts');
+    await sleep(300);
+    assert.equal(held.length, 4, 'the slow receiver holds its share (WEBHOOK_CONCURRENCY_PER_WEBHOOK) and no more');
+    assert.ok(
+      held.every((res) => !res.writableEnded),
+      'the slow receiver has answered nothing',
+    );
+    const [slowLogs] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM webhook_logs WHERE webhook_id = $1', [
+      slow,
+    ]);
+    assert.equal(Number(slowLogs.n), 0, 'no attempt to the slow receiver has finished');
+    const [pending] = await t.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending'`,
+      [slow],
+    );
+    assert.equal(Number(pending.n), EVENTS, 'its deliveries wait, none lost');
+  });
+});

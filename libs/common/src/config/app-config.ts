@@ -457,6 +457,20 @@ class EnvironmentVariables {
   @Transform(toInt)
   @IsInt()
   @Min(1)
+  @Max(1000)
+  WEBHOOK_CONCURRENCY = 64;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_CONCURRENCY_PER_WEBHOOK = 8;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   @Max(50)
   WEBHOOK_MAX_ATTEMPTS = 8;
 
@@ -802,6 +816,10 @@ export interface AppConfig {
     pollIntervalMs: number;
     /** per attempt: connect, send and read the response */
     timeoutMs: number;
+    /** attempts in flight in this process at most (`WEBHOOK_CONCURRENCY`) */
+    concurrency: number;
+    /** attempts in flight to one webhook in this process at most: a slow receiver holds only its own (`WEBHOOK_CONCURRENCY_PER_WEBHOOK`) */
+    concurrencyPerWebhook: number;
     /** attempts per delivery, the first included */
     maxAttempts: number;
     /** delay before the first retry; each next one ×3, capped at `backoffMaxMs`, ±20 % jitter */
@@ -1164,6 +1182,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       worker: env.WEBHOOK_WORKER,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      concurrencyPerWebhook: env.WEBHOOK_CONCURRENCY_PER_WEBHOOK,
       maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
       backoffBaseMs: env.WEBHOOK_BACKOFF_BASE_MS,
       backoffMaxMs: env.WEBHOOK_BACKOFF_MAX_MS,

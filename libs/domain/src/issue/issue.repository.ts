@@ -849,7 +849,8 @@ ORDER BY created_at, id`,
       .getRepository(IssueActivity)
       .createQueryBuilder('a')
       .where('a.issueId = :issueId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', { issueId, hidden });
-    if (after) qb.andWhere("date_trunc('milliseconds', a.createdAt) > :after", { after });
+    // created after `after` to the millisecond, as a range the (issue_id, created_at) index serves
+    if (after) qb.andWhere('a.createdAt >= :next', { next: new Date(after.getTime() + 1) });
     return readInChunks(qb, { order, weight: ACTIVITY_WEIGHT, budget });
   }
 
@@ -864,7 +865,8 @@ ORDER BY created_at, id`,
       .getRepository(IssueComment)
       .createQueryBuilder('c')
       .where('c.issueId = :issueId', { issueId });
-    if (after) qb.andWhere("date_trunc('milliseconds', c.createdAt) > :after", { after });
+    // created after `after` to the millisecond, as a range the (issue_id, created_at) index serves
+    if (after) qb.andWhere('c.createdAt >= :next', { next: new Date(after.getTime() + 1) });
     return readInChunks(qb, { order, weight: COMMENT_WEIGHT, budget });
   }
 

@@ -10,12 +10,48 @@ export type SendOutcome =
 
 /** How much of a response body is read and kept in the log. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** An idle kept-alive connection to a receiver is closed after this long. */
+const IDLE_MS = 15_000;
+/** Idle connections kept per receiver (host and port): as many as may be in flight (`WEBHOOK_CONCURRENCY` at most). */
+const MAX_IDLE = 1000;
+/** Keep-alive agents per checked address; past this many, the idle ones are dropped. */
+const MAX_AGENTS = 256;
+const agents = new Map<string, http.Agent>();
+
+/**
+ * The keep-alive agent for connections to `address` (one per scheme and checked address: a pooled
+ * connection always goes to an address the URL guard allowed; the agent pools per host and port).
+ */
+function agentFor(protocol: string, address: string, family: number): http.Agent {
+  const key = `${protocol}${family}/${address}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    if (agents.size >= MAX_AGENTS) {
+      for (const [k, a] of agents) {
+        if (Object.keys(a.sockets).length === 0 && Object.keys(a.requests).length === 0) {
+          a.destroy();
+          agents.delete(k);
+        }
+      }
+    }
+    const options: http.AgentOptions = {
+      keepAlive: true,
+      maxFreeSockets: MAX_IDLE,
+      timeout: IDLE_MS,
+      scheduling: 'lifo',
+    };
+    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
 
 /**
  * POSTs `body` to `target.url`, connecting to `target.address` (the address the URL guard checked):
  * the socket's DNS lookup is answered with it, so the Host header and the TLS server name stay
  * the URL's host while a second, different DNS answer is never used. Redirects are not followed
  * (a 3xx is just a response). The whole attempt is bounded by `timeoutMs`; `signal` aborts it.
+ * Connections are kept alive and reused per checked address (`agentFor`).
  */
 export function sendWebhook(
   target: WebhookTarget,
@@ -47,7 +83,7 @@ export function sendWebhook(
         path: `${url.pathname}${url.search}`,
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         lookup,
-        agent: false,
+        agent: agentFor(url.protocol, address, family),
         signal,
       },
       (res) => {

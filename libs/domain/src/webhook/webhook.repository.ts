@@ -30,6 +30,21 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
+/** A delivery attempt's `webhook_logs` row as `recordAttempts` writes it (snake_case columns). */
+export interface WebhookLogRow {
+  workspace_id: string;
+  webhook_id: string;
+  delivery_id: string;
+  event_type: string;
+  request_method: string;
+  request_headers: string;
+  request_body: string;
+  response_status: string | null;
+  response_headers: string | null;
+  response_body: string;
+  retry_count: number;
+}
+
 /** The counts and the actor's membership a project's v1 representation carries. */
 export interface ProjectWebhookCounts {
   total_members: number;
@@ -95,19 +110,38 @@ export class WebhookRepository {
   }
 
   /**
-   * Claims up to `batch` due pending deliveries, oldest due first, skipping rows another process
+   * Claims up to `limit` due pending deliveries, oldest due first, skipping rows another process
    * holds (`FOR UPDATE SKIP LOCKED`), and leases them by moving `next_attempt_at` `leaseMs` ahead;
-   * one statement, committed at once.
+   * one statement, committed at once. At most `perWebhook` in flight per webhook: `busy` (webhook
+   * id → attempts this process has in flight) lowers a webhook's share, and a webhook at its share
+   * is skipped, so the backlog of a slow receiver never fills a claim. The per-webhook cut is made
+   * over the `scan` oldest due rows of the other webhooks.
    */
-  async claimDueDeliveries(batch: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDueDeliveries(
+    limit: number,
+    leaseMs: number,
+    perWebhook = limit,
+    busy: ReadonlyMap<string, number> = new Map(),
+    scan = limit * 4,
+  ): Promise<ClaimedDelivery[]> {
+    const held = JSON.stringify([...busy].map(([webhook_id, n]) => ({ webhook_id, n })));
     const result: unknown = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = now() + ($1::int * interval '1 millisecond')
+      `WITH busy AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS b(webhook_id uuid, n int)),
+            due AS (SELECT id, webhook_id,
+                           row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS rn
+                      FROM (SELECT id, webhook_id, next_attempt_at FROM webhook_deliveries
+                             WHERE status = 'pending' AND next_attempt_at <= now()
+                               AND webhook_id NOT IN (SELECT webhook_id FROM busy WHERE n >= $3)
+                             ORDER BY next_attempt_at LIMIT $5) oldest),
+            pick AS (SELECT due.id FROM due LEFT JOIN busy ON busy.webhook_id = due.webhook_id
+                      WHERE due.rn <= $3 - COALESCE(busy.n, 0))
+       UPDATE webhook_deliveries SET next_attempt_at = now() + ($1::int * interval '1 millisecond')
         WHERE id IN (SELECT id FROM webhook_deliveries
-                      WHERE status = 'pending' AND next_attempt_at <= now()
-                      ORDER BY next_attempt_at LIMIT ${batch}
+                      WHERE id IN (SELECT id FROM pick) AND status = 'pending' AND next_attempt_at <= now()
+                      ORDER BY next_attempt_at LIMIT $4
                       FOR UPDATE SKIP LOCKED)
         RETURNING id, workspace_id, webhook_id, event, action, body, attempts`,
-      [leaseMs],
+      [leaseMs, held, perWebhook, limit, scan],
     );
     return returnedRows<ClaimedDelivery>(result);
   }
@@ -135,50 +169,70 @@ export class WebhookRepository {
     );
   }
 
-  /** Finishes a delivery as `delivered` or `failed` after `attempts` attempts. */
-  async finishDelivery(
+  /**
+   * Records finished attempts in `em`'s transaction: their logs in one insert, and each delivery
+   * finished (`delivered`/`failed`, `delay` null) or scheduled again `delay` ms from now, in one update.
+   */
+  async recordAttempts(
     em: EntityManager,
-    id: string,
-    status: 'delivered' | 'failed',
-    attempts: number,
-    error: string | null,
+    logs: WebhookLogRow[],
+    outcomes: Array<{
+      id: string;
+      status: 'delivered' | 'failed' | 'pending';
+      attempts: number;
+      error: string | null;
+      delay: number | null;
+    }>,
   ): Promise<void> {
+    if (logs.length)
+      await em.query(
+        `INSERT INTO webhook_logs (created_at, updated_at, workspace_id, webhook_id, delivery_id, event_type,
+                request_method, request_headers, request_body, response_status, response_headers, response_body, retry_count)
+         SELECT clock_timestamp(), clock_timestamp(), l.workspace_id, l.webhook_id, l.delivery_id, l.event_type,
+                l.request_method, l.request_headers, l.request_body, l.response_status, l.response_headers, l.response_body, l.retry_count
+           FROM jsonb_to_recordset($1::jsonb) AS l(workspace_id uuid, webhook_id uuid, delivery_id uuid, event_type varchar,
+                request_method varchar, request_headers text, request_body text, response_status text,
+                response_headers text, response_body text, retry_count smallint)`,
+        [JSON.stringify(logs)],
+      );
+    if (!outcomes.length) return;
     await em.query(
-      `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_error = $4, finished_at = now() WHERE id = $1`,
-      [id, status, attempts, error],
+      `UPDATE webhook_deliveries d
+          SET status = o.status, attempts = o.attempts, last_error = o.error,
+              finished_at = CASE WHEN o.status = 'pending' THEN NULL ELSE now() END,
+              next_attempt_at = CASE WHEN o.status = 'pending' THEN now() + (o.delay * interval '1 millisecond')
+                                     ELSE d.next_attempt_at END
+         FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, status varchar, attempts int, error text, delay int)
+        WHERE d.id = o.id`,
+      [JSON.stringify(outcomes)],
     );
   }
 
-  /** Schedules the next attempt of a delivery `delayMs` from now. */
-  async retryDelivery(
-    em: EntityManager,
-    id: string,
-    attempts: number,
-    error: string | null,
-    delayMs: number,
-  ): Promise<void> {
+  /** Resets the consecutive failure counts of these webhooks (only writes those that are not 0 already). */
+  async resetFailuresOf(em: EntityManager, webhookIds: string[]): Promise<void> {
+    if (!webhookIds.length) return;
     await em.query(
-      `UPDATE webhook_deliveries SET attempts = $2, last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond')
-        WHERE id = $1`,
-      [id, attempts, error, delayMs],
+      `UPDATE webhooks SET failure_count = 0
+        WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text($1::jsonb)) AND failure_count <> 0`,
+      [JSON.stringify(webhookIds)],
     );
-  }
-
-  /** Resets a webhook's consecutive failure count (only writes when it is not 0 already). */
-  async resetFailures(em: EntityManager, webhookId: string): Promise<void> {
-    await em.query(`UPDATE webhooks SET failure_count = 0 WHERE id = $1 AND failure_count <> 0`, [webhookId]);
   }
 
   /**
-   * Counts one more failed delivery of a webhook and switches it off when that makes
-   * `deactivateAfter` in a row; returns `is_active` afterwards (undefined for an unknown webhook).
+   * Counts `failed` more failed deliveries of a webhook (1 by default) and switches it off when that
+   * makes `deactivateAfter` in a row; returns `is_active` afterwards (undefined for an unknown webhook).
    */
-  async countFailure(em: EntityManager, webhookId: string, deactivateAfter: number): Promise<boolean | undefined> {
+  async countFailure(
+    em: EntityManager,
+    webhookId: string,
+    deactivateAfter: number,
+    failed = 1,
+  ): Promise<boolean | undefined> {
     const res: unknown = await em.query(
-      `UPDATE webhooks SET failure_count = failure_count + 1,
-              is_active = CASE WHEN failure_count + 1 >= $2 THEN false ELSE is_active END
+      `UPDATE webhooks SET failure_count = failure_count + $3,
+              is_active = CASE WHEN failure_count + $3 >= $2 THEN false ELSE is_active END
         WHERE id = $1 RETURNING is_active`,
-      [webhookId, deactivateAfter],
+      [webhookId, deactivateAfter, failed],
     );
     return returnedRows<{ is_active: boolean }>(res)[0]?.is_active;
   }
@@ -250,11 +304,6 @@ export class WebhookRepository {
   /** Deletes one webhook (its logs and undelivered events go with it, by their foreign keys). */
   async deleteWebhook(em: EntityManager, id: string): Promise<void> {
     await em.getRepository(Webhook).delete({ id });
-  }
-
-  /** Inserts a delivery attempt's log row. */
-  async insertLog(em: EntityManager, row: Partial<WebhookLog>): Promise<void> {
-    await em.insert(WebhookLog, row as never);
   }
 
   /** Queues deliveries (the outbox rows) in `em`'s transaction. */
