@@ -251,7 +251,10 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
 
     // workspace, API key and its use
     const slug = unique('ws-');
-    const workspace = ok(await s.call('POST', '/api/workspaces/', { bearer: me, body: { name: 'Log scan', slug } }), 201);
+    const workspace = ok(
+      await s.call('POST', '/api/workspaces/', { bearer: me, body: { name: 'Log scan', slug } }),
+      201,
+    );
     const created = ok(
       await s.call('POST', `/api/workspaces/${slug}/api-tokens/`, { bearer: me, body: { label: 'scan' } }),
       201,
