@@ -45,11 +45,15 @@ function strArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-/** `--only <text>`: time only the scenarios whose name contains it (e.g. `App`); the checks still run */
+/**
+ * `--only <text>`: time only the scenarios whose name contains it (e.g. `App`), or one of its
+ * `|`-separated parts (`'per_page=100, first|App board'`); the checks still run
+ */
 const ONLY = (() => {
   const i = process.argv.indexOf('--only');
   return i > 0 ? process.argv[i + 1] : '';
 })();
+const selected = (name: string) => !ONLY || ONLY.split('|').some((part) => name.includes(part));
 const PER_PAGE = 100;
 /** the board's page per state column */
 const BOARD_PAGE = 50;
@@ -426,7 +430,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     const rows: Row[] = [];
     let rssMeridian = 0;
     let rssBare = 0;
-    for (const s of scenarios(t, deep, ids, true, true).filter((x) => x.name.includes(ONLY))) {
+    for (const s of scenarios(t, deep, ids, true, true).filter((x) => selected(x.name))) {
       const runs: Record<'bare' | 'meridian', LoadResult[]> = { bare: [], meridian: [] };
       // warm both
       await load(bare.base, s.next, CONNECTIONS, 1, s.ok);
@@ -459,7 +463,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       );
     }
     let mixedRows: Array<[string, { list: LoadResult; one: LoadResult }]> = [];
-    if (!ONLY || 'mixed'.includes(ONLY)) {
+    if (!ONLY || ONLY.split('|').some((part) => 'mixed'.includes(part))) {
       const all = scenarios(t, deep, ids, true, false);
       mixedRows = [
         ['bare, PostgreSQL', await mixed(bare.base, all, SECONDS * 2)],
@@ -584,8 +588,8 @@ async function embedded(bare: Map<string, LoadResult>): Promise<void> {
     const runs = new Map<string, LoadResult[]>(); // `${design}\t${scenario}`
     const mixedRuns = new Map<string, Array<{ list: LoadResult; one: LoadResult; load: string }>>();
     const rss = new Map<string, number>();
-    const timed = scenarios(t, deep, ids, true, false).filter((x) => x.name.includes(ONLY));
-    const withMixed = !ONLY || 'mixed'.includes(ONLY);
+    const timed = scenarios(t, deep, ids, true, false).filter((x) => selected(x.name));
+    const withMixed = !ONLY || ONLY.split('|').some((part) => 'mixed'.includes(part));
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 ? [...designs].reverse() : designs;
       for (const design of order) {

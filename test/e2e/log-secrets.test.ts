@@ -251,7 +251,10 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
 
     // workspace, API key and its use
     const slug = unique('ws-');
-    ok(await s.call('POST', '/api/workspaces/', { bearer: me, body: { name: 'Log scan', slug } }), 201);
+    const workspace = ok(
+      await s.call('POST', '/api/workspaces/', { bearer: me, body: { name: 'Log scan', slug } }),
+      201,
+    );
     const created = ok(
       await s.call('POST', `/api/workspaces/${slug}/api-tokens/`, { bearer: me, body: { label: 'scan' } }),
       201,
@@ -269,6 +272,16 @@ describe('no secret in the log (development, real server process, LOG_LEVEL=trac
     );
     const p = `/api/v1/workspaces/${slug}/projects/${project.body.id}`;
     const item = ok(await s.call('POST', `${p}/work-items/`, { key, body: { name: 'with a file' } }), 201);
+    // a request's line says who asked: the key's user, and the workspace the route resolved
+    const whoId = unique('req');
+    ok(await s.call('GET', `${p}/work-items/${item.body.id}/`, { key, headers: { 'X-Request-Id': whoId } }));
+    const whoLine = (await s.log())
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { req?: { id?: string }; user_id?: string; workspace_id?: string })
+      .find((l) => l.req?.id === whoId);
+    assert.equal(whoLine?.user_id, ok(await s.call('GET', '/api/users/me/', { bearer: me })).body.id);
+    assert.equal(whoLine?.workspace_id, workspace.body.id);
 
     // attachment through signed URLs: upload URL, 302 Location, download URL
     const content = Buffer.from('secret-free file\n');

@@ -1,5 +1,4 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { MeridianError } from '../errors/meridian.error';
@@ -9,6 +8,7 @@ import { sha256 } from '../util/secrets';
 import { AccessCache } from './access-cache';
 import { apiKeyDigest } from './api-key-digest';
 import { AUTH_SCHEME, AuthScheme } from './auth.decorators';
+import { routeSetting } from './route-settings';
 import {
   CREDENTIAL_VERIFIER,
   CredentialVerifier,
@@ -70,7 +70,6 @@ export class AuthenticationGuard implements CanActivate {
   private readonly guards: Record<'session' | 'api-key' | 'instance-admin', IAuthGuard>;
 
   constructor(
-    private readonly reflector: Reflector,
     private readonly failures: FailedAuthLimiter,
     private readonly cache: AccessCache,
     @Inject(CREDENTIAL_VERIFIER) private readonly credentials: CredentialVerifier,
@@ -85,10 +84,7 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const scheme = this.reflector.getAllAndOverride<AuthScheme | undefined>(AUTH_SCHEME, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const scheme = routeSetting<AuthScheme>(context, AUTH_SCHEME);
     if (scheme === 'public') return true;
     if (scheme === undefined) throw new MeridianError('AUTHENTICATION_REQUIRED');
     const http = context.switchToHttp();

@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import { isUuid } from '../http/uuid.pipe';
 import { AccessCache } from './access-cache';
 import { PROJECT_ROLE, PROJECT_ROLE_WORKSPACE_OVERRIDE, ROLE } from './auth.decorators';
+import { routeSetting } from './route-settings';
 import { Principal, PROJECT_ACCESS_RESOLVER, ProjectAccess, ProjectAccessResolver, WorkspaceAccess } from './principal';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -20,7 +20,6 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 @Injectable()
 export class ProjectAccessGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
     @Inject(PROJECT_ACCESS_RESOLVER) private readonly resolver: ProjectAccessResolver,
     private readonly cache: AccessCache,
   ) {}
@@ -39,19 +38,13 @@ export class ProjectAccessGuard implements CanActivate {
     const { visible, role, exists } = await this.cache.get(`p:${workspaceId}:${id}:${principal.userId}`, () =>
       this.resolver.resolve(workspaceId, id, principal.userId),
     );
-    const override = this.reflector.getAllAndOverride<number | undefined>(PROJECT_ROLE_WORKSPACE_OVERRIDE, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const override = routeSetting<number>(context, PROJECT_ROLE_WORKSPACE_OVERRIDE);
     if (override !== undefined && req.workspaceAccess.role >= override && (visible || exists)) {
       req.projectAccess = { projectId: id, role };
       return true;
     }
     if (!visible) throw new MeridianError('PROJECT_NOT_FOUND');
-    const rule = this.reflector.getAllAndOverride<number | 'visible' | undefined>(PROJECT_ROLE, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const rule = routeSetting<number | 'visible'>(context, PROJECT_ROLE);
     const needed = rule === 'visible' ? null : (rule ?? (SAFE_METHODS.has(req.method) ? ROLE.GUEST : ROLE.MEMBER));
     if (needed !== null && (role === null || role < needed)) throw new MeridianError('PERMISSION_DENIED');
     req.projectAccess = { projectId: id, role };

@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import { AccessCache } from './access-cache';
 import { WORKSPACE_ROLE } from './auth.decorators';
+import { routeSetting } from './route-settings';
 import { Principal, WORKSPACE_ACCESS_RESOLVER, WorkspaceAccess, WorkspaceAccessResolver } from './principal';
 
 /**
@@ -20,7 +20,6 @@ import { Principal, WORKSPACE_ACCESS_RESOLVER, WorkspaceAccess, WorkspaceAccessR
 @Injectable()
 export class WorkspaceAccessGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
     @Inject(WORKSPACE_ACCESS_RESOLVER) private readonly resolver: WorkspaceAccessResolver,
     private readonly cache: AccessCache,
   ) {}
@@ -31,10 +30,7 @@ export class WorkspaceAccessGuard implements CanActivate {
     const principal = req.user as Principal | undefined;
     if (typeof slug !== 'string' || !principal) return true;
 
-    const minimum = this.reflector.getAllAndOverride<number | undefined>(WORKSPACE_ROLE, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const minimum = routeSetting<number>(context, WORKSPACE_ROLE);
     const { workspaceId, role } = await this.cache.get(`w:${principal.userId}:${slug}`, () =>
       this.resolver.resolve(slug, principal.userId),
     );

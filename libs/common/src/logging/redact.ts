@@ -140,7 +140,7 @@ const LOGGED_RESPONSE_HEADERS = [
   'retry-after',
 ];
 
-/** The request as pino-http hands it to the `req` serializer (Express's, unwrapped: `wrapSerializers: false`). */
+/** The request as the `req` serializer reads it (Express's). */
 interface LoggedRequest {
   id?: unknown;
   method?: string;
@@ -149,7 +149,7 @@ interface LoggedRequest {
   originalUrl?: string;
 }
 
-/** The response as pino-http hands it to the `res` serializer (Node's `ServerResponse`, unwrapped). */
+/** The response as the `res` serializer reads it (Node's `ServerResponse`). */
 interface LoggedResponse {
   statusCode?: number;
   getHeader?(name: string): number | string | string[] | undefined;
@@ -174,18 +174,17 @@ function loggedResponse(res: LoggedResponse): { statusCode?: number; headers?: R
 }
 
 /**
- * The request log's options (pino-http): its lines carry only what these serializers return, so
- * they are what keeps secrets out of them. The `req` serializer logs the id, method and URL
+ * The request log's fields (request-logging.ts's `requestLog` builds each line with these): its
+ * lines carry only what these return, so they are what keeps secrets out of them. The `req` serializer logs the id, method and URL
  * (secret query parameters masked; no headers, no body), the `res` serializer the status and a few
  * headers (`Location`, `Set-Cookie` masked: `loggedResponse`), errors go through pino's standard
- * error serializer. The serializers get the raw request and response (`wrapSerializers: false`):
- * pino's standard ones would first copy every header and field of both, on every request, for the
- * few fields logged; and no `redact` pass runs over lines that cannot carry what it masks (it
- * clones each line's objects: about a tenth of a single read's allocation, BENCHMARKS.md).
+ * error serializer. They read the raw request and response: pino's standard serializers would first
+ * copy every header and field of both, on every request, for the few fields logged; and no
+ * `redact` pass runs over lines that cannot carry what it masks (it clones each line's objects:
+ * about a tenth of a single read's allocation, BENCHMARKS.md).
  */
 export function requestLogOptions() {
   return {
-    wrapSerializers: false,
     serializers: {
       req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: redactUrl(req.originalUrl ?? req.url) }),
       res: loggedResponse,

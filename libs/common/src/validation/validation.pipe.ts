@@ -77,7 +77,14 @@ export class RequestValidationPipe implements PipeTransform {
     exceptionFactory: (errors) => validationError(flattenValidationErrors(errors)),
   });
 
-  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    // what Nest's ValidationPipe hands back unchanged, without its promise: a route's request and
+    // principal (custom decorators, not validated), a whole query object and a string parameter
+    if (passesUnchanged(value, metadata)) return value;
+    return this.validated(value, metadata);
+  }
+
+  private async validated(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && isDto(metadata.metatype)) {
       if (value === undefined || value === null) value = {};
       if (typeof value !== 'object' || Array.isArray(value)) throw new MeridianError('MALFORMED_REQUEST');
@@ -85,6 +92,18 @@ export class RequestValidationPipe implements PipeTransform {
     }
     return this.strict.transform(value, metadata);
   }
+}
+
+/**
+ * Whether Nest's ValidationPipe (with `transform: true`, `validateCustomDecorators: false`) would
+ * return `value` as it is: a custom decorator's value, a whole `@Query()` object (metatype
+ * `Object`), or a string for a `String` (or untyped) parameter or query field.
+ */
+function passesUnchanged(value: unknown, { type, metatype }: ArgumentMetadata): boolean {
+  if (type === 'custom') return true;
+  if (type === 'body') return false;
+  if (metatype === Object) return true;
+  return typeof value === 'string' && (metatype === String || metatype === undefined);
 }
 
 function isDto(metatype: unknown): boolean {
