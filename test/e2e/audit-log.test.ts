@@ -293,6 +293,42 @@ describe('audit log', () => {
     assertRequestActor(l, eve);
   });
 
+  it('an account deactivated by its owner: user.deactivated and member.removed (via deactivated) per workspace', async () => {
+    const fay = await signUp(t);
+    secrets.push(fay.password, fay.token);
+    await addMember(t, wsA.id, fay.userId, 15);
+    await addMember(t, wsB.id, fay.userId, 5);
+    const rowA = await membershipId(t, wsA.id, fay.userId);
+    const rowB = await membershipId(t, wsB.id, fay.userId);
+    const gone = await t.api.delete('/api/users/me/').set(bearer(fay));
+    assert.equal(gone.status, 204, JSON.stringify(gone.body));
+    const d = await one('user.deactivated', fay.userId);
+    assertRequestActor(d, fay);
+    assert.deepEqual(d.metadata, { email: fay.email, workspaces: 2 });
+    for (const [rowId, ws, role] of [
+      [rowA, wsA.id, 15],
+      [rowB, wsB.id, 5],
+    ] as const) {
+      const removed = await one('member.removed', rowId);
+      assertRequestActor(removed, fay);
+      assert.equal(removed.workspace_id, ws);
+      assert.deepEqual(removed.metadata, { member_id: fay.userId, member_email: fay.email, role, via: 'deactivated' });
+    }
+    // the workspace Admin reads their workspace's row through the API
+    const mine = await t.api.get(`/api/workspaces/${wsA.slug}/audit-logs/?event=member.removed`).set(bearer(ada));
+    assert.equal(mine.status, 200, JSON.stringify(mine.body));
+    assert.ok(
+      mine.body.results.some((r: AuditRow) => r.target_id === rowA && r.metadata.via === 'deactivated'),
+      JSON.stringify(mine.body.results),
+    );
+
+    // a refused deactivation records nothing: the workspace's only Admin with other members
+    const before = (await rows('user.deactivated', 'AND target_id = $2', [ada.userId])).length;
+    const refused = await t.api.delete('/api/users/me/').set(bearer(ada));
+    assert.equal(refused.status, 400);
+    assert.equal((await rows('user.deactivated', 'AND target_id = $2', [ada.userId])).length, before);
+  });
+
   it('project members: invited, role changed, removed, left', async () => {
     const p = await createAppProject(t, ada.token, wsA.slug);
     const base = `/api/workspaces/${wsA.slug}/projects/${p.id}`;

@@ -1,9 +1,11 @@
 import {
   APP_CONFIG,
   AppConfig,
+  AuditActor,
   BearerAuth,
   CREDENTIAL_VERIFIER,
   CredentialVerifier,
+  CurrentActor,
   CurrentPrincipal,
   Principal,
   Public,
@@ -81,8 +83,8 @@ export class AppAccountController {
    */
   @Delete()
   @HttpCode(204)
-  async deactivate(@CurrentPrincipal() me: Principal): Promise<void> {
-    await this.account.deactivate(me.userId);
+  async deactivate(@CurrentPrincipal() me: Principal, @CurrentActor() actor: AuditActor): Promise<void> {
+    await this.account.deactivate(me.userId, actor);
   }
 }
 

@@ -1,8 +1,9 @@
-import { MeridianError, randomToken } from '#common';
+import { AuditActor, MeridianError, randomToken } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstanceService } from '../instance';
+import { auditActorById, recordAudit } from '../kernel/audit';
 import { hashPassword } from '../kernel/password';
 import { iso } from '../kernel/time';
 import { AccountRepository } from './account.repository';
@@ -71,8 +72,10 @@ export class AccountSettingsService {
    * in one transaction: the user's project and workspace memberships become inactive, the
    * invitations to their email are deleted, the profile's onboarding is reset, the password is
    * replaced by a random one, the user is deactivated and every session (so every token) is revoked.
+   * Audited in the same transaction (docs/audit.md): `user.deactivated`, and `member.removed` (`via:
+   * deactivated`) for each workspace the user was an active member of.
    */
-  async deactivate(userId: string): Promise<void> {
+  async deactivate(userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       if (await this.instance.isInstanceAdmin(userId, em)) throw new MeridianError('DEACTIVATE_INSTANCE_ADMIN');
       if (await this.repo.isSoleAdminOf(em, 'project_members', 'project_id', userId))
@@ -80,7 +83,22 @@ export class AccountSettingsService {
       if (await this.repo.isSoleAdminOf(em, 'workspace_members', 'workspace_id', userId))
         throw new MeridianError('DEACTIVATE_ONLY_WORKSPACE_ADMIN');
       const user = await this.accountRepo.userByIdOrFail(userId, em);
+      const memberships = await this.accountRepo.activeWorkspaceMemberships(em, userId);
       await this.accountRepo.deactivateMemberships(em, userId);
+      for (const m of memberships)
+        await recordAudit(em, {
+          event: 'member.removed',
+          actor,
+          workspaceId: m.workspaceId,
+          target: { type: 'workspace_member', id: m.id },
+          metadata: { member_id: userId, member_email: user.email, role: m.role, via: 'deactivated' },
+        });
+      await recordAudit(em, {
+        event: 'user.deactivated',
+        actor,
+        target: { type: 'user', id: userId },
+        metadata: { email: user.email, workspaces: memberships.length },
+      });
       await this.accountRepo.softDeleteInvitationsTo(em, user.email);
       await this.accountRepo.resetOnboarding(em, userId);
       await this.accountRepo.updateUser(em, userId, {

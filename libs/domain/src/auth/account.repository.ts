@@ -98,6 +98,18 @@ export class AccountRepository {
   // ---- deactivation: other rooms' rows, by entity, in the caller's transaction ----
 
   /** Makes the user's active project and workspace memberships inactive. */
+  /** The user's active workspace memberships (row id, workspace, role), for the audit rows of a deactivation. */
+  async activeWorkspaceMemberships(
+    em: EntityManager,
+    userId: string,
+  ): Promise<{ id: string; workspaceId: string; role: number }[]> {
+    const rows = await em.find(WorkspaceMember, {
+      where: { memberId: userId, isActive: true },
+      select: { id: true, workspaceId: true, role: true },
+    });
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspaceId, role: r.role }));
+  }
+
   async deactivateMemberships(em: EntityManager, userId: string): Promise<void> {
     await em.update(ProjectMember, { memberId: userId, isActive: true }, { isActive: false });
     await em.update(WorkspaceMember, { memberId: userId, isActive: true }, { isActive: false });

@@ -12,6 +12,7 @@ export const AUDIT_EVENTS = [
   'auth.sign_out',
   'user.password_changed',
   'user.email_changed',
+  'user.deactivated',
   'api_token.created',
   'api_token.revoked',
   'member.invited',
