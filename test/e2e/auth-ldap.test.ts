@@ -4,11 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import { adminToken, assertError, createWorkspace, signUp, unique } from '../support/fixtures';
 import { BrowserJar } from '../support/browser-jar';
 import { startTestLdapDirectory, TestLdapDirectory } from '../support/ldap-directory';
+import { postWebForm, sessionUser, WEB_ORIGIN as WEB, workspaceRole } from '../support/sso-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const WEB = 'http://web.meridian.test';
 const SPACE = `${WEB}/spaces`;
-const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * LDAP sign-in (docs/sso-ldap.md) against a real directory: Debian's OpenLDAP `slapd`, started by
@@ -86,30 +85,15 @@ describe('auth: LDAP sign-in behind the password form against slapd', () => {
       .send(body as object);
 
   async function postForm(browser: BrowserJar, path: string, fields: Record<string, string>) {
-    const token = await browser.fetch(`${t.url}/auth/get-csrf-token/`);
-    const { csrf_token } = (await token.json()) as { csrf_token: string };
-    const res = await browser.fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': FORM, Origin: WEB },
-      body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: csrf_token }).toString(),
-    });
+    const res = await postWebForm(t, browser, path, fields);
     await res.arrayBuffer();
     assert.equal(res.status, 302);
     return { browser, location: new URL(res.headers.get('location')!) };
   }
 
-  async function me(browser: BrowserJar) {
-    const res = await browser.fetch(`${t.url}/api/users/me/`);
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const me = (browser: BrowserJar) => sessionUser(t, browser);
 
-  async function roleOf(userId: string): Promise<number | undefined> {
-    const rows = await t.sql<{ role: number }>(
-      'SELECT role FROM workspace_members WHERE workspace_id = $1 AND member_id = $2 AND deleted_at IS NULL AND is_active',
-      [ws.id, userId],
-    );
-    return rows[0]?.role;
-  }
+  const roleOf = (userId: string) => workspaceRole(t, ws.id, userId);
 
   it('refuses wrong settings when they are saved, with a clear error, and saves nothing', async () => {
     const invalid = await create({

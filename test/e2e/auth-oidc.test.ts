@@ -3,11 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { adminToken, assertError, createWorkspace, signUp, unique } from '../support/fixtures';
 import { BrowserJar } from '../support/browser-jar';
 import { OidcIdentity, startTestOidcProvider, TestOidcProvider } from '../support/oidc-provider';
+import { postWebForm, sessionUser, WEB_ORIGIN as WEB, workspaceRole } from '../support/sso-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const WEB = 'http://web.meridian.test';
 const SPACE = `${WEB}/spaces`;
-const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * OpenID Connect sign-in (docs/sso-oidc.md) against a real provider (`oidc-provider`) on loopback,
@@ -69,15 +68,8 @@ describe('auth: OIDC single sign-on against oidc-provider on loopback', () => {
   });
 
   /** A browser on the web app: the CSRF token, then Plane's form posted to `path`. */
-  async function postForm(browser: BrowserJar, path: string, fields: Record<string, string>) {
-    const token = await browser.fetch(`${t.url}/auth/get-csrf-token/`);
-    const { csrf_token } = (await token.json()) as { csrf_token: string };
-    return browser.fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': FORM, Origin: WEB },
-      body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: csrf_token }).toString(),
-    });
-  }
+  const postForm = (browser: BrowserJar, path: string, fields: Record<string, string>) =>
+    postWebForm(t, browser, path, fields);
 
   const inside = (url: string) => url.startsWith(t.url) || url.startsWith(idp.url);
 
@@ -99,18 +91,9 @@ describe('auth: OIDC single sign-on against oidc-provider on loopback', () => {
     return { browser, landed: new URL(landed), hops, authorize: new URL(location) };
   }
 
-  async function me(browser: BrowserJar) {
-    const res = await browser.fetch(`${t.url}/api/users/me/`);
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const me = (browser: BrowserJar) => sessionUser(t, browser);
 
-  async function roleOf(userId: string): Promise<number | undefined> {
-    const rows = await t.sql<{ role: number }>(
-      'SELECT role FROM workspace_members WHERE workspace_id = $1 AND member_id = $2 AND deleted_at IS NULL AND is_active',
-      [ws.id, userId],
-    );
-    return rows[0]?.role;
-  }
+  const roleOf = (userId: string) => workspaceRole(t, ws.id, userId);
 
   it('the Instance API refuses a wrong configuration when it is saved, with a clear error, and saves nothing', async () => {
     const none = await t.api.post('/api/instances/sso-connections/').send(connectionBody());

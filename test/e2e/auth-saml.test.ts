@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { adminToken, assertError, createWorkspace, signUp, unique } from '../support/fixtures';
 import { BrowserJar } from '../support/browser-jar';
 import { keyPair, SamlIdentity, SamlTamper, startTestSamlIdp, TestSamlIdp } from '../support/saml-idp';
+import { postWebForm, sessionUser, WEB_ORIGIN as WEB, workspaceRole } from '../support/sso-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const WEB = 'http://web.meridian.test';
 const SPACE = `${WEB}/spaces`;
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -45,15 +45,8 @@ describe('auth: SAML 2.0 single sign-on against a samlify IdP on loopback', () =
     ...overrides,
   });
 
-  async function postForm(browser: BrowserJar, path: string, fields: Record<string, string>) {
-    const token = await browser.fetch(`${t.url}/auth/get-csrf-token/`);
-    const { csrf_token } = (await token.json()) as { csrf_token: string };
-    return browser.fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': FORM, Origin: WEB },
-      body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: csrf_token }).toString(),
-    });
-  }
+  const postForm = (browser: BrowserJar, path: string, fields: Record<string, string>) =>
+    postWebForm(t, browser, path, fields);
 
   /** The browser posts the IdP's form to the ACS (the IdP's page submits it, cross-site). */
   function postToAcs(browser: BrowserJar, form: { action: string; fields: Record<string, string> }) {
@@ -87,18 +80,9 @@ describe('auth: SAML 2.0 single sign-on against a samlify IdP on loopback', () =
     return { browser, landed: new URL(acs.headers.get('location')!), form, authorize };
   }
 
-  async function me(browser: BrowserJar) {
-    const res = await browser.fetch(`${t.url}/api/users/me/`);
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const me = (browser: BrowserJar) => sessionUser(t, browser);
 
-  async function roleOf(userId: string): Promise<number | undefined> {
-    const rows = await t.sql<{ role: number }>(
-      'SELECT role FROM workspace_members WHERE workspace_id = $1 AND member_id = $2 AND deleted_at IS NULL AND is_active',
-      [ws.id, userId],
-    );
-    return rows[0]?.role;
-  }
+  const roleOf = (userId: string) => workspaceRole(t, ws.id, userId);
 
   /** A refusal: back on the sign-in page with Plane's 5065 and Meridian's code, no session, audited. */
   async function assertRefused(got: { browser: BrowserJar; landed: URL }, code: string) {
@@ -391,15 +375,8 @@ describe('auth: SAML single logout against a samlify IdP on loopback', () => {
     ...extra,
   });
 
-  async function postForm(browser: BrowserJar, path: string, fields: Record<string, string>) {
-    const token = await browser.fetch(`${t.url}/auth/get-csrf-token/`);
-    const { csrf_token } = (await token.json()) as { csrf_token: string };
-    return browser.fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': FORM, Origin: WEB },
-      body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: csrf_token }).toString(),
-    });
-  }
+  const postForm = (browser: BrowserJar, path: string, fields: Record<string, string>) =>
+    postWebForm(t, browser, path, fields);
 
   /** Signs `who` in through the IdP (the domain picks the connection): the browser and its session cookie. */
   async function samlSignIn(who: SamlIdentity) {

@@ -10,9 +10,9 @@ import { BrowserJar } from '../support/browser-jar';
 import { startTestLdapDirectory, TestLdapDirectory } from '../support/ldap-directory';
 import { runNode, SERVER, startServer, waitExit } from '../support/processes';
 import { startTestSamlIdp, TestSamlIdp } from '../support/saml-idp';
+import { postWebForm, sessionUser, WEB_ORIGIN as WEB, workspaceRole } from '../support/sso-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const WEB = 'http://web.meridian.test';
 const FORM = 'application/x-www-form-urlencoded';
 const ENV_SAML_ID = '00000000-0000-4000-8000-000000000e41';
 const ENV_LDAP_ID = '00000000-0000-4000-8000-000000000e42';
@@ -98,28 +98,12 @@ describe('auth: SAML and LDAP connections of the environment variables; SSO conn
     if (caFile) fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
   });
 
-  async function postForm(browser: BrowserJar, pathname: string, fields: Record<string, string>) {
-    const token = await browser.fetch(`${t.url}/auth/get-csrf-token/`);
-    const { csrf_token } = (await token.json()) as { csrf_token: string };
-    return browser.fetch(`${t.url}${pathname}`, {
-      method: 'POST',
-      headers: { 'Content-Type': FORM, Origin: WEB },
-      body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: csrf_token }).toString(),
-    });
-  }
+  const postForm = (browser: BrowserJar, path: string, fields: Record<string, string>) =>
+    postWebForm(t, browser, path, fields);
 
-  async function me(browser: BrowserJar) {
-    const res = await browser.fetch(`${t.url}/api/users/me/`);
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const me = (browser: BrowserJar) => sessionUser(t, browser);
 
-  async function roleOf(userId: string): Promise<number | undefined> {
-    const rows = await t.sql<{ role: number }>(
-      'SELECT role FROM workspace_members WHERE workspace_id = $1 AND member_id = $2 AND deleted_at IS NULL AND is_active',
-      [ws.id, userId],
-    );
-    return rows[0]?.role;
-  }
+  const roleOf = (userId: string) => workspaceRole(t, ws.id, userId);
 
   it('the Instance API shows both read-only, source "environment", without their secrets', async () => {
     const list = await t.api.get('/api/instances/sso-connections/').auth(admin, { type: 'bearer' });
