@@ -37,7 +37,7 @@ export const SAML_LOGOUT_MAX_BYTES = 200_000;
 export const SAML_STATUS_SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 
 /** The few DOM members read here (xmldom's typings would pull the browser's DOM into every file). */
-interface MiniNode {
+export interface MiniNode {
   nodeType: number;
   localName: string;
   textContent: string | null;
@@ -51,6 +51,23 @@ interface MiniParser {
 const { DOMParser } = require('@xmldom/xmldom') as {
   DOMParser: new (options: { errorHandler: Record<'warning' | 'error' | 'fatalError', () => void> }) => MiniParser;
 };
+
+/**
+ * The root element of `xml`, parsed by xmldom (which fetches nothing); null when the text is not
+ * well-formed XML or has no root element.
+ */
+export function parseXmlRoot(xml: string): MiniNode | null {
+  let invalid = false;
+  let doc: { documentElement: MiniNode | null } | undefined;
+  try {
+    doc = new DOMParser({
+      errorHandler: { error: () => (invalid = true), fatalError: () => (invalid = true), warning: () => undefined },
+    }).parseFromString(xml, 'text/xml');
+  } catch {
+    return null;
+  }
+  return invalid ? null : (doc?.documentElement ?? null);
+}
 
 /**
  * The XML of a `SAMLRequest` / `SAMLResponse` parameter: base64 for HTTP-POST, base64 of the
@@ -71,17 +88,8 @@ export function decodeLogoutParameter(raw: unknown, binding: 'redirect' | 'post'
 
 /** Reads a logout message; null when it is not well-formed XML or its root is neither `LogoutRequest` nor `LogoutResponse`. */
 export function readLogoutMessage(xml: string): LogoutMessage | null {
-  let invalid = false;
-  let doc: { documentElement: MiniNode | null } | undefined;
-  try {
-    doc = new DOMParser({
-      errorHandler: { error: () => (invalid = true), fatalError: () => (invalid = true), warning: () => undefined },
-    }).parseFromString(xml, 'text/xml');
-  } catch {
-    return null;
-  }
-  const root = doc?.documentElement;
-  if (invalid || !root || (root.localName !== 'LogoutRequest' && root.localName !== 'LogoutResponse')) return null;
+  const root = parseXmlRoot(xml);
+  if (!root || (root.localName !== 'LogoutRequest' && root.localName !== 'LogoutResponse')) return null;
   const message: LogoutMessage = {
     kind: root.localName,
     id: root.getAttribute('ID') || null,

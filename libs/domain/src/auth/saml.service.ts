@@ -13,6 +13,7 @@ import {
   LogoutMessage,
   logoutMessageProblem,
   logoutRequestRememberedUntil,
+  parseXmlRoot,
   readLogoutMessage,
 } from './saml-logout';
 import { SamlSettings, samlUrls } from './saml-settings';
@@ -54,21 +55,6 @@ export interface SamlSignIn {
   next: string | null;
 }
 
-/** The few DOM members `peek` reads (xmldom's typings would pull the browser's DOM into every file). */
-interface MiniNode {
-  nodeType: number;
-  localName: string;
-  firstChild: MiniNode | null;
-  nextSibling: MiniNode | null;
-  getAttribute(name: string): string | null;
-}
-interface MiniParser {
-  parseFromString(xml: string, type: string): { documentElement: MiniNode | null } | undefined;
-}
-const { DOMParser } = require('@xmldom/xmldom') as {
-  DOMParser: new (options: { errorHandler: Record<'warning' | 'error' | 'fatalError', () => void> }) => MiniParser;
-};
-
 type XmlJs = Record<string, unknown> & { $?: Record<string, string>; _?: string };
 
 /** The first element of an xml2js list, or undefined. */
@@ -84,12 +70,8 @@ function strings(value: unknown): string[] {
 
 /** What the (not yet verified) Response says of itself: only used to find the request and refuse a replay early. */
 function peek(xml: string): { inResponseTo: string | null; assertionId: string | null } | null {
-  let invalid = false;
-  const doc = new DOMParser({
-    errorHandler: { error: () => (invalid = true), fatalError: () => (invalid = true), warning: () => undefined },
-  }).parseFromString(xml, 'text/xml');
-  const root = doc?.documentElement;
-  if (invalid || !root || root.localName !== 'Response') return null;
+  const root = parseXmlRoot(xml);
+  if (!root || root.localName !== 'Response') return null;
   let assertionId: string | null = null;
   for (let n = root.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === 1 && n.localName === 'Assertion') assertionId = n.getAttribute('ID');
@@ -183,12 +165,27 @@ export class SamlService {
    */
   async begin(connection: ResolvedSsoConnection, site: SsoSite, next: string | undefined): Promise<string> {
     if (connection.kind !== 'saml' || !connection.saml) throw new MeridianError('SSO_NOT_CONFIGURED');
-    const cache: CacheProvider = {
+    const cache = this.requestCache(connection.id, 'authn', site, next ?? null);
+    return this.client(connection, connection.saml, cache).getAuthorizeUrlAsync('', undefined, {});
+  }
+
+  /**
+   * node-saml's request cache, over `saml_requests`: each AuthnRequest or LogoutRequest it makes is
+   * stored (id, connection, purpose, site, next path; 10 minutes) for the `InResponseTo` check of
+   * the answer, which Meridian makes itself (node-saml's reads and removals are no-ops).
+   */
+  private requestCache(
+    connectionId: string,
+    purpose: 'authn' | 'logout',
+    site: SsoSite,
+    next: string | null | undefined,
+  ): CacheProvider {
+    return {
       saveAsync: async (key, value) => {
         await this.repo.saveRequest({
           id: key,
-          connectionId: connection.id,
-          purpose: 'authn',
+          connectionId,
+          purpose,
           site,
           nextPath: next ?? null,
           expiresAt: new Date(Date.now() + SAML_REQUEST_TTL_SECONDS * 1000),
@@ -198,7 +195,6 @@ export class SamlService {
       getAsync: () => Promise.resolve(null),
       removeAsync: (key) => Promise.resolve(key),
     };
-    return this.client(connection, connection.saml, cache).getAuthorizeUrlAsync('', undefined, {});
   }
 
   /**
@@ -363,21 +359,7 @@ export class SamlService {
       const connection = await this.connections.byId(row.connectionId);
       const s = connection?.kind === 'saml' ? connection.saml : null;
       if (!connection || !s?.sloUrl || !s.spPrivateKey) return null;
-      const cache: CacheProvider = {
-        saveAsync: async (key, value) => {
-          await this.repo.saveRequest({
-            id: key,
-            connectionId: connection.id,
-            purpose: 'logout',
-            site,
-            nextPath: next,
-            expiresAt: new Date(Date.now() + SAML_REQUEST_TTL_SECONDS * 1000),
-          });
-          return { value, createdAt: Date.now() };
-        },
-        getAsync: () => Promise.resolve(null),
-        removeAsync: (key) => Promise.resolve(key),
-      };
+      const cache = this.requestCache(connection.id, 'logout', site, next);
       const subject = {
         issuer: s.idpEntityId,
         nameID: row.nameId,
