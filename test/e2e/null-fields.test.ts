@@ -45,8 +45,9 @@ const ACCEPTS_NULL: Record<string, string> = {
   CommentDto: 'external_source external_id',
   LinkFieldsDto: 'title',
   LabelFieldsDto: 'parent external_source external_id',
-  CycleFieldsDto: 'start_date end_date external_source external_id',
-  ModuleFieldsDto: 'start_date target_date lead external_source external_id',
+  PlanningFieldsDto: 'external_source external_id',
+  CycleFieldsDto: 'start_date end_date',
+  ModuleFieldsDto: 'start_date target_date lead',
   ProjectFieldsDto: 'project_lead default_assignee emoji icon_prop cover_image',
   UpdateProjectDto: 'default_state description_text description_html estimate',
   StateFieldsDto: 'external_source external_id',
@@ -111,7 +112,11 @@ function bodyRoutes(t: TestApp): Route[] {
     for (const wrapper of moduleRef.controllers.values()) {
       const controller = wrapper.metatype as new (...args: never[]) => object;
       const bases = [Reflect.getMetadata(PATH_METADATA, controller) as string | string[]].flat();
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      // its own handlers and those it inherits (the cycle and module controllers share theirs)
+      const names = new Set<string>();
+      for (let p = controller.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object)
+        for (const n of Object.getOwnPropertyNames(p)) names.add(n);
+      for (const name of names) {
         const handler = controller.prototype[name as keyof object] as unknown;
         if (typeof handler !== 'function' || name === 'constructor') continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
