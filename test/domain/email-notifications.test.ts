@@ -59,6 +59,42 @@ describe('domain: work item email notifications (EmailNotificationService): who 
     assert.equal(smtp.to(mate.email).length, 1);
   });
 
+  it("a batch takes whole (receiver, work item) pairs: a pair's rows are never split into two mails", async () => {
+    // two pairs: 499 rows for the first work item, then 2 for the second; a batch holds at most 500 rows,
+    // so the second pair goes whole into the next batch (cutting it at 500 would mail it twice)
+    const big = await d.get(IssueCommandService).create(p.ctx, { name: 'Many changes' });
+    const small = await d.get(IssueCommandService).create(p.ctx, { name: 'Two changes' });
+    await d.sql('DELETE FROM email_notification_logs WHERE processed_at IS NULL');
+    for (const [issueId, rows, offset] of [
+      [big.id, 499, 0],
+      [small.id, 2, 600],
+    ] as const)
+      await d.sql(
+        `INSERT INTO email_notification_logs
+           (workspace_id, project_id, receiver_id, triggered_by_id, entity_identifier, data, created_at)
+         SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::uuid,
+                jsonb_build_object('issue', jsonb_build_object('id', $5::uuid::text),
+                  'issue_activity', jsonb_build_object('field', 'priority', 'verb', 'updated',
+                    'old_value', 'none', 'new_value', 'high', 'actor', $4::uuid::text)),
+                now() - interval '1 hour' + (n + $7::int) * interval '1 millisecond'
+           FROM generate_series(1, $6::int) AS n`,
+        [p.workspaceId, p.projectId, mate.userId, p.userId, issueId, rows, offset],
+      );
+    const before = smtp.to(mate.email).length;
+    const run = await sender.sendPending(later());
+    assert.equal(run.sent, 2, JSON.stringify(run));
+    const subjects = smtp
+      .to(mate.email)
+      .slice(before)
+      .map((m) => m.subject);
+    assert.equal(subjects.filter((s) => s.includes('Many changes')).length, 1);
+    assert.equal(subjects.filter((s) => s.includes('Two changes')).length, 1);
+    assert.deepEqual(
+      await d.sql<{ n: number }>('SELECT count(*)::int AS n FROM email_notification_logs WHERE processed_at IS NULL'),
+      [{ n: 0 }],
+    );
+  });
+
   it('a receiver who left the project, or a work item deleted since, is dropped unsent', async () => {
     const kept = await d.get(IssueCommandService).create(p.ctx, { name: 'Deleted later', assignees: [mate.userId] });
     await d.get(IssueCommandService).remove(p.ctx, kept.id as string);

@@ -419,9 +419,11 @@ describe('email notifications', () => {
     for (let i = 0; i < 6; i++)
       items.push(await createItem({ name: `Parallel ${i}`, assignees: [bob.userId, dan.userId] }));
     const runs = await Promise.all([sender.sendPending(), sender.sendPending(), sender.sendPending()]);
+    const seen = smtp.mails.map((m) => `${m.to.join(',')}: ${m.subject}`);
     assert.equal(
       runs.reduce((n, r) => n + r.sent, 0),
       12,
+      `runs ${JSON.stringify(runs)}; mails ${seen.join(' | ')}`,
     );
     for (const u of [bob, dan]) {
       const subjects = smtp

@@ -62,6 +62,12 @@ export interface MailUser {
   avatar: string | null;
 }
 
+/**
+ * The advisory lock (transaction-scoped) that makes the senders' claims one at a time across
+ * replicas; an arbitrary constant among Meridian's advisory locks (the migrations' is another).
+ */
+const EMAIL_CLAIM_LOCK = 7_245_019_311;
+
 /** `em.query` of an `UPDATE … RETURNING` answers `[rows, count]` on PostgreSQL, rows on PGlite. */
 function returnedRows<T>(result: unknown): T[] {
   return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
@@ -160,30 +166,44 @@ export class EmailNotificationRepository {
   }
 
   /**
-   * Claims pending rows due at `now`: those of up to `groups` (receiver, work item) pairs, oldest
-   * first, at most `maxRows` rows, skipping rows another sender holds (`FOR UPDATE SKIP LOCKED`),
-   * and leases them by moving `next_attempt_at` to `leaseUntil`. One statement, committed at once,
-   * so another replica neither waits for them nor takes them until the lease ends.
+   * Claims pending rows due at `now`: all the rows of up to `groups` (receiver, work item) pairs,
+   * oldest first, as many whole pairs as fit in `maxRows` (a single pair with more rows is cut at
+   * `maxRows`, its rest claimed by the next batch), and leases them by moving `next_attempt_at` to
+   * `leaseUntil`. Claims are taken one at a time across replicas (a transaction-scoped advisory
+   * lock, `EMAIL_CLAIM_LOCK`), each committed at once: two senders never split one pair's rows
+   * between them (which would mail that pair twice), and another replica neither waits for a
+   * leased row nor takes it until the lease ends.
    */
   async claimDue(now: Date, leaseUntil: Date, groups: number, maxRows: number): Promise<ClaimedEmailLog[]> {
-    const result: unknown = await this.dataSource.query(
-      `WITH pairs AS (
-              SELECT receiver_id, entity_identifier FROM email_notification_logs
-               WHERE processed_at IS NULL AND next_attempt_at <= $1
-               GROUP BY receiver_id, entity_identifier
-               ORDER BY min(created_at) LIMIT ${groups}),
-            picked AS (
-              SELECT l.id FROM email_notification_logs l
-               WHERE l.processed_at IS NULL AND l.next_attempt_at <= $1
-                 AND (l.receiver_id, l.entity_identifier) IN (SELECT receiver_id, entity_identifier FROM pairs)
-               ORDER BY l.created_at, l.id LIMIT ${maxRows}
-               FOR UPDATE SKIP LOCKED)
-       UPDATE email_notification_logs e SET next_attempt_at = $2
-         FROM picked WHERE e.id = picked.id
-       RETURNING e.id::text AS id, e.receiver_id::text AS receiver_id, e.entity_identifier::text AS entity_identifier,
-                 e.triggered_by_id::text AS triggered_by_id, e.data, e.attempts, e.created_at`,
-      [now, leaseUntil],
-    );
+    const result: unknown = await jobTransaction(this.dataSource, async (em) => {
+      await em.query('SELECT pg_advisory_xact_lock($1)', [EMAIL_CLAIM_LOCK]);
+      return em.query(
+        `WITH pairs AS (
+                SELECT receiver_id, entity_identifier, min(created_at) AS first_at, count(*) AS n
+                  FROM email_notification_logs
+                 WHERE processed_at IS NULL AND next_attempt_at <= $1
+                 GROUP BY receiver_id, entity_identifier
+                 ORDER BY first_at, receiver_id, entity_identifier LIMIT ${groups}),
+              fitting AS (
+                SELECT receiver_id, entity_identifier FROM (
+                  SELECT receiver_id, entity_identifier,
+                         sum(n) OVER (ORDER BY first_at, receiver_id, entity_identifier) AS upto,
+                         row_number() OVER (ORDER BY first_at, receiver_id, entity_identifier) AS rn
+                    FROM pairs) p
+                 WHERE upto <= ${maxRows} OR rn = 1),
+              picked AS (
+                SELECT l.id FROM email_notification_logs l
+                 WHERE l.processed_at IS NULL AND l.next_attempt_at <= $1
+                   AND (l.receiver_id, l.entity_identifier) IN (SELECT receiver_id, entity_identifier FROM fitting)
+                 ORDER BY l.created_at, l.id LIMIT ${maxRows}
+                 FOR UPDATE SKIP LOCKED)
+         UPDATE email_notification_logs e SET next_attempt_at = $2
+           FROM picked WHERE e.id = picked.id
+         RETURNING e.id::text AS id, e.receiver_id::text AS receiver_id, e.entity_identifier::text AS entity_identifier,
+                   e.triggered_by_id::text AS triggered_by_id, e.data, e.attempts, e.created_at`,
+        [now, leaseUntil],
+      );
+    });
     const rows = returnedRows<ClaimedEmailLog & { created_at: Date }>(result);
     return rows
       .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || (a.id < b.id ? -1 : 1))
