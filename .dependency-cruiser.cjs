@@ -22,7 +22,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   // the cycle room's PlanningRepository and distribution (module is cycle's twin)
   'module/module.repository.ts',
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
-  'attachment/attachment.repository.ts',
   'auth/account.repository.ts',
   'auth/auth.repository.ts',
   'cycle/cycle.repository.ts',
@@ -35,7 +34,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'member/member.repository.ts',
   'page/page.repository.ts',
   'project/project.repository.ts',
-  'relation/relation.repository.ts',
   'search/search.repository.ts',
   'view/view.repository.ts',
   'webhook/webhook.repository.ts',

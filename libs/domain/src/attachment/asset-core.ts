@@ -3,7 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { AssetPatch, AssetScope, AttachmentRepository, ImageSlot } from './attachment.repository';
+import { IssueChildrenService, IssueQueryService } from '../issue';
+import { ProjectMemberService, ProjectService } from '../project';
+import { UserProfileService } from '../user';
+import { WorkspaceService } from '../workspace';
+import { AssetPatch, AssetScope, AttachmentRepository } from './attachment.repository';
 import { AttachmentService } from './attachment.service';
 import { ASSET_ENTITY_TYPES, assetUrl, DESCRIPTION_ENTITY_TYPES, IMAGE_MIME_TYPES, staticAssetId } from './asset.view';
 import { FileAsset, FileAttributes } from './file-asset.entity';
@@ -32,6 +36,9 @@ export interface ProjectAssetScope extends WorkspaceAssetScope {
   projectId: string;
   projectRole: number | null;
 }
+
+/** The image columns an uploaded asset fills (Plane's `avatar_asset`, `cover_image_asset`, `logo_asset`). */
+export type ImageSlot = 'user.avatar' | 'user.coverImage' | 'workspace.logo' | 'project.coverImage';
 
 const ADMIN = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -71,6 +78,12 @@ export class AssetCore {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly files: AttachmentService,
     private readonly repo: AttachmentRepository,
+    private readonly issues: IssueQueryService,
+    private readonly comments: IssueChildrenService,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
+    private readonly projects: ProjectService,
+    private readonly projectMembers: ProjectMemberService,
   ) {}
 
   /** The entity type must be one the route takes, the type an image, the size within the limit. */
@@ -178,11 +191,12 @@ export class AssetCore {
     const key = id.toLowerCase();
     if (type === 'ISSUE_DESCRIPTION' || type === 'ISSUE_ATTACHMENT') {
       const guest = (scope.projectRole ?? 0) <= 5 ? scope.userId : undefined;
-      if (!(await this.repo.findIssue(em, scope.projectId, key, guest))) throw new MeridianError('NOT_FOUND');
+      if (!(await this.issues.nonDraftIssue(scope.projectId, key, { em, guestViewerId: guest })))
+        throw new MeridianError('NOT_FOUND');
       return { issueId: key, entityIdentifier: key };
     }
     if (type === 'COMMENT_DESCRIPTION') {
-      if (!(await this.repo.findComment(em, scope.projectId, key))) throw new MeridianError('NOT_FOUND');
+      if (!(await this.comments.commentOfProject(scope.projectId, key, em))) throw new MeridianError('NOT_FOUND');
       return { commentId: key, entityIdentifier: key };
     }
     return { entityIdentifier: id };
@@ -191,7 +205,12 @@ export class AssetCore {
   /** A project's cover is changed by its Admins and the workspace's (Plane: project update is Admin-only). */
   async assertCoverEditor(em: EntityManager, scope: WorkspaceAssetScope, projectId: string): Promise<void> {
     if (!UUID.test(projectId)) throw new MeridianError('NOT_FOUND');
-    const role = await this.repo.projectRole(em, scope.workspaceId, projectId.toLowerCase(), scope.userId);
+    const role = await this.projectMembers.roleInLiveProject(
+      scope.workspaceId,
+      projectId.toLowerCase(),
+      scope.userId,
+      em,
+    );
     if (role === undefined) throw new MeridianError('NOT_FOUND');
     if ((role ?? 0) < ADMIN && scope.role < ADMIN) throw new MeridianError('PERMISSION_DENIED');
   }
@@ -237,12 +256,40 @@ export class AssetCore {
     userId: string,
     owner: AssetScope,
   ): Promise<void> {
-    const previous = staticAssetId(await this.repo.imageOf(em, slot, id));
+    const previous = staticAssetId(await this.imageOf(em, slot, id));
     if (previous && previous !== a.id) {
       const old = await this.repo.findAsset(em, previous, owner);
       if (old?.entityType === a.entityType) await this.repo.softDelete(em, [old.id], userId);
     }
-    await this.repo.setImage(em, slot, id, assetUrl(a, null));
+    await this.setImage(em, slot, id, assetUrl(a, null));
+  }
+
+  /** The URL an image column holds (null when unset or the row is gone), through its room's door. */
+  imageOf(em: EntityManager, slot: ImageSlot, id: string): Promise<string | null> {
+    switch (slot) {
+      case 'user.avatar':
+        return this.users.image(id, 'avatar', em);
+      case 'user.coverImage':
+        return this.users.image(id, 'coverImage', em);
+      case 'workspace.logo':
+        return this.workspaces.logo(id, em);
+      case 'project.coverImage':
+        return this.projects.coverImage(id, em);
+    }
+  }
+
+  /** Sets an image column through its room's door; `onlyIf`: only while it still holds that URL. */
+  setImage(em: EntityManager, slot: ImageSlot, id: string, url: string | null, onlyIf?: string): Promise<void> {
+    switch (slot) {
+      case 'user.avatar':
+        return this.users.setImage(id, 'avatar', url, onlyIf, em);
+      case 'user.coverImage':
+        return this.users.setImage(id, 'coverImage', url, onlyIf, em);
+      case 'workspace.logo':
+        return this.workspaces.setLogo(id, url, onlyIf, em);
+      case 'project.coverImage':
+        return this.projects.setCoverImage(id, url, onlyIf, em);
+    }
   }
 
   async found(
@@ -257,7 +304,7 @@ export class AssetCore {
   }
 
   async assertMember(workspaceId: string, userId: string): Promise<void> {
-    if (!UUID.test(workspaceId) || !(await this.repo.isWorkspaceMember(workspaceId.toLowerCase(), userId)))
+    if (!UUID.test(workspaceId) || !(await this.workspaces.isActiveMember(workspaceId.toLowerCase(), userId)))
       throw new MeridianError('WORKSPACE_NOT_FOUND');
   }
 }

@@ -3,12 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { ImageSlot, AttachmentRepository } from './attachment.repository';
+import { AttachmentRepository } from './attachment.repository';
 import { AttachmentService } from './attachment.service';
 import {
   AssetCore,
   CreateAssetInput,
   hex,
+  ImageSlot,
   PROJECT_TYPES,
   ProjectAssetScope,
   USER_TYPES,
@@ -67,7 +68,7 @@ export class AssetService {
       const a = await this.core.found(em, assetId, { userId });
       await this.repo.softDelete(em, [a.id], userId);
       const slot: ImageSlot = a.entityType === 'USER_AVATAR' ? 'user.avatar' : 'user.coverImage';
-      await this.repo.setImage(em, slot, userId, null, assetUrl(a, null) ?? undefined);
+      await this.core.setImage(em, slot, userId, null, assetUrl(a, null) ?? undefined);
     });
   }
 
@@ -106,9 +107,9 @@ export class AssetService {
       await this.repo.softDelete(em, [a.id], scope.userId);
       const url = assetUrl(a, scope.slug) ?? undefined;
       if (a.entityType === 'WORKSPACE_LOGO')
-        await this.repo.setImage(em, 'workspace.logo', scope.workspaceId, null, url);
+        await this.core.setImage(em, 'workspace.logo', scope.workspaceId, null, url);
       else if (a.entityType === 'PROJECT_COVER' && a.projectId)
-        await this.repo.setImage(em, 'project.coverImage', a.projectId, null, url);
+        await this.core.setImage(em, 'project.coverImage', a.projectId, null, url);
     });
   }
 

@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { IssueFeatureModule } from '../issue';
+import { ProjectFeatureModule } from '../project';
+import { UserFeatureModule } from '../user';
+import { WorkspaceFeatureModule } from '../workspace';
 import { AttachmentRepository } from './attachment.repository';
 import { AttachmentService } from './attachment.service';
 import { AssetCore } from './asset-core';
@@ -11,6 +15,7 @@ import { OBJECT_STORAGE_PROVIDER } from './storage.provider';
 
 /** The attachment feature: its services, and listeners; exports what other features and the API modules use. */
 @Module({
+  imports: [UserFeatureModule, WorkspaceFeatureModule, ProjectFeatureModule, IssueFeatureModule],
   providers: [
     AttachmentRepository,
     AttachmentService,

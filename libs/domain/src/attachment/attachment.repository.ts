@@ -1,10 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { guestCondition, Issue, IssueComment } from '../issue';
-import { Project } from '../project';
-import { User } from '../user';
-import { Workspace } from '../workspace';
 import { FileAsset } from './file-asset.entity';
 
 /** Where an asset is looked up: its id and the scope it must lie in (a foreign id is not found). */
@@ -21,9 +17,6 @@ export interface AssetScope {
 
 /** Columns an update sets. */
 export type AssetPatch = Partial<Omit<FileAsset, 'issue' | 'comment' | 'storageMetadata'>>;
-
-/** The image columns an uploaded asset fills (Plane's `avatar_asset`, `cover_image_asset`, `logo_asset`). */
-export type ImageSlot = 'user.avatar' | 'user.coverImage' | 'workspace.logo' | 'project.coverImage';
 
 /** All of the attachment feature's SQL. */
 @Injectable()
@@ -53,29 +46,6 @@ export class AttachmentRepository {
     externalSource: string,
   ): Promise<FileAsset | null> {
     return em.findOne(FileAsset, { where: { issueId, externalId, externalSource } });
-  }
-
-  /**
-   * The live, non-draft work item of the project (archived ones too), if the project is live; else
-   * null. With `guestViewerId` (a project Guest), only one they may see (Plane's Guest rule).
-   */
-  findIssue(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue | null> {
-    const qb = em
-      .getRepository(Issue)
-      .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
-      .where('i.id = :issueId AND i.projectId = :projectId AND i.isDraft = false', { issueId, projectId });
-    if (guestViewerId !== undefined)
-      qb.andWhere(
-        guestCondition(guestViewerId, () => ':guest'),
-        { guest: guestViewerId },
-      );
-    return qb.getOne();
-  }
-
-  /** The live comment of the project, or null. */
-  findComment(em: EntityManager, projectId: string, commentId: string): Promise<IssueComment | null> {
-    return em.getRepository(IssueComment).findOne({ where: { id: commentId, projectId } });
   }
 
   /** The live attachment (`ISSUE_ATTACHMENT` asset) of the work item, or null; `lock` takes a row lock (FOR UPDATE). */
@@ -171,50 +141,6 @@ export class AttachmentRepository {
       await em.getRepository(FileAsset).update({ id: In(ids) }, { isDeleted: false, deletedAt: null });
   }
 
-  /** Whether the user is an active member of the live workspace. */
-  async isWorkspaceMember(workspaceId: string, userId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL
-       WHERE m.workspace_id = $1 AND m.member_id = $2 AND m.is_active = true AND m.deleted_at IS NULL LIMIT 1`,
-      [workspaceId, userId],
-    );
-    return rows.length > 0;
-  }
-
-  /**
-   * The caller's active role in a live project of the workspace: `undefined` when there is no such
-   * project, null when they are not a member.
-   */
-  async projectRole(
-    em: EntityManager,
-    workspaceId: string,
-    projectId: string,
-    userId: string,
-  ): Promise<number | null | undefined> {
-    const rows: Array<{ role: number | null }> = await em.query(
-      `SELECT pm.role FROM projects p
-       LEFT JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $3 AND pm.is_active = true AND pm.deleted_at IS NULL
-       WHERE p.id = $2 AND p.workspace_id = $1 AND p.deleted_at IS NULL LIMIT 1`,
-      [workspaceId, projectId, userId],
-    );
-    return rows.length === 0 ? undefined : rows[0].role === null ? null : Number(rows[0].role);
-  }
-
-  /** The URL an image column holds (null when the row is gone). */
-  async imageOf(em: EntityManager, slot: ImageSlot, id: string): Promise<string | null> {
-    const [table, column] = slotColumn(slot);
-    const row = await em.getRepository(table).findOne({ where: { id }, select: { id: true, [column]: true } });
-    return row ? ((row as unknown as Record<string, string | null>)[column] ?? null) : null;
-  }
-
-  /** Sets an image column; `onlyIf`: only while it still holds that URL. */
-  async setImage(em: EntityManager, slot: ImageSlot, id: string, url: string | null, onlyIf?: string): Promise<void> {
-    const [table, column] = slotColumn(slot);
-    const where: Record<string, unknown> = { id };
-    if (onlyIf !== undefined) where[column] = onlyIf;
-    await em.getRepository(table).update(where, { [column]: url });
-  }
-
   /**
    * Up to `limit` live assets whose upload never completed (`is_uploaded` false) created before
    * `before`, oldest first (Plane's `delete_unuploaded_file_asset` filter).
@@ -234,18 +160,5 @@ export class AttachmentRepository {
       `UPDATE file_assets SET deleted_at = now(), is_deleted = true, updated_at = now() WHERE id = ANY($1::uuid[])`,
       [ids],
     );
-  }
-}
-
-function slotColumn(slot: ImageSlot): [typeof User | typeof Workspace | typeof Project, string] {
-  switch (slot) {
-    case 'user.avatar':
-      return [User, 'avatar'];
-    case 'user.coverImage':
-      return [User, 'coverImage'];
-    case 'workspace.logo':
-      return [Workspace, 'logo'];
-    case 'project.coverImage':
-      return [Project, 'coverImage'];
   }
 }

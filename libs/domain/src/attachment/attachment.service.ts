@@ -3,9 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { writeActivities } from '../issue';
-import { Issue } from '../issue';
-import type { IssueContext } from '../issue';
+import { IssueQueryService, writeActivities } from '../issue';
+import type { Issue, IssueContext } from '../issue';
 import { found } from '../kernel/db-errors';
 import { iso } from '../kernel/time';
 import { assertProjectWritable } from '../kernel/project-writable';
@@ -149,6 +148,7 @@ export class AttachmentService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     private readonly attachments: AttachmentRepository,
+    private readonly issues: IssueQueryService,
   ) {
     this.signer = new UrlSigner(config.secret.key);
   }
@@ -463,7 +463,7 @@ export class AttachmentService {
   }
 
   private async issue(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue> {
-    const issue = await this.attachments.findIssue(em, projectId, issueId, guestViewerId);
+    const issue = await this.issues.nonDraftIssue(projectId, issueId, { em, guestViewerId });
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }

@@ -564,6 +564,18 @@ export class IssueChildrenService {
     };
   }
 
+  /**
+   * The live comment `commentId` of the project (entity; on any work item of it, archived or not),
+   * in the caller's transaction when `em` is given; or null: what a comment's image hangs on.
+   */
+  commentOfProject(
+    projectId: string,
+    commentId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<IssueComment | null> {
+    return this.repo.commentInProject(em, projectId, commentId);
+  }
+
   private async members(projectId: string): Promise<Set<string>> {
     return new Set(await this.repo.activeMemberIds(projectId));
   }

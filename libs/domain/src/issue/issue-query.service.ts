@@ -847,4 +847,69 @@ export class IssueQueryService {
   assigneeIds(issueId: string, em: EntityManager = this.dataSource.manager): Promise<string[]> {
     return this.repo.assigneeIdsOf(em, issueId);
   }
+
+  // ---- reads for the rooms above: relations and attachments (in the caller's transaction when `em` is given)
+
+  /**
+   * The work item of the project that is live, not archived and not a draft, in a live, unarchived
+   * project (entity), or null: what a relation hangs on (Plane's `IssueRelationViewSet` 404s otherwise).
+   */
+  openIssue(projectId: string, issueId: string, em: EntityManager = this.dataSource.manager): Promise<Issue | null> {
+    return this.repo.findOpen(em, projectId, issueId);
+  }
+
+  /**
+   * The live, non-draft work item of the project, archived or not, in a live project (archived or
+   * not) (entity), or null; with `guestViewerId` (a project Guest) only one they may see (Plane's
+   * Guest rule, as `assertVisibleTo`): what an attachment or description image hangs on.
+   */
+  nonDraftIssue(
+    projectId: string,
+    issueId: string,
+    opts: { em?: EntityManager; guestViewerId?: string } = {},
+  ): Promise<Issue | null> {
+    return this.repo.findNonDraft(opts.em ?? this.dataSource.manager, projectId, issueId, opts.guestViewerId);
+  }
+
+  /**
+   * The live work items among `ids` (entities, archived and drafts too, in no order) in live,
+   * unarchived projects that are `projectId` or one `userId` is an active member of: the work items
+   * at the other end of a relation the caller may see (Plane's relation lists).
+   */
+  issuesInReach(userId: string, projectId: string, ids: string[]): Promise<Issue[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.issuesInReach(userId, projectId, [...new Set(ids)]);
+  }
+
+  /**
+   * The live, unarchived, non-draft work items of the workspace among `ids` (entities, in no order)
+   * in live, unarchived projects `userId` is an active member of: the work items a caller may relate.
+   */
+  openIssuesOfMember(
+    workspaceId: string,
+    userId: string,
+    ids: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Issue[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.openIssuesOfMember(em, workspaceId, userId, [...new Set(ids)]);
+  }
+
+  /** Which of `ids` are live, unarchived work items (drafts too), in no order. */
+  liveUnarchivedIds(ids: string[], em: EntityManager = this.dataSource.manager): Promise<string[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.liveUnarchivedIds(em, [...new Set(ids)]);
+  }
+
+  /**
+   * Each work item among `ids` (deleted ones too, in no order): its project, the project's
+   * `identifier` and its `seq` (sequence id), which make its `IDENT-seq` key in history rows.
+   */
+  issueKeys(
+    ids: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Array<{ id: string; projectId: string; identifier: string; seq: number }>> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.issueKeys(em, [...new Set(ids)]);
+  }
 }

@@ -1453,6 +1453,90 @@ ORDER BY created_at, id`,
   async assigneeIdsOf(em: EntityManager, issueId: string): Promise<string[]> {
     return (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
   }
+
+  // ---- reads for the rooms above: relations and attachments
+
+  /**
+   * The live, non-draft work item of the project (archived ones too), if the project is live
+   * (archived or not); with `guestViewerId`, only one that Guest may see (`guestCondition`); else null.
+   */
+  findNonDraft(em: EntityManager, projectId: string, issueId: string, guestViewerId?: string): Promise<Issue | null> {
+    const qb = em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .where('i.id = :issueId AND i.projectId = :projectId AND i.isDraft = false', { issueId, projectId });
+    if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
+    return qb.getOne();
+  }
+
+  /**
+   * The live work items among `ids` (archived and drafts too) in live, unarchived projects that are
+   * `projectId` or one `userId` is an active member of.
+   */
+  issuesInReach(userId: string, projectId: string, ids: string[]): Promise<Issue[]> {
+    return this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .where('i.id IN (:...all)', { all: ids })
+      .andWhere(
+        `(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
+        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`,
+        { projectId, userId },
+      )
+      .getMany();
+  }
+
+  /**
+   * The live, unarchived, non-draft work items of the workspace among `ids`, in live, unarchived
+   * projects `userId` is an active member of.
+   */
+  openIssuesOfMember(em: EntityManager, workspaceId: string, userId: string, ids: string[]): Promise<Issue[]> {
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin(
+        ProjectMember,
+        'm',
+        'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL',
+        { userId },
+      )
+      .where('i.id IN (:...ids) AND i.workspaceId = :ws AND i.archivedAt IS NULL AND i.isDraft = false', {
+        ids,
+        ws: workspaceId,
+      })
+      .getMany();
+  }
+
+  /** Which of `ids` are live, unarchived work items (drafts too). */
+  async liveUnarchivedIds(em: EntityManager, ids: string[]): Promise<string[]> {
+    const rows = await em
+      .getRepository(Issue)
+      .find({ where: { id: In(ids), archivedAt: IsNull() }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
+  /** The project, its identifier and the sequence id of each work item among `ids` (deleted ones too). */
+  issueKeys(
+    em: EntityManager,
+    ids: string[],
+  ): Promise<Array<{ id: string; projectId: string; identifier: string; seq: number }>> {
+    return em
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(Project, 'p', 'p.id = i.projectId')
+      .select(['i.id AS id', 'i.project_id AS "projectId"', 'p.identifier AS identifier', 'i.sequence_id AS seq'])
+      .where('i.id IN (:...ids)', { ids })
+      .withDeleted()
+      .getRawMany<{ id: string; projectId: string; identifier: string; seq: number }>();
+  }
+
+  /** The live comment `id` of the project (on any work item of it), or null. */
+  commentInProject(em: EntityManager, projectId: string, id: string): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).findOne({ where: { id, projectId } });
+  }
 }
 
 /** 1 when a create's `values` (`$1`–`$23` of `SQL_CREATE_ISSUE`) make a visible work item (`$14` is_draft false), else 0. */

@@ -348,6 +348,21 @@ export class ProjectMemberService {
   activeRoleInOpenProject(workspaceId: string, projectId: string, userId: string): Promise<number | undefined> {
     return this.projects.activeRoleInOpenProject(workspaceId, projectId, userId);
   }
+
+  /**
+   * `userId`'s active role (number) in the live project of the workspace, archived or not; null
+   * when they are not an active member of it; `undefined` when the workspace has no such live
+   * project. In the caller's transaction when `em` is given: for the rooms above (who may change a
+   * project's cover image: the attachment room).
+   */
+  roleInLiveProject(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<number | null | undefined> {
+    return this.projects.roleInLiveProject(em, workspaceId, projectId, userId);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

@@ -434,4 +434,36 @@ export class ProjectRepository {
       .getRawOne<{ role: number }>();
     return row ? Number(row.role) : undefined;
   }
+
+  /**
+   * `userId`'s active role in the live project (archived or not) of the workspace: `undefined` when
+   * there is no such project, null when they are not an active member of it.
+   */
+  async roleInLiveProject(
+    em: EntityManager,
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+  ): Promise<number | null | undefined> {
+    const rows: Array<{ role: number | null }> = await em.query(
+      `SELECT pm.role FROM projects p
+       LEFT JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $3 AND pm.is_active = true AND pm.deleted_at IS NULL
+       WHERE p.id = $2 AND p.workspace_id = $1 AND p.deleted_at IS NULL LIMIT 1`,
+      [workspaceId, projectId, userId],
+    );
+    return rows.length === 0 ? undefined : rows[0].role === null ? null : Number(rows[0].role);
+  }
+
+  /** The project's `cover_image` (null when the project is deleted or gone). */
+  async coverImage(em: EntityManager, id: string): Promise<string | null> {
+    const row = await em.getRepository(Project).findOne({ where: { id }, select: { id: true, coverImage: true } });
+    return row?.coverImage ?? null;
+  }
+
+  /** Sets the project's `cover_image`; `onlyIf`: only while it still holds that URL. */
+  async setCoverImage(em: EntityManager, id: string, url: string | null, onlyIf?: string): Promise<void> {
+    await em
+      .getRepository(Project)
+      .update(onlyIf === undefined ? { id } : { id, coverImage: onlyIf }, { coverImage: url });
+  }
 }

@@ -411,6 +411,28 @@ export class ProjectService implements ProjectAccessResolver {
   findWithDeleted(id: string, em: EntityManager = this.dataSource.manager): Promise<Project | null> {
     return this.projects.findWithDeleted(em, id);
   }
+
+  /**
+   * The project's `cover_image` URL (null when unset, or when the project is deleted or gone), in
+   * the caller's transaction when `em` is given: for the rooms above (an uploaded cover replaces it).
+   */
+  coverImage(id: string, em: EntityManager = this.dataSource.manager): Promise<string | null> {
+    return this.projects.coverImage(em, id);
+  }
+
+  /**
+   * Sets the project's `cover_image` to `url` (null clears it); with `onlyIf`, only while it still
+   * holds that URL (a deleted upload clears the cover only if it is still the cover). In the
+   * caller's transaction when `em` is given.
+   */
+  setCoverImage(
+    id: string,
+    url: string | null,
+    onlyIf?: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    return this.projects.setCoverImage(em, id, url, onlyIf);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

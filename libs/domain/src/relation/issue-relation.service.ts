@@ -2,9 +2,8 @@ import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ActivityEntry, writeActivities } from '../issue';
-import { Issue } from '../issue';
-import type { IssueContext } from '../issue';
+import { ActivityEntry, IssueQueryService, writeActivities } from '../issue';
+import type { Issue, IssueContext } from '../issue';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { IssueRelation, RELATION_TYPES, RelationType, StoredRelationType } from './issue-relation.entity';
@@ -79,6 +78,7 @@ export class IssueRelationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly relations: RelationRepository,
+    private readonly issues: IssueQueryService,
   ) {}
 
   /** The relations of a visible work item of the project, one id array per type; deleted or archived work items left out. */
@@ -100,7 +100,7 @@ export class IssueRelationService {
   ): Promise<Record<RelationType, RelatedIssueJson[]>> {
     const byType = await this.list(projectId, issueId);
     const all = [...new Set(Object.values(byType).flat())];
-    const rows = all.length ? await this.relations.findIssuesVisibleTo(userId, projectId, all) : [];
+    const rows = await this.issues.issuesInReach(userId, projectId, all);
     const found = new Map(rows.map((r) => [r.id, r]));
     const out = {} as Record<RelationType, RelatedIssueJson[]>;
     for (const type of RELATION_TYPES) {
@@ -128,7 +128,7 @@ export class IssueRelationService {
         { issue_relation: [] as ExpandedRelationJson[], issue_related: [] as ExpandedRelationJson[] },
       ]),
     );
-    for (const { relation, other, outgoing } of await this.relations.relationsOf(userId, projectId, issueIds)) {
+    for (const { relation, other, outgoing } of await this.relationsOf(userId, projectId, issueIds)) {
       const self = outgoing ? relation.issueId : relation.relatedIssueId;
       out.get(self)?.[outgoing ? 'issue_relation' : 'issue_related'].push(relatedRow(relation, other));
     }
@@ -153,7 +153,7 @@ export class IssueRelationService {
     await this.create(ctx, issueId, relationType, issues);
     const ids = [...new Set(issues.map((i) => i.toLowerCase()))];
     const found = new Map<string, ExpandedRelationJson>();
-    for (const { relation, other } of await this.relations.relationsOf(ctx.userId, ctx.projectId, [issueId])) {
+    for (const { relation, other } of await this.relationsOf(ctx.userId, ctx.projectId, [issueId])) {
       found.set(other.id, relatedRow(relation, other));
     }
     return ids.filter((id) => found.has(id)).map((id) => found.get(id)!);
@@ -267,8 +267,43 @@ export class IssueRelationService {
     }
   }
 
+  /**
+   * The live relations at either end of these work items whose other work item is live, not
+   * archived, not a draft, and in a live, unarchived project that is `projectId` or one `userId` is
+   * an active member of; oldest first, with the other work item.
+   */
+  private async relationsOf(
+    userId: string,
+    projectId: string,
+    ids: string[],
+  ): Promise<Array<{ relation: IssueRelation; other: Issue; outgoing: boolean }>> {
+    if (!ids.length) return [];
+    const rows = await this.relations.relationsOfAny(ids);
+    const otherIds = [...new Set(rows.flatMap((r) => [r.issueId, r.relatedIssueId]))];
+    const others = await this.issues.issuesInReach(userId, projectId, otherIds);
+    const open = new Map(others.filter((i) => i.archivedAt === null && !i.isDraft).map((i) => [i.id, i]));
+    const wanted = new Set(ids);
+    const out: Array<{ relation: IssueRelation; other: Issue; outgoing: boolean }> = [];
+    for (const relation of rows) {
+      for (const outgoing of [true, false]) {
+        const self = outgoing ? relation.issueId : relation.relatedIssueId;
+        const other = open.get(outgoing ? relation.relatedIssueId : relation.issueId);
+        if (wanted.has(self) && other) out.push({ relation, other, outgoing });
+      }
+    }
+    return out;
+  }
+
+  /** The live relations of the work item whose both work items are live and not archived, oldest first. */
+  private async liveRelations(em: EntityManager, issueId: string): Promise<IssueRelation[]> {
+    const rows = await this.relations.relationsOfIssue(em, issueId);
+    const ends = [...new Set(rows.flatMap((r) => [r.issueId, r.relatedIssueId]))];
+    const live = new Set(await this.issues.liveUnarchivedIds(ends, em));
+    return rows.filter((r) => live.has(r.issueId) && live.has(r.relatedIssueId));
+  }
+
   private async render(em: EntityManager, issueId: string): Promise<RelationsJson> {
-    const rows = await this.relations.listLiveRelations(em, issueId);
+    const rows = await this.liveRelations(em, issueId);
     const out = Object.fromEntries(RELATION_TYPES.map((t) => [t, [] as string[]])) as unknown as RelationsJson;
     for (const row of rows) out[typeFor(row, issueId)].push(row.issueId === issueId ? row.relatedIssueId : row.issueId);
     return out;
@@ -284,23 +319,22 @@ export class IssueRelationService {
     ctx: IssueContext,
     ids: string[],
   ): Promise<Map<string, { projectId: string }>> {
-    if (!ids.length) return new Map();
-    const rows = await this.relations.findReachableIssues(em, ctx.workspaceId, ctx.userId, ids);
+    const rows = await this.issues.openIssuesOfMember(ctx.workspaceId, ctx.userId, ids, em);
     return new Map(rows.map((r) => [r.id, { projectId: r.projectId }]));
   }
 
   private async projectsOf(em: EntityManager, ids: string[]): Promise<Map<string, { projectId: string }>> {
-    const rows = await this.relations.issueProjects(em, ids);
+    const rows = await this.issues.issueKeys(ids, em);
     return new Map(rows.map((r) => [r.id, { projectId: r.projectId }]));
   }
 
   private async keys(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
-    const rows = await this.relations.issueKeys(em, ids);
+    const rows = await this.issues.issueKeys(ids, em);
     return new Map(rows.map((r) => [r.id, `${r.identifier}-${r.seq}`]));
   }
 
   private async issue(em: EntityManager, projectId: string, issueId: string): Promise<Issue> {
-    const issue = await this.relations.findVisibleIssue(em, projectId, issueId);
+    const issue = await this.issues.openIssue(projectId, issueId, em);
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }

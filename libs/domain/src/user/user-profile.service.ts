@@ -1,9 +1,10 @@
 import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { User } from './user.entity';
-import { UserRepository } from './user.repository';
+import { UserImage, UserRepository } from './user.repository';
 import { userMeView } from './user.view';
 
 /** Profile fields a user may change on themself (Plane `plane/app/serializers/user.py` UserSerializer). */
@@ -66,5 +67,29 @@ export class UserProfileService {
    */
   liveUsers(ids: string[]): Promise<User[]> {
     return this.users.liveByIds([...new Set(ids)]);
+  }
+
+  /**
+   * The user's `avatar` or `cover_image` URL (`column` `avatar` | `coverImage`; null when unset or
+   * the user is gone), in the caller's transaction when `em` is given: for the rooms above (an
+   * uploaded avatar or cover replaces it).
+   */
+  image(userId: string, column: UserImage, em: EntityManager = this.users.manager): Promise<string | null> {
+    return this.users.image(em, userId, column);
+  }
+
+  /**
+   * Sets the user's `avatar` or `cover_image` to `url` (null clears it); with `onlyIf`, only while
+   * it still holds that URL (a deleted upload clears the image only if it is still the image). In
+   * the caller's transaction when `em` is given.
+   */
+  setImage(
+    userId: string,
+    column: UserImage,
+    url: string | null,
+    onlyIf?: string,
+    em: EntityManager = this.users.manager,
+  ): Promise<void> {
+    return this.users.setImage(em, userId, column, url, onlyIf);
   }
 }

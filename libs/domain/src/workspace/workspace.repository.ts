@@ -92,4 +92,25 @@ export class WorkspaceRepository {
   findLiveBySlug(slug: string): Promise<Workspace | null> {
     return this.dataSource.getRepository(Workspace).findOneBy({ slug });
   }
+
+  /** Whether `userId` is an active member of the live workspace `workspaceId`. */
+  async isActiveMember(workspaceId: string, userId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL
+       WHERE m.workspace_id = $1 AND m.member_id = $2 AND m.is_active = true AND m.deleted_at IS NULL LIMIT 1`,
+      [workspaceId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The workspace's `logo` (null when the workspace is deleted or gone). */
+  async logo(em: EntityManager, id: string): Promise<string | null> {
+    const row = await em.getRepository(Workspace).findOne({ where: { id }, select: { id: true, logo: true } });
+    return row?.logo ?? null;
+  }
+
+  /** Sets the workspace's `logo`; `onlyIf`: only while it still holds that URL. */
+  async setLogo(em: EntityManager, id: string, url: string | null, onlyIf?: string): Promise<void> {
+    await em.getRepository(Workspace).update(onlyIf === undefined ? { id } : { id, logo: onlyIf }, { logo: url });
+  }
 }

@@ -95,4 +95,29 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   findLiveBySlug(slug: string): Promise<Workspace | null> {
     return this.workspaces.findLiveBySlug(slug);
   }
+
+  /**
+   * Whether `userId` is an active member of the live workspace `workspaceId`: for the rooms above
+   * (the pre-v2 asset routes answer 404 `WORKSPACE_NOT_FOUND` otherwise).
+   */
+  isActiveMember(workspaceId: string, userId: string): Promise<boolean> {
+    return this.workspaces.isActiveMember(workspaceId, userId);
+  }
+
+  /**
+   * The workspace's `logo` URL (null when unset, or when the workspace is deleted or gone), in the
+   * caller's transaction when `em` is given: for the rooms above (an uploaded logo replaces it).
+   */
+  logo(id: string, em: EntityManager = this.dataSource.manager): Promise<string | null> {
+    return this.workspaces.logo(em, id);
+  }
+
+  /**
+   * Sets the workspace's `logo` to `url` (null clears it); with `onlyIf`, only while it still holds
+   * that URL (a deleted upload clears the logo only if it is still the logo). In the caller's
+   * transaction when `em` is given.
+   */
+  setLogo(id: string, url: string | null, onlyIf?: string, em: EntityManager = this.dataSource.manager): Promise<void> {
+    return this.workspaces.setLogo(em, id, url, onlyIf);
+  }
 }
