@@ -23,8 +23,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'module/module.repository.ts',
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
   'attachment/attachment.repository.ts',
-  'auth/account.repository.ts',
-  'auth/auth.repository.ts',
   'cycle/cycle.repository.ts',
   'cycle/planning.repository.ts',
   'importer/importer.repository.ts',
