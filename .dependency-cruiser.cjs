@@ -22,8 +22,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   // the cycle room's PlanningRepository and distribution (module is cycle's twin)
   'module/module.repository.ts',
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
-  'auth/account.repository.ts',
-  'auth/auth.repository.ts',
   'cycle/cycle.repository.ts',
   'cycle/planning.repository.ts',
   'importer/importer.repository.ts',

@@ -3,11 +3,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstanceService } from '../instance';
+import { WorkspaceInvitationService } from '../invitation';
+import { ProjectMemberService } from '../project';
+import { UserProfileService } from '../user';
+import { WorkspaceService } from '../workspace';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { hashPassword } from '../kernel/password';
 import { iso } from '../kernel/time';
 import { AccountRepository } from './account.repository';
-import { AuthRepository } from './auth.repository';
 import { SessionService } from './session.service';
 import { UserAccount } from './user-account.entity';
 
@@ -37,10 +40,13 @@ export type LinkedAccountJson = ReturnType<typeof linkedAccountView>;
 export class AccountSettingsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly repo: AuthRepository,
     private readonly accountRepo: AccountRepository,
     private readonly instance: InstanceService,
     private readonly sessions: SessionService,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
+    private readonly projectMembers: ProjectMemberService,
+    private readonly invitations: WorkspaceInvitationService,
   ) {}
 
   /** `{is_instance_admin}`. */
@@ -78,13 +84,14 @@ export class AccountSettingsService {
   async deactivate(userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       if (await this.instance.isInstanceAdmin(userId, em)) throw new MeridianError('DEACTIVATE_INSTANCE_ADMIN');
-      if (await this.repo.isSoleAdminOf(em, 'project_members', 'project_id', userId))
+      if (await this.projectMembers.isSoleAdminOfAny(userId, em))
         throw new MeridianError('DEACTIVATE_ONLY_PROJECT_ADMIN');
-      if (await this.repo.isSoleAdminOf(em, 'workspace_members', 'workspace_id', userId))
+      if (await this.workspaces.isSoleAdminOfAny(userId, em))
         throw new MeridianError('DEACTIVATE_ONLY_WORKSPACE_ADMIN');
-      const user = await this.accountRepo.userByIdOrFail(userId, em);
-      const memberships = await this.accountRepo.activeWorkspaceMemberships(em, userId);
-      await this.accountRepo.deactivateMemberships(em, userId);
+      const user = await this.users.userByIdOrFail(userId, em);
+      const memberships = await this.workspaces.activeMembershipsOf(userId, em);
+      await this.projectMembers.deactivateMembershipsOf(userId, em);
+      await this.workspaces.deactivateMembershipsOf(userId, em);
       for (const m of memberships)
         await recordAudit(em, {
           event: 'member.removed',
@@ -99,12 +106,9 @@ export class AccountSettingsService {
         target: { type: 'user', id: userId },
         metadata: { email: user.email, workspaces: memberships.length },
       });
-      await this.accountRepo.softDeleteInvitationsTo(em, user.email);
-      await this.accountRepo.resetOnboarding(em, userId);
-      await this.accountRepo.updateUser(em, userId, {
-        isActive: false,
-        passwordHash: await hashPassword(randomToken(32)),
-      });
+      await this.invitations.deleteInvitationsTo(user.email, em);
+      await this.users.resetOnboarding(userId, em);
+      await this.users.updateUser(userId, { isActive: false, passwordHash: await hashPassword(randomToken(32)) }, em);
       await this.sessions.revokeAllOfUser(userId, undefined, em);
     });
   }

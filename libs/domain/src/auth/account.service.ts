@@ -4,9 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstanceService } from '../instance';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { userMeView } from '../user';
+import { userMeView, UserProfileService } from '../user';
 import { hashPassword, verifyPassword } from '../kernel/password';
-import { AccountRepository } from './account.repository';
 import { ClientInfo, IssuedTokens, SessionService } from './session.service';
 import { DirectorySignIn } from './directory-sign-in';
 import { recordSignInFailure } from './sign-in-audit';
@@ -27,7 +26,7 @@ export type SignInResult = IssuedTokens & { user: ReturnType<typeof userMeView> 
 export class AccountService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly accounts: AccountRepository,
+    private readonly users: UserProfileService,
     private readonly sessions: SessionService,
     private readonly instance: InstanceService,
     private readonly sso: SsoConnectionService,
@@ -55,12 +54,10 @@ export class AccountService {
     const passwordHash = await hashPassword(input.password);
     try {
       return await this.dataSource.transaction(async (em) => {
-        const user = await this.accounts.insertUser(em, {
-          email,
-          passwordHash,
-          displayName: defaultDisplayName(email),
-          isActive: true,
-        });
+        const user = await this.users.createUser(
+          { email, passwordHash, displayName: defaultDisplayName(email), isActive: true },
+          em,
+        );
         const tokens = await this.sessions.open(user, 'email', client, em);
         return { ...tokens, user: userMeView(user) };
       });
@@ -88,7 +85,7 @@ export class AccountService {
     }
     await this.instance.assertPasswordLoginAllowed();
     await this.assertPasswordAllowedFor(email);
-    const user = await this.accounts.userByEmail(email);
+    const user = await this.users.userByEmail(email);
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
     const refusal = !user || !ok ? 'AUTHENTICATION_FAILED_SIGN_IN' : !user.isActive ? 'USER_ACCOUNT_DEACTIVATED' : null;
     if (!user || refusal) {

@@ -8,10 +8,8 @@ import { InstanceService } from '../instance';
 import { MailService } from '../mail';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { User } from '../user';
-import { userMeView } from '../user';
+import { User, userMeView, UserProfileService } from '../user';
 import { normaliseEmail, SignInResult } from './account.service';
-import { AccountRepository } from './account.repository';
 import { AuthCodeKind } from './auth-code.entity';
 import { hashPassword, verifyPassword } from '../kernel/password';
 import { ClientInfo, SessionService } from './session.service';
@@ -66,7 +64,7 @@ export class AuthFlowService {
     private readonly mail: MailService,
     private readonly instance: InstanceService,
     private readonly auth: AuthRepository,
-    private readonly accounts: AccountRepository,
+    private readonly users: UserProfileService,
     private readonly sso: SsoConnectionService,
   ) {}
 
@@ -84,7 +82,7 @@ export class AuthFlowService {
     // an SSO domain: the password form, whose post goes to the identity provider (docs/sso-oidc.md);
     // `existing` true whatever the account, so the app shows its one-field sign-in form
     if (await this.sso.forEmail(email)) return { existing: true, status: 'CREDENTIAL' };
-    const user = await this.accounts.userByEmail(email);
+    const user = await this.users.userByEmail(email);
     const magic = !user?.passwordHash && (await this.instance.magicCodeOffered());
     return { existing: !!user, status: magic ? 'MAGIC_CODE' : 'CREDENTIAL' };
   }
@@ -169,14 +167,13 @@ export class AuthFlowService {
     manager?: EntityManager,
     medium: 'magic-code' | 'oauth' | 'sso' = 'oauth',
   ): Promise<User> {
-    const em = manager ?? this.accounts.manager;
-    const existing = await this.accounts.userByEmail(email, em);
+    const existing = await this.users.userByEmail(email, manager);
     if (existing) {
       if (!existing.isEmailVerified) {
         // a password cleared is a password change (audit `user.password_changed`, `via: cleared`),
         // recorded in the takeover's transaction
         const takeOver = async (tx: EntityManager) => {
-          await this.accounts.updateUser(tx, existing.id, { isEmailVerified: true, passwordHash: null });
+          await this.users.updateUser(existing.id, { isEmailVerified: true, passwordHash: null }, tx);
           if (existing.passwordHash === null) return;
           await this.sessions.revokeAllOfUser(existing.id, undefined, tx);
           await recordAudit(tx, {
@@ -197,19 +194,22 @@ export class AuthFlowService {
       if (!(await this.instance.instance()).isSetupDone) throw new MeridianError('INSTANCE_NOT_CONFIGURED');
     } else await this.instance.assertSignUpAllowed(medium);
     try {
-      return await this.accounts.insertUser(em, {
-        email,
-        passwordHash: null,
-        displayName: (profile.displayName?.trim() || email.split('@')[0]).slice(0, 255),
-        avatar: profile.avatar ?? null,
-        ...(profile.firstName ? { firstName: profile.firstName.slice(0, 255) } : {}),
-        ...(profile.lastName ? { lastName: profile.lastName.slice(0, 255) } : {}),
-        isActive: true,
-        isEmailVerified: true,
-      });
+      return await this.users.createUser(
+        {
+          email,
+          passwordHash: null,
+          displayName: (profile.displayName?.trim() || email.split('@')[0]).slice(0, 255),
+          avatar: profile.avatar ?? null,
+          ...(profile.firstName ? { firstName: profile.firstName.slice(0, 255) } : {}),
+          ...(profile.lastName ? { lastName: profile.lastName.slice(0, 255) } : {}),
+          isActive: true,
+          isEmailVerified: true,
+        },
+        manager,
+      );
     } catch (err) {
       // created meanwhile by a concurrent sign-up
-      if (!manager && isUniqueViolation(err, 'uq_users_email')) return this.accounts.userByEmailOrFail(email);
+      if (!manager && isUniqueViolation(err, 'uq_users_email')) return this.users.userByEmailOrFail(email);
       throw err;
     }
   }
@@ -224,7 +224,7 @@ export class AuthFlowService {
     const email = checkedEmail(rawEmail);
     // before the lookup, so the answer never depends on whether the account exists
     await this.mail.assertCanDeliver();
-    const user = await this.accounts.userByEmail(email);
+    const user = await this.users.userByEmail(email);
     if (user?.isActive) {
       const token = randomToken(32);
       await this.dataSource.transaction(async (em) => {
@@ -258,14 +258,14 @@ export class AuthFlowService {
     const row = await this.auth.findCodeByDigest(sha256(token), 'password_reset');
     if (!row || row.usedAt || !row.userId) throw new MeridianError('INVALID_PASSWORD_TOKEN');
     if (row.expiresAt.getTime() <= Date.now()) throw new MeridianError('EXPIRED_PASSWORD_TOKEN');
-    const user = await this.accounts.userById(row.userId);
+    const user = await this.users.userById(row.userId);
     if (!user) throw new MeridianError('INVALID_PASSWORD_TOKEN');
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     const passwordHash = await hashPassword(password);
     await this.dataSource.transaction(async (em) => {
       const used = await this.auth.markCodeUsed(em, row.id);
       if (!used) throw new MeridianError('INVALID_PASSWORD_TOKEN');
-      await this.accounts.updateUser(em, user.id, { passwordHash, isEmailVerified: true });
+      await this.users.updateUser(user.id, { passwordHash, isEmailVerified: true }, em);
       await this.retire(em, 'password_reset', { userId: user.id });
       await this.sessions.revokeAllOfUser(user.id, undefined, em);
       await recordAudit(em, {
@@ -288,12 +288,12 @@ export class AuthFlowService {
     newPassword: string,
     actor: AuditActor = auditActorOfPrincipal(principal),
   ): Promise<{ message: string }> {
-    const user = await this.accounts.userByIdOrFail(principal.userId);
+    const user = await this.users.userByIdOrFail(principal.userId);
     const ok = await verifyPassword(user.passwordHash, oldPassword);
     if (!ok || !user.passwordHash) throw new MeridianError('INCORRECT_OLD_PASSWORD');
     const passwordHash = await hashPassword(newPassword);
     await this.dataSource.transaction(async (em) => {
-      await this.accounts.updateUser(em, user.id, { passwordHash });
+      await this.users.updateUser(user.id, { passwordHash }, em);
       await this.sessions.revokeAllOfUser(user.id, principal.sessionId, em);
       await recordAudit(em, {
         event: 'user.password_changed',
@@ -310,11 +310,11 @@ export class AuthFlowService {
    * (`is_password_autoset` false from now on). 400 `PASSWORD_ALREADY_SET` when it has one.
    */
   async setPassword(principal: Principal, password: string, actor: AuditActor = auditActorOfPrincipal(principal)) {
-    const user = await this.accounts.userByIdOrFail(principal.userId);
+    const user = await this.users.userByIdOrFail(principal.userId);
     if (user.passwordHash) throw new MeridianError('PASSWORD_ALREADY_SET');
     const passwordHash = await hashPassword(password);
     await this.dataSource.transaction(async (em) => {
-      if (!(await this.auth.setPasswordIfUnset(user.id, passwordHash, em)))
+      if (!(await this.users.setPasswordIfUnset(user.id, passwordHash, em)))
         throw new MeridianError('PASSWORD_ALREADY_SET');
       await recordAudit(em, {
         event: 'user.password_changed',
@@ -323,7 +323,7 @@ export class AuthFlowService {
         metadata: { via: 'set' },
       });
     });
-    return userMeView(await this.accounts.userByIdOrFail(user.id));
+    return userMeView(await this.users.userByIdOrFail(user.id));
   }
 
   /** 403 `SSO_REQUIRED` for an email of an SSO connection's domain that allows no other sign-in. */

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
 import { InstanceFeatureModule } from '../instance';
+import { InvitationFeatureModule } from '../invitation';
+import { ProjectFeatureModule } from '../project';
+import { UserFeatureModule } from '../user';
+import { WorkspaceFeatureModule } from '../workspace';
 import { InstanceConfigFeatureModule } from '../instance-config';
 import { MailFeatureModule } from '../mail';
 import { ApiTokenFeatureModule } from '../api-token';
@@ -20,9 +24,22 @@ import { SsoSignInService } from './sso-sign-in.service';
 import { SamlRepository } from './saml.repository';
 import { SamlService } from './saml.service';
 
-/** The auth feature: its services; exports what other features and the API modules use. */
+/**
+ * The auth feature: its services; exports what other features and the API modules use. The users,
+ * memberships and invitations a sign-in, sign-up or deactivation reads and writes come through the
+ * doors of the user, workspace, project and invitation rooms (the imported modules' services).
+ */
 @Module({
-  imports: [InstanceFeatureModule, InstanceConfigFeatureModule, MailFeatureModule, ApiTokenFeatureModule],
+  imports: [
+    InstanceFeatureModule,
+    InstanceConfigFeatureModule,
+    MailFeatureModule,
+    ApiTokenFeatureModule,
+    UserFeatureModule,
+    WorkspaceFeatureModule,
+    ProjectFeatureModule,
+    InvitationFeatureModule,
+  ],
   providers: [
     AuthRepository,
     AccountRepository,

@@ -2,13 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
-import { User } from '../user';
 import { AuthCode, AuthCodeKind } from './auth-code.entity';
 import { AuthSession } from './auth-session.entity';
 import { AuthToken } from './auth-token.entity';
 import { SQL_LIVE_ACCESS_TOKEN } from './auth.sql';
-import { WorkspaceInvitation } from '../invitation';
-import { Workspace, WorkspaceMember } from '../workspace';
 import { SsoConnection } from './sso-connection.entity';
 import { SsoConnectionDomain } from './sso-connection-domain.entity';
 import { UserAccount } from './user-account.entity';
@@ -24,9 +21,11 @@ export interface LiveAccessTokenRow {
 }
 
 /**
- * All SQL of the auth feature: sessions and their tokens, one-time codes (magic, password reset,
- * OAuth), and the password-setting update. Methods that take an `EntityManager` run in the
- * caller's transaction.
+ * The auth feature's SQL on its own tables: sessions and their tokens, one-time codes (magic,
+ * password reset, OAuth), SSO connections and their domains, and the link of an SSO identity
+ * (`user_accounts`). The users, memberships and invitations a sign-in reads or writes are the user,
+ * workspace and invitation rooms' (their doors, called by the services). Methods that take an
+ * `EntityManager` run in the caller's transaction.
  */
 @Injectable()
 export class AuthRepository {
@@ -217,41 +216,6 @@ export class AuthRepository {
       .execute();
   }
 
-  /** Sets the user's password hash only while it has none; false when it already has one. */
-  async setPasswordIfUnset(userId: string, passwordHash: string, em?: EntityManager): Promise<boolean> {
-    const result = await (em ?? this.dataSource.manager)
-      .getRepository(User)
-      .createQueryBuilder()
-      .update(User)
-      .set({ passwordHash })
-      .where('id = :id AND password_hash IS NULL', { id: userId })
-      .execute();
-    return !!result.affected;
-  }
-
-  /**
-   * Whether `userId` is the only active Admin (20) of one of the scopes (`project_members` by
-   * project, `workspace_members` by workspace) that has other active members.
-   */
-  async isSoleAdminOf(
-    em: EntityManager,
-    table: 'project_members' | 'workspace_members',
-    scope: 'project_id' | 'workspace_id',
-    userId: string,
-  ): Promise<boolean> {
-    const rows = await em.query<unknown[]>(
-      `SELECT 1 FROM ${table} me
-        WHERE me.member_id = $1 AND me.is_active = true AND me.deleted_at IS NULL AND me.role = 20
-          AND NOT EXISTS (SELECT 1 FROM ${table} o WHERE o.${scope} = me.${scope} AND o.member_id <> $1
-            AND o.is_active = true AND o.deleted_at IS NULL AND o.role = 20)
-          AND EXISTS (SELECT 1 FROM ${table} o WHERE o.${scope} = me.${scope} AND o.member_id <> $1
-            AND o.is_active = true AND o.deleted_at IS NULL)
-        LIMIT 1`,
-      [userId],
-    );
-    return rows.length > 0;
-  }
-
   // ---- SSO connections (sso-connection.service.ts, oidc.service.ts) ----
 
   /** Every stored SSO connection, oldest first (an instance has a handful). */
@@ -330,24 +294,6 @@ export class AuthRepository {
     });
   }
 
-  /** The slugs among `slugs` that name no live workspace. */
-  async unknownWorkspaceSlugs(slugs: string[]): Promise<string[]> {
-    if (slugs.length === 0) return [];
-    const rows = await this.dataSource.getRepository(Workspace).findBy({ slug: In(slugs) });
-    const found = new Set(rows.map((w) => w.slug));
-    return slugs.filter((s) => !found.has(s));
-  }
-
-  /** The user linked to an external account (`provider`, `accountId`), or null; its last sign-in is stamped. */
-  async findLinkedUser(provider: string, accountId: string): Promise<User | null> {
-    const linked = await this.dataSource
-      .getRepository(UserAccount)
-      .findOneBy({ provider, providerAccountId: accountId });
-    if (!linked) return null;
-    await this.dataSource.getRepository(UserAccount).update({ id: linked.id }, { lastLoginAt: new Date() });
-    return this.dataSource.getRepository(User).findOneBy({ id: linked.userId });
-  }
-
   /** Links a user to an external account (a concurrent identical link is fine). */
   async linkAccount(userId: string, provider: string, accountId: string): Promise<void> {
     await this.dataSource
@@ -357,47 +303,5 @@ export class AuthRepository {
       .values({ userId, provider, providerAccountId: accountId, lastLoginAt: new Date() })
       .orIgnore()
       .execute();
-  }
-
-  findUserByEmail(email: string): Promise<User | null> {
-    return this.dataSource.getRepository(User).findOneBy({ email });
-  }
-
-  /** Whether a live, unanswered workspace invitation exists for the email. */
-  async hasPendingInvitation(email: string): Promise<boolean> {
-    return this.dataSource
-      .getRepository(WorkspaceInvitation)
-      .existsBy({ email, accepted: false, respondedAt: IsNull() });
-  }
-
-  /**
-   * Gives `userId` the role in each workspace (by slug; unknown slugs are skipped): creates or
-   * reactivates the membership, or changes an active member's role. The workspace's owner keeps
-   * theirs. In the caller's transaction `em`; answers each change made (`oldRole` null when the
-   * user was not an active member), for the audit log.
-   */
-  async applyWorkspaceRoles(
-    em: EntityManager,
-    userId: string,
-    roles: Map<string, number>,
-  ): Promise<{ workspaceId: string; memberRowId: string; oldRole: number | null; newRole: number }[]> {
-    const changes: { workspaceId: string; memberRowId: string; oldRole: number | null; newRole: number }[] = [];
-    if (roles.size === 0) return changes;
-    const workspaces = await em.findBy(Workspace, { slug: In([...roles.keys()]) });
-    for (const ws of workspaces) {
-      if (ws.ownerId === userId) continue;
-      const role = roles.get(ws.slug)!;
-      const existing = await em.findOneBy(WorkspaceMember, { workspaceId: ws.id, memberId: userId });
-      if (!existing) {
-        const inserted = await em.insert(WorkspaceMember, { workspaceId: ws.id, memberId: userId, role });
-        const memberRowId = (inserted.identifiers[0] as { id: string }).id;
-        changes.push({ workspaceId: ws.id, memberRowId, oldRole: null, newRole: role });
-      } else if (!existing.isActive || existing.role !== role) {
-        await em.update(WorkspaceMember, { id: existing.id }, { isActive: true, role });
-        const oldRole = existing.isActive ? existing.role : null;
-        changes.push({ workspaceId: ws.id, memberRowId: existing.id, oldRole, newRole: role });
-      }
-    }
-    return changes;
   }
 }

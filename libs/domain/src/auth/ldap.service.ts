@@ -2,10 +2,11 @@ import { MeridianError } from '#common';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { userMeView } from '../user';
+import { WorkspaceInvitationService } from '../invitation';
+import { userMeView, UserProfileService } from '../user';
+import { WorkspaceService } from '../workspace';
 import type { SignInResult } from './account.service';
 import { AuthFlowService } from './auth-flow.service';
-import { AuthRepository } from './auth.repository';
 import { DirectorySignIn } from './directory-sign-in';
 import { LdapLookup, LdapUnavailableError, lookupLdapUser } from './ldap-client';
 import { type ClientInfo, SessionService } from './session.service';
@@ -30,7 +31,9 @@ export class LdapService implements DirectorySignIn {
   private readonly logger = new Logger('LDAP');
 
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
+    private readonly invitations: WorkspaceInvitationService,
     private readonly flows: AuthFlowService,
     private readonly sessions: SessionService,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -61,7 +64,7 @@ export class LdapService implements DirectorySignIn {
         | 'SSO_NOT_CONFIGURED'
         | 'LDAP_UNAVAILABLE',
     ) => {
-      const known = await this.repo.findUserByEmail(email);
+      const known = await this.users.userByEmail(email);
       await recordSignInFailure(this.dataSource, medium, client, email, code, known);
       return code === 'LDAP_UNAVAILABLE'
         ? new MeridianError(code, undefined, {}, LDAP_RETRY_AFTER_SECONDS)
@@ -87,9 +90,9 @@ export class LdapService implements DirectorySignIn {
     const directoryDomain = directoryEmail?.slice(directoryEmail.lastIndexOf('@') + 1);
     const accountEmail =
       directoryEmail && directoryDomain && connection.domains.includes(directoryDomain) ? directoryEmail : email;
-    let user = await this.repo.findUserByEmail(accountEmail);
+    let user = await this.users.userByEmail(accountEmail);
     if (user && !user.isActive) throw await refuse('USER_ACCOUNT_DEACTIVATED');
-    if (!user && !connection.jitProvisioning && !(await this.repo.hasPendingInvitation(accountEmail))) {
+    if (!user && !connection.jitProvisioning && !(await this.invitations.hasPendingFor(accountEmail))) {
       throw await refuse('SSO_INVITATION_REQUIRED');
     }
     const { firstName, lastName } = found.user;
@@ -101,7 +104,7 @@ export class LdapService implements DirectorySignIn {
       if (groups.has(m.group.toLowerCase()))
         roles.set(m.workspace_slug, Math.max(roles.get(m.workspace_slug) ?? 0, m.role));
     }
-    await applySsoGroupRoles(this.dataSource, this.repo, connection.id, user, roles, client);
+    await applySsoGroupRoles(this.dataSource, this.workspaces, connection.id, user, roles, client);
     const tokens = await this.sessions.open(user, 'ldap', { ...client, connection: connection.id });
     return { ...tokens, user: userMeView(user) };
   }

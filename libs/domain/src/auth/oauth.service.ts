@@ -18,7 +18,7 @@ import type * as GitLab from 'passport-gitlab2';
 import type * as Google from 'passport-google-oauth20';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { User, userMeView } from '../user';
+import { User, userMeView, UserProfileService } from '../user';
 import { AccountRepository } from './account.repository';
 import { normaliseEmail } from './account.service';
 import { InstanceSettings } from '../instance-config';
@@ -140,6 +140,7 @@ export class OAuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly accounts: AccountRepository,
+    private readonly users: UserProfileService,
     private readonly flows: AuthFlowService,
     private readonly sessions: SessionService,
     private readonly instanceSettings: InstanceSettings,
@@ -323,12 +324,12 @@ export class OAuthService {
    */
   async signIn(profile: OAuthProfile): Promise<User> {
     const linked = await this.accounts.linkOf(profile.provider, profile.id);
-    let user = linked ? await this.accounts.userById(linked.userId) : null;
+    let user = linked ? await this.users.userById(linked.userId) : null;
     if (!user) {
       if (!profile.email || !profile.emailVerified) {
         throw new MeridianError('INVALID_EMAIL', 'The provider did not give a verified email address.');
       }
-      const existing = await this.accounts.userByEmail(profile.email);
+      const existing = await this.users.userByEmail(profile.email);
       if (existing && !existing.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
       user = await this.flows.findOrCreateVerified(
         profile.email,
@@ -346,7 +347,7 @@ export class OAuthService {
     }
     if (!user.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
     if (!user.isEmailVerified && profile.emailVerified && profile.email === user.email) {
-      await this.accounts.updateUser(this.accounts.manager, user.id, { isEmailVerified: true });
+      await this.users.updateUser(user.id, { isEmailVerified: true });
     }
     return user;
   }

@@ -5,8 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { joinAcceptedInvitations } from '../invitation';
 import { recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
-import { User } from '../user';
-import { AccountRepository } from './account.repository';
+import { User, UserProfileService } from '../user';
 import { AuthSession } from './auth-session.entity';
 import { AuthRepository } from './auth.repository';
 import { LandingRepository } from './landing.repository';
@@ -45,7 +44,7 @@ export class SessionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly auth: AuthRepository,
-    private readonly accounts: AccountRepository,
+    private readonly users: UserProfileService,
     private readonly landing: LandingRepository,
   ) {}
 
@@ -69,7 +68,7 @@ export class SessionService {
         ),
         lastUsedAt: new Date(now),
       });
-      await this.accounts.updateUser(em, user.id, { lastLoginAt: new Date(now), lastLoginMedium: medium });
+      await this.users.updateUser(user.id, { lastLoginAt: new Date(now), lastLoginMedium: medium }, em);
       user.lastLoginAt = new Date(now);
       user.lastLoginMedium = medium;
       await joinAcceptedInvitations(em, user.id, user.email);
@@ -157,7 +156,7 @@ export class SessionService {
     const token = await this.auth.findTokenByDigest(sha256(refreshToken), 'refresh');
     if (!token) throw new MeridianError('INVALID_REFRESH_TOKEN');
     const session = await this.auth.findSession(token.sessionId);
-    const user = session ? await this.accounts.userById(session.userId) : null;
+    const user = session ? await this.users.userById(session.userId) : null;
     const now = Date.now();
     if (
       !session ||

@@ -14,6 +14,7 @@ import type { EntityManager } from 'typeorm';
 import { recordAudit } from '../kernel/audit';
 import { SecretBox } from '../instance-config';
 import { iso } from '../kernel/time';
+import { WorkspaceService } from '../workspace';
 import { AuthRepository } from './auth.repository';
 import { GroupRoleMapping, SsoConnection, SsoKind } from './sso-connection.entity';
 import { discoverOidc, OidcSettings } from './oidc-client';
@@ -173,6 +174,7 @@ export class SsoConnectionService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repo: AuthRepository,
+    private readonly workspaces: WorkspaceService,
   ) {
     this.box = new SecretBox(config.secret.key, SECRET_PURPOSE);
     this.checkedEnv = checkSsoEnvConnections(config);
@@ -504,7 +506,7 @@ export class SsoConnectionService {
         if (!ok) fail('group_role_mappings', 'Each mapping is {group, workspace_slug, role: 20, 15 or 5}.');
         else mappings.push({ group: m.group.trim(), workspace_slug: m.workspace_slug.trim(), role: m.role });
       }
-      const unknown = await this.repo.unknownWorkspaceSlugs([...new Set(mappings.map((m) => m.workspace_slug))]);
+      const unknown = await this.workspaces.unknownSlugs([...new Set(mappings.map((m) => m.workspace_slug))]);
       if (unknown.length) fail('group_role_mappings', `Unknown workspaces: ${unknown.join(', ')}.`);
     }
     if (Object.keys(errors).length) throw validationError(errors);

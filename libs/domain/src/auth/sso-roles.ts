@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { recordAudit } from '../kernel/audit';
 import type { User } from '../user';
-import type { AuthRepository } from './auth.repository';
+import type { WorkspaceService } from '../workspace';
 import type { ClientInfo } from './session.service';
 import { signInActor } from './sign-in-audit';
 
@@ -14,7 +14,7 @@ import { signInActor } from './sign-in-audit';
  */
 export async function applySsoGroupRoles(
   dataSource: DataSource,
-  repo: AuthRepository,
+  workspaces: WorkspaceService,
   connectionId: string,
   user: User,
   roles: Map<string, number>,
@@ -22,7 +22,7 @@ export async function applySsoGroupRoles(
 ): Promise<void> {
   if (roles.size === 0) return;
   await dataSource.transaction(async (em) => {
-    for (const change of await repo.applyWorkspaceRoles(em, user.id, roles))
+    for (const change of await workspaces.applyMemberRoles(user.id, roles, em))
       await recordAudit(em, {
         event: 'member.role_changed',
         actor: signInActor(client, user),

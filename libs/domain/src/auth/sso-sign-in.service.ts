@@ -2,7 +2,10 @@ import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { User } from '../user';
+import { WorkspaceInvitationService } from '../invitation';
+import { User, UserProfileService } from '../user';
+import { WorkspaceService } from '../workspace';
+import { AccountRepository } from './account.repository';
 import { normaliseEmail } from './account.service';
 import { AuthFlowService } from './auth-flow.service';
 import { AuthRepository } from './auth.repository';
@@ -37,8 +40,12 @@ export interface SsoIdentity {
 export class SsoSignInService {
   constructor(
     private readonly repo: AuthRepository,
+    private readonly accounts: AccountRepository,
     private readonly flows: AuthFlowService,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
+    private readonly invitations: WorkspaceInvitationService,
   ) {}
 
   async signIn(connection: ResolvedSsoConnection, client: ClientInfo, identity: SsoIdentity): Promise<User> {
@@ -50,11 +57,11 @@ export class SsoSignInService {
         `The identity provider gave no verified email of ${connection.domains.join(', ')}.`,
       );
     }
-    let user = identity.link ? await this.repo.findLinkedUser(identity.link.provider, identity.link.accountId) : null;
+    let user = identity.link ? await this.linkedUser(identity.link.provider, identity.link.accountId) : null;
     if (!user) {
-      const existing = await this.repo.findUserByEmail(email);
+      const existing = await this.users.userByEmail(email);
       if (existing && !existing.isActive) throw new MeridianError('USER_ACCOUNT_DEACTIVATED');
-      if (!existing && !connection.jitProvisioning && !(await this.repo.hasPendingInvitation(email))) {
+      if (!existing && !connection.jitProvisioning && !(await this.invitations.hasPendingFor(email))) {
         throw new MeridianError('SSO_INVITATION_REQUIRED');
       }
       user = await this.flows.findOrCreateVerified(email, { displayName: identity.displayName }, undefined, 'sso');
@@ -66,7 +73,15 @@ export class SsoSignInService {
     for (const m of connection.groupRoleMappings) {
       if (groups.has(m.group)) roles.set(m.workspace_slug, Math.max(roles.get(m.workspace_slug) ?? 0, m.role));
     }
-    await applySsoGroupRoles(this.dataSource, this.repo, connection.id, user, roles, client);
+    await applySsoGroupRoles(this.dataSource, this.workspaces, connection.id, user, roles, client);
     return user;
+  }
+
+  /** The user linked to an external account (`provider`, `accountId`), or null; the link's last sign-in is stamped. */
+  private async linkedUser(provider: string, accountId: string): Promise<User | null> {
+    const linked = await this.accounts.linkOf(provider, accountId);
+    if (!linked) return null;
+    await this.accounts.stampLink(linked.id);
+    return this.users.userById(linked.userId);
   }
 }

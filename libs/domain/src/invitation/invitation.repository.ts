@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { User } from '../user';
 import { Workspace, WorkspaceMember } from '../workspace';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
@@ -125,5 +125,19 @@ export class InvitationRepository {
   /** The active user with this email (as stored), or null. */
   activeUserByEmail(em: EntityManager, email: string): Promise<User | null> {
     return em.getRepository(User).findOneBy({ email, isActive: true });
+  }
+
+  // ---- invitations as the auth room's sign-in and deactivation read and change them ----
+
+  /** Whether a live, unanswered invitation to `email` (as stored) exists. */
+  hasPendingFor(email: string): Promise<boolean> {
+    return this.dataSource
+      .getRepository(WorkspaceInvitation)
+      .existsBy({ email, accepted: false, respondedAt: IsNull() });
+  }
+
+  /** Soft-deletes the invitations to `email` (as stored), in `em`'s transaction. */
+  async softDeleteTo(em: EntityManager, email: string): Promise<void> {
+    await em.softDelete(WorkspaceInvitation, { email });
   }
 }

@@ -277,6 +277,24 @@ export class WorkspaceInvitationService {
       );
     }
   }
+
+  // ---- for the auth room's sign-in and deactivation
+
+  /**
+   * Whether a live, unanswered invitation to `email` (normalised, lower-case) exists in any
+   * workspace: an invitation-only SSO connection (OIDC, SAML, LDAP) creates the account then.
+   */
+  hasPendingFor(email: string): Promise<boolean> {
+    return this.invitations.hasPendingFor(email);
+  }
+
+  /**
+   * Soft-deletes every invitation to `email` (lower-cased as invitations store it), in the caller's
+   * transaction when `em` is given (Plane's `UserEndpoint.deactivate`).
+   */
+  async deleteInvitationsTo(email: string, em: EntityManager = this.dataSource.manager): Promise<void> {
+    await this.invitations.softDeleteTo(em, email.toLowerCase());
+  }
 }
 
 /**

@@ -363,6 +363,22 @@ export class ProjectMemberService {
   ): Promise<number | null | undefined> {
     return this.projects.roleInLiveProject(em, workspaceId, projectId, userId);
   }
+
+  // ---- memberships as the auth room's deactivation changes them; `em` is the caller's
+  // transaction, the manager outside any when omitted
+
+  /** Makes `userId`'s active memberships of every project inactive (Plane's `UserEndpoint.deactivate`). */
+  async deactivateMembershipsOf(userId: string, em: EntityManager = this.dataSource.manager): Promise<void> {
+    await this.projects.deactivateMembershipsOf(em, userId);
+  }
+
+  /**
+   * Whether `userId` is the only active Admin (20) of a project that has other active members
+   * (Plane's `UserEndpoint.deactivate` refuses them: 400 `DEACTIVATE_ONLY_PROJECT_ADMIN` is the caller's).
+   */
+  isSoleAdminOfAny(userId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.projects.isSoleAdminOfAny(em, userId);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

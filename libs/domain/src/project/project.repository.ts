@@ -466,4 +466,26 @@ export class ProjectRepository {
       .getRepository(Project)
       .update(onlyIf === undefined ? { id } : { id, coverImage: onlyIf }, { coverImage: url });
   }
+
+  // ---- memberships as the auth room's deactivation changes them (through ProjectMemberService) ----
+
+  /** Makes `userId`'s active project memberships inactive (in `em`'s transaction). */
+  async deactivateMembershipsOf(em: EntityManager, userId: string): Promise<void> {
+    await em.update(ProjectMember, { memberId: userId, isActive: true }, { isActive: false });
+  }
+
+  /** Whether `userId` is the only active Admin (20) of a project that has other active members. */
+  async isSoleAdminOfAny(em: EntityManager, userId: string): Promise<boolean> {
+    const rows = await em.query<unknown[]>(
+      `SELECT 1 FROM project_members me
+        WHERE me.member_id = $1 AND me.is_active = true AND me.deleted_at IS NULL AND me.role = 20
+          AND NOT EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = me.project_id AND o.member_id <> $1
+            AND o.is_active = true AND o.deleted_at IS NULL AND o.role = 20)
+          AND EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = me.project_id AND o.member_id <> $1
+            AND o.is_active = true AND o.deleted_at IS NULL)
+        LIMIT 1`,
+      [userId],
+    );
+    return rows.length > 0;
+  }
 }

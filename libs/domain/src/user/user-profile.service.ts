@@ -92,4 +92,65 @@ export class UserProfileService {
   ): Promise<void> {
     return this.users.setImage(em, userId, column, url, onlyIf);
   }
+
+  // ---- the accounts the auth room signs in, creates and deactivates; `em` is the caller's
+  // transaction (the sign-up, the session's opening, the deactivation), the manager outside any
+  // when omitted
+
+  /** The user with this (normalised, lower-case) email, or null: the account a sign-in or sign-up finds. */
+  userByEmail(email: string, em?: EntityManager): Promise<User | null> {
+    return this.users.userByEmail(email, em);
+  }
+
+  /**
+   * The user with this email; throws TypeORM's `EntityNotFoundError` (a 404 through the error
+   * filter) when there is none: for a row known to exist (created by a concurrent sign-up).
+   */
+  userByEmailOrFail(email: string, em?: EntityManager): Promise<User> {
+    return this.users.userByEmailOrFail(email, em);
+  }
+
+  /** The user with this id, active or not, or null (a session's, a link's or a reset token's user). */
+  userById(id: string, em?: EntityManager): Promise<User | null> {
+    return this.users.userById(id, em);
+  }
+
+  /** The user with this id; throws TypeORM's `EntityNotFoundError` when there is none (the signed-in user). */
+  userByIdOrFail(id: string, em?: EntityManager): Promise<User> {
+    return this.users.userByIdOrFail(id, em);
+  }
+
+  /**
+   * Creates a user (Plane's sign-up: `plane/authentication/provider/credentials/email.py`, magic
+   * code, OAuth and SSO) and answers the saved row with its generated columns. A taken email throws
+   * the unique violation of `uq_users_email`, which the caller turns into its answer.
+   */
+  createUser(row: Partial<User>, em?: EntityManager): Promise<User> {
+    return this.users.insertUser(em ?? this.users.manager, row);
+  }
+
+  /**
+   * Writes columns of one user with no rule of this room: the password hash, `is_email_verified`,
+   * `is_active`, `last_login_at` and `last_login_medium` the sign-in flows and the deactivation
+   * set (the user's own profile fields go through `update`).
+   */
+  async updateUser(id: string, patch: Partial<User>, em?: EntityManager): Promise<void> {
+    await this.users.updateUser(em ?? this.users.manager, id, patch);
+  }
+
+  /**
+   * Sets the first password of an account that has none (Plane's `SetUserPasswordEndpoint`); false
+   * when it already has one (a concurrent set), in one statement.
+   */
+  setPasswordIfUnset(id: string, passwordHash: string, em?: EntityManager): Promise<boolean> {
+    return this.users.setPasswordIfUnset(em ?? this.users.manager, id, passwordHash);
+  }
+
+  /**
+   * Resets the profile's onboarding (Plane's `UserEndpoint.deactivate`): no last workspace, the
+   * tour and every onboarding step undone. No profile row, nothing changes.
+   */
+  async resetOnboarding(userId: string, em?: EntityManager): Promise<void> {
+    await this.users.resetOnboarding(em ?? this.users.manager, userId);
+  }
 }

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { Profile } from './profile.entity';
 import { User } from './user.entity';
 
-/** All of the user feature's queries (the signed-in user's own row). */
+/** All of the user feature's queries (`users` and `profiles`). */
 @Injectable()
 export class UserRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The DataSource's manager, for reads and writes outside a transaction. */
+  /** The DataSource's manager, for reads and writes outside a transaction (the methods that take one). */
   get manager(): EntityManager {
     return this.dataSource.manager;
   }
@@ -38,6 +39,70 @@ export class UserRepository {
   /** Sets the user's `avatar` or `cover_image`; `onlyIf`: only while it still holds that URL. */
   async setImage(em: EntityManager, id: string, column: UserImage, url: string | null, onlyIf?: string): Promise<void> {
     await em.getRepository(User).update(onlyIf === undefined ? { id } : { id, [column]: onlyIf }, { [column]: url });
+  }
+
+  // ---- sign-in, sign-up and deactivation (the auth room, through UserProfileService); `em` is the
+  // caller's transaction, the manager outside any by default ----
+
+  /** The user with this (normalised) email, or null. */
+  userByEmail(email: string, em: EntityManager = this.dataSource.manager): Promise<User | null> {
+    return em.findOneBy(User, { email });
+  }
+
+  /** The user with this email; throws TypeORM's `EntityNotFoundError` when there is none. */
+  userByEmailOrFail(email: string, em: EntityManager = this.dataSource.manager): Promise<User> {
+    return em.findOneByOrFail(User, { email });
+  }
+
+  /** The user with this id, or null. */
+  userById(id: string, em: EntityManager = this.dataSource.manager): Promise<User | null> {
+    return em.findOneBy(User, { id });
+  }
+
+  /** The user with this id; throws TypeORM's `EntityNotFoundError` when there is none. */
+  userByIdOrFail(id: string, em: EntityManager = this.dataSource.manager): Promise<User> {
+    return em.findOneByOrFail(User, { id });
+  }
+
+  /** Inserts a user and answers the saved row; a taken email throws the unique violation of `uq_users_email`. */
+  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
+    return em.save(em.create(User, row));
+  }
+
+  /** Changes columns of one user. */
+  async updateUser(em: EntityManager, id: string, patch: Partial<User>): Promise<void> {
+    await em.update(User, { id }, patch);
+  }
+
+  /** Sets the user's password hash only while it has none; false when it already has one. */
+  async setPasswordIfUnset(em: EntityManager, id: string, passwordHash: string): Promise<boolean> {
+    const result = await em
+      .getRepository(User)
+      .createQueryBuilder()
+      .update(User)
+      .set({ passwordHash })
+      .where('id = :id AND password_hash IS NULL', { id })
+      .execute();
+    return !!result.affected;
+  }
+
+  /** Resets the profile's onboarding: no last workspace, tour and every onboarding step undone. */
+  async resetOnboarding(em: EntityManager, userId: string): Promise<void> {
+    await em.update(
+      Profile,
+      { userId },
+      {
+        lastWorkspaceId: null,
+        isTourCompleted: false,
+        isOnboarded: false,
+        onboardingStep: {
+          workspace_join: false,
+          profile_complete: false,
+          workspace_create: false,
+          workspace_invite: false,
+        },
+      },
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
@@ -112,5 +112,50 @@ export class WorkspaceRepository {
   /** Sets the workspace's `logo`; `onlyIf`: only while it still holds that URL. */
   async setLogo(em: EntityManager, id: string, url: string | null, onlyIf?: string): Promise<void> {
     await em.getRepository(Workspace).update(onlyIf === undefined ? { id } : { id, logo: onlyIf }, { logo: url });
+  }
+  // ---- memberships as sign-in (SSO group roles) and deactivation change them (the auth room,
+  // through WorkspaceService), in `em`'s transaction ----
+
+  /** The live workspaces whose slug is among `slugs` (non-empty). */
+  liveBySlugs(em: EntityManager, slugs: string[]): Promise<Workspace[]> {
+    return em.getRepository(Workspace).findBy({ slug: In(slugs) });
+  }
+
+  /** Inserts a workspace membership and answers its row id. */
+  async insertMembershipId(em: EntityManager, row: Partial<WorkspaceMember>): Promise<string> {
+    const inserted = await em.insert(WorkspaceMember, row as never);
+    return (inserted.identifiers[0] as { id: string }).id;
+  }
+
+  /** `userId`'s active memberships (row id, workspace, role). */
+  async activeMembershipsOf(
+    em: EntityManager,
+    userId: string,
+  ): Promise<{ id: string; workspaceId: string; role: number }[]> {
+    const rows = await em.find(WorkspaceMember, {
+      where: { memberId: userId, isActive: true },
+      select: { id: true, workspaceId: true, role: true },
+    });
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspaceId, role: r.role }));
+  }
+
+  /** Makes `userId`'s active memberships inactive. */
+  async deactivateMembershipsOf(em: EntityManager, userId: string): Promise<void> {
+    await em.update(WorkspaceMember, { memberId: userId, isActive: true }, { isActive: false });
+  }
+
+  /** Whether `userId` is the only active Admin (20) of a workspace that has other active members. */
+  async isSoleAdminOfAny(em: EntityManager, userId: string): Promise<boolean> {
+    const rows = await em.query<unknown[]>(
+      `SELECT 1 FROM workspace_members me
+        WHERE me.member_id = $1 AND me.is_active = true AND me.deleted_at IS NULL AND me.role = 20
+          AND NOT EXISTS (SELECT 1 FROM workspace_members o WHERE o.workspace_id = me.workspace_id AND o.member_id <> $1
+            AND o.is_active = true AND o.deleted_at IS NULL AND o.role = 20)
+          AND EXISTS (SELECT 1 FROM workspace_members o WHERE o.workspace_id = me.workspace_id AND o.member_id <> $1
+            AND o.is_active = true AND o.deleted_at IS NULL)
+        LIMIT 1`,
+      [userId],
+    );
+    return rows.length > 0;
   }
 }

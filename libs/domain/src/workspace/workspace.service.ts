@@ -5,7 +5,12 @@ import { DataSource, EntityManager } from 'typeorm';
 import { InstanceSettings } from '../instance-config';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isRestrictedSlug } from './slug-rules';
-import { insertWorkspaceMembership, WorkspaceRepository } from './workspace.repository';
+import {
+  findWorkspaceMembership,
+  insertWorkspaceMembership,
+  updateWorkspaceMembership,
+  WorkspaceRepository,
+} from './workspace.repository';
 import { workspaceView } from './workspace.view';
 import { Workspace } from './workspace.entity';
 
@@ -119,5 +124,74 @@ export class WorkspaceService implements WorkspaceAccessResolver {
    */
   setLogo(id: string, url: string | null, onlyIf?: string, em: EntityManager = this.dataSource.manager): Promise<void> {
     return this.workspaces.setLogo(em, id, url, onlyIf);
+  }
+
+  // ---- memberships as the auth room's sign-in and deactivation change them; `em` is the
+  // caller's transaction, the manager outside any when omitted
+
+  /**
+   * The slugs among `slugs` that name no live workspace (an SSO connection's group → role mappings
+   * are checked at save with it; 422 is the caller's).
+   */
+  async unknownSlugs(slugs: string[]): Promise<string[]> {
+    if (slugs.length === 0) return [];
+    const rows = await this.workspaces.liveBySlugs(this.dataSource.manager, slugs);
+    const found = new Set(rows.map((w) => w.slug));
+    return slugs.filter((s) => !found.has(s));
+  }
+
+  /**
+   * Gives `userId` the role in each live workspace of `roles` (slug → role, Admin 20, Member 15,
+   * Guest 5; unknown slugs are skipped), as an SSO sign-in's group → role mappings say
+   * (docs/sso-oidc.md): creates or reactivates the membership, or changes an active member's role.
+   * The workspace's owner keeps theirs. Answers each change made (`oldRole` null when the user was
+   * not an active member), for the caller's audit rows.
+   */
+  async applyMemberRoles(
+    userId: string,
+    roles: Map<string, number>,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<{ workspaceId: string; memberRowId: string; oldRole: number | null; newRole: number }[]> {
+    const changes: { workspaceId: string; memberRowId: string; oldRole: number | null; newRole: number }[] = [];
+    if (roles.size === 0) return changes;
+    for (const ws of await this.workspaces.liveBySlugs(em, [...roles.keys()])) {
+      if (ws.ownerId === userId) continue;
+      const role = roles.get(ws.slug)!;
+      const existing = await findWorkspaceMembership(em, ws.id, userId);
+      if (!existing) {
+        const memberRowId = await this.workspaces.insertMembershipId(em, {
+          workspaceId: ws.id,
+          memberId: userId,
+          role,
+        });
+        changes.push({ workspaceId: ws.id, memberRowId, oldRole: null, newRole: role });
+      } else if (!existing.isActive || existing.role !== role) {
+        await updateWorkspaceMembership(em, existing.id, { isActive: true, role });
+        const oldRole = existing.isActive ? existing.role : null;
+        changes.push({ workspaceId: ws.id, memberRowId: existing.id, oldRole, newRole: role });
+      }
+    }
+    return changes;
+  }
+
+  /** `userId`'s active memberships (row id, workspace, role): a deactivation's `member.removed` audit rows. */
+  activeMembershipsOf(
+    userId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<{ id: string; workspaceId: string; role: number }[]> {
+    return this.workspaces.activeMembershipsOf(em, userId);
+  }
+
+  /** Makes `userId`'s active memberships inactive (Plane's `UserEndpoint.deactivate`). */
+  async deactivateMembershipsOf(userId: string, em: EntityManager = this.dataSource.manager): Promise<void> {
+    await this.workspaces.deactivateMembershipsOf(em, userId);
+  }
+
+  /**
+   * Whether `userId` is the only active Admin (20) of a workspace that has other active members
+   * (Plane's `UserEndpoint.deactivate` refuses them: 400 `DEACTIVATE_ONLY_WORKSPACE_ADMIN` is the caller's).
+   */
+  isSoleAdminOfAny(userId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.workspaces.isSoleAdminOfAny(em, userId);
   }
 }
