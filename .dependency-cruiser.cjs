@@ -33,7 +33,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'invitation/invitation.repository.ts',
   'issue/issue.repository.ts',
   'member/member.repository.ts',
-  'page/page.repository.ts',
   'project/project.repository.ts',
   'relation/relation.repository.ts',
   'search/search.repository.ts',
