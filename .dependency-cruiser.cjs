@@ -36,7 +36,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'project/project.repository.ts',
   'relation/relation.repository.ts',
   'search/search.repository.ts',
-  'view/view.repository.ts',
   'webhook/webhook.repository.ts',
   'workspace-profile/workspace-profile.repository.ts',
 ];
