@@ -500,8 +500,7 @@ export class PageService {
   private async liveLabelIds(pageIds: string[]): Promise<Map<string, string[]>> {
     const links = await this.pages.labelIds(pageIds);
     const live = await this.labels.liveLabelIds([...links.values()].flat());
-    for (const [pageId, labelIds] of links) links.set(pageId, labelIds.filter((id) => live.has(id)));
-    return links;
+    return new Map([...links].map(([pageId, labelIds]) => [pageId, labelIds.filter((id) => live.has(id))]));
   }
 }
 
