@@ -29,7 +29,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'cycle/planning.repository.ts',
   'importer/importer.repository.ts',
   'instance/instance.repository.ts',
-  'intake/intake.repository.ts',
   'invitation/invitation.repository.ts',
   'issue/issue.repository.ts',
   'member/member.repository.ts',
