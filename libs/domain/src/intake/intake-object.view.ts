@@ -1,4 +1,5 @@
 import { projectLiteView } from '../project';
+import type { Project } from '../project';
 import type { Intake } from './intake.entity';
 
 /**
@@ -6,10 +7,10 @@ import type { Intake } from './intake.entity';
  * `fields = "__all__"` plus `project_detail` and the `pending_issue_count` annotation). Meridian keeps
  * no `view_props` or `logo_props` for an intake: they answer `{}`.
  */
-export function intakeObjectView(intake: Intake, pending: number) {
+export function intakeObjectView(intake: Intake, pending: number, project: Project | null) {
   return {
     id: intake.id,
-    project_detail: intake.project ? projectLiteView(intake.project) : null,
+    project_detail: project ? projectLiteView(project) : null,
     pending_issue_count: pending,
     created_at: intake.createdAt,
     updated_at: intake.updatedAt,

@@ -2,10 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { bindNamed, Issue, issueFilterConditions } from '../issue';
-import { Project } from '../project';
-import { State } from '../state';
-import type { DateFilter, IssueFilterSet } from '../issue';
+import type { bindNamed, DateFilter, IssueFilterSet, issueFilterConditions } from '../issue';
 import { IntakeIssue } from './intake-issue.entity';
 import { Intake } from './intake.entity';
 
@@ -25,7 +22,22 @@ export interface IntakeListFilter {
 
 const ORDER_KEYS = { created_at: 'i.createdAt', updated_at: 'i.updatedAt', sequence_id: 'i.sequenceId' } as const;
 
-/** All of the intake feature's SQL: the intake rows of a project, joined to their live work items. */
+/**
+ * The issue room's filter compiler (its door's `bindNamed` and `issueFilterConditions`), which the
+ * service hands to `listPage`: the list's work item filters are conditions on the joined work item
+ * of one paginated statement, written once, in the issue room.
+ */
+export interface IssueFilterCompiler {
+  bindNamed: typeof bindNamed;
+  issueFilterConditions: typeof issueFilterConditions;
+}
+
+/**
+ * All of the intake feature's SQL: the intake rows of a project, joined to their live work items.
+ * An intake row counts only while its work item is live, so the statements that find or count rows
+ * join `issues` by entity name (no import of the issue room); what else an intake flow reads or
+ * moves of other rooms' rows, its service reads through their doors.
+ */
 @Injectable()
 export class IntakeRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -38,30 +50,32 @@ export class IntakeRepository {
   /**
    * A page of the project's live intake rows whose work item is live, newest first, through the
    * keyset paginator; `createdById` keeps only the rows that user submitted. `filter` (the App API
-   * list) narrows by status and work item fields and orders by a work item key.
+   * list) narrows by status and work item fields (compiled by `compiler`, the issue room's) and
+   * orders by a work item key.
    */
   listPage(
     projectId: string,
     page: PageRequest,
     createdById?: string,
-    filter?: IntakeListFilter,
+    filter?: { spec: IntakeListFilter; compiler: IssueFilterCompiler },
     intakeId?: string,
   ): Promise<Page<IntakeIssue>> {
     const qb = this.dataSource
       .getRepository(IntakeIssue)
       .createQueryBuilder('r')
-      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
+      .innerJoin('Issue', 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId', { projectId });
     if (createdById !== undefined) qb.andWhere('r.createdById = :viewerId', { viewerId: createdById });
     if (intakeId !== undefined) qb.andWhere('r.intakeId = :intakeId', { intakeId });
     if (!filter) return paginate(qb, page, { order: 'DESC' });
-    if (filter.statuses.length) qb.andWhere('r.status IN (:...statuses)', { statuses: filter.statuses });
+    const { spec, compiler } = filter;
+    if (spec.statuses.length) qb.andWhere('r.status IN (:...statuses)', { statuses: spec.statuses });
     const params: Record<string, unknown> = {};
-    const bind = bindNamed(params, 'f');
-    const where = issueFilterConditions(filter.issue, bind);
+    const bind = compiler.bindNamed(params, 'f');
+    const where = compiler.issueFilterConditions(spec.issue, bind);
     for (const [list, column] of [
-      [filter.created_at, 'i.created_at'],
-      [filter.updated_at, 'i.updated_at'],
+      [spec.created_at, 'i.created_at'],
+      [spec.updated_at, 'i.updated_at'],
     ] as const) {
       for (const f of list ?? [])
         where.push(
@@ -71,9 +85,9 @@ export class IntakeRepository {
     for (const w of where) qb.andWhere(w);
     qb.setParameters(params);
     return paginate(qb, page, {
-      key: ORDER_KEYS[filter.orderBy],
-      order: filter.desc ? 'DESC' : 'ASC',
-      keyType: filter.orderBy === 'sequence_id' ? 'bigint' : 'timestamp',
+      key: ORDER_KEYS[spec.orderBy],
+      order: spec.desc ? 'DESC' : 'ASC',
+      keyType: spec.orderBy === 'sequence_id' ? 'bigint' : 'timestamp',
     });
   }
 
@@ -82,7 +96,7 @@ export class IntakeRepository {
     return this.dataSource
       .getRepository(IntakeIssue)
       .createQueryBuilder('r')
-      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
+      .innerJoin('Issue', 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId AND r.intakeId = :intakeId', { projectId, intakeId })
       .andWhere('(r.id = :id OR r.issueId = :id)', { id })
       .getOne();
@@ -96,7 +110,7 @@ export class IntakeRepository {
     const qb = em
       .getRepository(IntakeIssue)
       .createQueryBuilder('r')
-      .innerJoin(Issue, 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
+      .innerJoin('Issue', 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId AND r.issueId = :issueId', { projectId, issueId });
     if (lock) qb.setLock('pessimistic_write', undefined, ['r']);
     return qb.getOne();
@@ -114,7 +128,6 @@ export class IntakeRepository {
     const qb = em
       .getRepository(Intake)
       .createQueryBuilder('k')
-      .leftJoinAndSelect('k.project', 'p')
       .where('k.projectId = :projectId', { projectId })
       .andWhere('k.deletedAt IS NULL')
       .orderBy('k.createdAt', 'ASC');
@@ -124,7 +137,7 @@ export class IntakeRepository {
     const counts: Array<{ intake_id: string; n: string }> = await em
       .getRepository(IntakeIssue)
       .createQueryBuilder('ii')
-      .innerJoin(Issue, 'i', 'i.id = ii.issueId AND i.deletedAt IS NULL')
+      .innerJoin('Issue', 'i', 'i.id = ii.issueId AND i.deletedAt IS NULL')
       .select('ii.intakeId', 'intake_id')
       .addSelect('COUNT(*)', 'n')
       .where('ii.intakeId IN (:...ids)', { ids: rows.map((r) => r.id) })
@@ -164,58 +177,6 @@ export class IntakeRepository {
   /** Saves a new intake object (`em.save`: its `id` and defaults come back on it). */
   insertIntake(em: EntityManager, fields: Partial<Intake>): Promise<Intake> {
     return em.save(em.create(Intake, fields));
-  }
-
-  // ---- the rows of other rooms an intake flow reads or moves (by entity, from their doors) -------
-
-  /** The live project with this id, or null. */
-  project(em: EntityManager, projectId: string): Promise<Project | null> {
-    return em.getRepository(Project).findOne({ where: { id: projectId } });
-  }
-
-  /** The live work item with this id, or null. */
-  liveIssue(em: EntityManager, issueId: string): Promise<Issue | null> {
-    return em.getRepository(Issue).findOne({ where: { id: issueId } });
-  }
-
-  /** The work item with this id, deleted too, or null. */
-  issueWithDeleted(em: EntityManager, issueId: string): Promise<Issue | null> {
-    return em.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
-  }
-
-  /** The project's live work item with this id, or null. */
-  issueOfProject(em: EntityManager, projectId: string, issueId: string): Promise<Issue | null> {
-    return em.getRepository(Issue).findOne({ where: { id: issueId, projectId } });
-  }
-
-  /** Soft-deletes the work item (its sub-items lose their parent first), as the intake's delete does. */
-  async softDeleteIssue(em: EntityManager, issueId: string, userId: string, now: Date): Promise<void> {
-    await em.update(Issue, { parentId: issueId }, { parentId: null });
-    await em.update(Issue, { id: issueId }, { deletedAt: now, updatedById: userId });
-  }
-
-  /** Moves the work item to another state (`completedAt` as the caller decides). */
-  async setIssueState(
-    em: EntityManager,
-    issueId: string,
-    patch: { stateId: string; completedAt: Date | null; updatedById: string },
-  ): Promise<void> {
-    await em.update(Issue, { id: issueId }, patch);
-  }
-
-  /** The state with this id, deleted too, or null. */
-  stateWithDeleted(em: EntityManager, stateId: string): Promise<State | null> {
-    return em.getRepository(State).findOne({ where: { id: stateId }, withDeleted: true });
-  }
-
-  /** The project's first live state of the `cancelled` group (by `sequence`), or null. */
-  firstCancelledState(em: EntityManager, projectId: string): Promise<State | null> {
-    return em.getRepository(State).findOne({ where: { projectId, group: 'cancelled' }, order: { sequence: 'ASC' } });
-  }
-
-  /** The project's live default state, or null. */
-  defaultState(em: EntityManager, projectId: string): Promise<State | null> {
-    return em.getRepository(State).findOne({ where: { projectId, default: true } });
   }
 
   /** Whether `intakeId` is a live intake of the project. */

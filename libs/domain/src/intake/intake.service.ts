@@ -2,16 +2,16 @@ import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ActivityEntry, writeActivities } from '../issue';
+import { ActivityEntry, bindNamed, issueFilterConditions, writeActivities } from '../issue';
 import { Priority } from '../issue';
 import { IssueCommandService, IssueContext, IssueQueryService } from '../issue';
-import { Project } from '../project';
+import { Project, ProjectService } from '../project';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { State } from '../state';
+import { State, StateService } from '../state';
 import { Intake } from './intake.entity';
 import { INTAKE_STATUS, IntakeIssue } from './intake-issue.entity';
-import { IntakeListFilter, IntakeRepository } from './intake.repository';
+import { IntakeListFilter, IntakeRepository, IssueFilterCompiler } from './intake.repository';
 import { AppIntakeIssueDetailJson, appIntakeIssueDetailView } from './intake.app-view';
 import { IntakeIssueJson, intakeIssueView } from './intake.view';
 import { IntakeObjectJson, intakeObjectView } from './intake-object.view';
@@ -50,6 +50,9 @@ export interface IntakeViewer {
   role: number | null;
 }
 
+/** The work item filters of the App API list: the issue room's compiler, through its door. */
+const ISSUE_FILTERS: IssueFilterCompiler = { bindNamed, issueFilterConditions };
+
 /** Plane's Guest rule for intake reads: a Guest sees only their own items unless `guest_view_all_features`. */
 function hiddenFromGuest(project: Project, viewer?: IntakeViewer): boolean {
   return !!viewer && (viewer.role ?? 0) <= ROLE.GUEST && !project.guestViewAllFeatures;
@@ -73,6 +76,8 @@ export class IntakeService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issues: IssueQueryService,
     private readonly issueCommands: IssueCommandService,
+    private readonly projects: ProjectService,
+    private readonly states: StateService,
   ) {}
 
   /**
@@ -91,7 +96,7 @@ export class IntakeService {
       projectId,
       page,
       hiddenFromGuest(project, viewer) ? viewer!.userId : undefined,
-      filter,
+      filter && { spec: filter, compiler: ISSUE_FILTERS },
     );
     const details = await this.issues.details(result.results.map((r) => r.issueId));
     const rendered = result.results.map((r, i) => intakeIssueView(r, details[i]));
@@ -133,9 +138,7 @@ export class IntakeService {
   async forAppDetail(item: IntakeIssueJson): Promise<AppIntakeIssueDetailJson> {
     const [issue, duplicate] = await Promise.all([
       this.issues.detailAppById(item.issue),
-      item.duplicate_to
-        ? this.intakes.issueWithDeleted(this.intakes.manager, item.duplicate_to)
-        : Promise.resolve(null),
+      item.duplicate_to ? this.issues.issueWithDeleted(item.duplicate_to) : Promise.resolve(null),
     ]);
     return appIntakeIssueDetailView(item, issue, duplicate);
   }
@@ -202,7 +205,7 @@ export class IntakeService {
     const row0 = await this.row(this.intakes.manager, ctx.projectId, issueId);
     await this.assertEnabled(this.intakes.manager, ctx.projectId);
     if (role < ROLE.ADMIN) {
-      const issue = await this.intakes.issueWithDeleted(this.intakes.manager, issueId);
+      const issue = await this.issues.issueWithDeleted(issueId);
       if (issue?.createdById !== ctx.userId)
         throw new MeridianError(
           'PERMISSION_DENIED',
@@ -263,7 +266,7 @@ export class IntakeService {
           const target = input.duplicate_to !== undefined ? input.duplicate_to : row.duplicateToId;
           if (!target) throw validationError({ duplicate_to: ['A duplicate needs the work item it duplicates.'] });
           if (target === issueId) throw validationError({ duplicate_to: ['A work item cannot duplicate itself.'] });
-          const found = await this.intakes.issueOfProject(em, ctx.projectId, target);
+          const found = await this.issues.issueInProject(ctx.projectId, target, em);
           if (!found) throw validationError({ duplicate_to: ['This work item is not in the project.'] });
         }
         const history: ActivityEntry[] = [];
@@ -295,18 +298,13 @@ export class IntakeService {
       await assertProjectWritable(em, ctx.projectId);
       await this.assertEnabled(em, ctx.projectId);
       const row = await this.row(em, ctx.projectId, issueId, true);
-      const now = new Date();
       if (row.status !== INTAKE_STATUS.ACCEPTED) {
-        const issue = await found(this.intakes.liveIssue(em, issueId));
-        if (issue.createdById !== ctx.userId && (ctx.role ?? 0) < ROLE.ADMIN) {
-          throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can delete the work item.');
-        }
-        await this.intakes.softDeleteIssue(em, issueId, ctx.userId, now);
-        await writeActivities(em, ctx, [{ issueId, verb: 'deleted', field: 'issue', comment: 'deleted the issue' }]);
+        // the work item's delete (its creator or a project Admin, else 403; "deleted the issue"), in this transaction
+        await this.issueCommands.remove(ctx, issueId, em);
       } else if ((ctx.role ?? 0) < ROLE.ADMIN && row.createdById !== ctx.userId) {
         throw new MeridianError('PERMISSION_DENIED', 'Only admin or creator can remove the intake item.');
       }
-      await this.intakes.updateRow(em, row.id, { deletedAt: now, updatedById: ctx.userId });
+      await this.intakes.updateRow(em, row.id, { deletedAt: new Date(), updatedById: ctx.userId });
       await emitChange(em, 'intake.deleted', {
         workspaceId: ctx.workspaceId,
         intakeIssueId: row.id,
@@ -323,9 +321,15 @@ export class IntakeService {
    * makes the intake on first use.
    */
   async intakeObject(projectId: string, id?: string, em?: EntityManager): Promise<IntakeObjectJson> {
+    const first = await this.liveIntakeObject(projectId, id, em);
+    return intakeObjectView(first.intake, first.pending, await this.projects.findLive(projectId, em));
+  }
+
+  /** The project's live intake object (or the one with `id`) with its pending count; 404 `NOT_FOUND`. */
+  private async liveIntakeObject(projectId: string, id?: string, em?: EntityManager) {
     const [first] = await this.intakes.intakeObjects(projectId, id, em);
     if (!first) throw new MeridianError('NOT_FOUND');
-    return intakeObjectView(first.intake, first.pending);
+    return first;
   }
 
   /** `PATCH …/intakes/{id}/`: `name` and `description`. 404 `NOT_FOUND`; 400 `PROJECT_ARCHIVED`. */
@@ -336,7 +340,7 @@ export class IntakeService {
   ): Promise<IntakeObjectJson> {
     await this.dataSource.transaction(async (em) => {
       await assertProjectWritable(em, ctx.projectId);
-      await this.intakeObject(ctx.projectId, id, em);
+      await this.liveIntakeObject(ctx.projectId, id, em);
       const fields: { name?: string; description?: string } = {};
       if (input.name !== undefined) fields.name = input.name;
       if (input.description !== undefined) fields.description = input.description;
@@ -350,7 +354,7 @@ export class IntakeService {
    * is its default one, so this is always 400 `INTAKE_DEFAULT_UNDELETABLE` (404 `NOT_FOUND` first).
    */
   async removeIntakeObject(projectId: string, id: string): Promise<never> {
-    await this.intakeObject(projectId, id);
+    await this.liveIntakeObject(projectId, id);
     throw new MeridianError('INTAKE_DEFAULT_UNDELETABLE');
   }
 
@@ -363,20 +367,20 @@ export class IntakeService {
     issueId: string,
     status: number,
   ): Promise<ActivityEntry[]> {
-    const issue = await found(this.intakes.liveIssue(em, issueId));
-    const current = issue.stateId ? await this.intakes.stateWithDeleted(em, issue.stateId) : null;
+    const issue = await found(this.issues.liveIssue(issueId, em));
+    const current = issue.stateId ? ((await this.states.statesWithDeleted([issue.stateId], em))[0] ?? null) : null;
     let next: State | null = null;
     if (status === INTAKE_STATUS.DECLINED || status === INTAKE_STATUS.DUPLICATE) {
-      next = await this.intakes.firstCancelledState(em, ctx.projectId);
+      next = await this.states.firstCancelledState(ctx.projectId, em);
     } else if (status === INTAKE_STATUS.ACCEPTED && (current?.isTriage || current?.group === 'triage')) {
-      next = await this.intakes.defaultState(em, ctx.projectId);
+      next = await this.states.defaultState(ctx.projectId, em);
     }
     if (!next || next.id === issue.stateId) return [];
-    await this.intakes.setIssueState(em, issueId, {
-      stateId: next.id,
-      completedAt: next.group === 'completed' ? new Date() : null,
-      updatedById: ctx.userId,
-    });
+    await this.issueCommands.moveToState(
+      issueId,
+      { stateId: next.id, completedAt: next.group === 'completed' ? new Date() : null, updatedById: ctx.userId },
+      em,
+    );
     return [
       {
         issueId,
@@ -392,7 +396,7 @@ export class IntakeService {
   }
 
   private async assertEnabled(em: EntityManager, projectId: string): Promise<Project> {
-    const project = await this.intakes.project(em, projectId);
+    const project = await this.projects.findLive(projectId, em);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
     if (!project.intakeView) throw new MeridianError('INTAKE_NOT_ENABLED');
     return project;

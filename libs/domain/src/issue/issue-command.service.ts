@@ -361,6 +361,20 @@ export class IssueCommandService {
     });
   }
 
+  /**
+   * Moves the work item to `change.stateId` with that `completedAt`, in the caller's transaction,
+   * without checks or history: the intake's decisions (Plane's `IntakeIssueViewSet.partial_update`:
+   * accepted → default state, declined or duplicate → first cancelled state) pick the project's
+   * state and write the `state` history row with their own. No errors.
+   */
+  async moveToState(
+    issueId: string,
+    change: { stateId: string; completedAt: Date | null; updatedById: string },
+    em: EntityManager,
+  ): Promise<void> {
+    await this.repo.updateIssue(em, issueId, change);
+  }
+
   /** `fn` in the caller's transaction when there is one, else in a new one. */
   private inTransaction<T>(outer: EntityManager | undefined, fn: (em: EntityManager) => Promise<T>): Promise<T> {
     return outer ? fn(outer) : this.dataSource.transaction(fn);

@@ -843,6 +843,16 @@ export class IssueQueryService {
     return this.repo.issueById(em, id);
   }
 
+  /** The work item `id` (entity), soft-deleted too, or null; in `em`'s transaction when given (the intake's reads). */
+  issueWithDeleted(id: string, em: EntityManager = this.dataSource.manager): Promise<Issue | null> {
+    return this.repo.issueWithDeleted(em, id);
+  }
+
+  /** The live work item `id` of the project (entity, archived or a draft too), or null; in `em`'s transaction when given. */
+  issueInProject(projectId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<Issue | null> {
+    return this.repo.issueInProject(em, projectId, id);
+  }
+
   /** The user ids assigned to the work item, in `em`'s transaction. */
   assigneeIds(issueId: string, em: EntityManager = this.dataSource.manager): Promise<string[]> {
     return this.repo.assigneeIdsOf(em, issueId);

@@ -107,6 +107,13 @@ export class LabelRepository {
     return this.dataSource.getRepository(Label).find({ where: { projectId }, order: { sortOrder: 'ASC', id: 'ASC' } });
   }
 
+  /** The live labels of the project among `ids` (their ids, in no order), in `em`'s transaction. */
+  async liveIdsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await em.getRepository(Label).find({ select: { id: true }, where: { projectId, id: In(ids) } });
+    return rows.map((l) => l.id);
+  }
+
   /** The live labels among `ids` (their ids). */
   async liveIds(ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();

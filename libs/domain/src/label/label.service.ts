@@ -228,6 +228,21 @@ export class LabelService {
     return this.labels.inProject(projectId);
   }
 
+  /**
+   * Which of `ids` are live labels of the project, in the order given, each once (labels of other
+   * projects are dropped, as a page's `labels` in Plane); in the caller's transaction when `em` is
+   * given. No errors.
+   */
+  async liveLabelIdsInProject(
+    projectId: string,
+    ids: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    const found = new Set(await this.labels.liveIdsInProject(em, projectId, unique));
+    return unique.filter((id) => found.has(id));
+  }
+
   /** Which of `ids` are live labels (deleted ones are left out of what a work item shows). */
   liveLabelIds(ids: string[]): Promise<Set<string>> {
     return this.labels.liveIds([...new Set(ids)]);

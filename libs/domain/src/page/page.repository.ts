@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { Project } from '../project';
 import { PageLabel } from './page-label.entity';
 import { PageVersion } from './page-version.entity';
 import { Page, PAGE_ACCESS } from './page.entity';
@@ -59,33 +58,12 @@ export class PageRepository {
     return qb.getOne();
   }
 
-  /** Whether the live project is archived, and whether its Guests see everything; null if it is gone. */
-  async project(em: EntityManager, projectId: string): Promise<{ archived: boolean; guestViewAll: boolean } | null> {
-    const p = await em.getRepository(Project).findOne({
-      where: { id: projectId },
-      select: { id: true, archivedAt: true, guestViewAllFeatures: true },
-    });
-    return p ? { archived: p.archivedAt !== null, guestViewAll: p.guestViewAllFeatures } : null;
-  }
-
-  /** The live labels of the project among `ids`. */
-  async projectLabels(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const rows = await em.query<Array<{ id: string }>>(
-      `SELECT id FROM labels WHERE project_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])`,
-      [projectId, ids],
-    );
-    const found = new Set(rows.map((r) => r.id));
-    return [...new Set(ids)].filter((id) => found.has(id));
-  }
-
-  /** The label ids of each page (sorted). */
+  /** The label ids of each page (sorted), deleted labels too (the service keeps the live ones). */
   async labelIds(pageIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (pageIds.length === 0) return out;
     const rows = await this.dataSource.query<Array<{ page_id: string; label_id: string }>>(
       `SELECT pl.page_id, pl.label_id FROM page_labels pl
-        JOIN labels l ON l.id = pl.label_id AND l.deleted_at IS NULL
         WHERE pl.page_id = ANY($1::uuid[]) AND pl.deleted_at IS NULL ORDER BY pl.label_id`,
       [pageIds],
     );

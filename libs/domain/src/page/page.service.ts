@@ -4,6 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { FavoriteService } from '../favorite';
 import { stripHtml } from '../issue';
+import { LabelService } from '../label';
+import { ProjectService } from '../project';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { documentFromHtml, renderDocument } from './page-document';
 import { Page, PAGE_ACCESS } from './page.entity';
@@ -80,6 +82,8 @@ export class PageService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pages: PageRepository,
     private readonly favorites: FavoriteService,
+    private readonly projects: ProjectService,
+    private readonly labels: LabelService,
   ) {}
 
   /** The top-level pages the caller sees: favourites first, then newest first (Plane's order). */
@@ -131,7 +135,12 @@ export class PageService {
       await this.pages.addToProjects(em, row, [scope.projectId], scope.userId);
       const labels = input.labels ?? input.label_ids;
       if (labels?.length)
-        await this.pages.setLabels(em, row, await this.pages.projectLabels(em, scope.projectId, labels), scope.userId);
+        await this.pages.setLabels(
+          em,
+          row,
+          await this.labels.liveLabelIdsInProject(scope.projectId, labels, em),
+          scope.userId,
+        );
       return row;
     });
     return this.detail(scope.userId, page);
@@ -170,7 +179,12 @@ export class PageService {
       await this.pages.update(em, id, patch);
       const labels = input.labels ?? input.label_ids;
       if (labels !== undefined)
-        await this.pages.setLabels(em, page, await this.pages.projectLabels(em, scope.projectId, labels), scope.userId);
+        await this.pages.setLabels(
+          em,
+          page,
+          await this.labels.liveLabelIdsInProject(scope.projectId, labels, em),
+          scope.userId,
+        );
       return (await this.pages.byId(em, id))!;
     });
     return this.detail(scope.userId, page);
@@ -431,14 +445,14 @@ export class PageService {
 
   /** Which pages the caller sees; null while the project is archived (nothing). */
   private async visibility(scope: PageScope, em: EntityManager = this.pages.manager): Promise<PageVisibility | null> {
-    const project = await this.pages.project(em, scope.projectId);
+    const project = await this.projects.findLive(scope.projectId, em);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
-    if (project.archived) return null;
+    if (project.archivedAt !== null) return null;
     return {
       workspaceId: scope.workspaceId,
       projectId: scope.projectId,
       userId: scope.userId,
-      ownOnly: scope.role === ROLE.GUEST && !project.guestViewAll,
+      ownOnly: scope.role === ROLE.GUEST && !project.guestViewAllFeatures,
     };
   }
 
@@ -461,12 +475,15 @@ export class PageService {
     return pageDetailView(page, extras);
   }
 
-  /** Each page with the caller's favourite, its labels and projects (three statements per batch). */
+  /**
+   * Each page with the caller's favourite, its live labels and its projects (four statements per
+   * batch: the label links, then which of their labels are live, through the label room's door).
+   */
   private async render(userId: string, rows: Page[]) {
     const ids = rows.map((r) => r.id);
     const [favorite, labels, projects] = await Promise.all([
       this.favorites.favoriteIds(userId, 'page', ids),
-      this.pages.labelIds(ids),
+      this.liveLabelIds(ids),
       this.pages.projectIds(ids),
     ]);
     return rows.map((page) => ({
@@ -477,6 +494,13 @@ export class PageService {
         projectIds: projects.get(page.id) ?? [],
       },
     }));
+  }
+
+  /** The live label ids of each page (sorted): its label links, less the labels deleted since. */
+  private async liveLabelIds(pageIds: string[]): Promise<Map<string, string[]>> {
+    const links = await this.pages.labelIds(pageIds);
+    const live = await this.labels.liveLabelIds([...links.values()].flat());
+    return new Map([...links].map(([pageId, labelIds]) => [pageId, labelIds.filter((id) => live.has(id))]));
   }
 }
 

@@ -107,6 +107,16 @@ export class StateRepository {
     return rows.filter((s) => s.group !== 'triage');
   }
 
+  /** The project's live default state, or null. */
+  defaultOf(em: EntityManager, projectId: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { projectId, default: true } });
+  }
+
+  /** The project's first live state of the `cancelled` group (by `sequence`), or null. */
+  firstCancelled(em: EntityManager, projectId: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { projectId, group: 'cancelled' }, order: { sequence: 'ASC' } });
+  }
+
   /** The states `ids`, soft-deleted ones too, in no order. */
   withDeleted(em: EntityManager, ids: string[]): Promise<State[]> {
     if (!ids.length) return Promise.resolve([]);

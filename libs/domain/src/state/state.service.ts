@@ -191,6 +191,24 @@ export class StateService {
     return this.states.nonTriage(projectId);
   }
 
+  // ---- reads for the intake's decisions, in the caller's transaction
+
+  /**
+   * The project's live default state (entity), or null: where an intake item accepted from a triage
+   * state goes (Plane's `IntakeIssueViewSet.partial_update`). No errors.
+   */
+  defaultState(projectId: string, em: EntityManager = this.dataSource.manager): Promise<State | null> {
+    return this.states.defaultOf(em, projectId);
+  }
+
+  /**
+   * The project's first live state of the `cancelled` group by `sequence` (entity), or null: where
+   * a declined or duplicate intake item goes (Plane's `IntakeIssueViewSet.partial_update`). No errors.
+   */
+  firstCancelledState(projectId: string, em: EntityManager = this.dataSource.manager): Promise<State | null> {
+    return this.states.firstCancelled(em, projectId);
+  }
+
   /**
    * The states `ids`, soft-deleted ones too (entities, in no order: a work item's state as a board or
    * a notification shows it), in the caller's transaction when `em` is given.

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { Project } from '../project';
 import { IssueView, VIEW_ACCESS } from './issue-view.entity';
 
 /**
@@ -55,15 +54,6 @@ export class ViewRepository {
     const qb = this.visible(em, v).andWhere('v.id = :id', { id });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
-  }
-
-  /** Whether the live project is archived, and whether its Guests see everything; null if it is gone. */
-  async project(projectId: string): Promise<{ archived: boolean; guestViewAll: boolean } | null> {
-    const p = await this.dataSource.getRepository(Project).findOne({
-      where: { id: projectId },
-      select: { id: true, archivedAt: true, guestViewAllFeatures: true },
-    });
-    return p ? { archived: p.archivedAt !== null, guestViewAll: p.guestViewAllFeatures } : null;
   }
 
   /** The largest `sort_order` of the project's live views (the workspace's, for `projectId` null), or null. */

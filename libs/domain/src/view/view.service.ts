@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { FavoriteService } from '../favorite';
 import { ISSUE_ORDER_KEYS, IssueListQuery, IssueQueryService } from '../issue';
+import { ProjectService } from '../project';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { defaultDisplayFilters, defaultDisplayProperties } from '../kernel/display-defaults';
 import { IssueView, VIEW_ACCESS } from './issue-view.entity';
@@ -65,6 +66,7 @@ export class ViewService {
     private readonly views: ViewRepository,
     private readonly favorites: FavoriteService,
     private readonly issues: IssueQueryService,
+    private readonly projects: ProjectService,
   ) {}
 
   /**
@@ -220,10 +222,10 @@ export class ViewService {
   private async visibility(scope: ViewScope, evenArchived = false): Promise<ViewVisibility | null> {
     let ownOnly = scope.role === ROLE.GUEST;
     if (scope.projectId !== null) {
-      const project = await this.views.project(scope.projectId);
+      const project = await this.projects.findLive(scope.projectId);
       if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
-      if (project.archived && !evenArchived) return null;
-      ownOnly &&= !project.guestViewAll;
+      if (project.archivedAt !== null && !evenArchived) return null;
+      ownOnly &&= !project.guestViewAllFeatures;
     }
     return { workspaceId: scope.workspaceId, projectId: scope.projectId, userId: scope.userId, ownOnly };
   }
