@@ -1,7 +1,9 @@
 import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
+import { Profile } from './profile.entity';
 import { User } from './user.entity';
 import { UserRepository } from './user.repository';
 import { userMeView } from './user.view';
@@ -66,5 +68,48 @@ export class UserProfileService {
    */
   liveUsers(ids: string[]): Promise<User[]> {
     return this.users.liveByIds([...new Set(ids)]);
+  }
+
+  // ---- reads and writes for the rooms above (members, invitations, the importer)
+
+  /** The user `id` (entity), or null; in the caller's transaction when `em` is given (the v1 `users/me/`). */
+  findUser(id: string, em: EntityManager = this.users.manager): Promise<User | null> {
+    return this.users.findById(id, em);
+  }
+
+  /** The user `id` (entity); throws TypeORM's `EntityNotFoundError` (a 404) when there is none. */
+  userOrFail(id: string, em: EntityManager = this.users.manager): Promise<User> {
+    return this.users.findByIdOrFail(em, id);
+  }
+
+  /**
+   * The user with this email (entity, active or not), or null; `email` as stored (trimmed, lower-cased).
+   * In the caller's transaction when `em` is given (an invitation's answer, the importer's people).
+   */
+  findByEmail(email: string, em: EntityManager = this.users.manager): Promise<User | null> {
+    return this.users.findByEmail(em, email);
+  }
+
+  /**
+   * Inserts a user row in the caller's transaction and answers it with its generated columns (the
+   * importer's password-less people). A taken email throws the unique violation `uq_users_email`.
+   */
+  insertUser(row: Partial<User>, em: EntityManager): Promise<User> {
+    return this.users.insert(em, row);
+  }
+
+  /**
+   * The user's profile row (Plane's `Profile`), created on first use (`ON CONFLICT DO NOTHING`,
+   * then read); in the caller's transaction when `em` is given. For the member room's profile routes.
+   */
+  async ensureProfile(userId: string, em: EntityManager = this.users.manager): Promise<Profile> {
+    await this.users.insertProfileIfMissing(em, userId);
+    return this.users.profileOf(em, userId);
+  }
+
+  /** Writes `patch` to the profile row `id` and answers the row as stored (`EntityNotFoundError` when gone). */
+  async updateProfile(id: string, patch: Partial<Profile>, em: EntityManager = this.users.manager): Promise<Profile> {
+    if (Object.keys(patch).length) await this.users.updateProfile(em, id, patch);
+    return this.users.profileById(em, id);
   }
 }
