@@ -24,11 +24,8 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
   'cycle/cycle.repository.ts',
   'cycle/planning.repository.ts',
-  'importer/importer.repository.ts',
   'instance/instance.repository.ts',
-  'invitation/invitation.repository.ts',
   'issue/issue.repository.ts',
-  'member/member.repository.ts',
   'project/project.repository.ts',
   'search/search.repository.ts',
   'webhook/webhook.repository.ts',

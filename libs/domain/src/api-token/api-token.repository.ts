@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { ApiToken } from './api-token.entity';
 import { SQL_VERIFY_API_KEY } from './api-token.sql';
@@ -95,5 +95,15 @@ export class ApiTokenRepository {
   /** The user's own (not service) key `id` of the workspace, live, or null. */
   findOwn(workspaceId: string, userId: string, id: string): Promise<ApiToken | null> {
     return this.dataSource.getRepository(ApiToken).findOneBy({ id, workspaceId, userId, isService: false });
+  }
+
+  /** Revokes `userId`'s live keys for the workspace for good (inactive, `deleted_at` = now). */
+  async revokeForMember(em: EntityManager, workspaceId: string, userId: string): Promise<void> {
+    await em.update(ApiToken, { workspaceId, userId, deletedAt: IsNull() }, { isActive: false, deletedAt: new Date() });
+  }
+
+  /** Soft-deletes the workspace's live keys with `now` (and makes them inactive). */
+  async deleteAllInWorkspace(em: EntityManager, workspaceId: string, now: Date): Promise<void> {
+    await em.update(ApiToken, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
   }
 }

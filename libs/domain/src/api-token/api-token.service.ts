@@ -12,7 +12,7 @@ import {
 } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { SecretBox } from '../instance-config';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockWorkspace } from '../kernel/locks';
@@ -242,5 +242,20 @@ export class ApiTokenService {
       apiToken: { id: row.id, workspaceId: row.workspace_id },
       expiresAt: row.expired_at ? new Date(row.expired_at).getTime() : undefined,
     };
+  }
+
+  // ---- for the member room (a member removed or leaving, a workspace deleted)
+
+  /**
+   * Revokes `userId`'s live keys for the workspace for good (inactive, `deleted_at` = now: they answer
+   * 401 even if the user rejoins), in the caller's transaction.
+   */
+  revokeForMember(workspaceId: string, userId: string, em: EntityManager): Promise<void> {
+    return this.tokens.revokeForMember(em, workspaceId, userId);
+  }
+
+  /** Soft-deletes every live key of the workspace (`deleted_at` = `now`, inactive), in the caller's transaction. */
+  deleteAllInWorkspace(workspaceId: string, now: Date, em: EntityManager): Promise<void> {
+    return this.tokens.deleteAllInWorkspace(em, workspaceId, now);
   }
 }

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { User } from '../user';
-import { Workspace, WorkspaceMember } from '../workspace';
-import { ProjectMember } from '../project';
+import { DataSource } from 'typeorm';
 
 /** The kinds of object an import records its origin on (`external_source` + `external_id`). */
 export type ExternalKind = 'project' | 'state' | 'label' | 'issue' | 'comment' | 'cycle' | 'module' | 'intake';
@@ -22,36 +19,14 @@ const ENTITY: Record<ExternalKind, string> = {
 
 /**
  * The importer's reads: what a target workspace already holds from a source (by `external_source`
- * and `external_id`, live rows only), memberships and the natural keys of links and planning
- * memberships. Every write goes through the owning feature's service.
+ * and `external_id`, live rows only) and the natural keys of links, relations and planning
+ * memberships, over the owning rooms' tables by entity name (no import). The workspace, people and
+ * memberships come through the workspace, user and project doors; every write goes through the
+ * owning feature's service.
  */
 @Injectable()
 export class ImporterRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  workspaceBySlug(slug: string): Promise<Workspace | null> {
-    return this.dataSource.getRepository(Workspace).findOneBy({ slug });
-  }
-
-  userByEmail(email: string, em: EntityManager = this.dataSource.manager): Promise<User | null> {
-    return em.getRepository(User).findOneBy({ email });
-  }
-
-  /** The user's active workspace role, or null. */
-  async workspaceRole(
-    workspaceId: string,
-    userId: string,
-    em: EntityManager = this.dataSource.manager,
-  ): Promise<number | null> {
-    const row = await em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId: userId });
-    return row?.isActive ? row.role : null;
-  }
-
-  /** Active project roles by user id. */
-  async projectRoles(projectId: string): Promise<Map<string, number>> {
-    const rows = await this.dataSource.getRepository(ProjectMember).findBy({ projectId, isActive: true });
-    return new Map(rows.map((r) => [r.memberId, r.role]));
-  }
 
   /**
    * `external_id` → id of the live objects of one kind that came from `source`: inside the
@@ -117,11 +92,6 @@ export class ImporterRepository {
       .where('r.project_id = :projectId AND r.deleted_at IS NULL', { projectId })
       .getRawMany<{ issue_id: string; related_issue_id: string }>();
     return new Set(rows.map((r) => relatedPair(r.issue_id, r.related_issue_id)));
-  }
-
-  /** Inserts a user row (`save`: the returned entity has its generated columns). */
-  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
-    return em.save(em.create(User, row));
   }
 }
 

@@ -1,9 +1,12 @@
 import { MeridianError, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { activateWorkspaceMember, Workspace } from '../workspace';
+import { ProjectMemberService } from '../project';
+import { UserProfileService } from '../user';
+import { activateWorkspaceMember, WorkspaceService } from '../workspace';
+import type { Workspace } from '../workspace';
 import { ExternalKind, ImporterRepository, relatedPair } from './importer.repository';
 
 /** Emails are stored trimmed and lower-cased (the auth room's rule). */
@@ -26,6 +29,9 @@ export class ImporterService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: ImporterRepository,
+    private readonly workspaces: WorkspaceService,
+    private readonly users: UserProfileService,
+    private readonly projectMembers: ProjectMemberService,
   ) {}
 
   /**
@@ -34,15 +40,15 @@ export class ImporterService {
    * an active Admin of the workspace.
    */
   async target(slug: string, asEmail?: string): Promise<{ workspace: Workspace; userId: string }> {
-    const workspace = await this.repo.workspaceBySlug(slug);
+    const workspace = await this.workspaces.findLiveBySlug(slug);
     if (!workspace) throw new MeridianError('NOT_FOUND', `No workspace "${slug}" in this Meridian.`);
     let userId = workspace.ownerId;
     if (asEmail) {
-      const user = await this.repo.userByEmail(normaliseEmail(asEmail));
+      const user = await this.users.userByEmail(normaliseEmail(asEmail));
       if (!user) throw new MeridianError('NOT_FOUND', `No user with the email ${asEmail}.`);
       userId = user.id;
     }
-    if ((await this.repo.workspaceRole(workspace.id, userId)) !== ROLE.ADMIN) {
+    if ((await this.workspaceRole(workspace.id, userId)) !== ROLE.ADMIN) {
       throw new MeridianError('PERMISSION_DENIED', 'The import acts as an active Admin of the target workspace.');
     }
     return { workspace, userId };
@@ -73,8 +79,10 @@ export class ImporterService {
     return relatedPair(a, b);
   }
 
-  projectRoles(projectId: string) {
-    return this.repo.projectRoles(projectId);
+  /** Active project roles by user id (through the project door). */
+  async projectRoles(projectId: string): Promise<Map<string, number>> {
+    const rows = await this.projectMembers.activeMemberships(projectId);
+    return new Map(rows.map((r) => [r.memberId, r.role]));
   }
 
   /**
@@ -93,20 +101,23 @@ export class ImporterService {
     const role = ([ROLE.ADMIN, ROLE.MEMBER, ROLE.GUEST] as number[]).includes(input.role) ? input.role : ROLE.MEMBER;
     try {
       return await this.dataSource.transaction(async (em) => {
-        let user = await this.repo.userByEmail(email, em);
+        let user = await this.users.userByEmail(email, em);
         const created = !user;
         if (!user) {
-          user = await this.repo.insertUser(em, {
-            email,
-            passwordHash: null,
-            firstName: (input.first_name ?? '').slice(0, 255),
-            lastName: (input.last_name ?? '').slice(0, 255),
-            displayName: (input.display_name?.trim() || email.split('@')[0]).slice(0, 255),
-            isActive: true,
-            isEmailVerified: false,
-          });
+          user = await this.users.createUser(
+            {
+              email,
+              passwordHash: null,
+              firstName: (input.first_name ?? '').slice(0, 255),
+              lastName: (input.last_name ?? '').slice(0, 255),
+              displayName: (input.display_name?.trim() || email.split('@')[0]).slice(0, 255),
+              isActive: true,
+              isEmailVerified: false,
+            },
+            em,
+          );
         }
-        const before = await this.repo.workspaceRole(workspaceId, user.id, em);
+        const before = await this.workspaceRole(workspaceId, user.id, em);
         if (before === null) await activateWorkspaceMember(em, workspaceId, user.id, role, actorId);
         return {
           userId: user.id,
@@ -119,5 +130,11 @@ export class ImporterService {
       if (isUniqueViolation(err, 'uq_users_email')) return this.ensureMember(workspaceId, actorId, input);
       throw err;
     }
+  }
+
+  /** The user's active workspace role, or null (through the workspace door). */
+  private async workspaceRole(workspaceId: string, userId: string, em?: EntityManager): Promise<number | null> {
+    const row = await this.workspaces.membership(workspaceId, userId, em);
+    return row?.isActive ? row.role : null;
   }
 }

@@ -2,14 +2,13 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { User } from '../user';
-import { Workspace, WorkspaceMember } from '../workspace';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
 
 /**
- * The invitations to `email` (normalised) that were accepted through their link, in live workspaces.
- * A function of `em` alone, for `joinAcceptedInvitations`, which runs in a session's transaction
- * without the injected repository.
+ * The invitations to `email` (normalised) that were accepted through their link, in live workspaces
+ * (the workspace joined by the invitation's relation, in this one statement). A function of `em`
+ * alone, for `joinAcceptedInvitations`, which runs in a session's transaction without the injected
+ * repository.
  */
 export function findAcceptedForEmail(em: EntityManager, email: string): Promise<WorkspaceInvitation[]> {
   return em
@@ -35,17 +34,6 @@ export async function updateInvitation(
 export class InvitationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The emails among `emails` (non-empty) that belong to active members of the workspace. */
-  async activeMemberEmails(workspaceId: string, emails: string[]): Promise<Array<{ email: string }>> {
-    return this.dataSource
-      .getRepository(WorkspaceMember)
-      .createQueryBuilder('m')
-      .innerJoin(User, 'u', 'u.id = m.memberId')
-      .select('u.email', 'email')
-      .where('m.workspaceId = :workspaceId AND m.isActive = true AND u.email IN (:...emails)', { workspaceId, emails })
-      .getRawMany<{ email: string }>();
-  }
-
   /** A page of the workspace's live invitations, oldest first. */
   async listPageInWorkspace(workspaceId: string, page: PageRequest): Promise<Page<WorkspaceInvitation>> {
     const qb = this.dataSource
@@ -55,7 +43,10 @@ export class InvitationRepository {
     return paginate(qb, page);
   }
 
-  /** A page of the live invitations to `email` (normalised) in live workspaces, pending or accepted, with their workspace; oldest first. */
+  /**
+   * A page of the live invitations to `email` (normalised) in live workspaces, pending or accepted,
+   * with their workspace (joined by the invitation's relation in this one paginated statement); oldest first.
+   */
   async listPageForEmail(email: string, page: PageRequest): Promise<Page<WorkspaceInvitation>> {
     const qb = this.dataSource
       .getRepository(WorkspaceInvitation)
@@ -67,32 +58,35 @@ export class InvitationRepository {
     return paginate(qb, page);
   }
 
-  /** The live invitations of `ids` to `email` (normalised) in live workspaces, pending or accepted. */
-  async findPendingOrAcceptedForEmail(em: EntityManager, ids: string[], email: string): Promise<WorkspaceInvitation[]> {
+  /** The live invitations of `ids` to `email` (normalised), pending or accepted (their workspaces live or not). */
+  findPendingOrAcceptedForEmail(em: EntityManager, ids: string[], email: string): Promise<WorkspaceInvitation[]> {
     return em
       .getRepository(WorkspaceInvitation)
       .createQueryBuilder('i')
-      .innerJoin('i.workspace', 'w')
       .where('i.id IN (:...ids) AND i.email = :email', { ids, email })
-      .andWhere('w.deletedAt IS NULL')
       .andWhere('(i.respondedAt IS NULL OR i.accepted = true)')
       .getMany();
   }
 
-  /** The live invitation `id` of the live workspace `slug` whose token has this SHA-256 `digest`, with its workspace; or null. */
-  async findByLink(slug: string, id: string, digest: string): Promise<WorkspaceInvitation | null> {
-    return this.dataSource
-      .getRepository(WorkspaceInvitation)
-      .createQueryBuilder('i')
-      .innerJoinAndSelect('i.workspace', 'w')
-      .where('i.id = :id AND w.slug = :slug AND i.tokenDigest = :digest', { id, slug, digest })
-      .andWhere('w.deletedAt IS NULL')
-      .getOne();
+  /** The workspace's live invitation `id` whose token has this SHA-256 `digest`, or null. */
+  findByDigest(workspaceId: string, id: string, digest: string): Promise<WorkspaceInvitation | null> {
+    return this.dataSource.getRepository(WorkspaceInvitation).findOneBy({ id, workspaceId, tokenDigest: digest });
   }
 
-  /** The live workspace; throws TypeORM's `EntityNotFoundError` when there is none. */
-  workspaceOrFail(workspaceId: string): Promise<Workspace> {
-    return this.dataSource.getRepository(Workspace).findOneByOrFail({ id: workspaceId });
+  /** How many unanswered live invitations of live workspaces (joined by the invitation's relation) go to `email`. */
+  countPendingForEmail(em: EntityManager, email: string): Promise<number> {
+    return em
+      .getRepository(WorkspaceInvitation)
+      .createQueryBuilder('i')
+      .innerJoin('i.workspace', 'w')
+      .where('i.email = :email AND i.respondedAt IS NULL', { email })
+      .andWhere('w.deletedAt IS NULL')
+      .getCount();
+  }
+
+  /** Soft-deletes the workspace's live invitations with `now`. */
+  async deleteAllInWorkspace(em: EntityManager, workspaceId: string, now: Date): Promise<void> {
+    await em.update(WorkspaceInvitation, { workspaceId, deletedAt: IsNull() }, { deletedAt: now });
   }
 
   /** The workspace's live invitations to any of `emails`. */
@@ -115,16 +109,9 @@ export class InvitationRepository {
     else await this.dataSource.getRepository(WorkspaceInvitation).update({ id }, patch);
   }
 
-  /** The workspace's live invitation `id` with its workspace, or null. */
+  /** The workspace's live invitation `id`, or null. */
   findInWorkspace(workspaceId: string, id: string): Promise<WorkspaceInvitation | null> {
-    return this.dataSource
-      .getRepository(WorkspaceInvitation)
-      .findOne({ where: { id, workspaceId }, relations: { workspace: true } });
-  }
-
-  /** The active user with this email (as stored), or null. */
-  activeUserByEmail(em: EntityManager, email: string): Promise<User | null> {
-    return em.getRepository(User).findOneBy({ email, isActive: true });
+    return this.dataSource.getRepository(WorkspaceInvitation).findOneBy({ id, workspaceId });
   }
 
   // ---- invitations as the auth room's sign-in and deactivation read and change them ----

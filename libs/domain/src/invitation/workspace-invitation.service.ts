@@ -14,7 +14,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { MailService } from '../mail';
-import { activateWorkspaceMember } from '../workspace';
+import { UserProfileService } from '../user';
+import { activateWorkspaceMember, WorkspaceService } from '../workspace';
 import type { Workspace } from '../workspace';
 import { findAcceptedForEmail, InvitationRepository, updateInvitation } from './invitation.repository';
 import { WorkspaceInvitation } from './workspace-invitation.entity';
@@ -65,6 +66,8 @@ export class WorkspaceInvitationService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly mail: MailService,
     private readonly invitations: InvitationRepository,
+    private readonly workspaces: WorkspaceService,
+    private readonly users: UserProfileService,
   ) {}
 
   /**
@@ -89,14 +92,14 @@ export class WorkspaceInvitationService {
       throw new MeridianError('PERMISSION_DENIED', 'You cannot invite a user with a role above your own.');
     }
     const emails = [...wanted.keys()];
-    const members = await this.invitations.activeMemberEmails(workspaceId, emails);
-    if (members.length) {
+    const members = await this.workspaces.activeRolesByEmail(workspaceId, emails);
+    if (members.size) {
       throw new MeridianError('ALREADY_WORKSPACE_MEMBER', undefined, {
-        workspace_users: members.map((m) => m.email).sort(),
+        workspace_users: [...members.keys()].sort(),
       });
     }
 
-    const workspace = await this.invitations.workspaceOrFail(workspaceId);
+    const workspace = await this.workspaces.liveOrFail(workspaceId);
     const sent: Array<{ invitation: WorkspaceInvitation; token: string }> = [];
     await this.dataSource.transaction(async (em) => {
       const existing = await this.invitations.findForEmails(em, workspaceId, emails);
@@ -140,7 +143,7 @@ export class WorkspaceInvitationService {
 
   /** Live invitations of the workspace, oldest first. */
   async list(workspaceId: string, page: PageRequest): Promise<Page<InvitationJson>> {
-    const workspace = await this.invitations.workspaceOrFail(workspaceId);
+    const workspace = await this.workspaces.liveOrFail(workspaceId);
     return (await this.invitations.listPageInWorkspace(workspaceId, page)).map((i) => invitationView(i, workspace));
   }
 
@@ -192,7 +195,8 @@ export class WorkspaceInvitationService {
       return { message: 'Workspace Invitation was not accepted' };
     }
     await this.dataSource.transaction(async (em) => {
-      const user = await this.invitations.activeUserByEmail(em, invitation.email);
+      const found = await this.users.userByEmail(invitation.email, em);
+      const user = found?.isActive ? found : null;
       if (user) {
         await activateWorkspaceMember(em, workspace.id, user.id, invitation.role, invitation.createdById);
         await this.invitations.update(em, id, { accepted: true, respondedAt: new Date(), deletedAt: new Date() });
@@ -219,7 +223,16 @@ export class WorkspaceInvitationService {
   async acceptMine(user: { userId: string; email: string }, ids: string[]): Promise<void> {
     const unique = [...new Set(ids.map((i) => i.toLowerCase()))];
     await this.dataSource.transaction(async (em) => {
-      const found = await this.invitations.findPendingOrAcceptedForEmail(em, unique, normaliseEmail(user.email));
+      const candidates = await this.invitations.findPendingOrAcceptedForEmail(em, unique, normaliseEmail(user.email));
+      const live = new Set(
+        (
+          await this.workspaces.liveWorkspaces(
+            candidates.map((i) => i.workspaceId),
+            em,
+          )
+        ).map((w) => w.id),
+      );
+      const found = candidates.filter((i) => live.has(i.workspaceId));
       if (found.length !== unique.length) throw new MeridianError('INVITATION_NOT_FOUND');
       const now = new Date();
       for (const inv of found) {
@@ -233,16 +246,30 @@ export class WorkspaceInvitationService {
     });
   }
 
+  // ---- for the member room (the user's settings, a workspace deleted)
+
+  /** How many unanswered invitations of live workspaces go to `email` (Plane's `invites` of `users/me/settings/`); in the caller's transaction when `em` is given. */
+  countPendingForEmail(email: string, em: EntityManager = this.dataSource.manager): Promise<number> {
+    return this.invitations.countPendingForEmail(em, email);
+  }
+
+  /** Soft-deletes the workspace's live invitations (`deleted_at` = `now`: their links stop working), in the caller's transaction. */
+  deleteAllInWorkspace(workspaceId: string, now: Date, em: EntityManager): Promise<void> {
+    return this.invitations.deleteAllInWorkspace(em, workspaceId, now);
+  }
+
   private async find(workspaceId: string, id: string) {
     const invitation = await this.invitations.findInWorkspace(workspaceId, id);
-    if (!invitation) throw new MeridianError('INVITATION_NOT_FOUND');
-    return { invitation, workspace: invitation.workspace! };
+    const workspace = invitation && (await this.workspaces.findLive(workspaceId));
+    if (!invitation || !workspace) throw new MeridianError('INVITATION_NOT_FOUND');
+    return { invitation, workspace };
   }
 
   private async findByLink(slug: string, id: string, token: string) {
-    const invitation = await this.invitations.findByLink(slug, id, sha256(token));
-    if (!invitation) throw new MeridianError('INVITATION_NOT_FOUND');
-    return { invitation, workspace: invitation.workspace! };
+    const workspace = await this.workspaces.findLiveBySlug(slug);
+    const invitation = workspace && (await this.invitations.findByDigest(workspace.id, id, sha256(token)));
+    if (!workspace || !invitation) throw new MeridianError('INVITATION_NOT_FOUND');
+    return { invitation, workspace };
   }
 
   private async sendInvitation(

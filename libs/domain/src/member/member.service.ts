@@ -1,8 +1,9 @@
 import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
-import { userMeView } from '../user';
+import { ProjectMemberService } from '../project';
+import { UserProfileService, userMeView } from '../user';
 import type { Viewer } from '../user';
-import { MemberRepository } from './member.repository';
+import { WorkspaceService } from '../workspace';
 import { MemberJson, memberView } from './member.view';
 
 /**
@@ -12,24 +13,28 @@ import { MemberJson, memberView } from './member.view';
  */
 @Injectable()
 export class MemberService {
-  constructor(private readonly members: MemberRepository) {}
+  constructor(
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
+    private readonly projectMemberships: ProjectMemberService,
+  ) {}
 
   /** The caller's own record (`GET /api/v1/users/me/`). */
   async me(userId: string) {
-    const user = await this.members.findUser(this.members.manager, userId);
+    const user = await this.users.userById(userId);
     if (!user) throw new MeridianError('NOT_FOUND');
     return userMeView(user);
   }
 
   /** Active members of the workspace, by display name, with their workspace role. */
   async workspaceMembers(workspaceId: string, viewer?: Viewer): Promise<MemberJson[]> {
-    const rows = await this.members.activeWorkspaceMembersByName(workspaceId);
+    const rows = await this.workspaces.activeMembersByName(workspaceId);
     return rows.map((r) => memberView(r.member!, r.role, viewer));
   }
 
   /** Active members of the project, by display name, with their project role. */
   async projectMembers(projectId: string, viewer?: Viewer): Promise<MemberJson[]> {
-    const rows = await this.members.activeProjectMembersByName(projectId);
+    const rows = await this.projectMemberships.activeMembersByName(projectId);
     return rows.map((r) => memberView(r.member!, r.role, viewer));
   }
 }

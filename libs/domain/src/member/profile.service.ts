@@ -1,12 +1,14 @@
 import { validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { projectMemberView } from '../project';
+import { DataSource } from 'typeorm';
+import { WorkspaceInvitationService } from '../invitation';
+import { ProjectMemberService, projectMemberView } from '../project';
 import type { ProjectMemberJson } from '../project';
+import { WorkspaceService } from '../workspace';
 import type { WorkspaceJson } from '../workspace';
-import { Profile } from '../user';
-import { MemberRepository } from './member.repository';
+import { UserProfileService } from '../user';
+import type { Profile } from '../user';
 import { ProfileJson, profileView } from './member.view';
 import { WorkspaceSettingsService } from './workspace-settings.service';
 
@@ -58,7 +60,10 @@ const COLUMNS: Record<keyof ProfileInput, keyof Profile> = {
 export class ProfileService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly members: MemberRepository,
+    private readonly users: UserProfileService,
+    private readonly memberships: WorkspaceService,
+    private readonly projectMembers: ProjectMemberService,
+    private readonly invitations: WorkspaceInvitationService,
     private readonly workspaces: WorkspaceSettingsService,
   ) {}
 
@@ -71,14 +76,15 @@ export class ProfileService {
   async lastVisitedWorkspace(
     userId: string,
   ): Promise<{ workspace_details: WorkspaceJson | Record<string, never>; project_details: ProjectMemberJson[] }> {
-    const em = this.members.manager;
-    const p = await this.ensure(em, userId);
+    const p = await this.users.ensureProfile(userId);
     const live = p.lastWorkspaceId
-      ? await this.members.oldestLiveWorkspaceOf(em, userId, p.lastWorkspaceId)
+      ? await this.memberships.oldestLiveWorkspaceOf(userId, p.lastWorkspaceId)
       : undefined;
-    const membership = live ? await this.members.activeWorkspaceMembership(em, live.id, userId) : null;
+    const membership = live
+      ? await this.memberships.findActiveMember({ workspaceId: live.id, memberId: userId }, false)
+      : null;
     if (!live || !membership) return { project_details: [], workspace_details: {} };
-    const rows = await this.members.activeProjectMembershipsOf(em, live.id, userId);
+    const rows = await this.projectMembers.activeMembershipsOfUser(live.id, userId);
     return {
       workspace_details: await this.workspaces.retrieve(live.id, membership.role),
       project_details: rows.map((r) => projectMemberView(r, r.member!)),
@@ -86,15 +92,19 @@ export class ProfileService {
   }
 
   async get(userId: string): Promise<ProfileJson> {
-    return profileView(await this.ensure(this.members.manager, userId));
+    return profileView(await this.users.ensureProfile(userId));
   }
 
   /** Partial update; `last_workspace_id` must be a workspace the user is an active member of (422). */
   async update(userId: string, input: ProfileInput): Promise<ProfileJson> {
     return this.dataSource.transaction(async (em) => {
-      const p = await this.ensure(em, userId);
+      const p = await this.users.ensureProfile(userId, em);
       if (input.last_workspace_id) {
-        const member = await this.members.isActiveWorkspaceMember(em, input.last_workspace_id, userId);
+        const member = await this.memberships.findActiveMember(
+          { workspaceId: input.last_workspace_id, memberId: userId },
+          false,
+          em,
+        );
         if (!member) throw validationError({ last_workspace_id: ['Not one of your workspaces.'] });
       }
       const patch: Record<string, unknown> = {};
@@ -102,8 +112,7 @@ export class ProfileService {
         const value = input[key as keyof ProfileInput];
         if (value !== undefined) patch[column] = value;
       }
-      if (Object.keys(patch).length) await this.members.updateProfile(em, p.id, patch);
-      return profileView(await this.members.profileById(em, p.id));
+      return profileView(await this.users.updateProfile(p.id, patch as Partial<Profile>, em));
     });
   }
 
@@ -113,13 +122,12 @@ export class ProfileService {
    * membership as fallback, and the count of pending invitations to the user's email.
    */
   async settings(userId: string) {
-    const em = this.members.manager;
-    const user = await this.members.findUserOrFail(em, userId);
-    const p = await this.ensure(em, userId);
-    const mine = (workspaceId?: string) => this.members.oldestLiveWorkspaceOf(em, userId, workspaceId);
+    const user = await this.users.userByIdOrFail(userId);
+    const p = await this.users.ensureProfile(userId);
+    const mine = (workspaceId?: string) => this.memberships.oldestLiveWorkspaceOf(userId, workspaceId);
     const last = p.lastWorkspaceId ? await mine(p.lastWorkspaceId) : undefined;
     const fallback = await mine();
-    const invites = await this.members.countPendingInvitations(em, user.email);
+    const invites = await this.invitations.countPendingForEmail(user.email);
     return {
       id: user.id,
       email: user.email,
@@ -131,10 +139,5 @@ export class ProfileService {
         invites,
       },
     };
-  }
-
-  private async ensure(em: EntityManager, userId: string): Promise<Profile> {
-    await this.members.insertProfileIfMissing(em, userId);
-    return this.members.profileOf(em, userId);
   }
 }

@@ -4,8 +4,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { iso } from '../kernel/time';
-import { AppProjectService, Project, ProjectMemberService, projectLiteView } from '../project';
-import { activateWorkspaceMember, Workspace, workspaceLiteView } from '../workspace';
+import { AppProjectService, ProjectMemberService, projectLiteView, ProjectService } from '../project';
+import type { Project } from '../project';
+import { UserProfileService } from '../user';
+import { activateWorkspaceMember, workspaceLiteView, WorkspaceService } from '../workspace';
+import type { Workspace } from '../workspace';
 import { MemberRepository } from './member.repository';
 import { ProjectInvitation } from './project-invitation.entity';
 
@@ -72,6 +75,9 @@ export class ProjectInvitationService {
     private readonly members: MemberRepository,
     private readonly projectMembers: ProjectMemberService,
     private readonly projects: AppProjectService,
+    private readonly projectRows: ProjectService,
+    private readonly workspaces: WorkspaceService,
+    private readonly users: UserProfileService,
   ) {}
 
   /**
@@ -95,7 +101,7 @@ export class ProjectInvitationService {
     if (wanted.size === 0) throw validationError({ emails: ['Emails are required.'] });
     await this.dataSource.transaction(async (em) => {
       const emails = [...wanted.keys()];
-      const standing = await this.members.workspaceRolesByEmail(em, workspaceId, emails);
+      const standing = await this.workspaces.activeRolesByEmail(workspaceId, emails, em);
       for (const [email, role] of wanted) {
         const wsRole = standing.get(email);
         if ((wsRole === ROLE.GUEST || wsRole === ROLE.ADMIN) && wsRole !== role)
@@ -154,8 +160,8 @@ export class ProjectInvitationService {
   /** The live invitations addressed to `email`, in every workspace, newest first (Plane's `UserProjectInvitationsViewset.list`). */
   async listForEmail(email: string, page: PageRequest): Promise<Page<ProjectInvitationJson>> {
     const rows = await this.members.projectInvitationsForEmailPage(normaliseEmail(email), page);
-    const projects = await this.members.projectsByIds(rows.results.map((r) => r.projectId));
-    const workspaces = await this.members.workspacesByIds(rows.results.map((r) => r.workspaceId));
+    const projects = await this.projectRows.liveProjects(rows.results.map((r) => r.projectId));
+    const workspaces = await this.workspaces.liveWorkspaces(rows.results.map((r) => r.workspaceId));
     const p = new Map(projects.map((x) => [x.id, x]));
     const w = new Map(workspaces.map((x) => [x.id, x]));
     return rows.map((i) => projectInvitationView(i, p.get(i.projectId)!, w.get(i.workspaceId)!));
@@ -190,7 +196,7 @@ export class ProjectInvitationService {
    * (Plane answers its whole serializer, the invitee's email included); 404 `INVITATION_NOT_FOUND` otherwise.
    */
   async getPublic(slug: string, projectId: string, id: string): Promise<ProjectJoinJson> {
-    const workspace = await this.members.workspaceBySlug(this.members.manager, slug);
+    const workspace = await this.workspaces.findLiveBySlug(slug);
     if (!workspace) throw new MeridianError('INVITATION_NOT_FOUND');
     const inv = await this.members.findProjectInvitation(this.members.manager, {
       id,
@@ -215,7 +221,7 @@ export class ProjectInvitationService {
     input: { email: string; accepted?: boolean },
   ): Promise<{ message: string }> {
     return this.dataSource.transaction(async (em) => {
-      const workspace = await this.members.workspaceBySlug(em, slug);
+      const workspace = await this.workspaces.findLiveBySlug(slug, em);
       if (!workspace) throw new MeridianError('INVITATION_NOT_FOUND');
       const inv = await this.members.findProjectInvitation(em, { id, projectId, workspaceId: workspace.id }, true);
       if (!inv) throw new MeridianError('INVITATION_NOT_FOUND');
@@ -226,9 +232,9 @@ export class ProjectInvitationService {
         await this.members.updateProjectInvitation(em, inv.id, { accepted: false, respondedAt: new Date() });
         return { message: 'Project Invitation was not accepted' };
       }
-      const user = await this.members.userByEmail(em, inv.email);
+      const user = await this.users.userByEmail(inv.email, em);
       if (!user) throw new MeridianError('USER_DOES_NOT_EXIST');
-      const member = await this.members.workspaceMembership(em, workspace.id, user.id);
+      const member = await this.workspaces.membership(workspace.id, user.id, em);
       const wsRole = member?.isActive ? member.role : Math.min(inv.role, ROLE.MEMBER);
       await activateWorkspaceMember(em, workspace.id, user.id, wsRole, user.id);
       await this.accept(em, inv, user.id, wsRole);
@@ -243,7 +249,7 @@ export class ProjectInvitationService {
     userId: string,
     workspaceRole: number,
   ): Promise<void> {
-    const project = await this.members.findProject(em, inv.projectId);
+    const project = await this.projectRows.findLive(inv.projectId, em);
     if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
     await this.projectMembers.activate(em, project, userId, Math.min(inv.role, workspaceRole), userId);
     await this.members.updateProjectInvitation(em, inv.id, {
@@ -265,7 +271,6 @@ export class ProjectInvitationService {
   }
 
   private async parents(projectId: string, workspaceId: string): Promise<[Project, Workspace]> {
-    const em = this.members.manager;
-    return Promise.all([this.members.projectOrFail(em, projectId), this.members.workspaceOrFail(em, workspaceId)]);
+    return Promise.all([this.projectRows.liveOrFail(projectId), this.workspaces.liveOrFail(workspaceId)]);
   }
 }

@@ -4,7 +4,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockWorkspace } from '../kernel/locks';
-import { WorkspaceMemberJson, WorkspaceMemberMeJson, workspaceMemberMeView, workspaceMemberView } from '../workspace';
+import { ApiTokenService } from '../api-token';
+import { ProjectMemberService } from '../project';
+import {
+  WorkspaceMemberJson,
+  WorkspaceMemberMeJson,
+  workspaceMemberMeView,
+  workspaceMemberView,
+  WorkspaceService,
+} from '../workspace';
 import { MemberRepository } from './member.repository';
 
 /** The caller, as membership rules need it. */
@@ -27,6 +35,9 @@ export class WorkspaceMemberService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly members: MemberRepository,
+    private readonly workspaces: WorkspaceService,
+    private readonly projectMembers: ProjectMemberService,
+    private readonly apiTokens: ApiTokenService,
   ) {}
 
   /** Active members, oldest membership first; `search` matches display, first or last name and email. */
@@ -37,7 +48,7 @@ export class WorkspaceMemberService {
     search?: string,
     viewerId?: string,
   ): Promise<Page<WorkspaceMemberJson>> {
-    const result = await this.members.listActiveWorkspaceMembersPage(workspaceId, page, viewerRole, search);
+    const result = await this.workspaces.activeMembersPage(workspaceId, page, viewerRole, search);
     return result.map((row) => workspaceMemberView(row as never, viewerRole, viewerId));
   }
 
@@ -49,7 +60,7 @@ export class WorkspaceMemberService {
     viewerId?: string,
   ): Promise<WorkspaceMemberJson> {
     return workspaceMemberView(
-      (await this.findActive(this.members.manager, workspaceId, memberRowId)) as never,
+      (await this.findActive(undefined, workspaceId, memberRowId)) as never,
       viewerRole,
       viewerId,
     );
@@ -60,12 +71,12 @@ export class WorkspaceMemberService {
    * `view_props`, `default_props`, `issue_props`, `draft_issue_count`); 404 when there is none.
    */
   async me(workspaceId: string, userId: string, viewerRole: number): Promise<WorkspaceMemberMeJson> {
-    const row = await this.members.findActiveWorkspaceMember(this.members.manager, { workspaceId, memberId: userId });
-    const own = row && (await this.members.ownViewPropsAndDraftCount(workspaceId, userId));
+    const row = await this.workspaces.findActiveMember({ workspaceId, memberId: userId });
+    const own = row && (await this.workspaces.activeViewProps(workspaceId, userId));
     if (!row || !own) throw new MeridianError('NOT_FOUND');
     return workspaceMemberMeView(row as never, viewerRole, userId, {
-      viewProps: own.view_props,
-      draftIssueCount: own.draft_issue_count,
+      viewProps: own.viewProps,
+      draftIssueCount: await this.members.liveDraftCount(workspaceId, userId),
     });
   }
 
@@ -76,7 +87,7 @@ export class WorkspaceMemberService {
    * membership (the membership went away since the route's check).
    */
   async saveViewProps(workspaceId: string, userId: string, viewProps: Record<string, unknown>): Promise<void> {
-    if (!(await this.members.saveOwnViewProps(workspaceId, userId, viewProps))) {
+    if (!(await this.workspaces.saveViewProps(workspaceId, userId, viewProps))) {
       throw new MeridianError('WORKSPACE_NOT_FOUND');
     }
   }
@@ -101,9 +112,9 @@ export class WorkspaceMemberService {
         throw new MeridianError('PERMISSION_DENIED', 'You cannot give or change a role above your own.');
       }
       if (row.role === ROLE.ADMIN && role < ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, row.memberId);
-      await this.members.setWorkspaceRole(em, row.id, role, actor.userId);
+      await this.workspaces.setMemberRole(row.id, role, actor.userId, em);
       if (role < row.role) {
-        await this.members.lowerProjectRolesAbove(em, workspaceId, row.memberId, role, actor.userId);
+        await this.projectMembers.lowerRolesInWorkspace(workspaceId, row.memberId, role, actor.userId, em);
       }
       if (role !== row.role)
         await recordAudit(em, {
@@ -149,7 +160,7 @@ export class WorkspaceMemberService {
   async leave(workspaceId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await lockWorkspace(em, workspaceId);
-      const row = await this.members.findActiveWorkspaceMember(em, { workspaceId, memberId: userId }, false);
+      const row = await this.workspaces.findActiveMember({ workspaceId, memberId: userId }, false, em);
       if (!row) throw new MeridianError('WORKSPACE_NOT_FOUND');
       if (row.role === ROLE.ADMIN) await this.assertAnotherAdmin(em, workspaceId, userId);
       await this.deactivate(em, workspaceId, userId, userId);
@@ -164,17 +175,19 @@ export class WorkspaceMemberService {
   }
 
   private async deactivate(em: EntityManager, workspaceId: string, userId: string, actorId: string) {
+    await this.workspaces.deactivateMember(workspaceId, userId, actorId, em);
+    await this.projectMembers.deactivateAllInWorkspace(workspaceId, userId, actorId, em);
     // their keys for this workspace are revoked for good, so that coming back does not revive them
-    await this.members.deactivateWorkspaceMember(em, workspaceId, userId, actorId);
+    await this.apiTokens.revokeForMember(workspaceId, userId, em);
   }
 
   private async assertAnotherAdmin(em: EntityManager, workspaceId: string, userId: string) {
-    const others = await this.members.countOtherActiveAdmins(em, workspaceId, userId);
+    const others = await this.workspaces.countOtherActiveAdmins(workspaceId, userId, em);
     if (others === 0) throw new MeridianError('LAST_WORKSPACE_ADMIN');
   }
 
-  private async findActive(em: EntityManager, workspaceId: string, memberRowId: string) {
-    const row = await this.members.findActiveWorkspaceMember(em, { id: memberRowId, workspaceId });
+  private async findActive(em: EntityManager | undefined, workspaceId: string, memberRowId: string) {
+    const row = await this.workspaces.findActiveMember({ id: memberRowId, workspaceId }, true, em);
     if (!row) throw new MeridianError('NOT_FOUND');
     return row;
   }

@@ -5,11 +5,13 @@ import { DataSource } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
-import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN } from '../workspace';
+import { ApiTokenService } from '../api-token';
+import { WorkspaceInvitationService } from '../invitation';
+import { ProjectService } from '../project';
+import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN, WorkspaceService } from '../workspace';
 import type { Workspace } from '../workspace';
 import { workspaceView } from '../workspace';
 import type { WorkspaceJson } from '../workspace';
-import { MemberRepository } from './member.repository';
 
 /** Writable workspace fields (Plane `plane/app/views/workspace/base.py` WorkSpaceViewSet.partial_update). */
 export interface UpdateWorkspaceInput {
@@ -28,12 +30,15 @@ export interface UpdateWorkspaceInput {
 export class WorkspaceSettingsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly members: MemberRepository,
+    private readonly workspaces: WorkspaceService,
+    private readonly projects: ProjectService,
+    private readonly apiTokens: ApiTokenService,
+    private readonly invitations: WorkspaceInvitationService,
   ) {}
 
   /** The workspace with the caller's `role` and `total_members` (active members). */
   async retrieve(workspaceId: string, role: number): Promise<WorkspaceJson> {
-    const ws = await this.members.workspaceOrFail(this.members.manager, workspaceId);
+    const ws = await this.workspaces.liveOrFail(workspaceId);
     return workspaceView(ws, { role, total_members: await this.totalMembers(workspaceId) });
   }
 
@@ -55,7 +60,7 @@ export class WorkspaceSettingsService {
     if (input.organization_size !== undefined) patch.organizationSize = input.organization_size;
     if (input.timezone !== undefined) patch.timezone = input.timezone;
     try {
-      await this.members.updateWorkspace(workspaceId, patch);
+      await this.workspaces.update(workspaceId, patch);
     } catch (err) {
       if (isUniqueViolation(err, 'uq_workspaces_slug')) throw new MeridianError('WORKSPACE_SLUG_TAKEN');
       throw err;
@@ -71,7 +76,7 @@ export class WorkspaceSettingsService {
   async remove(workspaceId: string, userId: string, actor: AuditActor = auditActorById(userId)): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const now = new Date();
-      const workspace = await this.members.workspaceOrFail(em, workspaceId);
+      const workspace = await this.workspaces.liveOrFail(workspaceId, em);
       await recordAudit(em, {
         event: 'workspace.deleted',
         actor,
@@ -79,7 +84,11 @@ export class WorkspaceSettingsService {
         target: { type: 'workspace', id: workspaceId },
         metadata: { slug: workspace.slug, name: workspace.name },
       });
-      await this.members.softDeleteWorkspace(em, workspaceId, userId, now);
+      // in this order: the workspace, its live projects, its live API keys (inactive too), its live invitations
+      await this.workspaces.softDelete(workspaceId, userId, now, em);
+      await this.projects.softDeleteAllInWorkspace(workspaceId, userId, now, em);
+      await this.apiTokens.deleteAllInWorkspace(workspaceId, now, em);
+      await this.invitations.deleteAllInWorkspace(workspaceId, now, em);
     });
   }
 
@@ -90,11 +99,11 @@ export class WorkspaceSettingsService {
    */
   async slugAvailable(slug: string): Promise<{ status: boolean }> {
     if (!WORKSPACE_SLUG_PATTERN.test(slug) || isRestrictedSlug(slug)) return { status: false };
-    const taken = await this.members.slugTaken(slug);
+    const taken = await this.workspaces.slugTaken(slug);
     return { status: !taken };
   }
 
   private totalMembers(workspaceId: string): Promise<number> {
-    return this.members.countActiveWorkspaceMembers(workspaceId);
+    return this.workspaces.countActiveMembers(workspaceId);
   }
 }

@@ -379,6 +379,43 @@ export class ProjectMemberService {
   isSoleAdminOfAny(userId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
     return this.projects.isSoleAdminOfAny(em, userId);
   }
+
+  // ---- for the member room (workspace membership changes, the v1 members list, the last workspace)
+
+  /**
+   * The project's active memberships (entities with `member`, the user), by display name then user
+   * id: the v1 `projects/{id}/members/` list (a bare array, `MemberService.projectMembers`).
+   */
+  activeMembersByName(projectId: string): Promise<ProjectMember[]> {
+    return this.projects.activeMembersByName(projectId);
+  }
+
+  /**
+   * `userId`'s active memberships of the workspace's live projects (entities with `member` and
+   * `project`), oldest first: Plane's `project_details` of `users/last-visited-workspace/`.
+   */
+  activeMembershipsOfUser(workspaceId: string, userId: string): Promise<ProjectMember[]> {
+    return this.projects.activeMembershipsOfUser(this.dataSource.manager, workspaceId, userId);
+  }
+
+  /**
+   * Lowers to `role` every live project membership of `memberId` in the workspace whose role is above
+   * it (Plane: a demoted workspace member's project roles follow), in the caller's transaction.
+   */
+  lowerRolesInWorkspace(
+    workspaceId: string,
+    memberId: string,
+    role: number,
+    actorId: string,
+    em: EntityManager,
+  ): Promise<void> {
+    return this.projects.lowerRolesAbove(em, workspaceId, memberId, role, actorId);
+  }
+
+  /** Deactivates every project membership of `userId` in the workspace (removal, leaving), in the caller's transaction. */
+  deactivateAllInWorkspace(workspaceId: string, userId: string, actorId: string, em: EntityManager): Promise<void> {
+    return this.projects.deactivateMembershipsInWorkspace(em, workspaceId, userId, actorId);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

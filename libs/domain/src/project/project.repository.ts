@@ -488,4 +488,72 @@ export class ProjectRepository {
     );
     return rows.length > 0;
   }
+
+  // ---- memberships and projects as the member room needs them
+
+  /** The project's active memberships with their users (joined by relation), by display name then user id. */
+  activeMembersByName(projectId: string): Promise<ProjectMember[]> {
+    return this.dataSource
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .innerJoinAndSelect('pm.member', 'u')
+      .where('pm.projectId = :projectId AND pm.isActive = true', { projectId })
+      .orderBy('u.displayName', 'ASC')
+      .addOrderBy('u.id', 'ASC')
+      .getMany();
+  }
+
+  /** Lowers to `role` every live project membership of `memberId` in the workspace whose role is above it. */
+  async lowerRolesAbove(
+    em: EntityManager,
+    workspaceId: string,
+    memberId: string,
+    role: number,
+    actorId: string,
+  ): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(ProjectMember)
+      .set({ role, updatedById: actorId })
+      .where('workspaceId = :workspaceId AND memberId = :memberId AND role > :role AND deletedAt IS NULL', {
+        workspaceId,
+        memberId,
+        role,
+      })
+      .execute();
+  }
+
+  /** `userId`'s active memberships of the workspace's live projects, with user and project, oldest first. */
+  activeMembershipsOfUser(em: EntityManager, workspaceId: string, userId: string): Promise<ProjectMember[]> {
+    return em.getRepository(ProjectMember).find({
+      where: { workspaceId, memberId: userId, isActive: true, project: { deletedAt: IsNull() } },
+      relations: { member: true, project: true },
+      order: { createdAt: 'ASC' },
+    });
+  }
+
+  /** Deactivates every project membership of `userId` in the workspace. */
+  async deactivateMembershipsInWorkspace(
+    em: EntityManager,
+    workspaceId: string,
+    userId: string,
+    actorId: string,
+  ): Promise<void> {
+    await em.update(ProjectMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
+  }
+
+  /** Soft-deletes the workspace's live projects with `now`. */
+  async softDeleteAllInWorkspace(em: EntityManager, workspaceId: string, userId: string, now: Date): Promise<void> {
+    await em.update(Project, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, updatedById: userId });
+  }
+
+  /** The live projects among `ids` (any workspace, archived or not), in no order. */
+  liveByIds(ids: string[]): Promise<Project[]> {
+    return this.dataSource.getRepository(Project).find({ where: { id: In(ids) } });
+  }
+
+  /** The live project `id`; throws TypeORM's `EntityNotFoundError` when there is none. */
+  liveOrFail(em: EntityManager, id: string): Promise<Project> {
+    return em.getRepository(Project).findOneByOrFail({ id });
+  }
 }

@@ -433,6 +433,22 @@ export class ProjectService implements ProjectAccessResolver {
   ): Promise<void> {
     return this.projects.setCoverImage(em, id, url, onlyIf);
   }
+
+  /** The live projects among `ids` (entities, any workspace, archived or not, in no order): a user's project invitations. */
+  liveProjects(ids: string[]): Promise<Project[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.projects.liveByIds([...new Set(ids)]);
+  }
+
+  /** The live project `id` (entity); throws TypeORM's `EntityNotFoundError` (a 404) when there is none. */
+  liveOrFail(id: string, em: EntityManager = this.dataSource.manager): Promise<Project> {
+    return this.projects.liveOrFail(em, id);
+  }
+
+  /** Soft-deletes the workspace's live projects (`deleted_at` = `now`): a deleted workspace's, in the caller's transaction. */
+  softDeleteAllInWorkspace(workspaceId: string, userId: string, now: Date, em: EntityManager): Promise<void> {
+    return this.projects.softDeleteAllInWorkspace(em, workspaceId, userId, now);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

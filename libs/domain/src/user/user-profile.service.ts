@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
+import { Profile } from './profile.entity';
 import { User } from './user.entity';
 import { UserImage, UserRepository } from './user.repository';
 import { userMeView } from './user.view';
@@ -152,5 +153,22 @@ export class UserProfileService {
    */
   async resetOnboarding(userId: string, em?: EntityManager): Promise<void> {
     await this.users.resetOnboarding(em ?? this.users.manager, userId);
+  }
+
+  // ---- reads and writes for the rooms above (members, invitations, the importer)
+
+  /**
+   * The user's profile row (Plane's `Profile`), created on first use (`ON CONFLICT DO NOTHING`,
+   * then read); in the caller's transaction when `em` is given. For the member room's profile routes.
+   */
+  async ensureProfile(userId: string, em: EntityManager = this.users.manager): Promise<Profile> {
+    await this.users.insertProfileIfMissing(em, userId);
+    return this.users.profileOf(em, userId);
+  }
+
+  /** Writes `patch` to the profile row `id` and answers the row as stored (`EntityNotFoundError` when gone). */
+  async updateProfile(id: string, patch: Partial<Profile>, em: EntityManager = this.users.manager): Promise<Profile> {
+    if (Object.keys(patch).length) await this.users.updateProfile(em, id, patch);
+    return this.users.profileById(em, id);
   }
 }

@@ -14,9 +14,9 @@ export class UserRepository {
     return this.dataSource.manager;
   }
 
-  /** The live user `id`, or null. */
-  findById(id: string): Promise<User | null> {
-    return this.dataSource.getRepository(User).findOneBy({ id });
+  /** The live user `id` (in `em`'s transaction when given), or null. */
+  findById(id: string, em: EntityManager = this.dataSource.manager): Promise<User | null> {
+    return em.getRepository(User).findOneBy({ id });
   }
 
   /** Writes `patch` to the user `id` (a unique violation `uq_users_username` on a taken username). */
@@ -103,6 +103,26 @@ export class UserRepository {
         },
       },
     );
+  }
+
+  /** Creates the user's profile row unless it exists (`ON CONFLICT DO NOTHING`). */
+  async insertProfileIfMissing(em: EntityManager, userId: string): Promise<void> {
+    await em.createQueryBuilder().insert().into(Profile).values({ userId }).orIgnore().execute();
+  }
+
+  /** The user's profile row; throws TypeORM's `EntityNotFoundError` when there is none. */
+  profileOf(em: EntityManager, userId: string): Promise<Profile> {
+    return em.getRepository(Profile).findOneByOrFail({ userId });
+  }
+
+  /** The profile row by id; throws TypeORM's `EntityNotFoundError` when gone. */
+  profileById(em: EntityManager, id: string): Promise<Profile> {
+    return em.getRepository(Profile).findOneByOrFail({ id });
+  }
+
+  /** Updates the profile row's columns in `patch`. */
+  async updateProfile(em: EntityManager, id: string, patch: Partial<Profile>): Promise<void> {
+    await em.update(Profile, { id }, patch as never);
   }
 }
 

@@ -1,7 +1,7 @@
-import { Page, PageRequest, paginate } from '#common';
+import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
@@ -88,9 +88,184 @@ export class WorkspaceRepository {
     return em.getRepository(Workspace).findOneBy({ id });
   }
 
-  /** The live workspace with this slug, or null. */
-  findLiveBySlug(slug: string): Promise<Workspace | null> {
-    return this.dataSource.getRepository(Workspace).findOneBy({ slug });
+  /** The live workspace with this slug (in `em`'s transaction when given), or null. */
+  findLiveBySlug(slug: string, em: EntityManager = this.dataSource.manager): Promise<Workspace | null> {
+    return em.getRepository(Workspace).findOneBy({ slug });
+  }
+
+  // ---- memberships and the workspace row as the member, invitation and importer rooms need them
+
+  /** The data source's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** The workspace's active memberships with their users (joined by relation), by display name then user id. */
+  activeMembersByName(workspaceId: string): Promise<WorkspaceMember[]> {
+    return this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('wm')
+      .innerJoinAndSelect('wm.member', 'u')
+      .where('wm.workspaceId = :workspaceId AND wm.isActive = true', { workspaceId })
+      .orderBy('u.displayName', 'ASC')
+      .addOrderBy('u.id', 'ASC')
+      .getMany();
+  }
+
+  /**
+   * A page of the workspace's active memberships with their users and workspace, oldest first;
+   * `search` (trimmed, non-empty) matches display, first or last name, and the email when `viewerRole`
+   * is Member or above. The users are joined by relation in this one paginated statement.
+   */
+  activeMembersPage(
+    workspaceId: string,
+    page: PageRequest,
+    viewerRole: number,
+    search?: string,
+  ): Promise<Page<WorkspaceMember>> {
+    const qb = this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .innerJoinAndSelect('m.member', 'u')
+      .innerJoinAndSelect('m.workspace', 'w')
+      .where('m.workspaceId = :workspaceId AND m.isActive = true', { workspaceId });
+    if (search?.trim()) {
+      const like = `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(
+        new Brackets((b) =>
+          b
+            .where('u.displayName ILIKE :like', { like })
+            .orWhere('u.firstName ILIKE :like')
+            .orWhere('u.lastName ILIKE :like')
+            .orWhere(viewerRole >= ROLE.MEMBER ? 'u.email ILIKE :like' : 'false'),
+        ),
+      );
+    }
+    return paginate(qb, page);
+  }
+
+  /** `userId`'s own `view_props` in the workspace (null when never saved); undefined without an active membership. */
+  async activeViewProps(
+    workspaceId: string,
+    userId: string,
+  ): Promise<{ viewProps: Record<string, unknown> | null } | undefined> {
+    const row = await this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .select('m.viewProps', 'view_props')
+      .where('m.workspaceId = :workspaceId AND m.memberId = :userId AND m.isActive = true', { workspaceId, userId })
+      .getRawOne<{ view_props: Record<string, unknown> | null }>();
+    return row && { viewProps: row.view_props };
+  }
+
+  /** Replaces `userId`'s own `view_props` in the workspace; false without an active membership. */
+  async saveViewProps(workspaceId: string, userId: string, viewProps: Record<string, unknown>): Promise<boolean> {
+    const result = await this.dataSource.getRepository(WorkspaceMember).update(
+      { workspaceId, memberId: userId, isActive: true, deletedAt: IsNull() },
+      // a jsonb object: TypeORM's deep-partial type would walk into it
+      { viewProps: viewProps as never, updatedById: userId },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** How many active Admins the workspace has besides `userId` (in `em`'s transaction). */
+  countOtherActiveAdmins(em: EntityManager, workspaceId: string, userId: string): Promise<number> {
+    return em
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .where('m.workspaceId = :workspaceId AND m.isActive = true AND m.role = :admin AND m.memberId <> :userId', {
+        workspaceId,
+        admin: ROLE.ADMIN,
+        userId,
+      })
+      .getCount();
+  }
+
+  /** `userId`'s oldest active membership of a live workspace (only in `workspaceId` if given): its id and slug. */
+  oldestLiveWorkspaceOf(
+    em: EntityManager,
+    userId: string,
+    workspaceId?: string,
+  ): Promise<{ id: string; slug: string } | undefined> {
+    const qb = em
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .innerJoin(Workspace, 'w', 'w.id = m.workspaceId AND w.deletedAt IS NULL')
+      .select(['w.id AS id', 'w.slug AS slug'])
+      .where('m.memberId = :userId AND m.isActive = true', { userId });
+    if (workspaceId) qb.andWhere('m.workspaceId = :workspaceId', { workspaceId });
+    return qb.orderBy('m.createdAt', 'ASC').limit(1).getRawOne<{ id: string; slug: string }>();
+  }
+
+  /** The active workspace roles of the members with these (lower-case) emails (users joined by relation), by email. */
+  async activeRolesByEmail(em: EntityManager, workspaceId: string, emails: string[]): Promise<Map<string, number>> {
+    if (!emails.length) return new Map();
+    const rows = await em
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('wm')
+      .innerJoin('wm.member', 'u')
+      .select('LOWER(u.email)', 'email')
+      .addSelect('wm.role', 'role')
+      .where('wm.workspaceId = :workspaceId AND wm.isActive = true AND LOWER(u.email) IN (:...emails)', {
+        workspaceId,
+        emails,
+      })
+      .getRawMany<{ email: string; role: number }>();
+    return new Map(rows.map((r) => [r.email, Number(r.role)]));
+  }
+
+  /** The workspace's active membership row (`where` adds the key), with its user and workspace when `withRelations`, or null. */
+  findActiveMember(
+    em: EntityManager,
+    where: { workspaceId: string; id?: string; memberId?: string },
+    withRelations: boolean,
+  ): Promise<WorkspaceMember | null> {
+    return withRelations
+      ? em.getRepository(WorkspaceMember).findOne({
+          where: { ...where, isActive: true },
+          relations: { member: true, workspace: true },
+        })
+      : em.getRepository(WorkspaceMember).findOneBy({ ...where, isActive: true });
+  }
+
+  /** Sets the membership row's role. */
+  async setMemberRole(em: EntityManager, rowId: string, role: number, actorId: string): Promise<void> {
+    await em.update(WorkspaceMember, { id: rowId }, { role, updatedById: actorId });
+  }
+
+  /** Deactivates `userId`'s membership of the workspace. */
+  async deactivateMember(em: EntityManager, workspaceId: string, userId: string, actorId: string): Promise<void> {
+    await em.update(WorkspaceMember, { workspaceId, memberId: userId }, { isActive: false, updatedById: actorId });
+  }
+
+  /** How many active members the workspace has. */
+  countActiveMembers(workspaceId: string): Promise<number> {
+    return this.dataSource.getRepository(WorkspaceMember).countBy({ workspaceId, isActive: true });
+  }
+
+  /** The live workspace; throws TypeORM's `EntityNotFoundError` when there is none. */
+  liveOrFail(em: EntityManager, id: string): Promise<Workspace> {
+    return em.getRepository(Workspace).findOneByOrFail({ id });
+  }
+
+  /** The live workspaces among `ids`, in no order. */
+  liveByIds(em: EntityManager, ids: string[]): Promise<Workspace[]> {
+    return em.getRepository(Workspace).find({ where: { id: In(ids) } });
+  }
+
+  /** Updates the workspace row (a taken slug throws the unique violation `uq_workspaces_slug`). */
+  async update(id: string, patch: Partial<Workspace>): Promise<void> {
+    await this.dataSource.getRepository(Workspace).update({ id }, patch);
+  }
+
+  /** Soft-deletes the workspace row with `now`. */
+  async softDelete(em: EntityManager, id: string, userId: string, now: Date): Promise<void> {
+    await em.update(Workspace, { id }, { deletedAt: now, updatedById: userId });
+  }
+
+  /** Whether any workspace, a deleted one included, holds the slug. */
+  slugTaken(slug: string): Promise<boolean> {
+    return this.dataSource.getRepository(Workspace).exists({ where: { slug }, withDeleted: true });
   }
 
   /** Whether `userId` is an active member of the live workspace `workspaceId`. */

@@ -13,6 +13,7 @@ import {
 } from './workspace.repository';
 import { workspaceView } from './workspace.view';
 import { Workspace } from './workspace.entity';
+import { WorkspaceMember } from './workspace-member.entity';
 
 export interface CreateWorkspaceInput {
   name: string;
@@ -96,9 +97,134 @@ export class WorkspaceService implements WorkspaceAccessResolver {
     return this.workspaces.findLive(em ?? this.dataSource.manager, id);
   }
 
-  /** The live workspace with this slug (entity), or null. */
-  findLiveBySlug(slug: string): Promise<Workspace | null> {
-    return this.workspaces.findLiveBySlug(slug);
+  /** The live workspace with this slug (entity), or null; in the caller's transaction when `em` is given. */
+  findLiveBySlug(slug: string, em?: EntityManager): Promise<Workspace | null> {
+    return this.workspaces.findLiveBySlug(slug, em);
+  }
+
+  // ---- memberships and the workspace row, for the rooms above (members, invitations, the importer)
+
+  /**
+   * The workspace's active memberships (entities with `member`, the user), by display name then user
+   * id: the v1 `members/` list (a bare array, `MemberService.workspaceMembers`).
+   */
+  activeMembersByName(workspaceId: string): Promise<WorkspaceMember[]> {
+    return this.workspaces.activeMembersByName(workspaceId);
+  }
+
+  /**
+   * A page of the workspace's active memberships (entities with `member` and `workspace`), oldest
+   * first (Plane's `WorkSpaceMemberViewSet.list`); `search` matches display, first or last name, and
+   * the email when `viewerRole` is Member (15) or above.
+   */
+  activeMembersPage(
+    workspaceId: string,
+    page: PageRequest,
+    viewerRole: number,
+    search?: string,
+  ): Promise<Page<WorkspaceMember>> {
+    return this.workspaces.activeMembersPage(workspaceId, page, viewerRole, search);
+  }
+
+  /** `userId`'s own `view_props` in the workspace (`viewProps` null when never saved); undefined without an active membership. */
+  activeViewProps(
+    workspaceId: string,
+    userId: string,
+  ): Promise<{ viewProps: Record<string, unknown> | null } | undefined> {
+    return this.workspaces.activeViewProps(workspaceId, userId);
+  }
+
+  /** Replaces `userId`'s own `view_props` in the workspace (Plane's `workspace-views/`); false without an active membership. */
+  saveViewProps(workspaceId: string, userId: string, viewProps: Record<string, unknown>): Promise<boolean> {
+    return this.workspaces.saveViewProps(workspaceId, userId, viewProps);
+  }
+
+  /** How many active Admins (20) the workspace has besides `userId`, in the caller's transaction. */
+  countOtherActiveAdmins(workspaceId: string, userId: string, em: EntityManager): Promise<number> {
+    return this.workspaces.countOtherActiveAdmins(em, workspaceId, userId);
+  }
+
+  /**
+   * `userId`'s oldest active membership of a live workspace (only in `workspaceId` if given): the
+   * workspace's `{id, slug}`, or undefined (Plane's last and fallback workspace of `users/me/settings/`).
+   */
+  oldestLiveWorkspaceOf(
+    userId: string,
+    workspaceId?: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<{ id: string; slug: string } | undefined> {
+    return this.workspaces.oldestLiveWorkspaceOf(em, userId, workspaceId);
+  }
+
+  /** The active workspace roles of the members with these lower-case emails, by lower-case email; in the caller's transaction when `em` is given. */
+  activeRolesByEmail(
+    workspaceId: string,
+    emails: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, number>> {
+    return this.workspaces.activeRolesByEmail(em, workspaceId, emails);
+  }
+
+  /**
+   * The workspace's active membership row with key `where.id` or `where.memberId` (entity, with
+   * `member` and `workspace` when `withRelations`), or null; in the caller's transaction when `em` is given.
+   */
+  findActiveMember(
+    where: { workspaceId: string; id?: string; memberId?: string },
+    withRelations = true,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<WorkspaceMember | null> {
+    return this.workspaces.findActiveMember(em, where, withRelations);
+  }
+
+  /** `userId`'s membership of the workspace in any state (entity), or null; in the caller's transaction when `em` is given. */
+  membership(
+    workspaceId: string,
+    userId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<WorkspaceMember | null> {
+    return findWorkspaceMembership(em, workspaceId, userId);
+  }
+
+  /** Sets a membership row's role, in the caller's transaction. */
+  setMemberRole(rowId: string, role: number, actorId: string, em: EntityManager): Promise<void> {
+    return this.workspaces.setMemberRole(em, rowId, role, actorId);
+  }
+
+  /** Deactivates `userId`'s membership of the workspace (`is_active = false`), in the caller's transaction. */
+  deactivateMember(workspaceId: string, userId: string, actorId: string, em: EntityManager): Promise<void> {
+    return this.workspaces.deactivateMember(em, workspaceId, userId, actorId);
+  }
+
+  /** How many active members the workspace has (`total_members`). */
+  countActiveMembers(workspaceId: string): Promise<number> {
+    return this.workspaces.countActiveMembers(workspaceId);
+  }
+
+  /** The live workspace `id` (entity); throws TypeORM's `EntityNotFoundError` (a 404) when there is none. */
+  liveOrFail(id: string, em: EntityManager = this.dataSource.manager): Promise<Workspace> {
+    return this.workspaces.liveOrFail(em, id);
+  }
+
+  /** The live workspaces among `ids` (entities, in no order); in the caller's transaction when `em` is given. */
+  liveWorkspaces(ids: string[], em: EntityManager = this.dataSource.manager): Promise<Workspace[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.workspaces.liveByIds(em, [...new Set(ids)]);
+  }
+
+  /** Writes `patch` to the workspace row; a taken slug throws the unique violation `uq_workspaces_slug`. */
+  update(id: string, patch: Partial<Workspace>): Promise<void> {
+    return this.workspaces.update(id, patch);
+  }
+
+  /** Soft-deletes the workspace row (`deleted_at` = `now`), in the caller's transaction. */
+  softDelete(id: string, userId: string, now: Date, em: EntityManager): Promise<void> {
+    return this.workspaces.softDelete(em, id, userId, now);
+  }
+
+  /** Whether any workspace, a deleted one included, holds the slug. */
+  slugTaken(slug: string): Promise<boolean> {
+    return this.workspaces.slugTaken(slug);
   }
 
   /**
