@@ -14,6 +14,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      // an earlier build kept to compare against (BENCHMARKS.md: `--variant '…;main=dist-before/server/main.js'`)
+      'dist-before/**',
       'node_modules/**',
       'data/**',
       'eslint.config.mjs',

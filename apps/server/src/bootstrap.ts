@@ -20,6 +20,7 @@ import { poolStats, ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express } from 'express';
 import { AppModule } from './app.module';
 
 /**
@@ -41,7 +42,7 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
     metrics.observePool(() => poolStats(database.dataSource));
     app.use(metrics.requestMetrics());
   }
-  app.use(app.get(Draining).middleware());
+  app.get(Draining).closeConnectionsOf((app.getHttpAdapter().getInstance() as Express).response);
   // then: every request is logged and gets its X-Request-Id, whatever answers it
   const logging = createRequestLogging(config);
   app.use(logging.middleware);

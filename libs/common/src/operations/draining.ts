@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /**
  * Whether the process is stopping. On SIGTERM/SIGINT `main.ts` calls `start()`, then keeps serving
@@ -17,22 +17,20 @@ export class Draining {
     this.since ??= Date.now();
   }
 
-  /** Express middleware, mounted first: `Connection: close` on every answer while draining. */
-  middleware() {
+  /**
+   * `Connection: close` on every answer whose head is written while draining, installed once on
+   * the Express application's response prototype (`app.response`, the prototype Express gives every
+   * response it handles): every head goes through `writeHead` (`res.end` without an explicit head
+   * too), so draining that starts while a request runs still closes its connection. Nothing is done
+   * per request (a wrapper made per response cost a read about 1 % of its CPU, BENCHMARKS.md
+   * "Per-request costs").
+   */
+  closeConnectionsOf(response: ServerResponse): void {
     const isDraining = () => this.active;
-    return (_req: Request, res: Response, next: NextFunction) => {
-      if (this.active) {
-        res.setHeader('Connection', 'close');
-        return next();
-      }
-      // draining may start while the request runs: decide when the head is written (`res.end`
-      // without an explicit head writes it through `writeHead` too)
-      const writeHead = res.writeHead;
-      res.writeHead = function (this: Response, ...args: unknown[]) {
-        if (isDraining() && !this.headersSent) this.setHeader('Connection', 'close');
-        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
-      } as typeof res.writeHead;
-      next();
-    };
+    const writeHead = response.writeHead;
+    response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      if (isDraining() && !this.headersSent) this.setHeader('Connection', 'close');
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as typeof response.writeHead;
   }
 }

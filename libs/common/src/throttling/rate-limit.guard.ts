@@ -4,7 +4,10 @@ import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
+  ThrottlerGenerateKeyFunction,
+  ThrottlerGetTrackerFunction,
   ThrottlerModuleOptions,
+  ThrottlerOptions,
   ThrottlerRequest,
   ThrottlerStorage,
 } from '@nestjs/throttler';
@@ -116,6 +119,42 @@ export function unlessThrottled(name: string): (context: ExecutionContext) => bo
   return (context) => !routePlan(context).throttlers.has(name);
 }
 
+/** @nestjs/throttler's metadata keys (its `throttler.constants`), each followed by a throttler's name. */
+const THROTTLER_SKIP = 'THROTTLER:SKIP';
+const THROTTLER_LIMIT = 'THROTTLER:LIMIT';
+const THROTTLER_TTL = 'THROTTLER:TTL';
+const THROTTLER_BLOCK_DURATION = 'THROTTLER:BLOCK_DURATION';
+const THROTTLER_TRACKER = 'THROTTLER:TRACKER';
+const THROTTLER_KEY_GENERATOR = 'THROTTLER:KEY_GENERATOR';
+
+type Resolvable<T> = T | ((context: ExecutionContext) => T | Promise<T>);
+
+/** One throttler as it applies to one route. */
+interface RouteThrottler {
+  throttler: ThrottlerOptions;
+  limit: Resolvable<number>;
+  ttl: Resolvable<number>;
+  blockDuration: Resolvable<number> | undefined;
+  getTracker: ThrottlerGetTrackerFunction;
+  generateKey: ThrottlerGenerateKeyFunction;
+}
+
+/** A throttler's option as @nestjs/throttler reads it: called when a function, a number (or numeric string). */
+async function numberOf(
+  context: ExecutionContext,
+  value: Resolvable<number>,
+  option: string,
+  name: string | undefined,
+): Promise<number> {
+  const resolved: unknown = typeof value === 'function' ? await value(context) : value;
+  const number = typeof resolved === 'string' && resolved.trim() !== '' ? Number(resolved) : resolved;
+  if (typeof number !== 'number' || Number.isNaN(number))
+    throw new Error(
+      `Invalid "${option}" for the "${name ?? 'default'}" throttler: expected a number, got ${JSON.stringify(resolved)}.`,
+    );
+  return number;
+}
+
 interface Counter {
   /** header tag */
   tag: string;
@@ -134,6 +173,8 @@ interface Counter {
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteThrottler[]>>();
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storageService: ThrottlerStorage,
@@ -146,11 +187,63 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const { throttlers, authKind: kind } = routePlan(context);
-    if (throttlers.size > 0) await super.canActivate(context); // each throttler's skipIf is `unlessThrottled`
+    if (throttlers.size > 0) await this.countAgainst(context);
     if (kind === 'sign-in' || kind === 'magic-sign-in') await this.countSignInAttempt(context, kind);
     else if (kind === 'email') await this.limitPerEmail(context);
     else if (kind === 'sign-up') await this.limitSignUp(context);
     return true;
+  }
+
+  /**
+   * What @nestjs/throttler's `canActivate` does for a route, with the route's metadata read once:
+   * each throttler that applies (`skipIf`: `unlessThrottled`; none skipped by `@SkipThrottle`)
+   * counts the request (`handleRequest`) with its limit, window and block duration (a route's
+   * `@Throttle` values over the module's). The library reads eight metadata keys per throttler
+   * and request through `Reflector`, about 2 % of a single read's CPU (BENCHMARKS.md "Per-request
+   * costs"); the metadata does not change after start.
+   */
+  private async countAgainst(context: ExecutionContext): Promise<void> {
+    for (const t of this.routeThrottlers(context)) {
+      if (t.throttler.skipIf?.(context)) continue;
+      const limit = await numberOf(context, t.limit, 'limit', t.throttler.name);
+      const ttl = await numberOf(context, t.ttl, 'ttl', t.throttler.name);
+      const blockDuration = await numberOf(context, t.blockDuration ?? ttl, 'blockDuration', t.throttler.name);
+      await this.handleRequest({ ...t, context, limit, ttl, blockDuration });
+    }
+  }
+
+  /** The throttlers of the route (those not skipped by `@SkipThrottle`), with its metadata. */
+  private routeThrottlers(context: ExecutionContext): RouteThrottler[] {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let byHandler = this.routes.get(controller);
+    if (!byHandler) this.routes.set(controller, (byHandler = new WeakMap()));
+    let found = byHandler.get(handler);
+    if (!found) {
+      const targets = [handler, controller];
+      const meta = <T>(key: string, name: string) => this.reflector.getAllAndOverride<T>(key + name, targets);
+      found = this.throttlers
+        .filter((throttler) => !meta<boolean>(THROTTLER_SKIP, throttler.name ?? 'default'))
+        .map((throttler) => {
+          const name = throttler.name ?? 'default';
+          return {
+            throttler,
+            limit: meta<Resolvable<number>>(THROTTLER_LIMIT, name) ?? throttler.limit,
+            ttl: meta<Resolvable<number>>(THROTTLER_TTL, name) ?? throttler.ttl,
+            blockDuration: meta<Resolvable<number>>(THROTTLER_BLOCK_DURATION, name) ?? throttler.blockDuration,
+            getTracker:
+              meta<ThrottlerGetTrackerFunction>(THROTTLER_TRACKER, name) ??
+              throttler.getTracker ??
+              this.commonOptions.getTracker!,
+            generateKey:
+              meta<ThrottlerGenerateKeyFunction>(THROTTLER_KEY_GENERATOR, name) ??
+              throttler.generateKey ??
+              this.commonOptions.generateKey!,
+          };
+        });
+      byHandler.set(handler, found);
+    }
+    return found;
   }
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
