@@ -12,8 +12,9 @@
  * per scenario and the server's peak RSS while it ran (VmHWM, reset before each):
  * - one notification (`users/notifications/{id}/`): the baseline of a request that reads one row;
  * - the inbox (`users/notifications/?type=assigned,created,subscribed&archived=false&snoozed=false
- *   &per_page=30&cursor=…`): the first page, and a page ~9,000 notifications deep reached by its
- *   `next_cursor`; the same for the unread tab (`read=false`), and `unread/`;
+ *   &per_page=30&cursor=…`): the first page, the second, and a page ~9,000 notifications deep reached
+ *   by `next_cursor` (a page after the first also asks whether rows come before it: page 2 is the
+ *   fair baseline of depth); the same for the unread tab (`read=false`), and `unread/`;
  * - the history's incremental read (`history/?activity_type=issue-property&created_at__gt=…`, the
  *   web app's refresh: the last 30 rows) on the large work item against the small one;
  * - the whole history of the large work item (5,000 rows, Plane's bare array), against the first
@@ -221,6 +222,7 @@ async function main() {
     const scenarios: Array<[string, string]> = [
       ['one notification', `/api/workspaces/${t.slug}/users/notifications/${whole.seen[0]}/`],
       ['inbox, first page', inbox('', `${PER_PAGE}:0:0`)],
+      ['inbox, page 2', inbox('', whole.cursors[1])],
       [`inbox, page ${deepPages + 1}`, inbox('', deep)],
       ['unread tab, first page', inbox('&read=false', `${PER_PAGE}:0:0`)],
       [`unread tab, page ${unreadPages + 1}`, inbox('&read=false', deepUnread)],
@@ -260,9 +262,10 @@ async function main() {
       }
       const ratio = (a: number, b: number) => (p50(scenarios[a][0]) / p50(scenarios[b][0])).toFixed(2);
       console.log(
-        `${label}: ratios of p50: inbox deep : first ${ratio(2, 1)}; unread deep : first ${ratio(4, 3)}; ` +
-          `inbox first : one notification ${ratio(1, 0)}; inbox deep : one notification ${ratio(2, 0)}; ` +
-          `history since, large : small ${ratio(7, 6)}; load average now ${os.loadavg()[0].toFixed(2)}`,
+        `${label}: ratios of p50: inbox deep : first ${ratio(3, 1)}; deep : page 2 ${ratio(3, 2)}; ` +
+          `unread deep : first ${ratio(5, 4)}; inbox first : one notification ${ratio(1, 0)}; ` +
+          `inbox deep : one notification ${ratio(3, 0)}; history since, large : small ${ratio(8, 7)}; ` +
+          `load average now ${os.loadavg()[0].toFixed(2)}`,
       );
     };
     await measure('this build');
