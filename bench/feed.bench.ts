@@ -10,19 +10,29 @@
  *
  * Scenarios, `--rounds` rounds of `--seconds` each with `--connections` clients, interleaved; p50
  * per scenario and the server's peak RSS while it ran (VmHWM, reset before each):
+ * - one notification (`users/notifications/{id}/`): the baseline of a request that reads one row;
  * - the inbox (`users/notifications/?type=assigned,created,subscribed&archived=false&snoozed=false
- *   &per_page=30&cursor=…`): the first page, and a page ~9,000 notifications deep reached by its
- *   `next_cursor`; the same for the unread tab (`read=false`), and `unread/`;
+ *   &per_page=30&cursor=…`): the first page, the second, and a page ~9,000 notifications deep reached
+ *   by `next_cursor` (a page after the first also asks whether rows come before it: page 2 is the
+ *   fair baseline of depth); the same for the unread tab (`read=false`), and `unread/`;
  * - the history's incremental read (`history/?activity_type=issue-property&created_at__gt=…`, the
  *   web app's refresh: the last 30 rows) on the large work item against the small one;
  * - the whole history of the large work item (5,000 rows, Plane's bare array), against the first
  *   inbox page for memory.
  * Ratios ≈ 1 (deep : first, large : small) mean flat. The whole inbox is also walked page by page
- * once: every notification exactly once.
+ * once: every notification exactly once, each page's `total_count` the inbox's size. The copies are
+ * written oldest first, as a live inbox is.
+ *
+ * `--before <main.js>` (another build's `dist/server/main.js`) measures that build too, in the same
+ * run and on the same rows: this build first, then the newest `--revert` migrations (default 1) are
+ * reverted with this build's CLI (the other build does not know them) and the other build is measured.
+ * Both are then started as the image starts them (`node dist/server/main.js`, the Dockerfile's
+ * environment).
  *
  *   npm run build
  *   node dist/bench/feed.bench.js                 # PostgreSQL (scratch database)
  *   node dist/bench/feed.bench.js --embedded
+ *   node dist/bench/feed.bench.js --before ../before/dist/server/main.js
  *
  * A benchmark, not a test.
  */
@@ -30,7 +40,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { benchHeader, http, opt, scratchDatabase, setUp, startServer, statusKiB, Server } from './harness';
+import { spawnSync } from 'node:child_process';
+import { benchHeader, http, MAIN, opt, scratchDatabase, setUp, startServer, statusKiB, Server } from './harness';
 import { load, LoadResult, pooled } from './load';
 import { embeddedSeedConnection, postgresSeedConnection, SeedConnection } from './seed';
 
@@ -40,19 +51,17 @@ const ROUNDS = Number(opt('rounds', '3'));
 const SECONDS = Number(opt('seconds', '3'));
 const CONNECTIONS = Number(opt('connections', '4'));
 const EMBEDDED = process.argv.includes('--embedded');
+const BEFORE = opt('before', '');
+const REVERT = Number(opt('revert', '1'));
 const PER_PAGE = 30;
 
 async function main() {
   console.log(benchHeader('feed'));
   const db = EMBEDDED ? null : await scratchDatabase('meridian_feed');
   const dataDir = EMBEDDED ? fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-feed-')) : undefined;
-  const start = (): Promise<Server> =>
-    startServer({
-      mode: 'start:prod',
-      node: process.execPath,
-      env: db ? { DATABASE_URL: db.url } : { DATA_DIR: dataDir! },
-      health: true,
-    });
+  const env: Record<string, string> = db ? { DATABASE_URL: db.url } : { DATA_DIR: dataDir! };
+  const start = (main = MAIN): Promise<Server> =>
+    startServer({ mode: BEFORE ? 'image' : 'start:prod', main, node: process.execPath, env, health: true });
   const open = (): Promise<SeedConnection> => (db ? postgresSeedConnection(db.url) : embeddedSeedConnection(dataDir!));
   let server = await start();
   try {
@@ -116,7 +125,7 @@ async function main() {
                  'created_at', n.created_at - g * interval '1 second',
                  'updated_at', n.created_at - g * interval '1 second',
                  'read_at', CASE WHEN g % 2 = 0 THEN n.created_at - g * interval '1 second' END))).*
-         FROM notifications n CROSS JOIN generate_series(1, $2::int) g WHERE n.id = $1`,
+         FROM notifications n CROSS JOIN generate_series(1, $2::int) g WHERE n.id = $1 ORDER BY g DESC`,
       [note.id, NOTIFICATIONS],
     );
     await conn.sql(
@@ -125,7 +134,7 @@ async function main() {
                  'id', gen_random_uuid(),
                  'created_at', a.created_at - g * interval '1 second',
                  'updated_at', a.created_at - g * interval '1 second'))).*
-         FROM issue_activities a CROSS JOIN generate_series(1, $2::int) g WHERE a.id = $1`,
+         FROM issue_activities a CROSS JOIN generate_series(1, $2::int) g WHERE a.id = $1 ORDER BY g DESC`,
       [activity.id, ACTIVITIES],
     );
     for (const [table, id] of [
@@ -156,32 +165,41 @@ async function main() {
     );
 
     server = await start();
-    console.log(
-      `node ${server.node}, heap limit ${server.heapLimitMiB} MiB; idle RSS ${server.readyRssMiB.toFixed(0)} MiB`,
-    );
     const inbox = (extra: string, cursor: string) =>
       `/api/workspaces/${t.slug}/users/notifications/?type=assigned,created,subscribed&archived=false&snoozed=false` +
       `${extra}&per_page=${PER_PAGE}&cursor=${encodeURIComponent(cursor)}`;
-    /** Walks `pages` pages from the first; returns the cursor of the page reached and every id seen. */
+    /** Walks up to `pages` pages from the first; every id seen, each page's cursor and `total_count`. */
     const walk = async (extra: string, pages: number) => {
       let cursor = `${PER_PAGE}:0:0`;
       const seen: string[] = [];
+      const cursors: string[] = [];
+      const totals = new Set<number>();
       for (let i = 0; i < pages; i++) {
         const res = await http(server.base, 'GET', inbox(extra, cursor), undefined, me);
         assert.equal(res.status, 200, res.body);
-        const body = res.json() as { results: Array<{ id: string }>; next_cursor: string; next_page_results: boolean };
+        const body = res.json() as {
+          results: Array<{ id: string }>;
+          next_cursor: string;
+          next_page_results: boolean;
+          total_count: number;
+        };
+        cursors.push(cursor);
+        totals.add(body.total_count);
         seen.push(...body.results.map((r) => r.id));
-        if (!body.next_page_results) return { cursor, seen, end: true };
+        if (!body.next_page_results) break;
         cursor = body.next_cursor;
       }
-      return { cursor, seen, end: false };
+      return { cursors, seen, totals };
     };
     const whole = await walk('', Infinity);
     assert.equal(whole.seen.length, Number(counts.notes), 'the whole inbox, page by page');
     assert.equal(new Set(whole.seen).size, whole.seen.length, 'no notification twice');
+    assert.deepEqual([...whole.totals], [Number(counts.notes)], "every page's total_count");
     const deepPages = Math.floor((Number(counts.notes) * 0.9) / PER_PAGE);
-    const deep = (await walk('', deepPages)).cursor;
-    const deepUnread = (await walk('&read=false', Math.floor(deepPages / 2))).cursor;
+    const deep = whole.cursors[deepPages];
+    const unreadPages = Math.floor(deepPages / 2);
+    const deepUnread = (await walk('&read=false', unreadPages + 1)).cursors[unreadPages];
+    assert.ok(deep && deepUnread, 'the deep pages exist');
     const historyOf = async (id: string) => {
       const res = await http(
         server.base,
@@ -202,41 +220,70 @@ async function main() {
       `${project}/issues/${id}/history/?activity_type=issue-property&created_at__gt=${encodeURIComponent(after)}`;
 
     const scenarios: Array<[string, string]> = [
+      ['one notification', `/api/workspaces/${t.slug}/users/notifications/${whole.seen[0]}/`],
       ['inbox, first page', inbox('', `${PER_PAGE}:0:0`)],
+      ['inbox, page 2', inbox('', whole.cursors[1])],
       [`inbox, page ${deepPages + 1}`, inbox('', deep)],
       ['unread tab, first page', inbox('&read=false', `${PER_PAGE}:0:0`)],
-      [`unread tab, page ${Math.floor(deepPages / 2) + 1}`, inbox('&read=false', deepUnread)],
+      [`unread tab, page ${unreadPages + 1}`, inbox('&read=false', deepUnread)],
       ['unread counts', `/api/workspaces/${t.slug}/users/notifications/unread/`],
       ['history since, small work item', history(smallId, smallSince)],
       ['history since, large work item', history(bigId, bigSince)],
       [`whole history, ${bigHistory.length} rows`, `${project}/issues/${bigId}/history/?activity_type=issue-property`],
     ];
-    const results = new Map<string, LoadResult[]>();
-    const peaks = new Map<string, number>();
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 ? [...scenarios].reverse() : scenarios;
-      for (const [name, p] of order) {
-        fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
-        const r = await load(server.base, () => ({ method: 'GET', path: p, headers: me }), CONNECTIONS, SECONDS, 200);
-        assert.equal(r.errors, 0, `${name}: ${r.firstError}`);
-        results.set(name, [...(results.get(name) ?? []), r]);
-        peaks.set(name, Math.max(peaks.get(name) ?? 0, statusKiB(server.pid, 'VmHWM') / 1024));
-      }
-    }
-    const p50 = (name: string) => pooled(results.get(name)!).p50;
-    console.log('| scenario | req/s | p50 ms | p99 ms | peak RSS MiB |');
-    console.log('|---|---|---|---|---|');
-    for (const [name] of scenarios) {
-      const r = pooled(results.get(name)!);
+    const measure = async (label: string) => {
       console.log(
-        `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${peaks.get(name)!.toFixed(0)} |`,
+        `${label}: node ${server.node}, heap limit ${server.heapLimitMiB} MiB; idle RSS ${server.readyRssMiB.toFixed(0)} MiB; ` +
+          `load average ${os
+            .loadavg()
+            .map((x) => x.toFixed(2))
+            .join(' ')}`,
       );
+      const results = new Map<string, LoadResult[]>();
+      const peaks = new Map<string, number>();
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 ? [...scenarios].reverse() : scenarios;
+        for (const [name, p] of order) {
+          fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+          const r = await load(server.base, () => ({ method: 'GET', path: p, headers: me }), CONNECTIONS, SECONDS, 200);
+          assert.equal(r.errors, 0, `${name}: ${r.firstError}`);
+          results.set(name, [...(results.get(name) ?? []), r]);
+          peaks.set(name, Math.max(peaks.get(name) ?? 0, statusKiB(server.pid, 'VmHWM') / 1024));
+        }
+      }
+      const p50 = (name: string) => pooled(results.get(name)!).p50;
+      console.log(`| ${label}: scenario | req/s | p50 ms | p99 ms | peak RSS MiB |`);
+      console.log('|---|---|---|---|---|');
+      for (const [name] of scenarios) {
+        const r = pooled(results.get(name)!);
+        console.log(
+          `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${peaks.get(name)!.toFixed(0)} |`,
+        );
+      }
+      const ratio = (a: number, b: number) => (p50(scenarios[a][0]) / p50(scenarios[b][0])).toFixed(2);
+      console.log(
+        `${label}: ratios of p50: inbox deep : first ${ratio(3, 1)}; deep : page 2 ${ratio(3, 2)}; ` +
+          `unread deep : first ${ratio(5, 4)}; inbox first : one notification ${ratio(1, 0)}; ` +
+          `inbox deep : one notification ${ratio(3, 0)}; history since, large : small ${ratio(8, 7)}; ` +
+          `load average now ${os.loadavg()[0].toFixed(2)}`,
+      );
+    };
+    await measure('this build');
+
+    if (BEFORE) {
+      await server.stop();
+      for (let i = 0; i < REVERT; i++) {
+        const cli = path.join(path.dirname(MAIN), 'cli.js');
+        const res = spawnSync(process.execPath, [cli, 'migration:revert'], {
+          env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+          encoding: 'utf8',
+        });
+        assert.equal(res.status, 0, res.stderr);
+        console.log(res.stdout.trim());
+      }
+      server = await start(path.resolve(BEFORE));
+      await measure(`before (${BEFORE})`);
     }
-    console.log(
-      `ratios of p50: inbox deep : first ${(p50(scenarios[1][0]) / p50(scenarios[0][0])).toFixed(2)}; ` +
-        `unread deep : first ${(p50(scenarios[3][0]) / p50(scenarios[2][0])).toFixed(2)}; ` +
-        `history since, large : small ${(p50(scenarios[6][0]) / p50(scenarios[5][0])).toFixed(2)}`,
-    );
   } finally {
     await server.stop();
     await db?.drop();

@@ -351,6 +351,129 @@ describe('App API: notifications and work item subscribers', () => {
     }
   });
 
+  it('the inbox page by page: each notification once in list order, every page’s total_count the filter’s size, back by prev_cursor; type sets and the Guest rule across projects', async () => {
+    const fay = await signUp(t);
+    await addMember(t, ws.id, fay.userId, 20);
+    const fayKey = await createApiKey(t, fay.token, ws.slug); // an Admin makes a key; fay is a Member then
+    await t.sql('UPDATE workspace_members SET role = 15 WHERE workspace_id = $1 AND member_id = $2', [
+      ws.id,
+      fay.userId,
+    ]);
+    await addProjectMember(t, ws.id, project.id, fay.userId, 15);
+    const other = await createAppProject(t, ada.token, ws.slug, { identifier: 'PAGE', name: 'Paged' });
+    await addProjectMember(t, ws.id, other.id, fay.userId, 15);
+    await addProjectMember(t, ws.id, other.id, bob.userId, 15);
+    await t.sql('UPDATE projects SET guest_view_all_features = false WHERE id = $1', [other.id]);
+    const createIn = async (projectId: string, body: Record<string, unknown>, key: string) => {
+      const res = await t.api
+        .post(`/api/v1/workspaces/${ws.slug}/projects/${projectId}/issues/`)
+        .set('X-API-Key', key)
+        .send(body);
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body as { id: string };
+    };
+    const commentIn = async (projectId: string, issueId: string, key: string) => {
+      const res = await t.api
+        .post(`/api/v1/workspaces/${ws.slug}/projects/${projectId}/issues/${issueId}/comments/`)
+        .set('X-API-Key', key)
+        .send({ comment_html: '<p>news</p>' });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    };
+    // assigned (two), assigned and followed (two notifications), created by fay, followed only; in the
+    // other project: assigned, and created by fay
+    const assigned1 = await createIn(project.id, { name: 'A1', assignees: [fay.userId] }, adaKey);
+    const assigned2 = await createIn(project.id, { name: 'A2', assignees: [fay.userId] }, adaKey);
+    const assignedFollowed = await createIn(project.id, { name: 'AF', assignees: [fay.userId] }, adaKey);
+    await commentIn(project.id, assignedFollowed.id, bobKey);
+    const created = await createIn(project.id, { name: 'C' }, fayKey);
+    await commentIn(project.id, created.id, adaKey);
+    const followed = await createIn(project.id, { name: 'F', description_html: mention(fay.userId) }, adaKey);
+    await commentIn(project.id, followed.id, bobKey);
+    const otherAssigned = await createIn(other.id, { name: 'OA', assignees: [fay.userId] }, adaKey);
+    const otherCreated = await createIn(other.id, { name: 'OC' }, fayKey);
+    await commentIn(other.id, otherCreated.id, adaKey);
+
+    type Envelope = {
+      results: Note[];
+      total_count: number;
+      next_cursor: string | null;
+      prev_cursor: string | null;
+      next_page_results: boolean;
+      prev_page_results: boolean;
+    };
+    const page = async (query: Record<string, string>, cursor: string) => {
+      const res = await t.api
+        .get(app('users/notifications/'))
+        .query({ ...query, per_page: '2', cursor })
+        .set(bearer(fay));
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body as Envelope;
+    };
+    /** The list by pages, forwards then back from the last page: both the bare array's order. */
+    const paged = async (query: Record<string, string>) => {
+      const whole = await notes(fay, query);
+      const ids: string[] = [];
+      let body = await page(query, '2:0:0');
+      assert.equal(body.prev_page_results, false);
+      for (;;) {
+        assert.equal(body.total_count, whole.length, `total_count of ${JSON.stringify(query)}`);
+        ids.push(...body.results.map((n) => n.id));
+        if (!body.next_page_results) break;
+        body = await page(query, body.next_cursor!);
+      }
+      assert.deepEqual(
+        ids,
+        whole.map((n) => n.id),
+        `pages of ${JSON.stringify(query)}`,
+      );
+      const back: string[] = [...body.results.map((n) => n.id)].reverse();
+      while (body.prev_page_results) {
+        body = await page(query, body.prev_cursor!);
+        back.push(...[...body.results.map((n) => n.id)].reverse());
+      }
+      assert.deepEqual(back.reverse(), ids, `pages of ${JSON.stringify(query)} read back`);
+      return whole.map((n) => n.entity_identifier);
+    };
+    const items = (...xs: Array<{ id: string }>) => xs.map((x) => x.id).sort();
+    const sorted = (ids: string[]) => [...ids].sort();
+    const check = async () => {
+      assert.deepEqual(
+        sorted(await paged({ type: 'assigned' })),
+        items(assigned1, assigned2, assignedFollowed, assignedFollowed, otherAssigned),
+      );
+      assert.deepEqual(sorted(await paged({ type: 'created' })), items(created, otherCreated));
+      assert.deepEqual(sorted(await paged({ type: 'subscribed' })), items(followed));
+      const every = items(assigned1, assigned2, assignedFollowed, assignedFollowed, created, followed);
+      assert.deepEqual(
+        sorted(await paged({ type: 'assigned,created,subscribed' })),
+        sorted([...every, otherAssigned.id, otherCreated.id]),
+      );
+      assert.deepEqual(sorted(await paged({})), sorted([...every, otherAssigned.id, otherCreated.id]));
+      assert.equal((await paged({ read: 'true' })).length, 0);
+    };
+    await check();
+
+    // a Guest of the other project, a Member of the first: only the other project's work item of
+    // someone else goes, from the pages, their total_count and the unread counts
+    const unreadBefore = (await t.api.get(app('users/notifications/unread/')).set(bearer(fay))).body;
+    await t.sql('UPDATE project_members SET role = 5 WHERE project_id = $1 AND member_id = $2', [other.id, fay.userId]);
+    const every = items(assigned1, assigned2, assignedFollowed, assignedFollowed, created, followed, otherCreated);
+    assert.deepEqual(sorted(await paged({})), every);
+    assert.deepEqual(
+      sorted(await paged({ type: 'assigned' })),
+      items(assigned1, assigned2, assignedFollowed, assignedFollowed),
+    );
+    assert.deepEqual(sorted(await paged({ type: 'created' })), items(created, otherCreated));
+    const unreadAfter = (await t.api.get(app('users/notifications/unread/')).set(bearer(fay))).body;
+    assert.equal(unreadAfter.total_unread_notifications_count, unreadBefore.total_unread_notifications_count - 1);
+    // a Member again: as before
+    await t.sql('UPDATE project_members SET role = 15 WHERE project_id = $1 AND member_id = $2', [
+      other.id,
+      fay.userId,
+    ]);
+    await check();
+  });
+
   it('subscribers: subscribe, status, unsubscribe; Admins and Members add members only; foreign work items 404', async () => {
     const item = await createItem({ name: 'Watched' });
     const base = `/api/workspaces/${ws.slug}/projects/${project.id}/issues/${item.id}`;

@@ -192,7 +192,12 @@ async function tieCount<T extends ObjectLiteral>(
   return qb.getCount();
 }
 
-/** Is there a row strictly on the `cmp` side (`>` or `<` on both key and id) of the given row? */
+/**
+ * Is there a row strictly on the `cmp` side (`>` or `<` on both key and id) of the given row? The
+ * redundant `key >= value` (or `<=`) bounds the probe as an index range starting at the row, so it
+ * reads from the page's edge instead of scanning the list from wherever the plan starts (a deep
+ * page's `prev` probe scanned the whole list up to the first newer row).
+ */
 async function exists<T extends ObjectLiteral>(
   base: SelectQueryBuilder<T>,
   key: string,
@@ -203,9 +208,12 @@ async function exists<T extends ObjectLiteral>(
 ): Promise<boolean> {
   return base
     .clone()
-    .andWhere(`(${key} ${cmp} ${at('probe_value')} OR (${key} = ${at('probe_value')} AND ${id} ${cmp} :probe_id))`, {
-      probe_value: row.key,
-      probe_id: row.id,
-    })
+    .andWhere(
+      `${key} ${cmp}= ${at('probe_value')} AND (${key} ${cmp} ${at('probe_value')} OR ${id} ${cmp} :probe_id)`,
+      {
+        probe_value: row.key,
+        probe_id: row.id,
+      },
+    )
     .getExists();
 }

@@ -44,6 +44,8 @@ export type Priority = (typeof PRIORITIES)[number];
 @Index('ix_issues_project_live_priority_rank', { synchronize: false })
 // the searches' `name ILIKE '%text%'`: a trigram GIN index (migration SearchTrigramIndexes)
 @Index('ix_issues_name_trgm', { synchronize: false })
+// the caller's own work items (the inbox's `type=created`; migration NotificationInboxIndex)
+@Index('ix_issues_created_by', ['createdById'])
 // the `priority=` filter and `group_by=priority` of the lists, and their totals
 @Index('ix_issues_project_priority_live', ['projectId', 'priority'], {
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',

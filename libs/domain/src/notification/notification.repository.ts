@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, SelectQueryBuilder } from 'typeorm';
 import { guestRule } from '../issue';
 import type { ChangeContext } from '../kernel/change-context';
 import { IssueSubscriber } from './issue-subscriber.entity';
@@ -96,12 +96,23 @@ export async function subscriberIds(em: EntityManager, issueId: string): Promise
  * A notification about a work item its receiver may no longer read: they are a Guest of its project
  * and Plane's Guest rule (`guestRule`) refuses it (the project's `guest_view_all_features` was
  * switched off, or a Member became a Guest, after it was written). For `NOT EXISTS`, on alias `n`.
+ * The outer references are in the WHERE only (none in a JOIN's ON), so PostgreSQL plans the
+ * `NOT EXISTS` as an anti-join: the receiver's Guest memberships are read once per statement (none
+ * for most users), not three index lookups per notification.
  */
 const UNREADABLE_BY_GUEST = `SELECT 1 FROM issues i
   JOIN projects p ON p.id = i.project_id
-  JOIN project_members pm ON pm.project_id = i.project_id AND pm.member_id = n.receiver_id
+  JOIN project_members pm ON pm.project_id = i.project_id
    AND pm.is_active = true AND pm.deleted_at IS NULL AND pm.role <= ${ROLE.GUEST}
-  WHERE n.entity_name = 'issue' AND i.id = n.entity_identifier AND ${guestRule('pm.member_id')} IS NOT TRUE`;
+  WHERE n.entity_name = 'issue' AND i.id = n.entity_identifier AND pm.member_id = n.receiver_id
+    AND ${guestRule('pm.member_id')} IS NOT TRUE`;
+
+/** Plane's `type` values as sets of work item ids, for `:me`: `assigned`, `created`, and `subscribed` (neither of the others). */
+const ISSUES_ASSIGNED = 'SELECT a.issue_id FROM issue_assignees a WHERE a.assignee_id = :me';
+const ISSUES_CREATED = 'SELECT i.id FROM issues i WHERE i.created_by_id = :me';
+const ISSUES_SUBSCRIBED_ONLY = `SELECT s.issue_id FROM issue_subscribers s WHERE s.subscriber_id = :me
+  AND NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = s.issue_id AND a.assignee_id = :me)
+  AND NOT EXISTS (SELECT 1 FROM issues i WHERE i.id = s.issue_id AND i.created_by_id = :me)`;
 
 /**
  * All SQL of the notification feature: the receiver's notifications with Plane's filters, their
@@ -234,22 +245,22 @@ export class NotificationRepository {
     if (s.types && !s.types.includes('all')) this.byType(qb, s.types, s.userId, s.workspaceRole ?? 0);
   }
 
-  /** Plane's `type`: assigned (the caller is an assignee), created (the caller created it; none for Guests), subscribed (neither). */
+  /**
+   * Plane's `type`: assigned (the caller is an assignee), created (the caller created it; none for
+   * Guests), subscribed (neither). One `IN` over the union of the requested sets, so PostgreSQL
+   * plans it as a semi-join (a hash of the caller's work items, or a lookup per notification,
+   * whichever is cheaper) and estimates it as such; an `OR` of correlated `EXISTS` was estimated at
+   * tens of cost units per notification, which at 10,000 notifications passed PostgreSQL's
+   * `jit_above_cost` and made every count compile itself (BENCHMARKS.md "The inbox and a work
+   * item's history at size").
+   */
   private byType(qb: SelectQueryBuilder<Notification>, types: string[], userId: string, workspaceRole: number): void {
-    const assigned =
-      'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = n.entity_identifier AND a.assignee_id = :me)';
-    const created = 'EXISTS (SELECT 1 FROM issues i WHERE i.id = n.entity_identifier AND i.created_by_id = :me)';
-    const subscribed =
-      'EXISTS (SELECT 1 FROM issue_subscribers s WHERE s.issue_id = n.entity_identifier AND s.subscriber_id = :me)';
-    qb.andWhere(
-      new Brackets((b) => {
-        b.where('false');
-        if (types.includes('assigned')) b.orWhere(assigned, { me: userId });
-        if (types.includes('created') && workspaceRole >= ROLE.MEMBER) b.orWhere(created, { me: userId });
-        if (types.includes('subscribed'))
-          b.orWhere(`(${subscribed} AND NOT ${assigned} AND NOT ${created})`, { me: userId });
-      }),
-    );
+    const sets: string[] = [];
+    if (types.includes('assigned')) sets.push(ISSUES_ASSIGNED);
+    if (types.includes('created') && workspaceRole >= ROLE.MEMBER) sets.push(ISSUES_CREATED);
+    if (types.includes('subscribed')) sets.push(ISSUES_SUBSCRIBED_ONLY);
+    if (!sets.length) qb.andWhere('false');
+    else qb.andWhere(`n.entity_identifier IN (${sets.join(' UNION ALL ')})`, { me: userId });
   }
 
   /** Creates the user's notification preference row with Plane's defaults (all on) unless it exists. */
