@@ -6,7 +6,7 @@
  *
  *   npm run build && node dist/bench/workspace.bench.js [--items 1000000] [--projects 10] [--members 200]
  *        [--seconds 3] [--rounds 2] [--connections 8] [--keep-db] [--db NAME] [--only TEXT]
- *        [--seed-only]
+ *        [--seed-only] [--once] [--relations-only]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
  * `meridian_workspace_<pid>` is created, and dropped unless `--keep-db`; `--db NAME` reuses a kept
@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { benchHeader, freePort, http, setUp } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
-import { checkBulkMatchesApi, seedBulk, seedViaApi, Sql, spreadOverStates } from './seed';
+import { checkBulkMatchesApi, seedBulk, seedViaApi, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
@@ -172,6 +172,13 @@ async function main() {
     await db.connect();
     const sql: Sql = async (text, params) => (await db.query(text, params as unknown[])).rows;
     if (!REUSE) await seed(sql, first.base);
+    else if (process.argv.includes('--relations-only')) {
+      // a kept database whose bulk rows have no relations yet
+      const [ws] = await sql(`SELECT id FROM workspaces WHERE slug = 'bench'`);
+      const [ref] = await sql(`SELECT id FROM issues WHERE name = 'API item reference'`);
+      await relate(sql, ws.id as string, ref.id as string);
+      await sql('VACUUM ANALYZE');
+    }
     const auth = await signIn(first.base);
     await first.stop();
     servers.pop();
@@ -275,92 +282,7 @@ async function seed(sql: Sql, base: string): Promise<void> {
   await checkBulkMatchesApi(sql, t.projectId);
   console.log(`${ITEMS} work items in bulk in ${fmt((performance.now() - t1) / 1000)} s (load ${load1()})`);
   const t2 = performance.now();
-  const bulk = `i.project_id = $1 AND i.name LIKE 'Bulk item %'`;
-  const refWhere = (col = 'issue_id') => `${col} = '${ref.id}'`;
-  for (const p of projects) {
-    await spreadOverStates(sql, p);
-    const q = (text: string, extra: unknown[] = []) => sql(text, [p, ...extra]);
-    // priorities and target dates (as a PATCH would leave them)
-    await q(
-      `UPDATE issues i SET priority = (ARRAY['urgent','high','medium','low','none'])[1 + i.sequence_id % 5],
-         target_date = CASE WHEN i.sequence_id % 3 = 0 THEN (now() + ((i.sequence_id % 120) - 60) * interval '1 day')::date END
-       WHERE ${bulk}`,
-    );
-    const mem = `(SELECT array_agg(member_id ORDER BY member_id) AS a FROM project_members WHERE project_id = $1)`;
-    const lab = `(SELECT array_agg(id ORDER BY name) AS a FROM labels WHERE project_id = $1)`;
-    const cyc = `(SELECT array_agg(id ORDER BY name) AS a FROM cycles WHERE project_id = $1)`;
-    const mod = `(SELECT array_agg(id ORDER BY name) AS a FROM modules WHERE project_id = $1)`;
-    const ids = (k: string) => `(SELECT i.id, i.sequence_id AS s, i.created_at FROM issues i WHERE ${bulk}) ${k}`;
-    // assignees: none for 1 in 10, a second one for 1 in 4
-    await copyRows(
-      sql,
-      'issue_assignees',
-      refWhere(),
-      { issue_id: 'x.id', assignee_id: 'mem.a[1 + (x.s * 7 + k) % cardinality(mem.a)]' },
-      `${ids('x')}, ${mem} mem, generate_series(0, 1) k WHERE x.s % 10 <> 0 AND (k = 0 OR x.s % 4 = 0)`,
-      [p],
-    );
-    // labels: none for 1 in 5, a second one for 1 in 6
-    await copyRows(
-      sql,
-      'issue_labels',
-      refWhere(),
-      { issue_id: 'x.id', label_id: 'lab.a[1 + (x.s * 3 + k) % cardinality(lab.a)]' },
-      `${ids('x')}, ${lab} lab, generate_series(0, 1) k WHERE x.s % 5 <> 0 AND (k = 0 OR x.s % 6 = 0)`,
-      [p],
-    );
-    await copyRows(
-      sql,
-      'cycle_issues',
-      refWhere(),
-      { issue_id: 'x.id', cycle_id: 'cyc.a[1 + x.s % cardinality(cyc.a)]', project_id: '$1::uuid' },
-      `${ids('x')}, ${cyc} cyc WHERE x.s % 5 < 2`,
-      [p],
-    );
-    await copyRows(
-      sql,
-      'module_issues',
-      refWhere(),
-      { issue_id: 'x.id', module_id: 'mod.a[1 + x.s % cardinality(mod.a)]', project_id: '$1::uuid' },
-      `${ids('x')}, ${mod} mod WHERE x.s % 10 < 3`,
-      [p],
-    );
-    await copyRows(
-      sql,
-      'issue_comments',
-      refWhere(),
-      {
-        issue_id: 'x.id',
-        project_id: '$1::uuid',
-        actor_id: 'mem.a[1 + x.s % cardinality(mem.a)]',
-        created_by_id: 'mem.a[1 + x.s % cardinality(mem.a)]',
-        updated_by_id: 'mem.a[1 + x.s % cardinality(mem.a)]',
-        created_at: 'x.created_at',
-        updated_at: 'x.created_at',
-      },
-      `${ids('x')}, ${mem} mem WHERE x.s % 4 = 0`,
-      [p],
-    );
-    // a second history row: the reference's comment entry, by a member, a day after the create
-    await copyRows(
-      sql,
-      'issue_activities',
-      `${refWhere()} AND field = 'comment'`,
-      {
-        issue_id: 'x.id',
-        project_id: '$1::uuid',
-        actor_id: 'mem.a[1 + x.s % cardinality(mem.a)]',
-        created_by_id: 'mem.a[1 + x.s % cardinality(mem.a)]',
-        updated_by_id: 'mem.a[1 + x.s % cardinality(mem.a)]',
-        issue_comment_id: 'NULL',
-        created_at: "x.created_at - (x.s % 170) * interval '1 day'",
-        updated_at: "x.created_at - (x.s % 170) * interval '1 day'",
-        epoch: "EXTRACT(EPOCH FROM x.created_at - (x.s % 170) * interval '1 day')",
-      },
-      `${ids('x')}, ${mem} mem`,
-      [p],
-    );
-  }
+  await relate(sql, t.workspaceId, ref.id as string);
   await sql('VACUUM ANALYZE');
   const counts = await sql(
     `SELECT (SELECT count(*) FROM issues)::int AS issues, (SELECT count(*) FROM issue_assignees)::int AS assignees,
@@ -370,6 +292,103 @@ async function seed(sql: Sql, base: string): Promise<void> {
   );
   console.log(
     `relations in ${fmt((performance.now() - t2) / 1000)} s (load ${load1()}): ${JSON.stringify(counts[0])}; seeded in ${fmt((performance.now() - t0) / 1000)} s`,
+  );
+}
+
+/**
+ * The bulk work items' relations, in one statement per table over the whole workspace (each
+ * project's own states, members, labels, cycles and modules): states round robin by sequence id (as
+ * `spreadOverStates`), priorities and target dates (as a PATCH leaves them), then copies of the
+ * reference work item `refId`'s assignee, label, cycle, module, comment and comment-history rows.
+ */
+async function relate(sql: Sql, workspaceId: string, refId: string): Promise<void> {
+  const bulk = `i.workspace_id = $1 AND i.name LIKE 'Bulk item %'`;
+  const step = async (what: string, run: () => Promise<unknown>) => {
+    const t = performance.now();
+    await run();
+    console.log(`  ${what}: ${fmt((performance.now() - t) / 1000)} s (load ${load1()})`);
+  };
+  await step('states, priorities, target dates', () =>
+    sql(
+      `WITH st AS (SELECT project_id, array_agg(id ORDER BY sequence, id) AS a, array_agg("group"::text ORDER BY sequence, id) AS g
+                   FROM states WHERE workspace_id = $1 AND is_triage = false AND deleted_at IS NULL GROUP BY project_id)
+       UPDATE issues i SET state_id = st.a[1 + i.sequence_id % cardinality(st.a)],
+         completed_at = CASE WHEN st.g[1 + i.sequence_id % cardinality(st.a)] = 'completed' THEN i.created_at END,
+         priority = CASE WHEN i.name LIKE 'Bulk item %' THEN (ARRAY['urgent','high','medium','low','none'])[1 + i.sequence_id % 5] ELSE i.priority END,
+         target_date = CASE WHEN i.name LIKE 'Bulk item %' AND i.sequence_id % 3 = 0
+           THEN (now() + ((i.sequence_id % 120) - 60) * interval '1 day')::date ELSE i.target_date END
+       FROM st WHERE i.project_id = st.project_id AND i.workspace_id = $1`,
+      [workspaceId],
+    ),
+  );
+  const arr = `(SELECT p.id AS project_id,
+      (SELECT array_agg(member_id ORDER BY member_id) FROM project_members WHERE project_id = p.id) AS mem,
+      (SELECT array_agg(id ORDER BY name) FROM labels WHERE project_id = p.id) AS lab,
+      (SELECT array_agg(id ORDER BY name) FROM cycles WHERE project_id = p.id) AS cyc,
+      (SELECT array_agg(id ORDER BY name) FROM modules WHERE project_id = p.id) AS mods
+    FROM projects p WHERE p.workspace_id = $1) arr`;
+  const x = `(SELECT i.id, i.project_id, i.sequence_id AS s, i.created_at FROM issues i WHERE ${bulk}) x JOIN ${arr} ON arr.project_id = x.project_id`;
+  const ref = `issue_id = '${refId}'`;
+  const copy = (table: string, where: string, set: Record<string, string>, from: string) =>
+    step(table, () => copyRows(sql, table, where, set, from, [workspaceId]));
+  // assignees: none for 1 in 10, a second one for 1 in 4
+  await copy(
+    'issue_assignees',
+    ref,
+    { issue_id: 'x.id', assignee_id: 'arr.mem[1 + (x.s * 7 + k) % cardinality(arr.mem)]' },
+    `${x}, generate_series(0, 1) k WHERE x.s % 10 <> 0 AND (k = 0 OR x.s % 4 = 0)`,
+  );
+  // labels: none for 1 in 5, a second one for 1 in 6
+  await copy(
+    'issue_labels',
+    ref,
+    { issue_id: 'x.id', label_id: 'arr.lab[1 + (x.s * 3 + k) % cardinality(arr.lab)]' },
+    `${x}, generate_series(0, 1) k WHERE x.s % 5 <> 0 AND (k = 0 OR x.s % 6 = 0)`,
+  );
+  await copy(
+    'cycle_issues',
+    ref,
+    { issue_id: 'x.id', cycle_id: 'arr.cyc[1 + x.s % cardinality(arr.cyc)]', project_id: 'x.project_id' },
+    `${x} WHERE x.s % 5 < 2`,
+  );
+  await copy(
+    'module_issues',
+    ref,
+    { issue_id: 'x.id', module_id: 'arr.mods[1 + x.s % cardinality(arr.mods)]', project_id: 'x.project_id' },
+    `${x} WHERE x.s % 10 < 3`,
+  );
+  const by = 'arr.mem[1 + x.s % cardinality(arr.mem)]';
+  await copy(
+    'issue_comments',
+    ref,
+    {
+      issue_id: 'x.id',
+      project_id: 'x.project_id',
+      actor_id: by,
+      created_by_id: by,
+      updated_by_id: by,
+      created_at: 'x.created_at',
+      updated_at: 'x.created_at',
+    },
+    `${x} WHERE x.s % 4 = 0`,
+  );
+  // a second history row on each: the reference's comment entry, by a member, up to 170 days before
+  const at = "x.created_at - (x.s % 170) * interval '1 day'";
+  await copy(
+    'issue_activities',
+    `${ref} AND field = 'comment'`,
+    {
+      issue_id: 'x.id',
+      project_id: 'x.project_id',
+      actor_id: by,
+      created_by_id: by,
+      updated_by_id: by,
+      issue_comment_id: 'NULL',
+      created_at: at,
+      updated_at: at,
+      epoch: `EXTRACT(EPOCH FROM ${at})`,
+    },
+    x,
   );
 }
 
@@ -478,6 +497,8 @@ async function measure(
     assert.equal(res.status, 200, `${s.name}: ${res.status} ${res.body.slice(0, 300)}`);
   }
   void me;
+  // `--once`: each request once (with auto_explain on the database: the statements' plans)
+  if (process.argv.includes('--once')) return;
   const getOne = (n: number): LoadRequest => ({
     method: 'GET',
     path: `/api/v1/workspaces/bench/projects/${project.id}/work-items/${ids[n % ids.length]}/`,
