@@ -8,6 +8,8 @@ import { ProjectScopedEntity } from '../kernel/project-scoped.entity';
  */
 @Entity({ name: 'issue_activities' })
 @Index('ix_issue_activities_issue_created', ['issueId', 'createdAt'])
+// one actor's entries in time order: the home's activity graph, the profile's activity (migration ActivityActorIndex)
+@Index('ix_issue_activities_actor_created', ['actorId', 'createdAt'])
 export class IssueActivity extends ProjectScopedEntity {
   /** kept after the work item is deleted, so the history survives */
   @Column({ type: 'uuid', nullable: true })

@@ -63,6 +63,7 @@ import {
   SQL_NEXT_SEQUENCES,
   SQL_PROJECT_FOR_CREATE,
   SQL_PROJECT_VISIBLE_COUNT,
+  SQL_WORKSPACE_VISIBLE_COUNT,
   SQL_STATE_GROUP_KEYS,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
@@ -396,10 +397,14 @@ export class IssueRepository {
     else {
       // the caller's projects, a Guest's under the Guest rule of each (`pm.role` 5)
       const viewer = bind(scope.viewerId);
-      qb.andWhere(`p.workspace_id = ${bind(scope.workspaceId)}`).andWhere(
-        `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
+      const ws = bind(scope.workspaceId);
+      // `i.workspace_id` as well: lets `ix_issues_workspace_live_created` serve the newest-first page
+      qb.andWhere(`i.workspace_id = ${ws}`)
+        .andWhere(`p.workspace_id = ${ws}`)
+        .andWhere(
+          `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
           AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
-      );
+        );
     }
     for (const condition of issueFilterConditions(filters, bind)) qb.andWhere(condition);
     return qb.setParameters(params);
@@ -451,8 +456,22 @@ export class IssueRepository {
    * with no filter (no Guest rule either), else undefined (count the list).
    */
   private counted(scope: IssueScope, filters: IssueFilterSet, archived: boolean): (() => Promise<number>) | undefined {
-    if (typeof scope !== 'string' || archived || issueFilterConditions(filters, bindNamed({})).length) return undefined;
-    return () => this.visibleCount(scope);
+    if (archived || issueFilterConditions(filters, bindNamed({})).length) return undefined;
+    if (typeof scope === 'string') return () => this.visibleCount(scope);
+    return async () =>
+      (await this.workspaceVisibleCount(scope.workspaceId, scope.viewerId)) ??
+      this.filtered(scope, filters, archived).getCount();
+  }
+
+  /**
+   * How many visible work items the live projects of the workspace that `viewerId` is an active
+   * member of hold, from their counters (`SQL_PROJECT_VISIBLE_COUNT`'s, one row per project), or
+   * null when the Guest rule narrows one of them for the viewer (a Guest of a project without
+   * `guest_view_all_features`): then only a count of the list tells.
+   */
+  private async workspaceVisibleCount(workspaceId: string, viewerId: string): Promise<number | null> {
+    const [row] = await hotQuery(this.dataSource, SQL_WORKSPACE_VISIBLE_COUNT, [workspaceId, viewerId]);
+    return row?.n === null || row?.n === undefined ? null : Number(row.n);
   }
 
   /**

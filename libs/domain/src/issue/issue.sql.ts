@@ -127,6 +127,22 @@ RETURNING last_sequence`;
 export const SQL_PROJECT_VISIBLE_COUNT = `SELECT COALESCE(MAX(c.visible_count), 0)::int AS n FROM projects p
 LEFT JOIN project_issue_counters c ON c.project_id = p.id WHERE p.id = $1 AND ${LIVE_PROJECT}`;
 
+/** A project Guest's role (`ROLE.GUEST` of `#common`, not imported here). */
+const GUEST_ROLE = 5;
+
+/**
+ * `$1` workspace id, `$2` user id: how many visible work items (`n`) the live projects of the
+ * workspace the user is an active member of hold, the sum of their counters (as
+ * `SQL_PROJECT_VISIBLE_COUNT`); null when the user is a Guest of one of them that does not let
+ * Guests see every work item (the Guest rule narrows that project's list: count it instead). The
+ * unfiltered total of the workspace list (`GET workspaces/{slug}/issues/`): one row per project.
+ */
+export const SQL_WORKSPACE_VISIBLE_COUNT = `SELECT CASE WHEN bool_and(pm.role > ${GUEST_ROLE} OR p.guest_view_all_features)
+THEN COALESCE(SUM(c.visible_count), 0)::int END AS n
+FROM project_members pm JOIN projects p ON p.id = pm.project_id AND ${LIVE_PROJECT} AND p.workspace_id = $1
+LEFT JOIN project_issue_counters c ON c.project_id = p.id
+WHERE pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL`;
+
 /**
  * Inserts a work item: `$1` workspace, `$2` project, `$3` name, `$4` description_html, `$5`
  * description_stripped, `$6` priority, `$7` state, `$8` parent, `$9` point, `$10` estimate point,

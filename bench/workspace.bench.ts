@@ -1,0 +1,543 @@
+/**
+ * The workspace at scale: the web app's workspace-wide list (`GET /api/workspaces/{slug}/issues/`,
+ * "All work items" and the workspace views) and the analytics routes (the analytics page's chart
+ * and overview, project stats, cycle and module progress, the home and profile graphs), against GET
+ * one work item (v1) in the same run on the same database.
+ *
+ *   npm run build && node dist/bench/workspace.bench.js [--items 1000000] [--projects 10] [--members 200]
+ *        [--seconds 3] [--rounds 2] [--connections 8] [--keep-db] [--db NAME] [--only TEXT]
+ *        [--seed-only] [--once] [--relations-only]
+ *
+ * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
+ * `meridian_workspace_<pid>` is created, and dropped unless `--keep-db`; `--db NAME` reuses a kept
+ * one (no seeding). Seeding: `--projects` projects, `--members` members (all but the first added
+ * through v1 `projects/{id}/members/` to the first project, their project memberships in the others
+ * copied from those rows), 8 labels, 6 cycles and 6 modules per project through the API; a reference
+ * work item through the API with assignees, labels, a cycle, a module and a comment; then `--items`
+ * work items in bulk (`seedBulk`, checked column by column against an API-made row), spread over
+ * the states, priorities, members (0–2 assignees), labels (0–2), cycles (about 2 in 5), modules
+ * (about 3 in 10), target dates (about 1 in 3), a comment on 1 in 4 and a second history row on
+ * each: every relation row copied from the reference work item's own (the API's columns, only the
+ * ids and times changed). A benchmark, not a test: nothing here fails on a slow machine.
+ */
+import assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { benchHeader, freePort, http, setUp } from './harness';
+import { load, LoadRequest, LoadResult, once, pooled } from './load';
+import { checkBulkMatchesApi, seedBulk, seedViaApi, Sql } from './seed';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+function sarg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+const ITEMS = arg('items', 1_000_000);
+const PROJECTS = arg('projects', 10);
+const MEMBERS = arg('members', 200);
+const SECONDS = arg('seconds', 3);
+const ROUNDS = arg('rounds', 2);
+const CONNECTIONS = arg('connections', 8);
+const REUSE = sarg('db');
+const ONLY = sarg('only');
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  stop(): Promise<void>;
+}
+
+async function start(env: Record<string, string>): Promise<Running> {
+  const port = String(await freePort());
+  const base = { ...process.env };
+  delete base.DATABASE_URL;
+  delete base.DATA_DIR;
+  const child = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: {
+      ...base,
+      NODE_ENV: 'production',
+      SECRET_KEY: 'b'.repeat(64),
+      HOST: '127.0.0.1',
+      API_KEY_RATE_LIMIT: '100000000/minute',
+      RATE_LIMIT_DISABLED: 'true',
+      ...env,
+      PORT: port,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 300_000);
+    const onData = (d: Buffer) => {
+      if (out.length < 20_000) out += d;
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+  for (;;) {
+    const res = await once(url, { method: 'GET', path: '/health', headers: {} }).catch(() => ({ status: 0 }));
+    if (res.status === 200) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return {
+    child,
+    base: url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const fmt = (x: number, d = 1) => x.toFixed(d);
+const load1 = () => os.loadavg()[0].toFixed(1);
+
+/** `n` calls of `fn(i)`, `concurrency` at a time. */
+async function each(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
+}
+
+/**
+ * Inserts copies of one row of `table` (the first that `refWhere` finds, the API's): every column
+ * as the API wrote it but `id` (the table's default) and the columns of `set` (SQL over the row `r`
+ * and the aliases of `from`), one copy per row of `from`.
+ */
+async function copyRows(
+  sql: Sql,
+  table: string,
+  refWhere: string,
+  set: Record<string, string>,
+  from: string,
+  params: unknown[] = [],
+): Promise<number> {
+  const cols = (
+    await sql(
+      `SELECT column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1
+       ORDER BY ordinal_position`,
+      [table],
+    )
+  )
+    .map((r) => r.c as string)
+    .filter((c) => c !== 'id');
+  for (const c of Object.keys(set)) assert.ok(cols.includes(c), `${table}.${c}`);
+  const q = (c: string) => `"${c}"`;
+  const rows = await sql(
+    `WITH ins AS (INSERT INTO ${table} (${cols.map(q).join(', ')})
+     SELECT ${cols.map((c) => set[c] ?? `r.${q(c)}`).join(', ')}
+     FROM (SELECT * FROM ${table} WHERE ${refWhere} LIMIT 1) r, ${from} RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+    params,
+  );
+  return Number(rows[0].n);
+}
+
+async function main() {
+  console.log(benchHeader('workspace.bench'));
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  const name = REUSE ?? `meridian_workspace_${process.pid}`;
+  if (!REUSE) await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+  const db = new Client({ connectionString: dbUrl });
+  const servers: Running[] = [];
+  try {
+    const env = { DATABASE_URL: dbUrl, DATABASE_POOL_SIZE: String(CONNECTIONS) };
+    const first = await start(env);
+    servers.push(first);
+    await db.connect();
+    const sql: Sql = async (text, params) => (await db.query(text, params as unknown[])).rows;
+    if (!REUSE) await seed(sql, first.base);
+    else if (process.argv.includes('--relations-only')) {
+      // a kept database whose bulk rows have no relations yet
+      const [ws] = await sql(`SELECT id FROM workspaces WHERE slug = 'bench'`);
+      const [ref] = await sql(`SELECT id FROM issues WHERE name = 'API item reference'`);
+      await relate(sql, ws.id as string, ref.id as string);
+      await sql('VACUUM ANALYZE');
+    }
+    const auth = await signIn(first.base);
+    await first.stop();
+    servers.pop();
+    if (!process.argv.includes('--seed-only')) await measure(sql, dbUrl, env, auth, servers);
+  } finally {
+    for (const s of servers.reverse()) await s.stop();
+    await db.end().catch(() => undefined);
+    if (process.argv.includes('--keep-db') || REUSE) console.log(`kept database ${name}`);
+    else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** The bench user's Bearer token and a new API key (a kept database is signed in again). */
+async function signIn(base: string): Promise<{ token: string; key: string }> {
+  const res = await http(base, 'POST', '/auth/sign-in/', {
+    email: 'bench@example.com',
+    password: 'bench password 123',
+  });
+  assert.equal(res.status, 200, res.body);
+  const token = res.json().access_token as string;
+  const key = await http(
+    base,
+    'POST',
+    '/api/workspaces/bench/api-tokens/',
+    { label: `bench ${Date.now()}` },
+    { authorization: `Bearer ${token}` },
+  );
+  assert.equal(key.status, 201, key.body);
+  return { token, key: key.json().token as string };
+}
+
+async function seed(sql: Sql, base: string): Promise<void> {
+  const t0 = performance.now();
+  const t = await setUp(base);
+  const v1 = { 'x-api-key': t.key };
+  const api = async (method: 'POST' | 'PATCH', p: string, body: unknown, status = 201) => {
+    const res = await http(base, method, `/api/v1/workspaces/${t.slug}${p}`, body, v1);
+    assert.equal(res.status, status, `${p}: ${res.body}`);
+    return res.json();
+  };
+  const projects = [t.projectId];
+  for (let i = 1; i < PROJECTS; i++)
+    projects.push((await api('POST', '/projects/', { name: `Project ${i}`, identifier: `PRJ${i}` })).id as string);
+  // members: through the API into the first project (and so the workspace), copied into the others
+  await each(MEMBERS - 1, 8, async (i) => {
+    await api('POST', `/projects/${t.projectId}/members/`, {
+      email: `member${i}@example.com`,
+      display_name: `member${i}`,
+      role: 15,
+    });
+  });
+  for (const p of projects.slice(1))
+    await copyRows(
+      sql,
+      'project_members',
+      `project_id = $1 AND member_id <> $3`,
+      { project_id: '$2::uuid', member_id: 'm.member_id', created_at: 'now()', updated_at: 'now()' },
+      `(SELECT member_id FROM project_members WHERE project_id = $1 AND member_id <> $3) m`,
+      [t.projectId, p, t.userId],
+    );
+  // labels, cycles, modules through the API
+  const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+  await each(PROJECTS, 4, async (n) => {
+    const p = projects[n];
+    for (let i = 0; i < 8; i++) await api('POST', `/projects/${p}/labels/`, { name: `Label ${i}` });
+    for (let i = 0; i < 6; i++)
+      await api('POST', `/projects/${p}/cycles/`, {
+        name: `Cycle ${i}`,
+        start_date: day(-70 + i * 14),
+        end_date: day(-57 + i * 14),
+      });
+    for (let i = 0; i < 6; i++) await api('POST', `/projects/${p}/modules/`, { name: `Module ${i}` });
+  });
+  // work items through the API, then the reference one with its relations
+  await seedViaApi({ ...t, base }, 200);
+  const [members, labels] = await Promise.all([
+    sql(`SELECT member_id AS id FROM project_members WHERE project_id = $1 ORDER BY member_id`, [t.projectId]),
+    sql(`SELECT id FROM labels WHERE project_id = $1 ORDER BY name`, [t.projectId]),
+  ]);
+  const [cycle] = await sql(`SELECT id FROM cycles WHERE project_id = $1 ORDER BY start_date DESC LIMIT 1`, [
+    t.projectId,
+  ]);
+  const [module] = await sql(`SELECT id FROM modules WHERE project_id = $1 ORDER BY name LIMIT 1`, [t.projectId]);
+  const ref = await api('POST', `/projects/${t.projectId}/work-items/`, {
+    name: 'API item reference',
+    priority: 'high',
+    assignees: [members[0].id, members[1].id],
+    labels: [labels[0].id],
+  });
+  await api('POST', `/projects/${t.projectId}/cycles/${cycle.id}/cycle-issues/`, { issues: [ref.id] }, 200);
+  await api('POST', `/projects/${t.projectId}/modules/${module.id}/module-issues/`, { issues: [ref.id] }, 200);
+  await api('POST', `/projects/${t.projectId}/work-items/${ref.id}/comments/`, { comment_html: '<p>A comment</p>' });
+  console.log(`set up through the API in ${fmt((performance.now() - t0) / 1000)} s (load ${load1()})`);
+
+  const t1 = performance.now();
+  for (const [i, p] of projects.entries()) {
+    const n = Math.floor(ITEMS / PROJECTS) + (i < ITEMS % PROJECTS ? 1 : 0);
+    await seedBulk(sql, { ...t, projectId: p, base }, n);
+  }
+  await checkBulkMatchesApi(sql, t.projectId);
+  console.log(`${ITEMS} work items in bulk in ${fmt((performance.now() - t1) / 1000)} s (load ${load1()})`);
+  const t2 = performance.now();
+  await relate(sql, t.workspaceId, ref.id as string);
+  await sql('VACUUM ANALYZE');
+  const counts = await sql(
+    `SELECT (SELECT count(*) FROM issues)::int AS issues, (SELECT count(*) FROM issue_assignees)::int AS assignees,
+       (SELECT count(*) FROM issue_labels)::int AS labels, (SELECT count(*) FROM cycle_issues)::int AS cycle_issues,
+       (SELECT count(*) FROM module_issues)::int AS module_issues, (SELECT count(*) FROM issue_comments)::int AS comments,
+       (SELECT count(*) FROM issue_activities)::int AS activities, (SELECT count(*) FROM workspace_members)::int AS members`,
+  );
+  console.log(
+    `relations in ${fmt((performance.now() - t2) / 1000)} s (load ${load1()}): ${JSON.stringify(counts[0])}; seeded in ${fmt((performance.now() - t0) / 1000)} s`,
+  );
+}
+
+/**
+ * The bulk work items' relations, in one statement per table over the whole workspace (each
+ * project's own states, members, labels, cycles and modules): states round robin by sequence id (as
+ * `spreadOverStates`), priorities and target dates (as a PATCH leaves them), then copies of the
+ * reference work item `refId`'s assignee, label, cycle, module, comment and comment-history rows.
+ */
+async function relate(sql: Sql, workspaceId: string, refId: string): Promise<void> {
+  const bulk = `i.workspace_id = $1 AND i.name LIKE 'Bulk item %'`;
+  const step = async (what: string, run: () => Promise<unknown>) => {
+    const t = performance.now();
+    await run();
+    console.log(`  ${what}: ${fmt((performance.now() - t) / 1000)} s (load ${load1()})`);
+  };
+  await step('states, priorities, target dates', () =>
+    sql(
+      `WITH st AS (SELECT project_id, array_agg(id ORDER BY sequence, id) AS a, array_agg("group"::text ORDER BY sequence, id) AS g
+                   FROM states WHERE workspace_id = $1 AND is_triage = false AND deleted_at IS NULL GROUP BY project_id)
+       UPDATE issues i SET state_id = st.a[1 + i.sequence_id % cardinality(st.a)],
+         completed_at = CASE WHEN st.g[1 + i.sequence_id % cardinality(st.a)] = 'completed' THEN i.created_at END,
+         priority = CASE WHEN i.name LIKE 'Bulk item %' THEN (ARRAY['urgent','high','medium','low','none'])[1 + i.sequence_id % 5] ELSE i.priority END,
+         target_date = CASE WHEN i.name LIKE 'Bulk item %' AND i.sequence_id % 3 = 0
+           THEN (now() + ((i.sequence_id % 120) - 60) * interval '1 day')::date ELSE i.target_date END
+       FROM st WHERE i.project_id = st.project_id AND i.workspace_id = $1`,
+      [workspaceId],
+    ),
+  );
+  const arr = `(SELECT p.id AS project_id,
+      (SELECT array_agg(member_id ORDER BY member_id) FROM project_members WHERE project_id = p.id) AS mem,
+      (SELECT array_agg(id ORDER BY name) FROM labels WHERE project_id = p.id) AS lab,
+      (SELECT array_agg(id ORDER BY name) FROM cycles WHERE project_id = p.id) AS cyc,
+      (SELECT array_agg(id ORDER BY name) FROM modules WHERE project_id = p.id) AS mods
+    FROM projects p WHERE p.workspace_id = $1) arr`;
+  const x = `(SELECT i.id, i.project_id, i.sequence_id AS s, i.created_at FROM issues i WHERE ${bulk}) x JOIN ${arr} ON arr.project_id = x.project_id`;
+  const ref = `issue_id = '${refId}'`;
+  const copy = (table: string, where: string, set: Record<string, string>, from: string) =>
+    step(table, () => copyRows(sql, table, where, set, from, [workspaceId]));
+  // assignees: none for 1 in 10, a second one for 1 in 4
+  await copy(
+    'issue_assignees',
+    ref,
+    { issue_id: 'x.id', assignee_id: 'arr.mem[1 + (x.s * 7 + k) % cardinality(arr.mem)]' },
+    `${x}, generate_series(0, 1) k WHERE x.s % 10 <> 0 AND (k = 0 OR x.s % 4 = 0)`,
+  );
+  // labels: none for 1 in 5, a second one for 1 in 6
+  await copy(
+    'issue_labels',
+    ref,
+    { issue_id: 'x.id', label_id: 'arr.lab[1 + (x.s * 3 + k) % cardinality(arr.lab)]' },
+    `${x}, generate_series(0, 1) k WHERE x.s % 5 <> 0 AND (k = 0 OR x.s % 6 = 0)`,
+  );
+  await copy(
+    'cycle_issues',
+    ref,
+    { issue_id: 'x.id', cycle_id: 'arr.cyc[1 + x.s % cardinality(arr.cyc)]', project_id: 'x.project_id' },
+    `${x} WHERE x.s % 5 < 2`,
+  );
+  await copy(
+    'module_issues',
+    ref,
+    { issue_id: 'x.id', module_id: 'arr.mods[1 + x.s % cardinality(arr.mods)]', project_id: 'x.project_id' },
+    `${x} WHERE x.s % 10 < 3`,
+  );
+  const by = 'arr.mem[1 + x.s % cardinality(arr.mem)]';
+  await copy(
+    'issue_comments',
+    ref,
+    {
+      issue_id: 'x.id',
+      project_id: 'x.project_id',
+      actor_id: by,
+      created_by_id: by,
+      updated_by_id: by,
+      created_at: 'x.created_at',
+      updated_at: 'x.created_at',
+    },
+    `${x} WHERE x.s % 4 = 0`,
+  );
+  // a second history row on each: the reference's comment entry, by a member, up to 170 days before
+  const at = "x.created_at - (x.s % 170) * interval '1 day'";
+  await copy(
+    'issue_activities',
+    `${ref} AND field = 'comment'`,
+    {
+      issue_id: 'x.id',
+      project_id: 'x.project_id',
+      actor_id: by,
+      created_by_id: by,
+      updated_by_id: by,
+      issue_comment_id: 'NULL',
+      created_at: at,
+      updated_at: at,
+      epoch: `EXTRACT(EPOCH FROM ${at})`,
+    },
+    x,
+  );
+}
+
+async function measure(
+  sql: Sql,
+  dbUrl: string,
+  env: Record<string, string>,
+  auth: { token: string; key: string },
+  servers: Running[],
+): Promise<void> {
+  const meridian = await start(env);
+  servers.push(meridian);
+  const [ws] = await sql(`SELECT id FROM workspaces WHERE slug = 'bench'`);
+  const [me] = await sql(`SELECT id FROM users WHERE email = 'bench@example.com'`);
+  const [project] = await sql(`SELECT id FROM projects WHERE identifier = 'BENCH'`);
+  const ids = (await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [project.id])).map(
+    (r) => r.id as string,
+  );
+  const [member] = await sql(
+    `SELECT assignee_id AS id FROM issue_assignees GROUP BY assignee_id ORDER BY count(*) DESC LIMIT 1`,
+  );
+  const [label] = await sql(`SELECT id FROM labels WHERE project_id = $1 ORDER BY name LIMIT 1`, [project.id]);
+  const [cycle] = await sql(
+    `SELECT id FROM cycles WHERE project_id = $1 AND start_date <= now() AND end_date >= now() LIMIT 1`,
+    [project.id],
+  );
+  const [module] = await sql(`SELECT id FROM modules WHERE project_id = $1 ORDER BY name LIMIT 1`, [project.id]);
+  const [{ n: totalRaw }] = await sql(`SELECT count(*)::int AS n FROM issues WHERE workspace_id = $1`, [ws.id]);
+  const total = Number(totalRaw);
+  void dbUrl;
+
+  const app = { authorization: `Bearer ${auth.token}` };
+  const get = (p: string) => () => ({ method: 'GET' as const, path: p, headers: app });
+  const W = `/api/workspaces/bench`;
+  const P = `${W}/projects/${project.id}`;
+  const list = (q: string) => get(`${W}/issues/?${q}`);
+  // the spreadsheet of "All work items" (100 a page), the kanban's groups (30 a group) as the web app pages them
+  const scenarios: Array<{ name: string; next: (n: number) => LoadRequest }> = [
+    { name: 'list, first page (-created_at)', next: list('cursor=100:0:0&per_page=100&order_by=-created_at') },
+    { name: 'list, page 100 (row 10,000)', next: list('cursor=100:100:0&per_page=100&order_by=-created_at') },
+    {
+      name: `list, page ${Math.floor(total / 200)} (row ${Math.floor(total / 2)})`,
+      next: list(`cursor=100:${Math.floor(total / 200)}:0&per_page=100&order_by=-created_at`),
+    },
+    { name: 'list, order_by=priority', next: list('cursor=100:0:0&per_page=100&order_by=priority') },
+    { name: 'list, order_by=sort_order', next: list('cursor=100:0:0&per_page=100&order_by=sort_order') },
+    {
+      name: 'list, state_group=started',
+      next: list('cursor=100:0:0&per_page=100&order_by=-created_at&state_group=started'),
+    },
+    {
+      name: 'list, assignees=<a member>',
+      next: list(`cursor=100:0:0&per_page=100&order_by=-created_at&assignees=${member.id}`),
+    },
+    {
+      name: 'list, labels=<a label>',
+      next: list(`cursor=100:0:0&per_page=100&order_by=-created_at&labels=${label.id}`),
+    },
+    {
+      name: 'list, priority=urgent,high',
+      next: list('cursor=100:0:0&per_page=100&order_by=-created_at&priority=urgent,high'),
+    },
+    {
+      name: 'list, the four filters',
+      next: list(
+        `cursor=100:0:0&per_page=100&order_by=-created_at&state_group=backlog,unstarted,started&priority=urgent,high&assignees=${member.id}&labels=${label.id}`,
+      ),
+    },
+    { name: 'list, group_by=state_id', next: list('cursor=30:0:0&per_page=30&group_by=state_id&order_by=-created_at') },
+    { name: 'list, group_by=priority', next: list('cursor=30:0:0&per_page=30&group_by=priority&order_by=-created_at') },
+    {
+      name: 'list, group_by=assignees__id',
+      next: list('cursor=30:0:0&per_page=30&group_by=assignees__id&order_by=-created_at'),
+    },
+    {
+      name: 'list, group_by=state_id, page 2',
+      next: list('cursor=30:1:0&per_page=30&group_by=state_id&order_by=-created_at'),
+    },
+    { name: 'analytics/ priority × count', next: get(`${W}/analytics/?x_axis=priority&y_axis=issue_count`) },
+    {
+      name: 'analytics/ state__group × count by priority',
+      next: get(`${W}/analytics/?x_axis=state__group&y_axis=issue_count&segment=priority`),
+    },
+    { name: 'analytics/ assignees__id × count', next: get(`${W}/analytics/?x_axis=assignees__id&y_axis=issue_count`) },
+    { name: 'analytics/ labels__id × count', next: get(`${W}/analytics/?x_axis=labels__id&y_axis=issue_count`) },
+    { name: 'analytics/ created_at × count', next: get(`${W}/analytics/?x_axis=created_at&y_axis=issue_count`) },
+    { name: 'default-analytics/', next: get(`${W}/default-analytics/`) },
+    { name: 'project-stats/', next: get(`${W}/project-stats/`) },
+    { name: 'cycles/ (with progress)', next: get(`${P}/cycles/`) },
+    { name: 'cycles/{id}/progress/', next: get(`${P}/cycles/${cycle.id}/progress/`) },
+    { name: 'cycles/{id}/analytics/', next: get(`${P}/cycles/${cycle.id}/analytics/?type=issues`) },
+    { name: 'cycles/{id}/ (detail)', next: get(`${P}/cycles/${cycle.id}/`) },
+    { name: 'modules/ (with progress)', next: get(`${P}/modules/`) },
+    { name: 'modules/{id}/ (detail)', next: get(`${P}/modules/${module.id}/`) },
+    { name: 'home activity-graph/', next: get(`/api/users/me/workspaces/bench/activity-graph/`) },
+    {
+      name: 'home issues-completed-graph/',
+      next: get(`/api/users/me/workspaces/bench/issues-completed-graph/?month=1`),
+    },
+    { name: 'home dashboard/', next: get(`/api/users/me/workspaces/bench/dashboard/?month=1`) },
+    { name: 'profile user-stats/', next: get(`${W}/user-stats/${member.id}/`) },
+    { name: 'profile user-profile/', next: get(`${W}/user-profile/${member.id}/`) },
+  ].filter((s) => !ONLY || ONLY.split('|').some((o) => s.name.includes(o)));
+  for (const s of scenarios) {
+    const res = await once(meridian.base, s.next(0));
+    assert.equal(res.status, 200, `${s.name}: ${res.status} ${res.body.slice(0, 300)}`);
+  }
+  void me;
+  // `--once`: each request once (with auto_explain on the database: the statements' plans)
+  if (process.argv.includes('--once')) return;
+  const getOne = (n: number): LoadRequest => ({
+    method: 'GET',
+    path: `/api/v1/workspaces/bench/projects/${project.id}/work-items/${ids[n % ids.length]}/`,
+    headers: { 'x-api-key': auth.key },
+  });
+  const run = async (next: (n: number) => LoadRequest) => {
+    await load(meridian.base, next, CONNECTIONS, 1, 200);
+    const rounds: LoadResult[] = [];
+    for (let r = 0; r < ROUNDS; r++) rounds.push(await load(meridian.base, next, CONNECTIONS, SECONDS, 200));
+    return pooled(rounds);
+  };
+  const rows: Array<[string, LoadResult, string]> = [];
+  const one = await run(getOne);
+  rows.push(['GET one work item (v1)', one, load1()]);
+  console.log(`  GET one: p50 ${fmt(one.p50, 2)} ms (load ${load1()})`);
+  for (const s of scenarios) {
+    const r = await run(s.next);
+    rows.push([s.name, r, load1()]);
+    console.log(`  ${s.name}: p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms (load ${load1()})`);
+  }
+  const again = await run(getOne);
+  rows.push(['GET one work item (v1), again', again, load1()]);
+  console.log(
+    `\nPostgreSQL, ${total} work items in ${PROJECTS} projects, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per scenario; load average at the end ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log('| scenario | req/s | p50 ms | p99 ms | p50 / GET one | load (1 min) |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const [n, r, l] of rows)
+    console.log(
+      `| ${n} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.p50 / one.p50, 2)} | ${l} |`,
+    );
+  const errors = rows.reduce((s, [, r]) => s + r.errors, 0);
+  if (errors) console.log(`errors: ${errors} (${rows.find(([, r]) => r.firstError)?.[1].firstError})`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
