@@ -28,7 +28,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'cycle/cycle.repository.ts',
   'cycle/planning.repository.ts',
   'importer/importer.repository.ts',
-  'instance/instance.repository.ts',
   'intake/intake.repository.ts',
   'invitation/invitation.repository.ts',
   'issue/issue.repository.ts',

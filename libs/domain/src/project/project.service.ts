@@ -411,6 +411,15 @@ export class ProjectService implements ProjectAccessResolver {
   findWithDeleted(id: string, em: EntityManager = this.dataSource.manager): Promise<Project | null> {
     return this.projects.findWithDeleted(em, id);
   }
+
+  /**
+   * Live projects (archived ones too) per workspace among `workspaceIds` (ids without projects are
+   * absent; none: an empty map): `total_projects` of the instance admins' workspace list.
+   */
+  liveCountsByWorkspace(workspaceIds: string[]): Promise<Map<string, number>> {
+    if (!workspaceIds.length) return Promise.resolve(new Map());
+    return this.projects.liveCountsByWorkspace(workspaceIds);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

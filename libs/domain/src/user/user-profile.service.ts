@@ -1,9 +1,10 @@
 import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { User } from './user.entity';
-import { UserRepository } from './user.repository';
+import { findUserByEmail, findUserById, UserRepository } from './user.repository';
 import { userMeView } from './user.view';
 
 /** Profile fields a user may change on themself (Plane `plane/app/serializers/user.py` UserSerializer). */
@@ -66,5 +67,21 @@ export class UserProfileService {
    */
   liveUsers(ids: string[]): Promise<User[]> {
     return this.users.liveByIds([...new Set(ids)]);
+  }
+
+  /**
+   * The user `id` (entity, active or not), or null; in the caller's transaction when `em` is given
+   * (the instance admin's refresh checks the user in the transaction that holds the session).
+   */
+  findUser(id: string, em: EntityManager = this.users.manager): Promise<User | null> {
+    return findUserById(em, id);
+  }
+
+  /**
+   * The user with this email (as given: emails are stored lower-cased), only an active one with
+   * `activeOnly`; or null (the instance admins' sign-in and `POST /api/instances/admins/`).
+   */
+  findByEmail(email: string, activeOnly = false, em: EntityManager = this.users.manager): Promise<User | null> {
+    return findUserByEmail(em, email, activeOnly);
   }
 }

@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
@@ -91,5 +91,47 @@ export class WorkspaceRepository {
   /** The live workspace with this slug, or null. */
   findLiveBySlug(slug: string): Promise<Workspace | null> {
     return this.dataSource.getRepository(Workspace).findOneBy({ slug });
+  }
+
+  // ---- the instance admins' view of workspaces
+
+  /** A page of live workspaces (the cursor envelope's order); `search` matches the name or slug, case-insensitively. */
+  pageForInstance(page: PageRequest, search?: string): Promise<Page<Workspace>> {
+    const qb = this.dataSource.getRepository(Workspace).createQueryBuilder('w');
+    const term = search?.trim();
+    if (term) {
+      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(new Brackets((b) => b.where('w.name ILIKE :like', { like }).orWhere('w.slug ILIKE :like', { like })));
+    }
+    return paginate(qb, page);
+  }
+
+  /** Active members per workspace id of `ids` (non-empty; ids without members are absent). */
+  async activeMemberCounts(ids: string[]): Promise<Map<string, number>> {
+    const rows = await this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('x')
+      .select('x.workspaceId', 'id')
+      .addSelect('COUNT(*)::int', 'n')
+      .where('x.workspaceId IN (:...ids)', { ids })
+      .andWhere('x.isActive = true')
+      .groupBy('x.workspaceId')
+      .getRawMany<{ id: string; n: number }>();
+    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
+
+  /** Whether a workspace, even a deleted one, has this slug in any letter case. */
+  slugTaken(slug: string): Promise<boolean> {
+    return this.dataSource
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .withDeleted()
+      .where('LOWER(w.slug) = LOWER(:slug)', { slug })
+      .getExists();
+  }
+
+  /** Whether any live workspace exists (in `em`'s transaction). */
+  anyLive(em: EntityManager): Promise<boolean> {
+    return em.getRepository(Workspace).exists();
   }
 }

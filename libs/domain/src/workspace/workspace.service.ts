@@ -95,4 +95,33 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   findLiveBySlug(slug: string): Promise<Workspace | null> {
     return this.workspaces.findLiveBySlug(slug);
   }
+
+  // ---- reads for the instance admins (god mode, Plane `plane/license/api/views/workspace.py`)
+
+  /**
+   * A page of every live workspace (entities, oldest first, the cursor envelope's order) for
+   * `GET /api/instances/workspaces/`; `search` matches the name or slug, case-insensitively.
+   */
+  instancePage(page: PageRequest, search?: string): Promise<Page<Workspace>> {
+    return this.workspaces.pageForInstance(page, search);
+  }
+
+  /** Active members per workspace among `ids` (ids without active members are absent; none: an empty map). */
+  activeMemberCounts(ids: string[]): Promise<Map<string, number>> {
+    if (!ids.length) return Promise.resolve(new Map());
+    return this.workspaces.activeMemberCounts(ids);
+  }
+
+  /** Whether a workspace, even a deleted one, has this slug in any letter case (`workspace-slug-check/`). */
+  isSlugTaken(slug: string): Promise<boolean> {
+    return this.workspaces.slugTaken(slug);
+  }
+
+  /**
+   * Whether any live workspace exists (the instance's `workspaces_exist`); in the caller's
+   * transaction when `em` is given.
+   */
+  anyLive(em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.workspaces.anyLive(em);
+  }
 }
