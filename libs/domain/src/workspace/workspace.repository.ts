@@ -130,6 +130,11 @@ export class WorkspaceRepository {
       .getExists();
   }
 
+  /** Whether `userId` is an active member of the workspace (in `em`'s transaction). */
+  isActiveMember(em: EntityManager, workspaceId: string, userId: string): Promise<boolean> {
+    return em.getRepository(WorkspaceMember).exists({ where: { workspaceId, memberId: userId, isActive: true } });
+  }
+
   /** Whether any live workspace exists (in `em`'s transaction). */
   anyLive(em: EntityManager): Promise<boolean> {
     return em.getRepository(Workspace).exists();

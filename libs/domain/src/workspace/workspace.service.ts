@@ -96,6 +96,14 @@ export class WorkspaceService implements WorkspaceAccessResolver {
     return this.workspaces.findLiveBySlug(slug);
   }
 
+  /**
+   * Whether `userId` is an active member of the workspace (a module's `lead` must be one); in the
+   * caller's transaction when `em` is given.
+   */
+  isActiveMember(workspaceId: string, userId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.workspaces.isActiveMember(em, workspaceId, userId);
+  }
+
   // ---- reads for the instance admins (god mode, Plane `plane/license/api/views/workspace.py`)
 
   /**
