@@ -7,9 +7,9 @@ const API_MODULES = ['app-api', 'external-v1', 'public', 'auth', 'instance', 'he
 /**
  * The repositories that still import another room's door at run time (a type-only import is
  * allowed everywhere): they read other rooms' tables by entity, or build their SQL with the issue
- * room's fragments (visibility, the Guest rule, the filter compiler, the ranked search) or the cycle
- * room's shared `PlanningRepository`. The list only shrinks: a repository that moves its reads
- * behind the owners' doors leaves it (docs/architecture.md, "Reading another room's rows").
+ * room's fragments (visibility, the Guest rule, the filter compiler, the ranked search). The list
+ * only shrinks: a repository that moves its reads behind the owners' doors leaves it
+ * (docs/architecture.md, "Reading another room's rows").
  */
 const REPOSITORIES_READING_OTHER_ROOMS = [
   // SQL fragments of the issue room (guestRule, guestCondition, notInTriage, VISIBLE_ISSUE, filters)
@@ -19,12 +19,9 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'email-notification/email-notification.repository.ts',
   'exporter/exporter.repository.ts',
   'notification/notification.repository.ts',
-  // the cycle room's PlanningRepository and distribution (module is cycle's twin)
-  'module/module.repository.ts',
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
   'cycle/cycle.repository.ts',
   'cycle/planning.repository.ts',
-  'instance/instance.repository.ts',
   'issue/issue.repository.ts',
   'project/project.repository.ts',
   'search/search.repository.ts',

@@ -39,10 +39,12 @@ import { EstimatePoint } from './estimate/estimate-point.entity';
 // favorite
 import { UserFavorite } from './favorite/user-favorite.entity';
 
+// instance
+import { Instance } from './instance/instance.entity';
+import { InstanceAdmin } from './instance/instance-admin.entity';
+import { InstanceAdminSession } from './instance/instance-admin-session.entity';
+
 // instance-config
-import { Instance } from './instance-config/instance.entity';
-import { InstanceAdmin } from './instance-config/instance-admin.entity';
-import { InstanceAdminSession } from './instance-config/instance-admin-session.entity';
 import { InstanceConfiguration } from './instance-config/instance-configuration.entity';
 
 // intake
@@ -183,10 +185,12 @@ export const ENTITIES = [
   // favorite
   UserFavorite,
 
-  // instance-config
+  // instance
   Instance,
   InstanceAdmin,
   InstanceAdminSession,
+
+  // instance-config
   InstanceConfiguration,
 
   // intake

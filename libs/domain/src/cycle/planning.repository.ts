@@ -3,7 +3,8 @@ import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { Issue } from '../issue';
 import { Project, ProjectMember } from '../project';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
-import { usesPointEstimate } from './distribution.repository';
+import { distribution, usesPointEstimate } from './distribution.repository';
+import type { Distribution, DistributionOptions, DistributionUnit } from './distribution.repository';
 
 /** A cycle or a module as the shared queries see it. */
 export interface PlanningRow {
@@ -44,11 +45,13 @@ export interface PlanningKind<E extends PlanningRow, L extends PlanningLinkRow> 
 /**
  * The queries cycles and modules share (Plane's `CycleViewSet` and `ModuleViewSet` are twins over
  * `cycle_issues` and `module_issues`): the row of the project, its links to work items, counts,
- * sums and favourites. `CycleRepository` and `ModuleRepository` extend it with their own. Methods
- * that take an `EntityManager` run in the caller's transaction (pass `manager` outside one).
+ * sums and favourites. `CycleRepository` extends it with the cycle's own queries; the module room
+ * builds one over its kind (`MODULE_KIND`) through the cycle door and its services use it beside
+ * their `ModuleRepository`. Methods that take an `EntityManager` run in the caller's transaction
+ * (pass `manager` outside one).
  */
-export abstract class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow> {
-  protected constructor(
+export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow> {
+  constructor(
     protected readonly dataSource: DataSource,
     private readonly kind: PlanningKind<E, L>,
   ) {}
@@ -231,6 +234,19 @@ export abstract class PlanningRepository<E extends PlanningRow, L extends Planni
   /** The rows among `ids` `userId` has a favourite of (Plane's `is_favorite`); one statement. */
   favoriteIds(em: EntityManager, userId: string, ids: string[]): Promise<Set<string>> {
     return favoriteIdsOf(em, this.kind.favorite, userId, ids);
+  }
+
+  /**
+   * The row's distribution (see `distribution`): per assignee and per label, by work items or
+   * estimate points (`unit`), with `opts` (names on the assignee rows, the completions' time zone).
+   */
+  distributionOf(
+    em: EntityManager,
+    id: string,
+    unit: DistributionUnit,
+    opts: DistributionOptions,
+  ): Promise<Distribution> {
+    return distribution(em, { table: this.kind.table, column: this.kind.column, id }, unit, opts);
   }
 
   /** Whether the project's estimate is of type `points`. */

@@ -1,7 +1,4 @@
 // The instance-config feature's door: what other features, the API modules and the tests use.
-export { Instance } from './instance.entity';
-export { InstanceAdmin } from './instance-admin.entity';
-export { InstanceAdminSession } from './instance-admin-session.entity';
 export { ConfigurationEntry, InstanceSettings, SmtpSettings } from './instance-settings.service';
 export { SecretBox } from './secret-box';
 export { InstanceConfigFeatureModule } from './instance-config.module';

@@ -6,7 +6,9 @@ import { recordAudit } from '../kernel/audit';
 import { verifyPassword } from '../kernel/password';
 import type { ClientInfo } from '../auth';
 import { isUniqueViolation } from '../kernel/db-errors';
+import { UserProfileService } from '../user';
 import type { User } from '../user';
+import { WorkspaceService } from '../workspace';
 import { InstanceSetupInput, setUpInstance } from './instance-setup';
 import { InstanceRepository } from './instance.repository';
 import { adminSessionUserView, adminUserView, instanceAdminView, instanceView } from './instance.view';
@@ -36,6 +38,8 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly instances: InstanceRepository,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   /**
@@ -46,7 +50,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     return this.dataSource.transaction(async (em) => {
       const { user, instance } = await setUpInstance(em, input);
       const tokens = await this.open(em, user, client);
-      const workspacesExist = await this.instances.anyWorkspace(em);
+      const workspacesExist = await this.workspaces.anyLive(em);
       return { ...tokens, user: adminUserView(user), instance: instanceView(instance, workspacesExist) };
     });
   }
@@ -59,7 +63,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   async signIn(input: { email: string; password: string }, client: ClientInfo): Promise<AdminSignInResult> {
     const instance = await this.instances.ensureInstance(this.instances.manager);
     if (!instance.isSetupDone) throw new MeridianError('INSTANCE_NOT_CONFIGURED');
-    const user = await this.instances.userByEmail(this.instances.manager, input.email.trim().toLowerCase());
+    const user = await this.users.userByEmail(input.email.trim().toLowerCase());
     const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
     const isAdmin = user ? await this.instances.isAdmin(this.instances.manager, user.id) : false;
     const actor = {
@@ -119,16 +123,23 @@ export class InstanceAdminService implements InstanceAdminVerifier {
     await this.instances.revokeAdminSession(sessionId);
   }
 
-  /** `INSTANCE_ADMIN_VERIFIER`: the admin principal behind an admin access token, or null. */
+  /**
+   * `INSTANCE_ADMIN_VERIFIER`: the admin principal behind an admin access token (a live session of
+   * a user who is still an instance admin and active), or null.
+   */
   async verifyInstanceAdminToken(token: string): Promise<Principal | null> {
     const row = await this.instances.findLiveAdminSessionByAccessDigest(sha256(token));
     if (!row) return null;
-    return { userId: row.user_id, email: row.email, via: 'instance-admin', sessionId: row.session_id };
+    const user = await this.users.userById(row.user_id);
+    if (!user?.isActive) return null;
+    return { userId: row.user_id, email: user.email, via: 'instance-admin', sessionId: row.session_id };
   }
 
   /** `GET /api/instances/admins/me/`: the signed-in admin's user. */
   async me(userId: string) {
-    return adminUserView(await this.instances.userByIdOrFail(userId));
+    const user = await this.users.userById(userId);
+    if (!user) throw new MeridianError('NOT_FOUND');
+    return adminUserView(user);
   }
 
   /**
@@ -139,7 +150,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   async session(token: string | undefined) {
     const principal = token ? await this.verifyInstanceAdminToken(token) : null;
     if (!principal) return { is_authenticated: false };
-    const user = await this.instances.userById(this.instances.manager, principal.userId);
+    const user = await this.users.userById(principal.userId);
     if (!user) return { is_authenticated: false };
     return { is_authenticated: true, user: adminSessionUserView(user) };
   }
@@ -147,7 +158,8 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   /** `GET /api/instances/admins/`: every instance admin, oldest first, with `user_detail`. */
   async list() {
     const admins = await this.instances.listAdmins();
-    return admins.map((a) => instanceAdminView(a, a.user!));
+    const users = new Map((await this.users.liveUsers(admins.map((a) => a.userId))).map((u) => [u.id, u]));
+    return admins.map((a) => instanceAdminView(a, users.get(a.userId)!));
   }
 
   /**
@@ -155,7 +167,8 @@ export class InstanceAdminService implements InstanceAdminVerifier {
    * 201 with the admin; 404 `USER_DOES_NOT_EXIST`; 409 `ADMIN_USER_ALREADY_EXIST`.
    */
   async add(email: string, actorId: string) {
-    const user = await this.instances.userByEmail(this.instances.manager, email.trim().toLowerCase(), true);
+    const found = await this.users.userByEmail(email.trim().toLowerCase());
+    const user = found?.isActive ? found : null;
     if (!user) throw new MeridianError('USER_DOES_NOT_EXIST');
     const instance = await this.instances.ensureInstance(this.instances.manager);
     try {
@@ -189,7 +202,7 @@ export class InstanceAdminService implements InstanceAdminVerifier {
   }
 
   private async stillAdmin(em: EntityManager, userId: string): Promise<boolean> {
-    const user = await this.instances.userById(em, userId);
+    const user = await this.users.userById(userId, em);
     return !!user?.isActive && (await this.instances.isAdmin(em, userId));
   }
 

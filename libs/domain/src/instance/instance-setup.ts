@@ -1,8 +1,9 @@
 import { MeridianError } from '#common';
 import { EntityManager } from 'typeorm';
 import { hashPassword, verifyPassword } from '../kernel/password';
+import { findUserByEmail, insertUser } from '../user';
 import type { User } from '../user';
-import type { Instance } from '../instance-config';
+import type { Instance } from './instance.entity';
 import { InstanceRepository } from './instance.repository';
 
 /** Plane's instance version, reported by `GET /api/instances/`. */
@@ -37,7 +38,7 @@ export async function setUpInstance(
   if ((await instances.countAdmins(em)) > 0) throw new MeridianError('ADMIN_ALREADY_EXIST');
 
   const email = input.email.trim().toLowerCase();
-  let user = await instances.userByEmail(em, email);
+  let user = await findUserByEmail(em, email);
   const created = !user;
   if (user) {
     if (!(await verifyPassword(user.passwordHash, input.password)) || !user.isActive) {
@@ -47,7 +48,7 @@ export async function setUpInstance(
       );
     }
   } else {
-    user = await instances.insertUser(em, {
+    user = await insertUser(em, {
       email,
       passwordHash: await hashPassword(input.password),
       firstName: input.first_name.trim(),

@@ -1,22 +1,22 @@
-import { Page, PageRequest, paginate, randomHex } from '#common';
+import { randomHex } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
-import { Project } from '../project';
-import { User } from '../user';
-import { Workspace, WorkspaceMember } from '../workspace';
-import { Instance, InstanceAdmin, InstanceAdminSession } from '../instance-config';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { Instance } from './instance.entity';
+import { InstanceAdmin } from './instance-admin.entity';
+import { InstanceAdminSession } from './instance-admin-session.entity';
 
 /** The row of `findLiveAdminSessionByAccessDigest`. */
 export interface LiveAdminSessionRow {
   session_id: string;
   user_id: string;
-  email: string;
 }
 
 /**
- * All SQL of the instance feature: the instance row, admin sessions, and the admins' view of
- * workspaces. Methods that take an `EntityManager` run in the caller's transaction.
+ * All SQL of the instance feature: the instance row, its admins and their sessions (`instances`,
+ * `instance_admins`, `instance_admin_sessions`). Users, workspaces and projects are read through
+ * their rooms' doors by the services. Methods that take an `EntityManager` run in the caller's
+ * transaction.
  */
 @Injectable()
 export class InstanceRepository {
@@ -62,96 +62,27 @@ export class InstanceRepository {
   }
 
   /**
-   * The session, user and email behind a live admin access token (by its SHA-256 digest): the session
-   * is not revoked, neither token nor session has expired, the user is active and still an instance
-   * admin. Undefined otherwise.
+   * The session and user behind a live admin access token (by its SHA-256 digest): the session is
+   * not revoked, neither token nor session has expired, and its user is still an instance admin.
+   * Undefined otherwise (whether the user is active, the service asks the user room).
    */
   findLiveAdminSessionByAccessDigest(digest: string): Promise<LiveAdminSessionRow | undefined> {
     return this.dataSource
       .getRepository(InstanceAdminSession)
       .createQueryBuilder('s')
-      .innerJoin(User, 'u', 'u.id = s.userId')
       .innerJoin(InstanceAdmin, 'a', 'a.userId = s.userId')
       .select('s.id', 'session_id')
-      .addSelect('u.id', 'user_id')
-      .addSelect('u.email', 'email')
+      .addSelect('s.userId', 'user_id')
       .where('s.accessDigest = :digest', { digest })
       .andWhere('s.accessExpiresAt > now()')
       .andWhere('s.expiresAt > now()')
       .andWhere('s.revokedAt IS NULL')
-      .andWhere('u.isActive = true')
       .getRawOne<LiveAdminSessionRow>();
-  }
-
-  /** A page of live workspaces (the cursor envelope's order); `search` matches the name or slug, case-insensitively. */
-  listWorkspacesPage(page: PageRequest, search?: string): Promise<Page<Workspace>> {
-    const qb = this.dataSource.getRepository(Workspace).createQueryBuilder('w');
-    const term = search?.trim();
-    if (term) {
-      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(new Brackets((b) => b.where('w.name ILIKE :like', { like }).orWhere('w.slug ILIKE :like', { like })));
-    }
-    return paginate(qb, page);
-  }
-
-  /** Active members per workspace id (ids without members are absent). */
-  countActiveMembers(workspaceIds: string[]): Promise<Map<string, number>> {
-    return this.countBy(WorkspaceMember, 'x.workspaceId', workspaceIds, 'x.isActive = true');
-  }
-
-  /** Live projects per workspace id (ids without projects are absent). */
-  countProjects(workspaceIds: string[]): Promise<Map<string, number>> {
-    return this.countBy(Project, 'x.workspaceId', workspaceIds);
-  }
-
-  /** The users with these ids (any order; unknown ids are skipped). */
-  findUsers(ids: string[]): Promise<User[]> {
-    return this.dataSource
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where('u.id IN (:...ownerIds)', { ownerIds: ids })
-      .getMany();
-  }
-
-  /** Whether a workspace, even a deleted one, has this slug in any letter case. */
-  isSlugTaken(slug: string): Promise<boolean> {
-    return this.dataSource
-      .getRepository(Workspace)
-      .createQueryBuilder('w')
-      .withDeleted()
-      .where('LOWER(w.slug) = LOWER(:slug)', { slug })
-      .getExists();
   }
 
   /** The data source's manager, for reads outside a transaction. */
   get manager(): EntityManager {
     return this.dataSource.manager;
-  }
-
-  /** Whether any workspace (live) exists. */
-  anyWorkspace(em: EntityManager): Promise<boolean> {
-    return em.getRepository(Workspace).exists();
-  }
-
-  /** The user with this email (as given), active only with `activeOnly`; or null. */
-  userByEmail(em: EntityManager, email: string, activeOnly = false): Promise<User | null> {
-    return em.getRepository(User).findOneBy(activeOnly ? { email, isActive: true } : { email });
-  }
-
-  /** The user with this id, or null. */
-  userById(em: EntityManager, id: string): Promise<User | null> {
-    return em.getRepository(User).findOneBy({ id });
-  }
-
-  /** The user with this id; throws TypeORM's `EntityNotFoundError` when there is none. */
-  userByIdOrFail(id: string): Promise<User> {
-    return this.dataSource.getRepository(User).findOneByOrFail({ id });
-  }
-
-  /** Inserts a user row (`save`: the returned entity has its generated columns). */
-  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
-    const users = em.getRepository(User);
-    return users.save(users.create(row));
   }
 
   /** Whether the user is an instance admin. */
@@ -169,11 +100,9 @@ export class InstanceRepository {
     return em.getRepository(InstanceAdmin).findOneBy({ id });
   }
 
-  /** Every instance admin with their user, oldest first. */
+  /** Every instance admin, oldest first. */
   listAdmins(): Promise<InstanceAdmin[]> {
-    return this.dataSource
-      .getRepository(InstanceAdmin)
-      .find({ relations: { user: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.dataSource.getRepository(InstanceAdmin).find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /** Inserts an instance admin row with `save` (a taken user is the unique violation `uq_instance_admins_user`). */
@@ -218,23 +147,5 @@ export class InstanceRepository {
   /** The instance row; throws TypeORM's `EntityNotFoundError` when there is none. */
   instanceByIdOrFail(em: EntityManager, id: string): Promise<Instance> {
     return em.getRepository(Instance).findOneByOrFail({ id });
-  }
-
-  private async countBy(
-    entity: typeof WorkspaceMember | typeof Project,
-    column: string,
-    ids: string[],
-    extra?: string,
-  ): Promise<Map<string, number>> {
-    const qb = this.dataSource
-      .getRepository<WorkspaceMember | Project>(entity)
-      .createQueryBuilder('x')
-      .select(column, 'id')
-      .addSelect('COUNT(*)::int', 'n')
-      .where(`${column} IN (:...ids)`, { ids })
-      .groupBy(column);
-    if (extra) qb.andWhere(extra);
-    const rows = await qb.getRawMany<{ id: string; n: number }>();
-    return new Map(rows.map((r) => [r.id, Number(r.n)]));
   }
 }

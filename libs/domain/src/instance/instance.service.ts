@@ -3,9 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../kernel/audit';
-import { User } from '../user';
-import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN, workspaceView } from '../workspace';
-import type { Instance } from '../instance-config';
+import { ProjectService } from '../project';
+import { UserProfileService } from '../user';
+import { isRestrictedSlug, WORKSPACE_SLUG_PATTERN, workspaceView, WorkspaceService } from '../workspace';
+import type { Instance } from './instance.entity';
 import { InstanceRepository } from './instance.repository';
 import { InstanceSettings } from '../instance-config';
 import { instanceView } from './instance.view';
@@ -33,6 +34,9 @@ export class InstanceService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly settings: InstanceSettings,
     private readonly instances: InstanceRepository,
+    private readonly workspaces: WorkspaceService,
+    private readonly projects: ProjectService,
+    private readonly users: UserProfileService,
   ) {}
 
   /** The instance row (created on first use). */
@@ -46,7 +50,7 @@ export class InstanceService {
    */
   async info() {
     const instance = await this.instance();
-    const workspacesExist = await this.instances.anyWorkspace(this.instances.manager);
+    const workspacesExist = await this.workspaces.anyLive();
     const v = await this.settings.getMany([
       'ENABLE_SIGNUP',
       'DISABLE_WORKSPACE_CREATION',
@@ -109,7 +113,7 @@ export class InstanceService {
           metadata: { set: Object.keys(input).filter((k) => input[k as keyof UpdateInstanceInput] !== undefined) },
         });
       });
-    const workspacesExist = await this.instances.anyWorkspace(this.instances.manager);
+    const workspacesExist = await this.workspaces.anyLive();
     return instanceView(await this.instance(), workspacesExist);
   }
 
@@ -172,16 +176,14 @@ export class InstanceService {
    * `search` matches the name or slug, case-insensitively.
    */
   async listWorkspaces(page: PageRequest, search?: string) {
-    const result = await this.instances.listWorkspacesPage(page, search);
+    const result = await this.workspaces.instancePage(page, search);
     const ids = result.results.map((w) => w.id);
     const ownerIds = [...new Set(result.results.map((w) => w.ownerId))];
-    const [members, projects, owners] = ids.length
-      ? await Promise.all([
-          this.instances.countActiveMembers(ids),
-          this.instances.countProjects(ids),
-          this.instances.findUsers(ownerIds),
-        ])
-      : [new Map<string, number>(), new Map<string, number>(), [] as User[]];
+    const [members, projects, owners] = await Promise.all([
+      this.workspaces.activeMemberCounts(ids),
+      this.projects.liveCountsByWorkspace(ids),
+      this.users.liveUsers(ownerIds),
+    ]);
     const ownerById = new Map(owners.map((u) => [u.id, u]));
     return result.map((w) => {
       const owner = ownerById.get(w.ownerId);
@@ -207,6 +209,6 @@ export class InstanceService {
    */
   async isSlugAvailable(slug: string): Promise<boolean> {
     if (!WORKSPACE_SLUG_PATTERN.test(slug) || isRestrictedSlug(slug)) return false;
-    return !(await this.instances.isSlugTaken(slug));
+    return !(await this.workspaces.isSlugTaken(slug));
   }
 }

@@ -1,7 +1,8 @@
 import { meridianVersion } from '#common';
 import { iso } from '../kernel/time';
 import { User } from '../user';
-import { Instance, InstanceAdmin } from '../instance-config';
+import type { Instance } from './instance.entity';
+import type { InstanceAdmin } from './instance-admin.entity';
 import { INSTANCE_VERSION } from './instance-setup';
 
 /**

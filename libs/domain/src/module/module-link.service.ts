@@ -1,12 +1,15 @@
 import { MeridianError, Page, PageRequest } from '#common';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ChangeContext } from '../kernel/change-context';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { ModuleLink } from './module-link.entity';
-import { ModuleRepository } from './module.repository';
+import type { PlanningRepository } from '../cycle';
+import type { Module } from './module.entity';
+import type { ModuleIssue } from './module-issue.entity';
+import { MODULE_PLANNING, ModuleRepository } from './module.repository';
 import { ModuleLinkJson, moduleLinkView } from './module-link.view';
 
 /** What a module link create or update may carry. */
@@ -26,6 +29,7 @@ export interface ModuleLinkInput {
 export class ModuleLinkService {
   constructor(
     private readonly modules: ModuleRepository,
+    @Inject(MODULE_PLANNING) private readonly planning: PlanningRepository<Module, ModuleIssue>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -95,7 +99,7 @@ export class ModuleLinkService {
   }
 
   private async module(em: EntityManager, projectId: string, moduleId: string): Promise<void> {
-    if (!(await this.modules.findInProject(em, projectId, moduleId))) throw new MeridianError('NOT_FOUND');
+    if (!(await this.planning.findInProject(em, projectId, moduleId))) throw new MeridianError('NOT_FOUND');
   }
 
   private async link(em: EntityManager, projectId: string, moduleId: string, linkId: string): Promise<ModuleLink> {

@@ -2,37 +2,51 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { distribution, PlanningRepository } from '../cycle';
-import type { Distribution, DistributionUnit } from '../cycle';
-import { Project } from '../project';
-import { WorkspaceMember } from '../workspace';
+import type { PlanningKind } from '../cycle';
 import { Module } from './module.entity';
 import { ModuleLink } from './module-link.entity';
 import { ModuleIssue } from './module-issue.entity';
 import { ModuleMember } from './module-member.entity';
 
 /**
- * All of the module feature's SQL: modules, their members, links and work item links (what cycles
- * share is the cycle room's `PlanningRepository`).
+ * How the cycle room's shared queries (`PlanningRepository`, through the cycle door) tell modules
+ * apart: `modules` and their work item links `module_issues`, favourites of type `module`.
+ * `ModuleFeatureModule` provides that repository as `MODULE_PLANNING`.
+ */
+export const MODULE_KIND: PlanningKind<Module, ModuleIssue> = {
+  entity: Module,
+  link: ModuleIssue,
+  owner: 'moduleId',
+  table: 'module_issues',
+  column: 'module_id',
+  favorite: 'module',
+  alias: 'm',
+  linkAlias: 'mi',
+};
+
+/** The injection token of the module rooms' `PlanningRepository<Module, ModuleIssue>` (over `MODULE_KIND`). */
+export const MODULE_PLANNING = 'MODULE_PLANNING';
+
+/**
+ * The module feature's own SQL: the module lists and names, members and links (URLs). What cycles
+ * and modules share (a module and its work item links, counts, sums, favourites, the
+ * distribution) is the cycle room's `PlanningRepository`, which the services use as
+ * `MODULE_PLANNING`.
  */
 @Injectable()
-export class ModuleRepository extends PlanningRepository<Module, ModuleIssue> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, {
-      entity: Module,
-      link: ModuleIssue,
-      owner: 'moduleId',
-      table: 'module_issues',
-      column: 'module_id',
-      favorite: 'module',
-      alias: 'm',
-      linkAlias: 'mi',
-    });
+export class ModuleRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The data source's manager, for reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
   }
 
   /**
    * One keyset page, newest first, of the project's non-archived modules (those of an archived
-   * project are left out) or, with `archived`, of its archived ones; `onlyModuleId` narrows to one.
+   * project are left out: the project room's table is joined by entity name, the archived-project
+   * condition of this one paginated statement) or, with `archived`, of its archived ones;
+   * `onlyModuleId` narrows to one.
    */
   listPage(projectId: string, page: PageRequest, archived: boolean, onlyModuleId?: string): Promise<Page<Module>> {
     const qb = this.dataSource
@@ -40,7 +54,7 @@ export class ModuleRepository extends PlanningRepository<Module, ModuleIssue> {
       .createQueryBuilder('m')
       .where(`m.projectId = :projectId AND m.archivedAt IS ${archived ? 'NOT ' : ''}NULL`, { projectId });
     if (onlyModuleId !== undefined) qb.andWhere('m.id = :onlyModuleId', { onlyModuleId });
-    if (!archived) qb.innerJoin(Project, 'p', 'p.id = m.projectId AND p.archivedAt IS NULL');
+    if (!archived) qb.innerJoin('Project', 'p', 'p.id = m.projectId AND p.archivedAt IS NULL');
     return paginate(qb, page, { order: 'DESC' });
   }
 
@@ -48,11 +62,6 @@ export class ModuleRepository extends PlanningRepository<Module, ModuleIssue> {
   async idByName(em: EntityManager, projectId: string, name: string): Promise<string | null> {
     const found = await em.getRepository(Module).findOne({ where: { projectId, name }, select: { id: true } });
     return found?.id ?? null;
-  }
-
-  /** Whether `userId` is an active member of the workspace (a module's `lead`). */
-  isActiveWorkspaceMember(em: EntityManager, workspaceId: string, userId: string): Promise<boolean> {
-    return em.getRepository(WorkspaceMember).exists({ where: { workspaceId, memberId: userId, isActive: true } });
   }
 
   // ---- members ---------------------------------------------------------------------------------
@@ -123,19 +132,5 @@ export class ModuleRepository extends PlanningRepository<Module, ModuleIssue> {
   /** Soft-deletes the link. */
   async deleteUrlLink(em: EntityManager, linkId: string, userId: string): Promise<void> {
     await em.update(ModuleLink, { id: linkId }, { deletedAt: new Date(), updatedById: userId });
-  }
-
-  // ---- the detail's distribution -----------------------------------------------------------------
-
-  /**
-   * Plane's module distribution (`ModuleViewSet.retrieve`, shared with the cycle analytics): per
-   * assignee (`first_name`, `last_name`, `assignee_id`, `avatar_url`, `display_name`, ordered by
-   * name) and per label, by work items or estimate points; completions on UTC days.
-   */
-  distribution(em: EntityManager, moduleId: string, unit: DistributionUnit): Promise<Distribution> {
-    return distribution(em, { table: 'module_issues', column: 'module_id', id: moduleId }, unit, {
-      names: true,
-      timezone: 'UTC',
-    });
   }
 }

@@ -1,8 +1,8 @@
 import { MeridianError, Page, PageRequest, validationError } from '#common';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { favoritesFirst, issuesOfProject, PlanningService } from '../cycle';
+import { favoritesFirst, issuesOfProject, PlanningRepository, PlanningService } from '../cycle';
 import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
 import { IssueQueryService } from '../issue';
 import { isUniqueViolation } from '../kernel/db-errors';
@@ -10,7 +10,8 @@ import { assertExternalIdFree } from '../kernel/external-id';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { Module, ModuleStatus } from './module.entity';
 import { ModuleIssue } from './module-issue.entity';
-import { ModuleRepository } from './module.repository';
+import { MODULE_PLANNING, ModuleRepository } from './module.repository';
+import { WorkspaceService } from '../workspace';
 import { AppModuleJson, appModuleView } from './module.app-view';
 import { moduleLinkView } from './module-link.view';
 import { ModuleJson, moduleIssueView, moduleView } from './module.view';
@@ -35,6 +36,12 @@ export interface ModuleInput {
 }
 
 /**
+ * Plane's module distribution (`ModuleViewSet.retrieve`, shared with the cycle analytics): assignee
+ * rows with `first_name`, `last_name`, ordered by name; completions on UTC days.
+ */
+const MODULE_DISTRIBUTION = { names: true, timezone: 'UTC' };
+
+/**
  * Modules of a project and their work items (Plane `plane/api/views/module.py`;
  * `plane-node-sdk/dist/api/Modules.js`, `plane-mcp-server/build/tools/modules.js`). Adding and
  * removing work items writes each work item's history (`field: "modules"`) in the same transaction.
@@ -55,10 +62,12 @@ export class ModuleService extends PlanningService<
 
   constructor(
     private readonly modules: ModuleRepository,
+    @Inject(MODULE_PLANNING) planning: PlanningRepository<Module, ModuleIssue>,
     @InjectDataSource() dataSource: DataSource,
     issues: IssueQueryService,
+    private readonly workspaces: WorkspaceService,
   ) {
-    super(modules, dataSource, issues);
+    super(planning, dataSource, issues);
   }
 
   /**
@@ -76,7 +85,7 @@ export class ModuleService extends PlanningService<
    * first, with members and counts (Plane's `WorkspaceModulesEndpoint`, which lists the whole workspace's).
    */
   async listForWorkspace(workspaceId: string, userId: string): Promise<ModuleJson[]> {
-    return this.render(await this.modules.listForMember(workspaceId, userId));
+    return this.render(await this.repo.listForMember(workspaceId, userId));
   }
 
   /**
@@ -95,10 +104,10 @@ export class ModuleService extends PlanningService<
         if (input.lead) await this.assertLead(em, ctx.workspaceId, input.lead);
         let sortOrder = input.sort_order;
         if (sortOrder === undefined) {
-          const min = await this.modules.lowestSortOrder(em, ctx.projectId);
+          const min = await this.repo.lowestSortOrder(em, ctx.projectId);
           sortOrder = min === null ? 65535 : min - 10000;
         }
-        const module = await this.modules.insert(em, {
+        const module = await this.repo.insert(em, {
           workspaceId: ctx.workspaceId,
           projectId: ctx.projectId,
           name: input.name.trim(),
@@ -165,7 +174,7 @@ export class ModuleService extends PlanningService<
         if (input.sort_order !== undefined) patch.sortOrder = input.sort_order;
         if (input.external_source !== undefined) patch.externalSource = input.external_source;
         if (input.external_id !== undefined) patch.externalId = input.external_id;
-        await this.modules.update(em, moduleId, patch);
+        await this.repo.update(em, moduleId, patch);
         if (input.members !== undefined) {
           const members = await this.filterMembers(em, ctx.projectId, input.members);
           await this.modules.deleteMembers(em, moduleId);
@@ -187,14 +196,14 @@ export class ModuleService extends PlanningService<
     const module = await this.load(em, ctx.projectId, moduleId, true);
     if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
     const issues = await issuesOfProject(em, ctx.projectId, ids);
-    const current = await this.modules.linksOfIssues(
+    const current = await this.repo.linksOfIssues(
       em,
       issues.map((i) => i.id),
       moduleId,
     );
     const added = issues.filter((i) => !current.some((l) => l.issueId === i.id));
     if (!added.length) return;
-    await this.modules.insertLinks(
+    await this.repo.insertLinks(
       em,
       added.map((i) => ({
         workspaceId: ctx.workspaceId,
@@ -239,9 +248,9 @@ export class ModuleService extends PlanningService<
         for (const moduleId of new Set(add)) await this.addIssuesIn(em, ctx, moduleId, [issueId]);
         for (const moduleId of new Set(remove)) {
           const module = await this.load(em, ctx.projectId, moduleId, true);
-          const link = await this.modules.findLink(em, moduleId, issueId);
+          const link = await this.repo.findLink(em, moduleId, issueId);
           if (!link) continue;
-          await this.modules.deleteLink(em, link.id);
+          await this.repo.deleteLink(em, link.id);
           await writeActivities(em, ctx, [this.removedEntry(issueId, module)]);
         }
       })
@@ -268,20 +277,20 @@ export class ModuleService extends PlanningService<
   ): Promise<AppModuleJson[]> {
     const em = this.modules.manager;
     const ids = modules.map((m) => m.id);
-    const sums = await this.modules.sumEstimatePoints(em, ids);
-    const favorites = await this.modules.favoriteIds(em, userId, ids);
+    const sums = await this.repo.sumEstimatePoints(em, ids);
+    const favorites = await this.repo.favoriteIds(em, userId, ids);
     const out: AppModuleJson[] = [];
     const points = new Map<string, boolean>();
     for (const m of modules) {
       if (opts.detail && !points.has(m.project)) {
-        points.set(m.project, await this.modules.usesPointEstimate(em, m.project));
+        points.set(m.project, await this.repo.usesPointEstimate(em, m.project));
       }
       const extra = opts.detail
         ? {
-            sub_issues: await this.modules.subIssuesOf(em, m.id),
-            distribution: await this.modules.distribution(em, m.id, 'issues'),
+            sub_issues: await this.repo.subIssuesOf(em, m.id),
+            distribution: await this.repo.distributionOf(em, m.id, 'issues', MODULE_DISTRIBUTION),
             estimate_distribution: points.get(m.project)
-              ? await this.modules.distribution(em, m.id, 'points')
+              ? await this.repo.distributionOf(em, m.id, 'points', MODULE_DISTRIBUTION)
               : undefined,
             link_module: (await this.modules.liveLinks(em, m.id)).map(moduleLinkView),
           }
@@ -294,7 +303,7 @@ export class ModuleService extends PlanningService<
   protected async render(modules: Module[]): Promise<ModuleJson[]> {
     const ids = modules.map((m) => m.id);
     const [counts, members] = await Promise.all([
-      this.modules.countIssues(this.modules.manager, ids),
+      this.repo.countIssues(this.modules.manager, ids),
       ids.length ? this.modules.membersOf(this.modules.manager, ids) : Promise.resolve([]),
     ]);
     return modules.map((m) =>
@@ -319,14 +328,14 @@ export class ModuleService extends PlanningService<
   }
 
   private async assertLead(em: EntityManager, workspaceId: string, userId: string): Promise<void> {
-    if (!(await this.modules.isActiveWorkspaceMember(em, workspaceId, userId)))
+    if (!(await this.workspaces.isActiveMember(workspaceId, userId, em)))
       throw validationError({ lead: ['The lead must be an active member of the workspace.'] });
   }
 
   /** Plane: members who are not active members of the project are dropped. */
   private async filterMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await this.modules.activeProjectMembers(em, projectId, [...new Set(ids)]);
+    const rows = await this.repo.activeProjectMembers(em, projectId, [...new Set(ids)]);
     return [...new Set(rows)].sort();
   }
 

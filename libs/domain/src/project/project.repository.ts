@@ -556,4 +556,17 @@ export class ProjectRepository {
   liveOrFail(em: EntityManager, id: string): Promise<Project> {
     return em.getRepository(Project).findOneByOrFail({ id });
   }
+
+  /** Live projects (archived ones too) per workspace id of `workspaceIds` (non-empty; ids without projects are absent). */
+  async liveCountsByWorkspace(workspaceIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('x')
+      .select('x.workspaceId', 'id')
+      .addSelect('COUNT(*)::int', 'n')
+      .where('x.workspaceId IN (:...ids)', { ids: workspaceIds })
+      .groupBy('x.workspaceId')
+      .getRawMany<{ id: string; n: number }>();
+    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
 }

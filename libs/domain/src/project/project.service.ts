@@ -449,6 +449,15 @@ export class ProjectService implements ProjectAccessResolver {
   softDeleteAllInWorkspace(workspaceId: string, userId: string, now: Date, em: EntityManager): Promise<void> {
     return this.projects.softDeleteAllInWorkspace(em, workspaceId, userId, now);
   }
+
+  /**
+   * Live projects (archived ones too) per workspace among `workspaceIds` (ids without projects are
+   * absent; none: an empty map): `total_projects` of the instance admins' workspace list.
+   */
+  liveCountsByWorkspace(workspaceIds: string[]): Promise<Map<string, number>> {
+    if (!workspaceIds.length) return Promise.resolve(new Map());
+    return this.projects.liveCountsByWorkspace(workspaceIds);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

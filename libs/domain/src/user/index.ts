@@ -5,3 +5,4 @@ export type { Viewer } from './user.view';
 export { UserProfileService } from './user-profile.service';
 export type { UpdateMeInput, UserMeJson } from './user-profile.service';
 export { UserFeatureModule } from './user.module';
+export { findUserByEmail, insertUser } from './user.repository';

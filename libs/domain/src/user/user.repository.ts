@@ -4,6 +4,26 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { Profile } from './profile.entity';
 import { User } from './user.entity';
 
+/**
+ * The user with this email (as given: emails are stored lower-cased), only an active one with
+ * `activeOnly`; or null. A function of `em` alone: the instance set-up (`setUpInstance`, the CLI's
+ * `admin create`) runs it in its transaction without Nest.
+ */
+export function findUserByEmail(em: EntityManager, email: string, activeOnly = false): Promise<User | null> {
+  return em.getRepository(User).findOneBy(activeOnly ? { email, isActive: true } : { email });
+}
+
+/** Inserts a user row in `em`'s transaction (`save`: the returned entity has its generated columns). */
+export function insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
+  const users = em.getRepository(User);
+  return users.save(users.create(row));
+}
+
+/** The user `id`, or null, in `em`'s transaction. */
+export function findUserById(em: EntityManager, id: string): Promise<User | null> {
+  return em.getRepository(User).findOneBy({ id });
+}
+
 /** All of the user feature's queries (`users` and `profiles`). */
 @Injectable()
 export class UserRepository {
@@ -46,7 +66,7 @@ export class UserRepository {
 
   /** The user with this (normalised) email, or null. */
   userByEmail(email: string, em: EntityManager = this.dataSource.manager): Promise<User | null> {
-    return em.findOneBy(User, { email });
+    return findUserByEmail(em, email);
   }
 
   /** The user with this email; throws TypeORM's `EntityNotFoundError` when there is none. */
@@ -56,7 +76,7 @@ export class UserRepository {
 
   /** The user with this id, or null. */
   userById(id: string, em: EntityManager = this.dataSource.manager): Promise<User | null> {
-    return em.findOneBy(User, { id });
+    return findUserById(em, id);
   }
 
   /** The user with this id; throws TypeORM's `EntityNotFoundError` when there is none. */
@@ -66,7 +86,7 @@ export class UserRepository {
 
   /** Inserts a user and answers the saved row; a taken email throws the unique violation of `uq_users_email`. */
   insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
-    return em.save(em.create(User, row));
+    return insertUser(em, row);
   }
 
   /** Changes columns of one user. */

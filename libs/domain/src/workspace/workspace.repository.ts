@@ -268,9 +268,9 @@ export class WorkspaceRepository {
     return this.dataSource.getRepository(Workspace).exists({ where: { slug }, withDeleted: true });
   }
 
-  /** Whether `userId` is an active member of the live workspace `workspaceId`. */
-  async isActiveMember(workspaceId: string, userId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+  /** Whether `userId` is an active member of the live workspace `workspaceId` (in `em`'s transaction). */
+  async isActiveMember(em: EntityManager, workspaceId: string, userId: string): Promise<boolean> {
+    const rows: unknown[] = await em.query(
       `SELECT 1 FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL
        WHERE m.workspace_id = $1 AND m.member_id = $2 AND m.is_active = true AND m.deleted_at IS NULL LIMIT 1`,
       [workspaceId, userId],
@@ -332,5 +332,47 @@ export class WorkspaceRepository {
       [userId],
     );
     return rows.length > 0;
+  }
+
+  // ---- the instance admins' view of workspaces
+
+  /** A page of live workspaces (the cursor envelope's order); `search` matches the name or slug, case-insensitively. */
+  pageForInstance(page: PageRequest, search?: string): Promise<Page<Workspace>> {
+    const qb = this.dataSource.getRepository(Workspace).createQueryBuilder('w');
+    const term = search?.trim();
+    if (term) {
+      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(new Brackets((b) => b.where('w.name ILIKE :like', { like }).orWhere('w.slug ILIKE :like', { like })));
+    }
+    return paginate(qb, page);
+  }
+
+  /** Active members per workspace id of `ids` (non-empty; ids without members are absent). */
+  async activeMemberCounts(ids: string[]): Promise<Map<string, number>> {
+    const rows = await this.dataSource
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('x')
+      .select('x.workspaceId', 'id')
+      .addSelect('COUNT(*)::int', 'n')
+      .where('x.workspaceId IN (:...ids)', { ids })
+      .andWhere('x.isActive = true')
+      .groupBy('x.workspaceId')
+      .getRawMany<{ id: string; n: number }>();
+    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
+
+  /** Whether a workspace, even a deleted one, has this slug in any letter case. */
+  slugTakenAnyCase(slug: string): Promise<boolean> {
+    return this.dataSource
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .withDeleted()
+      .where('LOWER(w.slug) = LOWER(:slug)', { slug })
+      .getExists();
+  }
+
+  /** Whether any live workspace exists (in `em`'s transaction). */
+  anyLive(em: EntityManager): Promise<boolean> {
+    return em.getRepository(Workspace).exists();
   }
 }

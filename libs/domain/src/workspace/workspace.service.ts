@@ -228,14 +228,6 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   }
 
   /**
-   * Whether `userId` is an active member of the live workspace `workspaceId`: for the rooms above
-   * (the pre-v2 asset routes answer 404 `WORKSPACE_NOT_FOUND` otherwise).
-   */
-  isActiveMember(workspaceId: string, userId: string): Promise<boolean> {
-    return this.workspaces.isActiveMember(workspaceId, userId);
-  }
-
-  /**
    * The workspace's `logo` URL (null when unset, or when the workspace is deleted or gone), in the
    * caller's transaction when `em` is given: for the rooms above (an uploaded logo replaces it).
    */
@@ -319,5 +311,43 @@ export class WorkspaceService implements WorkspaceAccessResolver {
    */
   isSoleAdminOfAny(userId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
     return this.workspaces.isSoleAdminOfAny(em, userId);
+  }
+
+  /**
+   * Whether `userId` is an active member of the live workspace `workspaceId`, in the caller's
+   * transaction when `em` is given: for the rooms above (a module's `lead` must be one; the pre-v2
+   * asset routes answer 404 `WORKSPACE_NOT_FOUND` otherwise).
+   */
+  isActiveMember(workspaceId: string, userId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.workspaces.isActiveMember(em, workspaceId, userId);
+  }
+
+  // ---- reads for the instance admins (god mode, Plane `plane/license/api/views/workspace.py`)
+
+  /**
+   * A page of every live workspace (entities, oldest first, the cursor envelope's order) for
+   * `GET /api/instances/workspaces/`; `search` matches the name or slug, case-insensitively.
+   */
+  instancePage(page: PageRequest, search?: string): Promise<Page<Workspace>> {
+    return this.workspaces.pageForInstance(page, search);
+  }
+
+  /** Active members per workspace among `ids` (ids without active members are absent; none: an empty map). */
+  activeMemberCounts(ids: string[]): Promise<Map<string, number>> {
+    if (!ids.length) return Promise.resolve(new Map());
+    return this.workspaces.activeMemberCounts(ids);
+  }
+
+  /** Whether a workspace, even a deleted one, has this slug in any letter case (`workspace-slug-check/`). */
+  isSlugTaken(slug: string): Promise<boolean> {
+    return this.workspaces.slugTakenAnyCase(slug);
+  }
+
+  /**
+   * Whether any live workspace exists (the instance's `workspaces_exist`); in the caller's
+   * transaction when `em` is given.
+   */
+  anyLive(em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.workspaces.anyLive(em);
   }
 }
