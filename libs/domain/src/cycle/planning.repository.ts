@@ -1,6 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { Issue } from '../issue';
+import { externalIdMap } from '../kernel/external-id';
 import { Project, ProjectMember } from '../project';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
 import { distribution, usesPointEstimate } from './distribution.repository';
@@ -263,6 +264,22 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
       where: { projectId, archivedAt: IsNull() } as never,
       order: { createdAt: 'ASC', id: 'ASC' } as never,
     });
+  }
+
+  /** `external_id` → id of the project's live rows that came from `source` (`external_source`): the import's dedupe. */
+  externalIds(projectId: string, source: string, em: EntityManager = this.manager): Promise<Map<string, string>> {
+    return externalIdMap(em, this.kind.entity, 'project_id', projectId, source);
+  }
+
+  /** The ids of the work items linked to the owner (live links). */
+  async issueIdsOf(ownerId: string, em: EntityManager = this.manager): Promise<Set<string>> {
+    const rows = await em
+      .createQueryBuilder()
+      .select('x.issue_id AS issue_id')
+      .from(this.kind.link, 'x')
+      .where(`x.${this.kind.column} = :id AND x.deleted_at IS NULL`, { id: ownerId })
+      .getRawMany<{ issue_id: string }>();
+    return new Set(rows.map((r) => r.issue_id));
   }
 }
 

@@ -199,6 +199,21 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
   async existsInProject(projectId: string, id: string): Promise<boolean> {
     return (await this.repo.findInProject(this.repo.manager, projectId, id)) !== null;
   }
+
+  // ---- the import's dedupe reads (`meridian import plane`)
+
+  /**
+   * `external_id` → id of the project's live cycles or modules that came from `source` (their
+   * `external_source`); those without an `external_id` are left out. `em`: the caller's transaction.
+   */
+  externalIds(projectId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
+    return this.repo.externalIds(projectId, source, em);
+  }
+
+  /** The ids of the work items in the cycle or module `id` (its live `cycle_issues` or `module_issues` rows). */
+  issueIds(id: string, em?: EntityManager): Promise<Set<string>> {
+    return this.repo.issueIdsOf(id, em);
+  }
 }
 
 /** The page with its rows rendered by `render` (one call for the whole page). */

@@ -2,12 +2,26 @@ import { MeridianError, ROLE, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { CycleService } from '../cycle';
+import { IntakeService } from '../intake';
+import { IssueQueryService } from '../issue';
 import { isUniqueViolation } from '../kernel/db-errors';
-import { ProjectMemberService } from '../project';
+import { LabelService } from '../label';
+import { ModuleService } from '../module';
+import { ProjectMemberService, ProjectService } from '../project';
+import { IssueRelationService } from '../relation';
+import { StateService } from '../state';
 import { UserProfileService } from '../user';
 import { activateWorkspaceMember, WorkspaceService } from '../workspace';
 import type { Workspace } from '../workspace';
-import { ExternalKind, ImporterRepository, relatedPair } from './importer.repository';
+
+/** The kinds of object an import records its origin on (`external_source` + `external_id`). */
+export type ExternalKind = 'project' | 'state' | 'label' | 'issue' | 'comment' | 'cycle' | 'module' | 'intake';
+
+/** The key of an unordered pair of work items. */
+export function relatedPair(a: string, b: string): string {
+  return a < b ? `${a}\n${b}` : `${b}\n${a}`;
+}
 
 /** Emails are stored trimmed and lower-cased (the auth room's rule). */
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -16,7 +30,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * What an import (`meridian import plane`) needs beyond the features' own services: the target
  * workspace and the importing admin, the origin records (`external_source` + `external_id`) already
- * present, and the people of the source, matched by email.
+ * present, and the people of the source, matched by email. The origin records and the natural keys
+ * (names, links, relations, cycle and module memberships) are read through the owning rooms' doors.
  *
  * People: a source member whose email belongs to a Meridian user is that user; an unknown email
  * becomes a user **without a password** (as Plane's own v1 `POST …/members/` creates one), active,
@@ -28,10 +43,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export class ImporterService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly repo: ImporterRepository,
     private readonly workspaces: WorkspaceService,
     private readonly users: UserProfileService,
     private readonly projectMembers: ProjectMemberService,
+    private readonly projects: ProjectService,
+    private readonly states: StateService,
+    private readonly labels: LabelService,
+    private readonly issues: IssueQueryService,
+    private readonly relations: IssueRelationService,
+    private readonly cycles: CycleService,
+    private readonly modules: ModuleService,
+    private readonly intakes: IntakeService,
   ) {}
 
   /**
@@ -54,28 +76,59 @@ export class ImporterService {
     return { workspace, userId };
   }
 
-  /** `external_id` → id of the objects of a kind that came from `source` (see `ImporterRepository.externalIds`). */
-  externalIds(kind: ExternalKind, scopeId: string, source: string): Promise<Map<string, string>> {
-    return this.repo.externalIds(kind, scopeId, source);
+  /**
+   * `external_id` → id of the live objects of a kind that came from `source` (`external_source`):
+   * inside the workspace `scopeId` for projects, inside the project `scopeId` for the rest; each
+   * through its owner's door.
+   */
+  externalIds(kind: ExternalKind, scopeId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
+    switch (kind) {
+      case 'project':
+        return this.projects.externalIds(scopeId, source, em);
+      case 'state':
+        return this.states.externalIds(scopeId, source, em);
+      case 'label':
+        return this.labels.externalIds(scopeId, source, em);
+      case 'issue':
+      case 'comment':
+        return this.issues.externalIds(kind, scopeId, source, em);
+      case 'cycle':
+        return this.cycles.externalIds(scopeId, source, em);
+      case 'module':
+        return this.modules.externalIds(scopeId, source, em);
+      case 'intake':
+        return this.intakes.externalIds(scopeId, source, em);
+    }
   }
 
-  namesOf(kind: 'state' | 'label', projectId: string) {
-    return this.repo.namesOf(kind, projectId);
+  /** Live states or labels of a project by name (the project's own defaults, adopted by an import). */
+  namesOf(
+    kind: 'state' | 'label',
+    projectId: string,
+    em?: EntityManager,
+  ): Promise<Map<string, { id: string; externalId: string | null }>> {
+    return kind === 'state' ? this.states.namesOf(projectId, em) : this.labels.namesOf(projectId, em);
   }
 
-  linkKeys(projectId: string) {
-    return this.repo.linkKeys(projectId);
+  /** `issue_id + "\n" + url` of the project's live links. */
+  async linkKeys(projectId: string, em?: EntityManager): Promise<Set<string>> {
+    const rows = await this.issues.linkKeys(projectId, em);
+    return new Set(rows.map((r) => `${r.issueId}\n${r.url}`));
   }
 
-  planningIssueIds(kind: 'cycle' | 'module', id: string) {
-    return this.repo.planningIssueIds(kind, id);
+  /** Work item ids in a cycle or a module (live links). */
+  planningIssueIds(kind: 'cycle' | 'module', id: string, em?: EntityManager): Promise<Set<string>> {
+    return kind === 'cycle' ? this.cycles.issueIds(id, em) : this.modules.issueIds(id, em);
   }
 
-  relatedPairs(projectId: string) {
-    return this.repo.relatedPairs(projectId);
+  /** The related pairs of the project's live relations (a pair holds one relation), as `relatedPair` keys. */
+  async relatedPairs(projectId: string, em?: EntityManager): Promise<Set<string>> {
+    const rows = await this.relations.pairsOfProject(projectId, em);
+    return new Set(rows.map((r) => relatedPair(r.issueId, r.relatedIssueId)));
   }
 
-  relatedPair(a: string, b: string) {
+  /** The key of an unordered pair of work items: `smaller id + "\n" + larger id`. */
+  relatedPair(a: string, b: string): string {
     return relatedPair(a, b);
   }
 

@@ -2,6 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { externalIdMap } from '../kernel/external-id';
 import type { bindNamed, DateFilter, IssueFilterSet, issueFilterConditions } from '../issue';
 import { IntakeIssue } from './intake-issue.entity';
 import { Intake } from './intake.entity';
@@ -191,5 +192,16 @@ export class IntakeRepository {
       .getRepository(IntakeIssue)
       .find({ select: { issueId: true }, where: { issueId: In(issueIds), status: In(statuses) } });
     return new Set(rows.map((r) => r.issueId));
+  }
+
+  // ---- the import's dedupe reads (through the service's door)
+
+  /** `external_id` → id of the project's live intake work items that came from `source` (`external_source`). */
+  externalIds(
+    projectId: string,
+    source: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string>> {
+    return externalIdMap(em, IntakeIssue, 'project_id', projectId, source);
   }
 }

@@ -437,4 +437,14 @@ export class IntakeService {
   issuesWithIntakeStatus(issueIds: string[], statuses: number[]): Promise<Set<string>> {
     return this.intakes.issueIdsWithStatus([...new Set(issueIds)], statuses);
   }
+
+  // ---- the import's dedupe reads (`meridian import plane`)
+
+  /**
+   * `external_id` → id of the project's live intake work items (`intake_issues` rows) that came from `source` (their
+   * `external_source`); those without an `external_id` are left out. `em`: the caller's transaction.
+   */
+  externalIds(projectId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
+    return this.intakes.externalIds(projectId, source, em);
+  }
 }

@@ -922,4 +922,25 @@ export class IssueQueryService {
     if (!ids.length) return Promise.resolve([]);
     return this.repo.issueKeys(em, [...new Set(ids)]);
   }
+
+  // ---- the import's dedupe reads (`meridian import plane`)
+
+  /**
+   * `external_id` → id of the project's live work items (`issue`) or comments (`comment`) that
+   * came from `source` (their `external_source`); those without an `external_id` are left out.
+   * `em`: the caller's transaction.
+   */
+  externalIds(
+    kind: 'issue' | 'comment',
+    projectId: string,
+    source: string,
+    em?: EntityManager,
+  ): Promise<Map<string, string>> {
+    return this.repo.externalIds(kind, projectId, source, em);
+  }
+
+  /** The natural keys `{issueId, url}` of the project's live links, in no order. `em`: the caller's transaction. */
+  linkKeys(projectId: string, em?: EntityManager): Promise<Array<{ issueId: string; url: string }>> {
+    return this.repo.linkKeysOfProject(projectId, em);
+  }
 }

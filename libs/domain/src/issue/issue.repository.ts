@@ -13,6 +13,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
+import { externalIdMap } from '../kernel/external-id';
 import { Label } from '../label';
 import { Project, ProjectMember } from '../project';
 import { State } from '../state';
@@ -1555,6 +1556,32 @@ ORDER BY created_at, id`,
   /** The live comment `id` of the project (on any work item of it), or null. */
   commentInProject(em: EntityManager, projectId: string, id: string): Promise<IssueComment | null> {
     return em.getRepository(IssueComment).findOne({ where: { id, projectId } });
+  }
+
+  // ---- the import's dedupe reads (through IssueQueryService)
+
+  /** `external_id` → id of the project's live work items (`issue`) or comments (`comment`) that came from `source`. */
+  externalIds(
+    kind: 'issue' | 'comment',
+    projectId: string,
+    source: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string>> {
+    return externalIdMap(em, kind === 'issue' ? Issue : IssueComment, 'project_id', projectId, source);
+  }
+
+  /** The natural keys of the project's live links: work item and url. */
+  async linkKeysOfProject(
+    projectId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Array<{ issueId: string; url: string }>> {
+    const rows = await em
+      .createQueryBuilder()
+      .select(['l.issue_id AS issue_id', 'l.url AS url'])
+      .from(IssueLink, 'l')
+      .where('l.project_id = :projectId AND l.deleted_at IS NULL', { projectId })
+      .getRawMany<{ issue_id: string; url: string }>();
+    return rows.map((r) => ({ issueId: r.issue_id, url: r.url }));
   }
 }
 

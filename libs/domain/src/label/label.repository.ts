@@ -2,6 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { externalIdMap, liveByName } from '../kernel/external-id';
 import type { Project } from '../project';
 import type { IssueLabel } from '../issue';
 import { Label } from './label.entity';
@@ -119,5 +120,21 @@ export class LabelRepository {
     if (!ids.length) return new Set();
     const rows = await this.dataSource.getRepository(Label).find({ select: { id: true }, where: { id: In(ids) } });
     return new Set(rows.map((l) => l.id));
+  }
+
+  // ---- the import's dedupe reads (through the service's door)
+
+  /** `external_id` → id of the project's live labels that came from `source` (`external_source`). */
+  externalIds(
+    projectId: string,
+    source: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string>> {
+    return externalIdMap(em, Label, 'project_id', projectId, source);
+  }
+
+  /** The project's live labels by name: id and `external_id`. */
+  namesOf(projectId: string, em: EntityManager = this.dataSource.manager) {
+    return liveByName(em, Label, projectId);
   }
 }

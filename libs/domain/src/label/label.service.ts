@@ -247,4 +247,22 @@ export class LabelService {
   liveLabelIds(ids: string[]): Promise<Set<string>> {
     return this.labels.liveIds([...new Set(ids)]);
   }
+
+  // ---- the import's dedupe reads (`meridian import plane`)
+
+  /**
+   * `external_id` → id of the project's live labels that came from `source` (their
+   * `external_source`); those without an `external_id` are left out. `em`: the caller's transaction.
+   */
+  externalIds(projectId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
+    return this.labels.externalIds(projectId, source, em);
+  }
+
+  /**
+   * The project's live labels by name: `{id, externalId}` (the project's own, which an import
+   * adopts when the source has one of the same name). `em`: the caller's transaction.
+   */
+  namesOf(projectId: string, em?: EntityManager): Promise<Map<string, { id: string; externalId: string | null }>> {
+    return this.labels.namesOf(projectId, em);
+  }
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
+import { externalIdMap } from '../kernel/external-id';
 import { State } from '../state';
 import { User } from '../user';
 import { WorkspaceMember } from '../workspace';
@@ -568,5 +569,16 @@ export class ProjectRepository {
       .groupBy('x.workspaceId')
       .getRawMany<{ id: string; n: number }>();
     return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
+
+  // ---- the import's dedupe reads (through the service's door)
+
+  /** `external_id` → id of the workspace's live projects that came from `source` (`external_source`). */
+  externalIds(
+    workspaceId: string,
+    source: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string>> {
+    return externalIdMap(em, Project, 'workspace_id', workspaceId, source);
   }
 }

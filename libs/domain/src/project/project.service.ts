@@ -458,6 +458,16 @@ export class ProjectService implements ProjectAccessResolver {
     if (!workspaceIds.length) return Promise.resolve(new Map());
     return this.projects.liveCountsByWorkspace(workspaceIds);
   }
+
+  // ---- the import's dedupe reads (`meridian import plane`)
+
+  /**
+   * `external_id` → id of the workspace's live projects that came from `source` (their
+   * `external_source`); those without an `external_id` are left out. `em`: the caller's transaction.
+   */
+  externalIds(workspaceId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
+    return this.projects.externalIds(workspaceId, source, em);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

@@ -338,4 +338,14 @@ export class IssueRelationService {
     if (!issue) throw new MeridianError('NOT_FOUND');
     return issue;
   }
+
+  // ---- the import's dedupe reads (`meridian import plane`)
+
+  /**
+   * The work item pairs `{issueId, relatedIssueId}` of the project's live relations (any type), in
+   * no order: Plane holds one relation per pair, which an import keeps. `em`: the caller's transaction.
+   */
+  pairsOfProject(projectId: string, em?: EntityManager): Promise<Array<{ issueId: string; relatedIssueId: string }>> {
+    return this.relations.pairsOfProject(projectId, em);
+  }
 }

@@ -51,4 +51,18 @@ export class RelationRepository {
   async insert(em: EntityManager, values: Partial<IssueRelation>): Promise<void> {
     await em.insert(IssueRelation, values as never);
   }
+
+  /** The pairs of the project's live relations (the import's dedupe: a pair holds one relation). */
+  async pairsOfProject(
+    projectId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Array<{ issueId: string; relatedIssueId: string }>> {
+    const rows = await em
+      .createQueryBuilder()
+      .select(['r.issue_id AS issue_id', 'r.related_issue_id AS related_issue_id'])
+      .from(IssueRelation, 'r')
+      .where('r.project_id = :projectId AND r.deleted_at IS NULL', { projectId })
+      .getRawMany<{ issue_id: string; related_issue_id: string }>();
+    return rows.map((r) => ({ issueId: r.issue_id, relatedIssueId: r.related_issue_id }));
+  }
 }

@@ -2,6 +2,7 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { externalIdMap, liveByName } from '../kernel/external-id';
 import type { Issue } from '../issue';
 import { State } from './state.entity';
 
@@ -121,5 +122,21 @@ export class StateRepository {
   withDeleted(em: EntityManager, ids: string[]): Promise<State[]> {
     if (!ids.length) return Promise.resolve([]);
     return em.getRepository(State).find({ where: { id: In(ids) }, withDeleted: true });
+  }
+
+  // ---- the import's dedupe reads (through the service's door)
+
+  /** `external_id` → id of the project's live states that came from `source` (`external_source`). */
+  externalIds(
+    projectId: string,
+    source: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string>> {
+    return externalIdMap(em, State, 'project_id', projectId, source);
+  }
+
+  /** The project's live states by name: id and `external_id`. */
+  namesOf(projectId: string, em: EntityManager = this.dataSource.manager) {
+    return liveByName(em, State, projectId);
   }
 }

@@ -216,4 +216,22 @@ export class StateService {
   statesWithDeleted(ids: string[], em: EntityManager = this.dataSource.manager): Promise<State[]> {
     return this.states.withDeleted(em, [...new Set(ids)]);
   }
+
+  // ---- the import's dedupe reads (`meridian import plane`)
+
+  /**
+   * `external_id` → id of the project's live states that came from `source` (their
+   * `external_source`); those without an `external_id` are left out. `em`: the caller's transaction.
+   */
+  externalIds(projectId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
+    return this.states.externalIds(projectId, source, em);
+  }
+
+  /**
+   * The project's live states by name: `{id, externalId}` (the project's own, which an import
+   * adopts when the source has one of the same name). `em`: the caller's transaction.
+   */
+  namesOf(projectId: string, em?: EntityManager): Promise<Map<string, { id: string; externalId: string | null }>> {
+    return this.states.namesOf(projectId, em);
+  }
 }
