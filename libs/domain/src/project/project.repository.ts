@@ -10,6 +10,7 @@ import { WorkspaceMember } from '../workspace';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { SQL_PROJECT_ACCESS } from './project.sql';
+import { isSoleAdminOfAny } from '../kernel/sole-admin';
 
 /** `:userId` is an active member of project `p`. */
 const IS_MEMBER = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
@@ -476,18 +477,8 @@ export class ProjectRepository {
   }
 
   /** Whether `userId` is the only active Admin (20) of a project that has other active members. */
-  async isSoleAdminOfAny(em: EntityManager, userId: string): Promise<boolean> {
-    const rows = await em.query<unknown[]>(
-      `SELECT 1 FROM project_members me
-        WHERE me.member_id = $1 AND me.is_active = true AND me.deleted_at IS NULL AND me.role = 20
-          AND NOT EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = me.project_id AND o.member_id <> $1
-            AND o.is_active = true AND o.deleted_at IS NULL AND o.role = 20)
-          AND EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = me.project_id AND o.member_id <> $1
-            AND o.is_active = true AND o.deleted_at IS NULL)
-        LIMIT 1`,
-      [userId],
-    );
-    return rows.length > 0;
+  isSoleAdminOfAny(em: EntityManager, userId: string): Promise<boolean> {
+    return isSoleAdminOfAny(em, 'project_members', userId);
   }
 
   // ---- memberships and projects as the member room needs them

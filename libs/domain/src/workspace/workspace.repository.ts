@@ -6,6 +6,7 @@ import { hotRead } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
+import { isSoleAdminOfAny } from '../kernel/sole-admin';
 
 /**
  * `userId`'s membership of the workspace in any state, or null (a function of `em` alone: the
@@ -320,18 +321,8 @@ export class WorkspaceRepository {
   }
 
   /** Whether `userId` is the only active Admin (20) of a workspace that has other active members. */
-  async isSoleAdminOfAny(em: EntityManager, userId: string): Promise<boolean> {
-    const rows = await em.query<unknown[]>(
-      `SELECT 1 FROM workspace_members me
-        WHERE me.member_id = $1 AND me.is_active = true AND me.deleted_at IS NULL AND me.role = 20
-          AND NOT EXISTS (SELECT 1 FROM workspace_members o WHERE o.workspace_id = me.workspace_id AND o.member_id <> $1
-            AND o.is_active = true AND o.deleted_at IS NULL AND o.role = 20)
-          AND EXISTS (SELECT 1 FROM workspace_members o WHERE o.workspace_id = me.workspace_id AND o.member_id <> $1
-            AND o.is_active = true AND o.deleted_at IS NULL)
-        LIMIT 1`,
-      [userId],
-    );
-    return rows.length > 0;
+  isSoleAdminOfAny(em: EntityManager, userId: string): Promise<boolean> {
+    return isSoleAdminOfAny(em, 'workspace_members', userId);
   }
 
   // ---- the instance admins' view of workspaces
