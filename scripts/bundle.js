@@ -49,6 +49,8 @@ const EXTERNAL = [
   'passport-google-oauth20',
   'passport-gitlab2',
   'exceljs', // exports
+  '@node-saml/node-saml', // SAML sign-in, when a connection is configured (with its XML stack)
+  'ldapts', // LDAP sign-in, when a connection is configured
   'archiver',
   'swagger-ui-dist', // served from its own directory (the OpenAPI routes resolve it)
 ];
@@ -71,6 +73,35 @@ const optionalPackages = {
           pluginData: 'optional-packages',
         })
         .then((result) => (result.errors.length ? { path: args.path, external: true } : result));
+    });
+  },
+};
+
+/**
+ * TypeORM's driver factory requires every database's driver when it loads (about 1.1 MB of code:
+ * MySQL, SQL Server, Oracle, SAP, CockroachDB, Spanner, the SQLite family, MongoDB, the mobile
+ * ones), and Meridian runs on PostgreSQL only (PGlite through the same driver): each of those is
+ * bundled as a class that refuses to be made, so neither its code nor its module's objects take
+ * memory in every process (docs/decisions.md "The server runs as one bundled file").
+ */
+const UNUSED_TYPEORM_DRIVERS =
+  /^\.\/(aurora-mysql|better-sqlite3|capacitor|cockroachdb|cordova|expo|mongodb|mysql|nativescript|oracle|react-native|sap|spanner|sqljs|sqlserver)\/(\w+Driver)$/;
+const postgresOnlyTypeorm = {
+  name: 'postgres-only-typeorm',
+  setup(build) {
+    build.onResolve({ filter: UNUSED_TYPEORM_DRIVERS }, (args) =>
+      /[\\/]typeorm[\\/]driver[\\/]DriverFactory\.js$/.test(args.importer)
+        ? { path: args.path, namespace: 'unused-typeorm-driver' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'unused-typeorm-driver' }, (args) => {
+      const name = UNUSED_TYPEORM_DRIVERS.exec(args.path)[2];
+      return {
+        contents:
+          `exports.${name} = class ${name} { constructor() { throw new Error(` +
+          `${JSON.stringify(`Meridian runs on PostgreSQL: TypeORM's ${name} is not in the bundle`)}); } };`,
+        loader: 'js',
+      };
     });
   },
 };
@@ -270,7 +301,13 @@ async function main() {
     // tslib's `import` entry for Node is an ES wrapper around its CommonJS file that esbuild cannot
     // see the exports of: its ES build for every importer
     alias: { tslib: 'tslib/tslib.es6.mjs' },
-    plugins: [...(FROM_SOURCES ? [typeScriptSources] : []), optionalPackages, esModuleRequires, pgNodeStreams],
+    plugins: [
+      ...(FROM_SOURCES ? [typeScriptSources] : []),
+      postgresOnlyTypeorm,
+      optionalPackages,
+      esModuleRequires,
+      pgNodeStreams,
+    ],
     // the package.json `imports` (#common, #domain, #database) point at tsc's output
     conditions: ['default'],
     logLevel: 'warning',

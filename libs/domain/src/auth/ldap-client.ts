@@ -1,15 +1,8 @@
 import { MeridianError } from '#common';
-import {
-  Client,
-  type Entry,
-  InvalidCredentialsError,
-  NoSuchObjectError,
-  ResultCodeError,
-  SizeLimitExceededError,
-} from 'ldapts';
+import type { Client, Entry } from 'ldapts';
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import { ldapFilter, LdapSettings } from './ldap-settings';
+import { ldapFilter, LdapSettings, ldapts } from './ldap-settings';
 
 /**
  * The directory could not be asked: not reachable, timed out, TLS refused, or it refused the
@@ -74,7 +67,7 @@ async function connect(s: LdapSettings): Promise<Client> {
   const url = new URL(s.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const secure = url.protocol === 'ldaps:';
-  const client = new Client({
+  const client = new (ldapts().Client)({
     url: s.url,
     timeout: s.timeoutMs,
     connectTimeout: s.connectTimeoutMs,
@@ -157,19 +150,19 @@ export async function probeLdapDirectory(s: LdapSettings, password: string): Pro
     return null;
   } catch (err) {
     const at = step as string;
-    if (at === 'bind' && err instanceof InvalidCredentialsError)
+    if (at === 'bind' && err instanceof ldapts().InvalidCredentialsError)
       return {
         reached: true,
         setting: 'bind_password',
         detail: `The directory refused the service account's bind as "${s.bindDn}" (invalid credentials).`,
       };
-    if (at === 'bind' && err instanceof ResultCodeError)
+    if (at === 'bind' && err instanceof ldapts().ResultCodeError)
       return {
         reached: true,
         setting: 'bind_password',
         detail: `The directory refused the service account's bind as "${s.bindDn}": ${describe(err)}.`,
       };
-    if ((at === 'base' || at === 'group-base') && err instanceof NoSuchObjectError)
+    if ((at === 'base' || at === 'group-base') && err instanceof ldapts().NoSuchObjectError)
       return at === 'base'
         ? { reached: true, setting: 'base_dn', detail: `The base DN "${s.baseDn}" does not exist in the directory.` }
         : {
@@ -177,7 +170,7 @@ export async function probeLdapDirectory(s: LdapSettings, password: string): Pro
             setting: 'group_search_base',
             detail: `The group search base "${s.groupSearchBase}" does not exist in the directory.`,
           };
-    if (err instanceof ResultCodeError)
+    if (err instanceof ldapts().ResultCodeError)
       return { reached: true, setting: 'url', detail: `The directory refused the check: ${describe(err)}.` };
     return {
       reached: false,
@@ -230,8 +223,9 @@ export async function lookupLdapUser(
           sizeLimit: 2,
         }));
       } catch (err) {
-        if (err instanceof SizeLimitExceededError) return { outcome: 'ambiguous' } as const;
-        if (err instanceof ResultCodeError) throw new LdapUnavailableError(`the user search failed: ${describe(err)}`);
+        if (err instanceof ldapts().SizeLimitExceededError) return { outcome: 'ambiguous' } as const;
+        if (err instanceof ldapts().ResultCodeError)
+          throw new LdapUnavailableError(`the user search failed: ${describe(err)}`);
         throw err;
       }
       if (entries.length === 0) return { outcome: 'no-entry' } as const;
@@ -255,7 +249,7 @@ export async function lookupLdapUser(
             for (const name of valueOf(g, s.groupNameAttribute)) groups.add(name);
           }
         } catch (err) {
-          if (err instanceof ResultCodeError)
+          if (err instanceof ldapts().ResultCodeError)
             throw new LdapUnavailableError(`the group search failed: ${describe(err)}`);
           throw err;
         }
@@ -264,7 +258,7 @@ export async function lookupLdapUser(
         await client.bind(entry.dn, password);
       } catch (err) {
         // the directory's answer on the user's own credentials: wrong password, locked, disabled
-        if (err instanceof ResultCodeError) return { outcome: 'refused', dn: entry.dn } as const;
+        if (err instanceof ldapts().ResultCodeError) return { outcome: 'refused', dn: entry.dn } as const;
         throw err;
       }
       groups.delete('');

@@ -1,5 +1,11 @@
 import { X509Certificate } from 'node:crypto';
-import { Filter } from 'ldapts';
+
+type Ldapts = typeof import('ldapts');
+let ldaptsLibrary: Ldapts | undefined;
+/** ldapts (with its ASN.1 stack), loaded with the first LDAP sign-in or directory check, not at every start. */
+export function ldapts(): Ldapts {
+  return (ldaptsLibrary ??= require('ldapts') as Ldapts);
+}
 
 /**
  * The settings of an LDAP connection (`kind: "ldap"`, docs/sso-ldap.md), as stored in the
@@ -103,7 +109,7 @@ const ATTRIBUTE = /^[A-Za-z][A-Za-z0-9-]{0,127}$/;
  * so a typed email can never change the filter's structure. `{dn}` likewise (the group search).
  */
 export function ldapFilter(template: string, values: { email?: string; dn?: string }): string {
-  return template.replace(/\{(email|dn)\}/g, (_, key: 'email' | 'dn') => Filter.escape(values[key] ?? ''));
+  return template.replace(/\{(email|dn)\}/g, (_, key: 'email' | 'dn') => ldapts().Filter.escape(values[key] ?? ''));
 }
 
 /** Whether a filter template is balanced in its parentheses and wrapped in one pair, e.g. `(mail={email})`. */

@@ -1,5 +1,5 @@
 import { APP_CONFIG, AppConfig, AuditActor, ErrorCode, MeridianError, sha256 } from '#common';
-import { CacheProvider, Profile, SAML, SamlStatusError, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
@@ -26,6 +26,17 @@ import { SsoSignInService } from './sso-sign-in.service';
 export const SAML_REQUEST_TTL_SECONDS = 600;
 /** The clock skew allowed on NotBefore / NotOnOrAfter, in ms. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
+
+type SamlLibrary = typeof import('@node-saml/node-saml');
+let samlLibrary: SamlLibrary | undefined;
+/**
+ * node-saml and its XML stack (xml-crypto, xml-encryption, xmldom, xpath: about 4 MiB of heap),
+ * loaded with the first SAML sign-in or logout, not at every start (docs/decisions.md "The server
+ * runs as one bundled file": what is loaded only when configured stays outside the bundle).
+ */
+function samlLibraryLoaded(): SamlLibrary {
+  return (samlLibrary ??= require('@node-saml/node-saml') as SamlLibrary);
+}
 
 const TRANSIENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
 const UNSPECIFIED = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
@@ -92,7 +103,8 @@ function logoutCodeOf(err: unknown): ErrorCode {
 
 /** Meridian's code for what node-saml refused (its message is logged, not answered). */
 function codeOf(err: unknown): ErrorCode {
-  if (err instanceof SamlStatusError) return 'SAML_PROVIDER_ERROR';
+  // node-saml's errors exist only once it is loaded
+  if (samlLibrary && err instanceof samlLibrary.SamlStatusError) return 'SAML_PROVIDER_ERROR';
   const message = (err as Error)?.message ?? '';
   if (/InResponseTo/i.test(message)) return 'SAML_IN_RESPONSE_TO_MISMATCH';
   if (/signature/i.test(message)) return 'SAML_SIGNATURE_INVALID';
@@ -133,6 +145,7 @@ export class SamlService {
   }
 
   private client(connection: ResolvedSsoConnection, s: SamlSettings, cacheProvider?: CacheProvider): SAML {
+    const { SAML, ValidateInResponseTo } = samlLibraryLoaded();
     return new SAML({
       entryPoint: s.ssoUrl,
       issuer: s.spEntityId,
