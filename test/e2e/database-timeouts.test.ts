@@ -111,12 +111,16 @@ describe('database timeouts', () => {
     after(() => t.close());
 
     it('a write behind a table lock answers 503 DATABASE_TIMEOUT with Retry-After within about the lock timeout; once the lock goes it is written', async () => {
-      const [{ statement_timeout, lock_timeout }] = await t.database.dataSource.query<
-        Array<{ statement_timeout: string; lock_timeout: string }>
+      const [{ statement_timeout, lock_timeout, jit }] = await t.database.dataSource.query<
+        Array<{ statement_timeout: string; lock_timeout: string; jit: string }>
       >(
-        `SELECT current_setting('statement_timeout') AS statement_timeout, current_setting('lock_timeout') AS lock_timeout`,
+        `SELECT current_setting('statement_timeout') AS statement_timeout, current_setting('lock_timeout') AS lock_timeout, current_setting('jit') AS jit`,
       );
-      assert.deepEqual({ statement_timeout, lock_timeout }, { statement_timeout: '30s', lock_timeout: '600ms' });
+      // JIT off unless DATABASE_JIT (below)
+      assert.deepEqual(
+        { statement_timeout, lock_timeout, jit },
+        { statement_timeout: '30s', lock_timeout: '600ms', jit: 'off' },
+      );
 
       const lock = await lockIssues(t);
       try {
@@ -146,6 +150,23 @@ describe('database timeouts', () => {
       assert.equal(ok.status, 201, JSON.stringify(ok.body));
       const rows = await t.sql(`SELECT id FROM issues WHERE name = 'behind the lock'`);
       assert.equal(rows.length, 1);
+    });
+
+    it("DATABASE_JIT=true leaves the database's own jit setting on the server's connections", async () => {
+      const withJit = await startTestApp({ DATABASE_JIT: 'true' });
+      const plain = new Client({ connectionString: withJit.config.database.url });
+      try {
+        await plain.connect();
+        const [own] = (await plain.query<{ jit: string }>(`SELECT current_setting('jit') AS jit`)).rows;
+        const [{ jit }] = await withJit.database.dataSource.query<Array<{ jit: string }>>(
+          `SELECT current_setting('jit') AS jit`,
+        );
+        assert.equal(jit, own.jit);
+        assert.equal(jit, 'on', "this PostgreSQL's default");
+      } finally {
+        await plain.end();
+        await withJit.close();
+      }
     });
 
     it('migrations wait for another process’s migration lock past the lock timeout (DATABASE_JOB_STATEMENT_TIMEOUT_MS)', async () => {

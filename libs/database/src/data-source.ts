@@ -43,18 +43,23 @@ const SHORT_READS_FIRST = 'shortReadsFirst';
 const JOB_STATEMENT_TIMEOUT = 'jobStatementTimeoutMs';
 
 /**
- * `pg`'s connection options that bound database time on PostgreSQL: `statement_timeout` and
- * `lock_timeout` (ms) sent in each connection's startup packet, so they are the session's defaults
- * from its first statement (a `SET LOCAL` in a transaction, or a `SET` and `RESET`, overrides
- * them for a while). A value of 0 sets nothing: the database's or role's own setting applies.
+ * `pg`'s connection options for the session's settings, sent in each connection's startup packet so
+ * they hold from its first statement (a `SET LOCAL` in a transaction, or a `SET` and `RESET`,
+ * overrides them for a while): `statement_timeout` and `lock_timeout` (ms) bound database time (a
+ * value of 0 sets nothing: the database's or role's own setting applies), and unless
+ * `DATABASE_JIT` is on, `jit = off` (docs/decisions.md "PostgreSQL's JIT is off on Meridian's
+ * connections": compiling a statement the planner estimates above `jit_above_cost` cost 0.2–4 s,
+ * more than the statement itself, on the counts and aggregates of a large workspace).
  */
-export function sessionTimeouts(db: Pick<AppConfig['database'], 'statementTimeoutMs' | 'lockTimeoutMs'>): {
+export function sessionSettings(db: Pick<AppConfig['database'], 'statementTimeoutMs' | 'lockTimeoutMs' | 'jit'>): {
   statement_timeout?: number;
   lock_timeout?: number;
+  options?: string;
 } {
   return {
     ...(db.statementTimeoutMs > 0 ? { statement_timeout: db.statementTimeoutMs } : {}),
     ...(db.lockTimeoutMs > 0 ? { lock_timeout: db.lockTimeoutMs } : {}),
+    ...(db.jit ? {} : { options: '-c jit=off' }),
   };
 }
 
@@ -111,7 +116,7 @@ export async function openDatabase(config: AppConfig, options: OpenOptions = {})
         connectTimeoutMS: db.connectTimeoutMs,
         applicationName: 'meridian',
         extra: {
-          ...sessionTimeouts(db),
+          ...sessionSettings(db),
           [SHORT_READS_FIRST]: db.shortReadsFirst,
           [JOB_STATEMENT_TIMEOUT]: db.jobStatementTimeoutMs,
         },

@@ -131,6 +131,15 @@ class EnvironmentVariables {
   DATABASE_LOCK_TIMEOUT_MS = 10_000;
 
   /**
+   * PostgreSQL's JIT compilation for the server's and the CLI's connections: off by default (sent
+   * as `-c jit=off` when they connect), on lets the database's own `jit` setting apply
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  DATABASE_JIT = false;
+
+  /**
    * the `statement_timeout` of background jobs (ms; 0: none), lock waits included: migrations,
    * work item exports, the webhook outbox's pruning, and every CLI command (imports, migrations)
    */
@@ -681,6 +690,8 @@ export interface AppConfig {
     statementTimeoutMs: number;
     /** `DATABASE_LOCK_TIMEOUT_MS`: `lock_timeout` of the server's connections (ms, 0: none set; PostgreSQL) */
     lockTimeoutMs: number;
+    /** `DATABASE_JIT`: leave PostgreSQL's JIT compilation on (default false: `jit = off` per connection) */
+    jit: boolean;
     /** `DATABASE_JOB_STATEMENT_TIMEOUT_MS`: `statement_timeout` of background jobs (ms, 0: none) */
     jobStatementTimeoutMs: number;
     migrationsRun: boolean;
@@ -1098,6 +1109,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       shortReadsFirst: env.DATABASE_SHORT_READS_FIRST,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
       lockTimeoutMs: env.DATABASE_LOCK_TIMEOUT_MS,
+      jit: env.DATABASE_JIT,
       jobStatementTimeoutMs: env.DATABASE_JOB_STATEMENT_TIMEOUT_MS,
       migrationsRun: env.MIGRATIONS_RUN,
     },
