@@ -20,8 +20,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'exporter/exporter.repository.ts',
   'notification/notification.repository.ts',
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
-  'cycle/cycle.repository.ts',
-  'cycle/planning.repository.ts',
   'issue/issue.repository.ts',
   'project/project.repository.ts',
   'search/search.repository.ts',

@@ -19,6 +19,7 @@ import {
   IssueScope,
   IssueSearchHit,
   SyncKeys,
+  PlanningLinkScope,
 } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
 import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView, linkLiteView } from './issue.view';
@@ -921,6 +922,46 @@ export class IssueQueryService {
   ): Promise<Array<{ id: string; projectId: string; identifier: string; seq: number }>> {
     if (!ids.length) return Promise.resolve([]);
     return this.repo.issueKeys(em, [...new Set(ids)]);
+  }
+
+  // ---- reads for the rooms above: cycles and modules (in the caller's transaction when `em` is given)
+
+  /**
+   * A page of the project's non-archived, non-draft work items in the cycle or module `link`
+   * (entities, by creation time, `order`): what `cycle-issues/` and `module-issues/` list.
+   */
+  linkedIssuesPage(
+    projectId: string,
+    link: PlanningLinkScope,
+    page: PageRequest,
+    order: 'ASC' | 'DESC',
+  ): Promise<Page<Issue>> {
+    return this.repo.linkedIssuesPage(projectId, link, page, order);
+  }
+
+  /** The live work items of the project among `ids` (entities, archived and drafts too, in no order). */
+  issuesInProject(projectId: string, ids: string[], em: EntityManager = this.dataSource.manager): Promise<Issue[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.issuesInProject(em, projectId, [...new Set(ids)]);
+  }
+
+  /** The number of live sub-items of each of `ids` (work items without any are absent). */
+  subItemCounts(ids: string[], em: EntityManager = this.dataSource.manager): Promise<Map<string, number>> {
+    if (!ids.length) return Promise.resolve(new Map());
+    return this.repo.subItemCounts(em, [...new Set(ids)]);
+  }
+
+  /**
+   * Which of `ids` are live work items whose state's group is one of `groups`, or that have no
+   * state (in no order): the open work items a cycle's transfer moves.
+   */
+  idsInStateGroupsOrNone(
+    ids: string[],
+    groups: readonly string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.idsInStateGroupsOrNone(em, [...new Set(ids)], [...groups]);
   }
 
   // ---- the import's dedupe reads (`meridian import plane`)

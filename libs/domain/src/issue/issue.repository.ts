@@ -81,6 +81,13 @@ interface ProjectForCreate {
   default_assignee_id: string | null;
 }
 
+/** The work items of one cycle or module: its link table (`cycle_issues`, `module_issues`), owner column and id. */
+export interface PlanningLinkScope {
+  table: 'cycle_issues' | 'module_issues';
+  column: 'cycle_id' | 'module_id';
+  id: string;
+}
+
 /**
  * Where a list reads: one project (its id), or the workspace's projects `viewerId` is an active
  * member of, each under its Guest rule (Plane's `WorkspaceViewIssuesViewSet`).
@@ -1155,6 +1162,41 @@ ORDER BY created_at, id`,
   /** The live work items of the project among `ids` (archived and drafts too). */
   issuesInProject(em: EntityManager, projectId: string, ids: string[]): Promise<Issue[]> {
     return em.getRepository(Issue).find({ where: { id: In(ids), projectId } });
+  }
+
+  /**
+   * A page of the project's non-archived, non-draft work items linked to the cycle or module
+   * `link.id` (a live row of `link.table`: the cycle and module rooms sit above this one, so their
+   * link table is read by name), by creation time (`order`), through the keyset paginator.
+   */
+  linkedIssuesPage(projectId: string, link: PlanningLinkScope, page: PageRequest, order: 'ASC' | 'DESC') {
+    const qb = this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(link.table, 'l', `l.issue_id = i.id AND l.${link.column} = :ownerId AND l.deleted_at IS NULL`, {
+        ownerId: link.id,
+      })
+      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    return paginate(qb, page, { order });
+  }
+
+  /** The number of live sub-items of each of `ids` (work items without any are absent). */
+  async subItemCounts(em: EntityManager, ids: string[]): Promise<Map<string, number>> {
+    const rows: Array<{ id: string; n: number | string }> = await em.query(
+      `SELECT parent_id AS id, COUNT(*) AS n FROM issues WHERE deleted_at IS NULL AND parent_id = ANY($1::uuid[]) GROUP BY parent_id`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
+
+  /** Which of `ids` are live work items whose state's group is one of `groups`, or that have no state (in no order). */
+  async idsInStateGroupsOrNone(em: EntityManager, ids: string[], groups: string[]): Promise<string[]> {
+    const rows: Array<{ id: string }> = await em.query(
+      `SELECT i.id FROM issues i LEFT JOIN states s ON s.id = i.state_id
+        WHERE i.id = ANY($1::uuid[]) AND i.deleted_at IS NULL AND (s.id IS NULL OR s."group" = ANY($2::text[]))`,
+      [ids, groups],
+    );
+    return rows.map((r) => r.id);
   }
 
   /** `issuesInProject` reading only the ids. */

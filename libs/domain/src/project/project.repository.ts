@@ -1,7 +1,7 @@
 import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull } from 'typeorm';
+import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull, Not } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { externalIdMap } from '../kernel/external-id';
 import { State } from '../state';
@@ -388,6 +388,11 @@ export class ProjectRepository {
   }
 
   // ---- reads for the rooms above (through ProjectService and ProjectMemberService)
+
+  /** Whether the live project `id` is archived (false for a deleted or unknown one). */
+  isArchived(em: EntityManager, id: string): Promise<boolean> {
+    return em.getRepository(Project).exists({ where: { id, archivedAt: Not(IsNull()) } });
+  }
 
   /** The live project `id` (in `em`'s transaction), or null. */
   findLive(em: EntityManager, id: string): Promise<Project | null> {

@@ -402,6 +402,14 @@ export class ProjectService implements ProjectAccessResolver {
     return this.projects.findLive(em ?? this.dataSource.manager, id);
   }
 
+  /**
+   * Whether the live project `id` is archived (false for a deleted or unknown one), in the caller's
+   * transaction when `em` is given: the cycles and modules of an archived project answer 404.
+   */
+  isArchived(id: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.projects.isArchived(em, id);
+  }
+
   /** The live, unarchived projects of the workspace among `ids` (entities), by name. */
   unarchivedProjects(workspaceId: string, ids: string[]): Promise<Project[]> {
     return this.projects.unarchivedByIds(workspaceId, [...new Set(ids)]);
