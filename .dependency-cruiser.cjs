@@ -23,7 +23,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'issue/issue.repository.ts',
   'project/project.repository.ts',
   'search/search.repository.ts',
-  'webhook/webhook.repository.ts',
   'workspace-profile/workspace-profile.repository.ts',
 ];
 

@@ -10,7 +10,7 @@ export type { CycleAnalytics } from './cycle.service';
 export { burndown, dayIn, MAX_CHART_DAYS } from './burndown';
 export { distribution } from './distribution.repository';
 export type { DayAmount, Distribution, DistributionRow, DistributionUnit } from './distribution.repository';
-export { countIssues, PlanningRepository } from './planning.repository';
+export { PlanningRepository } from './planning.repository';
 export type { PlanningKind } from './planning.repository';
 export { favoritesFirst, PlanningService, renderPage } from './planning.service';
 export { CycleFeatureModule } from './cycle.module';

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../kernel/db-errors';
 import { Shape } from '../kernel/fields';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { ProjectMemberService, ProjectService } from '../project';
+import type { IssueCounts } from './cycle.view';
 import { PlanningLinkRow, PlanningRepository, PlanningRow } from './planning.repository';
 
 /**
@@ -215,6 +216,16 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
   linksOfIssues(issueIds: string[]): Promise<L[]> {
     if (!issueIds.length) return Promise.resolve([]);
     return this.repo.linksOfIssues(this.repo.manager, issueIds);
+  }
+
+  /** The cycle or module `id` (entity), deleted or not, or null; in `em`'s transaction (a webhook delivery renders it). */
+  async findWithDeleted(id: string, em: EntityManager = this.repo.manager): Promise<E | null> {
+    return (await this.repo.findWithDeleted(em, [id]))[0] ?? null;
+  }
+
+  /** The work item counts by state group of each of `ids` (see `countIssues`), in `em`'s transaction. */
+  issueCounts(ids: string[], em: EntityManager = this.repo.manager): Promise<Map<string, IssueCounts>> {
+    return this.repo.countIssues(em, ids);
   }
 
   /** Whether `id` is a live cycle or module of the project (archived or not). */

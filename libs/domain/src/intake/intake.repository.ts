@@ -103,6 +103,15 @@ export class IntakeRepository {
       .getOne();
   }
 
+  /** The live intake row `id`, or whose work item is `id` (any project); null when none. */
+  findLiveRowByIdOrIssueAnywhere(em: EntityManager, id: string): Promise<IntakeIssue | null> {
+    return em
+      .getRepository(IntakeIssue)
+      .createQueryBuilder('r')
+      .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id })
+      .getOne();
+  }
+
   /**
    * The project's live intake row of this work item, if the work item is live too, or null; `lock`
    * locks the intake row (FOR UPDATE OF r).

@@ -438,6 +438,14 @@ export class IntakeService {
     return this.intakes.issueIdsWithStatus([...new Set(issueIds)], statuses);
   }
 
+  /**
+   * The live intake row (entity) whose id is `id`, or whose work item's is (a webhook's
+   * `intake_issue` event is queued by either), in `em`'s transaction; null when none.
+   */
+  liveRowByIdOrIssue(id: string, em: EntityManager = this.dataSource.manager): Promise<IntakeIssue | null> {
+    return this.intakes.findLiveRowByIdOrIssueAnywhere(em, id);
+  }
+
   // ---- the import's dedupe reads (`meridian import plane`)
 
   /**

@@ -576,6 +576,11 @@ export class IssueChildrenService {
     return this.repo.commentInProject(em, projectId, commentId);
   }
 
+  /** The comment `id` (entity), deleted or not, or null; in `em`'s transaction (a webhook delivery renders it). */
+  commentWithDeleted(id: string, em: EntityManager = this.dataSource.manager): Promise<IssueComment | null> {
+    return this.repo.commentWithDeleted(em, id);
+  }
+
   private async members(projectId: string): Promise<Set<string>> {
     return new Set(await this.repo.activeMemberIds(projectId));
   }

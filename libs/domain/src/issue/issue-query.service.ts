@@ -859,6 +859,11 @@ export class IssueQueryService {
     return this.repo.assigneeIdsOf(em, issueId);
   }
 
+  /** The label ids of the work item, in `em`'s transaction. */
+  labelIds(issueId: string, em: EntityManager = this.dataSource.manager): Promise<string[]> {
+    return this.repo.labelIdsOf(em, issueId);
+  }
+
   // ---- reads for the rooms above: relations and attachments (in the caller's transaction when `em` is given)
 
   /**

@@ -1328,6 +1328,11 @@ ORDER BY created_at, id`,
     await em.update(IssueComment, { id }, patch as never);
   }
 
+  /** The comment `id`, deleted or not, or null. */
+  commentWithDeleted(em: EntityManager, id: string): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).findOne({ where: { id }, withDeleted: true });
+  }
+
   /** The live comment `id`, or null. */
   commentById(em: EntityManager, id: string): Promise<IssueComment | null> {
     return em.getRepository(IssueComment).findOne({ where: { id } });
@@ -1514,6 +1519,11 @@ ORDER BY created_at, id`,
   /** The user ids assigned to the work item (its live assignee links). */
   async assigneeIdsOf(em: EntityManager, issueId: string): Promise<string[]> {
     return (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
+  }
+
+  /** The label ids of the work item (its live `issue_labels` rows). */
+  async labelIdsOf(em: EntityManager, issueId: string): Promise<string[]> {
+    return (await em.getRepository(IssueLabel).find({ where: { issueId } })).map((l) => l.labelId);
   }
 
   // ---- reads for the rooms above: relations and attachments

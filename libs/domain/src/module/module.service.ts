@@ -262,6 +262,11 @@ export class ModuleService extends PlanningService<
     return { message: 'success' };
   }
 
+  /** The module's member ids, sorted, in `em`'s transaction (a webhook delivery renders them). */
+  async memberIds(moduleId: string, em: EntityManager = this.modules.manager): Promise<string[]> {
+    return (await this.modules.membersOf(em, [moduleId])).map((r) => r.memberId).sort();
+  }
+
   /** Archives a module (204); only a completed or cancelled one (400 `MODULE_NOT_ARCHIVABLE`). */
   protected assertArchivable(module: Module): void {
     if (module.status !== 'completed' && module.status !== 'cancelled')

@@ -389,6 +389,29 @@ export class ProjectRepository {
 
   // ---- reads for the rooms above (through ProjectService and ProjectMemberService)
 
+  /**
+   * The project's active member, live cycle and live module counts, `actorId`'s role in it (null
+   * when not an active member) and whether it has a live deploy board, in one statement (the cycle,
+   * module and deploy-board rooms' tables read by name: they sit above this one).
+   */
+  async representationCounts(em: EntityManager, projectId: string, actorId: string | null) {
+    const [row] = await em.query(
+      `SELECT (SELECT COUNT(*) FROM project_members WHERE project_id = $1 AND is_active)::int AS total_members,
+              (SELECT COUNT(*) FROM cycles WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_cycles,
+              (SELECT COUNT(*) FROM modules WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_modules,
+              (SELECT MAX(role) FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active)::int AS member_role,
+              EXISTS (SELECT 1 FROM deploy_boards WHERE project_id = $1 AND deleted_at IS NULL) AS is_deployed`,
+      [projectId, actorId],
+    );
+    return {
+      total_members: Number(row.total_members),
+      total_cycles: Number(row.total_cycles),
+      total_modules: Number(row.total_modules),
+      member_role: row.member_role === null ? null : Number(row.member_role),
+      is_deployed: !!row.is_deployed,
+    };
+  }
+
   /** Whether the live project `id` is archived (false for a deleted or unknown one). */
   isArchived(em: EntityManager, id: string): Promise<boolean> {
     return em.getRepository(Project).exists({ where: { id, archivedAt: Not(IsNull()) } });

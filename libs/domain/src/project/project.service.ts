@@ -410,6 +410,23 @@ export class ProjectService implements ProjectAccessResolver {
     return this.projects.isArchived(em, id);
   }
 
+  /**
+   * What the project's v1 representation counts, for `actorId` (`total_members`, `total_cycles`,
+   * `total_modules`, `is_member`, `member_role`, `is_deployed`), in one statement in `em`'s
+   * transaction: a webhook delivery renders the project as of the change's commit.
+   */
+  async representationExtras(id: string, actorId: string | null, em: EntityManager = this.dataSource.manager) {
+    const c = await this.projects.representationCounts(em, id, actorId);
+    return {
+      total_members: c.total_members,
+      total_cycles: c.total_cycles,
+      total_modules: c.total_modules,
+      is_member: c.member_role !== null,
+      member_role: c.member_role,
+      is_deployed: c.is_deployed,
+    };
+  }
+
   /** The live, unarchived projects of the workspace among `ids` (entities), by name. */
   unarchivedProjects(workspaceId: string, ids: string[]): Promise<Project[]> {
     return this.projects.unarchivedByIds(workspaceId, [...new Set(ids)]);
