@@ -20,8 +20,10 @@ import {
   IssueSearchHit,
   SyncKeys,
   PlanningLinkScope,
+  ActorActivityScope,
 } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
+import type { IssueActivity } from './issue-activity.entity';
 import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView, linkLiteView } from './issue.view';
 import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
 
@@ -967,6 +969,36 @@ export class IssueQueryService {
   ): Promise<string[]> {
     if (!ids.length) return Promise.resolve([]);
     return this.repo.idsInStateGroupsOrNone(em, [...new Set(ids)], [...groups]);
+  }
+
+  // ---- reads for the rooms above: a user's history (the profile pages)
+
+  /**
+   * A page of `actorId`'s history rows (entities), newest first (`asc`: oldest first), without the
+   * rows of `exceptFields`; with `scope`, only those of that workspace's live, unarchived projects
+   * `scope.viewerId` is an active member of (and of `scope.projectIds` when given).
+   */
+  actorActivityPage(
+    actorId: string,
+    page: PageRequest,
+    opts: { asc: boolean; exceptFields: string[]; scope?: ActorActivityScope },
+  ): Promise<Page<IssueActivity>> {
+    return this.repo.actorActivityPage(actorId, opts.exceptFields, page, opts.asc, opts.scope);
+  }
+
+  /** `actorId`'s history rows of one UTC day (`YYYY-MM-DD`), as `actorActivityPage` narrows them, newest first, at most `limit`. */
+  actorActivitiesOn(
+    actorId: string,
+    day: string,
+    limit: number,
+    opts: { exceptFields: string[]; scope: ActorActivityScope },
+  ): Promise<IssueActivity[]> {
+    return this.repo.actorActivitiesOn(actorId, opts.exceptFields, day, limit, opts.scope);
+  }
+
+  /** The work items among `ids` (entities), deleted ones too, in no order. */
+  issuesWithDeleted(ids: string[]): Promise<Issue[]> {
+    return this.repo.rowsByIds(Issue, [...new Set(ids)]);
   }
 
   // ---- the import's dedupe reads (`meridian import plane`)

@@ -81,6 +81,13 @@ interface ProjectForCreate {
   default_assignee_id: string | null;
 }
 
+/** Whose history a profile lists: a workspace's projects `viewerId` is an active member of (`projectIds`: only those). */
+export interface ActorActivityScope {
+  workspaceId: string;
+  viewerId: string;
+  projectIds?: string[];
+}
+
 /** The work items of one cycle or module: its link table (`cycle_issues`, `module_issues`), owner column and id. */
 export interface PlanningLinkScope {
   table: 'cycle_issues' | 'module_issues';
@@ -1608,6 +1615,65 @@ ORDER BY created_at, id`,
   /** The live comment `id` of the project (on any work item of it), or null. */
   commentInProject(em: EntityManager, projectId: string, id: string): Promise<IssueComment | null> {
     return em.getRepository(IssueComment).findOne({ where: { id, projectId } });
+  }
+
+  // ---- reads for the rooms above: a user's history (the profile pages, through IssueQueryService)
+
+  /** A page of `actorId`'s history rows (see `actorActivities`), newest first (`asc`: oldest first). */
+  actorActivityPage(
+    actorId: string,
+    exceptFields: string[],
+    page: PageRequest,
+    asc: boolean,
+    scope?: ActorActivityScope,
+  ): Promise<Page<IssueActivity>> {
+    return paginate(this.actorActivities(actorId, exceptFields, scope), page, { order: asc ? 'ASC' : 'DESC' });
+  }
+
+  /** `actorId`'s history rows of one UTC day (`YYYY-MM-DD`, see `actorActivities`), newest first, at most `limit`. */
+  actorActivitiesOn(
+    actorId: string,
+    exceptFields: string[],
+    day: string,
+    limit: number,
+    scope: ActorActivityScope,
+  ): Promise<IssueActivity[]> {
+    return this.actorActivities(actorId, exceptFields, scope)
+      .andWhere(`(a.createdAt AT TIME ZONE 'UTC')::date = :day::date`, { day })
+      .orderBy('a.createdAt', 'DESC')
+      .addOrderBy('a.id', 'DESC')
+      .take(limit)
+      .getMany();
+  }
+
+  /**
+   * `actorId`'s history rows whose field is none of `exceptFields` (rows without a field kept);
+   * with `scope`, only those of that workspace's live, unarchived projects `viewerId` is an active
+   * member of (and of `projectIds` when given): the project room's tables, read by name in the
+   * statement's `EXISTS`.
+   */
+  private actorActivities(
+    actorId: string,
+    exceptFields: string[],
+    scope?: ActorActivityScope,
+  ): SelectQueryBuilder<IssueActivity> {
+    const qb = this.dataSource
+      .getRepository(IssueActivity)
+      .createQueryBuilder('a')
+      .where('a.actorId = :actorId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', {
+        actorId,
+        hidden: exceptFields,
+      });
+    if (scope) {
+      qb.andWhere('a.workspaceId = :workspaceId', { workspaceId: scope.workspaceId }).andWhere(
+        `EXISTS (SELECT 1 FROM project_members pm JOIN projects ap ON ap.id = pm.project_id AND ap.deleted_at IS NULL
+           AND ap.archived_at IS NULL WHERE pm.project_id = a.project_id AND pm.member_id = :viewerId
+           AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+        { viewerId: scope.viewerId },
+      );
+      if (scope.projectIds?.length) qb.andWhere('a.projectId IN (:...projectIds)', { projectIds: scope.projectIds });
+    }
+    return qb;
   }
 
   // ---- the import's dedupe reads (through IssueQueryService)

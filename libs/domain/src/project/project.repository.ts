@@ -567,6 +567,26 @@ export class ProjectRepository {
     await em.update(Project, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, updatedById: userId });
   }
 
+  /** The projects among `ids`, deleted ones too, in no order. */
+  withDeletedByIds(ids: string[]): Promise<Project[]> {
+    return this.dataSource.getRepository(Project).find({ where: { id: In(ids) }, withDeleted: true });
+  }
+
+  /** The workspace's live, unarchived projects `userId` is an active member of, oldest first. */
+  openProjectsOfMember(workspaceId: string, userId: string): Promise<Project[]> {
+    return this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
+      .andWhere(
+        `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+          AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+        { userId },
+      )
+      .orderBy('p.createdAt', 'ASC')
+      .getMany();
+  }
+
   /** The live projects among `ids` (any workspace, archived or not), in no order. */
   liveByIds(ids: string[]): Promise<Project[]> {
     return this.dataSource.getRepository(Project).find({ where: { id: In(ids) } });

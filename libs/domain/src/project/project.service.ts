@@ -465,6 +465,17 @@ export class ProjectService implements ProjectAccessResolver {
     return this.projects.liveByIds([...new Set(ids)]);
   }
 
+  /** The projects among `ids` (entities), deleted ones too, in no order: the history rows a profile lists name them. */
+  projectsWithDeleted(ids: string[]): Promise<Project[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.projects.withDeletedByIds([...new Set(ids)]);
+  }
+
+  /** The workspace's live, unarchived projects `userId` is an active member of (entities), oldest first. */
+  openProjectsOfMember(workspaceId: string, userId: string): Promise<Project[]> {
+    return this.projects.openProjectsOfMember(workspaceId, userId);
+  }
+
   /** The live project `id` (entity); throws TypeORM's `EntityNotFoundError` (a 404) when there is none. */
   liveOrFail(id: string, em: EntityManager = this.dataSource.manager): Promise<Project> {
     return this.projects.liveOrFail(em, id);

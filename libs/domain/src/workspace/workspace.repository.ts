@@ -250,6 +250,11 @@ export class WorkspaceRepository {
   }
 
   /** The live workspaces among `ids`, in no order. */
+  /** The workspaces among `ids`, deleted ones too, in no order. */
+  withDeletedByIds(ids: string[]): Promise<Workspace[]> {
+    return this.dataSource.getRepository(Workspace).find({ where: { id: In(ids) }, withDeleted: true });
+  }
+
   liveByIds(em: EntityManager, ids: string[]): Promise<Workspace[]> {
     return em.getRepository(Workspace).find({ where: { id: In(ids) } });
   }

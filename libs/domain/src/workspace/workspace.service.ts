@@ -212,6 +212,12 @@ export class WorkspaceService implements WorkspaceAccessResolver {
     return this.workspaces.liveByIds(em, [...new Set(ids)]);
   }
 
+  /** The workspaces among `ids` (entities), deleted ones too, in no order: the history rows a profile lists name them. */
+  workspacesWithDeleted(ids: string[]): Promise<Workspace[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.workspaces.withDeletedByIds([...new Set(ids)]);
+  }
+
   /** Writes `patch` to the workspace row; a taken slug throws the unique violation `uq_workspaces_slug`. */
   update(id: string, patch: Partial<Workspace>): Promise<void> {
     return this.workspaces.update(id, patch);
