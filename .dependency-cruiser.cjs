@@ -22,7 +22,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
   'issue/issue.repository.ts',
   'project/project.repository.ts',
-  'search/search.repository.ts',
   'workspace-profile/workspace-profile.repository.ts',
 ];
 

@@ -10,6 +10,10 @@ import { PlanningRepository } from './planning.repository';
 /** Which cycles a list shows (`cycle_view`); see `CycleService.list`. */
 export type CycleListView = 'all' | 'current' | 'upcoming' | 'completed' | 'draft' | 'incomplete';
 
+/** Plane's cycle `status` annotation (`SearchEndpoint`, `CycleViewSet`), over the alias `c`, in its order. */
+const CYCLE_STATUS = `CASE WHEN c.start_date <= now() AND c.end_date >= now() THEN 'CURRENT'
+  WHEN c.start_date > now() THEN 'UPCOMING' WHEN c.end_date < now() THEN 'COMPLETED' ELSE 'DRAFT' END`;
+
 /**
  * All of the cycle feature's SQL: cycles, their work item links, counts and estimate sums (what
  * modules share is in `PlanningRepository`).
@@ -26,6 +30,7 @@ export class CycleRepository extends PlanningRepository<Cycle, CycleIssue> {
       favorite: 'cycle',
       alias: 'c',
       linkAlias: 'ci',
+      status: CYCLE_STATUS,
     });
   }
 

@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import type { PlanningLinkScope } from '../issue';
 import { externalIdMap } from '../kernel/external-id';
+import { likeContaining } from '../kernel/like-pattern';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
 import { distribution } from './distribution.repository';
 import type { Distribution, DistributionOptions, DistributionUnit } from './distribution.repository';
@@ -39,6 +40,8 @@ export interface PlanningKind<E extends PlanningRow, L extends PlanningLinkRow> 
   favorite: 'cycle' | 'module';
   alias: string;
   linkAlias: string;
+  /** the row's `status` as the entity search answers it, an SQL expression over `alias` */
+  status: string;
 }
 
 /**
@@ -217,6 +220,46 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
       where: { projectId, archivedAt: IsNull() } as never,
       order: { createdAt: 'ASC', id: 'ASC' } as never,
     });
+  }
+
+  /**
+   * The unarchived rows of `userId`'s live, unarchived projects of the workspace (active
+   * membership; one project with `projectId`) whose name contains `q` (when given), newest first,
+   * at most `limit`: `{name, id, project_id, project__identifier, workspace__slug}`, and `status`
+   * with `withStatus` (the entity search). The project and workspace rooms' tables are joined by
+   * entity name: the caller's scope and the rows' project keys, in this one statement.
+   */
+  searchOfMember(
+    workspaceId: string,
+    userId: string,
+    q: string,
+    opts: { projectId?: string; limit: number; withStatus: boolean },
+  ): Promise<unknown[]> {
+    const a = this.kind.alias;
+    const qb = this.dataSource.manager
+      .getRepository(this.kind.entity)
+      .createQueryBuilder(a)
+      .innerJoin('Project', 'p', `p.id = ${a}.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL`)
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId', { workspaceId })
+      .andWhere(`${a}.archivedAt IS NULL`)
+      .select([
+        `${a}.name AS name`,
+        `${a}.id AS id`,
+        'p.id AS project_id',
+        'p.identifier AS project__identifier',
+        ...(opts.withStatus ? [`${this.kind.status} AS status`] : []),
+        'w.slug AS workspace__slug',
+      ])
+      .orderBy(`${a}.createdAt`, 'DESC')
+      .limit(opts.limit);
+    if (opts.withStatus) qb.addOrderBy(`${a}.id`, 'DESC');
+    if (opts.projectId) qb.andWhere('p.id = :projectId', { projectId: opts.projectId });
+    if (q) qb.andWhere(`${a}.name ILIKE :like ESCAPE '\\'`, { like: likeContaining(q) });
+    return qb.getRawMany();
   }
 
   /** `external_id` → id of the project's live rows that came from `source` (`external_source`): the import's dedupe. */

@@ -233,6 +233,23 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     return (await this.repo.findInProject(this.repo.manager, projectId, id)) !== null;
   }
 
+  // ---- searches, for the rooms above (search)
+
+  /**
+   * The unarchived cycles or modules of `userId`'s live, unarchived projects of the workspace (one
+   * project with `projectId`) whose name contains `q` (when given), newest first, at most `limit`:
+   * `{name, id, project_id, project__identifier, workspace__slug}` rows, with `status` (a cycle's
+   * computed as Plane's) when `withStatus` (the editor's entity search).
+   */
+  searchOfMember(
+    workspaceId: string,
+    userId: string,
+    q: string,
+    opts: { projectId?: string; limit: number; withStatus: boolean },
+  ): Promise<unknown[]> {
+    return this.repo.searchOfMember(workspaceId, userId, q, opts);
+  }
+
   // ---- the import's dedupe reads (`meridian import plane`)
 
   /**

@@ -1,7 +1,13 @@
 // The issue room's door: what other features, apps/, test/ and bench/ use.
 export { IssueFeatureModule } from './issue.module';
 export { IssueQueryService } from './issue-query.service';
-export type { ActorActivityScope, BoardIssueFilters, BoardIssueOrder, PlanningLinkScope } from './issue.repository';
+export type {
+  ActorActivityScope,
+  BoardIssueFilters,
+  BoardIssueOrder,
+  PickerExclusions,
+  PlanningLinkScope,
+} from './issue.repository';
 export type { AppIssueJson, GroupedIssues, IssueListQuery, SyncPage, SyncQuery } from './issue-query.service';
 export { IssueCommandService } from './issue-command.service';
 export type { IssueContext, IssueInput } from './issue-command.service';

@@ -21,6 +21,7 @@ import {
   SyncKeys,
   PlanningLinkScope,
   ActorActivityScope,
+  PickerExclusions,
 } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
 import type { IssueActivity } from './issue-activity.entity';
@@ -639,6 +640,39 @@ export class IssueQueryService {
     limit: number,
   ): Promise<{ issues: IssueSearchHit[] }> {
     return { issues: await this.repo.search(workspaceId, userId, search.trim(), projectId, limit) };
+  }
+
+  /**
+   * The work item picker (the search room's `search-issues/`): visible work items of `userId`'s
+   * projects of the workspace (the project `projectId`, or all of them when undefined) whose name
+   * contains `q` or whose key or number is `q`, without the `exclude`d ones; newest first, at most
+   * `limit`: `{name, id, start_date, sequence_id, project__name, project__identifier, project_id,
+   * workspace__slug, state__name, state__group, state__color}` rows.
+   */
+  pickerRows(
+    workspaceId: string,
+    projectId: string | undefined,
+    userId: string,
+    q: string,
+    exclude: PickerExclusions,
+    limit: number,
+  ): Promise<Array<Record<string, unknown>>> {
+    return this.repo.pickerRows(workspaceId, projectId, userId, q, exclude, limit);
+  }
+
+  /**
+   * Work items to mention (the search room's `entity-search/`): visible ones of `userId`'s
+   * projects of the workspace (the one project with `projectId`), under each project's Guest rule;
+   * `q` in the name or the project identifier, or a number in `q` as the sequence id; newest first,
+   * at most `limit`: `{name, id, sequence_id, project__identifier, project_id, priority, state_id,
+   * type_id}` rows.
+   */
+  mentionable(
+    scope: { workspaceId: string; userId: string; projectId?: string },
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    return this.repo.mentionable(scope, q, limit);
   }
 
   /** The work item as `retrieve` renders it, whatever its visibility (for intake's `issue_detail`). */

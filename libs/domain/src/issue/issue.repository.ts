@@ -88,6 +88,51 @@ export interface ActorActivityScope {
   projectIds?: string[];
 }
 
+/** What the work item picker leaves out (the search room's `IssuePickerQuery`); `self` is the work item being edited. */
+export interface PickerExclusions {
+  self?: { id: string; parentId: string | null };
+  parent?: boolean;
+  subIssue?: boolean;
+  issueRelation?: boolean;
+  cycle?: boolean;
+  moduleId?: string;
+}
+
+/**
+ * The picker's exclusions (see `PickerExclusions`) on a query over the work items `i`: the
+ * relation, cycle and module rooms' link tables are read by name (they sit above this one).
+ */
+function excludeFromPicker(qb: SelectQueryBuilder<Issue>, exclude: PickerExclusions): void {
+  const self = exclude.self;
+  if (self) {
+    qb.andWhere('i.id <> :self', { self: self.id });
+    if (exclude.parent) {
+      // not its own descendants: that would make a loop
+      qb.andWhere(`i.id NOT IN (WITH RECURSIVE d(id) AS (SELECT id FROM issues WHERE parent_id = :self AND deleted_at IS NULL
+        UNION SELECT c.id FROM issues c JOIN d ON c.parent_id = d.id WHERE c.deleted_at IS NULL) SELECT id FROM d)`);
+      if (self.parentId) qb.andWhere('i.id <> :selfParent', { selfParent: self.parentId });
+    }
+    if (exclude.subIssue) {
+      qb.andWhere('i.parentId IS NULL');
+      // not its own ancestors: that would make a loop
+      qb.andWhere(`i.id NOT IN (WITH RECURSIVE a(id, parent_id) AS (SELECT id, parent_id FROM issues WHERE id = :self
+        UNION SELECT c.id, c.parent_id FROM issues c JOIN a ON c.id = a.parent_id) SELECT id FROM a)`);
+    }
+    if (exclude.issueRelation) {
+      qb.andWhere(`NOT EXISTS (SELECT 1 FROM issue_relations r WHERE r.deleted_at IS NULL AND
+        ((r.issue_id = :self AND r.related_issue_id = i.id) OR (r.related_issue_id = :self AND r.issue_id = i.id)))`);
+    }
+  }
+  if (exclude.cycle)
+    qb.andWhere('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
+  if (exclude.moduleId) {
+    qb.andWhere(
+      'NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = :moduleId AND mi.deleted_at IS NULL)',
+      { moduleId: exclude.moduleId },
+    );
+  }
+}
+
 /** The work items of one cycle or module: its link table (`cycle_issues`, `module_issues`), owner column and id. */
 export interface PlanningLinkScope {
   table: 'cycle_issues' | 'module_issues';
@@ -801,6 +846,115 @@ ORDER BY created_at, id`,
       .limit(limit);
     if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
     const rows = await qb.getRawMany<IssueSearchHit>();
+    return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
+  }
+
+  /**
+   * The work item picker (the search room's `search-issues/`): visible work items of the caller's
+   * projects of the workspace (the project `projectId` unless it is undefined) whose name contains
+   * `q` or whose key or number is `q`, without the `exclude`d ones; newest first, at most `limit`.
+   * Rows as the picker answers them (the state's name, group and colour joined by entity name).
+   */
+  async pickerRows(
+    workspaceId: string,
+    projectId: string | undefined,
+    userId: string,
+    q: string,
+    exclude: PickerExclusions,
+    limit: number,
+  ): Promise<Array<Record<string, unknown>>> {
+    const base = () => {
+      const qb = visibleIssuesQuery(this.dataSource.manager)
+        .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+          userId,
+        })
+        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId });
+      if (projectId !== undefined) qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId });
+      excludeFromPicker(qb, exclude);
+      return qb;
+    };
+    const qb = base()
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .leftJoin('State', 's', 's.id = i.stateId')
+      .select([
+        'i.name AS name',
+        'i.id AS id',
+        'i.startDate AS start_date',
+        'i.sequenceId AS sequence_id',
+        'p.name AS project__name',
+        'p.identifier AS project__identifier',
+        'p.id AS project_id',
+        'w.slug AS workspace__slug',
+        's.name AS state__name',
+        's.group AS state__group',
+        's.color AS state__color',
+      ])
+      .orderBy('i.createdAt', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .limit(limit);
+    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
+    return qb.getRawMany<Record<string, unknown>>();
+  }
+
+  /**
+   * Work items to mention (the search room's `entity-search/`): visible ones of `userId`'s projects
+   * of the workspace (the one project with `projectId`), under the Guest rule per project; `q` in
+   * the name or the project identifier, or a number in `q` as the sequence id (Plane's
+   * `re.findall(r"\b\d+\b")`); newest first, at most `limit`.
+   */
+  async mentionable(
+    scope: { workspaceId: string; userId: string; projectId?: string },
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    const params: Record<string, unknown> = {};
+    const guest = guestCondition(scope.userId, (v) => {
+      params.guestViewer = v;
+      return ':guestViewer';
+    });
+    const base = () => {
+      const qb = visibleIssuesQuery(this.dataSource.manager)
+        .innerJoin(
+          'ProjectMember',
+          'pm',
+          'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+          { userId: scope.userId },
+        )
+        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId: scope.workspaceId })
+        .andWhere(`(pm.role > 5 OR ${guest})`, params);
+      if (scope.projectId)
+        qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId: scope.projectId });
+      return qb;
+    };
+    const qb = base()
+      .select([
+        'i.name AS name',
+        'i.id AS id',
+        'i.sequenceId AS sequence_id',
+        'p.identifier AS project__identifier',
+        'p.id AS project_id',
+        'i.priority AS priority',
+        'i.stateId AS state_id',
+        'i.typeId AS type_id',
+      ])
+      .orderBy('i.createdAt', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .limit(limit);
+    if (q) {
+      const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
+      rankedIssueSearch(
+        qb,
+        base,
+        q,
+        {
+          exact: numbers.length ? 'i.sequence_id IN (:...srchNumbers)' : undefined,
+          params: { srchNumbers: numbers },
+          projectIdentifierIn: scope.workspaceId,
+        },
+        limit,
+      );
+    }
+    const rows = await qb.getRawMany<Record<string, unknown>>();
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
   }
 

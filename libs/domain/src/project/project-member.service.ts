@@ -416,6 +416,23 @@ export class ProjectMemberService {
   deactivateAllInWorkspace(workspaceId: string, userId: string, actorId: string, em: EntityManager): Promise<void> {
     return this.projects.deactivateMembershipsInWorkspace(em, workspaceId, userId, actorId);
   }
+
+  // ---- searches, for the rooms above (search)
+
+  /**
+   * The project's members to mention: active ones above Guest, and `issueCreatorId` (the creator
+   * of the work item being edited) whatever the role; not bots; newest membership first, at most
+   * `limit`, `q` (when given) in the first, last or display name: `{member__avatar_url,
+   * member__display_name, member__id}` rows.
+   */
+  mentionableMembers(
+    projectId: string,
+    issueCreatorId: string | null | undefined,
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    return this.projects.mentionableMembers(projectId, issueCreatorId, q, limit);
+  }
 }
 
 /** Plane: a workspace Admin must be a project Admin; a workspace Guest can only be a project Guest. */

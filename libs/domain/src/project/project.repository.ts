@@ -11,6 +11,7 @@ import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { SQL_PROJECT_ACCESS } from './project.sql';
 import { isSoleAdminOfAny } from '../kernel/sole-admin';
+import { likeContaining } from '../kernel/like-pattern';
 
 /** `:userId` is an active member of project `p`. */
 const IS_MEMBER = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
@@ -619,5 +620,92 @@ export class ProjectRepository {
     em: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, string>> {
     return externalIdMap(em, Project, 'workspace_id', workspaceId, source);
+  }
+
+  // ---- searches (the search room's `search/` and `entity-search/`, through ProjectService and ProjectMemberService)
+
+  /**
+   * `userId`'s unarchived projects of the workspace (active membership) whose name or identifier
+   * contains `q`, newest first, at most `limit`: `{name, id, identifier, workspace__slug}` (the
+   * workspace room's `workspaces` joined by entity name for the slug).
+   */
+  searchOfMember(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.dataSource.manager
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
+      .andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", { like: likeContaining(q) })
+      .select(['p.name AS name', 'p.id AS id', 'p.identifier AS identifier', 'w.slug AS workspace__slug'])
+      .orderBy('p.createdAt', 'DESC')
+      .limit(limit)
+      .getRawMany();
+  }
+
+  /**
+   * The workspace's unarchived projects `userId` is an active member of, and the public ones
+   * (`network` 2) when `withPublic`; `q` (when given) in the name or identifier; newest first, at
+   * most `limit`: `{name, id, identifier, logo_props, workspace__slug}`.
+   */
+  mentionable(workspaceId: string, userId: string, withPublic: boolean, q: string, limit: number): Promise<unknown[]> {
+    const member = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+      AND pm.is_active = true AND pm.deleted_at IS NULL)`;
+    const qb = this.dataSource.manager
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
+      .andWhere(withPublic ? `(${member} OR p.network = 2)` : member, { userId })
+      .select([
+        'p.name AS name',
+        'p.id AS id',
+        'p.identifier AS identifier',
+        'p.logoProps AS logo_props',
+        'w.slug AS workspace__slug',
+      ])
+      .orderBy('p.createdAt', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .limit(limit);
+    if (q)
+      qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", {
+        like: likeContaining(q),
+      });
+    return qb.getRawMany();
+  }
+
+  /**
+   * The project's active members above Guest (role > 10) and, with `issueCreatorId`, that user too
+   * (Plane's `role__gt=10 | member_id=issue_created_by`), not bots, newest membership first, at
+   * most `limit`, `q` (when given) in the first, last or display name: `{member__avatar_url,
+   * member__display_name, member__id}` (the user room's `users` joined by entity name).
+   */
+  mentionableMembers(
+    projectId: string,
+    issueCreatorId: string | null | undefined,
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    const qb = this.dataSource.manager
+      .getRepository(ProjectMember)
+      .createQueryBuilder('m')
+      .where('m.projectId = :projectId AND m.isActive = true', { projectId })
+      .andWhere(issueCreatorId ? '(m.role > 10 OR m.memberId = :creator)' : 'm.role > 10', {
+        creator: issueCreatorId,
+      });
+    qb.innerJoin('User', 'u', 'u.id = m.memberId AND u.isBot = false')
+      .select(['u.avatar AS member__avatar_url', 'u.displayName AS member__display_name', 'u.id AS member__id'])
+      .orderBy('m.createdAt', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit);
+    if (q) {
+      qb.andWhere(
+        "(u.firstName ILIKE :like ESCAPE '\\' OR u.lastName ILIKE :like ESCAPE '\\' OR u.displayName ILIKE :like ESCAPE '\\')",
+        { like: likeContaining(q) },
+      );
+    }
+    return qb.getRawMany();
   }
 }

@@ -504,6 +504,31 @@ export class ProjectService implements ProjectAccessResolver {
   externalIds(workspaceId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
     return this.projects.externalIds(workspaceId, source, em);
   }
+
+  // ---- searches, for the rooms above (search)
+
+  /**
+   * `userId`'s unarchived projects of the workspace whose name or identifier contains `q`, newest
+   * first, at most `limit`: `{name, id, identifier, workspace__slug}` rows.
+   */
+  searchOfMember(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.projects.searchOfMember(workspaceId, userId, q, limit);
+  }
+
+  /**
+   * Projects to mention: the workspace's unarchived projects `userId` is an active member of, and
+   * the public ones unless `workspaceRole` is Guest; `q` (when given) in the name or identifier;
+   * newest first, at most `limit`: `{name, id, identifier, logo_props, workspace__slug}` rows.
+   */
+  mentionable(
+    workspaceId: string,
+    userId: string,
+    workspaceRole: number,
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    return this.projects.mentionable(workspaceId, userId, workspaceRole > ROLE.GUEST, q, limit);
+  }
 }
 
 function emptyExtras(withSortOrder: boolean) {

@@ -356,4 +356,20 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   anyLive(em: EntityManager = this.dataSource.manager): Promise<boolean> {
     return this.workspaces.anyLive(em);
   }
+
+  // ---- searches, for the rooms above (search)
+
+  /** `userId`'s workspaces whose name contains `q`, newest first, at most `limit`: `{name, id, slug}` rows. */
+  searchOfMember(userId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.workspaces.searchOfMember(userId, q, limit);
+  }
+
+  /**
+   * The workspace's active members who are not bots, newest membership first, at most `limit`,
+   * `q` (when given) in the first, last or display name: mention rows `{member__avatar_url,
+   * member__display_name, member__id}`.
+   */
+  mentionableMembers(workspaceId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.workspaces.mentionableMembers(workspaceId, q, limit);
+  }
 }
