@@ -21,7 +21,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'notification/notification.repository.ts',
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
   'issue/issue.repository.ts',
-  'project/project.repository.ts',
   'workspace-profile/workspace-profile.repository.ts',
 ];
 

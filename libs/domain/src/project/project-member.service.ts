@@ -4,9 +4,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockProject } from '../kernel/locks';
-import { userLiteView } from '../user';
+import { UserProfileService, userLiteView } from '../user';
 import type { Viewer } from '../user';
-import { activateWorkspaceMember } from '../workspace';
+import { activateWorkspaceMember, WorkspaceService } from '../workspace';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { ProjectMemberJson, projectMemberView } from './project-member.view';
@@ -33,6 +33,8 @@ export class ProjectMemberService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectRepository,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   /** Active members of the project, oldest membership first. */
@@ -145,7 +147,7 @@ export class ProjectMemberService {
       }
       return out;
     });
-    const users = await this.projects.usersByIds(ids);
+    const users = await this.users.liveUsers(ids);
     const byId = new Map(users.map((u) => [u.id, u]));
     const fresh = await this.projects.membersByIds(rows.map((r) => r.id));
     return fresh.map((row) => projectMemberView(row, byId.get(row.memberId)!));
@@ -171,21 +173,24 @@ export class ProjectMemberService {
     const email = input.email.trim().toLowerCase();
     const user = await this.dataSource.transaction(async (em) => {
       const proj = await this.projects.findByIdOrFail(em, project.projectId);
-      let user = await this.projects.userByEmail(em, email);
+      let user = await this.users.userByEmail(email, em);
       if (user) {
         const pm = await this.projects.findMember(em, { projectId: proj.id, memberId: user.id });
         if (pm?.isActive) throw new MeridianError('ALREADY_PROJECT_MEMBER');
       } else {
-        user = await this.projects.insertUser(em, {
-          email,
-          displayName: input.display_name,
-          firstName: input.first_name ?? '',
-          lastName: input.last_name ?? '',
-          passwordHash: null,
-          isActive: false,
-        });
+        user = await this.users.createUser(
+          {
+            email,
+            displayName: input.display_name,
+            firstName: input.first_name ?? '',
+            lastName: input.last_name ?? '',
+            passwordHash: null,
+            isActive: false,
+          },
+          em,
+        );
       }
-      const ws = await this.projects.workspaceMembership(em, proj.workspaceId, user.id);
+      const ws = await this.workspaces.membership(proj.workspaceId, user.id, em);
       if (ws?.isActive) {
         const problem = roleProblem(ws.role, role);
         if (problem) throw validationError({ role: [problem] });
@@ -312,7 +317,7 @@ export class ProjectMemberService {
     userIds: string[],
   ): Promise<Map<string, number>> {
     if (!userIds.length) return new Map();
-    const rows = await this.projects.activeWorkspaceMembers(em, workspaceId, userIds);
+    const rows = await this.workspaces.activeMembersAmong(workspaceId, userIds, em);
     return new Map(rows.map((r) => [r.memberId, r.role]));
   }
 

@@ -4,9 +4,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull, Not } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { externalIdMap } from '../kernel/external-id';
-import { State } from '../state';
-import { User } from '../user';
-import { WorkspaceMember } from '../workspace';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { SQL_PROJECT_ACCESS } from './project.sql';
@@ -298,52 +295,6 @@ export class ProjectRepository {
   async softDelete(em: EntityManager, projectId: string, userId: string, now: Date): Promise<void> {
     await em.update(Project, { id: projectId }, { updatedById: userId, deletedAt: now });
     await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
-  }
-
-  /** Inserts the project's states (the default ones on create). */
-  async insertStates(em: EntityManager, rows: Array<Partial<State>>): Promise<void> {
-    await em.insert(State, rows as never);
-  }
-
-  /** Whether the live state belongs to the project. */
-  stateInProject(em: EntityManager, projectId: string, stateId: string): Promise<boolean> {
-    return em
-      .getRepository(State)
-      .findOne({ where: { id: stateId, projectId } })
-      .then((s) => !!s);
-  }
-
-  /** The user with this email (lower-cased by the caller), or null. */
-  userByEmail(em: EntityManager, email: string): Promise<User | null> {
-    return em.getRepository(User).findOneBy({ email });
-  }
-
-  /** Inserts a user row (`save`). */
-  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
-    return em.save(em.create(User, row));
-  }
-
-  /** The users among `ids` (the data source's manager). */
-  usersByIds(ids: string[]): Promise<User[]> {
-    return this.dataSource.getRepository(User).findBy({ id: In(ids) });
-  }
-
-  /** `userId`'s workspace membership (any state), or null. */
-  workspaceMembership(em: EntityManager, workspaceId: string, memberId: string): Promise<WorkspaceMember | null> {
-    return em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId });
-  }
-
-  /** The active workspace memberships of `memberIds`; `idsOnly` selects `member_id` alone. */
-  activeWorkspaceMembers(
-    em: EntityManager,
-    workspaceId: string,
-    memberIds: string[],
-    idsOnly = false,
-  ): Promise<WorkspaceMember[]> {
-    const where = { workspaceId, memberId: In(memberIds), isActive: true };
-    return idsOnly
-      ? em.getRepository(WorkspaceMember).find({ select: { memberId: true }, where })
-      : em.getRepository(WorkspaceMember).findBy(where);
   }
 
   /** One membership by `where` (any state unless `where` says), with its user when `withMember`. */

@@ -5,7 +5,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { assertProjectEstimate } from '../kernel/estimate-checks';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
-import { DEFAULT_STATES, slugify } from '../state';
+import { StateService } from '../state';
+import { WorkspaceService } from '../workspace';
 import { NETWORK, Project } from './project.entity';
 import { ProjectRepository } from './project.repository';
 import { projectView } from './project.view';
@@ -69,6 +70,8 @@ export class ProjectService implements ProjectAccessResolver {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectRepository,
+    private readonly states: StateService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   /** `ProjectAccessResolver`: is the live project visible to the user in this workspace, and their active role. */
@@ -161,17 +164,7 @@ export class ProjectService implements ProjectAccessResolver {
             updatedById: actor.userId,
           });
         }
-        await this.projects.insertStates(
-          em,
-          DEFAULT_STATES.map((s) => ({
-            ...s,
-            slug: slugify(s.name),
-            workspaceId,
-            projectId: project.id,
-            createdById: actor.userId,
-            updatedById: actor.userId,
-          })),
-        );
+        await this.states.insertDefaults(workspaceId, project.id, actor.userId, em);
         await emitChange(em, 'model.changed', {
           kind: 'project',
           action: 'created',
@@ -231,7 +224,7 @@ export class ProjectService implements ProjectAccessResolver {
           default_assignee: input.default_assignee,
         });
         if (input.default_state) {
-          if (!(await this.projects.stateInProject(em, projectId, input.default_state)))
+          if (!(await this.states.stateInProject(projectId, input.default_state, em)))
             throw validationError({ default_state: ['This state does not belong to the project.'] });
         }
         if (input.estimate) await assertProjectEstimate(em, projectId, input.estimate);
@@ -353,7 +346,7 @@ export class ProjectService implements ProjectAccessResolver {
   ) {
     const ids = Object.values(users).filter((v): v is string => !!v);
     if (!ids.length) return;
-    const found = await this.projects.activeWorkspaceMembers(em, workspaceId, ids, true);
+    const found = await this.workspaces.activeMembersAmong(workspaceId, ids, em);
     const members = new Set(found.map((m) => m.memberId));
     const errors: Record<string, string[]> = {};
     for (const [field, id] of Object.entries(users)) {

@@ -65,6 +65,16 @@ export class StateRepository {
     return qb.getOne();
   }
 
+  /** The project's live state `id` (any group, archived project too), or null. */
+  liveInProject(em: EntityManager, projectId: string, id: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { id, projectId } });
+  }
+
+  /** Inserts states (rows built by the caller), in one statement. */
+  async insertMany(em: EntityManager, rows: Array<Partial<State>>): Promise<void> {
+    await em.insert(State, rows as never);
+  }
+
   /** Whether a live work item is in the state. */
   async hasWorkItems(em: EntityManager, stateId: string): Promise<boolean> {
     return em.getRepository<Issue>('Issue').exists({ where: { stateId } });

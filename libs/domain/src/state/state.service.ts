@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { slugify } from './default-states';
+import { DEFAULT_STATES, slugify } from './default-states';
 import { State, StateGroup } from './state.entity';
 import { StateRepository } from './state.repository';
 import { StateJson, stateView } from './state.view';
@@ -182,6 +182,34 @@ export class StateService {
       if (isUniqueViolation(err, 'uq_states_name_live')) throw new MeridianError('STATE_NAME_TAKEN');
       throw err;
     }
+  }
+
+  // ---- for the rooms below and above, in the caller's transaction
+
+  /**
+   * Writes a new project's default states (`DEFAULT_STATES`, Plane's Backlog, Todo, In Progress,
+   * Done, Cancelled and the intake's Triage), in one statement in the project's create transaction.
+   */
+  async insertDefaults(workspaceId: string, projectId: string, actorId: string, em: EntityManager): Promise<void> {
+    await this.states.insertMany(
+      em,
+      DEFAULT_STATES.map((s) => ({
+        ...s,
+        slug: slugify(s.name),
+        workspaceId,
+        projectId,
+        createdById: actorId,
+        updatedById: actorId,
+      })),
+    );
+  }
+
+  /**
+   * The project's live state `id` (entity, any group), or null: a project's `default_state`, a work
+   * item's `state_id`; in the caller's transaction when `em` is given.
+   */
+  stateInProject(projectId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<State | null> {
+    return this.states.liveInProject(em, projectId, id);
   }
 
   // ---- reads for the rooms above (the published boards)

@@ -275,6 +275,11 @@ export class WorkspaceRepository {
     return this.dataSource.getRepository(Workspace).exists({ where: { slug }, withDeleted: true });
   }
 
+  /** The active memberships of the workspace among `userIds` (live rows). */
+  async activeMembersAmong(em: EntityManager, workspaceId: string, userIds: string[]): Promise<WorkspaceMember[]> {
+    return em.getRepository(WorkspaceMember).findBy({ workspaceId, memberId: In(userIds), isActive: true });
+  }
+
   /** Whether `userId` is an active member of the live workspace `workspaceId` (in `em`'s transaction). */
   async isActiveMember(em: EntityManager, workspaceId: string, userId: string): Promise<boolean> {
     const rows: unknown[] = await em.query(

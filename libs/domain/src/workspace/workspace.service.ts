@@ -320,6 +320,19 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   }
 
   /**
+   * The workspace's active memberships (entities) among `userIds` (none: none), in the caller's
+   * transaction when `em` is given: who may be added to a project, or lead it, and with which role.
+   */
+  activeMembersAmong(
+    workspaceId: string,
+    userIds: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<WorkspaceMember[]> {
+    if (!userIds.length) return Promise.resolve([]);
+    return this.workspaces.activeMembersAmong(em, workspaceId, [...new Set(userIds)]);
+  }
+
+  /**
    * Whether `userId` is an active member of the live workspace `workspaceId`, in the caller's
    * transaction when `em` is given: for the rooms above (a module's `lead` must be one; the pre-v2
    * asset routes answer 404 `WORKSPACE_NOT_FOUND` otherwise).
