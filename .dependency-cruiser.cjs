@@ -20,7 +20,6 @@ const REPOSITORIES_READING_OTHER_ROOMS = [
   'exporter/exporter.repository.ts',
   'notification/notification.repository.ts',
   // other rooms' entities read in the repository (and, for some, the issue room's fragments)
-  'issue/issue.repository.ts',
   'workspace-profile/workspace-profile.repository.ts',
 ];
 

@@ -2,14 +2,14 @@ import { MeridianError, Page, pageNumberCursors, PageRequest, ROLE } from '#comm
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Label, labelView } from '../label';
-import { Project } from '../project';
+import { LabelService, labelView } from '../label';
+import { ProjectService } from '../project';
 import { found } from '../kernel/db-errors';
 import { iso } from '../kernel/time';
 import { pick, Shape } from '../kernel/fields';
-import { State, stateLiteView } from '../state';
-import { User, userLiteView } from '../user';
-import { Workspace } from '../workspace';
+import { StateService, stateLiteView } from '../state';
+import { UserProfileService, userLiteView } from '../user';
+import { WorkspaceService } from '../workspace';
 import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
 import {
   BoardIssueFilters,
@@ -159,6 +159,11 @@ export class IssueQueryService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: IssueRepository,
+    private readonly states: StateService,
+    private readonly labels: LabelService,
+    private readonly projects: ProjectService,
+    private readonly workspaces: WorkspaceService,
+    private readonly users: UserProfileService,
   ) {}
 
   /** `syncKeys`' cache, least recently used first: when each was read, and the read */
@@ -489,7 +494,7 @@ export class IssueQueryService {
   ): Promise<{ sequence_id: number; project_identifier: string }> {
     const issue = await this.repo.findFiltered(projectId, issueId, filtersOf({ viewer }), false);
     if (!issue) throw new MeridianError('NOT_FOUND');
-    const project = await found(this.repo.projectById(projectId));
+    const project = await found(this.projects.findLive(projectId));
     return { sequence_id: issue.sequenceId, project_identifier: project.identifier };
   }
 
@@ -755,23 +760,24 @@ export class IssueQueryService {
     assignees: Map<string, string[]>,
     labels: Map<string, string[]>,
   ): Promise<void> {
-    const load = async <T extends { id: string }>(e: new () => T, ids: Array<string | null>, withDeleted = true) => {
+    // each room's rows through its door (deleted ones too, but labels), one statement per key
+    const load = async <T extends { id: string }>(read: (ids: string[]) => Promise<T[]>, ids: Array<string | null>) => {
       const wanted = [...new Set(ids.filter((x): x is string => !!x))];
-      const rows = await this.repo.rowsByIds(e, wanted, withDeleted);
+      const rows = wanted.length ? await read(wanted) : [];
       return new Map(rows.map((r) => [r.id, r]));
     };
     const one = <T>(map: Map<string, T>, id: string | null, fn: (x: T) => unknown) =>
       id && map.has(id) ? fn(map.get(id)!) : {};
     if (expand.has('state')) {
       const m = await load(
-        State,
+        (ids) => this.states.statesWithDeleted(ids),
         issues.map((i) => i.stateId),
       );
       views.forEach((v, n) => (v.state = one(m, issues[n].stateId, stateLiteView)));
     }
     if (expand.has('project')) {
       const m = await load(
-        Project,
+        (ids) => this.projects.projectsWithDeleted(ids),
         issues.map((i) => i.projectId),
       );
       views.forEach(
@@ -790,7 +796,7 @@ export class IssueQueryService {
     }
     if (expand.has('workspace')) {
       const m = await load(
-        Workspace,
+        (ids) => this.workspaces.workspacesWithDeleted(ids),
         issues.map((i) => i.workspaceId),
       );
       views.forEach(
@@ -799,7 +805,7 @@ export class IssueQueryService {
     }
     if (expand.has('parent')) {
       const m = await load(
-        Issue,
+        (ids) => this.repo.issuesWithDeleted(ids),
         issues.map((i) => i.parentId),
       );
       views.forEach(
@@ -815,13 +821,13 @@ export class IssueQueryService {
       if (!expand.has(key)) continue;
       const prop = key === 'created_by' ? 'createdById' : 'updatedById';
       const m = await load(
-        User,
+        (ids) => this.users.liveUsers(ids),
         issues.map((i) => i[prop]),
       );
       views.forEach((v, n) => (v[key] = one(m, issues[n][prop], userLiteView)));
     }
     if (expand.has('assignees')) {
-      const m = await load(User, [...assignees.values()].flat());
+      const m = await load((ids) => this.users.liveUsers(ids), [...assignees.values()].flat());
       views.forEach(
         (v, n) =>
           (v.assignees = (assignees.get(issues[n].id) ?? [])
@@ -830,7 +836,7 @@ export class IssueQueryService {
       );
     }
     if (expand.has('labels')) {
-      const m = await load(Label, [...labels.values()].flat(), false);
+      const m = await load((ids) => this.labels.liveLabels(ids), [...labels.values()].flat());
       views.forEach(
         (v, n) =>
           (v.labels = (labels.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => labelView(m.get(id)!))),
@@ -1032,7 +1038,7 @@ export class IssueQueryService {
 
   /** The work items among `ids` (entities), deleted ones too, in no order. */
   issuesWithDeleted(ids: string[]): Promise<Issue[]> {
-    return this.repo.rowsByIds(Issue, [...new Set(ids)]);
+    return this.repo.issuesWithDeleted([...new Set(ids)]);
   }
 
   // ---- the import's dedupe reads (`meridian import plane`)

@@ -14,11 +14,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
 import { externalIdMap } from '../kernel/external-id';
-import { Label } from '../label';
-import { Project, ProjectMember } from '../project';
-import { State } from '../state';
-import { User } from '../user';
-import { Workspace } from '../workspace';
 import {
   hotQuery,
   hotRead,
@@ -179,7 +174,7 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
   return em
     .getRepository(Issue)
     .createQueryBuilder('i')
-    .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+    .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
     .where(VISIBLE_ISSUE);
 }
 
@@ -448,7 +443,7 @@ export class IssueRepository {
       ? this.dataSource
           .getRepository(Issue)
           .createQueryBuilder('i')
-          .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+          .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
           .where('i.archived_at IS NOT NULL AND i.is_draft = false')
       : visibleIssuesQuery(this.dataSource.manager);
     const params: Record<string, unknown> = {};
@@ -732,7 +727,7 @@ ORDER BY created_at, id`,
     return this.dataSource
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where(`i.parent_id = :issueId AND ${OPEN_ISSUE}`, { issueId })
       .orderBy('i.createdAt', 'ASC')
       .addOrderBy('i.id', 'ASC')
@@ -774,7 +769,7 @@ ORDER BY created_at, id`,
     const qb = em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where(`i.id = :issueId AND i.project_id = :projectId AND ${orArchived ? 'i.is_draft = false' : OPEN_ISSUE}`, {
         issueId,
         projectId,
@@ -787,7 +782,7 @@ ORDER BY created_at, id`,
   findVisibleByKey(workspaceId: string, userId: string, identifier: string, sequenceId: number): Promise<Issue | null> {
     return visibleIssuesQuery(this.dataSource.manager)
       .innerJoin(
-        ProjectMember,
+        'ProjectMember',
         'pm',
         'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
         { userId },
@@ -823,7 +818,7 @@ ORDER BY created_at, id`,
     const base = () => {
       const b = visibleIssuesQuery(this.dataSource.manager)
         .innerJoin(
-          ProjectMember,
+          'ProjectMember',
           'pm',
           'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
           { userId },
@@ -833,7 +828,7 @@ ORDER BY created_at, id`,
       return b;
     };
     const qb = base()
-      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
       .select([
         'i.id AS id',
         'i.name AS name',
@@ -975,50 +970,29 @@ ORDER BY created_at, id`,
     return pageInChunks(qb, page, { order: 'DESC', weight: COMMENT_WEIGHT });
   }
 
-  /**
-   * For the App API's comments, in two statements for the page: the authors (`actorIds`) and the
-   * live reactions on the comments, oldest first.
-   */
-  async commentExtras(
-    commentIds: string[],
-    actorIds: string[],
-  ): Promise<{ users: User[]; reactions: CommentReaction[] }> {
-    const users = actorIds.length ? await this.dataSource.getRepository(User).findBy({ id: In(actorIds) }) : [];
-    const reactions = commentIds.length
-      ? await this.dataSource
-          .getRepository(CommentReaction)
-          .find({ where: { commentId: In(commentIds) }, order: { createdAt: 'ASC', id: 'ASC' } })
-      : [];
-    return { users, reactions };
+  /** The live reactions on these comments, oldest first (one statement for an App API page of comments). */
+  async commentReactions(commentIds: string[]): Promise<CommentReaction[]> {
+    if (!commentIds.length) return [];
+    return this.dataSource
+      .getRepository(CommentReaction)
+      .find({ where: { commentId: In(commentIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /**
-   * What the App API's comments and history rows of one work item nest: the work item (deleted
-   * ones too), its project and workspace, and its intake source when it came through intake (the
-   * intake room sits above this one: its table is read by name). Null when the work item is gone.
+   * Where the work item came from through intake (`source`, `source_email`, `extra` of its first
+   * live intake row), or null: what the App API's comments and history rows show. The intake room
+   * sits above this one: its table is read by name.
    */
-  async appDetailsOf(
-    issueId: string,
-  ): Promise<{ issue: Issue; project: Project; workspace: Workspace; intake: IntakeSource | null } | null> {
-    const em = this.dataSource.manager;
-    const issue = await em.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
-    if (!issue) return null;
-    const [project, workspace, intake] = await Promise.all([
-      em.getRepository(Project).findOneOrFail({ where: { id: issue.projectId }, withDeleted: true }),
-      em.getRepository(Workspace).findOneOrFail({ where: { id: issue.workspaceId }, withDeleted: true }),
-      em.query<Array<{ source: string | null; source_email: string | null; extra: Record<string, unknown> | null }>>(
-        `SELECT source, source_email, extra FROM intake_issues WHERE issue_id = $1 AND deleted_at IS NULL
-          ORDER BY created_at LIMIT 1`,
-        [issueId],
-      ),
-    ]);
-    const row = intake[0];
-    return {
-      issue,
-      project,
-      workspace,
-      intake: row ? { source: row.source, source_email: row.source_email, extra: row.extra ?? {} } : null,
-    };
+  async intakeSourceOf(issueId: string): Promise<IntakeSource | null> {
+    const rows = await this.dataSource.query<
+      Array<{ source: string | null; source_email: string | null; extra: Record<string, unknown> | null }>
+    >(
+      `SELECT source, source_email, extra FROM intake_issues WHERE issue_id = $1 AND deleted_at IS NULL
+        ORDER BY created_at LIMIT 1`,
+      [issueId],
+    );
+    const row = rows[0];
+    return row ? { source: row.source, source_email: row.source_email, extra: row.extra ?? {} } : null;
   }
 
   /**
@@ -1110,7 +1084,7 @@ ORDER BY created_at, id`,
       .getRepository(IssueComment)
       .createQueryBuilder('c')
       .innerJoin(Issue, 'i', `i.id = c.issue_id AND i.deleted_at IS NULL AND ${OPEN_ISSUE}`)
-      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where('c.id = :commentId AND c.projectId = :projectId AND i.projectId = :projectId', { commentId, projectId })
       .getOne();
   }
@@ -1132,17 +1106,6 @@ ORDER BY created_at, id`,
       ((await hotTxQuery(em, SQL_DEFAULT_STATE, [projectId]))[0] as
         { id: string; group: string; name: string } | undefined) ?? null
     );
-  }
-
-  /** The project's default non-triage state, else its first non-triage state, else none (as an entity). */
-  defaultState(em: EntityManager, projectId: string): Promise<State | null> {
-    return em
-      .getRepository(State)
-      .createQueryBuilder('s')
-      .where('s.projectId = :projectId AND s.isTriage = false', { projectId })
-      .orderBy('s.default', 'DESC')
-      .addOrderBy('s.sequence', 'ASC')
-      .getOne();
   }
 
   /**
@@ -1198,7 +1161,7 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
       .where('i.id = :parentId AND i.workspaceId = :workspaceId', { parentId: issueId, workspaceId })
       .andWhere(
         `(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
@@ -1206,21 +1169,6 @@ ORDER BY created_at, id`,
         { projectId, userId },
       )
       .getOne();
-  }
-
-  /** Those of `ids` who are active members of the project with role ≥ Member (may repeat). */
-  async activeMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    const rows = await em
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .select('pm.memberId', 'id')
-      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', {
-        projectId,
-        ids,
-        role: ROLE.MEMBER,
-      })
-      .getRawMany<{ id: string }>();
-    return rows.map((r) => r.id);
   }
 
   private guest(qb: SelectQueryBuilder<Issue>, viewerId: string): void {
@@ -1424,57 +1372,10 @@ ORDER BY created_at, id`,
     if (added.length) await em.insert(entity, added.map((id) => ({ issueId, [column]: id })) as never);
   }
 
-  /** The state `id` of the project (live), or null. */
-  stateInProject(em: EntityManager, projectId: string, id: string): Promise<State | null> {
-    return em.getRepository(State).findOne({ where: { id, projectId } });
-  }
-
-  /** The state `id`, deleted or not, or null. */
-  stateWithDeleted(em: EntityManager, id: string): Promise<State | null> {
-    return em.getRepository(State).findOne({ where: { id }, withDeleted: true });
-  }
-
-  /** The project `id`, deleted or not, or null. */
-  projectWithDeleted(em: EntityManager, id: string): Promise<Project | null> {
-    return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
-  }
-
-  /** The live project `id`, or null. */
-  projectById(id: string): Promise<Project | null> {
-    return this.dataSource.getRepository(Project).findOne({ where: { id } });
-  }
-
-  /** The users with these ids. */
-  usersByIds(em: EntityManager, ids: string[]): Promise<User[]> {
-    return em.getRepository(User).find({ where: { id: In(ids) } });
-  }
-
-  /** The labels with these ids, deleted or not. */
-  labelsWithDeleted(em: EntityManager, ids: string[]): Promise<Label[]> {
-    return em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted: true });
-  }
-
-  /** Those of `ids` that are live labels of the project (once each, in no particular order). */
-  async labelIdsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    const rows = await em.getRepository(Label).find({ where: { id: In(ids), projectId }, select: { id: true } });
-    return rows.map((r) => r.id);
-  }
-
-  /**
-   * The rows of `entity` (a work item, state, project, workspace, user, label…) with these ids,
-   * deleted ones too unless `withDeleted` is false; none for an empty list. For `expand=`.
-   */
-  async rowsByIds<T extends { id: string }>(entity: new () => T, ids: string[], withDeleted = true): Promise<T[]> {
+  /** The work items among `ids`, deleted ones too (a parent as `expand=parent` shows it); none for an empty list. */
+  async issuesWithDeleted(ids: string[]): Promise<Issue[]> {
     if (!ids.length) return [];
-    return this.dataSource.getRepository(entity).find({ where: { id: In(ids) } as never, withDeleted });
-  }
-
-  /** The user ids of the project's active members (whatever their role). */
-  async activeMemberIds(projectId: string): Promise<string[]> {
-    const rows = await this.dataSource
-      .getRepository(ProjectMember)
-      .find({ where: { projectId, isActive: true }, select: { memberId: true } });
-    return rows.map((r) => r.memberId);
+    return this.dataSource.getRepository(Issue).find({ where: { id: In(ids) }, withDeleted: true });
   }
 
   // ---- comments, links, history rows, reactions ----------------------------------------------
@@ -1601,7 +1502,7 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .leftJoin(State, 's', 's.id = i.stateId')
+      .leftJoin('State', 's', 's.id = i.stateId')
       .where('i.projectId = :projectId', { projectId })
       .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`)
       .andWhere(VISIBLE_ISSUE);
@@ -1697,7 +1598,7 @@ ORDER BY created_at, id`,
     const qb = em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
       .where('i.id = :issueId AND i.projectId = :projectId AND i.isDraft = false', { issueId, projectId });
     if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
     return qb.getOne();
@@ -1711,7 +1612,7 @@ ORDER BY created_at, id`,
     return this.dataSource
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .where('i.id IN (:...all)', { all: ids })
       .andWhere(
         `(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
@@ -1729,9 +1630,9 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .innerJoin(
-        ProjectMember,
+        'ProjectMember',
         'm',
         'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL',
         { userId },
@@ -1759,7 +1660,7 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId')
+      .innerJoin('Project', 'p', 'p.id = i.projectId')
       .select(['i.id AS id', 'i.project_id AS "projectId"', 'p.identifier AS identifier', 'i.sequence_id AS seq'])
       .where('i.id IN (:...ids)', { ids })
       .withDeleted()

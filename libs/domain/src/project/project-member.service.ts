@@ -346,6 +346,25 @@ export class ProjectMemberService {
     return this.projects.activeMemberIdsAmong(em, projectId, [...new Set(userIds)]);
   }
 
+  /** The user ids of the project's active members, whatever their role (in no order): who a comment may mention. */
+  activeMemberIds(projectId: string): Promise<string[]> {
+    return this.projects.activeMemberIds(projectId);
+  }
+
+  /**
+   * Which of `userIds` are active members of the project with a role of Member or above (in no
+   * order): who may be assigned a work item (Plane drops the others), in the caller's transaction
+   * when `em` is given.
+   */
+  async assignableAmong(
+    projectId: string,
+    userIds: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (!userIds.length) return [];
+    return [...new Set(await this.projects.activeMemberIdsWithRole(em, projectId, userIds, ROLE.MEMBER))];
+  }
+
   /**
    * `userId`'s role in the live, unarchived project of the workspace when they are an active member
    * of it; undefined otherwise (archived projects included): for the rooms above (search).

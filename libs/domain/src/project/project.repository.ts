@@ -404,6 +404,34 @@ export class ProjectRepository {
     return rows.map((m) => m.memberId);
   }
 
+  /** The user ids of the project's active members (whatever their role, in no order). */
+  async activeMemberIds(projectId: string): Promise<string[]> {
+    const rows = await this.dataSource
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, isActive: true }, select: { memberId: true } });
+    return rows.map((r) => r.memberId);
+  }
+
+  /** Those of `ids` who are active members of the project with role ≥ `minRole` (may repeat). */
+  async activeMemberIdsWithRole(
+    em: EntityManager,
+    projectId: string,
+    ids: string[],
+    minRole: number,
+  ): Promise<string[]> {
+    const rows = await em
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .select('pm.memberId', 'id')
+      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', {
+        projectId,
+        ids,
+        role: minRole,
+      })
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
   /** `userId`'s role in the live, unarchived project of the workspace, if an active member; else undefined. */
   async activeRoleInOpenProject(workspaceId: string, projectId: string, userId: string): Promise<number | undefined> {
     const row = await this.dataSource

@@ -65,6 +65,17 @@ export class StateRepository {
     return qb.getOne();
   }
 
+  /** The project's live default state, else its first live non-triage state by `sequence`; or null. */
+  defaultOrFirst(em: EntityManager, projectId: string): Promise<State | null> {
+    return em
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .where('s.projectId = :projectId AND s.isTriage = false', { projectId })
+      .orderBy('s.default', 'DESC')
+      .addOrderBy('s.sequence', 'ASC')
+      .getOne();
+  }
+
   /** The project's live state `id` (any group, archived project too), or null. */
   liveInProject(em: EntityManager, projectId: string, id: string): Promise<State | null> {
     return em.getRepository(State).findOne({ where: { id, projectId } });

@@ -212,6 +212,14 @@ export class StateService {
     return this.states.liveInProject(em, projectId, id);
   }
 
+  /**
+   * The project's default state, else its first non-triage state by `sequence` (entity), or null:
+   * where a work item goes when its state is cleared. In the caller's transaction when `em` is given.
+   */
+  defaultOrFirstState(projectId: string, em: EntityManager = this.dataSource.manager): Promise<State | null> {
+    return this.states.defaultOrFirst(em, projectId);
+  }
+
   // ---- reads for the rooms above (the published boards)
 
   /** The project's states that are not triage, by `sequence` (entities; live ones only). */
