@@ -370,6 +370,24 @@ export class IssueCommandService {
   }
 
   /**
+   * Archives the work items `ids` on `day` (`YYYY-MM-DD`, their `archived_at`; `updated_at` moves),
+   * in the caller's transaction, without checks or history: the daily automation picks and locks
+   * them and writes Plane's history rows with its own. One statement.
+   */
+  async archiveAllOn(ids: string[], day: string, em: EntityManager): Promise<void> {
+    if (ids.length) await this.repo.archiveOn(em, ids, day);
+  }
+
+  /**
+   * Moves the work items `ids` to `state` (`completed_at` now when it is of the `completed` group,
+   * else cleared; `updated_at` moves), in the caller's transaction, without checks or history: the
+   * daily automation's close (it writes the history rows). One statement.
+   */
+  async moveAllToState(ids: string[], state: { id: string; group: string }, em: EntityManager): Promise<void> {
+    if (ids.length) await this.repo.setStateOf(em, ids, state);
+  }
+
+  /**
    * Moves the work item to `change.stateId` with that `completedAt`, in the caller's transaction,
    * without checks or history: the intake's decisions (Plane's `IntakeIssueViewSet.partial_update`:
    * accepted → default state, declined or duplicate → first cancelled state) pick the project's

@@ -1343,6 +1343,24 @@ ORDER BY created_at, id`,
     await em.update(Issue, { id: In(ids) }, patch as never);
   }
 
+  /** Archives the work items on `day` (`YYYY-MM-DD`); `updated_at` moves, so the web app's delta sync sees it. */
+  async archiveOn(em: EntityManager, ids: string[], day: string): Promise<void> {
+    await em.query('UPDATE issues SET archived_at = $2::date, updated_at = now() WHERE id = ANY($1::uuid[])', [
+      ids,
+      day,
+    ]);
+  }
+
+  /** Moves the work items to `state` (`completed_at` set when it is a completed state, as a state change does). */
+  async setStateOf(em: EntityManager, ids: string[], state: { id: string; group: string }): Promise<void> {
+    await em.query(
+      `UPDATE issues SET state_id = $2, updated_at = now(),
+         completed_at = CASE WHEN $3 = 'completed' THEN now() ELSE NULL END
+       WHERE id = ANY($1::uuid[])`,
+      [ids, state.id, state.group],
+    );
+  }
+
   /** The sub-items of `parentId` (live ones) lose their parent. */
   async detachSubItems(em: EntityManager, parentId: string): Promise<void> {
     await em.update(Issue, { parentId }, { parentId: null });

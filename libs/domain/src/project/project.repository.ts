@@ -14,6 +14,16 @@ import { likeContaining } from '../kernel/like-pattern';
 const IS_MEMBER = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
         AND pm.is_active = true AND pm.deleted_at IS NULL)`;
 
+/** A project whose daily automation is on, as the run reads it (`months` of `archive_in` or `close_in`). */
+export interface AutomatedProject {
+  id: string;
+  workspace_id: string;
+  created_by_id: string | null;
+  /** months (0–12); 0 is off */
+  months: number;
+  default_state_id: string | null;
+}
+
 /** All SQL of the project feature (projects and project memberships). */
 @Injectable()
 export class ProjectRepository {
@@ -599,6 +609,49 @@ export class ProjectRepository {
     em: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, string>> {
     return externalIdMap(em, Project, 'workspace_id', workspaceId, source);
+  }
+
+  // ---- the daily automation and the exports (through ProjectService)
+
+  /**
+   * A page of the live, unarchived projects (in live workspaces: the workspace room's table read
+   * by name) whose `archive_in` / `close_in` (`kind`) is above 0, ordered by id after `afterId`.
+   */
+  automatedPage(kind: 'archive' | 'close', afterId: string | null, limit: number): Promise<AutomatedProject[]> {
+    const months = kind === 'archive' ? 'p.archive_in' : 'p.close_in';
+    return this.dataSource.query(
+      `SELECT p.id, p.workspace_id, p.created_by_id, ${months} AS months, p.default_state_id
+       FROM projects p JOIN workspaces w ON w.id = p.workspace_id AND w.deleted_at IS NULL
+       WHERE p.deleted_at IS NULL AND p.archived_at IS NULL AND ${months} > 0
+         AND ($1::uuid IS NULL OR p.id > $1::uuid)
+       ORDER BY p.id LIMIT $2`,
+      [afterId, limit],
+    );
+  }
+
+  /** Which of `ids` are live projects of the workspace (archived ones included). */
+  async liveIdsInWorkspace(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      'SELECT id::text AS id FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
+      [workspaceId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The live, unarchived projects of the workspace `userId` is an active member of (among
+   * `projectIds` when given), by identifier.
+   */
+  async openIdsOfMember(workspaceId: string, userId: string, projectIds: string[] | null): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT p.id::text AS id FROM projects p
+       JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL
+       WHERE p.workspace_id = $1 AND p.deleted_at IS NULL AND p.archived_at IS NULL
+         AND ($3::uuid[] IS NULL OR p.id = ANY($3::uuid[]))
+       ORDER BY p.identifier`,
+      [workspaceId, userId, projectIds],
+    );
+    return rows.map((r) => r.id);
   }
 
   // ---- searches (the search room's `search/` and `entity-search/`, through ProjectService and ProjectMemberService)

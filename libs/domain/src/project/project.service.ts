@@ -8,7 +8,7 @@ import { isTimezone } from '../kernel/timezone';
 import { StateService } from '../state';
 import { WorkspaceService } from '../workspace';
 import { NETWORK, Project } from './project.entity';
-import { ProjectRepository } from './project.repository';
+import { AutomatedProject, ProjectRepository } from './project.repository';
 import { projectView } from './project.view';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { emitChange } from '../kernel/change-bus';
@@ -496,6 +496,33 @@ export class ProjectService implements ProjectAccessResolver {
    */
   externalIds(workspaceId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
     return this.projects.externalIds(workspaceId, source, em);
+  }
+
+  // ---- for the rooms above: the daily automation and the exports
+
+  /**
+   * A page of the live, unarchived projects of live workspaces whose `archive_in` (`kind`
+   * `archive`) or `close_in` (`close`) is above 0, by id after `afterId`, at most `limit`.
+   */
+  automatedPage(kind: 'archive' | 'close', afterId: string | null, limit: number): Promise<AutomatedProject[]> {
+    return this.projects.automatedPage(kind, afterId, limit);
+  }
+
+  /** Which of `ids` are live projects of the workspace (archived ones included). */
+  liveIdsInWorkspace(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return Promise.resolve(new Set());
+    return this.projects.liveIdsInWorkspace(workspaceId, [...new Set(ids)]);
+  }
+
+  /**
+   * The live, unarchived projects of the workspace `userId` is an active member of (ids, by
+   * identifier), or, with `projectIds`, those of them, in the order asked (Plane's export filter).
+   */
+  async openIdsOfMember(workspaceId: string, userId: string, projectIds?: string[]): Promise<string[]> {
+    const ids = await this.projects.openIdsOfMember(workspaceId, userId, projectIds ?? null);
+    if (!projectIds) return ids;
+    const found = new Set(ids);
+    return projectIds.filter((id) => found.has(id));
   }
 
   // ---- searches, for the rooms above (search)

@@ -220,6 +220,25 @@ export class StateService {
     return this.states.defaultOrFirst(em, projectId);
   }
 
+  /** Which of `ids` are states (deleted ones too) of the `completed` group, in the caller's transaction when `em` is given. */
+  completedAmong(ids: string[], em: EntityManager = this.dataSource.manager): Promise<Set<string>> {
+    if (!ids.length) return Promise.resolve(new Set());
+    return this.states.completedAmong(em, [...new Set(ids)]);
+  }
+
+  /**
+   * Where the project's stale open work items are closed (the daily automation): its live state
+   * `defaultStateId` (the project's `default_state`), else its first live `cancelled` state by
+   * sequence; null when it has neither. In the caller's transaction when `em` is given.
+   */
+  closeState(
+    projectId: string,
+    defaultStateId: string | null,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Pick<State, 'id' | 'name' | 'group'> | null> {
+    return this.states.preferredOrFirstCancelled(em, projectId, defaultStateId);
+  }
+
   // ---- reads for the rooms above (the published boards)
 
   /** The project's states that are not triage, by `sequence` (entities; live ones only). */
