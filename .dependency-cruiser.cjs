@@ -5,29 +5,15 @@ const DOMAIN = '^libs/domain/src/';
 const API_MODULES = ['app-api', 'external-v1', 'public', 'auth', 'instance', 'health', 'live'];
 
 /**
- * The repositories that still import another room's door at run time (a type-only import is
- * allowed everywhere): they read other rooms' tables by entity, or build their SQL with the issue
- * room's fragments (visibility, the Guest rule, the filter compiler, the ranked search). The list
- * only shrinks: a repository that moves its reads behind the owners' doors leaves it
- * (docs/architecture.md, "Reading another room's rows").
+ * The read models of work items (with the issue room's read contract, in
+ * .dependency-cruiser.read-models.cjs): the repositories that compose the issue room's published SQL
+ * with other rooms' tables, and so import the issue door at run time. Every other repository imports
+ * no other room's door at run time.
  */
-const REPOSITORIES_READING_OTHER_ROOMS = [
-  // SQL fragments of the issue room (guestRule, guestCondition, notInTriage, VISIBLE_ISSUE, filters)
-  'analytics/analytics.repository.ts',
-  'automation/automation.repository.ts',
-  'cycle/distribution.repository.ts',
-  'email-notification/email-notification.repository.ts',
-  'exporter/exporter.repository.ts',
-  'notification/notification.repository.ts',
-  // other rooms' entities read in the repository (and, for some, the issue room's fragments)
-  'cycle/cycle.repository.ts',
-  'cycle/planning.repository.ts',
-  'issue/issue.repository.ts',
-  'project/project.repository.ts',
-  'search/search.repository.ts',
-  'webhook/webhook.repository.ts',
-  'workspace-profile/workspace-profile.repository.ts',
-];
+const { READ_MODEL_REPOSITORIES } = require('./.dependency-cruiser.read-models.cjs');
+
+/** A path of libs/domain/src/ (as `READ_MODEL_REPOSITORIES` lists them) as an anchored pattern. */
+const domainFile = (f) => `^libs/domain/src/${f.replace(/\./g, '\\.')}$`;
 
 module.exports = {
   forbidden: [
@@ -53,14 +39,26 @@ module.exports = {
       name: 'repositories-keep-to-their-room',
       severity: 'error',
       comment:
-        "A room's repository queries its own tables; what it needs of another room's rows its service reads through that room's door (a type-only import is fine). The repositories not yet converted are listed in REPOSITORIES_READING_OTHER_ROOMS.",
+        "A room's repository queries its own tables; what it needs of another room's rows its service reads through that room's door (a type-only import is fine). The read models of work items (READ_MODEL_REPOSITORIES in .dependency-cruiser.read-models.cjs) have a rule of their own.",
       from: {
         path: `${DOMAIN}([^/]+)/[^/]+\\.repository\\.ts$`,
-        pathNot: REPOSITORIES_READING_OTHER_ROOMS.map((f) => `^libs/domain/src/${f.replace(/\./g, '\\.')}$`),
+        pathNot: READ_MODEL_REPOSITORIES.map(domainFile),
       },
       to: {
         path: `${DOMAIN}[^/]+/index\\.ts$`,
         pathNot: [`${DOMAIN}$1/`],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'read-models-compose-the-issue-contract',
+      severity: 'error',
+      comment:
+        "A read model of work items (READ_MODEL_REPOSITORIES) imports at run time the issue room's door, for its read contract (the names: eslint.config.mjs), and no other room's door (a type-only import is fine).",
+      from: { path: READ_MODEL_REPOSITORIES.map(domainFile) },
+      to: {
+        path: `${DOMAIN}[^/]+/index\\.ts$`,
+        pathNot: [`${DOMAIN}issue/index\\.ts$`],
         dependencyTypesNot: ['type-only'],
       },
     },

@@ -2,6 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import meridian from './eslint-rules/entity-manager-calls.mjs';
+import readModels from './.dependency-cruiser.read-models.cjs';
+
+const { ISSUE_READ_CONTRACT, READ_MODEL_REPOSITORIES } = readModels;
 
 /** Libraries are reached through their package imports only (their index.ts), never by path. */
 const LIBRARY_BY_PATH = {
@@ -115,5 +118,27 @@ export default tseslint.config(
     ignores: ['libs/domain/src/**/*.repository.ts', 'libs/domain/src/kernel/**'],
     plugins: { meridian },
     rules: { 'meridian/entity-manager-calls': 'error' },
+  },
+  {
+    // the read models of work items (.dependency-cruiser.read-models.cjs) take from the issue door,
+    // at run time, its read contract alone (visibility, the Guest rule, the visible work items'
+    // query, the filter compiler); `npm run deps` keeps them off the other rooms' doors
+    files: READ_MODEL_REPOSITORIES.map((f) => `libs/domain/src/${f}`),
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '../issue',
+              allowImportNames: ISSUE_READ_CONTRACT,
+              allowTypeImports: true,
+              message:
+                "A read model takes the issue room's read contract alone from its door; read other rows through the owners' doors in the service.",
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -1,7 +1,7 @@
 /**
  * The module boundaries that `npm run deps` checks in CI (.dependency-cruiser.cjs and
- * .dependency-cruiser.runtime.cjs, see docs/architecture.md) and the SQL rule of `npm run lint`
- * (eslint.config.mjs): each rule is shown to fire on a planted violation in a scratch tree laid out
+ * .dependency-cruiser.runtime.cjs, see docs/architecture.md) and the SQL and read-model import rules
+ * of `npm run lint` (eslint.config.mjs): each rule is shown to fire on a planted violation in a scratch tree laid out
  * like the repository (CI's `npm run deps` and `npm run lint` show that the repository itself
  * passes). No database: it runs once, in the embedded database's run.
  *
@@ -129,6 +129,12 @@ describe(
         'libs/domain/src/project/project-reads.repository.ts',
         "import { issueNow } from '../issue';\nexport const x = issueNow;\n",
       ],
+      // a read model of work items that reaches a room other than the issue room at run time
+      [
+        'read-models-compose-the-issue-contract',
+        'libs/domain/src/analytics/analytics.repository.ts',
+        "import { projectNow } from '../project';\nexport const x = projectNow;\n",
+      ],
       // a run-time cycle: project's door → project.service → issue's door → issue.service → project's door
       [
         'no-circular',
@@ -153,7 +159,21 @@ describe(
       });
     }
 
-    it("the repositories let through by repositories-keep-to-their-room exist and still import another room's door", async () => {
+    it("a read model may import the issue room's door at run time (its read contract), and any door's types", async () => {
+      const file = 'libs/domain/src/analytics/analytics.repository.ts';
+      plant(
+        file,
+        "import { issueNow } from '../issue';\nimport type { projectNow } from '../project';\nexport const x = issueNow;\nexport type Y = typeof projectNow;\n",
+      );
+      try {
+        const res = await cruise(scratch, ['libs']);
+        assert.equal(res.status, 0, res.output);
+      } finally {
+        fs.rmSync(path.join(scratch, file));
+      }
+    });
+
+    it("the read models let through by repositories-keep-to-their-room exist and still import another room's door", async () => {
       const { cruise: run } = await import('dependency-cruiser');
       const { default: extractDepcruiseOptions } =
         await import('dependency-cruiser/config-utl/extract-depcruise-options');
@@ -204,7 +224,7 @@ describe(
 );
 
 describe(
-  'only repositories send SQL (eslint.config.mjs)',
+  "only repositories send SQL; read models take the issue room's read contract alone (eslint.config.mjs)",
   { skip: process.env.TEST_DATABASE_URL ? 'no database involved: runs in the embedded run' : false },
   () => {
     const SQL_IN_CODE = [
@@ -238,6 +258,24 @@ describe(
         const rules = await lint('libs/domain/src/project/project.repository.ts', text);
         assert.ok(!rules.includes('no-restricted-syntax'), rules.join(', '));
       }
+    });
+
+    // the read models of work items take the issue room's read contract alone from its door
+    const READ_MODEL = 'libs/domain/src/analytics/analytics.repository.ts';
+    const RESTRICTED = '@typescript-eslint/no-restricted-imports';
+    it('a read model may not take from the issue door what is not its read contract (an entity, a service)', async () => {
+      for (const name of ['Issue', 'IssueQueryService']) {
+        const rules = await lint(READ_MODEL, `import { ${name} } from '../issue';\nexport const x = ${name};`);
+        assert.ok(rules.includes(RESTRICTED), `${name}: ${rules.join(', ')}`);
+      }
+    });
+
+    it("a read model may take the read contract, and the issue door's types", async () => {
+      const text =
+        "import { guestRule, VISIBLE_ISSUE } from '../issue';\nimport type { Issue } from '../issue';\n" +
+        'export const x = [guestRule, VISIBLE_ISSUE];\nexport type Y = Issue;';
+      const rules = await lint(READ_MODEL, text);
+      assert.ok(!rules.includes(RESTRICTED), rules.join(', '));
     });
   },
 );

@@ -1,8 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
-import { AutomatedProject, AutomationKind, AutomationRepository, CloseState } from './automation.repository';
+import { ActivityEntry, ChangeContext, IssueCommandService, writeActivities } from '../issue';
+import { ProjectService } from '../project';
+import type { AutomatedProject } from '../project';
+import { StateService } from '../state';
+import { AutomationKind, AutomationRepository } from './automation.repository';
 
 /** Work items changed per transaction; projects read per page. */
 const ISSUE_BATCH = 100;
@@ -51,6 +54,9 @@ export class ArchiveAndCloseService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: AutomationRepository,
+    private readonly projects: ProjectService,
+    private readonly states: StateService,
+    private readonly commands: IssueCommandService,
   ) {}
 
   /** Archives, then closes, as of `now`; returns the counts of work items changed by this run. */
@@ -64,7 +70,7 @@ export class ArchiveAndCloseService {
     let total = 0;
     let after: string | null = null;
     for (;;) {
-      const projects = await this.repo.projectsPage(kind, after, PROJECT_PAGE);
+      const projects = await this.projects.automatedPage(kind, after, PROJECT_PAGE);
       for (const project of projects) {
         try {
           total += await this.project(kind, project, now);
@@ -89,9 +95,9 @@ export class ArchiveAndCloseService {
     let done = 0;
     for (;;) {
       const changed = await this.dataSource.transaction(async (em) => {
-        let state: CloseState | null = null;
+        let state: { id: string; name: string; group: string } | null = null;
         if (kind === 'close') {
-          state = await this.repo.closeState(em, project.id, project.default_state_id);
+          state = await this.states.closeState(project.id, project.default_state_id, em);
           if (!state) return 0;
         }
         const rows = await this.repo.lockDue(em, kind, project.id, cutoff, today, ISSUE_BATCH, state?.id ?? null);
@@ -99,7 +105,7 @@ export class ArchiveAndCloseService {
         const ids = rows.map((r) => r.id);
         let entries: ActivityEntry[];
         if (state) {
-          await this.repo.close(em, ids, state);
+          await this.commands.moveAllToState(ids, state, em);
           entries = ids.map((issueId) => ({
             issueId,
             verb: 'updated',
@@ -111,7 +117,7 @@ export class ArchiveAndCloseService {
             comment: 'Plane updated the state to ',
           }));
         } else {
-          await this.repo.archive(em, ids, today);
+          await this.commands.archiveAllOn(ids, today, em);
           entries = ids.map((issueId) => ({
             issueId,
             verb: 'updated',

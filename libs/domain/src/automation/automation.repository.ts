@@ -3,23 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { notInTriage } from '../issue';
 
-/** A project whose automation is on, as the daily run reads it. */
-export interface AutomatedProject {
-  id: string;
-  workspace_id: string;
-  created_by_id: string | null;
-  /** months (0–12); 0 is off */
-  months: number;
-  default_state_id: string | null;
-}
-
-/** A state a stale work item is closed into. */
-export interface CloseState {
-  id: string;
-  name: string;
-  group: string;
-}
-
 /** Which automation a query is about: `archive_in` or `close_in`. */
 export type AutomationKind = 'archive' | 'close';
 
@@ -29,41 +12,15 @@ export const AUTOMATION_GROUPS: Record<AutomationKind, string[]> = {
   close: ['backlog', 'unstarted', 'started'],
 };
 
-/** All of the automation feature's SQL. */
+/**
+ * The automation room's one statement: which work items the daily run takes now (a read model
+ * over work items that composes the issue room's triage condition with the state, cycle and
+ * module rooms' tables, read by name, and locks what it picks). The projects, their close state
+ * and the writes come through the project, state and issue doors.
+ */
 @Injectable()
 export class AutomationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /**
-   * A page of the live, unarchived projects (in live workspaces) whose `archive_in` / `close_in`
-   * is above 0, ordered by id after `afterId` (keyset).
-   */
-  projectsPage(kind: AutomationKind, afterId: string | null, limit: number): Promise<AutomatedProject[]> {
-    const months = kind === 'archive' ? 'p.archive_in' : 'p.close_in';
-    return this.dataSource.query(
-      `SELECT p.id, p.workspace_id, p.created_by_id, ${months} AS months, p.default_state_id
-       FROM projects p JOIN workspaces w ON w.id = p.workspace_id AND w.deleted_at IS NULL
-       WHERE p.deleted_at IS NULL AND p.archived_at IS NULL AND ${months} > 0
-         AND ($1::uuid IS NULL OR p.id > $1::uuid)
-       ORDER BY p.id LIMIT $2`,
-      [afterId, limit],
-    );
-  }
-
-  /**
-   * The state closed work items go to: the project's live `default_state`, else the project's first
-   * `cancelled` state by sequence (Plane takes `State.objects.filter(group="cancelled").first()`,
-   * any project's: a quirk not copied); null when the project has none.
-   */
-  async closeState(em: EntityManager, projectId: string, defaultStateId: string | null): Promise<CloseState | null> {
-    const rows: CloseState[] = await em.query(
-      `SELECT s.id, s.name, s."group" FROM states s
-       WHERE s.project_id = $1 AND s.deleted_at IS NULL AND (s.id = $2::uuid OR s."group" = 'cancelled')
-       ORDER BY (s.id = $2::uuid) DESC NULLS LAST, s.sequence, s.id LIMIT 1`,
-      [projectId, defaultStateId],
-    );
-    return rows[0] ?? null;
-  }
 
   /**
    * Locks and returns up to `limit` work items of the project that the automation takes now, in
@@ -98,24 +55,6 @@ export class AutomationRepository {
        ORDER BY i.id LIMIT $5
        FOR UPDATE OF i SKIP LOCKED`,
       [projectId, cutoff, AUTOMATION_GROUPS[kind], today, limit, exceptStateId],
-    );
-  }
-
-  /** Archives the work items on `date` (`YYYY-MM-DD`); `updated_at` moves, so the web app's delta sync sees it. */
-  async archive(em: EntityManager, ids: string[], date: string): Promise<void> {
-    await em.query('UPDATE issues SET archived_at = $2::date, updated_at = now() WHERE id = ANY($1::uuid[])', [
-      ids,
-      date,
-    ]);
-  }
-
-  /** Moves the work items to `state` (`completed_at` set when it is a completed state, as a state change does). */
-  async close(em: EntityManager, ids: string[], state: CloseState): Promise<void> {
-    await em.query(
-      `UPDATE issues SET state_id = $2, updated_at = now(),
-         completed_at = CASE WHEN $3 = 'completed' THEN now() ELSE NULL END
-       WHERE id = ANY($1::uuid[])`,
-      [ids, state.id, state.group],
     );
   }
 }

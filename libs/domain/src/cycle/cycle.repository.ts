@@ -2,7 +2,6 @@ import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Project } from '../project';
 import { Cycle } from './cycle.entity';
 import { CycleIssue } from './cycle-issue.entity';
 import { Distribution, distribution, DistributionUnit } from './distribution.repository';
@@ -11,8 +10,9 @@ import { PlanningRepository } from './planning.repository';
 /** Which cycles a list shows (`cycle_view`); see `CycleService.list`. */
 export type CycleListView = 'all' | 'current' | 'upcoming' | 'completed' | 'draft' | 'incomplete';
 
-/** State groups of the work items a transfer moves (no state counts as open too). */
-const OPEN_GROUPS = ['backlog', 'unstarted', 'started'];
+/** Plane's cycle `status` annotation (`SearchEndpoint`, `CycleViewSet`), over the alias `c`, in its order. */
+const CYCLE_STATUS = `CASE WHEN c.start_date <= now() AND c.end_date >= now() THEN 'CURRENT'
+  WHEN c.start_date > now() THEN 'UPCOMING' WHEN c.end_date < now() THEN 'COMPLETED' ELSE 'DRAFT' END`;
 
 /**
  * All of the cycle feature's SQL: cycles, their work item links, counts and estimate sums (what
@@ -30,6 +30,7 @@ export class CycleRepository extends PlanningRepository<Cycle, CycleIssue> {
       favorite: 'cycle',
       alias: 'c',
       linkAlias: 'ci',
+      status: CYCLE_STATUS,
     });
   }
 
@@ -44,7 +45,11 @@ export class CycleRepository extends PlanningRepository<Cycle, CycleIssue> {
       .getMany();
   }
 
-  /** Non-archived cycles of a live project narrowed by `view`, newest first, one keyset page. */
+  /**
+   * Non-archived cycles of a live project narrowed by `view`, newest first, one keyset page (the
+   * project room's table joined by entity name: the archived-project condition of this one
+   * paginated statement).
+   */
   listPage(projectId: string, page: PageRequest, view: CycleListView, now: Date): Promise<Page<Cycle>> {
     return paginate(this.listQuery(projectId, view, now), page, { order: 'DESC' });
   }
@@ -69,22 +74,9 @@ export class CycleRepository extends PlanningRepository<Cycle, CycleIssue> {
   }
 
   /**
-   * The cycle's links to live work items whose state group is backlog, unstarted or started (or
-   * that have no state): what a transfer moves.
-   */
-  openLinks(em: EntityManager, cycleId: string): Promise<Array<{ link_id: string; issue_id: string }>> {
-    return em.query(
-      `SELECT l.id AS link_id, l.issue_id FROM cycle_issues l
-         JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL
-         LEFT JOIN states s ON s.id = i.state_id
-        WHERE l.cycle_id = $1 AND l.deleted_at IS NULL AND (s.id IS NULL OR s."group" IN ('${OPEN_GROUPS.join("', '")}'))`,
-      [cycleId],
-    );
-  }
-
-  /**
    * The distinct assignees of each cycle's live, non-draft work items, sorted (Plane's
-   * `assignee_ids` annotation of `CycleViewSet`); one statement for the page.
+   * `assignee_ids` annotation of `CycleViewSet`); one statement for the page, joining the issue
+   * room's `issues` and `issue_assignees` by name.
    */
   async assigneeIds(em: EntityManager, cycleIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(cycleIds.map((id) => [id, []]));
@@ -118,7 +110,7 @@ export class CycleRepository extends PlanningRepository<Cycle, CycleIssue> {
     const qb = this.dataSource
       .getRepository(Cycle)
       .createQueryBuilder('c')
-      .innerJoin(Project, 'p', 'p.id = c.projectId AND p.archivedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = c.projectId AND p.archivedAt IS NULL')
       .where('c.projectId = :projectId AND c.archivedAt IS NULL', { projectId });
     if (view === 'current') qb.andWhere('c.startDate <= :now AND c.endDate >= :now', { now });
     if (view === 'upcoming') qb.andWhere('c.startDate > :now', { now });

@@ -2,18 +2,18 @@ import { MeridianError, Page, PageRequest, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
-import { IssueQueryService } from '../issue';
+import { ActivityEntry, ChangeContext, IssueQueryService, writeActivities } from '../issue';
+import { EstimateService } from '../estimate';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { assertProjectWritable } from '../kernel/project-writable';
 import { isTimezone } from '../kernel/timezone';
+import { ProjectMemberService, ProjectService } from '../project';
 import { Cycle } from './cycle.entity';
 import { CycleIssue } from './cycle-issue.entity';
 import { AppCycleJson, appCycleView } from './cycle.app-view';
 import { CycleJson, cycleIssueView, cycleView } from './cycle.view';
 import { CycleRepository } from './cycle.repository';
-import { issuesOfProject } from './planning';
 import { favoritesFirst, PlanningService } from './planning.service';
 import { zonedInstant } from './zoned-date';
 import { burndown, dayIn } from './burndown';
@@ -65,6 +65,9 @@ export interface CycleAnalytics {
   completion_chart: Record<string, number | null>;
 }
 
+/** State groups of the work items a transfer moves (no state counts as open too). */
+const OPEN_GROUPS = ['backlog', 'unstarted', 'started'] as const;
+
 /** True when the cycle's end is in the past (Plane: "the cycle has already been completed"). */
 export function hasEnded(c: Cycle, now = new Date()): boolean {
   return !!c.endDate && c.endDate.getTime() < now.getTime();
@@ -88,8 +91,11 @@ export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, 
     private readonly cycles: CycleRepository,
     @InjectDataSource() dataSource: DataSource,
     issues: IssueQueryService,
+    projects: ProjectService,
+    projectMembers: ProjectMemberService,
+    private readonly estimates: EstimateService,
   ) {
-    super(cycles, dataSource, issues);
+    super(cycles, dataSource, issues, projects, projectMembers);
   }
 
   /**
@@ -130,7 +136,7 @@ export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, 
   ): Promise<{ status: boolean; error?: string }> {
     if (!start || !end)
       throw validationError({ [start ? 'end_date' : 'start_date']: ['Start date and end date both are required.'] });
-    const project = await this.cycles.project(this.cycles.manager, projectId);
+    const project = await this.projects.liveOrFail(projectId);
     const [s, e] = this.dates(start, end, this.timezone(project.timezone ?? 'UTC'));
     if (await this.cycles.overlaps(projectId, s!, e!, cycleId)) {
       return {
@@ -152,7 +158,7 @@ export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, 
       const id = await this.dataSource.transaction(async (em) => {
         await assertProjectWritable(em, ctx.projectId);
         await assertExternalIdFree(em, Cycle, ctx.projectId, input.external_source, input.external_id);
-        const project = await this.cycles.project(em, ctx.projectId);
+        const project = await this.projects.liveOrFail(ctx.projectId, em);
         const timezone = this.timezone(input.timezone ?? project.timezone ?? 'UTC');
         const [startDate, endDate] = this.dates(input.start_date ?? null, input.end_date ?? null, timezone);
         const ownedById = input.owned_by ? await this.assertMember(em, ctx.projectId, input.owned_by) : ctx.userId;
@@ -253,7 +259,7 @@ export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, 
         'CYCLE_COMPLETED',
         'The cycle has already been completed, so no work items can be added to it.',
       );
-    const issues = await issuesOfProject(em, ctx.projectId, ids);
+    const issues = await this.issuesOfProject(em, ctx.projectId, ids);
     const current = await this.cycles.linksOfIssues(
       em,
       issues.map((i) => i.id),
@@ -315,17 +321,25 @@ export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, 
       if (hasEnded(target) || target.archivedAt) throw new MeridianError('CYCLE_TRANSFER_TARGET_COMPLETED');
       const counts = (await this.cycles.countIssues(em, [cycleId])).get(cycleId)!;
       await this.cycles.update(em, cycleId, { progressSnapshot: { ...counts }, updatedById: ctx.userId });
-      const open = await this.cycles.openLinks(em, cycleId);
+      const links = await this.cycles.links(em, cycleId);
+      const openIds = new Set(
+        await this.issues.idsInStateGroupsOrNone(
+          links.map((l) => l.issueId),
+          OPEN_GROUPS,
+          em,
+        ),
+      );
+      const open = links.filter((l) => openIds.has(l.issueId));
       if (!open.length) return;
       await this.cycles.updateLinks(
         em,
-        open.map((o) => o.link_id),
+        open.map((l) => l.id),
         { cycleId: target.id, updatedById: ctx.userId, updatedAt: new Date() },
       );
       await writeActivities(
         em,
         ctx,
-        open.map((o) => movedEntry(o.issue_id, cycle, target)),
+        open.map((l) => movedEntry(l.issueId, cycle, target)),
       );
     });
     return { message: 'Success' };
@@ -390,10 +404,10 @@ export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, 
    */
   async analytics(projectId: string, cycleId: string, type: string): Promise<CycleAnalytics> {
     const em = this.cycles.manager;
-    if (await this.cycles.projectArchived(em, projectId)) throw new MeridianError('NOT_FOUND');
+    if (await this.projects.isArchived(projectId, em)) throw new MeridianError('NOT_FOUND');
     const cycle = await this.load(em, projectId, cycleId);
     const unit = type === 'issues' ? 'issues' : type === 'points' ? 'points' : null;
-    if (unit === null || (unit === 'points' && !(await this.cycles.usesPointEstimate(em, projectId)))) {
+    if (unit === null || (unit === 'points' && !(await this.estimates.usesPointEstimate(projectId, em)))) {
       return { assignees: [], labels: [], completion_chart: {} };
     }
     const tz = this.chartTimezone(cycle.timezone);
@@ -462,7 +476,7 @@ export class CycleService extends PlanningService<Cycle, CycleIssue, CycleJson, 
   }
 
   private async assertMember(em: EntityManager, projectId: string, userId: string): Promise<string> {
-    if (!(await this.cycles.isActiveProjectMember(em, projectId, userId)))
+    if (!(await this.projectMembers.activeMemberIdsAmong(projectId, [userId], em)).length)
       throw validationError({ owned_by: ['The owner must be an active member of the project.'] });
     return userId;
   }

@@ -113,17 +113,6 @@ export async function distribution(
   return { assignees: assignees.map(numeric), labels: labels.map(numeric), total, completed };
 }
 
-/** Whether the project's estimate is of type `points` (Plane's `estimate__type="points"`). */
-export async function usesPointEstimate(em: EntityManager, projectId: string): Promise<boolean> {
-  const rows: unknown[] = await em.query(
-    `SELECT 1 FROM projects p
-       JOIN estimates e ON e.id = p.estimate_id AND e.deleted_at IS NULL AND e.type = 'points'
-      WHERE p.id = $1`,
-    [projectId],
-  );
-  return rows.length > 0;
-}
-
 /** The measures as numbers (the drivers may answer sums as strings). */
 function numeric(row: DistributionRow): DistributionRow {
   const out: DistributionRow = { ...row };

@@ -1,10 +1,9 @@
-import { Page, PageRequest, paginate } from '#common';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { Issue } from '../issue';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import type { PlanningLinkScope } from '../issue';
 import { externalIdMap } from '../kernel/external-id';
-import { Project, ProjectMember } from '../project';
+import { likeContaining } from '../kernel/like-pattern';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
-import { distribution, usesPointEstimate } from './distribution.repository';
+import { distribution } from './distribution.repository';
 import type { Distribution, DistributionOptions, DistributionUnit } from './distribution.repository';
 
 /** A cycle or a module as the shared queries see it. */
@@ -41,6 +40,8 @@ export interface PlanningKind<E extends PlanningRow, L extends PlanningLinkRow> 
   favorite: 'cycle' | 'module';
   alias: string;
   linkAlias: string;
+  /** the row's `status` as the entity search answers it, an SQL expression over `alias` */
+  status: string;
 }
 
 /**
@@ -80,14 +81,16 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
 
   /**
    * Non-archived rows of the workspace's live, non-archived projects `userId` is an active member
-   * of, newest first, all of them (`GET /workspaces/{slug}/cycles/`, `…/modules/`).
+   * of, newest first, all of them (`GET /workspaces/{slug}/cycles/`, `…/modules/`). The project
+   * room's tables are joined by entity name: the project and membership conditions of this one
+   * statement, which lists the rows whatever their number.
    */
   listForMember(workspaceId: string, userId: string): Promise<E[]> {
     const a = this.kind.alias;
     return this.dataSource
       .getRepository(this.kind.entity)
       .createQueryBuilder(a)
-      .innerJoin(Project, 'p', `p.id = ${a}.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL`)
+      .innerJoin('Project', 'p', `p.id = ${a}.projectId AND p.archivedAt IS NULL AND p.deletedAt IS NULL`)
       .innerJoin(
         'ProjectMember',
         'pm',
@@ -120,29 +123,6 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
   /** Updates the row with this id. */
   async update(em: EntityManager, id: string, patch: Partial<E>): Promise<void> {
     await em.update(this.kind.entity, { id } as never, patch as never);
-  }
-
-  /** Whether the project is archived (its cycles and modules answer 404 then). */
-  projectArchived(em: EntityManager, projectId: string): Promise<boolean> {
-    return em.getRepository(Project).exists({ where: { id: projectId, archivedAt: Not(IsNull()) } });
-  }
-
-  /** The project (it exists: the guards found it); `findOneOrFail`. */
-  project(em: EntityManager, projectId: string): Promise<Project> {
-    return em.getRepository(Project).findOneOrFail({ where: { id: projectId } });
-  }
-
-  /** The active members of the project among `userIds` (one statement). */
-  async activeProjectMembers(em: EntityManager, projectId: string, userIds: string[]): Promise<string[]> {
-    const rows = await em
-      .getRepository(ProjectMember)
-      .find({ where: { projectId, memberId: In(userIds), isActive: true }, select: { memberId: true } });
-    return rows.map((r) => r.memberId);
-  }
-
-  /** Whether `userId` is an active member of the project. */
-  isActiveProjectMember(em: EntityManager, projectId: string, userId: string): Promise<boolean> {
-    return em.getRepository(ProjectMember).exists({ where: { projectId, memberId: userId, isActive: true } });
   }
 
   // ---- links to work items --------------------------------------------------------------------
@@ -191,23 +171,9 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
     await em.delete(this.kind.link, { [this.kind.owner]: ownerId } as never);
   }
 
-  /**
-   * A page of the owner's non-archived, non-draft work items of the project, by creation time
-   * (`order`), through the keyset paginator.
-   */
-  issuesPage(projectId: string, ownerId: string, page: PageRequest, order: 'ASC' | 'DESC'): Promise<Page<Issue>> {
-    const l = this.kind.linkAlias;
-    const qb = this.dataSource
-      .getRepository(Issue)
-      .createQueryBuilder('i')
-      .innerJoin(
-        this.kind.link,
-        l,
-        `${l}.issueId = i.id AND ${l}.${this.kind.owner} = :ownerId AND ${l}.deletedAt IS NULL`,
-        { ownerId },
-      )
-      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
-    return paginate(qb, page, { order });
+  /** The owner's work items as the issue room's door reads them: the link table, its owner column and `id`. */
+  linkScope(id: string): PlanningLinkScope {
+    return { table: this.kind.table, column: this.kind.column, id };
   }
 
   // ---- counts, sums and favourites of a page ---------------------------------------------------
@@ -220,11 +186,6 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
   /** Estimate point sums of each owner by state group (see `sumEstimatePoints`). */
   sumEstimatePoints(em: EntityManager, ids: string[]): Promise<Map<string, EstimatePointSums>> {
     return sumEstimatePoints(em, this.kind.table, this.kind.column, ids);
-  }
-
-  /** Number of live sub-items of each work item (see `subIssueCounts`). */
-  subIssueCounts(em: EntityManager, issueIds: string[]): Promise<Map<string, number>> {
-    return subIssueCounts(em, issueIds);
   }
 
   /** Live, non-archived, non-draft work items with a parent among the owner's (Plane's `sub_issues`). */
@@ -250,11 +211,6 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
     return distribution(em, { table: this.kind.table, column: this.kind.column, id }, unit, opts);
   }
 
-  /** Whether the project's estimate is of type `points`. */
-  usesPointEstimate(em: EntityManager, projectId: string): Promise<boolean> {
-    return usesPointEstimate(em, projectId);
-  }
-
   // ---- reads for the rooms above (through PlanningService)
 
   /** The project's live, unarchived rows `{id, name}`, oldest first. */
@@ -264,6 +220,46 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
       where: { projectId, archivedAt: IsNull() } as never,
       order: { createdAt: 'ASC', id: 'ASC' } as never,
     });
+  }
+
+  /**
+   * The unarchived rows of `userId`'s live, unarchived projects of the workspace (active
+   * membership; one project with `projectId`) whose name contains `q` (when given), newest first,
+   * at most `limit`: `{name, id, project_id, project__identifier, workspace__slug}`, and `status`
+   * with `withStatus` (the entity search). The project and workspace rooms' tables are joined by
+   * entity name: the caller's scope and the rows' project keys, in this one statement.
+   */
+  searchOfMember(
+    workspaceId: string,
+    userId: string,
+    q: string,
+    opts: { projectId?: string; limit: number; withStatus: boolean },
+  ): Promise<unknown[]> {
+    const a = this.kind.alias;
+    const qb = this.dataSource.manager
+      .getRepository(this.kind.entity)
+      .createQueryBuilder(a)
+      .innerJoin('Project', 'p', `p.id = ${a}.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL`)
+      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId', { workspaceId })
+      .andWhere(`${a}.archivedAt IS NULL`)
+      .select([
+        `${a}.name AS name`,
+        `${a}.id AS id`,
+        'p.id AS project_id',
+        'p.identifier AS project__identifier',
+        ...(opts.withStatus ? [`${this.kind.status} AS status`] : []),
+        'w.slug AS workspace__slug',
+      ])
+      .orderBy(`${a}.createdAt`, 'DESC')
+      .limit(opts.limit);
+    if (opts.withStatus) qb.addOrderBy(`${a}.id`, 'DESC');
+    if (opts.projectId) qb.andWhere('p.id = :projectId', { projectId: opts.projectId });
+    if (q) qb.andWhere(`${a}.name ILIKE :like ESCAPE '\\'`, { like: likeContaining(q) });
+    return qb.getRawMany();
   }
 
   /** `external_id` → id of the project's live rows that came from `source` (`external_source`): the import's dedupe. */
@@ -281,11 +277,6 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
       .getRawMany<{ issue_id: string }>();
     return new Set(rows.map((r) => r.issue_id));
   }
-}
-
-/** The live work items of the project with these ids, in no order (`issuesOfProject` checks them). */
-export function findIssuesOfProject(em: EntityManager, projectId: string, ids: string[]): Promise<Issue[]> {
-  return em.getRepository(Issue).find({ where: { id: In(ids), projectId } });
 }
 
 /**
@@ -318,19 +309,6 @@ export async function countIssues(
     const key = `${r.grp ?? 'backlog'}_issues` as keyof IssueCounts;
     if (key in c && key !== 'total_issues') c[key] += n;
   }
-  return out;
-}
-
-/** Number of live sub-items of each work item. */
-export async function subIssueCounts(em: EntityManager, issueIds: string[]): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  if (!issueIds.length) return out;
-  const params = issueIds.map((_, n) => `$${n + 1}`).join(', ');
-  const rows: Array<{ id: string; n: number | string }> = await em.query(
-    `SELECT parent_id AS id, COUNT(*) AS n FROM issues WHERE deleted_at IS NULL AND parent_id IN (${params}) GROUP BY parent_id`,
-    issueIds,
-  );
-  for (const r of rows) out.set(r.id, Number(r.n));
   return out;
 }
 

@@ -1,10 +1,20 @@
-import { MeridianError, Page, PageRequest, ROLE } from '#common';
+import { MeridianError, Page, PageRequest, ROLE, validationError } from '#common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ActivityEntry, ChangeContext, IssueContext, IssueJson, IssueQueryService, writeActivities } from '../issue';
+import {
+  ActivityEntry,
+  ChangeContext,
+  Issue,
+  IssueContext,
+  IssueJson,
+  IssueQueryService,
+  writeActivities,
+} from '../issue';
 import { emitChange } from '../kernel/change-bus';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { Shape } from '../kernel/fields';
 import { assertProjectWritable } from '../kernel/project-writable';
+import { ProjectMemberService, ProjectService } from '../project';
+import type { IssueCounts } from './cycle.view';
 import { PlanningLinkRow, PlanningRepository, PlanningRow } from './planning.repository';
 
 /**
@@ -24,6 +34,8 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     protected readonly repo: PlanningRepository<E, L>,
     protected readonly dataSource: DataSource,
     protected readonly issues: IssueQueryService,
+    protected readonly projects: ProjectService,
+    protected readonly projectMembers: ProjectMemberService,
   ) {}
 
   /** The v1 JSON of these rows, in their order (one statement per annotation). */
@@ -81,10 +93,7 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
       .transaction((em) => this.addIssuesIn(em, ctx, id, issueIds))
       .catch((err) => this.rethrowAddConflict(err));
     const links = await this.repo.linksOldestFirst(this.repo.manager, id);
-    const subs = await this.repo.subIssueCounts(
-      this.repo.manager,
-      links.map((l) => l.issueId),
-    );
+    const subs = await this.issues.subItemCounts(links.map((l) => l.issueId));
     return links.map((l) => this.linkView(l, subs.get(l.issueId) ?? 0));
   }
 
@@ -100,7 +109,7 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     desc = false,
   ): Promise<Page<Partial<IssueJson>>> {
     await this.load(this.repo.manager, projectId, id);
-    const found = await this.repo.issuesPage(projectId, id, page, desc ? 'DESC' : 'ASC');
+    const found = await this.issues.linkedIssuesPage(projectId, this.repo.linkScope(id), page, desc ? 'DESC' : 'ASC');
     return renderPage(found, (issues) => this.issues.renderMany(issues, shape));
   }
 
@@ -109,7 +118,7 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     await this.load(this.repo.manager, projectId, id);
     const link = await this.repo.findLink(this.repo.manager, id, issueId);
     if (!link) throw new MeridianError('NOT_FOUND');
-    const subs = await this.repo.subIssueCounts(this.repo.manager, [issueId]);
+    const subs = await this.issues.subItemCounts([issueId]);
     return this.linkView(link, subs.get(issueId) ?? 0);
   }
 
@@ -145,6 +154,20 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     });
   }
 
+  /**
+   * The live work items of the project with these ids, in their order (duplicates folded), in the
+   * caller's transaction. An empty list is 422 (Plane: 400 "Issues are required"); an id that is not
+   * a live work item of the project is 422 (Plane does not check; Meridian names the ids).
+   */
+  protected async issuesOfProject(em: EntityManager, projectId: string, ids: string[]): Promise<Issue[]> {
+    const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+    if (!wanted.length) throw validationError({ issues: ['Issues are required.'] });
+    const found = await this.issues.issuesInProject(projectId, wanted, em);
+    const missing = wanted.filter((id) => !found.some((i) => i.id === id));
+    if (missing.length) throw validationError({ issues: [`Not work items of this project: ${missing.join(', ')}.`] });
+    return wanted.map((id) => found.find((i) => i.id === id)!);
+  }
+
   /** The row of the project (archived too), locked with `lock`; 404 `NOT_FOUND` otherwise. */
   protected async load(em: EntityManager, projectId: string, id: string, lock = false): Promise<E> {
     const row = await this.repo.findInProject(em, projectId, id, lock);
@@ -176,7 +199,7 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
   }
 
   private async retrieveIn(projectId: string, id: string, archived: boolean): Promise<J> {
-    if (await this.repo.projectArchived(this.repo.manager, projectId)) throw new MeridianError('NOT_FOUND');
+    if (await this.projects.isArchived(projectId)) throw new MeridianError('NOT_FOUND');
     const row = await this.load(this.repo.manager, projectId, id);
     if (!!row.archivedAt !== archived) throw new MeridianError('NOT_FOUND');
     return (await this.render([row]))[0];
@@ -195,9 +218,36 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     return this.repo.linksOfIssues(this.repo.manager, issueIds);
   }
 
+  /** The cycle or module `id` (entity), deleted or not, or null; in `em`'s transaction (a webhook delivery renders it). */
+  async findWithDeleted(id: string, em: EntityManager = this.repo.manager): Promise<E | null> {
+    return (await this.repo.findWithDeleted(em, [id]))[0] ?? null;
+  }
+
+  /** The work item counts by state group of each of `ids` (see `countIssues`), in `em`'s transaction. */
+  issueCounts(ids: string[], em: EntityManager = this.repo.manager): Promise<Map<string, IssueCounts>> {
+    return this.repo.countIssues(em, ids);
+  }
+
   /** Whether `id` is a live cycle or module of the project (archived or not). */
   async existsInProject(projectId: string, id: string): Promise<boolean> {
     return (await this.repo.findInProject(this.repo.manager, projectId, id)) !== null;
+  }
+
+  // ---- searches, for the rooms above (search)
+
+  /**
+   * The unarchived cycles or modules of `userId`'s live, unarchived projects of the workspace (one
+   * project with `projectId`) whose name contains `q` (when given), newest first, at most `limit`:
+   * `{name, id, project_id, project__identifier, workspace__slug}` rows, with `status` (a cycle's
+   * computed as Plane's) when `withStatus` (the editor's entity search).
+   */
+  searchOfMember(
+    workspaceId: string,
+    userId: string,
+    q: string,
+    opts: { projectId?: string; limit: number; withStatus: boolean },
+  ): Promise<unknown[]> {
+    return this.repo.searchOfMember(workspaceId, userId, q, opts);
   }
 
   // ---- the import's dedupe reads (`meridian import plane`)

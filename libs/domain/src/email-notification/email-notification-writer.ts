@@ -3,6 +3,8 @@ import { EntityManager } from 'typeorm';
 import { ChangeEvents, IssueCreateDraft, OnChange } from '../kernel/change-bus';
 import type { ActivityEntry, ChangeContext } from '../kernel/change-context';
 import { mentionedUserIds } from '../notification';
+import { StateService } from '../state';
+import { UserProfileService } from '../user';
 import { EmailCandidate, EmailLogRow, EmailNotificationRepository } from './email-notification.repository';
 
 const PLAN = 'email-notification';
@@ -79,7 +81,11 @@ function logData(
 export class EmailNotificationWriter {
   private readonly logger = new Logger('EmailNotifications');
 
-  constructor(private readonly repo: EmailNotificationRepository) {}
+  constructor(
+    private readonly repo: EmailNotificationRepository,
+    private readonly states: StateService,
+    private readonly users: UserProfileService,
+  ) {}
 
   /** Runs `fn` so that a failure loses the mails of the change, never the change (logged). */
   private async safely(em: EntityManager, fn: () => Promise<void>): Promise<void> {
@@ -130,7 +136,7 @@ export class EmailNotificationWriter {
     const ctx = draft.ctx;
     const at = new Date().toISOString();
     const candidates = await this.repo.candidates(em, issue.id, ctx.userId, [...plan.assigned, ...plan.mentioned]);
-    const names = await this.repo.displayNames(em, plan.assigned);
+    const names = new Map((await this.users.liveUsers(plan.assigned, em)).map((u) => [u.id, u.displayName]));
     const rows: EmailLogRow[] = [];
     const row = (receiverId: string, data: Record<string, unknown>): EmailLogRow => ({
       workspaceId: ctx.workspaceId,
@@ -191,11 +197,11 @@ export class EmailNotificationWriter {
     if (!changes.length && !mentioned.size) return;
     const candidates = await this.repo.candidates(em, issueId, ctx.userId, [...newAssignees, ...mentioned]);
     if (!candidates.length) return;
-    const completed = await this.repo.completedStates(
-      em,
+    const completed = await this.states.completedAmong(
       changes
         .filter(({ entry }) => entry.field === 'state' && entry.newIdentifier)
         .map(({ entry }) => entry.newIdentifier!),
+      em,
     );
     const at = new Date().toISOString();
     const rows: EmailLogRow[] = [];

@@ -75,8 +75,10 @@ function returnedRows<T>(result: unknown): T[] {
 
 /**
  * All SQL of the email notifications: who may be mailed about a work item (in the change's
- * transaction), the log rows, and the sender's claim (`FOR UPDATE SKIP LOCKED` plus a lease), its
- * reads and its bookkeeping. Methods that take an `EntityManager` run in the caller's transaction.
+ * transaction) and what a mail shows of it (read models over the work item, its project's
+ * memberships and the Guest rule, one statement each), the log rows, and the sender's claim (`FOR
+ * UPDATE SKIP LOCKED` plus a lease) and its bookkeeping. States and people come through their
+ * rooms' doors. Methods that take an `EntityManager` run in the caller's transaction.
  */
 @Injectable()
 export class EmailNotificationRepository {
@@ -138,26 +140,6 @@ export class EmailNotificationRepository {
       if (inTransaction) await em.query('ROLLBACK TO SAVEPOINT email_notification_logs');
       return err ?? new Error('failed');
     }
-  }
-
-  /** The ids among `stateIds` of states in the `completed` group. */
-  async completedStates(em: EntityManager, stateIds: string[]): Promise<Set<string>> {
-    if (!stateIds.length) return new Set();
-    const rows: Array<{ id: string }> = await em.query(
-      `SELECT id::text AS id FROM states WHERE id = ANY($1::uuid[]) AND "group" = 'completed'`,
-      [stateIds],
-    );
-    return new Set(rows.map((r) => r.id));
-  }
-
-  /** Display names of users (for the assignees of a new work item). */
-  async displayNames(em: EntityManager, userIds: string[]): Promise<Map<string, string>> {
-    if (!userIds.length) return new Map();
-    const rows: Array<{ id: string; display_name: string }> = await em.query(
-      `SELECT id::text AS id, display_name FROM users WHERE id = ANY($1::uuid[])`,
-      [userIds],
-    );
-    return new Map(rows.map((r) => [r.id, r.display_name]));
   }
 
   /** Inserts the rows (one statement; none when empty). */
@@ -232,16 +214,6 @@ export class EmailNotificationRepository {
       [pairs.map((p) => p.receiverId), pairs.map((p) => p.issueId)],
     );
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
-  }
-
-  /** Names of users (actors, mentioned users), by id. */
-  async users(userIds: string[]): Promise<Map<string, MailUser>> {
-    if (!userIds.length) return new Map();
-    const rows: MailUser[] = await this.dataSource.query(
-      `SELECT id::text AS id, first_name, last_name, display_name, avatar FROM users WHERE id = ANY($1::uuid[])`,
-      [[...new Set(userIds)]],
-    );
-    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /**

@@ -2,7 +2,8 @@ import { APP_CONFIG, AppConfig, Metrics } from '#common';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { MailService } from '../mail';
 import { mentionedUserIds } from '../notification';
-import { ClaimedEmailLog, EmailNotificationRepository } from './email-notification.repository';
+import { UserProfileService } from '../user';
+import { ClaimedEmailLog, EmailNotificationRepository, MailUser } from './email-notification.repository';
 import { MailChange, renderIssueUpdates } from './email-notification.template';
 
 /** (receiver, work item) pairs claimed per batch, and the rows of one batch at most. */
@@ -84,6 +85,7 @@ export class EmailNotificationService {
   constructor(
     private readonly repo: EmailNotificationRepository,
     private readonly mail: MailService,
+    private readonly people: UserProfileService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics?: Metrics,
   ) {}
@@ -142,7 +144,12 @@ export class EmailNotificationService {
       if (a?.field === 'comment' || a?.field === 'mention')
         for (const id of mentionedUserIds(typeof a.new_value === 'string' ? a.new_value : null)) userIds.add(id);
     }
-    const users = await this.repo.users([...userIds]);
+    const users = new Map(
+      (await this.people.liveUsers([...userIds])).map((u): [string, MailUser] => [
+        u.id,
+        { id: u.id, first_name: u.firstName, last_name: u.lastName, display_name: u.displayName, avatar: u.avatar },
+      ]),
+    );
 
     for (const [key, group] of groups) {
       if (Date.now() > sendBefore) {

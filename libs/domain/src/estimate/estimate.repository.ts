@@ -46,6 +46,20 @@ export class EstimateRepository {
     return em.getRepository(Estimate).findOne({ where: { projectId, ...(id ? { id } : {}) } });
   }
 
+  /**
+   * Whether the project's estimate (`projects.estimate_id`, the project room's column read by name
+   * in this one statement) is a live estimate of type `points`.
+   */
+  async usesPoints(em: EntityManager, projectId: string): Promise<boolean> {
+    const rows: unknown[] = await em.query(
+      `SELECT 1 FROM projects p
+         JOIN estimates e ON e.id = p.estimate_id AND e.deleted_at IS NULL AND e.type = 'points'
+        WHERE p.id = $1`,
+      [projectId],
+    );
+    return rows.length > 0;
+  }
+
   /** The live estimate `id`, or null. */
   estimateById(em: EntityManager, id: string): Promise<Estimate | null> {
     return em.getRepository(Estimate).findOne({ where: { id } });

@@ -305,6 +305,16 @@ export class EstimateService {
       });
   }
 
+  // ---- reads for the rooms above (cycles and modules)
+
+  /**
+   * Whether the project's estimate is of type `points` (Plane's `estimate__type="points"`: a cycle's
+   * or module's distribution by points), in the caller's transaction when `em` is given.
+   */
+  usesPointEstimate(projectId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.estimates.usesPoints(em, projectId);
+  }
+
   private async assertKeyFree(em: EntityManager, estimateId: string, key: number): Promise<void> {
     const found = await this.estimates.pointByKey(em, estimateId, key);
     if (found) throw new MeridianError('ESTIMATE_POINT_KEY_TAKEN', undefined, { id: found.id });

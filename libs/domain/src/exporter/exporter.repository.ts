@@ -59,7 +59,9 @@ export const EXPORT_BATCH = 500;
 /**
  * All of the exporter room's SQL (Plane 0.25.3 `plane/db/models/exporter.py`,
  * `bgtasks/export_task.py`): the export history, the atomic claim of a queued export, and the
- * work items of an export read in batches by `(project, sequence_id)`.
+ * work items of an export read in batches by `(project, sequence_id)` (a read model over the work
+ * items and what they show of other rooms, one statement per batch). Which projects an export
+ * takes and the workspace's slug come through the project and workspace doors.
  */
 @Injectable()
 export class ExporterRepository {
@@ -83,13 +85,6 @@ export class ExporterRepository {
       .andWhere(`e.type = 'issue_exports'`)
       .andWhere(readableBy('e', ':me'), { me: userId });
     return paginate(qb, page, { order: 'DESC' });
-  }
-
-  async workspaceSlug(workspaceId: string): Promise<string | undefined> {
-    const rows: Array<{ slug: string }> = await this.dataSource.query('SELECT slug FROM workspaces WHERE id = $1', [
-      workspaceId,
-    ]);
-    return rows[0]?.slug;
   }
 
   /** The workspace's export `id` if `userId` may read it (`readableBy`), else null. */
@@ -148,33 +143,6 @@ export class ExporterRepository {
 
   async finish(id: string, status: ExportStatus, values: Partial<Pick<ExporterHistory, 'key' | 'url' | 'reason'>>) {
     await this.dataSource.getRepository(ExporterHistory).update({ id }, { status, ...values });
-  }
-
-  /** Which of `ids` are live projects of the workspace (archived ones included). */
-  async projectsOfWorkspace(workspaceId: string, ids: string[]): Promise<Set<string>> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      'SELECT id::text AS id FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
-      [workspaceId, ids],
-    );
-    return new Set(rows.map((r) => r.id));
-  }
-
-  /**
-   * The projects of `projectIds` in the workspace that `userId` is an active member of and that
-   * are live and not archived (Plane's export filter), in the order asked.
-   */
-  async exportableProjects(workspaceId: string, userId: string, projectIds: string[] | undefined): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT p.id::text AS id FROM projects p
-       JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL
-       WHERE p.workspace_id = $1 AND p.deleted_at IS NULL AND p.archived_at IS NULL
-         AND ($3::uuid[] IS NULL OR p.id = ANY($3::uuid[]))
-       ORDER BY p.identifier`,
-      [workspaceId, userId, projectIds ?? null],
-    );
-    if (!projectIds) return rows.map((r) => r.id);
-    const found = new Set(rows.map((r) => r.id));
-    return projectIds.filter((id) => found.has(id));
   }
 
   /**

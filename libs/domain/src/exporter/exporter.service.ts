@@ -10,7 +10,9 @@ import { OBJECT_STORAGE } from '../attachment';
 import type { ObjectStorage } from '../attachment';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { JobRunner } from '../kernel/jobs/job-runner';
+import { ProjectService } from '../project';
 import { userLiteView } from '../user';
+import { WorkspaceService } from '../workspace';
 import { exportWriter, zipFiles } from './export-files';
 import { EXPORT_PROVIDERS, ExporterHistory, ExportProvider } from './exporter-history.entity';
 import { EXPORT_BATCH, ExporterRepository } from './exporter.repository';
@@ -49,6 +51,8 @@ export class ExporterService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: JobRunner,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly projects: ProjectService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   /** The worker `exports` on the job runner: one export per round, the next at once. */
@@ -88,10 +92,10 @@ export class ExporterService implements OnModuleInit {
     if (input.multiple !== undefined && input.multiple !== null && typeof input.multiple !== 'boolean')
       throw new MeridianError('VALIDATION_ERROR', 'multiple must be true or false.');
     if (asked) {
-      const known = await this.repo.projectsOfWorkspace(workspaceId, asked);
+      const known = await this.projects.liveIdsInWorkspace(workspaceId, asked);
       if (asked.some((id) => !known.has(id))) throw new MeridianError('PROJECT_NOT_FOUND');
     }
-    const projects = await this.repo.exportableProjects(workspaceId, userId, asked);
+    const projects = await this.projects.openIdsOfMember(workspaceId, userId, asked);
     await this.dataSource.transaction(async (em) => {
       const created = await this.repo.create(
         {
@@ -249,7 +253,7 @@ export class ExporterService implements OnModuleInit {
   }
 
   private async slugOf(e: ExporterHistory): Promise<string> {
-    return (await this.repo.workspaceSlug(e.workspaceId)) ?? e.workspaceId;
+    return (await this.workspaces.workspacesWithDeleted([e.workspaceId]))[0]?.slug ?? e.workspaceId;
   }
 }
 

@@ -7,6 +7,6 @@ export { intakeIssueView } from './intake.view';
 export type { IntakeObjectJson } from './intake-object.view';
 export { appIntakeIssueView } from './intake.app-view';
 export type { IntakeIssueJson } from './intake.view';
-export type { IntakeListFilter } from './intake.repository';
+export type { IntakeListFilter, IntakeSourceRow } from './intake.repository';
 export type { AppIntakeIssueDetailJson } from './intake.app-view';
 export { IntakeFeatureModule } from './intake.module';

@@ -33,6 +33,13 @@ export interface IssueFilterCompiler {
   issueFilterConditions: typeof issueFilterConditions;
 }
 
+/** Where a work item came from through intake: `source`, `source_email`, `extra` of its first intake row. */
+export interface IntakeSourceRow {
+  source: string | null;
+  source_email: string | null;
+  extra: Record<string, unknown> | null;
+}
+
 /**
  * All of the intake feature's SQL: the intake rows of a project, joined to their live work items.
  * An intake row counts only while its work item is live, so the statements that find or count rows
@@ -100,6 +107,25 @@ export class IntakeRepository {
       .innerJoin('Issue', 'i', 'i.id = r.issueId AND i.deletedAt IS NULL')
       .where('r.projectId = :projectId AND r.intakeId = :intakeId', { projectId, intakeId })
       .andWhere('(r.id = :id OR r.issueId = :id)', { id })
+      .getOne();
+  }
+
+  /** Each work item's first live intake row's `source`, `source_email` and `extra` (work items without one are absent). */
+  async sourcesOf(issueIds: string[]): Promise<Map<string, IntakeSourceRow>> {
+    const rows = await this.dataSource.query<Array<IntakeSourceRow & { issue_id: string }>>(
+      `SELECT DISTINCT ON (issue_id) issue_id, source, source_email, extra FROM intake_issues
+        WHERE issue_id = ANY($1::uuid[]) AND deleted_at IS NULL ORDER BY issue_id, created_at`,
+      [issueIds],
+    );
+    return new Map(rows.map((r) => [r.issue_id, { source: r.source, source_email: r.source_email, extra: r.extra }]));
+  }
+
+  /** The live intake row `id`, or whose work item is `id` (any project); null when none. */
+  findLiveRowByIdOrIssueAnywhere(em: EntityManager, id: string): Promise<IntakeIssue | null> {
+    return em
+      .getRepository(IntakeIssue)
+      .createQueryBuilder('r')
+      .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id })
       .getOne();
   }
 

@@ -11,7 +11,7 @@ import { assertProjectWritable } from '../kernel/project-writable';
 import { State, StateService } from '../state';
 import { Intake } from './intake.entity';
 import { INTAKE_STATUS, IntakeIssue } from './intake-issue.entity';
-import { IntakeListFilter, IntakeRepository, IssueFilterCompiler } from './intake.repository';
+import { IntakeListFilter, IntakeRepository, IntakeSourceRow, IssueFilterCompiler } from './intake.repository';
 import { AppIntakeIssueDetailJson, appIntakeIssueDetailView } from './intake.app-view';
 import { IntakeIssueJson, intakeIssueView } from './intake.view';
 import { IntakeObjectJson, intakeObjectView } from './intake-object.view';
@@ -436,6 +436,23 @@ export class IntakeService {
   /** Which of the work items `issueIds` have a live intake row with one of `statuses` (`INTAKE_STATUS`). */
   issuesWithIntakeStatus(issueIds: string[], statuses: number[]): Promise<Set<string>> {
     return this.intakes.issueIdsWithStatus([...new Set(issueIds)], statuses);
+  }
+
+  /**
+   * The live intake row (entity) whose id is `id`, or whose work item's is (a webhook's
+   * `intake_issue` event is queued by either), in `em`'s transaction; null when none.
+   */
+  liveRowByIdOrIssue(id: string, em: EntityManager = this.dataSource.manager): Promise<IntakeIssue | null> {
+    return this.intakes.findLiveRowByIdOrIssueAnywhere(em, id);
+  }
+
+  /**
+   * Where each of the work items `issueIds` came from through intake (`source`, `source_email`,
+   * `extra` of its first live intake row; the others are absent): history rows show it.
+   */
+  sourcesOf(issueIds: string[]): Promise<Map<string, IntakeSourceRow>> {
+    if (!issueIds.length) return Promise.resolve(new Map());
+    return this.intakes.sourcesOf([...new Set(issueIds)]);
   }
 
   // ---- the import's dedupe reads (`meridian import plane`)

@@ -1,7 +1,13 @@
 // The issue room's door: what other features, apps/, test/ and bench/ use.
 export { IssueFeatureModule } from './issue.module';
 export { IssueQueryService } from './issue-query.service';
-export type { BoardIssueFilters, BoardIssueOrder } from './issue.repository';
+export type {
+  ActorActivityScope,
+  BoardIssueFilters,
+  BoardIssueOrder,
+  PickerExclusions,
+  PlanningLinkScope,
+} from './issue.repository';
 export type { AppIssueJson, GroupedIssues, IssueListQuery, SyncPage, SyncQuery } from './issue-query.service';
 export { IssueCommandService } from './issue-command.service';
 export type { IssueContext, IssueInput } from './issue-command.service';
@@ -27,19 +33,16 @@ export type { AppActivityJson, AppIssueDetails, IntakeSource } from './issue.app
 export type { IssueJson } from './issue.view';
 export { stripHtml, writeActivities } from './activity-writer';
 export type { ActivityEntry, ChangeContext } from './activity-writer';
-// the one definition of visibility, priority order and ordering keys, for the features above
-export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
-export { guestCondition, guestRule, ISSUE_ORDER_KEYS } from './issue-filters';
+// priority order and ordering keys, for the features above (the published boards, views)
+export { ISSUE_ORDER_KEYS } from './issue-filters';
 export type { DateFilter, IssueOrderKey } from './issue-filters';
-export {
-  exactIssueKey,
-  type IssueTextMatch,
-  likeText,
-  rankedIssueSearch,
-  SEARCH_WINDOW,
-  softDeleteComment,
-  visibleIssuesQuery,
-} from './issue.repository';
-// the filter compiler, for the lists of work items that live in other features (intake)
-export { bindNamed, bindPositional, issueFilterConditions } from './issue-filters';
+// The issue room's read contract: the SQL it publishes for the statements of other rooms that read
+// work items (the read models: analytics, the daily automation, a cycle's or module's distribution,
+// email notifications, exports, the inbox, the profile counts; and intake's list) to compose: one
+// definition each of visibility (the live project, the visible work item, triage), the Guest rule,
+// the visible work items' query and the filter compiler with its binders. Those repositories may
+// import these names alone from this door (ISSUE_READ_CONTRACT, .dependency-cruiser.read-models.cjs).
+export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
+export { bindNamed, bindPositional, guestCondition, guestRule, issueFilterConditions } from './issue-filters';
 export type { IssueFilterSet } from './issue-filters';
+export { visibleIssuesQuery } from './issue.repository';

@@ -2,8 +2,9 @@ import { answerBudget, ChunkedList, mapChunks, MeridianError, Page, PageRequest,
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { projectLiteView } from '../project';
-import { workspaceLiteView } from '../workspace';
+import { ProjectMemberService, ProjectService, projectLiteView } from '../project';
+import { UserProfileService } from '../user';
+import { WorkspaceService, workspaceLiteView } from '../workspace';
 import { found, isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { pick, Shape } from '../kernel/fields';
@@ -59,6 +60,10 @@ export class IssueChildrenService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: IssueRepository,
+    private readonly users: UserProfileService,
+    private readonly projects: ProjectService,
+    private readonly projectMembers: ProjectMemberService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   // ---- comments ------------------------------------------------------------------------------
@@ -125,7 +130,8 @@ export class IssueChildrenService {
   ): Promise<AppCommentJson[]> {
     const ids = comments.map((c) => c.id).filter((id): id is string => !!id);
     const actors = [...new Set(comments.map((c) => c.actor).filter((id): id is string => !!id))];
-    const { users, reactions } = await this.repo.commentExtras(ids, actors);
+    const users = await this.users.liveUsers(actors);
+    const reactions = await this.repo.commentReactions(ids);
     const byUser = new Map(users.map((u) => [u.id, u]));
     const byComment = new Map<string, ReactionJson[]>();
     for (const r of reactions) {
@@ -478,7 +484,7 @@ export class IssueChildrenService {
             this.repo.historyRowChunks(issueId, HIDDEN_FIELDS, opts.after, opts.order, lender),
             async (chunk) => {
               const actorIds = [...new Set(chunk.map((a) => a.actorId).filter((id): id is string => !!id))];
-              const byUser = new Map((await this.repo.commentExtras([], actorIds)).users.map((u) => [u.id, u]));
+              const byUser = new Map((await this.users.liveUsers(actorIds)).map((u) => [u.id, u]));
               return chunk.map((a) => ({
                 at: a.createdAt.getTime(),
                 json: appActivityView(a, a.actorId ? byUser.get(a.actorId) : undefined, details, intake) as object,
@@ -552,15 +558,21 @@ export class IssueChildrenService {
 
   /** The work item's, project's and workspace's details, and its intake source, for the App shapes. */
   private async appDetails(issueId: string): Promise<{ details: AppIssueDetails; intake: IntakeSource | null }> {
-    const found = await this.repo.appDetailsOf(issueId);
-    if (!found) throw new MeridianError('NOT_FOUND');
+    const issue = await this.repo.issueWithDeleted(this.repo.manager, issueId);
+    if (!issue) throw new MeridianError('NOT_FOUND');
+    const [project, workspaces, intake] = await Promise.all([
+      found(this.projects.findWithDeleted(issue.projectId)),
+      this.workspaces.workspacesWithDeleted([issue.workspaceId]),
+      this.repo.intakeSourceOf(issueId),
+    ]);
+    if (!workspaces.length) throw new MeridianError('NOT_FOUND');
     return {
       details: {
-        issue_detail: issueFlatView(found.issue),
-        project_detail: projectLiteView(found.project),
-        workspace_detail: workspaceLiteView(found.workspace),
+        issue_detail: issueFlatView(issue),
+        project_detail: projectLiteView(project),
+        workspace_detail: workspaceLiteView(workspaces[0]),
       },
-      intake: found.intake,
+      intake,
     };
   }
 
@@ -576,8 +588,13 @@ export class IssueChildrenService {
     return this.repo.commentInProject(em, projectId, commentId);
   }
 
+  /** The comment `id` (entity), deleted or not, or null; in `em`'s transaction (a webhook delivery renders it). */
+  commentWithDeleted(id: string, em: EntityManager = this.dataSource.manager): Promise<IssueComment | null> {
+    return this.repo.commentWithDeleted(em, id);
+  }
+
   private async members(projectId: string): Promise<Set<string>> {
-    return new Set(await this.repo.activeMemberIds(projectId));
+    return new Set(await this.projectMembers.activeMemberIds(projectId));
   }
 
   private async guard<T>(fn: () => Promise<T>): Promise<T> {

@@ -3,7 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { assertEstimatePoint } from '../kernel/estimate-checks';
-import { State } from '../state';
+import { LabelService } from '../label';
+import { ProjectMemberService, ProjectService } from '../project';
+import { State, StateService } from '../state';
+import { UserProfileService } from '../user';
 import { emitChange, IssueCreateDraft } from '../kernel/change-bus';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
@@ -74,6 +77,11 @@ export class IssueCommandService {
     private readonly repo: IssueRepository,
     private readonly batcher: IssueCreateBatcher,
     private readonly query: IssueQueryService,
+    private readonly states: StateService,
+    private readonly labels: LabelService,
+    private readonly projects: ProjectService,
+    private readonly members: ProjectMemberService,
+    private readonly users: UserProfileService,
   ) {}
 
   /**
@@ -243,8 +251,8 @@ export class IssueCommandService {
         if (input.state !== undefined && input.state !== issue.stateId) {
           const state = input.state
             ? await this.stateOf(em, ctx.projectId, input.state)
-            : await this.repo.defaultState(em, ctx.projectId);
-          const old = issue.stateId ? await this.repo.stateWithDeleted(em, issue.stateId) : null;
+            : await this.states.defaultOrFirstState(ctx.projectId, em);
+          const old = issue.stateId ? ((await this.states.statesWithDeleted([issue.stateId], em))[0] ?? null) : null;
           patch.stateId = state?.id ?? null;
           patch.completedAt = state?.group === 'completed' ? (issue.completedAt ?? new Date()) : null;
           history.push({
@@ -288,7 +296,7 @@ export class IssueCommandService {
           const next = await this.filterAssignees(em, ctx.projectId, input.assignees);
           history.push(
             ...(await this.replaceSet(em, IssueAssignee, 'assigneeId', issueId, next, 'assignees', async (ids) => {
-              const users = await this.repo.usersByIds(em, ids);
+              const users = await this.users.liveUsers(ids, em);
               return new Map(users.map((u) => [u.id, u.displayName]));
             })),
           );
@@ -297,7 +305,7 @@ export class IssueCommandService {
           const next = await this.filterLabels(em, ctx.projectId, input.labels);
           history.push(
             ...(await this.replaceSet(em, IssueLabel, 'labelId', issueId, next, 'labels', async (ids) => {
-              const labels = await this.repo.labelsWithDeleted(em, ids);
+              const labels = await this.labels.labelsWithDeleted(ids, em);
               return new Map(labels.map((l) => [l.id, l.name]));
             })),
           );
@@ -362,6 +370,24 @@ export class IssueCommandService {
   }
 
   /**
+   * Archives the work items `ids` on `day` (`YYYY-MM-DD`, their `archived_at`; `updated_at` moves),
+   * in the caller's transaction, without checks or history: the daily automation picks and locks
+   * them and writes Plane's history rows with its own. One statement.
+   */
+  async archiveAllOn(ids: string[], day: string, em: EntityManager): Promise<void> {
+    if (ids.length) await this.repo.archiveOn(em, ids, day);
+  }
+
+  /**
+   * Moves the work items `ids` to `state` (`completed_at` now when it is of the `completed` group,
+   * else cleared; `updated_at` moves), in the caller's transaction, without checks or history: the
+   * daily automation's close (it writes the history rows). One statement.
+   */
+  async moveAllToState(ids: string[], state: { id: string; group: string }, em: EntityManager): Promise<void> {
+    if (ids.length) await this.repo.setStateOf(em, ids, state);
+  }
+
+  /**
    * Moves the work item to `change.stateId` with that `completedAt`, in the caller's transaction,
    * without checks or history: the intake's decisions (Plane's `IntakeIssueViewSet.partial_update`:
    * accepted → default state, declined or duplicate → first cancelled state) pick the project's
@@ -386,7 +412,7 @@ export class IssueCommandService {
   }
 
   private async stateOf(em: EntityManager, projectId: string, stateId: string): Promise<State> {
-    const state = await this.repo.stateInProject(em, projectId, stateId);
+    const state = await this.states.stateInProject(projectId, stateId, em);
     if (!state) throw validationError({ state: ['State is not valid please pass a valid state_id.'] });
     return state;
   }
@@ -410,20 +436,20 @@ export class IssueCommandService {
   }
 
   private async keyOf(em: EntityManager, issue: Issue): Promise<string> {
-    const project = await this.repo.projectWithDeleted(em, issue.projectId);
+    const project = await this.projects.findWithDeleted(issue.projectId, em);
     return `${project?.identifier ?? '?'}-${issue.sequenceId}`;
   }
 
   /** Plane: assignees who are not active project members with role ≥ 15 are dropped. */
   private async filterAssignees(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    return [...new Set(await this.repo.activeMembers(em, projectId, ids))].sort();
+    return (await this.members.assignableAmong(projectId, ids, em)).sort();
   }
 
   /** Plane: labels of other projects are dropped. */
   private async filterLabels(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    return (await this.repo.labelIdsInProject(em, projectId, [...new Set(ids)])).sort();
+    return (await this.labels.liveLabelIdsInProject(projectId, ids, em)).sort();
   }
 
   /** Replaces a work item's assignee or label set and returns one history row per addition and removal. */

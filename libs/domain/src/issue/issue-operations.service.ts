@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { State } from '../state';
+import { StateService } from '../state';
 import { writeActivities } from './activity-writer';
 import { Issue, Priority } from './issue.entity';
 import { IssueAssignee } from './issue-assignee.entity';
@@ -37,6 +37,7 @@ export class IssueOperationsService {
     private readonly issues: IssueQueryService,
     private readonly commands: IssueCommandService,
     private readonly repo: IssueRepository,
+    private readonly states: StateService,
   ) {}
 
   /**
@@ -172,7 +173,7 @@ export class IssueOperationsService {
     await this.issues.assertExists(projectId, issueId);
     const subs = await this.repo.subItems(issueId);
     const states = subs.length
-      ? await this.repo.rowsByIds(State, [...new Set(subs.map((s) => s.stateId).filter((x): x is string => !!x))])
+      ? await this.states.statesWithDeleted(subs.map((s) => s.stateId).filter((x): x is string => !!x))
       : [];
     const distribution: Record<string, number> = {};
     for (const s of subs) {
@@ -212,7 +213,7 @@ export class IssueOperationsService {
         if (issueIds.length === 1) throw err;
         throw validationError({ issue_ids: [`Not a work item of this project: ${id}.`] });
       });
-      const state = issue.stateId ? await this.repo.stateWithDeleted(em, issue.stateId) : null;
+      const state = issue.stateId ? ((await this.states.statesWithDeleted([issue.stateId], em))[0] ?? null) : null;
       if (state?.group !== 'completed' && state?.group !== 'cancelled') {
         throw new MeridianError('ISSUE_NOT_ARCHIVABLE', 'Can only archive completed or cancelled state group issue.');
       }

@@ -2,14 +2,14 @@ import { MeridianError, Page, pageNumberCursors, PageRequest, ROLE } from '#comm
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Label, labelView } from '../label';
-import { Project } from '../project';
+import { LabelService, labelView } from '../label';
+import { ProjectService } from '../project';
 import { found } from '../kernel/db-errors';
 import { iso } from '../kernel/time';
 import { pick, Shape } from '../kernel/fields';
-import { State, stateLiteView } from '../state';
-import { User, userLiteView } from '../user';
-import { Workspace } from '../workspace';
+import { StateService, stateLiteView } from '../state';
+import { UserProfileService, userLiteView } from '../user';
+import { WorkspaceService } from '../workspace';
 import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
 import {
   BoardIssueFilters,
@@ -19,8 +19,12 @@ import {
   IssueScope,
   IssueSearchHit,
   SyncKeys,
+  PlanningLinkScope,
+  ActorActivityScope,
+  PickerExclusions,
 } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
+import type { IssueActivity } from './issue-activity.entity';
 import { IssueJson, IssueListRecord, IssueRecord, issueRecordFromRow, issueView, linkLiteView } from './issue.view';
 import { descriptionVersionView, globalPage, versionListView } from './issue-version.view';
 
@@ -155,6 +159,11 @@ export class IssueQueryService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: IssueRepository,
+    private readonly states: StateService,
+    private readonly labels: LabelService,
+    private readonly projects: ProjectService,
+    private readonly workspaces: WorkspaceService,
+    private readonly users: UserProfileService,
   ) {}
 
   /** `syncKeys`' cache, least recently used first: when each was read, and the read */
@@ -485,7 +494,7 @@ export class IssueQueryService {
   ): Promise<{ sequence_id: number; project_identifier: string }> {
     const issue = await this.repo.findFiltered(projectId, issueId, filtersOf({ viewer }), false);
     if (!issue) throw new MeridianError('NOT_FOUND');
-    const project = await found(this.repo.projectById(projectId));
+    const project = await found(this.projects.findLive(projectId));
     return { sequence_id: issue.sequenceId, project_identifier: project.identifier };
   }
 
@@ -638,6 +647,39 @@ export class IssueQueryService {
     return { issues: await this.repo.search(workspaceId, userId, search.trim(), projectId, limit) };
   }
 
+  /**
+   * The work item picker (the search room's `search-issues/`): visible work items of `userId`'s
+   * projects of the workspace (the project `projectId`, or all of them when undefined) whose name
+   * contains `q` or whose key or number is `q`, without the `exclude`d ones; newest first, at most
+   * `limit`: `{name, id, start_date, sequence_id, project__name, project__identifier, project_id,
+   * workspace__slug, state__name, state__group, state__color}` rows.
+   */
+  pickerRows(
+    workspaceId: string,
+    projectId: string | undefined,
+    userId: string,
+    q: string,
+    exclude: PickerExclusions,
+    limit: number,
+  ): Promise<Array<Record<string, unknown>>> {
+    return this.repo.pickerRows(workspaceId, projectId, userId, q, exclude, limit);
+  }
+
+  /**
+   * Work items to mention (the search room's `entity-search/`): visible ones of `userId`'s
+   * projects of the workspace (the one project with `projectId`), under each project's Guest rule;
+   * `q` in the name or the project identifier, or a number in `q` as the sequence id; newest first,
+   * at most `limit`: `{name, id, sequence_id, project__identifier, project_id, priority, state_id,
+   * type_id}` rows.
+   */
+  mentionable(
+    scope: { workspaceId: string; userId: string; projectId?: string },
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    return this.repo.mentionable(scope, q, limit);
+  }
+
   /** The work item as `retrieve` renders it, whatever its visibility (for intake's `issue_detail`). */
   async detail(issueId: string): Promise<IssueJson> {
     return (await this.details([issueId]))[0];
@@ -718,23 +760,24 @@ export class IssueQueryService {
     assignees: Map<string, string[]>,
     labels: Map<string, string[]>,
   ): Promise<void> {
-    const load = async <T extends { id: string }>(e: new () => T, ids: Array<string | null>, withDeleted = true) => {
+    // each room's rows through its door (deleted ones too, but labels), one statement per key
+    const load = async <T extends { id: string }>(read: (ids: string[]) => Promise<T[]>, ids: Array<string | null>) => {
       const wanted = [...new Set(ids.filter((x): x is string => !!x))];
-      const rows = await this.repo.rowsByIds(e, wanted, withDeleted);
+      const rows = wanted.length ? await read(wanted) : [];
       return new Map(rows.map((r) => [r.id, r]));
     };
     const one = <T>(map: Map<string, T>, id: string | null, fn: (x: T) => unknown) =>
       id && map.has(id) ? fn(map.get(id)!) : {};
     if (expand.has('state')) {
       const m = await load(
-        State,
+        (ids) => this.states.statesWithDeleted(ids),
         issues.map((i) => i.stateId),
       );
       views.forEach((v, n) => (v.state = one(m, issues[n].stateId, stateLiteView)));
     }
     if (expand.has('project')) {
       const m = await load(
-        Project,
+        (ids) => this.projects.projectsWithDeleted(ids),
         issues.map((i) => i.projectId),
       );
       views.forEach(
@@ -753,7 +796,7 @@ export class IssueQueryService {
     }
     if (expand.has('workspace')) {
       const m = await load(
-        Workspace,
+        (ids) => this.workspaces.workspacesWithDeleted(ids),
         issues.map((i) => i.workspaceId),
       );
       views.forEach(
@@ -762,7 +805,7 @@ export class IssueQueryService {
     }
     if (expand.has('parent')) {
       const m = await load(
-        Issue,
+        (ids) => this.repo.issuesWithDeleted(ids),
         issues.map((i) => i.parentId),
       );
       views.forEach(
@@ -778,13 +821,13 @@ export class IssueQueryService {
       if (!expand.has(key)) continue;
       const prop = key === 'created_by' ? 'createdById' : 'updatedById';
       const m = await load(
-        User,
+        (ids) => this.users.liveUsers(ids),
         issues.map((i) => i[prop]),
       );
       views.forEach((v, n) => (v[key] = one(m, issues[n][prop], userLiteView)));
     }
     if (expand.has('assignees')) {
-      const m = await load(User, [...assignees.values()].flat());
+      const m = await load((ids) => this.users.liveUsers(ids), [...assignees.values()].flat());
       views.forEach(
         (v, n) =>
           (v.assignees = (assignees.get(issues[n].id) ?? [])
@@ -793,7 +836,7 @@ export class IssueQueryService {
       );
     }
     if (expand.has('labels')) {
-      const m = await load(Label, [...labels.values()].flat(), false);
+      const m = await load((ids) => this.labels.liveLabels(ids), [...labels.values()].flat());
       views.forEach(
         (v, n) =>
           (v.labels = (labels.get(issues[n].id) ?? []).filter((id) => m.has(id)).map((id) => labelView(m.get(id)!))),
@@ -856,6 +899,11 @@ export class IssueQueryService {
   /** The user ids assigned to the work item, in `em`'s transaction. */
   assigneeIds(issueId: string, em: EntityManager = this.dataSource.manager): Promise<string[]> {
     return this.repo.assigneeIdsOf(em, issueId);
+  }
+
+  /** The label ids of the work item, in `em`'s transaction. */
+  labelIds(issueId: string, em: EntityManager = this.dataSource.manager): Promise<string[]> {
+    return this.repo.labelIdsOf(em, issueId);
   }
 
   // ---- reads for the rooms above: relations and attachments (in the caller's transaction when `em` is given)
@@ -921,6 +969,76 @@ export class IssueQueryService {
   ): Promise<Array<{ id: string; projectId: string; identifier: string; seq: number }>> {
     if (!ids.length) return Promise.resolve([]);
     return this.repo.issueKeys(em, [...new Set(ids)]);
+  }
+
+  // ---- reads for the rooms above: cycles and modules (in the caller's transaction when `em` is given)
+
+  /**
+   * A page of the project's non-archived, non-draft work items in the cycle or module `link`
+   * (entities, by creation time, `order`): what `cycle-issues/` and `module-issues/` list.
+   */
+  linkedIssuesPage(
+    projectId: string,
+    link: PlanningLinkScope,
+    page: PageRequest,
+    order: 'ASC' | 'DESC',
+  ): Promise<Page<Issue>> {
+    return this.repo.linkedIssuesPage(projectId, link, page, order);
+  }
+
+  /** The live work items of the project among `ids` (entities, archived and drafts too, in no order). */
+  issuesInProject(projectId: string, ids: string[], em: EntityManager = this.dataSource.manager): Promise<Issue[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.issuesInProject(em, projectId, [...new Set(ids)]);
+  }
+
+  /** The number of live sub-items of each of `ids` (work items without any are absent). */
+  subItemCounts(ids: string[], em: EntityManager = this.dataSource.manager): Promise<Map<string, number>> {
+    if (!ids.length) return Promise.resolve(new Map());
+    return this.repo.subItemCounts(em, [...new Set(ids)]);
+  }
+
+  /**
+   * Which of `ids` are live work items whose state's group is one of `groups`, or that have no
+   * state (in no order): the open work items a cycle's transfer moves.
+   */
+  idsInStateGroupsOrNone(
+    ids: string[],
+    groups: readonly string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.idsInStateGroupsOrNone(em, [...new Set(ids)], [...groups]);
+  }
+
+  // ---- reads for the rooms above: a user's history (the profile pages)
+
+  /**
+   * A page of `actorId`'s history rows (entities), newest first (`asc`: oldest first), without the
+   * rows of `exceptFields`; with `scope`, only those of that workspace's live, unarchived projects
+   * `scope.viewerId` is an active member of (and of `scope.projectIds` when given).
+   */
+  actorActivityPage(
+    actorId: string,
+    page: PageRequest,
+    opts: { asc: boolean; exceptFields: string[]; scope?: ActorActivityScope },
+  ): Promise<Page<IssueActivity>> {
+    return this.repo.actorActivityPage(actorId, opts.exceptFields, page, opts.asc, opts.scope);
+  }
+
+  /** `actorId`'s history rows of one UTC day (`YYYY-MM-DD`), as `actorActivityPage` narrows them, newest first, at most `limit`. */
+  actorActivitiesOn(
+    actorId: string,
+    day: string,
+    limit: number,
+    opts: { exceptFields: string[]; scope: ActorActivityScope },
+  ): Promise<IssueActivity[]> {
+    return this.repo.actorActivitiesOn(actorId, opts.exceptFields, day, limit, opts.scope);
+  }
+
+  /** The work items among `ids` (entities), deleted ones too, in no order. */
+  issuesWithDeleted(ids: string[]): Promise<Issue[]> {
+    return this.repo.issuesWithDeleted([...new Set(ids)]);
   }
 
   // ---- the import's dedupe reads (`meridian import plane`)

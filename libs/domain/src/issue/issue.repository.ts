@@ -14,11 +14,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
 import { externalIdMap } from '../kernel/external-id';
-import { Label } from '../label';
-import { Project, ProjectMember } from '../project';
-import { State } from '../state';
-import { User } from '../user';
-import { Workspace } from '../workspace';
 import {
   hotQuery,
   hotRead,
@@ -81,6 +76,65 @@ interface ProjectForCreate {
   default_assignee_id: string | null;
 }
 
+/** Whose history a profile lists: a workspace's projects `viewerId` is an active member of (`projectIds`: only those). */
+export interface ActorActivityScope {
+  workspaceId: string;
+  viewerId: string;
+  projectIds?: string[];
+}
+
+/** What the work item picker leaves out (the search room's `IssuePickerQuery`); `self` is the work item being edited. */
+export interface PickerExclusions {
+  self?: { id: string; parentId: string | null };
+  parent?: boolean;
+  subIssue?: boolean;
+  issueRelation?: boolean;
+  cycle?: boolean;
+  moduleId?: string;
+}
+
+/**
+ * The picker's exclusions (see `PickerExclusions`) on a query over the work items `i`: the
+ * relation, cycle and module rooms' link tables are read by name (they sit above this one).
+ */
+function excludeFromPicker(qb: SelectQueryBuilder<Issue>, exclude: PickerExclusions): void {
+  const self = exclude.self;
+  if (self) {
+    qb.andWhere('i.id <> :self', { self: self.id });
+    if (exclude.parent) {
+      // not its own descendants: that would make a loop
+      qb.andWhere(`i.id NOT IN (WITH RECURSIVE d(id) AS (SELECT id FROM issues WHERE parent_id = :self AND deleted_at IS NULL
+        UNION SELECT c.id FROM issues c JOIN d ON c.parent_id = d.id WHERE c.deleted_at IS NULL) SELECT id FROM d)`);
+      if (self.parentId) qb.andWhere('i.id <> :selfParent', { selfParent: self.parentId });
+    }
+    if (exclude.subIssue) {
+      qb.andWhere('i.parentId IS NULL');
+      // not its own ancestors: that would make a loop
+      qb.andWhere(`i.id NOT IN (WITH RECURSIVE a(id, parent_id) AS (SELECT id, parent_id FROM issues WHERE id = :self
+        UNION SELECT c.id, c.parent_id FROM issues c JOIN a ON c.id = a.parent_id) SELECT id FROM a)`);
+    }
+    if (exclude.issueRelation) {
+      qb.andWhere(`NOT EXISTS (SELECT 1 FROM issue_relations r WHERE r.deleted_at IS NULL AND
+        ((r.issue_id = :self AND r.related_issue_id = i.id) OR (r.related_issue_id = :self AND r.issue_id = i.id)))`);
+    }
+  }
+  if (exclude.cycle)
+    qb.andWhere('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
+  if (exclude.moduleId) {
+    qb.andWhere(
+      'NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = :moduleId AND mi.deleted_at IS NULL)',
+      { moduleId: exclude.moduleId },
+    );
+  }
+}
+
+/** The work items of one cycle or module: its link table (`cycle_issues`, `module_issues`), owner column and id. */
+export interface PlanningLinkScope {
+  table: 'cycle_issues' | 'module_issues';
+  column: 'cycle_id' | 'module_id';
+  id: string;
+}
+
 /**
  * Where a list reads: one project (its id), or the workspace's projects `viewerId` is an active
  * member of, each under its Guest rule (Plane's `WorkspaceViewIssuesViewSet`).
@@ -120,7 +174,7 @@ export function visibleIssuesQuery(em: EntityManager): SelectQueryBuilder<Issue>
   return em
     .getRepository(Issue)
     .createQueryBuilder('i')
-    .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+    .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
     .where(VISIBLE_ISSUE);
 }
 
@@ -389,7 +443,7 @@ export class IssueRepository {
       ? this.dataSource
           .getRepository(Issue)
           .createQueryBuilder('i')
-          .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+          .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
           .where('i.archived_at IS NOT NULL AND i.is_draft = false')
       : visibleIssuesQuery(this.dataSource.manager);
     const params: Record<string, unknown> = {};
@@ -673,7 +727,7 @@ ORDER BY created_at, id`,
     return this.dataSource
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where(`i.parent_id = :issueId AND ${OPEN_ISSUE}`, { issueId })
       .orderBy('i.createdAt', 'ASC')
       .addOrderBy('i.id', 'ASC')
@@ -715,7 +769,7 @@ ORDER BY created_at, id`,
     const qb = em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where(`i.id = :issueId AND i.project_id = :projectId AND ${orArchived ? 'i.is_draft = false' : OPEN_ISSUE}`, {
         issueId,
         projectId,
@@ -728,7 +782,7 @@ ORDER BY created_at, id`,
   findVisibleByKey(workspaceId: string, userId: string, identifier: string, sequenceId: number): Promise<Issue | null> {
     return visibleIssuesQuery(this.dataSource.manager)
       .innerJoin(
-        ProjectMember,
+        'ProjectMember',
         'pm',
         'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
         { userId },
@@ -764,7 +818,7 @@ ORDER BY created_at, id`,
     const base = () => {
       const b = visibleIssuesQuery(this.dataSource.manager)
         .innerJoin(
-          ProjectMember,
+          'ProjectMember',
           'pm',
           'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
           { userId },
@@ -774,7 +828,7 @@ ORDER BY created_at, id`,
       return b;
     };
     const qb = base()
-      .innerJoin(Workspace, 'w', 'w.id = p.workspaceId')
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
       .select([
         'i.id AS id',
         'i.name AS name',
@@ -787,6 +841,115 @@ ORDER BY created_at, id`,
       .limit(limit);
     if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
     const rows = await qb.getRawMany<IssueSearchHit>();
+    return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
+  }
+
+  /**
+   * The work item picker (the search room's `search-issues/`): visible work items of the caller's
+   * projects of the workspace (the project `projectId` unless it is undefined) whose name contains
+   * `q` or whose key or number is `q`, without the `exclude`d ones; newest first, at most `limit`.
+   * Rows as the picker answers them (the state's name, group and colour joined by entity name).
+   */
+  async pickerRows(
+    workspaceId: string,
+    projectId: string | undefined,
+    userId: string,
+    q: string,
+    exclude: PickerExclusions,
+    limit: number,
+  ): Promise<Array<Record<string, unknown>>> {
+    const base = () => {
+      const qb = visibleIssuesQuery(this.dataSource.manager)
+        .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+          userId,
+        })
+        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId });
+      if (projectId !== undefined) qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId });
+      excludeFromPicker(qb, exclude);
+      return qb;
+    };
+    const qb = base()
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .leftJoin('State', 's', 's.id = i.stateId')
+      .select([
+        'i.name AS name',
+        'i.id AS id',
+        'i.startDate AS start_date',
+        'i.sequenceId AS sequence_id',
+        'p.name AS project__name',
+        'p.identifier AS project__identifier',
+        'p.id AS project_id',
+        'w.slug AS workspace__slug',
+        's.name AS state__name',
+        's.group AS state__group',
+        's.color AS state__color',
+      ])
+      .orderBy('i.createdAt', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .limit(limit);
+    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
+    return qb.getRawMany<Record<string, unknown>>();
+  }
+
+  /**
+   * Work items to mention (the search room's `entity-search/`): visible ones of `userId`'s projects
+   * of the workspace (the one project with `projectId`), under the Guest rule per project; `q` in
+   * the name or the project identifier, or a number in `q` as the sequence id (Plane's
+   * `re.findall(r"\b\d+\b")`); newest first, at most `limit`.
+   */
+  async mentionable(
+    scope: { workspaceId: string; userId: string; projectId?: string },
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    const params: Record<string, unknown> = {};
+    const guest = guestCondition(scope.userId, (v) => {
+      params.guestViewer = v;
+      return ':guestViewer';
+    });
+    const base = () => {
+      const qb = visibleIssuesQuery(this.dataSource.manager)
+        .innerJoin(
+          'ProjectMember',
+          'pm',
+          'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
+          { userId: scope.userId },
+        )
+        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId: scope.workspaceId })
+        .andWhere(`(pm.role > 5 OR ${guest})`, params);
+      if (scope.projectId)
+        qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId: scope.projectId });
+      return qb;
+    };
+    const qb = base()
+      .select([
+        'i.name AS name',
+        'i.id AS id',
+        'i.sequenceId AS sequence_id',
+        'p.identifier AS project__identifier',
+        'p.id AS project_id',
+        'i.priority AS priority',
+        'i.stateId AS state_id',
+        'i.typeId AS type_id',
+      ])
+      .orderBy('i.createdAt', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .limit(limit);
+    if (q) {
+      const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
+      rankedIssueSearch(
+        qb,
+        base,
+        q,
+        {
+          exact: numbers.length ? 'i.sequence_id IN (:...srchNumbers)' : undefined,
+          params: { srchNumbers: numbers },
+          projectIdentifierIn: scope.workspaceId,
+        },
+        limit,
+      );
+    }
+    const rows = await qb.getRawMany<Record<string, unknown>>();
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
   }
 
@@ -807,50 +970,29 @@ ORDER BY created_at, id`,
     return pageInChunks(qb, page, { order: 'DESC', weight: COMMENT_WEIGHT });
   }
 
-  /**
-   * For the App API's comments, in two statements for the page: the authors (`actorIds`) and the
-   * live reactions on the comments, oldest first.
-   */
-  async commentExtras(
-    commentIds: string[],
-    actorIds: string[],
-  ): Promise<{ users: User[]; reactions: CommentReaction[] }> {
-    const users = actorIds.length ? await this.dataSource.getRepository(User).findBy({ id: In(actorIds) }) : [];
-    const reactions = commentIds.length
-      ? await this.dataSource
-          .getRepository(CommentReaction)
-          .find({ where: { commentId: In(commentIds) }, order: { createdAt: 'ASC', id: 'ASC' } })
-      : [];
-    return { users, reactions };
+  /** The live reactions on these comments, oldest first (one statement for an App API page of comments). */
+  async commentReactions(commentIds: string[]): Promise<CommentReaction[]> {
+    if (!commentIds.length) return [];
+    return this.dataSource
+      .getRepository(CommentReaction)
+      .find({ where: { commentId: In(commentIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /**
-   * What the App API's comments and history rows of one work item nest: the work item (deleted
-   * ones too), its project and workspace, and its intake source when it came through intake (the
-   * intake room sits above this one: its table is read by name). Null when the work item is gone.
+   * Where the work item came from through intake (`source`, `source_email`, `extra` of its first
+   * live intake row), or null: what the App API's comments and history rows show. The intake room
+   * sits above this one: its table is read by name.
    */
-  async appDetailsOf(
-    issueId: string,
-  ): Promise<{ issue: Issue; project: Project; workspace: Workspace; intake: IntakeSource | null } | null> {
-    const em = this.dataSource.manager;
-    const issue = await em.getRepository(Issue).findOne({ where: { id: issueId }, withDeleted: true });
-    if (!issue) return null;
-    const [project, workspace, intake] = await Promise.all([
-      em.getRepository(Project).findOneOrFail({ where: { id: issue.projectId }, withDeleted: true }),
-      em.getRepository(Workspace).findOneOrFail({ where: { id: issue.workspaceId }, withDeleted: true }),
-      em.query<Array<{ source: string | null; source_email: string | null; extra: Record<string, unknown> | null }>>(
-        `SELECT source, source_email, extra FROM intake_issues WHERE issue_id = $1 AND deleted_at IS NULL
-          ORDER BY created_at LIMIT 1`,
-        [issueId],
-      ),
-    ]);
-    const row = intake[0];
-    return {
-      issue,
-      project,
-      workspace,
-      intake: row ? { source: row.source, source_email: row.source_email, extra: row.extra ?? {} } : null,
-    };
+  async intakeSourceOf(issueId: string): Promise<IntakeSource | null> {
+    const rows = await this.dataSource.query<
+      Array<{ source: string | null; source_email: string | null; extra: Record<string, unknown> | null }>
+    >(
+      `SELECT source, source_email, extra FROM intake_issues WHERE issue_id = $1 AND deleted_at IS NULL
+        ORDER BY created_at LIMIT 1`,
+      [issueId],
+    );
+    const row = rows[0];
+    return row ? { source: row.source, source_email: row.source_email, extra: row.extra ?? {} } : null;
   }
 
   /**
@@ -942,7 +1084,7 @@ ORDER BY created_at, id`,
       .getRepository(IssueComment)
       .createQueryBuilder('c')
       .innerJoin(Issue, 'i', `i.id = c.issue_id AND i.deleted_at IS NULL AND ${OPEN_ISSUE}`)
-      .innerJoin(Project, 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
+      .innerJoin('Project', 'p', `p.id = i.project_id AND ${LIVE_PROJECT}`)
       .where('c.id = :commentId AND c.projectId = :projectId AND i.projectId = :projectId', { commentId, projectId })
       .getOne();
   }
@@ -964,17 +1106,6 @@ ORDER BY created_at, id`,
       ((await hotTxQuery(em, SQL_DEFAULT_STATE, [projectId]))[0] as
         { id: string; group: string; name: string } | undefined) ?? null
     );
-  }
-
-  /** The project's default non-triage state, else its first non-triage state, else none (as an entity). */
-  defaultState(em: EntityManager, projectId: string): Promise<State | null> {
-    return em
-      .getRepository(State)
-      .createQueryBuilder('s')
-      .where('s.projectId = :projectId AND s.isTriage = false', { projectId })
-      .orderBy('s.default', 'DESC')
-      .addOrderBy('s.sequence', 'ASC')
-      .getOne();
   }
 
   /**
@@ -1030,7 +1161,7 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
       .where('i.id = :parentId AND i.workspaceId = :workspaceId', { parentId: issueId, workspaceId })
       .andWhere(
         `(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
@@ -1038,21 +1169,6 @@ ORDER BY created_at, id`,
         { projectId, userId },
       )
       .getOne();
-  }
-
-  /** Those of `ids` who are active members of the project with role ≥ Member (may repeat). */
-  async activeMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    const rows = await em
-      .getRepository(ProjectMember)
-      .createQueryBuilder('pm')
-      .select('pm.memberId', 'id')
-      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', {
-        projectId,
-        ids,
-        role: ROLE.MEMBER,
-      })
-      .getRawMany<{ id: string }>();
-    return rows.map((r) => r.id);
   }
 
   private guest(qb: SelectQueryBuilder<Issue>, viewerId: string): void {
@@ -1157,6 +1273,41 @@ ORDER BY created_at, id`,
     return em.getRepository(Issue).find({ where: { id: In(ids), projectId } });
   }
 
+  /**
+   * A page of the project's non-archived, non-draft work items linked to the cycle or module
+   * `link.id` (a live row of `link.table`: the cycle and module rooms sit above this one, so their
+   * link table is read by name), by creation time (`order`), through the keyset paginator.
+   */
+  linkedIssuesPage(projectId: string, link: PlanningLinkScope, page: PageRequest, order: 'ASC' | 'DESC') {
+    const qb = this.dataSource
+      .getRepository(Issue)
+      .createQueryBuilder('i')
+      .innerJoin(link.table, 'l', `l.issue_id = i.id AND l.${link.column} = :ownerId AND l.deleted_at IS NULL`, {
+        ownerId: link.id,
+      })
+      .where('i.projectId = :projectId AND i.archivedAt IS NULL AND i.isDraft = false', { projectId });
+    return paginate(qb, page, { order });
+  }
+
+  /** The number of live sub-items of each of `ids` (work items without any are absent). */
+  async subItemCounts(em: EntityManager, ids: string[]): Promise<Map<string, number>> {
+    const rows: Array<{ id: string; n: number | string }> = await em.query(
+      `SELECT parent_id AS id, COUNT(*) AS n FROM issues WHERE deleted_at IS NULL AND parent_id = ANY($1::uuid[]) GROUP BY parent_id`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
+
+  /** Which of `ids` are live work items whose state's group is one of `groups`, or that have no state (in no order). */
+  async idsInStateGroupsOrNone(em: EntityManager, ids: string[], groups: string[]): Promise<string[]> {
+    const rows: Array<{ id: string }> = await em.query(
+      `SELECT i.id FROM issues i LEFT JOIN states s ON s.id = i.state_id
+        WHERE i.id = ANY($1::uuid[]) AND i.deleted_at IS NULL AND (s.id IS NULL OR s."group" = ANY($2::text[]))`,
+      [ids, groups],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** `issuesInProject` reading only the ids. */
   async idsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     const rows = await em.getRepository(Issue).find({ where: { id: In(ids), projectId }, select: { id: true } });
@@ -1192,6 +1343,24 @@ ORDER BY created_at, id`,
     await em.update(Issue, { id: In(ids) }, patch as never);
   }
 
+  /** Archives the work items on `day` (`YYYY-MM-DD`); `updated_at` moves, so the web app's delta sync sees it. */
+  async archiveOn(em: EntityManager, ids: string[], day: string): Promise<void> {
+    await em.query('UPDATE issues SET archived_at = $2::date, updated_at = now() WHERE id = ANY($1::uuid[])', [
+      ids,
+      day,
+    ]);
+  }
+
+  /** Moves the work items to `state` (`completed_at` set when it is a completed state, as a state change does). */
+  async setStateOf(em: EntityManager, ids: string[], state: { id: string; group: string }): Promise<void> {
+    await em.query(
+      `UPDATE issues SET state_id = $2, updated_at = now(),
+         completed_at = CASE WHEN $3 = 'completed' THEN now() ELSE NULL END
+       WHERE id = ANY($1::uuid[])`,
+      [ids, state.id, state.group],
+    );
+  }
+
   /** The sub-items of `parentId` (live ones) lose their parent. */
   async detachSubItems(em: EntityManager, parentId: string): Promise<void> {
     await em.update(Issue, { parentId }, { parentId: null });
@@ -1221,57 +1390,10 @@ ORDER BY created_at, id`,
     if (added.length) await em.insert(entity, added.map((id) => ({ issueId, [column]: id })) as never);
   }
 
-  /** The state `id` of the project (live), or null. */
-  stateInProject(em: EntityManager, projectId: string, id: string): Promise<State | null> {
-    return em.getRepository(State).findOne({ where: { id, projectId } });
-  }
-
-  /** The state `id`, deleted or not, or null. */
-  stateWithDeleted(em: EntityManager, id: string): Promise<State | null> {
-    return em.getRepository(State).findOne({ where: { id }, withDeleted: true });
-  }
-
-  /** The project `id`, deleted or not, or null. */
-  projectWithDeleted(em: EntityManager, id: string): Promise<Project | null> {
-    return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
-  }
-
-  /** The live project `id`, or null. */
-  projectById(id: string): Promise<Project | null> {
-    return this.dataSource.getRepository(Project).findOne({ where: { id } });
-  }
-
-  /** The users with these ids. */
-  usersByIds(em: EntityManager, ids: string[]): Promise<User[]> {
-    return em.getRepository(User).find({ where: { id: In(ids) } });
-  }
-
-  /** The labels with these ids, deleted or not. */
-  labelsWithDeleted(em: EntityManager, ids: string[]): Promise<Label[]> {
-    return em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted: true });
-  }
-
-  /** Those of `ids` that are live labels of the project (once each, in no particular order). */
-  async labelIdsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    const rows = await em.getRepository(Label).find({ where: { id: In(ids), projectId }, select: { id: true } });
-    return rows.map((r) => r.id);
-  }
-
-  /**
-   * The rows of `entity` (a work item, state, project, workspace, user, label…) with these ids,
-   * deleted ones too unless `withDeleted` is false; none for an empty list. For `expand=`.
-   */
-  async rowsByIds<T extends { id: string }>(entity: new () => T, ids: string[], withDeleted = true): Promise<T[]> {
+  /** The work items among `ids`, deleted ones too (a parent as `expand=parent` shows it); none for an empty list. */
+  async issuesWithDeleted(ids: string[]): Promise<Issue[]> {
     if (!ids.length) return [];
-    return this.dataSource.getRepository(entity).find({ where: { id: In(ids) } as never, withDeleted });
-  }
-
-  /** The user ids of the project's active members (whatever their role). */
-  async activeMemberIds(projectId: string): Promise<string[]> {
-    const rows = await this.dataSource
-      .getRepository(ProjectMember)
-      .find({ where: { projectId, isActive: true }, select: { memberId: true } });
-    return rows.map((r) => r.memberId);
+    return this.dataSource.getRepository(Issue).find({ where: { id: In(ids) }, withDeleted: true });
   }
 
   // ---- comments, links, history rows, reactions ----------------------------------------------
@@ -1284,6 +1406,11 @@ ORDER BY created_at, id`,
   /** Writes `patch` to the comment `id`. */
   async updateComment(em: EntityManager, id: string, patch: Partial<IssueComment>): Promise<void> {
     await em.update(IssueComment, { id }, patch as never);
+  }
+
+  /** The comment `id`, deleted or not, or null. */
+  commentWithDeleted(em: EntityManager, id: string): Promise<IssueComment | null> {
+    return em.getRepository(IssueComment).findOne({ where: { id }, withDeleted: true });
   }
 
   /** The live comment `id`, or null. */
@@ -1393,7 +1520,7 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .leftJoin(State, 's', 's.id = i.stateId')
+      .leftJoin('State', 's', 's.id = i.stateId')
       .where('i.projectId = :projectId', { projectId })
       .andWhere(`(s.id IS NULL OR (s.is_triage = false AND s."group" <> 'triage'))`)
       .andWhere(VISIBLE_ISSUE);
@@ -1474,6 +1601,11 @@ ORDER BY created_at, id`,
     return (await em.getRepository(IssueAssignee).find({ where: { issueId } })).map((a) => a.assigneeId);
   }
 
+  /** The label ids of the work item (its live `issue_labels` rows). */
+  async labelIdsOf(em: EntityManager, issueId: string): Promise<string[]> {
+    return (await em.getRepository(IssueLabel).find({ where: { issueId } })).map((l) => l.labelId);
+  }
+
   // ---- reads for the rooms above: relations and attachments
 
   /**
@@ -1484,7 +1616,7 @@ ORDER BY created_at, id`,
     const qb = em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL')
       .where('i.id = :issueId AND i.projectId = :projectId AND i.isDraft = false', { issueId, projectId });
     if (guestViewerId !== undefined) this.guest(qb, guestViewerId);
     return qb.getOne();
@@ -1498,7 +1630,7 @@ ORDER BY created_at, id`,
     return this.dataSource
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .where('i.id IN (:...all)', { all: ids })
       .andWhere(
         `(i.projectId = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
@@ -1516,9 +1648,9 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
+      .innerJoin('Project', 'p', 'p.id = i.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL')
       .innerJoin(
-        ProjectMember,
+        'ProjectMember',
         'm',
         'm.projectId = p.id AND m.memberId = :userId AND m.isActive = true AND m.deletedAt IS NULL',
         { userId },
@@ -1546,7 +1678,7 @@ ORDER BY created_at, id`,
     return em
       .getRepository(Issue)
       .createQueryBuilder('i')
-      .innerJoin(Project, 'p', 'p.id = i.projectId')
+      .innerJoin('Project', 'p', 'p.id = i.projectId')
       .select(['i.id AS id', 'i.project_id AS "projectId"', 'p.identifier AS identifier', 'i.sequence_id AS seq'])
       .where('i.id IN (:...ids)', { ids })
       .withDeleted()
@@ -1556,6 +1688,65 @@ ORDER BY created_at, id`,
   /** The live comment `id` of the project (on any work item of it), or null. */
   commentInProject(em: EntityManager, projectId: string, id: string): Promise<IssueComment | null> {
     return em.getRepository(IssueComment).findOne({ where: { id, projectId } });
+  }
+
+  // ---- reads for the rooms above: a user's history (the profile pages, through IssueQueryService)
+
+  /** A page of `actorId`'s history rows (see `actorActivities`), newest first (`asc`: oldest first). */
+  actorActivityPage(
+    actorId: string,
+    exceptFields: string[],
+    page: PageRequest,
+    asc: boolean,
+    scope?: ActorActivityScope,
+  ): Promise<Page<IssueActivity>> {
+    return paginate(this.actorActivities(actorId, exceptFields, scope), page, { order: asc ? 'ASC' : 'DESC' });
+  }
+
+  /** `actorId`'s history rows of one UTC day (`YYYY-MM-DD`, see `actorActivities`), newest first, at most `limit`. */
+  actorActivitiesOn(
+    actorId: string,
+    exceptFields: string[],
+    day: string,
+    limit: number,
+    scope: ActorActivityScope,
+  ): Promise<IssueActivity[]> {
+    return this.actorActivities(actorId, exceptFields, scope)
+      .andWhere(`(a.createdAt AT TIME ZONE 'UTC')::date = :day::date`, { day })
+      .orderBy('a.createdAt', 'DESC')
+      .addOrderBy('a.id', 'DESC')
+      .take(limit)
+      .getMany();
+  }
+
+  /**
+   * `actorId`'s history rows whose field is none of `exceptFields` (rows without a field kept);
+   * with `scope`, only those of that workspace's live, unarchived projects `viewerId` is an active
+   * member of (and of `projectIds` when given): the project room's tables, read by name in the
+   * statement's `EXISTS`.
+   */
+  private actorActivities(
+    actorId: string,
+    exceptFields: string[],
+    scope?: ActorActivityScope,
+  ): SelectQueryBuilder<IssueActivity> {
+    const qb = this.dataSource
+      .getRepository(IssueActivity)
+      .createQueryBuilder('a')
+      .where('a.actorId = :actorId AND (a.field IS NULL OR a.field NOT IN (:...hidden))', {
+        actorId,
+        hidden: exceptFields,
+      });
+    if (scope) {
+      qb.andWhere('a.workspaceId = :workspaceId', { workspaceId: scope.workspaceId }).andWhere(
+        `EXISTS (SELECT 1 FROM project_members pm JOIN projects ap ON ap.id = pm.project_id AND ap.deleted_at IS NULL
+           AND ap.archived_at IS NULL WHERE pm.project_id = a.project_id AND pm.member_id = :viewerId
+           AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+        { viewerId: scope.viewerId },
+      );
+      if (scope.projectIds?.length) qb.andWhere('a.projectId IN (:...projectIds)', { projectIds: scope.projectIds });
+    }
+    return qb;
   }
 
   // ---- the import's dedupe reads (through IssueQueryService)

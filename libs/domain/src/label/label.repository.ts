@@ -115,6 +115,11 @@ export class LabelRepository {
     return rows.map((l) => l.id);
   }
 
+  /** The labels among `ids` (entities, in no order), deleted ones too with `withDeleted`. */
+  byIds(em: EntityManager, ids: string[], withDeleted: boolean): Promise<Label[]> {
+    return em.getRepository(Label).find({ where: { id: In(ids) }, withDeleted });
+  }
+
   /** The live labels among `ids` (their ids). */
   async liveIds(ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();

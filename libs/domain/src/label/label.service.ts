@@ -243,6 +243,21 @@ export class LabelService {
     return unique.filter((id) => found.has(id));
   }
 
+  /** The live labels among `ids` (entities, in no order): a work item's `expand=labels`. */
+  liveLabels(ids: string[]): Promise<Label[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.labels.byIds(this.dataSource.manager, [...new Set(ids)], false);
+  }
+
+  /**
+   * The labels among `ids`, deleted ones too (entities, in no order): the names a work item's
+   * history gives them, in the caller's transaction when `em` is given.
+   */
+  labelsWithDeleted(ids: string[], em: EntityManager = this.dataSource.manager): Promise<Label[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.labels.byIds(em, [...new Set(ids)], true);
+  }
+
   /** Which of `ids` are live labels (deleted ones are left out of what a work item shows). */
   liveLabelIds(ids: string[]): Promise<Set<string>> {
     return this.labels.liveIds([...new Set(ids)]);

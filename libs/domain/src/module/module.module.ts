@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlanningRepository } from '../cycle';
+import { EstimateFeatureModule } from '../estimate';
 import { IssueFeatureModule } from '../issue';
+import { ProjectFeatureModule } from '../project';
 import { WorkspaceFeatureModule } from '../workspace';
 import { MODULE_KIND, MODULE_PLANNING, ModuleRepository } from './module.repository';
 import { ModuleService } from './module.service';
@@ -14,7 +16,7 @@ import { ModuleLinkService } from './module-link.service';
  * `MODULE_KIND` as `MODULE_PLANNING` (docs/architecture.md, "Cycles and modules").
  */
 @Module({
-  imports: [IssueFeatureModule, WorkspaceFeatureModule],
+  imports: [EstimateFeatureModule, IssueFeatureModule, ProjectFeatureModule, WorkspaceFeatureModule],
   providers: [
     ModuleRepository,
     {

@@ -22,6 +22,7 @@ export const MODULE_KIND: PlanningKind<Module, ModuleIssue> = {
   favorite: 'module',
   alias: 'm',
   linkAlias: 'mi',
+  status: 'm.status',
 };
 
 /** The injection token of the module rooms' `PlanningRepository<Module, ModuleIssue>` (over `MODULE_KIND`). */

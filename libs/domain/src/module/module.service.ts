@@ -2,12 +2,13 @@ import { MeridianError, Page, PageRequest, validationError } from '#common';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { favoritesFirst, issuesOfProject, PlanningRepository, PlanningService } from '../cycle';
-import { ActivityEntry, ChangeContext, writeActivities } from '../issue';
-import { IssueQueryService } from '../issue';
+import { favoritesFirst, PlanningRepository, PlanningService } from '../cycle';
+import { ActivityEntry, ChangeContext, IssueQueryService, writeActivities } from '../issue';
+import { EstimateService } from '../estimate';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { assertProjectWritable } from '../kernel/project-writable';
+import { ProjectMemberService, ProjectService } from '../project';
 import { Module, ModuleStatus } from './module.entity';
 import { ModuleIssue } from './module-issue.entity';
 import { MODULE_PLANNING, ModuleRepository } from './module.repository';
@@ -66,8 +67,11 @@ export class ModuleService extends PlanningService<
     @InjectDataSource() dataSource: DataSource,
     issues: IssueQueryService,
     private readonly workspaces: WorkspaceService,
+    projects: ProjectService,
+    projectMembers: ProjectMemberService,
+    private readonly estimates: EstimateService,
   ) {
-    super(planning, dataSource, issues);
+    super(planning, dataSource, issues, projects, projectMembers);
   }
 
   /**
@@ -195,7 +199,7 @@ export class ModuleService extends PlanningService<
     await assertProjectWritable(em, ctx.projectId);
     const module = await this.load(em, ctx.projectId, moduleId, true);
     if (module.archivedAt) throw new MeridianError('MODULE_ARCHIVED');
-    const issues = await issuesOfProject(em, ctx.projectId, ids);
+    const issues = await this.issuesOfProject(em, ctx.projectId, ids);
     const current = await this.repo.linksOfIssues(
       em,
       issues.map((i) => i.id),
@@ -242,7 +246,7 @@ export class ModuleService extends PlanningService<
   ): Promise<{ message: string }> {
     await this.dataSource
       .transaction(async (em) => {
-        await issuesOfProject(em, ctx.projectId, [issueId]).catch(() => {
+        await this.issuesOfProject(em, ctx.projectId, [issueId]).catch(() => {
           throw new MeridianError('NOT_FOUND');
         });
         for (const moduleId of new Set(add)) await this.addIssuesIn(em, ctx, moduleId, [issueId]);
@@ -256,6 +260,11 @@ export class ModuleService extends PlanningService<
       })
       .catch((err) => this.rethrowAddConflict(err));
     return { message: 'success' };
+  }
+
+  /** The module's member ids, sorted, in `em`'s transaction (a webhook delivery renders them). */
+  async memberIds(moduleId: string, em: EntityManager = this.modules.manager): Promise<string[]> {
+    return (await this.modules.membersOf(em, [moduleId])).map((r) => r.memberId).sort();
   }
 
   /** Archives a module (204); only a completed or cancelled one (400 `MODULE_NOT_ARCHIVABLE`). */
@@ -283,7 +292,7 @@ export class ModuleService extends PlanningService<
     const points = new Map<string, boolean>();
     for (const m of modules) {
       if (opts.detail && !points.has(m.project)) {
-        points.set(m.project, await this.repo.usesPointEstimate(em, m.project));
+        points.set(m.project, await this.estimates.usesPointEstimate(m.project, em));
       }
       const extra = opts.detail
         ? {
@@ -335,7 +344,7 @@ export class ModuleService extends PlanningService<
   /** Plane: members who are not active members of the project are dropped. */
   private async filterMembers(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await this.repo.activeProjectMembers(em, projectId, [...new Set(ids)]);
+    const rows = await this.projectMembers.activeMemberIdsAmong(projectId, ids, em);
     return [...new Set(rows)].sort();
   }
 

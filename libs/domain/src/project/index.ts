@@ -7,6 +7,7 @@ export { appProjectMemberRoleView } from './project-member.app-view';
 export { Project } from './project.entity';
 export { ProjectService } from './project.service';
 export type { CreateProjectInput, ProjectJson, UpdateProjectInput } from './project.service';
+export type { AutomatedProject } from './project.repository';
 export { projectLiteView, projectView } from './project.view';
 export type { ProjectLiteJson } from './project.view';
 export { ProjectFeatureModule } from './project.module';

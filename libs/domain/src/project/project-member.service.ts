@@ -4,9 +4,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { lockProject } from '../kernel/locks';
-import { userLiteView } from '../user';
+import { UserProfileService, userLiteView } from '../user';
 import type { Viewer } from '../user';
-import { activateWorkspaceMember } from '../workspace';
+import { activateWorkspaceMember, WorkspaceService } from '../workspace';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { ProjectMemberJson, projectMemberView } from './project-member.view';
@@ -33,6 +33,8 @@ export class ProjectMemberService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectRepository,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   /** Active members of the project, oldest membership first. */
@@ -145,7 +147,7 @@ export class ProjectMemberService {
       }
       return out;
     });
-    const users = await this.projects.usersByIds(ids);
+    const users = await this.users.liveUsers(ids);
     const byId = new Map(users.map((u) => [u.id, u]));
     const fresh = await this.projects.membersByIds(rows.map((r) => r.id));
     return fresh.map((row) => projectMemberView(row, byId.get(row.memberId)!));
@@ -171,21 +173,24 @@ export class ProjectMemberService {
     const email = input.email.trim().toLowerCase();
     const user = await this.dataSource.transaction(async (em) => {
       const proj = await this.projects.findByIdOrFail(em, project.projectId);
-      let user = await this.projects.userByEmail(em, email);
+      let user = await this.users.userByEmail(email, em);
       if (user) {
         const pm = await this.projects.findMember(em, { projectId: proj.id, memberId: user.id });
         if (pm?.isActive) throw new MeridianError('ALREADY_PROJECT_MEMBER');
       } else {
-        user = await this.projects.insertUser(em, {
-          email,
-          displayName: input.display_name,
-          firstName: input.first_name ?? '',
-          lastName: input.last_name ?? '',
-          passwordHash: null,
-          isActive: false,
-        });
+        user = await this.users.createUser(
+          {
+            email,
+            displayName: input.display_name,
+            firstName: input.first_name ?? '',
+            lastName: input.last_name ?? '',
+            passwordHash: null,
+            isActive: false,
+          },
+          em,
+        );
       }
-      const ws = await this.projects.workspaceMembership(em, proj.workspaceId, user.id);
+      const ws = await this.workspaces.membership(proj.workspaceId, user.id, em);
       if (ws?.isActive) {
         const problem = roleProblem(ws.role, role);
         if (problem) throw validationError({ role: [problem] });
@@ -312,7 +317,7 @@ export class ProjectMemberService {
     userIds: string[],
   ): Promise<Map<string, number>> {
     if (!userIds.length) return new Map();
-    const rows = await this.projects.activeWorkspaceMembers(em, workspaceId, userIds);
+    const rows = await this.workspaces.activeMembersAmong(workspaceId, userIds, em);
     return new Map(rows.map((r) => [r.memberId, r.role]));
   }
 
@@ -339,6 +344,25 @@ export class ProjectMemberService {
     em: EntityManager = this.dataSource.manager,
   ): Promise<string[]> {
     return this.projects.activeMemberIdsAmong(em, projectId, [...new Set(userIds)]);
+  }
+
+  /** The user ids of the project's active members, whatever their role (in no order): who a comment may mention. */
+  activeMemberIds(projectId: string): Promise<string[]> {
+    return this.projects.activeMemberIds(projectId);
+  }
+
+  /**
+   * Which of `userIds` are active members of the project with a role of Member or above (in no
+   * order): who may be assigned a work item (Plane drops the others), in the caller's transaction
+   * when `em` is given.
+   */
+  async assignableAmong(
+    projectId: string,
+    userIds: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (!userIds.length) return [];
+    return [...new Set(await this.projects.activeMemberIdsWithRole(em, projectId, userIds, ROLE.MEMBER))];
   }
 
   /**
@@ -415,6 +439,23 @@ export class ProjectMemberService {
   /** Deactivates every project membership of `userId` in the workspace (removal, leaving), in the caller's transaction. */
   deactivateAllInWorkspace(workspaceId: string, userId: string, actorId: string, em: EntityManager): Promise<void> {
     return this.projects.deactivateMembershipsInWorkspace(em, workspaceId, userId, actorId);
+  }
+
+  // ---- searches, for the rooms above (search)
+
+  /**
+   * The project's members to mention: active ones above Guest, and `issueCreatorId` (the creator
+   * of the work item being edited) whatever the role; not bots; newest membership first, at most
+   * `limit`, `q` (when given) in the first, last or display name: `{member__avatar_url,
+   * member__display_name, member__id}` rows.
+   */
+  mentionableMembers(
+    projectId: string,
+    issueCreatorId: string | null | undefined,
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    return this.projects.mentionableMembers(projectId, issueCreatorId, q, limit);
   }
 }
 

@@ -1,20 +1,28 @@
 import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull } from 'typeorm';
+import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull, Not } from 'typeorm';
 import { hotRead } from '../kernel/hot-query';
 import { externalIdMap } from '../kernel/external-id';
-import { State } from '../state';
-import { User } from '../user';
-import { WorkspaceMember } from '../workspace';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
 import { SQL_PROJECT_ACCESS } from './project.sql';
 import { isSoleAdminOfAny } from '../kernel/sole-admin';
+import { likeContaining } from '../kernel/like-pattern';
 
 /** `:userId` is an active member of project `p`. */
 const IS_MEMBER = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
         AND pm.is_active = true AND pm.deleted_at IS NULL)`;
+
+/** A project whose daily automation is on, as the run reads it (`months` of `archive_in` or `close_in`). */
+export interface AutomatedProject {
+  id: string;
+  workspace_id: string;
+  created_by_id: string | null;
+  /** months (0–12); 0 is off */
+  months: number;
+  default_state_id: string | null;
+}
 
 /** All SQL of the project feature (projects and project memberships). */
 @Injectable()
@@ -299,52 +307,6 @@ export class ProjectRepository {
     await em.update(ProjectMember, { projectId, deletedAt: IsNull() }, { deletedAt: now, isActive: false });
   }
 
-  /** Inserts the project's states (the default ones on create). */
-  async insertStates(em: EntityManager, rows: Array<Partial<State>>): Promise<void> {
-    await em.insert(State, rows as never);
-  }
-
-  /** Whether the live state belongs to the project. */
-  stateInProject(em: EntityManager, projectId: string, stateId: string): Promise<boolean> {
-    return em
-      .getRepository(State)
-      .findOne({ where: { id: stateId, projectId } })
-      .then((s) => !!s);
-  }
-
-  /** The user with this email (lower-cased by the caller), or null. */
-  userByEmail(em: EntityManager, email: string): Promise<User | null> {
-    return em.getRepository(User).findOneBy({ email });
-  }
-
-  /** Inserts a user row (`save`). */
-  insertUser(em: EntityManager, row: Partial<User>): Promise<User> {
-    return em.save(em.create(User, row));
-  }
-
-  /** The users among `ids` (the data source's manager). */
-  usersByIds(ids: string[]): Promise<User[]> {
-    return this.dataSource.getRepository(User).findBy({ id: In(ids) });
-  }
-
-  /** `userId`'s workspace membership (any state), or null. */
-  workspaceMembership(em: EntityManager, workspaceId: string, memberId: string): Promise<WorkspaceMember | null> {
-    return em.getRepository(WorkspaceMember).findOneBy({ workspaceId, memberId });
-  }
-
-  /** The active workspace memberships of `memberIds`; `idsOnly` selects `member_id` alone. */
-  activeWorkspaceMembers(
-    em: EntityManager,
-    workspaceId: string,
-    memberIds: string[],
-    idsOnly = false,
-  ): Promise<WorkspaceMember[]> {
-    const where = { workspaceId, memberId: In(memberIds), isActive: true };
-    return idsOnly
-      ? em.getRepository(WorkspaceMember).find({ select: { memberId: true }, where })
-      : em.getRepository(WorkspaceMember).findBy(where);
-  }
-
   /** One membership by `where` (any state unless `where` says), with its user when `withMember`. */
   findMember(
     em: EntityManager,
@@ -389,6 +351,34 @@ export class ProjectRepository {
 
   // ---- reads for the rooms above (through ProjectService and ProjectMemberService)
 
+  /**
+   * The project's active member, live cycle and live module counts, `actorId`'s role in it (null
+   * when not an active member) and whether it has a live deploy board, in one statement (the cycle,
+   * module and deploy-board rooms' tables read by name: they sit above this one).
+   */
+  async representationCounts(em: EntityManager, projectId: string, actorId: string | null) {
+    const [row] = await em.query(
+      `SELECT (SELECT COUNT(*) FROM project_members WHERE project_id = $1 AND is_active)::int AS total_members,
+              (SELECT COUNT(*) FROM cycles WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_cycles,
+              (SELECT COUNT(*) FROM modules WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_modules,
+              (SELECT MAX(role) FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active)::int AS member_role,
+              EXISTS (SELECT 1 FROM deploy_boards WHERE project_id = $1 AND deleted_at IS NULL) AS is_deployed`,
+      [projectId, actorId],
+    );
+    return {
+      total_members: Number(row.total_members),
+      total_cycles: Number(row.total_cycles),
+      total_modules: Number(row.total_modules),
+      member_role: row.member_role === null ? null : Number(row.member_role),
+      is_deployed: !!row.is_deployed,
+    };
+  }
+
+  /** Whether the live project `id` is archived (false for a deleted or unknown one). */
+  isArchived(em: EntityManager, id: string): Promise<boolean> {
+    return em.getRepository(Project).exists({ where: { id, archivedAt: Not(IsNull()) } });
+  }
+
   /** The live project `id` (in `em`'s transaction), or null. */
   findLive(em: EntityManager, id: string): Promise<Project | null> {
     return em.getRepository(Project).findOneBy({ id });
@@ -422,6 +412,34 @@ export class ProjectRepository {
       .getRepository(ProjectMember)
       .find({ select: { memberId: true }, where: { projectId, memberId: In(userIds), isActive: true } });
     return rows.map((m) => m.memberId);
+  }
+
+  /** The user ids of the project's active members (whatever their role, in no order). */
+  async activeMemberIds(projectId: string): Promise<string[]> {
+    const rows = await this.dataSource
+      .getRepository(ProjectMember)
+      .find({ where: { projectId, isActive: true }, select: { memberId: true } });
+    return rows.map((r) => r.memberId);
+  }
+
+  /** Those of `ids` who are active members of the project with role ≥ `minRole` (may repeat). */
+  async activeMemberIdsWithRole(
+    em: EntityManager,
+    projectId: string,
+    ids: string[],
+    minRole: number,
+  ): Promise<string[]> {
+    const rows = await em
+      .getRepository(ProjectMember)
+      .createQueryBuilder('pm')
+      .select('pm.memberId', 'id')
+      .where('pm.projectId = :projectId AND pm.memberId IN (:...ids) AND pm.isActive = true AND pm.role >= :role', {
+        projectId,
+        ids,
+        role: minRole,
+      })
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
   }
 
   /** `userId`'s role in the live, unarchived project of the workspace, if an active member; else undefined. */
@@ -539,6 +557,26 @@ export class ProjectRepository {
     await em.update(Project, { workspaceId, deletedAt: IsNull() }, { deletedAt: now, updatedById: userId });
   }
 
+  /** The projects among `ids`, deleted ones too, in no order. */
+  withDeletedByIds(ids: string[]): Promise<Project[]> {
+    return this.dataSource.getRepository(Project).find({ where: { id: In(ids) }, withDeleted: true });
+  }
+
+  /** The workspace's live, unarchived projects `userId` is an active member of, oldest first. */
+  openProjectsOfMember(workspaceId: string, userId: string): Promise<Project[]> {
+    return this.dataSource
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
+      .andWhere(
+        `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+          AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+        { userId },
+      )
+      .orderBy('p.createdAt', 'ASC')
+      .getMany();
+  }
+
   /** The live projects among `ids` (any workspace, archived or not), in no order. */
   liveByIds(ids: string[]): Promise<Project[]> {
     return this.dataSource.getRepository(Project).find({ where: { id: In(ids) } });
@@ -571,5 +609,135 @@ export class ProjectRepository {
     em: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, string>> {
     return externalIdMap(em, Project, 'workspace_id', workspaceId, source);
+  }
+
+  // ---- the daily automation and the exports (through ProjectService)
+
+  /**
+   * A page of the live, unarchived projects (in live workspaces: the workspace room's table read
+   * by name) whose `archive_in` / `close_in` (`kind`) is above 0, ordered by id after `afterId`.
+   */
+  automatedPage(kind: 'archive' | 'close', afterId: string | null, limit: number): Promise<AutomatedProject[]> {
+    const months = kind === 'archive' ? 'p.archive_in' : 'p.close_in';
+    return this.dataSource.query(
+      `SELECT p.id, p.workspace_id, p.created_by_id, ${months} AS months, p.default_state_id
+       FROM projects p JOIN workspaces w ON w.id = p.workspace_id AND w.deleted_at IS NULL
+       WHERE p.deleted_at IS NULL AND p.archived_at IS NULL AND ${months} > 0
+         AND ($1::uuid IS NULL OR p.id > $1::uuid)
+       ORDER BY p.id LIMIT $2`,
+      [afterId, limit],
+    );
+  }
+
+  /** Which of `ids` are live projects of the workspace (archived ones included). */
+  async liveIdsInWorkspace(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      'SELECT id::text AS id FROM projects WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
+      [workspaceId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The live, unarchived projects of the workspace `userId` is an active member of (among
+   * `projectIds` when given), by identifier.
+   */
+  async openIdsOfMember(workspaceId: string, userId: string, projectIds: string[] | null): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT p.id::text AS id FROM projects p
+       JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL
+       WHERE p.workspace_id = $1 AND p.deleted_at IS NULL AND p.archived_at IS NULL
+         AND ($3::uuid[] IS NULL OR p.id = ANY($3::uuid[]))
+       ORDER BY p.identifier`,
+      [workspaceId, userId, projectIds],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  // ---- searches (the search room's `search/` and `entity-search/`, through ProjectService and ProjectMemberService)
+
+  /**
+   * `userId`'s unarchived projects of the workspace (active membership) whose name or identifier
+   * contains `q`, newest first, at most `limit`: `{name, id, identifier, workspace__slug}` (the
+   * workspace room's `workspaces` joined by entity name for the slug).
+   */
+  searchOfMember(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.dataSource.manager
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
+        userId,
+      })
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
+      .andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", { like: likeContaining(q) })
+      .select(['p.name AS name', 'p.id AS id', 'p.identifier AS identifier', 'w.slug AS workspace__slug'])
+      .orderBy('p.createdAt', 'DESC')
+      .limit(limit)
+      .getRawMany();
+  }
+
+  /**
+   * The workspace's unarchived projects `userId` is an active member of, and the public ones
+   * (`network` 2) when `withPublic`; `q` (when given) in the name or identifier; newest first, at
+   * most `limit`: `{name, id, identifier, logo_props, workspace__slug}`.
+   */
+  mentionable(workspaceId: string, userId: string, withPublic: boolean, q: string, limit: number): Promise<unknown[]> {
+    const member = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
+      AND pm.is_active = true AND pm.deleted_at IS NULL)`;
+    const qb = this.dataSource.manager
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
+      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
+      .andWhere(withPublic ? `(${member} OR p.network = 2)` : member, { userId })
+      .select([
+        'p.name AS name',
+        'p.id AS id',
+        'p.identifier AS identifier',
+        'p.logoProps AS logo_props',
+        'w.slug AS workspace__slug',
+      ])
+      .orderBy('p.createdAt', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .limit(limit);
+    if (q)
+      qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", {
+        like: likeContaining(q),
+      });
+    return qb.getRawMany();
+  }
+
+  /**
+   * The project's active members above Guest (role > 10) and, with `issueCreatorId`, that user too
+   * (Plane's `role__gt=10 | member_id=issue_created_by`), not bots, newest membership first, at
+   * most `limit`, `q` (when given) in the first, last or display name: `{member__avatar_url,
+   * member__display_name, member__id}` (the user room's `users` joined by entity name).
+   */
+  mentionableMembers(
+    projectId: string,
+    issueCreatorId: string | null | undefined,
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    const qb = this.dataSource.manager
+      .getRepository(ProjectMember)
+      .createQueryBuilder('m')
+      .where('m.projectId = :projectId AND m.isActive = true', { projectId })
+      .andWhere(issueCreatorId ? '(m.role > 10 OR m.memberId = :creator)' : 'm.role > 10', {
+        creator: issueCreatorId,
+      });
+    qb.innerJoin('User', 'u', 'u.id = m.memberId AND u.isBot = false')
+      .select(['u.avatar AS member__avatar_url', 'u.displayName AS member__display_name', 'u.id AS member__id'])
+      .orderBy('m.createdAt', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit);
+    if (q) {
+      qb.andWhere(
+        "(u.firstName ILIKE :like ESCAPE '\\' OR u.lastName ILIKE :like ESCAPE '\\' OR u.displayName ILIKE :like ESCAPE '\\')",
+        { like: likeContaining(q) },
+      );
+    }
+    return qb.getRawMany();
   }
 }

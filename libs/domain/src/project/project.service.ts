@@ -5,9 +5,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { assertProjectEstimate } from '../kernel/estimate-checks';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
-import { DEFAULT_STATES, slugify } from '../state';
+import { StateService } from '../state';
+import { WorkspaceService } from '../workspace';
 import { NETWORK, Project } from './project.entity';
-import { ProjectRepository } from './project.repository';
+import { AutomatedProject, ProjectRepository } from './project.repository';
 import { projectView } from './project.view';
 import { auditActorById, recordAudit } from '../kernel/audit';
 import { emitChange } from '../kernel/change-bus';
@@ -69,6 +70,8 @@ export class ProjectService implements ProjectAccessResolver {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectRepository,
+    private readonly states: StateService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   /** `ProjectAccessResolver`: is the live project visible to the user in this workspace, and their active role. */
@@ -161,17 +164,7 @@ export class ProjectService implements ProjectAccessResolver {
             updatedById: actor.userId,
           });
         }
-        await this.projects.insertStates(
-          em,
-          DEFAULT_STATES.map((s) => ({
-            ...s,
-            slug: slugify(s.name),
-            workspaceId,
-            projectId: project.id,
-            createdById: actor.userId,
-            updatedById: actor.userId,
-          })),
-        );
+        await this.states.insertDefaults(workspaceId, project.id, actor.userId, em);
         await emitChange(em, 'model.changed', {
           kind: 'project',
           action: 'created',
@@ -231,7 +224,7 @@ export class ProjectService implements ProjectAccessResolver {
           default_assignee: input.default_assignee,
         });
         if (input.default_state) {
-          if (!(await this.projects.stateInProject(em, projectId, input.default_state)))
+          if (!(await this.states.stateInProject(projectId, input.default_state, em)))
             throw validationError({ default_state: ['This state does not belong to the project.'] });
         }
         if (input.estimate) await assertProjectEstimate(em, projectId, input.estimate);
@@ -353,7 +346,7 @@ export class ProjectService implements ProjectAccessResolver {
   ) {
     const ids = Object.values(users).filter((v): v is string => !!v);
     if (!ids.length) return;
-    const found = await this.projects.activeWorkspaceMembers(em, workspaceId, ids, true);
+    const found = await this.workspaces.activeMembersAmong(workspaceId, ids, em);
     const members = new Set(found.map((m) => m.memberId));
     const errors: Record<string, string[]> = {};
     for (const [field, id] of Object.entries(users)) {
@@ -402,6 +395,31 @@ export class ProjectService implements ProjectAccessResolver {
     return this.projects.findLive(em ?? this.dataSource.manager, id);
   }
 
+  /**
+   * Whether the live project `id` is archived (false for a deleted or unknown one), in the caller's
+   * transaction when `em` is given: the cycles and modules of an archived project answer 404.
+   */
+  isArchived(id: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return this.projects.isArchived(em, id);
+  }
+
+  /**
+   * What the project's v1 representation counts, for `actorId` (`total_members`, `total_cycles`,
+   * `total_modules`, `is_member`, `member_role`, `is_deployed`), in one statement in `em`'s
+   * transaction: a webhook delivery renders the project as of the change's commit.
+   */
+  async representationExtras(id: string, actorId: string | null, em: EntityManager = this.dataSource.manager) {
+    const c = await this.projects.representationCounts(em, id, actorId);
+    return {
+      total_members: c.total_members,
+      total_cycles: c.total_cycles,
+      total_modules: c.total_modules,
+      is_member: c.member_role !== null,
+      member_role: c.member_role,
+      is_deployed: c.is_deployed,
+    };
+  }
+
   /** The live, unarchived projects of the workspace among `ids` (entities), by name. */
   unarchivedProjects(workspaceId: string, ids: string[]): Promise<Project[]> {
     return this.projects.unarchivedByIds(workspaceId, [...new Set(ids)]);
@@ -440,6 +458,17 @@ export class ProjectService implements ProjectAccessResolver {
     return this.projects.liveByIds([...new Set(ids)]);
   }
 
+  /** The projects among `ids` (entities), deleted ones too, in no order: the history rows a profile lists name them. */
+  projectsWithDeleted(ids: string[]): Promise<Project[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.projects.withDeletedByIds([...new Set(ids)]);
+  }
+
+  /** The workspace's live, unarchived projects `userId` is an active member of (entities), oldest first. */
+  openProjectsOfMember(workspaceId: string, userId: string): Promise<Project[]> {
+    return this.projects.openProjectsOfMember(workspaceId, userId);
+  }
+
   /** The live project `id` (entity); throws TypeORM's `EntityNotFoundError` (a 404) when there is none. */
   liveOrFail(id: string, em: EntityManager = this.dataSource.manager): Promise<Project> {
     return this.projects.liveOrFail(em, id);
@@ -467,6 +496,58 @@ export class ProjectService implements ProjectAccessResolver {
    */
   externalIds(workspaceId: string, source: string, em?: EntityManager): Promise<Map<string, string>> {
     return this.projects.externalIds(workspaceId, source, em);
+  }
+
+  // ---- for the rooms above: the daily automation and the exports
+
+  /**
+   * A page of the live, unarchived projects of live workspaces whose `archive_in` (`kind`
+   * `archive`) or `close_in` (`close`) is above 0, by id after `afterId`, at most `limit`.
+   */
+  automatedPage(kind: 'archive' | 'close', afterId: string | null, limit: number): Promise<AutomatedProject[]> {
+    return this.projects.automatedPage(kind, afterId, limit);
+  }
+
+  /** Which of `ids` are live projects of the workspace (archived ones included). */
+  liveIdsInWorkspace(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return Promise.resolve(new Set());
+    return this.projects.liveIdsInWorkspace(workspaceId, [...new Set(ids)]);
+  }
+
+  /**
+   * The live, unarchived projects of the workspace `userId` is an active member of (ids, by
+   * identifier), or, with `projectIds`, those of them, in the order asked (Plane's export filter).
+   */
+  async openIdsOfMember(workspaceId: string, userId: string, projectIds?: string[]): Promise<string[]> {
+    const ids = await this.projects.openIdsOfMember(workspaceId, userId, projectIds ?? null);
+    if (!projectIds) return ids;
+    const found = new Set(ids);
+    return projectIds.filter((id) => found.has(id));
+  }
+
+  // ---- searches, for the rooms above (search)
+
+  /**
+   * `userId`'s unarchived projects of the workspace whose name or identifier contains `q`, newest
+   * first, at most `limit`: `{name, id, identifier, workspace__slug}` rows.
+   */
+  searchOfMember(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.projects.searchOfMember(workspaceId, userId, q, limit);
+  }
+
+  /**
+   * Projects to mention: the workspace's unarchived projects `userId` is an active member of, and
+   * the public ones unless `workspaceRole` is Guest; `q` (when given) in the name or identifier;
+   * newest first, at most `limit`: `{name, id, identifier, logo_props, workspace__slug}` rows.
+   */
+  mentionable(
+    workspaceId: string,
+    userId: string,
+    workspaceRole: number,
+    q: string,
+    limit: number,
+  ): Promise<unknown[]> {
+    return this.projects.mentionable(workspaceId, userId, workspaceRole > ROLE.GUEST, q, limit);
   }
 }
 

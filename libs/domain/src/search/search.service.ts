@@ -1,9 +1,12 @@
 import { MeridianError, Page } from '#common';
 import { Injectable } from '@nestjs/common';
+import { CycleService } from '../cycle';
 import { IssueQueryService } from '../issue';
+import type { PickerExclusions } from '../issue';
 import { ModuleService } from '../module';
-import { ProjectMemberService } from '../project';
-import { EntitySearchScope, PickerExclusions, SearchRepository } from './search.repository';
+import { ProjectMemberService, ProjectService } from '../project';
+import { WorkspaceService } from '../workspace';
+import { SearchRepository } from './search.repository';
 
 /** How many hits each kind of result carries. */
 const LIMIT = 100;
@@ -11,6 +14,15 @@ const LIMIT = 100;
 /** The kinds `entity-search/` answers (Plane's `TSearchEntities`); others are left out of the answer. */
 export const ENTITY_SEARCH_TYPES = ['user_mention', 'project', 'issue', 'cycle', 'module', 'page'] as const;
 export type EntitySearchType = (typeof ENTITY_SEARCH_TYPES)[number];
+
+/** Where `entity-search/` looks: the workspace, or one project of it (`projectId`). */
+export interface EntitySearchScope {
+  workspaceId: string;
+  userId: string;
+  /** the caller's workspace role (a workspace Guest finds only the projects they are a member of) */
+  workspaceRole: number;
+  projectId?: string;
+}
 
 /** What `entity-search/` asks for (Plane's `SearchEndpoint` parameters). */
 export interface EntitySearchQuery {
@@ -45,7 +57,8 @@ export interface IssuePickerQuery {
 /**
  * Search for the App API (Plane 0.25.3's `search/` and `search-issues/`), limited to what the
  * caller can see: the caller's workspaces, and the projects they are an active member of
- * (archived projects and hidden work items, such as drafts and pending intake, excluded).
+ * (archived projects and hidden work items, such as drafts and pending intake, excluded). Each
+ * kind is one statement of the room that owns it, through its door (the pages are this room's).
  */
 @Injectable()
 export class SearchService {
@@ -53,6 +66,9 @@ export class SearchService {
     private readonly issues: IssueQueryService,
     private readonly repo: SearchRepository,
     private readonly members: ProjectMemberService,
+    private readonly projects: ProjectService,
+    private readonly workspaces: WorkspaceService,
+    private readonly cycles: CycleService,
     private readonly modules: ModuleService,
   ) {}
 
@@ -74,10 +90,13 @@ export class SearchService {
     };
     const q = search.trim();
     if (!q) return { results };
-    results.workspace = await this.repo.workspaces(userId, q, LIMIT);
-    results.project = await this.repo.projects(workspaceId, userId, q, LIMIT);
-    for (const key of ['cycle', 'module'] as const)
-      results[key] = await this.repo.plans(key, workspaceId, userId, q, projectId, LIMIT);
+    results.workspace = await this.workspaces.searchOfMember(userId, q, LIMIT);
+    results.project = await this.projects.searchOfMember(workspaceId, userId, q, LIMIT);
+    for (const [key, rows] of [
+      ['cycle', this.cycles],
+      ['module', this.modules],
+    ] as const)
+      results[key] = await rows.searchOfMember(workspaceId, userId, q, { projectId, limit: LIMIT, withStatus: false });
     results.issue = (await this.issues.search(workspaceId, userId, q, projectId, LIMIT)).issues;
     results.page = await this.repo.pages(workspaceId, userId, q, projectId, LIMIT);
     return { results };
@@ -106,7 +125,7 @@ export class SearchService {
       exclude.moduleId = query.moduleId;
     }
     const scope = query.workspaceSearch ? undefined : projectId;
-    const rows = await this.repo.pickerRows(workspaceId, scope, userId, query.search.trim(), exclude, LIMIT);
+    const rows = await this.issues.pickerRows(workspaceId, scope, userId, query.search.trim(), exclude, LIMIT);
     const out = rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id), start_date: r.start_date ?? null }));
     return new Page(out, LIMIT, out.length, null, null);
   }
@@ -142,12 +161,29 @@ export class SearchService {
       if (!(ENTITY_SEARCH_TYPES as readonly string[]).includes(type) || out[type as EntitySearchType]) continue;
       const kind = type as EntitySearchType;
       if (kind === 'user_mention') {
-        const project = query.projectId ? { projectId: query.projectId, issueCreatorId } : undefined;
-        out[kind] = await this.repo.mentionUsers(scope.workspaceId, q, query.count, project);
-      } else if (kind === 'project') out[kind] = await this.repo.entityProjects(where, q, query.count);
-      else if (kind === 'issue') out[kind] = await this.repo.entityIssues(where, q, query.count);
+        out[kind] = query.projectId
+          ? await this.members.mentionableMembers(query.projectId, issueCreatorId, q, query.count)
+          : await this.workspaces.mentionableMembers(scope.workspaceId, q, query.count);
+      } else if (kind === 'project')
+        out[kind] = await this.projects.mentionable(
+          where.workspaceId,
+          where.userId,
+          where.workspaceRole,
+          q,
+          query.count,
+        );
+      else if (kind === 'issue') out[kind] = await this.issues.mentionable(where, q, query.count);
       else if (kind === 'cycle' || kind === 'module')
-        out[kind] = await this.repo.entityPlans(kind, where, q, query.count);
+        out[kind] = await (kind === 'cycle' ? this.cycles : this.modules).searchOfMember(
+          where.workspaceId,
+          where.userId,
+          q,
+          {
+            projectId: where.projectId,
+            limit: query.count,
+            withStatus: true,
+          },
+        );
       else out[kind] = [];
     }
     return out;

@@ -65,6 +65,51 @@ export class StateRepository {
     return qb.getOne();
   }
 
+  /** The project's live default state, else its first live non-triage state by `sequence`; or null. */
+  defaultOrFirst(em: EntityManager, projectId: string): Promise<State | null> {
+    return em
+      .getRepository(State)
+      .createQueryBuilder('s')
+      .where('s.projectId = :projectId AND s.isTriage = false', { projectId })
+      .orderBy('s.default', 'DESC')
+      .addOrderBy('s.sequence', 'ASC')
+      .getOne();
+  }
+
+  /** The ids among `ids` of states (deleted ones too) in the `completed` group. */
+  async completedAmong(em: EntityManager, ids: string[]): Promise<Set<string>> {
+    const rows: Array<{ id: string }> = await em.query(
+      `SELECT id::text AS id FROM states WHERE id = ANY($1::uuid[]) AND "group" = 'completed'`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The project's live state `preferredId`, else its first live `cancelled` state by sequence; or null. */
+  async preferredOrFirstCancelled(
+    em: EntityManager,
+    projectId: string,
+    preferredId: string | null,
+  ): Promise<Pick<State, 'id' | 'name' | 'group'> | null> {
+    const rows: Array<Pick<State, 'id' | 'name' | 'group'>> = await em.query(
+      `SELECT s.id, s.name, s."group" FROM states s
+       WHERE s.project_id = $1 AND s.deleted_at IS NULL AND (s.id = $2::uuid OR s."group" = 'cancelled')
+       ORDER BY (s.id = $2::uuid) DESC NULLS LAST, s.sequence, s.id LIMIT 1`,
+      [projectId, preferredId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The project's live state `id` (any group, archived project too), or null. */
+  liveInProject(em: EntityManager, projectId: string, id: string): Promise<State | null> {
+    return em.getRepository(State).findOne({ where: { id, projectId } });
+  }
+
+  /** Inserts states (rows built by the caller), in one statement. */
+  async insertMany(em: EntityManager, rows: Array<Partial<State>>): Promise<void> {
+    await em.insert(State, rows as never);
+  }
+
   /** Whether a live work item is in the state. */
   async hasWorkItems(em: EntityManager, stateId: string): Promise<boolean> {
     return em.getRepository<Issue>('Issue').exists({ where: { stateId } });

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { assertExternalIdFree } from '../kernel/external-id';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { assertProjectWritable } from '../kernel/project-writable';
-import { slugify } from './default-states';
+import { DEFAULT_STATES, slugify } from './default-states';
 import { State, StateGroup } from './state.entity';
 import { StateRepository } from './state.repository';
 import { StateJson, stateView } from './state.view';
@@ -182,6 +182,61 @@ export class StateService {
       if (isUniqueViolation(err, 'uq_states_name_live')) throw new MeridianError('STATE_NAME_TAKEN');
       throw err;
     }
+  }
+
+  // ---- for the rooms below and above, in the caller's transaction
+
+  /**
+   * Writes a new project's default states (`DEFAULT_STATES`, Plane's Backlog, Todo, In Progress,
+   * Done, Cancelled and the intake's Triage), in one statement in the project's create transaction.
+   */
+  async insertDefaults(workspaceId: string, projectId: string, actorId: string, em: EntityManager): Promise<void> {
+    await this.states.insertMany(
+      em,
+      DEFAULT_STATES.map((s) => ({
+        ...s,
+        slug: slugify(s.name),
+        workspaceId,
+        projectId,
+        createdById: actorId,
+        updatedById: actorId,
+      })),
+    );
+  }
+
+  /**
+   * The project's live state `id` (entity, any group), or null: a project's `default_state`, a work
+   * item's `state_id`; in the caller's transaction when `em` is given.
+   */
+  stateInProject(projectId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<State | null> {
+    return this.states.liveInProject(em, projectId, id);
+  }
+
+  /**
+   * The project's default state, else its first non-triage state by `sequence` (entity), or null:
+   * where a work item goes when its state is cleared. In the caller's transaction when `em` is given.
+   */
+  defaultOrFirstState(projectId: string, em: EntityManager = this.dataSource.manager): Promise<State | null> {
+    return this.states.defaultOrFirst(em, projectId);
+  }
+
+  /** Which of `ids` are states (deleted ones too) of the `completed` group, in the caller's transaction when `em` is given. */
+  completedAmong(ids: string[], em: EntityManager = this.dataSource.manager): Promise<Set<string>> {
+    if (!ids.length) return Promise.resolve(new Set());
+    return this.states.completedAmong(em, [...new Set(ids)]);
+  }
+
+  /**
+   * Where the project's stale open work items are closed (the daily automation): its live state
+   * `defaultStateId` (the project's `default_state`), else its first live `cancelled` state by
+   * sequence; null when it has neither. In the caller's transaction when `em` is given.
+   */
+  closeState(
+    projectId: string,
+    defaultStateId: string | null,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Pick<State, 'id' | 'name' | 'group'> | null> {
+    return this.states.preferredOrFirstCancelled(em, projectId, defaultStateId);
   }
 
   // ---- reads for the rooms above (the published boards)

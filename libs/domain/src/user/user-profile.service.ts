@@ -64,10 +64,11 @@ export class UserProfileService {
 
   /**
    * The live users among `ids` (entities, in no order), for the rooms above that show people
-   * (the published boards render them by name and avatar only).
+   * (the published boards render them by name and avatar only; a webhook delivery's actor, in the
+   * committing transaction `em`).
    */
-  liveUsers(ids: string[]): Promise<User[]> {
-    return this.users.liveByIds([...new Set(ids)]);
+  liveUsers(ids: string[], em?: EntityManager): Promise<User[]> {
+    return this.users.liveByIds([...new Set(ids)], em);
   }
 
   /**

@@ -45,9 +45,9 @@ export class UserRepository {
   }
 
   /** The live users among `ids`, in no order. */
-  liveByIds(ids: string[]): Promise<User[]> {
+  liveByIds(ids: string[], em: EntityManager = this.manager): Promise<User[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.dataSource.getRepository(User).findBy({ id: In(ids) });
+    return em.getRepository(User).findBy({ id: In(ids) });
   }
 
   /** The user's `avatar` or `cover_image` (null when the user is gone). */

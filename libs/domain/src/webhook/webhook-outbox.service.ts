@@ -8,7 +8,13 @@ import {
   TransactionCommitEvent,
   TransactionRollbackEvent,
 } from 'typeorm';
-import { DERIVED_KEYS, renderActors, renderWebhookData } from './webhook-renderer';
+import { CycleService } from '../cycle';
+import { IntakeService } from '../intake';
+import { IssueChildrenService, IssueQueryService } from '../issue';
+import { ModuleService } from '../module';
+import { ProjectService } from '../project';
+import { UserProfileService } from '../user';
+import { DERIVED_KEYS, renderActors, renderWebhookData, WebhookReads } from './webhook-renderer';
 import { ChangeEvents, IssueCreateDraft, OnChange } from '../kernel/change-bus';
 import {
   dropWebhookEvents,
@@ -60,12 +66,22 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
   private readonly cache = new Map<string, { at: number; subs: WebhookSubscription[] }>();
   /** bumped by `invalidate`, so a read that raced with a webhook change is not cached */
   private generation = 0;
+  /** the doors a delivery's `data` and actor are read through */
+  private readonly reads: WebhookReads;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repo: WebhookRepository,
+    issues: IssueQueryService,
+    comments: IssueChildrenService,
+    cycles: CycleService,
+    modules: ModuleService,
+    projects: ProjectService,
+    intake: IntakeService,
+    users: UserProfileService,
   ) {
+    this.reads = { issues, comments, cycles, modules, projects, intake, users };
     if (!dataSource.subscribers.includes(this)) dataSource.subscribers.push(this);
   }
 
@@ -153,7 +169,7 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
       const key = `${e.event}:${e.entityId}`;
       if (!data.has(key)) {
         try {
-          data.set(key, await renderWebhookData(em, this.repo, e.event, e.entityId, e.actorId));
+          data.set(key, await renderWebhookData(em, this.reads, e.event, e.entityId, e.actorId));
         } catch (err) {
           // a rendering fault must not undo the change: the receiver still learns what changed
           this.logger.error(`could not render ${key}: ${(err as Error).message}`);
@@ -164,7 +180,7 @@ export class WebhookOutbox implements EntitySubscriberInterface, WebhookOutboxPo
     };
     const actors = await renderActors(
       em,
-      this.repo,
+      this.reads,
       wanted.map((e) => e.actorId).filter((x): x is string => !!x),
     );
     const rows: Array<Partial<WebhookDelivery>> = [];

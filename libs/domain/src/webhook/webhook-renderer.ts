@@ -1,89 +1,90 @@
 import { EntityManager } from 'typeorm';
-import { cycleView } from '../cycle';
-import { countIssues } from '../cycle';
-import { intakeIssueView } from '../intake';
-import { commentView, IssueJson, issueView } from '../issue';
-import { moduleView } from '../module';
-import { projectView } from '../project';
-import { userLiteView } from '../user';
+import { CycleService, cycleView } from '../cycle';
+import { IntakeService, intakeIssueView } from '../intake';
+import { commentView, IssueChildrenService, IssueJson, IssueQueryService, issueView } from '../issue';
+import { ModuleService, moduleView } from '../module';
+import { ProjectService, projectView } from '../project';
+import { UserProfileService, userLiteView } from '../user';
 import type { WebhookEvent } from './webhook.entity';
-import type { WebhookRepository } from './webhook.repository';
 
 type Json = Record<string, unknown>;
 
 /**
+ * The doors a delivery's `data` is read through: each room renders its own rows, read in the
+ * committing transaction (`em`).
+ */
+export interface WebhookReads {
+  issues: IssueQueryService;
+  comments: IssueChildrenService;
+  cycles: CycleService;
+  modules: ModuleService;
+  projects: ProjectService;
+  intake: IntakeService;
+  users: UserProfileService;
+}
+
+/**
  * The `data` of a delivery: the External API v1 representation of the object, read with the
  * committing transaction's manager (so it is the state the change commits, and on the embedded
- * engine's single connection it does not wait for itself). Null when the object is gone.
+ * engine's single connection it does not wait for itself) through the owners' doors. Null when
+ * the object is gone.
  */
 export async function renderWebhookData(
   em: EntityManager,
-  repo: WebhookRepository,
+  reads: WebhookReads,
   event: WebhookEvent,
   id: string,
   actorId: string | null,
 ): Promise<Json | null> {
   switch (event) {
     case 'issue':
-      return renderIssue(em, repo, id);
+      return renderIssue(em, reads, id);
     case 'issue_comment': {
-      const c = await repo.commentForRender(em, id);
+      const c = await reads.comments.commentWithDeleted(id, em);
       return c && !c.deletedAt ? commentView(c) : null;
     }
     case 'cycle': {
-      const c = await repo.cycleForRender(em, id);
+      const c = await reads.cycles.findWithDeleted(id, em);
       if (!c || c.deletedAt) return null;
-      const counts = await countIssues(em, 'cycle_issues', 'cycle_id', [id]);
+      const counts = await reads.cycles.issueCounts([id], em);
       return cycleView(c, counts.get(id));
     }
     case 'module': {
-      const m = await repo.moduleForRender(em, id);
+      const m = await reads.modules.findWithDeleted(id, em);
       if (!m || m.deletedAt) return null;
       const [counts, members] = await Promise.all([
-        countIssues(em, 'module_issues', 'module_id', [id]),
-        repo.moduleMembers(em, id),
+        reads.modules.issueCounts([id], em),
+        reads.modules.memberIds(id, em),
       ]);
-      return moduleView(m, members.map((r) => r.memberId).sort(), counts.get(id));
+      return moduleView(m, members, counts.get(id));
     }
     case 'project': {
-      const p = await repo.projectForRender(em, id);
+      const p = await reads.projects.findWithDeleted(id, em);
       if (!p || p.deletedAt) return null;
-      const c = await repo.projectCounts(em, id, actorId);
-      return projectView(p, {
-        total_members: c.total_members,
-        total_cycles: c.total_cycles,
-        total_modules: c.total_modules,
-        is_member: c.member_role !== null,
-        member_role: c.member_role,
-        is_deployed: c.is_deployed,
-      });
+      return projectView(p, await reads.projects.representationExtras(id, actorId, em));
     }
     case 'intake_issue': {
       // queued by the intake row's id, or (from work item history) by its work item's id
-      const r = await repo.findLiveIntakeIssue(em, id);
+      const r = await reads.intake.liveRowByIdOrIssue(id, em);
       if (!r) return null;
-      const issue = await renderIssue(em, repo, r.issueId);
+      const issue = await renderIssue(em, reads, r.issueId);
       return issue ? intakeIssueView(r, issue as unknown as IssueJson) : null;
     }
   }
 }
 
-async function renderIssue(em: EntityManager, repo: WebhookRepository, id: string): Promise<Json | null> {
-  const issue = await repo.issueForRender(em, id);
+async function renderIssue(em: EntityManager, reads: WebhookReads, id: string): Promise<Json | null> {
+  const issue = await reads.issues.issueWithDeleted(id, em);
   if (!issue || issue.deletedAt) return null;
-  const [assignees, labels] = await Promise.all([repo.issueAssignees(em, id), repo.issueLabels(em, id)]);
-  return issueView(issue, assignees.map((a) => a.assigneeId).sort(), labels.map((l) => l.labelId).sort());
+  const [assignees, labels] = await Promise.all([reads.issues.assigneeIds(id, em), reads.issues.labelIds(id, em)]);
+  return issueView(issue, assignees.sort(), labels.sort());
 }
 
 /** Plane's `activity.actor`: the UserLite of who made the change. */
-export async function renderActors(
-  em: EntityManager,
-  repo: WebhookRepository,
-  ids: string[],
-): Promise<Map<string, Json>> {
+export async function renderActors(em: EntityManager, reads: WebhookReads, ids: string[]): Promise<Map<string, Json>> {
   const wanted = [...new Set(ids)];
   if (!wanted.length) return new Map();
-  const users = await repo.users(em, wanted);
+  const users = await reads.users.liveUsers(wanted, em);
   return new Map(users.map((u) => [u.id, userLiteView(u) as Json]));
 }
 

@@ -1,13 +1,7 @@
 import { Page, PageRequest, paginate } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
-import { Cycle } from '../cycle';
-import { IntakeIssue } from '../intake';
-import { Issue, IssueAssignee, IssueComment, IssueLabel } from '../issue';
-import { Module, ModuleMember } from '../module';
-import { Project } from '../project';
-import { User } from '../user';
+import { DataSource, EntityManager } from 'typeorm';
 import { hotTxQuery } from '../kernel/hot-query';
 import { jobTransaction } from '../kernel/job-limits';
 import type { WebhookSubscription } from './webhook-events';
@@ -45,15 +39,6 @@ export interface WebhookLogRow {
   retry_count: number;
 }
 
-/** The counts and the actor's membership a project's v1 representation carries. */
-export interface ProjectWebhookCounts {
-  total_members: number;
-  total_cycles: number;
-  total_modules: number;
-  member_role: number | null;
-  is_deployed: boolean;
-}
-
 /** node-postgres answers an UPDATE … RETURNING as [rows, count]; PGlite as rows. */
 function returnedRows<T>(result: unknown): T[] {
   return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
@@ -61,8 +46,8 @@ function returnedRows<T>(result: unknown): T[] {
 
 /**
  * All SQL of the webhook feature: webhooks and their logs, the outbox (`webhook_deliveries`: claim
- * with `FOR UPDATE SKIP LOCKED`, finish, retry, prune), the subscriptions lookup, and the reads the
- * delivery renderer needs beyond the other features' doors. Methods that take an `EntityManager`
+ * with `FOR UPDATE SKIP LOCKED`, finish, retry, prune) and the subscriptions lookup. What a delivery
+ * renders is read through the owners' doors (`WebhookReads`). Methods that take an `EntityManager`
  * run in the caller's transaction.
  */
 @Injectable()
@@ -237,36 +222,6 @@ export class WebhookRepository {
     return returnedRows<{ is_active: boolean }>(res)[0]?.is_active;
   }
 
-  // ---- the renderer's reads -------------------------------------------------------------------
-
-  /** A project's member, cycle and module counts, the actor's role in it, and whether it is published. */
-  async projectCounts(em: EntityManager, projectId: string, actorId: string | null): Promise<ProjectWebhookCounts> {
-    const [row] = await em.query(
-      `SELECT (SELECT COUNT(*) FROM project_members WHERE project_id = $1 AND is_active)::int AS total_members,
-              (SELECT COUNT(*) FROM cycles WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_cycles,
-              (SELECT COUNT(*) FROM modules WHERE project_id = $1 AND deleted_at IS NULL)::int AS total_modules,
-              (SELECT MAX(role) FROM project_members WHERE project_id = $1 AND member_id = $2 AND is_active)::int AS member_role,
-              EXISTS (SELECT 1 FROM deploy_boards WHERE project_id = $1 AND deleted_at IS NULL) AS is_deployed`,
-      [projectId, actorId],
-    );
-    return {
-      total_members: Number(row.total_members),
-      total_cycles: Number(row.total_cycles),
-      total_modules: Number(row.total_modules),
-      member_role: row.member_role === null ? null : Number(row.member_role),
-      is_deployed: !!row.is_deployed,
-    };
-  }
-
-  /** The live intake row with this id, or whose work item has this id; null when none. */
-  findLiveIntakeIssue(em: EntityManager, id: string): Promise<IntakeIssue | null> {
-    return em
-      .getRepository(IntakeIssue)
-      .createQueryBuilder('r')
-      .where('(r.id = :id OR r.issueId = :id) AND r.deletedAt IS NULL', { id })
-      .getOne();
-  }
-
   /**
    * Deletes up to `limit` webhook logs created at or before `before`, oldest first; how many
    * (`delete-api-logs`).
@@ -309,49 +264,5 @@ export class WebhookRepository {
   /** Queues deliveries (the outbox rows) in `em`'s transaction. */
   async insertDeliveries(em: EntityManager, rows: Array<Partial<WebhookDelivery>>): Promise<void> {
     await em.insert(WebhookDelivery, rows as never);
-  }
-
-  /**
-   * What a delivery renders, read with the committing transaction's manager, deleted rows included
-   * (the renderer treats a deleted row as gone): the comment, cycle, module, project or work item by id.
-   */
-  commentForRender(em: EntityManager, id: string): Promise<IssueComment | null> {
-    return em.getRepository(IssueComment).findOne({ where: { id }, withDeleted: true });
-  }
-
-  cycleForRender(em: EntityManager, id: string): Promise<Cycle | null> {
-    return em.getRepository(Cycle).findOne({ where: { id }, withDeleted: true });
-  }
-
-  moduleForRender(em: EntityManager, id: string): Promise<Module | null> {
-    return em.getRepository(Module).findOne({ where: { id }, withDeleted: true });
-  }
-
-  projectForRender(em: EntityManager, id: string): Promise<Project | null> {
-    return em.getRepository(Project).findOne({ where: { id }, withDeleted: true });
-  }
-
-  issueForRender(em: EntityManager, id: string): Promise<Issue | null> {
-    return em.getRepository(Issue).findOne({ where: { id }, withDeleted: true });
-  }
-
-  /** The module's member rows. */
-  moduleMembers(em: EntityManager, moduleId: string): Promise<ModuleMember[]> {
-    return em.getRepository(ModuleMember).find({ where: { moduleId } });
-  }
-
-  /** The work item's assignee rows. */
-  issueAssignees(em: EntityManager, issueId: string): Promise<IssueAssignee[]> {
-    return em.getRepository(IssueAssignee).find({ where: { issueId } });
-  }
-
-  /** The work item's label rows. */
-  issueLabels(em: EntityManager, issueId: string): Promise<IssueLabel[]> {
-    return em.getRepository(IssueLabel).find({ where: { issueId } });
-  }
-
-  /** The users among `ids` (non-empty). */
-  users(em: EntityManager, ids: string[]): Promise<User[]> {
-    return em.getRepository(User).find({ where: { id: In(ids) } });
   }
 }

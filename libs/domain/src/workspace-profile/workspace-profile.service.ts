@@ -1,12 +1,28 @@
 import { MeridianError, Page, PageRequest, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
-import { appActivityView, issueFlatView, PRIORITIES } from '../issue';
-import type { AppActivityJson, AppIssueDetails, IssueActivity, IssueFilterSet } from '../issue';
-import { projectLiteView } from '../project';
+import { IntakeService } from '../intake';
+import { appActivityView, issueFlatView, IssueQueryService, PRIORITIES } from '../issue';
+import type { AppActivityJson, AppIssueDetails, IntakeSource, Issue, IssueActivity, IssueFilterSet } from '../issue';
+import { ProjectService, projectLiteView } from '../project';
+import type { Project } from '../project';
 import { iso } from '../kernel/time';
-import { canSeeEmail } from '../user';
-import { workspaceLiteView } from '../workspace';
-import { ActivityRelations, ProfileProjectRow, WorkspaceProfileRepository } from './workspace-profile.repository';
+import { canSeeEmail, UserProfileService } from '../user';
+import type { User } from '../user';
+import { WorkspaceService, workspaceLiteView } from '../workspace';
+import type { Workspace } from '../workspace';
+import { ProfileProjectRow, WorkspaceProfileRepository } from './workspace-profile.repository';
+
+/** History fields the profile activity lists leave out (Plane's `~Q(field__in=[...])`). */
+const HIDDEN_FIELDS = ['comment', 'vote', 'reaction', 'draft'];
+
+/** What an activity row is rendered with: its actor, work item, project, workspace and intake source. */
+interface ActivityRelations {
+  users: Map<string, User>;
+  issues: Map<string, Issue>;
+  projects: Map<string, Project>;
+  workspaces: Map<string, Workspace>;
+  sources: Map<string, IntakeSource>;
+}
 
 /** `user-profile/`'s `user_data` (Plane's `WorkspaceUserProfileEndpoint`). */
 export interface ProfileUserJson {
@@ -66,7 +82,14 @@ function pythonTime(d: Date): string {
  */
 @Injectable()
 export class WorkspaceProfileService {
-  constructor(private readonly repo: WorkspaceProfileRepository) {}
+  constructor(
+    private readonly repo: WorkspaceProfileRepository,
+    private readonly users: UserProfileService,
+    private readonly workspaces: WorkspaceService,
+    private readonly projects: ProjectService,
+    private readonly issues: IssueQueryService,
+    private readonly intake: IntakeService,
+  ) {}
 
   /**
    * `{project_data, user_data}`: for a caller who is a workspace Admin or Member, each of their
@@ -79,12 +102,11 @@ export class WorkspaceProfileService {
     viewer: { userId: string; role: number },
     userId: string,
   ): Promise<{ project_data: ProfileProjectRow[]; user_data: ProfileUserJson }> {
-    const user = await this.repo.user(userId);
+    const user = await this.users.userById(userId);
     // a profile of the workspace is one of its members' (past members too); anyone else is a 404
-    const member = await this.repo.hasMembership(workspaceId, userId);
+    const member = await this.workspaces.membership(workspaceId, userId);
     if (!user || !member) throw new MeridianError('NOT_FOUND');
-    const projects =
-      viewer.role >= ROLE.MEMBER ? await this.repo.projectCounts(workspaceId, viewer.userId, userId) : [];
+    const projects = viewer.role >= ROLE.MEMBER ? await this.projectRows(workspaceId, viewer.userId, userId) : [];
     return {
       project_data: projects,
       user_data: {
@@ -142,17 +164,17 @@ export class WorkspaceProfileService {
     page: PageRequest,
     opts: { asc: boolean; projectIds?: string[] },
   ): Promise<Page<AppActivityJson>> {
-    const rows = await this.repo.activityPage(userId, page, opts.asc, {
-      workspaceId,
-      viewerId,
-      projectIds: opts.projectIds,
+    const rows = await this.issues.actorActivityPage(userId, page, {
+      asc: opts.asc,
+      exceptFields: HIDDEN_FIELDS,
+      scope: { workspaceId, viewerId, projectIds: opts.projectIds },
     });
     return this.render(rows);
   }
 
   /** `users/me/activities/`: a page of the caller's own history rows everywhere, newest first. */
   async myActivity(userId: string, page: PageRequest, asc: boolean): Promise<Page<AppActivityJson>> {
-    return this.render(await this.repo.activityPage(userId, page, asc));
+    return this.render(await this.issues.actorActivityPage(userId, page, { asc, exceptFields: HIDDEN_FIELDS }));
   }
 
   /**
@@ -160,8 +182,11 @@ export class WorkspaceProfileService {
    * as Plane's CSV (header row first).
    */
   async exportActivity(workspaceId: string, viewerId: string, userId: string, day: string): Promise<string> {
-    const rows = await this.repo.activitiesOn(userId, day, 10000, { workspaceId, viewerId });
-    const rel = await this.repo.relationsOf(rows);
+    const rows = await this.issues.actorActivitiesOn(userId, day, 10000, {
+      exceptFields: HIDDEN_FIELDS,
+      scope: { workspaceId, viewerId },
+    });
+    const rel = await this.relationsOf(rows);
     let out = csvRow(EXPORT_HEADER);
     for (const a of rows) {
       const project = rel.projects.get(a.projectId);
@@ -181,8 +206,52 @@ export class WorkspaceProfileService {
     return out;
   }
 
+  /**
+   * The workspace's live, unarchived projects the viewer is an active member of, oldest first
+   * (the project door), each with `userId`'s created, assigned, completed and pending work items
+   * among those the viewer may see (one aggregate).
+   */
+  private async projectRows(workspaceId: string, viewerId: string, userId: string): Promise<ProfileProjectRow[]> {
+    const counts = await this.repo.projectCounts(workspaceId, viewerId, userId);
+    const projects = await this.projects.openProjectsOfMember(workspaceId, viewerId);
+    return projects.map((p) => ({
+      id: p.id,
+      logo_props: p.logoProps,
+      created_issues: 0,
+      assigned_issues: 0,
+      completed_issues: 0,
+      pending_issues: 0,
+      ...counts.get(p.id),
+    }));
+  }
+
+  /**
+   * The actors, work items (deleted ones too), projects, workspaces (deleted too) and intake
+   * sources of `rows`, through their rooms' doors (one statement each, at once).
+   */
+  private async relationsOf(rows: IssueActivity[]): Promise<ActivityRelations> {
+    const ids = <T>(pick: (a: IssueActivity) => T | null) => [
+      ...new Set(rows.map(pick).filter((v): v is T => v !== null)),
+    ];
+    const issueIds = ids((a) => a.issueId);
+    const [users, issues, projects, workspaces, sources] = await Promise.all([
+      this.users.liveUsers(ids((a) => a.actorId)),
+      this.issues.issuesWithDeleted(issueIds),
+      this.projects.projectsWithDeleted(ids((a) => a.projectId)),
+      this.workspaces.workspacesWithDeleted(ids((a) => a.workspaceId)),
+      this.intake.sourcesOf(issueIds),
+    ]);
+    return {
+      users: new Map(users.map((u) => [u.id, u])),
+      issues: new Map(issues.map((i) => [i.id, i])),
+      projects: new Map(projects.map((p) => [p.id, p])),
+      workspaces: new Map(workspaces.map((w) => [w.id, w])),
+      sources: new Map([...sources].map(([id, s]) => [id, { ...s, extra: s.extra ?? {} }])),
+    };
+  }
+
   private async render(page: Page<IssueActivity>): Promise<Page<AppActivityJson>> {
-    const rel = await this.repo.relationsOf(page.results);
+    const rel = await this.relationsOf(page.results);
     return page.map((a) => this.row(a, rel));
   }
 

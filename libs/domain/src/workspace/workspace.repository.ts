@@ -7,6 +7,7 @@ import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
 import { isSoleAdminOfAny } from '../kernel/sole-admin';
+import { likeContaining } from '../kernel/like-pattern';
 
 /**
  * `userId`'s membership of the workspace in any state, or null (a function of `em` alone: the
@@ -250,6 +251,11 @@ export class WorkspaceRepository {
   }
 
   /** The live workspaces among `ids`, in no order. */
+  /** The workspaces among `ids`, deleted ones too, in no order. */
+  withDeletedByIds(ids: string[]): Promise<Workspace[]> {
+    return this.dataSource.getRepository(Workspace).find({ where: { id: In(ids) }, withDeleted: true });
+  }
+
   liveByIds(em: EntityManager, ids: string[]): Promise<Workspace[]> {
     return em.getRepository(Workspace).find({ where: { id: In(ids) } });
   }
@@ -267,6 +273,11 @@ export class WorkspaceRepository {
   /** Whether any workspace, a deleted one included, holds the slug. */
   slugTaken(slug: string): Promise<boolean> {
     return this.dataSource.getRepository(Workspace).exists({ where: { slug }, withDeleted: true });
+  }
+
+  /** The active memberships of the workspace among `userIds` (live rows). */
+  async activeMembersAmong(em: EntityManager, workspaceId: string, userIds: string[]): Promise<WorkspaceMember[]> {
+    return em.getRepository(WorkspaceMember).findBy({ workspaceId, memberId: In(userIds), isActive: true });
   }
 
   /** Whether `userId` is an active member of the live workspace `workspaceId` (in `em`'s transaction). */
@@ -365,5 +376,46 @@ export class WorkspaceRepository {
   /** Whether any live workspace exists (in `em`'s transaction). */
   anyLive(em: EntityManager): Promise<boolean> {
     return em.getRepository(Workspace).exists();
+  }
+
+  // ---- searches (the search room's `search/` and `entity-search/`, through WorkspaceService)
+
+  /** `userId`'s workspaces (active membership) whose name contains `q`, newest first, at most `limit`: `{name, id, slug}`. */
+  searchOfMember(userId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.dataSource.manager
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true', {
+        userId,
+      })
+      .where("w.name ILIKE :like ESCAPE '\\'", { like: likeContaining(q) })
+      .select(['w.name AS name', 'w.id AS id', 'w.slug AS slug'])
+      .orderBy('w.createdAt', 'DESC')
+      .limit(limit)
+      .getRawMany();
+  }
+
+  /**
+   * The workspace's active members who are not bots, newest membership first, at most `limit`,
+   * `q` (when given) in the first, last or display name: `{member__avatar_url,
+   * member__display_name, member__id}` (the user room's `users` joined by entity name).
+   */
+  mentionableMembers(workspaceId: string, q: string, limit: number): Promise<unknown[]> {
+    const qb = this.dataSource.manager
+      .getRepository(WorkspaceMember)
+      .createQueryBuilder('m')
+      .where('m.workspaceId = :workspaceId AND m.isActive = true', { workspaceId });
+    qb.innerJoin('User', 'u', 'u.id = m.memberId AND u.isBot = false')
+      .select(['u.avatar AS member__avatar_url', 'u.displayName AS member__display_name', 'u.id AS member__id'])
+      .orderBy('m.createdAt', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit);
+    if (q) {
+      qb.andWhere(
+        "(u.firstName ILIKE :like ESCAPE '\\' OR u.lastName ILIKE :like ESCAPE '\\' OR u.displayName ILIKE :like ESCAPE '\\')",
+        { like: likeContaining(q) },
+      );
+    }
+    return qb.getRawMany();
   }
 }

@@ -212,6 +212,12 @@ export class WorkspaceService implements WorkspaceAccessResolver {
     return this.workspaces.liveByIds(em, [...new Set(ids)]);
   }
 
+  /** The workspaces among `ids` (entities), deleted ones too, in no order: the history rows a profile lists name them. */
+  workspacesWithDeleted(ids: string[]): Promise<Workspace[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.workspaces.withDeletedByIds([...new Set(ids)]);
+  }
+
   /** Writes `patch` to the workspace row; a taken slug throws the unique violation `uq_workspaces_slug`. */
   update(id: string, patch: Partial<Workspace>): Promise<void> {
     return this.workspaces.update(id, patch);
@@ -314,6 +320,19 @@ export class WorkspaceService implements WorkspaceAccessResolver {
   }
 
   /**
+   * The workspace's active memberships (entities) among `userIds` (none: none), in the caller's
+   * transaction when `em` is given: who may be added to a project, or lead it, and with which role.
+   */
+  activeMembersAmong(
+    workspaceId: string,
+    userIds: string[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<WorkspaceMember[]> {
+    if (!userIds.length) return Promise.resolve([]);
+    return this.workspaces.activeMembersAmong(em, workspaceId, [...new Set(userIds)]);
+  }
+
+  /**
    * Whether `userId` is an active member of the live workspace `workspaceId`, in the caller's
    * transaction when `em` is given: for the rooms above (a module's `lead` must be one; the pre-v2
    * asset routes answer 404 `WORKSPACE_NOT_FOUND` otherwise).
@@ -349,5 +368,21 @@ export class WorkspaceService implements WorkspaceAccessResolver {
    */
   anyLive(em: EntityManager = this.dataSource.manager): Promise<boolean> {
     return this.workspaces.anyLive(em);
+  }
+
+  // ---- searches, for the rooms above (search)
+
+  /** `userId`'s workspaces whose name contains `q`, newest first, at most `limit`: `{name, id, slug}` rows. */
+  searchOfMember(userId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.workspaces.searchOfMember(userId, q, limit);
+  }
+
+  /**
+   * The workspace's active members who are not bots, newest membership first, at most `limit`,
+   * `q` (when given) in the first, last or display name: mention rows `{member__avatar_url,
+   * member__display_name, member__id}`.
+   */
+  mentionableMembers(workspaceId: string, q: string, limit: number): Promise<unknown[]> {
+    return this.workspaces.mentionableMembers(workspaceId, q, limit);
   }
 }
