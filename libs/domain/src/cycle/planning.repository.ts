@@ -74,6 +74,20 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
     return qb.getOne();
   }
 
+  /** Those of `ids` that are live, unarchived rows of the project, in no order. */
+  async openIdsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    const rows = await em.getRepository(this.kind.entity).find({
+      select: { id: true } as never,
+      where: { id: In(ids), projectId, archivedAt: IsNull() } as never,
+    });
+    return rows.map((r) => r.id);
+  }
+
+  /** The live row (archived too) of the workspace with this id, or null. */
+  findInWorkspace(em: EntityManager, workspaceId: string, id: string): Promise<E | null> {
+    return em.getRepository(this.kind.entity).findOne({ where: { id, workspaceId } as never });
+  }
+
   /** The rows among `ids`, soft-deleted ones too. */
   findWithDeleted(em: EntityManager, ids: string[]): Promise<E[]> {
     return em.getRepository(this.kind.entity).find({ where: { id: In(ids) } as never, withDeleted: true });

@@ -233,6 +233,23 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
     return (await this.repo.findInProject(this.repo.manager, projectId, id)) !== null;
   }
 
+  /**
+   * Which of `ids` are live, unarchived cycles or modules of the project (sorted, each once), in
+   * the caller's transaction when `em` is given: a workspace draft's `cycle_id` and `module_ids`.
+   */
+  async openIdsInProject(projectId: string, ids: string[], em: EntityManager = this.repo.manager): Promise<string[]> {
+    if (!ids.length) return [];
+    return (await this.repo.openIdsInProject(em, projectId, [...new Set(ids)])).sort();
+  }
+
+  /**
+   * The live cycle or module `id` of the workspace (entity, archived or not), or null, in the
+   * caller's transaction when `em` is given: what a new favourite points at.
+   */
+  findInWorkspace(workspaceId: string, id: string, em: EntityManager = this.repo.manager): Promise<E | null> {
+    return this.repo.findInWorkspace(em, workspaceId, id);
+  }
+
   // ---- searches, for the rooms above (search)
 
   /**

@@ -16,14 +16,6 @@ export interface DraftLinks {
   module_ids: string[];
 }
 
-/** A project as a draft needs it: whether it is live and the caller's role there. */
-export interface DraftProject {
-  id: string;
-  archived: boolean;
-  /** the caller's active project role, null when not a member */
-  role: number | null;
-}
-
 /** All of the draft feature's SQL (Plane `plane/app/views/workspace/draft.py` querysets). */
 @Injectable()
 export class DraftRepository {
@@ -125,60 +117,6 @@ export class DraftRepository {
     return out;
   }
 
-  /** A live project of the workspace with the user's active role there, else null. */
-  async project(
-    em: EntityManager,
-    workspaceId: string,
-    projectId: string,
-    userId: string,
-  ): Promise<DraftProject | null> {
-    const row = await em
-      .createQueryBuilder()
-      .select(['p.id AS id', 'p.archived_at AS archived_at', 'pm.role AS role'])
-      .from('projects', 'p')
-      .leftJoin(
-        'project_members',
-        'pm',
-        'pm.project_id = p.id AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL',
-        { userId },
-      )
-      .where('p.id = :projectId AND p.workspace_id = :workspaceId AND p.deleted_at IS NULL', {
-        projectId,
-        workspaceId,
-      })
-      .getRawOne<{ id: string; archived_at: unknown; role: number | null }>();
-    if (!row) return null;
-    return { id: row.id, archived: row.archived_at !== null, role: row.role === null ? null : Number(row.role) };
-  }
-
-  /** The state of the project with that id (not a triage state), else null. */
-  state(em: EntityManager, projectId: string, stateId: string): Promise<{ id: string; group: string } | null> {
-    return em
-      .createQueryBuilder()
-      .select(['s.id AS id', 's."group" AS "group"'])
-      .from('states', 's')
-      .where('s.id = :stateId AND s.project_id = :projectId AND s.deleted_at IS NULL AND s.is_triage = false', {
-        stateId,
-        projectId,
-      })
-      .getRawOne<{ id: string; group: string }>()
-      .then((r) => r ?? null);
-  }
-
-  /** The project's default non-triage state, else its first non-triage state (Plane `DraftIssue.save`). */
-  defaultState(em: EntityManager, projectId: string): Promise<{ id: string; group: string } | null> {
-    return em
-      .createQueryBuilder()
-      .select(['s.id AS id', 's."group" AS "group"'])
-      .from('states', 's')
-      .where('s.project_id = :projectId AND s.deleted_at IS NULL AND s.is_triage = false', { projectId })
-      .orderBy('s."default"', 'DESC')
-      .addOrderBy('s.sequence', 'ASC')
-      .limit(1)
-      .getRawOne<{ id: string; group: string }>()
-      .then((r) => r ?? null);
-  }
-
   /** The largest `sort_order` of the live drafts in that project and state, null when none. */
   async highestSortOrder(em: EntityManager, projectId: string | null, stateId: string | null): Promise<number | null> {
     const qb = em.getRepository(DraftIssue).createQueryBuilder('d').select('MAX(d.sortOrder)', 'max');
@@ -186,69 +124,6 @@ export class DraftRepository {
     qb.andWhere(stateId ? 'd.stateId = :stateId' : 'd.stateId IS NULL', { stateId });
     const row = await qb.getRawOne<{ max: number | null }>();
     return row?.max === null || row?.max === undefined ? null : Number(row.max);
-  }
-
-  /**
-   * A live work item of the workspace the user can reach (in the project, or in a live project
-   * they are an active member of), as the work item's own parent check; else false.
-   */
-  async parentReachable(
-    em: EntityManager,
-    workspaceId: string,
-    projectId: string,
-    userId: string,
-    issueId: string,
-  ): Promise<boolean> {
-    const row = await em
-      .createQueryBuilder()
-      .select('i.id', 'id')
-      .from('issues', 'i')
-      .innerJoin('projects', 'p', 'p.id = i.project_id AND p.deleted_at IS NULL')
-      .where('i.id = :issueId AND i.workspace_id = :workspaceId AND i.deleted_at IS NULL', { issueId, workspaceId })
-      .andWhere(
-        `(i.project_id = :projectId OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id
-        AND pm.member_id = :userId AND pm.is_active = true AND pm.deleted_at IS NULL))`,
-        { projectId, userId },
-      )
-      .getRawOne();
-    return !!row;
-  }
-
-  /** Those of `ids` that are live cycles of the project, not archived. */
-  async liveCycles(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    return this.liveOf(em, 'cycles', projectId, ids);
-  }
-
-  /** Those of `ids` that are live modules of the project, not archived. */
-  async liveModules(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    return this.liveOf(em, 'modules', projectId, ids);
-  }
-
-  /** Those of `ids` that are live labels of the project. */
-  async labels(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    if (!ids.length) return [];
-    const rows = await em
-      .createQueryBuilder()
-      .select('l.id', 'id')
-      .from('labels', 'l')
-      .where('l.id IN (:...ids) AND l.project_id = :projectId AND l.deleted_at IS NULL', { ids, projectId })
-      .getRawMany<{ id: string }>();
-    return rows.map((r) => r.id).sort();
-  }
-
-  /** Those of `ids` who are active Admins or Members of the project (Plane's work item rule). */
-  async members(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    if (!ids.length) return [];
-    const rows = await em
-      .createQueryBuilder()
-      .select('DISTINCT pm.member_id', 'id')
-      .from('project_members', 'pm')
-      .where(
-        'pm.project_id = :projectId AND pm.member_id IN (:...ids) AND pm.is_active = true AND pm.deleted_at IS NULL AND pm.role >= :role',
-        { projectId, ids, role: ROLE.MEMBER },
-      )
-      .getRawMany<{ id: string }>();
-    return rows.map((r) => r.id).sort();
   }
 
   /** Replaces the draft's assignees, labels, cycle or modules (`null` leaves a set as it is). */
@@ -290,19 +165,5 @@ export class DraftRepository {
   /** The drafts with these ids (any owner), for rendering after a write. */
   byIds(em: EntityManager, ids: string[]): Promise<DraftIssue[]> {
     return em.getRepository(DraftIssue).find({ where: { id: In(ids) } });
-  }
-
-  private async liveOf(em: EntityManager, table: 'cycles' | 'modules', projectId: string, ids: string[]) {
-    if (!ids.length) return [];
-    const rows = await em
-      .createQueryBuilder()
-      .select('t.id', 'id')
-      .from(table, 't')
-      .where('t.id IN (:...ids) AND t.project_id = :projectId AND t.deleted_at IS NULL AND t.archived_at IS NULL', {
-        ids,
-        projectId,
-      })
-      .getRawMany<{ id: string }>();
-    return rows.map((r) => r.id).sort();
   }
 }

@@ -5,9 +5,12 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CycleService } from '../cycle';
 import { assertEstimatePoint } from '../kernel/estimate-checks';
 import { IssueCommandService, IssueQueryService, Priority, stripHtml } from '../issue';
+import { LabelService } from '../label';
 import { ModuleService } from '../module';
+import { ProjectMemberService } from '../project';
+import { StateService } from '../state';
 import { DraftIssue } from './draft-issue.entity';
-import { DraftLinks, DraftProject, DraftRepository } from './draft.repository';
+import { DraftLinks, DraftRepository } from './draft.repository';
 import { DraftJson, draftView } from './draft.view';
 
 /** Writable draft fields, Plane's App names (`plane/app/serializers/draft.py` DraftIssueCreateSerializer). */
@@ -34,6 +37,13 @@ export interface DraftInput {
 export interface DraftContext {
   workspaceId: string;
   userId: string;
+}
+
+/** A project as a draft needs it: whether it is archived and the caller's active role there (null when not a member). */
+interface DraftProject {
+  id: string;
+  archived: boolean;
+  role: number | null;
 }
 
 /** The resolved values of a draft's project-bound fields. */
@@ -63,6 +73,9 @@ export class DraftService {
     private readonly issues: IssueQueryService,
     private readonly cycles: CycleService,
     private readonly modules: ModuleService,
+    private readonly members: ProjectMemberService,
+    private readonly states: StateService,
+    private readonly labels: LabelService,
   ) {}
 
   /** The caller's drafts in the workspace, newest first, paginated (Plane's cursor envelope). */
@@ -208,7 +221,7 @@ export class DraftService {
       const draft = await this.drafts.findOwn(em, ctx.workspaceId, ctx.userId, id, true);
       if (!draft) throw new MeridianError('NOT_FOUND');
       if (!draft.projectId) throw new MeridianError('DRAFT_PROJECT_REQUIRED');
-      const project = await this.drafts.project(em, ctx.workspaceId, draft.projectId, ctx.userId);
+      const project = await this.projectWithRole(em, ctx, draft.projectId);
       if (!project) throw new MeridianError('PROJECT_NOT_FOUND');
       if ((project.role ?? 0) < ROLE.MEMBER)
         throw new MeridianError('PERMISSION_DENIED', 'Only project Admins and Members can create work items.');
@@ -254,10 +267,16 @@ export class DraftService {
 
   /** A live project of the workspace the caller is an active member of (404), not archived (400). */
   private async project(em: EntityManager, ctx: DraftContext, projectId: string): Promise<DraftProject> {
-    const project = await this.drafts.project(em, ctx.workspaceId, projectId, ctx.userId);
+    const project = await this.projectWithRole(em, ctx, projectId);
     if (!project || project.role === null) throw new MeridianError('PROJECT_NOT_FOUND');
     if (project.archived) throw new MeridianError('PROJECT_ARCHIVED');
     return project;
+  }
+
+  /** The live project of the workspace (archived or not) with the caller's active role there, else null. */
+  private async projectWithRole(em: EntityManager, ctx: DraftContext, projectId: string): Promise<DraftProject | null> {
+    const found = await this.members.liveProjectWithRole(ctx.workspaceId, projectId, ctx.userId, em);
+    return found ? { id: projectId, ...found } : null;
   }
 
   /**
@@ -288,18 +307,19 @@ export class DraftService {
     };
     // state: the given one, else kept, else the project's default
     if (input.state_id) {
-      const state = project ? await this.drafts.state(em, project.id, input.state_id) : null;
+      const found = project ? await this.states.stateInProject(project.id, input.state_id, em) : null;
+      const state = found && !found.isTriage ? found : null;
       if (!state) errors.state_id = [project ? 'State is not valid please pass a valid state_id.' : needsProject];
       else Object.assign(r, { stateId: state.id, completed: state.group === 'completed' });
     } else if (input.state_id === null || !same) {
-      const state = project ? await this.drafts.defaultState(em, project.id) : null;
+      const state = project ? await this.states.defaultOrFirstState(project.id, em) : null;
       Object.assign(r, { stateId: state?.id ?? null, completed: state?.group === 'completed' });
     }
     if (input.parent_id !== undefined) {
       r.parentId = null;
       if (input.parent_id) {
         const ok = project
-          ? await this.drafts.parentReachable(em, ctx.workspaceId, project.id, ctx.userId, input.parent_id)
+          ? (await this.issues.reachableParent(ctx.workspaceId, project.id, ctx.userId, input.parent_id, em)) !== null
           : false;
         if (!ok)
           errors.parent_id = [project ? 'Parent is not valid issue_id please pass a valid issue_id.' : needsProject];
@@ -317,20 +337,20 @@ export class DraftService {
       }
     }
     const labels = input.label_ids ?? r.labels;
-    r.labels = project ? await this.drafts.labels(em, project.id, [...new Set(labels)]) : [];
+    r.labels = project ? (await this.labels.liveLabelIdsInProject(project.id, labels, em)).sort() : [];
     const assignees = input.assignee_ids ?? r.assignees;
-    r.assignees = project ? await this.drafts.members(em, project.id, [...new Set(assignees)]) : [];
+    r.assignees = project ? (await this.members.assignableAmong(project.id, assignees, em)).sort() : [];
     if (input.cycle_id !== undefined) {
       r.cycle = null;
       if (input.cycle_id) {
-        const found = project ? await this.drafts.liveCycles(em, project.id, [input.cycle_id]) : [];
+        const found = project ? await this.cycles.openIdsInProject(project.id, [input.cycle_id], em) : [];
         if (!found.length) errors.cycle_id = [project ? 'The cycle is not a live cycle of the project.' : needsProject];
         else r.cycle = input.cycle_id;
       }
     }
     if (input.module_ids !== undefined) {
       const wanted = [...new Set(input.module_ids)];
-      const found = project ? await this.drafts.liveModules(em, project.id, wanted) : [];
+      const found = project ? await this.modules.openIdsInProject(project.id, wanted, em) : [];
       if (found.length !== wanted.length)
         errors.module_ids = [project ? 'A module is not a live module of the project.' : needsProject];
       r.modules = found;

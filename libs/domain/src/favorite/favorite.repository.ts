@@ -103,16 +103,17 @@ export class FavoriteRepository {
   }
 
   /**
-   * The live project, cycle, module, saved view or page `id` of the workspace with its project (null for
-   * a workspace view), when `userId` may see it: an active member of its project (a project view
-   * also public or the user's own, and for a project Guest without `guest_view_all_features` the
-   * user's own, as the view lists show them); else undefined.
+   * The live saved view or page `id` of the workspace with its project (null for a workspace view),
+   * when `userId` may see it: an active member of its project (a project view also public or the
+   * user's own, and for a project Guest without `guest_view_all_features` the user's own, as the
+   * view and page lists show them); else undefined. One statement: the view and page rooms are
+   * above this one (the lower-room technique).
    */
-  async memberEntity(
+  async higherRoomEntity(
     em: EntityManager,
     workspaceId: string,
     userId: string,
-    entityType: FavoriteEntityKind,
+    entityType: 'view' | 'page',
     id: string,
   ): Promise<{ projectId: string | null } | undefined> {
     if (entityType === 'view') {
@@ -126,30 +127,18 @@ export class FavoriteRepository {
       );
       return rows[0] ? { projectId: rows[0].project_id } : undefined;
     }
-    if (entityType === 'page') {
-      // a live, unarchived page of a project the user is an active member of, public or the user's
-      // own (a project Guest without `guest_view_all_features`: their own), as the page list shows it
-      const rows = await em.query<Array<{ project_id: string }>>(
-        `SELECT pp.project_id FROM pages g
-          JOIN project_pages pp ON pp.page_id = g.id AND pp.deleted_at IS NULL
-          JOIN projects p ON p.id = pp.project_id AND p.deleted_at IS NULL AND p.archived_at IS NULL
-          WHERE g.id = $1 AND g.workspace_id = $2 AND g.deleted_at IS NULL AND g.archived_at IS NULL
-            AND (g.access = 0 OR g.owned_by_id = $3)
-            AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = $3
-              AND pm.is_active = true AND pm.deleted_at IS NULL
-              AND (pm.role > 5 OR p.guest_view_all_features OR g.owned_by_id = $3))
-          ORDER BY pp.created_at LIMIT 1`,
-        [id, workspaceId, userId],
-      );
-      return rows[0] ? { projectId: rows[0].project_id } : undefined;
-    }
-    const table = { project: 'projects', cycle: 'cycles', module: 'modules' }[entityType];
-    const projectColumn = entityType === 'project' ? 'e.id' : 'e.project_id';
+    // a live, unarchived page of a project the user is an active member of, public or the user's
+    // own (a project Guest without `guest_view_all_features`: their own), as the page list shows it
     const rows = await em.query<Array<{ project_id: string }>>(
-      `SELECT ${projectColumn} AS project_id FROM ${table} e
-        WHERE e.id = $1 AND e.workspace_id = $2 AND e.deleted_at IS NULL
-          AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ${projectColumn} AND pm.member_id = $3
-            AND pm.is_active = true AND pm.deleted_at IS NULL)`,
+      `SELECT pp.project_id FROM pages g
+        JOIN project_pages pp ON pp.page_id = g.id AND pp.deleted_at IS NULL
+        JOIN projects p ON p.id = pp.project_id AND p.deleted_at IS NULL AND p.archived_at IS NULL
+        WHERE g.id = $1 AND g.workspace_id = $2 AND g.deleted_at IS NULL AND g.archived_at IS NULL
+          AND (g.access = 0 OR g.owned_by_id = $3)
+          AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = $3
+            AND pm.is_active = true AND pm.deleted_at IS NULL
+            AND (pm.role > 5 OR p.guest_view_all_features OR g.owned_by_id = $3))
+        ORDER BY pp.created_at LIMIT 1`,
       [id, workspaceId, userId],
     );
     return rows[0] ? { projectId: rows[0].project_id } : undefined;

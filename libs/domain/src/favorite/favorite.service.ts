@@ -2,7 +2,10 @@ import { MeridianError, validationError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { CycleService } from '../cycle';
 import { found, isUniqueViolation } from '../kernel/db-errors';
+import { ModuleService } from '../module';
+import { ProjectMemberService } from '../project';
 import { FavoriteRepository } from './favorite.repository';
 import { FavoriteJson, favoriteView } from './favorite.view';
 import { FavoriteEntityKind, FavoriteEntityType, UserFavorite } from './user-favorite.entity';
@@ -33,6 +36,9 @@ export class FavoriteService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly favorites: FavoriteRepository,
+    private readonly members: ProjectMemberService,
+    private readonly cycles: CycleService,
+    private readonly modules: ModuleService,
   ) {}
 
   /** The top-level favourites (folders and entities outside folders), highest `sequence` first. */
@@ -54,7 +60,7 @@ export class FavoriteService {
   /**
    * Adds a favourite, or returns the one the user already has of that entity. A folder needs a
    * `name`; an entity needs `entity_identifier` (404 unless it is a live project, cycle, module or
-   * saved view of the workspace the user may see: see `FavoriteRepository.memberEntity`). `parent` must be one of the
+   * saved view or page of the workspace the user may see: see `entity`). `parent` must be one of the
    * user's folders (404 if not the user's, 422 if not a folder). `sequence` defaults to the user's
    * highest + 10000 (Plane's `UserFavorite.save`).
    */
@@ -75,7 +81,7 @@ export class FavoriteService {
         let projectId: string | null = null;
         if (!isFolder) {
           const type = input.entity_type as FavoriteEntityKind;
-          const entity = await this.favorites.memberEntity(em, workspaceId, userId, type, input.entity_identifier!);
+          const entity = await this.entity(em, workspaceId, userId, type, input.entity_identifier!);
           if (!entity || (inProject !== undefined && entity.projectId !== inProject))
             throw new MeridianError('NOT_FOUND', `No ${type} with that entity_identifier.`);
           const existing = await this.favorites.findByEntity(em, workspaceId, userId, type, input.entity_identifier!);
@@ -179,6 +185,33 @@ export class FavoriteService {
   /** Deletes every user's favourite of an entity that is being deleted, in the deleting transaction. */
   removeAllOf(em: EntityManager, entityType: FavoriteEntityKind, entityId: string): Promise<void> {
     return this.favorites.removeAllOf(em, entityType, entityId);
+  }
+
+  /**
+   * The live project, cycle, module, saved view or page `id` of the workspace with its project (null
+   * for a workspace view), when `userId` may see it: an active member of its project (for views and
+   * pages, as their lists show them: `FavoriteRepository.higherRoomEntity`); else undefined. A
+   * project is one statement of the project room, a cycle or module two (the row through its room's
+   * door, then the membership through the project's), a view or page one of this room.
+   */
+  private async entity(
+    em: EntityManager,
+    workspaceId: string,
+    userId: string,
+    entityType: FavoriteEntityKind,
+    id: string,
+  ): Promise<{ projectId: string | null } | undefined> {
+    if (entityType === 'view' || entityType === 'page')
+      return this.favorites.higherRoomEntity(em, workspaceId, userId, entityType, id);
+    if (entityType === 'project') {
+      const role = await this.members.roleInLiveProject(workspaceId, id, userId, em);
+      return typeof role === 'number' ? { projectId: id } : undefined;
+    }
+    const planning = entityType === 'cycle' ? this.cycles : this.modules;
+    const row = await planning.findInWorkspace(workspaceId, id, em);
+    if (!row) return undefined;
+    const member = await this.members.activeMemberIdsAmong(row.projectId, [userId], em);
+    return member.length ? { projectId: row.projectId } : undefined;
   }
 
   /** The user's folder `id`: 404 if it is not the user's favourite, 422 if it is not a folder. */

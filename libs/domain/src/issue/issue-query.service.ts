@@ -953,6 +953,21 @@ export class IssueQueryService {
     return this.repo.openIssuesOfMember(em, workspaceId, userId, [...new Set(ids)]);
   }
 
+  /**
+   * A live work item of the workspace in a live project that is `projectId` or one `userId` is an
+   * active member of (entity), or null: a parent the caller can reach, as a work item's own parent
+   * check reads it (a workspace draft's `parent_id`). In the caller's transaction when `em` is given.
+   */
+  reachableParent(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    issueId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Issue | null> {
+    return this.repo.findReachable(em, workspaceId, projectId, userId, issueId);
+  }
+
   /** Which of `ids` are live, unarchived work items (drafts too), in no order. */
   liveUnarchivedIds(ids: string[], em: EntityManager = this.dataSource.manager): Promise<string[]> {
     if (!ids.length) return Promise.resolve([]);

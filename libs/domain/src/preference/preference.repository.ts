@@ -90,16 +90,6 @@ export class PreferenceRepository {
     return rows.length > 0;
   }
 
-  /** Whether the live cycle (`kind` cycle) or module of the project exists. */
-  async existsInProject(kind: 'cycle' | 'module', projectId: string, id: string): Promise<boolean> {
-    const table = kind === 'cycle' ? 'cycles' : 'modules';
-    const rows = await this.dataSource.query<unknown[]>(
-      `SELECT 1 FROM ${table} WHERE id = $1 AND project_id = $2 AND deleted_at IS NULL`,
-      [id, projectId],
-    );
-    return rows.length > 0;
-  }
-
   /**
    * Records a visit: moves `visited_at` of the user's row for the entity, or adds one and drops
    * the oldest beyond `RECENT_VISITS_KEPT` in the workspace.

@@ -1,6 +1,8 @@
 import { MeridianError } from '#common';
 import { Injectable } from '@nestjs/common';
 import { FindOptionsWhere } from 'typeorm';
+import { CycleService } from '../cycle';
+import { ModuleService } from '../module';
 import { found } from '../kernel/db-errors';
 import { CycleUserProperties } from './cycle-user-properties.entity';
 import { defaultDisplayFilters, defaultDisplayProperties, defaultFilters } from '../kernel/display-defaults';
@@ -57,7 +59,11 @@ type DisplayTarget =
  */
 @Injectable()
 export class PreferenceService {
-  constructor(private readonly repo: PreferenceRepository) {}
+  constructor(
+    private readonly repo: PreferenceRepository,
+    private readonly cycles: CycleService,
+    private readonly modules: ModuleService,
+  ) {}
 
   /** The home widgets `quick_links` (999), `recents` (998), `my_stickies` (997), highest `sort_order` first. */
   async homePreferences(workspaceId: string, userId: string): Promise<HomePreferenceJson[]> {
@@ -178,9 +184,9 @@ export class PreferenceService {
   }
 
   private async ensureDisplay(scope: DisplayScope, userId: string): Promise<DisplayPropertiesBase> {
-    if (scope.kind === 'cycle' && !(await this.repo.existsInProject('cycle', scope.projectId, scope.cycleId)))
+    if (scope.kind === 'cycle' && !(await this.cycles.existsInProject(scope.projectId, scope.cycleId)))
       throw new MeridianError('NOT_FOUND', 'No cycle with that id in this project.');
-    if (scope.kind === 'module' && !(await this.repo.existsInProject('module', scope.projectId, scope.moduleId)))
+    if (scope.kind === 'module' && !(await this.modules.existsInProject(scope.projectId, scope.moduleId)))
       throw new MeridianError('NOT_FOUND', 'No module with that id in this project.');
     const target = this.displayTarget(scope);
     const { kind: _kind, ...keys } = scope;

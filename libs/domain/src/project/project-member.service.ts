@@ -388,6 +388,21 @@ export class ProjectMemberService {
     return this.projects.roleInLiveProject(em, workspaceId, projectId, userId);
   }
 
+  /**
+   * The live project of the workspace (archived or not) as a caller sees it: whether it is archived
+   * and `userId`'s active role there (null when not an active member); undefined when the workspace
+   * has no such live project. One statement, in the caller's transaction when `em` is given: for
+   * the rooms above (a draft's project).
+   */
+  liveProjectWithRole(
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<{ archived: boolean; role: number | null } | undefined> {
+    return this.projects.liveProjectWithRole(em, workspaceId, projectId, userId);
+  }
+
   // ---- memberships as the auth room's deactivation changes them; `em` is the caller's
   // transaction, the manager outside any when omitted
 

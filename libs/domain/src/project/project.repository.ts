@@ -465,13 +465,27 @@ export class ProjectRepository {
     projectId: string,
     userId: string,
   ): Promise<number | null | undefined> {
-    const rows: Array<{ role: number | null }> = await em.query(
-      `SELECT pm.role FROM projects p
+    return (await this.liveProjectWithRole(em, workspaceId, projectId, userId))?.role;
+  }
+
+  /**
+   * The live project of the workspace (archived or not): whether it is archived and `userId`'s
+   * active role there (null when not an active member); undefined when there is no such project.
+   */
+  async liveProjectWithRole(
+    em: EntityManager,
+    workspaceId: string,
+    projectId: string,
+    userId: string,
+  ): Promise<{ archived: boolean; role: number | null } | undefined> {
+    const rows: Array<{ archived: boolean; role: number | null }> = await em.query(
+      `SELECT p.archived_at IS NOT NULL AS archived, pm.role FROM projects p
        LEFT JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $3 AND pm.is_active = true AND pm.deleted_at IS NULL
        WHERE p.id = $2 AND p.workspace_id = $1 AND p.deleted_at IS NULL LIMIT 1`,
       [workspaceId, projectId, userId],
     );
-    return rows.length === 0 ? undefined : rows[0].role === null ? null : Number(rows[0].role);
+    if (rows.length === 0) return undefined;
+    return { archived: rows[0].archived === true, role: rows[0].role === null ? null : Number(rows[0].role) };
   }
 
   /** The project's `cover_image` (null when the project is deleted or gone). */
