@@ -9,7 +9,7 @@
  *   node dist/bench/soak.bench.js --engine postgres [--minutes 10] [--node /path/to/node]
  *        [--start start:prod|npm-start|image] [--items 20000] [--connections 32] [--probe]
  *        [--node-options "…"] [--env K=V,K=V] [--data-dir DIR] [--out FILE.json]
- *        [--db NAME] [--mix base|full]
+ *        [--db NAME] [--mix base|full] [--main OTHER/dist/server/main.js]
  *
  * `--mix base` (the default) is the mix of every earlier run (see `mix`). `--mix full` adds what a
  * team's day has besides: the workspace search (`search/`, the command palette) and v1
@@ -49,6 +49,9 @@ const ITEMS = Number(opt('items', '20000'));
 const CONNECTIONS = Number(opt('connections', '32'));
 const PROBE = process.argv.includes('--probe');
 const NODE_OPTIONS = opt('node-options', '');
+/** `--main FILE` (with `--start image`): another build's entry point, to compare builds on one database */
+const MAIN_FILE = opt('main', '') ? path.resolve(opt('main', '')) : undefined;
+if (MAIN_FILE && START !== 'image') throw new Error('--main is for --start image');
 const EXTRA_ENV = Object.fromEntries(
   opt('env', '')
     .split(',')
@@ -360,7 +363,7 @@ function report(server: Server, samples: Sample[], tallies: Map<string, Tally>, 
   const hwm = Math.max(...samples.map((s) => s.hwm));
   const seconds = MINUTES * 60;
   console.log(
-    `\n${ENGINE}, node ${server.node} (heap limit ${server.heapLimitMiB} MiB), started by ${START}` +
+    `\n${ENGINE}, node ${server.node} (heap limit ${server.heapLimitMiB} MiB), started by ${START}${MAIN_FILE ? ` (${MAIN_FILE})` : ''}` +
       `${NODE_OPTIONS ? `, extra NODE_OPTIONS "${NODE_OPTIONS}"` : ''}${Object.keys(EXTRA_ENV).length ? `, env ${JSON.stringify(EXTRA_ENV)}` : ''}` +
       `, ${CONNECTIONS} connections, ${MINUTES} min, mix ${MIX}${KEPT_DB ? `, kept database ${KEPT_DB}` : ''}${PROBE ? ', probe on' : ''}`,
   );
@@ -449,7 +452,7 @@ async function prepareEmbedded(): Promise<Prepared> {
     return { env, t, ids, cleanup };
   }
   fs.mkdirSync(dir, { recursive: true });
-  const first = await startServer({ mode: START, node: NODE, env });
+  const first = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
   const t = await setUp(first.base);
   const ids = await seedProject(t, first, ITEMS, () => embeddedSeedConnection(dir));
   fs.writeFileSync(saved, JSON.stringify({ t, ids }));
@@ -471,7 +474,7 @@ async function preparePostgres(): Promise<Prepared> {
     await admin.end();
   };
   try {
-    const first = await startServer({ mode: START, node: NODE, env });
+    const first = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
     const t = await setUp(first.base);
     const ids = await seedProject(t, first, ITEMS, () => postgresSeedConnection(env.DATABASE_URL));
     console.log(`postgres: seeded ${ITEMS + 200} work items in ${name}`);
@@ -510,7 +513,7 @@ async function prepareKept(): Promise<Prepared> {
          (SELECT count(*) FROM issues WHERE project_id = $2)::int AS project`,
       [ws.id, project.id],
     );
-    const first = await startServer({ mode: START, node: NODE, env });
+    const first = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
     let auth: { token: string; key: string };
     try {
       auth = await signIn(first.base);
@@ -532,7 +535,7 @@ async function prepareKept(): Promise<Prepared> {
  * their Bearer token, through a server started for it and stopped.
  */
 async function addPeer(env: Record<string, string>, t: Target): Promise<string> {
-  const s = await startServer({ mode: START, node: NODE, env });
+  const s = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
   try {
     const name = `soak-peer-${Date.now()}`;
     const email = `${name}@example.com`;
@@ -571,6 +574,7 @@ async function main() {
   try {
     server = await startServer({
       mode: START,
+      main: MAIN_FILE,
       node: NODE,
       env: { ...prepared.env, ...EXTRA_ENV, ...(PROBE ? { MEM_PROBE_FILE: probeFile } : {}) },
       nodeOptions: `${NODE_OPTIONS}${PROBE ? ` --require ${PROBE_SCRIPT}` : ''}`.trim(),
