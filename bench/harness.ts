@@ -257,6 +257,28 @@ export async function setUp(base: string): Promise<Omit<SeedTarget, 'base'>> {
   return { key: apiKey, slug: 'bench', workspaceId: ws.json().id, projectId: project.json().id, userId, token };
 }
 
+/**
+ * The bench user's Bearer token and a new API key, on a database `setUp` prepared earlier (a kept
+ * one: bench@example.com signs in again, workspace `bench`).
+ */
+export async function signIn(base: string): Promise<{ token: string; key: string }> {
+  const res = await http(base, 'POST', '/auth/sign-in/', {
+    email: 'bench@example.com',
+    password: 'bench password 123',
+  });
+  assert.equal(res.status, 200, res.body);
+  const token = res.json().access_token as string;
+  const key = await http(
+    base,
+    'POST',
+    '/api/workspaces/bench/api-tokens/',
+    { label: `bench ${Date.now()}` },
+    { authorization: `Bearer ${token}` },
+  );
+  assert.equal(key.status, 201, key.body);
+  return { token, key: key.json().token as string };
+}
+
 /** A bench's first line: its name, the time, the cores and the load averages (the machine is shared). */
 export function benchHeader(bench: string): string {
   return `${bench}: ${new Date().toISOString()}, ${os.cpus().length} cores; load average ${os

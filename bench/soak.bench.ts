@@ -9,6 +9,17 @@
  *   node dist/bench/soak.bench.js --engine postgres [--minutes 10] [--node /path/to/node]
  *        [--start start:prod|npm-start|image] [--items 20000] [--connections 32] [--probe]
  *        [--node-options "…"] [--env K=V,K=V] [--data-dir DIR] [--out FILE.json]
+ *        [--db NAME] [--mix base|full] [--main OTHER/dist/server/main.js]
+ *
+ * `--mix base` (the default) is the mix of every earlier run (see `mix`). `--mix full` adds what a
+ * team's day has besides: the workspace search (`search/`, the command palette) and v1
+ * `work-items/search/`, the inbox (its first page of 30 and the unread counts, as the web app asks
+ * them) and work items created through the App API by another member (signed up for the run and
+ * added to the project) and assigned to the bench user, which fill that user's inbox as the run
+ * goes. `--db NAME` (PostgreSQL): no seeding; the kept database NAME on the server of
+ * BENCH_DATABASE_URL, as `workspace.bench --keep-db` leaves it (workspace `bench`, project `BENCH`,
+ * bench@example.com, signed in again for a token and a new API key); the run's creates, updates and
+ * comments stay in it.
  *
  * The server is started the way users start it (`--start`, default `npm run start:prod`, with the
  * `--node` binary first on PATH; `image` = `node dist/server/main.js` with the Dockerfile's
@@ -18,13 +29,14 @@
  * into the server (bench only) and reports V8's heap, `external` and the rest (native) at the
  * sample of the maximum. Linux only (reads /proc). A benchmark, not a test.
  */
+import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { Agent } from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { cpuMs, median, opt, Server, setUp, startServer, StartMode, statusKiB } from './harness';
+import { cpuMs, http, median, opt, Server, setUp, signIn, startServer, StartMode, statusKiB } from './harness';
 import { LoadRequest, once } from './load';
 import { embeddedSeedConnection, postgresSeedConnection, SeedTarget, seedProject } from './seed';
 
@@ -37,6 +49,9 @@ const ITEMS = Number(opt('items', '20000'));
 const CONNECTIONS = Number(opt('connections', '32'));
 const PROBE = process.argv.includes('--probe');
 const NODE_OPTIONS = opt('node-options', '');
+/** `--main FILE` (with `--start image`): another build's entry point, to compare builds on one database */
+const MAIN_FILE = opt('main', '') ? path.resolve(opt('main', '')) : undefined;
+if (MAIN_FILE && START !== 'image') throw new Error('--main is for --start image');
 const EXTRA_ENV = Object.fromEntries(
   opt('env', '')
     .split(',')
@@ -44,9 +59,20 @@ const EXTRA_ENV = Object.fromEntries(
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
 const DATA_DIR = opt('data-dir', '');
+const KEPT_DB = opt('db', '');
+const MIX = opt('mix', 'base') as 'base' | 'full';
+if (MIX !== 'base' && MIX !== 'full') throw new Error(`--mix ${MIX}: base or full`);
+if (KEPT_DB && ENGINE !== 'postgres') throw new Error('--db is for --engine postgres');
 const PROBE_SCRIPT = path.join(__dirname, 'mem-probe.js');
 
 type Target = Omit<SeedTarget, 'base'>;
+
+interface Prepared {
+  env: Record<string, string>;
+  t: Target;
+  ids: string[];
+  cleanup: () => void | Promise<void>;
+}
 
 interface Kind {
   name: string;
@@ -55,8 +81,17 @@ interface Kind {
   next: (n: number) => LoadRequest;
 }
 
-/** The mix: what a team and its integrations ask for, by weight. */
-function mix(t: Target, ids: string[]): Kind[] {
+/**
+ * The mix: what a team and its integrations ask for, by weight; with `--mix full` (`peer`: another
+ * member's Bearer token) also the searches, the inbox and the peer's creates (`fullExtras`).
+ */
+function mix(t: Target, ids: string[], peer?: string): Kind[] {
+  const kinds = baseMix(t, ids);
+  return peer ? [...kinds, ...fullExtras(t, peer)] : kinds;
+}
+
+/** The mix of every run before `--mix full` (weights sum to 93). */
+function baseMix(t: Target, ids: string[]): Kind[] {
   const v1 = { 'x-api-key': t.key };
   const app = { authorization: `Bearer ${t.token}` };
   const list = `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/work-items/`;
@@ -146,6 +181,67 @@ function mix(t: Target, ids: string[]): Kind[] {
       next: (n) => ({ method: 'GET', path: `${appIssues}${pick(n)}/history/`, headers: app }),
     },
     { name: 'App users/me', weight: 2, ok: 200, next: () => ({ method: 'GET', path: '/api/users/me/', headers: app }) },
+  ];
+}
+
+/**
+ * What `--mix full` adds (weights sum to 14): the searches, for a name's substring (`item 4242`), a
+ * bare number and a key (`BENCH-4242`) in turn; the inbox as the web app loads it (the unread counts,
+ * then the first 30 of the unread and read, neither snoozed nor archived); and a work item created by
+ * another member through the App API, assigned to the bench user (one more notification in the inbox).
+ */
+function fullExtras(t: Target, peer: string): Kind[] {
+  const app = { authorization: `Bearer ${t.token}` };
+  const v1 = { 'x-api-key': t.key };
+  const ws = `/api/workspaces/${t.slug}`;
+  const term = (n: number) => {
+    const k = 1 + ((n * 104729) % 100_000);
+    return encodeURIComponent([`item ${k}`, String(k), `BENCH-${k}`][n % 3]);
+  };
+  return [
+    {
+      name: 'App search/ (command palette)',
+      weight: 3,
+      ok: 200,
+      next: (n) => ({ method: 'GET', path: `${ws}/search/?search=${term(n)}`, headers: app }),
+    },
+    {
+      name: 'v1 work-items/search/',
+      weight: 2,
+      ok: 200,
+      next: (n) => ({
+        method: 'GET',
+        path: `/api/v1/workspaces/${t.slug}/work-items/search/?search=${term(n)}`,
+        headers: v1,
+      }),
+    },
+    {
+      name: 'App inbox unread counts',
+      weight: 3,
+      ok: 200,
+      next: () => ({ method: 'GET', path: `${ws}/users/notifications/unread/`, headers: app }),
+    },
+    {
+      name: 'App inbox, first page (30)',
+      weight: 3,
+      ok: 200,
+      next: () => ({
+        method: 'GET',
+        path: `${ws}/users/notifications/?snoozed=false&archived=false&per_page=30&cursor=30:0:0`,
+        headers: app,
+      }),
+    },
+    {
+      name: 'App create by a peer, assigned',
+      weight: 3,
+      ok: 201,
+      next: (n) => ({
+        method: 'POST',
+        path: `${ws}/projects/${t.projectId}/issues/`,
+        headers: { authorization: `Bearer ${peer}` },
+        body: JSON.stringify({ name: `Peer ${n}`, assignee_ids: [t.userId] }),
+      }),
+    },
   ];
 }
 
@@ -267,9 +363,9 @@ function report(server: Server, samples: Sample[], tallies: Map<string, Tally>, 
   const hwm = Math.max(...samples.map((s) => s.hwm));
   const seconds = MINUTES * 60;
   console.log(
-    `\n${ENGINE}, node ${server.node} (heap limit ${server.heapLimitMiB} MiB), started by ${START}` +
+    `\n${ENGINE}, node ${server.node} (heap limit ${server.heapLimitMiB} MiB), started by ${START}${MAIN_FILE ? ` (${MAIN_FILE})` : ''}` +
       `${NODE_OPTIONS ? `, extra NODE_OPTIONS "${NODE_OPTIONS}"` : ''}${Object.keys(EXTRA_ENV).length ? `, env ${JSON.stringify(EXTRA_ENV)}` : ''}` +
-      `, ${CONNECTIONS} connections, ${MINUTES} min${PROBE ? ', probe on' : ''}`,
+      `, ${CONNECTIONS} connections, ${MINUTES} min, mix ${MIX}${KEPT_DB ? `, kept database ${KEPT_DB}` : ''}${PROBE ? ', probe on' : ''}`,
   );
   console.log(
     `RSS: max sampled ${f0(max.rss)} MiB at ${f0(max.t)} s (anon ${f0(max.anon)}, file ${f0(max.file)}); kernel peak (VmHWM) ${f0(hwm)} MiB; ` +
@@ -336,17 +432,16 @@ function report(server: Server, samples: Sample[], tallies: Map<string, Tally>, 
   }
   fs.writeFileSync(
     out,
-    JSON.stringify({ engine: ENGINE, node: server.node, start: START, minutes: MINUTES, samples, probe }, null, 0),
+    JSON.stringify(
+      { engine: ENGINE, node: server.node, start: START, minutes: MINUTES, mix: MIX, db: KEPT_DB, samples, probe },
+      null,
+      0,
+    ),
   );
   console.log(`samples: ${out}`);
 }
 
-async function prepareEmbedded(): Promise<{
-  env: Record<string, string>;
-  t: Target;
-  ids: string[];
-  cleanup: () => void;
-}> {
+async function prepareEmbedded(): Promise<Prepared> {
   const dir = DATA_DIR ? path.resolve(DATA_DIR) : fs.mkdtempSync(path.join(os.tmpdir(), 'meridian-soak-'));
   const saved = path.join(dir, 'bench-target.json');
   const env = { DATA_DIR: dir };
@@ -357,7 +452,7 @@ async function prepareEmbedded(): Promise<{
     return { env, t, ids, cleanup };
   }
   fs.mkdirSync(dir, { recursive: true });
-  const first = await startServer({ mode: START, node: NODE, env });
+  const first = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
   const t = await setUp(first.base);
   const ids = await seedProject(t, first, ITEMS, () => embeddedSeedConnection(dir));
   fs.writeFileSync(saved, JSON.stringify({ t, ids }));
@@ -365,12 +460,7 @@ async function prepareEmbedded(): Promise<{
   return { env, t, ids, cleanup };
 }
 
-async function preparePostgres(): Promise<{
-  env: Record<string, string>;
-  t: Target;
-  ids: string[];
-  cleanup: () => Promise<void>;
-}> {
+async function preparePostgres(): Promise<Prepared> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
@@ -384,7 +474,7 @@ async function preparePostgres(): Promise<{
     await admin.end();
   };
   try {
-    const first = await startServer({ mode: START, node: NODE, env });
+    const first = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
     const t = await setUp(first.base);
     const ids = await seedProject(t, first, ITEMS, () => postgresSeedConnection(env.DATABASE_URL));
     console.log(`postgres: seeded ${ITEMS + 200} work items in ${name}`);
@@ -395,6 +485,76 @@ async function preparePostgres(): Promise<{
   }
 }
 
+/** `--db NAME`: the kept, seeded database (no seeding); the bench user signs in for a token and a new API key. */
+async function prepareKept(): Promise<Prepared> {
+  const url = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/${KEPT_DB}`;
+  const env = { DATABASE_URL: url.toString() };
+  const db = new Client({ connectionString: env.DATABASE_URL });
+  await db.connect();
+  try {
+    const one = async (text: string, params: unknown[] = []) => {
+      const { rows } = await db.query(text, params);
+      if (!rows.length) throw new Error(`${KEPT_DB}: nothing for ${text}`);
+      return rows[0] as Record<string, string>;
+    };
+    const ws = await one(`SELECT id FROM workspaces WHERE slug = 'bench'`);
+    const me = await one(`SELECT id FROM users WHERE email = 'bench@example.com'`);
+    const project = await one(`SELECT id FROM projects WHERE workspace_id = $1 AND identifier = 'BENCH'`, [ws.id]);
+    const ids = (
+      await db.query(
+        `SELECT id FROM issues WHERE project_id = $1 AND deleted_at IS NULL AND archived_at IS NULL AND is_draft = false
+         ORDER BY random() LIMIT 1000`,
+        [project.id],
+      )
+    ).rows.map((r: { id: string }) => r.id);
+    const counts = await one(
+      `SELECT (SELECT count(*) FROM issues WHERE workspace_id = $1)::int AS workspace,
+         (SELECT count(*) FROM issues WHERE project_id = $2)::int AS project`,
+      [ws.id, project.id],
+    );
+    const first = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
+    let auth: { token: string; key: string };
+    try {
+      auth = await signIn(first.base);
+    } finally {
+      await first.stop();
+    }
+    console.log(
+      `postgres: kept database ${KEPT_DB}, ${counts.workspace} work items in the workspace, ${counts.project} in project BENCH`,
+    );
+    const t: Target = { ...auth, slug: 'bench', workspaceId: ws.id, projectId: project.id, userId: me.id };
+    return { env, t, ids, cleanup: () => console.log(`kept database ${KEPT_DB}`) };
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * `--mix full`: another member of the project (signed up for this run: a new user each time) and
+ * their Bearer token, through a server started for it and stopped.
+ */
+async function addPeer(env: Record<string, string>, t: Target): Promise<string> {
+  const s = await startServer({ mode: START, main: MAIN_FILE, node: NODE, env });
+  try {
+    const name = `soak-peer-${Date.now()}`;
+    const email = `${name}@example.com`;
+    const up = await http(s.base, 'POST', '/auth/sign-up/', { email, password: 'soak peer password 1' });
+    assert.equal(up.status, 201, up.body);
+    const added = await http(
+      s.base,
+      'POST',
+      `/api/v1/workspaces/${t.slug}/projects/${t.projectId}/members/`,
+      { email, display_name: name, role: 15 },
+      { 'x-api-key': t.key },
+    );
+    assert.equal(added.status, 201, added.body);
+    return up.json().access_token as string;
+  } finally {
+    await s.stop();
+  }
+}
+
 async function main() {
   console.log(
     `soak bench: ${new Date().toISOString()}, ${os.cpus().length} cores, ${f0(os.totalmem() / 2 ** 30)} GiB; uptime: ${os
@@ -402,13 +562,19 @@ async function main() {
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
-  const prepared = ENGINE === 'embedded' ? await prepareEmbedded() : await preparePostgres();
+  const prepared = KEPT_DB
+    ? await prepareKept()
+    : ENGINE === 'embedded'
+      ? await prepareEmbedded()
+      : await preparePostgres();
+  const peer = MIX === 'full' ? await addPeer(prepared.env, prepared.t) : undefined;
   const probeFile = path.join(os.tmpdir(), `meridian-mem-probe-${process.pid}.jsonl`);
   fs.rmSync(probeFile, { force: true });
   let server: Server | undefined;
   try {
     server = await startServer({
       mode: START,
+      main: MAIN_FILE,
       node: NODE,
       env: { ...prepared.env, ...EXTRA_ENV, ...(PROBE ? { MEM_PROBE_FILE: probeFile } : {}) },
       nodeOptions: `${NODE_OPTIONS}${PROBE ? ` --require ${PROBE_SCRIPT}` : ''}`.trim(),
@@ -423,7 +589,7 @@ async function main() {
     );
     const t0 = performance.now();
     const s = sampler(server.pid, t0);
-    const tallies = await mixedLoad(server.base, mix(prepared.t, prepared.ids), MINUTES * 60);
+    const tallies = await mixedLoad(server.base, mix(prepared.t, prepared.ids, peer), MINUTES * 60);
     s.idle();
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     s.stop();

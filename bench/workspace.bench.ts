@@ -26,7 +26,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { benchHeader, freePort, http, setUp } from './harness';
+import { benchHeader, freePort, http, setUp, signIn } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, seedBulk, seedViaApi, Sql } from './seed';
 
@@ -190,25 +190,6 @@ async function main() {
     else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }
-}
-
-/** The bench user's Bearer token and a new API key (a kept database is signed in again). */
-async function signIn(base: string): Promise<{ token: string; key: string }> {
-  const res = await http(base, 'POST', '/auth/sign-in/', {
-    email: 'bench@example.com',
-    password: 'bench password 123',
-  });
-  assert.equal(res.status, 200, res.body);
-  const token = res.json().access_token as string;
-  const key = await http(
-    base,
-    'POST',
-    '/api/workspaces/bench/api-tokens/',
-    { label: `bench ${Date.now()}` },
-    { authorization: `Bearer ${token}` },
-  );
-  assert.equal(key.status, 201, key.body);
-  return { token, key: key.json().token as string };
 }
 
 async function seed(sql: Sql, base: string): Promise<void> {
