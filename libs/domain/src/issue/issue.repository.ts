@@ -9,6 +9,7 @@ import {
   PLANNED_EACH_TIME,
   readInChunks,
   ROLE,
+  SqlKeysetList,
 } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -26,6 +27,7 @@ import {
   hotTxPipeline,
   hotTxQuery,
   ISO_TIMES,
+  TypeParsers,
   UUID_ARRAYS,
 } from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
@@ -39,6 +41,7 @@ import {
   issueFilterConditions,
   IssueGroupBy,
   IssueOrderKey,
+  inState,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
 import { IssueAssignee } from './issue-assignee.entity';
@@ -68,7 +71,9 @@ import {
   SQL_STATE_GROUP_KEYS,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
+  SQL_VISIBLE_ISSUES_OF_WORKSPACE,
   VISIBLE_ISSUE,
+  workspaceScope,
 } from './issue.sql';
 import type { IntakeSource } from './issue.app-view';
 import { IssueListRecord, IssueRecord, issueRecordFromRow } from './issue.view';
@@ -337,12 +342,17 @@ export class IssueRepository {
   // ---- reads: lists --------------------------------------------------------------------------
 
   /**
-   * A page of the project's visible work items (v1 list) in plain SQL: `SQL_VISIBLE_ISSUES_OF_PROJECT`
-   * and the filters; the project join cannot duplicate a row, so the total is a `COUNT(*)` that
-   * `ix_issues_project_live_created` serves. No query builder per request. `columns`: see `IssueColumns`.
+   * A page of the visible work items of a project (v1 list, App list) or of the caller's projects
+   * of a workspace (`visibleSql`: `SQL_VISIBLE_ISSUES_OF_PROJECT` or `_WORKSPACE` and the filters) in
+   * plain SQL: no join duplicates a row, so the total is a `COUNT(*)` that the scope's index
+   * (`ix_issues_project_live_created`, `ix_issues_workspace_live_created`) serves, or with no
+   * filter the projects' counters. No query builder per request. `columns`: see `IssueColumns`.
+   * A project's statements are named (prepared once per connection); a workspace's filtered ones
+   * are planned each time (`PLANNED_EACH_TIME`): at a workspace's size a generic plan that suits
+   * one filter value (a common assignee) can walk every work item for another (a rare one).
    */
   async visiblePage<C extends IssueColumns = 'all'>(
-    projectId: string,
+    scope: IssueScope,
     filters: IssueFilterSet,
     order: IssueOrderKey,
     desc: boolean,
@@ -350,11 +360,14 @@ export class IssueRepository {
     group?: IssueGroup,
     columns?: C,
   ): Promise<Page<IssueOfColumns<C>>> {
-    const params: unknown[] = [projectId];
-    const bind = bindPositional(params);
-    const where = issueFilterConditions(filters, bind);
-    if (group) where.push(groupCondition(group, bind));
-    const from = SQL_VISIBLE_ISSUES_OF_PROJECT + where.map((c) => ` AND ${c}`).join('');
+    const { from, params, conditions } = visibleSql(scope, filters, group);
+    const project = typeof scope === 'string';
+    let total: SqlKeysetList['total'] = group?.total;
+    // no filter: the projects' counters, not a count of the list
+    if (!total && !conditions)
+      total = project
+        ? { sql: SQL_PROJECT_VISIBLE_COUNT, params: [scope] }
+        : () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
     const result = await paginateSql(
       {
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
@@ -364,14 +377,14 @@ export class IssueRepository {
         id: 'i.id',
         keyType: order.keyType,
         order: desc ? 'DESC' : 'ASC',
-        // a group counted with the others; no filter: the project's counter, not a count of the list
-        total: group?.total ?? (where.length ? undefined : { sql: SQL_PROJECT_VISIBLE_COUNT, params: [projectId] }),
-        // with the descriptions: a page holds at most half the answer budget of them (memory per request)
-        weight: columns === 'list' ? undefined : { sql: ISSUE_TEXT_BYTES, maxBytes: pageTextBytes() },
+        total,
+        // with the descriptions: a page holds at most half the answer budget of them (memory per
+        // request); the workspace list reads them only for `fields`/`expand`, and never refused
+        weight: columns === 'list' || !project ? undefined : { sql: ISSUE_TEXT_BYTES, maxBytes: pageTextBytes() },
       },
       page,
       // the rows are only written out: their times stay text (`ISO_TIMES`)
-      (text, values) => hotQuery(this.dataSource, text, values, ISO_TIMES),
+      (text, values) => this.visibleQuery(scope, conditions, text, values, ISO_TIMES),
     );
     return new Page(
       result.results.map(issueRecordFromRow) as Array<IssueOfColumns<C>>,
@@ -379,6 +392,31 @@ export class IssueRepository {
       result.totalCount,
       result.nextCursor,
       result.prevCursor,
+    );
+  }
+
+  /**
+   * Runs a statement over `visibleSql` (`conditions` of its filters and group): named (`hotQuery`),
+   * but planned each time for a workspace's filtered list (see `visiblePage`).
+   */
+  private visibleQuery(
+    scope: IssueScope,
+    conditions: number,
+    text: string,
+    values: unknown[],
+    types?: TypeParsers,
+  ): Promise<Row[]> {
+    const each = typeof scope !== 'string' && conditions > 0;
+    return hotQuery(this.dataSource, each ? `/* ${PLANNED_EACH_TIME} */ ${text}` : text, values, types);
+  }
+
+  /**
+   * How many visible work items the workspace's projects hold for the viewer: their counters'
+   * sum (`workspaceVisibleCount`), or, when the Guest rule narrows one of them, a count of the list.
+   */
+  private async workspaceTotal(workspaceId: string, viewerId: string): Promise<number> {
+    return (
+      (await this.workspaceVisibleCount(workspaceId, viewerId)) ?? this.countRows({ workspaceId, viewerId }, {}, false)
     );
   }
 
@@ -399,26 +437,16 @@ export class IssueRepository {
     const params: Record<string, unknown> = {};
     const bind = bindNamed(params);
     if (typeof scope === 'string') qb.andWhere(`i.project_id = ${bind(scope)}`);
-    else {
-      // the caller's projects, a Guest's under the Guest rule of each (`pm.role` 5)
-      const viewer = bind(scope.viewerId);
-      const ws = bind(scope.workspaceId);
-      // `i.workspace_id` as well: lets `ix_issues_workspace_live_created` serve the newest-first page
-      qb.andWhere(`i.workspace_id = ${ws}`)
-        .andWhere(`p.workspace_id = ${ws}`)
-        .andWhere(
-          `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
-          AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
-        );
-    }
+    // the caller's projects, a Guest's under the Guest rule of each (as `SQL_VISIBLE_ISSUES_OF_WORKSPACE`)
+    else qb.andWhere(workspaceScope(bind(scope.workspaceId), bind(scope.viewerId)));
     for (const condition of issueFilterConditions(filters, bind)) qb.andWhere(condition);
     return qb.setParameters(params);
   }
 
   /**
    * A page of `filtered` (App lists, archived list), narrowed to one `group` when given. `columns`
-   * (see `IssueColumns`) narrows what a project's visible work items read; the other scopes read
-   * whole work items.
+   * (see `IssueColumns`) narrows what the visible work items read; the archived list reads whole
+   * work items.
    */
   async filteredPage<C extends IssueColumns = 'all'>(
     scope: IssueScope,
@@ -430,9 +458,8 @@ export class IssueRepository {
     group?: IssueGroup,
     columns?: C,
   ): Promise<Page<IssueOfColumns<C>>> {
-    // a project's visible work items (the App list and its groups, the board): the plain SQL of the v1 list
-    if (typeof scope === 'string' && !archived)
-      return this.visiblePage(scope, filters, order, desc, page, group, columns);
+    // visible work items (a project's App list and its groups, the board; the workspace list): plain SQL
+    if (!archived) return this.visiblePage(scope, filters, order, desc, page, group, columns);
     const qb = this.filtered(scope, filters, archived);
     if (group) {
       const params: Record<string, unknown> = {};
@@ -443,7 +470,8 @@ export class IssueRepository {
       key: order.key,
       keyType: order.keyType,
       order: desc ? 'DESC' : 'ASC',
-      total: group ? group.total : this.counted(scope, filters, archived),
+      // a group counted with the others (else counted here); the list: `COUNT(*)`
+      total: group ? group.total : () => this.countRows(scope, filters, archived),
     })) as Page<IssueOfColumns<C>>;
   }
 
@@ -463,9 +491,7 @@ export class IssueRepository {
   private counted(scope: IssueScope, filters: IssueFilterSet, archived: boolean): (() => Promise<number>) | undefined {
     if (archived || issueFilterConditions(filters, bindNamed({})).length) return undefined;
     if (typeof scope === 'string') return () => this.visibleCount(scope);
-    return async () =>
-      (await this.workspaceVisibleCount(scope.workspaceId, scope.viewerId)) ??
-      this.filtered(scope, filters, archived).getCount();
+    return () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
   }
 
   /**
@@ -574,8 +600,13 @@ export class IssueRepository {
     return this.countRows(scope, filters, archived);
   }
 
-  /** `COUNT(*)` of `filtered` (see `filteredCount`). */
+  /** `COUNT(*)` of `filtered` (see `filteredCount`); of `visibleSql` for the visible work items. */
   private async countRows(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
+    if (!archived) {
+      const { from, params, conditions } = visibleSql(scope, filters);
+      const [row] = await this.visibleQuery(scope, conditions, `SELECT COUNT(*)::int AS n ${from}`, params);
+      return Number(row.n);
+    }
     const row = await this.filtered(scope, filters, archived)
       .select('COUNT(*)::int', 'n')
       .getRawOne<{ n: number | string }>();
@@ -613,15 +644,23 @@ export class IssueRepository {
       issue_module__module_id: ['module_issues', 'module_id', ' AND g.deleted_at IS NULL'],
     };
     const set = sets[by];
-    const [rowsSql, params] = this.filtered(scope, filters, archived)
-      .select(set ? 'i.id' : column[by]!, set ? 'id' : 'k')
-      .getQueryAndParameters();
-    const sql = set
-      ? `SELECT g.${set[1]}::text AS k, COUNT(*)::int AS n FROM (${rowsSql}) x
-         LEFT JOIN ${set[0]} g ON g.issue_id = x.id${set[2]} GROUP BY 1`
-      : `SELECT x.k, COUNT(*)::int AS n FROM (${rowsSql}) x GROUP BY 1`;
-    const rows: Array<{ k: string | null; n: number | string }> = await this.dataSource.query(sql, params);
-    return new Map(rows.map((r) => [r.k, Number(r.n)]));
+    const selected = set ? 'i.id' : `${column[by]!} AS k`;
+    const count = (rowsSql: string) =>
+      set
+        ? `SELECT g.${set[1]}::text AS k, COUNT(*)::int AS n FROM (${rowsSql}) x
+           LEFT JOIN ${set[0]} g ON g.issue_id = x.id${set[2]} GROUP BY 1`
+        : `SELECT x.k, COUNT(*)::int AS n FROM (${rowsSql}) x GROUP BY 1`;
+    let rows: Row[];
+    if (!archived) {
+      const { from, params, conditions } = visibleSql(scope, filters);
+      rows = await this.visibleQuery(scope, conditions, count(`SELECT ${selected} ${from}`), params);
+    } else {
+      const [rowsSql, params] = this.filtered(scope, filters, archived)
+        .select(set ? 'i.id' : column[by]!, set ? 'id' : 'k')
+        .getQueryAndParameters();
+      rows = await this.dataSource.query(count(rowsSql), params);
+    }
+    return new Map(rows.map((r) => [r.k as string | null, Number(r.n)]));
   }
 
   /** One work item of `filtered` (the App lookups), or null. */
@@ -1651,6 +1690,26 @@ function visibleOnCreate(values: unknown[]): number {
   return values[13] === true ? 0 : 1;
 }
 
+/**
+ * The visible work items of the scope (a project: `SQL_VISIBLE_ISSUES_OF_PROJECT`, `$1` its id; the
+ * caller's projects of a workspace: `SQL_VISIBLE_ISSUES_OF_WORKSPACE`, `$1` the workspace, `$2` the
+ * caller) with the filters and the group's condition, as `FROM … WHERE …` and its values; how many
+ * conditions the filters and the group added (none: the whole list, which the counters count).
+ */
+function visibleSql(
+  scope: IssueScope,
+  filters: IssueFilterSet,
+  group?: IssueGroup,
+): { from: string; params: unknown[]; conditions: number } {
+  const project = typeof scope === 'string';
+  const params: unknown[] = project ? [scope] : [scope.workspaceId, scope.viewerId];
+  const bind = bindPositional(params);
+  const where = issueFilterConditions(filters, bind);
+  if (group) where.push(groupCondition(group, bind));
+  const base = project ? SQL_VISIBLE_ISSUES_OF_PROJECT : SQL_VISIBLE_ISSUES_OF_WORKSPACE;
+  return { from: base + where.map((c) => ` AND ${c}`).join(''), params, conditions: where.length };
+}
+
 /** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
 function groupCondition({ by, key }: IssueGroup, bind: Bind): string {
   const set = (table: string, column: string) => {
@@ -1662,7 +1721,7 @@ function groupCondition({ by, key }: IssueGroup, bind: Bind): string {
   const equals = (column: string) => (key === null ? `${column} IS NULL` : `${column} = ${bind(key)}`);
   switch (by) {
     case 'state_id':
-      return equals('i.state_id');
+      return key === null ? 'i.state_id IS NULL' : inState(`${bind(key)}::uuid`);
     case 'state__group':
       return `EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = ${bind(key)})`;
     case 'priority':
