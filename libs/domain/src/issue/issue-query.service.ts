@@ -18,6 +18,7 @@ import {
   IssueRepository,
   IssueScope,
   IssueSearchHit,
+  readFromSet,
   SyncKeys,
 } from './issue.repository';
 import { Issue, PRIORITIES } from './issue.entity';
@@ -134,6 +135,21 @@ const SYNC_KEYS_CACHED = 64;
 
 /** Assignee and label ids per work item, when the caller already has them. */
 type IssueSets = { assignees: Map<string, string[]>; labels: Map<string, string[]> };
+
+/**
+ * The page of a group of `size` work items that holds none of them, as the paginators answer it
+ * (page N by number at or past the group's end, or the first page of an empty group), without a
+ * read; undefined when the page must be read (it holds rows, or an answer to a keyset cursor
+ * depends on them).
+ */
+function pastGroup(page: PageRequest, size: number): Page<IssueListRecord> | undefined {
+  if (page.all) return undefined;
+  if (page.number !== undefined) {
+    if (size > page.number * page.perPage) return undefined;
+    return new Page([], page.perPage, size, null, pageNumberCursors(page.perPage, page.number, false).prev);
+  }
+  return !page.cursor && size === 0 ? new Page([], page.perPage, 0, null, null) : undefined;
+}
 
 /** The filters of a list query, the Guest rule of the lists included (a project Guest, not a non-member). */
 function filtersOf(query: Omit<IssueListQuery, 'page' | 'shape'>): IssueFilterSet {
@@ -255,21 +271,28 @@ export class IssueQueryService {
     const by = groupBy as IssueGroupBy;
     const { order, desc } = resolveIssueOrder(query.order_by);
     const filters = filtersOf(query);
+    // every group's size in one statement, read with the keys: a group with no row at the page's
+    // place is answered without reading it (a walk for the rows of an empty group would pass
+    // every work item of the scope)
+    const counts = this.repo.groupCounts(scope, by, filters, archived);
+    counts.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
+    // a work item may be in several of these groups: the total counts it once
+    const distinct = overlapping ? this.repo.filteredCount(scope, filters, archived) : undefined;
+    distinct?.catch(() => undefined);
     const keys: Array<string | null> =
       by === 'state__group'
         ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
         : by === 'priority'
           ? [...PRIORITIES]
           : await this.repo.groupKeys(scope, by, filters, archived);
-    // every group's size in one statement, read while the groups' pages are
-    const counts = this.repo.groupCounts(scope, by, filters, archived);
-    counts.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-    const total = (key: string | null) => async () => (await counts).get(key) ?? 0;
+    const sizes = await counts;
+    const size = (key: string | null) => sizes.get(key) ?? 0;
+    // a set's group small beside the list is read from its own rows (`readFromSet`)
+    const listSize = [...sizes.values()].reduce((a, b) => a + b, 0);
+    const offset = (query.page.number ?? 0) * query.page.perPage;
+    const fromSet = (n: number) => readFromSet(n, offset, query.page.perPage + 1, listSize);
     const results: GroupedIssues['results'] = {};
-    const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
-    // a work item may be in several of these groups: the total counts it once
-    const distinct = overlapping ? this.repo.filteredCount(scope, filters, archived) : undefined;
-    distinct?.catch(() => undefined);
     let sum = 0;
     let count = 0;
     let more = false;
@@ -283,7 +306,14 @@ export class IssueQueryService {
         ...(await Promise.all(
           keys.slice(at, at + GROUPS_AT_ONCE).map(async (key) => ({
             key,
-            page: await this.pageOf(scope, filters, archived, order, desc, query, { by, key, total: total(key) }),
+            page:
+              pastGroup(query.page, size(key)) ??
+              (await this.pageOf(scope, filters, archived, order, desc, query, {
+                by,
+                key,
+                total: async () => size(key),
+                fromSet: overlapping || by === 'cycle_id' ? fromSet(size(key)) : false,
+              })),
           })),
         )),
       );

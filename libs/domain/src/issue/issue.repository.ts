@@ -100,6 +100,23 @@ export interface IssueGroup {
   by: IssueGroupBy;
   key: string | null;
   total?: () => Promise<number>;
+  /**
+   * A group of assignees, labels, a cycle or a module read from its own rows (`issue_assignees`…,
+   * by the value's index) and sorted, rather than by a walk of the list in its order that checks
+   * each work item: for a group that is small beside the list, whose page such a walk finds only
+   * after passing most of the list (the caller decides, from the group's size: `readFromSet`).
+   */
+  fromSet?: boolean;
+}
+
+/**
+ * Whether a page of a group of `size` work items, at row `offset` of it and `limit` rows long, in a
+ * list of `listSize`, reads fewer rows from the group's own rows (`IssueGroup.fromSet`: all `size`
+ * of them) than by a walk of the list (about `(offset + limit) × listSize / size` of them, for a
+ * group spread evenly; more when its work items are old).
+ */
+export function readFromSet(size: number, offset: number, limit: number, listSize: number): boolean {
+  return size * size <= (offset + limit) * listSize;
 }
 
 /**
@@ -1711,12 +1728,16 @@ function visibleSql(
 }
 
 /** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
-function groupCondition({ by, key }: IssueGroup, bind: Bind): string {
+function groupCondition({ by, key, fromSet }: IssueGroup, bind: Bind): string {
   const set = (table: string, column: string) => {
     const live = table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL';
-    return key === null
-      ? `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`
-      : `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${bind(key)}${live})`;
+    if (key === null) return `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`;
+    const value = bind(key);
+    const exists = `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${value}${live})`;
+    // the same rows, listed from the set (`fromSet`): the planner reads them by id and sorts them
+    return fromSet
+      ? `${exists} AND i.id = ANY(ARRAY(SELECT g.issue_id FROM ${table} g WHERE g.${column} = ${value}${live}))`
+      : exists;
   };
   const equals = (column: string) => (key === null ? `${column} IS NULL` : `${column} = ${bind(key)}`);
   switch (by) {
