@@ -66,14 +66,21 @@ export async function paginate<T extends ObjectLiteral>(
   }
 
   if (page.number !== undefined) {
-    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order
-    const rows = await base
+    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order; past the
+    // first page, from the page's first row, found by a walk that reads only the key and the id
+    // (as `pageStart`, in the same statement)
+    const skip = page.number * page.perPage;
+    const qb = base
       .clone()
       .orderBy(key, order)
       .addOrderBy(id, order)
-      .offset(page.number * page.perPage)
-      .limit(page.perPage + 1)
-      .getMany();
+      .limit(page.perPage + 1);
+    if (skip > 0) {
+      // one raw selection: TypeORM would put `id` first
+      const walk = base.clone().select(`${key}, ${id}`).orderBy(key, order).addOrderBy(id, order);
+      qb.andWhere(`(${key}, ${id}) ${order === 'ASC' ? '>=' : '<='} (${walk.offset(skip).limit(1).getQuery()})`);
+    }
+    const rows = await qb.getMany();
     const total = await (options.total ? options.total() : base.clone().getCount());
     const { next, prev } = pageNumberCursors(page.perPage, page.number, rows.length > page.perPage);
     return new Page(rows.slice(0, page.perPage), page.perPage, total, next, prev);

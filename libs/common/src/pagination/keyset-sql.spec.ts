@@ -36,7 +36,7 @@ describe('paginateSql', () => {
     assert.deepEqual(seen[0].params, ['p1']);
   });
 
-  it("a page by number: the offset and one row more than the page, bound as parameters; Plane's page cursors", async () => {
+  it("a page by number: from its start key (a walk of key and id to the offset), one row more than the page, bound as parameters; Plane's page cursors", async () => {
     const fetched = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
     const { run, seen } = runner(fetched, 25);
     const page = await paginateSql(LIST, { perPage: 2, number: 3 }, run);
@@ -45,12 +45,23 @@ describe('paginateSql', () => {
     assert.equal(page.nextCursor, '2:4:0');
     assert.equal(page.prevCursor, '2:2:1');
     const read = seen.find((s) => s.sql.includes('OFFSET'))!;
-    assert.match(read.sql, /ORDER BY i\.created_at DESC, i\.id DESC OFFSET \$2 LIMIT \$3$/);
+    assert.equal(
+      read.sql,
+      'SELECT i.id, i.name FROM issues i WHERE i.project_id = $1 AND (i.created_at, i.id) <= (SELECT i.created_at, i.id ' +
+        'FROM issues i WHERE i.project_id = $1 ORDER BY i.created_at DESC, i.id DESC OFFSET $2 LIMIT 1) ' +
+        'ORDER BY i.created_at DESC, i.id DESC LIMIT $3',
+    );
     assert.deepEqual(read.params, ['p1', 6, 3]);
 
-    const last = await paginateSql(LIST, { perPage: 2, number: 0 }, runner([{ id: 'a' }], 1).run);
+    // the first page: no walk
+    const { run: run0, seen: seen0 } = runner([{ id: 'a' }], 1);
+    const last = await paginateSql(LIST, { perPage: 2, number: 0 }, run0);
     assert.equal(last.nextCursor, null);
     assert.equal(last.prevCursor, null);
+    assert.equal(
+      seen0.find((s) => !s.sql.startsWith('SELECT COUNT'))!.sql,
+      'SELECT i.id, i.name FROM issues i WHERE i.project_id = $1 ORDER BY i.created_at DESC, i.id DESC LIMIT $2',
+    );
   });
 
   it('a first keyset page: the cursor key is read with the rows and not answered', async () => {

@@ -29,9 +29,10 @@ export interface SqlKeysetList {
   /**
    * The total's statement (one row, its count in column `n`) when the list's size is known without
    * reading the list (a maintained counter); default `SELECT COUNT(*) <from>`. Must count exactly
-   * the rows of `from`.
+   * the rows of `from`; or a function answering it (the caller counted several lists at once: a
+   * grouped list's groups).
    */
-  total?: { sql: string; params: unknown[] };
+  total?: { sql: string; params: unknown[] } | (() => Promise<number>);
   /**
    * Bounds a page by the size of its rows as well as by `per_page` (memory per request: a page
    * of 1000 work items with the largest descriptions would be about a gigabyte). `sql`: a row's
@@ -70,25 +71,42 @@ function boundedBySize(sql: string, orderBy: string, n: number): string {
   );
 }
 
+/**
+ * 400 `ANSWER_TOO_LARGE` when a page by number (`from`, already narrowed to the page's start, in
+ * `ordered` order, at most `limit` rows; `params` its values) holds more than `weight.maxBytes`.
+ */
 async function refuseOverSize(
-  list: SqlKeysetList,
-  orderBy: string,
-  id: string,
-  order: 'ASC' | 'DESC',
-  next: number,
+  weight: NonNullable<SqlKeysetList['weight']>,
+  from: string,
+  ordered: string,
+  limit: string,
   params: unknown[],
   run: SqlRunner,
 ): Promise<void> {
   const [row] = await run(
-    `SELECT COALESCE(SUM(p.w), 0)::bigint AS n FROM (SELECT ${list.weight!.sql} AS w ${list.from} ORDER BY ${orderBy} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}) p`,
+    `SELECT COALESCE(SUM(p.w), 0)::bigint AS n FROM (SELECT ${weight.sql} AS w ${from} ${ordered} LIMIT ${limit}) p`,
     params,
   );
-  if (Number(row.n) > list.weight!.maxBytes) {
+  if (Number(row.n) > weight.maxBytes) {
     throw new MeridianError(
       'ANSWER_TOO_LARGE',
-      `This page would hold ${Math.ceil(Number(row.n) / 1048576)} MiB of text, more than an answer may (${list.weight!.maxBytes / 1048576} MiB): ask for fewer work items with per_page.`,
+      `This page would hold ${Math.ceil(Number(row.n) / 1048576)} MiB of text, more than an answer may (${weight.maxBytes / 1048576} MiB): ask for fewer work items with per_page.`,
     );
   }
+}
+
+/**
+ * The condition that starts a list by number at its row `offset` (an SQL value, > 0): the rows from
+ * that one on in the list's order, `(key, id)` compared as a row with the key and id of the row
+ * `offset` reads, found by a walk of the list (`from`, its `FROM … WHERE …`) that reads only the
+ * key and the id. In the page's statement, so in its snapshot: the same rows as `OFFSET`. The walk
+ * still passes every row before the page, but it is served by the list's index alone (an
+ * index-only scan when the index holds what the conditions read) instead of reading each row
+ * (docs/decisions.md "Deep pages by number from their start key"); the page is then an index range
+ * from the key. Past the end the walk finds no row, the comparison is null, and the page is empty.
+ */
+export function pageStart(from: string, key: string, id: string, order: 'ASC' | 'DESC', offset: string): string {
+  return `(${key}, ${id}) ${order === 'ASC' ? '>=' : '<='} (SELECT ${key}, ${id} ${from} ORDER BY ${key} ${order}, ${id} ${order} OFFSET ${offset} LIMIT 1)`;
 }
 
 /**
@@ -121,8 +139,13 @@ export async function paginateSql(
   const idBefore = order === 'ASC' ? '<' : '>';
   const base = list.params;
   const next = base.length + 1;
-  const countTotal = () =>
-    list.total ? run(list.total.sql, list.total.params) : run(`SELECT COUNT(*)::int AS n ${list.from}`, base);
+  const counter = list.total;
+  const countTotal = async () =>
+    typeof counter === 'function'
+      ? [{ n: await counter() }]
+      : counter
+        ? run(counter.sql, counter.params)
+        : run(`SELECT COUNT(*)::int AS n ${list.from}`, base);
 
   const tieCount = async (value: number, idCmp?: string, rowId?: string): Promise<number> => {
     let sql = `SELECT COUNT(*)::int AS n ${list.from} AND ${key} = ${at(next)}`;
@@ -153,14 +176,16 @@ export async function paginateSql(
     // carries the key here, so a `double` key orders by its value itself (the key is monotone in it;
     // only values closer than the key tells apart may swap), which an index on the column serves
     const byValue = list.keyType === 'double' ? list.key : key;
+    const ordered = `ORDER BY ${byValue} ${order}, ${id} ${order}`;
+    const skip = page.number * page.perPage;
+    // past the first page: from the page's first row (`pageStart`), in the same statement
+    const from = skip > 0 ? `${list.from} AND ${pageStart(list.from, byValue, id, order, `$${next}`)}` : list.from;
+    const params = skip > 0 ? [...base, skip] : base;
+    const limit = `$${params.length + 1}`;
     // its size first: the page is read only when it may be answered
-    if (list.weight)
-      await refuseOverSize(list, byValue, id, order, next, [...base, page.number * page.perPage, page.perPage], run);
+    if (list.weight) await refuseOverSize(list.weight, from, ordered, limit, [...params, page.perPage], run);
     const [fetched, [countRow]] = await Promise.all([
-      run(
-        `SELECT ${list.select} ${list.from} ORDER BY ${byValue} ${order}, ${id} ${order} OFFSET $${next} LIMIT $${next + 1}`,
-        [...base, page.number * page.perPage, page.perPage + 1],
-      ),
+      run(`SELECT ${list.select} ${from} ${ordered} LIMIT ${limit}`, [...params, page.perPage + 1]),
       countTotal(),
     ]);
     const { next: nextCursor, prev } = pageNumberCursors(page.perPage, page.number, fetched.length > page.perPage);

@@ -17,18 +17,26 @@ describe('work item filters', () => {
       bindPositional(params),
     );
     assert.deepEqual(where, [
-      'i.state_id = ANY($1::uuid[])',
+      'i.state_id = $1::uuid AND i.project_id = (SELECT sf.project_id FROM states sf WHERE sf.id = $1::uuid)',
       'i.priority = ANY($2::text[])',
       'i.parent_id IS NULL',
       'i.start_date >= $3',
       'i.target_date <= $4',
     ]);
     assert.deepEqual(params, [
-      ['11111111-1111-4111-8111-111111111111'],
+      '11111111-1111-4111-8111-111111111111',
       ["high'; DROP TABLE issues; --"],
       '2025-01-31',
       '2025-12-31',
     ]);
+  });
+
+  it('several states: any of them', () => {
+    const params: unknown[] = [];
+    assert.deepEqual(issueFilterConditions({ state: ['a', 'b'] }, bindPositional(params)), [
+      'i.state_id = ANY($1::uuid[])',
+    ]);
+    assert.deepEqual(params, [['a', 'b']]);
   });
 
   it('cycle and module: null means "in none", beside ids', () => {

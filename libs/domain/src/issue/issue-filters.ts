@@ -82,11 +82,26 @@ export function guestRule(viewer: string): string {
   return `(i.created_by_id = ${viewer} OR p.guest_view_all_features = true)`;
 }
 
+/**
+ * The work items `i` in one state (`state`: its bound value): `i.state_id`, and the state's project
+ * as `i.project_id` as well. A work item's state is always one of its project's (every write checks
+ * it: `IssueCommandService.stateOf`, the importer maps states per project), so this selects the
+ * same rows; with the project, a page of them newest first is a range of
+ * `ix_issues_project_state_live_created`, read up to the page, also across a workspace's projects,
+ * where a walk of the workspace's work items newest first passed every newer work item of the other
+ * projects to reach an old project's state (a board column of a million work items: 5 s).
+ */
+export function inState(state: string): string {
+  return `i.state_id = ${state} AND i.project_id = (SELECT sf.project_id FROM states sf WHERE sf.id = ${state})`;
+}
+
 /** The conditions of `filters` (to be joined with `AND`), their values bound with `bind`. */
 export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): string[] {
   const where: string[] = [];
   const any = (values: string[], type: 'uuid' | 'text') => `= ANY(${bind(values)}::${type}[])`;
-  if (filters.state?.length) where.push(`i.state_id ${any(filters.state, 'uuid')}`);
+  // one state (a board column's next page: the web app filters by the column's state): see `inState`
+  if (filters.state?.length === 1) where.push(inState(`${bind(filters.state[0])}::uuid`));
+  else if (filters.state?.length) where.push(`i.state_id ${any(filters.state, 'uuid')}`);
   if (filters.priority?.length) where.push(`i.priority ${any(filters.priority, 'text')}`);
   if (filters.assignee?.length) {
     where.push(

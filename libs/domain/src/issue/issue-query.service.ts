@@ -18,6 +18,7 @@ import {
   IssueRepository,
   IssueScope,
   IssueSearchHit,
+  readFromSet,
   SyncKeys,
   PlanningLinkScope,
   ActorActivityScope,
@@ -139,6 +140,21 @@ const SYNC_KEYS_CACHED = 64;
 /** Assignee and label ids per work item, when the caller already has them. */
 type IssueSets = { assignees: Map<string, string[]>; labels: Map<string, string[]> };
 
+/**
+ * The page of a group of `size` work items that holds none of them, as the paginators answer it
+ * (page N by number at or past the group's end, or the first page of an empty group), without a
+ * read; undefined when the page must be read (it holds rows, or an answer to a keyset cursor
+ * depends on them).
+ */
+function pastGroup(page: PageRequest, size: number): Page<IssueListRecord> | undefined {
+  if (page.all) return undefined;
+  if (page.number !== undefined) {
+    if (size > page.number * page.perPage) return undefined;
+    return new Page([], page.perPage, size, null, pageNumberCursors(page.perPage, page.number, false).prev);
+  }
+  return !page.cursor && size === 0 ? new Page([], page.perPage, 0, null, null) : undefined;
+}
+
 /** The filters of a list query, the Guest rule of the lists included (a project Guest, not a non-member). */
 function filtersOf(query: Omit<IssueListQuery, 'page' | 'shape'>): IssueFilterSet {
   const { viewer, ...filters } = query;
@@ -197,9 +213,7 @@ export class IssueQueryService {
   }
 
   /**
-   * A page of `IssueRepository.filteredPage` rendered for a list query: Plane's App shape (`view:
-   * 'app'`, no `fields`/`expand`; read without the descriptions, which that shape does not show),
-   * else the v1 object.
+   * A page of `IssueRepository.filteredPage` rendered for a list query (`pageOf`, `renderRows`).
    */
   private async renderedPage(
     scope: IssueScope,
@@ -208,14 +222,40 @@ export class IssueQueryService {
     order: IssueOrderKey,
     desc: boolean,
     query: IssueListQuery,
-    group?: IssueGroup,
   ): Promise<{ page: Page<IssueListRecord>; rendered: Array<Partial<IssueJson> | AppIssueJson> }> {
-    if (query.view === 'app' && !query.shape.fields && !query.shape.expand.size) {
-      const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group, 'list');
-      return { page, rendered: await this.renderApp(page.results) };
-    }
-    const page = await this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group);
-    return { page, rendered: await this.render(page.results, query.shape) };
+    const page = await this.pageOf(scope, filters, archived, order, desc, query);
+    return { page, rendered: await this.renderRows(page.results, query) };
+  }
+
+  /** Whether a list query renders Plane's App shape (`view: 'app'`, no `fields`/`expand`). */
+  private appShape(query: IssueListQuery): boolean {
+    return query.view === 'app' && !query.shape.fields && !query.shape.expand.size;
+  }
+
+  /**
+   * A page of `IssueRepository.filteredPage` for a list query: without the descriptions for the App
+   * shape (`appShape`, which does not show them), else whole work items (the v1 object).
+   */
+  private pageOf(
+    scope: IssueScope,
+    filters: IssueFilterSet,
+    archived: boolean,
+    order: IssueOrderKey,
+    desc: boolean,
+    query: IssueListQuery,
+    group?: IssueGroup,
+  ): Promise<Page<IssueListRecord>> {
+    return this.appShape(query)
+      ? this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group, 'list')
+      : this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group);
+  }
+
+  /** Rows of `pageOf` rendered for the list query: Plane's App shape, else the v1 object (`fields`/`expand`). */
+  private renderRows(
+    rows: IssueListRecord[],
+    query: IssueListQuery,
+  ): Promise<Array<Partial<IssueJson> | AppIssueJson>> {
+    return this.appShape(query) ? this.renderApp(rows) : this.render(rows as IssueRecord[], query.shape);
   }
 
   /**
@@ -240,38 +280,61 @@ export class IssueQueryService {
     const by = groupBy as IssueGroupBy;
     const { order, desc } = resolveIssueOrder(query.order_by);
     const filters = filtersOf(query);
+    // every group's size in one statement, read with the keys: a group with no row at the page's
+    // place is answered without reading it (a walk for the rows of an empty group would pass
+    // every work item of the scope)
+    const counts = this.repo.groupCounts(scope, by, filters, archived);
+    counts.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
+    // a work item may be in several of these groups: the total counts it once
+    const distinct = overlapping ? this.repo.filteredCount(scope, filters, archived) : undefined;
+    distinct?.catch(() => undefined);
     const keys: Array<string | null> =
       by === 'state__group'
         ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
         : by === 'priority'
           ? [...PRIORITIES]
           : await this.repo.groupKeys(scope, by, filters, archived);
+    const sizes = await counts;
+    const size = (key: string | null) => sizes.get(key) ?? 0;
+    // a set's group small beside the list is read from its own rows (`readFromSet`)
+    const listSize = [...sizes.values()].reduce((a, b) => a + b, 0);
+    const offset = (query.page.number ?? 0) * query.page.perPage;
+    const fromSet = (n: number) => readFromSet(n, offset, query.page.perPage + 1, listSize);
     const results: GroupedIssues['results'] = {};
-    const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
-    let total = 0;
+    let sum = 0;
     let count = 0;
     let more = false;
     let pages = 0;
-    // the groups' pages are read a few at a time (each is a page and its count): a board's states at once,
-    // without one request taking the pool for a grouping with many keys
-    const read: Array<{
-      key: string | null;
-      page: Page<IssueListRecord>;
-      rendered: Array<Partial<IssueJson> | AppIssueJson>;
-    }> = [];
+    // the groups' pages are read a few at a time: a board's states at once, without one request
+    // taking the pool for a grouping with many keys; then rendered together (one statement for the
+    // App values of every group's rows)
+    const read: Array<{ key: string | null; page: Page<IssueListRecord> }> = [];
     for (let at = 0; at < keys.length; at += GROUPS_AT_ONCE) {
       read.push(
         ...(await Promise.all(
           keys.slice(at, at + GROUPS_AT_ONCE).map(async (key) => ({
             key,
-            ...(await this.renderedPage(scope, filters, archived, order, desc, query, { by, key })),
+            page:
+              pastGroup(query.page, size(key)) ??
+              (await this.pageOf(scope, filters, archived, order, desc, query, {
+                by,
+                key,
+                total: async () => size(key),
+                fromSet: overlapping || by === 'cycle_id' ? fromSet(size(key)) : false,
+              })),
           })),
         )),
       );
     }
-    for (const { key, page, rendered } of read) {
+    const rendered = await this.renderRows(
+      read.flatMap((r) => r.page.results),
+      query,
+    );
+    let at = 0;
+    for (const { key, page } of read) {
       results[key ?? 'None'] = {
-        results: rendered,
+        results: rendered.slice(at, (at += page.results.length)),
         total_results: page.totalCount,
         next_cursor: page.nextCursor,
         prev_cursor: page.prevCursor,
@@ -279,24 +342,23 @@ export class IssueQueryService {
       count += page.results.length;
       more ||= page.nextCursor !== null;
       pages = Math.max(pages, Math.ceil(page.totalCount / page.perPage));
-      if (!overlapping) total += page.totalCount;
+      if (!overlapping) sum += page.totalCount;
     }
-    // a work item may be in several of these groups: count it once
-    if (overlapping) total = await this.repo.filteredCount(scope, filters, archived);
+    if (distinct) sum = await distinct;
     const number = query.page.number;
     const cursors =
       number === undefined ? { next: null, prev: null } : pageNumberCursors(query.page.perPage, number, more);
     return {
       grouped_by: groupBy,
       sub_grouped_by: null,
-      total_count: total,
+      total_count: sum,
       next_cursor: cursors.next,
       prev_cursor: cursors.prev,
       next_page_results: more,
       prev_page_results: cursors.prev !== null,
       count,
       total_pages: number === undefined ? 1 : pages,
-      total_results: total,
+      total_results: sum,
       extra_stats: null,
       results,
     };

@@ -22,10 +22,10 @@ export type Priority = (typeof PRIORITIES)[number];
 @Index('ix_issues_project_live_created', ['projectId', 'createdAt', 'id'], {
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
 })
-// the searches' recency walk of a workspace's visible work items (migration SearchRecencyIndex)
-@Index('ix_issues_workspace_live_created', ['workspaceId', 'createdAt', 'id'], {
-  where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
-})
+// the searches' recency walk of a workspace's visible work items (migration SearchRecencyIndex) and
+// the workspace list, with `project_id`, `created_by_id`, `state_id` and `priority` included
+// (migration WorkspaceListCoveringIndex: `INCLUDE`, which TypeORM does not write)
+@Index('ix_issues_workspace_live_created', { synchronize: false })
 // the web app's sync pages by (updated_at, id) start keys (migration SyncKeysetIndex)
 @Index('ix_issues_project_live_updated', ['projectId', 'updatedAt', 'id'], {
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',

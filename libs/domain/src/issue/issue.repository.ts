@@ -9,6 +9,7 @@ import {
   PLANNED_EACH_TIME,
   readInChunks,
   ROLE,
+  SqlKeysetList,
 } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -21,6 +22,7 @@ import {
   hotTxPipeline,
   hotTxQuery,
   ISO_TIMES,
+  TypeParsers,
   UUID_ARRAYS,
 } from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
@@ -34,6 +36,7 @@ import {
   issueFilterConditions,
   IssueGroupBy,
   IssueOrderKey,
+  inState,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
 import { IssueAssignee } from './issue-assignee.entity';
@@ -63,7 +66,9 @@ import {
   SQL_STATE_GROUP_KEYS,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
+  SQL_VISIBLE_ISSUES_OF_WORKSPACE,
   VISIBLE_ISSUE,
+  workspaceScope,
 } from './issue.sql';
 import type { IntakeSource } from './issue.app-view';
 import { IssueListRecord, IssueRecord, issueRecordFromRow } from './issue.view';
@@ -141,10 +146,31 @@ export interface PlanningLinkScope {
  */
 export type IssueScope = string | { workspaceId: string; viewerId: string };
 
-/** One group of a grouped list: the grouping and the group's key (`null`: no value). */
+/**
+ * One group of a grouped list: the grouping and the group's key (`null`: no value), and how many
+ * work items it holds when the caller counted every group at once (`groupCounts`).
+ */
 export interface IssueGroup {
   by: IssueGroupBy;
   key: string | null;
+  total?: () => Promise<number>;
+  /**
+   * A group of assignees, labels, a cycle or a module read from its own rows (`issue_assignees`…,
+   * by the value's index) and sorted, rather than by a walk of the list in its order that checks
+   * each work item: for a group that is small beside the list, whose page such a walk finds only
+   * after passing most of the list (the caller decides, from the group's size: `readFromSet`).
+   */
+  fromSet?: boolean;
+}
+
+/**
+ * Whether a page of a group of `size` work items, at row `offset` of it and `limit` rows long, in a
+ * list of `listSize`, reads fewer rows from the group's own rows (`IssueGroup.fromSet`: all `size`
+ * of them) than by a walk of the list (about `(offset + limit) × listSize / size` of them, for a
+ * group spread evenly; more when its work items are old).
+ */
+export function readFromSet(size: number, offset: number, limit: number, listSize: number): boolean {
+  return size * size <= (offset + limit) * listSize;
 }
 
 /**
@@ -387,12 +413,17 @@ export class IssueRepository {
   // ---- reads: lists --------------------------------------------------------------------------
 
   /**
-   * A page of the project's visible work items (v1 list) in plain SQL: `SQL_VISIBLE_ISSUES_OF_PROJECT`
-   * and the filters; the project join cannot duplicate a row, so the total is a `COUNT(*)` that
-   * `ix_issues_project_live_created` serves. No query builder per request. `columns`: see `IssueColumns`.
+   * A page of the visible work items of a project (v1 list, App list) or of the caller's projects
+   * of a workspace (`visibleSql`: `SQL_VISIBLE_ISSUES_OF_PROJECT` or `_WORKSPACE` and the filters) in
+   * plain SQL: no join duplicates a row, so the total is a `COUNT(*)` that the scope's index
+   * (`ix_issues_project_live_created`, `ix_issues_workspace_live_created`) serves, or with no
+   * filter the projects' counters. No query builder per request. `columns`: see `IssueColumns`.
+   * A project's statements are named (prepared once per connection); a workspace's filtered ones
+   * are planned each time (`PLANNED_EACH_TIME`): at a workspace's size a generic plan that suits
+   * one filter value (a common assignee) can walk every work item for another (a rare one).
    */
   async visiblePage<C extends IssueColumns = 'all'>(
-    projectId: string,
+    scope: IssueScope,
     filters: IssueFilterSet,
     order: IssueOrderKey,
     desc: boolean,
@@ -400,11 +431,14 @@ export class IssueRepository {
     group?: IssueGroup,
     columns?: C,
   ): Promise<Page<IssueOfColumns<C>>> {
-    const params: unknown[] = [projectId];
-    const bind = bindPositional(params);
-    const where = issueFilterConditions(filters, bind);
-    if (group) where.push(groupCondition(group, bind));
-    const from = SQL_VISIBLE_ISSUES_OF_PROJECT + where.map((c) => ` AND ${c}`).join('');
+    const { from, params, conditions } = visibleSql(scope, filters, group);
+    const project = typeof scope === 'string';
+    let total: SqlKeysetList['total'] = group?.total;
+    // no filter: the projects' counters, not a count of the list
+    if (!total && !conditions)
+      total = project
+        ? { sql: SQL_PROJECT_VISIBLE_COUNT, params: [scope] }
+        : () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
     const result = await paginateSql(
       {
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
@@ -414,14 +448,14 @@ export class IssueRepository {
         id: 'i.id',
         keyType: order.keyType,
         order: desc ? 'DESC' : 'ASC',
-        // no filter: the project's counter, not a count of the list
-        total: where.length ? undefined : { sql: SQL_PROJECT_VISIBLE_COUNT, params: [projectId] },
-        // with the descriptions: a page holds at most half the answer budget of them (memory per request)
-        weight: columns === 'list' ? undefined : { sql: ISSUE_TEXT_BYTES, maxBytes: pageTextBytes() },
+        total,
+        // with the descriptions: a page holds at most half the answer budget of them (memory per
+        // request); the workspace list reads them only for `fields`/`expand`, and never refused
+        weight: columns === 'list' || !project ? undefined : { sql: ISSUE_TEXT_BYTES, maxBytes: pageTextBytes() },
       },
       page,
       // the rows are only written out: their times stay text (`ISO_TIMES`)
-      (text, values) => hotQuery(this.dataSource, text, values, ISO_TIMES),
+      (text, values) => this.visibleQuery(scope, conditions, text, values, ISO_TIMES),
     );
     return new Page(
       result.results.map(issueRecordFromRow) as Array<IssueOfColumns<C>>,
@@ -429,6 +463,31 @@ export class IssueRepository {
       result.totalCount,
       result.nextCursor,
       result.prevCursor,
+    );
+  }
+
+  /**
+   * Runs a statement over `visibleSql` (`conditions` of its filters and group): named (`hotQuery`),
+   * but planned each time for a workspace's filtered list (see `visiblePage`).
+   */
+  private visibleQuery(
+    scope: IssueScope,
+    conditions: number,
+    text: string,
+    values: unknown[],
+    types?: TypeParsers,
+  ): Promise<Row[]> {
+    const each = typeof scope !== 'string' && conditions > 0;
+    return hotQuery(this.dataSource, each ? `/* ${PLANNED_EACH_TIME} */ ${text}` : text, values, types);
+  }
+
+  /**
+   * How many visible work items the workspace's projects hold for the viewer: their counters'
+   * sum (`workspaceVisibleCount`), or, when the Guest rule narrows one of them, a count of the list.
+   */
+  private async workspaceTotal(workspaceId: string, viewerId: string): Promise<number> {
+    return (
+      (await this.workspaceVisibleCount(workspaceId, viewerId)) ?? this.countRows({ workspaceId, viewerId }, {}, false)
     );
   }
 
@@ -449,26 +508,16 @@ export class IssueRepository {
     const params: Record<string, unknown> = {};
     const bind = bindNamed(params);
     if (typeof scope === 'string') qb.andWhere(`i.project_id = ${bind(scope)}`);
-    else {
-      // the caller's projects, a Guest's under the Guest rule of each (`pm.role` 5)
-      const viewer = bind(scope.viewerId);
-      const ws = bind(scope.workspaceId);
-      // `i.workspace_id` as well: lets `ix_issues_workspace_live_created` serve the newest-first page
-      qb.andWhere(`i.workspace_id = ${ws}`)
-        .andWhere(`p.workspace_id = ${ws}`)
-        .andWhere(
-          `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
-          AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
-        );
-    }
+    // the caller's projects, a Guest's under the Guest rule of each (as `SQL_VISIBLE_ISSUES_OF_WORKSPACE`)
+    else qb.andWhere(workspaceScope(bind(scope.workspaceId), bind(scope.viewerId)));
     for (const condition of issueFilterConditions(filters, bind)) qb.andWhere(condition);
     return qb.setParameters(params);
   }
 
   /**
    * A page of `filtered` (App lists, archived list), narrowed to one `group` when given. `columns`
-   * (see `IssueColumns`) narrows what a project's visible work items read; the other scopes read
-   * whole work items.
+   * (see `IssueColumns`) narrows what the visible work items read; the archived list reads whole
+   * work items.
    */
   async filteredPage<C extends IssueColumns = 'all'>(
     scope: IssueScope,
@@ -480,9 +529,8 @@ export class IssueRepository {
     group?: IssueGroup,
     columns?: C,
   ): Promise<Page<IssueOfColumns<C>>> {
-    // a project's visible work items (the App list and its groups, the board): the plain SQL of the v1 list
-    if (typeof scope === 'string' && !archived)
-      return this.visiblePage(scope, filters, order, desc, page, group, columns);
+    // visible work items (a project's App list and its groups, the board; the workspace list): plain SQL
+    if (!archived) return this.visiblePage(scope, filters, order, desc, page, group, columns);
     const qb = this.filtered(scope, filters, archived);
     if (group) {
       const params: Record<string, unknown> = {};
@@ -493,7 +541,8 @@ export class IssueRepository {
       key: order.key,
       keyType: order.keyType,
       order: desc ? 'DESC' : 'ASC',
-      total: group ? undefined : this.counted(scope, filters, archived),
+      // a group counted with the others (else counted here); the list: `COUNT(*)`
+      total: group ? group.total : () => this.countRows(scope, filters, archived),
     })) as Page<IssueOfColumns<C>>;
   }
 
@@ -513,9 +562,7 @@ export class IssueRepository {
   private counted(scope: IssueScope, filters: IssueFilterSet, archived: boolean): (() => Promise<number>) | undefined {
     if (archived || issueFilterConditions(filters, bindNamed({})).length) return undefined;
     if (typeof scope === 'string') return () => this.visibleCount(scope);
-    return async () =>
-      (await this.workspaceVisibleCount(scope.workspaceId, scope.viewerId)) ??
-      this.filtered(scope, filters, archived).getCount();
+    return () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
   }
 
   /**
@@ -612,9 +659,79 @@ export class IssueRepository {
     return new Map(rows.map((r) => [r.id, r.group]));
   }
 
-  /** How many work items `filtered` holds (a grouped list's total where a work item may be in several groups). */
-  filteredCount(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
-    return this.filtered(scope, filters, archived).getCount();
+  /**
+   * How many work items `filtered` holds (a grouped list's total where a work item may be in
+   * several groups): the counters' sum when that is the same number (`counted`), else `COUNT(*)`
+   * (the project join is one row per work item and the membership a semi-join, so no row is
+   * counted twice: no `COUNT(DISTINCT …)`, which sorts every id).
+   */
+  async filteredCount(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
+    const counter = this.counted(scope, filters, archived);
+    if (counter) return counter();
+    return this.countRows(scope, filters, archived);
+  }
+
+  /** `COUNT(*)` of `filtered` (see `filteredCount`); of `visibleSql` for the visible work items. */
+  private async countRows(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
+    if (!archived) {
+      const { from, params, conditions } = visibleSql(scope, filters);
+      const [row] = await this.visibleQuery(scope, conditions, `SELECT COUNT(*)::int AS n ${from}`, params);
+      return Number(row.n);
+    }
+    const row = await this.filtered(scope, filters, archived)
+      .select('COUNT(*)::int', 'n')
+      .getRawOne<{ n: number | string }>();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * How many work items of `filtered` each group of the grouping `by` holds, in one statement for
+   * all groups (a board's columns were counted one statement each: 50 at a workspace of ten
+   * projects): keys as `groupCondition` compares them (text, dates as `YYYY-MM-DD`), `null` for
+   * the work items with no value (no assignee, label, cycle or module; no state, date, creator).
+   * A work item in several groups (assignees, labels, modules) counts in each. Exactly the count
+   * `groupCondition` would give each key: the set tables have one row per work item and value
+   * (their primary or unique keys), cycle and module rows only when live.
+   */
+  async groupCounts(
+    scope: IssueScope,
+    by: IssueGroupBy,
+    filters: IssueFilterSet,
+    archived: boolean,
+  ): Promise<Map<string | null, number>> {
+    const column: Partial<Record<IssueGroupBy, string>> = {
+      state_id: 'i.state_id::text',
+      priority: 'i.priority::text',
+      created_by: 'i.created_by_id::text',
+      project_id: 'i.project_id::text',
+      start_date: "to_char(i.start_date, 'YYYY-MM-DD')",
+      target_date: "to_char(i.target_date, 'YYYY-MM-DD')",
+      state__group: '(SELECT g."group"::text FROM states g WHERE g.id = i.state_id)',
+    };
+    const sets: Partial<Record<IssueGroupBy, [table: string, column: string, live: string]>> = {
+      labels__id: ['issue_labels', 'label_id', ''],
+      assignees__id: ['issue_assignees', 'assignee_id', ''],
+      cycle_id: ['cycle_issues', 'cycle_id', ' AND g.deleted_at IS NULL'],
+      issue_module__module_id: ['module_issues', 'module_id', ' AND g.deleted_at IS NULL'],
+    };
+    const set = sets[by];
+    const selected = set ? 'i.id' : `${column[by]!} AS k`;
+    const count = (rowsSql: string) =>
+      set
+        ? `SELECT g.${set[1]}::text AS k, COUNT(*)::int AS n FROM (${rowsSql}) x
+           LEFT JOIN ${set[0]} g ON g.issue_id = x.id${set[2]} GROUP BY 1`
+        : `SELECT x.k, COUNT(*)::int AS n FROM (${rowsSql}) x GROUP BY 1`;
+    let rows: Row[];
+    if (!archived) {
+      const { from, params, conditions } = visibleSql(scope, filters);
+      rows = await this.visibleQuery(scope, conditions, count(`SELECT ${selected} ${from}`), params);
+    } else {
+      const [rowsSql, params] = this.filtered(scope, filters, archived)
+        .select(set ? 'i.id' : column[by]!, set ? 'id' : 'k')
+        .getQueryAndParameters();
+      rows = await this.dataSource.query(count(rowsSql), params);
+    }
+    return new Map(rows.map((r) => [r.k as string | null, Number(r.n)]));
   }
 
   /** One work item of `filtered` (the App lookups), or null. */
@@ -1781,18 +1898,42 @@ function visibleOnCreate(values: unknown[]): number {
   return values[13] === true ? 0 : 1;
 }
 
+/**
+ * The visible work items of the scope (a project: `SQL_VISIBLE_ISSUES_OF_PROJECT`, `$1` its id; the
+ * caller's projects of a workspace: `SQL_VISIBLE_ISSUES_OF_WORKSPACE`, `$1` the workspace, `$2` the
+ * caller) with the filters and the group's condition, as `FROM … WHERE …` and its values; how many
+ * conditions the filters and the group added (none: the whole list, which the counters count).
+ */
+function visibleSql(
+  scope: IssueScope,
+  filters: IssueFilterSet,
+  group?: IssueGroup,
+): { from: string; params: unknown[]; conditions: number } {
+  const project = typeof scope === 'string';
+  const params: unknown[] = project ? [scope] : [scope.workspaceId, scope.viewerId];
+  const bind = bindPositional(params);
+  const where = issueFilterConditions(filters, bind);
+  if (group) where.push(groupCondition(group, bind));
+  const base = project ? SQL_VISIBLE_ISSUES_OF_PROJECT : SQL_VISIBLE_ISSUES_OF_WORKSPACE;
+  return { from: base + where.map((c) => ` AND ${c}`).join(''), params, conditions: where.length };
+}
+
 /** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
-function groupCondition({ by, key }: IssueGroup, bind: Bind): string {
+function groupCondition({ by, key, fromSet }: IssueGroup, bind: Bind): string {
   const set = (table: string, column: string) => {
     const live = table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL';
-    return key === null
-      ? `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`
-      : `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${bind(key)}${live})`;
+    if (key === null) return `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`;
+    const value = bind(key);
+    const exists = `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${value}${live})`;
+    // the same rows, listed from the set (`fromSet`): the planner reads them by id and sorts them
+    return fromSet
+      ? `${exists} AND i.id = ANY(ARRAY(SELECT g.issue_id FROM ${table} g WHERE g.${column} = ${value}${live}))`
+      : exists;
   };
   const equals = (column: string) => (key === null ? `${column} IS NULL` : `${column} = ${bind(key)}`);
   switch (by) {
     case 'state_id':
-      return equals('i.state_id');
+      return key === null ? 'i.state_id IS NULL' : inState(`${bind(key)}::uuid`);
     case 'state__group':
       return `EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = ${bind(key)})`;
     case 'priority':

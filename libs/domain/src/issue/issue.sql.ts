@@ -144,6 +144,44 @@ LEFT JOIN project_issue_counters c ON c.project_id = p.id
 WHERE pm.member_id = $2 AND pm.is_active = true AND pm.deleted_at IS NULL`;
 
 /**
+ * The live, unarchived projects of workspace `ws` that user `viewer` is an active member of (SQL
+ * values: placeholders or literals), as a `SELECT pm.project_id … WHERE …` to narrow with `AND`.
+ */
+function memberProjects(ws: string, viewer: string): string {
+  return `SELECT pm.project_id FROM project_members pm JOIN projects sp ON sp.id = pm.project_id AND sp.workspace_id = ${ws}
+AND sp.deleted_at IS NULL AND sp.archived_at IS NULL
+WHERE pm.member_id = ${viewer} AND pm.is_active = true AND pm.deleted_at IS NULL`;
+}
+
+/**
+ * The work items `i` of workspace `ws` that user `viewer` may see by project (SQL values:
+ * placeholders or literals), as a condition: those of the live, unarchived projects they are an
+ * active member of, a Guest's (`pm.role` 5) only their own unless the project has
+ * `guest_view_all_features` (the Guest rule of each project, Plane's `WorkspaceViewIssuesViewSet`).
+ * The projects are two arrays read once per statement (`ARRAY(…)`, an init plan), so a walk of the
+ * workspace's work items checks each with `project_id` and `created_by_id` alone: no join per row,
+ * and an index that holds them (`ix_issues_workspace_live_created`) answers it without the table.
+ */
+export function workspaceScope(ws: string, viewer: string): string {
+  const projects = memberProjects(ws, viewer);
+  return `i.workspace_id = ${ws} AND (i.project_id = ANY(ARRAY(${projects} AND (pm.role > ${GUEST_ROLE} OR sp.guest_view_all_features = true)))
+OR (i.created_by_id = ${viewer} AND i.project_id = ANY(ARRAY(${projects}))))`;
+}
+
+/**
+ * The visible work items of workspace `$1` that user `$2` may see (`workspaceScope`), as a
+ * `FROM … WHERE …` fragment without a join: one row per work item, so `COUNT(*)` over it is exact.
+ * The intake condition is `notInTriage` as `NOT IN` over the workspace's pending and snoozed intake
+ * rows (hashed once per statement, as in `SQL_VISIBLE_ISSUES_OF_PROJECT`; an intake row is in its
+ * work item's project, so in its workspace). Served newest first by `ix_issues_workspace_live_created`,
+ * which also holds every column these conditions read: a walk to a deep page's start key, and a
+ * count with the `state`, `priority` or `project` filters, read the index alone.
+ */
+export const SQL_VISIBLE_ISSUES_OF_WORKSPACE = `FROM issues i
+WHERE ${workspaceScope('$1', '$2')} AND i.deleted_at IS NULL AND ${OPEN_ISSUE}
+AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.workspace_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (${IN_TRIAGE}))`;
+
+/**
  * Inserts a work item: `$1` workspace, `$2` project, `$3` name, `$4` description_html, `$5`
  * description_stripped, `$6` priority, `$7` state, `$8` parent, `$9` point, `$10` estimate point,
  * `$11` start_date, `$12` target_date, `$13` completed_at, `$14` is_draft, `$15` external_source,

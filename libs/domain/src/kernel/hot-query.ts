@@ -1,4 +1,4 @@
-import { StatementNames } from '#common';
+import { PLANNED_EACH_TIME, StatementNames } from '#common';
 import { performance } from 'node:perf_hooks';
 import { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
@@ -87,11 +87,14 @@ export const UUID_ARRAYS = pgParsersBut(UUID_ARRAY_OID, uuidArray);
 export const MAX_NAMED_STATEMENTS = 500;
 /** A stable statement name per SQL text (pg prepares a named statement once per connection); none past the bound. */
 const statementNames = new StatementNames('m_', MAX_NAMED_STATEMENTS);
+/** How a text that must be planned each time starts (`PLANNED_EACH_TIME`): it runs unnamed. */
+const UNPREPARED = `/* ${PLANNED_EACH_TIME} */`;
 
 /**
  * Runs one fixed statement (the rooms' `*.sql.ts` texts) outside any transaction, straight on the driver's
  * pool as a named statement: parsed and planned once per connection, no query builder, no
- * TypeORM query runner. Both engines go through `pg` (PGlite through its node-postgres adapter).
+ * TypeORM query runner (a text that starts with the comment `PLANNED_EACH_TIME` runs unnamed:
+ * planned each time). Both engines go through `pg` (PGlite through its node-postgres adapter).
  * `types`: the columns' parsers (`ISO_TIMES`), else `pg`'s.
  */
 export async function hotQuery(ds: DataSource, text: string, values: unknown[], types?: TypeParsers): Promise<Row[]> {
@@ -102,7 +105,7 @@ export async function hotQuery(ds: DataSource, text: string, values: unknown[], 
 
 /** A named statement's `pg` query config, with `types` when given. */
 function statement(text: string, values: unknown[], types?: TypeParsers) {
-  const name = statementNames.of(text);
+  const name = text.startsWith(UNPREPARED) ? undefined : statementNames.of(text);
   return types ? { name, text, values, types } : { name, text, values };
 }
 
