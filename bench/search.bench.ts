@@ -5,10 +5,20 @@
  * run on the same database.
  *
  *   npm run build && node dist/bench/search.bench.js [--items 200000] [--projects 4] [--seconds 3]
- *        [--rounds 2] [--connections 8] [--keep-db]
+ *        [--rounds 2] [--connections 8] [--keep-db] [--db NAME] [--mark-rare] [--only TEXT]
+ *        [--rare zeppelin] [--substring eppeli] [--common payment] [--short e]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
- * `meridian_search_<pid>` is created and dropped. Seeds `--projects` projects (each through the
+ * `meridian_search_<pid>` is created, and dropped unless `--keep-db`. `--db NAME` reuses a kept
+ * database of this bench or of bench/workspace.bench.ts (workspace `bench`, user
+ * bench@example.com; no seeding: it signs in and makes an API key); with `--mark-rare` and no name
+ * holding the rare word yet, it appends it to the names of the work items whose sequence id is a
+ * multiple of 10,007 (one UPDATE of about 100 rows, then ANALYZE). `--rare`, `--substring`,
+ * `--common`, `--short` choose the texts searched (a kept database of the workspace bench names its
+ * work items `Bulk item N`: `--common 'item 3'` is a text in about one name in nine); `--only`
+ * runs the scenarios whose name contains the text. Each search is also asked with an empty text.
+ * The ratios are against GET one measured before and after the searches (the mean of the two
+ * p50s). Seeds `--projects` projects (each through the
  * API), 200 work items through the API, then `--items` in bulk spread over the projects with
  * `seedBulk` (the API's rows, checked column by column against an API-made row), named from a
  * vocabulary of 64 words (a word in about 1 name in 20: a common term) and, in one name in
@@ -16,6 +26,7 @@
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -36,6 +47,18 @@ const PROJECTS = arg('projects', 4);
 const SECONDS = arg('seconds', 3);
 const ROUNDS = arg('rounds', 2);
 const CONNECTIONS = arg('connections', 8);
+function sarg(name: string, fallback: string): string;
+function sarg(name: string): string | undefined;
+function sarg(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+const REUSE = sarg('db');
+const ONLY = sarg('only');
+const RARE = sarg('rare', 'zeppelin');
+const SUBSTRING = sarg('substring', 'eppeli');
+const COMMON = sarg('common', 'payment');
+const SHORT = sarg('short', 'e');
 
 const WORDS = `login payment invoice dashboard export import upload avatar session token webhook label cycle module
   sprint backlog release search filter sort cache index query report chart email mobile desktop sidebar modal button
@@ -110,13 +133,95 @@ async function start(script: string, env: Record<string, string>): Promise<Runni
 
 const fmt = (x: number, d = 1) => x.toFixed(d);
 
+/** What the measurements need: the bench user's credentials, the workspace and its projects. */
+interface Target {
+  key: string;
+  token: string;
+  slug: string;
+  projectId: string;
+  projects: Array<{ id: string; identifier: string }>;
+}
+
+/** Seeds a new database (see the header) through `first`, and answers what the measurements need. */
+async function seed(sql: Sql, first: Running): Promise<Target> {
+  const t = await setUp(first.base);
+  const projects = [{ id: t.projectId, identifier: 'BENCH' }];
+  for (let i = 1; i < PROJECTS; i++) {
+    const identifier = `PRJ${i}`;
+    const res = await http(
+      first.base,
+      'POST',
+      `/api/v1/workspaces/${t.slug}/projects/`,
+      { name: `Project ${i}`, identifier },
+      { 'x-api-key': t.key },
+    );
+    assert.equal(res.status, 201, res.body);
+    projects.push({ id: res.json().id as string, identifier });
+  }
+  const t0 = performance.now();
+  await seedViaApi({ ...t, base: first.base }, 200);
+  for (const [i, p] of projects.entries()) {
+    const n = Math.floor(ITEMS / PROJECTS) + (i < ITEMS % PROJECTS ? 1 : 0);
+    // each project's rows numbered apart, so that the names differ across projects
+    await seedBulk(
+      sql,
+      { ...t, projectId: p.id, base: first.base },
+      n,
+      20_000,
+      NAME_SQL.replaceAll('$5::int', `($5::int + ${i * 1_000_003})`),
+    );
+  }
+  await checkBulkMatchesApi(sql, t.projectId);
+  await sql('VACUUM ANALYZE');
+  console.log(
+    `seeded ${ITEMS} work items in bulk over ${PROJECTS} projects in ${fmt((performance.now() - t0) / 1000)} s (bulk rows equal API rows column by column)`,
+  );
+  return { ...t, token: t.token!, projects };
+}
+
+/** A kept database (`--db`): the bench user signs in again and makes an API key; the rare word marked with `--mark-rare`. */
+async function reuse(sql: Sql, first: Running): Promise<Target> {
+  const res = await http(first.base, 'POST', '/auth/sign-in/', {
+    email: 'bench@example.com',
+    password: 'bench password 123',
+  });
+  assert.equal(res.status, 200, res.body);
+  const token = res.json().access_token as string;
+  const key = await http(
+    first.base,
+    'POST',
+    '/api/workspaces/bench/api-tokens/',
+    { label: `search bench ${Date.now()}` },
+    { authorization: `Bearer ${token}` },
+  );
+  assert.equal(key.status, 201, key.body);
+  const projects = (
+    await sql(
+      `SELECT p.id, p.identifier FROM projects p JOIN workspaces w ON w.id = p.workspace_id
+       WHERE w.slug = 'bench' AND p.deleted_at IS NULL ORDER BY p.identifier <> 'BENCH', p.identifier`,
+    )
+  ).map((r) => ({ id: r.id as string, identifier: r.identifier as string }));
+  assert.equal(projects[0]?.identifier, 'BENCH');
+  const [{ n }] = await sql(`SELECT count(*)::int AS n FROM issues WHERE name ILIKE $1`, [`%${RARE}%`]);
+  if (n === 0 && process.argv.includes('--mark-rare')) {
+    const marked = await sql(
+      `UPDATE issues SET name = name || ' ' || $1 WHERE sequence_id % 10007 = 0 AND workspace_id =
+         (SELECT id FROM workspaces WHERE slug = 'bench') RETURNING 1`,
+      [RARE],
+    );
+    await sql('ANALYZE issues');
+    console.log(`marked ${marked.length} names with "${RARE}"`);
+  }
+  return { key: key.json().token as string, token, slug: 'bench', projectId: projects[0].id, projects };
+}
+
 async function main() {
   console.log(benchHeader('search.bench'));
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
-  const name = `meridian_search_${process.pid}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
+  const name = REUSE ?? `meridian_search_${process.pid}`;
+  if (!REUSE) await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const dbUrl = url.toString();
@@ -128,38 +233,8 @@ async function main() {
     servers.push(first);
     await db.connect();
     const sql: Sql = async (text, params) => (await db.query(text, params as unknown[])).rows;
-    const t = await setUp(first.base);
-    const projects = [{ id: t.projectId, identifier: 'BENCH' }];
-    for (let i = 1; i < PROJECTS; i++) {
-      const identifier = `PRJ${i}`;
-      const res = await http(
-        first.base,
-        'POST',
-        `/api/v1/workspaces/${t.slug}/projects/`,
-        { name: `Project ${i}`, identifier },
-        { 'x-api-key': t.key },
-      );
-      assert.equal(res.status, 201, res.body);
-      projects.push({ id: res.json().id as string, identifier });
-    }
-    const t0 = performance.now();
-    await seedViaApi({ ...t, base: first.base }, 200);
-    for (const [i, p] of projects.entries()) {
-      const n = Math.floor(ITEMS / PROJECTS) + (i < ITEMS % PROJECTS ? 1 : 0);
-      // each project's rows numbered apart, so that the names differ across projects
-      await seedBulk(
-        sql,
-        { ...t, projectId: p.id, base: first.base },
-        n,
-        20_000,
-        NAME_SQL.replaceAll('$5::int', `($5::int + ${i * 1_000_003})`),
-      );
-    }
-    await checkBulkMatchesApi(sql, t.projectId);
-    await sql('VACUUM ANALYZE');
-    console.log(
-      `seeded ${ITEMS} work items in bulk over ${PROJECTS} projects in ${fmt((performance.now() - t0) / 1000)} s (bulk rows equal API rows column by column)`,
-    );
+    const t = REUSE ? await reuse(sql, first) : await seed(sql, first);
+    const projects = t.projects;
     await first.stop();
     servers.pop();
 
@@ -171,22 +246,28 @@ async function main() {
     const ids = (
       await sql(`SELECT id FROM issues WHERE project_id = $1 ORDER BY random() LIMIT 1000`, [t.projectId])
     ).map((r) => r.id as string);
+    const keyProject = projects[1 % projects.length];
     const [{ seq }] = await sql(`SELECT max(sequence_id) / 2 AS seq FROM issues WHERE project_id = $1`, [
-      projects[1 % PROJECTS].id,
+      keyProject.id,
     ]);
-    const [{ rare }] = await sql(`SELECT count(*)::int AS rare FROM issues WHERE name ILIKE '%zeppelin%'`);
-    const [{ common }] = await sql(`SELECT count(*)::int AS common FROM issues WHERE name ILIKE '%payment%'`);
-    console.log(`hits: "zeppelin" ${rare}, "payment" ${common}`);
+    const hits = async (q: string) =>
+      (await sql(`SELECT count(*)::int AS n FROM issues WHERE name ILIKE $1`, [`%${q}%`]))[0].n as number;
+    const [{ total }] = await sql(`SELECT count(*)::int AS total FROM issues`);
+    console.log(
+      `${total} work items; hits: "${RARE}" ${await hits(RARE)}, "${SUBSTRING}" ${await hits(SUBSTRING)}, "${COMMON}" ${await hits(COMMON)}, "${SHORT}" ${await hits(SHORT)}`,
+    );
     const v1 = { 'x-api-key': t.key };
     const app = { authorization: `Bearer ${t.token}` };
     const ws = `/api/workspaces/${t.slug}`;
-    const key = `${projects[1 % PROJECTS].identifier}-${seq}`;
+    const key = `${keyProject.identifier}-${seq}`;
     const queries: Array<[string, string]> = [
-      ['rare word', 'zeppelin'],
-      ['inner substring', 'eppeli'],
-      ['common word', 'payment'],
+      ['rare word', RARE],
+      ['inner substring', SUBSTRING],
+      ['common word', COMMON],
       ['key', key],
       ['number', String(seq)],
+      ['one letter', SHORT],
+      ['empty', ''],
     ];
     const scenarios: Array<{ name: string; next: (n: number) => LoadRequest }> = [];
     for (const [what, q] of queries) {
@@ -241,15 +322,21 @@ async function main() {
       return pooled(rounds);
     };
     const bareOne = await run(bare.base, getOne(bare).next);
-    const meridianOne = await run(meridian.base, getOne(meridian).next);
+    const meridianFirst = await run(meridian.base, getOne(meridian).next);
     const rows: Array<[string, LoadResult]> = [];
     for (const s of scenarios) {
+      if (ONLY && !s.name.includes(ONLY)) continue;
       const r = await run(meridian.base, s.next);
       rows.push([s.name, r]);
       console.log(`  ${s.name}: p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms`);
     }
+    const meridianLast = await run(meridian.base, getOne(meridian).next);
+    const meridianOne = { ...meridianLast, p50: (meridianFirst.p50 + meridianLast.p50) / 2 };
     console.log(
-      `\nPostgreSQL, ${ITEMS + 200} work items in ${PROJECTS} projects, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per scenario`,
+      `\nPostgreSQL, ${total} work items in ${projects.length} projects, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per scenario; load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
     );
     console.log('| scenario | req/s | p50 ms | p99 ms | p50 / Meridian GET one | p50 / bare GET one |');
     console.log('|---|---:|---:|---:|---:|---:|');
@@ -258,14 +345,15 @@ async function main() {
         `| ${n} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.p50 / meridianOne.p50, 2)} | ${fmt(r.p50 / bareOne.p50, 2)} |`,
       );
     line('GET one work item, bare server', bareOne);
-    line('GET one work item, Meridian', meridianOne);
+    line('GET one work item, Meridian, before the searches', meridianFirst);
+    line('GET one work item, Meridian, after the searches', meridianLast);
     for (const [n, r] of rows) line(n, r);
     const errors = rows.reduce((s, [, r]) => s + r.errors, 0);
     if (errors) console.log(`errors: ${errors} (${rows.find(([, r]) => r.firstError)?.[1].firstError})`);
   } finally {
     for (const s of servers.reverse()) await s.stop();
     await db.end().catch(() => undefined);
-    if (process.argv.includes('--keep-db')) console.log(`kept database ${name}`);
+    if (process.argv.includes('--keep-db') || REUSE) console.log(`kept database ${name}`);
     else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }
