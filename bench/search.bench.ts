@@ -5,17 +5,18 @@
  * run on the same database.
  *
  *   npm run build && node dist/bench/search.bench.js [--items 200000] [--projects 4] [--seconds 3]
- *        [--rounds 2] [--connections 8] [--keep-db] [--db NAME] [--mark-rare] [--only TEXT]
+ *        [--rounds 2] [--connections 8] [--keep-db] [--db NAME] [--mark-rare] [--mark-common] [--only TEXT]
  *        [--rare zeppelin] [--substring eppeli] [--common payment] [--short e]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
  * `meridian_search_<pid>` is created, and dropped unless `--keep-db`. `--db NAME` reuses a kept
  * database of this bench or of bench/workspace.bench.ts (workspace `bench`, user
- * bench@example.com; no seeding: it signs in and makes an API key); with `--mark-rare` and no name
- * holding the rare word yet, it appends it to the names of the work items whose sequence id is a
- * multiple of 10,007 (one UPDATE of about 100 rows, then ANALYZE). `--rare`, `--substring`,
- * `--common`, `--short` choose the texts searched (a kept database of the workspace bench names its
- * work items `Bulk item N`: `--common 'item 3'` is a text in about one name in nine); `--only`
+ * bench@example.com; no seeding: it signs in and makes an API key). Its names may not hold the
+ * texts searched (the workspace bench names its work items `Bulk item N`): with `--mark-rare` and no
+ * name holding the rare word yet, it is appended to the names of the work items whose sequence id
+ * is a multiple of 10,007 (about 100 at a million); with `--mark-common`, the common word to those
+ * whose sequence id is a multiple of 20 (one in 20, spread over time as in a seeded database;
+ * then VACUUM ANALYZE). `--rare`, `--substring`, `--common`, `--short` choose the texts; `--only`
  * runs the scenarios whose name contains the text. Each search is also asked with an empty text.
  * The ratios are against GET one measured before and after the searches (the mean of the two
  * p50s). Seeds `--projects` projects (each through the
@@ -202,16 +203,25 @@ async function reuse(sql: Sql, first: Running): Promise<Target> {
     )
   ).map((r) => ({ id: r.id as string, identifier: r.identifier as string }));
   assert.equal(projects[0]?.identifier, 'BENCH');
-  const [{ n }] = await sql(`SELECT count(*)::int AS n FROM issues WHERE name ILIKE $1`, [`%${RARE}%`]);
-  if (n === 0 && process.argv.includes('--mark-rare')) {
-    const marked = await sql(
-      `UPDATE issues SET name = name || ' ' || $1 WHERE sequence_id % 10007 = 0 AND workspace_id =
+  // a word in one name in 10,007 (`--mark-rare`) or in one in 20 (`--mark-common`), where no name holds it yet
+  const marks: Array<[string, string, number]> = [
+    ['--mark-rare', RARE, 10_007],
+    ['--mark-common', COMMON, 20],
+  ];
+  let marked = false;
+  for (const [flag, word, every] of marks) {
+    if (!process.argv.includes(flag)) continue;
+    const [{ n }] = await sql(`SELECT count(*)::int AS n FROM issues WHERE name ILIKE $1`, [`%${word}%`]);
+    if ((n as number) > 0) continue;
+    const rows = await sql(
+      `UPDATE issues SET name = name || ' ' || $1 WHERE sequence_id % $2 = 0 AND workspace_id =
          (SELECT id FROM workspaces WHERE slug = 'bench') RETURNING 1`,
-      [RARE],
+      [word, every],
     );
-    await sql('ANALYZE issues');
-    console.log(`marked ${marked.length} names with "${RARE}"`);
+    console.log(`marked ${rows.length} names with "${word}"`);
+    marked = true;
   }
+  if (marked) await sql('VACUUM ANALYZE issues');
   return { key: key.json().token as string, token, slug: 'bench', projectId: projects[0].id, projects };
 }
 
