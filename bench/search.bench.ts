@@ -33,6 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { benchHeader, freePort, http, setUp } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
+import { searchRequests, searchTexts } from './search-scenarios';
 import { checkBulkMatchesApi, seedBulk, seedViaApi, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -268,48 +269,19 @@ async function main() {
     );
     const v1 = { 'x-api-key': t.key };
     const app = { authorization: `Bearer ${t.token}` };
-    const ws = `/api/workspaces/${t.slug}`;
     const key = `${keyProject.identifier}-${seq}`;
-    const queries: Array<[string, string]> = [
-      ['rare word', RARE],
-      ['inner substring', SUBSTRING],
-      ['common word', COMMON],
-      ['key', key],
-      ['number', String(seq)],
-      ['one letter', SHORT],
-      ['empty', ''],
-    ];
-    const scenarios: Array<{ name: string; next: (n: number) => LoadRequest }> = [];
-    for (const [what, q] of queries) {
-      const e = encodeURIComponent(q);
-      scenarios.push(
-        { name: `search/ (${what})`, next: () => ({ method: 'GET', path: `${ws}/search/?search=${e}`, headers: app }) },
-        {
-          name: `entity-search/ issue (${what})`,
-          next: () => ({
-            method: 'GET',
-            path: `${ws}/entity-search/?query_type=issue&count=10&query=${e}`,
-            headers: app,
-          }),
-        },
-        {
-          name: `search-issues/ workspace (${what})`,
-          next: () => ({
-            method: 'GET',
-            path: `${ws}/projects/${t.projectId}/search-issues/?workspace_search=true&search=${e}`,
-            headers: app,
-          }),
-        },
-        {
-          name: `v1 work-items/search/ (${what})`,
-          next: () => ({
-            method: 'GET',
-            path: `/api/v1/workspaces/${t.slug}/work-items/search/?search=${e}`,
-            headers: v1,
-          }),
-        },
-      );
-    }
+    const texts = searchTexts({
+      rare: RARE,
+      substring: SUBSTRING,
+      common: COMMON,
+      key,
+      number: Number(seq),
+      short: SHORT,
+    });
+    const scenarios = searchRequests(t.slug, t.projectId, texts).map((r) => ({
+      name: r.name,
+      next: (_n: number): LoadRequest => ({ method: 'GET', path: r.path, headers: r.auth === 'v1' ? v1 : app }),
+    }));
     // the answers: the key's work item first
     const byKey = JSON.parse(
       (await once(meridian.base, scenarios.find((s) => s.name.includes('(key)'))!.next(0))).body,
