@@ -8,7 +8,6 @@ import {
   paginateSql,
   PLANNED_EACH_TIME,
   readInChunks,
-  ROLE,
   SqlKeysetList,
 } from '#common';
 import { Injectable } from '@nestjs/common';
