@@ -83,6 +83,15 @@ describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
       text,
     ]);
     assert.equal(n, 0);
+    // hotQuery too (a workspace's filtered list): run unnamed, never prepared
+    const hot = `/* ${PLANNED_EACH_TIME} */ SELECT $1::int + 3 AS n /* hot */`;
+    for (let k = 0; k < 7; k++) assert.equal(Number((await hotQuery(ds, hot, [k]))[0].n), k + 3);
+    const [{ n: prepared }] = await hotQuery(
+      ds,
+      `SELECT COUNT(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`,
+      [hot],
+    );
+    assert.equal(prepared, 0);
   });
 
   it('the embedded engine prepares statements sent as text with parameters once per connection, also after DISCARD ALL; PostgreSQL does not', async () => {
