@@ -14,7 +14,9 @@ import {
   securityHeaders,
   serveOpenApi,
   shedUnderHeapPressure,
-  useJsonBody,
+  jsonBodyMiddleware,
+  middlewareChain,
+  ChainedMiddleware,
 } from '#common';
 import { poolStats, ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
@@ -38,18 +40,22 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   // first: with metrics on, every request is timed and counted by its route template (README
   // "Metrics"); every answer is `Connection: close` once the process is stopping (README "Replicas")
   const metrics = app.get(Metrics);
+  // the application-wide middleware run as three of the router's layers (before, CORS, after), each
+  // chain in Express's order and error rules (`middlewareChain`): the router walks one layer, not twelve
+  const before: ChainedMiddleware[] = [];
   if (config.metrics.enabled) {
     metrics.observePool(() => poolStats(database.dataSource));
-    app.use(metrics.requestMetrics());
+    before.push(metrics.requestMetrics());
   }
   app.get(Draining).closeConnectionsOf((app.getHttpAdapter().getInstance() as Express).response);
   // then: every request is logged and gets its X-Request-Id, whatever answers it
   const logging = createRequestLogging(config);
-  app.use(logging.middleware);
+  before.push(logging.middleware);
   // memory per request (docs/decisions.md "Memory per request"): lists of large rows are lent their
   // chunks from one budget; near the heap's limit new requests are shed (503) instead of the process dying
   configureAnswerBudget(config.http.answerBudgetBytes);
-  app.use(shedUnderHeapPressure(config.http.shedHeapRatio));
+  before.push(shedUnderHeapPressure(config.http.shedHeapRatio));
+  app.use(middlewareChain(before));
   app.useLogger(new QuietStartupLogger(logging.nestLogger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
@@ -61,15 +67,19 @@ export async function createApp(config: AppConfig, database: ReadyDatabase): Pro
   );
   // what Node's HTTP parser refuses (bad framing, oversized headers, an unknown Expect) in the error shape
   answerHttpErrors(app.getHttpServer());
-  // helmet and Cache-Control: no-store, on every answer (body-parser refusals included)
-  app.use(securityHeaders());
-  // an HTTP/1.1 request without Host: 400 in the error shape (Node's own answer has no body)
-  app.use(requireHost());
-  useJsonBody(app, config.http.bodyLimit);
-  // Plane's sign-in forms post to the JSON flows' paths: route them to their form handlers
-  app.use(routeFormPosts);
-  // NUL, lone surrogates and deep nesting in the path, query or body: 400 before any route
-  app.use(screenInput());
+  app.use(
+    middlewareChain([
+      // helmet and Cache-Control: no-store, on every answer (body-parser refusals included)
+      securityHeaders(),
+      // an HTTP/1.1 request without Host: 400 in the error shape (Node's own answer has no body)
+      requireHost(),
+      ...jsonBodyMiddleware(config.http.bodyLimit),
+      // Plane's sign-in forms post to the JSON flows' paths: route them to their form handlers
+      routeFormPosts,
+      // NUL, lone surrogates and deep nesting in the path, query or body: 400 before any route
+      screenInput(),
+    ]),
+  );
   // GET /metrics on this port, behind METRICS_TOKEN when set (not with METRICS_PORT: served there)
   if (metricsOnHttpPort(config)) app.use('/metrics', metrics.endpoint(config.metrics.token));
   serveOpenApi(app); // GET /api/openapi.json and /api/docs/, built on first request

@@ -29,6 +29,8 @@ export * from './validation/validation.pipe';
 export * from './validation/numbers';
 export * from './validation/optional.decorators';
 export * from './http/body-parsing';
+export * from './http/middleware-chain';
+export * from './http/http-context';
 export * from './http/uuid.pipe';
 export * from './http/query-lists';
 export * from './http/allowed-methods';

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Principal } from './principal';
+import { httpRequestOf } from '../http/http-context';
 
 /**
  * Who made a change and from where, as the audit log records it (docs/audit.md): the signed-in
@@ -32,5 +33,5 @@ export function auditActorOf(req: Request, principal?: Principal | null): AuditA
 
 /** The caller as the audit log records it (`AuditActor`); on a public route its user fields are null. */
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): AuditActor =>
-  auditActorOf(ctx.switchToHttp().getRequest<Request>()),
+  auditActorOf(httpRequestOf<Request>(ctx)),
 );

@@ -2,6 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } 
 import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import type { CredentialKind, Principal, ProjectAccess, WorkspaceAccess } from './principal';
+import { httpRequestOf } from '../http/http-context';
 
 export const AUTH_SCHEME = 'meridian:auth-scheme';
 export const WORKSPACE_ROLE = 'meridian:workspace-role';
@@ -63,21 +64,21 @@ export interface ProjectRoleOptions {
 
 /** The authenticated caller. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
-  const user = ctx.switchToHttp().getRequest<Request>().user as Principal | undefined;
+  const user = httpRequestOf<Request>(ctx).user as Principal | undefined;
   if (!user) throw new MeridianError('AUTHENTICATION_REQUIRED');
   return user;
 });
 
 /** The workspace of the route's `:slug`, as resolved and authorised by `WorkspaceAccessGuard`. */
 export const CurrentWorkspace = createParamDecorator((_: unknown, ctx: ExecutionContext): WorkspaceAccess => {
-  const access = ctx.switchToHttp().getRequest<Request & { workspaceAccess?: WorkspaceAccess }>().workspaceAccess;
+  const access = httpRequestOf<Request & { workspaceAccess?: WorkspaceAccess }>(ctx).workspaceAccess;
   if (!access) throw new Error('CurrentWorkspace used on a route without :slug');
   return access;
 });
 
 /** The project of the route's `:project_id`, as resolved and authorised by `ProjectAccessGuard`. */
 export const CurrentProject = createParamDecorator((_: unknown, ctx: ExecutionContext): ProjectAccess => {
-  const access = ctx.switchToHttp().getRequest<Request & { projectAccess?: ProjectAccess }>().projectAccess;
+  const access = httpRequestOf<Request & { projectAccess?: ProjectAccess }>(ctx).projectAccess;
   if (!access) throw new Error('CurrentProject used on a route without :project_id');
   return access;
 });

@@ -18,6 +18,7 @@ import {
 } from './principal';
 import { accessTokenCacheKey, apiKeyCacheKey } from './strategies';
 import { adminCookieOf, passesCsrfCheck, sessionCookieOf } from './web-session';
+import { httpRequestOf, httpResponseOf } from '../http/http-context';
 
 /** Error codes of a presented but refused credential: they count against `FAILED_AUTH_RATE_LIMIT`. */
 const FAILED_CREDENTIAL = new Set(['INVALID_ACCESS_TOKEN', 'INVALID_API_KEY']);
@@ -87,8 +88,8 @@ export class AuthenticationGuard implements CanActivate {
     const scheme = routeSetting<AuthScheme>(context, AUTH_SCHEME);
     if (scheme === 'public') return true;
     if (scheme === undefined) throw new MeridianError('AUTHENTICATION_REQUIRED');
-    const http = context.switchToHttp();
-    const [req, res] = [http.getRequest<Request>(), http.getResponse<Response>()];
+    const req = httpRequestOf<Request>(context);
+    const res = httpResponseOf<Response>(context);
     const presented = presentsCredential(req);
     if (!presented && scheme !== 'api-key') {
       const cookie = scheme === 'session' ? sessionCookieOf(req, this.config) : adminCookieOf(req);

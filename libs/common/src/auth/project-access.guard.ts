@@ -6,6 +6,7 @@ import { AccessCache } from './access-cache';
 import { PROJECT_ROLE, PROJECT_ROLE_WORKSPACE_OVERRIDE, ROLE } from './auth.decorators';
 import { routeSetting } from './route-settings';
 import { Principal, PROJECT_ACCESS_RESOLVER, ProjectAccess, ProjectAccessResolver, WorkspaceAccess } from './principal';
+import { httpRequestOf } from '../http/http-context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -25,9 +26,7 @@ export class ProjectAccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context
-      .switchToHttp()
-      .getRequest<Request & { workspaceAccess?: WorkspaceAccess; projectAccess?: ProjectAccess }>();
+    const req = httpRequestOf<Request & { workspaceAccess?: WorkspaceAccess; projectAccess?: ProjectAccess }>(context);
     const projectId = req.params?.project_id;
     const principal = req.user as Principal | undefined;
     if (typeof projectId !== 'string' || !principal || !req.workspaceAccess) return true;

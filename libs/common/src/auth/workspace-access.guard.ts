@@ -5,6 +5,7 @@ import { AccessCache } from './access-cache';
 import { WORKSPACE_ROLE } from './auth.decorators';
 import { routeSetting } from './route-settings';
 import { Principal, WORKSPACE_ACCESS_RESOLVER, WorkspaceAccess, WorkspaceAccessResolver } from './principal';
+import { httpRequestOf } from '../http/http-context';
 
 /**
  * Scopes every route with a `:slug` to the caller's workspace (runs after authentication).
@@ -25,7 +26,7 @@ export class WorkspaceAccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<Request & { workspaceAccess?: WorkspaceAccess }>();
+    const req = httpRequestOf<Request & { workspaceAccess?: WorkspaceAccess }>(context);
     const slug = req.params?.slug;
     const principal = req.user as Principal | undefined;
     if (typeof slug !== 'string' || !principal) return true;

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import { sendError } from '../errors/error-body';
+import { ChainedMiddleware } from './middleware-chain';
 import { ignoreUnknownFields } from '../validation/validation.pipe';
 
 /**
@@ -25,13 +26,21 @@ export function isAppApiPath(path: string): boolean {
 }
 
 export function useJsonBody(app: INestApplication, limit: string): void {
+  for (const middleware of jsonBodyMiddleware(limit)) app.use(middleware);
+}
+
+/**
+ * The body parsing of `useJsonBody` as the middleware it mounts, in order (JSON, form, their
+ * refusals in the error shape, unknown App API fields marked), for `middlewareChain`.
+ */
+export function jsonBodyMiddleware(limit: string): ChainedMiddleware[] {
   const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
   const form = express.urlencoded({ extended: false, limit });
   // signed attachment uploads read their raw body themselves, whatever the file's content type
   const raw = (req: Request) => req.method === 'PUT' && req.path.startsWith(RAW_BODY_PREFIX);
-  app.use((req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : json(req, res, next)));
-  app.use((req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : form(req, res, next)));
-  app.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
+  const parseJson = (req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : json(req, res, next));
+  const parseForm = (req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : form(req, res, next));
+  const refusals = (err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (err?.type === 'entity.parse.failed') return sendError(res, 'MALFORMED_JSON');
     if (err?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE');
     if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') {
@@ -39,11 +48,12 @@ export function useJsonBody(app: INestApplication, limit: string): void {
     }
     if (err?.status && err.status >= 400 && err.status < 500) return sendError(res, 'MALFORMED_REQUEST');
     next(err);
-  });
+  };
   // App API bodies: unknown fields are dropped by the validation pipe, not refused
-  app.use((req: Request, _res: Response, next: NextFunction) => {
+  const markUnknownFields = (req: Request, _res: Response, next: NextFunction) => {
     const body: unknown = req.body;
     if (typeof body === 'object' && body !== null && isAppApiPath(req.path)) ignoreUnknownFields(body);
     next();
-  });
+  };
+  return [parseJson, parseForm, refusals, markUnknownFields];
 }

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { MeridianError } from '../errors/meridian.error';
 import { parseCursor } from './cursor';
 import { PageRequest } from './page';
+import { httpRequestOf } from '../http/http-context';
 
 export interface PagingPolicy {
   defaultPerPage: number;
@@ -83,5 +84,5 @@ export function parsePageRequest(query: Record<string, unknown>, policy: PagingP
 
 /** Parameter decorator: `@PageQuery(V1_PAGING) page: PageRequest`. */
 export const PageQuery = createParamDecorator((policy: PagingPolicy | undefined, ctx: ExecutionContext) =>
-  parsePageRequest(ctx.switchToHttp().getRequest<Request>().query as Record<string, unknown>, policy ?? APP_PAGING),
+  parsePageRequest(httpRequestOf<Request>(ctx).query as Record<string, unknown>, policy ?? APP_PAGING),
 );
