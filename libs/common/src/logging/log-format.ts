@@ -59,7 +59,7 @@ export function formatLogLine(line: string, colour: boolean): string {
   return `${paint('90', stamp)} ${paint(COLOURS[level] ?? '0', name)} ${text}${extras ? ` ${paint('90', extras)}` : ''}${stack}\n`;
 }
 
-/** pino's stream for `LOG_FORMAT=pretty`: each line formatted and written to stdout synchronously, like pino's own. */
+/** pino's stream for `LOG_FORMAT=pretty`: each line formatted and written to stdout synchronously (a terminal's, for reading). */
 class PrettyStdout implements DestinationStream {
   private readonly colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
 
@@ -75,29 +75,4 @@ class PrettyStdout implements DestinationStream {
  */
 export function logDestination(config: Pick<AppConfig, 'logFormat'>): DestinationStream {
   return config.logFormat === 'pretty' ? new PrettyStdout() : pino.destination(1);
-}
-
-/** Request lines gathered before one `write` to stdout (bytes), and the longest a line waits (ms). */
-export const REQUEST_LOG_BATCH = { bytes: 4096, ms: 200 } as const;
-
-/**
- * Where the request log writes: with `LOG_FORMAT=json`, stdout through a buffer that is written
- * when it holds `REQUEST_LOG_BATCH.bytes` or every `REQUEST_LOG_BATCH.ms`, off the main thread
- * (sonic-boom, pino's own stream, `sync: false`), and flushed synchronously when the process exits
- * (pino registers that); with `pretty`, the synchronous readable stream (`logDestination`).
- *
- * One system call per request line was the one the NestJS floor does not make (BENCHMARKS.md
- * "Per-request costs"); batched, a busy server writes a few dozen lines per call. The price: a
- * process killed without exiting (`kill -9`, the OOM killer) loses its last 200 ms of request
- * lines. The process logger and Nest's logger (start, stop, warnings, 500s with their stack) stay
- * synchronous: their lines are never held (docs/decisions.md "The request log is written in batches").
- */
-export function requestLogDestination(config: Pick<AppConfig, 'logFormat'>): DestinationStream {
-  if (config.logFormat === 'pretty') return new PrettyStdout();
-  return pino.destination({
-    dest: 1,
-    sync: false,
-    minLength: REQUEST_LOG_BATCH.bytes,
-    periodicFlush: REQUEST_LOG_BATCH.ms,
-  });
 }

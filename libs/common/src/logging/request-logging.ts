@@ -4,7 +4,7 @@ import { Logger, Params, PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import pino, { stdSerializers } from 'pino';
 import { AppConfig } from '../config/app-config';
-import { logDestination, requestLogDestination } from './log-format';
+import { logDestination } from './log-format';
 import { requestLogOptions, secretSafeLogOptions } from './redact';
 
 /** What the request log reads from a request once it is answered (set by the guards on the way). */
@@ -83,12 +83,10 @@ export function createRequestLogging(config: Pick<AppConfig, 'logLevel' | 'logFo
   middleware: ReturnType<typeof requestLog>;
   nestLogger: LoggerService;
 } {
-  // both write their lines to stdout as JSON or pretty (LOG_FORMAT): the request lines in batches
-  // (`requestLogDestination`), Nest's synchronously (pino's default)
+  // both write their lines to stdout, as JSON or pretty (LOG_FORMAT): JSON through pino's own stream
+  // (sonic-boom, asynchronous: a line is written at once, or with those that came during a write)
   const stdout = logDestination(config);
-  const middleware = requestLog(
-    pino({ level: config.logLevel, serializers: { err: stdSerializers.err } }, requestLogDestination(config)),
-  );
+  const middleware = requestLog(pino({ level: config.logLevel, serializers: { err: stdSerializers.err } }, stdout));
   const params: Params = { pinoHttp: { logger: pino({ level: config.logLevel, ...secretSafeLogOptions() }, stdout) } };
   return { middleware, nestLogger: new Logger(new PinoLogger(params), params) };
 }
