@@ -36,6 +36,7 @@ import {
   IssueGroupBy,
   IssueOrderKey,
   inState,
+  withLabel,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
 import { IssueAssignee } from './issue-assignee.entity';
@@ -1923,7 +1924,9 @@ function groupCondition({ by, key, fromSet }: IssueGroup, bind: Bind): string {
     const live = table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL';
     if (key === null) return `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`;
     const value = bind(key);
-    const exists = `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${value}${live})`;
+    let exists = `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${value}${live})`;
+    // a label's work items are all of its project (`withLabel`)
+    if (table === 'issue_labels') exists = withLabel(`${value}::uuid`);
     // the same rows, listed from the set (`fromSet`): the planner reads them by id and sorts them
     return fromSet
       ? `${exists} AND i.id = ANY(ARRAY(SELECT g.issue_id FROM ${table} g WHERE g.${column} = ${value}${live}))`
