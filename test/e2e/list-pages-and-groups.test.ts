@@ -156,6 +156,35 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
     await walk(guest, `${w()}/issues/?state_group=backlog,unstarted,started&`, 'sort_order', 2);
   });
 
+  it("an assignee's group read from the assignee's rows in creation order: the group's own rows, both ways", async () => {
+    // the copy of each work item's created_at on its assignee rows follows the ties made above
+    const [copies] = await t.sql<{ n: number; stale: number }>(
+      `SELECT COUNT(*)::int AS n, COUNT(*) FILTER (WHERE ga.issue_created_at <> i.created_at)::int AS stale
+       FROM issue_assignees ga JOIN issues i ON i.id = ga.issue_id WHERE i.workspace_id = $1`,
+      [ws.id],
+    );
+    assert.ok(copies.n > 20, `${copies.n} assignee rows`);
+    assert.equal(copies.stale, 0);
+    for (const who of [admin, member, guest]) {
+      for (const order of ['created_at', '-created_at']) {
+        const all = await walk(who, `${w()}/issues/?`, order, 1000);
+        for (const page of [0, 1, 2]) {
+          const grouped = await get(who, `${w()}/issues/?group_by=assignees__id&order_by=${order}&per_page=2&cursor=2:${page}:0`);
+          for (const [key, group] of Object.entries(grouped.results as Record<string, { results: Row[] }>)) {
+            const mine = all.filter((r) =>
+              key === 'None' ? !(r.assignee_ids as string[]).length : (r.assignee_ids as string[]).includes(key),
+            );
+            assert.deepEqual(
+              group.results.map((r) => r.id),
+              mine.slice(page * 2, page * 2 + 2).map((r) => r.id),
+              `${order}, ${key}, page ${page}`,
+            );
+          }
+        }
+      }
+    }
+  });
+
   it("the labels filter: a label's work items through its project, the same rows as the list's own", async () => {
     const [alphaFeature, betaChore] = [labelsOf[alpha.id][1], labelsOf[beta.id][2]];
     for (const who of [admin, member, guest]) {

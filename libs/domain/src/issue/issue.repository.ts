@@ -431,7 +431,9 @@ export class IssueRepository {
     group?: IssueGroup,
     columns?: C,
   ): Promise<Page<IssueOfColumns<C>>> {
-    const { from, params, conditions } = visibleSql(scope, filters, group);
+    // an assignee's group in creation order: read from the assignee's rows in that order (`byAssignee`)
+    const assignee = group?.by === 'assignees__id' && group.key !== null && order.key === CREATED_AT;
+    const { from, params, conditions } = visibleSql(scope, filters, group, assignee);
     const project = typeof scope === 'string';
     let total: SqlKeysetList['total'] = group?.total;
     // no filter: the projects' counters, not a count of the list
@@ -444,8 +446,8 @@ export class IssueRepository {
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
         from,
         params,
-        key: order.key,
-        id: 'i.id',
+        key: assignee ? 'ga.issue_created_at' : order.key,
+        id: assignee ? 'ga.issue_id' : 'i.id',
         keyType: order.keyType,
         order: desc ? 'DESC' : 'ASC',
         total,
@@ -1908,15 +1910,33 @@ function visibleSql(
   scope: IssueScope,
   filters: IssueFilterSet,
   group?: IssueGroup,
+  byAssignee = false,
 ): { from: string; params: unknown[]; conditions: number } {
   const project = typeof scope === 'string';
   const params: unknown[] = project ? [scope] : [scope.workspaceId, scope.viewerId];
   const bind = bindPositional(params);
   const where = issueFilterConditions(filters, bind);
-  if (group) where.push(groupCondition(group, bind));
-  const base = project ? SQL_VISIBLE_ISSUES_OF_PROJECT : SQL_VISIBLE_ISSUES_OF_WORKSPACE;
+  let base = project ? SQL_VISIBLE_ISSUES_OF_PROJECT : SQL_VISIBLE_ISSUES_OF_WORKSPACE;
+  if (group && byAssignee) {
+    base = base.replace(FROM_ISSUES, `${FROM_ISSUES}${ASSIGNEE_ROWS}`);
+    where.push(`ga.assignee_id = ${bind(group.key)}::uuid`);
+  } else if (group) where.push(groupCondition(group, bind));
   return { from: base + where.map((c) => ` AND ${c}`).join(''), params, conditions: where.length };
 }
+
+/** The order key of `created_at` (`ISSUE_ORDER_KEYS`). */
+const CREATED_AT = 'i.created_at';
+/** How both `SQL_VISIBLE_ISSUES_OF_*` start. */
+const FROM_ISSUES = 'FROM issues i\n';
+/**
+ * `visibleSql`'s `byAssignee`: the work items reached from one assignee's rows `ga` (one per work
+ * item: the table's key), whose `(issue_created_at, issue_id)` are the work item's `(created_at,
+ * id)` (migration `AssigneeIssueCreatedAt` keeps them equal) and are ordered by
+ * `ix_issue_assignees_assignee_created`: a page of an assignee's group newest first walks that
+ * index and stops at the page (a group's rows read by id and sorted read all of them: 5,500 an
+ * assignee, 201 groups, at a million work items). The page orders by `ga`'s columns.
+ */
+const ASSIGNEE_ROWS = 'JOIN issue_assignees ga ON ga.issue_id = i.id\n';
 
 /** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
 function groupCondition({ by, key, fromSet }: IssueGroup, bind: Bind): string {
