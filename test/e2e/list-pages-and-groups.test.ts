@@ -169,7 +169,10 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
       for (const order of ['created_at', '-created_at']) {
         const all = await walk(who, `${w()}/issues/?`, order, 1000);
         for (const page of [0, 1, 2]) {
-          const grouped = await get(who, `${w()}/issues/?group_by=assignees__id&order_by=${order}&per_page=2&cursor=2:${page}:0`);
+          const grouped = await get(
+            who,
+            `${w()}/issues/?group_by=assignees__id&order_by=${order}&per_page=2&cursor=2:${page}:0`,
+          );
           for (const [key, group] of Object.entries(grouped.results as Record<string, { results: Row[] }>)) {
             const mine = all.filter((r) =>
               key === 'None' ? !(r.assignee_ids as string[]).length : (r.assignee_ids as string[]).includes(key),
