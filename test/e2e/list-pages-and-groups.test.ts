@@ -23,6 +23,8 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
   let alpha: { id: string };
   let beta: { id: string };
   let gamma: { id: string };
+  /** each project's labels (Bug, Feature, Chore), by project id */
+  const labelsOf: Record<string, string[]> = {};
   const w = () => `/api/workspaces/${ws.slug}`;
   const p = (pid: string) => `${w()}/projects/${pid}`;
   const get = async (who: SignedUp, path: string) => {
@@ -76,6 +78,7 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
       const labels: string[] = [];
       for (const name of ['Bug', 'Feature', 'Chore'])
         labels.push((await post(admin, `${p(project.id)}/issue-labels/`, { name })).id);
+      labelsOf[project.id] = labels;
       const cycle = await post(admin, `${p(project.id)}/cycles/`, { name: 'Cycle' });
       const module = await post(admin, `${p(project.id)}/modules/`, { name: 'Module' });
       const people = project === gamma ? [admin.userId] : [admin.userId, member.userId, guest.userId];
@@ -151,6 +154,61 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
     // with filters
     await walk(member, `${w()}/issues/?priority=urgent,high,low&`, '-created_at', 2);
     await walk(guest, `${w()}/issues/?state_group=backlog,unstarted,started&`, 'sort_order', 2);
+  });
+
+  it("an assignee's group read from the assignee's rows in creation order: the group's own rows, both ways", async () => {
+    // the copy of each work item's created_at on its assignee rows follows the ties made above
+    const [copies] = await t.sql<{ n: number; stale: number }>(
+      `SELECT COUNT(*)::int AS n, COUNT(*) FILTER (WHERE ga.issue_created_at <> i.created_at)::int AS stale
+       FROM issue_assignees ga JOIN issues i ON i.id = ga.issue_id WHERE i.workspace_id = $1`,
+      [ws.id],
+    );
+    assert.ok(copies.n > 20, `${copies.n} assignee rows`);
+    assert.equal(copies.stale, 0);
+    for (const who of [admin, member, guest]) {
+      for (const order of ['created_at', '-created_at']) {
+        const all = await walk(who, `${w()}/issues/?`, order, 1000);
+        for (const page of [0, 1, 2]) {
+          const grouped = await get(
+            who,
+            `${w()}/issues/?group_by=assignees__id&order_by=${order}&per_page=2&cursor=2:${page}:0`,
+          );
+          for (const [key, group] of Object.entries(grouped.results as Record<string, { results: Row[] }>)) {
+            const mine = all.filter((r) =>
+              key === 'None' ? !(r.assignee_ids as string[]).length : (r.assignee_ids as string[]).includes(key),
+            );
+            assert.deepEqual(
+              group.results.map((r) => r.id),
+              mine.slice(page * 2, page * 2 + 2).map((r) => r.id),
+              `${order}, ${key}, page ${page}`,
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it("the labels filter: a label's work items through its project, the same rows as the list's own", async () => {
+    const [alphaFeature, betaChore] = [labelsOf[alpha.id][1], labelsOf[beta.id][2]];
+    for (const who of [admin, member, guest]) {
+      const all = await walk(who, `${w()}/issues/?`, '-created_at', 1000);
+      for (const labels of [[alphaFeature], [betaChore], [alphaFeature, betaChore]]) {
+        for (const order of ['-created_at', 'priority', 'sort_order']) {
+          const rows = await walk(who, `${w()}/issues/?labels=${labels.join(',')}&`, order, 2);
+          const expected = all.filter((r) => (r.label_ids as string[]).some((l) => labels.includes(l)));
+          assert.deepEqual(
+            rows.map((r) => r.id).sort(),
+            expected.map((r) => r.id).sort(),
+            `labels=${labels.join(',')}, ${order}`,
+          );
+          if (who === admin) assert.ok(expected.length > 2, `labels=${labels.join(',')}: ${expected.length} rows`);
+        }
+      }
+    }
+    // a project's list with another project's label: none
+    const none = await get(admin, `${p(alpha.id)}/issues/?labels=${betaChore}&per_page=100&cursor=100:0:0`);
+    assert.deepEqual(none.results, []);
+    assert.equal(none.total_results, 0);
   });
 
   it("a project's list and its archived list: the same, through the plain SQL paginator", async () => {

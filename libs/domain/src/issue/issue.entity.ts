@@ -42,6 +42,9 @@ export type Priority = (typeof PRIORITIES)[number];
   where: '"deleted_at" IS NULL AND "archived_at" IS NULL AND "is_draft" = false',
 })
 @Index('ix_issues_project_live_priority_rank', { synchronize: false })
+// the same two orders of the workspace list, covering its scope (migration WorkspaceListOrderIndexes)
+@Index('ix_issues_workspace_live_sort', { synchronize: false })
+@Index('ix_issues_workspace_live_priority_rank', { synchronize: false })
 // the searches' `name ILIKE '%text%'`: a trigram GIN index (migration SearchTrigramIndexes)
 @Index('ix_issues_name_trgm', { synchronize: false })
 // the caller's own work items (the inbox's `type=created`; migration NotificationInboxIndex)
