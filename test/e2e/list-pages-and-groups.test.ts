@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addMember, addProjectMember, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
+import { AssigneeIssueCreatedAt1795969100000 } from '../../libs/database/src/migrations/1795969100000-AssigneeIssueCreatedAt';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -276,5 +277,30 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
         }
       }
     }
+  });
+
+  it("the migration that copies created_at onto assignee rows leaves every work item's updated_at as it was", async () => {
+    // the web app's local copy syncs by updated_at: a backfill that touched the work items (through
+    // the assignee rows' touch trigger) would make every assigned work item look changed
+    const state = () =>
+      t.sql<{ id: string; updated_at: string; copies: string[] }>(
+        `SELECT i.id, i.updated_at::text AS updated_at,
+                ARRAY(SELECT ga.issue_created_at::text FROM issue_assignees ga WHERE ga.issue_id = i.id ORDER BY 1) AS copies
+         FROM issues i WHERE i.workspace_id = $1 ORDER BY i.id`,
+        [ws.id],
+      );
+    const before = await state();
+    assert.ok(before.filter((r) => r.copies.length).length > 10, 'work items with assignees');
+    const migration = new AssigneeIssueCreatedAt1795969100000();
+    const runner = t.database.dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await migration.down(runner);
+      await migration.up(runner);
+      await runner.commitTransaction();
+    } finally {
+      await runner.release();
+    }
+    assert.deepEqual(await state(), before);
   });
 });
