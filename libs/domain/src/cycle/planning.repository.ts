@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import type { PlanningLinkScope } from '../issue';
 import { externalIdMap } from '../kernel/external-id';
+import type { ReadBatch } from '../kernel/hot-query';
 import { likeContaining } from '../kernel/like-pattern';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
 import { distribution } from './distribution.repository';
@@ -241,13 +242,14 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
    * membership; one project with `projectId`) whose name contains `q` (when given), newest first,
    * at most `limit`: `{name, id, project_id, project__identifier, workspace__slug}`, and `status`
    * with `withStatus` (the entity search). The project and workspace rooms' tables are joined by
-   * entity name: the caller's scope and the rows' project keys, in this one statement.
+   * entity name: the caller's scope and the rows' project keys, in this one statement. With
+   * `opts.batch`, sent in it (the search room's `ReadBatch`).
    */
   searchOfMember(
     workspaceId: string,
     userId: string,
     q: string,
-    opts: { projectId?: string; limit: number; withStatus: boolean },
+    opts: { projectId?: string; limit: number; withStatus: boolean; batch?: ReadBatch },
   ): Promise<unknown[]> {
     const a = this.kind.alias;
     const qb = this.dataSource.manager
@@ -273,7 +275,7 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
     if (opts.withStatus) qb.addOrderBy(`${a}.id`, 'DESC');
     if (opts.projectId) qb.andWhere('p.id = :projectId', { projectId: opts.projectId });
     if (q) qb.andWhere(`${a}.name ILIKE :like ESCAPE '\\'`, { like: likeContaining(q) });
-    return qb.getRawMany();
+    return opts.batch ? opts.batch.query(this.dataSource, ...qb.getQueryAndParameters()) : qb.getRawMany();
   }
 
   /** `external_id` → id of the project's live rows that came from `source` (`external_source`): the import's dedupe. */

@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull, Not } from 'typeorm';
-import { hotRead } from '../kernel/hot-query';
+import { hotRead, ReadBatch } from '../kernel/hot-query';
 import { externalIdMap } from '../kernel/external-id';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
@@ -673,10 +673,11 @@ export class ProjectRepository {
   /**
    * `userId`'s unarchived projects of the workspace (active membership) whose name or identifier
    * contains `q`, newest first, at most `limit`: `{name, id, identifier, workspace__slug}` (the
-   * workspace room's `workspaces` joined by entity name for the slug).
+   * workspace room's `workspaces` joined by entity name for the slug). With `batch`, sent in it
+   * (the search room's `ReadBatch`).
    */
-  searchOfMember(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.dataSource.manager
+  searchOfMember(workspaceId: string, userId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    const qb = this.dataSource.manager
       .getRepository(Project)
       .createQueryBuilder('p')
       .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
@@ -687,16 +688,23 @@ export class ProjectRepository {
       .andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", { like: likeContaining(q) })
       .select(['p.name AS name', 'p.id AS id', 'p.identifier AS identifier', 'w.slug AS workspace__slug'])
       .orderBy('p.createdAt', 'DESC')
-      .limit(limit)
-      .getRawMany();
+      .limit(limit);
+    return batch ? batch.query(this.dataSource, ...qb.getQueryAndParameters()) : qb.getRawMany();
   }
 
   /**
    * The workspace's unarchived projects `userId` is an active member of, and the public ones
    * (`network` 2) when `withPublic`; `q` (when given) in the name or identifier; newest first, at
-   * most `limit`: `{name, id, identifier, logo_props, workspace__slug}`.
+   * most `limit`: `{name, id, identifier, logo_props, workspace__slug}`. With `batch`, sent in it.
    */
-  mentionable(workspaceId: string, userId: string, withPublic: boolean, q: string, limit: number): Promise<unknown[]> {
+  mentionable(
+    workspaceId: string,
+    userId: string,
+    withPublic: boolean,
+    q: string,
+    limit: number,
+    batch?: ReadBatch,
+  ): Promise<unknown[]> {
     const member = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
       AND pm.is_active = true AND pm.deleted_at IS NULL)`;
     const qb = this.dataSource.manager
@@ -719,20 +727,22 @@ export class ProjectRepository {
       qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", {
         like: likeContaining(q),
       });
-    return qb.getRawMany();
+    return batch ? batch.query(this.dataSource, ...qb.getQueryAndParameters()) : qb.getRawMany();
   }
 
   /**
    * The project's active members above Guest (role > 10) and, with `issueCreatorId`, that user too
    * (Plane's `role__gt=10 | member_id=issue_created_by`), not bots, newest membership first, at
    * most `limit`, `q` (when given) in the first, last or display name: `{member__avatar_url,
-   * member__display_name, member__id}` (the user room's `users` joined by entity name).
+   * member__display_name, member__id}` (the user room's `users` joined by entity name). With
+   * `batch`, sent in it.
    */
   mentionableMembers(
     projectId: string,
     issueCreatorId: string | null | undefined,
     q: string,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<unknown[]> {
     const qb = this.dataSource.manager
       .getRepository(ProjectMember)
@@ -752,6 +762,6 @@ export class ProjectRepository {
         { like: likeContaining(q) },
       );
     }
-    return qb.getRawMany();
+    return batch ? batch.query(this.dataSource, ...qb.getQueryAndParameters()) : qb.getRawMany();
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { ReadBatch } from '../kernel/hot-query';
 import { likeContaining } from '../kernel/like-pattern';
 
 /**
@@ -19,7 +20,8 @@ export class SearchRepository {
    * typed) contains `q`, newest first, at most `limit`. Rows as Plane's `filter_pages`: `{name, id,
    * project_ids, project_identifiers, workspace__slug}`. One statement over the page room's tables
    * (the page room is above this one, so they are read by name) and the project and workspace
-   * rooms' (joined by entity name: the caller's projects, their Guest rule and the slug).
+   * rooms' (joined by entity name: the caller's projects, their Guest rule and the slug). With
+   * `batch`, sent in it (`SearchService.global` gathers its kinds' statements in one).
    */
   async pages(
     workspaceId: string,
@@ -27,6 +29,7 @@ export class SearchRepository {
     q: string,
     projectId: string | undefined,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<unknown[]> {
     const qb = this.dataSource.manager
       .createQueryBuilder()
@@ -55,6 +58,6 @@ export class SearchRepository {
       .orderBy('MAX(pg.createdAt)', 'DESC')
       .limit(limit);
     if (projectId) qb.andWhere('p.id = :projectId', { projectId });
-    return qb.getRawMany();
+    return batch ? batch.query(this.dataSource, ...qb.getQueryAndParameters()) : qb.getRawMany();
   }
 }

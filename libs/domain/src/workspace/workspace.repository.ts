@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { hotRead } from '../kernel/hot-query';
+import { hotRead, ReadBatch } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
@@ -380,9 +380,12 @@ export class WorkspaceRepository {
 
   // ---- searches (the search room's `search/` and `entity-search/`, through WorkspaceService)
 
-  /** `userId`'s workspaces (active membership) whose name contains `q`, newest first, at most `limit`: `{name, id, slug}`. */
-  searchOfMember(userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.dataSource.manager
+  /**
+   * `userId`'s workspaces (active membership) whose name contains `q`, newest first, at most
+   * `limit`: `{name, id, slug}`. With `batch`, sent in it (the search room's `ReadBatch`).
+   */
+  searchOfMember(userId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    const qb = this.dataSource.manager
       .getRepository(Workspace)
       .createQueryBuilder('w')
       .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true', {
@@ -391,16 +394,17 @@ export class WorkspaceRepository {
       .where("w.name ILIKE :like ESCAPE '\\'", { like: likeContaining(q) })
       .select(['w.name AS name', 'w.id AS id', 'w.slug AS slug'])
       .orderBy('w.createdAt', 'DESC')
-      .limit(limit)
-      .getRawMany();
+      .limit(limit);
+    return batch ? batch.query(this.dataSource, ...qb.getQueryAndParameters()) : qb.getRawMany();
   }
 
   /**
    * The workspace's active members who are not bots, newest membership first, at most `limit`,
    * `q` (when given) in the first, last or display name: `{member__avatar_url,
-   * member__display_name, member__id}` (the user room's `users` joined by entity name).
+   * member__display_name, member__id}` (the user room's `users` joined by entity name). With
+   * `batch`, sent in it (the search room's `ReadBatch`).
    */
-  mentionableMembers(workspaceId: string, q: string, limit: number): Promise<unknown[]> {
+  mentionableMembers(workspaceId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
     const qb = this.dataSource.manager
       .getRepository(WorkspaceMember)
       .createQueryBuilder('m')
@@ -416,6 +420,6 @@ export class WorkspaceRepository {
         { like: likeContaining(q) },
       );
     }
-    return qb.getRawMany();
+    return batch ? batch.query(this.dataSource, ...qb.getQueryAndParameters()) : qb.getRawMany();
   }
 }
