@@ -220,7 +220,17 @@ describe('work item search: visibility and the answers of search/ and entity-sea
       .auth(admin.token, { type: 'bearer' })
       .send({ issue: { name: 'Triage login' } });
     assert.equal(intake.status, 201, JSON.stringify(intake.body));
-    // another workspace of the same admin, with a project, cycle and work item named alike
+    for (const [pid, kind, name] of [
+      [alpha.id, 'cycles', 'Login cycle'],
+      [beta.id, 'modules', 'Login module'],
+    ]) {
+      const res = await t.api
+        .post(`${w()}/projects/${pid}/${kind}/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send({ name });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    }
+    // another workspace of the same admin, with a project and a work item named alike
     foreign = await createWorkspace(t, admin.token);
     const gamma = await createAppProject(t, admin.token, foreign.slug, { identifier: 'GAMMA', name: 'Gamma login' });
     await create(foreign.slug, gamma.id, 'Foreign login'); // GAMMA-1
@@ -272,6 +282,10 @@ describe('work item search: visibility and the answers of search/ and entity-sea
       global.body.results.project.map((p: { id: string }) => p.id),
       [alpha.id],
     );
+    // cycles and modules of her projects only (the module is Beta's)
+    const kinds = await as(mia).get(`${w()}/search/`).query({ search: 'login' });
+    assert.deepEqual(names(kinds.body.results.cycle), ['Login cycle']);
+    assert.deepEqual(kinds.body.results.module, []);
   });
 
   it("applies the Guest rule to a Guest's entity search by name and number, until the project shows Guests all", async () => {
@@ -333,6 +347,39 @@ describe('work item search: visibility and the answers of search/ and entity-sea
     assert.equal(entity.status, 200, JSON.stringify(entity.body));
     assert.deepEqual(Object.keys(entity.body), ['issue', 'project', 'cycle', 'module', 'user_mention', 'page']);
     assert.deepEqual(names(entity.body.issue), ['Guest login note', 'Secret login beta', 'Shared login alpha']);
-    assert.deepEqual([entity.body.project, entity.body.cycle, entity.body.module, entity.body.page], [[], [], [], []]);
+    assert.deepEqual(names(entity.body.cycle), ['Login cycle']);
+    assert.deepEqual(names(entity.body.module), ['Login module']);
+    assert.deepEqual([entity.body.project, entity.body.page], [[], []]);
+    assert.deepEqual(Object.keys(entity.body.cycle[0]).sort(), [
+      'id',
+      'name',
+      'project__identifier',
+      'project_id',
+      'status',
+      'workspace__slug',
+    ]);
+    // `%` and `_` are taken literally by every kind (workspaces, projects, cycles, modules, members too)
+    for (const q of ['%', '_']) {
+      const all = await as(admin).get(`${w()}/search/`).query({ search: q });
+      assert.deepEqual(
+        Object.values(all.body.results).map((rows) => (rows as unknown[]).length),
+        [0, 0, 0, 0, 0, 0, 0],
+        q,
+      );
+      const mention = await as(admin)
+        .get(`${w()}/entity-search/`)
+        .query({ query_type: 'user_mention,project,cycle,module', query: q });
+      assert.deepEqual(mention.body, { user_mention: [], project: [], cycle: [], module: [] }, q);
+    }
+    // and a backslash too: a name with one is found by it
+    await t.sql("UPDATE cycles SET name = 'Dir C:\\temp' WHERE name = 'Login cycle'");
+    await t.sql("UPDATE projects SET name = 'Beta C:\\temp' WHERE id = $1", [beta.id]);
+    const slash = await as(admin).get(`${w()}/search/`).query({ search: 'c:\\tem' });
+    assert.deepEqual(names(slash.body.results.cycle), ['Dir C:\\temp']);
+    assert.deepEqual(names(slash.body.results.project), ['Beta C:\\temp']);
+    const slashed = await as(admin)
+      .get(`${w()}/entity-search/`)
+      .query({ query_type: 'project,cycle', query: 'C:\\temp' });
+    assert.deepEqual([names(slashed.body.project), names(slashed.body.cycle)], [['Beta C:\\temp'], ['Dir C:\\temp']]);
   });
 });

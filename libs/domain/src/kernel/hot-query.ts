@@ -267,12 +267,19 @@ async function pipelined(
   statements: Array<[text: string, values: unknown[] | null, types?: TypeParsers]>,
 ): Promise<Array<PromiseSettledResult<{ rows: Row[] }>>> {
   client.pipeline = true;
+  // one write for all of them: `pg` corks and uncorks the stream per statement, inside this cork
+  const stream = client.connection?.stream as { cork?(): void; uncork?(): void } | undefined;
+  stream?.cork?.();
   try {
-    return await Promise.allSettled(
-      statements.map(([text, values, types]) =>
+    let answers: Array<Promise<{ rows: Row[] }>>;
+    try {
+      answers = statements.map(([text, values, types]) =>
         values ? client.query(statement(text, values, types)) : client.query({ text, values: [] }),
-      ),
-    );
+      );
+    } finally {
+      stream?.uncork?.();
+    }
+    return await Promise.allSettled(answers);
   } finally {
     // every answer has been read: the client is idle again, and leaves pipeline mode
     client.pipeline = false;
@@ -506,4 +513,12 @@ export class ReadBatch {
       client.release(broken instanceof Error ? broken : broken !== undefined);
     }
   }
+}
+
+/**
+ * One read of a repository's fixed text: in `batch` when given (see `ReadBatch`), else as `hotQuery`
+ * (named, on the pool). For the statements a search gathers from several rooms.
+ */
+export function readIn(batch: ReadBatch | undefined, ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+  return batch ? batch.query(ds, text, values) : hotQuery(ds, text, values);
 }
