@@ -60,8 +60,9 @@ export interface IssuePickerQuery {
  * caller can see: the caller's workspaces, and the projects they are an active member of
  * (archived projects and hidden work items, such as drafts and pending intake, excluded). Each
  * kind is one statement of the room that owns it, through its door (the pages are this room's);
- * a request's statements are sent together (`ReadBatch`: one connection, one round trip,
- * docs/decisions.md "Search: one round trip, each room's own statement").
+ * a request's statements are sent together (`ReadBatch`: one connection, one round trip;
+ * docs/decisions.md "Search: the caller's scope written once, and one round trip for a search's
+ * kinds").
  */
 @Injectable()
 export class SearchService {
