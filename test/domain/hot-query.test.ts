@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PLANNED_EACH_TIME } from '#common';
 import { MAX_PREPARED_TEXTS } from '#database';
-import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS, UUID_ARRAYS } from '#domain';
+import { hotQuery, ISO_TIMES, iso, MAX_NAMED_STATEMENTS, ReadBatch, UUID_ARRAYS } from '#domain';
 import type { DomainContext } from '../support/domain-context';
 import { domainSuite } from '../support/domain-fixtures';
 
@@ -115,5 +115,35 @@ describe('domain: named statements are bounded (kernel/hot-query.ts)', () => {
     const [{ n }] = await ds.query(`SELECT COUNT(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'p\\_%'`);
     if (d.database.engine === 'embedded') assert.ok(n > 0 && n <= MAX_PREPARED_TEXTS, `${n} prepared by the client`);
     else assert.equal(n, 0);
+  });
+
+  it('ReadBatch: the reads of one turn share one connection, each with its own answer; a failing one fails alone', async () => {
+    const ds = d.database.dataSource;
+    const batch = new ReadBatch();
+    const pid = `SELECT pg_backend_pid() AS pid, $1::int AS k /* read batch test */`;
+    const [a, b, bad, c] = await Promise.allSettled([
+      batch.query(ds, pid, [1]),
+      batch.query(ds, pid, [2]),
+      batch.query(ds, `SELECT 1 / $1::int AS n /* read batch test */`, [0]),
+      batch.query(ds, pid, [3]),
+    ]);
+    const rows = [a, b, c].map((r) => {
+      assert.equal(r.status, 'fulfilled');
+      return (r as PromiseFulfilledResult<Array<{ pid: number; k: number }>>).value[0];
+    });
+    assert.deepEqual(
+      rows.map((r) => r.k),
+      [1, 2, 3],
+    );
+    // one connection for the three (with a pool of several, separate queries would spread)
+    assert.equal(new Set(rows.map((r) => r.pid)).size, 1);
+    assert.equal(bad.status, 'rejected');
+    assert.match(String((bad as PromiseRejectedResult).reason), /division by zero/);
+    // a read after the batch left starts the next one; the connection is usable as before
+    const [{ k }] = await batch.query(ds, pid, [4]);
+    assert.equal(k, 4);
+    await ds.transaction(async (em) => {
+      assert.equal(Number((await em.query('SELECT 5 AS n'))[0].n), 5);
+    });
   });
 });

@@ -5,7 +5,7 @@ export * from './kernel/base.entity';
 export * from './kernel/time';
 export * from './kernel/db-errors';
 export * from './kernel/password';
-export { hotQuery, ISO_TIMES, MAX_NAMED_STATEMENTS, UUID_ARRAYS } from './kernel/hot-query';
+export { hotQuery, ISO_TIMES, MAX_NAMED_STATEMENTS, ReadBatch, UUID_ARRAYS } from './kernel/hot-query';
 export * from './kernel/timezone';
 export * from './kernel/timezone-list';
 export * from './kernel/fields';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * `/* planned-each-time *\/ ` at the text's start) on a statement whose best plan depends on its
  * values, so that it is never run as a named (prepared) statement: such a statement's generic plan,
  * chosen after five runs, would serve every value alike. The work item searches are: a common text
- * walks the newest work items, a rare one reads the trigram index (`rankedIssueSearch`).
+ * walks the newest work items, a rare one reads the trigram index (`issueSearch`).
  */
 export const PLANNED_EACH_TIME = 'planned-each-time';
 

@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import type { PlanningLinkScope } from '../issue';
 import { externalIdMap } from '../kernel/external-id';
+import { ReadBatch, readIn } from '../kernel/hot-query';
 import { likeContaining } from '../kernel/like-pattern';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
 import { distribution } from './distribution.repository';
@@ -241,39 +242,29 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
    * membership; one project with `projectId`) whose name contains `q` (when given), newest first,
    * at most `limit`: `{name, id, project_id, project__identifier, workspace__slug}`, and `status`
    * with `withStatus` (the entity search). The project and workspace rooms' tables are joined by
-   * entity name: the caller's scope and the rows' project keys, in this one statement.
+   * entity name: the caller's scope and the rows' project keys, in this one statement. With
+   * `opts.batch`, sent in it (the search room's `ReadBatch`).
    */
   searchOfMember(
     workspaceId: string,
     userId: string,
     q: string,
-    opts: { projectId?: string; limit: number; withStatus: boolean },
+    opts: { projectId?: string; limit: number; withStatus: boolean; batch?: ReadBatch },
   ): Promise<unknown[]> {
     const a = this.kind.alias;
-    const qb = this.dataSource.manager
-      .getRepository(this.kind.entity)
-      .createQueryBuilder(a)
-      .innerJoin('Project', 'p', `p.id = ${a}.projectId AND p.deletedAt IS NULL AND p.archivedAt IS NULL`)
-      .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
-        userId,
-      })
-      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
-      .where('p.workspaceId = :workspaceId', { workspaceId })
-      .andWhere(`${a}.archivedAt IS NULL`)
-      .select([
-        `${a}.name AS name`,
-        `${a}.id AS id`,
-        'p.id AS project_id',
-        'p.identifier AS project__identifier',
-        ...(opts.withStatus ? [`${this.kind.status} AS status`] : []),
-        'w.slug AS workspace__slug',
-      ])
-      .orderBy(`${a}.createdAt`, 'DESC')
-      .limit(opts.limit);
-    if (opts.withStatus) qb.addOrderBy(`${a}.id`, 'DESC');
-    if (opts.projectId) qb.andWhere('p.id = :projectId', { projectId: opts.projectId });
-    if (q) qb.andWhere(`${a}.name ILIKE :like ESCAPE '\\'`, { like: likeContaining(q) });
-    return qb.getRawMany();
+    const values: unknown[] = [userId, workspaceId, opts.limit];
+    const project = opts.projectId ? ` AND p.id = $${values.push(opts.projectId)}` : '';
+    const named = q ? ` AND ${a}.name ILIKE $${values.push(likeContaining(q))} ESCAPE '\\'` : '';
+    const text = `SELECT ${a}.name, ${a}.id, p.id AS project_id, p.identifier AS project__identifier,${
+      opts.withStatus ? ` ${this.kind.status} AS status,` : ''
+    } w.slug AS workspace__slug
+FROM ${this.dataSource.getMetadata(this.kind.entity).tableName} ${a}
+JOIN projects p ON p.id = ${a}.project_id AND p.deleted_at IS NULL AND p.archived_at IS NULL
+JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $1 AND pm.is_active = true AND pm.deleted_at IS NULL
+JOIN workspaces w ON w.id = p.workspace_id AND w.deleted_at IS NULL
+WHERE p.workspace_id = $2 AND ${a}.archived_at IS NULL AND ${a}.deleted_at IS NULL${project}${named}
+ORDER BY ${a}.created_at DESC${opts.withStatus ? `, ${a}.id DESC` : ''} LIMIT $3`;
+    return readIn(opts.batch, this.dataSource, text, values);
   }
 
   /** `external_id` → id of the project's live rows that came from `source` (`external_source`): the import's dedupe. */

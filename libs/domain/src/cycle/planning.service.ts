@@ -10,6 +10,7 @@ import {
   writeActivities,
 } from '../issue';
 import { emitChange } from '../kernel/change-bus';
+import type { ReadBatch } from '../kernel/hot-query';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { Shape } from '../kernel/fields';
 import { assertProjectWritable } from '../kernel/project-writable';
@@ -256,13 +257,14 @@ export abstract class PlanningService<E extends PlanningRow, L extends PlanningL
    * The unarchived cycles or modules of `userId`'s live, unarchived projects of the workspace (one
    * project with `projectId`) whose name contains `q` (when given), newest first, at most `limit`:
    * `{name, id, project_id, project__identifier, workspace__slug}` rows, with `status` (a cycle's
-   * computed as Plane's) when `withStatus` (the editor's entity search).
+   * computed as Plane's) when `withStatus` (the editor's entity search). With `opts.batch`, its
+   * statement goes in it (the search room's `ReadBatch`).
    */
   searchOfMember(
     workspaceId: string,
     userId: string,
     q: string,
-    opts: { projectId?: string; limit: number; withStatus: boolean },
+    opts: { projectId?: string; limit: number; withStatus: boolean; batch?: ReadBatch },
   ): Promise<unknown[]> {
     return this.repo.searchOfMember(workspaceId, userId, q, opts);
   }

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { LabelService, labelView } from '../label';
 import { ProjectService } from '../project';
 import { found } from '../kernel/db-errors';
+import type { ReadBatch } from '../kernel/hot-query';
 import { iso } from '../kernel/time';
 import { pick, Shape } from '../kernel/fields';
 import { StateService, stateLiteView } from '../state';
@@ -697,7 +698,7 @@ export class IssueQueryService {
    * `work-items/search/` and `issues/search/` (`plane-node-sdk/dist/api/WorkItems/index.js`
    * `search`): visible work items of the projects the caller is an active member of whose name
    * contains `search`, or whose key or sequence number is `search`; newest first, at most `limit`
-   * (default 10, at most 100).
+   * (default 10, at most 100). With `batch`, its statement goes in it (see `ReadBatch`).
    */
   async search(
     workspaceId: string,
@@ -705,8 +706,9 @@ export class IssueQueryService {
     search: string,
     projectId: string | undefined,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<{ issues: IssueSearchHit[] }> {
-    return { issues: await this.repo.search(workspaceId, userId, search.trim(), projectId, limit) };
+    return { issues: await this.repo.search(workspaceId, userId, search.trim(), projectId, limit, batch) };
   }
 
   /**
@@ -732,14 +734,15 @@ export class IssueQueryService {
    * projects of the workspace (the one project with `projectId`), under each project's Guest rule;
    * `q` in the name or the project identifier, or a number in `q` as the sequence id; newest first,
    * at most `limit`: `{name, id, sequence_id, project__identifier, project_id, priority, state_id,
-   * type_id}` rows.
+   * type_id}` rows. With `batch`, its statement goes in it (see `ReadBatch`).
    */
   mentionable(
     scope: { workspaceId: string; userId: string; projectId?: string },
     q: string,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<unknown[]> {
-    return this.repo.mentionable(scope, q, limit);
+    return this.repo.mentionable(scope, q, limit, batch);
   }
 
   /** The work item as `retrieve` renders it, whatever its visibility (for intake's `issue_detail`). */

@@ -21,6 +21,7 @@ import {
   hotTxPipeline,
   hotTxQuery,
   ISO_TIMES,
+  ReadBatch,
   TypeParsers,
   UUID_ARRAYS,
 } from '../kernel/hot-query';
@@ -48,6 +49,8 @@ import { CommentReaction } from './comment-reaction.entity';
 import { Issue } from './issue.entity';
 import {
   ISSUE_COLUMNS,
+  INTAKE_PENDING,
+  INTAKE_SNOOZED,
   ISSUE_LIST_COLUMNS,
   LIVE_PROJECT,
   OPEN_ISSUE,
@@ -99,38 +102,41 @@ export interface PickerExclusions {
 }
 
 /**
- * The picker's exclusions (see `PickerExclusions`) on a query over the work items `i`: the
- * relation, cycle and module rooms' link tables are read by name (they sit above this one).
+ * The picker's exclusions (see `PickerExclusions`) as conditions over the work items `i`, their
+ * values bound with `bind`: the relation, cycle and module rooms' link tables are read by name
+ * (they sit above this one).
  */
-function excludeFromPicker(qb: SelectQueryBuilder<Issue>, exclude: PickerExclusions): void {
+function pickerExclusions(exclude: PickerExclusions, bind: Bind): string[] {
+  const where: string[] = [];
   const self = exclude.self;
   if (self) {
-    qb.andWhere('i.id <> :self', { self: self.id });
+    const id = `${bind(self.id)}::uuid`;
+    where.push(`i.id <> ${id}`);
     if (exclude.parent) {
       // not its own descendants: that would make a loop
-      qb.andWhere(`i.id NOT IN (WITH RECURSIVE d(id) AS (SELECT id FROM issues WHERE parent_id = :self AND deleted_at IS NULL
+      where.push(`i.id NOT IN (WITH RECURSIVE d(id) AS (SELECT id FROM issues WHERE parent_id = ${id} AND deleted_at IS NULL
         UNION SELECT c.id FROM issues c JOIN d ON c.parent_id = d.id WHERE c.deleted_at IS NULL) SELECT id FROM d)`);
-      if (self.parentId) qb.andWhere('i.id <> :selfParent', { selfParent: self.parentId });
+      if (self.parentId) where.push(`i.id <> ${bind(self.parentId)}::uuid`);
     }
     if (exclude.subIssue) {
-      qb.andWhere('i.parentId IS NULL');
+      where.push('i.parent_id IS NULL');
       // not its own ancestors: that would make a loop
-      qb.andWhere(`i.id NOT IN (WITH RECURSIVE a(id, parent_id) AS (SELECT id, parent_id FROM issues WHERE id = :self
+      where.push(`i.id NOT IN (WITH RECURSIVE a(id, parent_id) AS (SELECT id, parent_id FROM issues WHERE id = ${id}
         UNION SELECT c.id, c.parent_id FROM issues c JOIN a ON c.id = a.parent_id) SELECT id FROM a)`);
     }
     if (exclude.issueRelation) {
-      qb.andWhere(`NOT EXISTS (SELECT 1 FROM issue_relations r WHERE r.deleted_at IS NULL AND
-        ((r.issue_id = :self AND r.related_issue_id = i.id) OR (r.related_issue_id = :self AND r.issue_id = i.id)))`);
+      where.push(`NOT EXISTS (SELECT 1 FROM issue_relations r WHERE r.deleted_at IS NULL AND
+        ((r.issue_id = ${id} AND r.related_issue_id = i.id) OR (r.related_issue_id = ${id} AND r.issue_id = i.id)))`);
     }
   }
   if (exclude.cycle)
-    qb.andWhere('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
+    where.push('NOT EXISTS (SELECT 1 FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL)');
   if (exclude.moduleId) {
-    qb.andWhere(
-      'NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = :moduleId AND mi.deleted_at IS NULL)',
-      { moduleId: exclude.moduleId },
+    where.push(
+      `NOT EXISTS (SELECT 1 FROM module_issues mi WHERE mi.issue_id = i.id AND mi.module_id = ${bind(exclude.moduleId)}::uuid AND mi.deleted_at IS NULL)`,
     );
   }
+  return where;
 }
 
 /** The work items of one cycle or module: its link table (`cycle_issues`, `module_issues`), owner column and id. */
@@ -223,111 +229,164 @@ function syncConditions(filters: IssueFilterSet, bind: Bind): string {
 }
 
 /**
- * The fewest of the newest name hits a work item search ranks (`rankedIssueSearch`: the window is
- * this or the page's size, whichever is larger); the exact id hits come on top of them.
+ * The fewest of the newest name hits a work item search ranks (`issueSearch`: the window is this or
+ * the page's size, whichever is larger); the exact id hits come on top of them.
  */
 export const SEARCH_WINDOW = 100;
-
-/** What a work item search matches besides `i.name ILIKE '%q%'` (see `rankedIssueSearch`). */
-export interface IssueTextMatch {
-  /** SQL over `i`/`p` for the exact hits (a key `WEB-12` or a number), with its `params` */
-  exact?: string;
-  /**
-   * also the work items of the projects of this workspace (its id) whose identifier contains the
-   * text (Plane's `entity-search/`)
-   */
-  projectIdentifierIn?: string;
-  params?: Record<string, unknown>;
-}
 
 /** `%q%` for `ILIKE … ESCAPE '\'`, with `\`, `%` and `_` taken literally (Plane's `icontains`). */
 export const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The exact-id condition of a search text (Plane's key lookups): `WEB-12` is project `WEB`'s work
- * item 12, `12` work item 12 of any project searched; undefined for other text.
+ * The exact hits of a search text (Plane's key lookups): a key `WEB-12` (project `WEB`'s work item
+ * 12), a number `12` (work item 12 of any project searched), or several numbers (`entity-search/`
+ * takes every number of the text).
  */
-export function exactIssueKey(q: string): IssueTextMatch | undefined {
+export type IssueExactHit = { identifier: string; sequence: number } | { sequences: number[] };
+
+/** The exact hit of a search text: `WEB-12` a key, `12` a number; undefined for other text. */
+export function exactIssueKey(q: string): IssueExactHit | undefined {
   const key = /^(.+)-(\d{1,9})$/.exec(q);
-  if (key) {
-    return {
-      exact: 'p.identifier = :srchIdent AND i.sequence_id = :srchSeq',
-      params: { srchIdent: key[1].toUpperCase(), srchSeq: Number(key[2]) },
-    };
-  }
-  if (/^\d{1,9}$/.test(q)) return { exact: 'i.sequence_id = :srchSeq', params: { srchSeq: Number(q) } };
+  if (key) return { identifier: key[1].toUpperCase(), sequence: Number(key[2]) };
+  if (/^\d{1,9}$/.test(q)) return { sequences: [Number(q)] };
   return undefined;
 }
 
+/** The columns of a work item hit that `IssueSearchSpec.columns` and the ranking may read (`i.…`). */
+const HIT_COLUMNS = [
+  'id',
+  'name',
+  'created_at',
+  'sequence_id',
+  'project_id',
+  'priority',
+  'state_id',
+  'type_id',
+  'start_date',
+] as const;
+
+/** What a work item search (`issueSearch`) looks for, in whose scope, and what it answers. */
+export interface IssueSearchSpec {
+  workspaceId: string;
+  userId: string;
+  /** one project of the workspace (still only if the caller is an active member of it) */
+  projectId?: string;
+  /** the text (trimmed); empty: the newest visible work items */
+  q: string;
+  exact?: IssueExactHit;
+  /** the Guest rule per project (`entity-search/`): a Guest sees only their own work items unless the project shows all */
+  guestRule?: boolean;
+  /** also the newest work items of the caller's projects whose identifier contains the text (`entity-search/`) */
+  projectIdentifier?: boolean;
+  /** the picker's exclusions (`search-issues/`) */
+  exclude?: PickerExclusions;
+  /**
+   * the answer's columns over `i` (the work item's `HIT_COLUMNS`), `sp` (`id, identifier, name, slug`
+   * of its project) and `s` (its state, with `withState`)
+   */
+  columns: string;
+  withState?: boolean;
+  limit: number;
+}
+
 /**
- * Narrows `qb` (a query over the work items `i` and projects `p`, already limited to what the
- * caller may see) to the hits of the text `q`, ranked, and orders it (the caller sets the limit,
- * `limit`): the exact id hits first (`match.exact`), then the names equal to the text, starting with
- * it, with a word starting with it, containing it (Plane's `icontains`: anywhere, any case), by
- * trigram similarity and newest first. `base()` builds the same filtered query afresh.
+ * A work item search as one plain statement (`$n` placeholders): the caller's scope written once, a
+ * CTE `sp` of the live, unarchived projects of the workspace they are an active member of (one with
+ * `projectId`), with each project's key, name, the workspace slug and whether the caller sees all
+ * its work items (above Guest, or `guest_view_all_features`), and a CTE `tri` of the work items
+ * waiting in intake. Each branch of hits reads the work items through an index with those two as an
+ * array and a hashed set (`workspaceScope`'s form: no join per row), so the planner weighs only how
+ * to read `issues` in each branch (about 1 ms of planning, where the query builder's form, which
+ * joined projects, members and intake in each of its three parts, took 17–80 ms under load).
  *
- * Bounded by the page, not by the number of hits: the candidates ranked are the exact id hits
- * (through `(project_id, sequence_id)`) and the newest `max(limit, SEARCH_WINDOW)` name hits
- * (Plane's own answer is the newest hits), and with `projectIdentifierIn` as many of the newest work
- * items of the projects whose identifier contains the text. That window is one statement the planner serves two
- * ways, by the name column's statistics: a common text walks the newest work items
- * (`ix_issues_workspace_live_created`, or the project's `ix_issues_project_live_created`) and stops
- * after the window's hits; a rare one reads its few hits from the trigram index
- * (`ix_issues_name_trgm`) and sorts them. A name equal to the text but older than the window's
- * hits is not among them (BENCHMARKS.md "Search at scale", docs/decisions.md). The statement is
- * planned each time (`PLANNED_EACH_TIME`: never a prepared statement's generic plan, which would
- * walk every work item for a rare text).
+ * Hits: the exact id hits (`exact`, through `(project_id, sequence_id)`), the newest
+ * `max(limit, SEARCH_WINDOW)` work items whose name contains the text (Plane's `icontains`: any
+ * case, anywhere; `\`, `%`, `_` literal) and, with `projectIdentifier`, as many of the newest work
+ * items of the projects whose identifier contains it. Bounded by the page, not by the number of
+ * hits: the planner serves the name branch two ways by the name column's statistics, a common text
+ * walking the newest work items (`ix_issues_workspace_live_created`, or the project's
+ * `ix_issues_project_live_created`) and stopping after the window's hits, a rare one reading its
+ * few hits from the trigram index (`ix_issues_name_trgm`) and sorting them; so it is planned each
+ * time (`PLANNED_EACH_TIME`: never a prepared statement's generic plan, which would walk every work
+ * item for a rare text). A name equal to the text but older than the window's hits is not among
+ * them (BENCHMARKS.md "Search at scale", docs/decisions.md).
+ *
+ * Ranking, within the hits: the exact id hits first, then the names equal to the text, starting
+ * with it, with a word starting with it, containing it, then by trigram similarity, newest first,
+ * at most `limit`. An empty text: the newest visible work items, at most `limit`.
  */
-export function rankedIssueSearch<T extends object>(
-  qb: SelectQueryBuilder<T>,
-  base: () => SelectQueryBuilder<Issue>,
-  q: string,
-  match: IssueTextMatch = {},
-  limit = SEARCH_WINDOW,
-): SelectQueryBuilder<T> {
-  const window = Math.max(limit, SEARCH_WINDOW);
-  const params: Record<string, unknown> = {
-    ...match.params,
-    srchLike: likeText(q),
-    srchExact: q.toLowerCase(),
-    srchPrefix: likeText(q).slice(1),
-    srchWord: `% ${likeText(q).slice(1)}`,
-    srchText: q,
-  };
-  const branch = (where: string, newest: boolean) => {
-    const b = base().select('i.id').andWhere(where);
-    if (newest) b.orderBy('i.created_at', 'DESC').addOrderBy('i.id', 'DESC');
-    b.limit(window);
-    Object.assign(params, b.getParameters());
-    return `(${b.getQuery()})`;
-  };
-  const branches = [branch(`i.name ILIKE :srchLike ESCAPE '\\'`, true)];
-  if (match.exact) branches.unshift(branch(match.exact, false));
-  if (match.projectIdentifierIn) {
-    // each matching project's newest (its own index, `ix_issues_project_live_created`), then the
-    // newest of those: a text no identifier contains reads no work item
-    const inner = base()
-      .select(['i.id AS id', 'i.created_at AS created_at'])
-      .andWhere('i.project_id = sp.id')
-      .orderBy('i.created_at', 'DESC')
-      .addOrderBy('i.id', 'DESC')
-      .limit(window);
-    Object.assign(params, inner.getParameters(), { srchWorkspace: match.projectIdentifierIn });
-    branches.push(`(SELECT sx.id FROM projects sp CROSS JOIN LATERAL (${inner.getQuery()}) sx
-      WHERE sp.workspace_id = :srchWorkspace AND sp.deleted_at IS NULL AND sp.archived_at IS NULL
-        AND sp.identifier ILIKE :srchLike ESCAPE '\\'
-      ORDER BY sx.created_at DESC, sx.id DESC LIMIT ${window})`);
+export function issueSearch(spec: IssueSearchSpec): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const bind = bindPositional(values);
+  const ws = bind(spec.workspaceId);
+  const viewer = bind(spec.userId);
+  const project = spec.projectId === undefined ? undefined : bind(spec.projectId);
+  const window = Math.max(spec.limit, SEARCH_WINDOW);
+  const scope = [
+    `i.workspace_id = ${ws}`,
+    ...(project ? [`i.project_id = ${project}`] : []),
+    'i.project_id = ANY(ARRAY(SELECT sp.id FROM sp))',
+    `i.deleted_at IS NULL AND ${OPEN_ISSUE}`,
+    'i.id NOT IN (SELECT tri.issue_id FROM tri)',
+    ...(spec.guestRule
+      ? [`(i.created_by_id = ${viewer} OR i.project_id = ANY(ARRAY(SELECT sp.id FROM sp WHERE sp.sees_all)))`]
+      : []),
+    ...(spec.exclude ? pickerExclusions(spec.exclude, bind) : []),
+  ].join(' AND ');
+  const newest = `ORDER BY i.created_at DESC, i.id DESC`;
+  // what the answers and the ranking read of a hit, carried out of the branch (no second lookup by id)
+  const hitColumns = HIT_COLUMNS.map((c) => `i.${c}`).join(', ');
+  const q = spec.q;
+  let hits: string;
+  let order = `${newest} LIMIT ${spec.limit}`;
+  if (!q) hits = `SELECT ${hitColumns} FROM issues i WHERE ${scope} ${newest} LIMIT ${spec.limit}`;
+  else {
+    const like = bind(likeText(q));
+    const branches = [
+      `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.name ILIKE ${like} ESCAPE '\\' ${newest} LIMIT ${window})`,
+    ];
+    let exact: string | undefined;
+    if (spec.exact && 'identifier' in spec.exact) {
+      const ident = bind(spec.exact.identifier);
+      const seq = bind(spec.exact.sequence);
+      branches.unshift(
+        `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.project_id = ANY(ARRAY(SELECT sp.id FROM sp WHERE sp.identifier = ${ident})) AND i.sequence_id = ${seq})`,
+      );
+      exact = `sp.identifier = ${ident} AND i.sequence_id = ${seq}`;
+    } else if (spec.exact?.sequences.length) {
+      const seqs = bind(spec.exact.sequences);
+      branches.unshift(`(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.sequence_id = ANY(${seqs}::int[]))`);
+      exact = `i.sequence_id = ANY(${seqs}::int[])`;
+    }
+    if (spec.projectIdentifier) {
+      // each matching project's newest (its own index, `ix_issues_project_live_created`), then the
+      // newest of those: a text no identifier contains reads no work item
+      branches.push(`(SELECT sx.* FROM sp CROSS JOIN LATERAL (SELECT ${hitColumns} FROM issues i
+WHERE i.project_id = sp.id AND ${scope} ${newest} LIMIT ${window}) sx
+WHERE sp.identifier ILIKE ${like} ESCAPE '\\' ORDER BY sx.created_at DESC, sx.id DESC LIMIT ${window})`);
+    }
+    hits = branches.join(' UNION ');
+    const lower = bind(q.toLowerCase());
+    const prefix = bind(likeText(q).slice(1));
+    const word = bind(`% ${likeText(q).slice(1)}`);
+    const text = bind(q);
+    order = `ORDER BY CASE ${exact ? `WHEN ${exact} THEN 0 ` : ''}WHEN lower(i.name) = ${lower} THEN 1
+WHEN i.name ILIKE ${prefix} ESCAPE '\\' THEN 2 WHEN i.name ILIKE ${word} ESCAPE '\\' THEN 3 ELSE 4 END,
+similarity(i.name, ${text}) DESC, i.created_at DESC, i.id DESC LIMIT ${spec.limit}`;
   }
-  const rank = `CASE ${match.exact ? `WHEN ${match.exact} THEN 0 ` : ''}WHEN lower(i.name) = :srchExact THEN 1
-    WHEN i.name ILIKE :srchPrefix ESCAPE '\\' THEN 2 WHEN i.name ILIKE :srchWord ESCAPE '\\' THEN 3 ELSE 4 END`;
-  return qb
-    .comment(PLANNED_EACH_TIME)
-    .andWhere(`i.id IN (${branches.join(' UNION ALL ')})`)
-    .setParameters(params)
-    .orderBy(rank, 'ASC')
-    .addOrderBy('similarity(i.name, :srchText)', 'DESC')
-    .addOrderBy('i.created_at', 'DESC')
-    .addOrderBy('i.id', 'DESC');
+  const text = `/* ${PLANNED_EACH_TIME} */ WITH sp AS MATERIALIZED (SELECT p.id, p.identifier, p.name, w.slug,
+(pm.role > 5 OR p.guest_view_all_features = true) AS sees_all
+FROM project_members pm JOIN projects p ON p.id = pm.project_id AND p.workspace_id = ${ws} AND ${LIVE_PROJECT}
+JOIN workspaces w ON w.id = p.workspace_id
+WHERE pm.member_id = ${viewer} AND pm.is_active = true AND pm.deleted_at IS NULL${project ? ` AND pm.project_id = ${project}` : ''}),
+tri AS MATERIALIZED (SELECT ii.issue_id FROM intake_issues ii WHERE ${project ? `ii.project_id = ${project}` : `ii.workspace_id = ${ws}`}
+AND ii.deleted_at IS NULL AND ii.status IN (${INTAKE_PENDING}, ${INTAKE_SNOOZED})),
+hit AS (${hits})
+SELECT ${spec.columns} FROM hit i JOIN sp ON sp.id = i.project_id${
+    spec.withState ? ' LEFT JOIN states s ON s.id = i.state_id' : ''
+  }
+${order}`;
+  return { text, values };
 }
 
 /**
@@ -925,7 +984,8 @@ ORDER BY created_at, id`,
 
   /**
    * Visible work items of the projects `userId` is an active member of (one project with
-   * `projectId`) whose name contains `q`, or whose key or number is `q`; newest first, at most `limit`.
+   * `projectId`) whose name contains `q`, or whose key or number is `q`, ranked (`issueSearch`), at
+   * most `limit`. With `batch`, sent in it (the search room's `search/` gathers its kinds' statements).
    */
   async search(
     workspaceId: string,
@@ -933,41 +993,28 @@ ORDER BY created_at, id`,
     q: string,
     projectId: string | undefined,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<IssueSearchHit[]> {
-    const base = () => {
-      const b = visibleIssuesQuery(this.dataSource.manager)
-        .innerJoin(
-          'ProjectMember',
-          'pm',
-          'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
-          { userId },
-        )
-        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId });
-      if (projectId) b.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId });
-      return b;
-    };
-    const qb = base()
-      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
-      .select([
-        'i.id AS id',
-        'i.name AS name',
-        'i.sequence_id AS sequence_id',
-        'p.identifier AS project__identifier',
-        'p.id AS project_id',
-        'w.slug AS workspace__slug',
-      ])
-      .orderBy('i.createdAt', 'DESC')
-      .limit(limit);
-    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
-    const rows = await qb.getRawMany<IssueSearchHit>();
+    const { text, values } = issueSearch({
+      workspaceId,
+      userId,
+      projectId,
+      q,
+      exact: q ? exactIssueKey(q) : undefined,
+      columns: `i.id, i.name, i.sequence_id, sp.identifier AS project__identifier, i.project_id, sp.slug AS workspace__slug`,
+      limit,
+    });
+    const rows = (await (batch
+      ? batch.query(this.dataSource, text, values)
+      : hotQuery(this.dataSource, text, values))) as IssueSearchHit[];
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
   }
 
   /**
    * The work item picker (the search room's `search-issues/`): visible work items of the caller's
    * projects of the workspace (the project `projectId` unless it is undefined) whose name contains
-   * `q` or whose key or number is `q`, without the `exclude`d ones; newest first, at most `limit`.
-   * Rows as the picker answers them (the state's name, group and colour joined by entity name).
+   * `q` or whose key or number is `q`, without the `exclude`d ones; ranked (`issueSearch`), at most
+   * `limit`. Rows as the picker answers them (the state's name, group and colour joined by name).
    */
   async pickerRows(
     workspaceId: string,
@@ -977,98 +1024,45 @@ ORDER BY created_at, id`,
     exclude: PickerExclusions,
     limit: number,
   ): Promise<Array<Record<string, unknown>>> {
-    const base = () => {
-      const qb = visibleIssuesQuery(this.dataSource.manager)
-        .innerJoin('ProjectMember', 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
-          userId,
-        })
-        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId });
-      if (projectId !== undefined) qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId });
-      excludeFromPicker(qb, exclude);
-      return qb;
-    };
-    const qb = base()
-      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
-      .leftJoin('State', 's', 's.id = i.stateId')
-      .select([
-        'i.name AS name',
-        'i.id AS id',
-        'i.startDate AS start_date',
-        'i.sequenceId AS sequence_id',
-        'p.name AS project__name',
-        'p.identifier AS project__identifier',
-        'p.id AS project_id',
-        'w.slug AS workspace__slug',
-        's.name AS state__name',
-        's.group AS state__group',
-        's.color AS state__color',
-      ])
-      .orderBy('i.createdAt', 'DESC')
-      .addOrderBy('i.id', 'DESC')
-      .limit(limit);
-    if (q) rankedIssueSearch(qb, base, q, exactIssueKey(q), limit);
-    return qb.getRawMany<Record<string, unknown>>();
+    const { text, values } = issueSearch({
+      workspaceId,
+      userId,
+      projectId,
+      q,
+      exact: q ? exactIssueKey(q) : undefined,
+      exclude,
+      columns: `i.name, i.id, i.start_date, i.sequence_id, sp.name AS project__name, sp.identifier AS project__identifier,
+i.project_id, sp.slug AS workspace__slug, s.name AS state__name, s."group" AS state__group, s.color AS state__color`,
+      withState: true,
+      limit,
+    });
+    return hotQuery(this.dataSource, text, values);
   }
 
   /**
    * Work items to mention (the search room's `entity-search/`): visible ones of `userId`'s projects
    * of the workspace (the one project with `projectId`), under the Guest rule per project; `q` in
    * the name or the project identifier, or a number in `q` as the sequence id (Plane's
-   * `re.findall(r"\b\d+\b")`); newest first, at most `limit`.
+   * `re.findall(r"\b\d+\b")`); ranked (`issueSearch`), at most `limit`. With `batch`, sent in it.
    */
   async mentionable(
     scope: { workspaceId: string; userId: string; projectId?: string },
     q: string,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<unknown[]> {
-    const params: Record<string, unknown> = {};
-    const guest = guestCondition(scope.userId, (v) => {
-      params.guestViewer = v;
-      return ':guestViewer';
+    const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
+    const { text, values } = issueSearch({
+      ...scope,
+      q,
+      exact: { sequences: numbers },
+      guestRule: true,
+      projectIdentifier: true,
+      columns: `i.name, i.id, i.sequence_id, sp.identifier AS project__identifier, i.project_id, i.priority,
+i.state_id, i.type_id`,
+      limit,
     });
-    const base = () => {
-      const qb = visibleIssuesQuery(this.dataSource.manager)
-        .innerJoin(
-          'ProjectMember',
-          'pm',
-          'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true AND pm.deletedAt IS NULL',
-          { userId: scope.userId },
-        )
-        .andWhere('p.workspaceId = :workspaceId AND i.workspace_id = :workspaceId', { workspaceId: scope.workspaceId })
-        .andWhere(`(pm.role > 5 OR ${guest})`, params);
-      if (scope.projectId)
-        qb.andWhere('p.id = :projectId AND i.project_id = :projectId', { projectId: scope.projectId });
-      return qb;
-    };
-    const qb = base()
-      .select([
-        'i.name AS name',
-        'i.id AS id',
-        'i.sequenceId AS sequence_id',
-        'p.identifier AS project__identifier',
-        'p.id AS project_id',
-        'i.priority AS priority',
-        'i.stateId AS state_id',
-        'i.typeId AS type_id',
-      ])
-      .orderBy('i.createdAt', 'DESC')
-      .addOrderBy('i.id', 'DESC')
-      .limit(limit);
-    if (q) {
-      const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
-      rankedIssueSearch(
-        qb,
-        base,
-        q,
-        {
-          exact: numbers.length ? 'i.sequence_id IN (:...srchNumbers)' : undefined,
-          params: { srchNumbers: numbers },
-          projectIdentifierIn: scope.workspaceId,
-        },
-        limit,
-      );
-    }
-    const rows = await qb.getRawMany<Record<string, unknown>>();
+    const rows = await (batch ? batch.query(this.dataSource, text, values) : hotQuery(this.dataSource, text, values));
     return rows.map((r) => ({ ...r, sequence_id: Number(r.sequence_id) }));
   }
 

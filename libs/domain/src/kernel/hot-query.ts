@@ -267,12 +267,19 @@ async function pipelined(
   statements: Array<[text: string, values: unknown[] | null, types?: TypeParsers]>,
 ): Promise<Array<PromiseSettledResult<{ rows: Row[] }>>> {
   client.pipeline = true;
+  // one write for all of them: `pg` corks and uncorks the stream per statement, inside this cork
+  const stream = client.connection?.stream as { cork?(): void; uncork?(): void } | undefined;
+  stream?.cork?.();
   try {
-    return await Promise.allSettled(
-      statements.map(([text, values, types]) =>
+    let answers: Array<Promise<{ rows: Row[] }>>;
+    try {
+      answers = statements.map(([text, values, types]) =>
         values ? client.query(statement(text, values, types)) : client.query({ text, values: [] }),
-      ),
-    );
+      );
+    } finally {
+      stream?.uncork?.();
+    }
+    return await Promise.allSettled(answers);
   } finally {
     // every answer has been read: the client is idle again, and leaves pipeline mode
     client.pipeline = false;
@@ -429,4 +436,89 @@ async function runPipeline(
     throw new QueryFailedError(text, values ?? [], (settled[failed] as PromiseRejectedResult).reason as Error);
   }
   return settled.map((r) => (r as PromiseFulfilledResult<{ rows: Row[] }>).value.rows);
+}
+
+interface QueuedRead {
+  text: string;
+  values: unknown[];
+  resolve(rows: Row[]): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * The independent reads of one request, sent together: every `query` made in the same turn of the
+ * event loop (before the first one's microtask runs: the calls of one `Promise.all`) shares one
+ * connection from the pool, in its turn (not ahead, unlike `hotRead`), and over a stream (a
+ * socket to PostgreSQL, the embedded engine's worker) they are written at once in `pg`'s pipeline
+ * mode: one round trip, each statement with its own Sync (one failing does not fail the others; the
+ * server runs them one after the other). Without a stream they run one after the other on that
+ * connection. A query made after the batch left starts the next one. Texts are named statements
+ * (prepared once per connection) unless they start with the `PLANNED_EACH_TIME` comment; rows as
+ * `hotQuery` answers them (the driver's parsers). Per request, not per pool: the statements of
+ * concurrent requests still spread over the pool's connections.
+ *
+ * The search room makes one per request and passes it to the rooms whose statements it gathers
+ * (workspaces, projects, cycles, modules, work items, pages); each room's repository sends its own
+ * statement through it (`query(ds, …)`), so the SQL stays in its room.
+ */
+export class ReadBatch {
+  private queued: QueuedRead[] = [];
+  private ds: DataSource | undefined;
+
+  /** `text` with `$n` placeholders and its `values` (as `SelectQueryBuilder#getQueryAndParameters` gives them). */
+  query(ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+    return new Promise((resolve, reject) => {
+      this.ds ??= ds;
+      this.queued.push({ text, values, resolve, reject });
+      if (this.queued.length === 1) queueMicrotask(() => void this.send());
+    });
+  }
+
+  private async send(): Promise<void> {
+    const batch = this.queued.splice(0);
+    const ds = this.ds!;
+    const pool = (ds.driver as unknown as { master?: QueueingPool }).master;
+    if (!pool || typeof pool.connect !== 'function') {
+      for (const r of batch) ds.query(r.text, r.values).then(r.resolve, r.reject);
+      return;
+    }
+    let client: PooledClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      for (const r of batch) r.reject(err);
+      return;
+    }
+    let broken: unknown;
+    try {
+      const settled =
+        batch.length > 1 && canPipeline(client)
+          ? await pipelined(
+              client,
+              batch.map((r) => [r.text, r.values]),
+            )
+          : await inTurn(
+              client,
+              batch.map((r) => ({ ...r, types: undefined })),
+            );
+      settled.forEach((result, i) => {
+        if (result.status === 'fulfilled') batch[i].resolve(result.value.rows);
+        else {
+          // as `pool.query` does: a connection that failed without an SQLSTATE is not given back
+          if (typeof (result.reason as { code?: unknown })?.code !== 'string') broken ??= result.reason;
+          batch[i].reject(result.reason);
+        }
+      });
+    } finally {
+      client.release(broken instanceof Error ? broken : broken !== undefined);
+    }
+  }
+}
+
+/**
+ * One read of a repository's fixed text: in `batch` when given (see `ReadBatch`), else as `hotQuery`
+ * (named, on the pool). For the statements a search gathers from several rooms.
+ */
+export function readIn(batch: ReadBatch | undefined, ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+  return batch ? batch.query(ds, text, values) : hotQuery(ds, text, values);
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { auditActorById, recordAudit } from '../kernel/audit';
+import type { ReadBatch } from '../kernel/hot-query';
 import { lockProject } from '../kernel/locks';
 import { UserProfileService, userLiteView } from '../user';
 import type { Viewer } from '../user';
@@ -462,15 +463,17 @@ export class ProjectMemberService {
    * The project's members to mention: active ones above Guest, and `issueCreatorId` (the creator
    * of the work item being edited) whatever the role; not bots; newest membership first, at most
    * `limit`, `q` (when given) in the first, last or display name: `{member__avatar_url,
-   * member__display_name, member__id}` rows.
+   * member__display_name, member__id}` rows. With `batch`, its statement goes in it (the search
+   * room's `ReadBatch`).
    */
   mentionableMembers(
     projectId: string,
     issueCreatorId: string | null | undefined,
     q: string,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<unknown[]> {
-    return this.projects.mentionableMembers(projectId, issueCreatorId, q, limit);
+    return this.projects.mentionableMembers(projectId, issueCreatorId, q, limit, batch);
   }
 }
 

@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, FindOptionsWhere, In, IsNull, Not } from 'typeorm';
-import { hotRead } from '../kernel/hot-query';
+import { hotRead, ReadBatch, readIn } from '../kernel/hot-query';
 import { externalIdMap } from '../kernel/external-id';
 import { NETWORK, Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
@@ -673,85 +673,69 @@ export class ProjectRepository {
   /**
    * `userId`'s unarchived projects of the workspace (active membership) whose name or identifier
    * contains `q`, newest first, at most `limit`: `{name, id, identifier, workspace__slug}` (the
-   * workspace room's `workspaces` joined by entity name for the slug).
+   * workspace room's `workspaces` joined by entity name for the slug). With `batch`, sent in it
+   * (the search room's `ReadBatch`).
    */
-  searchOfMember(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.dataSource.manager
-      .getRepository(Project)
-      .createQueryBuilder('p')
-      .innerJoin(ProjectMember, 'pm', 'pm.projectId = p.id AND pm.memberId = :userId AND pm.isActive = true', {
-        userId,
-      })
-      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
-      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
-      .andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", { like: likeContaining(q) })
-      .select(['p.name AS name', 'p.id AS id', 'p.identifier AS identifier', 'w.slug AS workspace__slug'])
-      .orderBy('p.createdAt', 'DESC')
-      .limit(limit)
-      .getRawMany();
+  searchOfMember(workspaceId: string, userId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    const text = `SELECT p.name, p.id, p.identifier, w.slug AS workspace__slug FROM projects p
+JOIN project_members pm ON pm.project_id = p.id AND pm.member_id = $1 AND pm.is_active = true AND pm.deleted_at IS NULL
+JOIN workspaces w ON w.id = p.workspace_id AND w.deleted_at IS NULL
+WHERE p.workspace_id = $2 AND p.archived_at IS NULL AND p.deleted_at IS NULL
+AND (p.name ILIKE $3 ESCAPE '\\' OR p.identifier ILIKE $3 ESCAPE '\\')
+ORDER BY p.created_at DESC LIMIT $4`;
+    return readIn(batch, this.dataSource, text, [userId, workspaceId, likeContaining(q), limit]);
   }
 
   /**
    * The workspace's unarchived projects `userId` is an active member of, and the public ones
    * (`network` 2) when `withPublic`; `q` (when given) in the name or identifier; newest first, at
-   * most `limit`: `{name, id, identifier, logo_props, workspace__slug}`.
+   * most `limit`: `{name, id, identifier, logo_props, workspace__slug}`. With `batch`, sent in it.
    */
-  mentionable(workspaceId: string, userId: string, withPublic: boolean, q: string, limit: number): Promise<unknown[]> {
-    const member = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = :userId
-      AND pm.is_active = true AND pm.deleted_at IS NULL)`;
-    const qb = this.dataSource.manager
-      .getRepository(Project)
-      .createQueryBuilder('p')
-      .innerJoin('Workspace', 'w', 'w.id = p.workspaceId')
-      .where('p.workspaceId = :workspaceId AND p.archivedAt IS NULL', { workspaceId })
-      .andWhere(withPublic ? `(${member} OR p.network = 2)` : member, { userId })
-      .select([
-        'p.name AS name',
-        'p.id AS id',
-        'p.identifier AS identifier',
-        'p.logoProps AS logo_props',
-        'w.slug AS workspace__slug',
-      ])
-      .orderBy('p.createdAt', 'DESC')
-      .addOrderBy('p.id', 'DESC')
-      .limit(limit);
-    if (q)
-      qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.identifier ILIKE :like ESCAPE '\\')", {
-        like: likeContaining(q),
-      });
-    return qb.getRawMany();
+  mentionable(
+    workspaceId: string,
+    userId: string,
+    withPublic: boolean,
+    q: string,
+    limit: number,
+    batch?: ReadBatch,
+  ): Promise<unknown[]> {
+    const member = `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.member_id = $2
+AND pm.is_active = true AND pm.deleted_at IS NULL)`;
+    const text = `SELECT p.name, p.id, p.identifier, p.logo_props, w.slug AS workspace__slug FROM projects p
+JOIN workspaces w ON w.id = p.workspace_id AND w.deleted_at IS NULL
+WHERE p.workspace_id = $1 AND p.archived_at IS NULL AND p.deleted_at IS NULL
+AND ${withPublic ? `(${member} OR p.network = ${NETWORK.PUBLIC})` : member}${
+      q ? ` AND (p.name ILIKE $4 ESCAPE '\\' OR p.identifier ILIKE $4 ESCAPE '\\')` : ''
+    }
+ORDER BY p.created_at DESC, p.id DESC LIMIT $3`;
+    const values = [workspaceId, userId, limit];
+    return readIn(batch, this.dataSource, text, q ? [...values, likeContaining(q)] : values);
   }
 
   /**
    * The project's active members above Guest (role > 10) and, with `issueCreatorId`, that user too
    * (Plane's `role__gt=10 | member_id=issue_created_by`), not bots, newest membership first, at
    * most `limit`, `q` (when given) in the first, last or display name: `{member__avatar_url,
-   * member__display_name, member__id}` (the user room's `users` joined by entity name).
+   * member__display_name, member__id}` (the user room's `users` joined by entity name). With
+   * `batch`, sent in it.
    */
   mentionableMembers(
     projectId: string,
     issueCreatorId: string | null | undefined,
     q: string,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<unknown[]> {
-    const qb = this.dataSource.manager
-      .getRepository(ProjectMember)
-      .createQueryBuilder('m')
-      .where('m.projectId = :projectId AND m.isActive = true', { projectId })
-      .andWhere(issueCreatorId ? '(m.role > 10 OR m.memberId = :creator)' : 'm.role > 10', {
-        creator: issueCreatorId,
-      });
-    qb.innerJoin('User', 'u', 'u.id = m.memberId AND u.isBot = false')
-      .select(['u.avatar AS member__avatar_url', 'u.displayName AS member__display_name', 'u.id AS member__id'])
-      .orderBy('m.createdAt', 'DESC')
-      .addOrderBy('m.id', 'DESC')
-      .limit(limit);
-    if (q) {
-      qb.andWhere(
-        "(u.firstName ILIKE :like ESCAPE '\\' OR u.lastName ILIKE :like ESCAPE '\\' OR u.displayName ILIKE :like ESCAPE '\\')",
-        { like: likeContaining(q) },
-      );
-    }
-    return qb.getRawMany();
+    const values: unknown[] = [projectId, limit];
+    const role = issueCreatorId ? `(m.role > 10 OR m.member_id = $${values.push(issueCreatorId)})` : 'm.role > 10';
+    const like = q ? `$${values.push(likeContaining(q))}` : '';
+    const named = q
+      ? ` AND (u.first_name ILIKE ${like} ESCAPE '\\' OR u.last_name ILIKE ${like} ESCAPE '\\' OR u.display_name ILIKE ${like} ESCAPE '\\')`
+      : '';
+    const text = `SELECT u.avatar AS member__avatar_url, u.display_name AS member__display_name, u.id AS member__id
+FROM project_members m JOIN users u ON u.id = m.member_id AND u.is_bot = false
+WHERE m.project_id = $1 AND m.is_active = true AND m.deleted_at IS NULL AND ${role}${named}
+ORDER BY m.created_at DESC, m.id DESC LIMIT $2`;
+    return readIn(batch, this.dataSource, text, values);
   }
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { assertProjectEstimate } from '../kernel/estimate-checks';
+import type { ReadBatch } from '../kernel/hot-query';
 import { isUniqueViolation } from '../kernel/db-errors';
 import { isTimezone } from '../kernel/timezone';
 import { StateService } from '../state';
@@ -529,16 +530,18 @@ export class ProjectService implements ProjectAccessResolver {
 
   /**
    * `userId`'s unarchived projects of the workspace whose name or identifier contains `q`, newest
-   * first, at most `limit`: `{name, id, identifier, workspace__slug}` rows.
+   * first, at most `limit`: `{name, id, identifier, workspace__slug}` rows. With `batch`, its
+   * statement goes in it (the search room's `ReadBatch`).
    */
-  searchOfMember(workspaceId: string, userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.projects.searchOfMember(workspaceId, userId, q, limit);
+  searchOfMember(workspaceId: string, userId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    return this.projects.searchOfMember(workspaceId, userId, q, limit, batch);
   }
 
   /**
    * Projects to mention: the workspace's unarchived projects `userId` is an active member of, and
    * the public ones unless `workspaceRole` is Guest; `q` (when given) in the name or identifier;
    * newest first, at most `limit`: `{name, id, identifier, logo_props, workspace__slug}` rows.
+   * With `batch`, its statement goes in it.
    */
   mentionable(
     workspaceId: string,
@@ -546,8 +549,9 @@ export class ProjectService implements ProjectAccessResolver {
     workspaceRole: number,
     q: string,
     limit: number,
+    batch?: ReadBatch,
   ): Promise<unknown[]> {
-    return this.projects.mentionable(workspaceId, userId, workspaceRole > ROLE.GUEST, q, limit);
+    return this.projects.mentionable(workspaceId, userId, workspaceRole > ROLE.GUEST, q, limit, batch);
   }
 }
 

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { CycleService } from '../cycle';
 import { IssueQueryService } from '../issue';
 import type { PickerExclusions } from '../issue';
+import { ReadBatch } from '../kernel/hot-query';
 import { ModuleService } from '../module';
 import { ProjectMemberService, ProjectService } from '../project';
 import { WorkspaceService } from '../workspace';
@@ -58,7 +59,10 @@ export interface IssuePickerQuery {
  * Search for the App API (Plane 0.25.3's `search/` and `search-issues/`), limited to what the
  * caller can see: the caller's workspaces, and the projects they are an active member of
  * (archived projects and hidden work items, such as drafts and pending intake, excluded). Each
- * kind is one statement of the room that owns it, through its door (the pages are this room's).
+ * kind is one statement of the room that owns it, through its door (the pages are this room's);
+ * a request's statements are sent together (`ReadBatch`: one connection, one round trip;
+ * docs/decisions.md "Search: the caller's scope written once, and one round trip for a search's
+ * kinds").
  */
 @Injectable()
 export class SearchService {
@@ -90,15 +94,18 @@ export class SearchService {
     };
     const q = search.trim();
     if (!q) return { results };
-    results.workspace = await this.workspaces.searchOfMember(userId, q, LIMIT);
-    results.project = await this.projects.searchOfMember(workspaceId, userId, q, LIMIT);
-    for (const [key, rows] of [
-      ['cycle', this.cycles],
-      ['module', this.modules],
-    ] as const)
-      results[key] = await rows.searchOfMember(workspaceId, userId, q, { projectId, limit: LIMIT, withStatus: false });
-    results.issue = (await this.issues.search(workspaceId, userId, q, projectId, LIMIT)).issues;
-    results.page = await this.repo.pages(workspaceId, userId, q, projectId, LIMIT);
+    // six statements of five rooms, independent of each other: one connection, one round trip
+    const batch = new ReadBatch();
+    const kind = { projectId, limit: LIMIT, withStatus: false, batch };
+    [results.workspace, results.project, results.cycle, results.module, results.issue, results.page] =
+      await Promise.all([
+        this.workspaces.searchOfMember(userId, q, LIMIT, batch),
+        this.projects.searchOfMember(workspaceId, userId, q, LIMIT, batch),
+        this.cycles.searchOfMember(workspaceId, userId, q, kind),
+        this.modules.searchOfMember(workspaceId, userId, q, kind),
+        this.issues.search(workspaceId, userId, q, projectId, LIMIT, batch).then((r) => r.issues),
+        this.repo.pages(workspaceId, userId, q, projectId, LIMIT, batch),
+      ]);
     return { results };
   }
 
@@ -156,36 +163,40 @@ export class SearchService {
         issueCreatorId = (await this.issues.assertVisibleTo(query.projectId, query.issueId, viewer)).createdById;
       }
     }
-    const out: Partial<Record<EntitySearchType, unknown[]>> = {};
+    // the asked kinds' statements (rooms' own, independent of each other): one connection, one round trip
+    const batch = new ReadBatch();
+    const asked = new Map<EntitySearchType, Promise<unknown[]>>();
     for (const type of query.types) {
-      if (!(ENTITY_SEARCH_TYPES as readonly string[]).includes(type) || out[type as EntitySearchType]) continue;
+      if (!(ENTITY_SEARCH_TYPES as readonly string[]).includes(type) || asked.has(type as EntitySearchType)) continue;
       const kind = type as EntitySearchType;
       if (kind === 'user_mention') {
-        out[kind] = query.projectId
-          ? await this.members.mentionableMembers(query.projectId, issueCreatorId, q, query.count)
-          : await this.workspaces.mentionableMembers(scope.workspaceId, q, query.count);
-      } else if (kind === 'project')
-        out[kind] = await this.projects.mentionable(
-          where.workspaceId,
-          where.userId,
-          where.workspaceRole,
-          q,
-          query.count,
+        asked.set(
+          kind,
+          query.projectId
+            ? this.members.mentionableMembers(query.projectId, issueCreatorId, q, query.count, batch)
+            : this.workspaces.mentionableMembers(scope.workspaceId, q, query.count, batch),
         );
-      else if (kind === 'issue') out[kind] = await this.issues.mentionable(where, q, query.count);
+      } else if (kind === 'project')
+        asked.set(
+          kind,
+          this.projects.mentionable(where.workspaceId, where.userId, where.workspaceRole, q, query.count, batch),
+        );
+      else if (kind === 'issue') asked.set(kind, this.issues.mentionable(where, q, query.count, batch));
       else if (kind === 'cycle' || kind === 'module')
-        out[kind] = await (kind === 'cycle' ? this.cycles : this.modules).searchOfMember(
-          where.workspaceId,
-          where.userId,
-          q,
-          {
+        asked.set(
+          kind,
+          (kind === 'cycle' ? this.cycles : this.modules).searchOfMember(where.workspaceId, where.userId, q, {
             projectId: where.projectId,
             limit: query.count,
             withStatus: true,
-          },
+            batch,
+          }),
         );
-      else out[kind] = [];
+      else asked.set(kind, Promise.resolve([]));
     }
+    const out: Partial<Record<EntitySearchType, unknown[]>> = {};
+    const rows = await Promise.all(asked.values());
+    [...asked.keys()].forEach((kind, i) => (out[kind] = rows[i]));
     return out;
   }
 }

@@ -2,7 +2,7 @@ import { Page, PageRequest, paginate, ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { hotRead } from '../kernel/hot-query';
+import { hotRead, ReadBatch, readIn } from '../kernel/hot-query';
 import { WorkspaceMember } from './workspace-member.entity';
 import { Workspace } from './workspace.entity';
 import { SQL_WORKSPACE_ACCESS } from './workspace.sql';
@@ -380,42 +380,31 @@ export class WorkspaceRepository {
 
   // ---- searches (the search room's `search/` and `entity-search/`, through WorkspaceService)
 
-  /** `userId`'s workspaces (active membership) whose name contains `q`, newest first, at most `limit`: `{name, id, slug}`. */
-  searchOfMember(userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.dataSource.manager
-      .getRepository(Workspace)
-      .createQueryBuilder('w')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = w.id AND m.memberId = :userId AND m.isActive = true', {
-        userId,
-      })
-      .where("w.name ILIKE :like ESCAPE '\\'", { like: likeContaining(q) })
-      .select(['w.name AS name', 'w.id AS id', 'w.slug AS slug'])
-      .orderBy('w.createdAt', 'DESC')
-      .limit(limit)
-      .getRawMany();
+  /**
+   * `userId`'s workspaces (active membership) whose name contains `q`, newest first, at most
+   * `limit`: `{name, id, slug}`. With `batch`, sent in it (the search room's `ReadBatch`).
+   */
+  searchOfMember(userId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    const text = `SELECT w.name, w.id, w.slug FROM workspaces w
+JOIN workspace_members m ON m.workspace_id = w.id AND m.member_id = $1 AND m.is_active = true AND m.deleted_at IS NULL
+WHERE w.name ILIKE $2 ESCAPE '\\' AND w.deleted_at IS NULL ORDER BY w.created_at DESC LIMIT $3`;
+    return readIn(batch, this.dataSource, text, [userId, likeContaining(q), limit]);
   }
 
   /**
    * The workspace's active members who are not bots, newest membership first, at most `limit`,
    * `q` (when given) in the first, last or display name: `{member__avatar_url,
-   * member__display_name, member__id}` (the user room's `users` joined by entity name).
+   * member__display_name, member__id}` (the user room's `users` joined by entity name). With
+   * `batch`, sent in it (the search room's `ReadBatch`).
    */
-  mentionableMembers(workspaceId: string, q: string, limit: number): Promise<unknown[]> {
-    const qb = this.dataSource.manager
-      .getRepository(WorkspaceMember)
-      .createQueryBuilder('m')
-      .where('m.workspaceId = :workspaceId AND m.isActive = true', { workspaceId });
-    qb.innerJoin('User', 'u', 'u.id = m.memberId AND u.isBot = false')
-      .select(['u.avatar AS member__avatar_url', 'u.displayName AS member__display_name', 'u.id AS member__id'])
-      .orderBy('m.createdAt', 'DESC')
-      .addOrderBy('m.id', 'DESC')
-      .limit(limit);
-    if (q) {
-      qb.andWhere(
-        "(u.firstName ILIKE :like ESCAPE '\\' OR u.lastName ILIKE :like ESCAPE '\\' OR u.displayName ILIKE :like ESCAPE '\\')",
-        { like: likeContaining(q) },
-      );
-    }
-    return qb.getRawMany();
+  mentionableMembers(workspaceId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    const named = q
+      ? ` AND (u.first_name ILIKE $3 ESCAPE '\\' OR u.last_name ILIKE $3 ESCAPE '\\' OR u.display_name ILIKE $3 ESCAPE '\\')`
+      : '';
+    const text = `SELECT u.avatar AS member__avatar_url, u.display_name AS member__display_name, u.id AS member__id
+FROM workspace_members m JOIN users u ON u.id = m.member_id AND u.is_bot = false
+WHERE m.workspace_id = $1 AND m.is_active = true AND m.deleted_at IS NULL${named}
+ORDER BY m.created_at DESC, m.id DESC LIMIT $2`;
+    return readIn(batch, this.dataSource, text, q ? [workspaceId, limit, likeContaining(q)] : [workspaceId, limit]);
   }
 }

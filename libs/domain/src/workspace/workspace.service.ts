@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { InstanceSettings } from '../instance-config';
 import { isUniqueViolation } from '../kernel/db-errors';
+import type { ReadBatch } from '../kernel/hot-query';
 import { isRestrictedSlug } from './slug-rules';
 import {
   findWorkspaceMembership,
@@ -372,17 +373,20 @@ export class WorkspaceService implements WorkspaceAccessResolver {
 
   // ---- searches, for the rooms above (search)
 
-  /** `userId`'s workspaces whose name contains `q`, newest first, at most `limit`: `{name, id, slug}` rows. */
-  searchOfMember(userId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.workspaces.searchOfMember(userId, q, limit);
+  /**
+   * `userId`'s workspaces whose name contains `q`, newest first, at most `limit`: `{name, id, slug}`
+   * rows. With `batch`, its statement goes in it (the search room's `ReadBatch`).
+   */
+  searchOfMember(userId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    return this.workspaces.searchOfMember(userId, q, limit, batch);
   }
 
   /**
    * The workspace's active members who are not bots, newest membership first, at most `limit`,
    * `q` (when given) in the first, last or display name: mention rows `{member__avatar_url,
-   * member__display_name, member__id}`.
+   * member__display_name, member__id}`. With `batch`, its statement goes in it.
    */
-  mentionableMembers(workspaceId: string, q: string, limit: number): Promise<unknown[]> {
-    return this.workspaces.mentionableMembers(workspaceId, q, limit);
+  mentionableMembers(workspaceId: string, q: string, limit: number, batch?: ReadBatch): Promise<unknown[]> {
+    return this.workspaces.mentionableMembers(workspaceId, q, limit, batch);
   }
 }
