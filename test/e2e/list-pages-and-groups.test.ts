@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addMember, addProjectMember, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
-import { AssigneeIssueCreatedAt1795969100000 } from '../../libs/database/src/migrations/1795969100000-AssigneeIssueCreatedAt';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -291,7 +290,9 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
       );
     const before = await state();
     assert.ok(before.filter((r) => r.copies.length).length > 10, 'work items with assignees');
-    const migration = new AssigneeIssueCreatedAt1795969100000();
+    // the migration as the server loaded it (its data source's migrations)
+    const migration = t.database.dataSource.migrations.find((m) => m.name === 'AssigneeIssueCreatedAt1795969100000');
+    assert.ok(migration, 'the migration is known to the server');
     const runner = t.database.dataSource.createQueryRunner();
     try {
       await runner.startTransaction();
