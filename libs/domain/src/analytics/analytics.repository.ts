@@ -126,6 +126,11 @@ export class AnalyticsRepository {
     return `FROM issues i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
   }
 
+  /** Whether the scope has no filter (Plane's list filters compile to no condition). */
+  unfiltered(scope: AnalyticsScope): boolean {
+    return issueFilterConditions(scope.filters, bindPositional([])).length === 0;
+  }
+
   /** How many work items the scope holds. */
   async count(scope: AnalyticsScope): Promise<number> {
     const params: unknown[] = [];
@@ -232,60 +237,124 @@ export class AnalyticsRepository {
     );
   }
 
-  /** Work items of the scope in the open state groups (backlog, unstarted, started), and the sums of their and all `point`s. */
-  async openAndPoints(
+  /**
+   * The overview of the scope in one pass (`default-analytics/`): per state group (`null` for a
+   * work item whose state is unset or gone) and per month of `year` its work items were completed
+   * in (`null`: not completed that year, UTC), the number of work items (`n`) and the sum of their
+   * legacy `point` (`points`, null when none has one). The work items are grouped by their
+   * `state_id` first and the states joined to those groups, not to every work item.
+   */
+  overview(
     scope: AnalyticsScope,
-  ): Promise<{ open: number; openPoints: number | null; points: number | null }> {
-    const params: unknown[] = [];
-    const rows: Array<{ open: number; open_points: number | null; points: number | null }> =
-      await this.dataSource.query(
-        `SELECT COUNT(*) FILTER (WHERE s."group" IN ('backlog', 'unstarted', 'started'))::int AS open,
-         (SUM(i.point) FILTER (WHERE s."group" IN ('backlog', 'unstarted', 'started')))::float8 AS open_points,
-         SUM(i.point)::float8 AS points
-       ${this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id')}`,
-        params,
-      );
-    const r = rows[0];
-    return { open: r?.open ?? 0, openPoints: r?.open_points ?? null, points: r?.points ?? null };
-  }
-
-  /** `{month, count}` of the work items completed in `year` (UTC), by month. */
-  completedByMonth(scope: AnalyticsScope, year: number): Promise<ChartRow[]> {
+    year: number,
+  ): Promise<Array<{ state_group: string | null; month: number | null; n: number; points: number | null }>> {
     const params: unknown[] = [];
     const from = this.scoped(scope, params);
     params.push(year);
+    const t = `(i.completed_at AT TIME ZONE 'UTC')`;
     return this.dataSource.query(
-      `SELECT EXTRACT(MONTH FROM i.completed_at AT TIME ZONE 'UTC')::int AS month, COUNT(*)::int AS count ${from}
-       AND EXTRACT(YEAR FROM i.completed_at AT TIME ZONE 'UTC') = $${params.length} GROUP BY 1 ORDER BY 1`,
-      params,
-    );
-  }
-
-  /** The five creators of the most work items: `created_by__*` keys and `count`, most first. */
-  topCreators(scope: AnalyticsScope): Promise<ChartRow[]> {
-    const params: unknown[] = [];
-    return this.dataSource.query(
-      `SELECT ${userFields('created_by')}, COUNT(*)::int AS count
-       ${this.scoped(scope, params, 'JOIN users u ON u.id = i.created_by_id')}
-       GROUP BY u.id ORDER BY count DESC, u.display_name LIMIT 5`,
+      `SELECT s."group"::text AS state_group, g.month, SUM(g.n)::int AS n, (SUM(g.points))::float8 AS points
+       FROM (SELECT i.state_id, CASE WHEN EXTRACT(YEAR FROM ${t}) = $${params.length} THEN EXTRACT(MONTH FROM ${t})::int END AS month,
+               COUNT(*) AS n, SUM(i.point) AS points
+             ${from} GROUP BY 1, 2) g
+       LEFT JOIN states s ON s.id = g.state_id
+       GROUP BY 1, 2`,
       params,
     );
   }
 
   /**
-   * Per assignee (`assignees__*` keys, `count`), the work items completed (`completed`: the five
-   * with most) or not completed (every assignee, and a row of nulls for the unassigned), most first.
+   * The five creators of the most work items: `created_by__*` keys and `count`, most first (then by
+   * display name). The work items are counted per creator first, the users joined to those counts.
    */
-  byAssignee(scope: AnalyticsScope, completed: boolean): Promise<ChartRow[]> {
+  topCreators(scope: AnalyticsScope): Promise<ChartRow[]> {
     const params: unknown[] = [];
-    const joins = completed
-      ? 'JOIN issue_assignees ia ON ia.issue_id = i.id JOIN users u ON u.id = ia.assignee_id'
-      : 'LEFT JOIN issue_assignees ia ON ia.issue_id = i.id LEFT JOIN users u ON u.id = ia.assignee_id';
     return this.dataSource.query(
-      `SELECT ${userFields('assignees')}, COUNT(*)::int AS count ${this.scoped(scope, params, joins)}
-       AND i.completed_at IS ${completed ? 'NOT NULL' : 'NULL'}
-       GROUP BY u.id ORDER BY count DESC, u.display_name NULLS LAST ${completed ? 'LIMIT 5' : ''}`,
+      `SELECT ${userFields('created_by')}, g.n AS count
+       FROM (SELECT i.created_by_id, COUNT(*)::int AS n ${this.scoped(scope, params)} GROUP BY 1) g
+       JOIN users u ON u.id = g.created_by_id
+       ORDER BY count DESC, u.display_name LIMIT 5`,
       params,
+    );
+  }
+
+  /**
+   * Per assignee (`assignees__*` keys, `count`), in one pass over the scope's assignments: the work
+   * items completed (`completed`: the five assignees with most) and not completed (`pending`:
+   * every assignee, and one row of nulls for the unassigned and the assignees who are no users),
+   * each most first, then by display name (nulls last).
+   */
+  async byAssignee(scope: AnalyticsScope): Promise<{ completed: ChartRow[]; pending: ChartRow[] }> {
+    const params: unknown[] = [];
+    const rows: Array<ChartRow & { kind: string }> = await this.dataSource.query(
+      `WITH g AS MATERIALIZED (
+         SELECT ia.assignee_id, i.completed_at IS NOT NULL AS done, COUNT(*)::int AS n
+         ${this.scoped(scope, params, 'LEFT JOIN issue_assignees ia ON ia.issue_id = i.id')}
+         GROUP BY 1, 2)
+       SELECT * FROM (
+         SELECT 'completed' AS kind, ${userFields('assignees')}, g.n AS count,
+           row_number() OVER (ORDER BY g.n DESC, u.display_name NULLS LAST) AS ord
+         FROM g JOIN users u ON u.id = g.assignee_id WHERE g.done) c
+       WHERE c.ord <= 5
+       UNION ALL
+       SELECT 'pending' AS kind, ${userFields('assignees')}, SUM(g.n)::int AS count,
+         row_number() OVER (ORDER BY SUM(g.n) DESC, u.display_name NULLS LAST) AS ord
+       FROM g LEFT JOIN users u ON u.id = g.assignee_id WHERE NOT g.done GROUP BY u.id`,
+      params,
+    );
+    const pick = (kind: string) =>
+      rows
+        .filter((r) => r.kind === kind)
+        .sort((a, b) => Number(a.ord) - Number(b.ord))
+        .map(({ kind: _k, ord: _o, ...r }) => r);
+    return { completed: pick('completed'), pending: pick('pending') };
+  }
+
+  // ---- names of the values a chart shows (its `extras`), by id ------------------------------------
+
+  /** `extras.state_details` of these states (`state_id` order as text). */
+  stateNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT s.id::text AS state_id, s.name AS state__name, s.color AS state__color
+       FROM states s WHERE s.id = ANY($1::uuid[]) ORDER BY 1`,
+      [ids],
+    );
+  }
+
+  /** `extras.label_details` of these live labels. */
+  labelNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT l.id::text AS labels__id, l.color AS labels__color, l.name AS labels__name
+       FROM labels l WHERE l.id = ANY($1::uuid[]) AND l.deleted_at IS NULL ORDER BY 1`,
+      [ids],
+    );
+  }
+
+  /** `extras.assignee_details` of these users. */
+  assigneeNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT u.avatar AS assignees__avatar_url, u.display_name AS assignees__display_name,
+         u.first_name AS assignees__first_name, u.last_name AS assignees__last_name, u.id::text AS assignees__id
+       FROM users u WHERE u.id = ANY($1::uuid[]) ORDER BY 5`,
+      [ids],
+    );
+  }
+
+  /** `extras.cycle_details` of these live cycles. */
+  cycleNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT c.id::text AS issue_cycle__cycle_id, c.name AS issue_cycle__cycle__name
+       FROM cycles c WHERE c.id = ANY($1::uuid[]) AND c.deleted_at IS NULL ORDER BY 1`,
+      [ids],
+    );
+  }
+
+  /** `extras.module_details` of these live modules. */
+  moduleNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT m.id::text AS issue_module__module_id, m.name AS issue_module__module__name
+       FROM modules m WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL ORDER BY 1`,
+      [ids],
     );
   }
 
