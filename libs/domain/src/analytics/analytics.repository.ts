@@ -53,46 +53,55 @@ const month = (column: string, time: boolean) => {
   return `(EXTRACT(YEAR FROM ${v})::int::text || '-' || EXTRACT(MONTH FROM ${v})::int::text)`;
 };
 
-/** The SQL of one axis over alias `a`: its value and the join it needs. */
-function axisSql(axis: AnalyticsAxis, a: string): { expr: string; join: string } {
+/**
+ * The SQL of one axis over alias `a`: the key the work items are grouped by (`key`, with the join
+ * it needs), and the axis's value over that key once grouped (`value`, over `g.<k>`, with the join
+ * it needs then). The state group is grouped by the state, then named: the states are joined to
+ * the groups, not to every work item. (A month stays the key itself: PostgreSQL estimates a
+ * `date_trunc` of a time as many groups as there are times, and plans the aggregate without its
+ * parallel workers.)
+ */
+function axisSql(
+  axis: AnalyticsAxis,
+  a: string,
+  k: string,
+): { key: string; join: string; value: string; valueJoin: string } {
+  const plain = (key: string, join = '') => ({ key, join, value: `g.${k}`, valueJoin: '' });
   switch (axis) {
     case 'state_id':
-      return { expr: 'i.state_id::text', join: '' };
+      return plain('i.state_id::text');
     case 'state__group':
-      return { expr: `${a}."group"::text`, join: `LEFT JOIN states ${a} ON ${a}.id = i.state_id` };
+      return { key: 'i.state_id', join: '', value: `${a}."group"::text`, valueJoin: `LEFT JOIN states ${a} ON ${a}.id = g.${k}` };
     case 'labels__id':
-      return {
-        expr: `${a}.label_id::text`,
-        join: `LEFT JOIN (SELECT il.issue_id, il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(
+        `${a}.label_id::text`,
+        `LEFT JOIN (SELECT il.issue_id, il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      );
     case 'assignees__id':
-      return {
-        expr: `${a}.assignee_id::text`,
-        join: `LEFT JOIN issue_assignees ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(`${a}.assignee_id::text`, `LEFT JOIN issue_assignees ${a} ON ${a}.issue_id = i.id`);
     case 'estimate_point__value':
-      return {
-        expr: `${a}.value::text`,
-        join: `LEFT JOIN estimate_points ${a} ON ${a}.id = i.estimate_point_id AND ${a}.deleted_at IS NULL`,
-      };
+      return plain(
+        `${a}.value::text`,
+        `LEFT JOIN estimate_points ${a} ON ${a}.id = i.estimate_point_id AND ${a}.deleted_at IS NULL`,
+      );
     case 'issue_cycle__cycle_id':
-      return {
-        expr: `${a}.cycle_id::text`,
-        join: `LEFT JOIN (SELECT ci.issue_id, ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(
+        `${a}.cycle_id::text`,
+        `LEFT JOIN (SELECT ci.issue_id, ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      );
     case 'issue_module__module_id':
-      return {
-        expr: `${a}.module_id::text`,
-        join: `LEFT JOIN (SELECT mi.issue_id, mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL WHERE mi.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(
+        `${a}.module_id::text`,
+        `LEFT JOIN (SELECT mi.issue_id, mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL WHERE mi.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      );
     case 'priority':
-      return { expr: 'i.priority::text', join: '' };
+      return plain('i.priority::text');
     case 'start_date':
     case 'target_date':
-      return { expr: month(`i.${axis}`, false), join: '' };
+      return plain(month(`i.${axis}`, false));
     case 'created_at':
     case 'completed_at':
-      return { expr: month(`i.${axis}`, true), join: '' };
+      return plain(month(`i.${axis}`, true));
   }
 }
 
@@ -152,20 +161,26 @@ export class AnalyticsRepository {
     y: AnalyticsMeasure,
     segment: AnalyticsAxis | undefined,
   ): Promise<ChartRow[]> {
-    const xs = axisSql(x, 'ax');
-    const ss = segment ? axisSql(segment, 'sg') : undefined;
+    const xs = axisSql(x, 'ax', 'kx');
+    const ss = segment ? axisSql(segment, 'sg', 'ks') : undefined;
     const joins = [xs.join, ss?.join ?? ''];
-    let measure = 'COUNT(*)::int AS count';
+    let measure = 'COUNT(*) AS n';
+    let total = 'SUM(g.n)::int AS count';
     if (y === 'estimate') {
       joins.push('LEFT JOIN estimate_points yp ON yp.id = i.estimate_point_id AND yp.deleted_at IS NULL');
-      measure = `SUM(${numericPoint('yp')}) AS estimate`;
+      measure = `SUM(${numericPoint('yp')}) AS n`;
+      total = 'SUM(g.n) AS estimate';
     }
     const params: unknown[] = [];
     const from = this.scoped(scope, params, joins.join(' '));
-    const cols = ss ? `${xs.expr} AS dimension, ${ss.expr} AS segment` : `${xs.expr} AS dimension`;
+    const keys = ss ? `${xs.key} AS kx, ${ss.key} AS ks` : `${xs.key} AS kx`;
+    const cols = ss ? `${xs.value} AS dimension, ${ss.value} AS segment` : `${xs.value} AS dimension`;
+    const by = ss ? '1, 2' : '1';
     return this.dataSource.query(
-      `SELECT ${cols}, ${measure} ${from} AND ${xs.expr} IS NOT NULL
-       GROUP BY ${ss ? '1, 2' : '1'} ORDER BY ${ss ? '1, 2' : '1'}`,
+      `SELECT ${cols}, ${total}
+       FROM (SELECT ${keys}, ${measure} ${from} GROUP BY ${by}) g ${xs.valueJoin} ${ss?.valueJoin ?? ''}
+       WHERE ${xs.value} IS NOT NULL
+       GROUP BY ${by} ORDER BY ${by}`,
       params,
     );
   }
