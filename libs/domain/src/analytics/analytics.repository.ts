@@ -71,7 +71,12 @@ function axisSql(
     case 'state_id':
       return plain('i.state_id::text');
     case 'state__group':
-      return { key: 'i.state_id', join: '', value: `${a}."group"::text`, valueJoin: `LEFT JOIN states ${a} ON ${a}.id = g.${k}` };
+      return {
+        key: 'i.state_id',
+        join: '',
+        value: `${a}."group"::text`,
+        valueJoin: `LEFT JOIN states ${a} ON ${a}.id = g.${k}`,
+      };
     case 'labels__id':
       return plain(
         `${a}.label_id::text`,

@@ -158,10 +158,27 @@ export class AnalyticsService {
    * labels, assignees, cycles and modules the chart names, each `{}` unless the chart uses it.
    */
   async chart(scope: AnalyticsScope, chart: Chart) {
-    const [total, rows] = await Promise.all([this.total(scope), this.repo.chart(scope, chart.x, chart.y, chart.segment)]);
+    const [total, rows] = await Promise.all([
+      this.total(scope),
+      this.repo.chart(scope, chart.x, chart.y, chart.segment),
+    ]);
     const [states, labels, assignees, cycles, modules] = await Promise.all([
-      this.details(scope, chart, rows, 'state_id', (s) => this.repo.stateDetails(s), (ids) => this.repo.stateNames(ids)),
-      this.details(scope, chart, rows, 'labels__id', (s) => this.repo.labelDetails(s), (ids) => this.repo.labelNames(ids)),
+      this.details(
+        scope,
+        chart,
+        rows,
+        'state_id',
+        (s) => this.repo.stateDetails(s),
+        (ids) => this.repo.stateNames(ids),
+      ),
+      this.details(
+        scope,
+        chart,
+        rows,
+        'labels__id',
+        (s) => this.repo.labelDetails(s),
+        (ids) => this.repo.labelNames(ids),
+      ),
       this.details(
         scope,
         chart,
@@ -206,7 +223,9 @@ export class AnalyticsService {
    * else a count.
    */
   private async total(scope: AnalyticsScope): Promise<number> {
-    const counted = this.repo.unfiltered(scope) ? await this.issues.workspaceVisibleCount(scope.workspaceId, scope.viewerId) : null;
+    const counted = this.repo.unfiltered(scope)
+      ? await this.issues.workspaceVisibleCount(scope.workspaceId, scope.viewerId)
+      : null;
     return counted ?? this.repo.count(scope);
   }
 
@@ -299,7 +318,9 @@ export class AnalyticsService {
       total_issues_classified: classified,
       open_issues: open,
       open_issues_classified: classified.filter((r) => r.state_group !== null && OPEN_GROUPS.includes(r.state_group)),
-      issue_completed_month_wise: [...months.entries()].sort(([a], [b]) => a - b).map(([month, count]) => ({ month, count })),
+      issue_completed_month_wise: [...months.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([month, count]) => ({ month, count })),
       most_issue_created_user: created,
       most_issue_closed_user: assigned.completed,
       pending_issue_user: assigned.pending,
@@ -400,10 +421,7 @@ export class AnalyticsService {
     const ids = projects.filter((v): v is string => typeof v === 'string' && isUuid(v));
     if (ids.length) filters.project = ids.map((v) => v.toLowerCase());
     const full: AnalyticsScope = { ...scope, filters };
-    const [total, rows] = await Promise.all([
-      this.total(full),
-      this.repo.chart(full, chart.x, chart.y, chart.segment),
-    ]);
+    const [total, rows] = await Promise.all([this.total(full), this.repo.chart(full, chart.x, chart.y, chart.segment)]);
     return { total, distribution: groupRows(rows, chart.x) };
   }
 
