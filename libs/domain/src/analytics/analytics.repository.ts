@@ -258,44 +258,42 @@ export class AnalyticsRepository {
   }
 
   /**
-   * The overview of the scope in one pass (`default-analytics/`): per state group (`null` for a
-   * work item whose state is unset or gone) and per month of `year` its work items were completed
-   * in (`null`: not completed that year, UTC), the number of work items (`n`) and the sum of their
-   * legacy `point` (`points`, null when none has one). The work items are grouped by their
-   * `state_id` first and the states joined to those groups, not to every work item.
+   * The overview of the scope in one pass (`default-analytics/`; two grouping sets of one
+   * aggregate): `groups`, per state group (`null` for a work item whose state is unset or gone)
+   * and per month of `year` its work items were completed in (`null`: not completed that year, UTC),
+   * the number of work items (`n`) and the sum of their legacy `point` (`points`, null when none has
+   * one); and `creators`, the five creators of the most work items (`created_by__*` keys and
+   * `count`, most first, then by display name). The work items are grouped by their `state_id` and
+   * creator first, the states and users joined to those groups, not to every work item.
    */
-  overview(
+  async overview(
     scope: AnalyticsScope,
     year: number,
-  ): Promise<Array<{ state_group: string | null; month: number | null; n: number; points: number | null }>> {
+  ): Promise<{
+    groups: Array<{ state_group: string | null; month: number | null; n: number; points: number | null }>;
+    creators: ChartRow[];
+  }> {
     const params: unknown[] = [];
     const from = this.scoped(scope, params);
     params.push(year);
     const t = `(i.completed_at AT TIME ZONE 'UTC')`;
-    return this.dataSource.query(
-      `SELECT s."group"::text AS state_group, g.month, SUM(g.n)::int AS n, (SUM(g.points))::float8 AS points
-       FROM (SELECT i.state_id, CASE WHEN EXTRACT(YEAR FROM ${t}) = $${params.length} THEN EXTRACT(MONTH FROM ${t})::int END AS month,
-               COUNT(*) AS n, SUM(i.point) AS points
-             ${from} GROUP BY 1, 2) g
-       LEFT JOIN states s ON s.id = g.state_id
-       GROUP BY 1, 2`,
+    const rows: Array<{ groups: unknown; creators: unknown }> = await this.dataSource.query(
+      `WITH g AS MATERIALIZED (
+         SELECT i.state_id, CASE WHEN EXTRACT(YEAR FROM ${t}) = $${params.length} THEN EXTRACT(MONTH FROM ${t})::int END AS month,
+           i.created_by_id, GROUPING(i.created_by_id) AS by_state, COUNT(*) AS n, SUM(i.point) AS points
+         ${from} GROUP BY GROUPING SETS ((1, 2), (3)))
+       SELECT
+         (SELECT json_agg(x) FROM (
+            SELECT s."group"::text AS state_group, g.month, SUM(g.n)::int AS n, (SUM(g.points))::float8 AS points
+            FROM g LEFT JOIN states s ON s.id = g.state_id WHERE g.by_state = 1 GROUP BY 1, 2) x) AS groups,
+         (SELECT json_agg(c ORDER BY c.ord) FROM (
+            SELECT ${userFields('created_by')}, g.n::int AS count, row_number() OVER (ORDER BY g.n DESC, u.display_name) AS ord
+            FROM g JOIN users u ON u.id = g.created_by_id WHERE g.by_state = 0 ORDER BY ord LIMIT 5) c) AS creators`,
       params,
     );
-  }
-
-  /**
-   * The five creators of the most work items: `created_by__*` keys and `count`, most first (then by
-   * display name). The work items are counted per creator first, the users joined to those counts.
-   */
-  topCreators(scope: AnalyticsScope): Promise<ChartRow[]> {
-    const params: unknown[] = [];
-    return this.dataSource.query(
-      `SELECT ${userFields('created_by')}, g.n AS count
-       FROM (SELECT i.created_by_id, COUNT(*)::int AS n ${this.scoped(scope, params)} GROUP BY 1) g
-       JOIN users u ON u.id = g.created_by_id
-       ORDER BY count DESC, u.display_name LIMIT 5`,
-      params,
-    );
+    const json = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v as T[] | null) ?? []));
+    const creators = json<ChartRow & { ord?: unknown }>(rows[0]?.creators).map(({ ord: _o, ...r }) => r);
+    return { groups: json(rows[0]?.groups), creators };
   }
 
   /**

@@ -285,10 +285,9 @@ export class AnalyticsService {
    * per assignee, and the sums of the legacy `point` field.
    */
   async defaults(scope: AnalyticsScope) {
-    // three passes over the scope: by state group and month of completion, by creator, by assignee
-    const [overview, created, assigned] = await Promise.all([
+    // two passes over the scope: by state group, month of completion and creator; by assignee
+    const [overview, assigned] = await Promise.all([
       this.repo.overview(scope, new Date().getUTCFullYear()),
-      this.repo.topCreators(scope),
       this.repo.byAssignee(scope),
     ]);
     const groups = new Map<string | null, number>();
@@ -297,7 +296,7 @@ export class AnalyticsService {
     let open = 0;
     let openPoints: number | null = null;
     let points: number | null = null;
-    for (const r of overview) {
+    for (const r of overview.groups) {
       const n = Number(r.n);
       const p = r.points === null ? null : Number(r.points);
       total += n;
@@ -321,7 +320,7 @@ export class AnalyticsService {
       issue_completed_month_wise: [...months.entries()]
         .sort(([a], [b]) => a - b)
         .map(([month, count]) => ({ month, count })),
-      most_issue_created_user: created,
+      most_issue_created_user: overview.creators,
       most_issue_closed_user: assigned.completed,
       pending_issue_user: assigned.pending,
       open_estimate_sum: openPoints,
