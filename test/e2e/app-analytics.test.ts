@@ -154,6 +154,21 @@ describe('App API: analytics', () => {
     ]);
   });
 
+  it('extras: the x axis from the chart’s own values, a segment’s from the scope (the same details)', async () => {
+    const byX = await t.api.get(`${api()}/analytics/?x_axis=labels__id&y_axis=issue_count`).set(bearer(ada));
+    const bySegment = await t.api
+      .get(`${api()}/analytics/?x_axis=priority&y_axis=issue_count&segment=labels__id`)
+      .set(bearer(ada));
+    assert.equal(bySegment.status, 200, JSON.stringify(bySegment.body));
+    assert.equal(byX.body.extras.label_details.length, 2);
+    assert.deepEqual(byX.body.extras.label_details, bySegment.body.extras.label_details);
+    assert.deepEqual(bySegment.body.extras.state_details, {});
+    const states = await t.api.get(`${api()}/analytics/?x_axis=state_id&y_axis=issue_count`).set(bearer(ada));
+    const named = (states.body.extras.state_details as Row[]).map((r) => r.state_id);
+    assert.deepEqual([...named].sort(), Object.keys(states.body.distribution).sort());
+    assert.equal(states.body.total, 5);
+  });
+
   it('sums estimates (none here: null)', async () => {
     const res = await t.api.get(`${api()}/analytics/?x_axis=state__group&y_axis=estimate`).set(bearer(ada));
     assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -53,46 +53,60 @@ const month = (column: string, time: boolean) => {
   return `(EXTRACT(YEAR FROM ${v})::int::text || '-' || EXTRACT(MONTH FROM ${v})::int::text)`;
 };
 
-/** The SQL of one axis over alias `a`: its value and the join it needs. */
-function axisSql(axis: AnalyticsAxis, a: string): { expr: string; join: string } {
+/**
+ * The SQL of one axis over alias `a`: the key the work items are grouped by (`key`, with the join
+ * it needs), and the axis's value over that key once grouped (`value`, over `g.<k>`, with the join
+ * it needs then). The state group is grouped by the state, then named: the states are joined to
+ * the groups, not to every work item. (A month stays the key itself: PostgreSQL estimates a
+ * `date_trunc` of a time as many groups as there are times, and plans the aggregate without its
+ * parallel workers.)
+ */
+function axisSql(
+  axis: AnalyticsAxis,
+  a: string,
+  k: string,
+): { key: string; join: string; value: string; valueJoin: string } {
+  const plain = (key: string, join = '') => ({ key, join, value: `g.${k}`, valueJoin: '' });
   switch (axis) {
     case 'state_id':
-      return { expr: 'i.state_id::text', join: '' };
+      return plain('i.state_id::text');
     case 'state__group':
-      return { expr: `${a}."group"::text`, join: `LEFT JOIN states ${a} ON ${a}.id = i.state_id` };
+      return {
+        key: 'i.state_id',
+        join: '',
+        value: `${a}."group"::text`,
+        valueJoin: `LEFT JOIN states ${a} ON ${a}.id = g.${k}`,
+      };
     case 'labels__id':
-      return {
-        expr: `${a}.label_id::text`,
-        join: `LEFT JOIN (SELECT il.issue_id, il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(
+        `${a}.label_id::text`,
+        `LEFT JOIN (SELECT il.issue_id, il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      );
     case 'assignees__id':
-      return {
-        expr: `${a}.assignee_id::text`,
-        join: `LEFT JOIN issue_assignees ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(`${a}.assignee_id::text`, `LEFT JOIN issue_assignees ${a} ON ${a}.issue_id = i.id`);
     case 'estimate_point__value':
-      return {
-        expr: `${a}.value::text`,
-        join: `LEFT JOIN estimate_points ${a} ON ${a}.id = i.estimate_point_id AND ${a}.deleted_at IS NULL`,
-      };
+      return plain(
+        `${a}.value::text`,
+        `LEFT JOIN estimate_points ${a} ON ${a}.id = i.estimate_point_id AND ${a}.deleted_at IS NULL`,
+      );
     case 'issue_cycle__cycle_id':
-      return {
-        expr: `${a}.cycle_id::text`,
-        join: `LEFT JOIN (SELECT ci.issue_id, ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(
+        `${a}.cycle_id::text`,
+        `LEFT JOIN (SELECT ci.issue_id, ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      );
     case 'issue_module__module_id':
-      return {
-        expr: `${a}.module_id::text`,
-        join: `LEFT JOIN (SELECT mi.issue_id, mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL WHERE mi.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
-      };
+      return plain(
+        `${a}.module_id::text`,
+        `LEFT JOIN (SELECT mi.issue_id, mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL WHERE mi.deleted_at IS NULL) ${a} ON ${a}.issue_id = i.id`,
+      );
     case 'priority':
-      return { expr: 'i.priority::text', join: '' };
+      return plain('i.priority::text');
     case 'start_date':
     case 'target_date':
-      return { expr: month(`i.${axis}`, false), join: '' };
+      return plain(month(`i.${axis}`, false));
     case 'created_at':
     case 'completed_at':
-      return { expr: month(`i.${axis}`, true), join: '' };
+      return plain(month(`i.${axis}`, true));
   }
 }
 
@@ -126,6 +140,11 @@ export class AnalyticsRepository {
     return `FROM issues i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
   }
 
+  /** Whether the scope has no filter (Plane's list filters compile to no condition). */
+  unfiltered(scope: AnalyticsScope): boolean {
+    return issueFilterConditions(scope.filters, bindPositional([])).length === 0;
+  }
+
   /** How many work items the scope holds. */
   async count(scope: AnalyticsScope): Promise<number> {
     const params: unknown[] = [];
@@ -147,20 +166,26 @@ export class AnalyticsRepository {
     y: AnalyticsMeasure,
     segment: AnalyticsAxis | undefined,
   ): Promise<ChartRow[]> {
-    const xs = axisSql(x, 'ax');
-    const ss = segment ? axisSql(segment, 'sg') : undefined;
+    const xs = axisSql(x, 'ax', 'kx');
+    const ss = segment ? axisSql(segment, 'sg', 'ks') : undefined;
     const joins = [xs.join, ss?.join ?? ''];
-    let measure = 'COUNT(*)::int AS count';
+    let measure = 'COUNT(*) AS n';
+    let total = 'SUM(g.n)::int AS count';
     if (y === 'estimate') {
       joins.push('LEFT JOIN estimate_points yp ON yp.id = i.estimate_point_id AND yp.deleted_at IS NULL');
-      measure = `SUM(${numericPoint('yp')}) AS estimate`;
+      measure = `SUM(${numericPoint('yp')}) AS n`;
+      total = 'SUM(g.n) AS estimate';
     }
     const params: unknown[] = [];
     const from = this.scoped(scope, params, joins.join(' '));
-    const cols = ss ? `${xs.expr} AS dimension, ${ss.expr} AS segment` : `${xs.expr} AS dimension`;
+    const keys = ss ? `${xs.key} AS kx, ${ss.key} AS ks` : `${xs.key} AS kx`;
+    const cols = ss ? `${xs.value} AS dimension, ${ss.value} AS segment` : `${xs.value} AS dimension`;
+    const by = ss ? '1, 2' : '1';
     return this.dataSource.query(
-      `SELECT ${cols}, ${measure} ${from} AND ${xs.expr} IS NOT NULL
-       GROUP BY ${ss ? '1, 2' : '1'} ORDER BY ${ss ? '1, 2' : '1'}`,
+      `SELECT ${cols}, ${total}
+       FROM (SELECT ${keys}, ${measure} ${from} GROUP BY ${by}) g ${xs.valueJoin} ${ss?.valueJoin ?? ''}
+       WHERE ${xs.value} IS NOT NULL
+       GROUP BY ${by} ORDER BY ${by}`,
       params,
     );
   }
@@ -232,60 +257,122 @@ export class AnalyticsRepository {
     );
   }
 
-  /** Work items of the scope in the open state groups (backlog, unstarted, started), and the sums of their and all `point`s. */
-  async openAndPoints(
+  /**
+   * The overview of the scope in one pass (`default-analytics/`; two grouping sets of one
+   * aggregate): `groups`, per state group (`null` for a work item whose state is unset or gone)
+   * and per month of `year` its work items were completed in (`null`: not completed that year, UTC),
+   * the number of work items (`n`) and the sum of their legacy `point` (`points`, null when none has
+   * one); and `creators`, the five creators of the most work items (`created_by__*` keys and
+   * `count`, most first, then by display name). The work items are grouped by their `state_id` and
+   * creator first, the states and users joined to those groups, not to every work item.
+   */
+  async overview(
     scope: AnalyticsScope,
-  ): Promise<{ open: number; openPoints: number | null; points: number | null }> {
-    const params: unknown[] = [];
-    const rows: Array<{ open: number; open_points: number | null; points: number | null }> =
-      await this.dataSource.query(
-        `SELECT COUNT(*) FILTER (WHERE s."group" IN ('backlog', 'unstarted', 'started'))::int AS open,
-         (SUM(i.point) FILTER (WHERE s."group" IN ('backlog', 'unstarted', 'started')))::float8 AS open_points,
-         SUM(i.point)::float8 AS points
-       ${this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id')}`,
-        params,
-      );
-    const r = rows[0];
-    return { open: r?.open ?? 0, openPoints: r?.open_points ?? null, points: r?.points ?? null };
-  }
-
-  /** `{month, count}` of the work items completed in `year` (UTC), by month. */
-  completedByMonth(scope: AnalyticsScope, year: number): Promise<ChartRow[]> {
+    year: number,
+  ): Promise<{
+    groups: Array<{ state_group: string | null; month: number | null; n: number; points: number | null }>;
+    creators: ChartRow[];
+  }> {
     const params: unknown[] = [];
     const from = this.scoped(scope, params);
     params.push(year);
-    return this.dataSource.query(
-      `SELECT EXTRACT(MONTH FROM i.completed_at AT TIME ZONE 'UTC')::int AS month, COUNT(*)::int AS count ${from}
-       AND EXTRACT(YEAR FROM i.completed_at AT TIME ZONE 'UTC') = $${params.length} GROUP BY 1 ORDER BY 1`,
+    const t = `(i.completed_at AT TIME ZONE 'UTC')`;
+    const rows: Array<{ groups: unknown; creators: unknown }> = await this.dataSource.query(
+      `WITH g AS MATERIALIZED (
+         SELECT i.state_id, CASE WHEN EXTRACT(YEAR FROM ${t}) = $${params.length} THEN EXTRACT(MONTH FROM ${t})::int END AS month,
+           i.created_by_id, GROUPING(i.created_by_id) AS by_state, COUNT(*) AS n, SUM(i.point) AS points
+         ${from} GROUP BY GROUPING SETS ((1, 2), (3)))
+       SELECT
+         (SELECT json_agg(x) FROM (
+            SELECT s."group"::text AS state_group, g.month, SUM(g.n)::int AS n, (SUM(g.points))::float8 AS points
+            FROM g LEFT JOIN states s ON s.id = g.state_id WHERE g.by_state = 1 GROUP BY 1, 2) x) AS groups,
+         (SELECT json_agg(c ORDER BY c.ord) FROM (
+            SELECT ${userFields('created_by')}, g.n::int AS count, row_number() OVER (ORDER BY g.n DESC, u.display_name) AS ord
+            FROM g JOIN users u ON u.id = g.created_by_id WHERE g.by_state = 0 ORDER BY ord LIMIT 5) c) AS creators`,
       params,
     );
-  }
-
-  /** The five creators of the most work items: `created_by__*` keys and `count`, most first. */
-  topCreators(scope: AnalyticsScope): Promise<ChartRow[]> {
-    const params: unknown[] = [];
-    return this.dataSource.query(
-      `SELECT ${userFields('created_by')}, COUNT(*)::int AS count
-       ${this.scoped(scope, params, 'JOIN users u ON u.id = i.created_by_id')}
-       GROUP BY u.id ORDER BY count DESC, u.display_name LIMIT 5`,
-      params,
-    );
+    const json = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v as T[] | null) ?? []));
+    const creators = json<ChartRow & { ord?: unknown }>(rows[0]?.creators).map(({ ord: _o, ...r }) => r);
+    return { groups: json(rows[0]?.groups), creators };
   }
 
   /**
-   * Per assignee (`assignees__*` keys, `count`), the work items completed (`completed`: the five
-   * with most) or not completed (every assignee, and a row of nulls for the unassigned), most first.
+   * Per assignee (`assignees__*` keys, `count`), in one pass over the scope's assignments: the work
+   * items completed (`completed`: the five assignees with most) and not completed (`pending`:
+   * every assignee, and one row of nulls for the unassigned and the assignees who are no users),
+   * each most first, then by display name (nulls last).
    */
-  byAssignee(scope: AnalyticsScope, completed: boolean): Promise<ChartRow[]> {
+  async byAssignee(scope: AnalyticsScope): Promise<{ completed: ChartRow[]; pending: ChartRow[] }> {
     const params: unknown[] = [];
-    const joins = completed
-      ? 'JOIN issue_assignees ia ON ia.issue_id = i.id JOIN users u ON u.id = ia.assignee_id'
-      : 'LEFT JOIN issue_assignees ia ON ia.issue_id = i.id LEFT JOIN users u ON u.id = ia.assignee_id';
-    return this.dataSource.query(
-      `SELECT ${userFields('assignees')}, COUNT(*)::int AS count ${this.scoped(scope, params, joins)}
-       AND i.completed_at IS ${completed ? 'NOT NULL' : 'NULL'}
-       GROUP BY u.id ORDER BY count DESC, u.display_name NULLS LAST ${completed ? 'LIMIT 5' : ''}`,
+    const rows: Array<ChartRow & { kind: string }> = await this.dataSource.query(
+      `WITH g AS MATERIALIZED (
+         SELECT ia.assignee_id, i.completed_at IS NOT NULL AS done, COUNT(*)::int AS n
+         ${this.scoped(scope, params, 'LEFT JOIN issue_assignees ia ON ia.issue_id = i.id')}
+         GROUP BY 1, 2)
+       SELECT * FROM (
+         SELECT 'completed' AS kind, ${userFields('assignees')}, g.n AS count,
+           row_number() OVER (ORDER BY g.n DESC, u.display_name NULLS LAST) AS ord
+         FROM g JOIN users u ON u.id = g.assignee_id WHERE g.done) c
+       WHERE c.ord <= 5
+       UNION ALL
+       SELECT 'pending' AS kind, ${userFields('assignees')}, SUM(g.n)::int AS count,
+         row_number() OVER (ORDER BY SUM(g.n) DESC, u.display_name NULLS LAST) AS ord
+       FROM g LEFT JOIN users u ON u.id = g.assignee_id WHERE NOT g.done GROUP BY u.id`,
       params,
+    );
+    const pick = (kind: string) =>
+      rows
+        .filter((r) => r.kind === kind)
+        .sort((a, b) => Number(a.ord) - Number(b.ord))
+        .map(({ kind: _k, ord: _o, ...r }) => r);
+    return { completed: pick('completed'), pending: pick('pending') };
+  }
+
+  // ---- names of the values a chart shows (its `extras`), by id ------------------------------------
+
+  /** `extras.state_details` of these states (`state_id` order as text). */
+  stateNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT s.id::text AS state_id, s.name AS state__name, s.color AS state__color
+       FROM states s WHERE s.id = ANY($1::uuid[]) ORDER BY 1`,
+      [ids],
+    );
+  }
+
+  /** `extras.label_details` of these live labels. */
+  labelNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT l.id::text AS labels__id, l.color AS labels__color, l.name AS labels__name
+       FROM labels l WHERE l.id = ANY($1::uuid[]) AND l.deleted_at IS NULL ORDER BY 1`,
+      [ids],
+    );
+  }
+
+  /** `extras.assignee_details` of these users. */
+  assigneeNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT u.avatar AS assignees__avatar_url, u.display_name AS assignees__display_name,
+         u.first_name AS assignees__first_name, u.last_name AS assignees__last_name, u.id::text AS assignees__id
+       FROM users u WHERE u.id = ANY($1::uuid[]) ORDER BY 5`,
+      [ids],
+    );
+  }
+
+  /** `extras.cycle_details` of these live cycles. */
+  cycleNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT c.id::text AS issue_cycle__cycle_id, c.name AS issue_cycle__cycle__name
+       FROM cycles c WHERE c.id = ANY($1::uuid[]) AND c.deleted_at IS NULL ORDER BY 1`,
+      [ids],
+    );
+  }
+
+  /** `extras.module_details` of these live modules. */
+  moduleNames(ids: string[]): Promise<ChartRow[]> {
+    return this.dataSource.query(
+      `SELECT m.id::text AS issue_module__module_id, m.name AS issue_module__module__name
+       FROM modules m WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL ORDER BY 1`,
+      [ids],
     );
   }
 

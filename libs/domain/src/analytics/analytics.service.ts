@@ -1,6 +1,7 @@
 import { isUuid, MeridianError } from '#common';
 import { Injectable, Logger } from '@nestjs/common';
 import { MailService } from '../mail';
+import { IssueQueryService } from '../issue';
 import type { IssueFilterSet } from '../issue';
 import { assertViewFilters, planeQuery, viewIssueFilters } from '../view';
 import { AnalyticView } from './analytic-view.entity';
@@ -55,6 +56,9 @@ const COLUMN_NAMES: Record<string, string> = {
   issue_module__module_id: 'Module',
 };
 
+/** The open state groups (Plane's `state__group__in=["backlog", "unstarted", "started"]`). */
+const OPEN_GROUPS: readonly string[] = ['backlog', 'unstarted', 'started'];
+
 /** Priorities in the order Plane's `sort_data` lists them. */
 const PRIORITY_ORDER = ['low', 'medium', 'high', 'urgent', 'none'];
 
@@ -81,6 +85,7 @@ export class AnalyticsService {
   constructor(
     private readonly repo: AnalyticsRepository,
     private readonly mail: MailService,
+    private readonly issues: IssueQueryService,
   ) {}
 
   /**
@@ -153,15 +158,51 @@ export class AnalyticsService {
    * labels, assignees, cycles and modules the chart names, each `{}` unless the chart uses it.
    */
   async chart(scope: AnalyticsScope, chart: Chart) {
-    const uses = (axis: AnalyticsAxis) => chart.x === axis || chart.segment === axis;
-    const [total, rows, states, labels, assignees, cycles, modules] = await Promise.all([
-      this.repo.count(scope),
+    const [total, rows] = await Promise.all([
+      this.total(scope),
       this.repo.chart(scope, chart.x, chart.y, chart.segment),
-      uses('state_id') ? this.repo.stateDetails(scope) : {},
-      uses('labels__id') ? this.repo.labelDetails(scope) : {},
-      uses('assignees__id') ? this.repo.assigneeDetails(scope) : {},
-      uses('issue_cycle__cycle_id') ? this.repo.cycleDetails(scope) : {},
-      uses('issue_module__module_id') ? this.repo.moduleDetails(scope) : {},
+    ]);
+    const [states, labels, assignees, cycles, modules] = await Promise.all([
+      this.details(
+        scope,
+        chart,
+        rows,
+        'state_id',
+        (s) => this.repo.stateDetails(s),
+        (ids) => this.repo.stateNames(ids),
+      ),
+      this.details(
+        scope,
+        chart,
+        rows,
+        'labels__id',
+        (s) => this.repo.labelDetails(s),
+        (ids) => this.repo.labelNames(ids),
+      ),
+      this.details(
+        scope,
+        chart,
+        rows,
+        'assignees__id',
+        (s) => this.repo.assigneeDetails(s),
+        (ids) => this.repo.assigneeNames(ids),
+      ),
+      this.details(
+        scope,
+        chart,
+        rows,
+        'issue_cycle__cycle_id',
+        (s) => this.repo.cycleDetails(s),
+        (ids) => this.repo.cycleNames(ids),
+      ),
+      this.details(
+        scope,
+        chart,
+        rows,
+        'issue_module__module_id',
+        (s) => this.repo.moduleDetails(s),
+        (ids) => this.repo.moduleNames(ids),
+      ),
     ]);
     return {
       total,
@@ -174,6 +215,41 @@ export class AnalyticsService {
         module_details: modules,
       },
     };
+  }
+
+  /**
+   * How many work items the scope holds: with no filter, the viewer's projects' counters (one row
+   * each; `IssueQueryService.workspaceVisibleCount`), unless the Guest rule narrows one of them;
+   * else a count.
+   */
+  private async total(scope: AnalyticsScope): Promise<number> {
+    const counted = this.repo.unfiltered(scope)
+      ? await this.issues.workspaceVisibleCount(scope.workspaceId, scope.viewerId)
+      : null;
+    return counted ?? this.repo.count(scope);
+  }
+
+  /**
+   * A chart's `extras` entry for `axis` (`{}` unless the chart uses it): the details of the values
+   * the scope's work items have on that axis. When the axis is the chart's `x_axis`, those values are
+   * the chart's dimensions (a work item without one is left out of both), so only their names are
+   * read; as a segment they are read from the scope (`fromScope`): the chart leaves out the work
+   * items without an `x` value, and their segment values with them.
+   */
+  private details(
+    scope: AnalyticsScope,
+    chart: Chart,
+    rows: ChartRow[],
+    axis: AnalyticsAxis,
+    fromScope: (scope: AnalyticsScope) => Promise<ChartRow[]>,
+    byIds: (ids: string[]) => Promise<ChartRow[]>,
+  ): Promise<ChartRow[] | Record<string, never>> {
+    if (chart.x === axis) {
+      const ids = [...new Set(rows.map((r) => r.dimension).filter((v): v is string => typeof v === 'string'))];
+      return ids.length ? byIds(ids) : Promise.resolve([]);
+    }
+    if (chart.segment === axis) return fromScope(scope);
+    return Promise.resolve({});
   }
 
   /** The rows of a chart, for the analytics export (`dimension`, `segment`, the measure). */
@@ -209,27 +285,46 @@ export class AnalyticsService {
    * per assignee, and the sums of the legacy `point` field.
    */
   async defaults(scope: AnalyticsScope) {
-    const [total, classified, open, openClassified, monthly, created, closed, pending] = await Promise.all([
-      this.repo.count(scope),
-      this.repo.byStateGroup(scope, false),
-      this.repo.openAndPoints(scope),
-      this.repo.byStateGroup(scope, true),
-      this.repo.completedByMonth(scope, new Date().getUTCFullYear()),
-      this.repo.topCreators(scope),
-      this.repo.byAssignee(scope, true),
-      this.repo.byAssignee(scope, false),
+    // two passes over the scope: by state group, month of completion and creator; by assignee
+    const [overview, assigned] = await Promise.all([
+      this.repo.overview(scope, new Date().getUTCFullYear()),
+      this.repo.byAssignee(scope),
     ]);
+    const groups = new Map<string | null, number>();
+    const months = new Map<number, number>();
+    let total = 0;
+    let open = 0;
+    let openPoints: number | null = null;
+    let points: number | null = null;
+    for (const r of overview.groups) {
+      const n = Number(r.n);
+      const p = r.points === null ? null : Number(r.points);
+      total += n;
+      groups.set(r.state_group, (groups.get(r.state_group) ?? 0) + n);
+      if (r.month !== null) months.set(Number(r.month), (months.get(Number(r.month)) ?? 0) + n);
+      if (p !== null) points = (points ?? 0) + p;
+      if (r.state_group !== null && OPEN_GROUPS.includes(r.state_group)) {
+        open += n;
+        if (p !== null) openPoints = (openPoints ?? 0) + p;
+      }
+    }
+    // by group name, the work items without a (known) state last and counted 0 (Plane's `Count("state__group")`)
+    const classified = [...groups.entries()]
+      .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0))
+      .map(([group, n]) => ({ state_group: group, state_count: group === null ? 0 : n }));
     return {
       total_issues: total,
       total_issues_classified: classified,
-      open_issues: open.open,
-      open_issues_classified: openClassified,
-      issue_completed_month_wise: monthly,
-      most_issue_created_user: created,
-      most_issue_closed_user: closed,
-      pending_issue_user: pending,
-      open_estimate_sum: open.openPoints,
-      total_estimate_sum: open.points,
+      open_issues: open,
+      open_issues_classified: classified.filter((r) => r.state_group !== null && OPEN_GROUPS.includes(r.state_group)),
+      issue_completed_month_wise: [...months.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([month, count]) => ({ month, count })),
+      most_issue_created_user: overview.creators,
+      most_issue_closed_user: assigned.completed,
+      pending_issue_user: assigned.pending,
+      open_estimate_sum: openPoints,
+      total_estimate_sum: points,
     };
   }
 
@@ -239,18 +334,29 @@ export class AnalyticsService {
    * `total_members`, `total_cycles`, `total_modules` (none valid: all); `project_ids` narrows
    * (400 `INVALID_QUERY_PARAMETER` for an id that is not a UUID).
    */
-  projectStats(workspaceId: string, viewerId: string, fields: string | undefined, projectIds: string | undefined) {
+  async projectStats(
+    workspaceId: string,
+    viewerId: string,
+    fields: string | undefined,
+    projectIds: string | undefined,
+  ) {
     const valid = ['total_issues', 'completed_issues', 'total_members', 'total_cycles', 'total_modules'];
     const asked = new Set((fields ?? '').split(',').filter((f) => valid.includes(f)));
     const ids = projectIds ? projectIds.split(',').map((v) => v.trim()) : undefined;
     if (ids && !ids.every(isUuid))
       throw new MeridianError('INVALID_QUERY_PARAMETER', 'project_ids must be comma-separated UUIDs.');
-    return this.repo.projectStats(
+    const wanted = asked.size ? asked : new Set(valid);
+    // `total_issues`: the projects' counters of visible work items, not a count of each project
+    const counted = new Set([...wanted].filter((f) => f !== 'total_issues'));
+    const rows = await this.repo.projectStats(
       workspaceId,
       viewerId,
-      asked.size ? asked : new Set(valid),
+      counted,
       ids?.map((v) => v.toLowerCase()),
     );
+    if (!wanted.has('total_issues')) return rows;
+    const totals = await this.issues.visibleCounts(rows.map((r) => String(r.id)));
+    return rows.map(({ id, ...rest }) => ({ id, total_issues: totals.get(String(id)) ?? 0, ...rest }));
   }
 
   // ---- saved charts ---------------------------------------------------------------------------
@@ -314,10 +420,7 @@ export class AnalyticsService {
     const ids = projects.filter((v): v is string => typeof v === 'string' && isUuid(v));
     if (ids.length) filters.project = ids.map((v) => v.toLowerCase());
     const full: AnalyticsScope = { ...scope, filters };
-    const [total, rows] = await Promise.all([
-      this.repo.count(full),
-      this.repo.chart(full, chart.x, chart.y, chart.segment),
-    ]);
+    const [total, rows] = await Promise.all([this.total(full), this.repo.chart(full, chart.x, chart.y, chart.segment)]);
     return { total, distribution: groupRows(rows, chart.x) };
   }
 

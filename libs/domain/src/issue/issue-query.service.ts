@@ -937,6 +937,21 @@ export class IssueQueryService {
   }
 
   /**
+   * How many visible work items the live projects of the workspace that `viewerId` is an active
+   * member of hold (their counters: one row per project), or null when the Guest rule narrows one
+   * of them for the viewer (then only a count tells). What an unfiltered chart of the workspace
+   * counts as its `total` (the analytics room).
+   */
+  workspaceVisibleCount(workspaceId: string, viewerId: string): Promise<number | null> {
+    return this.repo.workspaceVisibleCount(workspaceId, viewerId);
+  }
+
+  /** The visible work items of each project (its counter; 0 without one), whoever asks: `project-stats/`'s `total_issues`. */
+  visibleCounts(projectIds: string[]): Promise<Map<string, number>> {
+    return this.repo.visibleCounts(projectIds);
+  }
+
+  /**
    * What a board's page of work items shows of them, one statement each: assignee and label links
    * (every link; the caller drops deleted labels), votes and reactions (oldest first).
    */

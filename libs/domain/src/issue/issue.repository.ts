@@ -617,6 +617,22 @@ export class IssueRepository {
   }
 
   /**
+   * The visible work items of each of `projectIds` (their maintained counters, `visible_count`:
+   * not deleted, archived, a draft or waiting in intake, whatever the project's own state), 0 for a
+   * project without a counter row; one statement.
+   */
+  async visibleCounts(projectIds: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>(projectIds.map((id) => [id, 0]));
+    if (!projectIds.length) return out;
+    const rows: Array<{ project_id: string; n: number }> = await this.dataSource.query(
+      `SELECT c.project_id::text AS project_id, c.visible_count AS n FROM project_issue_counters c WHERE c.project_id = ANY($1::uuid[])`,
+      [projectIds],
+    );
+    for (const r of rows) out.set(r.project_id, Number(r.n));
+    return out;
+  }
+
+  /**
    * `filtered`'s total from the project's counter when `filtered` is a project's visible work items
    * with no filter (no Guest rule either), else undefined (count the list).
    */
@@ -632,7 +648,7 @@ export class IssueRepository {
    * null when the Guest rule narrows one of them for the viewer (a Guest of a project without
    * `guest_view_all_features`): then only a count of the list tells.
    */
-  private async workspaceVisibleCount(workspaceId: string, viewerId: string): Promise<number | null> {
+  async workspaceVisibleCount(workspaceId: string, viewerId: string): Promise<number | null> {
     const [row] = await hotQuery(this.dataSource, SQL_WORKSPACE_VISIBLE_COUNT, [workspaceId, viewerId]);
     return row?.n === null || row?.n === undefined ? null : Number(row.n);
   }

@@ -59,6 +59,22 @@ export class WorkspaceProfileRepository {
     return qb;
   }
 
+  /**
+   * `i.id IN (…)` of the work items `userId` created, is assigned or (with `subscribed`) subscribes
+   * to: every count of a profile is of those, so the statement starts from the user's own rows
+   * (`ix_issues_created_by`, `ix_issue_assignees_assignee`, `ix_issue_subscribers_subscriber`)
+   * instead of testing every work item of the workspace.
+   */
+  private ofUser(userId: string, params: Record<string, unknown>, subscribed: boolean): string {
+    const user = `${bindNamed(params, 'wu')(userId)}::uuid`;
+    const parts = [
+      `SELECT ic.id FROM issues ic WHERE ic.created_by_id = ${user}`,
+      `SELECT ia.issue_id FROM issue_assignees ia WHERE ia.assignee_id = ${user}`,
+    ];
+    if (subscribed) parts.push(`SELECT su.issue_id FROM issue_subscribers su WHERE su.subscriber_id = ${user}`);
+    return `i.id IN (${parts.join(' UNION ')})`;
+  }
+
   /** `(a AND b …)` of the compiled filters, for a `FILTER (WHERE …)` clause. */
   private condition(filters: IssueFilterSet, params: Record<string, unknown>, prefix: string): string {
     return `(${issueFilterConditions(filters, bindNamed(params, prefix)).join(' AND ')})`;
@@ -73,6 +89,7 @@ export class WorkspaceProfileRepository {
     const completed = this.condition({ assignee: [userId], state_group: ['completed'] }, params, 'wd');
     const subscribed = this.condition({ subscriber: [userId] }, params, 'ws');
     const row = await this.seen(workspaceId, viewerId, filters, params)
+      .andWhere(this.ofUser(userId, params, true))
       .select(`COUNT(*) FILTER (WHERE ${created})`, 'created_issues')
       .addSelect(`COUNT(*) FILTER (WHERE ${assigned})`, 'assigned_issues')
       .addSelect(`COUNT(*) FILTER (WHERE ${completed})`, 'completed_issues')
@@ -145,6 +162,7 @@ export class WorkspaceProfileRepository {
     );
     const completed = `(i.completed_at IS NOT NULL AND ${assigned})`;
     const counts = await this.seen(workspaceId, viewerId, {}, params)
+      .andWhere(this.ofUser(userId, params, false))
       .select('i.project_id', 'project_id')
       .addSelect(`COUNT(*) FILTER (WHERE ${created})`, 'created_issues')
       .addSelect(`COUNT(*) FILTER (WHERE ${assigned})`, 'assigned_issues')
