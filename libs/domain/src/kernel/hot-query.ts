@@ -222,27 +222,34 @@ class ShortReads {
       for (const read of this.waiting.splice(0)) read.reject(err);
       return;
     }
-    const batch = this.waiting.splice(0);
-    let broken: unknown;
-    try {
-      const settled =
-        batch.length > 1 && canPipeline(client)
-          ? await pipelined(
-              client,
-              batch.map((r) => [r.text, r.values, r.types]),
-            )
-          : await inTurn(client, batch);
-      settled.forEach((result, i) => {
-        if (result.status === 'fulfilled') batch[i].resolve(result.value.rows);
-        else {
-          // as `pool.query` does: a connection that failed without an SQLSTATE is not given back
-          if (typeof (result.reason as { code?: unknown })?.code !== 'string') broken ??= result.reason;
-          batch[i].reject(result.reason);
-        }
-      });
-    } finally {
-      client.release(broken instanceof Error ? broken : broken !== undefined);
-    }
+    await settleOn(client, this.waiting.splice(0));
+  }
+}
+
+/**
+ * Runs `batch` on `client` (pipelined when there are several and the client has a stream, else one
+ * after the other), settles each read with its rows or its error, and gives the connection back:
+ * as `pool.query` does, a connection that failed without an SQLSTATE is released as broken.
+ */
+async function settleOn(client: PooledClient, batch: ShortRead[]): Promise<void> {
+  let broken: unknown;
+  try {
+    const settled =
+      batch.length > 1 && canPipeline(client)
+        ? await pipelined(
+            client,
+            batch.map((r) => [r.text, r.values, r.types]),
+          )
+        : await inTurn(client, batch);
+    settled.forEach((result, i) => {
+      if (result.status === 'fulfilled') batch[i].resolve(result.value.rows);
+      else {
+        if (typeof (result.reason as { code?: unknown })?.code !== 'string') broken ??= result.reason;
+        batch[i].reject(result.reason);
+      }
+    });
+  } finally {
+    client.release(broken instanceof Error ? broken : broken !== undefined);
   }
 }
 
@@ -489,29 +496,10 @@ export class ReadBatch {
       for (const r of batch) r.reject(err);
       return;
     }
-    let broken: unknown;
-    try {
-      const settled =
-        batch.length > 1 && canPipeline(client)
-          ? await pipelined(
-              client,
-              batch.map((r) => [r.text, r.values]),
-            )
-          : await inTurn(
-              client,
-              batch.map((r) => ({ ...r, types: undefined })),
-            );
-      settled.forEach((result, i) => {
-        if (result.status === 'fulfilled') batch[i].resolve(result.value.rows);
-        else {
-          // as `pool.query` does: a connection that failed without an SQLSTATE is not given back
-          if (typeof (result.reason as { code?: unknown })?.code !== 'string') broken ??= result.reason;
-          batch[i].reject(result.reason);
-        }
-      });
-    } finally {
-      client.release(broken instanceof Error ? broken : broken !== undefined);
-    }
+    await settleOn(
+      client,
+      batch.map((r) => ({ ...r, types: undefined })),
+    );
   }
 }
 
