@@ -100,6 +100,17 @@ describe('migrations through the CLIs (ormconfig.ts), on the engine under test',
     assert.equal(again.code, 0, again.stderr);
     assert.equal(await applied(), true);
   });
+
+  it("the TypeORM CLI's connections run under the jobs' statement timeout, not a request's (PostgreSQL)", async (t) => {
+    if (!db.env.DATABASE_URL) return t.skip('statement_timeout is set on PostgreSQL connections only');
+    const shown = await runNode(
+      [TYPEORM, '-d', path.join(ROOT, 'dist', 'ormconfig.js'), 'query', 'SHOW statement_timeout'],
+      { ...db.env, DATABASE_STATEMENT_TIMEOUT_MS: '1234', DATABASE_JOB_STATEMENT_TIMEOUT_MS: '98765' },
+    );
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /98765ms/);
+    assert.doesNotMatch(shown.stdout, /1234ms/);
+  });
 });
 
 describe('migrations at server start', () => {
