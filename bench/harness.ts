@@ -101,6 +101,30 @@ export function statusKiB(pid: number, field: string): number {
   }
 }
 
+/**
+ * The address a started server prints in its `listening on http://…` line (stdout or stderr), and
+ * what it printed (the first 20 kB, still gathered afterwards: start-up fields are read from it).
+ * Rejects when the process exits first or after `timeoutMs`, with that output.
+ */
+export function listeningOn(child: ChildProcess, timeoutMs: number): Promise<{ url: string; output(): string }> {
+  let out = '';
+  const output = () => out;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), timeoutMs);
+    const onData = (d: Buffer) => {
+      if (out.length < 20_000) out += d;
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
 /** User + system CPU time of a process, in ms (`/proc/<pid>/stat`, clock ticks of 10 ms). */
 export function cpuMs(pid: number): number {
   try {

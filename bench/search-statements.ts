@@ -21,7 +21,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { benchHeader, freePort, http } from './harness';
+import { benchHeader, freePort, http, listeningOn } from './harness';
 import { SearchRequest, searchRequests, searchTexts } from './search-scenarios';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -68,21 +68,7 @@ async function start(root: string, dbUrl: string, file: string): Promise<{ base:
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 180_000);
-    const onData = (d: Buffer) => {
-      if (out.length < 20_000) out += d;
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
+  const { url: base } = await listeningOn(child, 180_000);
   return { base, child };
 }
 

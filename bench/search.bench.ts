@@ -31,7 +31,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { benchHeader, freePort, http, setUp } from './harness';
+import { benchHeader, freePort, http, listeningOn, setUp } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { searchRequests, searchTexts } from './search-scenarios';
 import { checkBulkMatchesApi, seedBulk, seedViaApi, Sql } from './seed';
@@ -101,21 +101,7 @@ async function start(script: string, env: Record<string, string>): Promise<Runni
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 180_000);
-    const onData = (d: Buffer) => {
-      if (out.length < 20_000) out += d;
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
+  const { url } = await listeningOn(child, 180_000);
   for (let i = 0; script === SERVER; i++) {
     const res = await once(url, { method: 'GET', path: '/health', headers: {} }).catch(() => ({ status: 0 }));
     if (res.status === 200) break;

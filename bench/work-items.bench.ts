@@ -21,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { freePort, imageEnv, setUp } from './harness';
+import { freePort, imageEnv, listeningOn, setUp } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
@@ -120,21 +120,8 @@ async function start(script: string, env: Record<string, string>, health: boolea
     env: serverEnv({ ...env, ...nodeOptions, PORT: port }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 180_000);
-    const onData = (d: Buffer) => {
-      if (out.length < 20_000) out += d;
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
+  const started = await listeningOn(child, 180_000);
+  const base = started.url;
   if (health) {
     for (;;) {
       const res = await once(base, { method: 'GET', path: '/health', headers: {} }).catch(() => ({ status: 0 }));
@@ -143,7 +130,7 @@ async function start(script: string, env: Record<string, string>, health: boolea
     }
   }
   const coldStartMs = performance.now() - t0;
-  const phases = /"startup_ms":\{([^}]*)\}/.exec(out)?.[1].replace(/"/g, '') ?? '';
+  const phases = /"startup_ms":\{([^}]*)\}/.exec(started.output())?.[1].replace(/"/g, '') ?? '';
   return {
     child,
     base,
