@@ -56,6 +56,9 @@ const COLUMN_NAMES: Record<string, string> = {
   issue_module__module_id: 'Module',
 };
 
+/** A chart's details of one axis: read from the scope, or by the ids of the chart's dimensions. */
+type DetailsOf<T> = (of: T) => Promise<ChartRow[]>;
+
 /** The open state groups (Plane's `state__group__in=["backlog", "unstarted", "started"]`). */
 const OPEN_GROUPS: readonly string[] = ['backlog', 'unstarted', 'started'];
 
@@ -162,48 +165,16 @@ export class AnalyticsService {
       this.total(scope),
       this.repo.chart(scope, chart.x, chart.y, chart.segment),
     ]);
-    const [states, labels, assignees, cycles, modules] = await Promise.all([
-      this.details(
-        scope,
-        chart,
-        rows,
-        'state_id',
-        (s) => this.repo.stateDetails(s),
-        (ids) => this.repo.stateNames(ids),
-      ),
-      this.details(
-        scope,
-        chart,
-        rows,
-        'labels__id',
-        (s) => this.repo.labelDetails(s),
-        (ids) => this.repo.labelNames(ids),
-      ),
-      this.details(
-        scope,
-        chart,
-        rows,
-        'assignees__id',
-        (s) => this.repo.assigneeDetails(s),
-        (ids) => this.repo.assigneeNames(ids),
-      ),
-      this.details(
-        scope,
-        chart,
-        rows,
-        'issue_cycle__cycle_id',
-        (s) => this.repo.cycleDetails(s),
-        (ids) => this.repo.cycleNames(ids),
-      ),
-      this.details(
-        scope,
-        chart,
-        rows,
-        'issue_module__module_id',
-        (s) => this.repo.moduleDetails(s),
-        (ids) => this.repo.moduleNames(ids),
-      ),
-    ]);
+    const lookups: Array<[AnalyticsAxis, DetailsOf<AnalyticsScope>, DetailsOf<string[]>]> = [
+      ['state_id', (s) => this.repo.stateDetails(s), (ids) => this.repo.stateNames(ids)],
+      ['labels__id', (s) => this.repo.labelDetails(s), (ids) => this.repo.labelNames(ids)],
+      ['assignees__id', (s) => this.repo.assigneeDetails(s), (ids) => this.repo.assigneeNames(ids)],
+      ['issue_cycle__cycle_id', (s) => this.repo.cycleDetails(s), (ids) => this.repo.cycleNames(ids)],
+      ['issue_module__module_id', (s) => this.repo.moduleDetails(s), (ids) => this.repo.moduleNames(ids)],
+    ];
+    const [states, labels, assignees, cycles, modules] = await Promise.all(
+      lookups.map(([axis, fromScope, byIds]) => this.details(scope, chart, rows, axis, fromScope, byIds)),
+    );
     return {
       total,
       distribution: groupRows(rows, chart.x),
@@ -241,8 +212,8 @@ export class AnalyticsService {
     chart: Chart,
     rows: ChartRow[],
     axis: AnalyticsAxis,
-    fromScope: (scope: AnalyticsScope) => Promise<ChartRow[]>,
-    byIds: (ids: string[]) => Promise<ChartRow[]>,
+    fromScope: DetailsOf<AnalyticsScope>,
+    byIds: DetailsOf<string[]>,
   ): Promise<ChartRow[] | Record<string, never>> {
     if (chart.x === axis) {
       const ids = [...new Set(rows.map((r) => r.dimension).filter((v): v is string => typeof v === 'string'))];

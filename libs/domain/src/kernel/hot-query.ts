@@ -188,7 +188,7 @@ export async function hotRead(ds: DataSource, text: string, values: unknown[], t
 interface ShortRead {
   text: string;
   values: unknown[];
-  types: TypeParsers | undefined;
+  types?: TypeParsers;
   resolve(rows: Row[]): void;
   reject(err: unknown): void;
 }
@@ -445,13 +445,6 @@ async function runPipeline(
   return settled.map((r) => (r as PromiseFulfilledResult<{ rows: Row[] }>).value.rows);
 }
 
-interface QueuedRead {
-  text: string;
-  values: unknown[];
-  resolve(rows: Row[]): void;
-  reject(err: unknown): void;
-}
-
 /**
  * The independent reads of one request, sent together: every `query` made in the same turn of the
  * event loop (before the first one's microtask runs: the calls of one `Promise.all`) shares one
@@ -469,7 +462,7 @@ interface QueuedRead {
  * statement through it (`query(ds, …)`), so the SQL stays in its room.
  */
 export class ReadBatch {
-  private queued: QueuedRead[] = [];
+  private queued: ShortRead[] = [];
   private ds: DataSource | undefined;
 
   /** `text` with `$n` placeholders and its `values` (as `SelectQueryBuilder#getQueryAndParameters` gives them). */
@@ -496,10 +489,7 @@ export class ReadBatch {
       for (const r of batch) r.reject(err);
       return;
     }
-    await settleOn(
-      client,
-      batch.map((r) => ({ ...r, types: undefined })),
-    );
+    await settleOn(client, batch);
   }
 }
 
