@@ -325,10 +325,19 @@ export interface IssueSearchSpec {
  */
 export function issueSearch(spec: IssueSearchSpec): { text: string; values: unknown[] } {
   const values: unknown[] = [];
-  const bind = bindPositional(values);
-  const ws = bind(spec.workspaceId);
-  const viewer = bind(spec.userId);
-  const project = spec.projectId === undefined ? undefined : bind(spec.projectId);
+  const placeholder = bindPositional(values);
+  // every value is a column of the one-row CTE `k`, read through an InitPlan: the planner sees none
+  // of them, so a run's custom plan is the generic plan, which PostgreSQL then keeps (a custom plan
+  // with the values would be cheaper by its estimates for some texts, and be planned every time)
+  const kept: string[] = [];
+  const keep = (expr: string) => {
+    kept.push(`${expr} AS v${kept.length}`);
+    return `(SELECT k.v${kept.length - 1} FROM k)`;
+  };
+  const bind = (value: unknown, type = 'text') => keep(`${placeholder(value)}::${type}`);
+  const ws = bind(spec.workspaceId, 'uuid');
+  const viewer = bind(spec.userId, 'uuid');
+  const project = spec.projectId === undefined ? undefined : bind(spec.projectId, 'uuid');
   const window = Math.max(spec.limit, SEARCH_WINDOW);
   const projectScope = project ? `i.project_id = ${project} AND ` : '';
   // (`sp` holds the one project with `projectId`; `i.project_id = $n` lets a walk use that project's
@@ -352,34 +361,33 @@ export function issueSearch(spec: IssueSearchSpec): { text: string; values: unkn
   const q = spec.q;
   let hits: string;
   let order = `${newest} LIMIT ${spec.limit}`;
-  let k = '';
   if (!q) hits = `SELECT ${hitColumns} FROM issues i WHERE ${scope} ${newest} LIMIT ${spec.limit}`;
   else {
     const like = bind(likeText(q));
     // `lower(name) LIKE lower(pattern)` is what `name ILIKE pattern` computes in a UTF-8 database
     // (PostgreSQL's like.c lowers both), without lowering the pattern again for every row
-    k = `,
-k AS MATERIALIZED (SELECT lower(${like}::text) AS lk, lower(${bind(likeText(q).slice(1))}::text) AS lp,
-lower(${bind(`% ${likeText(q).slice(1)}`)}::text) AS lw)`;
-    const walk = bind(spec.walk === true);
+    const lowerLike = keep(`lower(${placeholder(likeText(q))}::text)`);
+    const lowerPrefix = keep(`lower(${placeholder(likeText(q).slice(1))}::text)`);
+    const lowerWord = keep(`lower(${placeholder(`% ${likeText(q).slice(1)}`)}::text)`);
+    const walk = bind(spec.walk === true, 'boolean');
     const branches = [
       // a common text: the newest work items, tested one by one, until the window's hits
-      `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND lower(i.name) LIKE (SELECT k.lk FROM k)
-AND ${walk}::boolean ${newest} LIMIT ${window})`,
+      `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND lower(i.name) LIKE ${lowerLike}
+AND ${walk} ${newest} LIMIT ${window})`,
       // a rare one: its hits from the trigram index (the subquery's fence keeps the walk's order out), sorted
-      `(SELECT g.* FROM (SELECT ${hitColumns} FROM issues i WHERE ${scopeOfAnyProject} AND i.name ILIKE ${like} ESCAPE '\\'
-AND NOT ${walk}::boolean OFFSET 0) g ORDER BY g.created_at DESC, g.id DESC LIMIT ${window})`,
+      `(SELECT g.* FROM (SELECT ${hitColumns} FROM issues i WHERE ${scopeOfAnyProject} AND i.name ILIKE ${like}
+AND NOT ${walk} OFFSET 0) g ORDER BY g.created_at DESC, g.id DESC LIMIT ${window})`,
     ];
     let exact: string | undefined;
     if (spec.exact && 'identifier' in spec.exact) {
       const ident = bind(spec.exact.identifier);
-      const seq = bind(spec.exact.sequence);
+      const seq = bind(spec.exact.sequence, 'int');
       branches.unshift(
         `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.project_id = ANY(ARRAY(SELECT sp.id FROM sp WHERE sp.identifier = ${ident})) AND i.sequence_id = ${seq})`,
       );
       exact = `sp.identifier = ${ident} AND i.sequence_id = ${seq}`;
     } else if (spec.exact?.sequences.length) {
-      const seqs = bind(spec.exact.sequences);
+      const seqs = bind(spec.exact.sequences, 'int[]');
       branches.unshift(`(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.sequence_id = ANY(${seqs}::int[]))`);
       exact = `i.sequence_id = ANY(${seqs}::int[])`;
     }
@@ -388,22 +396,23 @@ AND NOT ${walk}::boolean OFFSET 0) g ORDER BY g.created_at DESC, g.id DESC LIMIT
       // newest of those: a text no identifier contains reads no work item
       branches.push(`(SELECT sx.* FROM sp CROSS JOIN LATERAL (SELECT ${hitColumns} FROM issues i
 WHERE i.project_id = sp.id AND ${scope} ${newest} LIMIT ${window}) sx
-WHERE sp.identifier ILIKE ${like} ESCAPE '\\' ORDER BY sx.created_at DESC, sx.id DESC LIMIT ${window})`);
+WHERE sp.identifier ILIKE ${like} ORDER BY sx.created_at DESC, sx.id DESC LIMIT ${window})`);
     }
     hits = branches.join(' UNION ');
     const lower = bind(q.toLowerCase());
     const text = bind(q);
     order = `ORDER BY CASE ${exact ? `WHEN ${exact} THEN 0 ` : ''}WHEN i.ln = ${lower} THEN 1
-WHEN i.ln LIKE (SELECT k.lp FROM k) THEN 2 WHEN i.ln LIKE (SELECT k.lw FROM k) THEN 3 ELSE 4 END,
+WHEN i.ln LIKE ${lowerPrefix} THEN 2 WHEN i.ln LIKE ${lowerWord} THEN 3 ELSE 4 END,
 similarity(i.name, ${text}) DESC, i.created_at DESC, i.id DESC LIMIT ${spec.limit}`;
   }
-  const text = `WITH sp AS MATERIALIZED (SELECT p.id, p.identifier, p.name, w.slug,
+  const text = `WITH k AS MATERIALIZED (SELECT ${kept.join(', ')}),
+sp AS MATERIALIZED (SELECT p.id, p.identifier, p.name, w.slug,
 (pm.role > 5 OR p.guest_view_all_features = true) AS sees_all
 FROM project_members pm JOIN projects p ON p.id = pm.project_id AND p.workspace_id = ${ws} AND ${LIVE_PROJECT}
 JOIN workspaces w ON w.id = p.workspace_id
 WHERE pm.member_id = ${viewer} AND pm.is_active = true AND pm.deleted_at IS NULL${project ? ` AND pm.project_id = ${project}` : ''}),
 tri AS MATERIALIZED (SELECT ii.issue_id FROM intake_issues ii WHERE ${project ? `ii.project_id = ${project}` : `ii.workspace_id = ${ws}`}
-AND ii.deleted_at IS NULL AND ii.status IN (${INTAKE_PENDING}, ${INTAKE_SNOOZED}))${k},
+AND ii.deleted_at IS NULL AND ii.status IN (${INTAKE_PENDING}, ${INTAKE_SNOOZED})),
 hit AS (${hits})
 SELECT ${spec.columns} FROM hit i JOIN sp ON sp.id = i.project_id${
     spec.withState ? ' LEFT JOIN states s ON s.id = i.state_id' : ''
