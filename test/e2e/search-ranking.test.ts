@@ -11,6 +11,7 @@ import {
   SignedUp,
 } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
+import { issueSearch } from '#domain';
 
 /**
  * The work item searches (the workspace search `search/`, `entity-search/`, the picker
@@ -130,6 +131,38 @@ describe('work item search: icontains semantics and ranking', () => {
     const r = await get(`${w()}/entity-search/`).query({ query_type: 'issue', query: 'bet', count: 50 });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.issue.map((i: { name: string }) => i.name).sort(), ['Another chore', 'beta login']);
+  });
+
+  it('reads the same hits walking the newest work items as from the trigram index, in any case and alphabet', async () => {
+    // which way a search reads its name hits follows the name column's statistics (`walksNewest`);
+    // both ways are run here for each text, each of the four searches' shapes, on this engine
+    for (const name of ['Ärger im Login', 'ärger später', 'ÉTÉ release', 'Straße ogi', 'İstanbul office'])
+      await create(beta.id, name);
+    const shapes = [
+      { exact: undefined, limit: 100 },
+      { exact: { sequences: [2] }, guestRule: true, projectIdentifier: true, limit: 10 },
+      { exclude: {}, withState: true, limit: 100 },
+      { projectId: alpha.id, limit: 100 },
+    ];
+    for (const q of ['login', 'LOGIN', 'ogi', 'ärger', 'ÄRGER', 'été', 'straße', 'istanbul', 'e', '%', 'lo_in', 'be']) {
+      for (const shape of shapes) {
+        const read = async (walk: boolean) => {
+          const { text, values } = issueSearch({
+            workspaceId: ws.id,
+            userId: admin.userId,
+            q,
+            columns: 'i.name, i.sequence_id, sp.identifier',
+            ...shape,
+            walk,
+          });
+          return t.sql(text, values);
+        };
+        const [walked, indexed] = [await read(true), await read(false)];
+        assert.deepEqual(walked, indexed, `${q} ${JSON.stringify(shape)}`);
+        if ((q === 'LOGIN' || q === 'straße') && !('projectId' in shape))
+          assert.ok(walked.length > 0, `${q} ${JSON.stringify(shape)}`);
+      }
+    }
   });
 });
 

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
  * The comment a query builder puts first (`qb.comment(PLANNED_EACH_TIME)`, TypeORM writes it as
  * `/* planned-each-time *\/ ` at the text's start) on a statement whose best plan depends on its
  * values, so that it is never run as a named (prepared) statement: such a statement's generic plan,
- * chosen after five runs, would serve every value alike. The work item searches are: a common text
- * walks the newest work items, a rare one reads the trigram index (`issueSearch`).
+ * chosen after five runs, would serve every value alike: the workspace list's filtered pages (a
+ * common filter value and a rare one want different plans).
  */
 export const PLANNED_EACH_TIME = 'planned-each-time';
 

@@ -35,6 +35,8 @@ export { stripHtml, writeActivities } from './activity-writer';
 export type { ActivityEntry, ChangeContext } from './activity-writer';
 // priority order and ordering keys, for the features above (the published boards, views)
 export { ISSUE_ORDER_KEYS } from './issue-filters';
+// the work item search's statement, for the tests that read it both ways (walk and trigram index)
+export { issueSearch } from './issue.repository';
 export type { DateFilter, IssueOrderKey } from './issue-filters';
 // The issue room's read contract: the SQL it publishes for the statements of other rooms that read
 // work items (the read models: analytics, the daily automation, a cycle's or module's distribution,

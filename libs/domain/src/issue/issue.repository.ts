@@ -27,6 +27,7 @@ import {
 } from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
+import { NAME_STATS_TTL_MS, NameStats, walksNewest } from './issue-search-estimate';
 import {
   Bind,
   bindNamed,
@@ -281,6 +282,11 @@ export interface IssueSearchSpec {
   /** the picker's exclusions (`search-issues/`) */
   exclude?: PickerExclusions;
   /**
+   * how the name hits are read (`walksNewest`): true, the newest work items tested one by one until
+   * the window's hits; false, every hit from the trigram index, sorted. The same hits either way.
+   */
+  walk?: boolean;
+  /**
    * the answer's columns over `i` (the work item's `HIT_COLUMNS`), `sp` (`id, identifier, name, slug`
    * of its project) and `s` (its state, with `withState`)
    */
@@ -295,21 +301,23 @@ export interface IssueSearchSpec {
  * `projectId`), with each project's key, name, the workspace slug and whether the caller sees all
  * its work items (above Guest, or `guest_view_all_features`), and a CTE `tri` of the work items
  * waiting in intake. Each branch of hits reads the work items through an index with those two as an
- * array and a hashed set (`workspaceScope`'s form: no join per row), so the planner weighs only how
- * to read `issues` in each branch (about 1 ms of planning, where the query builder's form, which
- * joined projects, members and intake in each of its three parts, took 17–80 ms under load).
+ * array and a hashed set (`workspaceScope`'s form: no join per row).
  *
  * Hits: the exact id hits (`exact`, through `(project_id, sequence_id)`), the newest
  * `max(limit, SEARCH_WINDOW)` work items whose name contains the text (Plane's `icontains`: any
  * case, anywhere; `\`, `%`, `_` literal) and, with `projectIdentifier`, as many of the newest work
  * items of the projects whose identifier contains it. Bounded by the page, not by the number of
- * hits: the planner serves the name branch two ways by the name column's statistics, a common text
- * walking the newest work items (`ix_issues_workspace_live_created`, or the project's
- * `ix_issues_project_live_created`) and stopping after the window's hits, a rare one reading its
- * few hits from the trigram index (`ix_issues_name_trgm`) and sorting them; so it is planned each
- * time (`PLANNED_EACH_TIME`: never a prepared statement's generic plan, which would walk every work
- * item for a rare text). A name equal to the text but older than the window's hits is not among
- * them (BENCHMARKS.md "Search at scale", docs/decisions.md).
+ * hits: the name hits are read one of two ways, both written in the statement and one of them cut
+ * off by `walk` (a one-time filter): a common text walks the newest work items
+ * (`ix_issues_workspace_live_created`, or the project's `ix_issues_project_live_created`) and stops
+ * after the window's hits; a rare one reads its few hits from the trigram index
+ * (`ix_issues_name_trgm`) and sorts them. The caller chooses by the name column's statistics
+ * (`walksNewest`), as the planner did when the statement was planned each time; so the statement's
+ * plan does not depend on its values and it runs as a named (prepared) statement, its generic plan
+ * kept (no planning per request). The walk tests `lower(name) LIKE lower(pattern)`, which is what
+ * `name ILIKE pattern` computes in a UTF-8 database, with the pattern lowered once. A name equal to
+ * the text but older than the window's hits is not among them (BENCHMARKS.md "Search at scale",
+ * docs/decisions.md).
  *
  * Ranking, within the hits: the exact id hits first, then the names equal to the text, starting
  * with it, with a word starting with it, containing it, then by trigram similarity, newest first,
@@ -317,14 +325,26 @@ export interface IssueSearchSpec {
  */
 export function issueSearch(spec: IssueSearchSpec): { text: string; values: unknown[] } {
   const values: unknown[] = [];
-  const bind = bindPositional(values);
-  const ws = bind(spec.workspaceId);
-  const viewer = bind(spec.userId);
-  const project = spec.projectId === undefined ? undefined : bind(spec.projectId);
+  const placeholder = bindPositional(values);
+  // every value is a column of the one-row CTE `k`, read through an InitPlan: the planner sees none
+  // of them, so a run's custom plan is the generic plan, which PostgreSQL then keeps (a custom plan
+  // with the values would be cheaper by its estimates for some texts, and be planned every time)
+  const kept: string[] = [];
+  const keep = (expr: string) => {
+    kept.push(`${expr} AS v${kept.length}`);
+    return `(SELECT k.v${kept.length - 1} FROM k)`;
+  };
+  const bind = (value: unknown, type = 'text') => keep(`${placeholder(value)}::${type}`);
+  const ws = bind(spec.workspaceId, 'uuid');
+  const viewer = bind(spec.userId, 'uuid');
+  const project = spec.projectId === undefined ? undefined : bind(spec.projectId, 'uuid');
   const window = Math.max(spec.limit, SEARCH_WINDOW);
-  const scope = [
+  const projectScope = project ? `i.project_id = ${project} AND ` : '';
+  // (`sp` holds the one project with `projectId`; `i.project_id = $n` lets a walk use that project's
+  // index, and is left out of the trigram branch, whose generic plan would otherwise join the
+  // project's every row from another index to the trigram index's hits)
+  const scopeOfAnyProject = [
     `i.workspace_id = ${ws}`,
-    ...(project ? [`i.project_id = ${project}`] : []),
     'i.project_id = ANY(ARRAY(SELECT sp.id FROM sp))',
     `i.deleted_at IS NULL AND ${OPEN_ISSUE}`,
     'i.id NOT IN (SELECT tri.issue_id FROM tri)',
@@ -333,28 +353,41 @@ export function issueSearch(spec: IssueSearchSpec): { text: string; values: unkn
       : []),
     ...(spec.exclude ? pickerExclusions(spec.exclude, bind) : []),
   ].join(' AND ');
+  const scope = `${projectScope}${scopeOfAnyProject}`;
   const newest = `ORDER BY i.created_at DESC, i.id DESC`;
-  // what the answers and the ranking read of a hit, carried out of the branch (no second lookup by id)
-  const hitColumns = HIT_COLUMNS.map((c) => `i.${c}`).join(', ');
+  // what the answers and the ranking read of a hit, carried out of the branch (no second lookup by
+  // id), and the name in lower case (`ln`), computed once for the ranking's three tests
+  const hitColumns = `${HIT_COLUMNS.map((c) => `i.${c}`).join(', ')}, lower(i.name) AS ln`;
   const q = spec.q;
   let hits: string;
   let order = `${newest} LIMIT ${spec.limit}`;
   if (!q) hits = `SELECT ${hitColumns} FROM issues i WHERE ${scope} ${newest} LIMIT ${spec.limit}`;
   else {
     const like = bind(likeText(q));
+    // `lower(name) LIKE lower(pattern)` is what `name ILIKE pattern` computes in a UTF-8 database
+    // (PostgreSQL's like.c lowers both), without lowering the pattern again for every row
+    const lowerLike = keep(`lower(${placeholder(likeText(q))}::text)`);
+    const lowerPrefix = keep(`lower(${placeholder(likeText(q).slice(1))}::text)`);
+    const lowerWord = keep(`lower(${placeholder(`% ${likeText(q).slice(1)}`)}::text)`);
+    const walk = bind(spec.walk === true, 'boolean');
     const branches = [
-      `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.name ILIKE ${like} ESCAPE '\\' ${newest} LIMIT ${window})`,
+      // a common text: the newest work items, tested one by one, until the window's hits
+      `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND lower(i.name) LIKE ${lowerLike}
+AND ${walk} ${newest} LIMIT ${window})`,
+      // a rare one: its hits from the trigram index (the subquery's fence keeps the walk's order out), sorted
+      `(SELECT g.* FROM (SELECT ${hitColumns} FROM issues i WHERE ${scopeOfAnyProject} AND i.name ILIKE ${like}
+AND NOT ${walk} OFFSET 0) g ORDER BY g.created_at DESC, g.id DESC LIMIT ${window})`,
     ];
     let exact: string | undefined;
     if (spec.exact && 'identifier' in spec.exact) {
       const ident = bind(spec.exact.identifier);
-      const seq = bind(spec.exact.sequence);
+      const seq = bind(spec.exact.sequence, 'int');
       branches.unshift(
         `(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.project_id = ANY(ARRAY(SELECT sp.id FROM sp WHERE sp.identifier = ${ident})) AND i.sequence_id = ${seq})`,
       );
       exact = `sp.identifier = ${ident} AND i.sequence_id = ${seq}`;
     } else if (spec.exact?.sequences.length) {
-      const seqs = bind(spec.exact.sequences);
+      const seqs = bind(spec.exact.sequences, 'int[]');
       branches.unshift(`(SELECT ${hitColumns} FROM issues i WHERE ${scope} AND i.sequence_id = ANY(${seqs}::int[]))`);
       exact = `i.sequence_id = ANY(${seqs}::int[])`;
     }
@@ -363,18 +396,17 @@ export function issueSearch(spec: IssueSearchSpec): { text: string; values: unkn
       // newest of those: a text no identifier contains reads no work item
       branches.push(`(SELECT sx.* FROM sp CROSS JOIN LATERAL (SELECT ${hitColumns} FROM issues i
 WHERE i.project_id = sp.id AND ${scope} ${newest} LIMIT ${window}) sx
-WHERE sp.identifier ILIKE ${like} ESCAPE '\\' ORDER BY sx.created_at DESC, sx.id DESC LIMIT ${window})`);
+WHERE sp.identifier ILIKE ${like} ORDER BY sx.created_at DESC, sx.id DESC LIMIT ${window})`);
     }
     hits = branches.join(' UNION ');
     const lower = bind(q.toLowerCase());
-    const prefix = bind(likeText(q).slice(1));
-    const word = bind(`% ${likeText(q).slice(1)}`);
     const text = bind(q);
-    order = `ORDER BY CASE ${exact ? `WHEN ${exact} THEN 0 ` : ''}WHEN lower(i.name) = ${lower} THEN 1
-WHEN i.name ILIKE ${prefix} ESCAPE '\\' THEN 2 WHEN i.name ILIKE ${word} ESCAPE '\\' THEN 3 ELSE 4 END,
+    order = `ORDER BY CASE ${exact ? `WHEN ${exact} THEN 0 ` : ''}WHEN i.ln = ${lower} THEN 1
+WHEN i.ln LIKE ${lowerPrefix} THEN 2 WHEN i.ln LIKE ${lowerWord} THEN 3 ELSE 4 END,
 similarity(i.name, ${text}) DESC, i.created_at DESC, i.id DESC LIMIT ${spec.limit}`;
   }
-  const text = `/* ${PLANNED_EACH_TIME} */ WITH sp AS MATERIALIZED (SELECT p.id, p.identifier, p.name, w.slug,
+  const text = `WITH k AS MATERIALIZED (SELECT ${kept.join(', ')}),
+sp AS MATERIALIZED (SELECT p.id, p.identifier, p.name, w.slug,
 (pm.role > 5 OR p.guest_view_all_features = true) AS sees_all
 FROM project_members pm JOIN projects p ON p.id = pm.project_id AND p.workspace_id = ${ws} AND ${LIVE_PROJECT}
 JOIN workspaces w ON w.id = p.workspace_id
@@ -468,6 +500,53 @@ export interface BoardIssueOrder extends IssueOrderKey {
 @Injectable()
 export class IssueRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** `issues.name`'s statistics as last read (`searchNameStats`), when they were asked, and the first read. */
+  private nameStats?: NameStats;
+  private nameStatsLoaded = false;
+  private nameStatsAt = -Infinity;
+  private nameStatsFirst?: Promise<NameStats | undefined>;
+
+  /**
+   * `issues.name`'s statistics for the work item search's choice of reading (`walksNewest`): the
+   * last ones read, read again in the background once `NAME_STATS_TTL_MS` old; a promise only until
+   * the first read has answered (undefined when there are none, or they cannot be read). No wait
+   * otherwise, so that a search's statement joins its request's `ReadBatch` in the same turn.
+   */
+  private searchNameStats(): NameStats | undefined | Promise<NameStats | undefined> {
+    if (Date.now() - this.nameStatsAt > NAME_STATS_TTL_MS) {
+      this.nameStatsAt = Date.now();
+      const read = hotQuery(
+        this.dataSource,
+        `SELECT s.histogram_bounds::text::text[] AS histogram, s.most_common_vals::text::text[] AS common,
+s.most_common_freqs AS common_freqs, s.null_frac, c.reltuples AS rows
+FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'issues'
+AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
+        [],
+      ).then(
+        ([r]) => {
+          const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+          this.nameStats = r
+            ? {
+                histogram: list(r.histogram),
+                common: list(r.common),
+                commonFreqs: list(r.common_freqs).map(Number),
+                nullFrac: Number(r.null_frac ?? 0),
+                rows: Number(r.rows),
+              }
+            : undefined;
+          this.nameStatsLoaded = true;
+          return this.nameStats;
+        },
+        () => {
+          this.nameStatsLoaded = true;
+          return this.nameStats;
+        },
+      );
+      this.nameStatsFirst ??= read;
+    }
+    return this.nameStatsLoaded ? this.nameStats : this.nameStatsFirst;
+  }
 
   // ---- reads: lists --------------------------------------------------------------------------
 
@@ -1011,11 +1090,13 @@ ORDER BY created_at, id`,
     limit: number,
     batch?: ReadBatch,
   ): Promise<IssueSearchHit[]> {
+    const stats = this.searchNameStats();
     const { text, values } = issueSearch({
       workspaceId,
       userId,
       projectId,
       q,
+      walk: walksNewest(q, stats instanceof Promise ? await stats : stats, Math.max(limit, SEARCH_WINDOW)),
       exact: q ? exactIssueKey(q) : undefined,
       columns: `i.id, i.name, i.sequence_id, sp.identifier AS project__identifier, i.project_id, sp.slug AS workspace__slug`,
       limit,
@@ -1040,11 +1121,13 @@ ORDER BY created_at, id`,
     exclude: PickerExclusions,
     limit: number,
   ): Promise<Array<Record<string, unknown>>> {
+    const stats = this.searchNameStats();
     const { text, values } = issueSearch({
       workspaceId,
       userId,
       projectId,
       q,
+      walk: walksNewest(q, stats instanceof Promise ? await stats : stats, Math.max(limit, SEARCH_WINDOW)),
       exact: q ? exactIssueKey(q) : undefined,
       exclude,
       columns: `i.name, i.id, i.start_date, i.sequence_id, sp.name AS project__name, sp.identifier AS project__identifier,
@@ -1068,9 +1151,11 @@ i.project_id, sp.slug AS workspace__slug, s.name AS state__name, s."group" AS st
     batch?: ReadBatch,
   ): Promise<unknown[]> {
     const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
+    const stats = this.searchNameStats();
     const { text, values } = issueSearch({
       ...scope,
       q,
+      walk: walksNewest(q, stats instanceof Promise ? await stats : stats, Math.max(limit, SEARCH_WINDOW)),
       exact: { sequences: numbers },
       guestRule: true,
       projectIdentifier: true,
