@@ -13,6 +13,7 @@ const ISSUE_READ_CONTRACT = [
   'LIVE_PROJECT',
   'VISIBLE_ISSUE',
   'notInTriage',
+  'tallyProjects',
   'guestRule',
   'guestCondition',
   'visibleIssuesQuery',

@@ -2,7 +2,14 @@ import { ROLE } from '#common';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { bindPositional, guestCondition, issueFilterConditions, LIVE_PROJECT, VISIBLE_ISSUE } from '../issue';
+import {
+  bindPositional,
+  guestCondition,
+  issueFilterConditions,
+  LIVE_PROJECT,
+  tallyProjects,
+  VISIBLE_ISSUE,
+} from '../issue';
 import type { IssueFilterSet } from '../issue';
 import { AnalyticView } from './analytic-view.entity';
 
@@ -110,6 +117,19 @@ function axisSql(
   }
 }
 
+/**
+ * Whether a chart can be read from the tallies per assignee and per label (`talliedChart`): an
+ * `assignees__id` or `labels__id` x axis, counted, without a segment or segmented by state or
+ * state group.
+ */
+export function chartTallied(x: AnalyticsAxis, y: AnalyticsMeasure, segment: AnalyticsAxis | undefined): boolean {
+  return (
+    y === 'issue_count' &&
+    (x === 'assignees__id' || x === 'labels__id') &&
+    (segment === undefined || segment === 'state_id' || segment === 'state__group')
+  );
+}
+
 /** A user's name fields and avatar under Plane's `<prefix>__` keys, over the users alias `u`. */
 const userFields = (prefix: string) =>
   `u.first_name AS ${prefix}__first_name, u.last_name AS ${prefix}__last_name, u.display_name AS ${prefix}__display_name, u.id::text AS ${prefix}__id, u.avatar AS ${prefix}__avatar_url`;
@@ -186,6 +206,47 @@ export class AnalyticsRepository {
        FROM (SELECT ${keys}, ${measure} ${from} GROUP BY ${by}) g ${xs.valueJoin} ${ss?.valueJoin ?? ''}
        WHERE ${xs.value} IS NOT NULL
        GROUP BY ${by} ORDER BY ${by}`,
+      params,
+    );
+  }
+
+  /**
+   * Whether the tallies per assignee and per label (`issue_set_tallies`) may answer for the scope:
+   * no filter, and no Guest rule narrowing one of the viewer's projects (`tallyProjects`' `whole`;
+   * false when the viewer has no project, where counting is as cheap).
+   */
+  async tallyWhole(scope: AnalyticsScope): Promise<boolean> {
+    if (!this.unfiltered(scope)) return false;
+    const params: unknown[] = [];
+    const projects = tallyProjects(scope, bindPositional(params));
+    const rows: Array<{ whole: boolean | null }> = await this.dataSource.query(
+      `SELECT bool_and(sp.whole) AS whole FROM (${projects}) sp`,
+      params,
+    );
+    return rows[0]?.whole === true;
+  }
+
+  /**
+   * `chart`'s rows from the tallies, for an `assignees__id` or `labels__id` x axis counted
+   * (`issue_count`), without a segment or segmented by `state_id` or `state__group`: the same rows
+   * in the same order (per value, work items without one left out; a deleted label's left out as
+   * the chart's join does), when `tallyWhole` holds and `chartTallied` (the caller checks both).
+   */
+  talliedChart(scope: AnalyticsScope, x: AnalyticsAxis, segment: AnalyticsAxis | undefined): Promise<ChartRow[]> {
+    const params: unknown[] = [];
+    const projects = tallyProjects(scope, bindPositional(params));
+    const seg =
+      segment === 'state_id' ? ', t.state_id::text AS segment' : segment ? ', s."group"::text AS segment' : '';
+    const joins = [
+      x === 'labels__id' ? 'JOIN labels l ON l.id = t.value_id AND l.deleted_at IS NULL' : '',
+      segment === 'state__group' ? 'LEFT JOIN states s ON s.id = t.state_id' : '',
+    ].join(' ');
+    const by = segment ? '1, 2' : '1';
+    return this.dataSource.query(
+      `SELECT t.value_id::text AS dimension${seg}, SUM(t.n)::int AS count FROM issue_set_tallies t ${joins}
+       WHERE t.kind = '${x === 'labels__id' ? 'l' : 'a'}' AND t.value_id IS NOT NULL
+       AND t.project_id IN (SELECT sp.id FROM (${projects}) sp)
+       GROUP BY ${by} HAVING SUM(t.n) > 0 ORDER BY ${by}`,
       params,
     );
   }
@@ -302,13 +363,37 @@ export class AnalyticsRepository {
    * every assignee, and one row of nulls for the unassigned and the assignees who are no users),
    * each most first, then by display name (nulls last).
    */
-  async byAssignee(scope: AnalyticsScope): Promise<{ completed: ChartRow[]; pending: ChartRow[] }> {
+  byAssignee(scope: AnalyticsScope): Promise<{ completed: ChartRow[]; pending: ChartRow[] }> {
     const params: unknown[] = [];
+    const from = this.scoped(scope, params, 'LEFT JOIN issue_assignees ia ON ia.issue_id = i.id');
+    return this.assignedFrom(
+      `SELECT ia.assignee_id, i.completed_at IS NOT NULL AS done, COUNT(*)::int AS n ${from} GROUP BY 1, 2`,
+      params,
+    );
+  }
+
+  /**
+   * `byAssignee` from the tallies per assignee (`issue_set_tallies`, migration `IssueSetTallies`):
+   * the same rows when the scope has no filter and no Guest rule narrows one of its projects
+   * (`tallyWhole`; the caller checks both), without a pass over the work items.
+   */
+  byAssigneeTallied(scope: AnalyticsScope): Promise<{ completed: ChartRow[]; pending: ChartRow[] }> {
+    const params: unknown[] = [];
+    const projects = tallyProjects(scope, bindPositional(params));
+    return this.assignedFrom(
+      `SELECT t.value_id AS assignee_id, t.done, SUM(t.n)::int AS n FROM issue_set_tallies t
+       WHERE t.kind = 'a' AND t.project_id IN (SELECT sp.id FROM (${projects}) sp) GROUP BY 1, 2 HAVING SUM(t.n) > 0`,
+      params,
+    );
+  }
+
+  /** `byAssignee`'s answer from `groups`, a statement of `(assignee_id, done, n)` rows, one per pair. */
+  private async assignedFrom(
+    groups: string,
+    params: unknown[],
+  ): Promise<{ completed: ChartRow[]; pending: ChartRow[] }> {
     const rows: Array<ChartRow & { kind: string }> = await this.dataSource.query(
-      `WITH g AS MATERIALIZED (
-         SELECT ia.assignee_id, i.completed_at IS NOT NULL AS done, COUNT(*)::int AS n
-         ${this.scoped(scope, params, 'LEFT JOIN issue_assignees ia ON ia.issue_id = i.id')}
-         GROUP BY 1, 2)
+      `WITH g AS MATERIALIZED (${groups})
        SELECT * FROM (
          SELECT 'completed' AS kind, ${userFields('assignees')}, g.n AS count,
            row_number() OVER (ORDER BY g.n DESC, u.display_name NULLS LAST) AS ord

@@ -11,6 +11,7 @@ import {
   AnalyticsAxis,
   AnalyticsMeasure,
   AnalyticsRepository,
+  chartTallied,
   AnalyticsScope,
   ChartRow,
 } from './analytics.repository';
@@ -161,10 +162,7 @@ export class AnalyticsService {
    * labels, assignees, cycles and modules the chart names, each `{}` unless the chart uses it.
    */
   async chart(scope: AnalyticsScope, chart: Chart) {
-    const [total, rows] = await Promise.all([
-      this.total(scope),
-      this.repo.chart(scope, chart.x, chart.y, chart.segment),
-    ]);
+    const [total, rows] = await Promise.all([this.total(scope), this.chartRows(scope, chart)]);
     const lookups: Array<[AnalyticsAxis, DetailsOf<AnalyticsScope>, DetailsOf<string[]>]> = [
       ['state_id', (s) => this.repo.stateDetails(s), (ids) => this.repo.stateNames(ids)],
       ['labels__id', (s) => this.repo.labelDetails(s), (ids) => this.repo.labelNames(ids)],
@@ -225,7 +223,23 @@ export class AnalyticsService {
 
   /** The rows of a chart, for the analytics export (`dimension`, `segment`, the measure). */
   rows(scope: AnalyticsScope, chart: Chart): Promise<ChartRow[]> {
+    return this.chartRows(scope, chart);
+  }
+
+  /**
+   * A chart's rows: from the tallies per assignee and per label when they give the same rows (an
+   * assignee or label chart, `chartTallied`, with no filter and no Guest rule narrowing a project of
+   * the viewer: `tallyWhole`), else one pass over the scope (`AnalyticsRepository.chart`).
+   */
+  private async chartRows(scope: AnalyticsScope, chart: Chart): Promise<ChartRow[]> {
+    if (chartTallied(chart.x, chart.y, chart.segment) && (await this.repo.tallyWhole(scope)))
+      return this.repo.talliedChart(scope, chart.x, chart.segment);
     return this.repo.chart(scope, chart.x, chart.y, chart.segment);
+  }
+
+  /** `default-analytics/`' assignee lists: from the tallies per assignee when `tallyWhole` holds, else one pass. */
+  private async assigned(scope: AnalyticsScope): Promise<{ completed: ChartRow[]; pending: ChartRow[] }> {
+    return (await this.repo.tallyWhole(scope)) ? this.repo.byAssigneeTallied(scope) : this.repo.byAssignee(scope);
   }
 
   /** Names for the dimensions of a chart's export: state, label, cycle and module ids → names, assignee ids → `first last` (Plane's). */
@@ -259,7 +273,7 @@ export class AnalyticsService {
     // two passes over the scope: by state group, month of completion and creator; by assignee
     const [overview, assigned] = await Promise.all([
       this.repo.overview(scope, new Date().getUTCFullYear()),
-      this.repo.byAssignee(scope),
+      this.assigned(scope),
     ]);
     const groups = new Map<string | null, number>();
     const months = new Map<number, number>();

@@ -45,6 +45,8 @@ export type { DateFilter, IssueOrderKey } from './issue-filters';
 // the visible work items' query and the filter compiler with its binders. Those repositories may
 // import these names alone from this door (ISSUE_READ_CONTRACT, .dependency-cruiser.read-models.cjs).
 export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
+// the projects whose tallies per assignee and per label (`issue_set_tallies`) a scope reads
+export { tallyProjects } from './issue-tallies';
 export { bindNamed, bindPositional, guestCondition, guestRule, issueFilterConditions } from './issue-filters';
 export type { IssueFilterSet } from './issue-filters';
 export { visibleIssuesQuery } from './issue.repository';

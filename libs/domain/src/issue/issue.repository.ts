@@ -48,6 +48,7 @@ import { IssueReaction } from './issue-reaction.entity';
 import { IssueVote } from './issue-vote.entity';
 import { CommentReaction } from './comment-reaction.entity';
 import { Issue } from './issue.entity';
+import { tallyFilterOf, tallyKindOf, tallyProjects } from './issue-tallies';
 import {
   ISSUE_COLUMNS,
   INTAKE_PENDING,
@@ -579,6 +580,8 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
       total = project
         ? { sql: SQL_PROJECT_VISIBLE_COUNT, params: [scope] }
         : () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
+    // one assignee or one label alone: its tallies
+    if (!total) total = this.talliedTotal(scope, filters, false);
     const result = await paginateSql(
       {
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
@@ -732,6 +735,85 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     return row?.n === null || row?.n === undefined ? null : Number(row.n);
   }
 
+  // ---- reads: the tallies per assignee and per label (`issue-tallies.ts`) -------------------
+
+  /**
+   * `groupCounts` of `group_by=assignees__id` / `labels__id` from the tallies, when they give the
+   * same numbers: the visible work items, no filter, no Guest rule narrowing a project of the scope
+   * (`tallyProjects`); else undefined (count). Keys as `groupCounts`' (`null`: no assignee or label;
+   * a label's rows whatever its `deleted_at`, as the link rows), groups with no work item left out.
+   */
+  private async talliedGroupCounts(
+    scope: IssueScope,
+    by: IssueGroupBy,
+    filters: IssueFilterSet,
+    archived: boolean,
+  ): Promise<Map<string | null, number> | undefined> {
+    const kind = tallyKindOf(by);
+    if (!kind || archived || issueFilterConditions(filters, bindNamed({})).length) return undefined;
+    const params: unknown[] = [];
+    const bind = bindPositional(params);
+    const projects = tallyProjects(scope, bind);
+    const [row] = await hotQuery(
+      this.dataSource,
+      `WITH sp AS MATERIALIZED (${projects})
+SELECT (SELECT bool_and(sp.whole) FROM sp) AS whole,
+(SELECT json_agg(json_build_array(x.k, x.n)) FROM (
+  SELECT t.value_id::text AS k, SUM(t.n)::int AS n FROM issue_set_tallies t
+  WHERE t.kind = ${bind(kind)}::"char" AND t.project_id IN (SELECT sp.id FROM sp) AND (SELECT bool_and(sp.whole) FROM sp)
+  GROUP BY 1 HAVING SUM(t.n) > 0) x) AS counts`,
+      params,
+    );
+    if (row?.whole !== true) return undefined;
+    const counts = (typeof row.counts === 'string' ? JSON.parse(row.counts) : (row.counts ?? [])) as Array<
+      [string | null, number]
+    >;
+    return new Map(counts.map(([k, n]) => [k, Number(n)]));
+  }
+
+  /**
+   * The total of the visible work items with one assignee or one label and no other filter
+   * (`tallyFilterOf`), from the tallies: the value's rows in the scope's projects (a label's in its
+   * own project only, as `withLabel` filters); undefined when the filters are others, or (when
+   * called) null when the Guest rule narrows a project of the scope.
+   */
+  private tallied(
+    scope: IssueScope,
+    filters: IssueFilterSet,
+    archived: boolean,
+  ): (() => Promise<number | null>) | undefined {
+    const one = archived ? undefined : tallyFilterOf(filters);
+    if (!one) return undefined;
+    return async () => {
+      const params: unknown[] = [];
+      const bind = bindPositional(params);
+      const projects = tallyProjects(scope, bind);
+      const value = `${bind(one.value)}::uuid`;
+      const ofLabel =
+        one.kind === 'l' ? ` AND t.project_id = (SELECT lf.project_id FROM labels lf WHERE lf.id = ${value})` : '';
+      const [row] = await hotQuery(
+        this.dataSource,
+        `WITH sp AS MATERIALIZED (${projects})
+SELECT CASE WHEN bool_and(sp.whole) THEN (SELECT COALESCE(SUM(t.n), 0)::int FROM issue_set_tallies t
+  WHERE t.kind = ${bind(one.kind)}::"char" AND t.value_id = ${value} AND t.project_id IN (SELECT sp.id FROM sp)${ofLabel}) END AS n
+FROM sp`,
+        params,
+      );
+      return row?.n === null || row?.n === undefined ? null : Number(row.n);
+    };
+  }
+
+  /** `tallied`'s total, or a count of the list when the tallies cannot tell (see `tallied`). */
+  private talliedTotal(
+    scope: IssueScope,
+    filters: IssueFilterSet,
+    archived: boolean,
+  ): (() => Promise<number>) | undefined {
+    const tally = this.tallied(scope, filters, archived);
+    if (!tally) return undefined;
+    return async () => (await tally()) ?? this.countRows(scope, filters, archived);
+  }
+
   /**
    * The start keys of the pages of `pageSize` of the project's visible work items with `filters`,
    * oldest change first (`updated_at`, then id): the `(updated_at, id)` of every `pageSize`th one,
@@ -822,7 +904,7 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
    * counted twice: no `COUNT(DISTINCT …)`, which sorts every id).
    */
   async filteredCount(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
-    const counter = this.counted(scope, filters, archived);
+    const counter = this.counted(scope, filters, archived) ?? this.talliedTotal(scope, filters, archived);
     if (counter) return counter();
     return this.countRows(scope, filters, archived);
   }
@@ -855,6 +937,8 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     filters: IssueFilterSet,
     archived: boolean,
   ): Promise<Map<string | null, number>> {
+    const tallied = await this.talliedGroupCounts(scope, by, filters, archived);
+    if (tallied) return tallied;
     const column: Partial<Record<IssueGroupBy, string>> = {
       state_id: 'i.state_id::text',
       priority: 'i.priority::text',
