@@ -295,6 +295,54 @@ describe('App API: entity search, the workspace work item list, visits and page 
       );
     });
 
+    it('filters by mentions: the users mentioned in the description’s markup (Plane’s issue_mention)', async () => {
+      // a workspace of its own: the work items here change no other test's lists
+      const own = await createWorkspace(t, admin.token);
+      await addMember(t, own.id, member.userId, 15);
+      const proj = await createAppProject(t, admin.token, own.slug, { identifier: 'MEN', name: 'Mentions' });
+      await addProjectMember(t, own.id, proj.id, member.userId, 15);
+      const path = `/api/workspaces/${own.slug}`;
+      const made = async (name: string, description_html: string) => {
+        const res = await as(admin).post(`${path}/projects/${proj.id}/issues/`, { name, description_html });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return res.body.id as string;
+      };
+      const tag = (attrs: string) => `<p>Hi <mention-component ${attrs}></mention-component> there</p>`;
+      const mid = member.userId;
+      const plain = await made('user mention', tag(`id="m1" entity_identifier="${mid}" entity_name="user_mention"`));
+      const bare = await made(
+        'no entity_name, single quotes, upper case',
+        tag(`entity_identifier='${mid.toUpperCase()}'`),
+      );
+      await made('another kind of mention', tag(`entity_identifier="${mid}" entity_name="issue_mention"`));
+      await made('the id as text only', `<p>${mid}</p>`);
+      const other = await made('someone else', tag(`entity_identifier="${admin.userId}" entity_name="user_mention"`));
+      await made('no description', '<p></p>');
+      const list = async (url: string) => {
+        const res = await as(member).get(url);
+        assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.total_results, res.body.results.length, url);
+        return ids(res.body.results);
+      };
+      for (const base of [`${path}/issues/`, `${path}/projects/${proj.id}/issues/`]) {
+        assert.deepEqual(await list(`${base}?mentions=${mid}`), [plain, bare].sort(), base);
+        assert.deepEqual(await list(`${base}?mentions=${mid},${admin.userId}`), [plain, bare, other].sort(), base);
+        assert.deepEqual(await list(`${base}?mentions=${mid}&priority=urgent`), [], base);
+        assert.equal((await list(base)).length, 6, base);
+        assertError(await as(member).get(`${base}?mentions=nope`), 400, 'INVALID_QUERY_PARAMETER');
+      }
+      // grouped: the groups hold only the mentioning work items
+      const grouped = await as(member).get(`${path}/projects/${proj.id}/issues/?mentions=${mid}&group_by=priority`);
+      assert.equal(grouped.status, 200, JSON.stringify(grouped.body));
+      assert.equal(grouped.body.total_count, 2);
+      // a changed description changes the answer at once
+      const res = await as(admin).patch(`${path}/projects/${proj.id}/issues/${plain}/`, {
+        description_html: '<p>gone</p>',
+      });
+      assert.equal(res.status, 204, JSON.stringify(res.body));
+      assert.deepEqual(await list(`${path}/issues/?mentions=${mid}`), [bare]);
+    });
+
     it('applies each project’s Guest rule to a Guest', async () => {
       const res = await as(guest).get(`${w()}/issues/`);
       assert.equal(res.status, 200, JSON.stringify(res.body));

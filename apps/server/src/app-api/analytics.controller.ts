@@ -40,6 +40,7 @@ function filtersOf(query: Record<string, unknown>, me: Principal): IssueFilterSe
     module: q.module,
     project: q.project,
     subscriber: q.subscriber,
+    mentions: q.mentions,
     state_type: q.state_type,
     start_date: q.start_date,
     target_date: q.target_date,

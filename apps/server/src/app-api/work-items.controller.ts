@@ -64,7 +64,7 @@ const STATE_TYPES: Record<string, string[]> = {
 
 /**
  * The App API list query: Plane's filters (state, state_group, priority, assignees, labels,
- * created_by, cycle, module, project, subscriber, type, dates, `sub_issue=false`), `order_by`,
+ * created_by, mentions, cycle, module, project, subscriber, type, dates, `sub_issue=false`), `order_by`,
  * `fields`/`expand`, the caller (Guest visibility: `project` is the caller's standing in the
  * route's project, absent on the workspace list, which applies each project's rule).
  */
@@ -87,6 +87,7 @@ export function listQuery(
     top_level: subIssue === 'false',
     project: idListParam(query, 'project'),
     subscriber: idListParam(query, 'subscriber'),
+    mentions: idListParam(query, 'mentions'),
     state_type: type ? STATE_TYPES[type] : undefined,
     shape: parseShape(query),
     order_by: single(query, 'order_by'),

@@ -33,6 +33,11 @@ export interface IssueFilterSet {
   /** App API filters (Plane's `issue_filters`): projects, subscribers (`issue_subscribers`) */
   project?: string[];
   subscriber?: string[];
+  /**
+   * App API filter (Plane's `mentions`: `issue_mention__mention__id__in`): user ids mentioned in the
+   * work item's description, read from its editor markup (`mentionCondition`)
+   */
+  mentions?: string[];
   /** Plane's `type` filter: the state groups a work item's state must be in (`active`: unstarted, started) */
   state_type?: string[];
   /** `sub_issue=false` (Plane): only work items without a parent */
@@ -151,6 +156,7 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
       `EXISTS (SELECT 1 FROM issue_subscribers su WHERE su.issue_id = i.id AND su.subscriber_id ${any(filters.subscriber, 'uuid')})`,
     );
   }
+  if (filters.mentions?.length) where.push(mentionCondition(filters.mentions, bind));
   if (filters.top_level) where.push('i.parent_id IS NULL');
   if (filters.ids?.length) where.push(`i.id ${any(filters.ids, 'uuid')}`);
   // at the millisecond the times leave Meridian with, so the newest one a client has is not sent again
@@ -182,6 +188,28 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
       where.push(`${column} ${f.op === 'after' ? '>=' : f.op === 'before' ? '<=' : '='} ${bind(f.date)}`);
   }
   return where;
+}
+
+/** A UUID as text (what may go into `mentionCondition`'s pattern). */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Work items whose description mentions one of `userIds` (UUIDs), for the `mentions` filter. Plane
+ * keeps `issue_mention` rows, written by its worker from the description's editor markup; Meridian
+ * reads the markup itself, with the rule of `mentionedUserIds` (the notification room): a
+ * `<mention-component>` element whose `entity_identifier` is the user's id and whose `entity_name`
+ * is `user_mention` or absent, attributes quoted either way, ids in any case. A substring test first
+ * (cheap), the pattern only on the descriptions that hold an id. Not indexed: a pass over the
+ * scope's descriptions where the list's walk does not stop early.
+ */
+export function mentionCondition(userIds: string[], bind: Bind): string {
+  const ids = [...new Set(userIds.map((id) => id.toLowerCase()))].filter((id) => UUID_TEXT.test(id));
+  if (!ids.length) return 'false';
+  const pattern =
+    `<mention-component(?![^>]*\\yentity_name\\s*=\\s*["'](?!user_mention["'])[^"']*["'])` +
+    `[^>]*\\yentity_identifier\\s*=\\s*["'](${ids.join('|')})["']`;
+  const has = ids.map((id) => `strpos(lower(i.description_html), ${bind(id)}) > 0`).join(' OR ');
+  return `((${has}) AND i.description_html ~* ${bind(pattern)})`;
 }
 
 /** `group_by` values of the App API list (Plane's `issue_group_values`), with their aliases. */

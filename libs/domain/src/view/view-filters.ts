@@ -69,6 +69,7 @@ export type ViewIssueFilters = Pick<
   | 'assignee'
   | 'label'
   | 'created_by'
+  | 'mentions'
   | 'cycle'
   | 'module'
   | 'start_date'
@@ -76,7 +77,7 @@ export type ViewIssueFilters = Pick<
 >;
 
 /**
- * The list filters of a view's `filters`. `mentions`, `subscriber`, `project` and keys Meridian
+ * The list filters of a view's `filters`. `subscriber`, `project` and keys Meridian
  * does not know are not applied (docs/decisions.md, "Saved views").
  */
 export function viewIssueFilters(filters: Record<string, unknown>, today = new Date()): ViewIssueFilters {
@@ -92,6 +93,7 @@ export function viewIssueFilters(filters: Record<string, unknown>, today = new D
     assignee: get('assignees'),
     label: get('labels'),
     created_by: get('created_by'),
+    mentions: get('mentions'),
     cycle: idsOrNone('cycle'),
     module: idsOrNone('module'),
     start_date: get('start_date')?.map((v) => dateCondition(v, today)),
