@@ -43,6 +43,13 @@ export type { DateFilter, IssueOrderKey } from './issue-filters';
 // the visible work items' query and the filter compiler with its binders. Those repositories may
 // import these names alone from this door (ISSUE_READ_CONTRACT, .dependency-cruiser.read-models.cjs).
 export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
-export { bindNamed, bindPositional, guestCondition, guestRule, issueFilterConditions } from './issue-filters';
+export {
+  bindNamed,
+  bindPositional,
+  guestCondition,
+  guestRule,
+  issueFilterConditions,
+  talliedFilters,
+} from './issue-filters';
 export type { IssueFilterSet } from './issue-filters';
 export { visibleIssuesQuery } from './issue.repository';

@@ -184,6 +184,37 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
   return where;
 }
 
+/**
+ * The filters whose conditions read only a work item's project, state (and the state's group),
+ * priority and creator (and its project's `guest_view_all_features`): what
+ * `project_issue_tallies` holds per row (migration `IssueTallies`), so a count of the visible
+ * work items under them is a sum of tally rows (the same conditions over the alias `i`).
+ */
+const TALLIED_FILTERS: ReadonlySet<string> = new Set([
+  'state',
+  'priority',
+  'state_group',
+  'state_type',
+  'created_by',
+  'project',
+  'guestViewerId',
+]);
+
+/**
+ * Whether every condition of `filters` (`issueFilterConditions`) reads only the keys of the
+ * visible work items' tallies (`TALLIED_FILTERS`): then the number of matches is a sum of the
+ * tallies, the same number a count of the work items gives. Any other filter given (a non-empty
+ * list, a date, `top_level`, `updated_after`, …): false.
+ */
+export function talliedFilters(filters: IssueFilterSet): boolean {
+  for (const [name, value] of Object.entries(filters) as Array<[string, unknown]>) {
+    if (TALLIED_FILTERS.has(name)) continue;
+    if (value === undefined || value === false || (Array.isArray(value) && value.length === 0)) continue;
+    return false;
+  }
+  return true;
+}
+
 /** `group_by` values of the App API list (Plane's `issue_group_values`), with their aliases. */
 export const ISSUE_GROUP_BY = [
   'state_id',

@@ -37,6 +37,7 @@ import {
   IssueGroupBy,
   IssueOrderKey,
   inState,
+  talliedFilters,
   withLabel,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
@@ -67,6 +68,8 @@ import {
   SQL_PROJECT_VISIBLE_COUNT,
   SQL_WORKSPACE_VISIBLE_COUNT,
   SQL_STATE_GROUP_KEYS,
+  SQL_TALLIES_OF_PROJECT,
+  SQL_TALLIES_OF_WORKSPACE,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
   SQL_VISIBLE_ISSUES_OF_WORKSPACE,
@@ -500,6 +503,8 @@ export class IssueRepository {
       total = project
         ? { sql: SQL_PROJECT_VISIBLE_COUNT, params: [scope] }
         : () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
+    // filters the tallies hold: the sum of their rows (`countRows`), not a count of the list
+    else if (!total && !group && tallySql(scope, filters)) total = () => this.countRows(scope, filters, false);
     const result = await paginateSql(
       {
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
@@ -748,8 +753,21 @@ export class IssueRepository {
     return this.countRows(scope, filters, archived);
   }
 
-  /** `COUNT(*)` of `filtered` (see `filteredCount`); of `visibleSql` for the visible work items. */
+  /**
+   * `COUNT(*)` of `filtered` (see `filteredCount`); of `visibleSql` for the visible work items, or
+   * the same number as a sum of their tallies when the filters read only the tallies' keys
+   * (`tallySql`: a few rows instead of every match).
+   */
   private async countRows(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
+    const tallied = archived ? undefined : tallySql(scope, filters);
+    if (tallied) {
+      const [row] = await hotQuery(
+        this.dataSource,
+        `SELECT COALESCE(SUM(i.n), 0)::int AS n ${tallied.from}`,
+        tallied.params,
+      );
+      return Number(row.n);
+    }
     if (!archived) {
       const { from, params, conditions } = visibleSql(scope, filters);
       const [row] = await this.visibleQuery(scope, conditions, `SELECT COUNT(*)::int AS n ${from}`, params);
@@ -768,7 +786,10 @@ export class IssueRepository {
    * the work items with no value (no assignee, label, cycle or module; no state, date, creator).
    * A work item in several groups (assignees, labels, modules) counts in each. Exactly the count
    * `groupCondition` would give each key: the set tables have one row per work item and value
-   * (their primary or unique keys), cycle and module rows only when live.
+   * (their primary or unique keys), cycle and module rows only when live. A grouping by a key of
+   * the visible work items' tallies (state, state group, priority, creator, project) with filters
+   * that read only those keys (`tallySql`) sums the tallies instead (groups of 0 left out, as a
+   * count leaves them out).
    */
   async groupCounts(
     scope: IssueScope,
@@ -792,6 +813,15 @@ export class IssueRepository {
       issue_module__module_id: ['module_issues', 'module_id', ' AND g.deleted_at IS NULL'],
     };
     const set = sets[by];
+    const tallied = archived || !TALLY_GROUPS.has(by) ? undefined : tallySql(scope, filters);
+    if (tallied) {
+      const sums = await hotQuery(
+        this.dataSource,
+        `SELECT ${column[by]!} AS k, SUM(i.n)::int AS n ${tallied.from} GROUP BY 1 HAVING SUM(i.n) > 0`,
+        tallied.params,
+      );
+      return new Map(sums.map((r) => [r.k as string | null, Number(r.n)]));
+    }
     const selected = set ? 'i.id' : `${column[by]!} AS k`;
     const count = (rowsSql: string) =>
       set
@@ -1932,6 +1962,33 @@ function visibleSql(
     where.push(`ga.assignee_id = ${bind(group.key)}::uuid`);
   } else if (group) where.push(groupCondition(group, bind));
   return { from: base + where.map((c) => ` AND ${c}`).join(''), params, conditions: where.length };
+}
+
+/** The groupings whose key is a key of the visible work items' tallies (`groupCounts`). */
+const TALLY_GROUPS: ReadonlySet<IssueGroupBy> = new Set([
+  'state_id',
+  'state__group',
+  'priority',
+  'created_by',
+  'project_id',
+]);
+
+/**
+ * `visibleSql`'s work items as their tallies (`project_issue_tallies`, migration `IssueTallies`:
+ * visible work items per project, state, priority and creator, kept exact by triggers), when every
+ * filter reads only those keys (`talliedFilters`): `FROM … WHERE …` over the alias `i` (and `p`
+ * for a project), its values; `SUM(i.n)` over it is `COUNT(*)` over `visibleSql`. Undefined when a
+ * filter reads anything else (count the work items).
+ */
+function tallySql(scope: IssueScope, filters: IssueFilterSet): { from: string; params: unknown[] } | undefined {
+  const project = typeof scope === 'string';
+  // the workspace's scope writes the Guest rule itself; a `guestViewerId` filter needs the project `p`
+  if (!talliedFilters(filters) || (!project && filters.guestViewerId !== undefined)) return undefined;
+  const params: unknown[] = project ? [scope] : [scope.workspaceId, scope.viewerId];
+  const bind = bindPositional(params);
+  const where = issueFilterConditions(filters, bind);
+  const base = project ? SQL_TALLIES_OF_PROJECT : SQL_TALLIES_OF_WORKSPACE;
+  return { from: base + where.map((c) => ` AND ${c}`).join(''), params };
 }
 
 /** The order key of `created_at` (`ISSUE_ORDER_KEYS`). */

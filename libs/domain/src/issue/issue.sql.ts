@@ -182,6 +182,25 @@ WHERE ${workspaceScope('$1', '$2')} AND i.deleted_at IS NULL AND ${OPEN_ISSUE}
 AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.workspace_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (${IN_TRIAGE}))`;
 
 /**
+ * The tallies of the visible work items of project `$1` (`project_issue_tallies`, migration
+ * `IssueTallies`: per state, priority and creator, kept by triggers), project live and not
+ * archived, as a `FROM … WHERE …` fragment over the alias `i` (and `p`): `SUM(i.n)` over it, with
+ * conditions on `i.state_id`, `i.priority`, `i.created_by_id` or `i.project_id`, is what
+ * `COUNT(*)` over `SQL_VISIBLE_ISSUES_OF_PROJECT` with the same conditions gives.
+ */
+export const SQL_TALLIES_OF_PROJECT = `FROM project_issue_tallies i
+JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT}
+WHERE i.project_id = $1`;
+
+/**
+ * The tallies of the visible work items of workspace `$1` that user `$2` may see
+ * (`workspaceScope`, the Guest rule included: the creator is a key), as `SQL_TALLIES_OF_PROJECT`
+ * is of `SQL_VISIBLE_ISSUES_OF_PROJECT` for `SQL_VISIBLE_ISSUES_OF_WORKSPACE`.
+ */
+export const SQL_TALLIES_OF_WORKSPACE = `FROM project_issue_tallies i
+WHERE ${workspaceScope('$1', '$2')}`;
+
+/**
  * Inserts a work item: `$1` workspace, `$2` project, `$3` name, `$4` description_html, `$5`
  * description_stripped, `$6` priority, `$7` state, `$8` parent, `$9` point, `$10` estimate point,
  * `$11` start_date, `$12` target_date, `$13` completed_at, `$14` is_draft, `$15` external_source,
