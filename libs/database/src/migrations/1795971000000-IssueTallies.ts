@@ -22,9 +22,10 @@ const KEY = `project_id, (COALESCE(state_id, ${NONE})), priority, (COALESCE(crea
  *   still exist);
  * - `intake_issues`, through `meridian_intake_visible_effect` (migration `IssueVisibleCounts`),
  *   which this migration makes count the work item's tally beside `visible_count`.
- * A row whose `n` falls to 0 stays (readers skip groups that sum to 0). Two changes of one work item
- * take their rows in key order, so two transactions moving work items both ways between two keys
- * do not lock them in opposite orders.
+ * A row whose `n` falls to 0 stays (readers skip groups that sum to 0). Every writer takes its
+ * rows in key order (`project_id`, then the index's expressions): an insert statement's groups, a
+ * change's old and new row, and a batch of creates with several keys, which locks its rows first
+ * (`SQL_LOCK_TALLIES`); so two transactions never wait for each other's tally rows in a cycle.
  */
 export class IssueTallies1795971000000 implements MigrationInterface {
   name = 'IssueTallies1795971000000';
@@ -66,7 +67,7 @@ export class IssueTallies1795971000000 implements MigrationInterface {
                 SELECT workspace_id, project_id, state_id, priority, created_by_id, COUNT(*)::int FROM meridian_new_issues
                 WHERE deleted_at IS NULL AND archived_at IS NULL AND is_draft = false
                 GROUP BY workspace_id, project_id, state_id, priority, created_by_id
-                ORDER BY project_id, state_id, priority, created_by_id
+                ORDER BY project_id, COALESCE(state_id, ${NONE}), priority, COALESCE(created_by_id, ${NONE})
                 ON CONFLICT (${KEY}) DO UPDATE SET n = t.n + EXCLUDED.n;
                 RETURN NULL;
             END

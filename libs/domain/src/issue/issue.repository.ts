@@ -62,6 +62,7 @@ import {
   SQL_CREATE_ISSUE_NO_STATE,
   SQL_DEFAULT_STATE,
   SQL_ISSUE_SETS,
+  SQL_LOCK_TALLIES,
   SQL_NEXT_SEQUENCE,
   SQL_NEXT_SEQUENCES,
   SQL_PROJECT_FOR_CREATE,
@@ -1286,14 +1287,17 @@ i.state_id, i.type_id`,
    */
   async insertBatch(projectId: string, jobs: Array<{ values: unknown[]; stateless: boolean }>): Promise<Row[]> {
     const n = jobs.length;
+    const tallies = talliesOfBatch(jobs);
     const answers = await hotTransaction(this.dataSource, [
       [SQL_NEXT_SEQUENCES, [projectId, n, jobs.reduce((sum, job) => sum + visibleOnCreate(job.values), 0)]],
+      // several tally keys: their rows locked first, in key order (`SQL_LOCK_TALLIES`)
+      ...(tallies ? [[SQL_LOCK_TALLIES, [jobs[0].values[0], projectId, ...tallies]] as [string, unknown[]]] : []),
       ...jobs.map((job, k): [string, unknown[]] => [
         job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH,
         [...job.values, n - 1 - k],
       ]),
     ]);
-    return answers.slice(1).map(([row]) => row);
+    return answers.slice(tallies ? 2 : 1).map(([row]) => row);
   }
 
   /** The work item of the project, locked (`FOR UPDATE`) until `em`'s transaction ends; or null. */
@@ -1933,6 +1937,29 @@ i.state_id, i.type_id`,
       .getRawMany<{ issue_id: string; url: string }>();
     return rows.map((r) => ({ issueId: r.issue_id, url: r.url }));
   }
+}
+
+/**
+ * The tally keys (`project_issue_tallies`) of a batch's visible work items as `SQL_LOCK_TALLIES`'
+ * `$3`–`$5` (states, priorities, creators; `values` `$7`, `$6`, `$18` of `SQL_CREATE_ISSUE`), each
+ * once; undefined when they are fewer than two (one row: no order to keep).
+ */
+function talliesOfBatch(
+  jobs: Array<{ values: unknown[] }>,
+): [Array<string | null>, string[], Array<string | null>] | undefined {
+  const keys = new Map<string, [string | null, string, string | null]>();
+  for (const { values } of jobs) {
+    if (!visibleOnCreate(values)) continue;
+    const key: [string | null, string, string | null] = [
+      (values[6] as string | null) ?? null,
+      values[5] as string,
+      (values[17] as string | null) ?? null,
+    ];
+    keys.set(JSON.stringify(key), key);
+  }
+  if (keys.size < 2) return undefined;
+  const all = [...keys.values()];
+  return [all.map((k) => k[0]), all.map((k) => k[1]), all.map((k) => k[2])];
 }
 
 /** 1 when a create's `values` (`$1`–`$23` of `SQL_CREATE_ISSUE`) make a visible work item (`$14` is_draft false), else 0. */

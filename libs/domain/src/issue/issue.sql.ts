@@ -116,6 +116,24 @@ ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.la
 visible_count = project_issue_counters.visible_count + $3::int
 RETURNING last_sequence`;
 
+/** The key of a NULL `state_id` or `created_by_id` in `project_issue_tallies`' unique index. */
+const NO_KEY = `'00000000-0000-0000-0000-000000000000'::uuid`;
+
+/**
+ * `$1` workspace id, `$2` project id, `$3` state ids, `$4` priorities, `$5` creator ids (uuid[],
+ * text[], uuid[] side by side; each key once): locks the project's tally rows of those keys
+ * (`project_issue_tallies`, migration `IssueTallies`), made with 0 when missing, in the tallies' key
+ * order, until the transaction ends. A batch of creates with several keys sends it before its
+ * statements, whose insert trigger then adds to rows it already holds: every writer of the tallies
+ * takes its rows in key order (a change of one work item takes its old and new row so too), so a
+ * batch and a change moving a work item between two of its keys cannot wait for each other in a
+ * cycle.
+ */
+export const SQL_LOCK_TALLIES = `INSERT INTO project_issue_tallies AS t (workspace_id, project_id, state_id, priority, created_by_id, n)
+SELECT $1::uuid, $2::uuid, k.s, k.p, k.c, 0 FROM unnest($3::uuid[], $4::text[], $5::uuid[]) AS k(s, p, c)
+ORDER BY COALESCE(k.s, ${NO_KEY}), k.p, COALESCE(k.c, ${NO_KEY})
+ON CONFLICT (project_id, (COALESCE(state_id, ${NO_KEY})), priority, (COALESCE(created_by_id, ${NO_KEY}))) DO UPDATE SET n = t.n`;
+
 /**
  * `$1` project id: how many work items `SQL_VISIBLE_ISSUES_OF_PROJECT` holds (`n`), read from the
  * project's counter (`project_issue_counters.visible_count`, kept in every writing transaction:
