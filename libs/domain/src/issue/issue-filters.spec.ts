@@ -82,6 +82,8 @@ describe('work item filters', () => {
     );
     // empty lists, `top_level: false` and undefined add no condition
     assert.equal(talliedFilters({ assignee: [], label: [], top_level: false, updated_after: undefined }), true);
+    // keys that are no filter (a list query's own) compile to no condition
+    assert.equal(talliedFilters({ priority: ['high'], order_by: '-created_at', per_page: '100' } as never), true);
     for (const other of [
       { assignee: [state] },
       { label: [state] },
