@@ -6,8 +6,10 @@
  * The issue room's read contract: what its door publishes for the statements of other rooms that
  * read work items to compose (libs/domain/src/issue/index.ts): visibility (the live project, the
  * visible work item, triage), the Guest rule, the visible work items' query and the filter
- * compiler with its binders. A read model imports these names alone from the issue door at run time
- * (types of any door are free).
+ * compiler with its binders, and which filters the visible work items' tallies answer
+ * (`talliedFilters`: a chart by state or priority sums `project_issue_tallies` instead of counting
+ * every work item, issue #40). A read model imports these names alone from the issue door at run
+ * time (types of any door are free).
  */
 const ISSUE_READ_CONTRACT = [
   'LIVE_PROJECT',
@@ -18,6 +20,7 @@ const ISSUE_READ_CONTRACT = [
   'guestCondition',
   'visibleIssuesQuery',
   'issueFilterConditions',
+  'talliedFilters',
   'bindNamed',
   'bindPositional',
 ];

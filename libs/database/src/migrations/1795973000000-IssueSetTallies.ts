@@ -45,7 +45,11 @@ const LOCK = (projects: string) =>
  *   `IssueVisibleCounts`'s trigger).
  * Before changing tally rows, each trigger locks the counter rows (`project_issue_counters`) of
  * the projects concerned, in id order: a create holds its project's row already, so tally rows are
- * only ever locked under their project's lock and two transactions cannot deadlock on them.
+ * only ever locked under their project's lock and two transactions cannot deadlock on them. The
+ * triggers on `issues` are named `issues_set_tally_*` so that, of the triggers of one event (fired
+ * in name order), they run before `issues_tally_*` (migration `IssueTallies`): an update or delete
+ * then takes its project's counter row before the tally rows of `project_issue_tallies`, the order
+ * a create takes them in.
  * `down` drops the triggers, functions and table.
  */
 export class IssueSetTallies1795973000000 implements MigrationInterface {
@@ -173,7 +177,7 @@ export class IssueSetTallies1795973000000 implements MigrationInterface {
             $$
         `);
     await queryRunner.query(`
-            CREATE TRIGGER issues_tally_insert AFTER INSERT ON issues REFERENCING NEW TABLE AS added
+            CREATE TRIGGER issues_set_tally_insert AFTER INSERT ON issues REFERENCING NEW TABLE AS added
             FOR EACH STATEMENT EXECUTE FUNCTION meridian_tally_issues_added()
         `);
     // a work item's change of project, state, completion or visibility; its delete
@@ -214,14 +218,14 @@ export class IssueSetTallies1795973000000 implements MigrationInterface {
             $$
         `);
     await queryRunner.query(`
-            CREATE TRIGGER issues_tally_update AFTER UPDATE ON issues FOR EACH ROW
+            CREATE TRIGGER issues_set_tally_update AFTER UPDATE ON issues FOR EACH ROW
             WHEN (OLD.project_id IS DISTINCT FROM NEW.project_id OR OLD.state_id IS DISTINCT FROM NEW.state_id
                 OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at OR OLD.archived_at IS DISTINCT FROM NEW.archived_at
                 OR OLD.is_draft IS DISTINCT FROM NEW.is_draft OR OLD.completed_at IS DISTINCT FROM NEW.completed_at)
             EXECUTE FUNCTION meridian_tally_issue_changed()
         `);
     await queryRunner.query(`
-            CREATE TRIGGER issues_tally_delete BEFORE DELETE ON issues FOR EACH ROW
+            CREATE TRIGGER issues_set_tally_delete BEFORE DELETE ON issues FOR EACH ROW
             EXECUTE FUNCTION meridian_tally_issue_changed()
         `);
     // a work item into triage (`entering`) or out of it: counted when it is open and no other live
@@ -296,10 +300,10 @@ export class IssueSetTallies1795973000000 implements MigrationInterface {
     await queryRunner.query(`DROP TRIGGER intake_issues_tally ON intake_issues`);
     await queryRunner.query(`DROP FUNCTION meridian_tally_intake_changed()`);
     await queryRunner.query(`DROP FUNCTION meridian_tally_intake_effect(uuid, uuid, boolean)`);
-    await queryRunner.query(`DROP TRIGGER issues_tally_delete ON issues`);
-    await queryRunner.query(`DROP TRIGGER issues_tally_update ON issues`);
+    await queryRunner.query(`DROP TRIGGER issues_set_tally_delete ON issues`);
+    await queryRunner.query(`DROP TRIGGER issues_set_tally_update ON issues`);
     await queryRunner.query(`DROP FUNCTION meridian_tally_issue_changed()`);
-    await queryRunner.query(`DROP TRIGGER issues_tally_insert ON issues`);
+    await queryRunner.query(`DROP TRIGGER issues_set_tally_insert ON issues`);
     await queryRunner.query(`DROP FUNCTION meridian_tally_issues_added()`);
     for (const s of [...SETS].reverse()) {
       await queryRunner.query(`DROP TRIGGER ${s.table}_tally_update ON ${s.table}`);

@@ -7,6 +7,7 @@ import {
   guestCondition,
   issueFilterConditions,
   LIVE_PROJECT,
+  talliedFilters,
   tallyProjects,
   VISIBLE_ISSUE,
 } from '../issue';
@@ -130,6 +131,9 @@ export function chartTallied(x: AnalyticsAxis, y: AnalyticsMeasure, segment: Ana
   );
 }
 
+/** The axes whose value is a key of the visible work items' tallies (`project_issue_tallies`). */
+const TALLY_AXES: ReadonlySet<AnalyticsAxis> = new Set(['state_id', 'state__group', 'priority']);
+
 /** A user's name fields and avatar under Plane's `<prefix>__` keys, over the users alias `u`. */
 const userFields = (prefix: string) =>
   `u.first_name AS ${prefix}__first_name, u.last_name AS ${prefix}__last_name, u.display_name AS ${prefix}__display_name, u.id::text AS ${prefix}__id, u.avatar AS ${prefix}__avatar_url`;
@@ -160,16 +164,40 @@ export class AnalyticsRepository {
     return `FROM issues i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
   }
 
+  /**
+   * `scoped` as the tallies of its work items (`project_issue_tallies`, migration `IssueTallies`:
+   * the visible work items per project, state, priority and creator, kept exact by triggers), when
+   * the filters read only those keys (`talliedFilters`), else undefined: `SUM(i.n)` over it,
+   * grouped by any of those keys, is `COUNT(*)` over `scoped`, a few rows read instead of every
+   * work item. The Guest rule reads the creator, a key too.
+   */
+  private tallied(scope: AnalyticsScope, params: unknown[], joins = ''): string | undefined {
+    if (!talliedFilters(scope.filters)) return undefined;
+    const bind = bindPositional(params);
+    const ws = bind(scope.workspaceId);
+    const viewer = bind(scope.viewerId);
+    const where = [
+      `i.workspace_id = ${ws}`,
+      `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
+        AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
+      ...issueFilterConditions(scope.filters, bind),
+    ];
+    return `FROM project_issue_tallies i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
+  }
+
   /** Whether the scope has no filter (Plane's list filters compile to no condition). */
   unfiltered(scope: AnalyticsScope): boolean {
     return issueFilterConditions(scope.filters, bindPositional([])).length === 0;
   }
 
-  /** How many work items the scope holds. */
+  /** How many work items the scope holds (a sum of their tallies when the filters allow: `tallied`). */
   async count(scope: AnalyticsScope): Promise<number> {
     const params: unknown[] = [];
+    const tallied = this.tallied(scope, params);
     const rows: Array<{ n: number }> = await this.dataSource.query(
-      `SELECT COUNT(*)::int AS n ${this.scoped(scope, params)}`,
+      tallied
+        ? `SELECT COALESCE(SUM(i.n), 0)::int AS n ${tallied}`
+        : `SELECT COUNT(*)::int AS n ${this.scoped(scope, params)}`,
       params,
     );
     return rows[0]?.n ?? 0;
@@ -178,7 +206,9 @@ export class AnalyticsRepository {
   /**
    * Plane's `build_graph_plot` rows: per `x` value (work items without one left out), and per
    * `segment` value when given (null for none), the number of work items or the sum of their numeric
-   * estimate points, ordered by dimension then segment.
+   * estimate points, ordered by dimension then segment. A count by state, state group or
+   * priority (and a segment of them) sums the scope's tallies when the filters allow (`tallied`;
+   * groups of 0 left out, as a count has none).
    */
   async chart(
     scope: AnalyticsScope,
@@ -197,13 +227,19 @@ export class AnalyticsRepository {
       total = 'SUM(g.n) AS estimate';
     }
     const params: unknown[] = [];
-    const from = this.scoped(scope, params, joins.join(' '));
+    const tallied =
+      y === 'issue_count' && TALLY_AXES.has(x) && (!segment || TALLY_AXES.has(segment))
+        ? this.tallied(scope, params)
+        : undefined;
+    if (tallied) measure = 'SUM(i.n) AS n';
+    const from = tallied ?? this.scoped(scope, params, joins.join(' '));
+    const having = tallied ? ' HAVING SUM(i.n) > 0' : '';
     const keys = ss ? `${xs.key} AS kx, ${ss.key} AS ks` : `${xs.key} AS kx`;
     const cols = ss ? `${xs.value} AS dimension, ${ss.value} AS segment` : `${xs.value} AS dimension`;
     const by = ss ? '1, 2' : '1';
     return this.dataSource.query(
       `SELECT ${cols}, ${total}
-       FROM (SELECT ${keys}, ${measure} ${from} GROUP BY ${by}) g ${xs.valueJoin} ${ss?.valueJoin ?? ''}
+       FROM (SELECT ${keys}, ${measure} ${from} GROUP BY ${by}${having}) g ${xs.valueJoin} ${ss?.valueJoin ?? ''}
        WHERE ${xs.value} IS NOT NULL
        GROUP BY ${by} ORDER BY ${by}`,
       params,
@@ -251,12 +287,17 @@ export class AnalyticsRepository {
     );
   }
 
-  /** `extras.state_details`: `{state_id, state__name, state__color}` of the states in the scope. */
+  /**
+   * `extras.state_details`: `{state_id, state__name, state__color}` of the states in the scope (from
+   * its tallies when the filters allow, `tallied`: a state with a tally above 0).
+   */
   stateDetails(scope: AnalyticsScope): Promise<ChartRow[]> {
     const params: unknown[] = [];
+    const join = 'JOIN states s ON s.id = i.state_id';
+    const tallied = this.tallied(scope, params, join);
     return this.dataSource.query(
       `SELECT DISTINCT i.state_id::text AS state_id, s.name AS state__name, s.color AS state__color
-       ${this.scoped(scope, params, 'JOIN states s ON s.id = i.state_id')} ORDER BY 1`,
+       ${tallied ? `${tallied} AND i.n > 0` : this.scoped(scope, params, join)} ORDER BY 1`,
       params,
     );
   }

@@ -42,11 +42,19 @@ export type { DateFilter, IssueOrderKey } from './issue-filters';
 // work items (the read models: analytics, the daily automation, a cycle's or module's distribution,
 // email notifications, exports, the inbox, the profile counts; and intake's list) to compose: one
 // definition each of visibility (the live project, the visible work item, triage), the Guest rule,
-// the visible work items' query and the filter compiler with its binders. Those repositories may
+// the visible work items' query and the filter compiler with its binders (and which filters the
+// tallies answer: `talliedFilters`). Those repositories may
 // import these names alone from this door (ISSUE_READ_CONTRACT, .dependency-cruiser.read-models.cjs).
 export { LIVE_PROJECT, notInTriage, VISIBLE_ISSUE } from './issue.sql';
 // the projects whose tallies per assignee and per label (`issue_set_tallies`) a scope reads
 export { tallyProjects } from './issue-tallies';
-export { bindNamed, bindPositional, guestCondition, guestRule, issueFilterConditions } from './issue-filters';
+export {
+  bindNamed,
+  bindPositional,
+  guestCondition,
+  guestRule,
+  issueFilterConditions,
+  talliedFilters,
+} from './issue-filters';
 export type { IssueFilterSet } from './issue-filters';
 export { visibleIssuesQuery } from './issue.repository';

@@ -1,7 +1,7 @@
 // The work item lists' filters as SQL conditions with bound values, and order_by, no database.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bindPositional, issueFilterConditions, resolveIssueOrder } from './issue-filters';
+import { bindPositional, issueFilterConditions, resolveIssueOrder, talliedFilters } from './issue-filters';
 
 describe('work item filters', () => {
   it('binds every value as a parameter, never into the text', () => {
@@ -63,5 +63,39 @@ describe('work item filters', () => {
       () => resolveIssueOrder('-password'),
       (err: { code?: string; status?: number }) => err.code === 'INVALID_QUERY_PARAMETER' && err.status === 400,
     );
+  });
+
+  it("tells the filters that read only the tallies' keys (project, state, state group, priority, creator, Guest rule)", () => {
+    const state = '11111111-1111-4111-8111-111111111111';
+    assert.equal(talliedFilters({}), true);
+    assert.equal(
+      talliedFilters({
+        state: [state],
+        priority: ['high'],
+        state_group: ['started'],
+        state_type: ['unstarted'],
+        created_by: [state],
+        project: [state],
+        guestViewerId: state,
+      }),
+      true,
+    );
+    // empty lists, `top_level: false` and undefined add no condition
+    assert.equal(talliedFilters({ assignee: [], label: [], top_level: false, updated_after: undefined }), true);
+    // keys that are no filter (a list query's own) compile to no condition
+    assert.equal(talliedFilters({ priority: ['high'], order_by: '-created_at', per_page: '100' } as never), true);
+    for (const other of [
+      { assignee: [state] },
+      { label: [state] },
+      { cycle: [null] },
+      { module: [state] },
+      { subscriber: [state] },
+      { top_level: true },
+      { ids: [state] },
+      { updated_after: '2025-01-01T00:00:00Z' },
+      { start_date: [{ op: 'after' as const, date: '2025-01-01' }] },
+      { target_date: [{ op: 'on' as const, date: '2025-01-01' }] },
+    ])
+      assert.equal(talliedFilters({ priority: ['high'], ...other }), false, JSON.stringify(other));
   });
 });

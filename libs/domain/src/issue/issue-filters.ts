@@ -212,6 +212,51 @@ export function mentionCondition(userIds: string[], bind: Bind): string {
   return `((${has}) AND i.description_html ~* ${bind(pattern)})`;
 }
 
+/**
+ * Each filter of `IssueFilterSet`: whether its condition reads only a work item's project, state
+ * (and the state's group), priority and creator (and its project's `guest_view_all_features`),
+ * what `project_issue_tallies` holds per row (migration `IssueTallies`), so that a count of the
+ * visible work items under it is a sum of tally rows (the same conditions over the alias `i`). A
+ * record of every key: a new filter does not compile until it is classified here.
+ */
+const TALLIED_FILTERS: Readonly<Record<keyof IssueFilterSet, boolean>> = {
+  state: true,
+  priority: true,
+  state_group: true,
+  state_type: true,
+  created_by: true,
+  project: true,
+  guestViewerId: true,
+  assignee: false,
+  label: false,
+  cycle: false,
+  module: false,
+  start_date: false,
+  target_date: false,
+  subscriber: false,
+  mentions: false,
+  top_level: false,
+  ids: false,
+  updated_after: false,
+};
+
+/**
+ * Whether every condition of `filters` (`issueFilterConditions`) reads only the keys of the
+ * visible work items' tallies (`TALLIED_FILTERS`): then the number of matches is a sum of the
+ * tallies, the same number a count of the work items gives. Any other filter given (a non-empty
+ * list, a date, `top_level`, `updated_after`, …): false. Keys that are no filter (a list query's
+ * `order_by`, `cursor`, …) compile to no condition and are not looked at.
+ */
+export function talliedFilters(filters: IssueFilterSet): boolean {
+  for (const [name, tallied] of Object.entries(TALLIED_FILTERS) as Array<[keyof IssueFilterSet, boolean]>) {
+    if (tallied) continue;
+    const value: unknown = filters[name];
+    if (value === undefined || value === false || (Array.isArray(value) && value.length === 0)) continue;
+    return false;
+  }
+  return true;
+}
+
 /** `group_by` values of the App API list (Plane's `issue_group_values`), with their aliases. */
 export const ISSUE_GROUP_BY = [
   'state_id',

@@ -38,6 +38,7 @@ import {
   IssueGroupBy,
   IssueOrderKey,
   inState,
+  talliedFilters,
   withLabel,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
@@ -63,12 +64,15 @@ import {
   SQL_CREATE_ISSUE_NO_STATE,
   SQL_DEFAULT_STATE,
   SQL_ISSUE_SETS,
+  SQL_LOCK_TALLIES,
   SQL_NEXT_SEQUENCE,
   SQL_NEXT_SEQUENCES,
   SQL_PROJECT_FOR_CREATE,
   SQL_PROJECT_VISIBLE_COUNT,
   SQL_WORKSPACE_VISIBLE_COUNT,
   SQL_STATE_GROUP_KEYS,
+  SQL_TALLIES_OF_PROJECT,
+  SQL_TALLIES_OF_WORKSPACE,
   SQL_VISIBLE_ISSUE,
   SQL_VISIBLE_ISSUES_OF_PROJECT,
   SQL_VISIBLE_ISSUES_OF_WORKSPACE,
@@ -580,6 +584,8 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
       total = project
         ? { sql: SQL_PROJECT_VISIBLE_COUNT, params: [scope] }
         : () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
+    // filters the tallies hold: the sum of their rows (`countRows`), not a count of the list
+    else if (!total && !group && tallySql(scope, filters)) total = () => this.countRows(scope, filters, false);
     // one assignee or one label alone: its tallies
     if (!total) total = this.talliedTotal(scope, filters, false);
     const result = await paginateSql(
@@ -909,8 +915,21 @@ FROM sp`,
     return this.countRows(scope, filters, archived);
   }
 
-  /** `COUNT(*)` of `filtered` (see `filteredCount`); of `visibleSql` for the visible work items. */
+  /**
+   * `COUNT(*)` of `filtered` (see `filteredCount`); of `visibleSql` for the visible work items, or
+   * the same number as a sum of their tallies when the filters read only the tallies' keys
+   * (`tallySql`: a few rows instead of every match).
+   */
   private async countRows(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
+    const tallied = archived ? undefined : tallySql(scope, filters);
+    if (tallied) {
+      const [row] = await hotQuery(
+        this.dataSource,
+        `SELECT COALESCE(SUM(i.n), 0)::int AS n ${tallied.from}`,
+        tallied.params,
+      );
+      return Number(row.n);
+    }
     if (!archived) {
       const { from, params, conditions } = visibleSql(scope, filters);
       const [row] = await this.visibleQuery(scope, conditions, `SELECT COUNT(*)::int AS n ${from}`, params);
@@ -929,7 +948,10 @@ FROM sp`,
    * the work items with no value (no assignee, label, cycle or module; no state, date, creator).
    * A work item in several groups (assignees, labels, modules) counts in each. Exactly the count
    * `groupCondition` would give each key: the set tables have one row per work item and value
-   * (their primary or unique keys), cycle and module rows only when live.
+   * (their primary or unique keys), cycle and module rows only when live. A grouping by a key of
+   * the visible work items' tallies (state, state group, priority, creator, project) with filters
+   * that read only those keys (`tallySql`) sums the tallies instead (groups of 0 left out, as a
+   * count leaves them out).
    */
   async groupCounts(
     scope: IssueScope,
@@ -937,8 +959,8 @@ FROM sp`,
     filters: IssueFilterSet,
     archived: boolean,
   ): Promise<Map<string | null, number>> {
-    const tallied = await this.talliedGroupCounts(scope, by, filters, archived);
-    if (tallied) return tallied;
+    const fromSets = await this.talliedGroupCounts(scope, by, filters, archived);
+    if (fromSets) return fromSets;
     const column: Partial<Record<IssueGroupBy, string>> = {
       state_id: 'i.state_id::text',
       priority: 'i.priority::text',
@@ -955,6 +977,15 @@ FROM sp`,
       issue_module__module_id: ['module_issues', 'module_id', ' AND g.deleted_at IS NULL'],
     };
     const set = sets[by];
+    const tallied = archived || !TALLY_GROUPS.has(by) ? undefined : tallySql(scope, filters);
+    if (tallied) {
+      const sums = await hotQuery(
+        this.dataSource,
+        `SELECT ${column[by]!} AS k, SUM(i.n)::int AS n ${tallied.from} GROUP BY 1 HAVING SUM(i.n) > 0`,
+        tallied.params,
+      );
+      return new Map(sums.map((r) => [r.k as string | null, Number(r.n)]));
+    }
     const selected = set ? 'i.id' : `${column[by]!} AS k`;
     const count = (rowsSql: string) =>
       set
@@ -1425,14 +1456,17 @@ i.state_id, i.type_id`,
    */
   async insertBatch(projectId: string, jobs: Array<{ values: unknown[]; stateless: boolean }>): Promise<Row[]> {
     const n = jobs.length;
+    const tallies = talliesOfBatch(jobs);
     const answers = await hotTransaction(this.dataSource, [
       [SQL_NEXT_SEQUENCES, [projectId, n, jobs.reduce((sum, job) => sum + visibleOnCreate(job.values), 0)]],
+      // several tally keys: their rows locked first, in key order (`SQL_LOCK_TALLIES`)
+      ...(tallies ? [[SQL_LOCK_TALLIES, [jobs[0].values[0], projectId, ...tallies]] as [string, unknown[]]] : []),
       ...jobs.map((job, k): [string, unknown[]] => [
         job.stateless ? SQL_CREATE_ISSUE_IN_BATCH_NO_STATE : SQL_CREATE_ISSUE_IN_BATCH,
         [...job.values, n - 1 - k],
       ]),
     ]);
-    return answers.slice(1).map(([row]) => row);
+    return answers.slice(tallies ? 2 : 1).map(([row]) => row);
   }
 
   /** The work item of the project, locked (`FOR UPDATE`) until `em`'s transaction ends; or null. */
@@ -2074,6 +2108,29 @@ i.state_id, i.type_id`,
   }
 }
 
+/**
+ * The tally keys (`project_issue_tallies`) of a batch's visible work items as `SQL_LOCK_TALLIES`'
+ * `$3`–`$5` (states, priorities, creators; `values` `$7`, `$6`, `$18` of `SQL_CREATE_ISSUE`), each
+ * once; undefined when they are fewer than two (one row: no order to keep).
+ */
+function talliesOfBatch(
+  jobs: Array<{ values: unknown[] }>,
+): [Array<string | null>, string[], Array<string | null>] | undefined {
+  const keys = new Map<string, [string | null, string, string | null]>();
+  for (const { values } of jobs) {
+    if (!visibleOnCreate(values)) continue;
+    const key: [string | null, string, string | null] = [
+      (values[6] as string | null) ?? null,
+      values[5] as string,
+      (values[17] as string | null) ?? null,
+    ];
+    keys.set(JSON.stringify(key), key);
+  }
+  if (keys.size < 2) return undefined;
+  const all = [...keys.values()];
+  return [all.map((k) => k[0]), all.map((k) => k[1]), all.map((k) => k[2])];
+}
+
 /** 1 when a create's `values` (`$1`–`$23` of `SQL_CREATE_ISSUE`) make a visible work item (`$14` is_draft false), else 0. */
 function visibleOnCreate(values: unknown[]): number {
   return values[13] === true ? 0 : 1;
@@ -2101,6 +2158,33 @@ function visibleSql(
     where.push(`ga.assignee_id = ${bind(group.key)}::uuid`);
   } else if (group) where.push(groupCondition(group, bind));
   return { from: base + where.map((c) => ` AND ${c}`).join(''), params, conditions: where.length };
+}
+
+/** The groupings whose key is a key of the visible work items' tallies (`groupCounts`). */
+const TALLY_GROUPS: ReadonlySet<IssueGroupBy> = new Set([
+  'state_id',
+  'state__group',
+  'priority',
+  'created_by',
+  'project_id',
+]);
+
+/**
+ * `visibleSql`'s work items as their tallies (`project_issue_tallies`, migration `IssueTallies`:
+ * visible work items per project, state, priority and creator, kept exact by triggers), when every
+ * filter reads only those keys (`talliedFilters`): `FROM … WHERE …` over the alias `i` (and `p`
+ * for a project), its values; `SUM(i.n)` over it is `COUNT(*)` over `visibleSql`. Undefined when a
+ * filter reads anything else (count the work items).
+ */
+function tallySql(scope: IssueScope, filters: IssueFilterSet): { from: string; params: unknown[] } | undefined {
+  const project = typeof scope === 'string';
+  // the workspace's scope writes the Guest rule itself; a `guestViewerId` filter needs the project `p`
+  if (!talliedFilters(filters) || (!project && filters.guestViewerId !== undefined)) return undefined;
+  const params: unknown[] = project ? [scope] : [scope.workspaceId, scope.viewerId];
+  const bind = bindPositional(params);
+  const where = issueFilterConditions(filters, bind);
+  const base = project ? SQL_TALLIES_OF_PROJECT : SQL_TALLIES_OF_WORKSPACE;
+  return { from: base + where.map((c) => ` AND ${c}`).join(''), params };
 }
 
 /** The order key of `created_at` (`ISSUE_ORDER_KEYS`). */

@@ -116,6 +116,24 @@ ON CONFLICT (project_id) DO UPDATE SET last_sequence = project_issue_counters.la
 visible_count = project_issue_counters.visible_count + $3::int
 RETURNING last_sequence`;
 
+/** The key of a NULL `state_id` or `created_by_id` in `project_issue_tallies`' unique index. */
+const NO_KEY = `'00000000-0000-0000-0000-000000000000'::uuid`;
+
+/**
+ * `$1` workspace id, `$2` project id, `$3` state ids, `$4` priorities, `$5` creator ids (uuid[],
+ * text[], uuid[] side by side; each key once): locks the project's tally rows of those keys
+ * (`project_issue_tallies`, migration `IssueTallies`), made with 0 when missing, in the tallies' key
+ * order, until the transaction ends. A batch of creates with several keys sends it before its
+ * statements, whose insert trigger then adds to rows it already holds: every writer of the tallies
+ * takes its rows in key order (a change of one work item takes its old and new row so too), so a
+ * batch and a change moving a work item between two of its keys cannot wait for each other in a
+ * cycle.
+ */
+export const SQL_LOCK_TALLIES = `INSERT INTO project_issue_tallies AS t (workspace_id, project_id, state_id, priority, created_by_id, n)
+SELECT $1::uuid, $2::uuid, k.s, k.p, k.c, 0 FROM unnest($3::uuid[], $4::text[], $5::uuid[]) AS k(s, p, c)
+ORDER BY COALESCE(k.s, ${NO_KEY}), k.p, COALESCE(k.c, ${NO_KEY})
+ON CONFLICT (project_id, (COALESCE(state_id, ${NO_KEY})), priority, (COALESCE(created_by_id, ${NO_KEY}))) DO UPDATE SET n = t.n`;
+
 /**
  * `$1` project id: how many work items `SQL_VISIBLE_ISSUES_OF_PROJECT` holds (`n`), read from the
  * project's counter (`project_issue_counters.visible_count`, kept in every writing transaction:
@@ -180,6 +198,25 @@ OR (i.created_by_id = ${viewer} AND i.project_id = ANY(ARRAY(${projects}))))`;
 export const SQL_VISIBLE_ISSUES_OF_WORKSPACE = `FROM issues i
 WHERE ${workspaceScope('$1', '$2')} AND i.deleted_at IS NULL AND ${OPEN_ISSUE}
 AND i.id NOT IN (SELECT ii.issue_id FROM intake_issues ii WHERE ii.workspace_id = $1 AND ii.deleted_at IS NULL AND ii.status IN (${IN_TRIAGE}))`;
+
+/**
+ * The tallies of the visible work items of project `$1` (`project_issue_tallies`, migration
+ * `IssueTallies`: per state, priority and creator, kept by triggers), project live and not
+ * archived, as a `FROM … WHERE …` fragment over the alias `i` (and `p`): `SUM(i.n)` over it, with
+ * conditions on `i.state_id`, `i.priority`, `i.created_by_id` or `i.project_id`, is what
+ * `COUNT(*)` over `SQL_VISIBLE_ISSUES_OF_PROJECT` with the same conditions gives.
+ */
+export const SQL_TALLIES_OF_PROJECT = `FROM project_issue_tallies i
+JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT}
+WHERE i.project_id = $1`;
+
+/**
+ * The tallies of the visible work items of workspace `$1` that user `$2` may see
+ * (`workspaceScope`, the Guest rule included: the creator is a key), as `SQL_TALLIES_OF_PROJECT`
+ * is of `SQL_VISIBLE_ISSUES_OF_PROJECT` for `SQL_VISIBLE_ISSUES_OF_WORKSPACE`.
+ */
+export const SQL_TALLIES_OF_WORKSPACE = `FROM project_issue_tallies i
+WHERE ${workspaceScope('$1', '$2')}`;
 
 /**
  * Inserts a work item: `$1` workspace, `$2` project, `$3` name, `$4` description_html, `$5`
