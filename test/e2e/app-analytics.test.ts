@@ -237,6 +237,48 @@ describe('App API: analytics', () => {
     assert.equal(filtered.body.total_issues, 1);
   });
 
+  it('default-analytics from the tallies is the counted pass’s answer (months, other years, points, a Guest)', async () => {
+    // `cycle=None` keeps every work item here (none is in a cycle) but is no tally key: the counted pass
+    const both = async (who: SignedUp, query = '') => {
+      const join = query ? '&' : '?';
+      const [tallied, counted] = await Promise.all([
+        t.api.get(`${api()}/default-analytics/${query}`).set(bearer(who)),
+        t.api.get(`${api()}/default-analytics/${query}${join}cycle=None`).set(bearer(who)),
+      ]);
+      assert.equal(tallied.status, 200, JSON.stringify(tallied.body));
+      assert.equal(tallied.text, counted.text, `${who.email} ${query}`);
+      return tallied.body as Record<string, unknown>;
+    };
+    const year = new Date().getUTCFullYear();
+    const rows = await t.sql<{ id: string; name: string }>('SELECT id, name FROM issues WHERE workspace_id = $1', [
+      ws.id,
+    ]);
+    const id = (name: string) => rows.find((r) => r.name === name)!.id;
+    const saved = await t.sql('SELECT id, completed_at, point FROM issues WHERE workspace_id = $1', [ws.id]);
+    try {
+      // d completed last year (not a month of this one), c completed in November (still in backlog)
+      await t.sql('UPDATE issues SET completed_at = $2 WHERE id = $1', [id('d'), `${year - 1}-07-01T00:00:00Z`]);
+      await t.sql('UPDATE issues SET completed_at = $2 WHERE id = $1', [id('c'), `${year}-11-30T23:59:59Z`]);
+      await t.sql('UPDATE issues SET point = $2 WHERE id = $1', [id('b'), 3]);
+      await t.sql('UPDATE issues SET point = $2 WHERE id = $1', [id('a'), 5]);
+      const b = await both(ada);
+      assert.deepEqual(b.issue_completed_month_wise, [
+        { month: 2, count: 1 },
+        { month: 11, count: 1 },
+      ]);
+      assert.equal(b.total_estimate_sum, 8);
+      assert.equal(b.open_estimate_sum, 3);
+      assert.equal(b.total_issues, 5);
+      await both(max);
+      await both(gus);
+      await both(ada, `?project=${projectId}`);
+      await both(ada, '?priority=high,urgent');
+    } finally {
+      for (const r of saved)
+        await t.sql('UPDATE issues SET completed_at = $2, point = $3 WHERE id = $1', [r.id, r.completed_at, r.point]);
+    }
+  });
+
   it('project-stats: counts per project, fields and project_ids', async () => {
     const res = await t.api.get(`${api()}/project-stats/`).set(bearer(ada));
     assert.equal(res.status, 200);

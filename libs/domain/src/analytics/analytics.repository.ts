@@ -366,7 +366,11 @@ export class AnalyticsRepository {
    * the number of work items (`n`) and the sum of their legacy `point` (`points`, null when none has
    * one); and `creators`, the five creators of the most work items (`created_by__*` keys and
    * `count`, most first, then by display name). The work items are grouped by their `state_id` and
-   * creator first, the states and users joined to those groups, not to every work item.
+   * creator first, the states and users joined to those groups, not to every work item. When the
+   * filters allow the tallies (`tallied`), the counts per state and creator are their sums and only
+   * the work items completed in `year` (the months) and those with a `point` (the sums) are read,
+   * through migration `OverviewIndexes`' indexes: the same rows, a work item's count moved from the
+   * state's month-less row to its month's.
    */
   async overview(
     scope: AnalyticsScope,
@@ -376,11 +380,52 @@ export class AnalyticsRepository {
     creators: ChartRow[];
   }> {
     const params: unknown[] = [];
+    const tallied = this.tallied(scope, params);
+    const rows: Array<{ groups: unknown; creators: unknown }> = await this.dataSource.query(
+      tallied ? this.overviewTallied(scope, tallied, year, params) : this.overviewCounted(scope, year, params),
+      params,
+    );
+    const json = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v as T[] | null) ?? []));
+    const creators = json<ChartRow & { ord?: unknown }>(rows[0]?.creators).map(({ ord: _o, ...r }) => r);
+    return { groups: json(rows[0]?.groups), creators };
+  }
+
+  /**
+   * `overview`'s statement from the tallies (`tallied`, the `FROM` of the scope's tally rows): per
+   * state the tallies' sum, less the work items completed in `year` (read per month), plus their
+   * months, and the point sums of the work items with a `point`; the creators from the tallies.
+   */
+  private overviewTallied(scope: AnalyticsScope, tallied: string, year: number, params: unknown[]): string {
+    const completed = this.scoped(scope, params);
+    params.push(new Date(Date.UTC(year, 0, 1)).toISOString(), new Date(Date.UTC(year + 1, 0, 1)).toISOString());
+    const [from, to] = [`$${params.length - 1}::timestamptz`, `$${params.length}::timestamptz`];
+    const pointed = this.scoped(scope, params);
+    return `WITH tl AS MATERIALIZED (SELECT i.state_id, i.created_by_id, SUM(i.n) AS n ${tallied} GROUP BY 1, 2),
+       cm AS MATERIALIZED (
+         SELECT i.state_id, EXTRACT(MONTH FROM (i.completed_at AT TIME ZONE 'UTC'))::int AS month, COUNT(*) AS n ${completed}
+         AND i.completed_at >= ${from} AND i.completed_at < ${to} GROUP BY 1, 2),
+       pt AS MATERIALIZED (SELECT i.state_id, SUM(i.point) AS points ${pointed} AND i.point IS NOT NULL GROUP BY 1),
+       r AS (
+         SELECT state_id, NULL::int AS month, SUM(n)::numeric AS n, NULL::numeric AS points FROM tl GROUP BY 1 HAVING SUM(n) > 0
+         UNION ALL SELECT state_id, month, n, NULL FROM cm
+         UNION ALL SELECT state_id, NULL, -n, NULL FROM cm
+         UNION ALL SELECT state_id, NULL, 0, points FROM pt)
+       SELECT
+         (SELECT json_agg(x) FROM (
+            SELECT s."group"::text AS state_group, r.month, SUM(r.n)::int AS n, (SUM(r.points))::float8 AS points
+            FROM r LEFT JOIN states s ON s.id = r.state_id GROUP BY 1, 2) x) AS groups,
+         (SELECT json_agg(c ORDER BY c.ord) FROM (
+            SELECT ${userFields('created_by')}, g.n::int AS count, row_number() OVER (ORDER BY g.n DESC, u.display_name) AS ord
+            FROM (SELECT created_by_id, SUM(n) AS n FROM tl GROUP BY 1 HAVING SUM(n) > 0) g
+            JOIN users u ON u.id = g.created_by_id ORDER BY ord LIMIT 5) c) AS creators`;
+  }
+
+  /** `overview`'s statement as one pass over the scope's work items (two grouping sets). */
+  private overviewCounted(scope: AnalyticsScope, year: number, params: unknown[]): string {
     const from = this.scoped(scope, params);
     params.push(year);
     const t = `(i.completed_at AT TIME ZONE 'UTC')`;
-    const rows: Array<{ groups: unknown; creators: unknown }> = await this.dataSource.query(
-      `WITH g AS MATERIALIZED (
+    return `WITH g AS MATERIALIZED (
          SELECT i.state_id, CASE WHEN EXTRACT(YEAR FROM ${t}) = $${params.length} THEN EXTRACT(MONTH FROM ${t})::int END AS month,
            i.created_by_id, GROUPING(i.created_by_id) AS by_state, COUNT(*) AS n, SUM(i.point) AS points
          ${from} GROUP BY GROUPING SETS ((1, 2), (3)))
@@ -390,12 +435,7 @@ export class AnalyticsRepository {
             FROM g LEFT JOIN states s ON s.id = g.state_id WHERE g.by_state = 1 GROUP BY 1, 2) x) AS groups,
          (SELECT json_agg(c ORDER BY c.ord) FROM (
             SELECT ${userFields('created_by')}, g.n::int AS count, row_number() OVER (ORDER BY g.n DESC, u.display_name) AS ord
-            FROM g JOIN users u ON u.id = g.created_by_id WHERE g.by_state = 0 ORDER BY ord LIMIT 5) c) AS creators`,
-      params,
-    );
-    const json = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v as T[] | null) ?? []));
-    const creators = json<ChartRow & { ord?: unknown }>(rows[0]?.creators).map(({ ord: _o, ...r }) => r);
-    return { groups: json(rows[0]?.groups), creators };
+            FROM g JOIN users u ON u.id = g.created_by_id WHERE g.by_state = 0 ORDER BY ord LIMIT 5) c) AS creators`;
   }
 
   /**

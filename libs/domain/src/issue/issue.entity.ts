@@ -45,6 +45,10 @@ export type Priority = (typeof PRIORITIES)[number];
 // the same two orders of the workspace list, covering its scope (migration WorkspaceListOrderIndexes)
 @Index('ix_issues_workspace_live_sort', { synchronize: false })
 @Index('ix_issues_workspace_live_priority_rank', { synchronize: false })
+// `default-analytics/`' completions of the year and point sums, covering the analytics scope
+// (migration OverviewIndexes: `INCLUDE`)
+@Index('ix_issues_workspace_live_completed', { synchronize: false })
+@Index('ix_issues_workspace_live_point', { synchronize: false })
 // the searches' `name ILIKE '%text%'`: a trigram GIN index (migration SearchTrigramIndexes)
 @Index('ix_issues_name_trgm', { synchronize: false })
 // the caller's own work items (the inbox's `type=created`; migration NotificationInboxIndex)
