@@ -150,18 +150,7 @@ export class AnalyticsRepository {
 
   /** `FROM issues i JOIN projects p … WHERE …` of the scope, its values appended to `params`. */
   private scoped(scope: AnalyticsScope, params: unknown[], joins = ''): string {
-    const bind = bindPositional(params);
-    const ws = bind(scope.workspaceId);
-    const viewer = bind(scope.viewerId);
-    const where = [
-      `i.workspace_id = ${ws}`,
-      'i.deleted_at IS NULL',
-      VISIBLE_ISSUE,
-      `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
-        AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
-      ...issueFilterConditions(scope.filters, bind),
-    ];
-    return `FROM issues i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
+    return this.over('issues', ['i.deleted_at IS NULL', VISIBLE_ISSUE], scope, params, joins);
   }
 
   /**
@@ -172,17 +161,26 @@ export class AnalyticsRepository {
    * work item. The Guest rule reads the creator, a key too.
    */
   private tallied(scope: AnalyticsScope, params: unknown[], joins = ''): string | undefined {
-    if (!talliedFilters(scope.filters)) return undefined;
+    return talliedFilters(scope.filters) ? this.over('project_issue_tallies', [], scope, params, joins) : undefined;
+  }
+
+  /**
+   * `FROM <table> i JOIN projects p … WHERE …` over rows `i` with the work item's columns (`issues`
+   * or its tallies): the scope's workspace, `rows`' own conditions, the caller's projects with the
+   * Guest rule, and the filters; the values appended to `params`.
+   */
+  private over(table: string, rows: string[], scope: AnalyticsScope, params: unknown[], joins: string): string {
     const bind = bindPositional(params);
     const ws = bind(scope.workspaceId);
     const viewer = bind(scope.viewerId);
     const where = [
       `i.workspace_id = ${ws}`,
+      ...rows,
       `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
         AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
       ...issueFilterConditions(scope.filters, bind),
     ];
-    return `FROM project_issue_tallies i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
+    return `FROM ${table} i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
   }
 
   /** Whether the scope has no filter (Plane's list filters compile to no condition). */

@@ -553,6 +553,18 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     return this.nameStatsLoaded ? this.nameStats : this.nameStatsFirst;
   }
 
+  /**
+   * Whether a search for `q` with `limit` hits reads the newest work items one by one
+   * (`walksNewest`, from `issues.name`'s statistics: `searchNameStats`); a promise only until the
+   * first read of the statistics has answered, so a search's statement otherwise joins its
+   * request's `ReadBatch` in the same turn.
+   */
+  private searchWalks(q: string, limit: number): boolean | Promise<boolean> {
+    const stats = this.searchNameStats();
+    const window = Math.max(limit, SEARCH_WINDOW);
+    return stats instanceof Promise ? stats.then((s) => walksNewest(q, s, window)) : walksNewest(q, stats, window);
+  }
+
   // ---- reads: lists --------------------------------------------------------------------------
 
   /**
@@ -1205,13 +1217,13 @@ ORDER BY created_at, id`,
     limit: number,
     batch?: ReadBatch,
   ): Promise<IssueSearchHit[]> {
-    const stats = this.searchNameStats();
+    const walk = this.searchWalks(q, limit);
     const { text, values } = issueSearch({
       workspaceId,
       userId,
       projectId,
       q,
-      walk: walksNewest(q, stats instanceof Promise ? await stats : stats, Math.max(limit, SEARCH_WINDOW)),
+      walk: typeof walk === 'boolean' ? walk : await walk,
       exact: q ? exactIssueKey(q) : undefined,
       columns: `i.id, i.name, i.sequence_id, sp.identifier AS project__identifier, i.project_id, sp.slug AS workspace__slug`,
       limit,
@@ -1236,13 +1248,13 @@ ORDER BY created_at, id`,
     exclude: PickerExclusions,
     limit: number,
   ): Promise<Array<Record<string, unknown>>> {
-    const stats = this.searchNameStats();
+    const walk = this.searchWalks(q, limit);
     const { text, values } = issueSearch({
       workspaceId,
       userId,
       projectId,
       q,
-      walk: walksNewest(q, stats instanceof Promise ? await stats : stats, Math.max(limit, SEARCH_WINDOW)),
+      walk: typeof walk === 'boolean' ? walk : await walk,
       exact: q ? exactIssueKey(q) : undefined,
       exclude,
       columns: `i.name, i.id, i.start_date, i.sequence_id, sp.name AS project__name, sp.identifier AS project__identifier,
@@ -1266,11 +1278,11 @@ i.project_id, sp.slug AS workspace__slug, s.name AS state__name, s."group" AS st
     batch?: ReadBatch,
   ): Promise<unknown[]> {
     const numbers = [...new Set((q.match(/\b\d+\b/g) ?? []).filter((n) => n.length <= 9).map(Number))];
-    const stats = this.searchNameStats();
+    const walk = this.searchWalks(q, limit);
     const { text, values } = issueSearch({
       ...scope,
       q,
-      walk: walksNewest(q, stats instanceof Promise ? await stats : stats, Math.max(limit, SEARCH_WINDOW)),
+      walk: typeof walk === 'boolean' ? walk : await walk,
       exact: { sequences: numbers },
       guestRule: true,
       projectIdentifier: true,
