@@ -145,7 +145,7 @@ export class AppWorkItemsController {
 
   /**
    * Visible work items, newest first; `order_by` (see `ISSUE_ORDER_BY`); filters `state`,
-   * `state_group`, `priority`, `assignees`, `labels`, `created_by`, `cycle`, `module` (ids or `None`),
+   * `state_group`, `priority`, `assignees`, `labels`, `created_by`, `mentions`, `cycle`, `module` (ids or `None`),
    * `project`, `subscriber`, `type` (`active`, `backlog`, `all`), `start_date`/`target_date`
    * (`YYYY-MM-DD;after|before`), comma-separated; `group_by` (`state_id`, `state__group`,
    * `priority`, `labels__id`, `assignees__id`, `cycle_id`, `issue_module__module_id`, `created_by`,
