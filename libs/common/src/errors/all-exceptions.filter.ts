@@ -3,7 +3,13 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { EntityNotFoundError, QueryFailedError } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { databaseEndpoint, isDatabaseTimeout, isDatabaseUnavailable, loggableError } from './database-errors';
+import {
+  databaseEndpoint,
+  isDatabaseTimeout,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+  loggableError,
+} from './database-errors';
 import { ErrorCode } from './error-catalog';
 import { errorBody } from './error-body';
 import { MeridianError } from './meridian.error';
@@ -45,6 +51,9 @@ const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
  *   once the database is back.
  * - A statement cancelled for time (`statement_timeout`, `lock_timeout`; `isDatabaseTimeout`): 503
  *   `DATABASE_TIMEOUT` with `Retry-After`, logged as a warning. Its transaction was rolled back.
+ * - A transaction PostgreSQL aborted for a deadlock or a serialization failure
+ *   (`isTransactionConflict`): 503 `DATABASE_CONFLICT` with `Retry-After`, logged as a warning.
+ *   Nothing of it was written; the same request again can succeed.
  * - Every 503, `/health`'s `SERVICE_UNAVAILABLE` included, carries `Retry-After`
  *   (`DATABASE_RETRY_AFTER_SECONDS`) unless it set its own.
  * - TypeORM's `EntityNotFoundError` (a `findOneOrFail` that found nothing: a row deleted by a
@@ -110,6 +119,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.warn({ error: loggableError(exception), ...where }, 'Database statement timed out');
       res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return { status: 503, body: errorBody('DATABASE_TIMEOUT') };
+    }
+    if (isTransactionConflict(exception)) {
+      this.logger.warn({ error: loggableError(exception), ...where }, 'Transaction aborted by a conflict');
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return { status: 503, body: errorBody('DATABASE_CONFLICT') };
     }
     if (exception instanceof EntityNotFoundError) {
       this.logger.warn({ error: loggableError(exception), ...where }, 'Row not found on re-read');

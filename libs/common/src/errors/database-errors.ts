@@ -103,6 +103,22 @@ export function isDatabaseTimeout(err: unknown, depth = 0): boolean {
   return isDatabaseTimeout(e.driverError, depth + 1);
 }
 
+/** SQLSTATEs of a transaction PostgreSQL aborted to let another go on: 40P01 deadlock_detected, 40001 serialization_failure. */
+const CONFLICT_SQLSTATES = new Set(['40P01', '40001']);
+
+/**
+ * True when `err` (a TypeORM `QueryFailedError` or a node-postgres error, the SQLSTATE on it or on
+ * its `driverError`) is a transaction PostgreSQL rolled back because it waited in a cycle with
+ * another (a deadlock) or could not be serialized with it: nothing of it was written, and the
+ * same request sent again can succeed.
+ */
+export function isTransactionConflict(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as ErrorLike;
+  if (typeof e.code === 'string' && CONFLICT_SQLSTATES.has(e.code)) return true;
+  return isTransactionConflict(e.driverError, depth + 1);
+}
+
 /** What a log line says of an error: never its query parameters, its SQL or any other field it carries. */
 export interface LoggedError {
   type: string;

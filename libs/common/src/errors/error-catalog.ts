@@ -186,6 +186,11 @@ export const ERROR_CATALOG = {
     status: 503,
     detail: 'The database did not finish in time (busy or locked); retry after the number of seconds in Retry-After.',
   },
+  DATABASE_CONFLICT: {
+    status: 503,
+    detail:
+      'The database aborted this change because it collided with another; nothing was written. Retry after the number of seconds in Retry-After.',
+  },
   // Auth (/auth/): Plane's authentication error names (authentication/adapter/error.py)
   INVALID_EMAIL: { status: 422, detail: 'Invalid email. Please try again.' },
   USER_ACCOUNT_DEACTIVATED: { status: 403, detail: 'User account deactivated. Please contact your administrator.' },

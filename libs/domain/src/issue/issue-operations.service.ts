@@ -95,7 +95,7 @@ export class IssueOperationsService {
   async bulkDelete(ctx: IssueContext, issueIds: string[]): Promise<{ message: string }> {
     const wanted = this.ids(issueIds, 'issue_ids');
     return this.dataSource.transaction(async (em) => {
-      const found = await this.repo.idsInProject(em, ctx.projectId, wanted);
+      const found = await this.repo.lockIdsInProject(em, ctx.projectId, wanted);
       for (const id of found) await this.commands.remove(ctx, id, em);
       return { message: `${found.length} issues were deleted` };
     });
@@ -110,11 +110,11 @@ export class IssueOperationsService {
   async bulkUpdate(ctx: IssueContext, issueIds: string[], properties: BulkIssueProperties): Promise<void> {
     const wanted = this.ids(issueIds, 'issue_ids');
     await this.dataSource.transaction(async (em) => {
-      const found = await this.repo.issuesInProject(em, ctx.projectId, wanted);
-      const missing = wanted.filter((id) => !found.some((i) => i.id === id));
+      const found = await this.repo.lockIdsInProject(em, ctx.projectId, wanted);
+      const missing = wanted.filter((id) => !found.includes(id));
       if (missing.length)
         throw validationError({ issue_ids: [`Not work items of this project: ${missing.join(', ')}.`] });
-      for (const id of wanted) {
+      for (const id of found) {
         const input: IssueInput = {};
         if (properties.state_id !== undefined) input.state = properties.state_id;
         if (properties.priority !== undefined) input.priority = properties.priority;
@@ -148,8 +148,8 @@ export class IssueOperationsService {
   ): Promise<{ message: string }> {
     await this.dataSource.transaction(async (em) => {
       const ids = [...new Set(updates.map((u) => u.id.toLowerCase()))];
-      const known = new Set(ids.length ? await this.repo.idsInProject(em, ctx.projectId, ids) : []);
-      for (const update of updates) {
+      const known = new Set(await this.repo.lockIdsInProject(em, ctx.projectId, ids));
+      for (const update of [...updates].sort((a, b) => (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : 1))) {
         const id = update.id.toLowerCase();
         if (!known.has(id)) continue;
         const input: IssueInput = {};
@@ -191,7 +191,8 @@ export class IssueOperationsService {
     const wanted = this.ids(subIssueIds, 'sub_issue_ids');
     await this.dataSource.transaction(async (em) => {
       await this.issues.assertExists(ctx.projectId, issueId, em);
-      for (const id of wanted) await this.commands.update(ctx, id, { parent: issueId }, em);
+      await this.repo.lockIdsInProject(em, ctx.projectId, wanted);
+      for (const id of [...wanted].sort()) await this.commands.update(ctx, id, { parent: issueId }, em);
     });
     return this.subIssues(ctx.projectId, issueId);
   }

@@ -1652,9 +1652,19 @@ i.state_id, i.type_id`,
     return rows.map((r) => r.id);
   }
 
-  /** `issuesInProject` reading only the ids. */
-  async idsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
-    const rows = await em.getRepository(Issue).find({ where: { id: In(ids), projectId }, select: { id: true } });
+  /**
+   * The ids among `ids` of the project's live work items (archived and drafts too), each row locked
+   * (`FOR UPDATE`) until `em`'s transaction ends, taken in id order: a transaction that changes
+   * several work items one statement at a time locks them all here first, so two of them over
+   * the same work items never wait for each other's rows in a cycle (PostgreSQL would abort one,
+   * SQLSTATE 40P01). Answered in id order.
+   */
+  async lockIdsInProject(em: EntityManager, projectId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows: Array<{ id: string }> = await em.query(
+      'SELECT i.id FROM issues i WHERE i.project_id = $1 AND i.id = ANY($2::uuid[]) AND i.deleted_at IS NULL ORDER BY i.id FOR UPDATE',
+      [projectId, ids],
+    );
     return rows.map((r) => r.id);
   }
 
