@@ -9,20 +9,10 @@ import {
   signUp,
   SignedUp,
 } from '../support/fixtures';
+import { seededRandom as random } from '../support/seeded-random';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Row = Record<string, unknown>;
-
-/** A small seeded generator (mulberry32): the same sequence of changes on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The tallies of the visible work items per project, state, priority and creator

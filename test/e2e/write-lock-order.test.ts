@@ -2,20 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from 'pg';
 import { assertError, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
+import { seededRandom as random } from '../support/seeded-random';
 import { ENGINE, startTestApp, TestApp } from '../support/test-app';
 
 type Row = Record<string, unknown>;
-
-/** A small seeded generator (mulberry32): the same orders on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Writers that change several work items in one transaction take their locks in one order

@@ -96,11 +96,16 @@ const TIMEOUT_SQLSTATES = new Set(['57014', '55P03']);
  * its `driverError`) is a statement cancelled for time: the database is there but busy (a long
  * lock, an overloaded server), so the request may be retried.
  */
-export function isDatabaseTimeout(err: unknown, depth = 0): boolean {
+export function isDatabaseTimeout(err: unknown): boolean {
+  return hasSqlState(err, TIMEOUT_SQLSTATES);
+}
+
+/** Whether `err` or its `driverError` (nested at most four deep) carries one of `codes`. */
+function hasSqlState(err: unknown, codes: ReadonlySet<string>, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 4) return false;
   const e = err as ErrorLike;
-  if (typeof e.code === 'string' && TIMEOUT_SQLSTATES.has(e.code)) return true;
-  return isDatabaseTimeout(e.driverError, depth + 1);
+  if (typeof e.code === 'string' && codes.has(e.code)) return true;
+  return hasSqlState(e.driverError, codes, depth + 1);
 }
 
 /** SQLSTATEs of a transaction PostgreSQL aborted to let another go on: 40P01 deadlock_detected, 40001 serialization_failure. */
@@ -112,11 +117,8 @@ const CONFLICT_SQLSTATES = new Set(['40P01', '40001']);
  * another (a deadlock) or could not be serialized with it: nothing of it was written, and the
  * same request sent again can succeed.
  */
-export function isTransactionConflict(err: unknown, depth = 0): boolean {
-  if (!err || typeof err !== 'object' || depth > 4) return false;
-  const e = err as ErrorLike;
-  if (typeof e.code === 'string' && CONFLICT_SQLSTATES.has(e.code)) return true;
-  return isTransactionConflict(e.driverError, depth + 1);
+export function isTransactionConflict(err: unknown): boolean {
+  return hasSqlState(err, CONFLICT_SQLSTATES);
 }
 
 /** What a log line says of an error: never its query parameters, its SQL or any other field it carries. */

@@ -1,0 +1,13 @@
+/**
+ * A small seeded generator (mulberry32): numbers in [0, 1), the same sequence for the same seed on
+ * every run, for tests that make many changes in a random but repeatable order.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
