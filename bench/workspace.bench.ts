@@ -275,19 +275,27 @@ async function relate(sql: Sql, workspaceId: string, refId: string): Promise<voi
     await run();
     console.log(`  ${what}: ${fmt((performance.now() - t) / 1000)} s (load ${load1()})`);
   };
-  await step('states, priorities, target dates', () =>
-    sql(
-      `WITH st AS (SELECT project_id, array_agg(id ORDER BY sequence, id) AS a, array_agg("group"::text ORDER BY sequence, id) AS g
-                   FROM states WHERE workspace_id = $1 AND is_triage = false AND deleted_at IS NULL GROUP BY project_id)
-       UPDATE issues i SET state_id = st.a[1 + i.sequence_id % cardinality(st.a)],
-         completed_at = CASE WHEN st.g[1 + i.sequence_id % cardinality(st.a)] = 'completed' THEN i.created_at END,
-         priority = CASE WHEN i.name LIKE 'Bulk item %' THEN (ARRAY['urgent','high','medium','low','none'])[1 + i.sequence_id % 5] ELSE i.priority END,
-         target_date = CASE WHEN i.name LIKE 'Bulk item %' AND i.sequence_id % 3 = 0
-           THEN (now() + ((i.sequence_id % 120) - 60) * interval '1 day')::date ELSE i.target_date END
-       FROM st WHERE i.project_id = st.project_id AND i.workspace_id = $1`,
-      [workspaceId],
-    ),
-  );
+  // in slices of sequence ids, each its own transaction: every row's tally triggers update the same
+  // few tally rows, and one transaction's versions of a row cannot be pruned before it commits, so
+  // one statement over the whole workspace follows ever longer version chains (hours at 1M)
+  const [{ top }] = await sql(`SELECT COALESCE(MAX(sequence_id), 0)::int AS top FROM issues WHERE workspace_id = $1`, [
+    workspaceId,
+  ]);
+  await step('states, priorities, target dates', async () => {
+    for (let lo = 0; lo <= Number(top); lo += 2_000) {
+      await sql(
+        `WITH st AS (SELECT project_id, array_agg(id ORDER BY sequence, id) AS a, array_agg("group"::text ORDER BY sequence, id) AS g
+                     FROM states WHERE workspace_id = $1 AND is_triage = false AND deleted_at IS NULL GROUP BY project_id)
+         UPDATE issues i SET state_id = st.a[1 + i.sequence_id % cardinality(st.a)],
+           completed_at = CASE WHEN st.g[1 + i.sequence_id % cardinality(st.a)] = 'completed' THEN i.created_at END,
+           priority = CASE WHEN i.name LIKE 'Bulk item %' THEN (ARRAY['urgent','high','medium','low','none'])[1 + i.sequence_id % 5] ELSE i.priority END,
+           target_date = CASE WHEN i.name LIKE 'Bulk item %' AND i.sequence_id % 3 = 0
+             THEN (now() + ((i.sequence_id % 120) - 60) * interval '1 day')::date ELSE i.target_date END
+         FROM st WHERE i.project_id = st.project_id AND i.workspace_id = $1 AND i.sequence_id >= $2 AND i.sequence_id < $3`,
+        [workspaceId, lo, lo + 2_000],
+      );
+    }
+  });
   const arr = `(SELECT p.id AS project_id,
       (SELECT array_agg(member_id ORDER BY member_id) FROM project_members WHERE project_id = p.id) AS mem,
       (SELECT array_agg(id ORDER BY name) FROM labels WHERE project_id = p.id) AS lab,
