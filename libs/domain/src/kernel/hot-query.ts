@@ -47,8 +47,10 @@ const parseTimestamptz = pgParser(TIMESTAMPTZ_OID);
 export function isoTimestamptz(text: string): string | unknown {
   if (!UTC_TIMESTAMPTZ.test(text)) return parseTimestamptz(text);
   // three fraction digits or more (the common case): the time through the milliseconds is one
-  // slice of the text (a page writes 400 of them: fewer strings than joining five pieces)
-  if (text.length >= 26) return text.slice(0, 10) + 'T' + text.slice(11, 23) + 'Z';
+  // slice of the text. Joined, not added: `+` would leave a tree of four strings per time (V8's
+  // cons strings, about 160 bytes) alive in every row until the page is written, a joined
+  // string is one of 40 (a page holds 400 times)
+  if (text.length >= 26) return [text.slice(0, 10), 'T', text.slice(11, 23), 'Z'].join('');
   const ms = text.length === 22 ? '000' : `${text.slice(20, -3)}00`.slice(0, 3);
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${ms}Z`;
 }
