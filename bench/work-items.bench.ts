@@ -3,7 +3,7 @@
  * that runs the same SQL and writes the same JSON bytes, interleaved in one run on one database.
  *
  *   npm run build && node dist/bench/work-items.bench.js [--items 100000] [--seconds 6] [--rounds 2]
- *        [--connections 32] [--api-items 200] [--embedded] [--skip-postgres] [--keep-db]
+ *        [--warm 1] [--connections 32] [--api-items 200] [--embedded] [--skip-postgres] [--keep-db]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
  * `meridian_bench_<pid>` is created and dropped. `--embedded` also measures Meridian on an
@@ -40,6 +40,13 @@ const API_ITEMS = arg('api-items', 200);
 const SECONDS = arg('seconds', 3);
 const ROUNDS = arg('rounds', 4);
 const CONNECTIONS = arg('connections', 32);
+/**
+ * `--warm <s>`: each server's load before a scenario's timed rounds (default 1). Meridian's JIT is
+ * still compiling its request path for a minute after its start (V8's `--trace-opt`: about 300
+ * functions optimized in the 8 s after a 5 s warm-up, 40 after a 60 s one), the bare server's far
+ * smaller code much sooner: a longer warm-up times both settled.
+ */
+const WARM = arg('warm', 1);
 const EMBEDDED = process.argv.includes('--embedded');
 /** `--name value` as text, undefined when absent */
 function strArg(name: string): string | undefined {
@@ -450,8 +457,8 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       const cpu: Rounds['cpu'] = { bare: [], meridian: [] };
       const load0 = os.loadavg()[0];
       // warm both
-      await load(bare.base, s.next, CONNECTIONS, 1, s.ok);
-      await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
+      await load(bare.base, s.next, CONNECTIONS, WARM, s.ok);
+      await load(meridian.base, s.next, CONNECTIONS, WARM, s.ok);
       for (let r = 0; r < ROUNDS; r++) {
         const order: Array<['bare' | 'meridian', Running]> =
           r % 2
