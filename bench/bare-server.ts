@@ -105,6 +105,7 @@ async function list(projectId: string, url: URL) {
     },
     { perPage, cursor: raw ? parseCursor(raw) : undefined },
     (text, values) => q(text, values),
+    (r) => r,
   );
   const ids = page.results.map((r) => r.id as string);
   const sets = ids.length ? await q(SQL_ISSUE_SETS, [ids]) : [];
@@ -271,6 +272,7 @@ async function appList(projectId: string, url: URL) {
       },
       { perPage, number },
       (text, values) => q(text, values),
+      (r) => r,
     );
   if (url.searchParams.get('group_by') !== 'state_id') {
     const p = await page('', [projectId]);

@@ -3,7 +3,7 @@
  * that runs the same SQL and writes the same JSON bytes, interleaved in one run on one database.
  *
  *   npm run build && node dist/bench/work-items.bench.js [--items 100000] [--seconds 6] [--rounds 2]
- *        [--connections 32] [--api-items 200] [--embedded] [--skip-postgres] [--keep-db]
+ *        [--warm 1] [--connections 32] [--api-items 200] [--embedded] [--skip-postgres] [--keep-db]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
  * `meridian_bench_<pid>` is created and dropped. `--embedded` also measures Meridian on an
@@ -11,8 +11,9 @@
  *
  * Before timing, the bench asserts that both servers answer the same bytes (GET one, first page,
  * a deep page) and that bulk-seeded rows equal API-created ones column by column. Prints
- * requests/s, p50/p99 latency, the Meridian/bare ratio, peak RSS and cold starts. A benchmark, not a
- * test: nothing here fails on a slow machine.
+ * requests/s, p50/p99 latency, the Meridian/bare ratio, peak RSS and cold starts, then the medians of
+ * the interleaved rounds (requests/s, each round's ratio, each server's CPU per request from /proc)
+ * with the load average. A benchmark, not a test: nothing here fails on a slow machine.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -21,7 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { freePort, imageEnv, listeningOn, setUp } from './harness';
+import { cpuMs, freePort, imageEnv, listeningOn, median, setUp } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
 import { checkBulkMatchesApi, SeedTarget, seedBulk, seedViaApi, spreadOverStates, Sql } from './seed';
 
@@ -39,6 +40,13 @@ const API_ITEMS = arg('api-items', 200);
 const SECONDS = arg('seconds', 3);
 const ROUNDS = arg('rounds', 4);
 const CONNECTIONS = arg('connections', 32);
+/**
+ * `--warm <s>`: each server's load before a scenario's timed rounds (default 1). Meridian's JIT is
+ * still compiling its request path for a minute after its start (V8's `--trace-opt`: about 300
+ * functions optimized in the 8 s after a 5 s warm-up, 40 after a 60 s one), the bare server's far
+ * smaller code much sooner: a longer warm-up times both settled.
+ */
+const WARM = arg('warm', 1);
 const EMBEDDED = process.argv.includes('--embedded');
 /** `--name value` as text, undefined when absent */
 function strArg(name: string): string | undefined {
@@ -290,6 +298,32 @@ interface Row {
   meridian: LoadResult;
 }
 
+/** One scenario's interleaved rounds: each server's requests/s and CPU per request (ms, /proc) by round. */
+interface Rounds {
+  scenario: string;
+  rps: Record<'bare' | 'meridian', number[]>;
+  cpu: Record<'bare' | 'meridian', number[]>;
+  /** the 1-minute load average before the scenario's first round and after its last */
+  load: [number, number];
+}
+
+/**
+ * Medians of the rounds (the machine may be shared: a round's figures move with what else runs):
+ * requests/s, the ratio of each round's pair, and each server's CPU per request.
+ */
+function printRounds(all: Rounds[]) {
+  console.log(
+    '\n| scenario | bare req/s | Meridian req/s | Meridian / bare (rounds) | CPU ms per request, bare / Meridian | load average |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const r of all) {
+    const ratios = r.rps.meridian.map((m, i) => m / r.rps.bare[i]);
+    console.log(
+      `| ${r.scenario} | ${fmt(median(r.rps.bare), 0)} | ${fmt(median(r.rps.meridian), 0)} | ${fmt(median(ratios), 2)} (${ratios.map((x) => fmt(x, 2)).join(', ')}) | ${fmt(median(r.cpu.bare), 2)} / ${fmt(median(r.cpu.meridian), 2)} | ${fmt(r.load[0])} → ${fmt(r.load[1])} |`,
+    );
+  }
+}
+
 function printTable(title: string, rows: Row[]) {
   console.log(`\n${title}`);
   console.log(
@@ -415,13 +449,16 @@ async function postgres(): Promise<Map<string, LoadResult>> {
     );
 
     const rows: Row[] = [];
+    const rounds: Rounds[] = [];
     let rssMeridian = 0;
     let rssBare = 0;
     for (const s of scenarios(t, deep, ids, true, true).filter((x) => selected(x.name))) {
       const runs: Record<'bare' | 'meridian', LoadResult[]> = { bare: [], meridian: [] };
+      const cpu: Rounds['cpu'] = { bare: [], meridian: [] };
+      const load0 = os.loadavg()[0];
       // warm both
-      await load(bare.base, s.next, CONNECTIONS, 1, s.ok);
-      await load(meridian.base, s.next, CONNECTIONS, 1, s.ok);
+      await load(bare.base, s.next, CONNECTIONS, WARM, s.ok);
+      await load(meridian.base, s.next, CONNECTIONS, WARM, s.ok);
       for (let r = 0; r < ROUNDS; r++) {
         const order: Array<['bare' | 'meridian', Running]> =
           r % 2
@@ -434,14 +471,22 @@ async function postgres(): Promise<Map<string, LoadResult>> {
                 ['meridian', meridian],
               ];
         for (const [who, srv] of order) {
+          const cpu0 = cpuMs(srv.child.pid!);
           const { result, rssMiB } = await withRss(srv.child.pid!, () =>
             load(srv.base, s.next, CONNECTIONS, SECONDS, s.ok),
           );
+          cpu[who].push((cpuMs(srv.child.pid!) - cpu0) / result.requests);
           runs[who].push(result);
           if (who === 'meridian') rssMeridian = Math.max(rssMeridian, rssMiB);
           else rssBare = Math.max(rssBare, rssMiB);
         }
       }
+      rounds.push({
+        scenario: s.name,
+        rps: { bare: runs.bare.map((x) => x.rps), meridian: runs.meridian.map((x) => x.rps) },
+        cpu,
+        load: [load0, os.loadavg()[0]],
+      });
       const row = { scenario: s.name, bare: merge(runs.bare), meridian: merge(runs.meridian) };
       bareResults.set(s.name, row.bare);
       rows.push(row);
@@ -469,6 +514,7 @@ async function postgres(): Promise<Map<string, LoadResult>> {
       `PostgreSQL, ${ITEMS + API_ITEMS} work items in one project, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server and scenario, interleaved`,
       rows,
     );
+    printRounds(rounds);
     console.log(`peak RSS under load: Meridian ${fmt(rssMeridian, 0)} MiB, bare ${fmt(rssBare, 0)} MiB`);
     for (const [who, r] of mixedRows) printMixed(who, r);
     console.log(`after the creates: duplicate sequence_ids ${dups.seq}, duplicate sort orders in a state ${dups.sort}`);

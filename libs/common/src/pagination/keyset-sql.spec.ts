@@ -12,6 +12,9 @@ const LIST: SqlKeysetList = {
   order: 'DESC',
 };
 
+/** What a page holds of a row here: its id (the paginator's columns stay on the row as read). */
+const byId = (r: Record<string, unknown>) => ({ id: r.id });
+
 /** A runner that records each statement and answers the count with `total`, any other with `rows`. */
 function runner(rows: Array<Record<string, unknown>>, total: number) {
   const seen: Array<{ sql: string; params: unknown[] }> = [];
@@ -25,7 +28,7 @@ function runner(rows: Array<Record<string, unknown>>, total: number) {
 describe('paginateSql', () => {
   it("every row in list order, in one statement, for Plane's bare array", async () => {
     const { run, seen } = runner([{ id: 'a' }, { id: 'b' }], 2);
-    const page = await paginateSql(LIST, { perPage: 100, all: true }, run);
+    const page = await paginateSql(LIST, { perPage: 100, all: true }, run, byId);
     assert.deepEqual(page.results, [{ id: 'a' }, { id: 'b' }]);
     assert.equal(page.nextCursor, null);
     assert.equal(seen.length, 1);
@@ -39,7 +42,7 @@ describe('paginateSql', () => {
   it("a page by number: from its start key (a walk of key and id to the offset), one row more than the page, bound as parameters; Plane's page cursors", async () => {
     const fetched = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
     const { run, seen } = runner(fetched, 25);
-    const page = await paginateSql(LIST, { perPage: 2, number: 3 }, run);
+    const page = await paginateSql(LIST, { perPage: 2, number: 3 }, run, byId);
     assert.deepEqual(page.results, [{ id: 'a' }, { id: 'b' }], 'the extra row only says there is more');
     assert.equal(page.totalCount, 25);
     assert.equal(page.nextCursor, '2:4:0');
@@ -55,7 +58,7 @@ describe('paginateSql', () => {
 
     // the first page: no walk
     const { run: run0, seen: seen0 } = runner([{ id: 'a' }], 1);
-    const last = await paginateSql(LIST, { perPage: 2, number: 0 }, run0);
+    const last = await paginateSql(LIST, { perPage: 2, number: 0 }, run0, byId);
     assert.equal(last.nextCursor, null);
     assert.equal(last.prevCursor, null);
     assert.equal(
@@ -72,7 +75,7 @@ describe('paginateSql', () => {
       ],
       2,
     );
-    const page = await paginateSql(LIST, { perPage: 5 }, run);
+    const page = await paginateSql(LIST, { perPage: 5 }, run, byId);
     assert.deepEqual(page.results, [{ id: 'a' }, { id: 'b' }]);
     assert.equal(page.nextCursor, null, 'no row past the page');
     assert.match(seen[0].sql, /FLOOR\(EXTRACT\(EPOCH FROM i\.created_at\) \* 1000000\)::bigint AS __cursor_key/);

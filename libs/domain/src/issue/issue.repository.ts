@@ -24,6 +24,7 @@ import {
   ReadBatch,
   TypeParsers,
   UUID_ARRAYS,
+  uuidArrayLiteral,
 } from '../kernel/hot-query';
 import { IssueActivity } from './issue-activity.entity';
 import { IssueComment } from './issue-comment.entity';
@@ -600,7 +601,7 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     else if (!total && !group && tallySql(scope, filters)) total = () => this.countRows(scope, filters, false);
     // one assignee or one label alone: its tallies
     if (!total) total = this.talliedTotal(scope, filters, false);
-    const result = await paginateSql(
+    return paginateSql(
       {
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
         from,
@@ -617,13 +618,7 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
       page,
       // the rows are only written out: their times stay text (`ISO_TIMES`)
       (text, values) => this.visibleQuery(scope, conditions, text, values, ISO_TIMES),
-    );
-    return new Page(
-      result.results.map(issueRecordFromRow) as Array<IssueOfColumns<C>>,
-      result.perPage,
-      result.totalCount,
-      result.nextCursor,
-      result.prevCursor,
+      issueRecordFromRow as (row: Row) => IssueOfColumns<C>,
     );
   }
 
@@ -1104,14 +1099,14 @@ ORDER BY created_at, id`,
    * and deleted cycles, modules and labels are left out, as in Plane.
    */
   async appValues(ids: string[]): Promise<Array<Record<string, unknown>>> {
-    return hotQuery(this.dataSource, SQL_APP_VALUES, [ids], UUID_ARRAYS);
+    return hotQuery(this.dataSource, SQL_APP_VALUES, [uuidArrayLiteral(ids)], UUID_ARRAYS);
   }
 
   /** Assignee and label ids of work items (one statement), each list sorted. */
   async sets(ids: string[]): Promise<{ assignees: Map<string, string[]>; labels: Map<string, string[]> }> {
     const assignees = new Map<string, string[]>();
     const labels = new Map<string, string[]>();
-    for (const r of await hotQuery(this.dataSource, SQL_ISSUE_SETS, [ids])) {
+    for (const r of await hotQuery(this.dataSource, SQL_ISSUE_SETS, [uuidArrayLiteral(ids)])) {
       const m = r.k === 'a' ? assignees : labels;
       const list = m.get(r.issue_id);
       if (list) list.push(r.v);

@@ -46,6 +46,11 @@ const parseTimestamptz = pgParser(TIMESTAMPTZ_OID);
  */
 export function isoTimestamptz(text: string): string | unknown {
   if (!UTC_TIMESTAMPTZ.test(text)) return parseTimestamptz(text);
+  // three fraction digits or more (the common case): the time through the milliseconds is one
+  // slice of the text. Joined, not added: `+` would leave a tree of four strings per time (V8's
+  // cons strings, about 160 bytes) alive in every row until the page is written, a joined
+  // string is one of 40 (a page holds 400 times)
+  if (text.length >= 26) return [text.slice(0, 10), 'T', text.slice(11, 23), 'Z'].join('');
   const ms = text.length === 22 ? '000' : `${text.slice(20, -3)}00`.slice(0, 3);
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${ms}Z`;
 }
@@ -71,6 +76,15 @@ const parseUuidArray = pgParser(UUID_ARRAY_OID);
 export function uuidArray(text: string): unknown {
   if (text === '{}') return [];
   return FLAT_UUID_ARRAY.test(text) ? text.slice(1, -1).split(',') : parseUuidArray(text);
+}
+
+/**
+ * Ids of rows (uuids as PostgreSQL writes them: hex digits and dashes) as one `uuid[]` literal,
+ * `{a0ee…,b1…}`: what `pg` would send for the array, without quoting and escaping each element (a
+ * page's statements bind 100 of them).
+ */
+export function uuidArrayLiteral(ids: readonly string[]): string {
+  return `{${ids.join(',')}}`;
 }
 
 /** `pg`'s parsers but `uuid[]`, split (`uuidArray`): for the App API's values of a page (`SQL_APP_VALUES`). */
