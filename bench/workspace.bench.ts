@@ -423,6 +423,18 @@ async function measure(
       next: list(`cursor=100:0:0&per_page=100&order_by=-created_at&labels=${label.id}`),
     },
     {
+      name: 'list, assignees=<a member>, page 40 (row 4,000)',
+      next: list(`cursor=100:40:0&per_page=100&order_by=-created_at&assignees=${member.id}`),
+    },
+    {
+      name: 'list, labels=<a label>, page 80 (row 8,000)',
+      next: list(`cursor=100:80:0&per_page=100&order_by=-created_at&labels=${label.id}`),
+    },
+    {
+      name: 'list, assignees=<a member>, oldest first',
+      next: list(`cursor=100:0:0&per_page=100&order_by=created_at&assignees=${member.id}`),
+    },
+    {
       name: 'list, priority=urgent,high',
       next: list('cursor=100:0:0&per_page=100&order_by=-created_at&priority=urgent,high'),
     },
@@ -437,6 +449,10 @@ async function measure(
     {
       name: 'list, group_by=assignees__id',
       next: list('cursor=30:0:0&per_page=30&group_by=assignees__id&order_by=-created_at'),
+    },
+    {
+      name: 'list, group_by=labels__id',
+      next: list('cursor=30:0:0&per_page=30&group_by=labels__id&order_by=-created_at'),
     },
     {
       name: 'list, group_by=state_id, page 2',

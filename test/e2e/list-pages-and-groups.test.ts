@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addMember, addProjectMember, createAppProject, createWorkspace, signUp, SignedUp } from '../support/fixtures';
+import {
+  addMember,
+  addProjectMember,
+  createApiKey,
+  createAppProject,
+  createWorkspace,
+  signUp,
+  SignedUp,
+} from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -11,8 +19,10 @@ import { startTestApp, TestApp } from '../support/test-app';
  * in every order, on the workspace list (an Admin, a Member of some projects, a Guest under the
  * Guest rule), a project's list and the archived list; each group's `total_results` with the
  * group's work items counted from the list's own values. Ties of every key are made on purpose
- * (same `created_at`, `sort_order`, priority), so the order between them is the id's. Runs on both
- * engines.
+ * (same `created_at`, `sort_order`, priority), so the order between them is the id's. A list in
+ * creation order of one assignee or one label (a filter or a group) is read from that value's rows
+ * (`issue_created_at`, kept by triggers): compared with the list's own rows before and after the
+ * writes that change them. Runs on both engines.
  */
 describe('Lists paged by number and grouped lists: the same answers as offsets and counts', () => {
   let t: TestApp;
@@ -278,33 +288,178 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
     }
   });
 
-  it("the migration that copies created_at onto assignee rows leaves every work item's updated_at as it was", async () => {
-    // the web app's local copy syncs by updated_at: a backfill that touched the work items (through
-    // the assignee rows' touch trigger) would make every assigned work item look changed
-    const STATE = `SELECT i.id, i.updated_at::text AS updated_at,
-              ARRAY(SELECT ga.issue_created_at::text FROM issue_assignees ga WHERE ga.issue_id = i.id ORDER BY 1) AS copies
-       FROM issues i WHERE i.workspace_id = $1 ORDER BY i.id`;
-    const before = await t.sql<{ id: string; updated_at: string; copies: string[] }>(STATE, [ws.id]);
-    assert.ok(before.filter((r) => r.copies.length).length > 10, 'work items with assignees');
-    // the migration as the server loaded it (its data source's migrations), taken off and applied
-    // again in a transaction that is rolled back: the schema is left as it was (the test database
-    // may be shared with the next test file, whose reset cannot undo DDL)
-    const migration = t.database.dataSource.migrations.find((m) => m.name === 'AssigneeIssueCreatedAt1795969100000');
-    assert.ok(migration, 'the migration is known to the server');
-    const runner = t.database.dataSource.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      await migration.down(runner);
-      const gone = (await runner.query(
-        `SELECT COUNT(*)::int AS n FROM information_schema.columns WHERE table_name = 'issue_assignees' AND column_name = 'issue_created_at'`,
-      )) as Array<{ n: number }>;
-      assert.equal(gone[0].n, 0, 'down took the column off');
-      await migration.up(runner);
-      assert.deepEqual(await runner.query(STATE, [ws.id]), before);
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
+  it("one assignee's or one label's work items in creation order, read from the value's rows: the list's own, after writes", async () => {
+    const [alphaBug, alphaFeature, alphaChore] = labelsOf[alpha.id];
+    const betaChore = labelsOf[beta.id][2];
+    const key = await createApiKey(t, admin.token, ws.slug);
+    const v1 = (pid: string, q: string) => `/api/v1/workspaces/${ws.slug}/projects/${pid}/work-items/?${q}`;
+    const v1Get = async (path: string) => {
+      const res = await t.api.get(path).set('X-API-Key', key);
+      assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    const has = (field: string, value: string) => (r: Row) => (r[field] as string[]).includes(value);
+    const check = async (when: string) => {
+      // the copies on the link rows are the work items' created_at
+      for (const table of ['issue_assignees', 'issue_labels']) {
+        const [copies] = await t.sql<{ n: number; stale: number }>(
+          `SELECT COUNT(*)::int AS n, COUNT(*) FILTER (WHERE ga.issue_created_at <> i.created_at)::int AS stale
+           FROM ${table} ga JOIN issues i ON i.id = ga.issue_id WHERE i.workspace_id = $1`,
+          [ws.id],
+        );
+        assert.ok(copies.n > 20, `${when}: ${copies.n} rows of ${table}`);
+        assert.equal(copies.stale, 0, `${when}: ${table}`);
+      }
+      const filters: Array<[string, string, string]> = [
+        ['assignees', 'assignee_ids', admin.userId],
+        ['assignees', 'assignee_ids', member.userId],
+        ['labels', 'label_ids', alphaFeature],
+        ['labels', 'label_ids', betaChore],
+      ];
+      for (const who of [admin, member, guest]) {
+        for (const order of ['-created_at', 'created_at']) {
+          const all = await walk(who, `${w()}/issues/?`, order, 1000);
+          for (const [param, field, value] of filters) {
+            const what = `${when}: ${param}=${value}, ${order}`;
+            const expected = all.filter(has(field, value));
+            // the same rows, values and order as the whole list's, on every page (`walk`)
+            assert.deepEqual(await walk(who, `${w()}/issues/?${param}=${value}&`, order, 2), expected, what);
+            // with another filter, and in a project's list
+            const urgent = await walk(who, `${w()}/issues/?${param}=${value}&priority=urgent,high,none&`, order, 2);
+            const high = (r: Row) => ['urgent', 'high', 'none'].includes(r.priority as string);
+            assert.deepEqual(urgent, expected.filter(high), `${what}, priority`);
+            const mine = await walk(who, `${p(alpha.id)}/issues/?${param}=${value}&`, order, 3);
+            assert.deepEqual(
+              mine,
+              expected.filter((r) => r.project_id === alpha.id),
+              `${what}, project`,
+            );
+            if (who === admin) assert.ok(expected.length > 2, `${what}: ${expected.length} rows`);
+          }
+          // a grouping by labels in creation order: each label's group from its rows, pages 0–2
+          for (const page of [0, 1, 2]) {
+            const grouped = await get(
+              who,
+              `${w()}/issues/?group_by=labels__id&order_by=${order}&per_page=2&cursor=2:${page}:0`,
+            );
+            for (const [label, group] of Object.entries(grouped.results as Record<string, { results: Row[] }>)) {
+              const theirs = all.filter((r) =>
+                label === 'None' ? !(r.label_ids as string[]).length : (r.label_ids as string[]).includes(label),
+              );
+              assert.deepEqual(
+                group.results,
+                theirs.slice(page * 2, page * 2 + 2),
+                `${when}: ${order}, ${label}, ${page}`,
+              );
+            }
+          }
+          // a grouping by state filtered by one assignee: each state's page from the assignee's rows
+          const byState = await get(
+            who,
+            `${w()}/issues/?group_by=state_id&assignees=${member.userId}&order_by=${order}&per_page=2&cursor=2:1:0`,
+          );
+          for (const [state, group] of Object.entries(byState.results as Record<string, { results: Row[] }>)) {
+            const theirs = all.filter((r) => r.state_id === state && has('assignee_ids', member.userId)(r));
+            assert.deepEqual(group.results, theirs.slice(2, 4), `${when}: ${order}, state ${state}`);
+          }
+        }
+      }
+      // v1's keyset cursors over the label's rows, both orders: forward to the end, then back
+      for (const order of ['-created_at', 'created_at']) {
+        const whole = (await v1Get(v1(alpha.id, `order_by=${order}&per_page=100`))).results as Row[];
+        for (const q of [`label=${alphaChore}`, `assignee=${admin.userId}`]) {
+          const [field, value] = q.startsWith('label') ? ['labels', alphaChore] : ['assignees', admin.userId];
+          const expected = whole.filter((r) => (r[field] as string[]).includes(value)).map((r) => r.id);
+          const seen: string[] = [];
+          const pages: Array<{ ids: string[]; prev: string | null }> = [];
+          let cursor: string | null = null;
+          do {
+            const page = await v1Get(
+              v1(alpha.id, `${q}&order_by=${order}&per_page=1${cursor ? `&cursor=${cursor}` : ''}`),
+            );
+            const ids = (page.results as Row[]).map((r) => r.id);
+            seen.push(...ids);
+            pages.push({ ids, prev: page.prev_cursor });
+            assert.equal(page.total_results, expected.length, `${when}: v1 ${q}, ${order}`);
+            cursor = page.next_cursor;
+          } while (cursor);
+          assert.deepEqual(seen, expected, `${when}: v1 ${q}, ${order}`);
+          assert.ok(pages.length > 2, `${when}: v1 ${q}: ${pages.length} pages`);
+          const back = await v1Get(v1(alpha.id, `${q}&order_by=${order}&per_page=1&cursor=${pages[2].prev}`));
+          assert.deepEqual(
+            (back.results as Row[]).map((r) => r.id),
+            pages[1].ids,
+            `${when}: v1 ${q}, ${order}, back`,
+          );
+        }
+      }
+    };
+    await check('before the writes');
+    // writes that change assignees and labels, and what the copies follow
+    const patch = async (pid: string, id: string, body: object) => {
+      const res = await t.api
+        .patch(`${p(pid)}/issues/${id}/`)
+        .auth(admin.token, { type: 'bearer' })
+        .send(body);
+      assert.equal(res.status, 204, JSON.stringify(res.body));
+    };
+    const ofAlpha = await t.sql<{ id: string }>(
+      'SELECT id FROM issues WHERE project_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY sequence_id',
+      [alpha.id],
+    );
+    await patch(alpha.id, ofAlpha[0].id, { assignee_ids: [member.userId], label_ids: [alphaFeature, alphaBug] });
+    await patch(alpha.id, ofAlpha[1].id, { assignee_ids: [], label_ids: [] });
+    await patch(alpha.id, ofAlpha[2].id, { assignee_ids: [admin.userId, member.userId], label_ids: [alphaBug] });
+    for (let n = 0; n < 3; n++) {
+      await post(admin, `${p(alpha.id)}/issues/`, {
+        name: `Later ${n}`,
+        assignee_ids: [admin.userId, member.userId].slice(n % 2),
+        label_ids: [alphaFeature, alphaBug].slice(n % 2),
+      });
     }
-    assert.deepEqual(await t.sql(STATE, [ws.id]), before);
+    // a work item made the oldest and another the newest (an import, a fix by hand): the copies follow
+    await t.sql(`UPDATE issues SET created_at = '2020-01-01T00:00:00Z' WHERE id = $1`, [ofAlpha[3].id]);
+    await t.sql(`UPDATE issues SET created_at = now() + interval '1 day' WHERE id = $1`, [ofAlpha[4].id]);
+    // one deleted, one archived
+    const gone = await t.api.delete(`${p(alpha.id)}/issues/${ofAlpha[5].id}/`).auth(admin.token, { type: 'bearer' });
+    assert.equal(gone.status, 204, JSON.stringify(gone.body));
+    await t.sql('UPDATE issues SET archived_at = now()::date WHERE id = $1', [ofAlpha[6].id]);
+    await check('after the writes');
+  });
+
+  it("the migrations that copy created_at onto assignee and label rows leave every work item's updated_at as it was", async () => {
+    // the web app's local copy syncs by updated_at: a backfill that touched the work items (through
+    // the link rows' touch trigger) would make every assigned or labelled work item look changed
+    const migrations: Array<[name: string, table: string]> = [
+      ['AssigneeIssueCreatedAt1795969100000', 'issue_assignees'],
+      ['LabelIssueCreatedAt1795978000000', 'issue_labels'],
+    ];
+    for (const [name, table] of migrations) {
+      const STATE = `SELECT i.id, i.updated_at::text AS updated_at,
+              ARRAY(SELECT ga.issue_created_at::text FROM ${table} ga WHERE ga.issue_id = i.id ORDER BY 1) AS copies
+       FROM issues i WHERE i.workspace_id = $1 ORDER BY i.id`;
+      const before = await t.sql<{ id: string; updated_at: string; copies: string[] }>(STATE, [ws.id]);
+      assert.ok(before.filter((r) => r.copies.length).length > 10, `work items with rows in ${table}`);
+      // the migration as the server loaded it (its data source's migrations), taken off and applied
+      // again in a transaction that is rolled back: the schema is left as it was (the test database
+      // may be shared with the next test file, whose reset cannot undo DDL)
+      const migration = t.database.dataSource.migrations.find((m) => m.name === name);
+      assert.ok(migration, `${name} is known to the server`);
+      const runner = t.database.dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        await migration.down(runner);
+        const gone = (await runner.query(
+          `SELECT COUNT(*)::int AS n FROM information_schema.columns WHERE table_name = '${table}' AND column_name = 'issue_created_at'`,
+        )) as Array<{ n: number }>;
+        assert.equal(gone[0].n, 0, `${name}: down took the column off`);
+        await migration.up(runner);
+        assert.deepEqual(await runner.query(STATE, [ws.id]), before, name);
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+      }
+      assert.deepEqual(await t.sql(STATE, [ws.id]), before, name);
+    }
   });
 });

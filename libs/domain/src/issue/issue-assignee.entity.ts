@@ -3,7 +3,7 @@ import { Issue } from './issue.entity';
 
 /** An assignee of a work item; the set is replaced as a whole on update. */
 @Entity({ name: 'issue_assignees' })
-// an assignee's work items in creation order: a page of the `assignees__id` groups (`visiblePage`)
+// an assignee's work items in creation order: a page of `assignees=<id>` and of the `assignees__id` groups (`visiblePage`)
 @Index('ix_issue_assignees_assignee_created', ['assigneeId', 'issueCreatedAt', 'issueId'])
 export class IssueAssignee {
   @PrimaryColumn({ type: 'uuid' })

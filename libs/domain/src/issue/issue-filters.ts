@@ -113,8 +113,15 @@ export function inState(state: string): string {
  * onto a work item of another project would be left out.
  */
 export function withLabel(label: string): string {
-  return `EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id = ${label}) \
-AND i.project_id = (SELECT lf.project_id FROM labels lf WHERE lf.id = ${label})`;
+  return `EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id = ${label}) AND ${inLabelProject(label)}`;
+}
+
+/**
+ * The work items `i` of the project of one label (`label`: an SQL value): `withLabel`'s condition on
+ * the project, also written on its own where the label's rows are joined (a page read from them).
+ */
+export function inLabelProject(label: string): string {
+  return `i.project_id = (SELECT lf.project_id FROM labels lf WHERE lf.id = ${label})`;
 }
 
 /** The conditions of `filters` (to be joined with `AND`), their values bound with `bind`. */

@@ -38,6 +38,7 @@ import {
   issueFilterConditions,
   IssueGroupBy,
   IssueOrderKey,
+  inLabelProject,
   inState,
   talliedFilters,
   withLabel,
@@ -587,9 +588,10 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     group?: IssueGroup,
     columns?: C,
   ): Promise<Page<IssueOfColumns<C>>> {
-    // an assignee's group in creation order: read from the assignee's rows in that order (`byAssignee`)
-    const assignee = group?.by === 'assignees__id' && group.key !== null && order.key === CREATED_AT;
-    const { from, params, conditions } = visibleSql(scope, filters, group, assignee);
+    // in creation order, one assignee's or one label's work items (a group or a filter): read from
+    // that value's rows in that order (`byCreation`)
+    const byCreation = order.key === CREATED_AT;
+    const { from, params, conditions, rows } = visibleSql(scope, filters, group, byCreation);
     const project = typeof scope === 'string';
     let total: SqlKeysetList['total'] = group?.total;
     // no filter: the projects' counters, not a count of the list
@@ -606,8 +608,8 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
         from,
         params,
-        key: assignee ? 'ga.issue_created_at' : order.key,
-        id: assignee ? 'ga.issue_id' : 'i.id',
+        key: rows ? 'ga.issue_created_at' : order.key,
+        id: rows ? 'ga.issue_id' : 'i.id',
         keyType: order.keyType,
         order: desc ? 'DESC' : 'ASC',
         total,
@@ -2158,23 +2160,68 @@ function visibleOnCreate(values: unknown[]): number {
  * caller's projects of a workspace: `SQL_VISIBLE_ISSUES_OF_WORKSPACE`, `$1` the workspace, `$2` the
  * caller) with the filters and the group's condition, as `FROM … WHERE …` and its values; how many
  * conditions the filters and the group added (none: the whole list, which the counters count).
+ * With `byCreation` (a page in creation order), the work items of one assignee or one label (the
+ * group's, else the filter's: `creationRows`) are reached from that value's rows `ga`, which the
+ * page then orders by (`rows` says which table).
  */
 function visibleSql(
   scope: IssueScope,
   filters: IssueFilterSet,
   group?: IssueGroup,
-  byAssignee = false,
-): { from: string; params: unknown[]; conditions: number } {
+  byCreation = false,
+): { from: string; params: unknown[]; conditions: number; rows?: CreationRows['table'] } {
   const project = typeof scope === 'string';
   const params: unknown[] = project ? [scope] : [scope.workspaceId, scope.viewerId];
   const bind = bindPositional(params);
-  const where = issueFilterConditions(filters, bind);
+  const drive = byCreation ? creationRows(filters, group) : undefined;
+  const where = issueFilterConditions(drive?.filters ?? filters, bind);
   let base = project ? SQL_VISIBLE_ISSUES_OF_PROJECT : SQL_VISIBLE_ISSUES_OF_WORKSPACE;
-  if (group && byAssignee) {
-    base = base.replace(FROM_ISSUES, `${FROM_ISSUES}${ASSIGNEE_ROWS}`);
-    where.push(`ga.assignee_id = ${bind(group.key)}::uuid`);
-  } else if (group) where.push(groupCondition(group, bind));
-  return { from: base + where.map((c) => ` AND ${c}`).join(''), params, conditions: where.length };
+  if (drive) {
+    base = base.replace(FROM_ISSUES, `${FROM_ISSUES}JOIN ${drive.table} ga ON ga.issue_id = i.id\n`);
+    const value = `${bind(drive.value)}::uuid`;
+    where.push(`ga.${drive.column} = ${value}`);
+    // a label's work items are all of its project (`withLabel`)
+    if (drive.table === 'issue_labels') where.push(inLabelProject(value));
+  }
+  const rest = drive ? drive.group : group;
+  if (rest) where.push(groupCondition(rest, bind));
+  return { from: base + where.map((c) => ` AND ${c}`).join(''), params, conditions: where.length, rows: drive?.table };
+}
+
+/**
+ * `visibleSql`'s `byCreation`: the link rows `ga` of one assignee or one label whose
+ * `(issue_created_at, issue_id)` are the work item's `(created_at, id)` (migrations
+ * `AssigneeIssueCreatedAt`, `LabelIssueCreatedAt` keep them equal) and are ordered by
+ * `ix_issue_assignees_assignee_created` / `ix_issue_labels_label_created`: a page of that value's
+ * work items in creation order (either way) walks that index and stops at the page, where the
+ * value's rows were all read by id and sorted (at a million work items 5,500 an assignee, 10,000 a
+ * label). One row per work item (the table's key is the pair), so the same rows as the `EXISTS` of
+ * the filter or group. Whose rows: a group's key of `assignees__id` or `labels__id` (its condition
+ * is then the join), else a filter of exactly one assignee, else of exactly one label (that filter's
+ * condition is then the join, the other filters stay); none for other lists. Every other filter and
+ * group applies to the work items as before.
+ */
+interface CreationRows {
+  table: 'issue_assignees' | 'issue_labels';
+  column: 'assignee_id' | 'label_id';
+  value: string;
+  /** the filters left to apply */
+  filters: IssueFilterSet;
+  /** the group whose condition is left to apply */
+  group?: IssueGroup;
+}
+
+/** The rows a page in creation order is read from (see `CreationRows`), or undefined. */
+function creationRows(filters: IssueFilterSet, group: IssueGroup | undefined): CreationRows | undefined {
+  const assignees = { table: 'issue_assignees', column: 'assignee_id' } as const;
+  const labels = { table: 'issue_labels', column: 'label_id' } as const;
+  if (group && group.key !== null && (group.by === 'assignees__id' || group.by === 'labels__id'))
+    return { ...(group.by === 'assignees__id' ? assignees : labels), value: group.key, filters };
+  if (filters.assignee?.length === 1)
+    return { ...assignees, value: filters.assignee[0], filters: { ...filters, assignee: undefined }, group };
+  if (filters.label?.length === 1)
+    return { ...labels, value: filters.label[0], filters: { ...filters, label: undefined }, group };
+  return undefined;
 }
 
 /** The groupings whose key is a key of the visible work items' tallies (`groupCounts`). */
@@ -2208,15 +2255,6 @@ function tallySql(scope: IssueScope, filters: IssueFilterSet): { from: string; p
 const CREATED_AT = 'i.created_at';
 /** How both `SQL_VISIBLE_ISSUES_OF_*` start. */
 const FROM_ISSUES = 'FROM issues i\n';
-/**
- * `visibleSql`'s `byAssignee`: the work items reached from one assignee's rows `ga` (one per work
- * item: the table's key), whose `(issue_created_at, issue_id)` are the work item's `(created_at,
- * id)` (migration `AssigneeIssueCreatedAt` keeps them equal) and are ordered by
- * `ix_issue_assignees_assignee_created`: a page of an assignee's group newest first walks that
- * index and stops at the page (a group's rows read by id and sorted read all of them: 5,500 an
- * assignee, 201 groups, at a million work items). The page orders by `ga`'s columns.
- */
-const ASSIGNEE_ROWS = 'JOIN issue_assignees ga ON ga.issue_id = i.id\n';
 
 /** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
 function groupCondition({ by, key, fromSet }: IssueGroup, bind: Bind): string {
