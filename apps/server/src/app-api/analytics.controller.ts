@@ -44,6 +44,13 @@ function filtersOf(query: Record<string, unknown>, me: Principal): IssueFilterSe
     state_type: q.state_type,
     start_date: q.start_date,
     target_date: q.target_date,
+    created_at: q.created_at,
+    updated_at: q.updated_at,
+    completed_at: q.completed_at,
+    name: q.name,
+    parent: q.parent,
+    estimate_point: q.estimate_point,
+    both_dates: q.both_dates,
   };
 }
 

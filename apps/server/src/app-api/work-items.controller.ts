@@ -64,7 +64,8 @@ const STATE_TYPES: Record<string, string[]> = {
 
 /**
  * The App API list query: Plane's filters (state, state_group, priority, assignees, labels,
- * created_by, mentions, cycle, module, project, subscriber, type, dates, `sub_issue=false`), `order_by`,
+ * created_by, mentions, cycle, module, project, subscriber, type, parent, estimate_point, name, the
+ * dates, `start_target_date=true`, `sub_issue=false`), `order_by`,
  * `fields`/`expand`, the caller (Guest visibility: `project` is the caller's standing in the
  * route's project, absent on the workspace list, which applies each project's rule).
  */
@@ -80,6 +81,9 @@ export function listQuery(
   const type = single(query, 'type');
   if (type !== undefined && type !== '' && !STATE_TYPES[type])
     throw new MeridianError('INVALID_QUERY_PARAMETER', 'type must be active, backlog or all.');
+  const bothDates = single(query, 'start_target_date');
+  if (bothDates !== undefined && bothDates !== 'true' && bothDates !== 'false')
+    throw new MeridianError('INVALID_QUERY_PARAMETER', 'start_target_date must be true or false.');
   return {
     page,
     view: 'app',
@@ -101,6 +105,13 @@ export function listQuery(
     module: idsOrNoneParam(query, 'module'),
     start_date: dateListParam(query, 'start_date'),
     target_date: dateListParam(query, 'target_date'),
+    created_at: dateListParam(query, 'created_at'),
+    updated_at: dateListParam(query, 'updated_at'),
+    completed_at: dateListParam(query, 'completed_at'),
+    name: single(query, 'name') || undefined,
+    parent: idsOrNoneParam(query, 'parent'),
+    estimate_point: idListParam(query, 'estimate_point'),
+    both_dates: bothDates === 'true',
   };
 }
 

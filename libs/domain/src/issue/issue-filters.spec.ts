@@ -1,7 +1,13 @@
 // The work item lists' filters as SQL conditions with bound values, and order_by, no database.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bindPositional, issueFilterConditions, resolveIssueOrder, talliedFilters } from './issue-filters';
+import {
+  bindPositional,
+  containsPattern,
+  issueFilterConditions,
+  resolveIssueOrder,
+  talliedFilters,
+} from './issue-filters';
 
 describe('work item filters', () => {
   it('binds every value as a parameter, never into the text', () => {
@@ -51,6 +57,34 @@ describe('work item filters', () => {
     );
     assert.deepEqual(params, [['22222222-2222-4222-8222-222222222222']]);
     assert.deepEqual(issueFilterConditions({}, bindPositional([])), []);
+  });
+
+  it('name, parent, estimate point, times of the day and both dates: bound values, a day as a range of instants', () => {
+    const params: unknown[] = [];
+    const where = issueFilterConditions(
+      {
+        name: '5%_off',
+        parent: ['33333333-3333-4333-8333-333333333333', null],
+        estimate_point: ['44444444-4444-4444-8444-444444444444'],
+        both_dates: true,
+        created_at: [{ op: 'on', date: '2024-03-10' }],
+        completed_at: [{ op: 'after', date: '2024-05-01' }],
+      },
+      bindPositional(params),
+    );
+    assert.deepEqual(where, [
+      '(i.parent_id = ANY($1::uuid[]) OR i.parent_id IS NULL)',
+      'i.estimate_point_id = ANY($2::uuid[])',
+      'i.name ILIKE $3',
+      'i.start_date IS NOT NULL AND i.target_date IS NOT NULL',
+      "i.created_at >= ($4::date)::timestamp AT TIME ZONE 'UTC'",
+      "i.created_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC'",
+      "i.completed_at >= ($5::date)::timestamp AT TIME ZONE 'UTC'",
+    ]);
+    assert.equal(params[2], '%5\\%\\_off%');
+    assert.equal(containsPattern('a\\b'), '%a\\\\b%');
+    assert.equal(talliedFilters({ name: 'x' }), false);
+    assert.equal(talliedFilters({ both_dates: false, priority: ['high'] }), true);
   });
 
   it('order_by: a known key, ascending or descending (default newest first); anything else is 400', () => {

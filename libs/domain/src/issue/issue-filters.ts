@@ -30,6 +30,22 @@ export interface IssueFilterSet {
   /** `start_date` / `target_date`: each `{date, op}`; `after` ≥, `before` ≤, `on` = (all must hold) */
   start_date?: DateFilter[];
   target_date?: DateFilter[];
+  /**
+   * `created_at` / `updated_at` / `completed_at` (Plane's `…__date` lookups): the instant's UTC day
+   * compared with each `{date, op}` as above (all must hold). Plane 0.25.3's `filter_updated_at`
+   * compares `created_at` (a slip Meridian does not copy): here it is the work item's `updated_at`.
+   */
+  created_at?: DateFilter[];
+  updated_at?: DateFilter[];
+  completed_at?: DateFilter[];
+  /** Plane's `name` filter (`name__icontains`): the name holds this text, in any case */
+  name?: string;
+  /** Plane's `parent` filter: these parents' work items; `null` (Plane's `None`): work items without a parent */
+  parent?: Array<string | null>;
+  /** Plane's `estimate_point` filter: work items with one of these estimate points (ids) */
+  estimate_point?: string[];
+  /** Plane's `start_target_date=true`: only work items with both a start date and a target date */
+  both_dates?: boolean;
   /** App API filters (Plane's `issue_filters`): projects, subscribers (`issue_subscribers`) */
   project?: string[];
   subscriber?: string[];
@@ -165,6 +181,17 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
   }
   if (filters.mentions?.length) where.push(mentionCondition(filters.mentions, bind));
   if (filters.top_level) where.push('i.parent_id IS NULL');
+  if (filters.parent?.length) {
+    const ids = filters.parent.filter((v): v is string => v !== null);
+    const parts = [];
+    if (ids.length) parts.push(`i.parent_id ${any(ids, 'uuid')}`);
+    if (ids.length < filters.parent.length) parts.push('i.parent_id IS NULL');
+    where.push(parts.length > 1 ? `(${parts.join(' OR ')})` : parts[0]);
+  }
+  if (filters.estimate_point?.length) where.push(`i.estimate_point_id ${any(filters.estimate_point, 'uuid')}`);
+  if (filters.name !== undefined && filters.name !== '')
+    where.push(`i.name ILIKE ${bind(containsPattern(filters.name))}`);
+  if (filters.both_dates) where.push('i.start_date IS NOT NULL AND i.target_date IS NOT NULL');
   if (filters.ids?.length) where.push(`i.id ${any(filters.ids, 'uuid')}`);
   // at the millisecond the times leave Meridian with, so the newest one a client has is not sent again
   if (filters.updated_after !== undefined)
@@ -194,7 +221,29 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
     for (const f of list ?? [])
       where.push(`${column} ${f.op === 'after' ? '>=' : f.op === 'before' ? '<=' : '='} ${bind(f.date)}`);
   }
+  // an instant's UTC day against a day, as a range of instants (the column's indexes stay usable)
+  for (const [list, column] of [
+    [filters.created_at, 'i.created_at'],
+    [filters.updated_at, 'i.updated_at'],
+    [filters.completed_at, 'i.completed_at'],
+  ] as const) {
+    for (const f of list ?? []) {
+      const day = bind(f.date);
+      const start = `(${day}::date)::timestamp AT TIME ZONE 'UTC'`;
+      const next = `(${day}::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+      if (f.op !== 'before') where.push(`${column} >= ${start}`);
+      if (f.op !== 'after') where.push(`${column} < ${next}`);
+    }
+  }
   return where;
+}
+
+/**
+ * An `ILIKE` pattern matching names that hold `text` anywhere (Django's `icontains`): `%`, `_` and
+ * the escape character (a backslash) of `text` taken literally.
+ */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** A UUID as text (what may go into `mentionCondition`'s pattern). */
@@ -240,6 +289,13 @@ const TALLIED_FILTERS: Readonly<Record<keyof IssueFilterSet, boolean>> = {
   module: false,
   start_date: false,
   target_date: false,
+  created_at: false,
+  updated_at: false,
+  completed_at: false,
+  name: false,
+  parent: false,
+  estimate_point: false,
+  both_dates: false,
   subscriber: false,
   mentions: false,
   top_level: false,
