@@ -169,4 +169,66 @@ describe('App API: Plane’s name, parent, estimate point and time filters', () 
       .set(bearer());
     assert.equal(unfiltered.body.total, 6);
   });
+
+  // last: its changes move the work items' updated_at
+  it('a cycle’s and a module’s work items are the project list’s: filters, order, groups, App values', async () => {
+    const cycle = await t.api.post(`${base}/cycles/`).set(bearer()).send({ name: 'Now' });
+    assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
+    const cycleItems = `${base}/cycles/${cycle.body.id}/cycle-issues/`;
+    const added = await t.api
+      .post(cycleItems)
+      .set(bearer())
+      .send({ issues: [ids.percent, ids.thousand, ids.letter] });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    for (const [key, priority] of [
+      ['percent', 'urgent'],
+      ['thousand', 'high'],
+    ]) {
+      const res = await t.api.patch(`${base}/issues/${ids[key]}/`).set(bearer()).send({ priority });
+      assert.equal(res.status, 204, JSON.stringify(res.body));
+    }
+    // the web app's active cycle: its urgent and high priority work items, App values
+    const active = await t.api.get(`${cycleItems}?priority=urgent,high&cursor=10:0:0&per_page=10`).set(bearer());
+    assert.equal(active.status, 200, JSON.stringify(active.body));
+    const rows = active.body.results as Array<{ id: string; state_id: string; cycle_id: string; priority: string }>;
+    assert.deepEqual(rows.map((r) => r.id).sort(), expect('percent', 'thousand'));
+    assert.ok(rows.every((r) => r.cycle_id === cycle.body.id && typeof r.state_id === 'string'));
+    assert.equal(active.body.total_count, 2);
+    // newest first by default (Plane's `CycleIssueViewSet`), groups
+    const all = await t.api.get(cycleItems).set(bearer());
+    assert.deepEqual(
+      (all.body.results as Array<{ id: string }>).map((r) => r.id),
+      [ids.letter, ids.thousand, ids.percent],
+    );
+    const grouped = await t.api.get(`${cycleItems}?group_by=priority`).set(bearer());
+    assert.equal(grouped.status, 200, JSON.stringify(grouped.body));
+    assert.deepEqual(
+      grouped.body.results.urgent.results.map((r: { id: string }) => r.id),
+      [ids.percent],
+    );
+    assertError(await t.api.get(`${base}/cycles/${ids.percent}/cycle-issues/`).set(bearer()), 404, 'NOT_FOUND');
+
+    const mod = await t.api.post(`${base}/modules/`).set(bearer()).send({ name: 'Core' });
+    assert.equal(mod.status, 201, JSON.stringify(mod.body));
+    const moduleItems = `${base}/modules/${mod.body.id}/issues/`;
+    const put = await t.api
+      .post(moduleItems)
+      .set(bearer())
+      .send({ issues: [ids.letter, ids.percent] });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    // oldest first by default (Plane's `ModuleIssueViewSet`)
+    const inModule = await t.api.get(moduleItems).set(bearer());
+    assert.deepEqual(
+      (inModule.body.results as Array<{ id: string; module_ids: string[] }>).map((r) => [r.id, r.module_ids]),
+      [
+        [ids.percent, [mod.body.id]],
+        [ids.letter, [mod.body.id]],
+      ],
+    );
+    const snakes = await t.api.get(`${moduleItems}?name=snake`).set(bearer());
+    assert.deepEqual(
+      (snakes.body.results as Array<{ id: string }>).map((r) => r.id),
+      [ids.letter],
+    );
+  });
 });

@@ -11,14 +11,16 @@ import {
   ProjectAccess,
   ProjectRole,
   ROLE,
+  MeridianError,
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { CycleService } from '#domain';
+import { CycleService, IssueQueryService } from '#domain';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CreateCycleDto, CycleDateCheckDto, TransferDto, UpdateCycleDto } from '../shared/dto/planning.dto';
 import { issueContext, single } from '../shared/context';
 import { AppPlanningRoutes, cycleViewOf, RowOf } from '../shared/planning-routes';
+import { listQuery, projectWorkItems } from './work-items.controller';
 
 /**
  * Cycles of a project on the App API (Plane 0.25.3 `app/urls/cycle.py`), through the same
@@ -45,8 +47,29 @@ export class AppCyclesController extends AppPlanningRoutes<RowOf<CycleService>, 
   readRole: ROLE.MEMBER,
   archivedReadRole: ROLE.MEMBER,
 }) {
-  constructor(protected readonly service: CycleService) {
+  constructor(
+    protected readonly service: CycleService,
+    private readonly issues: IssueQueryService,
+  ) {
     super();
+  }
+
+  /**
+   * `GET cycles/{id}/cycle-issues/` as Plane's `CycleIssueViewSet.list`: the project's work item list
+   * (`projectWorkItems`: Plane's filters, `order_by`, newest first by default, `group_by`, App
+   * values, paged by number) of the cycle's work items (a `cycle=` filter is the cycle's). The web
+   * app's active cycle asks it for the urgent and high priority ones. 404 for an unknown cycle.
+   */
+  protected override async workItems(
+    me: Principal,
+    project: ProjectAccess,
+    id: string,
+    page: PageRequest,
+    query: Record<string, unknown>,
+  ): Promise<unknown> {
+    if (!(await this.service.existsInProject(project.projectId, id))) throw new MeridianError('NOT_FOUND');
+    const q = { ...listQuery(query, page, me, project), cycle: [id] };
+    return projectWorkItems(this.issues, project.projectId, query, q);
   }
 
   /** A cycle's answer: Plane's progress annotations and App keys (`CycleService.withProgress`). */

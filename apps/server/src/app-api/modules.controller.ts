@@ -6,6 +6,7 @@ import {
   CurrentProject,
   CurrentWorkspace,
   listAnswer,
+  MeridianError,
   Page,
   PageQuery,
   PageRequest,
@@ -15,12 +16,13 @@ import {
   UuidPipe,
   WorkspaceAccess,
 } from '#common';
-import { ModuleJson, ModuleLinkService, ModuleService } from '#domain';
+import { IssueQueryService, ModuleJson, ModuleLinkService, ModuleService } from '#domain';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Post } from '@nestjs/common';
 import { CreateModuleDto, UpdateModuleDto } from '../shared/dto/planning.dto';
 import { AppPlanningRoutes } from '../shared/planning-routes';
 import { CreateModuleLinkDto, UpdateModuleLinkDto } from './dto/module-link.dto';
-import { issueContext } from '../shared/context';
+import { issueContext, single } from '../shared/context';
+import { listQuery, projectWorkItems } from './work-items.controller';
 
 /**
  * Modules of a project on the App API (Plane 0.25.3 `app/urls/module.py`: work items under
@@ -47,8 +49,32 @@ export class AppModulesController extends AppPlanningRoutes<ModuleJson, CreateMo
   // any project member: Plane's `ProjectEntityPermission` for a read
   archivedReadRole: undefined,
 }) {
-  constructor(protected readonly service: ModuleService) {
+  constructor(
+    protected readonly service: ModuleService,
+    private readonly issues: IssueQueryService,
+  ) {
     super();
+  }
+
+  /**
+   * `GET modules/{id}/issues/` as Plane's `ModuleIssueViewSet.list`: the project's work item list
+   * (`projectWorkItems`: Plane's filters, `order_by`, oldest first by default as Plane's, `group_by`,
+   * App values, paged by number) of the module's work items (a `module=` filter is the module's).
+   * 404 for an unknown module.
+   */
+  protected override async workItems(
+    me: Principal,
+    project: ProjectAccess,
+    id: string,
+    page: PageRequest,
+    query: Record<string, unknown>,
+  ): Promise<unknown> {
+    if (!(await this.service.existsInProject(project.projectId, id))) throw new MeridianError('NOT_FOUND');
+    const q = { ...listQuery(query, page, me, project), module: [id] };
+    return projectWorkItems(this.issues, project.projectId, query, {
+      ...q,
+      order_by: single(query, 'order_by') || 'created_at',
+    });
   }
 
   /** A module's answer in Plane's App shape (`ModuleService.forApp`). */

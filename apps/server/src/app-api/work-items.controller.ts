@@ -116,6 +116,23 @@ export function listQuery(
 }
 
 /**
+ * A project's work item list for `q` (Plane's `IssueViewSet.list`, also `CycleIssueViewSet.list` and
+ * `ModuleIssueViewSet.list` with the row's filter): the page of App values, or with `group_by`
+ * Plane's grouped envelope. 400 `INVALID_QUERY_PARAMETER` for `sub_group_by` or a bad `group_by`.
+ */
+export function projectWorkItems(
+  issues: IssueQueryService,
+  projectId: string,
+  query: Record<string, unknown>,
+  q: IssueListQuery,
+): Promise<unknown> {
+  const groupBy = single(query, 'group_by');
+  if (single(query, 'sub_group_by'))
+    throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
+  return groupBy ? issues.listGrouped(projectId, q, groupBy) : issues.list(projectId, q);
+}
+
+/**
  * The App API detail of a work item as Plane's `IssueDetailSerializer(issue, expand=...)` answers it:
  * `is_subscribed` (whether the caller follows it) and what `expand=` asks for. Plane's web app reads every work item with
  * `expand=issue_reactions,issue_attachments,issue_link,parent` and lists its links, reactions and
@@ -172,11 +189,7 @@ export class AppWorkItemsController {
     @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    const groupBy = single(query, 'group_by');
-    if (single(query, 'sub_group_by'))
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
-    const q = listQuery(query, page, me, project);
-    return groupBy ? this.issues.listGrouped(project.projectId, q, groupBy) : this.issues.list(project.projectId, q);
+    return projectWorkItems(this.issues, project.projectId, query, listQuery(query, page, me, project));
   }
 
   /** 201 with the App values of the new work item; 409 `EXTERNAL_ID_TAKEN`; 422. */

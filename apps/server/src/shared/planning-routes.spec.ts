@@ -114,19 +114,26 @@ describe('planning routes', () => {
     const calls: unknown[] = [];
     const project = { projectId: 'p' };
     await assert.rejects(() =>
-      new V1Things(recordingService(calls)).listIssues(project as never, 'm', {} as never, { order_by: '-created_at' }),
+      new V1Things(recordingService(calls)).listIssues({} as never, project as never, 'm', {} as never, {
+        order_by: '-created_at',
+      }),
     );
     await assert.rejects(() =>
-      new AppThings(recordingService(calls)).listIssues(project as never, 'm', {} as never, {}),
+      new AppThings(recordingService(calls)).listIssues({} as never, project as never, 'm', {} as never, {}),
     );
     assert.deepEqual(calls, [true, false]);
     assert.throws(
-      () => new V1Things(recordingService(calls)).listIssues(project as never, 'm', {} as never, { order_by: 'name' }),
+      () =>
+        new V1Things(recordingService(calls)).listIssues({} as never, project as never, 'm', {} as never, {
+          order_by: 'name',
+        }),
       (e: { code?: string }) => e.code === 'INVALID_QUERY_PARAMETER',
     );
-    // the App API ignores order_by, as before
+    // the shared App routes ignore order_by (the App controllers answer with their own list: `workItems`)
     await assert.rejects(() =>
-      new AppThings(recordingService(calls)).listIssues(project as never, 'm', {} as never, { order_by: 'name' }),
+      new AppThings(recordingService(calls)).listIssues({} as never, project as never, 'm', {} as never, {
+        order_by: 'name',
+      }),
     );
     assert.deepEqual(calls, [true, false, false]);
   });
