@@ -11,7 +11,14 @@ import { pick, Shape } from '../kernel/fields';
 import { StateService, stateLiteView } from '../state';
 import { UserProfileService, userLiteView } from '../user';
 import { WorkspaceService } from '../workspace';
-import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
+import {
+  ISSUE_GROUP_BY,
+  ISSUE_ORDER_KEYS,
+  IssueFilterSet,
+  IssueGroupBy,
+  IssueOrderKey,
+  resolveIssueOrder,
+} from './issue-filters';
 import {
   BoardIssueFilters,
   BoardIssueOrder,
@@ -310,30 +317,70 @@ export class IssueQueryService {
     // the groups' pages are read a few at a time: a board's states at once, without one request
     // taking the pool for a grouping with many keys; then rendered together (one statement for the
     // App values of every group's rows)
-    const read: Array<{ key: string | null; page: Page<IssueListRecord> }> = [];
+    const byCreation = order.key === ISSUE_ORDER_KEYS.created_at.key;
+    const fromSetOf = (key: string | null) =>
+      (overlapping || by === 'cycle_id') &&
+      fromSet(size(key)) &&
+      // an assignee's or a label's group in creation order is read from its rows whatever its size
+      !(byCreation && key !== null && (by === 'assignees__id' || by === 'labels__id'));
+    // a page by number of the groups with a value, read as a walk of the list: all in one
+    // statement (`groupPages`), where the size bound does not apply (the App shape, a workspace)
+    const number = query.page.number;
+    const together =
+      number !== undefined && !archived && !query.page.all && (typeof scope !== 'string' || this.appShape(query))
+        ? keys.filter((key): key is string => key !== null && !pastGroup(query.page, size(key)) && !fromSetOf(key))
+        : [];
+    const joint =
+      together.length > 0
+        ? this.repo.groupPages(
+            scope,
+            filters,
+            order,
+            desc,
+            { ...query.page, number: number! },
+            by,
+            together,
+            this.appShape(query) ? 'list' : undefined,
+          )
+        : undefined;
+    joint?.catch(() => undefined); // awaited below
+    const inPages = new Set(together);
+    const read: Array<{ key: string | null; page: Page<IssueListRecord> | undefined }> = [];
     for (let at = 0; at < keys.length; at += GROUPS_AT_ONCE) {
       read.push(
         ...(await Promise.all(
           keys.slice(at, at + GROUPS_AT_ONCE).map(async (key) => ({
             key,
             page:
-              pastGroup(query.page, size(key)) ??
-              (await this.pageOf(scope, filters, archived, order, desc, query, {
-                by,
-                key,
-                total: async () => size(key),
-                fromSet: overlapping || by === 'cycle_id' ? fromSet(size(key)) : false,
-              })),
+              key !== null && inPages.has(key)
+                ? undefined
+                : (pastGroup(query.page, size(key)) ??
+                  (await this.pageOf(scope, filters, archived, order, desc, query, {
+                    by,
+                    key,
+                    total: async () => size(key),
+                    fromSet: fromSetOf(key),
+                  }))),
           })),
         )),
       );
     }
+    if (joint) {
+      const rows = await joint;
+      for (const r of read) {
+        if (r.page || r.key === null) continue;
+        const fetched = rows.get(r.key) ?? [];
+        const { next, prev } = pageNumberCursors(query.page.perPage, number!, fetched.length > query.page.perPage);
+        r.page = new Page(fetched.slice(0, query.page.perPage), query.page.perPage, size(r.key), next, prev);
+      }
+    }
+    const done = read as Array<{ key: string | null; page: Page<IssueListRecord> }>;
     const rendered = await this.renderRows(
-      read.flatMap((r) => r.page.results),
+      done.flatMap((r) => r.page.results),
       query,
     );
     let at = 0;
-    for (const { key, page } of read) {
+    for (const { key, page } of done) {
       results[key ?? 'None'] = {
         results: rendered.slice(at, (at += page.results.length)),
         total_results: page.totalCount,
@@ -346,7 +393,6 @@ export class IssueQueryService {
       if (!overlapping) sum += page.totalCount;
     }
     if (distinct) sum = await distinct;
-    const number = query.page.number;
     const cursors =
       number === undefined ? { next: null, prev: null } : pageNumberCursors(query.page.perPage, number, more);
     return {
