@@ -22,6 +22,7 @@ import {
   hotTxPipeline,
   hotTxQuery,
   ISO_TIMES,
+  ISO_TIMES_UUID_ARRAYS,
   ReadBatch,
   TypeParsers,
   UUID_ARRAYS,
@@ -60,6 +61,7 @@ import {
   ISSUE_LIST_COLUMNS,
   LIVE_PROJECT,
   OPEN_ISSUE,
+  APP_VALUE_COLUMNS,
   SQL_APP_VALUES,
   SQL_CREATE_ISSUE,
   SQL_CREATE_ISSUE_IN_BATCH,
@@ -638,7 +640,9 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
    * would (the same `visibleSql`, the group's condition on the key's column, `numberedPageSql`'s
    * start and order): planned once, one round trip, where a statement per group was planned each
    * time (50 at a workspace of ten projects' states, 201 for its members). Only for what
-   * `visiblePage` reads without a size bound (`columns` `'list'`, or a workspace).
+   * `visiblePage` reads without a size bound (`columns` `'list'`, or a workspace). With
+   * `withValues`, each row also carries its App API values (`APP_VALUE_COLUMNS`, as `appValues`
+   * reads them), computed over the page's rows only: `values` by work item id.
    */
   async groupPages<C extends IssueColumns = 'all'>(
     scope: IssueScope,
@@ -649,9 +653,11 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     by: IssueGroupBy,
     keys: string[],
     columns?: C,
-  ): Promise<Map<string, Array<IssueOfColumns<C>>>> {
+    withValues = false,
+  ): Promise<{ pages: Map<string, Array<IssueOfColumns<C>>>; values: Map<string, Row> }> {
     const pages = new Map<string, Array<IssueOfColumns<C>>>();
-    if (!keys.length) return pages;
+    const valuesById = new Map<string, Row>();
+    if (!keys.length) return { pages, values: valuesById };
     const group: IssueGroup = { by, key: keys[0], keySql: 'gk.k' };
     const { from, params, conditions, rows } = visibleSql(scope, filters, group, order.key === CREATED_AT);
     const list = {
@@ -663,18 +669,28 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     };
     const numbered = numberedPageSql(list, page.number * page.perPage);
     const values = [...numbered.params, GROUP_KEY_TYPE[by] === 'uuid' ? uuidArrayLiteral(keys) : keys, page.perPage + 1];
+    // the page's rows are `i` outside the LATERAL too, which the App values read
     const text =
-      `SELECT gk.n::int AS __group, x.* FROM unnest($${values.length - 1}::${GROUP_KEY_TYPE[by]}[]) WITH ORDINALITY AS gk(k, n)\n` +
-      `CROSS JOIN LATERAL (SELECT ${columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS} ${numbered.from} ${numbered.ordered} LIMIT $${values.length}) x`;
+      `SELECT gk.n::int AS __group, i.*${withValues ? `,\n${APP_VALUE_COLUMNS}\n` : ' '}` +
+      `FROM unnest($${values.length - 1}::${GROUP_KEY_TYPE[by]}[]) WITH ORDINALITY AS gk(k, n)\n` +
+      `CROSS JOIN LATERAL (SELECT ${columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS} ${numbered.from} ${numbered.ordered} LIMIT $${values.length}) i`;
+    const read = await this.visibleQuery(
+      scope,
+      conditions + 1,
+      text,
+      values,
+      withValues ? ISO_TIMES_UUID_ARRAYS : ISO_TIMES,
+    );
     // each group's rows come in its page's order (a nested loop over the keys, each a LATERAL's rows in turn)
-    for (const row of await this.visibleQuery(scope, conditions + 1, text, values, ISO_TIMES)) {
+    for (const row of read) {
       const key = keys[(row.__group as number) - 1];
       const list = pages.get(key);
       const issue = issueRecordFromRow(row) as IssueOfColumns<C>;
       if (list) list.push(issue);
       else pages.set(key, [issue]);
+      if (withValues) valuesById.set(issue.id, row);
     }
-    return pages;
+    return { pages, values: valuesById };
   }
 
   /**
