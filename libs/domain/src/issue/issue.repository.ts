@@ -668,7 +668,11 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
       order: desc ? ('DESC' as const) : ('ASC' as const),
     };
     const numbered = numberedPageSql(list, page.number * page.perPage);
-    const values = [...numbered.params, GROUP_KEY_TYPE[by] === 'uuid' ? uuidArrayLiteral(keys) : keys, page.perPage + 1];
+    const values = [
+      ...numbered.params,
+      GROUP_KEY_TYPE[by] === 'uuid' ? uuidArrayLiteral(keys) : keys,
+      page.perPage + 1,
+    ];
     // the page's rows are `i` outside the LATERAL too, which the App values read
     const text =
       `SELECT gk.n::int AS __group, i.*${withValues ? `,\n${APP_VALUE_COLUMNS}\n` : ' '}` +
