@@ -127,6 +127,20 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
   });
   after(() => t.close());
 
+  /** Each grouping's keys of a work item of the App list (`None`: null). */
+  const value: Record<string, (r: Row) => Array<string | null>> = {
+    state_id: (r) => [r.state_id as string],
+    state__group: (r) => [r.state__group as string],
+    priority: (r) => [r.priority as string],
+    project_id: (r) => [r.project_id as string],
+    created_by: (r) => [r.created_by as string],
+    target_date: (r) => [(r.target_date as string | null) ?? null],
+    assignees__id: (r) => ((r.assignee_ids as string[]).length ? (r.assignee_ids as string[]) : [null]),
+    labels__id: (r) => ((r.label_ids as string[]).length ? (r.label_ids as string[]) : [null]),
+    cycle_id: (r) => [(r.cycle_id as string | null) ?? null],
+    issue_module__module_id: (r) => ((r.module_ids as string[]).length ? (r.module_ids as string[]) : [null]),
+  };
+
   /** Every page of `per` by number, compared with the list read as one page; the walk's rows. */
   const walk = async (who: SignedUp, base: string, order: string, per: number): Promise<Row[]> => {
     const whole = await get(who, `${base}order_by=${order}&per_page=1000&cursor=1000:0:0`);
@@ -231,18 +245,6 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
   });
 
   it('a grouped list: each group’s total is its work items, counted in one statement for all groups', async () => {
-    const value: Record<string, (r: Row) => Array<string | null>> = {
-      state_id: (r) => [r.state_id as string],
-      state__group: (r) => [r.state__group as string],
-      priority: (r) => [r.priority as string],
-      project_id: (r) => [r.project_id as string],
-      created_by: (r) => [r.created_by as string],
-      target_date: (r) => [(r.target_date as string | null) ?? null],
-      assignees__id: (r) => ((r.assignee_ids as string[]).length ? (r.assignee_ids as string[]) : [null]),
-      labels__id: (r) => ((r.label_ids as string[]).length ? (r.label_ids as string[]) : [null]),
-      cycle_id: (r) => [(r.cycle_id as string | null) ?? null],
-      issue_module__module_id: (r) => ((r.module_ids as string[]).length ? (r.module_ids as string[]) : [null]),
-    };
     const lists: Array<[SignedUp, string]> = [
       [admin, `${w()}/issues/?`],
       [member, `${w()}/issues/?priority=urgent,high,medium&`],
@@ -292,18 +294,6 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
     // every group's page of a grouping, read together (`groupPages`), against the list read whole
     // and split by the group's value in the page's order: every row's full App values, each
     // group's total and cursors, at every page number up to past the largest group's end
-    const value: Record<string, (r: Row) => Array<string | null>> = {
-      state_id: (r) => [r.state_id as string],
-      state__group: (r) => [r.state__group as string],
-      priority: (r) => [r.priority as string],
-      project_id: (r) => [r.project_id as string],
-      created_by: (r) => [r.created_by as string],
-      target_date: (r) => [(r.target_date as string | null) ?? null],
-      assignees__id: (r) => ((r.assignee_ids as string[]).length ? (r.assignee_ids as string[]) : [null]),
-      labels__id: (r) => ((r.label_ids as string[]).length ? (r.label_ids as string[]) : [null]),
-      cycle_id: (r) => [(r.cycle_id as string | null) ?? null],
-      issue_module__module_id: (r) => ((r.module_ids as string[]).length ? (r.module_ids as string[]) : [null]),
-    };
     const alphaFeature = labelsOf[alpha.id][1];
     const lists: Array<[SignedUp, string, string[]]> = [
       [admin, `${w()}/issues/?`, ['-created_at', 'created_at', 'sort_order', 'priority', '-updated_at']],
