@@ -677,7 +677,10 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     const text =
       `SELECT gk.n::int AS __group, i.*${withValues ? `,\n${APP_VALUE_COLUMNS}\n` : ' '}` +
       `FROM unnest($${values.length - 1}::${GROUP_KEY_TYPE[by]}[]) WITH ORDINALITY AS gk(k, n)\n` +
-      `CROSS JOIN LATERAL (SELECT ${columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS} ${numbered.from} ${numbered.ordered} LIMIT $${values.length}) i`;
+      `CROSS JOIN LATERAL (SELECT ${columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS}, ${list.key} AS __order_key ` +
+      `${numbered.from} ${numbered.ordered} LIMIT $${values.length}) i\n` +
+      // the groups in the keys' order, each page's rows in the page's order (said, not left to the plan)
+      `ORDER BY gk.n, i.__order_key ${list.order}, i.id ${list.order}`;
     const read = await this.visibleQuery(
       scope,
       conditions + 1,
@@ -685,7 +688,7 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
       values,
       withValues ? ISO_TIMES_UUID_ARRAYS : ISO_TIMES,
     );
-    // each group's rows come in its page's order (a nested loop over the keys, each a LATERAL's rows in turn)
+    // each group's rows come in its page's order (the statement's ORDER BY)
     for (const row of read) {
       const key = keys[(row.__group as number) - 1];
       const list = pages.get(key);
