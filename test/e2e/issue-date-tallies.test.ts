@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiKey, createProject, createWorkspace, signUp } from '../support/fixtures';
+import { createApiKey, createProject, createWorkspace, rerunMigration, signUp, v1WorkItems } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -26,33 +26,11 @@ describe('tallies per month of the dates: kept exact, answers unchanged', () => 
   const v1 = (pid: string, path = '') => `/api/v1/workspaces/${ws.slug}/projects/${pid}/${path}`;
   const app = (pid: string, path = '') => `/api/workspaces/${ws.slug}/projects/${pid}/${path}`;
   const bearer = (req: import('supertest').Test) => req.auth(owner.token, { type: 'bearer' });
-  const create = async (pid: string, body: Record<string, unknown> = {}) => {
-    const res = await t.api
-      .post(v1(pid, 'work-items/'))
-      .set('X-API-Key', key)
-      .send({ name: 'Item', ...body });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body.id as string;
-  };
-  const patch = async (pid: string, id: string, body: Record<string, unknown>) => {
-    const res = await t.api
-      .patch(v1(pid, `work-items/${id}/`))
-      .set('X-API-Key', key)
-      .send(body);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-  };
-  const submit = async (name: string) => {
-    const res = await t.api.post(v1(a.id, 'intake-issues/')).set('X-API-Key', key).send({ issue: { name } });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body.issue as string;
-  };
-  const triage = async (issueId: string, body: Record<string, unknown>) => {
-    const res = await t.api
-      .patch(v1(a.id, `intake-issues/${issueId}/`))
-      .set('X-API-Key', key)
-      .send(body);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-  };
+  let items: ReturnType<typeof v1WorkItems>;
+  const create = (pid: string, body: Record<string, unknown> = {}) => items.create(pid, body);
+  const patch = (pid: string, id: string, body: Record<string, unknown>) => items.patch(pid, id, body);
+  const submit = (name: string) => items.submit(a.id, name);
+  const triage = (issueId: string, body: Record<string, unknown>) => items.triage(a.id, issueId, body);
 
   /** The tallies of the test's projects (rows of 0 left out), and the same figures counted afresh. */
   const TALLIES = `SELECT project_id::text AS project_id, axis::text AS axis, year, month, n FROM issue_date_tallies
@@ -95,6 +73,7 @@ describe('tallies per month of the dates: kept exact, answers unchanged', () => 
     owner = await signUp(t);
     ws = await createWorkspace(t, owner.token);
     key = await createApiKey(t, owner.token, ws.slug);
+    items = v1WorkItems(t, ws.slug, key);
     a = await createProject(t, key, ws.slug, { identifier: 'DATA', name: 'Dates A' });
     b = await createProject(t, key, ws.slug, { identifier: 'DATB', name: 'Dates B' });
     assert.equal((await t.api.patch(v1(a.id)).set('X-API-Key', key).send({ intake_view: true })).status, 200);
@@ -242,25 +221,19 @@ describe('tallies per month of the dates: kept exact, answers unchanged', () => 
     await check('restored');
     // down and up again in a transaction that is rolled back (the lane's database is shared): the
     // backfill gives the figures the triggers kept, and writes no work item
-    const migration = t.database.dataSource.migrations.find((m) => m.name === 'IssueDateTallies1795980000000');
-    assert.ok(migration, 'the migration is known to the server');
-    const kept = await t.sql(TALLIES, [[a.id, b.id]]);
+    const projects = [[a.id, b.id]];
+    const kept = await t.sql(TALLIES, projects);
     const stamps = `SELECT COUNT(*)::int AS n, MAX(updated_at)::text AS last FROM issues WHERE project_id = ANY($1::uuid[])`;
-    const before = await t.sql(stamps, [[a.id, b.id]]);
-    const runner = t.database.dataSource.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      await migration.down(runner);
-      const gone = (await runner.query(`SELECT to_regclass('public.issue_date_tallies') IS NULL AS gone`)) as Array<{
-        gone: boolean;
-      }>;
-      assert.equal(gone[0].gone, true, 'down dropped the table');
-      await migration.up(runner);
-      assert.deepEqual(await runner.query(TALLIES, [[a.id, b.id]]), kept);
-      assert.deepEqual(await runner.query(stamps, [[a.id, b.id]]), before, 'the backfill left updated_at');
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-    }
+    const before = await t.sql(stamps, projects);
+    await rerunMigration(t, 'IssueDateTallies1795980000000', {
+      afterDown: async (query) => {
+        const gone = await query(`SELECT to_regclass('public.issue_date_tallies') IS NULL AS gone`);
+        assert.deepEqual(gone, [{ gone: true }], 'down dropped the table');
+      },
+      afterUp: async (query) => {
+        assert.deepEqual(await query(TALLIES, projects), kept);
+        assert.deepEqual(await query(stamps, projects), before, 'the backfill left updated_at');
+      },
+    });
   });
 });
