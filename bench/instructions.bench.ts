@@ -45,15 +45,16 @@ interface Started {
 const KINDS: [string, RegExp][] = [
   [
     'garbage collector',
-    /Marking|Scavenge|Sweep|MarkCompact|HeapObject::SizeFromMap|BodyDescriptor|Evacuat|RememberedSet|SlotSet|Worklist|MarkBit/,
+    /Marking|Scavenge|Sweep|MarkCompact|Heap::|HeapObject::SizeFromMap|BodyDescriptor|Evacuat|RememberedSet|SlotSet|MemoryAllocator|PagedSpace|Worklist|MarkBit|Page/,
   ],
-  ['compiler', /compiler::|maglev|Maglev|Parser|Scanner|Bytecode|interpreter::|Compiler::|Zone|turboshaft/],
+  ['compiler', /compiler::|maglev|Maglev|Parser|Scanner|Bytecode|interpreter::|Compiler::|Zone|turboshaft|Ast/],
   [
     'inline caches and runtime',
-    /IC::|LookupIterator|Map::|DescriptorArray|JSObject::|Runtime_|StubCache|FeedbackNexus|Transitions|StringTable|FieldIndex|Object::|Builtins_\w*IC/,
+    /IC::|LookupIterator|Map::|DescriptorArray|JSObject::|Runtime_|StubCache|FeedbackNexus|TransitionsAccessor|StringTable|FieldIndex|Object::|Builtins_.*IC|LoadIC|StoreIC|Prototype/,
   ],
   ['builtins', /Builtins_/],
   ['JIT code', /^\?\?\?:0x/],
+  ['libc', /libc|memcpy|memmove|malloc|free|strlen|memset/],
 ];
 
 /** Total instructions of a callgrind dump, and by kind of code. */
