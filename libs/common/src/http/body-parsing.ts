@@ -25,6 +25,14 @@ export function isAppApiPath(path: string): boolean {
   return path.startsWith('/api/') && !STRICT_API_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
+/**
+ * Whether a request carries a body, as body-parser decides before reading one (type-is's
+ * `hasBody`): a `Transfer-Encoding` header, or a numeric `Content-Length` (0 included).
+ */
+export function hasBody(req: Pick<Request, 'headers'>): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? NaN));
+}
+
 export function useJsonBody(app: INestApplication, limit: string): void {
   for (const middleware of jsonBodyMiddleware(limit)) app.use(middleware);
 }
@@ -38,8 +46,17 @@ export function jsonBodyMiddleware(limit: string): ChainedMiddleware[] {
   const form = express.urlencoded({ extended: false, limit });
   // signed attachment uploads read their raw body themselves, whatever the file's content type
   const raw = (req: Request) => req.method === 'PUT' && req.path.startsWith(RAW_BODY_PREFIX);
-  const parseJson = (req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : json(req, res, next));
-  const parseForm = (req: Request, res: Response, next: NextFunction) => (raw(req) ? next() : form(req, res, next));
+  // a request without a body (most GETs) is what both parsers would leave it: `req.body` undefined,
+  // without their two passes (each checks the request's state and headers, then skips it)
+  const parseBody = (req: Request, res: Response, next: NextFunction) => {
+    if (raw(req)) return next();
+    if (!hasBody(req)) {
+      const fields = req as unknown as Record<string, unknown>;
+      if (!('body' in fields)) fields.body = undefined;
+      return next();
+    }
+    json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next)));
+  };
   const refusals = (err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (err?.type === 'entity.parse.failed') return sendError(res, 'MALFORMED_JSON');
     if (err?.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE');
@@ -55,5 +72,5 @@ export function jsonBodyMiddleware(limit: string): ChainedMiddleware[] {
     if (typeof body === 'object' && body !== null && isAppApiPath(req.path)) ignoreUnknownFields(body);
     next();
   };
-  return [parseJson, parseForm, refusals, markUnknownFields];
+  return [parseBody, refusals, markUnknownFields];
 }
