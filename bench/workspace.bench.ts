@@ -466,6 +466,15 @@ async function measure(
     { name: 'analytics/ assignees__id × count', next: get(`${W}/analytics/?x_axis=assignees__id&y_axis=issue_count`) },
     { name: 'analytics/ labels__id × count', next: get(`${W}/analytics/?x_axis=labels__id&y_axis=issue_count`) },
     { name: 'analytics/ created_at × count', next: get(`${W}/analytics/?x_axis=created_at&y_axis=issue_count`) },
+    {
+      name: 'analytics/ completed_at × count',
+      next: get(`${W}/analytics/?x_axis=completed_at&y_axis=issue_count`),
+    },
+    { name: 'analytics/ target_date × count', next: get(`${W}/analytics/?x_axis=target_date&y_axis=issue_count`) },
+    {
+      name: 'analytics/ created_at × count, filtered (counted)',
+      next: get(`${W}/analytics/?x_axis=created_at&y_axis=issue_count&priority=urgent,high,medium,low,none`),
+    },
     { name: 'default-analytics/', next: get(`${W}/default-analytics/`) },
     { name: 'project-stats/', next: get(`${W}/project-stats/`) },
     { name: 'cycles/ (with progress)', next: get(`${P}/cycles/`) },

@@ -127,6 +127,20 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
   });
   after(() => t.close());
 
+  /** Each grouping's keys of a work item of the App list (`None`: null). */
+  const value: Record<string, (r: Row) => Array<string | null>> = {
+    state_id: (r) => [r.state_id as string],
+    state__group: (r) => [r.state__group as string],
+    priority: (r) => [r.priority as string],
+    project_id: (r) => [r.project_id as string],
+    created_by: (r) => [r.created_by as string],
+    target_date: (r) => [(r.target_date as string | null) ?? null],
+    assignees__id: (r) => ((r.assignee_ids as string[]).length ? (r.assignee_ids as string[]) : [null]),
+    labels__id: (r) => ((r.label_ids as string[]).length ? (r.label_ids as string[]) : [null]),
+    cycle_id: (r) => [(r.cycle_id as string | null) ?? null],
+    issue_module__module_id: (r) => ((r.module_ids as string[]).length ? (r.module_ids as string[]) : [null]),
+  };
+
   /** Every page of `per` by number, compared with the list read as one page; the walk's rows. */
   const walk = async (who: SignedUp, base: string, order: string, per: number): Promise<Row[]> => {
     const whole = await get(who, `${base}order_by=${order}&per_page=1000&cursor=1000:0:0`);
@@ -231,18 +245,6 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
   });
 
   it('a grouped list: each group’s total is its work items, counted in one statement for all groups', async () => {
-    const value: Record<string, (r: Row) => Array<string | null>> = {
-      state_id: (r) => [r.state_id as string],
-      state__group: (r) => [r.state__group as string],
-      priority: (r) => [r.priority as string],
-      project_id: (r) => [r.project_id as string],
-      created_by: (r) => [r.created_by as string],
-      target_date: (r) => [(r.target_date as string | null) ?? null],
-      assignees__id: (r) => ((r.assignee_ids as string[]).length ? (r.assignee_ids as string[]) : [null]),
-      labels__id: (r) => ((r.label_ids as string[]).length ? (r.label_ids as string[]) : [null]),
-      cycle_id: (r) => [(r.cycle_id as string | null) ?? null],
-      issue_module__module_id: (r) => ((r.module_ids as string[]).length ? (r.module_ids as string[]) : [null]),
-    };
     const lists: Array<[SignedUp, string]> = [
       [admin, `${w()}/issues/?`],
       [member, `${w()}/issues/?priority=urgent,high,medium&`],
@@ -283,6 +285,64 @@ describe('Lists paged by number and grouped lists: the same answers as offsets a
           assert.equal(group.total_results, mine.length, `${what}: ${key}, second page`);
           assert.equal(group.next_cursor, mine.length > 4 ? '2:2:0' : null, `${what}: ${key}, second page`);
           assert.equal(group.prev_cursor, '2:0:1', `${what}: ${key}, second page`);
+        }
+      }
+    }
+  });
+
+  it("a grouped list's pages by number, every group's in one statement: each group's rows of the whole list, at every depth, with filters", async () => {
+    // every group's page of a grouping, read together (`groupPages`), against the list read whole
+    // and split by the group's value in the page's order: every row's full App values, each
+    // group's total and cursors, at every page number up to past the largest group's end
+    const alphaFeature = labelsOf[alpha.id][1];
+    const lists: Array<[SignedUp, string, string[]]> = [
+      [admin, `${w()}/issues/?`, ['-created_at', 'created_at', 'sort_order', 'priority', '-updated_at']],
+      [guest, `${w()}/issues/?`, ['-created_at', 'sort_order']],
+      [member, `${w()}/issues/?priority=urgent,high,medium&state_group=backlog,unstarted,started&`, ['-created_at']],
+      [admin, `${w()}/issues/?assignees=${member.userId}&`, ['-created_at', 'target_date']],
+      [admin, `${w()}/issues/?labels=${alphaFeature}&`, ['created_at']],
+      [admin, `${p(alpha.id)}/issues/?`, ['-created_at', 'sort_order']],
+    ];
+    const per = 2;
+    for (const [who, base, orders] of lists) {
+      for (const order of orders) {
+        const all = (await get(who, `${base}order_by=${order}&per_page=1000&cursor=1000:0:0`)).results as Row[];
+        for (const [by, of] of Object.entries(value)) {
+          if (by === 'project_id' && base.includes('/projects/')) continue;
+          const mine = (key: string) => all.filter((r) => of(r).includes(key === 'None' ? null : key));
+          const largest = Math.max(...all.map((r) => of(r).map((k) => mine(k ?? 'None').length)).flat(), 0);
+          for (let n = 0; n <= Math.ceil(largest / per); n++) {
+            const what = `${base}group_by=${by}&order_by=${order}, page ${n}`;
+            const grouped = await get(
+              who,
+              `${base}group_by=${by}&order_by=${order}&per_page=${per}&cursor=${per}:${n}:0`,
+            );
+            type Group = {
+              results: Row[];
+              total_results: number;
+              next_cursor: string | null;
+              prev_cursor: string | null;
+            };
+            const groups = grouped.results as Record<string, Group>;
+            assert.ok(Object.keys(groups).length > 0, what);
+            for (const [key, group] of Object.entries(groups)) {
+              const theirs = mine(key);
+              assert.deepEqual(group.results, theirs.slice(n * per, (n + 1) * per), `${what}: ${key}`);
+              assert.equal(group.total_results, theirs.length, `${what}: ${key}`);
+              assert.equal(
+                group.next_cursor,
+                theirs.length > (n + 1) * per ? `${per}:${n + 1}:0` : null,
+                `${what}: ${key}`,
+              );
+              assert.equal(group.prev_cursor, n > 0 ? `${per}:${n - 1}:1` : null, `${what}: ${key}`);
+            }
+            assert.equal(grouped.total_results, all.length, what);
+            assert.equal(
+              grouped.count,
+              Object.values(groups).reduce((a, g) => a + g.results.length, 0),
+              what,
+            );
+          }
         }
       }
     }

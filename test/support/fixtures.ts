@@ -164,3 +164,57 @@ export async function addMemberWithKey(
   await setWorkspaceRole(t, ws.id, user.userId, role);
   return key;
 }
+
+/**
+ * The External API's (v1) writes of a project's work items with an API key, each asserting its
+ * status: `create` (201, the new id), `patch` (200), `submit` to intake (201, the work item's id)
+ * and `triage` of an intake work item (200).
+ */
+export function v1WorkItems(t: TestApp, slug: string, key: string) {
+  const v1 = (pid: string, path: string) => `/api/v1/workspaces/${slug}/projects/${pid}/${path}`;
+  const send = async (req: import('supertest').Test, body: Record<string, unknown>, status: number) => {
+    const res = await req.set('X-API-Key', key).send(body);
+    assert.equal(res.status, status, JSON.stringify(res.body));
+    return res.body as Record<string, unknown>;
+  };
+  return {
+    create: async (pid: string, body: Record<string, unknown> = {}) =>
+      (await send(t.api.post(v1(pid, 'work-items/')), { name: 'Item', ...body }, 201)).id as string,
+    patch: async (pid: string, id: string, body: Record<string, unknown>) => {
+      await send(t.api.patch(v1(pid, `work-items/${id}/`)), body, 200);
+    },
+    submit: async (pid: string, name: string) =>
+      (await send(t.api.post(v1(pid, 'intake-issues/')), { issue: { name } }, 201)).issue as string,
+    triage: async (pid: string, issueId: string, body: Record<string, unknown>) => {
+      await send(t.api.patch(v1(pid, `intake-issues/${issueId}/`)), body, 200);
+    },
+  };
+}
+
+/**
+ * Runs migration `name`'s `down`, then its `up`, in a transaction that is rolled back (a lane's
+ * database is shared), calling `afterDown` and `afterUp` with a query function of that transaction.
+ */
+export async function rerunMigration(
+  t: TestApp,
+  name: string,
+  checks: {
+    afterDown: (query: (text: string, params?: unknown[]) => Promise<unknown[]>) => Promise<void>;
+    afterUp: (query: (text: string, params?: unknown[]) => Promise<unknown[]>) => Promise<void>;
+  },
+): Promise<void> {
+  const migration = t.database.dataSource.migrations.find((m) => m.name === name);
+  assert.ok(migration, `migration ${name} is known to the server`);
+  const runner = t.database.dataSource.createQueryRunner();
+  const query = (text: string, params?: unknown[]) => runner.query(text, params) as Promise<unknown[]>;
+  try {
+    await runner.startTransaction();
+    await migration.down(runner);
+    await checks.afterDown(query);
+    await migration.up(runner);
+    await checks.afterUp(query);
+  } finally {
+    await runner.rollbackTransaction();
+    await runner.release();
+  }
+}

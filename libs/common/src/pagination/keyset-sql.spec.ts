@@ -1,7 +1,7 @@
 // The SQL paginator's statements and pages, over a runner that answers as a database would (no database).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { paginateSql, SqlKeysetList, SqlRunner } from './keyset-sql';
+import { numberedPageSql, paginateSql, SqlKeysetList, SqlRunner } from './keyset-sql';
 
 const LIST: SqlKeysetList = {
   select: 'i.id, i.name',
@@ -80,5 +80,28 @@ describe('paginateSql', () => {
     assert.equal(page.nextCursor, null, 'no row past the page');
     assert.match(seen[0].sql, /FLOOR\(EXTRACT\(EPOCH FROM i\.created_at\) \* 1000000\)::bigint AS __cursor_key/);
     assert.deepEqual(seen[0].params, ['p1', 6]);
+  });
+});
+
+describe('numberedPageSql', () => {
+  it("the first page: the list's own FROM and values, in its order", () => {
+    assert.deepEqual(numberedPageSql(LIST, 0), {
+      from: 'FROM issues i WHERE i.project_id = $1',
+      ordered: 'ORDER BY i.created_at DESC, i.id DESC',
+      params: ['p1'],
+    });
+  });
+
+  it("a later page: from the row the walk reaches, the rows before it bound after the list's values", () => {
+    const list = { ...LIST, key: 'i.sort_order', order: 'ASC' as const, params: ['p1', 'x'] };
+    const page = numberedPageSql(list, 60);
+    assert.equal(
+      page.from,
+      'FROM issues i WHERE i.project_id = $1 AND (i.sort_order, i.id) >= (SELECT i.sort_order, i.id ' +
+        'FROM issues i WHERE i.project_id = $1 ORDER BY i.sort_order ASC, i.id ASC OFFSET $3 LIMIT 1)',
+    );
+    assert.equal(page.ordered, 'ORDER BY i.sort_order ASC, i.id ASC');
+    assert.deepEqual(page.params, ['p1', 'x', 60]);
+    assert.deepEqual(list.params, ['p1', 'x'], "the list's values are not changed");
   });
 });

@@ -112,6 +112,31 @@ export function pageStart(from: string, key: string, id: string, order: 'ASC' | 
 }
 
 /**
+ * A page by number of `list` (Plane's `PagingPolicy.byNumber`, an offset into the list order) as
+ * SQL: `from` (`list.from`, past the first page narrowed to the page's first row by `pageStart`, in
+ * the same statement), `ordered` (its `ORDER BY`) and `params` (`list.params`, and `skip` when
+ * bound); the caller adds `LIMIT`. `skip`: the rows before the page (`number × per_page`). No
+ * cursor carries the key here, so a `double` key orders by its value itself (the key is monotone
+ * in it; only values closer than the key tells apart may swap), which an index on the column
+ * serves. `paginateSql` reads a page by number so, and a grouped list's pages of every group in
+ * one statement (a `LATERAL` per group, `IssueRepository.groupPages`).
+ */
+export function numberedPageSql(
+  list: Pick<SqlKeysetList, 'from' | 'params' | 'key' | 'id' | 'order'>,
+  skip: number,
+): { from: string; ordered: string; params: unknown[] } {
+  const order = list.order ?? 'ASC';
+  const ordered = `ORDER BY ${list.key} ${order}, ${list.id} ${order}`;
+  if (skip <= 0) return { from: list.from, ordered, params: list.params };
+  const params = [...list.params, skip];
+  return {
+    from: `${list.from} AND ${pageStart(list.from, list.key, list.id, order, `$${params.length}`)}`,
+    ordered,
+    params,
+  };
+}
+
+/**
  * The keyset paginator of `paginate` (same cursors, same pages, same totals) over plain SQL.
  *
  * Statements per page: the page and the total (concurrently); for a page read through a cursor,
@@ -179,15 +204,7 @@ export async function paginateSql<T>(
   }
 
   if (page.number !== undefined) {
-    // Plane's page by number (`PagingPolicy.byNumber`): an offset into the list order. No cursor
-    // carries the key here, so a `double` key orders by its value itself (the key is monotone in it;
-    // only values closer than the key tells apart may swap), which an index on the column serves
-    const byValue = list.keyType === 'double' ? list.key : key;
-    const ordered = `ORDER BY ${byValue} ${order}, ${id} ${order}`;
-    const skip = page.number * page.perPage;
-    // past the first page: from the page's first row (`pageStart`), in the same statement
-    const from = skip > 0 ? `${list.from} AND ${pageStart(list.from, byValue, id, order, `$${next}`)}` : list.from;
-    const params = skip > 0 ? [...base, skip] : base;
+    const { from, ordered, params } = numberedPageSql(list, page.number * page.perPage);
     const limit = `$${params.length + 1}`;
     // its size first: the page is read only when it may be answered
     if (list.weight) await refuseOverSize(list.weight, from, ordered, limit, [...params, page.perPage], run);

@@ -119,13 +119,26 @@ function axisSql(
 }
 
 /**
- * Whether a chart can be read from the tallies per assignee and per label (`talliedChart`): an
- * `assignees__id` or `labels__id` x axis, counted, without a segment or segmented by state or
- * state group.
+ * The date axes and their `axis` key in the tallies per month (`issue_date_tallies`, migration
+ * `IssueDateTallies`).
+ */
+const DATE_AXES: Partial<Record<AnalyticsAxis, string>> = {
+  created_at: 'c',
+  completed_at: 'd',
+  start_date: 's',
+  target_date: 't',
+};
+
+/**
+ * Whether a chart can be read from the tallies (`talliedChart`), counted (`issue_count`): an
+ * `assignees__id` or `labels__id` x axis without a segment or segmented by state or state group
+ * (the tallies per assignee and per label), or a date x axis (`created_at`, `completed_at`,
+ * `start_date`, `target_date`) without a segment (the tallies per month).
  */
 export function chartTallied(x: AnalyticsAxis, y: AnalyticsMeasure, segment: AnalyticsAxis | undefined): boolean {
+  if (y !== 'issue_count') return false;
+  if (DATE_AXES[x]) return segment === undefined;
   return (
-    y === 'issue_count' &&
     (x === 'assignees__id' || x === 'labels__id') &&
     (segment === undefined || segment === 'state_id' || segment === 'state__group')
   );
@@ -262,13 +275,23 @@ export class AnalyticsRepository {
 
   /**
    * `chart`'s rows from the tallies, for an `assignees__id` or `labels__id` x axis counted
-   * (`issue_count`), without a segment or segmented by `state_id` or `state__group`: the same rows
-   * in the same order (per value, work items without one left out; a deleted label's left out as
-   * the chart's join does), when `tallyWhole` holds and `chartTallied` (the caller checks both).
+   * (`issue_count`), without a segment or segmented by `state_id` or `state__group`, or a date x
+   * axis counted without a segment (`issue_date_tallies`: per `<year>-<month>` as `month(...)`
+   * writes it): the same rows in the same order (per value, work items without one left out; a
+   * deleted label's left out as the chart's join does), when `tallyWhole` holds and `chartTallied`
+   * (the caller checks both).
    */
   talliedChart(scope: AnalyticsScope, x: AnalyticsAxis, segment: AnalyticsAxis | undefined): Promise<ChartRow[]> {
     const params: unknown[] = [];
     const projects = tallyProjects(scope, bindPositional(params));
+    const dateAxis = DATE_AXES[x];
+    if (dateAxis)
+      return this.dataSource.query(
+        `SELECT t.year::text || '-' || t.month::text AS dimension, SUM(t.n)::int AS count FROM issue_date_tallies t
+         WHERE t.axis = '${dateAxis}' AND t.project_id IN (SELECT sp.id FROM (${projects}) sp)
+         GROUP BY 1 HAVING SUM(t.n) > 0 ORDER BY 1`,
+        params,
+      );
     const seg =
       segment === 'state_id' ? ', t.state_id::text AS segment' : segment ? ', s."group"::text AS segment' : '';
     const joins = [

@@ -227,9 +227,10 @@ export class AnalyticsService {
   }
 
   /**
-   * A chart's rows: from the tallies per assignee and per label when they give the same rows (an
-   * assignee or label chart, `chartTallied`, with no filter and no Guest rule narrowing a project of
-   * the viewer: `tallyWhole`), else one pass over the scope (`AnalyticsRepository.chart`).
+   * A chart's rows: from the tallies per assignee and per label, or per month of a date, when they
+   * give the same rows (an assignee, label or date chart counted, `chartTallied`, with no filter and
+   * no Guest rule narrowing a project of the viewer: `tallyWhole`), else one pass over the scope
+   * (`AnalyticsRepository.chart`).
    */
   private async chartRows(scope: AnalyticsScope, chart: Chart): Promise<ChartRow[]> {
     if (chartTallied(chart.x, chart.y, chart.segment) && (await this.repo.tallyWhole(scope)))

@@ -11,7 +11,14 @@ import { pick, Shape } from '../kernel/fields';
 import { StateService, stateLiteView } from '../state';
 import { UserProfileService, userLiteView } from '../user';
 import { WorkspaceService } from '../workspace';
-import { ISSUE_GROUP_BY, IssueFilterSet, IssueGroupBy, IssueOrderKey, resolveIssueOrder } from './issue-filters';
+import {
+  ISSUE_GROUP_BY,
+  ISSUE_ORDER_KEYS,
+  IssueFilterSet,
+  IssueGroupBy,
+  IssueOrderKey,
+  resolveIssueOrder,
+} from './issue-filters';
 import {
   BoardIssueFilters,
   BoardIssueOrder,
@@ -251,12 +258,16 @@ export class IssueQueryService {
       : this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group);
   }
 
-  /** Rows of `pageOf` rendered for the list query: Plane's App shape, else the v1 object (`fields`/`expand`). */
+  /**
+   * Rows of `pageOf` rendered for the list query: Plane's App shape, else the v1 object
+   * (`fields`/`expand`). `values`: App values already read, by work item id (see `renderApp`).
+   */
   private renderRows(
     rows: IssueListRecord[],
     query: IssueListQuery,
+    values?: ReadonlyMap<string, Record<string, unknown>>,
   ): Promise<Array<Partial<IssueJson> | AppIssueJson>> {
-    return this.appShape(query) ? this.renderApp(rows) : this.render(rows as IssueRecord[], query.shape);
+    return this.appShape(query) ? this.renderApp(rows, values) : this.render(rows as IssueRecord[], query.shape);
   }
 
   /**
@@ -307,33 +318,76 @@ export class IssueQueryService {
     let count = 0;
     let more = false;
     let pages = 0;
-    // the groups' pages are read a few at a time: a board's states at once, without one request
-    // taking the pool for a grouping with many keys; then rendered together (one statement for the
-    // App values of every group's rows)
-    const read: Array<{ key: string | null; page: Page<IssueListRecord> }> = [];
+    const byCreation = order.key === ISSUE_ORDER_KEYS.created_at.key;
+    const fromSetOf = (key: string | null) =>
+      (overlapping || by === 'cycle_id') &&
+      fromSet(size(key)) &&
+      // an assignee's or a label's group in creation order is read from its rows whatever its size
+      !(byCreation && key !== null && (by === 'assignees__id' || by === 'labels__id'));
+    // a page by number of the groups with a value, but those read from their own rows: all in one
+    // statement (`groupPages`), with their App values for the App shape, where the size bound does
+    // not apply (the App shape, a workspace)
+    const number = query.page.number;
+    const together =
+      number !== undefined && !archived && !query.page.all && (typeof scope !== 'string' || this.appShape(query))
+        ? keys.filter((key): key is string => key !== null && !pastGroup(query.page, size(key)) && !fromSetOf(key))
+        : [];
+    const joint =
+      together.length > 0
+        ? this.repo.groupPages(
+            scope,
+            filters,
+            order,
+            desc,
+            { ...query.page, number: number! },
+            by,
+            together,
+            this.appShape(query) ? 'list' : undefined,
+            this.appShape(query),
+          )
+        : undefined;
+    joint?.catch(() => undefined); // awaited below
+    const inPages = new Set(together);
+    // the other groups' pages a statement each, a few at a time: a board's states at once, without
+    // one request taking the pool for a grouping with many keys; then all rendered together (one
+    // statement for the App values of the rows that have none yet)
+    const read: Array<{ key: string | null; page: Page<IssueListRecord> | undefined }> = [];
     for (let at = 0; at < keys.length; at += GROUPS_AT_ONCE) {
       read.push(
         ...(await Promise.all(
           keys.slice(at, at + GROUPS_AT_ONCE).map(async (key) => ({
             key,
             page:
-              pastGroup(query.page, size(key)) ??
-              (await this.pageOf(scope, filters, archived, order, desc, query, {
-                by,
-                key,
-                total: async () => size(key),
-                fromSet: overlapping || by === 'cycle_id' ? fromSet(size(key)) : false,
-              })),
+              key !== null && inPages.has(key)
+                ? undefined
+                : (pastGroup(query.page, size(key)) ??
+                  (await this.pageOf(scope, filters, archived, order, desc, query, {
+                    by,
+                    key,
+                    total: async () => size(key),
+                    fromSet: fromSetOf(key),
+                  }))),
           })),
         )),
       );
     }
+    const { pages: jointPages, values } = (await joint) ?? {};
+    if (jointPages) {
+      for (const r of read) {
+        if (r.page || r.key === null) continue;
+        const fetched = jointPages.get(r.key) ?? [];
+        const { next, prev } = pageNumberCursors(query.page.perPage, number!, fetched.length > query.page.perPage);
+        r.page = new Page(fetched.slice(0, query.page.perPage), query.page.perPage, size(r.key), next, prev);
+      }
+    }
+    const done = read as Array<{ key: string | null; page: Page<IssueListRecord> }>;
     const rendered = await this.renderRows(
-      read.flatMap((r) => r.page.results),
+      done.flatMap((r) => r.page.results),
       query,
+      values,
     );
     let at = 0;
-    for (const { key, page } of read) {
+    for (const { key, page } of done) {
       results[key ?? 'None'] = {
         results: rendered.slice(at, (at += page.results.length)),
         total_results: page.totalCount,
@@ -346,7 +400,6 @@ export class IssueQueryService {
       if (!overlapping) sum += page.totalCount;
     }
     if (distinct) sum = await distinct;
-    const number = query.page.number;
     const cursors =
       number === undefined ? { next: null, prev: null } : pageNumberCursors(query.page.perPage, number, more);
     return {
@@ -482,12 +535,18 @@ export class IssueQueryService {
    * Plane's App API work item values (`IssueViewSet.list`): ids instead of objects (`state_id`,
    * `parent_id`, `label_ids`, `assignee_ids`, `module_ids`, `cycle_id`), `state__group` and the counts
    * `sub_issues_count`, `link_count`, `attachment_count`. Archived modules and deleted cycles,
-   * modules and labels are left out, as in Plane.
+   * modules and labels are left out, as in Plane. `known`: the values of some of them already read
+   * with their rows (`IssueRepository.groupPages`), by id; the others' are read here.
    */
-  async renderApp(issues: IssueListRecord[]): Promise<AppIssueJson[]> {
+  async renderApp(
+    issues: IssueListRecord[],
+    known?: ReadonlyMap<string, Record<string, unknown>>,
+  ): Promise<AppIssueJson[]> {
     if (!issues.length) return [];
-    const rows = await this.repo.appValues(issues.map((i) => i.id));
-    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    const missing = known ? issues.filter((i) => !known.has(i.id)) : issues;
+    const rows = missing.length ? await this.repo.appValues(missing.map((i) => i.id)) : [];
+    let byId: ReadonlyMap<string, Record<string, unknown>> = new Map(rows.map((r) => [r.id as string, r]));
+    if (known) byId = rows.length ? new Map([...known, ...byId]) : known;
     const arr = (v: unknown) =>
       Array.isArray(v)
         ? (v as string[])

@@ -286,12 +286,12 @@ export const SQL_CREATE_ISSUE_PLAIN = createIssue(SAME_STATE, false);
 export const SQL_CREATE_ISSUE_PLAIN_NO_STATE = createIssue(NO_STATE, false);
 
 /**
- * `$1` work item ids (uuid[]): Plane's App API values of each (`IssueViewSet.list`): assignee, label
- * and module ids (sorted), the cycle, the sub-item, link and attachment counts and the state group.
- * Archived modules and deleted cycles, modules and labels are left out, as in Plane.
+ * Plane's App API values of the work item `i` (`IssueViewSet.list`) as select-list items: assignee,
+ * label and module ids (sorted), the cycle, the sub-item, link and attachment counts and the state
+ * group. Archived modules and deleted cycles, modules and labels are left out, as in Plane. `i`
+ * may be any row with the work item's `id` and `state_id` (a page's rows: `groupPages`).
  */
-export const SQL_APP_VALUES = `SELECT i.id,
-ARRAY(SELECT ia.assignee_id FROM issue_assignees ia WHERE ia.issue_id = i.id ORDER BY ia.assignee_id) AS assignee_ids,
+export const APP_VALUE_COLUMNS = `ARRAY(SELECT ia.assignee_id FROM issue_assignees ia WHERE ia.issue_id = i.id ORDER BY ia.assignee_id) AS assignee_ids,
 ARRAY(SELECT il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL WHERE il.issue_id = i.id ORDER BY il.label_id) AS label_ids,
 ARRAY(SELECT mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL AND m.archived_at IS NULL
 WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL ORDER BY mi.module_id) AS module_ids,
@@ -299,7 +299,11 @@ WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL ORDER BY mi.module_id) AS mod
 (SELECT COUNT(*) FROM issues s WHERE s.parent_id = i.id AND s.deleted_at IS NULL AND s.archived_at IS NULL AND s.is_draft = false) AS sub_issues_count,
 (SELECT COUNT(*) FROM issue_links k WHERE k.issue_id = i.id AND k.deleted_at IS NULL) AS link_count,
 (SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count,
-(SELECT s."group" FROM states s WHERE s.id = i.state_id) AS state_group
+(SELECT s."group" FROM states s WHERE s.id = i.state_id) AS state_group`;
+
+/** `$1` work item ids (uuid[]): their App API values (`APP_VALUE_COLUMNS`) by `id`. */
+export const SQL_APP_VALUES = `SELECT i.id,
+${APP_VALUE_COLUMNS}
 FROM issues i WHERE i.id = ANY($1::uuid[])`;
 
 /** `$1` project id: the keys of `group_by=state_id` (Plane's `issue_group_values`): the project's states but triage, in order. */

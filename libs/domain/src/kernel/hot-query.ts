@@ -90,6 +90,18 @@ export function uuidArrayLiteral(ids: readonly string[]): string {
 /** `pg`'s parsers but `uuid[]`, split (`uuidArray`): for the App API's values of a page (`SQL_APP_VALUES`). */
 export const UUID_ARRAYS = pgParsersBut(UUID_ARRAY_OID, uuidArray);
 
+/** `ISO_TIMES` and `UUID_ARRAYS` together: for a page's rows read with their App API values. */
+export const ISO_TIMES_UUID_ARRAYS: TypeParsers = {
+  getTypeParser: (oid, format = 'text') =>
+    format !== 'text'
+      ? (pgTypes.getTypeParser(oid, format as 'text') as (text: string) => unknown)
+      : oid === TIMESTAMPTZ_OID
+        ? isoTimestamptz
+        : oid === UUID_ARRAY_OID
+          ? uuidArray
+          : (pgTypes.getTypeParser(oid, 'text') as (text: string) => unknown),
+};
+
 /**
  * How many distinct SQL texts run as named (prepared) statements. Most texts are fixed (the rooms'
  * `*.sql.ts`), but a list's text depends on which filters it has (`visiblePage`), and a client
