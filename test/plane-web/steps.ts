@@ -736,7 +736,7 @@ export const teamDaySteps: Step<Ctx>[] = [
     },
   },
   {
-    name: "the active cycle's burndown renders",
+    name: "the active cycle's burndown and priority work items render",
     run: async (ctx) => {
       const page = await ctx.tab('ana');
       const project = `/${ctx.data.slug}/projects/${ctx.data.projectId}`;
@@ -751,6 +751,10 @@ export const teamDaySteps: Step<Ctx>[] = [
           end_date: day(4),
         },
       );
+      // one urgent and one low work item in the cycle, for its "Priority work items"
+      const api = `/api/workspaces/${ctx.data.slug}/projects/${ctx.data.projectId}/issues`;
+      await appApi(ctx, 'ana', 'PATCH', `${api}/${await workItemId(ctx, 'WEB-3')}/`, { priority: 'urgent' });
+      await appApi(ctx, 'ana', 'PATCH', `${api}/${await workItemId(ctx, 'WEB-4')}/`, { priority: 'low' });
       const errors = await consoleErrorsDuring(page, async () => {
         await page.goto(`${project}/cycles/${ctx.data.cycleId}/`);
         await page.getByText('Design the landing page', { exact: true }).first().waitFor();
@@ -765,6 +769,19 @@ export const teamDaySteps: Step<Ctx>[] = [
       });
       const nan = errors.filter((e) => /NaN/.test(e));
       if (nan.length) throw new Error(`console errors with NaN: ${nan.slice(0, 3).join(' | ')}`);
+      // the active cycle's priority work items (`cycle-issues/?priority=urgent,high`): the urgent
+      // one with its state, not the low one
+      await page
+        .getByRole('tab', { name: /priority work items/i })
+        .first()
+        .click();
+      const panel = page.getByRole('tabpanel').filter({ visible: true }).first();
+      await panel.getByText('Fix the signup bug', { exact: true }).first().waitFor();
+      await until(
+        page,
+        async () => (await panel.getByText('Prepare the board demo', { exact: true }).count()) === 0,
+        'only the urgent and high priority work items',
+      );
     },
   },
   {
