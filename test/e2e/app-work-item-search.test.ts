@@ -289,10 +289,18 @@ describe('App API: entity search, the workspace work item list, visits and page 
       assertError(await as(member).get(`${w()}/issues/?type=soon`), 400, 'INVALID_QUERY_PARAMETER');
       assertError(await as(member).get(`${w()}/issues/?order_by=colour`), 400, 'INVALID_QUERY_PARAMETER');
       assertError(
-        await as(member).get(`${w()}/issues/?group_by=state_id&sub_group_by=priority`),
+        await as(member).get(`${w()}/issues/?group_by=priority&sub_group_by=priority`),
         400,
         'INVALID_QUERY_PARAMETER',
       );
+      // sub-groups across the workspace: the caller's projects, then priorities
+      const sub = await as(member).get(`${w()}/issues/?group_by=project_id&sub_group_by=priority&state_group=backlog`);
+      assert.equal(sub.status, 200, JSON.stringify(sub.body));
+      assert.equal(sub.body.sub_grouped_by, 'priority');
+      const cells = Object.values(
+        sub.body.results as Record<string, { results: Record<string, { results: Array<{ id: string }> }> }>,
+      ).flatMap((g) => Object.values(g.results).flatMap((c) => c.results.map((r) => r.id)));
+      assert.deepEqual(cells.sort(), await q('state_group=backlog'));
     });
 
     it('filters by mentions: the users mentioned in the description’s markup (Plane’s issue_mention)', async () => {

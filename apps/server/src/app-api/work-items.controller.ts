@@ -118,7 +118,8 @@ export function listQuery(
 /**
  * A project's work item list for `q` (Plane's `IssueViewSet.list`, also `CycleIssueViewSet.list` and
  * `ModuleIssueViewSet.list` with the row's filter): the page of App values, or with `group_by`
- * Plane's grouped envelope. 400 `INVALID_QUERY_PARAMETER` for `sub_group_by` or a bad `group_by`.
+ * Plane's grouped envelope, and with `sub_group_by` as well its sub-grouped one
+ * (`IssueQueryService.listSubGrouped`). 400 `INVALID_QUERY_PARAMETER` for a bad grouping.
  */
 export function projectWorkItems(
   issues: IssueQueryService,
@@ -127,8 +128,9 @@ export function projectWorkItems(
   q: IssueListQuery,
 ): Promise<unknown> {
   const groupBy = single(query, 'group_by');
-  if (single(query, 'sub_group_by'))
-    throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
+  const subGroupBy = single(query, 'sub_group_by');
+  // without group_by, Plane pages the list as it is
+  if (groupBy && subGroupBy) return issues.listSubGrouped(projectId, q, groupBy, subGroupBy);
   return groupBy ? issues.listGrouped(projectId, q, groupBy) : issues.list(projectId, q);
 }
 
@@ -433,7 +435,7 @@ export class AppWorkspaceWorkItemsController {
   /**
    * The project list's filters (and `project`, `subscriber`, `type`), `order_by`, `fields`/`expand`
    * and `group_by` (and `project_id`), newest first, paged by number as the project list: the
-   * cursor envelope, or Plane's grouped envelope. 400 for a bad parameter or `sub_group_by`.
+   * cursor envelope, or Plane's grouped envelope (sub-grouped with `sub_group_by`). 400 for a bad parameter.
    */
   @Get()
   list(
@@ -442,9 +444,13 @@ export class AppWorkspaceWorkItemsController {
     @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    if (single(query, 'sub_group_by'))
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
-    return this.issues.listWorkspace(ws.workspaceId, me.userId, listQuery(query, page, me), single(query, 'group_by'));
+    return this.issues.listWorkspace(
+      ws.workspaceId,
+      me.userId,
+      listQuery(query, page, me),
+      single(query, 'group_by'),
+      single(query, 'sub_group_by'),
+    );
   }
 }
 

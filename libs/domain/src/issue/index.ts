@@ -8,7 +8,14 @@ export type {
   PickerExclusions,
   PlanningLinkScope,
 } from './issue.repository';
-export type { AppIssueJson, GroupedIssues, IssueListQuery, SyncPage, SyncQuery } from './issue-query.service';
+export type {
+  AppIssueJson,
+  GroupedIssues,
+  IssueListQuery,
+  SubGroupedIssues,
+  SyncPage,
+  SyncQuery,
+} from './issue-query.service';
 export { IssueCommandService } from './issue-command.service';
 export type { IssueContext, IssueInput } from './issue-command.service';
 export { IssueChildrenService } from './issue-children.service';

@@ -64,6 +64,8 @@ export interface IssueFilterSet {
   updated_after?: string;
   /** Plane's Guest rule: only the work items this user created, unless the project has `guest_view_all_features` */
   guestViewerId?: string;
+  /** A sub-grouped list's group (`listSubGrouped`): only the work items of this group (`groupCondition`) */
+  in_group?: { by: IssueGroupBy; key: string | null };
 }
 
 /** Registers a parameter value and answers its placeholder (`$3`, `:f0`). */
@@ -197,6 +199,7 @@ export function issueFilterConditions(filters: IssueFilterSet, bind: Bind): stri
   if (filters.updated_after !== undefined)
     where.push(`date_trunc('milliseconds', i.updated_at) > ${bind(filters.updated_after)}::timestamptz`);
   if (filters.guestViewerId !== undefined) where.push(guestCondition(filters.guestViewerId, bind));
+  if (filters.in_group) where.push(groupCondition(filters.in_group, bind));
   const plans = [
     [filters.cycle, 'cycle_issues', 'cycle_id'],
     [filters.module, 'module_issues', 'module_id'],
@@ -296,6 +299,7 @@ const TALLIED_FILTERS: Readonly<Record<keyof IssueFilterSet, boolean>> = {
   parent: false,
   estimate_point: false,
   both_dates: false,
+  in_group: false,
   subscriber: false,
   mentions: false,
   top_level: false,
@@ -384,4 +388,60 @@ export function resolveIssueOrder(
     throw new MeridianError('INVALID_QUERY_PARAMETER', `order_by must be one of: ${accepted.join(', ')}.`);
   }
   return { order, desc };
+}
+
+/**
+ * One group of a grouped list: `by` and its `key` (`null`: the work items without a value); how the
+ * repository reads it (`fromSet`, `keySql`) is described on `IssueGroup` (issue.repository.ts).
+ */
+export interface GroupKey {
+  by: IssueGroupBy;
+  key: string | null;
+  /** read from the value's own rows as well (`IssueGroup.fromSet`) */
+  fromSet?: boolean;
+  /** the key as an SQL expression instead of a bound value (`IssueGroup.keySql`) */
+  keySql?: string;
+}
+
+/** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
+export function groupCondition({ by, key, fromSet, keySql }: GroupKey, bind: Bind): string {
+  // the key: a value bound, or an SQL expression (`keySql`)
+  const valueOf = keySql === undefined ? bind : () => keySql;
+  const set = (table: string, column: string) => {
+    const live = table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL';
+    if (key === null) return `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`;
+    const value = valueOf(key);
+    let exists = `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${value}${live})`;
+    // a label's work items are all of its project (`withLabel`)
+    if (table === 'issue_labels') exists = withLabel(`${value}::uuid`);
+    // the same rows, listed from the set (`fromSet`): the planner reads them by id and sorts them
+    return fromSet
+      ? `${exists} AND i.id = ANY(ARRAY(SELECT g.issue_id FROM ${table} g WHERE g.${column} = ${value}${live}))`
+      : exists;
+  };
+  const equals = (column: string) => (key === null ? `${column} IS NULL` : `${column} = ${valueOf(key)}`);
+  switch (by) {
+    case 'state_id':
+      return key === null ? 'i.state_id IS NULL' : inState(`${valueOf(key)}::uuid`);
+    case 'state__group':
+      return `EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = ${valueOf(key)})`;
+    case 'priority':
+      return equals('i.priority');
+    case 'created_by':
+      return equals('i.created_by_id');
+    case 'project_id':
+      return equals('i.project_id');
+    case 'labels__id':
+      return set('issue_labels', 'label_id');
+    case 'assignees__id':
+      return set('issue_assignees', 'assignee_id');
+    case 'cycle_id':
+      return set('cycle_issues', 'cycle_id');
+    case 'issue_module__module_id':
+      return set('module_issues', 'module_id');
+    case 'start_date':
+      return equals('i.start_date');
+    case 'target_date':
+      return equals('i.target_date');
+  }
 }

@@ -112,6 +112,16 @@ export interface GroupedIssues {
   >;
 }
 
+/** A sub-grouped list (`listSubGrouped`): Plane's `SubGroupedOffsetPaginator` through `paginate`. */
+export interface SubGroupedIssues extends Omit<GroupedIssues, 'sub_grouped_by' | 'results'> {
+  sub_grouped_by: string;
+  /** every group: its size and its sub-groups that hold work items, each a page and its size */
+  results: Record<
+    string,
+    { results: Record<string, { results: unknown[]; total_results: number }>; total_results: number }
+  >;
+}
+
 /** A page of `v2/issues/` (Plane's `plane/utils/global_paginator.py` `paginate`): cursors are `<page size>:<page>:0`. */
 export interface SyncPage {
   prev_cursor: string;
@@ -177,6 +187,8 @@ function filtersOf(query: Omit<IssueListQuery, 'page' | 'shape'>): IssueFilterSe
  */
 /** How many groups of a grouped list are read at once (`listGrouped`). */
 const GROUPS_AT_ONCE = 6;
+/** How many groups of a sub-grouped list are read at once (`listSubGrouped`: each a `listGrouped`). */
+const SUB_GROUPED_AT_ONCE = 2;
 
 @Injectable()
 export class IssueQueryService {
@@ -419,6 +431,91 @@ export class IssueQueryService {
   }
 
   /**
+   * A board with sub-groups (`group_by` and `sub_group_by`; Plane's `SubGroupedOffsetPaginator`):
+   * every group of `groupBy` (the keys `listGrouped` answers) with its size (a work item counted
+   * once) and, as `results`, its sub-groups by `subGroupBy` that hold work items: each cell the
+   * page by number of its work items in the list's order (`per_page` a cell, as Plane's window per
+   * group and sub-group) and its size. Each group is `listGrouped` of its own work items (the
+   * `in_group` filter), a few groups at once. `total_count` counts each work item once;
+   * `next_page_results` when a cell has more; `total_pages` from the largest group (Plane's
+   * `max_hits`). 400 `INVALID_QUERY_PARAMETER` for an unknown grouping or the same one twice.
+   */
+  async listSubGrouped(
+    scope: IssueScope,
+    query: IssueListQuery,
+    groupBy: string,
+    subGroupBy: string,
+    archived = false,
+  ): Promise<SubGroupedIssues> {
+    for (const [name, value] of [
+      ['group_by', groupBy],
+      ['sub_group_by', subGroupBy],
+    ]) {
+      if (!(ISSUE_GROUP_BY as readonly string[]).includes(value))
+        throw new MeridianError('INVALID_QUERY_PARAMETER', `${name} must be one of: ${ISSUE_GROUP_BY.join(', ')}.`);
+    }
+    if (groupBy === subGroupBy)
+      throw new MeridianError('INVALID_QUERY_PARAMETER', 'group_by and sub_group_by must differ.');
+    const by = groupBy as IssueGroupBy;
+    resolveIssueOrder(query.order_by); // 400 before any read
+    const filters = filtersOf(query);
+    const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
+    const distinct = overlapping ? this.repo.filteredCount(scope, filters, archived) : undefined;
+    distinct?.catch(() => undefined); // awaited below
+    const keys: Array<string | null> =
+      by === 'state__group'
+        ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
+        : by === 'priority'
+          ? [...PRIORITIES]
+          : await this.repo.groupKeys(scope, by, filters, archived);
+    const groups: Array<{ key: string | null; grouped: GroupedIssues }> = [];
+    for (let at = 0; at < keys.length; at += SUB_GROUPED_AT_ONCE) {
+      groups.push(
+        ...(await Promise.all(
+          keys.slice(at, at + SUB_GROUPED_AT_ONCE).map(async (key) => ({
+            key,
+            grouped: await this.listGrouped(scope, { ...query, in_group: { by, key } }, subGroupBy, archived),
+          })),
+        )),
+      );
+    }
+    const results: SubGroupedIssues['results'] = {};
+    let sum = 0;
+    let count = 0;
+    let more = false;
+    let largest = 0;
+    for (const { key, grouped } of groups) {
+      const cells: SubGroupedIssues['results'][string]['results'] = {};
+      for (const [sub, cell] of Object.entries(grouped.results)) {
+        if (cell.total_results > 0) cells[sub] = { results: cell.results, total_results: cell.total_results };
+      }
+      results[key ?? 'None'] = { results: cells, total_results: grouped.total_count };
+      sum += grouped.total_count;
+      count += grouped.count;
+      more ||= grouped.next_page_results;
+      largest = Math.max(largest, grouped.total_count);
+    }
+    if (distinct) sum = await distinct;
+    const number = query.page.number;
+    const cursors =
+      number === undefined ? { next: null, prev: null } : pageNumberCursors(query.page.perPage, number, more);
+    return {
+      grouped_by: groupBy,
+      sub_grouped_by: subGroupBy,
+      total_count: sum,
+      next_cursor: cursors.next,
+      prev_cursor: cursors.prev,
+      next_page_results: more,
+      prev_page_results: cursors.prev !== null,
+      count,
+      total_pages: number === undefined ? 1 : Math.ceil(largest / query.page.perPage),
+      total_results: sum,
+      extra_stats: null,
+      results,
+    };
+  }
+
+  /**
    * `GET /api/workspaces/{slug}/issues/` (Plane's `WorkspaceViewIssuesViewSet.list`): the visible
    * work items of the workspace's live projects `userId` is an active member of, a Guest's under
    * each project's Guest rule; the App list's filters (`project=` too), order, `fields`/`expand` and
@@ -429,9 +526,11 @@ export class IssueQueryService {
     userId: string,
     query: IssueListQuery,
     groupBy?: string,
-  ): Promise<Page<Partial<IssueJson> | AppIssueJson> | GroupedIssues> {
+    subGroupBy?: string,
+  ): Promise<Page<Partial<IssueJson> | AppIssueJson> | GroupedIssues | SubGroupedIssues> {
     const scope = { workspaceId, viewerId: userId };
     const q: IssueListQuery = { ...query, viewer: undefined };
+    if (groupBy && subGroupBy) return this.listSubGrouped(scope, q, groupBy, subGroupBy);
     if (groupBy) return this.listGrouped(scope, q, groupBy);
     const { order, desc } = resolveIssueOrder(q.order_by);
     const { page, rendered } = await this.renderedPage(scope, filtersOf(q), false, order, desc, q);

@@ -35,15 +35,15 @@ import {
   Bind,
   bindNamed,
   bindPositional,
+  groupCondition,
+  GroupKey,
   guestCondition,
   IssueFilterSet,
   issueFilterConditions,
   IssueGroupBy,
   IssueOrderKey,
   inLabelProject,
-  inState,
   talliedFilters,
-  withLabel,
 } from './issue-filters';
 import { IssueLink } from './issue-link.entity';
 import { IssueAssignee } from './issue-assignee.entity';
@@ -167,9 +167,7 @@ export type IssueScope = string | { workspaceId: string; viewerId: string };
  * One group of a grouped list: the grouping and the group's key (`null`: no value), and how many
  * work items it holds when the caller counted every group at once (`groupCounts`).
  */
-export interface IssueGroup {
-  by: IssueGroupBy;
-  key: string | null;
+export interface IssueGroup extends GroupKey {
   total?: () => Promise<number>;
   /**
    * A group of assignees, labels, a cycle or a module read from its own rows (`issue_assignees`…,
@@ -2353,46 +2351,3 @@ function tallySql(scope: IssueScope, filters: IssueFilterSet): { from: string; p
 const CREATED_AT = 'i.created_at';
 /** How both `SQL_VISIBLE_ISSUES_OF_*` start. */
 const FROM_ISSUES = 'FROM issues i\n';
-
-/** The SQL condition on `i` of one group (`null` key: the work items with no value), its values bound with `bind`. */
-function groupCondition({ by, key, fromSet, keySql }: IssueGroup, bind: Bind): string {
-  // the key: a value bound, or an SQL expression (`keySql`)
-  const valueOf = keySql === undefined ? bind : () => keySql;
-  const set = (table: string, column: string) => {
-    const live = table === 'issue_assignees' || table === 'issue_labels' ? '' : ' AND g.deleted_at IS NULL';
-    if (key === null) return `NOT EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id${live})`;
-    const value = valueOf(key);
-    let exists = `EXISTS (SELECT 1 FROM ${table} g WHERE g.issue_id = i.id AND g.${column} = ${value}${live})`;
-    // a label's work items are all of its project (`withLabel`)
-    if (table === 'issue_labels') exists = withLabel(`${value}::uuid`);
-    // the same rows, listed from the set (`fromSet`): the planner reads them by id and sorts them
-    return fromSet
-      ? `${exists} AND i.id = ANY(ARRAY(SELECT g.issue_id FROM ${table} g WHERE g.${column} = ${value}${live}))`
-      : exists;
-  };
-  const equals = (column: string) => (key === null ? `${column} IS NULL` : `${column} = ${valueOf(key)}`);
-  switch (by) {
-    case 'state_id':
-      return key === null ? 'i.state_id IS NULL' : inState(`${valueOf(key)}::uuid`);
-    case 'state__group':
-      return `EXISTS (SELECT 1 FROM states g WHERE g.id = i.state_id AND g."group" = ${valueOf(key)})`;
-    case 'priority':
-      return equals('i.priority');
-    case 'created_by':
-      return equals('i.created_by_id');
-    case 'project_id':
-      return equals('i.project_id');
-    case 'labels__id':
-      return set('issue_labels', 'label_id');
-    case 'assignees__id':
-      return set('issue_assignees', 'assignee_id');
-    case 'cycle_id':
-      return set('cycle_issues', 'cycle_id');
-    case 'issue_module__module_id':
-      return set('module_issues', 'module_id');
-    case 'start_date':
-      return equals('i.start_date');
-    case 'target_date':
-      return equals('i.target_date');
-  }
-}
