@@ -185,6 +185,27 @@ function filtersOf(query: Omit<IssueListQuery, 'page' | 'shape'>): IssueFilterSe
  * the App list (one filter compiler, `issue-filters.ts`), grouped and archived lists, lookups,
  * search, and the renderings (v1 object with `fields`/`expand`, App values).
  */
+/**
+ * The paging keys of a grouped or sub-grouped answer (Plane's `paginate` for its grouped
+ * paginators): `total` work items, `count` on this page, `more` when a group or cell has another
+ * page, `pages` the largest group's; cursors by page number (none for an unpaged list, one page).
+ */
+function groupedPaging(page: PageRequest, total: number, count: number, more: boolean, pages: number) {
+  const number = page.number;
+  const cursors = number === undefined ? { next: null, prev: null } : pageNumberCursors(page.perPage, number, more);
+  return {
+    total_count: total,
+    next_cursor: cursors.next,
+    prev_cursor: cursors.prev,
+    next_page_results: more,
+    prev_page_results: cursors.prev !== null,
+    count,
+    total_pages: number === undefined ? 1 : pages,
+    total_results: total,
+    extra_stats: null,
+  };
+}
+
 /** How many groups of a grouped list are read at once (`listGrouped`). */
 const GROUPS_AT_ONCE = 6;
 /** How many groups of a sub-grouped list are read at once (`listSubGrouped`: each a `listGrouped`). */
@@ -412,20 +433,10 @@ export class IssueQueryService {
       if (!overlapping) sum += page.totalCount;
     }
     if (distinct) sum = await distinct;
-    const cursors =
-      number === undefined ? { next: null, prev: null } : pageNumberCursors(query.page.perPage, number, more);
     return {
       grouped_by: groupBy,
       sub_grouped_by: null,
-      total_count: sum,
-      next_cursor: cursors.next,
-      prev_cursor: cursors.prev,
-      next_page_results: more,
-      prev_page_results: cursors.prev !== null,
-      count,
-      total_pages: number === undefined ? 1 : pages,
-      total_results: sum,
-      extra_stats: null,
+      ...groupedPaging(query.page, sum, count, more, pages),
       results,
     };
   }
@@ -496,21 +507,11 @@ export class IssueQueryService {
       largest = Math.max(largest, grouped.total_count);
     }
     if (distinct) sum = await distinct;
-    const number = query.page.number;
-    const cursors =
-      number === undefined ? { next: null, prev: null } : pageNumberCursors(query.page.perPage, number, more);
+    const pages = Math.ceil(largest / query.page.perPage);
     return {
       grouped_by: groupBy,
       sub_grouped_by: subGroupBy,
-      total_count: sum,
-      next_cursor: cursors.next,
-      prev_cursor: cursors.prev,
-      next_page_results: more,
-      prev_page_results: cursors.prev !== null,
-      count,
-      total_pages: number === undefined ? 1 : Math.ceil(largest / query.page.perPage),
-      total_results: sum,
-      extra_stats: null,
+      ...groupedPaging(query.page, sum, count, more, pages),
       results,
     };
   }
