@@ -12,9 +12,13 @@
  *   npm run build
  *   node dist/bench/floor.bench.js [--items 2000] [--rounds 4] [--seconds 4] [--connections 16]
  *        [--variant 'label;opts=--max-semi-space-size=16'] …   (Meridian builds or flags, as in flags.bench)
+ *        [--floor-flags node|meridian]
  *
- * Meridian starts as the image does (its NODE_OPTIONS), the bare and floor servers with Node's
- * defaults. A benchmark, not a test.
+ * Meridian starts as the image does (its NODE_OPTIONS and MALLOC_ARENA_MAX), the bare and floor
+ * servers with Node's defaults, or with `--floor-flags meridian` with the image's runtime settings
+ * too (the same heap limits for everyone: the young and old generations' sizes decide how often
+ * each server collects; BENCHMARKS.md "GET one against the framework floor: guards at once").
+ * A benchmark, not a test.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -23,6 +27,7 @@ import * as path from 'node:path';
 import {
   benchHeader,
   cpuMs,
+  imageEnv,
   median,
   opt,
   scratchDatabase,
@@ -38,6 +43,8 @@ const ROUNDS = Number(opt('rounds', '4'));
 const SECONDS = Number(opt('seconds', '4'));
 const CONNECTIONS = Number(opt('connections', '16'));
 const ITEMS = Number(opt('items', '2000'));
+const FLOOR_FLAGS = opt('floor-flags', 'node');
+if (!['node', 'meridian'].includes(FLOOR_FLAGS)) throw new Error('--floor-flags node|meridian');
 
 interface Target {
   label: string;
@@ -46,10 +53,18 @@ interface Target {
   stop(): Promise<void>;
 }
 
-/** A baseline script of this directory, started with Node's defaults; resolves once it listens. */
+/**
+ * A baseline script of this directory, started with Node's defaults (or the image's runtime
+ * settings with `--floor-flags meridian`); resolves once it listens.
+ */
 async function baseline(label: string, script: string, env: Record<string, string>): Promise<Target> {
+  const image = imageEnv();
+  const flags =
+    FLOOR_FLAGS === 'meridian'
+      ? { NODE_OPTIONS: image.NODE_OPTIONS ?? '', MALLOC_ARENA_MAX: image.MALLOC_ARENA_MAX ?? '' }
+      : { NODE_OPTIONS: '' };
   const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, script)], {
-    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', ...env },
+    env: { ...process.env, ...flags, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -81,6 +96,9 @@ const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 async function main() {
   const variants = variantsFromArgs('Meridian');
   console.log(benchHeader('floor bench'));
+  console.log(
+    `runtime flags of the bare and floor servers: ${FLOOR_FLAGS === 'meridian' ? `the image's (NODE_OPTIONS "${imageEnv().NODE_OPTIONS ?? ''}")` : "Node's defaults"}`,
+  );
   const scratch = await scratchDatabase('meridian_floor');
   const db = scratch.url;
   const env = { DATABASE_URL: db, DATABASE_POOL_SIZE: String(CONNECTIONS) };
