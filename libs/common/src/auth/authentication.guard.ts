@@ -84,11 +84,7 @@ export class AuthenticationGuard implements CanActivate {
     };
   }
 
-  /**
-   * Synchronous when a presented credential is in the access cache and the failed-authentication
-   * count can be read at once (the in-process store): Nest then takes the answer without a promise.
-   */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const scheme = routeSetting<AuthScheme>(context, AUTH_SCHEME);
     if (scheme === 'public') return true;
     if (scheme === undefined) throw new MeridianError('AUTHENTICATION_REQUIRED');
@@ -99,36 +95,14 @@ export class AuthenticationGuard implements CanActivate {
       const cookie = scheme === 'session' ? sessionCookieOf(req, this.config) : adminCookieOf(req);
       if (cookie !== undefined) return this.byCookie(req, scheme, cookie);
     }
-    if (!presented) return this.byStrategy(context, req, res, scheme, false);
-    const checked = this.failures.check(req, res);
-    return checked instanceof Promise
-      ? checked.then(() => this.byPresented(context, req, res, scheme))
-      : this.byPresented(context, req, res, scheme);
-  }
-
-  /** A presented credential, once its address is under the failure limit: from the cache, else its strategy. */
-  private byPresented(
-    context: ExecutionContext,
-    req: Request,
-    res: Response,
-    scheme: 'session' | 'api-key' | 'instance-admin',
-  ): boolean | Promise<boolean> {
-    const known = this.verifiedRecently(req, scheme);
-    if (known) {
-      (req as Request & { user?: Principal }).user = known;
-      return true;
+    if (presented) {
+      await this.failures.check(req, res);
+      const known = this.verifiedRecently(req, scheme);
+      if (known) {
+        (req as Request & { user?: Principal }).user = known;
+        return true;
+      }
     }
-    return this.byStrategy(context, req, res, scheme, true);
-  }
-
-  /** The scheme's passport strategy; a refused presented credential counts against the address. */
-  private async byStrategy(
-    context: ExecutionContext,
-    req: Request,
-    res: Response,
-    scheme: 'session' | 'api-key' | 'instance-admin',
-    presented: boolean,
-  ): Promise<boolean> {
     try {
       return (await this.guards[scheme].canActivate(context)) as boolean;
     } catch (err) {

@@ -25,12 +25,8 @@ export class ProjectAccessGuard implements CanActivate {
     private readonly cache: AccessCache,
   ) {}
 
-  /**
-   * Synchronous when the caller's access to the project is in the access cache (Nest then takes
-   * the answer without a promise); else it resolves it through the cache, as `AccessCache.get`.
-   */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const req = httpRequestOf<ScopedRequest>(context);
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = httpRequestOf<Request & { workspaceAccess?: WorkspaceAccess; projectAccess?: ProjectAccess }>(context);
     const projectId = req.params?.project_id;
     const principal = req.user as Principal | undefined;
     if (typeof projectId !== 'string' || !principal || !req.workspaceAccess) return true;
@@ -38,34 +34,19 @@ export class ProjectAccessGuard implements CanActivate {
 
     const { workspaceId } = req.workspaceAccess;
     const id = projectId.toLowerCase();
-    const key = `p:${workspaceId}:${id}:${principal.userId}`;
-    const cached = this.cache.peek<ResolvedProject>(key);
-    if (cached !== undefined) return admit(context, req, id, cached);
-    return this.cache
-      .get(key, () => this.resolver.resolve(workspaceId, id, principal.userId))
-      .then((resolved) => admit(context, req, id, resolved));
-  }
-}
-
-type ScopedRequest = Request & { workspaceAccess?: WorkspaceAccess; projectAccess?: ProjectAccess };
-type ResolvedProject = Awaited<ReturnType<ProjectAccessResolver['resolve']>>;
-
-/** The guard's rules on a resolved access: refuses (throws) or stores `req.projectAccess`. */
-function admit(
-  context: ExecutionContext,
-  req: ScopedRequest,
-  id: string,
-  { visible, role, exists }: ResolvedProject,
-): true {
-  const override = routeSetting<number>(context, PROJECT_ROLE_WORKSPACE_OVERRIDE);
-  if (override !== undefined && req.workspaceAccess!.role >= override && (visible || exists)) {
+    const { visible, role, exists } = await this.cache.get(`p:${workspaceId}:${id}:${principal.userId}`, () =>
+      this.resolver.resolve(workspaceId, id, principal.userId),
+    );
+    const override = routeSetting<number>(context, PROJECT_ROLE_WORKSPACE_OVERRIDE);
+    if (override !== undefined && req.workspaceAccess.role >= override && (visible || exists)) {
+      req.projectAccess = { projectId: id, role };
+      return true;
+    }
+    if (!visible) throw new MeridianError('PROJECT_NOT_FOUND');
+    const rule = routeSetting<number | 'visible'>(context, PROJECT_ROLE);
+    const needed = rule === 'visible' ? null : (rule ?? (SAFE_METHODS.has(req.method) ? ROLE.GUEST : ROLE.MEMBER));
+    if (needed !== null && (role === null || role < needed)) throw new MeridianError('PERMISSION_DENIED');
     req.projectAccess = { projectId: id, role };
     return true;
   }
-  if (!visible) throw new MeridianError('PROJECT_NOT_FOUND');
-  const rule = routeSetting<number | 'visible'>(context, PROJECT_ROLE);
-  const needed = rule === 'visible' ? null : (rule ?? (SAFE_METHODS.has(req.method) ? ROLE.GUEST : ROLE.MEMBER));
-  if (needed !== null && (role === null || role < needed)) throw new MeridianError('PERMISSION_DENIED');
-  req.projectAccess = { projectId: id, role };
-  return true;
 }

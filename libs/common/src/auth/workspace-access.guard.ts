@@ -25,45 +25,26 @@ export class WorkspaceAccessGuard implements CanActivate {
     private readonly cache: AccessCache,
   ) {}
 
-  /**
-   * Synchronous when the caller's access to the workspace is in the access cache (Nest then takes
-   * the answer without a promise); else it resolves it through the cache, as `AccessCache.get`.
-   */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = httpRequestOf<Request & { workspaceAccess?: WorkspaceAccess }>(context);
     const slug = req.params?.slug;
     const principal = req.user as Principal | undefined;
     if (typeof slug !== 'string' || !principal) return true;
 
-    const key = `w:${principal.userId}:${slug}`;
-    const cached = this.cache.peek<ResolvedWorkspace>(key);
-    if (cached !== undefined) return admit(context, req, principal, slug, cached);
-    return this.cache
-      .get(key, () => this.resolver.resolve(slug, principal.userId))
-      .then((resolved) => admit(context, req, principal, slug, resolved));
-  }
-}
-
-type ResolvedWorkspace = Awaited<ReturnType<WorkspaceAccessResolver['resolve']>>;
-
-/** The guard's rules on a resolved access: refuses (throws) or stores `req.workspaceAccess`. */
-function admit(
-  context: ExecutionContext,
-  req: Request & { workspaceAccess?: WorkspaceAccess },
-  principal: Principal,
-  slug: string,
-  { workspaceId, role }: ResolvedWorkspace,
-): true {
-  if (principal.via === 'api-key') {
-    if (!workspaceId || workspaceId !== principal.apiToken?.workspaceId) {
-      throw new MeridianError('API_KEY_WORKSPACE_MISMATCH');
+    const minimum = routeSetting<number>(context, WORKSPACE_ROLE);
+    const { workspaceId, role } = await this.cache.get(`w:${principal.userId}:${slug}`, () =>
+      this.resolver.resolve(slug, principal.userId),
+    );
+    if (principal.via === 'api-key') {
+      if (!workspaceId || workspaceId !== principal.apiToken?.workspaceId) {
+        throw new MeridianError('API_KEY_WORKSPACE_MISMATCH');
+      }
+      if (role === null) throw new MeridianError('INVALID_API_KEY');
+    } else if (!workspaceId || role === null) {
+      throw new MeridianError('WORKSPACE_NOT_FOUND');
     }
-    if (role === null) throw new MeridianError('INVALID_API_KEY');
-  } else if (!workspaceId || role === null) {
-    throw new MeridianError('WORKSPACE_NOT_FOUND');
+    if (minimum !== undefined && role < minimum) throw new MeridianError('PERMISSION_DENIED');
+    req.workspaceAccess = { workspaceId, slug, role };
+    return true;
   }
-  const minimum = routeSetting<number>(context, WORKSPACE_ROLE);
-  if (minimum !== undefined && role < minimum) throw new MeridianError('PERMISSION_DENIED');
-  req.workspaceAccess = { workspaceId, slug, role };
-  return true;
 }

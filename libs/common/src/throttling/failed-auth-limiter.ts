@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
 import { refuseRateLimited } from './rate-limit-headers';
-import { RATE_LIMIT_STORE, RateLimitStore, WindowState } from './rate-limit-store';
+import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
 
 /**
  * Failed authentications per client address (`FAILED_AUTH_RATE_LIMIT`): requests on an
@@ -29,14 +29,8 @@ export class FailedAuthLimiter {
   }
 
   /** Before verifying a presented credential: 429 when the address is at the limit. */
-  check(req: Request, res: Response): void | Promise<void> {
-    // synchronous with a store that answers at once (the in-process one), else through its promise
-    const key = this.key(req);
-    if (this.store.peekNow) return this.refuseAtLimit(res, this.store.peekNow(key, this.rate.ttlMs));
-    return this.store.peek(key, this.rate.ttlMs).then((state) => this.refuseAtLimit(res, state));
-  }
-
-  private refuseAtLimit(res: Response, state: WindowState): void {
+  async check(req: Request, res: Response): Promise<void> {
+    const state = await this.store.peek(this.key(req), this.rate.ttlMs);
     if (state.count >= this.rate.limit) refuseRateLimited(res, 'failed-auth', this.rate.limit, state.resetAt);
   }
 

@@ -30,10 +30,6 @@ export interface RateLimitStore extends ThrottlerStorage {
   ): Promise<ThrottlerStorageRecord>;
   /** The events of `key` in the last `ttlMs` ms, without adding one. */
   peek(key: string, ttlMs: number): Promise<WindowState>;
-  /** `increment` answered at once, by a store that counts in this process (absent otherwise). */
-  incrementNow?(key: string, ttl: number, limit: number): ThrottlerStorageRecord;
-  /** `peek` answered at once, by a store that holds its windows in this process (absent otherwise). */
-  peekNow?(key: string, ttlMs: number): WindowState;
   /** Adds the event `id` (unique) to `key` and returns the window with it. */
   add(key: string, ttlMs: number, id: string): Promise<WindowState>;
   /** Takes the event `id` back (no effect when it is not there). */
@@ -64,10 +60,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
-    return this.incrementNow(key, ttl, limit);
-  }
-
-  incrementNow(key: string, ttl: number, limit: number): ThrottlerStorageRecord {
     const now = Date.now();
     let w = this.windows.get(key);
     if (!w || w.expiresAt <= now) {
@@ -79,10 +71,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async peek(key: string, ttlMs: number): Promise<WindowState> {
-    return this.events.peek(key, ttlMs);
-  }
-
-  peekNow(key: string, ttlMs: number): WindowState {
     return this.events.peek(key, ttlMs);
   }
 

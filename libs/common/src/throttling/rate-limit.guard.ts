@@ -18,8 +18,7 @@ import { AUTH_SCHEME, AuthScheme } from '../auth/auth.decorators';
 import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
 import { sha256 } from '../util/secrets';
 import { adjustShownRateLimit, refuseRateLimited, showRateLimit } from './rate-limit-headers';
-import { RATE_LIMIT_STORE, RateLimitStore, ThrottlerStorageRecord } from './rate-limit-store';
-import { httpRequestOf, httpResponseOf } from '../http/http-context';
+import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
 import { setSignInAttempt, SignInAttemptInterceptor } from './sign-in-attempt.interceptor';
 
 /** Throttler names; each applies to the routes of one auth scheme, or to the routes marked `@AuthRateLimit`. */
@@ -156,11 +155,6 @@ async function numberOf(
   return number;
 }
 
-/** A throttler's option that `numberOf` would hand back unchanged (a number, not NaN). */
-function isNumber(value: unknown): value is number {
-  return typeof value === 'number' && !Number.isNaN(value);
-}
-
 interface Counter {
   /** header tag */
   tag: string;
@@ -191,20 +185,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     super(options, storageService, reflector);
   }
 
-  /**
-   * Synchronous for a route counted only by its throttlers when every count can be taken at once
-   * (the in-process store, numeric options, a tracker that answers at once: the API key's and the
-   * address's): Nest then takes the answer without a promise. Else as below, through promises.
-   */
-  override canActivate(context: ExecutionContext): Promise<boolean> {
-    const plan = routePlan(context);
-    // ThrottlerGuard types the answer as a promise; Nest's guards consumer takes a boolean as it is
-    if (plan.authKind === undefined && plan.throttlers.size > 0 && this.countedNow(context))
-      return true as unknown as Promise<boolean>;
-    return this.activate(context, plan);
-  }
-
-  private async activate(context: ExecutionContext, { throttlers, authKind: kind }: RoutePlan): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const { throttlers, authKind: kind } = routePlan(context);
     if (throttlers.size > 0) await this.countAgainst(context);
     if (kind === 'sign-in' || kind === 'magic-sign-in') await this.countSignInAttempt(context, kind);
     else if (kind === 'email') await this.limitPerEmail(context);
@@ -223,38 +205,11 @@ export class RateLimitGuard extends ThrottlerGuard {
   private async countAgainst(context: ExecutionContext): Promise<void> {
     for (const t of this.routeThrottlers(context)) {
       if (t.throttler.skipIf?.(context)) continue;
-      // a plain number (the configured limits are) is taken as it is, without a promise per option
-      const limit = isNumber(t.limit) ? t.limit : await numberOf(context, t.limit, 'limit', t.throttler.name);
-      const ttl = isNumber(t.ttl) ? t.ttl : await numberOf(context, t.ttl, 'ttl', t.throttler.name);
-      const block = t.blockDuration ?? ttl;
-      const blockDuration = isNumber(block) ? block : await numberOf(context, block, 'blockDuration', t.throttler.name);
-      const { throttler, getTracker, generateKey } = t;
-      await this.handleRequest({ throttler, getTracker, generateKey, context, limit, ttl, blockDuration });
+      const limit = await numberOf(context, t.limit, 'limit', t.throttler.name);
+      const ttl = await numberOf(context, t.ttl, 'ttl', t.throttler.name);
+      const blockDuration = await numberOf(context, t.blockDuration ?? ttl, 'blockDuration', t.throttler.name);
+      await this.handleRequest({ ...t, context, limit, ttl, blockDuration });
     }
-  }
-
-  /**
-   * `countAgainst` without a promise, when the store counts in this process (`incrementNow`) and
-   * each throttler's options are numbers and its tracker a string: true once counted; false, having
-   * counted nothing, when one of them is not (the caller then counts through `countAgainst`).
-   */
-  private countedNow(context: ExecutionContext): boolean {
-    const store = this.storageService as Partial<RateLimitStore>;
-    if (!store.incrementNow) return false;
-    const counts: { name: string; limit: number; ttl: number; key: string }[] = [];
-    const req = httpRequestOf<Request>(context);
-    for (const t of this.routeThrottlers(context)) {
-      if (t.throttler.skipIf?.(context)) continue;
-      const block = t.blockDuration ?? t.ttl;
-      if (!isNumber(t.limit) || !isNumber(t.ttl) || !isNumber(block)) return false;
-      const tracker = t.getTracker(req, context);
-      if (typeof tracker !== 'string') return false;
-      const name = t.throttler.name ?? 'default';
-      counts.push({ name, limit: t.limit, ttl: t.ttl, key: `${name}:${tracker}` });
-    }
-    const res = httpResponseOf<Response>(context);
-    for (const c of counts) this.showHit(res, c.name, c.limit, store.incrementNow(c.key, c.ttl, c.limit));
-    return true;
   }
 
   /** The throttlers of the route (those not skipped by `@SkipThrottle`), with its metadata. */
@@ -295,19 +250,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     const { context, limit, ttl, throttler, blockDuration, getTracker } = props;
     const name = throttler.name ?? 'default';
     const { req, res } = this.getRequestResponse(context) as { req: Request; res: Response };
-    const tracked = getTracker(req, context);
-    const tracker = typeof tracked === 'string' ? tracked : await tracked;
+    const tracker = await getTracker(req, context);
     // one counter per tracker for all routes and methods of the surface: the key leaves out the route
     const hit = await this.storageService.increment(`${name}:${tracker}`, ttl, limit, blockDuration, name);
-    this.showHit(res, name, limit, hit);
-    return true;
-  }
-
-  /** A counted request's limit headers; over the limit, the 429 (`refuseRateLimited` throws). */
-  private showHit(res: Response, name: string, limit: number, hit: ThrottlerStorageRecord): void {
     const resetsIn = hit.isBlocked ? hit.timeToBlockExpire : hit.timeToExpire;
     if (hit.isBlocked) refuseRateLimited(res, name, limit, Date.now() + resetsIn * 1000);
     showRateLimit(res, name, limit, limit - hit.totalHits, Math.floor(Date.now() / 1000) + resetsIn);
+    return true;
   }
 
   private requestResponse(context: ExecutionContext): { req: Request; res: Response } {
