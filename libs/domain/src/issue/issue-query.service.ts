@@ -180,12 +180,6 @@ function filtersOf(query: Omit<IssueListQuery, 'page' | 'shape'>): IssueFilterSe
 }
 
 /**
- * The read side of work items (Plane `plane/api/views/issue.py`, `plane/app/views/issue/base.py`;
- * `plane-node-sdk/dist/api/WorkItems/`, `plane-mcp-server/build/tools/issues.js`): the v1 list and
- * the App list (one filter compiler, `issue-filters.ts`), grouped and archived lists, lookups,
- * search, and the renderings (v1 object with `fields`/`expand`, App values).
- */
-/**
  * The paging keys of a grouped or sub-grouped answer (Plane's `paginate` for its grouped
  * paginators): `total` work items, `count` on this page, `more` when a group or cell has another
  * page, `pages` the largest group's; cursors by page number (none for an unpaged list, one page).
@@ -206,11 +200,22 @@ function groupedPaging(page: PageRequest, total: number, count: number, more: bo
   };
 }
 
+/** Groupings by a set (labels, assignees, modules): a work item may be in several of their groups. */
+function overlaps(by: IssueGroupBy): boolean {
+  return by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
+}
+
 /** How many groups of a grouped list are read at once (`listGrouped`). */
 const GROUPS_AT_ONCE = 6;
 /** How many groups of a sub-grouped list are read at once (`listSubGrouped`: each a `listGrouped`). */
 const SUB_GROUPED_AT_ONCE = 2;
 
+/**
+ * The read side of work items (Plane `plane/api/views/issue.py`, `plane/app/views/issue/base.py`;
+ * `plane-node-sdk/dist/api/WorkItems/`, `plane-mcp-server/build/tools/issues.js`): the v1 list and
+ * the App list (one filter compiler, `issue-filters.ts`), grouped and archived lists, lookups,
+ * search, and the renderings (v1 object with `fields`/`expand`, App values).
+ */
 @Injectable()
 export class IssueQueryService {
   constructor(
@@ -330,16 +335,11 @@ export class IssueQueryService {
     // every work item of the scope)
     const counts = this.repo.groupCounts(scope, by, filters, archived);
     counts.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-    const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
+    const overlapping = overlaps(by);
     // a work item may be in several of these groups: the total counts it once
     const distinct = overlapping ? this.repo.filteredCount(scope, filters, archived) : undefined;
     distinct?.catch(() => undefined);
-    const keys: Array<string | null> =
-      by === 'state__group'
-        ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
-        : by === 'priority'
-          ? [...PRIORITIES]
-          : await this.repo.groupKeys(scope, by, filters, archived);
+    const keys = await this.groupKeysOf(scope, by, filters, archived);
     const sizes = await counts;
     const size = (key: string | null) => sizes.get(key) ?? 0;
     // a set's group small beside the list is read from its own rows (`readFromSet`)
@@ -441,6 +441,18 @@ export class IssueQueryService {
     };
   }
 
+  /** The keys of a grouping, in Plane's order: the state groups and priorities as Plane lists them, else the scope's. */
+  private async groupKeysOf(
+    scope: IssueScope,
+    by: IssueGroupBy,
+    filters: IssueFilterSet,
+    archived: boolean,
+  ): Promise<Array<string | null>> {
+    if (by === 'state__group') return ['backlog', 'unstarted', 'started', 'completed', 'cancelled'];
+    if (by === 'priority') return [...PRIORITIES];
+    return this.repo.groupKeys(scope, by, filters, archived);
+  }
+
   /**
    * A board with sub-groups (`group_by` and `sub_group_by`; Plane's `SubGroupedOffsetPaginator`):
    * every group of `groupBy` (the keys `listGrouped` answers) with its size (a work item counted
@@ -470,15 +482,10 @@ export class IssueQueryService {
     const by = groupBy as IssueGroupBy;
     resolveIssueOrder(query.order_by); // 400 before any read
     const filters = filtersOf(query);
-    const overlapping = by === 'labels__id' || by === 'assignees__id' || by === 'issue_module__module_id';
+    const overlapping = overlaps(by);
     const distinct = overlapping ? this.repo.filteredCount(scope, filters, archived) : undefined;
     distinct?.catch(() => undefined); // awaited below
-    const keys: Array<string | null> =
-      by === 'state__group'
-        ? ['backlog', 'unstarted', 'started', 'completed', 'cancelled']
-        : by === 'priority'
-          ? [...PRIORITIES]
-          : await this.repo.groupKeys(scope, by, filters, archived);
+    const keys = await this.groupKeysOf(scope, by, filters, archived);
     const groups: Array<{ key: string | null; grouped: GroupedIssues }> = [];
     for (let at = 0; at < keys.length; at += SUB_GROUPED_AT_ONCE) {
       groups.push(
