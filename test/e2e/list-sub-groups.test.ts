@@ -195,6 +195,34 @@ describe('App API: work item lists with sub-groups', () => {
     );
   });
 
+  it("a saved view's work items and a profile's tab sub-group as the list", async () => {
+    const created = await t.api
+      .post(`${base}/views/`)
+      .set({ authorization: `Bearer ${ada.token}` })
+      .send({ name: 'Hot', filters: { priority: ['urgent', 'high'] } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const hot = all.filter((r) => r.priority === 'urgent' || r.priority === 'high');
+    for (const page of [0, 1]) {
+      const answer = (await get(
+        `${base}/views/${created.body.id}/issues/?group_by=state_id&sub_group_by=assignees__id&per_page=2&cursor=2:${page}:0`,
+      )) as SubGrouped;
+      check(answer, hot, 'state_id', 'assignees__id', 2, page);
+    }
+    // paged by number as the project's list (`<per_page>:<page>:0`)
+    const flat = await get(`${base}/views/${created.body.id}/issues/?per_page=3&cursor=3:1:0`);
+    assert.deepEqual(
+      (flat.results as Row[]).map((r) => r.id),
+      hot.slice(3, 6).map((r) => r.id),
+    );
+    assert.deepEqual([flat.prev_page_results, flat.next_page_results], [true, true]);
+    // the profile's "assigned" tab: the work items assigned to the user, across the workspace
+    const assigned = all.filter((r) => r.assignee_ids.includes(ben.userId));
+    const profile = (await get(
+      `/api/workspaces/${ws.slug}/user-issues/${ben.userId}/?group_by=priority&sub_group_by=labels__id&per_page=3&cursor=3:0:0`,
+    )) as SubGrouped;
+    check(profile, assigned, 'priority', 'labels__id', 3, 0);
+  });
+
   it('the same sub-grouping twice, or an unknown one, is 400', async () => {
     const bearer = { authorization: `Bearer ${ada.token}` };
     assertError(

@@ -77,7 +77,8 @@ export class AppProfilesController {
 
   /**
    * The profile's work item lists (the web app's assigned, created and subscribed tabs): the
-   * workspace work item list (`GET workspaces/{slug}/issues/`: filters, order, `group_by`, paged by
+   * workspace work item list (`GET workspaces/{slug}/issues/`: filters, order, `group_by` and
+   * `sub_group_by`, paged by
    * number) of the caller's projects. The tab's filter is `assignees`, `created_by` or `subscriber`
    * with the user's id; without any of them, the work items assigned to the user.
    */
@@ -89,11 +90,15 @@ export class AppProfilesController {
     @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    if (single(query, 'sub_group_by'))
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
     const q = listQuery(query, page, me);
     if (!q.assignee?.length && !q.created_by?.length && !q.subscriber?.length) q.assignee = [userId];
-    return this.issues.listWorkspace(ws.workspaceId, me.userId, q, single(query, 'group_by'));
+    return this.issues.listWorkspace(
+      ws.workspaceId,
+      me.userId,
+      q,
+      single(query, 'group_by'),
+      single(query, 'sub_group_by'),
+    );
   }
 
   /**

@@ -1,10 +1,9 @@
 import {
-  APP_PAGING,
+  APP_PAGED_BY_NUMBER,
   BearerAuth,
   CurrentPrincipal,
   CurrentProject,
   CurrentWorkspace,
-  MeridianError,
   PageQuery,
   PageRequest,
   Principal,
@@ -131,7 +130,7 @@ export class AppProjectViewsController {
 
   /**
    * The view's work items: the project work item list (`GET …/issues/`: same envelope, paging,
-   * `group_by`, `order_by` and App values) with the view's `filters`; a filter given in the query
+   * `group_by`, `sub_group_by`, `order_by` and App values) with the view's `filters`; a filter given in the query
    * replaces the view's for that key. Without `order_by` or `sub_issue`, the view's
    * `display_filters` decide. (Plane's web app has this call; Plane 0.25.3 routes none.)
    */
@@ -141,14 +140,18 @@ export class AppProjectViewsController {
     @CurrentWorkspace() ws: WorkspaceAccess,
     @CurrentProject() project: ProjectAccess,
     @Param('view_id', UuidPipe) id: string,
-    @PageQuery(APP_PAGING) page: PageRequest,
+    @PageQuery(APP_PAGED_BY_NUMBER) page: PageRequest,
     @Query() query: Record<string, unknown>,
   ) {
-    if (single(query, 'sub_group_by'))
-      throw new MeridianError('INVALID_QUERY_PARAMETER', 'sub_group_by is not supported.');
     const q = listQuery(query, page, me, project);
     if (single(query, 'sub_issue') === undefined) delete q.top_level;
-    return this.views.listIssues(projectScope(me, ws, project), id, q, single(query, 'group_by'));
+    return this.views.listIssues(
+      projectScope(me, ws, project),
+      id,
+      q,
+      single(query, 'group_by'),
+      single(query, 'sub_group_by'),
+    );
   }
 
   /** The caller's favourites of this project's views, as `user-favorites/` shows them, a bare array. */

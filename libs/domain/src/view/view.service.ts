@@ -189,8 +189,15 @@ export class ViewService {
    * that key (as the web app does while a view's filters are being edited). Without `order_by`, the
    * view's `display_filters.order_by` when it is a list order; without `sub_issue`, the view's
    * `display_filters.sub_issue` (false: top-level work items only). The Guest rule of the list holds.
+   * `groupBy` gives Plane's grouped envelope, and with `subGroupBy` its sub-grouped one, as the list.
    */
-  async listIssues(scope: ViewScope & { projectId: string }, id: string, query: IssueListQuery, groupBy?: string) {
+  async listIssues(
+    scope: ViewScope & { projectId: string },
+    id: string,
+    query: IssueListQuery,
+    groupBy?: string,
+    subGroupBy?: string,
+  ) {
     const view = await this.load(scope, id);
     const stored = viewIssueFilters(view.filters);
     const merged: IssueListQuery = { ...query };
@@ -200,6 +207,7 @@ export class ViewService {
     if (merged.order_by === undefined && typeof order === 'string' && order.replace(/^-/, '') in ISSUE_ORDER_KEYS)
       merged.order_by = order;
     if (merged.top_level === undefined) merged.top_level = view.displayFilters?.sub_issue === false;
+    if (groupBy && subGroupBy) return this.issues.listSubGrouped(scope.projectId, merged, groupBy, subGroupBy);
     return groupBy
       ? this.issues.listGrouped(scope.projectId, merged, groupBy)
       : this.issues.list(scope.projectId, merged);
