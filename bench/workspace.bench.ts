@@ -434,12 +434,14 @@ async function copyRelations(
   step: (what: string, run: () => Promise<unknown>) => Promise<void>,
 ): Promise<void> {
   const bulk = `i.workspace_id = $1 AND i.name LIKE '${BULK_NAME}'`;
+  // each project's arrays once (OFFSET 0 keeps the subquery from being pulled up into the join,
+  // where each mention of an array was a subquery per copied row: hours at 1M)
   const arr = `(SELECT p.id AS project_id,
       (SELECT array_agg(member_id ORDER BY member_id) FROM project_members WHERE project_id = p.id) AS mem,
       (SELECT array_agg(id ORDER BY name) FROM labels WHERE project_id = p.id) AS lab,
       (SELECT array_agg(id ORDER BY name) FROM cycles WHERE project_id = p.id) AS cyc,
       (SELECT array_agg(id ORDER BY name) FROM modules WHERE project_id = p.id) AS mods
-    FROM projects p WHERE p.workspace_id = $1) arr`;
+    FROM projects p WHERE p.workspace_id = $1 OFFSET 0) arr`;
   const x = `(SELECT i.id, i.project_id, i.sequence_id AS s, i.created_at FROM issues i WHERE ${bulk}) x JOIN ${arr} ON arr.project_id = x.project_id`;
   const ref = `issue_id = '${refId}'`;
   const copy = (table: string, where: string, set: Record<string, string>, from: string) =>
