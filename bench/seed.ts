@@ -127,6 +127,85 @@ export async function checkBulkMatchesApi(sql: Sql, projectId: string): Promise<
   assert.equal(Number(visible.counted), Number(visible.n), 'visible_count is the count of visible work items');
 }
 
+/** Work item row `i` counts in the tallies: not deleted, archived, a draft or waiting in intake triage. */
+const VISIBLE = `i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+  AND NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
+
+/**
+ * What the database's triggers keep, checked against a recount over workspace `workspaceId`'s
+ * projects; throws on the first difference (up to 5 differing rows in the message):
+ * `project_issue_tallies`, `issue_set_tallies` and `issue_date_tallies` (rows of 0 left out) equal
+ * the counts of the visible work items and their links (the recounts of the tallies' e2e tests);
+ * each project's `visible_count` and `last_sequence`; every assignee and label row's
+ * `issue_created_at` equals its work item's `created_at`; and, with `bulkName` (a `LIKE` pattern),
+ * those work items' `updated_at` is after their `created_at` exactly when they have a cycle, module,
+ * label or assignee (`TouchIssuesOnLinks`: their links were written after them).
+ */
+export async function checkDerived(sql: Sql, workspaceId: string, bulkName?: string): Promise<void> {
+  const projects = `(SELECT id FROM projects WHERE workspace_id = $1)`;
+  const same = async (what: string, kept: string, fresh: string) => {
+    const rows = await sql(
+      `(SELECT 'kept' AS side, * FROM ((${kept}) EXCEPT ALL (${fresh})) a LIMIT 5)
+       UNION ALL (SELECT 'recount', * FROM ((${fresh}) EXCEPT ALL (${kept})) b LIMIT 5)`,
+      [workspaceId],
+    );
+    assert.equal(rows.length, 0, `${what} differ from a recount: ${JSON.stringify(rows)}`);
+  };
+  await same(
+    'project_issue_tallies',
+    `SELECT workspace_id, project_id, state_id, priority, created_by_id, n FROM project_issue_tallies
+     WHERE project_id IN ${projects} AND n <> 0`,
+    `SELECT i.workspace_id, i.project_id, i.state_id, i.priority, i.created_by_id, COUNT(*)::int FROM issues i
+     WHERE i.project_id IN ${projects} AND ${VISIBLE} GROUP BY 1, 2, 3, 4, 5`,
+  );
+  await same(
+    'issue_set_tallies',
+    `SELECT kind::text, value_id, project_id, state_id, done, n FROM issue_set_tallies
+     WHERE project_id IN ${projects} AND n <> 0`,
+    [
+      ['a', 'issue_assignees', 'assignee_id'],
+      ['l', 'issue_labels', 'label_id'],
+    ]
+      .map(
+        ([kind, table, column]) =>
+          `SELECT '${kind}', t.${column}, i.project_id, i.state_id, i.completed_at IS NOT NULL, COUNT(*)::int
+           FROM issues i LEFT JOIN ${table} t ON t.issue_id = i.id
+           WHERE i.project_id IN ${projects} AND ${VISIBLE} GROUP BY 2, 3, 4, 5`,
+      )
+      .join(' UNION ALL '),
+  );
+  await same(
+    'issue_date_tallies',
+    `SELECT project_id, axis::text, year, month, n FROM issue_date_tallies WHERE project_id IN ${projects} AND n <> 0`,
+    `SELECT i.project_id, v.axis, EXTRACT(YEAR FROM v.d)::int, EXTRACT(MONTH FROM v.d)::int, COUNT(*)::int
+     FROM issues i CROSS JOIN LATERAL (VALUES ('c', i.created_at AT TIME ZONE 'UTC'),
+       ('d', i.completed_at AT TIME ZONE 'UTC'), ('s', i.start_date::timestamp), ('t', i.target_date::timestamp)) v(axis, d)
+     WHERE i.project_id IN ${projects} AND v.d IS NOT NULL AND ${VISIBLE} GROUP BY 1, 2, 3, 4`,
+  );
+  await same(
+    'visible counts and sequence counters',
+    `SELECT project_id, visible_count, last_sequence FROM project_issue_counters WHERE project_id IN ${projects}`,
+    `SELECT p.id, (SELECT COUNT(*)::int FROM issues i WHERE i.project_id = p.id AND ${VISIBLE}),
+       (SELECT COALESCE(MAX(sequence_id), 0) FROM issues WHERE project_id = p.id)
+     FROM projects p WHERE p.workspace_id = $1
+     AND EXISTS (SELECT 1 FROM project_issue_counters c WHERE c.project_id = p.id)`,
+  );
+  for (const table of ['issue_assignees', 'issue_labels'])
+    await same(
+      `${table}.issue_created_at`,
+      `SELECT t.issue_id, t.issue_created_at FROM ${table} t JOIN issues i ON i.id = t.issue_id WHERE i.workspace_id = $1`,
+      `SELECT t.issue_id, i.created_at FROM ${table} t JOIN issues i ON i.id = t.issue_id WHERE i.workspace_id = $1`,
+    );
+  if (bulkName)
+    await same(
+      "the linked work items' updated_at",
+      `SELECT i.id, i.updated_at > i.created_at FROM issues i WHERE i.workspace_id = $1 AND i.name LIKE '${bulkName}'`,
+      `SELECT i.id, EXISTS (SELECT 1 FROM issue_assignees WHERE issue_id = i.id) OR EXISTS (SELECT 1 FROM issue_labels WHERE issue_id = i.id)
+         OR EXISTS (SELECT 1 FROM cycle_issues WHERE issue_id = i.id) OR EXISTS (SELECT 1 FROM module_issues WHERE issue_id = i.id)
+       FROM issues i WHERE i.workspace_id = $1 AND i.name LIKE '${bulkName}'`,
+    );
+}
+
 /**
  * Spreads the project's work items over its non-triage states, round robin by `sequence_id` (a
  * board has every column filled; all states but the default one were empty). Sort orders stay

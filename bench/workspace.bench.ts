@@ -6,7 +6,7 @@
  *
  *   npm run build && node dist/bench/workspace.bench.js [--items 1000000] [--projects 10] [--members 200]
  *        [--seconds 3] [--rounds 2] [--connections 8] [--keep-db] [--db NAME] [--only TEXT]
- *        [--seed-only] [--once] [--relations-only]
+ *        [--seed-only] [--once] [--no-relations] [--relations-only] [--triggered-seed]
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
  * `meridian_workspace_<pid>` is created, and dropped unless `--keep-db`; `--db NAME` reuses a kept
@@ -18,7 +18,12 @@
  * the states, priorities, members (0–2 assignees), labels (0–2), cycles (about 2 in 5), modules
  * (about 3 in 10), target dates (about 1 in 3), a comment on 1 in 4 and a second history row on
  * each: every relation row copied from the reference work item's own (the API's columns, only the
- * ids and times changed). A benchmark, not a test: nothing here fails on a slow machine.
+ * ids and times changed). The relations are written with the triggers off and what the triggers
+ * keep (tallies, `issue_created_at`, `updated_at`) then written in bulk and checked against a
+ * recount (`relate`); `--triggered-seed` writes them with the triggers on (hours at 1M).
+ * `--no-relations` stops a seed before the relations; `--db NAME --relations-only` adds them to
+ * such a kept database (`seed-diff.ts` compares two copies of one, related each way). A benchmark,
+ * not a test: nothing here fails on a slow machine.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -28,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { benchHeader, freePort, http, listeningOn, setUp, signIn } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
-import { checkBulkMatchesApi, seedBulk, seedViaApi, Sql } from './seed';
+import { checkBulkMatchesApi, checkDerived, seedBulk, seedViaApi, Sql } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
@@ -49,6 +54,8 @@ const ROUNDS = arg('rounds', 2);
 const CONNECTIONS = arg('connections', 8);
 const REUSE = sarg('db');
 const ONLY = sarg('only');
+const TRIGGERED = process.argv.includes('--triggered-seed');
+const NO_RELATIONS = process.argv.includes('--no-relations');
 
 interface Running {
   child: ChildProcess;
@@ -162,8 +169,10 @@ async function main() {
       // a kept database whose bulk rows have no relations yet
       const [ws] = await sql(`SELECT id FROM workspaces WHERE slug = 'bench'`);
       const [ref] = await sql(`SELECT id FROM issues WHERE name = 'API item reference'`);
+      const t0 = performance.now();
       await relate(sql, ws.id as string, ref.id as string);
       await sql('VACUUM ANALYZE');
+      console.log(`relations in ${fmt((performance.now() - t0) / 1000)} s (load ${load1()})`);
     }
     const auth = await signIn(first.base);
     await first.stop();
@@ -248,6 +257,7 @@ async function seed(sql: Sql, base: string): Promise<void> {
   }
   await checkBulkMatchesApi(sql, t.projectId);
   console.log(`${ITEMS} work items in bulk in ${fmt((performance.now() - t1) / 1000)} s (load ${load1()})`);
+  if (NO_RELATIONS) return;
   const t2 = performance.now();
   await relate(sql, t.workspaceId, ref.id as string);
   await sql('VACUUM ANALYZE');
@@ -267,41 +277,171 @@ async function seed(sql: Sql, base: string): Promise<void> {
  * project's own states, members, labels, cycles and modules): states round robin by sequence id (as
  * `spreadOverStates`), priorities and target dates (as a PATCH leaves them), then copies of the
  * reference work item `refId`'s assignee, label, cycle, module, comment and comment-history rows.
+ *
+ * The statements run without the database's triggers (`session_replication_role = replica`, this
+ * connection only; foreign keys unchecked too: every row is made from existing rows), and what
+ * the triggers keep is then written in bulk (docs/decisions.md "The workspace bench's seed writes
+ * the triggers' results in bulk"): each link row's `issue_created_at` (its work item's
+ * `created_at`), the work items' `updated_at` (moved to the seed's time when the seed gave them a
+ * cycle, module, label or assignee, as `TouchIssuesOnLinks`), and the workspace's tally rows
+ * (`project_issue_tallies`, `issue_set_tallies`, `issue_date_tallies`) and `visible_count`s counted
+ * afresh, as the migrations' backfills count them. `checkDerived` then compares every one with a
+ * recount and throws on a difference. With `triggered` (`--triggered-seed`), the triggers keep
+ * them row by row instead, as any writer's rows (hours at 1M; kept to compare the two paths'
+ * databases with `seed-diff.ts`).
  */
-async function relate(sql: Sql, workspaceId: string, refId: string): Promise<void> {
-  const bulk = `i.workspace_id = $1 AND i.name LIKE 'Bulk item %'`;
+async function relate(sql: Sql, workspaceId: string, refId: string, triggered = TRIGGERED): Promise<void> {
   const step = async (what: string, run: () => Promise<unknown>) => {
     const t = performance.now();
     await run();
     console.log(`  ${what}: ${fmt((performance.now() - t) / 1000)} s (load ${load1()})`);
   };
-  // in slices of sequence ids, each its own transaction: every row's tally triggers update the same
-  // few tally rows, and one transaction's versions of a row cannot be pruned before it commits, so
-  // one statement over the whole workspace follows ever longer version chains (hours at 1M)
-  const [{ top }] = await sql(`SELECT COALESCE(MAX(sequence_id), 0)::int AS top FROM issues WHERE workspace_id = $1`, [
-    workspaceId,
-  ]);
-  await step('states, priorities, target dates', async () => {
-    for (let lo = 0; lo <= Number(top); lo += 2_000) {
-      await sql(
-        `WITH st AS (SELECT project_id, array_agg(id ORDER BY sequence, id) AS a, array_agg("group"::text ORDER BY sequence, id) AS g
-                     FROM states WHERE workspace_id = $1 AND is_triage = false AND deleted_at IS NULL GROUP BY project_id)
-         UPDATE issues i SET state_id = st.a[1 + i.sequence_id % cardinality(st.a)],
-           completed_at = CASE WHEN st.g[1 + i.sequence_id % cardinality(st.a)] = 'completed' THEN i.created_at END,
-           priority = CASE WHEN i.name LIKE 'Bulk item %' THEN (ARRAY['urgent','high','medium','low','none'])[1 + i.sequence_id % 5] ELSE i.priority END,
-           target_date = CASE WHEN i.name LIKE 'Bulk item %' AND i.sequence_id % 3 = 0
-             THEN (now() + ((i.sequence_id % 120) - 60) * interval '1 day')::date ELSE i.target_date END
-         FROM st WHERE i.project_id = st.project_id AND i.workspace_id = $1 AND i.sequence_id >= $2 AND i.sequence_id < $3`,
-        [workspaceId, lo, lo + 2_000],
-      );
+  if (triggered) {
+    await updateIssues(sql, workspaceId, step, true);
+    await copyRelations(sql, workspaceId, refId, step);
+  } else {
+    await sql(`SET session_replication_role = replica`);
+    try {
+      await copyRelations(sql, workspaceId, refId, step);
+      await updateIssues(sql, workspaceId, step, false);
+      await step('tallies and visible counts counted afresh', () => recount(sql, workspaceId));
+    } finally {
+      await sql(`RESET session_replication_role`);
     }
-  });
+  }
+  await step('derived values checked against a recount', () => checkDerived(sql, workspaceId, BULK_NAME));
+}
+
+/** The names of the bulk work items (`seedBulk`'s default), as a `LIKE` pattern. */
+const BULK_NAME = 'Bulk item %';
+
+/**
+ * States round robin, priorities and target dates of the workspace's work items. `triggered`: in
+ * slices of sequence ids, each its own transaction, the triggers keeping the tallies (every row's
+ * triggers update the same few tally rows, and one transaction's versions of a row cannot be
+ * pruned before it commits: one statement over the whole workspace follows ever longer version
+ * chains, hours at 1M). Otherwise one statement, which also moves `updated_at` of the bulk work
+ * items the seed linked to a cycle, module, label or assignee to the statement's time, as the link
+ * tables' `TouchIssuesOnLinks` triggers would have when their rows were written.
+ */
+async function updateIssues(
+  sql: Sql,
+  workspaceId: string,
+  step: (what: string, run: () => Promise<unknown>) => Promise<void>,
+  triggered: boolean,
+): Promise<void> {
+  const st = `st AS (SELECT project_id, array_agg(id ORDER BY sequence, id) AS a, array_agg("group"::text ORDER BY sequence, id) AS g
+                     FROM states WHERE workspace_id = $1 AND is_triage = false AND deleted_at IS NULL GROUP BY project_id)`;
+  const set = `state_id = st.a[1 + i.sequence_id % cardinality(st.a)],
+           completed_at = CASE WHEN st.g[1 + i.sequence_id % cardinality(st.a)] = 'completed' THEN i.created_at END,
+           priority = CASE WHEN i.name LIKE '${BULK_NAME}' THEN (ARRAY['urgent','high','medium','low','none'])[1 + i.sequence_id % 5] ELSE i.priority END,
+           target_date = CASE WHEN i.name LIKE '${BULK_NAME}' AND i.sequence_id % 3 = 0
+             THEN (now() + ((i.sequence_id % 120) - 60) * interval '1 day')::date ELSE i.target_date END`;
+  if (triggered) {
+    const [{ top }] = await sql(
+      `SELECT COALESCE(MAX(sequence_id), 0)::int AS top FROM issues WHERE workspace_id = $1`,
+      [workspaceId],
+    );
+    await step('states, priorities, target dates', async () => {
+      for (let lo = 0; lo <= Number(top); lo += 2_000) {
+        await sql(
+          `WITH ${st} UPDATE issues i SET ${set}
+           FROM st WHERE i.project_id = st.project_id AND i.workspace_id = $1 AND i.sequence_id >= $2 AND i.sequence_id < $3`,
+          [workspaceId, lo, lo + 2_000],
+        );
+      }
+    });
+    return;
+  }
+  await step('states, priorities, target dates, updated_at', () =>
+    sql(
+      `WITH ${st},
+       linked AS (SELECT issue_id FROM issue_assignees UNION SELECT issue_id FROM issue_labels
+                  UNION SELECT issue_id FROM cycle_issues UNION SELECT issue_id FROM module_issues)
+       UPDATE issues i SET ${set},
+         updated_at = CASE WHEN t.touch THEN now() ELSE i.updated_at END
+       FROM st, (SELECT j.id, l.issue_id IS NOT NULL AND j.name LIKE '${BULK_NAME}' AND j.updated_at < now() AS touch
+                 FROM issues j LEFT JOIN linked l ON l.issue_id = j.id WHERE j.workspace_id = $1) t
+       WHERE t.id = i.id AND i.project_id = st.project_id AND i.workspace_id = $1`,
+      [workspaceId],
+    ),
+  );
+}
+
+/**
+ * The workspace's tally rows and `visible_count`s counted afresh from its work items and links:
+ * each tally table's rows of the workspace's projects replaced by the migration's backfill
+ * (`IssueTallies`, `IssueSetTallies`, `IssueDateTallies`), in one transaction.
+ */
+async function recount(sql: Sql, workspaceId: string): Promise<void> {
+  const open = `i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+    AND NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
+  const projects = `(SELECT id FROM projects WHERE workspace_id = $1)`;
+  await sql('BEGIN');
+  try {
+    await sql(`DELETE FROM project_issue_tallies WHERE project_id IN ${projects}`, [workspaceId]);
+    await sql(
+      `INSERT INTO project_issue_tallies (workspace_id, project_id, state_id, priority, created_by_id, n)
+       SELECT i.workspace_id, i.project_id, i.state_id, i.priority, i.created_by_id, COUNT(*)::int FROM issues i
+       WHERE i.project_id IN ${projects} AND ${open}
+       GROUP BY 1, 2, 3, 4, 5`,
+      [workspaceId],
+    );
+    await sql(`DELETE FROM issue_set_tallies WHERE project_id IN ${projects}`, [workspaceId]);
+    for (const [kind, table, column] of [
+      ['a', 'issue_assignees', 'assignee_id'],
+      ['l', 'issue_labels', 'label_id'],
+    ])
+      await sql(
+        `INSERT INTO issue_set_tallies (kind, value_id, project_id, state_id, done, n)
+         SELECT '${kind}', t.${column}, i.project_id, i.state_id, i.completed_at IS NOT NULL, COUNT(*)
+         FROM issues i LEFT JOIN ${table} t ON t.issue_id = i.id
+         WHERE i.project_id IN ${projects} AND ${open}
+         GROUP BY 2, 3, 4, 5`,
+        [workspaceId],
+      );
+    await sql(`DELETE FROM issue_date_tallies WHERE project_id IN ${projects}`, [workspaceId]);
+    await sql(
+      `INSERT INTO issue_date_tallies (project_id, axis, year, month, n)
+       SELECT i.project_id, m.axis, m.year, m.month, COUNT(*)::int
+       FROM issues i CROSS JOIN LATERAL meridian_issue_months(i.created_at, i.completed_at, i.start_date, i.target_date) m
+       WHERE i.project_id IN ${projects} AND ${open}
+       GROUP BY 1, 2, 3, 4`,
+      [workspaceId],
+    );
+    await sql(
+      `UPDATE project_issue_counters c SET visible_count = v.n
+       FROM (SELECT p.id, (SELECT COUNT(*)::int FROM issues i WHERE i.project_id = p.id AND ${open}) AS n
+             FROM projects p WHERE p.workspace_id = $1) v
+       WHERE c.project_id = v.id AND c.visible_count <> v.n`,
+      [workspaceId],
+    );
+    await sql('COMMIT');
+  } catch (err) {
+    await sql('ROLLBACK');
+    throw err;
+  }
+}
+
+/**
+ * Copies of the reference work item `refId`'s assignee, label, cycle, module, comment and
+ * comment-history rows onto the bulk work items, one statement per table.
+ */
+async function copyRelations(
+  sql: Sql,
+  workspaceId: string,
+  refId: string,
+  step: (what: string, run: () => Promise<unknown>) => Promise<void>,
+): Promise<void> {
+  const bulk = `i.workspace_id = $1 AND i.name LIKE '${BULK_NAME}'`;
+  // each project's arrays once (OFFSET 0 keeps the subquery from being pulled up into the join,
+  // where each mention of an array was a subquery per copied row: hours at 1M)
   const arr = `(SELECT p.id AS project_id,
       (SELECT array_agg(member_id ORDER BY member_id) FROM project_members WHERE project_id = p.id) AS mem,
       (SELECT array_agg(id ORDER BY name) FROM labels WHERE project_id = p.id) AS lab,
       (SELECT array_agg(id ORDER BY name) FROM cycles WHERE project_id = p.id) AS cyc,
       (SELECT array_agg(id ORDER BY name) FROM modules WHERE project_id = p.id) AS mods
-    FROM projects p WHERE p.workspace_id = $1) arr`;
+    FROM projects p WHERE p.workspace_id = $1 OFFSET 0) arr`;
   const x = `(SELECT i.id, i.project_id, i.sequence_id AS s, i.created_at FROM issues i WHERE ${bulk}) x JOIN ${arr} ON arr.project_id = x.project_id`;
   const ref = `issue_id = '${refId}'`;
   const copy = (table: string, where: string, set: Record<string, string>, from: string) =>
@@ -310,14 +450,22 @@ async function relate(sql: Sql, workspaceId: string, refId: string): Promise<voi
   await copy(
     'issue_assignees',
     ref,
-    { issue_id: 'x.id', assignee_id: 'arr.mem[1 + (x.s * 7 + k) % cardinality(arr.mem)]' },
+    {
+      issue_id: 'x.id',
+      issue_created_at: 'x.created_at',
+      assignee_id: 'arr.mem[1 + (x.s * 7 + k) % cardinality(arr.mem)]',
+    },
     `${x}, generate_series(0, 1) k WHERE x.s % 10 <> 0 AND (k = 0 OR x.s % 4 = 0)`,
   );
   // labels: none for 1 in 5, a second one for 1 in 6
   await copy(
     'issue_labels',
     ref,
-    { issue_id: 'x.id', label_id: 'arr.lab[1 + (x.s * 3 + k) % cardinality(arr.lab)]' },
+    {
+      issue_id: 'x.id',
+      issue_created_at: 'x.created_at',
+      label_id: 'arr.lab[1 + (x.s * 3 + k) % cardinality(arr.lab)]',
+    },
     `${x}, generate_series(0, 1) k WHERE x.s % 5 <> 0 AND (k = 0 OR x.s % 6 = 0)`,
   );
   await copy(
