@@ -290,12 +290,20 @@ export const SQL_CREATE_ISSUE_PLAIN_NO_STATE = createIssue(NO_STATE, false);
  * label and module ids (sorted), the cycle, the sub-item, link and attachment counts and the state
  * group. Archived modules and deleted cycles, modules and labels are left out, as in Plane. `i`
  * may be any row with the work item's `id` and `state_id` (a page's rows: `groupPages`).
+ *
+ * Whether a label, module or cycle is live is a scalar sub-select by its primary key (null, so
+ * false, when the row is missing: what an inner join keeps), not a join: PostgreSQL never turns a
+ * scalar sub-select into a join, so each link row is one index lookup, where the join was planned
+ * as a hash join that scanned the whole `labels`, `modules` or `cycles` table once per work item
+ * (docs/decisions.md "A list page's App values in its statement, by key").
  */
 export const APP_VALUE_COLUMNS = `ARRAY(SELECT ia.assignee_id FROM issue_assignees ia WHERE ia.issue_id = i.id ORDER BY ia.assignee_id) AS assignee_ids,
-ARRAY(SELECT il.label_id FROM issue_labels il JOIN labels l ON l.id = il.label_id AND l.deleted_at IS NULL WHERE il.issue_id = i.id ORDER BY il.label_id) AS label_ids,
-ARRAY(SELECT mi.module_id FROM module_issues mi JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL AND m.archived_at IS NULL
-WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL ORDER BY mi.module_id) AS module_ids,
-(SELECT ci.cycle_id FROM cycle_issues ci JOIN cycles c ON c.id = ci.cycle_id AND c.deleted_at IS NULL WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL LIMIT 1) AS cycle_id,
+ARRAY(SELECT il.label_id FROM issue_labels il WHERE il.issue_id = i.id
+AND (SELECT l.deleted_at IS NULL FROM labels l WHERE l.id = il.label_id) ORDER BY il.label_id) AS label_ids,
+ARRAY(SELECT mi.module_id FROM module_issues mi WHERE mi.issue_id = i.id AND mi.deleted_at IS NULL
+AND (SELECT m.deleted_at IS NULL AND m.archived_at IS NULL FROM modules m WHERE m.id = mi.module_id) ORDER BY mi.module_id) AS module_ids,
+(SELECT ci.cycle_id FROM cycle_issues ci WHERE ci.issue_id = i.id AND ci.deleted_at IS NULL
+AND (SELECT c.deleted_at IS NULL FROM cycles c WHERE c.id = ci.cycle_id) LIMIT 1) AS cycle_id,
 (SELECT COUNT(*) FROM issues s WHERE s.parent_id = i.id AND s.deleted_at IS NULL AND s.archived_at IS NULL AND s.is_draft = false) AS sub_issues_count,
 (SELECT COUNT(*) FROM issue_links k WHERE k.issue_id = i.id AND k.deleted_at IS NULL) AS link_count,
 (SELECT COUNT(*) FROM file_assets f WHERE f.issue_id = i.id AND f.entity_type = 'ISSUE_ATTACHMENT' AND f.deleted_at IS NULL) AS attachment_count,
