@@ -4,13 +4,18 @@ import { IssueCommandService, IssueQueryService } from '#domain';
 import type { DomainContext } from '../support/domain-context';
 import { domainSuite, Seeded } from '../support/domain-fixtures';
 
-/** The statements the data source's pool is given while `fn` runs (the driver's `query`, watched, not replaced). */
+/**
+ * The statements the data source's connections are given while `fn` runs: the pool's client class's
+ * `query` watched, not replaced (what `pool.query` sends, and what a request's statements sent
+ * together on one connection send: `ReadBatch`).
+ */
 async function statementsOf(d: DomainContext, fn: () => Promise<unknown>): Promise<string[]> {
-  const pool = (d.database.dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } })
-    .master;
-  const query = pool.query;
+  const pool = d.database.dataSource.driver as unknown as { master: { Client: { prototype: object } } };
+  const proto = pool.master.Client.prototype as { query: (...args: unknown[]) => unknown };
+  const own = Object.prototype.hasOwnProperty.call(proto, 'query');
+  const query = proto.query;
   const seen: string[] = [];
-  pool.query = function (this: unknown, ...args: unknown[]) {
+  proto.query = function (this: unknown, ...args: unknown[]) {
     const first = args[0] as string | { text?: string };
     seen.push(typeof first === 'string' ? first : (first?.text ?? ''));
     return query.apply(this, args);
@@ -18,7 +23,8 @@ async function statementsOf(d: DomainContext, fn: () => Promise<unknown>): Promi
   try {
     await fn();
   } finally {
-    pool.query = query;
+    if (own) proto.query = query;
+    else delete (proto as { query?: unknown }).query;
   }
   return seen;
 }
@@ -50,15 +56,24 @@ describe('domain: what the work item lists read (IssueQueryService)', () => {
    * together: `groupPages`), not their counts or App values
    */
   const pageReads = (statements: string[]) =>
-    statements.filter((s) => /^SELECT (i\.id, i\.created_at|gk\.n::int AS __group)/.test(s));
+    statements.filter((s) => /^SELECT (i\.id, i\.created_at|gk\.n::int AS __group|i\.\*, ARRAY)/.test(s));
 
   it("the App list and board read no description (Plane's list shape has none); the v1 list and `fields=` read it", async () => {
     let app: unknown;
-    const appReads = pageReads(
-      await statementsOf(d, async () => (app = await issues.list(p.projectId, pageOf({ view: 'app' })))),
+    const appStatements = await statementsOf(
+      d,
+      async () => (app = await issues.list(p.projectId, pageOf({ view: 'app' }))),
     );
+    const appReads = pageReads(appStatements);
     assert.equal(appReads.length, 1, 'the App list reads one page');
     assert.doesNotMatch(appReads[0], /description/);
+    // a page by number reads its App values with its rows, not in a statement of their own
+    assert.match(appReads[0], /AS assignee_ids/);
+    assert.deepEqual(
+      appStatements.filter((s) => /AS assignee_ids/.test(s)),
+      appReads,
+      'no second statement for the App values',
+    );
     const appRows = (app as { results: Array<Record<string, unknown>> }).results;
     assert.deepEqual(appRows.map((r) => r.name).sort(), ['One', 'Two']);
     assert.ok(appRows.every((r) => !('description_html' in r) && typeof r.state__group === 'string'));

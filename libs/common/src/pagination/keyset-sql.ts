@@ -44,6 +44,14 @@ export interface SqlKeysetList {
    * database.
    */
   weight?: { sql: string; maxBytes: number };
+  /**
+   * Select-list items computed over each row of a page by number once the page is cut (ordered
+   * and limited), in the page's own statement: SQL over the page's rows as the alias `i` (the
+   * columns of `select`), e.g. values read for the page's rows only where a second statement would
+   * read them by id. The rows also carry `__order_key` and `__order_id` (the key and id, which
+   * order the page again outside). Pages through a cursor and `all` do not read them.
+   */
+  pageColumns?: string;
 }
 
 /** Runs one statement and returns its rows (a pool, a PGlite connection, a transaction). */
@@ -208,10 +216,11 @@ export async function paginateSql<T>(
     const limit = `$${params.length + 1}`;
     // its size first: the page is read only when it may be answered
     if (list.weight) await refuseOverSize(list.weight, from, ordered, limit, [...params, page.perPage], run);
-    const [fetched, [countRow]] = await Promise.all([
-      run(`SELECT ${list.select} ${from} ${ordered} LIMIT ${limit}`, [...params, page.perPage + 1]),
-      countTotal(),
-    ]);
+    const text = list.pageColumns
+      ? `SELECT i.*, ${list.pageColumns} FROM (SELECT ${list.select}, ${list.key} AS __order_key, ${list.id} AS __order_id ` +
+        `${from} ${ordered} LIMIT ${limit}) i ORDER BY i.__order_key ${order}, i.__order_id ${order}`
+      : `SELECT ${list.select} ${from} ${ordered} LIMIT ${limit}`;
+    const [fetched, [countRow]] = await Promise.all([run(text, [...params, page.perPage + 1]), countTotal()]);
     const { next: nextCursor, prev } = pageNumberCursors(page.perPage, page.number, fetched.length > page.perPage);
     return new Page(fetched.slice(0, page.perPage).map(row), page.perPage, Number(countRow.n), nextCursor, prev);
   }

@@ -269,8 +269,10 @@ export class IssueQueryService {
     desc: boolean,
     query: IssueListQuery,
   ): Promise<{ page: Page<IssueListRecord>; rendered: Array<Partial<IssueJson> | AppIssueJson> }> {
-    const page = await this.pageOf(scope, filters, archived, order, desc, query);
-    return { page, rendered: await this.renderRows(page.results, query) };
+    // the App shape: a page by number reads its App values with its rows (one statement)
+    const values = this.appShape(query) ? new Map<string, Record<string, unknown>>() : undefined;
+    const page = await this.pageOf(scope, filters, archived, order, desc, query, undefined, values);
+    return { page, rendered: await this.renderRows(page.results, query, values) };
   }
 
   /** Whether a list query renders Plane's App shape (`view: 'app'`, no `fields`/`expand`). */
@@ -280,7 +282,8 @@ export class IssueQueryService {
 
   /**
    * A page of `IssueRepository.filteredPage` for a list query: without the descriptions for the App
-   * shape (`appShape`, which does not show them), else whole work items (the v1 object).
+   * shape (`appShape`, which does not show them), else whole work items (the v1 object). `values`
+   * (the App shape): filled with the App values a page by number read with its rows, by id.
    */
   private pageOf(
     scope: IssueScope,
@@ -290,9 +293,10 @@ export class IssueQueryService {
     desc: boolean,
     query: IssueListQuery,
     group?: IssueGroup,
+    values?: Map<string, Record<string, unknown>>,
   ): Promise<Page<IssueListRecord>> {
     return this.appShape(query)
-      ? this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group, 'list')
+      ? this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group, 'list', values)
       : this.repo.filteredPage(scope, filters, archived, order, desc, query.page, group);
   }
 

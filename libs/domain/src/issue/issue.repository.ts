@@ -584,6 +584,9 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
    * A project's statements are named (prepared once per connection); a workspace's filtered ones
    * are planned each time (`PLANNED_EACH_TIME`): at a workspace's size a generic plan that suits
    * one filter value (a common assignee) can walk every work item for another (a rare one).
+   * `values`: a page by number also reads its rows' App API values (`APP_VALUE_COLUMNS`, as
+   * `appValues` reads them) in its own statement, over the page's rows only, and puts them here by
+   * work item id (the raw rows); other pages leave it empty.
    */
   async visiblePage<C extends IssueColumns = 'all'>(
     scope: IssueScope,
@@ -593,22 +596,25 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     page: PageRequest,
     group?: IssueGroup,
     columns?: C,
+    values?: Map<string, Row>,
   ): Promise<Page<IssueOfColumns<C>>> {
     // in creation order, one assignee's or one label's work items (a group or a filter): read from
     // that value's rows in that order (`byCreation`)
     const byCreation = order.key === CREATED_AT;
     const { from, params, conditions, rows } = visibleSql(scope, filters, group, byCreation);
     const project = typeof scope === 'string';
+    // the page and its total are read together: one connection, one round trip (`ReadBatch`)
+    const batch = new ReadBatch();
     let total: SqlKeysetList['total'] = group?.total;
     // no filter: the projects' counters, not a count of the list
     if (!total && !conditions)
       total = project
         ? { sql: SQL_PROJECT_VISIBLE_COUNT, params: [scope] }
-        : () => this.workspaceTotal(scope.workspaceId, scope.viewerId);
+        : () => this.workspaceTotal(scope.workspaceId, scope.viewerId, batch);
     // filters the tallies hold: the sum of their rows (`countRows`), not a count of the list
-    else if (!total && !group && tallySql(scope, filters)) total = () => this.countRows(scope, filters, false);
+    else if (!total && !group && tallySql(scope, filters)) total = () => this.countRows(scope, filters, false, batch);
     // one assignee or one label alone: its tallies
-    if (!total) total = this.talliedTotal(scope, filters, false);
+    if (!total) total = this.talliedTotal(scope, filters, false, batch);
     return paginateSql(
       {
         select: columns === 'list' ? ISSUE_LIST_COLUMNS : ISSUE_COLUMNS,
@@ -622,11 +628,19 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
         // with the descriptions: a page holds at most half the answer budget of them (memory per
         // request); the workspace list reads them only for `fields`/`expand`, and never refused
         weight: columns === 'list' || !project ? undefined : { sql: ISSUE_TEXT_BYTES, maxBytes: pageTextBytes() },
+        pageColumns: values ? APP_VALUE_COLUMNS : undefined,
       },
       page,
       // the rows are only written out: their times stay text (`ISO_TIMES`)
-      (text, values) => this.visibleQuery(scope, conditions, text, values, ISO_TIMES),
-      issueRecordFromRow as (row: Row) => IssueOfColumns<C>,
+      (text, args) =>
+        this.visibleQuery(scope, conditions, text, args, values ? ISO_TIMES_UUID_ARRAYS : ISO_TIMES, batch),
+      values
+        ? (row: Row) => {
+            // the App values of a page by number came with its rows (`pageColumns`)
+            if (page.number !== undefined && !page.all) values.set(row.id as string, row);
+            return issueRecordFromRow(row) as IssueOfColumns<C>;
+          }
+        : (issueRecordFromRow as (row: Row) => IssueOfColumns<C>),
     );
   }
 
@@ -700,7 +714,7 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
 
   /**
    * Runs a statement over `visibleSql` (`conditions` of its filters and group): named (`hotQuery`),
-   * but planned each time for a workspace's filtered list (see `visiblePage`).
+   * but planned each time for a workspace's filtered list (see `visiblePage`). In `batch` when given.
    */
   private visibleQuery(
     scope: IssueScope,
@@ -708,18 +722,25 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     text: string,
     values: unknown[],
     types?: TypeParsers,
+    batch?: ReadBatch,
   ): Promise<Row[]> {
     const each = typeof scope !== 'string' && conditions > 0;
-    return hotQuery(this.dataSource, each ? `/* ${PLANNED_EACH_TIME} */ ${text}` : text, values, types);
+    return this.read(each ? `/* ${PLANNED_EACH_TIME} */ ${text}` : text, values, types, batch);
+  }
+
+  /** One statement: in `batch` (with the other reads of the same turn, `ReadBatch`) when given, else `hotQuery`. */
+  private read(text: string, values: unknown[], types?: TypeParsers, batch?: ReadBatch): Promise<Row[]> {
+    return batch ? batch.query(this.dataSource, text, values, types) : hotQuery(this.dataSource, text, values, types);
   }
 
   /**
    * How many visible work items the workspace's projects hold for the viewer: their counters'
    * sum (`workspaceVisibleCount`), or, when the Guest rule narrows one of them, a count of the list.
    */
-  private async workspaceTotal(workspaceId: string, viewerId: string): Promise<number> {
+  private async workspaceTotal(workspaceId: string, viewerId: string, batch?: ReadBatch): Promise<number> {
     return (
-      (await this.workspaceVisibleCount(workspaceId, viewerId)) ?? this.countRows({ workspaceId, viewerId }, {}, false)
+      (await this.workspaceVisibleCount(workspaceId, viewerId, batch)) ??
+      this.countRows({ workspaceId, viewerId }, {}, false)
     );
   }
 
@@ -749,7 +770,7 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
   /**
    * A page of `filtered` (App lists, archived list), narrowed to one `group` when given. `columns`
    * (see `IssueColumns`) narrows what the visible work items read; the archived list reads whole
-   * work items.
+   * work items. `values`: see `visiblePage` (the archived list leaves it empty).
    */
   async filteredPage<C extends IssueColumns = 'all'>(
     scope: IssueScope,
@@ -760,9 +781,10 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
     page: PageRequest,
     group?: IssueGroup,
     columns?: C,
+    values?: Map<string, Row>,
   ): Promise<Page<IssueOfColumns<C>>> {
     // visible work items (a project's App list and its groups, the board; the workspace list): plain SQL
-    if (!archived) return this.visiblePage(scope, filters, order, desc, page, group, columns);
+    if (!archived) return this.visiblePage(scope, filters, order, desc, page, group, columns, values);
     const qb = this.filtered(scope, filters, archived);
     if (group) {
       const params: Record<string, unknown> = {};
@@ -819,8 +841,8 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
    * null when the Guest rule narrows one of them for the viewer (a Guest of a project without
    * `guest_view_all_features`): then only a count of the list tells.
    */
-  async workspaceVisibleCount(workspaceId: string, viewerId: string): Promise<number | null> {
-    const [row] = await hotQuery(this.dataSource, SQL_WORKSPACE_VISIBLE_COUNT, [workspaceId, viewerId]);
+  async workspaceVisibleCount(workspaceId: string, viewerId: string, batch?: ReadBatch): Promise<number | null> {
+    const [row] = await this.read(SQL_WORKSPACE_VISIBLE_COUNT, [workspaceId, viewerId], undefined, batch);
     return row?.n === null || row?.n === undefined ? null : Number(row.n);
   }
 
@@ -870,6 +892,7 @@ SELECT (SELECT bool_and(sp.whole) FROM sp) AS whole,
     scope: IssueScope,
     filters: IssueFilterSet,
     archived: boolean,
+    batch?: ReadBatch,
   ): (() => Promise<number | null>) | undefined {
     const one = archived ? undefined : tallyFilterOf(filters);
     if (!one) return undefined;
@@ -880,13 +903,14 @@ SELECT (SELECT bool_and(sp.whole) FROM sp) AS whole,
       const value = `${bind(one.value)}::uuid`;
       const ofLabel =
         one.kind === 'l' ? ` AND t.project_id = (SELECT lf.project_id FROM labels lf WHERE lf.id = ${value})` : '';
-      const [row] = await hotQuery(
-        this.dataSource,
+      const [row] = await this.read(
         `WITH sp AS MATERIALIZED (${projects})
 SELECT CASE WHEN bool_and(sp.whole) THEN (SELECT COALESCE(SUM(t.n), 0)::int FROM issue_set_tallies t
   WHERE t.kind = ${bind(one.kind)}::"char" AND t.value_id = ${value} AND t.project_id IN (SELECT sp.id FROM sp)${ofLabel}) END AS n
 FROM sp`,
         params,
+        undefined,
+        batch,
       );
       return row?.n === null || row?.n === undefined ? null : Number(row.n);
     };
@@ -897,8 +921,9 @@ FROM sp`,
     scope: IssueScope,
     filters: IssueFilterSet,
     archived: boolean,
+    batch?: ReadBatch,
   ): (() => Promise<number>) | undefined {
-    const tally = this.tallied(scope, filters, archived);
+    const tally = this.tallied(scope, filters, archived, batch);
     if (!tally) return undefined;
     return async () => (await tally()) ?? this.countRows(scope, filters, archived);
   }
@@ -1003,19 +1028,32 @@ FROM sp`,
    * the same number as a sum of their tallies when the filters read only the tallies' keys
    * (`tallySql`: a few rows instead of every match).
    */
-  private async countRows(scope: IssueScope, filters: IssueFilterSet, archived: boolean): Promise<number> {
+  private async countRows(
+    scope: IssueScope,
+    filters: IssueFilterSet,
+    archived: boolean,
+    batch?: ReadBatch,
+  ): Promise<number> {
     const tallied = archived ? undefined : tallySql(scope, filters);
     if (tallied) {
-      const [row] = await hotQuery(
-        this.dataSource,
+      const [row] = await this.read(
         `SELECT COALESCE(SUM(i.n), 0)::int AS n ${tallied.from}`,
         tallied.params,
+        undefined,
+        batch,
       );
       return Number(row.n);
     }
     if (!archived) {
       const { from, params, conditions } = visibleSql(scope, filters);
-      const [row] = await this.visibleQuery(scope, conditions, `SELECT COUNT(*)::int AS n ${from}`, params);
+      const [row] = await this.visibleQuery(
+        scope,
+        conditions,
+        `SELECT COUNT(*)::int AS n ${from}`,
+        params,
+        undefined,
+        batch,
+      );
       return Number(row.n);
     }
     const row = await this.filtered(scope, filters, archived)

@@ -491,11 +491,14 @@ export class ReadBatch {
   private queued: ShortRead[] = [];
   private ds: DataSource | undefined;
 
-  /** `text` with `$n` placeholders and its `values` (as `SelectQueryBuilder#getQueryAndParameters` gives them). */
-  query(ds: DataSource, text: string, values: unknown[]): Promise<Row[]> {
+  /**
+   * `text` with `$n` placeholders and its `values` (as `SelectQueryBuilder#getQueryAndParameters`
+   * gives them); `types`: the columns' parsers, as for `hotQuery`.
+   */
+  query(ds: DataSource, text: string, values: unknown[], types?: TypeParsers): Promise<Row[]> {
     return new Promise((resolve, reject) => {
       this.ds ??= ds;
-      this.queued.push({ text, values, resolve, reject });
+      this.queued.push({ text, values, types, resolve, reject });
       if (this.queued.length === 1) queueMicrotask(() => void this.send());
     });
   }
