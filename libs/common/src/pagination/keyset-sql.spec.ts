@@ -67,6 +67,34 @@ describe('paginateSql', () => {
     );
   });
 
+  it('a page by number with `pageColumns`: computed over the cut page in the same statement, its size written in the text, ordered again outside', async () => {
+    const { run, seen } = runner(
+      [
+        { id: 'a', v: 1 },
+        { id: 'b', v: 2 },
+        { id: 'c', v: 3 },
+      ],
+      25,
+    );
+    const list = { ...LIST, pageColumns: '(SELECT 1) AS v' };
+    const page = await paginateSql(list, { perPage: 2, number: 3 }, run, (r) => ({ id: r.id, v: r.v }));
+    assert.deepEqual(page.results, [
+      { id: 'a', v: 1 },
+      { id: 'b', v: 2 },
+    ]);
+    assert.equal(page.totalCount, 25);
+    assert.equal(seen.length, 2, 'the page and its total');
+    const read = seen.find((s) => s.sql.includes('OFFSET'))!;
+    assert.equal(
+      read.sql,
+      'SELECT i.*, (SELECT 1) AS v FROM (SELECT i.id, i.name, i.created_at AS __order_key, i.id AS __order_id ' +
+        'FROM issues i WHERE i.project_id = $1 AND (i.created_at, i.id) <= (SELECT i.created_at, i.id ' +
+        'FROM issues i WHERE i.project_id = $1 ORDER BY i.created_at DESC, i.id DESC OFFSET $2 LIMIT 1) ' +
+        'ORDER BY i.created_at DESC, i.id DESC LIMIT 3) i ORDER BY i.__order_key DESC, i.__order_id DESC',
+    );
+    assert.deepEqual(read.params, ['p1', 6], 'the LIMIT is not bound');
+  });
+
   it('a first keyset page: the cursor key is read with the rows and not answered', async () => {
     const { run, seen } = runner(
       [
