@@ -18,8 +18,9 @@ import type { Socket } from 'node:net';
  * request, and every access to them went through V8's megamorphic caches. Made with those
  * prototypes already, the objects follow the same hidden classes request after request, and
  * Express's `setPrototypeOf` to the same prototype changes nothing (BENCHMARKS.md "GET one:
- * requests made with Express's prototypes"). Same objects, same methods, same prototype chain once
- * Express has them; `instanceof IncomingMessage`/`ServerResponse` hold as before.
+ * closures named by the language, requests made with Express's prototypes"). Same objects, same
+ * methods, same prototype chain once Express has them; `instanceof IncomingMessage` and
+ * `instanceof ServerResponse` hold as before.
  *
  * With `httpsOptions`, `return503OnClosing` or `forceCloseConnections` (Meridian sets none) it is
  * Nest's adapter as it is.
