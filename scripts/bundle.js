@@ -252,6 +252,59 @@ function cheaperNameHelper(file) {
 }
 
 /**
+ * Takes esbuild's `__name(fn, "x")` off the anonymous functions and arrows whose name the language
+ * already gives them: `const x = …`, `x = …`, `{ x: … }` and a class field `x = …` name an anonymous
+ * function `x` (ECMAScript's NamedEvaluation), and that is what `__name` would set. `__name` had
+ * them start without a name and then redefined it (`Object.defineProperty` on a fresh closure, which
+ * V8 answers by turning the closure into a dictionary object): about ten closures per GET one
+ * (the middleware chain's `next`, Nest's `switchToHttp` accessors, pg-pool's callbacks, cors's
+ * `originCallback`, pg-types' `parse`; BENCHMARKS.md "GET one: closures named by the language").
+ * Left as they are: a function esbuild renamed (`x2 = __name(…, "x")`), a named function expression,
+ * classes, and any other place. The call's text becomes spaces (its line breaks kept), so every
+ * line and column stays where it was and the source map still holds.
+ */
+function namesByTheLanguage(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (!text.includes('__name(')) return;
+  const acorn = require('acorn');
+  const walk = require('acorn-walk');
+  const ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true });
+  /** `fn` when `node` is `__name(fn, "<name>")` of an anonymous function or arrow, else undefined. */
+  const namedAs = (node, name) => {
+    if (node?.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== '__name') return;
+    const [fn, value] = node.arguments;
+    if (node.arguments.length !== 2 || value.type !== 'Literal' || value.value !== name) return;
+    if (fn.type === 'ArrowFunctionExpression' || (fn.type === 'FunctionExpression' && !fn.id)) return fn;
+  };
+  const keyName = (key) =>
+    key.type === 'Identifier' ? key.name : key.type === 'Literal' ? String(key.value) : undefined;
+  const spans = [];
+  walk.full(ast, (node) => {
+    let value, name;
+    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier') [value, name] = [node.init, node.id.name];
+    else if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'Identifier')
+      [value, name] = [node.right, node.left.name];
+    else if (node.type === 'Property' && node.kind === 'init' && !node.computed && !node.method && !node.shorthand)
+      // `__proto__: …` sets the prototype and names nothing
+      [value, name] = [node.value, keyName(node.key) === '__proto__' ? undefined : keyName(node.key)];
+    else if (node.type === 'PropertyDefinition' && !node.computed) [value, name] = [node.value, keyName(node.key)];
+    const fn = name === undefined ? undefined : namedAs(value, name);
+    if (fn) spans.push([value.start, fn.start], [fn.end, value.end]);
+  });
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (start < at) throw new Error(`${file}: overlapping __name calls at ${start}`);
+    out += text.slice(at, start) + text.slice(start, end).replace(/[^\n]/g, ' ');
+    at = end;
+  }
+  out += text.slice(at);
+  if (out.length !== text.length) throw new Error(`${file}: __name removal changed the text's length`);
+  fs.writeFileSync(file, out);
+}
+
+/**
  * An entry point (`entry`: main.js, cli.js) in dist/server: scripts/server-entry.js with the name
  * and the SHA-256 of the bundle it runs (`bundle`: server.js, cli-bundle.js; its code cache's key).
  */
@@ -325,6 +378,7 @@ async function main() {
     if (file.endsWith('.js')) {
       asciiOnly(path.join(ROOT, file));
       cheaperNameHelper(path.join(ROOT, file));
+      namesByTheLanguage(path.join(ROOT, file));
     }
   writeEntry('main.js', 'server.js');
   writeEntry('cli.js', 'cli-bundle.js');

@@ -17,6 +17,7 @@ import {
   jsonBodyMiddleware,
   middlewareChain,
   ChainedMiddleware,
+  ExpressShapesAdapter,
 } from '#common';
 import { poolStats, ReadyDatabase } from '#database';
 import { INestApplication } from '@nestjs/common';
@@ -32,11 +33,16 @@ import { AppModule } from './app.module';
  * `createRequestLogging`'s middleware, mounted first.
  */
 export async function createApp(config: AppConfig, database: ReadyDatabase): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  // requests and responses made with Express's prototypes from the start (`ExpressShapesAdapter`)
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, database),
+    new ExpressShapesAdapter(),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
   // first: with metrics on, every request is timed and counted by its route template (README
   // "Metrics"); every answer is `Connection: close` once the process is stopping (README "Replicas")
   const metrics = app.get(Metrics);

@@ -38,6 +38,7 @@ export * from './http/route-prefilter';
 export * from './http/input-screening';
 export * from './http/http-server-errors';
 export * from './http/security-headers';
+export * from './http/express-shapes';
 export * from './http/answer-budget';
 export * from './http/streamed-answer';
 export * from './http/streamed-lines';
