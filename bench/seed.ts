@@ -128,7 +128,7 @@ export async function checkBulkMatchesApi(sql: Sql, projectId: string): Promise<
 }
 
 /** Work item row `i` counts in the tallies: not deleted, archived, a draft or waiting in intake triage. */
-const VISIBLE = `i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+export const VISIBLE = `i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
   AND NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
 
 /**

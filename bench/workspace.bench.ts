@@ -33,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { benchHeader, freePort, http, listeningOn, setUp, signIn } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
-import { checkBulkMatchesApi, checkDerived, seedBulk, seedViaApi, Sql } from './seed';
+import { checkBulkMatchesApi, checkDerived, seedBulk, seedViaApi, Sql, VISIBLE } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
@@ -374,8 +374,6 @@ async function updateIssues(
  * (`IssueTallies`, `IssueSetTallies`, `IssueDateTallies`), in one transaction.
  */
 async function recount(sql: Sql, workspaceId: string): Promise<void> {
-  const open = `i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
-    AND NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
   const projects = `(SELECT id FROM projects WHERE workspace_id = $1)`;
   await sql('BEGIN');
   try {
@@ -383,7 +381,7 @@ async function recount(sql: Sql, workspaceId: string): Promise<void> {
     await sql(
       `INSERT INTO project_issue_tallies (workspace_id, project_id, state_id, priority, created_by_id, n)
        SELECT i.workspace_id, i.project_id, i.state_id, i.priority, i.created_by_id, COUNT(*)::int FROM issues i
-       WHERE i.project_id IN ${projects} AND ${open}
+       WHERE i.project_id IN ${projects} AND ${VISIBLE}
        GROUP BY 1, 2, 3, 4, 5`,
       [workspaceId],
     );
@@ -396,7 +394,7 @@ async function recount(sql: Sql, workspaceId: string): Promise<void> {
         `INSERT INTO issue_set_tallies (kind, value_id, project_id, state_id, done, n)
          SELECT '${kind}', t.${column}, i.project_id, i.state_id, i.completed_at IS NOT NULL, COUNT(*)
          FROM issues i LEFT JOIN ${table} t ON t.issue_id = i.id
-         WHERE i.project_id IN ${projects} AND ${open}
+         WHERE i.project_id IN ${projects} AND ${VISIBLE}
          GROUP BY 2, 3, 4, 5`,
         [workspaceId],
       );
@@ -405,13 +403,13 @@ async function recount(sql: Sql, workspaceId: string): Promise<void> {
       `INSERT INTO issue_date_tallies (project_id, axis, year, month, n)
        SELECT i.project_id, m.axis, m.year, m.month, COUNT(*)::int
        FROM issues i CROSS JOIN LATERAL meridian_issue_months(i.created_at, i.completed_at, i.start_date, i.target_date) m
-       WHERE i.project_id IN ${projects} AND ${open}
+       WHERE i.project_id IN ${projects} AND ${VISIBLE}
        GROUP BY 1, 2, 3, 4`,
       [workspaceId],
     );
     await sql(
       `UPDATE project_issue_counters c SET visible_count = v.n
-       FROM (SELECT p.id, (SELECT COUNT(*)::int FROM issues i WHERE i.project_id = p.id AND ${open}) AS n
+       FROM (SELECT p.id, (SELECT COUNT(*)::int FROM issues i WHERE i.project_id = p.id AND ${VISIBLE}) AS n
              FROM projects p WHERE p.workspace_id = $1) v
        WHERE c.project_id = v.id AND c.visible_count <> v.n`,
       [workspaceId],

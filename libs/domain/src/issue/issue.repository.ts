@@ -636,8 +636,8 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
         this.visibleQuery(scope, conditions, text, args, values ? ISO_TIMES_UUID_ARRAYS : ISO_TIMES, batch),
       values
         ? (row: Row) => {
-            // the App values of a page by number came with its rows (`pageColumns`)
-            if (page.number !== undefined && !page.all) values.set(row.id as string, row);
+            // a page by number's rows carry their App values (`pageColumns`); other pages' do not
+            if ('assignee_ids' in row) values.set(row.id as string, row);
             return issueRecordFromRow(row) as IssueOfColumns<C>;
           }
         : (issueRecordFromRow as (row: Row) => IssueOfColumns<C>),
