@@ -131,11 +131,42 @@ export async function checkBulkMatchesApi(sql: Sql, projectId: string): Promise<
 export const VISIBLE = `i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
   AND NOT EXISTS (SELECT 1 FROM intake_issues ii WHERE ii.issue_id = i.id AND ii.deleted_at IS NULL AND ii.status IN (-2, 0))`;
 
+/** The cycles and modules of workspace `$1`: the owners of its `planning_issue_tallies` rows. */
+const PLANNING_OWNERS = `(SELECT id FROM cycles WHERE workspace_id = $1 UNION ALL SELECT id FROM modules WHERE workspace_id = $1)`;
+
+/**
+ * The tallies of the work items of each cycle and module (migration `PlanningTallies`) of workspace
+ * `$1`: `kept` reads the rows (of 0 left out), `fresh` counts them afresh from the live links, the
+ * work items and their assignees; `owners` names the rows to replace.
+ */
+export const PLANNING_TALLIES = {
+  owners: PLANNING_OWNERS,
+  issues: {
+    kept: `SELECT owner_id, kind, state_id, estimate_point_id, n FROM planning_issue_tallies
+      WHERE owner_id IN ${PLANNING_OWNERS} AND n <> 0`,
+    fresh: `SELECT l.owner_id, l.kind, i.state_id, i.estimate_point_id, COUNT(*)::int AS n
+      FROM (SELECT cycle_id AS owner_id, 'c'::"char" AS kind, issue_id FROM cycle_issues WHERE deleted_at IS NULL
+            UNION ALL SELECT module_id, 'm'::"char", issue_id FROM module_issues WHERE deleted_at IS NULL) l
+      JOIN issues i ON i.id = l.issue_id
+      WHERE l.owner_id IN ${PLANNING_OWNERS} AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
+      GROUP BY 1, 2, 3, 4`,
+  },
+  assignees: {
+    kept: `SELECT cycle_id, assignee_id, n FROM cycle_assignee_tallies WHERE cycle_id IN ${PLANNING_OWNERS} AND n <> 0`,
+    fresh: `SELECT l.cycle_id, ia.assignee_id, COUNT(*)::int AS n
+      FROM cycle_issues l JOIN issues i ON i.id = l.issue_id JOIN issue_assignees ia ON ia.issue_id = i.id
+      WHERE l.cycle_id IN ${PLANNING_OWNERS} AND l.deleted_at IS NULL AND i.deleted_at IS NULL AND i.is_draft = false
+      GROUP BY 1, 2`,
+  },
+};
+
 /**
  * What the database's triggers keep, checked against a recount over workspace `workspaceId`'s
  * projects; throws on the first difference (up to 5 differing rows in the message):
  * `project_issue_tallies`, `issue_set_tallies` and `issue_date_tallies` (rows of 0 left out) equal
  * the counts of the visible work items and their links (the recounts of the tallies' e2e tests);
+ * `planning_issue_tallies` and `cycle_assignee_tallies` those of the cycles' and modules' work
+ * items (`PLANNING_TALLIES`);
  * each project's `visible_count` and `last_sequence`; every assignee and label row's
  * `issue_created_at` equals its work item's `created_at`; and, with `bulkName` (a `LIKE` pattern),
  * those work items' `updated_at` is after their `created_at` exactly when they have a cycle, module,
@@ -182,6 +213,8 @@ export async function checkDerived(sql: Sql, workspaceId: string, bulkName?: str
        ('d', i.completed_at AT TIME ZONE 'UTC'), ('s', i.start_date::timestamp), ('t', i.target_date::timestamp)) v(axis, d)
      WHERE i.project_id IN ${projects} AND v.d IS NOT NULL AND ${VISIBLE} GROUP BY 1, 2, 3, 4`,
   );
+  await same('planning_issue_tallies', PLANNING_TALLIES.issues.kept, PLANNING_TALLIES.issues.fresh);
+  await same('cycle_assignee_tallies', PLANNING_TALLIES.assignees.kept, PLANNING_TALLIES.assignees.fresh);
   await same(
     'visible counts and sequence counters',
     `SELECT project_id, visible_count, last_sequence FROM project_issue_counters WHERE project_id IN ${projects}`,

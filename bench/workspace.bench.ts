@@ -33,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { benchHeader, freePort, http, listeningOn, setUp, signIn } from './harness';
 import { load, LoadRequest, LoadResult, once, pooled } from './load';
-import { checkBulkMatchesApi, checkDerived, seedBulk, seedViaApi, Sql, VISIBLE } from './seed';
+import { checkBulkMatchesApi, checkDerived, PLANNING_TALLIES, seedBulk, seedViaApi, Sql, VISIBLE } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'server', 'main.js');
@@ -371,7 +371,8 @@ async function updateIssues(
 /**
  * The workspace's tally rows and `visible_count`s counted afresh from its work items and links:
  * each tally table's rows of the workspace's projects replaced by the migration's backfill
- * (`IssueTallies`, `IssueSetTallies`, `IssueDateTallies`), in one transaction.
+ * (`IssueTallies`, `IssueSetTallies`, `IssueDateTallies`; its cycles' and modules' rows,
+ * `PlanningTallies`), in one transaction.
  */
 async function recount(sql: Sql, workspaceId: string): Promise<void> {
   const projects = `(SELECT id FROM projects WHERE workspace_id = $1)`;
@@ -407,6 +408,13 @@ async function recount(sql: Sql, workspaceId: string): Promise<void> {
        GROUP BY 1, 2, 3, 4`,
       [workspaceId],
     );
+    const { owners, issues, assignees } = PLANNING_TALLIES;
+    await sql(`DELETE FROM planning_issue_tallies WHERE owner_id IN ${owners}`, [workspaceId]);
+    await sql(`INSERT INTO planning_issue_tallies (owner_id, kind, state_id, estimate_point_id, n) ${issues.fresh}`, [
+      workspaceId,
+    ]);
+    await sql(`DELETE FROM cycle_assignee_tallies WHERE cycle_id IN ${owners}`, [workspaceId]);
+    await sql(`INSERT INTO cycle_assignee_tallies (cycle_id, assignee_id, n) ${assignees.fresh}`, [workspaceId]);
     await sql(
       `UPDATE project_issue_counters c SET visible_count = v.n
        FROM (SELECT p.id, (SELECT COUNT(*)::int FROM issues i WHERE i.project_id = p.id AND ${VISIBLE}) AS n

@@ -75,20 +75,19 @@ export class CycleRepository extends PlanningRepository<Cycle, CycleIssue> {
 
   /**
    * The distinct assignees of each cycle's live, non-draft work items, sorted (Plane's
-   * `assignee_ids` annotation of `CycleViewSet`); one statement for the page, joining the issue
-   * room's `issues` and `issue_assignees` by name.
+   * `assignee_ids` annotation of `CycleViewSet`); one statement for the page, reading
+   * `cycle_assignee_tallies` (migration `PlanningTallies`: per cycle and assignee, how many such
+   * work items have them, kept by triggers).
    */
   async assigneeIds(em: EntityManager, cycleIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(cycleIds.map((id) => [id, []]));
     if (!cycleIds.length) return out;
     const params = cycleIds.map((_, n) => `$${n + 1}`).join(', ');
     const rows: Array<{ id: string; assignee_id: string }> = await em.query(
-      `SELECT DISTINCT l.cycle_id AS id, ia.assignee_id
-         FROM cycle_issues l
-         JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.is_draft = false
-         JOIN issue_assignees ia ON ia.issue_id = i.id
-        WHERE l.deleted_at IS NULL AND l.cycle_id IN (${params})
-        ORDER BY ia.assignee_id`,
+      `SELECT t.cycle_id AS id, t.assignee_id
+         FROM cycle_assignee_tallies t
+        WHERE t.cycle_id IN (${params}) AND t.n > 0
+        ORDER BY t.assignee_id`,
       cycleIds,
     );
     for (const r of rows) out.get(r.id)!.push(r.assignee_id);

@@ -195,12 +195,12 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
 
   /** Work item counts of each owner by state group (see `countIssues`). */
   countIssues(em: EntityManager, ids: string[]): Promise<Map<string, IssueCounts>> {
-    return countIssues(em, this.kind.table, this.kind.column, ids);
+    return countIssues(em, this.kind.table, ids);
   }
 
   /** Estimate point sums of each owner by state group (see `sumEstimatePoints`). */
   sumEstimatePoints(em: EntityManager, ids: string[]): Promise<Map<string, EstimatePointSums>> {
-    return sumEstimatePoints(em, this.kind.table, this.kind.column, ids);
+    return sumEstimatePoints(em, this.kind.table, ids);
   }
 
   /** Live, non-archived, non-draft work items with a parent among the owner's (Plane's `sub_issues`). */
@@ -284,28 +284,33 @@ ORDER BY ${a}.created_at DESC${opts.withStatus ? `, ${a}.id DESC` : ''} LIMIT $3
   }
 }
 
+/** The `kind` of a link table's rows in `planning_issue_tallies` (migration `PlanningTallies`). */
+function tallyKind(table: 'cycle_issues' | 'module_issues'): 'c' | 'm' {
+  return table === 'cycle_issues' ? 'c' : 'm';
+}
+
 /**
  * Counts of the live, non-archived, non-draft work items linked to each cycle or module, by state
  * group (as Plane's `plane/api/views/cycle.py`, `module.py` count them). A work item without a state
- * counts as backlog.
+ * counts as backlog. Read from `planning_issue_tallies` (migration `PlanningTallies`: per owner,
+ * state and estimate point, kept by triggers) joined with the states: a few rows per owner, whatever
+ * its number of work items. `table` tells cycles (`cycle_issues`) from modules (`module_issues`).
  */
 export async function countIssues(
   em: EntityManager,
   table: 'cycle_issues' | 'module_issues',
-  column: 'cycle_id' | 'module_id',
   ids: string[],
 ): Promise<Map<string, IssueCounts>> {
   const out = new Map<string, IssueCounts>(ids.map((id) => [id, { ...ZERO_COUNTS }]));
   if (!ids.length) return out;
-  const params = ids.map((_, n) => `$${n + 1}`).join(', ');
+  const params = ids.map((_, n) => `$${n + 2}`).join(', ');
   const rows: Array<{ id: string; grp: string | null; n: number | string }> = await em.query(
-    `SELECT l.${column} AS id, s."group" AS grp, COUNT(DISTINCT i.id) AS n
-       FROM ${table} l
-       JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
-       LEFT JOIN states s ON s.id = i.state_id
-      WHERE l.deleted_at IS NULL AND l.${column} IN (${params})
-      GROUP BY l.${column}, s."group"`,
-    ids,
+    `SELECT t.owner_id AS id, s."group" AS grp, SUM(t.n) AS n
+       FROM planning_issue_tallies t
+       LEFT JOIN states s ON s.id = t.state_id
+      WHERE t.kind = $1 AND t.owner_id IN (${params})
+      GROUP BY t.owner_id, s."group"`,
+    [tallyKind(table), ...ids],
   );
   for (const r of rows) {
     const c = out.get(r.id)!;
@@ -359,12 +364,12 @@ export async function favoriteIdsOf(
 
 /**
  * Sums of the numeric estimate point values of the work items counted by `countIssues`, for each
- * cycle or module (points that are not numbers, as in a `categories` estimate, count 0).
+ * cycle or module (points that are not numbers, as in a `categories` estimate, count 0): each
+ * tally row's count times its point's value, the points read when asked.
  */
 export async function sumEstimatePoints(
   em: EntityManager,
   table: 'cycle_issues' | 'module_issues',
-  column: 'cycle_id' | 'module_id',
   ids: string[],
 ): Promise<Map<string, EstimatePointSums>> {
   const zero = (): EstimatePointSums => ({
@@ -377,17 +382,16 @@ export async function sumEstimatePoints(
   });
   const out = new Map<string, EstimatePointSums>(ids.map((id) => [id, zero()]));
   if (!ids.length) return out;
-  const params = ids.map((_, n) => `$${n + 1}`).join(', ');
+  const params = ids.map((_, n) => `$${n + 2}`).join(', ');
   const rows: Array<{ id: string; grp: string | null; n: number | string }> = await em.query(
-    `SELECT l.${column} AS id, s."group" AS grp,
-            SUM(CASE WHEN ep.value ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ep.value::numeric ELSE 0 END) AS n
-       FROM ${table} l
-       JOIN issues i ON i.id = l.issue_id AND i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_draft = false
-       JOIN estimate_points ep ON ep.id = i.estimate_point_id AND ep.deleted_at IS NULL
-       LEFT JOIN states s ON s.id = i.state_id
-      WHERE l.deleted_at IS NULL AND l.${column} IN (${params})
-      GROUP BY l.${column}, s."group"`,
-    ids,
+    `SELECT t.owner_id AS id, s."group" AS grp,
+            SUM(t.n * CASE WHEN ep.value ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ep.value::numeric ELSE 0 END) AS n
+       FROM planning_issue_tallies t
+       JOIN estimate_points ep ON ep.id = t.estimate_point_id AND ep.deleted_at IS NULL
+       LEFT JOIN states s ON s.id = t.state_id
+      WHERE t.kind = $1 AND t.owner_id IN (${params})
+      GROUP BY t.owner_id, s."group"`,
+    [tallyKind(table), ...ids],
   );
   for (const r of rows) {
     const c = out.get(r.id)!;
