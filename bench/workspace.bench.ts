@@ -563,26 +563,6 @@ async function measure(
     next: (n: number) => LoadRequest;
     walk?: { page: (n: number) => LoadRequest; from: number; to: number };
   }> = [
-    walk('list, walked pages 1-100', `${W}/issues/`, 'order_by=-created_at', 0, 100),
-    walk('list, walked pages 91-100', `${W}/issues/`, 'order_by=-created_at', 90, 100),
-    walk(`list, walked pages ${deep - 9}-${deep + 1}`, `${W}/issues/`, 'order_by=-created_at', deep - 10, deep + 1),
-    walk('list, order_by=priority, walked pages 91-100', `${W}/issues/`, 'order_by=priority', 90, 100),
-    walk('list, order_by=target_date, walked pages 91-100', `${W}/issues/`, 'order_by=target_date', 90, 100),
-    walk(
-      'list, assignees=<a member>, walked pages 31-40',
-      `${W}/issues/`,
-      `order_by=-created_at&assignees=${member.id}`,
-      30,
-      40,
-    ),
-    walk(
-      'list, labels=<a label>, walked pages 71-80',
-      `${W}/issues/`,
-      `order_by=-created_at&labels=${label.id}`,
-      70,
-      80,
-    ),
-    walk('project list, walked pages 91-100', `${P}/issues/`, 'order_by=-created_at', 90, 100),
     { name: 'list, first page (-created_at)', next: list('cursor=100:0:0&per_page=100&order_by=-created_at') },
     { name: 'list, page 100 (row 10,000)', next: list('cursor=100:100:0&per_page=100&order_by=-created_at') },
     {
@@ -639,6 +619,27 @@ async function measure(
       name: 'list, group_by=state_id, page 2',
       next: list('cursor=30:1:0&per_page=30&group_by=state_id&order_by=-created_at'),
     },
+    // after the pages asked at once: a walk leaves the bookmarks of the pages it passed (their TTL)
+    walk('list, walked pages 1-100', `${W}/issues/`, 'order_by=-created_at', 0, 100),
+    walk('list, walked pages 91-100', `${W}/issues/`, 'order_by=-created_at', 90, 100),
+    walk(`list, walked pages ${deep - 9}-${deep + 1}`, `${W}/issues/`, 'order_by=-created_at', deep - 10, deep + 1),
+    walk('list, order_by=priority, walked pages 91-100', `${W}/issues/`, 'order_by=priority', 90, 100),
+    walk('list, order_by=target_date, walked pages 91-100', `${W}/issues/`, 'order_by=target_date', 90, 100),
+    walk(
+      'list, assignees=<a member>, walked pages 31-40',
+      `${W}/issues/`,
+      `order_by=-created_at&assignees=${member.id}`,
+      30,
+      40,
+    ),
+    walk(
+      'list, labels=<a label>, walked pages 71-80',
+      `${W}/issues/`,
+      `order_by=-created_at&labels=${label.id}`,
+      70,
+      80,
+    ),
+    walk('project list, walked pages 91-100', `${P}/issues/`, 'order_by=-created_at', 90, 100),
     { name: 'analytics/ priority × count', next: get(`${W}/analytics/?x_axis=priority&y_axis=issue_count`) },
     {
       name: 'analytics/ state__group × count by priority',
