@@ -6,3 +6,4 @@ export * from './keyset-sql';
 export * from './double-key';
 export * from './chunked-reads';
 export * from './page-bookmarks';
+export * from './page-bookmarks.module';

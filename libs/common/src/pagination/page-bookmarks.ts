@@ -1,15 +1,6 @@
-import {
-  DynamicModule,
-  Global,
-  Inject,
-  Injectable,
-  Logger,
-  Module,
-  OnApplicationShutdown,
-  OnModuleInit,
-} from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
-import type { AppConfig } from '../config/app-config';
+import { failFastRedis, redisReady } from '../redis/fail-fast-redis';
 
 /**
  * Where a page by number starts when the page before it was answered: the sort key of that page's
@@ -103,31 +94,13 @@ export class RedisPageBookmarks implements PageBookmarks {
     commandTimeoutMs = 200,
   ) {
     this.fallback = new MemoryPageBookmarks(ttlMs);
-    // loaded here: ioredis is only needed with REDIS_URL
-    const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
-    this.redis = new RedisClient(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: commandTimeoutMs,
-      connectTimeout: 2_000,
-      retryStrategy: (times) => Math.min(times * 200, 2_000),
-    });
+    this.redis = failFastRedis(url, commandTimeoutMs);
     this.redis.on('error', (err: Error) => this.warn(`Redis error (${err.message})`));
   }
 
   /** Waits (at most `timeoutMs`) for the first connection, so that the first pages already share bookmarks. */
-  async connected(timeoutMs = 2_000): Promise<boolean> {
-    if (this.redis.status === 'ready') return true;
-    return new Promise((resolve) => {
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        this.redis.off('ready', onReady);
-        resolve(ok);
-      };
-      const onReady = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.redis.once('ready', onReady);
-    });
+  connected(timeoutMs = 2_000): Promise<boolean> {
+    return redisReady(this.redis, timeoutMs);
   }
 
   get(list: string, number: number): PageBookmark | undefined | Promise<PageBookmark | undefined> {
@@ -176,40 +149,5 @@ export class RedisPageBookmarks implements PageBookmarks {
     if (now - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = now;
     this.logger.warn(`${what}: list page bookmarks fall back to this process's memory`);
-  }
-}
-
-/** The store `REDIS_URL` selects: Redis when it is set, this process's memory otherwise. */
-export function createPageBookmarks(config: AppConfig): MemoryPageBookmarks | RedisPageBookmarks {
-  return config.redis ? new RedisPageBookmarks(config.redis.url, config.redis.keyPrefix) : new MemoryPageBookmarks();
-}
-
-/** Waits for Redis at start (bounded) and closes a Redis store on shutdown. */
-@Injectable()
-class PageBookmarksLifecycle implements OnModuleInit, OnApplicationShutdown {
-  constructor(@Inject(PAGE_BOOKMARKS) private readonly store: PageBookmarks) {}
-
-  async onModuleInit(): Promise<void> {
-    if (this.store instanceof RedisPageBookmarks) await this.store.connected();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.store instanceof RedisPageBookmarks) await this.store.close();
-  }
-}
-
-/**
- * Provides `PAGE_BOOKMARKS` everywhere: where the next page of a list paged by number starts
- * (docs/decisions.md "Sequential deep pages from bookmarks").
- */
-@Global()
-@Module({})
-export class PageBookmarksModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return {
-      module: PageBookmarksModule,
-      providers: [{ provide: PAGE_BOOKMARKS, useFactory: () => createPageBookmarks(config) }, PageBookmarksLifecycle],
-      exports: [PAGE_BOOKMARKS],
-    };
   }
 }
