@@ -63,6 +63,51 @@ export function once(base: string, req: LoadRequest, agent?: Agent): Promise<{ s
   });
 }
 
+/** What a load records: every request's latency (ms) and its errors; `send` times one request. */
+class Recorder {
+  readonly latencies: number[] = [];
+  errors = 0;
+  firstError?: string;
+  readonly start = performance.now();
+
+  constructor(
+    readonly agent: Agent,
+    private readonly okStatus: number,
+  ) {}
+
+  /** Sends `req` and records its latency when `keep`. */
+  async send(base: string, req: LoadRequest, keep = true): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const res = await once(base, req, this.agent);
+      if (res.status !== this.okStatus) {
+        this.errors++;
+        this.firstError ??= `${res.status} ${res.body.slice(0, 200)}`;
+      }
+    } catch (err) {
+      this.errors++;
+      this.firstError ??= String(err);
+    }
+    if (keep) this.latencies.push(performance.now() - t0);
+  }
+
+  result(): LoadResult {
+    const elapsed = (performance.now() - this.start) / 1000;
+    this.agent.destroy();
+    const latencies = this.latencies.sort((a, b) => a - b);
+    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
+    return {
+      requests: latencies.length,
+      errors: this.errors,
+      rps: latencies.length / elapsed,
+      p50: pct(0.5),
+      p99: pct(0.99),
+      firstError: this.firstError,
+      latencies,
+    };
+  }
+}
+
 /** `next(n)` gives the n-th request (lets a scenario vary its path or body). */
 export async function load(
   base: string,
@@ -71,41 +116,40 @@ export async function load(
   seconds: number,
   okStatus: number,
 ): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
+  const rec = new Recorder(new Agent({ keepAlive: true, maxSockets: connections }), okStatus);
   let n = 0;
-  const start = performance.now();
-  const end = start + seconds * 1000;
+  const end = rec.start + seconds * 1000;
   const worker = async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      try {
-        const res = await once(base, next(n++), agent);
-        if (res.status !== okStatus) {
-          errors++;
-          firstError ??= `${res.status} ${res.body.slice(0, 200)}`;
-        }
-      } catch (err) {
-        errors++;
-        firstError ??= String(err);
-      }
-      latencies.push(performance.now() - t0);
-    }
+    while (performance.now() < end) await rec.send(base, next(n++));
   };
   await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = (performance.now() - start) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
-  return {
-    requests: latencies.length,
-    errors,
-    rps: latencies.length / elapsed,
-    p50: pct(0.5),
-    p99: pct(0.99),
-    firstError,
-    latencies,
+  return rec.result();
+}
+
+/**
+ * The web app's scrolling through a list paged by number: `connections` walkers, each asking
+ * `page(from)`, `page(from + 1)`, … `page(to)` one after the other (the next once the previous is
+ * read) and then again from `from`, for `seconds`. The latencies are those of the pages past `from`
+ * for which `measured` holds (default: all of them): pages reached by walking.
+ */
+export async function walkLoad(
+  base: string,
+  page: (number: number) => LoadRequest,
+  connections: number,
+  seconds: number,
+  range: { from: number; to: number; measured?: (number: number) => boolean },
+  okStatus: number,
+): Promise<LoadResult> {
+  const rec = new Recorder(new Agent({ keepAlive: true, maxSockets: connections }), okStatus);
+  const { from, to, measured = () => true } = range;
+  const end = rec.start + seconds * 1000;
+  const walker = async () => {
+    let number = from;
+    while (performance.now() < end) {
+      await rec.send(base, page(number), number > from && measured(number));
+      number = number >= to ? from : number + 1;
+    }
   };
+  await Promise.all(Array.from({ length: connections }, walker));
+  return rec.result();
 }

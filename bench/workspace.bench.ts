@@ -32,7 +32,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { benchHeader, freePort, http, listeningOn, setUp, signIn } from './harness';
-import { load, LoadRequest, LoadResult, once, pooled } from './load';
+import { load, LoadRequest, LoadResult, once, pooled, walkLoad } from './load';
 import { checkBulkMatchesApi, checkDerived, PLANNING_TALLIES, seedBulk, seedViaApi, Sql, VISIBLE } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -554,8 +554,23 @@ async function measure(
   const W = `/api/workspaces/bench`;
   const P = `${W}/projects/${project.id}`;
   const list = (q: string) => get(`${W}/issues/?${q}`);
+  /**
+   * The web app scrolling `path`'s list (100 a page, the web app's next cursor): each connection
+   * enters at page `from` (a jump: not measured) and walks to page `to`, one page after the other,
+   * then enters again; the pages past `from` are measured.
+   */
+  const walk = (name: string, path: string, q: string, from: number, to: number) => ({
+    name,
+    next: () => get(`${path}?cursor=100:${from}:0&per_page=100&${q}`)(),
+    walk: { page: (n: number) => get(`${path}?cursor=100:${n}:0&per_page=100&${q}`)(), from, to },
+  });
+  const deep = Math.floor(total / 200);
   // the spreadsheet of "All work items" (100 a page), the kanban's groups (30 a group) as the web app pages them
-  const scenarios: Array<{ name: string; next: (n: number) => LoadRequest }> = [
+  const scenarios: Array<{
+    name: string;
+    next: (n: number) => LoadRequest;
+    walk?: { page: (n: number) => LoadRequest; from: number; to: number };
+  }> = [
     { name: 'list, first page (-created_at)', next: list('cursor=100:0:0&per_page=100&order_by=-created_at') },
     { name: 'list, page 100 (row 10,000)', next: list('cursor=100:100:0&per_page=100&order_by=-created_at') },
     {
@@ -612,6 +627,27 @@ async function measure(
       name: 'list, group_by=state_id, page 2',
       next: list('cursor=30:1:0&per_page=30&group_by=state_id&order_by=-created_at'),
     },
+    // after the pages asked at once: a walk leaves the bookmarks of the pages it passed (their TTL)
+    walk('list, walked pages 1-100', `${W}/issues/`, 'order_by=-created_at', 0, 100),
+    walk('list, walked pages 91-100', `${W}/issues/`, 'order_by=-created_at', 90, 100),
+    walk(`list, walked pages ${deep - 9}-${deep + 1}`, `${W}/issues/`, 'order_by=-created_at', deep - 10, deep + 1),
+    walk('list, order_by=priority, walked pages 91-100', `${W}/issues/`, 'order_by=priority', 90, 100),
+    walk('list, order_by=target_date, walked pages 91-100', `${W}/issues/`, 'order_by=target_date', 90, 100),
+    walk(
+      'list, assignees=<a member>, walked pages 31-40',
+      `${W}/issues/`,
+      `order_by=-created_at&assignees=${member.id}`,
+      30,
+      40,
+    ),
+    walk(
+      'list, labels=<a label>, walked pages 71-80',
+      `${W}/issues/`,
+      `order_by=-created_at&labels=${label.id}`,
+      70,
+      80,
+    ),
+    walk('project list, walked pages 91-100', `${P}/issues/`, 'order_by=-created_at', 90, 100),
     { name: 'analytics/ priority × count', next: get(`${W}/analytics/?x_axis=priority&y_axis=issue_count`) },
     {
       name: 'analytics/ state__group × count by priority',
@@ -658,10 +694,14 @@ async function measure(
     path: `/api/v1/workspaces/bench/projects/${project.id}/work-items/${ids[n % ids.length]}/`,
     headers: { 'x-api-key': auth.key },
   });
-  const run = async (next: (n: number) => LoadRequest) => {
-    await load(meridian.base, next, CONNECTIONS, 1, 200);
+  const run = async (next: (n: number) => LoadRequest, walk?: (typeof scenarios)[number]['walk']) => {
+    const once = (seconds: number) =>
+      walk
+        ? walkLoad(meridian.base, walk.page, CONNECTIONS, seconds, walk, 200)
+        : load(meridian.base, next, CONNECTIONS, seconds, 200);
+    await once(1);
     const rounds: LoadResult[] = [];
-    for (let r = 0; r < ROUNDS; r++) rounds.push(await load(meridian.base, next, CONNECTIONS, SECONDS, 200));
+    for (let r = 0; r < ROUNDS; r++) rounds.push(await once(SECONDS));
     return pooled(rounds);
   };
   const rows: Array<[string, LoadResult, string]> = [];
@@ -669,7 +709,7 @@ async function measure(
   rows.push(['GET one work item (v1)', one, load1()]);
   console.log(`  GET one: p50 ${fmt(one.p50, 2)} ms (load ${load1()})`);
   for (const s of scenarios) {
-    const r = await run(s.next);
+    const r = await run(s.next, s.walk);
     rows.push([s.name, r, load1()]);
     console.log(`  ${s.name}: p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms (load ${load1()})`);
   }

@@ -16,7 +16,14 @@ import {
   unlessThrottled,
   WorkspaceAccessGuard,
 } from '#common';
-import { AccessCacheModule, OperationsModule, RATE_LIMIT_STORE, RateLimitStore, RateLimitStoreModule } from '#common';
+import {
+  AccessCacheModule,
+  OperationsModule,
+  PageBookmarksModule,
+  RATE_LIMIT_STORE,
+  RateLimitStore,
+  RateLimitStoreModule,
+} from '#common';
 import { DatabaseModule, ReadyDatabase } from '#database';
 import { DomainModule } from '#domain';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -59,6 +66,8 @@ export class AppModule {
         OperationsModule.forRoot(config),
         // one store for every counter: this process's memory, or Redis with REDIS_URL
         RateLimitStoreModule.forRoot(config),
+        // where the next page of a list paged by number starts: this process's memory, or Redis with REDIS_URL
+        PageBookmarksModule.forRoot(config),
         // resolved credentials and roles, briefly (ACCESS_CACHE_TTL_MS); emptied on every access change
         AccessCacheModule.forRoot(),
         ThrottlerModule.forRootAsync({

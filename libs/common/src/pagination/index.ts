@@ -5,3 +5,5 @@ export * from './page-query.decorator';
 export * from './keyset-sql';
 export * from './double-key';
 export * from './chunked-reads';
+export * from './page-bookmarks';
+export * from './page-bookmarks.module';

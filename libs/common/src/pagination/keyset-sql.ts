@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { MeridianError } from '../errors/meridian.error';
 import { Cursor, formatCursor } from './cursor';
 import { doubleSortKey } from './double-key';
 import { Page, pageNumberCursors, PageRequest } from './page';
+import type { PageBookmark, PageBookmarks } from './page-bookmarks';
 
 /**
  * A list for `paginateSql`: plain SQL fragments with `$1…$n` placeholders, so that hot lists
@@ -52,6 +54,13 @@ export interface SqlKeysetList {
    * order the page again outside). Pages through a cursor and `all` do not read them.
    */
   pageColumns?: string;
+  /**
+   * Where the next page by number starts, remembered when a page is answered (the key and id of
+   * its last row) and read for the next one, which is then read from there (`bookmarkedPageSql`)
+   * instead of by its offset (docs/decisions.md "Sequential deep pages from bookmarks"). The key
+   * must never be null.
+   */
+  bookmarks?: PageBookmarks;
 }
 
 /** Runs one statement and returns its rows (a pool, a PGlite connection, a transaction). */
@@ -145,6 +154,48 @@ export function numberedPageSql(
 }
 
 /**
+ * The list's identity for its `PageBookmarks`: a digest of everything that decides its rows and
+ * their order (the statement's `FROM … WHERE …`, its values, the key, the id and the direction)
+ * and of the page size, so that two requests share a bookmark only when they page the same rows
+ * the same way (the same caller's visibility, filters, grouping and order are in the text and its
+ * values).
+ */
+export function bookmarkListId(
+  list: Pick<SqlKeysetList, 'from' | 'params' | 'key' | 'id' | 'order'>,
+  perPage: number,
+): string {
+  return createHash('sha1')
+    .update(`${list.from}\u0000${list.key}\u0000${list.id}\u0000${list.order ?? 'ASC'}\u0000${perPage}\u0000`)
+    .update(JSON.stringify(list.params, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+    .digest('base64url');
+}
+
+/**
+ * A page by number of `list` read from its bookmark (`mark`: the key and id of the previous page's
+ * last row): `from` narrowed to the rows after `(key, id)` in the list's order, `ordered` and
+ * `params` as `numberedPageSql` answers them. When no row was written since the bookmark, these are
+ * the rows `numberedPageSql` reads for that page; the bookmark's values take the types of the key
+ * and the id (PostgreSQL infers them from the comparison).
+ */
+export function bookmarkedPageSql(
+  list: Pick<SqlKeysetList, 'from' | 'params' | 'key' | 'id' | 'order'>,
+  mark: PageBookmark,
+): { from: string; ordered: string; params: unknown[] } {
+  const order = list.order ?? 'ASC';
+  const params = [...list.params, mark.key, mark.id];
+  const n = params.length;
+  return {
+    from: `${list.from} AND (${list.key}, ${list.id}) ${order === 'ASC' ? '>' : '<'} ($${n - 1}, $${n})`,
+    ordered: `ORDER BY ${list.key} ${order}, ${list.id} ${order}`,
+    params,
+  };
+}
+
+/** The columns a page by number's rows carry for the next page's bookmark (`bookmarkedPageSql`). */
+const MARK_KEY = '__mark_key';
+const MARK_ID = '__mark_id';
+
+/**
  * The keyset paginator of `paginate` (same cursors, same pages, same totals) over plain SQL.
  *
  * Statements per page: the page and the total (concurrently); for a page read through a cursor,
@@ -212,8 +263,16 @@ export async function paginateSql<T>(
   }
 
   if (page.number !== undefined) {
-    const { from, ordered, params } = numberedPageSql(list, page.number * page.perPage);
+    const marks = list.bookmarks;
+    const listId = marks ? bookmarkListId(list, page.perPage) : '';
+    // a page after one answered: from where that one ended, if it is remembered
+    const mark = marks && page.number > 0 ? await marks.get(listId, page.number) : undefined;
+    const { from, ordered, params } = mark
+      ? bookmarkedPageSql(list, mark)
+      : numberedPageSql(list, page.number * page.perPage);
     const limit = `$${params.length + 1}`;
+    // the next page's bookmark: the key as PostgreSQL's text (a time's microseconds, a double's digits)
+    const marked = marks ? `, (${list.key})::text AS ${MARK_KEY}, ${list.id} AS ${MARK_ID}` : '';
     // its size first: the page is read only when it may be answered
     if (list.weight) await refuseOverSize(list.weight, from, ordered, limit, [...params, page.perPage], run);
     // with `pageColumns` the page's size is written in the text, not bound: a plan for any value of
@@ -221,12 +280,18 @@ export async function paginateSql<T>(
     // so PostgreSQL would find the generic plan of a named statement dearer than a custom one and
     // plan it each time (a deep page then walked by the custom plan's sort of the whole list: 3 x)
     const text = list.pageColumns
-      ? `SELECT i.*, ${list.pageColumns} FROM (SELECT ${list.select}, ${list.key} AS __order_key, ${list.id} AS __order_id ` +
+      ? `SELECT i.*, ${list.pageColumns} FROM (SELECT ${list.select}, ${list.key} AS __order_key, ${list.id} AS __order_id${marked} ` +
         `${from} ${ordered} LIMIT ${Math.trunc(page.perPage) + 1}) i ORDER BY i.__order_key ${order}, i.__order_id ${order}`
-      : `SELECT ${list.select} ${from} ${ordered} LIMIT ${limit}`;
+      : `SELECT ${list.select}${marked} ${from} ${ordered} LIMIT ${limit}`;
     const values = list.pageColumns ? params : [...params, page.perPage + 1];
     const [fetched, [countRow]] = await Promise.all([run(text, values), countTotal()]);
-    const { next: nextCursor, prev } = pageNumberCursors(page.perPage, page.number, fetched.length > page.perPage);
+    const more = fetched.length > page.perPage;
+    // the next page's start, or none when this one is the last (a bookmark left by a longer list would shift it)
+    const last = more ? fetched[page.perPage - 1] : undefined;
+    if (marks && last?.[MARK_KEY] != null)
+      marks.set(listId, page.number + 1, { key: String(last[MARK_KEY]), id: String(last[MARK_ID]) });
+    else if (marks) marks.forget(listId, page.number + 1);
+    const { next: nextCursor, prev } = pageNumberCursors(page.perPage, page.number, more);
     return new Page(fetched.slice(0, page.perPage).map(row), page.perPage, Number(countRow.n), nextCursor, prev);
   }
 

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { failFastRedis, redisReady } from '../redis/fail-fast-redis';
 import {
   MemoryRateLimitStore,
   RateLimitStore,
@@ -63,15 +64,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly prefix: string,
     private readonly commandTimeoutMs = 500,
   ) {
-    // loaded here: ioredis is only needed with REDIS_URL (a quarter of a second of start-up otherwise)
-    const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
-    this.redis = new RedisClient(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: commandTimeoutMs,
-      connectTimeout: 2_000,
-      retryStrategy: (times) => Math.min(times * 200, 2_000),
-    });
+    this.redis = failFastRedis(url, commandTimeoutMs);
     this.redis.defineCommand('meridianIncrement', { numberOfKeys: 1, lua: INCREMENT });
     this.redis.defineCommand('meridianWindow', { numberOfKeys: 1, lua: WINDOW });
     this.redis.on('error', (err: Error) => this.warn(`Redis error (${err.message})`));
@@ -82,18 +75,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** Waits (at most `timeoutMs`) for the first connection, so the first requests already share counters. */
-  async connected(timeoutMs = 2_000): Promise<boolean> {
-    if (this.redis.status === 'ready') return true;
-    return new Promise((resolve) => {
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        this.redis.off('ready', onReady);
-        resolve(ok);
-      };
-      const onReady = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.redis.once('ready', onReady);
-    });
+  connected(timeoutMs = 2_000): Promise<boolean> {
+    return redisReady(this.redis, timeoutMs);
   }
 
   increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {

@@ -5,13 +5,16 @@ import {
   PageRequest,
   pageInChunks,
   paginate,
+  MemoryPageBookmarks,
   numberedPageSql,
+  PAGE_BOOKMARKS,
+  PageBookmarks,
   paginateSql,
   PLANNED_EACH_TIME,
   readInChunks,
   SqlKeysetList,
 } from '#common';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not, SelectQueryBuilder } from 'typeorm';
 import { externalIdMap } from '../kernel/external-id';
@@ -512,7 +515,15 @@ export interface BoardIssueOrder extends IssueOrderKey {
 
 @Injectable()
 export class IssueRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** where the next page by number of a list starts (`SqlKeysetList.bookmarks`): the app's store, else this process's */
+  private readonly bookmarks: PageBookmarks;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() @Inject(PAGE_BOOKMARKS) bookmarks?: PageBookmarks,
+  ) {
+    this.bookmarks = bookmarks ?? new MemoryPageBookmarks();
+  }
 
   /** `issues.name`'s statistics as last read (`searchNameStats`), when they were asked, and the first read. */
   private nameStats?: NameStats;
@@ -629,6 +640,8 @@ AND s.attname = 'name' AND NOT s.inherited WHERE c.oid = 'issues'::regclass`,
         // request); the workspace list reads them only for `fields`/`expand`, and never refused
         weight: columns === 'list' || !project ? undefined : { sql: ISSUE_TEXT_BYTES, maxBytes: pageTextBytes() },
         pageColumns: values ? APP_VALUE_COLUMNS : undefined,
+        // a page after one answered is read from where that one ended (its last row's key and id)
+        bookmarks: this.bookmarks,
       },
       page,
       // the rows are only written out: their times stay text (`ISO_TIMES`)
