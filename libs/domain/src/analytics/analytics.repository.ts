@@ -611,13 +611,18 @@ export class AnalyticsRepository {
 
   // ---- the home graphs (the caller's own work) ------------------------------------------------
 
-  /** `{created_date, activity_count}` of `actorId`'s history entries in the workspace since `since` (UTC days). */
+  /**
+   * `{created_date, activity_count}` of `actorId`'s history entries in the workspace since `since`
+   * (UTC days, `YYYY-MM-DD`), oldest first: the tallies per actor and day
+   * (`issue_activity_day_tallies`, migration `ActivityDayTallies`, kept by triggers: the count of the
+   * live history rows of each day), days of none left out as a count leaves them out.
+   */
   activityByDay(workspaceId: string, actorId: string, since: string): Promise<ChartRow[]> {
     return this.dataSource.query(
-      `SELECT to_char((a.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS created_date, COUNT(*)::int AS activity_count
-       FROM issue_activities a
-       WHERE a.workspace_id = $1 AND a.actor_id = $2 AND a.deleted_at IS NULL AND (a.created_at AT TIME ZONE 'UTC')::date >= $3::date
-       GROUP BY 1 ORDER BY 1`,
+      `SELECT to_char(t.day, 'YYYY-MM-DD') AS created_date, t.n AS activity_count
+       FROM issue_activity_day_tallies t
+       WHERE t.workspace_id = $1 AND t.actor_id = $2 AND t.day >= $3::date AND t.n > 0
+       ORDER BY t.day`,
       [workspaceId, actorId, since],
     );
   }
