@@ -258,6 +258,28 @@ export class AnalyticsRepository {
   }
 
   /**
+   * The scope without its filters when they keep every work item of it, else undefined: filters
+   * that read only the keys of the visible work items' tallies (`talliedFilters`: state, state
+   * group, priority, creator, project), whose sum over the scope's tallies equals the sum without
+   * them (the filtered work items are among the unfiltered ones, and as many: the same). A chart of
+   * such a scope is the unfiltered scope's, which the tallies per month, assignee and label may
+   * answer (`tallyWhole`); a filter that leaves out any work item, or that the tallies cannot read:
+   * undefined.
+   */
+  async keptWhole(scope: AnalyticsScope): Promise<AnalyticsScope | undefined> {
+    if (this.unfiltered(scope) || !talliedFilters(scope.filters)) return undefined;
+    const whole: AnalyticsScope = { ...scope, filters: {} };
+    const params: unknown[] = [];
+    const filtered = this.tallied(scope, params)!;
+    const all = this.tallied(whole, params)!;
+    const rows: Array<{ same: boolean }> = await this.dataSource.query(
+      `SELECT (SELECT COALESCE(SUM(i.n), 0) ${filtered}) = (SELECT COALESCE(SUM(i.n), 0) ${all}) AS same`,
+      params,
+    );
+    return rows[0]?.same === true ? whole : undefined;
+  }
+
+  /**
    * Whether the tallies per assignee and per label (`issue_set_tallies`) may answer for the scope:
    * no filter, and no Guest rule narrowing one of the viewer's projects (`tallyProjects`' `whole`;
    * false when the viewer has no project, where counting is as cheap).

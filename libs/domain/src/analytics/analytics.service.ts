@@ -228,13 +228,15 @@ export class AnalyticsService {
 
   /**
    * A chart's rows: from the tallies per assignee and per label, or per month of a date, when they
-   * give the same rows (an assignee, label or date chart counted, `chartTallied`, with no filter and
-   * no Guest rule narrowing a project of the viewer: `tallyWhole`), else one pass over the scope
-   * (`AnalyticsRepository.chart`).
+   * give the same rows (an assignee, label or date chart counted, `chartTallied`, with no filter, or
+   * filters that keep every work item of the scope, `keptWhole`, and no Guest rule narrowing a
+   * project of the viewer: `tallyWhole`), else one pass over the scope (`AnalyticsRepository.chart`).
    */
   private async chartRows(scope: AnalyticsScope, chart: Chart): Promise<ChartRow[]> {
-    if (chartTallied(chart.x, chart.y, chart.segment) && (await this.repo.tallyWhole(scope)))
-      return this.repo.talliedChart(scope, chart.x, chart.segment);
+    if (chartTallied(chart.x, chart.y, chart.segment)) {
+      const whole = this.repo.unfiltered(scope) ? scope : await this.repo.keptWhole(scope);
+      if (whole && (await this.repo.tallyWhole(whole))) return this.repo.talliedChart(whole, chart.x, chart.segment);
+    }
     return this.repo.chart(scope, chart.x, chart.y, chart.segment);
   }
 
