@@ -135,7 +135,8 @@ export const VISIBLE = `i.deleted_at IS NULL AND i.archived_at IS NULL AND i.is_
  * What the database's triggers keep, checked against a recount over workspace `workspaceId`'s
  * projects; throws on the first difference (up to 5 differing rows in the message):
  * `project_issue_tallies`, `issue_set_tallies` and `issue_date_tallies` (rows of 0 left out) equal
- * the counts of the visible work items and their links (the recounts of the tallies' e2e tests);
+ * the counts of the visible work items and their links (the recounts of the tallies' e2e tests),
+ * and `issue_activity_day_tallies` the counts of the live history rows per actor and UTC day;
  * each project's `visible_count` and `last_sequence`; every assignee and label row's
  * `issue_created_at` equals its work item's `created_at`; and, with `bulkName` (a `LIKE` pattern),
  * those work items' `updated_at` is after their `created_at` exactly when they have a cycle, module,
@@ -181,6 +182,12 @@ export async function checkDerived(sql: Sql, workspaceId: string, bulkName?: str
      FROM issues i CROSS JOIN LATERAL (VALUES ('c', i.created_at AT TIME ZONE 'UTC'),
        ('d', i.completed_at AT TIME ZONE 'UTC'), ('s', i.start_date::timestamp), ('t', i.target_date::timestamp)) v(axis, d)
      WHERE i.project_id IN ${projects} AND v.d IS NOT NULL AND ${VISIBLE} GROUP BY 1, 2, 3, 4`,
+  );
+  await same(
+    'issue_activity_day_tallies',
+    `SELECT actor_id, day, n FROM issue_activity_day_tallies WHERE workspace_id = $1 AND n <> 0`,
+    `SELECT actor_id, (created_at AT TIME ZONE 'UTC')::date, COUNT(*)::int FROM issue_activities
+     WHERE workspace_id = $1 AND deleted_at IS NULL AND actor_id IS NOT NULL GROUP BY 1, 2`,
   );
   await same(
     'visible counts and sequence counters',
