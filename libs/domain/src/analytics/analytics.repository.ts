@@ -390,18 +390,6 @@ export class AnalyticsRepository {
     );
   }
 
-  /** `{state_group, state_count}` per state group of the scope (only the open groups with `openOnly`), by group. */
-  async byStateGroup(scope: AnalyticsScope, openOnly: boolean): Promise<ChartRow[]> {
-    const params: unknown[] = [];
-    const from = this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id');
-    return this.dataSource.query(
-      `SELECT s."group"::text AS state_group, COUNT(s."group")::int AS state_count ${from}
-       ${openOnly ? `AND s."group" IN ('backlog', 'unstarted', 'started')` : ''}
-       GROUP BY 1 ORDER BY 1`,
-      params,
-    );
-  }
-
   /**
    * The overview of the scope in one pass (`default-analytics/`; two grouping sets of one
    * aggregate): `groups`, per state group (`null` for a work item whose state is unset or gone)
@@ -651,42 +639,70 @@ export class AnalyticsRepository {
 
   /**
    * The scope's work items completed in calendar month `month` (of any year, as Plane), grouped
-   * by `week`: `(day - 1) / 7 + 1` (`week_in_month`, the dashboard) or the ISO week modulo 4
-   * (`week`, the completed graph), each with `completed_count`.
+   * by the ISO week modulo 4 (`week`, the completed graph), each with `completed_count`.
    */
-  completedInMonth(scope: AnalyticsScope, month: number, by: 'week_in_month' | 'week'): Promise<ChartRow[]> {
+  completedInMonth(scope: AnalyticsScope, month: number): Promise<ChartRow[]> {
     const params: unknown[] = [];
     const from = this.scoped(scope, params);
     params.push(month);
     const t = `(i.completed_at AT TIME ZONE 'UTC')`;
-    const key = by === 'week' ? `(EXTRACT(WEEK FROM ${t})::int % 4)` : `(((EXTRACT(DAY FROM ${t})::int - 1) / 7) + 1)`;
     return this.dataSource.query(
-      `SELECT ${key} AS ${by}, COUNT(*)::int AS completed_count ${from}
+      `SELECT (EXTRACT(WEEK FROM ${t})::int % 4) AS week, COUNT(*)::int AS completed_count ${from}
        AND i.completed_at IS NOT NULL AND EXTRACT(MONTH FROM ${t}) = $${params.length} GROUP BY 1 ORDER BY 1`,
       params,
     );
   }
 
-  /** The dashboard's counts of the scope (its work items are the caller's assigned ones). */
-  async dashboardCounts(
+  /**
+   * The dashboard's figures of the scope (its work items are the caller's assigned ones) in one
+   * pass: `counts` (all, pending: state group unset or not completed or cancelled, completed, due
+   * this week: `target_date` in the current week, UTC), `states` (`{state_group, state_count}` per
+   * state group, by group; a work item whose state is unset or gone counts 0 under `null`, as
+   * `COUNT(s."group")`), and `completed` (`{week_in_month, completed_count}`: the work items
+   * completed in calendar month `month` of any year, per `(day - 1) / 7 + 1`, by week). The work
+   * items are grouped by state group, week and due-this-week; the figures are sums of those groups.
+   */
+  async dashboardFigures(
     scope: AnalyticsScope,
-  ): Promise<{ assigned: number; pending: number; completed: number; dueThisWeek: number }> {
+    month: number,
+  ): Promise<{
+    counts: { assigned: number; pending: number; completed: number; dueThisWeek: number };
+    states: ChartRow[];
+    completed: ChartRow[];
+  }> {
     const params: unknown[] = [];
-    const rows: Array<{ assigned: number; pending: number; completed: number; due: number }> =
+    const from = this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id');
+    params.push(month);
+    const t = `(i.completed_at AT TIME ZONE 'UTC')`;
+    const rows: Array<{ state_group: string | null; week: number | null; due: boolean; n: number }> =
       await this.dataSource.query(
-        `SELECT COUNT(*)::int AS assigned,
-           COUNT(*) FILTER (WHERE s."group" IS NULL OR s."group" NOT IN ('completed', 'cancelled'))::int AS pending,
-           COUNT(*) FILTER (WHERE s."group" = 'completed')::int AS completed,
-           COUNT(*) FILTER (WHERE date_trunc('week', i.target_date) = date_trunc('week', (now() AT TIME ZONE 'UTC')::date))::int AS due
-         ${this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id')}`,
+        `SELECT s."group"::text AS state_group,
+           CASE WHEN i.completed_at IS NOT NULL AND EXTRACT(MONTH FROM ${t}) = $${params.length}
+             THEN ((EXTRACT(DAY FROM ${t})::int - 1) / 7) + 1 END AS week,
+           COALESCE(date_trunc('week', i.target_date) = date_trunc('week', (now() AT TIME ZONE 'UTC')::date), false) AS due,
+           COUNT(*)::int AS n
+         ${from} GROUP BY 1, 2, 3 ORDER BY 1`,
         params,
       );
-    const r = rows[0];
+    const counts = { assigned: 0, pending: 0, completed: 0, dueThisWeek: 0 };
+    const states = new Map<string | null, number>();
+    const weeks = new Map<number, number>();
+    for (const r of rows) {
+      const n = Number(r.n);
+      counts.assigned += n;
+      if (r.state_group === null || (r.state_group !== 'completed' && r.state_group !== 'cancelled'))
+        counts.pending += n;
+      if (r.state_group === 'completed') counts.completed += n;
+      if (r.due) counts.dueThisWeek += n;
+      states.set(r.state_group, (states.get(r.state_group) ?? 0) + (r.state_group === null ? 0 : n));
+      if (r.week !== null) weeks.set(Number(r.week), (weeks.get(Number(r.week)) ?? 0) + n);
+    }
     return {
-      assigned: r?.assigned ?? 0,
-      pending: r?.pending ?? 0,
-      completed: r?.completed ?? 0,
-      dueThisWeek: r?.due ?? 0,
+      counts,
+      states: [...states].map(([state_group, state_count]) => ({ state_group, state_count })),
+      completed: [...weeks]
+        .sort(([a], [b]) => a - b)
+        .map(([week_in_month, completed_count]) => ({ week_in_month, completed_count })),
     };
   }
 
@@ -713,11 +729,6 @@ export class AnalyticsRepository {
        ORDER BY i.${column}, i.created_at LIMIT 100`,
       params,
     );
-  }
-
-  /** `{state_group, state_count}` per state group of the scope. */
-  stateDistribution(scope: AnalyticsScope): Promise<ChartRow[]> {
-    return this.byStateGroup(scope, false);
   }
 
   // ---- saved charts ---------------------------------------------------------------------------

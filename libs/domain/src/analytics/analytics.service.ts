@@ -429,17 +429,15 @@ export class AnalyticsService {
 
   /** `[{week, completed_count}]`: the caller's assigned work items completed in calendar month `month`, by ISO week modulo 4. */
   completedGraph(workspaceId: string, userId: string, month: number) {
-    return this.repo.completedInMonth(assignedTo(workspaceId, userId), month, 'week');
+    return this.repo.completedInMonth(assignedTo(workspaceId, userId), month);
   }
 
   /** Plane's `UserWorkspaceDashboardEndpoint` of the caller's assigned work items. */
   async dashboard(workspaceId: string, userId: string, month: number) {
     const scope = assignedTo(workspaceId, userId);
-    const [activities, completed, counts, states, overdue, upcoming] = await Promise.all([
+    const [activities, { counts, states, completed }, overdue, upcoming] = await Promise.all([
       this.activityGraph(workspaceId, userId, 3),
-      this.repo.completedInMonth(scope, month, 'week_in_month'),
-      this.repo.dashboardCounts(scope),
-      this.repo.stateDistribution(scope),
+      this.repo.dashboardFigures(scope, month),
       this.repo.dueItems(scope, 'overdue'),
       this.repo.dueItems(scope, 'upcoming'),
     ]);
