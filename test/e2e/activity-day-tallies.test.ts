@@ -78,9 +78,9 @@ describe('tallies of the history rows per actor and day: kept exact, the home gr
     await check('a create');
     await items.patch(p.id, id, { name: 'Renamed', priority: 'high' });
     await check('a change');
-    const comment = await bearer(
-      t.api.post(`/api/workspaces/${ws.slug}/projects/${p.id}/issues/${id}/comments/`),
-    ).send({ comment_html: '<p>Hello</p>' });
+    const comment = await bearer(t.api.post(`/api/workspaces/${ws.slug}/projects/${p.id}/issues/${id}/comments/`)).send(
+      { comment_html: '<p>Hello</p>' },
+    );
     assert.equal(comment.status, 201, JSON.stringify(comment.body));
     await check('a comment');
     await Promise.all(Array.from({ length: 8 }, (_, n) => items.create(p.id, { name: `Parallel ${n}` })));
@@ -109,7 +109,10 @@ describe('tallies of the history rows per actor and day: kept exact, the home gr
       [id],
     );
     await check('several rows moved in one statement');
-    await t.sql(`UPDATE issue_activities SET actor_id = $2 WHERE issue_id = $1 AND actor_id IS NULL`, [id, owner.userId]);
+    await t.sql(`UPDATE issue_activities SET actor_id = $2 WHERE issue_id = $1 AND actor_id IS NULL`, [
+      id,
+      owner.userId,
+    ]);
     await check('an actor given');
     await t.sql(
       `UPDATE issue_activities SET actor_id = $2 WHERE id = (SELECT id FROM issue_activities WHERE issue_id = $1 AND field = 'name' AND actor_id = $3 ORDER BY created_at DESC LIMIT 1)`,
@@ -130,7 +133,9 @@ describe('tallies of the history rows per actor and day: kept exact, the home gr
     await t.sql('DELETE FROM issues WHERE id = $1', [id]);
     await check('the work item removed for good (its history with it)');
     const gone = await items.create(p.id, { name: 'Deleted' });
-    const deleted = await t.api.delete(`/api/v1/workspaces/${ws.slug}/projects/${p.id}/work-items/${gone}/`).set('X-API-Key', key);
+    const deleted = await t.api
+      .delete(`/api/v1/workspaces/${ws.slug}/projects/${p.id}/work-items/${gone}/`)
+      .set('X-API-Key', key);
     assert.equal(deleted.status, 204);
     await check('a delete through the API');
   });
