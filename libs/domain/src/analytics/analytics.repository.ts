@@ -23,7 +23,23 @@ export interface AnalyticsScope {
   workspaceId: string;
   viewerId: string;
   filters: IssueFilterSet;
+  /**
+   * The work items assigned to this user (also in `filters.assignee`), read from that user's
+   * assignment rows first (`ownAssigned`, over the work items, not their tallies): the home's scope
+   * of the caller's assigned work items.
+   */
+  assignedTo?: string;
 }
+
+/**
+ * `i.id = ANY(ARRAY(…))` of the work items assigned to `user` (an SQL value): the same rows as the
+ * assignee filter's `EXISTS`, which it accompanies, but the statement reads the user's assignment
+ * rows (`ix_issue_assignees_assignee_created`, index only) and looks their work items up by id,
+ * where PostgreSQL planned the `EXISTS` as a scan of every work item of the workspace hashed
+ * against them (some 1 s at a million work items for a user's ten thousand).
+ */
+const ownAssigned = (user: string) =>
+  `i.id = ANY(ARRAY(SELECT ib.issue_id FROM issue_assignees ib WHERE ib.assignee_id = ${user}::uuid))`;
 
 /** A public project's `network` (the project room's `NETWORK.PUBLIC`). */
 const PUBLIC_NETWORK = 2;
@@ -192,6 +208,7 @@ export class AnalyticsRepository {
       `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
         AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
       ...issueFilterConditions(scope.filters, bind),
+      ...(scope.assignedTo && table === 'issues' ? [ownAssigned(bind(scope.assignedTo))] : []),
     ];
     return `FROM ${table} i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
   }
@@ -655,12 +672,15 @@ export class AnalyticsRepository {
 
   /**
    * The dashboard's figures of the scope (its work items are the caller's assigned ones) in one
-   * pass: `counts` (all, pending: state group unset or not completed or cancelled, completed, due
-   * this week: `target_date` in the current week, UTC), `states` (`{state_group, state_count}` per
-   * state group, by group; a work item whose state is unset or gone counts 0 under `null`, as
-   * `COUNT(s."group")`), and `completed` (`{week_in_month, completed_count}`: the work items
-   * completed in calendar month `month` of any year, per `(day - 1) / 7 + 1`, by week). The work
-   * items are grouped by state group, week and due-this-week; the figures are sums of those groups.
+   * statement, the scope's work items read once: `counts` (all, pending: state group unset or not
+   * completed or cancelled, completed, due this week: `target_date` in the current week, UTC),
+   * `states` (`{state_group, state_count}` per state group, by group; a work item whose state is
+   * unset or gone counts 0 under `null`, as `COUNT(s."group")`), `completed`
+   * (`{week_in_month, completed_count}`: the work items completed in calendar month `month` of any
+   * year, per `(day - 1) / 7 + 1`, by week), and the open work items (state group not completed or
+   * cancelled, `completed_at` unset) that are `overdue` (`target_date` before today, UTC) or
+   * `upcoming` (`start_date` today or later): `{id, name, workspace__slug, project_id, target_date
+   * | start_date}`, soonest first (then oldest), at most 100 each.
    */
   async dashboardFigures(
     scope: AnalyticsScope,
@@ -669,25 +689,44 @@ export class AnalyticsRepository {
     counts: { assigned: number; pending: number; completed: number; dueThisWeek: number };
     states: ChartRow[];
     completed: ChartRow[];
+    overdue: ChartRow[];
+    upcoming: ChartRow[];
   }> {
     const params: unknown[] = [];
     const from = this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id');
     params.push(month);
-    const t = `(i.completed_at AT TIME ZONE 'UTC')`;
-    const rows: Array<{ state_group: string | null; week: number | null; due: boolean; n: number }> =
-      await this.dataSource.query(
-        `SELECT s."group"::text AS state_group,
-           CASE WHEN i.completed_at IS NOT NULL AND EXTRACT(MONTH FROM ${t}) = $${params.length}
-             THEN ((EXTRACT(DAY FROM ${t})::int - 1) / 7) + 1 END AS week,
-           COALESCE(date_trunc('week', i.target_date) = date_trunc('week', (now() AT TIME ZONE 'UTC')::date), false) AS due,
-           COUNT(*)::int AS n
-         ${from} GROUP BY 1, 2, 3 ORDER BY 1`,
-        params,
-      );
+    const t = `(m.completed_at AT TIME ZONE 'UTC')`;
+    const today = `(now() AT TIME ZONE 'UTC')::date`;
+    const open = `(m.state_group IS NULL OR m.state_group NOT IN ('completed', 'cancelled')) AND m.completed_at IS NULL`;
+    const due = (column: string, cond: string) =>
+      `(SELECT json_agg(d ORDER BY d.o) FROM (
+         SELECT m.id::text AS id, m.name, w.slug AS workspace__slug, m.project_id::text AS project_id,
+           m.${column}::text AS ${column}, row_number() OVER (ORDER BY m.${column}, m.created_at) AS o
+         FROM m JOIN workspaces w ON w.id = m.workspace_id WHERE ${open} AND ${cond}
+         ORDER BY m.${column}, m.created_at LIMIT 100) d)`;
+    const rows: Array<{ groups: unknown; overdue: unknown; upcoming: unknown }> = await this.dataSource.query(
+      `WITH m AS MATERIALIZED (
+         SELECT i.id, i.name, i.workspace_id, i.project_id, s."group"::text AS state_group, i.completed_at,
+           i.target_date, i.start_date, i.created_at ${from})
+       SELECT
+         (SELECT json_agg(g ORDER BY g.state_group) FROM (
+            SELECT m.state_group,
+              CASE WHEN m.completed_at IS NOT NULL AND EXTRACT(MONTH FROM ${t}) = $${params.length}
+                THEN ((EXTRACT(DAY FROM ${t})::int - 1) / 7) + 1 END AS week,
+              COALESCE(date_trunc('week', m.target_date) = date_trunc('week', ${today}), false) AS due,
+              COUNT(*)::int AS n
+            FROM m GROUP BY 1, 2, 3) g) AS groups,
+         ${due('target_date', `m.target_date < ${today}`)} AS overdue,
+         ${due('start_date', `m.start_date >= ${today}`)} AS upcoming`,
+      params,
+    );
+    const json = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v as T[] | null) ?? []));
     const counts = { assigned: 0, pending: 0, completed: 0, dueThisWeek: 0 };
     const states = new Map<string | null, number>();
     const weeks = new Map<number, number>();
-    for (const r of rows) {
+    for (const r of json<{ state_group: string | null; week: number | null; due: boolean; n: number }>(
+      rows[0]?.groups,
+    )) {
       const n = Number(r.n);
       counts.assigned += n;
       if (r.state_group === null || (r.state_group !== 'completed' && r.state_group !== 'cancelled'))
@@ -697,38 +736,16 @@ export class AnalyticsRepository {
       states.set(r.state_group, (states.get(r.state_group) ?? 0) + (r.state_group === null ? 0 : n));
       if (r.week !== null) weeks.set(Number(r.week), (weeks.get(Number(r.week)) ?? 0) + n);
     }
+    const list = (v: unknown) => json<ChartRow>(v).map(({ o: _o, ...r }) => r);
     return {
       counts,
       states: [...states].map(([state_group, state_count]) => ({ state_group, state_count })),
       completed: [...weeks]
         .sort(([a], [b]) => a - b)
         .map(([week_in_month, completed_count]) => ({ week_in_month, completed_count })),
+      overdue: list(rows[0]?.overdue),
+      upcoming: list(rows[0]?.upcoming),
     };
-  }
-
-  /**
-   * Open work items of the scope (state group not completed or cancelled, `completed_at` unset)
-   * that are overdue (`target_date` before today, UTC) or upcoming (`start_date` today or later):
-   * `{id, name, workspace__slug, project_id, target_date | start_date}`, soonest first.
-   */
-  dueItems(scope: AnalyticsScope, kind: 'overdue' | 'upcoming'): Promise<ChartRow[]> {
-    const params: unknown[] = [];
-    const from = this.scoped(
-      scope,
-      params,
-      'LEFT JOIN states s ON s.id = i.state_id JOIN workspaces w ON w.id = i.workspace_id',
-    );
-    const column = kind === 'overdue' ? 'target_date' : 'start_date';
-    const cond =
-      kind === 'overdue'
-        ? `i.target_date < (now() AT TIME ZONE 'UTC')::date`
-        : `i.start_date >= (now() AT TIME ZONE 'UTC')::date`;
-    return this.dataSource.query(
-      `SELECT i.id::text AS id, i.name, w.slug AS workspace__slug, i.project_id::text AS project_id, i.${column}::text AS ${column}
-       ${from} AND (s."group" IS NULL OR s."group" NOT IN ('completed', 'cancelled')) AND i.completed_at IS NULL AND ${cond}
-       ORDER BY i.${column}, i.created_at LIMIT 100`,
-      params,
-    );
   }
 
   // ---- saved charts ---------------------------------------------------------------------------

@@ -435,11 +435,9 @@ export class AnalyticsService {
   /** Plane's `UserWorkspaceDashboardEndpoint` of the caller's assigned work items. */
   async dashboard(workspaceId: string, userId: string, month: number) {
     const scope = assignedTo(workspaceId, userId);
-    const [activities, { counts, states, completed }, overdue, upcoming] = await Promise.all([
+    const [activities, { counts, states, completed, overdue, upcoming }] = await Promise.all([
       this.activityGraph(workspaceId, userId, 3),
       this.repo.dashboardFigures(scope, month),
-      this.repo.dueItems(scope, 'overdue'),
-      this.repo.dueItems(scope, 'upcoming'),
     ]);
     return {
       issue_activities: activities,
@@ -457,7 +455,7 @@ export class AnalyticsService {
 
 /** The caller's assigned work items of the workspace. */
 function assignedTo(workspaceId: string, userId: string): AnalyticsScope {
-  return { workspaceId, viewerId: userId, filters: { assignee: [userId] } };
+  return { workspaceId, viewerId: userId, filters: { assignee: [userId] }, assignedTo: userId };
 }
 
 /** Plane's `build_graph_plot` grouping and `sort_data` order. */
