@@ -4,6 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const COUNTED = (r: string) => `${r}.deleted_at IS NULL AND ${r}.actor_id IS NOT NULL`;
 /** The UTC day of history row `r`, as the activity graph reads it. */
 const DAY = (r: string) => `(${r}.created_at AT TIME ZONE 'UTC')::date`;
+/** The columns of a history row that its tally row depends on. */
+const KEYS = ['workspace_id', 'actor_id', 'created_at', 'deleted_at'];
 /** Adds the rows of a `SELECT workspace_id, actor_id, day, n` (one per key, in key order) to the tallies. */
 const UPSERT = `INSERT INTO issue_activity_day_tallies AS t (workspace_id, actor_id, day, n)`;
 const ON_CONFLICT = `ON CONFLICT (workspace_id, actor_id, day) DO UPDATE SET n = t.n + EXCLUDED.n`;
@@ -80,9 +82,7 @@ export class ActivityDayTallies1795987000000 implements MigrationInterface {
         `);
     await queryRunner.query(`
             CREATE TRIGGER issue_activities_tally_days_update AFTER UPDATE ON issue_activities FOR EACH ROW
-            WHEN (OLD.workspace_id IS DISTINCT FROM NEW.workspace_id OR OLD.actor_id IS DISTINCT FROM NEW.actor_id
-                OR OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at)
-            EXECUTE FUNCTION meridian_tally_activity_changed()
+            WHEN (${KEYS.map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(' OR ')}) EXECUTE FUNCTION meridian_tally_activity_changed()
         `);
     await queryRunner.query(`
             ${UPSERT}
@@ -93,12 +93,10 @@ export class ActivityDayTallies1795987000000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TRIGGER issue_activities_tally_days_update ON issue_activities`);
-    await queryRunner.query(`DROP TRIGGER issue_activities_tally_days_delete ON issue_activities`);
-    await queryRunner.query(`DROP TRIGGER issue_activities_tally_days_insert ON issue_activities`);
-    await queryRunner.query(`DROP FUNCTION meridian_tally_activity_changed()`);
-    await queryRunner.query(`DROP FUNCTION meridian_tally_activity_removed()`);
-    await queryRunner.query(`DROP FUNCTION meridian_tally_activity_added()`);
+    for (const event of ['update', 'delete', 'insert'])
+      await queryRunner.query(`DROP TRIGGER issue_activities_tally_days_${event} ON issue_activities`);
+    for (const fn of ['changed', 'removed', 'added'])
+      await queryRunner.query(`DROP FUNCTION meridian_tally_activity_${fn}()`);
     await queryRunner.query(`DROP TABLE "issue_activity_day_tallies"`);
   }
 }
