@@ -166,7 +166,8 @@ export const PLANNING_TALLIES = {
  * `project_issue_tallies`, `issue_set_tallies` and `issue_date_tallies` (rows of 0 left out) equal
  * the counts of the visible work items and their links (the recounts of the tallies' e2e tests);
  * `planning_issue_tallies` and `cycle_assignee_tallies` those of the cycles' and modules' work
- * items (`PLANNING_TALLIES`);
+ * items (`PLANNING_TALLIES`); `issue_activity_day_tallies` the counts of the live history rows per
+ * actor and UTC day;
  * each project's `visible_count` and `last_sequence`; every assignee and label row's
  * `issue_created_at` equals its work item's `created_at`; and, with `bulkName` (a `LIKE` pattern),
  * those work items' `updated_at` is after their `created_at` exactly when they have a cycle, module,
@@ -215,6 +216,12 @@ export async function checkDerived(sql: Sql, workspaceId: string, bulkName?: str
   );
   await same('planning_issue_tallies', PLANNING_TALLIES.issues.kept, PLANNING_TALLIES.issues.fresh);
   await same('cycle_assignee_tallies', PLANNING_TALLIES.assignees.kept, PLANNING_TALLIES.assignees.fresh);
+  await same(
+    'issue_activity_day_tallies',
+    `SELECT actor_id, day, n FROM issue_activity_day_tallies WHERE workspace_id = $1 AND n <> 0`,
+    `SELECT actor_id, (created_at AT TIME ZONE 'UTC')::date, COUNT(*)::int FROM issue_activities
+     WHERE workspace_id = $1 AND deleted_at IS NULL AND actor_id IS NOT NULL GROUP BY 1, 2`,
+  );
   await same(
     'visible counts and sequence counters',
     `SELECT project_id, visible_count, last_sequence FROM project_issue_counters WHERE project_id IN ${projects}`,

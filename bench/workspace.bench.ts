@@ -284,7 +284,8 @@ async function seed(sql: Sql, base: string): Promise<void> {
  * the triggers' results in bulk"): each link row's `issue_created_at` (its work item's
  * `created_at`), the work items' `updated_at` (moved to the seed's time when the seed gave them a
  * cycle, module, label or assignee, as `TouchIssuesOnLinks`), and the workspace's tally rows
- * (`project_issue_tallies`, `issue_set_tallies`, `issue_date_tallies`) and `visible_count`s counted
+ * (`project_issue_tallies`, `issue_set_tallies`, `issue_date_tallies`, `issue_activity_day_tallies`)
+ * and `visible_count`s counted
  * afresh, as the migrations' backfills count them. `checkDerived` then compares every one with a
  * recount and throws on a difference. With `triggered` (`--triggered-seed`), the triggers keep
  * them row by row instead, as any writer's rows (hours at 1M; kept to compare the two paths'
@@ -371,8 +372,8 @@ async function updateIssues(
 /**
  * The workspace's tally rows and `visible_count`s counted afresh from its work items and links:
  * each tally table's rows of the workspace's projects replaced by the migration's backfill
- * (`IssueTallies`, `IssueSetTallies`, `IssueDateTallies`; its cycles' and modules' rows,
- * `PlanningTallies`), in one transaction.
+ * (`IssueTallies`, `IssueSetTallies`, `IssueDateTallies`, `ActivityDayTallies`; its cycles' and
+ * modules' rows, `PlanningTallies`), in one transaction.
  */
 async function recount(sql: Sql, workspaceId: string): Promise<void> {
   const projects = `(SELECT id FROM projects WHERE workspace_id = $1)`;
@@ -415,6 +416,14 @@ async function recount(sql: Sql, workspaceId: string): Promise<void> {
     ]);
     await sql(`DELETE FROM cycle_assignee_tallies WHERE cycle_id IN ${owners}`, [workspaceId]);
     await sql(`INSERT INTO cycle_assignee_tallies (cycle_id, assignee_id, n) ${assignees.fresh}`, [workspaceId]);
+    await sql(`DELETE FROM issue_activity_day_tallies WHERE workspace_id = $1`, [workspaceId]);
+    await sql(
+      `INSERT INTO issue_activity_day_tallies (workspace_id, actor_id, day, n)
+       SELECT a.workspace_id, a.actor_id, (a.created_at AT TIME ZONE 'UTC')::date, COUNT(*)::int FROM issue_activities a
+       WHERE a.workspace_id = $1 AND a.deleted_at IS NULL AND a.actor_id IS NOT NULL
+       GROUP BY 1, 2, 3`,
+      [workspaceId],
+    );
     await sql(
       `UPDATE project_issue_counters c SET visible_count = v.n
        FROM (SELECT p.id, (SELECT COUNT(*)::int FROM issues i WHERE i.project_id = p.id AND ${VISIBLE}) AS n

@@ -409,6 +409,28 @@ describe('App API: analytics', () => {
     assert.equal(dash.body.pending_issues_count, 1); // b
     assert.equal(dash.body.completed_issues_count, 1); // d
     assert.deepEqual(dash.body.completed_issues, [{ week_in_month: 2, completed_count: 1 }]); // Feb 10
+    assert.deepEqual(dash.body.state_distribution, [
+      { state_group: 'completed', state_count: 1 },
+      { state_group: 'started', state_count: 1 },
+    ]);
+    // b is open: overdue once its due date is past, upcoming once its start date is ahead; d (completed) neither
+    const [b] = await t.sql<{ id: string; name: string; project_id: string; target_date: string | null }>(
+      `SELECT i.id::text AS id, i.name, i.project_id::text AS project_id, i.target_date::text AS target_date
+       FROM issues i JOIN issue_assignees ia ON ia.issue_id = i.id AND ia.assignee_id = $1
+       WHERE i.workspace_id = $2 AND i.completed_at IS NULL`,
+      [max.userId, ws.id],
+    );
+    await t.sql(`UPDATE issues SET target_date = DATE '2020-01-02', start_date = DATE '2099-01-03' WHERE id = $1`, [
+      b.id,
+    ]);
+    try {
+      const due = await t.api.get(`/api/users/me/workspaces/${ws.slug}/dashboard/`).set(bearer(max));
+      const row = { id: b.id, name: b.name, workspace__slug: ws.slug, project_id: b.project_id };
+      assert.deepEqual(due.body.overdue_issues, [{ ...row, target_date: '2020-01-02' }]);
+      assert.deepEqual(due.body.upcoming_issues, [{ ...row, start_date: '2099-01-03' }]);
+    } finally {
+      await t.sql(`UPDATE issues SET target_date = $2::date, start_date = NULL WHERE id = $1`, [b.id, b.target_date]);
+    }
     const graph = await t.api
       .get(`/api/users/me/workspaces/${ws.slug}/issues-completed-graph/?month=2`)
       .set(bearer(ada));

@@ -10,8 +10,9 @@ import { startTestApp, TestApp } from '../support/test-app';
  * from it (the `assignees__id` / `labels__id` group counts of the workspace and project lists, the
  * total of a list filtered by one assignee or one label, the assignee and label charts of
  * `analytics/`, `default-analytics/`) is byte for byte the answer of the same request with a
- * filter that keeps every work item (every priority), which the tallies do not answer: the
- * counting path. Runs on both engines.
+ * filter that keeps every work item and that the tallies cannot read (created after 2000): the
+ * counting path; and so is the answer with every priority (a filter that keeps every work item,
+ * which the charts read from the tallies: `keptWhole`). Runs on both engines.
  */
 describe('tallies per assignee and per label: kept exact, answers unchanged', () => {
   let t: TestApp;
@@ -25,6 +26,7 @@ describe('tallies per assignee and per label: kept exact, answers unchanged', ()
   const labelsB: string[] = [];
   let completedA: string;
   let startedA: string;
+  const KEEPS_ALL = 'created_at=2000-01-01;after';
   const EVERY_PRIORITY = 'priority=urgent,high,medium,low,none';
   const v1 = (pid: string, path = '') => `/api/v1/workspaces/${ws.slug}/projects/${pid}/${path}`;
   const app = (pid: string, path = '') => `/api/workspaces/${ws.slug}/projects/${pid}/${path}`;
@@ -76,16 +78,20 @@ describe('tallies per assignee and per label: kept exact, answers unchanged', ()
       GROUP BY 2, 3, 4, 5) x
     ORDER BY 1, 2, 3, 4, 5`;
 
-  /** The same GET with and without a filter that keeps every work item: equal bodies; answers it. */
+  /**
+   * The same GET without a filter, with one that keeps every work item that the tallies cannot read
+   * (counted), and with every priority: equal bodies; answers it.
+   */
   const same = async (path: string, what: string) => {
     const join = path.includes('?') ? '&' : '?';
-    const [plain, counted] = await Promise.all([
+    const [plain, counted, every] = await Promise.all([
       bearer(t.api.get(path)),
+      bearer(t.api.get(`${path}${join}${KEEPS_ALL}`)),
       bearer(t.api.get(`${path}${join}${EVERY_PRIORITY}`)),
     ]);
-    assert.equal(plain.status, 200, `${what}: ${JSON.stringify(plain.body)}`);
-    assert.equal(counted.status, 200, `${what}: ${JSON.stringify(counted.body)}`);
+    for (const res of [plain, counted, every]) assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
     assert.equal(plain.text, counted.text, `${what}: ${path}`);
+    assert.equal(every.text, counted.text, `${what}: ${path}, every priority`);
     return plain.body as Record<string, unknown>;
   };
 

@@ -23,7 +23,23 @@ export interface AnalyticsScope {
   workspaceId: string;
   viewerId: string;
   filters: IssueFilterSet;
+  /**
+   * The work items assigned to this user (also in `filters.assignee`), read from that user's
+   * assignment rows first (`ownAssigned`, over the work items, not their tallies): the home's scope
+   * of the caller's assigned work items.
+   */
+  assignedTo?: string;
 }
+
+/**
+ * `i.id = ANY(ARRAY(…))` of the work items assigned to `user` (an SQL value): the same rows as the
+ * assignee filter's `EXISTS`, which it accompanies, but the statement reads the user's assignment
+ * rows (`ix_issue_assignees_assignee_created`, index only) and looks their work items up by id,
+ * where PostgreSQL planned the `EXISTS` as a scan of every work item of the workspace hashed
+ * against them (some 1 s at a million work items for a user's ten thousand).
+ */
+const ownAssigned = (user: string) =>
+  `i.id = ANY(ARRAY(SELECT ib.issue_id FROM issue_assignees ib WHERE ib.assignee_id = ${user}::uuid))`;
 
 /** A public project's `network` (the project room's `NETWORK.PUBLIC`). */
 const PUBLIC_NETWORK = 2;
@@ -192,6 +208,7 @@ export class AnalyticsRepository {
       `EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = i.project_id AND pm.member_id = ${viewer}
         AND pm.is_active = true AND pm.deleted_at IS NULL AND (pm.role > ${ROLE.GUEST} OR ${guestCondition(scope.viewerId, bind)}))`,
       ...issueFilterConditions(scope.filters, bind),
+      ...(scope.assignedTo && table === 'issues' ? [ownAssigned(bind(scope.assignedTo))] : []),
     ];
     return `FROM ${table} i JOIN projects p ON p.id = i.project_id AND ${LIVE_PROJECT} ${joins} WHERE ${where.join(' AND ')}`;
   }
@@ -255,6 +272,28 @@ export class AnalyticsRepository {
        GROUP BY ${by} ORDER BY ${by}`,
       params,
     );
+  }
+
+  /**
+   * The scope without its filters when they keep every work item of it, else undefined: filters
+   * that read only the keys of the visible work items' tallies (`talliedFilters`: state, state
+   * group, priority, creator, project), whose sum over the scope's tallies equals the sum without
+   * them (the filtered work items are among the unfiltered ones, and as many: the same). A chart of
+   * such a scope is the unfiltered scope's, which the tallies per month, assignee and label may
+   * answer (`tallyWhole`); a filter that leaves out any work item, or that the tallies cannot read:
+   * undefined.
+   */
+  async keptWhole(scope: AnalyticsScope): Promise<AnalyticsScope | undefined> {
+    if (this.unfiltered(scope) || !talliedFilters(scope.filters)) return undefined;
+    const whole: AnalyticsScope = { ...scope, filters: {} };
+    const params: unknown[] = [];
+    const filtered = this.tallied(scope, params)!;
+    const all = this.tallied(whole, params)!;
+    const rows: Array<{ same: boolean }> = await this.dataSource.query(
+      `SELECT (SELECT COALESCE(SUM(i.n), 0) ${filtered}) = (SELECT COALESCE(SUM(i.n), 0) ${all}) AS same`,
+      params,
+    );
+    return rows[0]?.same === true ? whole : undefined;
   }
 
   /**
@@ -364,18 +403,6 @@ export class AnalyticsRepository {
       `SELECT DISTINCT m.id::text AS issue_module__module_id, m.name AS issue_module__module__name
        ${this.scoped(scope, params, 'JOIN module_issues mi ON mi.issue_id = i.id AND mi.deleted_at IS NULL JOIN modules m ON m.id = mi.module_id AND m.deleted_at IS NULL')}
        ORDER BY 1`,
-      params,
-    );
-  }
-
-  /** `{state_group, state_count}` per state group of the scope (only the open groups with `openOnly`), by group. */
-  async byStateGroup(scope: AnalyticsScope, openOnly: boolean): Promise<ChartRow[]> {
-    const params: unknown[] = [];
-    const from = this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id');
-    return this.dataSource.query(
-      `SELECT s."group"::text AS state_group, COUNT(s."group")::int AS state_count ${from}
-       ${openOnly ? `AND s."group" IN ('backlog', 'unstarted', 'started')` : ''}
-       GROUP BY 1 ORDER BY 1`,
       params,
     );
   }
@@ -611,86 +638,114 @@ export class AnalyticsRepository {
 
   // ---- the home graphs (the caller's own work) ------------------------------------------------
 
-  /** `{created_date, activity_count}` of `actorId`'s history entries in the workspace since `since` (UTC days). */
+  /**
+   * `{created_date, activity_count}` of `actorId`'s history entries in the workspace since `since`
+   * (UTC days, `YYYY-MM-DD`), oldest first: the tallies per actor and day
+   * (`issue_activity_day_tallies`, migration `ActivityDayTallies`, kept by triggers: the count of the
+   * live history rows of each day), days of none left out as a count leaves them out.
+   */
   activityByDay(workspaceId: string, actorId: string, since: string): Promise<ChartRow[]> {
     return this.dataSource.query(
-      `SELECT to_char((a.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS created_date, COUNT(*)::int AS activity_count
-       FROM issue_activities a
-       WHERE a.workspace_id = $1 AND a.actor_id = $2 AND a.deleted_at IS NULL AND (a.created_at AT TIME ZONE 'UTC')::date >= $3::date
-       GROUP BY 1 ORDER BY 1`,
+      `SELECT to_char(t.day, 'YYYY-MM-DD') AS created_date, t.n AS activity_count
+       FROM issue_activity_day_tallies t
+       WHERE t.workspace_id = $1 AND t.actor_id = $2 AND t.day >= $3::date AND t.n > 0
+       ORDER BY t.day`,
       [workspaceId, actorId, since],
     );
   }
 
   /**
    * The scope's work items completed in calendar month `month` (of any year, as Plane), grouped
-   * by `week`: `(day - 1) / 7 + 1` (`week_in_month`, the dashboard) or the ISO week modulo 4
-   * (`week`, the completed graph), each with `completed_count`.
+   * by the ISO week modulo 4 (`week`, the completed graph), each with `completed_count`.
    */
-  completedInMonth(scope: AnalyticsScope, month: number, by: 'week_in_month' | 'week'): Promise<ChartRow[]> {
+  completedInMonth(scope: AnalyticsScope, month: number): Promise<ChartRow[]> {
     const params: unknown[] = [];
     const from = this.scoped(scope, params);
     params.push(month);
     const t = `(i.completed_at AT TIME ZONE 'UTC')`;
-    const key = by === 'week' ? `(EXTRACT(WEEK FROM ${t})::int % 4)` : `(((EXTRACT(DAY FROM ${t})::int - 1) / 7) + 1)`;
     return this.dataSource.query(
-      `SELECT ${key} AS ${by}, COUNT(*)::int AS completed_count ${from}
+      `SELECT (EXTRACT(WEEK FROM ${t})::int % 4) AS week, COUNT(*)::int AS completed_count ${from}
        AND i.completed_at IS NOT NULL AND EXTRACT(MONTH FROM ${t}) = $${params.length} GROUP BY 1 ORDER BY 1`,
       params,
     );
   }
 
-  /** The dashboard's counts of the scope (its work items are the caller's assigned ones). */
-  async dashboardCounts(
-    scope: AnalyticsScope,
-  ): Promise<{ assigned: number; pending: number; completed: number; dueThisWeek: number }> {
-    const params: unknown[] = [];
-    const rows: Array<{ assigned: number; pending: number; completed: number; due: number }> =
-      await this.dataSource.query(
-        `SELECT COUNT(*)::int AS assigned,
-           COUNT(*) FILTER (WHERE s."group" IS NULL OR s."group" NOT IN ('completed', 'cancelled'))::int AS pending,
-           COUNT(*) FILTER (WHERE s."group" = 'completed')::int AS completed,
-           COUNT(*) FILTER (WHERE date_trunc('week', i.target_date) = date_trunc('week', (now() AT TIME ZONE 'UTC')::date))::int AS due
-         ${this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id')}`,
-        params,
-      );
-    const r = rows[0];
-    return {
-      assigned: r?.assigned ?? 0,
-      pending: r?.pending ?? 0,
-      completed: r?.completed ?? 0,
-      dueThisWeek: r?.due ?? 0,
-    };
-  }
-
   /**
-   * Open work items of the scope (state group not completed or cancelled, `completed_at` unset)
-   * that are overdue (`target_date` before today, UTC) or upcoming (`start_date` today or later):
-   * `{id, name, workspace__slug, project_id, target_date | start_date}`, soonest first.
+   * The dashboard's figures of the scope (its work items are the caller's assigned ones) in one
+   * statement, the scope's work items read once: `counts` (all, pending: state group unset or not
+   * completed or cancelled, completed, due this week: `target_date` in the current week, UTC),
+   * `states` (`{state_group, state_count}` per state group, by group; a work item whose state is
+   * unset or gone counts 0 under `null`, as `COUNT(s."group")`), `completed`
+   * (`{week_in_month, completed_count}`: the work items completed in calendar month `month` of any
+   * year, per `(day - 1) / 7 + 1`, by week), and the open work items (state group not completed or
+   * cancelled, `completed_at` unset) that are `overdue` (`target_date` before today, UTC) or
+   * `upcoming` (`start_date` today or later): `{id, name, workspace__slug, project_id, target_date
+   * | start_date}`, soonest first (then oldest), at most 100 each.
    */
-  dueItems(scope: AnalyticsScope, kind: 'overdue' | 'upcoming'): Promise<ChartRow[]> {
+  async dashboardFigures(
+    scope: AnalyticsScope,
+    month: number,
+  ): Promise<{
+    counts: { assigned: number; pending: number; completed: number; dueThisWeek: number };
+    states: ChartRow[];
+    completed: ChartRow[];
+    overdue: ChartRow[];
+    upcoming: ChartRow[];
+  }> {
     const params: unknown[] = [];
-    const from = this.scoped(
-      scope,
+    const from = this.scoped(scope, params, 'LEFT JOIN states s ON s.id = i.state_id');
+    params.push(month);
+    const t = `(m.completed_at AT TIME ZONE 'UTC')`;
+    const today = `(now() AT TIME ZONE 'UTC')::date`;
+    const open = `(m.state_group IS NULL OR m.state_group NOT IN ('completed', 'cancelled')) AND m.completed_at IS NULL`;
+    const due = (column: string, cond: string) =>
+      `(SELECT json_agg(d ORDER BY d.o) FROM (
+         SELECT m.id::text AS id, m.name, w.slug AS workspace__slug, m.project_id::text AS project_id,
+           m.${column}::text AS ${column}, row_number() OVER (ORDER BY m.${column}, m.created_at) AS o
+         FROM m JOIN workspaces w ON w.id = m.workspace_id WHERE ${open} AND ${cond}
+         ORDER BY m.${column}, m.created_at LIMIT 100) d)`;
+    const rows: Array<{ groups: unknown; overdue: unknown; upcoming: unknown }> = await this.dataSource.query(
+      `WITH m AS MATERIALIZED (
+         SELECT i.id, i.name, i.workspace_id, i.project_id, s."group"::text AS state_group, i.completed_at,
+           i.target_date, i.start_date, i.created_at ${from})
+       SELECT
+         (SELECT json_agg(g ORDER BY g.state_group) FROM (
+            SELECT m.state_group,
+              CASE WHEN m.completed_at IS NOT NULL AND EXTRACT(MONTH FROM ${t}) = $${params.length}
+                THEN ((EXTRACT(DAY FROM ${t})::int - 1) / 7) + 1 END AS week,
+              COALESCE(date_trunc('week', m.target_date) = date_trunc('week', ${today}), false) AS due,
+              COUNT(*)::int AS n
+            FROM m GROUP BY 1, 2, 3) g) AS groups,
+         ${due('target_date', `m.target_date < ${today}`)} AS overdue,
+         ${due('start_date', `m.start_date >= ${today}`)} AS upcoming`,
       params,
-      'LEFT JOIN states s ON s.id = i.state_id JOIN workspaces w ON w.id = i.workspace_id',
     );
-    const column = kind === 'overdue' ? 'target_date' : 'start_date';
-    const cond =
-      kind === 'overdue'
-        ? `i.target_date < (now() AT TIME ZONE 'UTC')::date`
-        : `i.start_date >= (now() AT TIME ZONE 'UTC')::date`;
-    return this.dataSource.query(
-      `SELECT i.id::text AS id, i.name, w.slug AS workspace__slug, i.project_id::text AS project_id, i.${column}::text AS ${column}
-       ${from} AND (s."group" IS NULL OR s."group" NOT IN ('completed', 'cancelled')) AND i.completed_at IS NULL AND ${cond}
-       ORDER BY i.${column}, i.created_at LIMIT 100`,
-      params,
-    );
-  }
-
-  /** `{state_group, state_count}` per state group of the scope. */
-  stateDistribution(scope: AnalyticsScope): Promise<ChartRow[]> {
-    return this.byStateGroup(scope, false);
+    const json = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v as T[] | null) ?? []));
+    const counts = { assigned: 0, pending: 0, completed: 0, dueThisWeek: 0 };
+    const states = new Map<string | null, number>();
+    const weeks = new Map<number, number>();
+    for (const r of json<{ state_group: string | null; week: number | null; due: boolean; n: number }>(
+      rows[0]?.groups,
+    )) {
+      const n = Number(r.n);
+      counts.assigned += n;
+      if (r.state_group === null || (r.state_group !== 'completed' && r.state_group !== 'cancelled'))
+        counts.pending += n;
+      if (r.state_group === 'completed') counts.completed += n;
+      if (r.due) counts.dueThisWeek += n;
+      states.set(r.state_group, (states.get(r.state_group) ?? 0) + (r.state_group === null ? 0 : n));
+      if (r.week !== null) weeks.set(Number(r.week), (weeks.get(Number(r.week)) ?? 0) + n);
+    }
+    const list = (v: unknown) => json<ChartRow>(v).map(({ o: _o, ...r }) => r);
+    return {
+      counts,
+      states: [...states].map(([state_group, state_count]) => ({ state_group, state_count })),
+      completed: [...weeks]
+        .sort(([a], [b]) => a - b)
+        .map(([week_in_month, completed_count]) => ({ week_in_month, completed_count })),
+      overdue: list(rows[0]?.overdue),
+      upcoming: list(rows[0]?.upcoming),
+    };
   }
 
   // ---- saved charts ---------------------------------------------------------------------------

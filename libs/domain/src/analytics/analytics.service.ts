@@ -228,13 +228,15 @@ export class AnalyticsService {
 
   /**
    * A chart's rows: from the tallies per assignee and per label, or per month of a date, when they
-   * give the same rows (an assignee, label or date chart counted, `chartTallied`, with no filter and
-   * no Guest rule narrowing a project of the viewer: `tallyWhole`), else one pass over the scope
-   * (`AnalyticsRepository.chart`).
+   * give the same rows (an assignee, label or date chart counted, `chartTallied`, with no filter, or
+   * filters that keep every work item of the scope, `keptWhole`, and no Guest rule narrowing a
+   * project of the viewer: `tallyWhole`), else one pass over the scope (`AnalyticsRepository.chart`).
    */
   private async chartRows(scope: AnalyticsScope, chart: Chart): Promise<ChartRow[]> {
-    if (chartTallied(chart.x, chart.y, chart.segment) && (await this.repo.tallyWhole(scope)))
-      return this.repo.talliedChart(scope, chart.x, chart.segment);
+    if (chartTallied(chart.x, chart.y, chart.segment)) {
+      const whole = this.repo.unfiltered(scope) ? scope : await this.repo.keptWhole(scope);
+      if (whole && (await this.repo.tallyWhole(whole))) return this.repo.talliedChart(whole, chart.x, chart.segment);
+    }
     return this.repo.chart(scope, chart.x, chart.y, chart.segment);
   }
 
@@ -427,19 +429,15 @@ export class AnalyticsService {
 
   /** `[{week, completed_count}]`: the caller's assigned work items completed in calendar month `month`, by ISO week modulo 4. */
   completedGraph(workspaceId: string, userId: string, month: number) {
-    return this.repo.completedInMonth(assignedTo(workspaceId, userId), month, 'week');
+    return this.repo.completedInMonth(assignedTo(workspaceId, userId), month);
   }
 
   /** Plane's `UserWorkspaceDashboardEndpoint` of the caller's assigned work items. */
   async dashboard(workspaceId: string, userId: string, month: number) {
     const scope = assignedTo(workspaceId, userId);
-    const [activities, completed, counts, states, overdue, upcoming] = await Promise.all([
+    const [activities, { counts, states, completed, overdue, upcoming }] = await Promise.all([
       this.activityGraph(workspaceId, userId, 3),
-      this.repo.completedInMonth(scope, month, 'week_in_month'),
-      this.repo.dashboardCounts(scope),
-      this.repo.stateDistribution(scope),
-      this.repo.dueItems(scope, 'overdue'),
-      this.repo.dueItems(scope, 'upcoming'),
+      this.repo.dashboardFigures(scope, month),
     ]);
     return {
       issue_activities: activities,
@@ -457,7 +455,7 @@ export class AnalyticsService {
 
 /** The caller's assigned work items of the workspace. */
 function assignedTo(workspaceId: string, userId: string): AnalyticsScope {
-  return { workspaceId, viewerId: userId, filters: { assignee: [userId] } };
+  return { workspaceId, viewerId: userId, filters: { assignee: [userId] }, assignedTo: userId };
 }
 
 /** Plane's `build_graph_plot` grouping and `sort_data` order. */

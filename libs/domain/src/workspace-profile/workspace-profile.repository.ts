@@ -80,67 +80,71 @@ export class WorkspaceProfileRepository {
     return `(${issueFilterConditions(filters, bindNamed(params, prefix)).join(' AND ')})`;
   }
 
-  /** The summary counts of `userId`'s work items among those the viewer may see, `filters` applied. */
-  async counts(workspaceId: string, viewerId: string, userId: string, filters: IssueFilterSet): Promise<ProfileCounts> {
+  /**
+   * The summary of `user-stats/` in one pass over `userId`'s work items (created, assigned or
+   * subscribed: `ofUser`) among those the viewer may see, `filters` applied: the counts
+   * (`ProfileCounts`), and the user's assigned work items per state group (`states`, groups with
+   * none left out, in the group's order; `null` for a work item whose state is unset or gone) and
+   * per priority (`priorities`, those with none left out). The distributions replace a filter's
+   * own `assignee` with the user (Plane's `.filter(assignees__in=[user_id])` before `**filters`, the
+   * web app's profile filters); the counts keep it. Per state group and priority, each figure is a
+   * `COUNT(*) FILTER` of its own condition.
+   */
+  async summary(
+    workspaceId: string,
+    viewerId: string,
+    userId: string,
+    filters: IssueFilterSet,
+  ): Promise<{
+    counts: ProfileCounts;
+    states: Array<{ state_group: string | null; state_count: number }>;
+    priorities: Map<string, number>;
+  }> {
     const params: Record<string, unknown> = {};
-    const assigned = this.condition({ assignee: [userId] }, params, 'wa');
+    const { assignee: filterAssignees, ...rest } = filters;
+    const own = filterAssignees?.length ? this.condition({ assignee: filterAssignees }, params, 'wf') : 'true';
+    const mine = this.condition({ assignee: [userId] }, params, 'wa');
     const created = this.condition({ created_by: [userId] }, params, 'wc');
     const pending = this.condition({ assignee: [userId], state_group: PENDING_GROUPS }, params, 'wq');
     const completed = this.condition({ assignee: [userId], state_group: ['completed'] }, params, 'wd');
     const subscribed = this.condition({ subscriber: [userId] }, params, 'ws');
-    const row = await this.seen(workspaceId, viewerId, filters, params)
+    const rows = await this.seen(workspaceId, viewerId, rest, params)
       .andWhere(this.ofUser(userId, params, true))
-      .select(`COUNT(*) FILTER (WHERE ${created})`, 'created_issues')
-      .addSelect(`COUNT(*) FILTER (WHERE ${assigned})`, 'assigned_issues')
-      .addSelect(`COUNT(*) FILTER (WHERE ${completed})`, 'completed_issues')
-      .addSelect(`COUNT(*) FILTER (WHERE ${pending})`, 'pending_issues')
-      .addSelect(`COUNT(*) FILTER (WHERE ${subscribed})`, 'subscribed_issues')
-      .setParameters(params)
-      .getRawOne<Record<keyof ProfileCounts, string | number>>();
-    const n = (v: string | number | undefined) => Number(v ?? 0);
-    return {
-      created_issues: n(row?.created_issues),
-      assigned_issues: n(row?.assigned_issues),
-      completed_issues: n(row?.completed_issues),
-      pending_issues: n(row?.pending_issues),
-      subscribed_issues: n(row?.subscribed_issues),
-    };
-  }
-
-  /** `userId`'s assigned work items per state group (groups with none left out), `filters` applied. */
-  async stateDistribution(
-    workspaceId: string,
-    viewerId: string,
-    userId: string,
-    filters: IssueFilterSet,
-  ): Promise<Array<{ state_group: string | null; state_count: number }>> {
-    const params: Record<string, unknown> = {};
-    const rows = await this.seen(workspaceId, viewerId, { ...filters, assignee: [userId] }, params)
       .leftJoin('State', 'sd', 'sd.id = i.state_id')
       .select(`sd."group"`, 'state_group')
-      .addSelect('COUNT(*)', 'state_count')
+      .addSelect('i.priority', 'priority')
+      .addSelect(`COUNT(*) FILTER (WHERE ${own} AND ${created})`, 'created_issues')
+      .addSelect(`COUNT(*) FILTER (WHERE ${own} AND ${mine})`, 'assigned_issues')
+      .addSelect(`COUNT(*) FILTER (WHERE ${own} AND ${completed})`, 'completed_issues')
+      .addSelect(`COUNT(*) FILTER (WHERE ${own} AND ${pending})`, 'pending_issues')
+      .addSelect(`COUNT(*) FILTER (WHERE ${own} AND ${subscribed})`, 'subscribed_issues')
+      .addSelect(`COUNT(*) FILTER (WHERE ${mine})`, 'mine')
       .groupBy(`sd."group"`)
+      .addGroupBy('i.priority')
       .orderBy(`sd."group"`)
       .setParameters(params)
-      .getRawMany<{ state_group: string | null; state_count: string }>();
-    return rows.map((r) => ({ state_group: r.state_group, state_count: Number(r.state_count) }));
-  }
-
-  /** `userId`'s assigned work items per priority (those with none left out), `filters` applied. */
-  async priorityCounts(
-    workspaceId: string,
-    viewerId: string,
-    userId: string,
-    filters: IssueFilterSet,
-  ): Promise<Map<string, number>> {
-    const params: Record<string, unknown> = {};
-    const rows = await this.seen(workspaceId, viewerId, { ...filters, assignee: [userId] }, params)
-      .select('i.priority', 'priority')
-      .addSelect('COUNT(*)', 'priority_count')
-      .groupBy('i.priority')
-      .setParameters(params)
-      .getRawMany<{ priority: string; priority_count: string }>();
-    return new Map(rows.map((r) => [r.priority, Number(r.priority_count)]));
+      .getRawMany<Record<keyof ProfileCounts | 'mine' | 'priority' | 'state_group', string | null>>();
+    const counts: ProfileCounts = {
+      created_issues: 0,
+      assigned_issues: 0,
+      completed_issues: 0,
+      pending_issues: 0,
+      subscribed_issues: 0,
+    };
+    const states = new Map<string | null, number>();
+    const priorities = new Map<string, number>();
+    for (const r of rows) {
+      for (const k of Object.keys(counts) as Array<keyof ProfileCounts>) counts[k] += Number(r[k] ?? 0);
+      const n = Number(r.mine ?? 0);
+      if (n === 0) continue;
+      states.set(r.state_group, (states.get(r.state_group) ?? 0) + n);
+      priorities.set(String(r.priority), (priorities.get(String(r.priority)) ?? 0) + n);
+    }
+    return {
+      counts,
+      states: [...states].map(([state_group, state_count]) => ({ state_group, state_count })),
+      priorities,
+    };
   }
 
   /**

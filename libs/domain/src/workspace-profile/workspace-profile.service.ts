@@ -130,10 +130,8 @@ export class WorkspaceProfileService {
     userId: string,
     filters: IssueFilterSet,
   ): Promise<ProfileStatsJson> {
-    const [counts, states, priorities, present, upcoming] = await Promise.all([
-      this.repo.counts(workspaceId, viewerId, userId, filters),
-      this.repo.stateDistribution(workspaceId, viewerId, userId, filters),
-      this.repo.priorityCounts(workspaceId, viewerId, userId, filters),
+    const [{ counts, states, priorities }, present, upcoming] = await Promise.all([
+      this.repo.summary(workspaceId, viewerId, userId, filters),
       this.repo.cyclesOf(workspaceId, viewerId, userId, 'current'),
       this.repo.cyclesOf(workspaceId, viewerId, userId, 'upcoming'),
     ]);
