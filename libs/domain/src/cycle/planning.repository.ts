@@ -4,7 +4,7 @@ import { externalIdMap } from '../kernel/external-id';
 import { ReadBatch, readIn } from '../kernel/hot-query';
 import { likeContaining } from '../kernel/like-pattern';
 import { EstimatePointSums, IssueCounts, ZERO_COUNTS } from './cycle.view';
-import { distribution } from './distribution.repository';
+import { distributions } from './distribution.repository';
 import type { Distribution, DistributionOptions, DistributionUnit } from './distribution.repository';
 
 /** A cycle or a module as the shared queries see it. */
@@ -213,17 +213,14 @@ export class PlanningRepository<E extends PlanningRow, L extends PlanningLinkRow
     return favoriteIdsOf(em, this.kind.favorite, userId, ids);
   }
 
-  /**
-   * The row's distribution (see `distribution`): per assignee and per label, by work items or
-   * estimate points (`unit`), with `opts` (names on the assignee rows, the completions' time zone).
-   */
-  distributionOf(
+  /** The row's distributions of `units`, in that order, in one statement (see `distributions`). */
+  distributionsOf(
     em: EntityManager,
     id: string,
-    unit: DistributionUnit,
+    units: DistributionUnit[],
     opts: DistributionOptions,
-  ): Promise<Distribution> {
-    return distribution(em, { table: this.kind.table, column: this.kind.column, id }, unit, opts);
+  ): Promise<Distribution[]> {
+    return distributions(em, { table: this.kind.table, column: this.kind.column, id }, units, opts);
   }
 
   // ---- reads for the rooms above (through PlanningService)

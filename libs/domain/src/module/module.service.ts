@@ -294,13 +294,20 @@ export class ModuleService extends PlanningService<
       if (opts.detail && !points.has(m.project)) {
         points.set(m.project, await this.estimates.usesPointEstimate(m.project, em));
       }
+      // both distributions from one reading of the module's work items
+      const [byIssues, byPoints] = opts.detail
+        ? await this.repo.distributionsOf(
+            em,
+            m.id,
+            points.get(m.project) ? ['issues', 'points'] : ['issues'],
+            MODULE_DISTRIBUTION,
+          )
+        : [];
       const extra = opts.detail
         ? {
             sub_issues: await this.repo.subIssuesOf(em, m.id),
-            distribution: await this.repo.distributionOf(em, m.id, 'issues', MODULE_DISTRIBUTION),
-            estimate_distribution: points.get(m.project)
-              ? await this.repo.distributionOf(em, m.id, 'points', MODULE_DISTRIBUTION)
-              : undefined,
+            distribution: byIssues,
+            estimate_distribution: byPoints,
             link_module: (await this.modules.liveLinks(em, m.id)).map(moduleLinkView),
           }
         : undefined;
